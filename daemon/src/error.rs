@@ -1,0 +1,111 @@
+//! The one error type of the HTTP API.
+//!
+//! Every failure a handler or extractor can produce is an [`ApiError`], and
+//! every `ApiError` renders as `{"error": "<message>"}` with its status. Internal
+//! errors are logged with their cause and answered with a generic message, so
+//! nothing about the database or the code leaks to callers.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use modctl_types::ErrorBody;
+
+use crate::store::StoreError;
+
+/// An API error: a status and a message that says what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request is invalid.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: credentials are missing or invalid.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 402: refused for a billing reason (e.g. a plan limit).
+    #[error("{0}")]
+    PaymentRequired(String),
+    /// 403: the key may not do this (scope, or a server of another team).
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: the resource does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// 405: the path exists but not with this method.
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// 409: the request conflicts with the current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// 412: an `If-Match` precondition failed.
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// 413: the body is larger than the daemon accepts.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: the body is not JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl ApiError {
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            ApiError::Internal(cause) => {
+                tracing::error!(error = format!("{cause:#}"), "internal error");
+                "internal error; the daemon's log has the details".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let mut response = (status, Json(ErrorBody { error: message })).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Sqlite(e) => ApiError::Internal(e.into()),
+            StoreError::Conflict(m) => ApiError::Conflict(m),
+            StoreError::NotFound(m) => ApiError::NotFound(m),
+            StoreError::Invalid(m) => ApiError::BadRequest(m),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(err: rusqlite::Error) -> Self {
+        ApiError::Internal(err.into())
+    }
+}
+
+/// Result type of handlers.
+pub type ApiResult<T> = Result<T, ApiError>;

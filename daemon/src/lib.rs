@@ -1,0 +1,118 @@
+//! `modctld`: the modctl daemon.
+//!
+//! It serves the HTTP JSON API v1 under `/api/v1` over a SQLite store, and
+//! carries the operator commands (`modctld team create`, `modctld key create`,
+//! ...) that work on the same database file.
+//!
+//! Modules:
+//! - [`api`]: the v1 routes and their handlers, one submodule per resource.
+//! - [`auth`]: authentication and scope/server authorization as extractors.
+//! - [`api_key`]: the key format, generation and verification.
+//! - [`error`]: [`error::ApiError`], the one error type every response uses.
+//! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
+//!   async runtime) and its domain queries.
+//! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
+//!   servers, demo).
+//!
+//! Tests start the daemon in-process: [`router`] builds the app and [`serve`]
+//! runs it on any listener, e.g. one bound to `127.0.0.1:0`.
+
+pub mod api;
+pub mod api_key;
+pub mod auth;
+pub mod error;
+pub mod extract;
+pub mod operator;
+pub mod store;
+
+use std::future::Future;
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, OriginalUri, Request};
+use axum::http::{Method, Uri, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use tokio::net::TcpListener;
+
+use crate::error::ApiError;
+use crate::store::Store;
+
+/// State shared by every request.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The database.
+    pub store: Store,
+}
+
+impl AppState {
+    /// State over an opened store.
+    pub fn new(store: Store) -> Self {
+        AppState { store }
+    }
+}
+
+/// The whole HTTP application: `/api/v1` plus JSON answers for everything
+/// that matches no route.
+pub fn router(state: AppState) -> Router {
+    let api = api::routes().method_not_allowed_fallback(method_not_allowed);
+    Router::new()
+        .nest("/api/v1", api)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
+        .layer(middleware::from_fn(json_errors_and_logging))
+        .with_state(state)
+}
+
+/// Serves the app on `listener` until `shutdown` completes, then finishes the
+/// requests in flight.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::NotFound(format!(
+        "no such endpoint `{}`: the API lives under /api/v1",
+        uri.path()
+    ))
+}
+
+async fn method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
+    ApiError::MethodNotAllowed(format!(
+        "method {method} is not allowed on `{}`; the Allow header lists the methods it takes",
+        uri.path()
+    ))
+}
+
+/// Logs every request (never its headers, which carry the key) and makes sure
+/// no error leaves the daemon without our JSON body, whatever produced it.
+async fn json_errors_and_logging(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let status = response.status();
+    tracing::info!(%method, path, status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
+
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !is_json {
+        let message = status.canonical_reason().unwrap_or("error").to_lowercase();
+        let mut replaced =
+            (status, axum::Json(modctl_types::ErrorBody { error: message })).into_response();
+        if let Some(allow) = response.headers().get(header::ALLOW) {
+            replaced.headers_mut().insert(header::ALLOW, allow.clone());
+        }
+        return replaced;
+    }
+    response
+}

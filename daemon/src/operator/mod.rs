@@ -1,0 +1,405 @@
+//! The `modctld` command line: the daemon itself and the operator commands.
+//!
+//! Operator commands work on the database file directly (no daemon needed, and
+//! safe while one runs: SQLite serialises the writers). Their output is plain
+//! and scriptable: tab-separated rows on stdout (with a header line only on a
+//! terminal), messages on stderr, non-zero exit with a one-line `error:` on
+//! failure.
+
+mod demo;
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use modctl_types::{Plan, Platform, Scope};
+use tokio::net::TcpListener;
+
+use crate::store::{Store, keys, servers, teams};
+use crate::{AppState, api_key};
+
+/// The address `modctld serve` and `modctld demo` listen on by default.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
+
+/// modctld: the modctl moderation daemon and its operator commands.
+#[derive(Debug, Parser)]
+#[command(name = "modctld", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Database file [default: $XDG_DATA_HOME/modctl/modctld.db or ~/.local/share/modctl/modctld.db]
+    #[arg(long, env = "MODCTLD_DB", global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the HTTP API until SIGINT or SIGTERM
+    Serve {
+        /// Address to listen on
+        #[arg(long, env = "MODCTLD_LISTEN", default_value = DEFAULT_LISTEN)]
+        listen: SocketAddr,
+    },
+    /// Apply pending database migrations and exit
+    Migrate,
+    /// Manage teams
+    #[command(subcommand)]
+    Team(TeamCommand),
+    /// Manage API keys
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Manage server claims
+    #[command(subcommand)]
+    Server(ServerCommand),
+    /// Start a throw-away daemon with a demo team, keys and servers
+    Demo {
+        /// Address to listen on
+        #[arg(long, default_value = DEFAULT_LISTEN)]
+        listen: SocketAddr,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TeamCommand {
+    /// Create a team
+    Create {
+        /// Team name: letters, digits, `-`, `_`, `.`
+        name: String,
+        /// Billing plan
+        #[arg(long, default_value = "free", value_parser = parse_plan)]
+        plan: Plan,
+    },
+    /// List teams (columns: name, plan, id)
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+enum KeyCommand {
+    /// Create a key; prints the whole key once, as the only line on stdout
+    Create(KeyCreateArgs),
+    /// List keys, never their secrets (columns: key id, team, scopes, label, created, expires, last used, status)
+    List {
+        /// Only keys of this team
+        #[arg(long)]
+        team: Option<String>,
+    },
+    /// Revoke a key; it is refused from the next request on
+    Revoke {
+        /// The key id (the middle part of `mdk_<key_id>_<secret>`)
+        key_id: String,
+    },
+}
+
+#[derive(Debug, Args)]
+struct KeyCreateArgs {
+    /// The team the key belongs to
+    #[arg(long)]
+    team: String,
+    /// `read` or `read,write` (`write` implies `read`)
+    #[arg(long, value_parser = parse_scopes)]
+    scopes: Scope,
+    /// A label to recognise the key by
+    #[arg(long)]
+    label: Option<String>,
+    /// Expire the key after this many days
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3650))]
+    expires_in_days: Option<u32>,
+}
+
+#[derive(Debug, Subcommand)]
+enum ServerCommand {
+    /// Claim a server for a team
+    Claim {
+        /// The claiming team
+        #[arg(long)]
+        team: String,
+        /// The server's platform
+        #[arg(long, value_parser = parse_platform)]
+        platform: Platform,
+        /// The platform's own id of the server
+        #[arg(long)]
+        id: String,
+        /// A display name
+        #[arg(long)]
+        name: String,
+    },
+    /// List claimed servers (columns: id, platform, team, name, claimed at)
+    List,
+}
+
+fn parse_plan(s: &str) -> Result<Plan, String> {
+    s.parse()
+}
+
+fn parse_platform(s: &str) -> Result<Platform, String> {
+    s.parse()
+}
+
+/// `read`, `write`, `read,write` (in any order); the highest one wins.
+fn parse_scopes(s: &str) -> Result<Scope, String> {
+    let mut highest = None;
+    for part in s.split(',') {
+        let scope: Scope = part.trim().parse()?;
+        highest = highest.max(Some(scope));
+    }
+    highest.ok_or_else(|| "no scope given: use `read` or `read,write`".to_owned())
+}
+
+/// Entry point of the `modctld` binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let db = match cli.db {
+        Some(db) => db,
+        None => default_db_path()?,
+    };
+    match cli.command {
+        Command::Serve { listen } => {
+            init_logging();
+            let store = Store::open(&db).await?;
+            let listener = bind(listen).await?;
+            tracing::info!(address = %listener.local_addr()?, db = %db.display(), "serving");
+            crate::serve(listener, AppState::new(store), shutdown_signal()).await?;
+            tracing::info!("stopped");
+            Ok(())
+        }
+        Command::Demo { listen } => demo::run(listen).await,
+        Command::Migrate => {
+            Store::open(&db).await?;
+            eprintln!("database {} is up to date", db.display());
+            Ok(())
+        }
+        Command::Team(command) => team(Store::open(&db).await?, command).await,
+        Command::Key(command) => key(Store::open(&db).await?, command).await,
+        Command::Server(command) => server(Store::open(&db).await?, command).await,
+    }
+}
+
+async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
+    match command {
+        TeamCommand::Create { name, plan } => {
+            let team = store.write(move |tx| teams::create(tx, &name, plan)).await?;
+            eprintln!("created team {} ({} plan)", team.name, team.plan);
+        }
+        TeamCommand::List => {
+            let rows = store.read(|tx| teams::list(tx)).await?;
+            print_rows(
+                &["NAME", "PLAN", "ID"],
+                rows.iter().map(|t| vec![t.name.clone(), t.plan.to_string(), t.id.to_string()]),
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
+    match command {
+        KeyCommand::Create(args) => {
+            let created = create_key(&store, &args.team, args.scopes, args.label, args.expires_in_days).await?;
+            eprintln!(
+                "created key {} for team {} with scopes {}; store it now, it is not shown again",
+                created.key_id,
+                args.team,
+                scope_list(args.scopes)
+            );
+            println!("{}", created.full);
+        }
+        KeyCommand::List { team } => {
+            let now = crate::store::now_unix();
+            let rows = store
+                .read(move |tx| {
+                    let team_id = team.map(|name| teams::get_by_name(tx, &name)).transpose()?.map(|t| t.id);
+                    keys::list(tx, team_id)
+                })
+                .await?;
+            print_rows(
+                &["KEY ID", "TEAM", "SCOPES", "LABEL", "CREATED", "EXPIRES", "LAST USED", "STATUS"],
+                rows.iter().map(|k| {
+                    let status = if k.revoked_at.is_some() {
+                        "revoked"
+                    } else if k.expires_at.is_some_and(|t| t.as_second() <= now) {
+                        "expired"
+                    } else {
+                        "active"
+                    };
+                    vec![
+                        k.key_id.clone(),
+                        k.team_name.clone(),
+                        scope_list(k.scope),
+                        k.label.clone().unwrap_or_else(|| "-".into()),
+                        k.created_at.to_string(),
+                        k.expires_at.map_or_else(|| "never".into(), |t| t.to_string()),
+                        k.last_used_at.map_or_else(|| "never".into(), |t| t.to_string()),
+                        status.into(),
+                    ]
+                }),
+            );
+        }
+        KeyCommand::Revoke { key_id } => {
+            if !api_key::is_key_id(&key_id) {
+                anyhow::bail!("`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>");
+            }
+            let id = key_id.clone();
+            store.write(move |tx| keys::revoke(tx, &id)).await?;
+            eprintln!("revoked key {key_id}");
+        }
+    }
+    Ok(())
+}
+
+async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
+    match command {
+        ServerCommand::Claim { team, platform, id, name } => {
+            let team_name = team.clone();
+            let server = store
+                .write(move |tx| {
+                    let team = teams::get_by_name(tx, &team)?;
+                    servers::claim(tx, team.id, platform, &id, &name)
+                })
+                .await?;
+            eprintln!("team {team_name} claimed {} server {} ({})", server.platform, server.id, server.name);
+        }
+        ServerCommand::List => {
+            let rows = store.read(|tx| servers::list_all(tx)).await?;
+            print_rows(
+                &["ID", "PLATFORM", "TEAM", "NAME", "CLAIMED AT"],
+                rows.iter().map(|(team, s)| {
+                    vec![s.id.clone(), s.platform.to_string(), team.clone(), s.name.clone(), s.claimed_at.to_string()]
+                }),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Creates a key for `team`; shared by `key create` and the demo.
+pub(crate) async fn create_key(
+    store: &Store,
+    team: &str,
+    scope: Scope,
+    label: Option<String>,
+    expires_in_days: Option<u32>,
+) -> anyhow::Result<api_key::NewKey> {
+    let key = api_key::generate();
+    let stored = key.clone();
+    let team = team.to_owned();
+    let expires_at = expires_in_days.map(|days| crate::store::now_unix() + i64::from(days) * 86_400);
+    store
+        .write(move |tx| {
+            let team = teams::get_by_name(tx, &team)?;
+            keys::insert(tx, &stored, team.id, scope, label.as_deref(), expires_at)
+        })
+        .await?;
+    Ok(key)
+}
+
+fn scope_list(scope: Scope) -> String {
+    scope.expanded().iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+}
+
+/// Tab-separated rows; the header only when a person is reading.
+fn print_rows(header: &[&str], rows: impl Iterator<Item = Vec<String>>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.is_terminal() {
+        let _ = writeln!(out, "{}", header.join("\t"));
+    }
+    for row in rows {
+        let _ = writeln!(out, "{}", row.join("\t"));
+    }
+}
+
+fn default_db_path() -> anyhow::Result<PathBuf> {
+    let data_home = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))
+        .context("cannot pick a database path: pass --db PATH or set MODCTLD_DB")?;
+    Ok(data_home.join("modctl").join("modctld.db"))
+}
+
+async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen}: pass another address with --listen"))
+}
+
+fn init_logging() {
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::prelude::*;
+    let filter: Targets = std::env::var("MODCTLD_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| Targets::new().with_default(tracing::Level::INFO));
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()),
+        )
+        .with(filter)
+        .try_init();
+}
+
+/// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_parse_to_the_highest() {
+        assert_eq!(parse_scopes("read").unwrap(), Scope::Read);
+        assert_eq!(parse_scopes("read,write").unwrap(), Scope::Write);
+        assert_eq!(parse_scopes("write").unwrap(), Scope::Write);
+        assert!(parse_scopes("read,admin").unwrap_err().contains("admin"));
+        assert!(parse_scopes("").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

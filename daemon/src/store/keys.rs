@@ -1,0 +1,142 @@
+//! API keys: stored with the hash of their secret only.
+
+use modctl_types::{Scope, Timestamp};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use super::{StoreError, now_unix, timestamp};
+use crate::api_key::NewKey;
+
+const MAX_LABEL_LEN: usize = 100;
+
+/// A key as stored, without anything secret beyond the hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    /// The public id.
+    pub key_id: String,
+    /// The owning team.
+    pub team_id: i64,
+    /// The owning team's name.
+    pub team_name: String,
+    /// The highest scope held.
+    pub scope: Scope,
+    /// Free-text label.
+    pub label: Option<String>,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Expiry, if any.
+    pub expires_at: Option<Timestamp>,
+    /// When the key was revoked, if it was.
+    pub revoked_at: Option<Timestamp>,
+    /// Last time a request authenticated with it (updated at most once a minute).
+    pub last_used_at: Option<Timestamp>,
+}
+
+/// A key record together with its secret hash, for verification only.
+#[derive(Debug, Clone)]
+pub struct KeyWithHash {
+    /// The key.
+    pub record: KeyRecord,
+    /// SHA-256 of the secret.
+    pub secret_hash: Vec<u8>,
+}
+
+/// Stores a freshly generated key for `team_id`.
+pub fn insert(
+    tx: &Transaction<'_>,
+    key: &NewKey,
+    team_id: i64,
+    scope: Scope,
+    label: Option<&str>,
+    expires_at: Option<i64>,
+) -> Result<(), StoreError> {
+    if let Some(label) = label
+        && label.chars().count() > MAX_LABEL_LEN
+    {
+        return Err(StoreError::Invalid(format!(
+            "label is too long: use at most {MAX_LABEL_LEN} characters"
+        )));
+    }
+    tx.execute(
+        "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            key.key_id,
+            team_id,
+            &key.secret_hash[..],
+            scope.as_str(),
+            label,
+            now_unix(),
+            expires_at
+        ],
+    )?;
+    Ok(())
+}
+
+const SELECT: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.created_at,
+        k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash
+    FROM api_keys k JOIN teams t ON t.id = k.team_id";
+
+/// The key `key_id` with its hash, for authentication.
+pub fn find_with_hash(tx: &Transaction<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
+    let found = tx
+        .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
+        .query_row([key_id], |row| {
+            Ok(KeyWithHash { record: from_row(row)?, secret_hash: row.get(9)? })
+        })
+        .optional()?;
+    Ok(found)
+}
+
+/// Keys, optionally of one team, newest first.
+pub fn list(tx: &Transaction<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
+    ))?;
+    let rows = stmt.query_map([team_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Revokes a key; it is refused from the next request on. Revoking twice is
+/// an error so a typo'd id is never silently accepted.
+pub fn revoke(tx: &Transaction<'_>, key_id: &str) -> Result<(), StoreError> {
+    let revoked_at: Option<Option<i64>> = tx
+        .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
+        .query_row([key_id], |row| row.get(0))
+        .optional()?;
+    match revoked_at {
+        None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
+        Some(Some(_)) => Err(StoreError::Conflict(format!("key `{key_id}` is already revoked"))),
+        Some(None) => {
+            tx.execute(
+                "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",
+                params![key_id, now_unix()],
+            )?;
+            Ok(())
+        }
+    }
+}
+
+/// Records that the key was used now.
+pub fn touch(tx: &Transaction<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
+        params![key_id, now],
+    )?;
+    Ok(())
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
+    let scope: String = row.get(3)?;
+    Ok(KeyRecord {
+        key_id: row.get(0)?,
+        team_id: row.get(1)?,
+        team_name: row.get(2)?,
+        // The CHECK constraint only admits known scopes.
+        scope: scope.parse().unwrap_or(Scope::Read),
+        label: row.get(4)?,
+        created_at: timestamp(row.get(5)?),
+        expires_at: row.get::<_, Option<i64>>(6)?.map(timestamp),
+        revoked_at: row.get::<_, Option<i64>>(7)?.map(timestamp),
+        last_used_at: row.get::<_, Option<i64>>(8)?.map(timestamp),
+    })
+}

@@ -1,0 +1,100 @@
+//! Servers (communities) claimed by teams.
+
+use modctl_types::{Platform, Server};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use super::{StoreError, now_unix, timestamp};
+
+const MAX_NAME_LEN: usize = 100;
+
+/// A server row with its owning team, as the authorization checks need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerRecord {
+    /// The owning team.
+    pub team_id: i64,
+    /// The wire view of the server.
+    pub server: Server,
+}
+
+/// Claims `id` for `team_id`. A server is claimed by at most one team.
+pub fn claim(
+    tx: &Transaction<'_>,
+    team_id: i64,
+    platform: Platform,
+    id: &str,
+    name: &str,
+) -> Result<Server, StoreError> {
+    platform.validate_server_id(id).map_err(StoreError::Invalid)?;
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
+        return Err(StoreError::Invalid(format!(
+            "invalid server name: use 1 to {MAX_NAME_LEN} characters"
+        )));
+    }
+    if find(tx, id)?.is_some() {
+        return Err(StoreError::Conflict(format!("server `{id}` is already claimed")));
+    }
+    let claimed_at = now_unix();
+    tx.execute(
+        "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![id, team_id, platform.as_str(), name, claimed_at],
+    )?;
+    Ok(Server {
+        id: id.to_owned(),
+        name: name.to_owned(),
+        platform,
+        claimed_at: timestamp(claimed_at),
+    })
+}
+
+/// The server `id` with its owner, whoever claimed it.
+pub fn find(tx: &Transaction<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
+    let record = tx
+        .prepare_cached(
+            "SELECT id, name, platform, claimed_at, team_id FROM servers WHERE id = ?1",
+        )?
+        .query_row([id], |row| {
+            Ok(ServerRecord { team_id: row.get(4)?, server: from_row(row)? })
+        })
+        .optional()?;
+    Ok(record)
+}
+
+/// The servers of one team, ordered by id.
+pub fn list_for_team(tx: &Transaction<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, name, platform, claimed_at FROM servers WHERE team_id = ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([team_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Every claimed server with the name of its team, for operators.
+pub fn list_all(tx: &Transaction<'_>) -> Result<Vec<(String, Server)>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT s.id, s.name, s.platform, s.claimed_at, t.name
+         FROM servers s JOIN teams t ON t.id = s.team_id ORDER BY t.name, s.id",
+    )?;
+    let rows = stmt.query_map([], |row| Ok((row.get(4)?, from_row(row)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// How many servers a team has claimed.
+pub fn count_for_team(tx: &Transaction<'_>, team_id: i64) -> Result<u64, StoreError> {
+    let count: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM servers WHERE team_id = ?1")?
+        .query_row([team_id], |row| row.get(0))?;
+    Ok(count.try_into().unwrap_or(0))
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Server> {
+    let platform: String = row.get(2)?;
+    Ok(Server {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        platform: platform.parse().map_err(|e: String| {
+            rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into())
+        })?,
+        claimed_at: timestamp(row.get(3)?),
+    })
+}

@@ -1,0 +1,79 @@
+//! Teams: the owners of keys and servers.
+
+use modctl_types::{Plan, Team};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use super::{StoreError, now_unix};
+
+const MAX_NAME_LEN: usize = 64;
+
+/// Creates a team; names are unique.
+pub fn create(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
+    validate_name(name)?;
+    if find_by_name(tx, name)?.is_some() {
+        return Err(StoreError::Conflict(format!("team `{name}` already exists")));
+    }
+    tx.execute(
+        "INSERT INTO teams (name, plan, created_at) VALUES (?1, ?2, ?3)",
+        params![name, plan.as_str(), now_unix()],
+    )?;
+    Ok(Team { id: tx.last_insert_rowid(), name: name.to_owned(), plan })
+}
+
+/// All teams, by name.
+pub fn list(tx: &Transaction<'_>) -> Result<Vec<Team>, StoreError> {
+    let mut stmt = tx.prepare_cached("SELECT id, name, plan FROM teams ORDER BY name")?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The team with id `id`.
+pub fn get(tx: &Transaction<'_>, id: i64) -> Result<Team, StoreError> {
+    let team = tx
+        .prepare_cached("SELECT id, name, plan FROM teams WHERE id = ?1")?
+        .query_row([id], from_row)?;
+    Ok(team)
+}
+
+/// The team called `name`, if any.
+pub fn find_by_name(tx: &Transaction<'_>, name: &str) -> Result<Option<Team>, StoreError> {
+    let team = tx
+        .prepare_cached("SELECT id, name, plan FROM teams WHERE name = ?1")?
+        .query_row([name], from_row)
+        .optional()?;
+    Ok(team)
+}
+
+/// The team called `name`, or a not-found error naming it.
+pub fn get_by_name(tx: &Transaction<'_>, name: &str) -> Result<Team, StoreError> {
+    find_by_name(tx, name)?.ok_or_else(|| {
+        StoreError::NotFound(format!(
+            "no team named `{name}`: create it with `modctld team create {name}`"
+        ))
+    })
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
+    let plan: String = row.get(2)?;
+    Ok(Team {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        // The CHECK constraint only admits known plans.
+        plan: plan.parse().unwrap_or(Plan::Free),
+    })
+}
+
+fn validate_name(name: &str) -> Result<(), StoreError> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_NAME_LEN
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(format!(
+            "invalid team name `{name}`: use 1 to {MAX_NAME_LEN} letters, digits, `-`, `_` or `.`"
+        )))
+    }
+}

@@ -1,0 +1,159 @@
+//! API keys, scopes and teams as seen through `GET /api/v1/me`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Timestamp;
+
+/// What a key may do. `write` implies `read`.
+///
+/// ```
+/// use modctl_types::Scope;
+/// assert_eq!("write".parse::<Scope>().unwrap(), Scope::Write);
+/// assert!(Scope::Write.covers(Scope::Read));
+/// assert!(!Scope::Read.covers(Scope::Write));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Scope {
+    /// Read-only endpoints (`GET`).
+    Read,
+    /// Endpoints that change state; implies [`Scope::Read`].
+    Write,
+}
+
+impl Scope {
+    /// All scopes, weakest first.
+    pub const ALL: [Scope; 2] = [Scope::Read, Scope::Write];
+
+    /// The scope's name on the wire and on command lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Write => "write",
+        }
+    }
+
+    /// Whether a key holding `self` as its highest scope may call an endpoint
+    /// that requires `required`.
+    pub fn covers(self, required: Scope) -> bool {
+        self >= required
+    }
+
+    /// The scopes a key whose highest scope is `self` holds, as listed by
+    /// `GET /me` (`write` lists both `read` and `write`).
+    pub fn expanded(self) -> Vec<Scope> {
+        Scope::ALL.into_iter().filter(|s| self.covers(*s)).collect()
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "read" => Ok(Scope::Read),
+            "write" => Ok(Scope::Write),
+            other => Err(format!("unknown scope `{other}`: expected `read` or `write`")),
+        }
+    }
+}
+
+/// A team's billing plan.
+///
+/// ```
+/// assert_eq!("pro".parse::<modctl_types::Plan>().unwrap(), modctl_types::Plan::Pro);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Plan {
+    /// The free plan.
+    Free,
+    /// The paid plan.
+    Pro,
+}
+
+impl Plan {
+    /// The plan's name on the wire and on command lines.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+        }
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Plan {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "free" => Ok(Plan::Free),
+            "pro" => Ok(Plan::Pro),
+            other => Err(format!("unknown plan `{other}`: expected `free` or `pro`")),
+        }
+    }
+}
+
+/// The team a key belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Team {
+    /// Stable numeric id of the team.
+    pub id: i64,
+    /// Unique team name, as given to `modctld team create`.
+    pub name: String,
+    /// Billing plan.
+    pub plan: Plan,
+}
+
+/// Response of `GET /api/v1/me`: the calling key.
+///
+/// ```
+/// let me: modctl_types::Me = serde_json::from_value(serde_json::json!({
+///     "team": {"id": 1, "name": "demo", "plan": "free"},
+///     "key_id": "abcdefgh2345", "label": null, "scopes": ["read"],
+///     "expires_at": null, "created_at": "2026-11-21T09:00:00Z",
+///     "server_count": 3, "a_field_added_later": true
+/// })).unwrap();
+/// assert_eq!(me.server_count, 3);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Me {
+    /// The team the key belongs to.
+    pub team: Team,
+    /// The public id part of the key; cases record the actor as `key:<key_id>`.
+    pub key_id: String,
+    /// Free-text label given when the key was created.
+    pub label: Option<String>,
+    /// Every scope the key holds (`write` keys list `read` too).
+    pub scopes: Vec<Scope>,
+    /// When the key was created.
+    pub created_at: Timestamp,
+    /// When the key stops working; `None` means it never expires.
+    pub expires_at: Option<Timestamp>,
+    /// How many servers the key's team has claimed.
+    pub server_count: u64,
+}
+
+impl Me {
+    /// Whether the key may call endpoints that require `scope`.
+    pub fn has_scope(&self, scope: Scope) -> bool {
+        self.scopes.contains(&scope)
+    }
+}

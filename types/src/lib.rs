@@ -1,0 +1,25 @@
+//! Wire types of the modctl HTTP API v1.
+//!
+//! Every request and response body the daemon (`modctld`) produces or accepts is
+//! defined here exactly once, and both the daemon and the SDK (`modctl-client`)
+//! use these definitions, so a field can never drift between server and client.
+//!
+//! Modules:
+//! - [`auth`]: API keys as the caller sees them (`GET /me`), scopes and plans.
+//! - [`servers`]: claimed servers and the platforms they live on.
+//! - [`error`]: the error body every non-2xx response carries.
+//!
+//! v1 is additive: response structs tolerate unknown fields when deserialized
+//! (serde's default), and enums are `#[non_exhaustive]` so new values can be
+//! introduced without breaking callers that match on them.
+
+pub mod auth;
+pub mod error;
+pub mod servers;
+
+pub use auth::{Me, Plan, Scope, Team};
+pub use error::ErrorBody;
+pub use servers::{Platform, Server, ServerList};
+
+/// Timestamps on the wire are RFC 3339 strings in UTC, e.g. `2026-11-21T09:00:00Z`.
+pub type Timestamp = jiff::Timestamp;
