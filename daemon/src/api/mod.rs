@@ -17,4 +17,5 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/me", get(me::show))
         .route("/servers", get(servers::list))
+        .route("/servers/{id}", get(servers::show))
 }

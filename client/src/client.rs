@@ -1,0 +1,253 @@
+//! [`Client`]: one method per endpoint of the API v1.
+
+use std::time::Duration;
+
+use modctl_types::{Me, Server, ServerList};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::{Method, RequestBuilder};
+use serde::de::DeserializeOwned;
+use url::Url;
+
+use crate::error::Error;
+
+/// The timeout a client uses unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A client of one modctl daemon, authenticated with one API key.
+///
+/// Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    api_base: Url,
+}
+
+impl std::fmt::Debug for Client {
+    // Never prints the key.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("api_base", &self.api_base.as_str()).finish_non_exhaustive()
+    }
+}
+
+/// Configures a [`Client`].
+///
+/// ```
+/// let client = modctl_client::Client::builder()
+///     .base_url("http://127.0.0.1:7878")
+///     .api_key("mdk_abcdefgh2345_...")
+///     .timeout(std::time::Duration::from_secs(10))
+///     .build()
+///     .unwrap();
+/// # let _ = client;
+/// ```
+#[derive(Default)]
+pub struct ClientBuilder {
+    base_url: Option<String>,
+    api_key: Option<String>,
+    timeout: Option<Duration>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl ClientBuilder {
+    /// The daemon's address, e.g. `http://127.0.0.1:7878`. A trailing
+    /// `/api/v1` is accepted too.
+    ///
+    /// ```
+    /// let builder = modctl_client::Client::builder().base_url("https://mod.example.com/api/v1");
+    /// # let _ = builder;
+    /// ```
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The API key, `mdk_<key_id>_<secret>`, sent as `Authorization: Bearer`.
+    ///
+    /// ```
+    /// let builder = modctl_client::Client::builder().api_key("mdk_abcdefgh2345_...");
+    /// # let _ = builder;
+    /// ```
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(key.into());
+        self
+    }
+
+    /// How long one request may take in all, connecting included
+    /// (default [`DEFAULT_TIMEOUT`]).
+    ///
+    /// ```
+    /// let builder = modctl_client::Client::builder().timeout(std::time::Duration::from_secs(5));
+    /// # let _ = builder;
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Builds the client. Fails with [`ErrorKind::Config`](crate::ErrorKind::Config)
+    /// when the base URL or key is missing or invalid.
+    ///
+    /// ```
+    /// let err = modctl_client::Client::builder().api_key("k").build().unwrap_err();
+    /// assert_eq!(err.kind(), modctl_client::ErrorKind::Config);
+    /// ```
+    pub fn build(self) -> Result<Client, Error> {
+        let base = self
+            .base_url
+            .ok_or_else(|| Error::config("no base URL: set the daemon's address, e.g. http://127.0.0.1:7878"))?;
+        let api_base = api_base(&base)?;
+        let key = self.api_key.ok_or_else(|| Error::config("no API key given"))?;
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", key.trim()))
+            .map_err(|_| Error::config("the API key contains characters that cannot be sent in a header"))?;
+        auth.set_sensitive(true);
+        let mut headers = HeaderMap::new();
+        headers.insert(AUTHORIZATION, auth);
+        let http = reqwest::Client::builder()
+            .default_headers(headers)
+            .timeout(self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+            .user_agent(concat!("modctl-client/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::config(format!("cannot build the HTTP client: {e}")))?;
+        Ok(Client { http, api_base })
+    }
+}
+
+/// `http://host:port[/prefix][/api/v1][/]` -> `http://host:port[/prefix]/api/v1/`.
+fn api_base(base: &str) -> Result<Url, Error> {
+    let trimmed = base.trim().trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix("/api/v1").unwrap_or(trimmed);
+    let url = Url::parse(&format!("{trimmed}/api/v1/"))
+        .map_err(|e| Error::config(format!("invalid base URL `{base}`: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(Error::config(format!("invalid base URL `{base}`: use http:// or https://")));
+    }
+    Ok(url)
+}
+
+impl Client {
+    /// Starts configuring a client.
+    ///
+    /// ```
+    /// let builder = modctl_client::Client::builder();
+    /// # let _ = builder;
+    /// ```
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// The `/api/v1/` URL every request is relative to.
+    ///
+    /// ```
+    /// let client = modctl_client::Client::builder()
+    ///     .base_url("http://127.0.0.1:7878/").api_key("k").build().unwrap();
+    /// assert_eq!(client.api_base().as_str(), "http://127.0.0.1:7878/api/v1/");
+    /// ```
+    pub fn api_base(&self) -> &Url {
+        &self.api_base
+    }
+
+    /// `GET /me`: the calling key, its team and scopes.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let me = client.me().await?;
+    /// println!("{} on team {}", me.key_id, me.team.name);
+    /// # Ok(()) }
+    /// ```
+    pub async fn me(&self) -> Result<Me, Error> {
+        self.send(self.request(Method::GET, &["me"])).await
+    }
+
+    /// `GET /servers`: the servers claimed by the key's team, ordered by id.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// for server in client.servers().await? {
+    ///     println!("{} ({})", server.name, server.platform);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn servers(&self) -> Result<Vec<Server>, Error> {
+        let list: ServerList = self.send(self.request(Method::GET, &["servers"])).await?;
+        Ok(list.servers)
+    }
+
+    /// `GET /servers/{id}`: one server of the key's team.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let server = client.server("112233445566778899").await?;
+    /// println!("{} was claimed at {}", server.name, server.claimed_at);
+    /// # Ok(()) }
+    /// ```
+    pub async fn server(&self, id: &str) -> Result<Server, Error> {
+        self.send(self.request(Method::GET, &["servers", id])).await
+    }
+
+    /// A request to the endpoint made of `segments`, each percent-encoded, so
+    /// ids can never change which endpoint is called.
+    fn request(&self, method: Method, segments: &[&str]) -> RequestBuilder {
+        let mut url = self.api_base.clone();
+        {
+            let mut path = url.path_segments_mut().expect("http(s) URLs have paths");
+            path.pop_if_empty();
+            path.extend(segments);
+        }
+        self.http.request(method, url)
+    }
+
+    /// Sends a request and decodes a 2xx JSON body; the one place where a
+    /// non-2xx response becomes an [`Error`].
+    async fn send<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
+        let response = request.send().await.map_err(Error::transport)?;
+        let status = response.status();
+        let body = response.text().await.map_err(Error::transport)?;
+        if !status.is_success() {
+            return Err(Error::from_response(status, &body));
+        }
+        serde_json::from_str(&body).map_err(|e| Error::unexpected(status, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_are_normalised() {
+        for (given, expected) in [
+            ("http://h:1", "http://h:1/api/v1/"),
+            ("http://h:1/", "http://h:1/api/v1/"),
+            ("http://h:1/api/v1", "http://h:1/api/v1/"),
+            ("https://h/prefix/api/v1/", "https://h/prefix/api/v1/"),
+        ] {
+            assert_eq!(api_base(given).unwrap().as_str(), expected, "{given}");
+        }
+        assert!(api_base("ftp://h").is_err());
+        assert!(api_base("not a url").is_err());
+    }
+
+    #[test]
+    fn path_segments_are_encoded() {
+        let client = Client::builder().base_url("http://h:1").api_key("k").build().unwrap();
+        let request = client.request(Method::GET, &["servers", "a/b?c"]).build().unwrap();
+        assert_eq!(request.url().as_str(), "http://h:1/api/v1/servers/a%2Fb%3Fc");
+    }
+
+    #[test]
+    fn debug_output_never_shows_the_key() {
+        let builder = Client::builder().base_url("http://h:1").api_key("mdk_secret");
+        assert!(!format!("{builder:?}").contains("mdk_secret"));
+        let client = builder.build().unwrap();
+        assert!(!format!("{client:?}").contains("mdk_secret"));
+    }
+}

@@ -1,0 +1,228 @@
+//! Test support: a real `modctld` on an ephemeral port over a temporary SQLite
+//! file, plus seeding helpers that go through the daemon's own store code.
+//!
+//! The end-to-end tests of the SDK live in this crate's `tests/`. Tests of the
+//! `modctl` binary live in `cli/tests/` and tests of the `modctld` binary in
+//! `daemon/tests/`, because cargo only tells a package's own integration tests
+//! where its binaries are (`CARGO_BIN_EXE_*`); both use this crate to start
+//! the daemon.
+//!
+//! The daemon runs on its own multi-threaded runtime in its own thread, so a
+//! test may be `async` (driving the SDK) or synchronous (running the CLI binary
+//! and waiting for it) alike.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use modctl_client::Client;
+use modctl_types::{Plan, Platform, Scope, Server, Team};
+use modctld::store::{self, Store, keys, servers, teams};
+use modctld::{AppState, api_key};
+use tokio::net::TcpListener;
+use tokio::runtime::Handle;
+use tokio::sync::oneshot;
+
+/// A running daemon; stopped when dropped.
+#[derive(Debug)]
+pub struct TestDaemon {
+    url: String,
+    store: Store,
+    runtime: Handle,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    dir: tempfile::TempDir,
+}
+
+/// A key created for a test: the full key and its public id.
+#[derive(Debug, Clone)]
+pub struct TestKey {
+    /// `mdk_<key_id>_<secret>`.
+    pub full: String,
+    /// The key id.
+    pub key_id: String,
+}
+
+impl TestDaemon {
+    /// Starts a daemon on `127.0.0.1:0` with a fresh database.
+    pub fn start() -> TestDaemon {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("modctld.db");
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let store = Store::open(&db).await.expect("open store");
+                let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+                let url = format!("http://{}", listener.local_addr().expect("address"));
+                ready_tx.send((url, store.clone(), Handle::current())).expect("report ready");
+                let shutdown = async {
+                    let _ = shutdown_rx.await;
+                };
+                modctld::serve(listener, AppState::new(store), shutdown).await.expect("serve");
+            });
+        });
+        let (url, store, runtime) = ready_rx.recv().expect("daemon started");
+        TestDaemon { url, store, runtime, shutdown: Some(shutdown_tx), thread: Some(thread), dir }
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:41234`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The database file the daemon serves.
+    pub fn db_path(&self) -> PathBuf {
+        self.dir.path().join("modctld.db")
+    }
+
+    /// A scratch directory that lives as long as the daemon.
+    pub fn scratch_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The daemon's store, for assertions on what was (not) written.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Runs `future` on the daemon's runtime and waits for it; callable from
+    /// synchronous and async tests alike.
+    pub fn block_on<F>(&self, future: F) -> F::Output
+    where
+        F: std::future::Future + Send,
+        F::Output: Send,
+    {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| self.runtime.block_on(future))
+                .join()
+                .expect("seeding panicked")
+        })
+    }
+
+    /// Creates a team.
+    pub fn team(&self, name: &str, plan: Plan) -> Team {
+        let name = name.to_owned();
+        self.block_on(self.store.write(move |tx| teams::create(tx, &name, plan))).expect("create team")
+    }
+
+    /// Creates a key for `team` with `scope`.
+    pub fn key(&self, team: &str, scope: Scope) -> TestKey {
+        self.key_expiring(team, scope, None)
+    }
+
+    /// Creates a key that expires at `expires_at` (unix seconds; may be in the past).
+    pub fn key_expiring(&self, team: &str, scope: Scope, expires_at: Option<i64>) -> TestKey {
+        let key = api_key::generate();
+        let stored = key.clone();
+        let team = team.to_owned();
+        self.block_on(self.store.write(move |tx| {
+            let team = teams::get_by_name(tx, &team)?;
+            keys::insert(tx, &stored, team.id, scope, Some("test"), expires_at)
+        }))
+        .expect("create key");
+        TestKey { full: key.full, key_id: key.key_id }
+    }
+
+    /// Revokes a key.
+    pub fn revoke(&self, key_id: &str) {
+        let key_id = key_id.to_owned();
+        self.block_on(self.store.write(move |tx| keys::revoke(tx, &key_id))).expect("revoke");
+    }
+
+    /// The stored record of a key (to check what a request did or did not write).
+    pub fn key_record(&self, key_id: &str) -> keys::KeyRecord {
+        let key_id = key_id.to_owned();
+        self.block_on(self.store.read(move |tx| keys::find_with_hash(tx, &key_id)))
+            .expect("read key")
+            .expect("key exists")
+            .record
+    }
+
+    /// Claims a server for `team`.
+    pub fn claim(&self, team: &str, platform: Platform, id: &str, name: &str) -> Server {
+        let (team, id, name) = (team.to_owned(), id.to_owned(), name.to_owned());
+        self.block_on(self.store.write(move |tx| {
+            let team = teams::get_by_name(tx, &team)?;
+            servers::claim(tx, team.id, platform, &id, &name)
+        }))
+        .expect("claim server")
+    }
+
+    /// An SDK client using `key`.
+    pub fn client(&self, key: &TestKey) -> Client {
+        Client::builder().base_url(&self.url).api_key(&key.full).build().expect("client")
+    }
+
+    /// The URL of an API path, e.g. `api("/me")`.
+    pub fn api(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.url)
+    }
+}
+
+impl Drop for TestDaemon {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A daemon seeded the way most tests want it: team `alpha` (key `alpha_rw`
+/// with write, `alpha_ro` read-only) owning a Discord, a Telegram and a Slack
+/// server, and team `beta` owning one Discord server.
+#[derive(Debug)]
+pub struct Fixture {
+    /// The daemon.
+    pub daemon: TestDaemon,
+    /// Team alpha, read+write.
+    pub alpha_rw: TestKey,
+    /// Team alpha, read-only.
+    pub alpha_ro: TestKey,
+    /// Team beta, read+write.
+    pub beta_rw: TestKey,
+}
+
+/// Team alpha's Discord server.
+pub const ALPHA_DISCORD: &str = "100000000000000001";
+/// Team alpha's Telegram group.
+pub const ALPHA_TELEGRAM: &str = "-1001000000001";
+/// Team alpha's Slack workspace.
+pub const ALPHA_SLACK: &str = "T0ALPHA001";
+/// Team beta's Discord server.
+pub const BETA_DISCORD: &str = "200000000000000002";
+/// A Discord id nobody claimed.
+pub const UNCLAIMED: &str = "999999999999999999";
+
+impl Fixture {
+    /// Starts and seeds the daemon.
+    pub fn start() -> Fixture {
+        let daemon = TestDaemon::start();
+        daemon.team("alpha", Plan::Pro);
+        daemon.team("beta", Plan::Free);
+        daemon.claim("alpha", Platform::Discord, ALPHA_DISCORD, "Alpha Guild");
+        daemon.claim("alpha", Platform::Telegram, ALPHA_TELEGRAM, "Alpha Group");
+        daemon.claim("alpha", Platform::Slack, ALPHA_SLACK, "Alpha Workspace");
+        daemon.claim("beta", Platform::Discord, BETA_DISCORD, "Beta Guild");
+        Fixture {
+            alpha_rw: daemon.key("alpha", Scope::Write),
+            alpha_ro: daemon.key("alpha", Scope::Read),
+            beta_rw: daemon.key("beta", Scope::Write),
+            daemon,
+        }
+    }
+}
+
+/// Current unix time, for expiry arithmetic in tests.
+pub fn now_unix() -> i64 {
+    store::now_unix()
+}

@@ -1,0 +1,46 @@
+//! Every error is `{"error": "..."}` JSON, whatever produced it.
+
+use modctl_e2e::Fixture;
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+async fn assert_json_error(response: reqwest::Response, status: StatusCode, fragment: &str) {
+    assert_eq!(response.status(), status);
+    let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+    assert!(content_type.starts_with("application/json"), "content type {content_type}");
+    let body: Value = response.json().await.unwrap();
+    let message = body["error"].as_str().unwrap_or_else(|| panic!("no error message in {body}"));
+    assert!(message.contains(fragment), "{message:?} should mention {fragment:?}");
+}
+
+#[tokio::test]
+async fn unknown_routes_are_404_json() {
+    let fixture = Fixture::start();
+    let http = reqwest::Client::new();
+    for path in ["/", "/api/v2/me", "/api/v1/nope"] {
+        let response = http
+            .get(format!("{}{path}", fixture.daemon.url()))
+            .bearer_auth(&fixture.alpha_rw.full)
+            .send()
+            .await
+            .unwrap();
+        assert_json_error(response, StatusCode::NOT_FOUND, "no such endpoint").await;
+    }
+}
+
+#[tokio::test]
+async fn wrong_methods_are_405_json_with_allow() {
+    let fixture = Fixture::start();
+    let response = reqwest::Client::new()
+        .request(Method::DELETE, fixture.daemon.api("/servers"))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .send()
+        .await
+        .unwrap();
+    assert!(response.headers()["allow"].to_str().unwrap().contains("GET"));
+    assert_json_error(response, StatusCode::METHOD_NOT_ALLOWED, "/api/v1/servers").await;
+}
+
+// The body-level errors (400 malformed JSON, 400 wrong field types, 413, 415)
+// need an endpoint that takes a body; they are exercised against the config
+// and action endpoints in `config.rs`.
