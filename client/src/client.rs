@@ -25,7 +25,9 @@ pub struct Client {
 impl std::fmt::Debug for Client {
     // Never prints the key.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("api_base", &self.api_base.as_str()).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("api_base", &self.api_base.as_str())
+            .finish_non_exhaustive()
     }
 }
 
@@ -101,13 +103,16 @@ impl ClientBuilder {
     /// assert_eq!(err.kind(), modctl_client::ErrorKind::Config);
     /// ```
     pub fn build(self) -> Result<Client, Error> {
-        let base = self
-            .base_url
-            .ok_or_else(|| Error::config("no base URL: set the daemon's address, e.g. http://127.0.0.1:7878"))?;
+        let base = self.base_url.ok_or_else(|| {
+            Error::config("no base URL: set the daemon's address, e.g. http://127.0.0.1:7878")
+        })?;
         let api_base = api_base(&base)?;
-        let key = self.api_key.ok_or_else(|| Error::config("no API key given"))?;
-        let mut auth = HeaderValue::from_str(&format!("Bearer {}", key.trim()))
-            .map_err(|_| Error::config("the API key contains characters that cannot be sent in a header"))?;
+        let key = self
+            .api_key
+            .ok_or_else(|| Error::config("no API key given"))?;
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
+            Error::config("the API key contains characters that cannot be sent in a header")
+        })?;
         auth.set_sensitive(true);
         let mut headers = HeaderMap::new();
         headers.insert(AUTHORIZATION, auth);
@@ -128,7 +133,9 @@ fn api_base(base: &str) -> Result<Url, Error> {
     let url = Url::parse(&format!("{trimmed}/api/v1/"))
         .map_err(|e| Error::config(format!("invalid base URL `{base}`: {e}")))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(Error::config(format!("invalid base URL `{base}`: use http:// or https://")));
+        return Err(Error::config(format!(
+            "invalid base URL `{base}`: use http:// or https://"
+        )));
     }
     Ok(url)
 }
@@ -238,14 +245,26 @@ mod tests {
 
     #[test]
     fn path_segments_are_encoded() {
-        let client = Client::builder().base_url("http://h:1").api_key("k").build().unwrap();
-        let request = client.request(Method::GET, &["servers", "a/b?c"]).build().unwrap();
-        assert_eq!(request.url().as_str(), "http://h:1/api/v1/servers/a%2Fb%3Fc");
+        let client = Client::builder()
+            .base_url("http://h:1")
+            .api_key("k")
+            .build()
+            .unwrap();
+        let request = client
+            .request(Method::GET, &["servers", "a/b?c"])
+            .build()
+            .unwrap();
+        assert_eq!(
+            request.url().as_str(),
+            "http://h:1/api/v1/servers/a%2Fb%3Fc"
+        );
     }
 
     #[test]
     fn debug_output_never_shows_the_key() {
-        let builder = Client::builder().base_url("http://h:1").api_key("mdk_secret");
+        let builder = Client::builder()
+            .base_url("http://h:1")
+            .api_key("mdk_secret");
         assert!(!format!("{builder:?}").contains("mdk_secret"));
         let client = builder.build().unwrap();
         assert!(!format!("{client:?}").contains("mdk_secret"));

@@ -93,12 +93,18 @@ impl Error {
     pub fn from_response(status: StatusCode, body: &str) -> Error {
         let message = match serde_json::from_str::<modctl_types::ErrorBody>(body) {
             Ok(parsed) => parsed.error,
-            Err(_) if body.trim().is_empty() => {
-                status.canonical_reason().unwrap_or("no message").to_lowercase()
-            }
+            Err(_) if body.trim().is_empty() => status
+                .canonical_reason()
+                .unwrap_or("no message")
+                .to_lowercase(),
             Err(_) => body.chars().take(200).collect(),
         };
-        Error { kind: ErrorKind::from_status(status), status: Some(status), message, source: None }
+        Error {
+            kind: ErrorKind::from_status(status),
+            status: Some(status),
+            message,
+            source: None,
+        }
     }
 
     pub(crate) fn transport(err: reqwest::Error) -> Error {
@@ -109,7 +115,12 @@ impl Error {
         } else {
             "the request failed".to_owned()
         };
-        Error { kind: ErrorKind::Transport, status: None, message, source: Some(Box::new(err)) }
+        Error {
+            kind: ErrorKind::Transport,
+            status: None,
+            message,
+            source: Some(Box::new(err)),
+        }
     }
 
     pub(crate) fn unexpected(status: StatusCode, detail: impl fmt::Display) -> Error {
@@ -122,7 +133,12 @@ impl Error {
     }
 
     pub(crate) fn config(message: impl Into<String>) -> Error {
-        Error { kind: ErrorKind::Config, status: None, message: message.into(), source: None }
+        Error {
+            kind: ErrorKind::Config,
+            status: None,
+            message: message.into(),
+            source: None,
+        }
     }
 }
 

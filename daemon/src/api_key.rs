@@ -36,7 +36,9 @@ pub struct NewKey {
 
 impl std::fmt::Debug for NewKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NewKey").field("key_id", &self.key_id).finish_non_exhaustive()
+        f.debug_struct("NewKey")
+            .field("key_id", &self.key_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -61,7 +63,9 @@ pub struct PresentedKey<'a> {
 
 impl std::fmt::Debug for PresentedKey<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PresentedKey").field("key_id", &self.key_id).finish_non_exhaustive()
+        f.debug_struct("PresentedKey")
+            .field("key_id", &self.key_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -141,7 +145,10 @@ mod tests {
             &key[..key.len() - 1],
             &key.replace('_', "-"),
         ] {
-            assert!(PresentedKey::parse(bad).is_none(), "{bad:?} should not parse");
+            assert!(
+                PresentedKey::parse(bad).is_none(),
+                "{bad:?} should not parse"
+            );
         }
     }
 }

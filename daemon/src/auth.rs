@@ -95,7 +95,10 @@ impl<S: RequiredScope> FromRequestParts<AppState> for Authorized<S> {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let authenticated = authenticate(parts, state, S::SCOPE).await?;
         let caller = record_use(state, authenticated).await?;
-        Ok(Authorized { caller, _scope: PhantomData })
+        Ok(Authorized {
+            caller,
+            _scope: PhantomData,
+        })
     }
 }
 
@@ -126,18 +129,31 @@ impl<S: RequiredScope> FromRequestParts<AppState> for ServerAccess<S> {
         let id = params
             .iter()
             .find_map(|(name, value)| (name == "id").then(|| value.to_owned()))
-            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("route without an {{id}} segment")))?;
+            .ok_or_else(|| {
+                ApiError::Internal(anyhow::anyhow!("route without an {{id}} segment"))
+            })?;
         let server = authorize_server(state, &authenticated.caller, &id).await?;
         let caller = record_use(state, authenticated).await?;
-        Ok(ServerAccess { caller, server, _scope: PhantomData })
+        Ok(ServerAccess {
+            caller,
+            server,
+            _scope: PhantomData,
+        })
     }
 }
 
 /// Loads server `id` for `caller`: 404 when nobody claimed it, 403 when another
 /// team did. Also used for servers named in bodies (e.g. a clone source).
-pub async fn authorize_server(state: &AppState, caller: &Caller, id: &str) -> Result<Server, ApiError> {
+pub async fn authorize_server(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> Result<Server, ApiError> {
     let lookup = id.to_owned();
-    let record = state.store.read(move |tx| servers::find(tx, &lookup)).await?;
+    let record = state
+        .store
+        .read(move |tx| servers::find(tx, &lookup))
+        .await?;
     match record {
         None => Err(ApiError::NotFound(format!(
             "server `{id}` not found: `GET /api/v1/servers` lists the servers your team has claimed"
@@ -160,12 +176,19 @@ async fn record_use(state: &AppState, authenticated: Authenticated) -> Result<Ca
     if authenticated.last_used_is_stale {
         let key_id = authenticated.caller.key_id.clone();
         let now = store::now_unix();
-        state.store.write(move |tx| keys::touch(tx, &key_id, now)).await?;
+        state
+            .store
+            .write(move |tx| keys::touch(tx, &key_id, now))
+            .await?;
     }
     Ok(authenticated.caller)
 }
 
-async fn authenticate(parts: &Parts, state: &AppState, required: Scope) -> Result<Authenticated, ApiError> {
+async fn authenticate(
+    parts: &Parts,
+    state: &AppState,
+    required: Scope,
+) -> Result<Authenticated, ApiError> {
     let header = parts.headers.get(AUTHORIZATION).ok_or_else(|| {
         ApiError::Unauthorized(
             "missing Authorization header: send `Authorization: Bearer <API key>`".into(),
@@ -187,7 +210,10 @@ async fn authenticate(parts: &Parts, state: &AppState, required: Scope) -> Resul
     })?;
 
     let key_id = presented.key_id.to_owned();
-    let stored = state.store.read(move |tx| keys::find_with_hash(tx, &key_id)).await?;
+    let stored = state
+        .store
+        .read(move |tx| keys::find_with_hash(tx, &key_id))
+        .await?;
     let invalid = || ApiError::Unauthorized("invalid API key".into());
     let stored = stored.ok_or_else(invalid)?;
     if !presented.matches(&stored.secret_hash) {
@@ -220,7 +246,11 @@ async fn authenticate(parts: &Parts, state: &AppState, required: Scope) -> Resul
         .last_used_at
         .is_none_or(|t| now - t.as_second() >= LAST_USED_RESOLUTION_SECS);
     Ok(Authenticated {
-        caller: Caller { key_id: key.key_id, team_id: key.team_id, scope: key.scope },
+        caller: Caller {
+            key_id: key.key_id,
+            team_id: key.team_id,
+            scope: key.scope,
+        },
         last_used_is_stale,
     })
 }

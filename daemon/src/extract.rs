@@ -41,9 +41,10 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
         JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType(
             "request body must be JSON: send `Content-Type: application/json`".into(),
         ),
-        JsonRejection::JsonSyntaxError(e) => {
-            ApiError::BadRequest(format!("request body is not valid JSON: {}", source_message(&e)))
-        }
+        JsonRejection::JsonSyntaxError(e) => ApiError::BadRequest(format!(
+            "request body is not valid JSON: {}",
+            source_message(&e)
+        )),
         JsonRejection::JsonDataError(e) => {
             ApiError::BadRequest(format!("invalid request body: {}", source_message(&e)))
         }
@@ -80,7 +81,10 @@ where
             .await
             .map(|q| ApiQuery(q.0))
             .map_err(|rejection: QueryRejection| {
-                ApiError::BadRequest(format!("invalid query string: {}", source_message(&rejection)))
+                ApiError::BadRequest(format!(
+                    "invalid query string: {}",
+                    source_message(&rejection)
+                ))
             })
     }
 }

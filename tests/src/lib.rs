@@ -60,15 +60,26 @@ impl TestDaemon {
                 let store = Store::open(&db).await.expect("open store");
                 let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
                 let url = format!("http://{}", listener.local_addr().expect("address"));
-                ready_tx.send((url, store.clone(), Handle::current())).expect("report ready");
+                ready_tx
+                    .send((url, store.clone(), Handle::current()))
+                    .expect("report ready");
                 let shutdown = async {
                     let _ = shutdown_rx.await;
                 };
-                modctld::serve(listener, AppState::new(store), shutdown).await.expect("serve");
+                modctld::serve(listener, AppState::new(store), shutdown)
+                    .await
+                    .expect("serve");
             });
         });
         let (url, store, runtime) = ready_rx.recv().expect("daemon started");
-        TestDaemon { url, store, runtime, shutdown: Some(shutdown_tx), thread: Some(thread), dir }
+        TestDaemon {
+            url,
+            store,
+            runtime,
+            shutdown: Some(shutdown_tx),
+            thread: Some(thread),
+            dir,
+        }
     }
 
     /// The base URL, e.g. `http://127.0.0.1:41234`.
@@ -109,7 +120,8 @@ impl TestDaemon {
     /// Creates a team.
     pub fn team(&self, name: &str, plan: Plan) -> Team {
         let name = name.to_owned();
-        self.block_on(self.store.write(move |tx| teams::create(tx, &name, plan))).expect("create team")
+        self.block_on(self.store.write(move |tx| teams::create(tx, &name, plan)))
+            .expect("create team")
     }
 
     /// Creates a key for `team` with `scope`.
@@ -127,13 +139,17 @@ impl TestDaemon {
             keys::insert(tx, &stored, team.id, scope, Some("test"), expires_at)
         }))
         .expect("create key");
-        TestKey { full: key.full, key_id: key.key_id }
+        TestKey {
+            full: key.full,
+            key_id: key.key_id,
+        }
     }
 
     /// Revokes a key.
     pub fn revoke(&self, key_id: &str) {
         let key_id = key_id.to_owned();
-        self.block_on(self.store.write(move |tx| keys::revoke(tx, &key_id))).expect("revoke");
+        self.block_on(self.store.write(move |tx| keys::revoke(tx, &key_id)))
+            .expect("revoke");
     }
 
     /// The stored record of a key (to check what a request did or did not write).
@@ -157,7 +173,11 @@ impl TestDaemon {
 
     /// An SDK client using `key`.
     pub fn client(&self, key: &TestKey) -> Client {
-        Client::builder().base_url(&self.url).api_key(&key.full).build().expect("client")
+        Client::builder()
+            .base_url(&self.url)
+            .api_key(&key.full)
+            .build()
+            .expect("client")
     }
 
     /// The URL of an API path, e.g. `api("/me")`.

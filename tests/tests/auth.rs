@@ -8,15 +8,25 @@ use serde_json::Value;
 
 /// Sends GET `path` with the given Authorization header (or none) and returns
 /// the status and the parsed error body, checking its shape.
-async fn get_raw(fixture: &Fixture, path: &str, authorization: Option<&str>) -> (StatusCode, Value) {
+async fn get_raw(
+    fixture: &Fixture,
+    path: &str,
+    authorization: Option<&str>,
+) -> (StatusCode, Value) {
     let mut request = reqwest::Client::new().get(fixture.daemon.api(path));
     if let Some(value) = authorization {
         request = request.header("Authorization", value);
     }
     let response = request.send().await.unwrap();
     let status = response.status();
-    let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
-    assert!(content_type.starts_with("application/json"), "{path}: content type {content_type}");
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        content_type.starts_with("application/json"),
+        "{path}: content type {content_type}"
+    );
     (status, response.json().await.unwrap())
 }
 
@@ -40,19 +50,55 @@ async fn every_401_case_is_refused_on_both_endpoints_and_writes_nothing() {
     daemon.revoke(&revoked.key_id);
     let expired = daemon.key_expiring("alpha", Scope::Write, Some(now_unix() - 1));
     let valid = &fixture.alpha_rw.full;
-    let wrong_secret = format!("{}{}", &valid[..valid.len() - 1], if valid.ends_with('A') { 'B' } else { 'A' });
+    let wrong_secret = format!(
+        "{}{}",
+        &valid[..valid.len() - 1],
+        if valid.ends_with('A') { 'B' } else { 'A' }
+    );
     let unknown_id = format!("mdk_zzzzzzzzzzzz_{}", &valid[valid.len() - 40..]);
 
     let cases: Vec<(&str, Option<String>, &str)> = vec![
         ("no header", None, "missing Authorization header"),
-        ("basic scheme", Some(format!("Basic {valid}")), "unsupported authorization scheme"),
-        ("token without scheme", Some(valid.clone()), "unsupported authorization scheme"),
-        ("malformed key", Some("Bearer not-a-key".into()), "malformed API key"),
-        ("wrong prefix", Some(format!("Bearer sk{}", &valid[3..])), "malformed API key"),
-        ("unknown key id", Some(format!("Bearer {unknown_id}")), "invalid API key"),
-        ("wrong secret", Some(format!("Bearer {wrong_secret}")), "invalid API key"),
-        ("revoked key", Some(format!("Bearer {}", revoked.full)), "revoked"),
-        ("expired key", Some(format!("Bearer {}", expired.full)), "expired"),
+        (
+            "basic scheme",
+            Some(format!("Basic {valid}")),
+            "unsupported authorization scheme",
+        ),
+        (
+            "token without scheme",
+            Some(valid.clone()),
+            "unsupported authorization scheme",
+        ),
+        (
+            "malformed key",
+            Some("Bearer not-a-key".into()),
+            "malformed API key",
+        ),
+        (
+            "wrong prefix",
+            Some(format!("Bearer sk{}", &valid[3..])),
+            "malformed API key",
+        ),
+        (
+            "unknown key id",
+            Some(format!("Bearer {unknown_id}")),
+            "invalid API key",
+        ),
+        (
+            "wrong secret",
+            Some(format!("Bearer {wrong_secret}")),
+            "invalid API key",
+        ),
+        (
+            "revoked key",
+            Some(format!("Bearer {}", revoked.full)),
+            "revoked",
+        ),
+        (
+            "expired key",
+            Some(format!("Bearer {}", expired.full)),
+            "expired",
+        ),
     ];
     for path in ENDPOINTS {
         for (name, header, fragment) in &cases {
@@ -70,9 +116,20 @@ async fn every_401_case_is_refused_on_both_endpoints_and_writes_nothing() {
 #[tokio::test]
 async fn bearer_scheme_is_case_insensitive_and_success_records_last_use() {
     let fixture = Fixture::start();
-    let (status, _) = get_raw(&fixture, "/me", Some(&format!("bearer {}", fixture.alpha_ro.full))).await;
+    let (status, _) = get_raw(
+        &fixture,
+        "/me",
+        Some(&format!("bearer {}", fixture.alpha_ro.full)),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
-    assert!(fixture.daemon.key_record(&fixture.alpha_ro.key_id).last_used_at.is_some());
+    assert!(
+        fixture
+            .daemon
+            .key_record(&fixture.alpha_ro.key_id)
+            .last_used_at
+            .is_some()
+    );
 }
 
 #[tokio::test]
@@ -116,7 +173,10 @@ async fn another_teams_server_is_403_and_an_unclaimed_one_404() {
     let fixture = Fixture::start();
     let client = fixture.daemon.client(&fixture.alpha_ro);
 
-    assert_eq!(client.server(ALPHA_DISCORD).await.unwrap().name, "Alpha Guild");
+    assert_eq!(
+        client.server(ALPHA_DISCORD).await.unwrap().name,
+        "Alpha Guild"
+    );
 
     let err = client.server(BETA_DISCORD).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Forbidden);

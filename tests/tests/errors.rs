@@ -6,11 +6,22 @@ use serde_json::Value;
 
 async fn assert_json_error(response: reqwest::Response, status: StatusCode, fragment: &str) {
     assert_eq!(response.status(), status);
-    let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
-    assert!(content_type.starts_with("application/json"), "content type {content_type}");
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        content_type.starts_with("application/json"),
+        "content type {content_type}"
+    );
     let body: Value = response.json().await.unwrap();
-    let message = body["error"].as_str().unwrap_or_else(|| panic!("no error message in {body}"));
-    assert!(message.contains(fragment), "{message:?} should mention {fragment:?}");
+    let message = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {body}"));
+    assert!(
+        message.contains(fragment),
+        "{message:?} should mention {fragment:?}"
+    );
 }
 
 #[tokio::test]
@@ -37,7 +48,12 @@ async fn wrong_methods_are_405_json_with_allow() {
         .send()
         .await
         .unwrap();
-    assert!(response.headers()["allow"].to_str().unwrap().contains("GET"));
+    assert!(
+        response.headers()["allow"]
+            .to_str()
+            .unwrap()
+            .contains("GET")
+    );
     assert_json_error(response, StatusCode::METHOD_NOT_ALLOWED, "/api/v1/servers").await;
 }
 

@@ -18,10 +18,24 @@ async fn each_team_lists_only_its_own_servers() {
     expected.sort();
     assert_eq!(alpha, expected);
 
-    let beta = fixture.daemon.client(&fixture.beta_rw).servers().await.unwrap();
+    let beta = fixture
+        .daemon
+        .client(&fixture.beta_rw)
+        .servers()
+        .await
+        .unwrap();
     assert_eq!(beta.len(), 1);
     assert_eq!(beta[0].id, BETA_DISCORD);
-    assert_eq!(fixture.daemon.client(&fixture.beta_rw).me().await.unwrap().server_count, 1);
+    assert_eq!(
+        fixture
+            .daemon
+            .client(&fixture.beta_rw)
+            .me()
+            .await
+            .unwrap()
+            .server_count,
+        1
+    );
 }
 
 #[tokio::test]

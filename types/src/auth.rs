@@ -63,7 +63,9 @@ impl FromStr for Scope {
         match s {
             "read" => Ok(Scope::Read),
             "write" => Ok(Scope::Write),
-            other => Err(format!("unknown scope `{other}`: expected `read` or `write`")),
+            other => Err(format!(
+                "unknown scope `{other}`: expected `read` or `write`"
+            )),
         }
     }
 }

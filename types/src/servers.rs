@@ -54,7 +54,9 @@ impl Platform {
                 .is_some_and(|digits| is_digits(digits, 1, 16) && !digits.starts_with('0')),
             Platform::Slack => id.strip_prefix('T').is_some_and(|rest| {
                 (8..=12).contains(&rest.len())
-                    && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+                    && rest
+                        .bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
             }),
         };
         if ok {
@@ -83,7 +85,9 @@ impl Platform {
             Platform::Slack => (
                 id.strip_prefix(['U', 'W']).is_some_and(|rest| {
                     (8..=12).contains(&rest.len())
-                        && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+                        && rest
+                            .bytes()
+                            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
                 }),
                 "`U` or `W` followed by 8 to 12 upper-case letters or digits",
             ),
@@ -91,7 +95,10 @@ impl Platform {
         if ok {
             Ok(())
         } else {
-            Err(format!("`{id}` is not a {} user id: expected {shape}", self.as_str()))
+            Err(format!(
+                "`{id}` is not a {} user id: expected {shape}",
+                self.as_str()
+            ))
         }
     }
 
@@ -126,7 +133,9 @@ impl FromStr for Platform {
         Platform::ALL
             .into_iter()
             .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown platform `{s}`: expected one of discord, telegram, slack"))
+            .ok_or_else(|| {
+                format!("unknown platform `{s}`: expected one of discord, telegram, slack")
+            })
     }
 }
 

@@ -11,7 +11,10 @@ use crate::store::servers;
 
 pub async fn list(State(state): State<AppState>, key: ReadKey) -> ApiResult<Json<ServerList>> {
     let team_id = key.caller.team_id;
-    let servers = state.store.read(move |tx| servers::list_for_team(tx, team_id)).await?;
+    let servers = state
+        .store
+        .read(move |tx| servers::list_for_team(tx, team_id))
+        .await?;
     Ok(Json(ServerList { servers }))
 }
 

@@ -9,8 +9,8 @@ use std::net::SocketAddr;
 use modctl_types::{Plan, Platform, Scope};
 
 use super::{bind, create_key, init_logging, shutdown_signal};
-use crate::store::{Store, servers, teams};
 use crate::AppState;
+use crate::store::{Store, servers, teams};
 
 /// The demo team's servers: one per platform kind.
 pub const DEMO_SERVERS: [(Platform, &str, &str); 3] = [
@@ -37,8 +37,22 @@ pub async fn run(listen: SocketAddr) -> anyhow::Result<()> {
             Ok::<_, anyhow::Error>(())
         })
         .await?;
-    let write_key = create_key(&store, "demo", Scope::Write, Some("demo read+write".into()), None).await?;
-    let read_key = create_key(&store, "demo", Scope::Read, Some("demo read-only".into()), None).await?;
+    let write_key = create_key(
+        &store,
+        "demo",
+        Scope::Write,
+        Some("demo read+write".into()),
+        None,
+    )
+    .await?;
+    let read_key = create_key(
+        &store,
+        "demo",
+        Scope::Read,
+        Some("demo read-only".into()),
+        None,
+    )
+    .await?;
 
     let url = format!("http://{address}");
     println!(

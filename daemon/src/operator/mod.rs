@@ -120,8 +120,8 @@ enum ServerCommand {
         /// The server's platform
         #[arg(long, value_parser = parse_platform)]
         platform: Platform,
-        /// The platform's own id of the server
-        #[arg(long)]
+        /// The platform's own id of the server (Telegram ids are negative)
+        #[arg(long, allow_hyphen_values = true)]
         id: String,
         /// A display name
         #[arg(long)]
@@ -198,14 +198,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
     match command {
         TeamCommand::Create { name, plan } => {
-            let team = store.write(move |tx| teams::create(tx, &name, plan)).await?;
+            let team = store
+                .write(move |tx| teams::create(tx, &name, plan))
+                .await?;
             eprintln!("created team {} ({} plan)", team.name, team.plan);
         }
         TeamCommand::List => {
-            let rows = store.read(|tx| teams::list(tx)).await?;
+            let rows = store.read(teams::list).await?;
             print_rows(
                 &["NAME", "PLAN", "ID"],
-                rows.iter().map(|t| vec![t.name.clone(), t.plan.to_string(), t.id.to_string()]),
+                rows.iter()
+                    .map(|t| vec![t.name.clone(), t.plan.to_string(), t.id.to_string()]),
             );
         }
     }
@@ -215,7 +218,14 @@ async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
 async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
     match command {
         KeyCommand::Create(args) => {
-            let created = create_key(&store, &args.team, args.scopes, args.label, args.expires_in_days).await?;
+            let created = create_key(
+                &store,
+                &args.team,
+                args.scopes,
+                args.label,
+                args.expires_in_days,
+            )
+            .await?;
             eprintln!(
                 "created key {} for team {} with scopes {}; store it now, it is not shown again",
                 created.key_id,
@@ -228,12 +238,24 @@ async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
             let now = crate::store::now_unix();
             let rows = store
                 .read(move |tx| {
-                    let team_id = team.map(|name| teams::get_by_name(tx, &name)).transpose()?.map(|t| t.id);
+                    let team_id = team
+                        .map(|name| teams::get_by_name(tx, &name))
+                        .transpose()?
+                        .map(|t| t.id);
                     keys::list(tx, team_id)
                 })
                 .await?;
             print_rows(
-                &["KEY ID", "TEAM", "SCOPES", "LABEL", "CREATED", "EXPIRES", "LAST USED", "STATUS"],
+                &[
+                    "KEY ID",
+                    "TEAM",
+                    "SCOPES",
+                    "LABEL",
+                    "CREATED",
+                    "EXPIRES",
+                    "LAST USED",
+                    "STATUS",
+                ],
                 rows.iter().map(|k| {
                     let status = if k.revoked_at.is_some() {
                         "revoked"
@@ -248,8 +270,10 @@ async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
                         scope_list(k.scope),
                         k.label.clone().unwrap_or_else(|| "-".into()),
                         k.created_at.to_string(),
-                        k.expires_at.map_or_else(|| "never".into(), |t| t.to_string()),
-                        k.last_used_at.map_or_else(|| "never".into(), |t| t.to_string()),
+                        k.expires_at
+                            .map_or_else(|| "never".into(), |t| t.to_string()),
+                        k.last_used_at
+                            .map_or_else(|| "never".into(), |t| t.to_string()),
                         status.into(),
                     ]
                 }),
@@ -257,7 +281,9 @@ async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
         }
         KeyCommand::Revoke { key_id } => {
             if !api_key::is_key_id(&key_id) {
-                anyhow::bail!("`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>");
+                anyhow::bail!(
+                    "`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>"
+                );
             }
             let id = key_id.clone();
             store.write(move |tx| keys::revoke(tx, &id)).await?;
@@ -269,7 +295,12 @@ async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
 
 async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
     match command {
-        ServerCommand::Claim { team, platform, id, name } => {
+        ServerCommand::Claim {
+            team,
+            platform,
+            id,
+            name,
+        } => {
             let team_name = team.clone();
             let server = store
                 .write(move |tx| {
@@ -277,14 +308,23 @@ async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
                     servers::claim(tx, team.id, platform, &id, &name)
                 })
                 .await?;
-            eprintln!("team {team_name} claimed {} server {} ({})", server.platform, server.id, server.name);
+            eprintln!(
+                "team {team_name} claimed {} server {} ({})",
+                server.platform, server.id, server.name
+            );
         }
         ServerCommand::List => {
-            let rows = store.read(|tx| servers::list_all(tx)).await?;
+            let rows = store.read(servers::list_all).await?;
             print_rows(
                 &["ID", "PLATFORM", "TEAM", "NAME", "CLAIMED AT"],
                 rows.iter().map(|(team, s)| {
-                    vec![s.id.clone(), s.platform.to_string(), team.clone(), s.name.clone(), s.claimed_at.to_string()]
+                    vec![
+                        s.id.clone(),
+                        s.platform.to_string(),
+                        team.clone(),
+                        s.name.clone(),
+                        s.claimed_at.to_string(),
+                    ]
                 }),
             );
         }
@@ -303,7 +343,8 @@ pub(crate) async fn create_key(
     let key = api_key::generate();
     let stored = key.clone();
     let team = team.to_owned();
-    let expires_at = expires_in_days.map(|days| crate::store::now_unix() + i64::from(days) * 86_400);
+    let expires_at =
+        expires_in_days.map(|days| crate::store::now_unix() + i64::from(days) * 86_400);
     store
         .write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
@@ -314,7 +355,12 @@ pub(crate) async fn create_key(
 }
 
 fn scope_list(scope: Scope) -> String {
-    scope.expanded().iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+    scope
+        .expanded()
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Tab-separated rows; the header only when a person is reading.
@@ -355,7 +401,9 @@ fn init_logging() {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
-                .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()),
+                .with_ansi(
+                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                ),
         )
         .with(filter)
         .try_init();

@@ -77,11 +77,17 @@ const SELECT: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.cr
     FROM api_keys k JOIN teams t ON t.id = k.team_id";
 
 /// The key `key_id` with its hash, for authentication.
-pub fn find_with_hash(tx: &Transaction<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
+pub fn find_with_hash(
+    tx: &Transaction<'_>,
+    key_id: &str,
+) -> Result<Option<KeyWithHash>, StoreError> {
     let found = tx
         .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
         .query_row([key_id], |row| {
-            Ok(KeyWithHash { record: from_row(row)?, secret_hash: row.get(9)? })
+            Ok(KeyWithHash {
+                record: from_row(row)?,
+                secret_hash: row.get(9)?,
+            })
         })
         .optional()?;
     Ok(found)
@@ -105,7 +111,9 @@ pub fn revoke(tx: &Transaction<'_>, key_id: &str) -> Result<(), StoreError> {
         .optional()?;
     match revoked_at {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
-        Some(Some(_)) => Err(StoreError::Conflict(format!("key `{key_id}` is already revoked"))),
+        Some(Some(_)) => Err(StoreError::Conflict(format!(
+            "key `{key_id}` is already revoked"
+        ))),
         Some(None) => {
             tx.execute(
                 "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",

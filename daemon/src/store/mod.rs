@@ -84,7 +84,9 @@ struct Inner {
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("path", &self.inner.path).finish_non_exhaustive()
+        f.debug_struct("Store")
+            .field("path", &self.inner.path)
+            .finish_non_exhaustive()
     }
 }
 
@@ -99,7 +101,10 @@ impl Store {
     }
 
     fn open_blocking(path: PathBuf) -> Result<Store, OpenError> {
-        let sqlite_err = |source| OpenError::Sqlite { path: path.clone(), source };
+        let sqlite_err = |source| OpenError::Sqlite {
+            path: path.clone(),
+            source,
+        };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             // A missing parent directory is the common first-run failure; create it
             // rather than make the operator do it.
@@ -109,7 +114,10 @@ impl Store {
         configure(&writer, false).map_err(sqlite_err)?;
         embedded::migrations::runner()
             .run(&mut writer)
-            .map_err(|source| OpenError::Migration { path: path.clone(), source })?;
+            .map_err(|source| OpenError::Migration {
+                path: path.clone(),
+                source,
+            })?;
 
         let readers = (0..READERS)
             .map(|_| {
@@ -219,7 +227,10 @@ impl<'a> ReaderLease<'a> {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .pop()
             .expect("a reader permit guarantees a free connection");
-        ReaderLease { pool, conn: Some(conn) }
+        ReaderLease {
+            pool,
+            conn: Some(conn),
+        }
     }
 
     fn conn(&mut self) -> &mut Connection {
@@ -272,12 +283,14 @@ mod tests {
     #[tokio::test]
     async fn migrations_apply_and_reads_see_committed_writes() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("nested/modctld.db")).await.unwrap();
+        let store = Store::open(dir.path().join("nested/modctld.db"))
+            .await
+            .unwrap();
         let team = store
             .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Free))
             .await
             .unwrap();
-        let listed = store.read(|tx| teams::list(tx)).await.unwrap();
+        let listed = store.read(teams::list).await.unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].id, team.id);
     }
@@ -293,16 +306,14 @@ mod tests {
             })
             .await;
         assert!(result.is_err());
-        assert!(store.read(|tx| teams::list(tx)).await.unwrap().is_empty());
+        assert!(store.read(teams::list).await.unwrap().is_empty());
     }
 
     #[tokio::test]
     async fn readers_refuse_writes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
-        let result = store
-            .read(|tx| tx.execute("DELETE FROM teams", []))
-            .await;
+        let result = store.read(|tx| tx.execute("DELETE FROM teams", [])).await;
         assert!(result.is_err());
     }
 
@@ -312,10 +323,13 @@ mod tests {
         let path = dir.path().join("db");
         {
             let store = Store::open(&path).await.unwrap();
-            store.write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Pro)).await.unwrap();
+            store
+                .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Pro))
+                .await
+                .unwrap();
         }
         let store = Store::open(&path).await.unwrap();
-        let listed = store.read(|tx| teams::list(tx)).await.unwrap();
+        let listed = store.read(teams::list).await.unwrap();
         assert_eq!(listed[0].name, "alpha");
     }
 }

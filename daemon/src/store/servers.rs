@@ -24,7 +24,9 @@ pub fn claim(
     id: &str,
     name: &str,
 ) -> Result<Server, StoreError> {
-    platform.validate_server_id(id).map_err(StoreError::Invalid)?;
+    platform
+        .validate_server_id(id)
+        .map_err(StoreError::Invalid)?;
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
         return Err(StoreError::Invalid(format!(
@@ -32,7 +34,9 @@ pub fn claim(
         )));
     }
     if find(tx, id)?.is_some() {
-        return Err(StoreError::Conflict(format!("server `{id}` is already claimed")));
+        return Err(StoreError::Conflict(format!(
+            "server `{id}` is already claimed"
+        )));
     }
     let claimed_at = now_unix();
     tx.execute(
@@ -54,7 +58,10 @@ pub fn find(tx: &Transaction<'_>, id: &str) -> Result<Option<ServerRecord>, Stor
             "SELECT id, name, platform, claimed_at, team_id FROM servers WHERE id = ?1",
         )?
         .query_row([id], |row| {
-            Ok(ServerRecord { team_id: row.get(4)?, server: from_row(row)? })
+            Ok(ServerRecord {
+                team_id: row.get(4)?,
+                server: from_row(row)?,
+            })
         })
         .optional()?;
     Ok(record)

@@ -11,13 +11,19 @@ const MAX_NAME_LEN: usize = 64;
 pub fn create(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
     validate_name(name)?;
     if find_by_name(tx, name)?.is_some() {
-        return Err(StoreError::Conflict(format!("team `{name}` already exists")));
+        return Err(StoreError::Conflict(format!(
+            "team `{name}` already exists"
+        )));
     }
     tx.execute(
         "INSERT INTO teams (name, plan, created_at) VALUES (?1, ?2, ?3)",
         params![name, plan.as_str(), now_unix()],
     )?;
-    Ok(Team { id: tx.last_insert_rowid(), name: name.to_owned(), plan })
+    Ok(Team {
+        id: tx.last_insert_rowid(),
+        name: name.to_owned(),
+        plan,
+    })
 }
 
 /// All teams, by name.

@@ -1,0 +1,80 @@
+//! The command line, as clap definitions. Each command group's own arguments
+//! live next to its code in [`crate::commands`].
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::commands::{login::LoginArgs, servers::ServersCommand};
+use crate::output::OutputMode;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the command failed (invalid request, conflict, daemon error); `config diff`: configs differ
+  2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
+  3  the daemon could not be reached or timed out
+  4  authentication or permission refused (401, 402, 403)
+  5  not found (404)";
+
+/// modctl: moderate chat communities from the terminal.
+#[derive(Debug, Parser)]
+#[command(name = "modctl", version, about, propagate_version = true, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// Options every command takes.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]
+    #[arg(long, env = "MODCTL_URL", global = true, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// API key (prefer the environment variable: arguments are visible to other users)
+    #[arg(
+        long,
+        env = "MODCTL_API_KEY",
+        global = true,
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    pub key: Option<String>,
+
+    /// Profile of the config file to use [default: the profile `modctl login` saved last]
+    #[arg(long, env = "MODCTL_PROFILE", global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Print JSON (shorthand for --output json)
+    #[arg(long, global = true, conflicts_with = "output")]
+    pub json: bool,
+
+    /// Output format [default: table on a terminal, plain when piped]
+    #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAT")]
+    pub output: Option<OutputMode>,
+
+    /// Request timeout in seconds
+    #[arg(long, global = true, default_value_t = 30, value_name = "SECONDS")]
+    pub timeout: u64,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Save a daemon URL and API key as a profile, after checking them
+    Login(LoginArgs),
+    /// Show the calling key: team, scopes, expiry, server count
+    Whoami,
+    /// List and show the servers your team has claimed
+    #[command(subcommand)]
+    Servers(ServersCommand),
+    /// Print a shell completion script
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}

@@ -1,0 +1,124 @@
+//! Exit codes and the CLI's error type.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | success |
+//! | 1 | the command failed (invalid request, conflict, daemon error) |
+//! | 2 | usage error (bad arguments, missing configuration, confirmation needed without a terminal) |
+//! | 3 | the daemon could not be reached or timed out |
+//! | 4 | authentication or permission refused (401, 402, 403) |
+//! | 5 | not found (404) |
+
+use modctl_client::{Error as ApiError, ErrorKind};
+
+use crate::output::paint_stderr;
+
+/// Success.
+pub const OK: u8 = 0;
+/// The command failed.
+pub const FAILURE: u8 = 1;
+/// Bad usage or missing configuration.
+pub const USAGE: u8 = 2;
+/// The daemon could not be reached.
+pub const UNREACHABLE: u8 = 3;
+/// Authentication or permission refused.
+pub const DENIED: u8 = 4;
+/// Not found.
+pub const NOT_FOUND: u8 = 5;
+
+/// A failed command: what to print and which code to exit with.
+#[derive(Debug)]
+pub struct CliError {
+    code: u8,
+    message: String,
+    hint: Option<String>,
+}
+
+impl CliError {
+    /// A failure (exit 1).
+    pub fn failure(message: impl Into<String>) -> Self {
+        CliError {
+            code: FAILURE,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// A usage error (exit 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            code: USAGE,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// An error with an explicit exit code.
+    pub fn with_code(code: u8, message: impl Into<String>) -> Self {
+        CliError {
+            code,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// Adds a hint line printed under the error.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The exit code.
+    pub fn code(&self) -> u8 {
+        self.code
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Prints `error: ...` (and the hint) to stderr.
+    pub fn print(&self) {
+        eprintln!(
+            "{} {}",
+            paint_stderr("error:", console::Style::new().red().bold()),
+            self.message
+        );
+        if let Some(hint) = &self.hint {
+            eprintln!(
+                "{} {hint}",
+                paint_stderr("hint:", console::Style::new().yellow())
+            );
+        }
+    }
+}
+
+impl From<ApiError> for CliError {
+    fn from(err: ApiError) -> Self {
+        let message = err.message().to_owned();
+        match err.kind() {
+            ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
+                .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
+            ErrorKind::Forbidden | ErrorKind::PaymentRequired => {
+                CliError::with_code(DENIED, message)
+            }
+            ErrorKind::NotFound => CliError::with_code(NOT_FOUND, message),
+            ErrorKind::Transport => {
+                let detail = std::error::Error::source(&err)
+                    .map(|source| format!(": {source}"))
+                    .unwrap_or_default();
+                CliError::with_code(UNREACHABLE, format!("{message}{detail}"))
+                    .hint("check the daemon URL (--url, MODCTL_URL or the profile) and that modctld is running")
+            }
+            ErrorKind::Config => CliError::usage(message),
+            _ => CliError::failure(message),
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(err: std::io::Error) -> Self {
+        CliError::failure(err.to_string())
+    }
+}

@@ -1,0 +1,81 @@
+//! `modctl`: the terminal tool for moderation teams, built on `modctl-client`.
+//!
+//! Modules:
+//! - [`args`]: the clap definition of the whole command line.
+//! - [`commands`]: one module per command group (`whoami`, `servers`,
+//!   `login`, `completions`). Each splits *fetching* (SDK calls) from
+//!   *rendering* (pure functions from data to text), so output is testable
+//!   without a daemon.
+//! - [`context`]: resolves the daemon URL and key (flags, environment, profile)
+//!   and builds the SDK client.
+//! - [`output`]: the output modes (table on a terminal, tab-separated when
+//!   piped, JSON with `--json`) and colour (off when piped or with `NO_COLOR`).
+//! - [`profile`]: the config file with named profiles written by `modctl login`.
+//! - [`prompt`]: confirmations and prompts, only when stdin and stdout are terminals.
+//! - [`exit`]: [`exit::CliError`] and the documented exit codes.
+
+pub mod args;
+pub mod commands;
+pub mod context;
+pub mod exit;
+pub mod output;
+pub mod profile;
+pub mod prompt;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::args::{Cli, Command};
+use crate::context::Context;
+use crate::exit::CliError;
+
+/// Entry point of the `modctl` binary.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version to stdout with exit 0, usage errors with exit 2.
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    output::init_colours();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            return report(CliError::failure(format!(
+                "cannot start the async runtime: {e}"
+            )));
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => report(err),
+    }
+}
+
+fn report(err: CliError) -> ExitCode {
+    err.print();
+    ExitCode::from(err.code())
+}
+
+/// Runs one command; returns the exit code on success (0, or a command's own
+/// non-error code such as `config diff`'s 1 for "different").
+pub async fn run(cli: Cli) -> Result<u8, CliError> {
+    let context = Context::new(cli.global);
+    match cli.command {
+        Command::Login(args) => commands::login::run(&context, args).await,
+        Command::Whoami => commands::whoami::run(&context).await,
+        Command::Servers(command) => commands::servers::run(&context, command).await,
+        Command::Completions { shell } => commands::completions::run(shell),
+    }
+    .map(|()| exit::OK)
+}

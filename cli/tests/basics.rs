@@ -1,0 +1,197 @@
+//! `modctl whoami`, `servers`, `login` and the exit codes, against a real daemon.
+
+mod support;
+
+use insta::assert_snapshot;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, TestDaemon, UNCLAIMED};
+use support::{modctl, stable, stderr_of, stdout_of};
+
+#[test]
+fn whoami_as_table_plain_and_json() {
+    let fixture = Fixture::start();
+    let keys = [&fixture.alpha_rw];
+    let table = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "-o", "table"]),
+        0,
+    );
+    assert_snapshot!("whoami_table", stable(&table, &keys));
+    // Piped without flags: plain.
+    let plain = stdout_of(modctl(&fixture, Some(&fixture.alpha_rw)).arg("whoami"), 0);
+    assert_snapshot!("whoami_plain", stable(&plain, &keys));
+    let json = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--json"]),
+        0,
+    );
+    assert_snapshot!("whoami_json", stable(&json, &keys));
+    let parsed: modctl_types::Me = serde_json::from_str(&json).unwrap();
+    assert_eq!(parsed.key_id, fixture.alpha_rw.key_id);
+}
+
+#[test]
+fn servers_list_as_table_plain_and_json() {
+    let fixture = Fixture::start();
+    let key = Some(&fixture.alpha_ro);
+    let table = stdout_of(
+        modctl(&fixture, key).args(["servers", "list", "--output", "table"]),
+        0,
+    );
+    assert_snapshot!("servers_table", stable(&table, &[]));
+    let plain = stdout_of(modctl(&fixture, key).args(["servers", "list"]), 0);
+    assert_snapshot!("servers_plain", stable(&plain, &[]));
+    let json = stdout_of(modctl(&fixture, key).args(["servers", "list", "--json"]), 0);
+    assert_snapshot!("servers_json", stable(&json, &[]));
+}
+
+#[test]
+fn servers_show_maps_403_and_404_to_exit_codes() {
+    let fixture = Fixture::start();
+    let key = Some(&fixture.alpha_ro);
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["servers", "show", ALPHA_DISCORD]),
+        0,
+    );
+    assert!(plain.starts_with(ALPHA_DISCORD), "{plain}");
+    // Telegram ids are negative and must not be taken for flags.
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["servers", "show", ALPHA_TELEGRAM, "--json"]),
+        0,
+    );
+    assert!(plain.contains("\"platform\": \"telegram\""), "{plain}");
+    let err = stderr_of(
+        modctl(&fixture, key).args(["servers", "show", BETA_DISCORD]),
+        4,
+    );
+    assert!(err.contains("another team"), "{err}");
+    let err = stderr_of(
+        modctl(&fixture, key).args(["servers", "show", UNCLAIMED]),
+        5,
+    );
+    assert!(err.contains("not found"), "{err}");
+}
+
+#[test]
+fn a_bad_key_exits_4_with_a_login_hint() {
+    let fixture = Fixture::start();
+    let err = stderr_of(
+        modctl(&fixture, None)
+            .env("MODCTL_API_KEY", "mdk_bad")
+            .arg("whoami"),
+        4,
+    );
+    assert_snapshot!("whoami_bad_key", err);
+}
+
+#[test]
+fn missing_configuration_is_a_usage_error() {
+    let fixture = Fixture::start();
+    let err = stderr_of(
+        modctl(&fixture, None)
+            .env_remove("MODCTL_URL")
+            .arg("whoami"),
+        2,
+    );
+    assert!(
+        err.contains("no daemon URL") && err.contains("modctl login"),
+        "{err}"
+    );
+    let err = stderr_of(modctl(&fixture, None).arg("whoami"), 4);
+    assert!(err.contains("no API key"), "{err}");
+}
+
+#[test]
+fn an_unreachable_daemon_exits_3() {
+    let fixture = Fixture::start();
+    // A port nothing listens on: bind one, learn it, free it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let err = stderr_of(
+        modctl(&fixture, Some(&fixture.alpha_ro))
+            .env("MODCTL_URL", format!("http://127.0.0.1:{port}"))
+            .arg("whoami"),
+        3,
+    );
+    assert!(err.contains("cannot connect"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let fixture = Fixture::start();
+    stderr_of(modctl(&fixture, None).arg("no-such-command"), 2);
+    stderr_of(
+        modctl(&fixture, None).args(["whoami", "--output", "yaml"]),
+        2,
+    );
+}
+
+#[test]
+fn login_with_key_checks_the_key_saves_a_private_profile_and_is_used_afterwards() {
+    let fixture = Fixture::start();
+    let config = fixture.daemon.scratch_dir().join("config.toml");
+
+    // A wrong key is refused and nothing is saved.
+    let err = stderr_of(
+        modctl(&fixture, None)
+            .args(["login", "--with-key"])
+            .write_stdin("mdk_wrong\n"),
+        4,
+    );
+    assert!(err.contains("malformed API key"), "{err}");
+    assert!(!config.exists());
+
+    let err = stderr_of(
+        modctl(&fixture, None)
+            .args(["login", "--profile", "ops", "--with-key"])
+            .write_stdin(format!("{}\n", fixture.alpha_ro.full)),
+        0,
+    );
+    assert!(err.contains("saved as profile `ops`"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&config).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    // No URL or key in the environment: the saved profile is used.
+    let out = stdout_of(
+        modctl(&fixture, None)
+            .env_remove("MODCTL_URL")
+            .arg("whoami"),
+        0,
+    );
+    assert!(out.contains(&fixture.alpha_ro.key_id), "{out}");
+}
+
+#[test]
+fn login_without_a_terminal_or_with_key_is_a_usage_error() {
+    let fixture = Fixture::start();
+    let err = stderr_of(modctl(&fixture, None).arg("login"), 2);
+    assert!(err.contains("--with-key"), "{err}");
+}
+
+#[test]
+fn a_revoked_key_is_refused_by_the_cli_at_once() {
+    let daemon = TestDaemon::start();
+    daemon.team("solo", modctl_types::Plan::Free);
+    let key = daemon.key("solo", modctl_types::Scope::Read);
+    let fixture_like = |args: &[&str]| {
+        let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_modctl"));
+        command
+            .env_clear()
+            .env("NO_COLOR", "1")
+            .env("MODCTL_CONFIG", daemon.scratch_dir().join("config.toml"))
+            .env("MODCTL_URL", daemon.url())
+            .env("MODCTL_API_KEY", &key.full)
+            .args(args);
+        command
+    };
+    stdout_of(&mut fixture_like(&["whoami"]), 0);
+    daemon.revoke(&key.key_id);
+    let err = stderr_of(&mut fixture_like(&["whoami"]), 4);
+    assert!(err.contains("revoked"), "{err}");
+}

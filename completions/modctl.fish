@@ -1,0 +1,115 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_modctl_global_optspecs
+    string join \n url= key= profile= json o/output= timeout= h/help V/version
+end
+
+function __fish_modctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_modctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_modctl_using_subcommand
+    set -l cmd (__fish_modctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c modctl -n "__fish_modctl_needs_command" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_needs_command" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_needs_command" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_needs_command" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l with-key -d 'Read the API key from stdin (one line) instead of prompting, for scripts'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show one server'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -s o -l output -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
+plain\t'Tab-separated rows for scripts'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON (shorthand for --output json)'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'

@@ -1,0 +1,269 @@
+//! The operator commands of the `modctld` binary, on a real database file.
+
+use std::path::Path;
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+
+fn modctld(db: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_modctld"));
+    command.env_clear().env("MODCTLD_DB", db);
+    command
+}
+
+/// Runs, asserts the exit code, returns (stdout, stderr).
+fn run(command: &mut Command, code: i32) -> (String, String) {
+    let output = command.output().unwrap();
+    let (out, err) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "stdout: {out}\nstderr: {err}"
+    );
+    (out, err)
+}
+
+fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    run(
+        modctld(&db).args(["team", "create", "alpha", "--plan", "pro"]),
+        0,
+    );
+    (dir, db)
+}
+
+#[test]
+fn key_create_prints_the_whole_key_once_as_the_only_stdout_line() {
+    let (_dir, db) = setup();
+    let (out, err) = run(
+        modctld(&db).args([
+            "key",
+            "create",
+            "--team",
+            "alpha",
+            "--scopes",
+            "read,write",
+            "--label",
+            "ci",
+        ]),
+        0,
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let parts: Vec<&str> = lines[0].split('_').collect();
+    assert_eq!(parts.len(), 3);
+    assert_eq!(parts[0], "mdk");
+    assert!(
+        err.contains(parts[1]) && !err.contains(parts[2]),
+        "stderr names the id, never the secret: {err}"
+    );
+
+    // Listed without the secret, with its scopes and label.
+    let (list, _) = run(modctld(&db).args(["key", "list"]), 0);
+    assert!(
+        !list.contains(parts[2]),
+        "secret leaked into key list: {list}"
+    );
+    let row: Vec<&str> = list.lines().next().unwrap().split('\t').collect();
+    assert_eq!(&row[..4], &[parts[1], "alpha", "read,write", "ci"]);
+    assert_eq!(row[7], "active");
+
+    // Nor is the secret anywhere in the database file.
+    let bytes = std::fs::read(&db).unwrap();
+    let secret = parts[2].as_bytes();
+    assert!(!bytes.windows(secret.len()).any(|w| w == secret));
+}
+
+#[test]
+fn operator_errors_exit_non_zero_with_one_line() {
+    let (_dir, db) = setup();
+    for (args, fragment) in [
+        (vec!["team", "create", "alpha"], "already exists"),
+        (vec!["team", "create", "no spaces"], "invalid team name"),
+        (
+            vec!["key", "create", "--team", "nobody", "--scopes", "read"],
+            "no team named `nobody`",
+        ),
+        (
+            vec![
+                "server",
+                "claim",
+                "--team",
+                "nobody",
+                "--platform",
+                "discord",
+                "--id",
+                "123456789012345678",
+                "--name",
+                "x",
+            ],
+            "no team",
+        ),
+        (
+            vec![
+                "server",
+                "claim",
+                "--team",
+                "alpha",
+                "--platform",
+                "discord",
+                "--id",
+                "abc",
+                "--name",
+                "x",
+            ],
+            "not a discord server id",
+        ),
+        (vec!["key", "revoke", "aaaaaaaaaaaa"], "no key with id"),
+        (vec!["key", "revoke", "not-an-id"], "is not a key id"),
+    ] {
+        let (_, err) = run(modctld(&db).args(&args), 1);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(fragment),
+            "{args:?}: {err}"
+        );
+    }
+    // Bad values rejected by the argument parser: exit 2 with the reason.
+    let (_, err) = run(
+        modctld(&db).args(["key", "create", "--team", "alpha", "--scopes", "read,admin"]),
+        2,
+    );
+    assert!(err.contains("unknown scope `admin`"), "{err}");
+    let (_, err) = run(
+        modctld(&db).args([
+            "server",
+            "claim",
+            "--team",
+            "alpha",
+            "--platform",
+            "irc",
+            "--id",
+            "1",
+            "--name",
+            "x",
+        ]),
+        2,
+    );
+    assert!(err.contains("unknown platform"), "{err}");
+}
+
+#[test]
+fn duplicate_claims_are_refused() {
+    let (_dir, db) = setup();
+    run(modctld(&db).args(["team", "create", "beta"]), 0);
+    let claim = |team: &str| {
+        let mut command = modctld(&db);
+        command.args([
+            "server",
+            "claim",
+            "--team",
+            team,
+            "--platform",
+            "telegram",
+            "--id",
+            "-1001",
+            "--name",
+            "Group",
+        ]);
+        command
+    };
+    run(&mut claim("alpha"), 0);
+    let (_, err) = run(&mut claim("beta"), 1);
+    assert!(err.contains("already claimed"), "{err}");
+    let (list, _) = run(modctld(&db).args(["server", "list"]), 0);
+    assert_eq!(list.lines().count(), 1);
+    assert!(
+        list.starts_with("-1001\ttelegram\talpha\tGroup\t"),
+        "{list}"
+    );
+    let (teams, _) = run(modctld(&db).args(["team", "list"]), 0);
+    assert_eq!(teams, "alpha\tpro\t1\nbeta\tfree\t2\n");
+}
+
+#[test]
+fn migrate_is_idempotent() {
+    let (_dir, db) = setup();
+    run(modctld(&db).arg("migrate"), 0);
+    let (_, err) = run(modctld(&db).arg("migrate"), 0);
+    assert!(err.contains("up to date"), "{err}");
+}
+
+/// Kills the served daemon if the test fails half-way.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn status_of_me(address: &str, key: &str) -> u16 {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            reqwest::Client::new()
+                .get(format!("http://{address}/api/v1/me"))
+                .bearer_auth(key)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+}
+
+#[test]
+fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
+    let (_dir, db) = setup();
+    let (key, _) = run(
+        modctld(&db).args(["key", "create", "--team", "alpha", "--scopes", "read"]),
+        0,
+    );
+    let key = key.trim().to_owned();
+    let key_id = key.split('_').nth(1).unwrap().to_owned();
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let mut served = Served(
+        StdCommand::new(env!("CARGO_BIN_EXE_modctld"))
+            .env_clear()
+            .env("MODCTLD_DB", &db)
+            .args(["serve", "--listen", &address])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(&address).is_err() {
+        assert!(Instant::now() < deadline, "modctld serve did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    assert_eq!(status_of_me(&address, &key), 200);
+    run(modctld(&db).args(["key", "revoke", &key_id]), 0);
+    assert_eq!(status_of_me(&address, &key), 401);
+    let (list, _) = run(modctld(&db).args(["key", "list", "--team", "alpha"]), 0);
+    assert!(list.trim_end().ends_with("revoked"), "{list}");
+
+    let status = StdCommand::new("kill")
+        .args(["-TERM", &served.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = served.0.wait().unwrap();
+    assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
+}
