@@ -7,6 +7,8 @@
 //! Modules:
 //! - [`auth`]: API keys as the caller sees them (`GET /me`), scopes and plans.
 //! - [`servers`]: claimed servers and the platforms they live on.
+//! - [`config`]: the moderation config sections, their validation, the export
+//!   envelope and the bodies of the `/config` endpoints.
 //! - [`error`]: the error body every non-2xx response carries.
 //!
 //! v1 is additive: response structs tolerate unknown fields when deserialized
@@ -14,6 +16,7 @@
 //! introduced without breaking callers that match on them.
 
 pub mod auth;
+pub mod config;
 pub mod error;
 pub mod servers;
 

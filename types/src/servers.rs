@@ -102,6 +102,53 @@ impl Platform {
         }
     }
 
+    /// Checks that `id` has the shape of a channel (or chat) id on this platform.
+    ///
+    /// - Discord: a snowflake.
+    /// - Telegram: a chat id, an integer (groups and channels are negative).
+    /// - Slack: `C`, `G` or `D` followed by 8 to 12 upper-case letters or digits.
+    pub fn validate_channel_id(self, id: &str) -> Result<(), String> {
+        let (ok, shape) = match self {
+            Platform::Discord => (is_snowflake(id), "a snowflake of 17 to 20 digits"),
+            Platform::Telegram => (
+                is_digits(id.strip_prefix('-').unwrap_or(id), 1, 16),
+                "an integer chat id such as -1001234567890",
+            ),
+            Platform::Slack => (
+                id.strip_prefix(['C', 'G', 'D'])
+                    .is_some_and(is_slack_suffix),
+                "`C`, `G` or `D` followed by 8 to 12 upper-case letters or digits",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{id}` is not a {} channel id: expected {shape}",
+                self.as_str()
+            ))
+        }
+    }
+
+    /// Checks that `id` has the shape of a role id on this platform.
+    ///
+    /// - Discord: a snowflake.
+    /// - Telegram: has no roles; every role id is refused.
+    /// - Slack: a user group id, `S` followed by 8 to 12 upper-case letters or digits.
+    pub fn validate_role_id(self, id: &str) -> Result<(), String> {
+        match self {
+            Platform::Discord if is_snowflake(id) => Ok(()),
+            Platform::Discord => Err(format!(
+                "`{id}` is not a discord role id: expected a snowflake of 17 to 20 digits"
+            )),
+            Platform::Telegram => Err("telegram has no roles: leave it empty".to_owned()),
+            Platform::Slack if id.strip_prefix('S').is_some_and(is_slack_suffix) => Ok(()),
+            Platform::Slack => Err(format!(
+                "`{id}` is not a slack user group id: expected `S` followed by 8 to 12 upper-case letters or digits"
+            )),
+        }
+    }
+
     fn server_id_shape(self) -> &'static str {
         match self {
             Platform::Discord => "a guild snowflake of 17 to 20 digits",
@@ -114,6 +161,13 @@ impl Platform {
 /// Whether `id` is a platform snowflake (Discord ids of guilds, users, roles, channels).
 pub fn is_snowflake(id: &str) -> bool {
     is_digits(id, 17, 20)
+}
+
+fn is_slack_suffix(rest: &str) -> bool {
+    (8..=12).contains(&rest.len())
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 fn is_digits(s: &str, min: usize, max: usize) -> bool {

@@ -1,0 +1,512 @@
+//! The nine config sections. Every field has a default, so a section that was
+//! never set reads as [`Default::default`], and a `PUT` body may leave out any
+//! field to get its default. Unknown fields are rejected, naming the field.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// `general`: where the bot logs and how it formats things.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct General {
+    /// Channel that receives the moderation log; `null` for none.
+    pub modlog_channel_id: Option<String>,
+    /// Language of bot messages, e.g. `en` or `pt-BR`.
+    pub locale: String,
+    /// IANA time zone used in messages, e.g. `Europe/Berlin`.
+    pub timezone: String,
+}
+
+impl Default for General {
+    fn default() -> Self {
+        General {
+            modlog_channel_id: None,
+            locale: "en".into(),
+            timezone: "UTC".into(),
+        }
+    }
+}
+
+/// `moderation`: how actions behave by default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Moderation {
+    /// Refuse actions that carry no reason.
+    pub require_reason: bool,
+    /// Send the member a direct message about the action.
+    pub dm_on_action: bool,
+    /// Timeout length when none is given, in minutes (1 to 40320 = 28 days).
+    pub default_timeout_minutes: u32,
+    /// Days of messages deleted by a ban when none is given (0 to 7).
+    pub default_ban_delete_days: u8,
+    /// Message templates by action (`warn`, `timeout`, `kick`, `ban`, ...);
+    /// placeholders `{user}`, `{reason}`, `{server}`, `{duration}`.
+    pub templates: BTreeMap<String, String>,
+}
+
+impl Default for Moderation {
+    fn default() -> Self {
+        Moderation {
+            require_reason: false,
+            dm_on_action: true,
+            default_timeout_minutes: 60,
+            default_ban_delete_days: 0,
+            templates: BTreeMap::new(),
+        }
+    }
+}
+
+/// `strikes`: weights, expiry and the escalation ladder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Strikes {
+    /// Whether actions add strikes at all.
+    pub enabled: bool,
+    /// Strikes each action adds (0 to 10).
+    pub weights: StrikeWeights,
+    /// Days after which a strike stops counting; 0 = never (at most 3650).
+    pub expiry_days: u32,
+    /// Escalation steps, by increasing `at` (at most 10).
+    pub ladder: Vec<LadderStep>,
+}
+
+impl Default for Strikes {
+    fn default() -> Self {
+        Strikes {
+            enabled: true,
+            weights: StrikeWeights::default(),
+            expiry_days: 30,
+            ladder: vec![
+                LadderStep {
+                    at: 3,
+                    action: LadderAction::Timeout,
+                    minutes: Some(60),
+                },
+                LadderStep {
+                    at: 5,
+                    action: LadderAction::Kick,
+                    minutes: None,
+                },
+                LadderStep {
+                    at: 7,
+                    action: LadderAction::Ban,
+                    minutes: None,
+                },
+            ],
+        }
+    }
+}
+
+/// Strikes added per action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StrikeWeights {
+    /// `note`.
+    pub note: u32,
+    /// `warn`.
+    pub warn: u32,
+    /// `timeout`.
+    pub timeout: u32,
+    /// `kick`.
+    pub kick: u32,
+    /// `ban`.
+    pub ban: u32,
+    /// `jail`.
+    pub jail: u32,
+}
+
+impl Default for StrikeWeights {
+    fn default() -> Self {
+        StrikeWeights {
+            note: 0,
+            warn: 1,
+            timeout: 1,
+            kick: 2,
+            ban: 0,
+            jail: 1,
+        }
+    }
+}
+
+/// One escalation step: at `at` active strikes, apply `action`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderStep {
+    /// Active strike count that triggers the step (1 to 100).
+    pub at: u32,
+    /// What to do.
+    pub action: LadderAction,
+    /// Duration: required for `timeout` (1 to 40320), optional for `jail`
+    /// (1 to 525600; none = until unjailed), not allowed for `kick` and `ban`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+}
+
+/// What a ladder step does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LadderAction {
+    /// Time the member out.
+    Timeout,
+    /// Kick the member.
+    Kick,
+    /// Ban the member.
+    Ban,
+    /// Jail the member.
+    Jail,
+}
+
+/// `jail`: the role and channel used to jail members.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Jail {
+    /// Whether jailing is available.
+    pub enabled: bool,
+    /// Role given to jailed members; required when enabled on Discord.
+    pub role_id: Option<String>,
+    /// Channel jailed members can still see.
+    pub channel_id: Option<String>,
+    /// Remove the member's roles while jailed and restore them on unjail.
+    pub strip_roles: bool,
+    /// Jail length when none is given, in minutes (1 to 525600); `null` = until unjailed.
+    pub default_minutes: Option<u32>,
+}
+
+impl Default for Jail {
+    fn default() -> Self {
+        Jail {
+            enabled: false,
+            role_id: None,
+            channel_id: None,
+            strip_roles: true,
+            default_minutes: None,
+        }
+    }
+}
+
+/// What an automod filter does when it triggers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterAction {
+    /// Delete the message.
+    Delete,
+    /// Delete and warn.
+    Warn,
+    /// Delete and time out.
+    Timeout,
+    /// Delete and kick.
+    Kick,
+    /// Delete and ban.
+    Ban,
+}
+
+/// `automod`: message filters.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Automod {
+    /// Messages containing blocked words.
+    pub blocked_words: WordFilter,
+    /// Invite links to other servers.
+    pub invite_links: InviteFilter,
+    /// Links to domains outside the allow-list.
+    pub links: LinkFilter,
+    /// Too many mentions in one message.
+    pub mention_spam: MentionFilter,
+    /// Messages mostly in capitals.
+    pub caps: CapsFilter,
+    /// The same message repeated.
+    pub duplicates: DuplicateFilter,
+}
+
+/// Defines a filter without a list; each has its own default threshold, so a
+/// body that only says `{"enabled": true}` gets a sensible one.
+macro_rules! filter {
+    ($(#[$doc:meta])* $name:ident, threshold = $default:expr, $threshold_doc:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            /// Whether the filter runs.
+            pub enabled: bool,
+            /// What it does when it triggers.
+            pub action: FilterAction,
+            #[doc = $threshold_doc]
+            pub threshold: u32,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { enabled: false, action: FilterAction::Delete, threshold: $default }
+            }
+        }
+    };
+}
+
+filter!(
+    /// The invite-link filter.
+    InviteFilter, threshold = 1, "Invite links in one message before it triggers (1 to 10)."
+);
+filter!(
+    /// The mention-spam filter.
+    MentionFilter, threshold = 5, "Mentions in one message before it triggers (2 to 50)."
+);
+filter!(
+    /// The capitals filter.
+    CapsFilter, threshold = 70, "Percent of capital letters that triggers it (50 to 100)."
+);
+filter!(
+    /// The duplicate-message filter.
+    DuplicateFilter, threshold = 3, "Identical messages in a row that trigger it (2 to 20)."
+);
+
+/// The blocked-words filter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WordFilter {
+    /// Whether the filter runs.
+    pub enabled: bool,
+    /// What it does when it triggers.
+    pub action: FilterAction,
+    /// Blocked words in one message before it triggers (1 to 10).
+    pub threshold: u32,
+    /// The words (at most 500, each 1 to 100 characters).
+    pub words: Vec<String>,
+}
+
+impl Default for WordFilter {
+    fn default() -> Self {
+        WordFilter {
+            enabled: false,
+            action: FilterAction::Delete,
+            threshold: 1,
+            words: Vec::new(),
+        }
+    }
+}
+
+/// The link filter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinkFilter {
+    /// Whether the filter runs.
+    pub enabled: bool,
+    /// What it does when it triggers.
+    pub action: FilterAction,
+    /// Links outside the allow-list in one message before it triggers (1 to 10).
+    pub threshold: u32,
+    /// Allowed domains, e.g. `example.com` (at most 200).
+    pub allow: Vec<String>,
+}
+
+impl Default for LinkFilter {
+    fn default() -> Self {
+        LinkFilter {
+            enabled: false,
+            action: FilterAction::Delete,
+            threshold: 1,
+            allow: Vec::new(),
+        }
+    }
+}
+
+/// `logging`: a channel per event kind; `null` turns that log off.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Logging {
+    /// Deleted messages.
+    pub message_delete: Option<String>,
+    /// Edited messages.
+    pub message_edit: Option<String>,
+    /// Members joining.
+    pub member_join: Option<String>,
+    /// Members leaving.
+    pub member_leave: Option<String>,
+    /// Moderation actions.
+    pub moderation: Option<String>,
+    /// Automod triggers.
+    pub automod: Option<String>,
+    /// Config changes.
+    pub config: Option<String>,
+}
+
+/// How new members are verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verification {
+    /// No verification.
+    #[default]
+    None,
+    /// A button to press.
+    Button,
+    /// A captcha to solve.
+    Captcha,
+}
+
+/// `welcome`: greeting, auto-roles and verification.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Welcome {
+    /// Whether new members are greeted.
+    pub enabled: bool,
+    /// Where the greeting is posted.
+    pub channel_id: Option<String>,
+    /// The greeting (at most 2000 characters); placeholders `{user}`, `{server}`.
+    pub message: String,
+    /// Roles given to every new member (at most 10).
+    pub auto_role_ids: Vec<String>,
+    /// How new members are verified.
+    pub verification: Verification,
+    /// Role given once verified; required unless `verification` is `none`.
+    pub verified_role_id: Option<String>,
+}
+
+impl Default for Welcome {
+    fn default() -> Self {
+        Welcome {
+            enabled: false,
+            channel_id: None,
+            message: "Welcome to {server}, {user}!".into(),
+            auto_role_ids: Vec::new(),
+            verification: Verification::None,
+            verified_role_id: None,
+        }
+    }
+}
+
+/// What anti-nuke does to a member who crosses a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AntinukeAction {
+    /// Remove the member's roles.
+    StripRoles,
+    /// Kick the member.
+    Kick,
+    /// Ban the member.
+    Ban,
+}
+
+/// `antinuke`: structure snapshots and limits on mass destruction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Antinuke {
+    /// Whether the limits are enforced.
+    pub enabled: bool,
+    /// Take a structure snapshot automatically every N hours (1 to 168); `null` = never.
+    pub snapshot_interval_hours: Option<u32>,
+    /// Channel deletions per member per minute before acting (1 to 50).
+    pub max_channel_deletions_per_minute: u32,
+    /// Role deletions per member per minute before acting (1 to 50).
+    pub max_role_deletions_per_minute: u32,
+    /// Bans per member per minute before acting (1 to 100).
+    pub max_bans_per_minute: u32,
+    /// What to do to the member.
+    pub action: AntinukeAction,
+}
+
+impl Default for Antinuke {
+    fn default() -> Self {
+        Antinuke {
+            enabled: false,
+            snapshot_interval_hours: Some(24),
+            max_channel_deletions_per_minute: 3,
+            max_role_deletions_per_minute: 3,
+            max_bans_per_minute: 5,
+            action: AntinukeAction::StripRoles,
+        }
+    }
+}
+
+/// Kinds of webhook events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookEvent {
+    /// A case was recorded.
+    CaseCreated,
+    /// The config changed.
+    ConfigChanged,
+    /// A member was jailed or unjailed.
+    JailChanged,
+    /// A test event (`POST /webhooks/test`).
+    Test,
+}
+
+/// `webhooks`: where events are delivered and how they are signed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Webhooks {
+    /// Whether events are delivered.
+    pub enabled: bool,
+    /// The endpoint: `https://`, or `http://` to a loopback host for testing.
+    pub url: Option<String>,
+    /// Event kinds delivered; empty = all.
+    pub events: Vec<WebhookEvent>,
+    /// The signing secret, **write-only**: never returned. In a `PUT` body,
+    /// leave it out to keep the stored one, send a string (16 to 256
+    /// characters) to replace it, or `null` to remove it.
+    #[serde(skip_serializing_if = "SecretUpdate::is_keep")]
+    pub secret: SecretUpdate,
+    /// Read-only: whether a signing secret is stored. Ignored on input.
+    pub secret_set: bool,
+}
+
+impl Default for Webhooks {
+    fn default() -> Self {
+        Webhooks {
+            enabled: false,
+            url: None,
+            events: Vec::new(),
+            secret: SecretUpdate::Keep,
+            secret_set: false,
+        }
+    }
+}
+
+/// A change to a write-only secret.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub enum SecretUpdate {
+    /// Field absent: keep the stored secret.
+    #[default]
+    Keep,
+    /// `null`: remove it.
+    Clear,
+    /// A string: store this one.
+    Set(String),
+}
+
+impl SecretUpdate {
+    /// Whether this leaves the stored secret alone.
+    pub fn is_keep(&self) -> bool {
+        matches!(self, SecretUpdate::Keep)
+    }
+}
+
+impl std::fmt::Debug for SecretUpdate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SecretUpdate::Keep => f.write_str("Keep"),
+            SecretUpdate::Clear => f.write_str("Clear"),
+            SecretUpdate::Set(_) => f.write_str("Set(<redacted>)"),
+        }
+    }
+}
+
+impl Serialize for SecretUpdate {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Only request bodies carry secrets; responses skip the field (`Keep`).
+        match self {
+            SecretUpdate::Keep | SecretUpdate::Clear => serializer.serialize_none(),
+            SecretUpdate::Set(secret) => serializer.serialize_str(secret),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SecretUpdate {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Reached only when the field is present; absence is `Keep` via `default`.
+        Ok(match Option::<String>::deserialize(deserializer)? {
+            None => SecretUpdate::Clear,
+            Some(secret) => SecretUpdate::Set(secret),
+        })
+    }
+}

@@ -1,0 +1,446 @@
+//! Validation of every config value. Errors name the field by its path from
+//! the config root, e.g. `strikes.ladder[2].minutes: must be between 1 and 40320`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{LadderAction, SecretUpdate, SectionName, Sections, Verification};
+use crate::Platform;
+
+/// Longest timeout the platforms accept: 28 days.
+pub const MAX_TIMEOUT_MINUTES: u32 = 40_320;
+/// Longest timed jail: a year.
+pub const MAX_JAIL_MINUTES: u32 = 525_600;
+const TEMPLATE_ACTIONS: [&str; 8] = [
+    "note", "warn", "timeout", "kick", "ban", "unban", "jail", "unjail",
+];
+
+/// A value that failed validation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    /// Path of the field from the config root.
+    pub path: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl FieldError {
+    /// An error at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// Collects errors while walking a section.
+struct Check {
+    /// Platform whose id shapes apply.
+    platform: Platform,
+    errors: Vec<FieldError>,
+}
+
+impl Check {
+    fn fail(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(FieldError::new(path, message));
+    }
+
+    fn range(&mut self, path: &str, value: u32, min: u32, max: u32) {
+        if !(min..=max).contains(&value) {
+            self.fail(path, format!("must be between {min} and {max}"));
+        }
+    }
+
+    fn text(&mut self, path: &str, value: &str, min: usize, max: usize) {
+        let len = value.chars().count();
+        if len < min || len > max {
+            self.fail(path, format!("must be {min} to {max} characters long"));
+        }
+    }
+
+    fn list<T>(&mut self, path: &str, list: &[T], max: usize) {
+        if list.len() > max {
+            self.fail(path, format!("must have at most {max} entries"));
+        }
+    }
+
+    fn channel(&mut self, path: &str, id: Option<&String>) {
+        if let Some(id) = id
+            && let Err(e) = self.platform.validate_channel_id(id)
+        {
+            self.fail(path, e);
+        }
+    }
+
+    fn role(&mut self, path: &str, id: Option<&String>) {
+        if let Some(id) = id
+            && let Err(e) = self.platform.validate_role_id(id)
+        {
+            self.fail(path, e);
+        }
+    }
+}
+
+impl Sections {
+    /// Validates every section for a server on `platform` (ids must have that
+    /// platform's shapes). Returns all problems found, in section order.
+    ///
+    /// ```
+    /// use modctl_types::{Platform, config::Sections};
+    /// let mut config = Sections::default();
+    /// assert!(config.validate(Platform::Discord).is_empty());
+    /// config.strikes.ladder[0].minutes = Some(50_000);
+    /// assert_eq!(
+    ///     config.validate(Platform::Discord)[0].to_string(),
+    ///     "strikes.ladder[0].minutes: must be between 1 and 40320"
+    /// );
+    /// ```
+    pub fn validate(&self, platform: Platform) -> Vec<FieldError> {
+        SectionName::ALL
+            .into_iter()
+            .flat_map(|name| self.validate_section(name, platform))
+            .collect()
+    }
+
+    /// Validates one section.
+    pub fn validate_section(&self, name: SectionName, platform: Platform) -> Vec<FieldError> {
+        let mut check = Check {
+            platform,
+            errors: Vec::new(),
+        };
+        match name {
+            SectionName::General => self.check_general(&mut check),
+            SectionName::Moderation => self.check_moderation(&mut check),
+            SectionName::Strikes => self.check_strikes(&mut check),
+            SectionName::Jail => self.check_jail(&mut check),
+            SectionName::Automod => self.check_automod(&mut check),
+            SectionName::Logging => self.check_logging(&mut check),
+            SectionName::Welcome => self.check_welcome(&mut check),
+            SectionName::Antinuke => self.check_antinuke(&mut check),
+            SectionName::Webhooks => self.check_webhooks(&mut check),
+        }
+        check.errors
+    }
+
+    fn check_general(&self, c: &mut Check) {
+        let g = &self.general;
+        c.channel("general.modlog_channel_id", g.modlog_channel_id.as_ref());
+        if !is_locale(&g.locale) {
+            c.fail(
+                "general.locale",
+                "must be a language tag such as `en` or `pt-BR`",
+            );
+        }
+        if jiff::tz::TimeZone::get(&g.timezone).is_err() {
+            c.fail(
+                "general.timezone",
+                format!(
+                    "unknown time zone `{}`: use an IANA name such as `Europe/Berlin` or `UTC`",
+                    g.timezone
+                ),
+            );
+        }
+    }
+
+    fn check_moderation(&self, c: &mut Check) {
+        let m = &self.moderation;
+        c.range(
+            "moderation.default_timeout_minutes",
+            m.default_timeout_minutes,
+            1,
+            MAX_TIMEOUT_MINUTES,
+        );
+        c.range(
+            "moderation.default_ban_delete_days",
+            m.default_ban_delete_days.into(),
+            0,
+            7,
+        );
+        for (action, template) in &m.templates {
+            let path = format!("moderation.templates.{action}");
+            if !TEMPLATE_ACTIONS.contains(&action.as_str()) {
+                c.fail(
+                    &path,
+                    format!(
+                        "unknown action: templates exist for {}",
+                        TEMPLATE_ACTIONS.join(", ")
+                    ),
+                );
+            }
+            c.text(&path, template, 1, 1000);
+            if let Some(bad) =
+                unknown_placeholder(template, &["user", "reason", "server", "duration"])
+            {
+                c.fail(&path, format!("unknown placeholder `{{{bad}}}`: use {{user}}, {{reason}}, {{server}} or {{duration}}"));
+            }
+        }
+    }
+
+    fn check_strikes(&self, c: &mut Check) {
+        let s = &self.strikes;
+        let w = &s.weights;
+        for (name, value) in [
+            ("note", w.note),
+            ("warn", w.warn),
+            ("timeout", w.timeout),
+            ("kick", w.kick),
+            ("ban", w.ban),
+            ("jail", w.jail),
+        ] {
+            c.range(&format!("strikes.weights.{name}"), value, 0, 10);
+        }
+        c.range("strikes.expiry_days", s.expiry_days, 0, 3650);
+        c.list("strikes.ladder", &s.ladder, 10);
+        let mut previous_at = 0;
+        for (i, step) in s.ladder.iter().enumerate() {
+            let path = format!("strikes.ladder[{i}]");
+            c.range(&format!("{path}.at"), step.at, 1, 100);
+            if step.at <= previous_at {
+                c.fail(
+                    format!("{path}.at"),
+                    format!("must be greater than the previous step's `at` ({previous_at})"),
+                );
+            }
+            previous_at = step.at;
+            let minutes_path = format!("{path}.minutes");
+            match (step.action, step.minutes) {
+                (LadderAction::Timeout, None) => {
+                    c.fail(minutes_path, "is required for a timeout step")
+                }
+                (LadderAction::Timeout, Some(m)) => {
+                    c.range(&minutes_path, m, 1, MAX_TIMEOUT_MINUTES)
+                }
+                (LadderAction::Jail, Some(m)) => c.range(&minutes_path, m, 1, MAX_JAIL_MINUTES),
+                (LadderAction::Kick | LadderAction::Ban, Some(_)) => {
+                    c.fail(minutes_path, "is only allowed for timeout and jail steps")
+                }
+                (LadderAction::Jail | LadderAction::Kick | LadderAction::Ban, None) => {}
+            }
+        }
+    }
+
+    fn check_jail(&self, c: &mut Check) {
+        let j = &self.jail;
+        c.role("jail.role_id", j.role_id.as_ref());
+        c.channel("jail.channel_id", j.channel_id.as_ref());
+        if j.enabled && j.role_id.is_none() && c.platform == Platform::Discord {
+            c.fail("jail.role_id", "is required when jail is enabled");
+        }
+        if let Some(minutes) = j.default_minutes {
+            c.range("jail.default_minutes", minutes, 1, MAX_JAIL_MINUTES);
+        }
+    }
+
+    fn check_automod(&self, c: &mut Check) {
+        let a = &self.automod;
+        c.range(
+            "automod.blocked_words.threshold",
+            a.blocked_words.threshold,
+            1,
+            10,
+        );
+        c.list("automod.blocked_words.words", &a.blocked_words.words, 500);
+        for (i, word) in a.blocked_words.words.iter().enumerate() {
+            c.text(&format!("automod.blocked_words.words[{i}]"), word, 1, 100);
+        }
+        c.range(
+            "automod.invite_links.threshold",
+            a.invite_links.threshold,
+            1,
+            10,
+        );
+        c.range("automod.links.threshold", a.links.threshold, 1, 10);
+        c.list("automod.links.allow", &a.links.allow, 200);
+        for (i, domain) in a.links.allow.iter().enumerate() {
+            if !is_domain(domain) {
+                c.fail(
+                    format!("automod.links.allow[{i}]"),
+                    format!("`{domain}` is not a domain name such as `example.com`"),
+                );
+            }
+        }
+        c.range(
+            "automod.mention_spam.threshold",
+            a.mention_spam.threshold,
+            2,
+            50,
+        );
+        c.range("automod.caps.threshold", a.caps.threshold, 50, 100);
+        c.range(
+            "automod.duplicates.threshold",
+            a.duplicates.threshold,
+            2,
+            20,
+        );
+    }
+
+    fn check_logging(&self, c: &mut Check) {
+        let l = &self.logging;
+        for (name, channel) in [
+            ("message_delete", &l.message_delete),
+            ("message_edit", &l.message_edit),
+            ("member_join", &l.member_join),
+            ("member_leave", &l.member_leave),
+            ("moderation", &l.moderation),
+            ("automod", &l.automod),
+            ("config", &l.config),
+        ] {
+            c.channel(&format!("logging.{name}"), channel.as_ref());
+        }
+    }
+
+    fn check_welcome(&self, c: &mut Check) {
+        let w = &self.welcome;
+        c.channel("welcome.channel_id", w.channel_id.as_ref());
+        c.text("welcome.message", &w.message, 1, 2000);
+        if let Some(bad) = unknown_placeholder(&w.message, &["user", "server"]) {
+            c.fail(
+                "welcome.message",
+                format!("unknown placeholder `{{{bad}}}`: use {{user}} or {{server}}"),
+            );
+        }
+        c.list("welcome.auto_role_ids", &w.auto_role_ids, 10);
+        for (i, role) in w.auto_role_ids.iter().enumerate() {
+            c.role(&format!("welcome.auto_role_ids[{i}]"), Some(role));
+        }
+        c.role("welcome.verified_role_id", w.verified_role_id.as_ref());
+        if w.verification != Verification::None
+            && w.verified_role_id.is_none()
+            && c.platform == Platform::Discord
+        {
+            c.fail(
+                "welcome.verified_role_id",
+                "is required when verification is not `none`",
+            );
+        }
+        if w.enabled && w.channel_id.is_none() {
+            c.fail("welcome.channel_id", "is required when welcome is enabled");
+        }
+    }
+
+    fn check_antinuke(&self, c: &mut Check) {
+        let a = &self.antinuke;
+        if let Some(hours) = a.snapshot_interval_hours {
+            c.range("antinuke.snapshot_interval_hours", hours, 1, 168);
+        }
+        c.range(
+            "antinuke.max_channel_deletions_per_minute",
+            a.max_channel_deletions_per_minute,
+            1,
+            50,
+        );
+        c.range(
+            "antinuke.max_role_deletions_per_minute",
+            a.max_role_deletions_per_minute,
+            1,
+            50,
+        );
+        c.range(
+            "antinuke.max_bans_per_minute",
+            a.max_bans_per_minute,
+            1,
+            100,
+        );
+    }
+
+    fn check_webhooks(&self, c: &mut Check) {
+        let w = &self.webhooks;
+        if let Some(url) = &w.url
+            && let Err(e) = check_webhook_url(url)
+        {
+            c.fail("webhooks.url", e);
+        }
+        if w.enabled && w.url.is_none() {
+            c.fail("webhooks.url", "is required when webhooks are enabled");
+        }
+        if let SecretUpdate::Set(secret) = &w.secret {
+            // Never echo the secret itself.
+            c.text("webhooks.secret", secret, 16, 256);
+        }
+        let mut events = w.events.clone();
+        events.sort();
+        events.dedup();
+        if events.len() != w.events.len() {
+            c.fail("webhooks.events", "must not repeat an event kind");
+        }
+    }
+}
+
+fn is_locale(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let language = parts.next().unwrap_or_default();
+    let region = parts.next();
+    parts.next().is_none()
+        && (2..=3).contains(&language.len())
+        && language.bytes().all(|b| b.is_ascii_lowercase())
+        && region.is_none_or(|r| r.len() == 2 && r.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+fn is_domain(domain: &str) -> bool {
+    domain.len() <= 253
+        && domain.contains('.')
+        && domain.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+/// `https://host[...]`, or `http://` to a loopback host (for local testing).
+fn check_webhook_url(url: &str) -> Result<(), String> {
+    if url.len() > 2000 {
+        return Err("must be at most 2000 characters long".into());
+    }
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or("must be an absolute URL such as https://example.com/hook")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let hostname = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map(|h| format!("{h}]"))
+            .unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or_default().to_owned()
+    };
+    if hostname.is_empty() || rest.contains(char::is_whitespace) {
+        return Err("must be an absolute URL such as https://example.com/hook".into());
+    }
+    let loopback = matches!(hostname.as_str(), "localhost" | "127.0.0.1" | "[::1]");
+    match scheme {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        "http" => Err("must use https:// (http:// is only allowed for localhost)".into()),
+        other => Err(format!("unsupported scheme `{other}`: use https://")),
+    }
+}
+
+/// The first `{name}` in `text` that is not one of `allowed`.
+fn unknown_placeholder<'a>(text: &'a str, allowed: &[&str]) -> Option<&'a str> {
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        let end = after.find('}')?;
+        let name = &after[..end];
+        if !allowed.contains(&name) {
+            return Some(name);
+        }
+        rest = &after[end + 1..];
+    }
+    None
+}
