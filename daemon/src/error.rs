@@ -94,9 +94,11 @@ impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
             StoreError::Sqlite(e) => ApiError::Internal(e.into()),
+            e @ StoreError::Corrupt(_) => ApiError::Internal(e.into()),
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::NotFound(m) => ApiError::NotFound(m),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
+            StoreError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
         }
     }
 }

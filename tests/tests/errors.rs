@@ -57,6 +57,5 @@ async fn wrong_methods_are_405_json_with_allow() {
     assert_json_error(response, StatusCode::METHOD_NOT_ALLOWED, "/api/v1/servers").await;
 }
 
-// The body-level errors (400 malformed JSON, 400 wrong field types, 413, 415)
-// need an endpoint that takes a body; they are exercised against the config
-// and action endpoints in `config.rs`.
+// Body-level errors (400, 413, 415) are tested against the config endpoints
+// in `config.rs`.

@@ -4,11 +4,12 @@
 //! them. Handlers take the auth extractors from [`crate::auth`], bodies through
 //! [`crate::extract::ApiJson`], and return [`crate::error::ApiResult`].
 
+mod config;
 mod me;
 mod servers;
 
 use axum::Router;
-use axum::routing::get;
+use axum::routing::{get, post};
 
 use crate::AppState;
 
@@ -18,4 +19,13 @@ pub fn routes() -> Router<AppState> {
         .route("/me", get(me::show))
         .route("/servers", get(servers::list))
         .route("/servers/{id}", get(servers::show))
+        .route("/servers/{id}/config", get(config::show))
+        .route("/servers/{id}/config/export", get(config::export))
+        .route("/servers/{id}/config/import", post(config::import))
+        .route("/servers/{id}/config/clone", post(config::clone))
+        .route("/servers/{id}/config/audit", get(config::audit))
+        .route(
+            "/servers/{id}/config/{section}",
+            get(config::show_section).put(config::replace_section),
+        )
 }

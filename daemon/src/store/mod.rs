@@ -27,6 +27,7 @@
 //! Domain queries live in submodules as plain functions over a
 //! [`rusqlite::Transaction`], so they compose inside one transaction.
 
+pub mod config;
 pub mod keys;
 pub mod servers;
 pub mod teams;
@@ -264,6 +265,12 @@ pub enum StoreError {
     /// The input is invalid; the message says what to fix.
     #[error("{0}")]
     Invalid(String),
+    /// Stored data cannot be read back (a bug or a hand-edited database).
+    #[error("corrupt data: {0}")]
+    Corrupt(String),
+    /// An `If-Match` precondition no longer holds.
+    #[error("{0}")]
+    PreconditionFailed(String),
 }
 
 /// Current time as unix seconds, the representation stored in every table.

@@ -108,6 +108,37 @@ impl FromStr for SectionName {
     }
 }
 
+/// A typed config section: lets the SDK replace a section by its type.
+///
+/// ```
+/// use modctl_types::config::{ConfigSection, SectionName, Strikes};
+/// assert_eq!(Strikes::NAME, SectionName::Strikes);
+/// ```
+pub trait ConfigSection: Serialize + serde::de::DeserializeOwned {
+    /// The section's name.
+    const NAME: SectionName;
+}
+
+macro_rules! config_sections {
+    ($($ty:ident => $name:ident),* $(,)?) => {
+        $(impl ConfigSection for $ty {
+            const NAME: SectionName = SectionName::$name;
+        })*
+    };
+}
+
+config_sections!(
+    General => General,
+    Moderation => Moderation,
+    Strikes => Strikes,
+    Jail => Jail,
+    Automod => Automod,
+    Logging => Logging,
+    Welcome => Welcome,
+    Antinuke => Antinuke,
+    Webhooks => Webhooks,
+);
+
 /// All sections of a server's config. A section never set reads as its defaults.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -167,6 +198,13 @@ impl Sections {
                 FieldError::new(path, err.into_inner().to_string())
             })
         }
+        // serde's derive would also take a struct as a positional array.
+        if !value.is_object() {
+            return Err(FieldError::new(
+                name.to_string(),
+                format!("must be a JSON object, not {}", json_kind(&value)),
+            ));
+        }
         match name {
             SectionName::General => self.general = parse(name, value)?,
             SectionName::Moderation => self.moderation = parse(name, value)?,
@@ -179,6 +217,32 @@ impl Sections {
             SectionName::Webhooks => self.webhooks = parse(name, value)?,
         }
         Ok(())
+    }
+
+    /// Every platform id the config refers to (channels and roles), with its
+    /// path, e.g. `("jail.role_id", "123...")`.
+    pub fn id_fields(&self) -> Vec<(String, &str)> {
+        let l = &self.logging;
+        let optional: [(&str, &Option<String>); 12] = [
+            ("general.modlog_channel_id", &self.general.modlog_channel_id),
+            ("jail.role_id", &self.jail.role_id),
+            ("jail.channel_id", &self.jail.channel_id),
+            ("logging.message_delete", &l.message_delete),
+            ("logging.message_edit", &l.message_edit),
+            ("logging.member_join", &l.member_join),
+            ("logging.member_leave", &l.member_leave),
+            ("logging.moderation", &l.moderation),
+            ("logging.automod", &l.automod),
+            ("logging.config", &l.config),
+            ("welcome.channel_id", &self.welcome.channel_id),
+            ("welcome.verified_role_id", &self.welcome.verified_role_id),
+        ];
+        let auto_roles = self.welcome.auto_role_ids.iter().enumerate();
+        optional
+            .into_iter()
+            .filter_map(|(path, id)| id.as_deref().map(|id| (path.to_owned(), id)))
+            .chain(auto_roles.map(|(i, id)| (format!("welcome.auto_role_ids[{i}]"), id.as_str())))
+            .collect()
     }
 
     /// Copies section `name` from `other`.
@@ -194,6 +258,17 @@ impl Sections {
             SectionName::Antinuke => self.antinuke = other.antinuke.clone(),
             SectionName::Webhooks => self.webhooks = other.webhooks.clone(),
         }
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

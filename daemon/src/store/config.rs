@@ -1,0 +1,250 @@
+//! Config sections, revisions, the webhook secret and the audit trail.
+//!
+//! [`apply`] is the only write path: `PUT`, import and clone all build the
+//! complete new config and hand it over, and `apply` diffs it against what is
+//! stored, writes the changed sections, the secret, one audit entry per
+//! changed section and the new revision, all in the caller's transaction.
+
+use modctl_types::config::{
+    AuditEntry, AuditSource, FieldChange, SecretUpdate, SectionChange, SectionName, Sections,
+    diff_sections,
+};
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde_json::Value;
+
+use super::{StoreError, now_unix, timestamp};
+
+/// What `GET /config` needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredConfig {
+    /// Current revision; 0 = never written.
+    pub revision: u64,
+    /// Last change, unix seconds.
+    pub updated_at: Option<i64>,
+    /// All sections; `webhooks.secret_set` reflects the stored secret.
+    pub sections: Sections,
+}
+
+const REDACTED: &str = "<redacted>";
+
+/// Loads a server's config; sections never set are their defaults.
+pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
+    let (revision, updated_at) = tx
+        .prepare_cached("SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1")?
+        .query_row([server_id], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+        })
+        .optional()?
+        .map_or((0, None), |(rev, at)| {
+            (rev.try_into().unwrap_or(0), Some(at))
+        });
+
+    let mut sections = Sections::default();
+    let mut stmt =
+        tx.prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
+    let rows = stmt.query_map([server_id], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+    })?;
+    for row in rows {
+        let (name, json) = row?;
+        // Stored values were validated when written; a failure here is a bug
+        // or a hand-edited database, not bad input.
+        let name: SectionName = name.parse().map_err(|e: String| corrupt(server_id, e))?;
+        let value: Value =
+            serde_json::from_str(&json).map_err(|e| corrupt(server_id, e.to_string()))?;
+        sections
+            .replace_from_json(name, value)
+            .map_err(|e| corrupt(server_id, e.to_string()))?;
+    }
+    sections.webhooks.secret = SecretUpdate::Keep;
+    sections.webhooks.secret_set = load_secret(tx, server_id)?.is_some();
+    Ok(StoredConfig {
+        revision,
+        updated_at,
+        sections,
+    })
+}
+
+/// The webhook signing secret, for signing deliveries only.
+pub fn load_secret(tx: &Transaction<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get(0))
+        .optional()?)
+}
+
+/// A complete new config to store.
+#[derive(Debug)]
+pub struct Change<'a> {
+    /// The server.
+    pub server_id: &'a str,
+    /// `key:<key_id>`.
+    pub actor: &'a str,
+    /// How the change was made.
+    pub source: AuditSource,
+    /// Refuse unless the stored revision is this one (`If-Match`).
+    pub expected_revision: Option<u64>,
+    /// The whole new config; `webhooks.secret` says what happens to the secret.
+    pub sections: Sections,
+    /// Compute the changes but write nothing.
+    pub dry_run: bool,
+}
+
+/// The outcome of [`apply`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The revision after the change (unchanged when nothing changed or dry run).
+    pub revision: u64,
+    /// What changed, per section.
+    pub changed: Vec<SectionChange>,
+}
+
+/// Stores `change`: see the module docs.
+pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreError> {
+    let current = load(tx, change.server_id)?;
+    if let Some(expected) = change.expected_revision
+        && expected != current.revision
+    {
+        return Err(StoreError::PreconditionFailed(format!(
+            "the config changed since revision {expected} (it is now at revision {}): fetch it again and reapply your change",
+            current.revision
+        )));
+    }
+
+    let secret_update = change.sections.webhooks.secret.clone();
+    let current_secret = load_secret(tx, change.server_id)?;
+    let mut next = change.sections;
+    next.webhooks.secret = SecretUpdate::Keep;
+    next.webhooks.secret_set = match &secret_update {
+        SecretUpdate::Keep => current_secret.is_some(),
+        SecretUpdate::Clear => false,
+        SecretUpdate::Set(_) => true,
+    };
+
+    let mut changed = diff_sections(&current.sections, &next);
+    redact_secret_changes(&mut changed, current_secret.as_deref(), &secret_update);
+    if changed.is_empty() || change.dry_run {
+        return Ok(Applied {
+            revision: current.revision,
+            changed,
+        });
+    }
+
+    let now = now_unix();
+    let revision = current.revision + 1;
+    for section in &changed {
+        let json = serde_json::to_string(&next.section_json(section.section))
+            .expect("JSON values serialize");
+        tx.execute(
+            "INSERT INTO config_sections (server_id, section, value, updated_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (server_id, section) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            params![change.server_id, section.section.as_str(), json, now],
+        )?;
+        tx.execute(
+            "INSERT INTO config_audit (server_id, at, actor, section, source, revision, changes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                change.server_id,
+                now,
+                change.actor,
+                section.section.as_str(),
+                change.source.as_str(),
+                revision as i64,
+                serde_json::to_string(&section.changes).expect("JSON values serialize"),
+            ],
+        )?;
+    }
+    match secret_update {
+        SecretUpdate::Keep => {}
+        SecretUpdate::Clear => {
+            tx.execute(
+                "DELETE FROM webhook_secrets WHERE server_id = ?1",
+                [change.server_id],
+            )?;
+        }
+        SecretUpdate::Set(secret) => {
+            tx.execute(
+                "INSERT INTO webhook_secrets (server_id, secret, updated_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at",
+                params![change.server_id, secret, now],
+            )?;
+        }
+    }
+    tx.execute(
+        "INSERT INTO config_revisions (server_id, revision, updated_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
+        params![change.server_id, revision as i64, now],
+    )?;
+    Ok(Applied { revision, changed })
+}
+
+/// A replaced secret changes nothing visible (`secret_set` stays true), yet it
+/// is a change worth auditing: record it as `webhooks.secret`, redacted.
+fn redact_secret_changes(
+    changed: &mut Vec<SectionChange>,
+    current: Option<&str>,
+    update: &SecretUpdate,
+) {
+    let rotated = matches!((current, update), (Some(old), SecretUpdate::Set(new)) if old != new);
+    if !rotated {
+        return;
+    }
+    let change = FieldChange {
+        path: "webhooks.secret".into(),
+        before: Value::String(REDACTED.into()),
+        after: Value::String(REDACTED.into()),
+    };
+    match changed
+        .iter_mut()
+        .find(|c| c.section == SectionName::Webhooks)
+    {
+        Some(section) => section.changes.push(change),
+        None => changed.push(SectionChange {
+            section: SectionName::Webhooks,
+            changes: vec![change],
+        }),
+    }
+}
+
+/// Audit entries of a server, newest first, optionally before entry `before`.
+pub fn audit(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    limit: u32,
+    before: Option<i64>,
+) -> Result<Vec<AuditEntry>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, at, actor, section, source, revision, changes FROM config_audit
+         WHERE server_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![server_id, before, limit], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, i64>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, String>(4)?,
+            row.get::<_, i64>(5)?,
+            row.get::<_, String>(6)?,
+        ))
+    })?;
+    rows.map(|row| {
+        let (id, at, actor, section, source, revision, changes) = row?;
+        Ok(AuditEntry {
+            id,
+            at: timestamp(at),
+            actor,
+            section: section.parse().map_err(|e: String| corrupt(server_id, e))?,
+            source: serde_json::from_value(Value::String(source))
+                .map_err(|e| corrupt(server_id, e.to_string()))?,
+            revision: revision.try_into().unwrap_or(0),
+            changes: serde_json::from_str(&changes)
+                .map_err(|e| corrupt(server_id, e.to_string()))?,
+        })
+    })
+    .collect()
+}
+
+fn corrupt(server_id: &str, detail: String) -> StoreError {
+    StoreError::Corrupt(format!("stored config of server {server_id}: {detail}"))
+}

@@ -1,0 +1,795 @@
+//! The config endpoints end to end (issue #3), plus the body-level error
+//! shapes (400/413/415) of issue #2, which need an endpoint that takes a body.
+
+use modctl_client::{Client, ErrorKind, StatusCode};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, UNCLAIMED};
+use modctl_types::config::{AuditSource, SectionName, Sections};
+use serde_json::{Value, json};
+
+/// PUTs `body` to `section` and returns the daemon's error message.
+async fn rejected(client: &Client, server: &str, section: SectionName, body: Value) -> String {
+    let err = client
+        .replace_section_json(server, section, &body, None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
+    err.message().to_owned()
+}
+
+#[tokio::test]
+async fn every_section_rejects_bad_values_with_the_exact_error() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let cases: Vec<(SectionName, Value, &str)> = vec![
+        (
+            SectionName::General,
+            json!({"modlog_channel_id": "12"}),
+            "general.modlog_channel_id: `12` is not a discord channel id: expected a snowflake of 17 to 20 digits",
+        ),
+        (
+            SectionName::General,
+            json!({"timezone": "Mars/Olympus"}),
+            "general.timezone: unknown time zone `Mars/Olympus`: use an IANA name such as `Europe/Berlin` or `UTC`",
+        ),
+        (
+            SectionName::Moderation,
+            json!({"default_ban_delete_days": 8}),
+            "moderation.default_ban_delete_days: must be between 0 and 7",
+        ),
+        (
+            SectionName::Moderation,
+            json!({"templates": {"warn": "Hi {name}"}}),
+            "moderation.templates.warn: unknown placeholder `{name}`: use {user}, {reason}, {server} or {duration}",
+        ),
+        (
+            SectionName::Strikes,
+            json!({"ladder": [
+            {"at": 1, "action": "timeout", "minutes": 10},
+            {"at": 2, "action": "timeout", "minutes": 20},
+            {"at": 3, "action": "timeout", "minutes": 50000}]}),
+            "strikes.ladder[2].minutes: must be between 1 and 40320",
+        ),
+        (
+            SectionName::Strikes,
+            json!({"ladder": [{"at": 3, "action": "kick"}, {"at": 2, "action": "ban"}]}),
+            "strikes.ladder[1].at: must be greater than the previous step's `at` (3)",
+        ),
+        (
+            SectionName::Jail,
+            json!({"enabled": true}),
+            "jail.role_id: is required when jail is enabled",
+        ),
+        (
+            SectionName::Automod,
+            json!({"caps": {"enabled": true, "threshold": 20}}),
+            "automod.caps.threshold: must be between 50 and 100",
+        ),
+        (
+            SectionName::Automod,
+            json!({"links": {"allow": ["not a domain"]}}),
+            "automod.links.allow[0]: `not a domain` is not a domain name such as `example.com`",
+        ),
+        (
+            SectionName::Logging,
+            json!({"moderation": "general"}),
+            "logging.moderation: `general` is not a discord channel id: expected a snowflake of 17 to 20 digits",
+        ),
+        (
+            SectionName::Welcome,
+            json!({"auto_role_ids": vec!["123456789012345678"; 11]}),
+            "welcome.auto_role_ids: must have at most 10 entries",
+        ),
+        (
+            SectionName::Antinuke,
+            json!({"snapshot_interval_hours": 0}),
+            "antinuke.snapshot_interval_hours: must be between 1 and 168",
+        ),
+        (
+            SectionName::Webhooks,
+            json!({"url": "http://example.com/hook"}),
+            "webhooks.url: must use https:// (http:// is only allowed for localhost)",
+        ),
+        (
+            SectionName::Webhooks,
+            json!({"secret": "short"}),
+            "webhooks.secret: must be 16 to 256 characters long",
+        ),
+    ];
+    for (section, body, expected) in cases {
+        assert_eq!(
+            rejected(&client, ALPHA_DISCORD, section, body.clone()).await,
+            expected,
+            "{section} {body}"
+        );
+    }
+    // Nothing was written by any of them.
+    let config = client.config(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(config.revision, 0);
+    assert_eq!(config.sections, Sections::default());
+    assert!(
+        client
+            .config_audit(ALPHA_DISCORD, None, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn unknown_fields_and_wrong_types_are_rejected_naming_the_field() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let message = rejected(
+        &client,
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"ladder": [{"at": 1, "action": "kick", "colour": 1}]}),
+    )
+    .await;
+    assert!(
+        message.starts_with("strikes.ladder[0].colour: unknown field `colour`"),
+        "{message}"
+    );
+    let message = rejected(
+        &client,
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"locale": 5}),
+    )
+    .await;
+    assert!(
+        message.starts_with("general.locale: invalid type: integer `5`"),
+        "{message}"
+    );
+    let message = rejected(&client, ALPHA_DISCORD, SectionName::Jail, json!([1, 2])).await;
+    assert_eq!(message, "jail: must be a JSON object, not an array");
+}
+
+#[tokio::test]
+async fn ids_are_checked_for_the_servers_platform() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let message = rejected(
+        &client,
+        ALPHA_TELEGRAM,
+        SectionName::Jail,
+        json!({"role_id": "123456789012345678"}),
+    )
+    .await;
+    assert_eq!(
+        message,
+        "jail.role_id: telegram has no roles: leave it empty"
+    );
+    client
+        .replace_section_json(
+            ALPHA_SLACK,
+            SectionName::General,
+            &json!({"modlog_channel_id": "C0123ABCD"}),
+            None,
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn unknown_sections_list_the_valid_ones() {
+    let fixture = Fixture::start();
+    let response = reqwest::Client::new()
+        .put(
+            fixture
+                .daemon
+                .api(&format!("/servers/{ALPHA_DISCORD}/config/colours")),
+        )
+        .bearer_auth(&fixture.alpha_rw.full)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        body["error"],
+        "unknown config section `colours`: expected one of general, moderation, strikes, jail, automod, logging, welcome, antinuke, webhooks"
+    );
+}
+
+#[tokio::test]
+async fn a_put_replaces_one_section_bumps_the_revision_and_is_audited() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let updated = client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Strikes,
+            &json!({"expiry_days": 90, "ladder": []}),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(updated.revision, 1);
+    assert_eq!(updated.sections.strikes.expiry_days, 90);
+    // Fields left out take their defaults.
+    assert_eq!(updated.sections.strikes.weights, Default::default());
+    assert!(updated.sections.strikes.ladder.is_empty());
+
+    let entries = client
+        .config_audit(ALPHA_DISCORD, None, None)
+        .await
+        .unwrap();
+    assert_eq!(entries.len(), 1);
+    let entry = &entries[0];
+    assert_eq!(entry.actor, format!("key:{}", fixture.alpha_rw.key_id));
+    assert_eq!(
+        (entry.section, entry.source, entry.revision),
+        (SectionName::Strikes, AuditSource::Api, 1)
+    );
+    let paths: Vec<&str> = entry.changes.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(paths, ["strikes.expiry_days", "strikes.ladder"]);
+    assert_eq!(entry.changes[0].before, json!(30));
+    assert_eq!(entry.changes[0].after, json!(90));
+
+    // The same body again changes nothing: no new revision, no audit entry.
+    let again = client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Strikes,
+            &json!({"expiry_days": 90, "ladder": []}),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.revision, 1);
+    assert_eq!(
+        client
+            .config_audit(ALPHA_DISCORD, None, None)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn the_webhook_secret_is_write_only_and_kept_unless_replaced() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let secret = "s3cr3t-s3cr3t-s3cr3t";
+    let body =
+        json!({"enabled": true, "url": "https://hooks.example.com/modctl", "secret": secret});
+    let updated = client
+        .replace_section_json(ALPHA_DISCORD, SectionName::Webhooks, &body, None)
+        .await
+        .unwrap();
+    assert!(updated.sections.webhooks.secret_set);
+
+    // Never in any response.
+    let http = reqwest::Client::new();
+    for path in ["config", "config/webhooks", "config/export", "config/audit"] {
+        let text = http
+            .get(
+                fixture
+                    .daemon
+                    .api(&format!("/servers/{ALPHA_DISCORD}/{path}")),
+            )
+            .bearer_auth(&fixture.alpha_rw.full)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(!text.contains(secret), "secret leaked by {path}: {text}");
+    }
+
+    // A PUT without `secret` keeps it; `null` removes it.
+    let kept = client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Webhooks,
+            &json!({"url": "https://hooks.example.com/v2"}),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(kept.sections.webhooks.secret_set);
+    let cleared = client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Webhooks,
+            &json!({"secret": null}),
+            None,
+        )
+        .await
+        .unwrap();
+    assert!(!cleared.sections.webhooks.secret_set);
+}
+
+/// A config worth copying: every section differs from its defaults somewhere.
+async fn customise(client: &Client, server: &str) {
+    for (section, body) in [
+        (
+            SectionName::General,
+            json!({"modlog_channel_id": "300000000000000003", "locale": "de", "timezone": "Europe/Berlin"}),
+        ),
+        (
+            SectionName::Moderation,
+            json!({"require_reason": true, "templates": {"ban": "Banned from {server}: {reason}"}}),
+        ),
+        (
+            SectionName::Strikes,
+            json!({"expiry_days": 60, "ladder": [{"at": 2, "action": "jail", "minutes": 120}]}),
+        ),
+        (
+            SectionName::Jail,
+            json!({"enabled": true, "role_id": "300000000000000004"}),
+        ),
+        (
+            SectionName::Automod,
+            json!({"blocked_words": {"enabled": true, "words": ["spam"]}, "caps": {"enabled": true}}),
+        ),
+        (
+            SectionName::Logging,
+            json!({"moderation": "300000000000000005"}),
+        ),
+        (
+            SectionName::Welcome,
+            json!({"enabled": true, "channel_id": "300000000000000006"}),
+        ),
+        (
+            SectionName::Antinuke,
+            json!({"enabled": true, "action": "ban"}),
+        ),
+        (
+            SectionName::Webhooks,
+            json!({"url": "https://hooks.example.com/x", "secret": "0123456789abcdef"}),
+        ),
+    ] {
+        client
+            .replace_section_json(server, section, &body, None)
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn export_import_round_trip_and_clone_give_identical_sections() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    daemon.claim(
+        "alpha",
+        modctl_types::Platform::Discord,
+        "100000000000000002",
+        "Second Guild",
+    );
+    daemon.claim(
+        "alpha",
+        modctl_types::Platform::Discord,
+        "100000000000000003",
+        "Third Guild",
+    );
+    customise(&client, ALPHA_DISCORD).await;
+
+    let exported_a = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(exported_a["format"], "modctl.config");
+    assert_eq!(exported_a["redacted"], json!(["webhooks.secret"]));
+    let report = client
+        .import_config("100000000000000002", &exported_a, false)
+        .await
+        .unwrap();
+    assert!(!report.dry_run);
+    assert_eq!(report.changed.len(), 9);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("jail.role_id: `300000000000000004` was kept")),
+        "{:?}",
+        report.warnings
+    );
+
+    let a = client.export_config(ALPHA_DISCORD).await.unwrap();
+    let b = client.export_config("100000000000000002").await.unwrap();
+    let mut expected = a.sections.clone();
+    // The secret is never exported, so the target has none.
+    expected.webhooks.secret_set = false;
+    assert_eq!(b.sections, expected);
+
+    let report = client
+        .clone_config("100000000000000003", ALPHA_DISCORD)
+        .await
+        .unwrap();
+    assert_eq!(report.changed.len(), 9);
+    let c = client.export_config("100000000000000003").await.unwrap();
+    assert_eq!(c.sections, expected);
+
+    // Audit: one entry per changed section, per write path, all by this key.
+    for (server, source) in [
+        ("100000000000000002", AuditSource::Import),
+        ("100000000000000003", AuditSource::Clone),
+    ] {
+        let entries = client.config_audit(server, None, None).await.unwrap();
+        assert_eq!(entries.len(), 9, "{server}");
+        let mut sections: Vec<SectionName> = entries.iter().map(|e| e.section).collect();
+        sections.sort();
+        assert_eq!(sections, SectionName::ALL);
+        for entry in entries {
+            assert_eq!(entry.source, source);
+            assert_eq!(entry.revision, 1);
+            assert_eq!(entry.actor, format!("key:{}", fixture.alpha_rw.key_id));
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_import_with_one_invalid_section_changes_nothing() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    customise(&client, ALPHA_DISCORD).await;
+    let before = client.config(ALPHA_DISCORD).await.unwrap();
+    let audit_before = client
+        .config_audit(ALPHA_DISCORD, Some(500), None)
+        .await
+        .unwrap();
+
+    let mut envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    envelope["sections"]["general"]["locale"] = json!("fr");
+    envelope["sections"]["strikes"]["expiry_days"] = json!(99999);
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
+    assert_eq!(
+        err.message(),
+        "import refused, nothing was changed: strikes.expiry_days: must be between 0 and 3650"
+    );
+
+    assert_eq!(client.config(ALPHA_DISCORD).await.unwrap(), before);
+    assert_eq!(
+        client
+            .config_audit(ALPHA_DISCORD, Some(500), None)
+            .await
+            .unwrap(),
+        audit_before
+    );
+}
+
+#[tokio::test]
+async fn a_dry_run_reports_changes_and_writes_nothing() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let mut envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    envelope["sections"]["strikes"]["expiry_days"] = json!(7);
+    let report = client
+        .import_config(ALPHA_DISCORD, &envelope, true)
+        .await
+        .unwrap();
+    assert!(report.dry_run);
+    assert_eq!(report.changed.len(), 1);
+    assert_eq!(report.changed[0].changes[0].path, "strikes.expiry_days");
+    assert_eq!(report.revision, 0);
+    assert_eq!(client.config(ALPHA_DISCORD).await.unwrap().revision, 0);
+    assert!(
+        client
+            .config_audit(ALPHA_DISCORD, None, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn imports_refuse_foreign_formats_and_newer_schemas() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let mut envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    envelope["format"] = json!("other.tool");
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "not a modctl config export: `format` is \"other.tool\", expected \"modctl.config\""
+    );
+    envelope["format"] = json!("modctl.config");
+    envelope["schema_version"] = json!(2);
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "the export has schema version 2, newer than this daemon reads (1): upgrade modctld"
+    );
+    envelope["schema_version"] = json!(1);
+    envelope["sections"]["colours"] = json!({});
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert!(
+        err.message()
+            .starts_with("sections: unknown config section `colours`"),
+        "{}",
+        err.message()
+    );
+}
+
+#[tokio::test]
+async fn an_import_from_another_platform_warns_about_ids() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    customise(&client, ALPHA_DISCORD).await;
+    let envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    let report = client
+        .import_config(ALPHA_TELEGRAM, &envelope, false)
+        .await
+        .unwrap();
+    assert!(
+        report.warnings[0].starts_with("the config comes from a discord server"),
+        "{:?}",
+        report.warnings
+    );
+}
+
+#[tokio::test]
+async fn clone_checks_its_source_and_writes_nothing_when_refused() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let beta = fixture.daemon.client(&fixture.beta_rw);
+    customise(&beta, BETA_DISCORD).await;
+
+    let err = client
+        .clone_config(ALPHA_DISCORD, BETA_DISCORD)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+    let err = client
+        .clone_config(ALPHA_DISCORD, UNCLAIMED)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+    let err = client
+        .clone_config(ALPHA_DISCORD, ALPHA_DISCORD)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "`from` is this server: name another server to copy from"
+    );
+
+    let http = reqwest::Client::new();
+    for (body, message) in [
+        (
+            json!({}),
+            "`from` is required: the id of the server to copy the config from",
+        ),
+        (
+            json!({"from": 5}),
+            "`from` must be a string: the id of the server to copy from",
+        ),
+        (
+            json!({"from": ALPHA_SLACK, "to": "x"}),
+            "unknown field `to` in the clone body: only `from` is accepted",
+        ),
+    ] {
+        let response = http
+            .post(
+                fixture
+                    .daemon
+                    .api(&format!("/servers/{ALPHA_DISCORD}/config/clone")),
+            )
+            .bearer_auth(&fixture.alpha_rw.full)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(response.json::<Value>().await.unwrap()["error"], message);
+    }
+    assert_eq!(client.config(ALPHA_DISCORD).await.unwrap().revision, 0);
+    assert!(
+        client
+            .config_audit(ALPHA_DISCORD, None, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn two_writers_with_the_same_stale_revision_one_wins() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let revision = client.config(ALPHA_DISCORD).await.unwrap().revision;
+    let (de, fr) = (json!({"locale": "de"}), json!({"locale": "fr"}));
+    let first =
+        client.replace_section_json(ALPHA_DISCORD, SectionName::General, &de, Some(revision));
+    let second =
+        client.replace_section_json(ALPHA_DISCORD, SectionName::General, &fr, Some(revision));
+    let (first, second) = tokio::join!(first, second);
+    let (won, lost) = match (first, second) {
+        (Ok(won), Err(lost)) | (Err(lost), Ok(won)) => (won, lost),
+        other => panic!("exactly one writer must win: {other:?}"),
+    };
+    assert_eq!(lost.kind(), ErrorKind::PreconditionFailed);
+    assert_eq!(lost.status(), Some(StatusCode::PRECONDITION_FAILED));
+    assert!(
+        lost.message().contains("changed since revision 0"),
+        "{}",
+        lost.message()
+    );
+    let now = client.config(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(now.revision, 1);
+    assert_eq!(now.sections.general.locale, won.sections.general.locale);
+    assert_eq!(
+        client
+            .config_audit(ALPHA_DISCORD, None, None)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn etag_and_if_match_headers() {
+    let fixture = Fixture::start();
+    let http = reqwest::Client::new();
+    let url = fixture
+        .daemon
+        .api(&format!("/servers/{ALPHA_DISCORD}/config"));
+    let response = http
+        .get(&url)
+        .bearer_auth(&fixture.alpha_ro.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["etag"], "\"0\"");
+    let response = http
+        .put(format!("{url}/general"))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .header("If-Match", "yesterday")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn scopes_and_server_ownership_on_config() {
+    let fixture = Fixture::start();
+    let read_only = fixture.daemon.client(&fixture.alpha_ro);
+    read_only.config(ALPHA_DISCORD).await.unwrap();
+    let err = read_only
+        .replace_section_json(ALPHA_DISCORD, SectionName::General, &json!({}), None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+    assert!(err.message().contains("`write` scope"), "{}", err.message());
+    let err = read_only
+        .import_config(ALPHA_DISCORD, &json!({}), false)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+
+    let writer = fixture.daemon.client(&fixture.alpha_rw);
+    assert_eq!(
+        writer.config(BETA_DISCORD).await.unwrap_err().kind(),
+        ErrorKind::Forbidden
+    );
+    assert_eq!(
+        writer.config(UNCLAIMED).await.unwrap_err().kind(),
+        ErrorKind::NotFound
+    );
+    let err = writer
+        .replace_section_json(BETA_DISCORD, SectionName::General, &json!({}), None)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+}
+
+#[tokio::test]
+async fn audit_limit_is_bounded_and_pages() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    for locale in ["de", "fr", "es"] {
+        client
+            .replace_section_json(
+                ALPHA_DISCORD,
+                SectionName::General,
+                &json!({"locale": locale}),
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    let page = client
+        .config_audit(ALPHA_DISCORD, Some(2), None)
+        .await
+        .unwrap();
+    assert_eq!(page.iter().map(|e| e.revision).collect::<Vec<_>>(), [3, 2]);
+    let rest = client
+        .config_audit(ALPHA_DISCORD, Some(2), Some(page[1].id))
+        .await
+        .unwrap();
+    assert_eq!(rest.iter().map(|e| e.revision).collect::<Vec<_>>(), [1]);
+    for limit in [0, 501] {
+        let err = client
+            .config_audit(ALPHA_DISCORD, Some(limit), None)
+            .await
+            .unwrap_err();
+        assert_eq!(err.message(), "limit must be between 1 and 500");
+    }
+}
+
+// Body-level error shapes (issue #2).
+
+async fn put_raw(
+    fixture: &Fixture,
+    content_type: Option<&str>,
+    body: Vec<u8>,
+) -> (StatusCode, Value) {
+    let mut request = reqwest::Client::new()
+        .put(
+            fixture
+                .daemon
+                .api(&format!("/servers/{ALPHA_DISCORD}/config/general")),
+        )
+        .bearer_auth(&fixture.alpha_rw.full)
+        .body(body);
+    if let Some(content_type) = content_type {
+        request = request.header("content-type", content_type);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(content_type, "application/json");
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn body_errors_are_json_400_413_415() {
+    let fixture = Fixture::start();
+    let (status, body) = put_raw(
+        &fixture,
+        Some("application/json"),
+        b"{\"locale\": ".to_vec(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("request body is not valid JSON"),
+        "{body}"
+    );
+
+    let (status, body) = put_raw(&fixture, Some("text/plain"), b"{}".to_vec()).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        body["error"],
+        "request body must be JSON: send `Content-Type: application/json`"
+    );
+    let (status, _) = put_raw(&fixture, None, b"{}".to_vec()).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+    let huge = format!("{{\"locale\": \"{}\"}}", "x".repeat(300 * 1024));
+    let (status, body) = put_raw(&fixture, Some("application/json"), huge.into_bytes()).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        body["error"],
+        "request body is too large: the limit is 262144 bytes"
+    );
+
+    // None of it changed anything.
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    assert_eq!(client.config(ALPHA_DISCORD).await.unwrap().revision, 0);
+}
