@@ -242,6 +242,39 @@ impl Fixture {
     }
 }
 
+/// Reads a response that must be an error in our format: `application/json`
+/// with exactly one field, `error`, a non-empty string. Returns the status and
+/// the message.
+pub async fn error_body(response: reqwest::Response) -> (reqwest::StatusCode, String) {
+    let status = response.status();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap_or_default().to_owned());
+    assert_eq!(
+        content_type.as_deref(),
+        Some("application/json"),
+        "error responses are JSON ({status})"
+    );
+    let body: serde_json::Value = response.json().await.expect("JSON body");
+    let object = body.as_object().expect("error body is an object");
+    assert_eq!(object.len(), 1, "error body has exactly one field: {body}");
+    let message = object["error"].as_str().expect("`error` is a string");
+    assert!(!message.is_empty(), "error message is empty");
+    (status, message.to_owned())
+}
+
+/// Asserts that a server's config was never written: revision 0, no audit entries.
+pub async fn assert_config_untouched(client: &Client, server: &str) {
+    let config = client.config(server).await.expect("read config");
+    assert_eq!(config.revision, 0, "config of {server} was written");
+    let audit = client
+        .config_audit(server, None, None)
+        .await
+        .expect("read audit");
+    assert!(audit.is_empty(), "audit of {server} has entries: {audit:?}");
+}
+
 /// Current unix time, for expiry arithmetic in tests.
 pub fn now_unix() -> i64 {
     store::now_unix()

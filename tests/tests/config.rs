@@ -2,7 +2,10 @@
 //! shapes (400/413/415) of issue #2, which need an endpoint that takes a body.
 
 use modctl_client::{Client, ErrorKind, StatusCode};
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, UNCLAIMED};
+use modctl_e2e::{
+    ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, UNCLAIMED,
+    assert_config_untouched, error_body,
+};
 use modctl_types::config::{AuditSource, SectionName, Sections};
 use serde_json::{Value, json};
 
@@ -732,32 +735,24 @@ async fn put_raw(
     fixture: &Fixture,
     content_type: Option<&str>,
     body: Vec<u8>,
-) -> (StatusCode, Value) {
+) -> (StatusCode, String) {
+    let url = fixture
+        .daemon
+        .api(&format!("/servers/{ALPHA_DISCORD}/config/general"));
     let mut request = reqwest::Client::new()
-        .put(
-            fixture
-                .daemon
-                .api(&format!("/servers/{ALPHA_DISCORD}/config/general")),
-        )
+        .put(url)
         .bearer_auth(&fixture.alpha_rw.full)
         .body(body);
     if let Some(content_type) = content_type {
         request = request.header("content-type", content_type);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let content_type = response.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    assert_eq!(content_type, "application/json");
-    (status, response.json().await.unwrap())
+    error_body(request.send().await.unwrap()).await
 }
 
 #[tokio::test]
 async fn body_errors_are_json_400_413_415() {
     let fixture = Fixture::start();
-    let (status, body) = put_raw(
+    let (status, message) = put_raw(
         &fixture,
         Some("application/json"),
         b"{\"locale\": ".to_vec(),
@@ -765,31 +760,27 @@ async fn body_errors_are_json_400_413_415() {
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("request body is not valid JSON"),
-        "{body}"
+        message.starts_with("request body is not valid JSON"),
+        "{message}"
     );
 
-    let (status, body) = put_raw(&fixture, Some("text/plain"), b"{}".to_vec()).await;
+    let (status, message) = put_raw(&fixture, Some("text/plain"), b"{}".to_vec()).await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert_eq!(
-        body["error"],
+        message,
         "request body must be JSON: send `Content-Type: application/json`"
     );
     let (status, _) = put_raw(&fixture, None, b"{}".to_vec()).await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 
     let huge = format!("{{\"locale\": \"{}\"}}", "x".repeat(300 * 1024));
-    let (status, body) = put_raw(&fixture, Some("application/json"), huge.into_bytes()).await;
+    let (status, message) = put_raw(&fixture, Some("application/json"), huge.into_bytes()).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(
-        body["error"],
+        message,
         "request body is too large: the limit is 262144 bytes"
     );
 
     // None of it changed anything.
-    let client = fixture.daemon.client(&fixture.alpha_rw);
-    assert_eq!(client.config(ALPHA_DISCORD).await.unwrap().revision, 0);
+    assert_config_untouched(&fixture.daemon.client(&fixture.alpha_rw), ALPHA_DISCORD).await;
 }

@@ -1,23 +1,11 @@
 //! Every error is `{"error": "..."}` JSON, whatever produced it.
 
-use modctl_e2e::Fixture;
+use modctl_e2e::{Fixture, error_body};
 use reqwest::{Method, StatusCode};
-use serde_json::Value;
 
 async fn assert_json_error(response: reqwest::Response, status: StatusCode, fragment: &str) {
-    assert_eq!(response.status(), status);
-    let content_type = response.headers()["content-type"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    assert!(
-        content_type.starts_with("application/json"),
-        "content type {content_type}"
-    );
-    let body: Value = response.json().await.unwrap();
-    let message = body["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no error message in {body}"));
+    let (actual, message) = error_body(response).await;
+    assert_eq!(actual, status);
     assert!(
         message.contains(fragment),
         "{message:?} should mention {fragment:?}"

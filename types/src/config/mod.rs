@@ -222,25 +222,24 @@ impl Sections {
     /// Every platform id the config refers to (channels and roles), with its
     /// path, e.g. `("jail.role_id", "123...")`.
     pub fn id_fields(&self) -> Vec<(String, &str)> {
-        let l = &self.logging;
-        let optional: [(&str, &Option<String>); 12] = [
+        let general_jail_welcome = [
             ("general.modlog_channel_id", &self.general.modlog_channel_id),
             ("jail.role_id", &self.jail.role_id),
             ("jail.channel_id", &self.jail.channel_id),
-            ("logging.message_delete", &l.message_delete),
-            ("logging.message_edit", &l.message_edit),
-            ("logging.member_join", &l.member_join),
-            ("logging.member_leave", &l.member_leave),
-            ("logging.moderation", &l.moderation),
-            ("logging.automod", &l.automod),
-            ("logging.config", &l.config),
             ("welcome.channel_id", &self.welcome.channel_id),
             ("welcome.verified_role_id", &self.welcome.verified_role_id),
-        ];
-        let auto_roles = self.welcome.auto_role_ids.iter().enumerate();
-        optional
+        ]
+        .into_iter()
+        .map(|(path, id)| (path.to_owned(), id));
+        let logging = self
+            .logging
+            .channels()
             .into_iter()
-            .filter_map(|(path, id)| id.as_deref().map(|id| (path.to_owned(), id)))
+            .map(|(name, id)| (format!("logging.{name}"), id));
+        let auto_roles = self.welcome.auto_role_ids.iter().enumerate();
+        general_jail_welcome
+            .chain(logging)
+            .filter_map(|(path, id)| id.as_deref().map(|id| (path, id)))
             .chain(auto_roles.map(|(i, id)| (format!("welcome.auto_role_ids[{i}]"), id.as_str())))
             .collect()
     }

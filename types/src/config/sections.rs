@@ -330,6 +330,21 @@ pub struct Logging {
     pub config: Option<String>,
 }
 
+impl Logging {
+    /// Every log channel with its field name, in declaration order.
+    pub fn channels(&self) -> [(&'static str, &Option<String>); 7] {
+        [
+            ("message_delete", &self.message_delete),
+            ("message_edit", &self.message_edit),
+            ("member_join", &self.member_join),
+            ("member_leave", &self.member_leave),
+            ("moderation", &self.moderation),
+            ("automod", &self.automod),
+            ("config", &self.config),
+        ]
+    }
+}
+
 /// How new members are verified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

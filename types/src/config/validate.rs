@@ -285,16 +285,7 @@ impl Sections {
     }
 
     fn check_logging(&self, c: &mut Check) {
-        let l = &self.logging;
-        for (name, channel) in [
-            ("message_delete", &l.message_delete),
-            ("message_edit", &l.message_edit),
-            ("member_join", &l.member_join),
-            ("member_leave", &l.member_leave),
-            ("moderation", &l.moderation),
-            ("automod", &l.automod),
-            ("config", &l.config),
-        ] {
+        for (name, channel) in self.logging.channels() {
             c.channel(&format!("logging.{name}"), channel.as_ref());
         }
     }
