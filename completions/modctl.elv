@@ -21,10 +21,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -32,6 +31,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand login 'Save a daemon URL and API key as a profile, after checking them'
             cand whoami 'Show the calling key: team, scopes, expiry, server count'
             cand servers 'List and show the servers your team has claimed'
+            cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -39,11 +39,10 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
             cand --with-key 'Read the API key from stdin (one line) instead of prompting, for scripts'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -53,10 +52,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -66,10 +64,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -82,10 +79,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -95,10 +91,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -115,14 +110,167 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;servers;help;help'= {
         }
+        &'modctl;config'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
+            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
+            cand export 'Print the export envelope (JSON) or write it to a file'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
+            cand clone 'Copy the config of another server of your team into this one'
+            cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
+            cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;config;show'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;set'= {
+            cand -f 'JSON file with the new section, or `-` for stdin'
+            cand --file 'JSON file with the new section, or `-` for stdin'
+            cand --if-revision 'Refuse unless the config is still at this revision'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;edit'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;export'= {
+            cand -o 'Write to this file instead of stdout'
+            cand --output 'Write to this file instead of stdout'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;import'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --dry-run 'Show what would change without changing anything'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;clone'= {
+            cand --from 'The server to copy from'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;audit'= {
+            cand --limit 'How many entries (1 to 500)'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;diff'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
+            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON (shorthand for --format json)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;help'= {
+            cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
+            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
+            cand export 'Print the export envelope (JSON) or write it to a file'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
+            cand clone 'Copy the config of another server of your team into this one'
+            cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
+            cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;config;help;show'= {
+        }
+        &'modctl;config;help;set'= {
+        }
+        &'modctl;config;help;edit'= {
+        }
+        &'modctl;config;help;export'= {
+        }
+        &'modctl;config;help;import'= {
+        }
+        &'modctl;config;help;clone'= {
+        }
+        &'modctl;config;help;audit'= {
+        }
+        &'modctl;config;help;diff'= {
+        }
+        &'modctl;config;help;help'= {
+        }
         &'modctl;completions'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
             cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
-            cand -o 'Output format [default: table on a terminal, plain when piped]'
-            cand --output 'Output format [default: table on a terminal, plain when piped]'
+            cand --format 'Output format [default: table on a terminal, plain when piped]'
             cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON (shorthand for --output json)'
+            cand --json 'Print JSON (shorthand for --format json)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -132,6 +280,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand login 'Save a daemon URL and API key as a profile, after checking them'
             cand whoami 'Show the calling key: team, scopes, expiry, server count'
             cand servers 'List and show the servers your team has claimed'
+            cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -146,6 +295,32 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;servers;list'= {
         }
         &'modctl;help;servers;show'= {
+        }
+        &'modctl;help;config'= {
+            cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
+            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
+            cand export 'Print the export envelope (JSON) or write it to a file'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
+            cand clone 'Copy the config of another server of your team into this one'
+            cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
+            cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
+        }
+        &'modctl;help;config;show'= {
+        }
+        &'modctl;help;config;set'= {
+        }
+        &'modctl;help;config;edit'= {
+        }
+        &'modctl;help;config;export'= {
+        }
+        &'modctl;help;config;import'= {
+        }
+        &'modctl;help;config;clone'= {
+        }
+        &'modctl;help;config;audit'= {
+        }
+        &'modctl;help;config;diff'= {
         }
         &'modctl;help;completions'= {
         }

@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::commands::{login::LoginArgs, servers::ServersCommand};
+use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
 use crate::output::OutputMode;
 
 const EXIT_CODES: &str = "\
@@ -49,13 +49,13 @@ pub struct GlobalArgs {
     #[arg(long, env = "MODCTL_PROFILE", global = true, value_name = "NAME")]
     pub profile: Option<String>,
 
-    /// Print JSON (shorthand for --output json)
-    #[arg(long, global = true, conflicts_with = "output")]
+    /// Print JSON (shorthand for --format json)
+    #[arg(long, global = true, conflicts_with = "format")]
     pub json: bool,
 
     /// Output format [default: table on a terminal, plain when piped]
-    #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAT")]
-    pub output: Option<OutputMode>,
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutputMode>,
 
     /// Request timeout in seconds
     #[arg(long, global = true, default_value_t = 30, value_name = "SECONDS")]
@@ -72,6 +72,9 @@ pub enum Command {
     /// List and show the servers your team has claimed
     #[command(subcommand)]
     Servers(ServersCommand),
+    /// Show, change, export, import, clone, diff and audit a server's moderation config
+    #[command(subcommand)]
+    Config(ConfigCommand),
     /// Print a shell completion script
     Completions {
         /// The shell

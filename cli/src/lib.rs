@@ -3,7 +3,7 @@
 //! Modules:
 //! - [`args`]: the clap definition of the whole command line.
 //! - [`commands`]: one module per command group (`whoami`, `servers`,
-//!   `login`, `completions`). Each splits *fetching* (SDK calls) from
+//!   `config`, `login`, `completions`). Each splits *fetching* (SDK calls) from
 //!   *rendering* (pure functions from data to text), so output is testable
 //!   without a daemon.
 //! - [`context`]: resolves the daemon URL and key (flags, environment, profile)
@@ -75,6 +75,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Login(args) => commands::login::run(&context, args).await,
         Command::Whoami => commands::whoami::run(&context).await,
         Command::Servers(command) => commands::servers::run(&context, command).await,
+        Command::Config(command) => return commands::config::run(&context, command).await,
         Command::Completions { shell } => commands::completions::run(shell),
     }
     .map(|()| exit::OK)

@@ -24,11 +24,11 @@ pub enum OutputMode {
 }
 
 impl OutputMode {
-    /// `--json` wins, then `--output`, then table on a terminal, plain otherwise.
-    pub fn resolve(json: bool, output: Option<OutputMode>) -> OutputMode {
+    /// `--json` wins, then `--format`, then table on a terminal, plain otherwise.
+    pub fn resolve(json: bool, format: Option<OutputMode>) -> OutputMode {
         if json {
             OutputMode::Json
-        } else if let Some(mode) = output {
+        } else if let Some(mode) = format {
             mode
         } else if std::io::stdout().is_terminal() {
             OutputMode::Table

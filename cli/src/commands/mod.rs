@@ -2,6 +2,7 @@
 //! SDK and prints, and pure `render_*` functions that turn data into text.
 
 pub mod completions;
+pub mod config;
 pub mod login;
 pub mod servers;
 pub mod whoami;
@@ -15,6 +16,27 @@ pub fn print(text: &str) {
     // A closed pipe (`modctl ... | head`) is not an error worth reporting.
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
+}
+
+/// Reads a whole input: a file path, or `-` for stdin.
+pub fn read_input(path: &str) -> Result<String, crate::exit::CliError> {
+    use std::io::Read;
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| crate::exit::CliError::failure(format!("cannot read stdin: {e}")))?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .map_err(|e| crate::exit::CliError::failure(format!("cannot read {path}: {e}")))?;
+    }
+    Ok(text)
+}
+
+/// Parses JSON input, naming where it came from on failure.
+pub fn parse_json(text: &str, origin: &str) -> Result<serde_json::Value, crate::exit::CliError> {
+    serde_json::from_str(text)
+        .map_err(|e| crate::exit::CliError::failure(format!("{origin} is not valid JSON: {e}")))
 }
 
 /// Whether the mode wants JSON.

@@ -1,0 +1,265 @@
+//! `modctl config ...` against a real daemon.
+
+mod support;
+
+use std::process::Command as StdCommand;
+
+use insta::assert_snapshot;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
+use support::{modctl, stable, stderr_of, stdout_of};
+
+const SECOND: &str = "100000000000000002";
+
+fn fixture_with_two_guilds() -> Fixture {
+    let fixture = Fixture::start();
+    fixture.daemon.claim(
+        "alpha",
+        modctl_types::Platform::Discord,
+        SECOND,
+        "Second Guild",
+    );
+    fixture
+}
+
+fn set(fixture: &Fixture, server: &str, section: &str, json: &str) {
+    stderr_of(
+        modctl(fixture, Some(&fixture.alpha_rw))
+            .args(["config", "set", server, section, "--file", "-"])
+            .write_stdin(json),
+        0,
+    );
+}
+
+#[test]
+fn show_a_section_as_table_plain_and_json() {
+    let fixture = Fixture::start();
+    set(
+        &fixture,
+        ALPHA_DISCORD,
+        "strikes",
+        r#"{"expiry_days": 90, "ladder": [{"at": 2, "action": "timeout", "minutes": 30}]}"#,
+    );
+    let key = Some(&fixture.alpha_ro);
+    let args = ["config", "show", ALPHA_DISCORD, "strikes"];
+    assert_snapshot!(
+        "show_strikes_table",
+        stdout_of(
+            modctl(&fixture, key).args(args).args(["--format", "table"]),
+            0
+        )
+    );
+    assert_snapshot!(
+        "show_strikes_plain",
+        stdout_of(modctl(&fixture, key).args(args), 0)
+    );
+    assert_snapshot!(
+        "show_strikes_json",
+        stdout_of(modctl(&fixture, key).args(args).arg("--json"), 0)
+    );
+}
+
+#[test]
+fn show_the_whole_config_starts_with_the_revision() {
+    let fixture = Fixture::start();
+    let out = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["config", "show", ALPHA_TELEGRAM]),
+        0,
+    );
+    let first: Vec<&str> = out.lines().take(3).collect();
+    assert_eq!(
+        first,
+        [
+            "revision\t0",
+            "updated_at\tnull",
+            "general.modlog_channel_id\tnull"
+        ]
+    );
+    assert!(out.contains("webhooks.secret_set\tfalse\n"), "{out}");
+}
+
+#[test]
+fn set_reports_validation_errors_and_exits_1() {
+    let fixture = Fixture::start();
+    let err = stderr_of(
+        modctl(&fixture, Some(&fixture.alpha_rw))
+            .args(["config", "set", ALPHA_DISCORD, "moderation", "--file", "-"])
+            .write_stdin(r#"{"default_ban_delete_days": 9}"#),
+        1,
+    );
+    assert_eq!(
+        err,
+        "error: moderation.default_ban_delete_days: must be between 0 and 7\n"
+    );
+    let err = stderr_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args([
+            "config",
+            "set",
+            ALPHA_DISCORD,
+            "colours",
+            "-f",
+            "-",
+        ]),
+        2,
+    );
+    assert!(err.contains("unknown config section `colours`"), "{err}");
+}
+
+#[test]
+fn audit_as_table_and_plain() {
+    let fixture = Fixture::start();
+    set(&fixture, ALPHA_DISCORD, "general", r#"{"locale": "de"}"#);
+    set(&fixture, ALPHA_DISCORD, "strikes", r#"{"expiry_days": 7}"#);
+    let keys = [&fixture.alpha_rw];
+    let key = Some(&fixture.alpha_ro);
+    let table = stdout_of(
+        modctl(&fixture, key).args(["config", "audit", ALPHA_DISCORD, "--format", "table"]),
+        0,
+    );
+    assert_snapshot!("audit_table", stable(&table, &keys));
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["config", "audit", ALPHA_DISCORD]),
+        0,
+    );
+    assert_snapshot!("audit_plain", stable(&plain, &keys));
+}
+
+#[test]
+fn diff_exits_1_when_different_and_0_when_equal() {
+    let fixture = fixture_with_two_guilds();
+    let key = Some(&fixture.alpha_ro);
+    let out = stdout_of(
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND]),
+        0,
+    );
+    assert_eq!(out, "");
+    set(&fixture, ALPHA_DISCORD, "strikes", r#"{"expiry_days": 7}"#);
+    set(
+        &fixture,
+        ALPHA_DISCORD,
+        "automod",
+        r#"{"blocked_words": {"enabled": true, "words": ["spam", "scam"]}}"#,
+    );
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND]),
+        1,
+    );
+    assert_snapshot!("diff_plain", plain);
+    let table = stdout_of(
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND, "--format", "table"]),
+        1,
+    );
+    assert_snapshot!("diff_table", table);
+}
+
+#[test]
+fn export_piped_into_import_copies_the_config_between_servers() {
+    let fixture = fixture_with_two_guilds();
+    set(&fixture, ALPHA_DISCORD, "strikes", r#"{"expiry_days": 7}"#);
+    set(
+        &fixture,
+        ALPHA_DISCORD,
+        "jail",
+        r#"{"enabled": true, "role_id": "300000000000000004"}"#,
+    );
+
+    // A real shell pipe, no terminal anywhere: no prompt, only JSON on stdout.
+    let bin = env!("CARGO_BIN_EXE_modctl");
+    let output = StdCommand::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{bin}' config export {ALPHA_DISCORD} | '{bin}' config import {SECOND} -"
+        ))
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .env(
+            "MODCTL_CONFIG",
+            fixture.daemon.scratch_dir().join("config.toml"),
+        )
+        .env("MODCTL_URL", fixture.daemon.url())
+        .env("MODCTL_API_KEY", &fixture.alpha_rw.full)
+        .output()
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "stdout: {out}\nstderr: {err}");
+    assert_snapshot!("import_plain_changes", out);
+    assert!(
+        err.contains("warning: jail.role_id: `300000000000000004` was kept"),
+        "{err}"
+    );
+
+    let key = Some(&fixture.alpha_ro);
+    stdout_of(
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND]),
+        0,
+    );
+
+    // The export on stdout is exactly the envelope.
+    let export = stdout_of(
+        modctl(&fixture, key).args(["config", "export", ALPHA_DISCORD]),
+        0,
+    );
+    let envelope: serde_json::Value = serde_json::from_str(&export).unwrap();
+    assert_eq!(envelope["format"], "modctl.config");
+}
+
+#[test]
+fn import_dry_run_shows_a_readable_diff_and_changes_nothing() {
+    let fixture = fixture_with_two_guilds();
+    set(&fixture, ALPHA_DISCORD, "strikes", r#"{"expiry_days": 7}"#);
+    let file = fixture.daemon.scratch_dir().join("export.json");
+    let key = Some(&fixture.alpha_rw);
+    stderr_of(
+        modctl(&fixture, key)
+            .args(["config", "export", ALPHA_DISCORD, "-o"])
+            .arg(&file),
+        0,
+    );
+    let out = stdout_of(
+        modctl(&fixture, key)
+            .args(["config", "import", SECOND])
+            .arg(&file)
+            .args(["--dry-run", "--format", "table"]),
+        0,
+    );
+    assert_snapshot!("import_dry_run_table", out);
+    stdout_of(
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND]),
+        1,
+    );
+}
+
+#[test]
+fn clone_copies_and_reports() {
+    let fixture = fixture_with_two_guilds();
+    set(&fixture, ALPHA_DISCORD, "general", r#"{"locale": "de"}"#);
+    let out = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args([
+            "config",
+            "clone",
+            SECOND,
+            "--from",
+            ALPHA_DISCORD,
+            "--json",
+        ]),
+        0,
+    );
+    let report: modctl_types::config::ImportReport = serde_json::from_str(&out).unwrap();
+    assert_eq!(report.revision, 1);
+    assert_eq!(report.changed[0].changes[0].path, "general.locale");
+}
+
+#[test]
+fn edit_needs_a_terminal() {
+    let fixture = Fixture::start();
+    let err = stderr_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args(["config", "edit", ALPHA_DISCORD, "jail"]),
+        2,
+    );
+    assert!(
+        err.contains("needs a terminal") && err.contains("config set"),
+        "{err}"
+    );
+}
