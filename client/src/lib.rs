@@ -25,7 +25,7 @@
 pub mod client;
 pub mod error;
 
-pub use client::{Client, ClientBuilder};
+pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};
 pub use modctl_types as types;
 pub use reqwest::StatusCode;

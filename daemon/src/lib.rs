@@ -12,6 +12,10 @@
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
 //!   async runtime) and its domain queries.
+//! - [`moderation`]: moderation actions: validation, the platform behaviour
+//!   table, cases, strikes, escalation, jails and their expiry.
+//! - [`platform`]: the platform adapters (Discord, Telegram, Slack, simulator)
+//!   behind one trait.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //!
@@ -23,11 +27,13 @@ pub mod api_key;
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod moderation;
 pub mod operator;
+pub mod platform;
 pub mod store;
 
 use std::future::Future;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, OriginalUri, Request};
@@ -37,6 +43,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 
 use crate::error::ApiError;
+use crate::platform::{PlatformClients, RetryPolicy};
 use crate::store::Store;
 
 /// State shared by every request.
@@ -44,12 +51,32 @@ use crate::store::Store;
 pub struct AppState {
     /// The database.
     pub store: Store,
+    /// The HTTP client and retry policy of the platform adapters.
+    pub platforms: PlatformClients,
+    /// How often timed jails are checked for their end.
+    pub jail_sweep_interval: Duration,
 }
 
 impl AppState {
-    /// State over an opened store.
+    /// State over an opened store, with default platform settings.
     pub fn new(store: Store) -> Self {
-        AppState { store }
+        AppState {
+            store,
+            platforms: PlatformClients::new(RetryPolicy::default()),
+            jail_sweep_interval: moderation::expiry::DEFAULT_INTERVAL,
+        }
+    }
+
+    /// Uses `retry` for platform calls (tests shorten the waits).
+    pub fn with_retry_policy(mut self, retry: RetryPolicy) -> Self {
+        self.platforms.retry = retry;
+        self
+    }
+
+    /// Checks timed jails every `interval`.
+    pub fn with_jail_sweep_interval(mut self, interval: Duration) -> Self {
+        self.jail_sweep_interval = interval;
+        self
     }
 }
 
@@ -66,15 +93,23 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves the app on `listener` until `shutdown` completes, then finishes the
-/// requests in flight.
+/// requests in flight. Background work (ending timed jails) runs alongside and
+/// stops with it.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let sweeper = tokio::spawn(moderation::expiry::run(state.clone(), stopped));
+    let result = axum::serve(listener, router(state))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        })
+        .await;
+    let _ = sweeper.await;
+    result
 }
 
 async fn not_found(uri: Uri) -> ApiError {

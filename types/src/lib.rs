@@ -6,6 +6,7 @@
 //!
 //! Modules:
 //! - [`auth`]: API keys as the caller sees them (`GET /me`), scopes and plans.
+//! - [`moderation`]: actions, cases, strikes and jails.
 //! - [`servers`]: claimed servers and the platforms they live on.
 //! - [`config`]: the moderation config sections, their validation, the export
 //!   envelope and the bodies of the `/config` endpoints.
@@ -18,6 +19,7 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod moderation;
 pub mod servers;
 
 pub use auth::{Me, Plan, Scope, Team};

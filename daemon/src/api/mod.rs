@@ -4,6 +4,7 @@
 //! them. Handlers take the auth extractors from [`crate::auth`], bodies through
 //! [`crate::extract::ApiJson`], and return [`crate::error::ApiResult`].
 
+mod actions;
 mod config;
 mod me;
 mod servers;
@@ -28,4 +29,9 @@ pub fn routes() -> Router<AppState> {
             "/servers/{id}/config/{section}",
             get(config::show_section).put(config::replace_section),
         )
+        .route("/servers/{id}/actions/{action}", post(actions::perform))
+        .route("/servers/{id}/cases", get(actions::list))
+        .route("/servers/{id}/cases/{case_id}", get(actions::show))
+        .route("/servers/{id}/strikes", get(actions::strikes))
+        .route("/servers/{id}/jails", get(actions::jails))
 }

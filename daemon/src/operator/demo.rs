@@ -1,24 +1,288 @@
 //! `modctld demo`: the one-command way to try modctl.
 //!
 //! Starts the daemon on its own throw-away database with a demo team, a
-//! read+write key, a read-only key and one server per platform, prints what to
-//! paste into another terminal, and deletes the database on exit.
+//! read+write key, a read-only key and one server per platform, each connected
+//! to the simulator with a small community, prints what to paste into another
+//! terminal, and deletes the database on exit.
 
 use std::net::SocketAddr;
 
+use modctl_types::config::{AuditSource, SectionName};
 use modctl_types::{Plan, Platform, Scope};
 
 use super::{bind, create_key, init_logging, shutdown_signal};
 use crate::AppState;
-use crate::store::{Store, servers, teams};
+use crate::platform::simulator::{
+    self, ADMINISTRATOR, BAN_MEMBERS, Community, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS,
+    SimMember, SimRole,
+};
+use crate::store::connections::{self, Connection, ConnectionMode};
+use crate::store::{Store, config, servers, teams};
 
-/// The demo team's servers: one per platform kind.
-pub const DEMO_SERVERS: [(Platform, &str, &str); 3] = [
-    (Platform::Discord, "112233445566778899", "Demo Guild"),
-    (Platform::Telegram, "-1001234567890", "Demo Group"),
-    (Platform::Slack, "T0DEMO0001", "Demo Workspace"),
+/// The demo servers: one per platform.
+pub const DISCORD: &str = "112233445566778899";
+/// The demo Telegram group.
+pub const TELEGRAM: &str = "-1001234567890";
+/// The demo Slack workspace.
+pub const SLACK: &str = "T0DEMO0001";
+const SERVERS: [(Platform, &str, &str); 3] = [
+    (Platform::Discord, DISCORD, "Demo Guild"),
+    (Platform::Telegram, TELEGRAM, "Demo Group"),
+    (Platform::Slack, SLACK, "Demo Workspace"),
 ];
 
+/// Simulated Discord members.
+pub mod discord_members {
+    /// The owner (Admin role).
+    pub const OWNER: &str = "800000000000000001";
+    /// The bot.
+    pub const BOT: &str = "800000000000000002";
+    /// A moderator (below the bot).
+    pub const MODERATOR: &str = "800000000000000003";
+    /// A member.
+    pub const ALICE: &str = "800000000000000004";
+    /// A member.
+    pub const BOB: &str = "800000000000000005";
+    /// An administrator (above the bot).
+    pub const ADA: &str = "800000000000000006";
+    /// The jail role.
+    pub const JAILED_ROLE: &str = "900000000000000005";
+    /// The mod-log channel.
+    pub const MODLOG: &str = "700000000000000001";
+}
+
+/// Simulated Telegram members.
+pub mod telegram_members {
+    /// The owner.
+    pub const OWNER: &str = "100001";
+    /// The bot.
+    pub const BOT: &str = "100002";
+    /// A member.
+    pub const ALICE: &str = "100003";
+    /// A member.
+    pub const BOB: &str = "100004";
+}
+
+/// Simulated Slack members.
+pub mod slack_members {
+    /// The owner.
+    pub const OWNER: &str = "U0DEMO0001";
+    /// The bot.
+    pub const BOT: &str = "U0DEMO0002";
+    /// A member.
+    pub const ALICE: &str = "U0DEMO0003";
+    /// The mod-log channel.
+    pub const MODLOG: &str = "C0DEMOLOG1";
+}
+
+/// The community a simulated server starts with.
+pub fn community(platform: Platform) -> Community<'static> {
+    match platform {
+        Platform::Discord => {
+            use discord_members::*;
+            const ROLES: &[SimRole<'static>] = &[
+                SimRole {
+                    role_id: "900000000000000001",
+                    name: "Admin",
+                    position: 10,
+                    permissions: ADMINISTRATOR,
+                },
+                SimRole {
+                    role_id: "900000000000000002",
+                    name: "modctl",
+                    position: 8,
+                    permissions: KICK_MEMBERS | BAN_MEMBERS | MODERATE_MEMBERS | MANAGE_ROLES,
+                },
+                SimRole {
+                    role_id: "900000000000000003",
+                    name: "Moderator",
+                    position: 5,
+                    permissions: KICK_MEMBERS | BAN_MEMBERS | MODERATE_MEMBERS,
+                },
+                SimRole {
+                    role_id: JAILED_ROLE,
+                    name: "Jailed",
+                    position: 2,
+                    permissions: 0,
+                },
+                SimRole {
+                    role_id: "900000000000000004",
+                    name: "Member",
+                    position: 1,
+                    permissions: 0,
+                },
+            ];
+            const MEMBERS: &[SimMember<'static>] = &[
+                SimMember {
+                    user_id: OWNER,
+                    name: "Olivia (owner)",
+                    roles: &["900000000000000001"],
+                },
+                SimMember {
+                    user_id: BOT,
+                    name: "modctl",
+                    roles: &["900000000000000002"],
+                },
+                SimMember {
+                    user_id: MODERATOR,
+                    name: "Mona (moderator)",
+                    roles: &["900000000000000003"],
+                },
+                SimMember {
+                    user_id: ALICE,
+                    name: "Alice",
+                    roles: &["900000000000000004"],
+                },
+                SimMember {
+                    user_id: BOB,
+                    name: "Bob",
+                    roles: &["900000000000000004"],
+                },
+                SimMember {
+                    user_id: ADA,
+                    name: "Ada (admin)",
+                    roles: &["900000000000000001"],
+                },
+            ];
+            Community {
+                owner_id: OWNER,
+                bot_user_id: BOT,
+                roles: ROLES,
+                members: MEMBERS,
+                channels: &[(MODLOG, "mod-log"), ("700000000000000002", "jail")],
+            }
+        }
+        Platform::Telegram => {
+            use telegram_members::*;
+            Community {
+                owner_id: OWNER,
+                bot_user_id: BOT,
+                roles: &[],
+                members: &[
+                    SimMember {
+                        user_id: OWNER,
+                        name: "Olivia (owner)",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: BOT,
+                        name: "modctl_bot",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: ALICE,
+                        name: "Alice",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: BOB,
+                        name: "Bob",
+                        roles: &[],
+                    },
+                ],
+                channels: &[],
+            }
+        }
+        _ => {
+            use slack_members::*;
+            Community {
+                owner_id: OWNER,
+                bot_user_id: BOT,
+                roles: &[],
+                members: &[
+                    SimMember {
+                        user_id: OWNER,
+                        name: "Olivia (owner)",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: BOT,
+                        name: "modctl",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: ALICE,
+                        name: "Alice",
+                        roles: &[],
+                    },
+                ],
+                channels: &[(MODLOG, "mod-log")],
+            }
+        }
+    }
+}
+
+/// The keys `setup` created.
+#[derive(Debug)]
+pub struct DemoKeys {
+    /// Read+write key.
+    pub write: String,
+    /// Read-only key.
+    pub read: String,
+}
+
+/// Creates the demo team, keys and servers, connects the servers to the
+/// simulator with their communities, and sets up jail and mod-log config.
+pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
+    store
+        .write(|tx| {
+            let team = teams::create(tx, "demo", Plan::Pro)?;
+            for (platform, id, name) in SERVERS {
+                servers::claim(tx, team.id, platform, id, name)?;
+                connections::set(tx, id, &Connection { mode: ConnectionMode::Simulated })?;
+                simulator::seed(tx, id, &community(platform))?;
+            }
+            let demo_config = [
+                (DISCORD, SectionName::General, serde_json::json!({"modlog_channel_id": discord_members::MODLOG})),
+                (
+                    DISCORD,
+                    SectionName::Jail,
+                    serde_json::json!({"enabled": true, "role_id": discord_members::JAILED_ROLE, "channel_id": "700000000000000002"}),
+                ),
+                (TELEGRAM, SectionName::Jail, serde_json::json!({"enabled": true})),
+                (SLACK, SectionName::General, serde_json::json!({"modlog_channel_id": slack_members::MODLOG})),
+            ];
+            for (server_id, section, value) in demo_config {
+                let mut sections = config::load(tx, server_id)?.sections;
+                sections.replace_from_json(section, value).map_err(|e| anyhow::anyhow!("demo config: {e}"))?;
+                config::apply(
+                    tx,
+                    config::Change {
+                        server_id,
+                        actor: "operator:demo",
+                        source: AuditSource::Api,
+                        expected_revision: None,
+                        sections,
+                        dry_run: false,
+                    },
+                )?;
+            }
+            Ok::<_, anyhow::Error>(())
+        })
+        .await?;
+    let write = create_key(
+        store,
+        "demo",
+        Scope::Write,
+        Some("demo read+write".into()),
+        None,
+    )
+    .await?;
+    let read = create_key(
+        store,
+        "demo",
+        Scope::Read,
+        Some("demo read-only".into()),
+        None,
+    )
+    .await?;
+    Ok(DemoKeys {
+        write: write.full,
+        read: read.full,
+    })
+}
+
+/// Runs `modctld demo` until Ctrl-C.
 pub async fn run(listen: SocketAddr) -> anyhow::Result<()> {
     let dir = std::env::temp_dir().join(format!("modctld-demo-{}", std::process::id()));
     let db = dir.join("demo.db");
@@ -27,38 +291,16 @@ pub async fn run(listen: SocketAddr) -> anyhow::Result<()> {
     let listener = bind(listen).await?;
     let address = listener.local_addr()?;
     let store = Store::open(&db).await?;
-
-    store
-        .write(|tx| {
-            let team = teams::create(tx, "demo", Plan::Pro)?;
-            for (platform, id, name) in DEMO_SERVERS {
-                servers::claim(tx, team.id, platform, id, name)?;
-            }
-            Ok::<_, anyhow::Error>(())
-        })
-        .await?;
-    let write_key = create_key(
-        &store,
-        "demo",
-        Scope::Write,
-        Some("demo read+write".into()),
-        None,
-    )
-    .await?;
-    let read_key = create_key(
-        &store,
-        "demo",
-        Scope::Read,
-        Some("demo read-only".into()),
-        None,
-    )
-    .await?;
+    let keys = setup(&store).await?;
 
     let url = format!("http://{address}");
     println!(
         "modctld demo is serving {url}/api/v1 (database {db})
 
-Team `demo` has three servers: {servers}.
+Team `demo` has three servers, each connected to the built-in simulator:
+  discord  {DISCORD}  members {alice} (Alice), {ada} (Ada, an admin above the bot)
+  telegram {TELEGRAM}  members {tg_alice} (Alice), {tg_bob} (Bob)
+  slack    {SLACK}  member {slack_alice} (Alice), mod-log {slack_log}
 
   read+write key: {write}
   read-only key:  {read}
@@ -71,17 +313,23 @@ then try:
 
   modctl whoami
   modctl servers list
+  modctl action ban {DISCORD} {alice} --reason spam --yes
+  modctl action ban {DISCORD} {ada} --yes          # refused: Ada's role is above the bot's
+  modctl action kick -- {TELEGRAM} {tg_bob} --yes
+  modctl action timeout {SLACK} {slack_alice} --duration 1h
+  modctl cases list {DISCORD}
 
 (from a checkout, `cargo run -q -p modctl --` stands in for `modctl`).
 Press Ctrl-C to stop; the demo database is deleted on exit.",
         db = db.display(),
-        servers = DEMO_SERVERS
-            .iter()
-            .map(|(platform, id, _)| format!("{platform} {id}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        write = write_key.full,
-        read = read_key.full,
+        alice = discord_members::ALICE,
+        ada = discord_members::ADA,
+        tg_alice = telegram_members::ALICE,
+        tg_bob = telegram_members::BOB,
+        slack_alice = slack_members::ALICE,
+        slack_log = slack_members::MODLOG,
+        write = keys.write,
+        read = keys.read,
     );
     init_logging();
     crate::serve(listener, AppState::new(store), shutdown_signal()).await?;

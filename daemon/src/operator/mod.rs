@@ -6,7 +6,7 @@
 //! terminal), messages on stderr, non-zero exit with a one-line `error:` on
 //! failure.
 
-mod demo;
+pub mod demo;
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -18,7 +18,8 @@ use clap::{Args, Parser, Subcommand};
 use modctl_types::{Plan, Platform, Scope};
 use tokio::net::TcpListener;
 
-use crate::store::{Store, keys, servers, teams};
+use crate::store::connections::{self, ConnectionMode};
+use crate::store::{Store, StoreError, keys, servers, teams};
 use crate::{AppState, api_key};
 
 /// The address `modctld serve` and `modctld demo` listen on by default.
@@ -127,8 +128,28 @@ enum ServerCommand {
         #[arg(long)]
         name: String,
     },
-    /// List claimed servers (columns: id, platform, team, name, claimed at)
+    /// List claimed servers (columns: id, platform, team, name, claimed at, connection)
     List,
+    /// Connect a server to its platform: a bot token (from the environment or
+    /// stdin, never the command line) or the built-in simulator
+    #[command(group(clap::ArgGroup::new("how").required(true).args(["platform_token_env", "platform_token_stdin", "simulated"])))]
+    Connect {
+        /// The server id (Telegram ids are negative)
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// Read the bot token from this environment variable
+        #[arg(long, value_name = "VAR")]
+        platform_token_env: Option<String>,
+        /// Read the bot token from the first line of stdin
+        #[arg(long)]
+        platform_token_stdin: bool,
+        /// Use the built-in simulator instead of the platform (seeds a small community)
+        #[arg(long)]
+        simulated: bool,
+        /// The platform's API base URL, e.g. for a proxy [default: the platform's public API]
+        #[arg(long, value_name = "URL", conflicts_with = "simulated")]
+        api_base: Option<String>,
+    },
 }
 
 fn parse_plan(s: &str) -> Result<Plan, String> {
@@ -314,19 +335,91 @@ async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
             );
         }
         ServerCommand::List => {
-            let rows = store.read(servers::list_all).await?;
+            let rows = store
+                .read(|tx| {
+                    let rows = servers::list_all(tx)?;
+                    rows.into_iter()
+                        .map(|(team, server)| {
+                            let connection = match connections::get(tx, &server.id)?.map(|c| c.mode)
+                            {
+                                Some(ConnectionMode::Live { .. }) => "live",
+                                Some(ConnectionMode::Simulated) => "simulated",
+                                None => "none",
+                            };
+                            Ok((team, server, connection))
+                        })
+                        .collect::<Result<Vec<_>, StoreError>>()
+                })
+                .await?;
             print_rows(
-                &["ID", "PLATFORM", "TEAM", "NAME", "CLAIMED AT"],
-                rows.iter().map(|(team, s)| {
+                &["ID", "PLATFORM", "TEAM", "NAME", "CLAIMED AT", "CONNECTION"],
+                rows.iter().map(|(team, s, connection)| {
                     vec![
                         s.id.clone(),
                         s.platform.to_string(),
                         team.clone(),
                         s.name.clone(),
                         s.claimed_at.to_string(),
+                        (*connection).to_owned(),
                     ]
                 }),
             );
+        }
+        ServerCommand::Connect {
+            server_id,
+            platform_token_env,
+            platform_token_stdin: _,
+            simulated,
+            api_base,
+        } => {
+            let mode = if simulated {
+                ConnectionMode::Simulated
+            } else {
+                let token = match platform_token_env {
+                    Some(var) => std::env::var(&var)
+                        .ok()
+                        .filter(|t| !t.trim().is_empty())
+                        .with_context(|| {
+                            format!("environment variable {var} is not set or empty")
+                        })?,
+                    None => read_token_from_stdin()?,
+                };
+                if let Some(base) = &api_base
+                    && !(base.starts_with("https://") || base.starts_with("http://"))
+                {
+                    anyhow::bail!("--api-base must be an http:// or https:// URL");
+                }
+                ConnectionMode::Live {
+                    token: token.trim().to_owned(),
+                    api_base,
+                }
+            };
+            let id = server_id.clone();
+            let platform = store
+                .write(move |tx| {
+                    let record = servers::find(tx, &id)?.ok_or_else(|| {
+                        StoreError::NotFound(format!(
+                            "server `{id}` is not claimed: claim it with `modctld server claim`"
+                        ))
+                    })?;
+                    let simulated = mode == ConnectionMode::Simulated;
+                    connections::set(tx, &id, &connections::Connection { mode })?;
+                    if simulated && !crate::platform::simulator::has_community(tx, &id)? {
+                        crate::platform::simulator::seed(
+                            tx,
+                            &id,
+                            &demo::community(record.server.platform),
+                        )?;
+                    }
+                    Ok::<_, StoreError>(record.server.platform)
+                })
+                .await?;
+            let how = if simulated {
+                "the simulator"
+            } else {
+                "the platform API"
+            };
+            eprintln!("connected {platform} server {server_id} to {how}");
         }
     }
     Ok(())
@@ -352,6 +445,20 @@ pub(crate) async fn create_key(
         })
         .await?;
     Ok(key)
+}
+
+fn read_token_from_stdin() -> anyhow::Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .context("cannot read the token from stdin")?;
+    let token = line.trim().to_owned();
+    if token.is_empty() {
+        anyhow::bail!(
+            "no token on stdin: pipe the bot token in, e.g. `modctld server connect ID --platform-token-stdin < token.txt`"
+        );
+    }
+    Ok(token)
 }
 
 fn scope_list(scope: Scope) -> String {

@@ -27,7 +27,9 @@
 //! Domain queries live in submodules as plain functions over a
 //! [`rusqlite::Transaction`], so they compose inside one transaction.
 
+pub mod cases;
 pub mod config;
+pub mod connections;
 pub mod keys;
 pub mod servers;
 pub mod teams;

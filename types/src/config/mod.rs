@@ -6,7 +6,7 @@
 
 mod diff;
 mod sections;
-mod validate;
+pub mod validate;
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,131 @@
+//! `POST /servers/{id}/actions/{action}` and the reads of cases, strikes and jails.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use modctl_types::moderation::{
+    Action, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
+};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::auth::{ReadServer, WriteServer};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::moderation::{self, validate};
+use crate::store::{cases, now_unix};
+
+/// Default and largest page of `GET /cases`.
+pub const CASES_DEFAULT_LIMIT: u32 = 50;
+/// Largest page of `GET /cases`.
+pub const CASES_MAX_LIMIT: u32 = 200;
+
+/// `POST /servers/{id}/actions/{action}`
+pub async fn perform(
+    State(state): State<AppState>,
+    access: WriteServer,
+    ApiPath((_, action)): ApiPath<(String, String)>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<ActionRequest>,
+) -> ApiResult<Json<ActionResponse>> {
+    let action: Action = action.parse().map_err(ApiError::BadRequest)?;
+    let idempotency_key = headers
+        .get("idempotency-key")
+        .map(|v| {
+            v.to_str()
+                .map_err(|_| ())
+                .and_then(|v| validate::idempotency_key(v).map_err(|_| ()))
+        })
+        .transpose()
+        .map_err(|()| {
+            ApiError::BadRequest(
+                "Idempotency-Key must be 1 to 255 visible ASCII characters, e.g. a UUID".into(),
+            )
+        })?;
+    let request = moderation::Request {
+        action,
+        body,
+        idempotency_key,
+    };
+    Ok(Json(
+        moderation::perform(&state, &access.caller, &access.server, request).await?,
+    ))
+}
+
+/// Query of `GET /cases`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CasesQuery {
+    /// Page size, 1 to 200 (default 50).
+    limit: Option<u32>,
+    /// Only cases of this user.
+    user_id: Option<String>,
+    /// Only cases older than this case id (paging).
+    before: Option<i64>,
+}
+
+/// `GET /servers/{id}/cases?limit=N&user_id=U&before=C`, newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    access: ReadServer,
+    ApiQuery(query): ApiQuery<CasesQuery>,
+) -> ApiResult<Json<CaseList>> {
+    let limit = query.limit.unwrap_or(CASES_DEFAULT_LIMIT);
+    if !(1..=CASES_MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be between 1 and {CASES_MAX_LIMIT}, got {limit}"
+        )));
+    }
+    let id = access.server.id;
+    let cases = state
+        .store
+        .read(move |tx| cases::list(tx, &id, query.user_id.as_deref(), query.before, limit))
+        .await?;
+    let next_before = (cases.len() == limit as usize)
+        .then(|| cases.last().map(|c| c.id))
+        .flatten();
+    Ok(Json(CaseList { cases, next_before }))
+}
+
+/// `GET /servers/{id}/cases/{case_id}`
+pub async fn show(
+    State(state): State<AppState>,
+    access: ReadServer,
+    ApiPath((_, case_id)): ApiPath<(String, String)>,
+) -> ApiResult<Json<Case>> {
+    let not_found = || {
+        ApiError::NotFound(format!(
+            "case `{case_id}` not found on server {}",
+            access.server.id
+        ))
+    };
+    let Ok(number) = case_id.parse::<i64>() else {
+        return Err(not_found());
+    };
+    let id = access.server.id.clone();
+    let case = state
+        .store
+        .read(move |tx| cases::get(tx, &id, number))
+        .await?;
+    case.map(Json).ok_or_else(not_found)
+}
+
+/// `GET /servers/{id}/strikes`
+pub async fn strikes(
+    State(state): State<AppState>,
+    access: ReadServer,
+) -> ApiResult<Json<StrikeList>> {
+    let id = access.server.id;
+    let strikes = state
+        .store
+        .read(move |tx| cases::strike_summaries(tx, &id, now_unix()))
+        .await?;
+    Ok(Json(StrikeList { strikes }))
+}
+
+/// `GET /servers/{id}/jails`
+pub async fn jails(State(state): State<AppState>, access: ReadServer) -> ApiResult<Json<JailList>> {
+    let id = access.server.id;
+    let jails = state.store.read(move |tx| cases::jails(tx, &id)).await?;
+    Ok(Json(JailList { jails }))
+}

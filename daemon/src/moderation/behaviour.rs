@@ -1,0 +1,398 @@
+//! The platform x action behaviour table: which platform primitives each
+//! action uses on each platform, and what the case records when it cannot.
+//! This is the one place that knows it (docs/api.md prints it as a table).
+//!
+//! |          | discord | telegram | slack |
+//! |----------|---------|----------|-------|
+//! | note/warn | recorded, applied | recorded only | recorded and posted to the mod-log |
+//! | timeout  | member timeout | mute (`restrictChatMember`) | recorded; removal on the admin side |
+//! | kick     | kick | ban then unban | recorded; removal on the admin side |
+//! | ban      | ban | `banChatMember` | recorded; deactivation on the admin side |
+//! | unban    | unban | `unbanChatMember` | recorded; reactivation on the admin side |
+//! | jail     | jail role, roles saved | indefinite or timed mute | refused (400) |
+//! | unjail   | roles restored | mute lifted | nothing to unjail (409) |
+
+use modctl_types::config::Sections;
+use modctl_types::moderation::{Action, JailRecord};
+use modctl_types::{Platform, Timestamp};
+
+use super::validate::Checked;
+use crate::platform::hierarchy::Act;
+use crate::platform::{Hierarchy, PlatformAdapter, PlatformError};
+
+/// What carrying out an action did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Applied on the platform.
+    pub applied: bool,
+    /// What happened and what to do.
+    pub detail: String,
+    /// Whether the case adds strikes: applied actions and actions the platform
+    /// only records by design do; refusals and failures do not, so a retry
+    /// after fixing permissions does not count twice.
+    pub counts: bool,
+    /// What the action did to the jail state.
+    pub jail: JailEffect,
+}
+
+/// An action's effect on the member's jail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JailEffect {
+    /// None.
+    Unchanged,
+    /// Jailed, with the roles to restore later.
+    Jailed {
+        /// Roles saved.
+        saved_roles: Vec<String>,
+    },
+    /// The jail ended.
+    Released,
+}
+
+impl Outcome {
+    fn applied(detail: impl Into<String>) -> Self {
+        Outcome {
+            applied: true,
+            detail: detail.into(),
+            counts: true,
+            jail: JailEffect::Unchanged,
+        }
+    }
+
+    fn recorded(detail: impl Into<String>) -> Self {
+        Outcome {
+            applied: false,
+            detail: detail.into(),
+            counts: true,
+            jail: JailEffect::Unchanged,
+        }
+    }
+
+    /// Not applied, and no strikes: a refusal or a failure.
+    pub fn refused(detail: impl Into<String>) -> Self {
+        Outcome {
+            applied: false,
+            detail: detail.into(),
+            counts: false,
+            jail: JailEffect::Unchanged,
+        }
+    }
+
+    fn with_jail(mut self, jail: JailEffect) -> Self {
+        self.jail = jail;
+        self
+    }
+}
+
+const ADMIN_SIDE: &str =
+    "case recorded; removal from the workspace is done on the administrator side";
+
+/// Everything an action needs besides the request.
+#[derive(Debug)]
+pub struct Context<'a> {
+    /// The server's platform.
+    pub platform: Platform,
+    /// The server id.
+    pub server_id: &'a str,
+    /// The server's config.
+    pub config: &'a Sections,
+    /// The member's active jail (for unjail).
+    pub jail: Option<&'a JailRecord>,
+    /// When the timeout or jail ends.
+    pub until: Option<Timestamp>,
+}
+
+/// Carries out `input` through `adapter` (`None`: the server is not connected).
+pub async fn carry_out(
+    adapter: Option<&dyn PlatformAdapter>,
+    input: &Checked,
+    cx: &Context<'_>,
+) -> Outcome {
+    let Some(adapter) = adapter else {
+        return Outcome::refused(format!(
+            "not applied: server {id} is not connected to {platform}; an operator can connect it with `modctld server connect {id}`",
+            id = cx.server_id,
+            platform = cx.platform
+        ));
+    };
+    let user = input.user_id.as_str();
+    let reason = input.reason.as_deref();
+    let until_text = cx
+        .until
+        .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
+    match (cx.platform, input.action) {
+        (Platform::Discord, Action::Note) => Outcome::applied("note recorded"),
+        (Platform::Discord, Action::Warn) => Outcome::applied("warning recorded"),
+        (Platform::Telegram, Action::Note | Action::Warn) => Outcome::recorded(
+            "case recorded only: Telegram has no notes or warnings a bot could give",
+        ),
+        (Platform::Slack, Action::Note | Action::Warn) => post_to_modlog(adapter, input, cx).await,
+
+        (Platform::Discord, Action::Timeout) => {
+            let until = cx.until.expect("timeouts have an end");
+            discord(adapter, user, Act::Timeout, async {
+                adapter
+                    .timeout(user, until, reason)
+                    .await
+                    .map(|()| Outcome::applied(format!("timed out until {until}")))
+            })
+            .await
+        }
+        (Platform::Telegram, Action::Timeout) => result(
+            adapter
+                .mute(user, cx.until)
+                .await
+                .map(|()| Outcome::applied(format!("muted {until_text} (restrictChatMember)"))),
+        ),
+
+        (Platform::Discord, Action::Kick) => {
+            discord(adapter, user, Act::Kick, async {
+                adapter
+                    .kick(user, reason)
+                    .await
+                    .map(|()| Outcome::applied("kicked"))
+            })
+            .await
+        }
+        (Platform::Telegram, Action::Kick) => {
+            // Telegram has no kick: ban, then unban so the member may rejoin.
+            let kicked = async {
+                adapter.ban(user, 0, reason).await?;
+                adapter.unban(user, reason).await?;
+                Ok(Outcome::applied(
+                    "removed with a ban followed by an unban; they may rejoin",
+                ))
+            };
+            result(kicked.await)
+        }
+
+        (Platform::Discord, Action::Ban) => {
+            let days = input.delete_message_days.unwrap_or(0);
+            discord(adapter, user, Act::Ban, async {
+                adapter.ban(user, days, reason).await.map(|()| {
+                    Outcome::applied(format!("banned; deleted {days} day(s) of their messages"))
+                })
+            })
+            .await
+        }
+        (Platform::Telegram, Action::Ban) => {
+            let days = input.delete_message_days.unwrap_or(0);
+            let detail = if days > 0 {
+                "banned (banChatMember); their messages were revoked"
+            } else {
+                "banned (banChatMember)"
+            };
+            result(
+                adapter
+                    .ban(user, days, reason)
+                    .await
+                    .map(|()| Outcome::applied(detail)),
+            )
+        }
+
+        (Platform::Discord, Action::Unban) => {
+            discord(adapter, user, Act::Unban, async {
+                adapter
+                    .unban(user, reason)
+                    .await
+                    .map(|()| Outcome::applied("ban lifted"))
+            })
+            .await
+        }
+        (Platform::Telegram, Action::Unban) => result(
+            adapter
+                .unban(user, reason)
+                .await
+                .map(|()| Outcome::applied("ban lifted (unbanChatMember); they may rejoin")),
+        ),
+
+        (Platform::Slack, Action::Timeout | Action::Kick) => Outcome::recorded(ADMIN_SIDE),
+        (Platform::Slack, Action::Ban) => Outcome::recorded(
+            "case recorded; Slack bots cannot ban: deactivate the account on the administrator side",
+        ),
+        (Platform::Slack, Action::Unban) => {
+            Outcome::recorded("case recorded; reactivate the account on the administrator side")
+        }
+
+        (Platform::Discord, Action::Jail) => discord_jail(adapter, input, cx).await,
+        (Platform::Telegram, Action::Jail) => {
+            result(adapter.mute(user, cx.until).await.map(|()| {
+                Outcome::applied(format!("jailed: muted {until_text}")).with_jail(
+                    JailEffect::Jailed {
+                        saved_roles: Vec::new(),
+                    },
+                )
+            }))
+        }
+        (Platform::Discord, Action::Unjail) => discord_unjail(adapter, input, cx).await,
+        (Platform::Telegram, Action::Unjail) => result(adapter.unmute(user).await.map(|()| {
+            Outcome::applied("released: send permissions restored").with_jail(JailEffect::Released)
+        })),
+        // Validation keeps these from getting here: Slack has no jail, and
+        // future actions or platforms are refused rather than half-done.
+        (platform, action) => Outcome::refused(format!(
+            "not applied: {action} is not available on {platform}"
+        )),
+    }
+}
+
+/// A platform result as an outcome: failures become `applied: false` with advice.
+fn result(outcome: Result<Outcome, PlatformError>) -> Outcome {
+    outcome.unwrap_or_else(|e| Outcome::refused(format!("not applied: {}", e.advice())))
+}
+
+/// Reads the hierarchy and checks it before doing anything on Discord, so a
+/// refusal names its reason and no doomed request is sent.
+async fn discord(
+    adapter: &dyn PlatformAdapter,
+    user: &str,
+    act: Act<'_>,
+    call: impl Future<Output = Result<Outcome, PlatformError>>,
+) -> Outcome {
+    match adapter.hierarchy(user).await {
+        Ok(Some(hierarchy)) => {
+            if let Err(reason) = hierarchy.check(act) {
+                return Outcome::refused(format!("not applied: {reason}"));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => return Outcome::refused(format!("not applied: {}", e.advice())),
+    }
+    result(call.await)
+}
+
+async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Context<'_>) -> Outcome {
+    let Some(jail_role) = cx.config.jail.role_id.as_deref() else {
+        return Outcome::refused("not applied: jail.role_id is not set");
+    };
+    let hierarchy = match roles_hierarchy(
+        adapter,
+        &input.user_id,
+        Act::ChangeRoles {
+            granting: Some(jail_role),
+        },
+    )
+    .await
+    {
+        Ok(h) => h,
+        Err(refusal) => return refusal,
+    };
+    let current: Vec<String> = hierarchy
+        .roles_of(&input.user_id)
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| *r != jail_role)
+        .cloned()
+        .collect();
+    let mut new_roles = if cx.config.jail.strip_roles {
+        Vec::new()
+    } else {
+        current.clone()
+    };
+    new_roles.push(jail_role.to_owned());
+    let until = cx
+        .until
+        .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
+    let saved = current.len();
+    result(
+        adapter
+            .set_roles(&input.user_id, &new_roles, input.reason.as_deref())
+            .await
+            .map(|()| {
+                Outcome::applied(format!(
+                    "jailed {until}: {saved} role(s) saved, jail role given"
+                ))
+                .with_jail(JailEffect::Jailed {
+                    saved_roles: current,
+                })
+            }),
+    )
+}
+
+async fn discord_unjail(
+    adapter: &dyn PlatformAdapter,
+    input: &Checked,
+    cx: &Context<'_>,
+) -> Outcome {
+    let jail_role = cx.config.jail.role_id.as_deref();
+    let hierarchy =
+        match roles_hierarchy(adapter, &input.user_id, Act::ChangeRoles { granting: None }).await {
+            Ok(h) => h,
+            Err(refusal) if refusal.detail.contains("not a member") => {
+                return Outcome::refused(
+                    "the member is no longer in the server; the jail was closed",
+                )
+                .with_jail(JailEffect::Released);
+            }
+            Err(refusal) => return refusal,
+        };
+    let saved = cx.jail.map(|j| j.saved_roles.clone()).unwrap_or_default();
+    let restored: Vec<String> = if cx.config.jail.strip_roles {
+        saved
+    } else {
+        hierarchy
+            .roles_of(&input.user_id)
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| Some(r.as_str()) != jail_role)
+            .cloned()
+            .collect()
+    };
+    let count = restored.len();
+    result(
+        adapter
+            .set_roles(&input.user_id, &restored, input.reason.as_deref())
+            .await
+            .map(|()| {
+                Outcome::applied(format!("released: {count} role(s) restored"))
+                    .with_jail(JailEffect::Released)
+            }),
+    )
+}
+
+/// The hierarchy, checked for `act`; `Err` is the outcome to record instead.
+async fn roles_hierarchy(
+    adapter: &dyn PlatformAdapter,
+    user: &str,
+    act: Act<'_>,
+) -> Result<Hierarchy, Outcome> {
+    match adapter.hierarchy(user).await {
+        Ok(Some(hierarchy)) => match hierarchy.check(act) {
+            Ok(()) => Ok(hierarchy),
+            Err(reason) => Err(Outcome::refused(format!("not applied: {reason}"))),
+        },
+        Ok(None) => Err(Outcome::refused(
+            "not applied: the platform reported no roles",
+        )),
+        Err(e) => Err(Outcome::refused(format!("not applied: {}", e.advice()))),
+    }
+}
+
+async fn post_to_modlog(
+    adapter: &dyn PlatformAdapter,
+    input: &Checked,
+    cx: &Context<'_>,
+) -> Outcome {
+    let noun = if input.action == Action::Note {
+        "Note"
+    } else {
+        "Warning"
+    };
+    let Some(channel) = cx.config.general.modlog_channel_id.as_deref() else {
+        return Outcome::recorded(
+            "case recorded; not written to the mod-log: no mod-log channel is set (general.modlog_channel_id)",
+        );
+    };
+    let text = format!(
+        "{noun} for <@{user}>: {reason}",
+        user = input.user_id,
+        reason = input.reason.as_deref().unwrap_or("no reason given")
+    );
+    match adapter.post_message(channel, &text).await {
+        Ok(()) => Outcome::applied("case recorded and written to the mod-log"),
+        Err(e) => Outcome::recorded(format!(
+            "case recorded; not written to the mod-log: {}",
+            e.advice()
+        )),
+    }
+}

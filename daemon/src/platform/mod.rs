@@ -1,0 +1,240 @@
+//! Platform adapters: how the daemon talks to Discord, Telegram and Slack.
+//!
+//! [`PlatformAdapter`] is the one trait for what the daemon needs from a
+//! platform. It offers *primitives* (time out, kick, ban, set roles, mute,
+//! post a message, read the role hierarchy); which primitives an action uses
+//! on which platform (the behaviour table of the spec) is decided once, in
+//! [`crate::moderation`], so the live adapters and the simulator cannot
+//! disagree about it.
+//!
+//! - [`discord`]: Discord REST API v10 with a bot token.
+//! - [`telegram`]: Telegram Bot API.
+//! - [`slack`]: Slack Web API.
+//! - [`simulator`]: a stand-in community kept in the store, for the demo.
+//! - [`retry`]: the bounded retry policy for 429 and 5xx answers.
+//!
+//! Tokens live only inside the adapters; their `Debug` output, errors and log
+//! lines never contain them (reqwest errors are stripped of their URL, which
+//! for Telegram contains the token).
+
+pub mod discord;
+pub mod hierarchy;
+pub mod retry;
+pub mod simulator;
+pub mod slack;
+pub mod telegram;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use modctl_types::{Platform, Timestamp};
+
+pub use hierarchy::{Hierarchy, Member, Role};
+pub use retry::RetryPolicy;
+
+use crate::store::Store;
+use crate::store::connections::{Connection, ConnectionMode};
+
+/// Why a platform call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlatformError {
+    /// The bot lacks a permission or may not act on this member.
+    #[error("the platform refused: {0}")]
+    Forbidden(String),
+    /// The member, ban, channel or server is unknown to the platform.
+    #[error("not found on the platform: {0}")]
+    NotFound(String),
+    /// Rate limited; the platform asked to wait this long.
+    #[error("rate limited by the platform for {}s", .retry_after.as_secs_f64())]
+    RateLimited {
+        /// How long to wait.
+        retry_after: Duration,
+    },
+    /// The platform failed (5xx).
+    #[error("the platform failed with status {status}: {message}")]
+    Server {
+        /// HTTP status.
+        status: u16,
+        /// The platform's message.
+        message: String,
+    },
+    /// The bot token was refused.
+    #[error("the platform refused the bot token")]
+    Unauthorized,
+    /// The platform refused the request as invalid.
+    #[error("the platform refused the request: {0}")]
+    Invalid(String),
+    /// No answer in time.
+    #[error("the platform did not answer in time")]
+    Timeout,
+    /// The platform could not be reached.
+    #[error("cannot reach the platform: {0}")]
+    Transport(String),
+    /// The adapter has no such primitive (a bug in the behaviour table).
+    #[error("{0} is not supported on this platform")]
+    Unsupported(&'static str),
+}
+
+impl PlatformError {
+    /// Turns a reqwest failure into a platform error without its URL (a
+    /// Telegram URL carries the bot token).
+    pub fn from_reqwest(err: reqwest::Error) -> PlatformError {
+        if err.is_timeout() {
+            PlatformError::Timeout
+        } else {
+            PlatformError::Transport(err.without_url().to_string())
+        }
+    }
+
+    /// What to tell the moderator: what happened and what to do about it.
+    pub fn advice(&self) -> String {
+        match self {
+            PlatformError::Forbidden(m) => {
+                format!("the platform refused ({m}): give the bot the permission it needs and a role above the member's")
+            }
+            PlatformError::NotFound(m) => format!("not found on the platform ({m}): check the user id"),
+            PlatformError::RateLimited { retry_after } => format!(
+                "still rate limited by the platform after retrying (retry after {:.1}s): try again later",
+                retry_after.as_secs_f64()
+            ),
+            PlatformError::Server { status, message } => {
+                format!("the platform failed with status {status} ({message}) after retrying: try again later")
+            }
+            PlatformError::Unauthorized => {
+                "the platform refused the bot token: an operator should reconnect the server with a valid token"
+                    .to_owned()
+            }
+            PlatformError::Invalid(m) => format!("the platform refused the request: {m}"),
+            PlatformError::Timeout => "the platform did not answer in time after retrying: try again later".to_owned(),
+            PlatformError::Transport(m) => format!("cannot reach the platform ({m}): try again later"),
+            PlatformError::Unsupported(what) => format!("{what} is not supported on this platform"),
+        }
+    }
+}
+
+/// Result of a platform call.
+pub type PlatformResult<T> = Result<T, PlatformError>;
+
+/// What the daemon needs from a platform. Primitives a platform does not have
+/// keep the default, which reports [`PlatformError::Unsupported`].
+#[async_trait]
+pub trait PlatformAdapter: Send + Sync + std::fmt::Debug {
+    /// The role hierarchy as it concerns `target`: roles with positions and
+    /// permissions, the owner, the bot's and the target's roles. `None` on
+    /// platforms without roles.
+    async fn hierarchy(&self, _target: &str) -> PlatformResult<Option<Hierarchy>> {
+        Ok(None)
+    }
+
+    /// Times the member out until `until` (Discord).
+    async fn timeout(
+        &self,
+        _user: &str,
+        _until: Timestamp,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("timeout"))
+    }
+
+    /// Removes the member.
+    async fn kick(&self, _user: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("kick"))
+    }
+
+    /// Bans the member, deleting `delete_message_days` days of their messages.
+    async fn ban(
+        &self,
+        _user: &str,
+        _delete_message_days: u8,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("ban"))
+    }
+
+    /// Lifts a ban.
+    async fn unban(&self, _user: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("unban"))
+    }
+
+    /// Replaces the member's roles (Discord jail and unjail).
+    async fn set_roles(
+        &self,
+        _user: &str,
+        _roles: &[String],
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("changing roles"))
+    }
+
+    /// Takes away every send permission until `until`, or for good (Telegram).
+    async fn mute(&self, _user: &str, _until: Option<Timestamp>) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("muting"))
+    }
+
+    /// Gives the send permissions back (Telegram).
+    async fn unmute(&self, _user: &str) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("unmuting"))
+    }
+
+    /// Posts `text` to `channel` (mod-log).
+    async fn post_message(&self, _channel: &str, _text: &str) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("posting messages"))
+    }
+}
+
+/// Shared by all live adapters.
+#[derive(Debug, Clone)]
+pub struct PlatformClients {
+    /// One HTTP client (connection pool) for every platform.
+    pub http: reqwest::Client,
+    /// How 429 and 5xx answers are retried.
+    pub retry: RetryPolicy,
+}
+
+impl PlatformClients {
+    /// Clients with a 10-second request timeout and the default retry policy.
+    pub fn new(retry: RetryPolicy) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .user_agent(concat!(
+                "modctld/",
+                env!("CARGO_PKG_VERSION"),
+                " (+https://example.invalid/modctl)"
+            ))
+            .build()
+            .expect("the HTTP client builds with a static configuration");
+        PlatformClients { http, retry }
+    }
+}
+
+/// The adapter for a server's stored connection.
+pub fn adapter_for(
+    clients: &PlatformClients,
+    store: &Store,
+    platform: Platform,
+    server_id: &str,
+    connection: Connection,
+) -> Box<dyn PlatformAdapter> {
+    match connection.mode {
+        ConnectionMode::Simulated => Box::new(simulator::Simulator::new(
+            store.clone(),
+            server_id,
+            platform,
+        )),
+        ConnectionMode::Live { token, api_base } => match platform {
+            Platform::Discord => Box::new(discord::Discord::new(
+                clients.clone(),
+                api_base,
+                token,
+                server_id,
+            )),
+            Platform::Telegram => Box::new(telegram::Telegram::new(
+                clients.clone(),
+                api_base,
+                token,
+                server_id,
+            )),
+            _ => Box::new(slack::Slack::new(clients.clone(), api_base, token)),
+        },
+    }
+}

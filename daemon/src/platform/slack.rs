@@ -1,0 +1,102 @@
+//! Slack Web API (`Authorization: Bearer <bot token>`). Slack offers bots no
+//! way to remove members from a workspace, so the only primitive is posting
+//! to the mod-log channel.
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+
+use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
+
+/// The public API.
+pub const DEFAULT_API_BASE: &str = "https://slack.com/api";
+
+/// A Slack workspace, through a bot.
+pub struct Slack {
+    clients: PlatformClients,
+    base: String,
+    token: String,
+}
+
+impl std::fmt::Debug for Slack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slack")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Slack {
+    /// An adapter for one workspace.
+    pub fn new(clients: PlatformClients, api_base: Option<String>, token: String) -> Self {
+        let base = api_base
+            .unwrap_or_else(|| DEFAULT_API_BASE.to_owned())
+            .trim_end_matches('/')
+            .to_owned();
+        Slack {
+            clients,
+            base,
+            token,
+        }
+    }
+}
+
+async fn read(response: reqwest::Response) -> PlatformResult<Value> {
+    let status = response.status();
+    if status.as_u16() == 429 {
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(1.0);
+        return Err(PlatformError::RateLimited {
+            retry_after: super::discord::seconds(retry_after),
+        });
+    }
+    if status.is_server_error() {
+        return Err(PlatformError::Server {
+            status: status.as_u16(),
+            message: status.to_string(),
+        });
+    }
+    let text = response.text().await.map_err(PlatformError::from_reqwest)?;
+    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if body["ok"] == Value::Bool(true) {
+        return Ok(body);
+    }
+    let error = body["error"].as_str().unwrap_or("unknown_error").to_owned();
+    Err(match error.as_str() {
+        "invalid_auth" | "not_authed" | "token_revoked" | "account_inactive" => {
+            PlatformError::Unauthorized
+        }
+        "channel_not_found" => PlatformError::NotFound(error),
+        "not_in_channel" | "missing_scope" | "restricted_action" | "is_archived" => {
+            PlatformError::Forbidden(error)
+        }
+        _ => PlatformError::Invalid(error),
+    })
+}
+
+#[async_trait]
+impl PlatformAdapter for Slack {
+    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
+        let url = format!("{}/chat.postMessage", self.base);
+        let body = json!({ "channel": channel, "text": text });
+        self.clients
+            .retry
+            .run(|| async {
+                let response = self
+                    .clients
+                    .http
+                    .post(&url)
+                    .bearer_auth(&self.token)
+                    .json(&body)
+                    .send()
+                    .await
+                    .map_err(PlatformError::from_reqwest)?;
+                read(response).await
+            })
+            .await
+            .map(drop)
+    }
+}

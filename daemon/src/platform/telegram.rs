@@ -1,0 +1,190 @@
+//! Telegram Bot API: `POST {base}/bot<token>/<method>` with JSON bodies.
+//!
+//! The token is part of the URL, so URLs are never logged or put in errors.
+
+use async_trait::async_trait;
+use modctl_types::Timestamp;
+use serde_json::{Value, json};
+
+use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
+
+/// The public API.
+pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
+
+/// Every send permission, all set to `allowed`.
+fn send_permissions(allowed: bool) -> Value {
+    json!({
+        "can_send_messages": allowed,
+        "can_send_audios": allowed,
+        "can_send_documents": allowed,
+        "can_send_photos": allowed,
+        "can_send_videos": allowed,
+        "can_send_video_notes": allowed,
+        "can_send_voice_notes": allowed,
+        "can_send_polls": allowed,
+        "can_send_other_messages": allowed,
+        "can_add_web_page_previews": allowed,
+    })
+}
+
+/// A Telegram group, through a bot.
+pub struct Telegram {
+    clients: PlatformClients,
+    base: String,
+    token: String,
+    chat_id: i64,
+}
+
+impl std::fmt::Debug for Telegram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Telegram")
+            .field("base", &self.base)
+            .field("chat_id", &self.chat_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Telegram {
+    /// An adapter for group `chat_id` (validated as an integer when claimed).
+    pub fn new(
+        clients: PlatformClients,
+        api_base: Option<String>,
+        token: String,
+        chat_id: &str,
+    ) -> Self {
+        let base = api_base
+            .unwrap_or_else(|| DEFAULT_API_BASE.to_owned())
+            .trim_end_matches('/')
+            .to_owned();
+        Telegram {
+            clients,
+            base,
+            token,
+            chat_id: chat_id.parse().unwrap_or_default(),
+        }
+    }
+
+    async fn call(&self, method: &str, body: Value) -> PlatformResult<Value> {
+        let url = format!("{}/bot{}/{method}", self.base, self.token);
+        self.clients
+            .retry
+            .run(|| async {
+                let response = self
+                    .clients
+                    .http
+                    .post(&url)
+                    .json(&body)
+                    .send()
+                    .await
+                    .map_err(PlatformError::from_reqwest)?;
+                read(response).await
+            })
+            .await
+    }
+
+    fn user(user: &str) -> PlatformResult<i64> {
+        user.parse()
+            .map_err(|_| PlatformError::Invalid(format!("`{user}` is not a Telegram user id")))
+    }
+
+    async fn restrict(
+        &self,
+        user: &str,
+        allowed: bool,
+        until: Option<Timestamp>,
+    ) -> PlatformResult<()> {
+        let mut body = json!({
+            "chat_id": self.chat_id,
+            "user_id": Self::user(user)?,
+            "permissions": send_permissions(allowed),
+        });
+        if !allowed {
+            // 0 means "forever" to Telegram.
+            body["until_date"] = json!(until.map_or(0, |t| t.as_second()));
+        }
+        self.call("restrictChatMember", body).await.map(drop)
+    }
+}
+
+async fn read(response: reqwest::Response) -> PlatformResult<Value> {
+    let status = response.status();
+    let text = response.text().await.map_err(PlatformError::from_reqwest)?;
+    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if body["ok"] == Value::Bool(true) {
+        return Ok(body["result"].clone());
+    }
+    let code = body["error_code"]
+        .as_u64()
+        .map_or(status.as_u16(), |c| c as u16);
+    let description = body["description"]
+        .as_str()
+        .unwrap_or("no description")
+        .to_owned();
+    let lower = description.to_lowercase();
+    Err(match code {
+        401 => PlatformError::Unauthorized,
+        403 => PlatformError::Forbidden(description),
+        429 => PlatformError::RateLimited {
+            retry_after: super::discord::seconds(
+                body["parameters"]["retry_after"].as_f64().unwrap_or(1.0),
+            ),
+        },
+        500..=599 => PlatformError::Server {
+            status: code,
+            message: description,
+        },
+        // Telegram reports most refusals as 400 with a description.
+        _ if lower.contains("not enough rights")
+            || lower.contains("can't remove chat owner")
+            || lower.contains("administrator") =>
+        {
+            PlatformError::Forbidden(description)
+        }
+        _ if lower.contains("user not found")
+            || lower.contains("participant_id_invalid")
+            || lower.contains("chat not found") =>
+        {
+            PlatformError::NotFound(description)
+        }
+        _ => PlatformError::Invalid(description),
+    })
+}
+
+#[async_trait]
+impl PlatformAdapter for Telegram {
+    async fn ban(
+        &self,
+        user: &str,
+        delete_message_days: u8,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let body = json!({
+            "chat_id": self.chat_id,
+            "user_id": Self::user(user)?,
+            "revoke_messages": delete_message_days > 0,
+        });
+        self.call("banChatMember", body).await.map(drop)
+    }
+
+    async fn unban(&self, user: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)?, "only_if_banned": true });
+        self.call("unbanChatMember", body).await.map(drop)
+    }
+
+    async fn mute(&self, user: &str, until: Option<Timestamp>) -> PlatformResult<()> {
+        self.restrict(user, false, until).await
+    }
+
+    async fn unmute(&self, user: &str) -> PlatformResult<()> {
+        self.restrict(user, true, None).await
+    }
+
+    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
+        let chat: Value = channel
+            .parse::<i64>()
+            .map_or_else(|_| json!(channel), |id| json!(id));
+        self.call("sendMessage", json!({ "chat_id": chat, "text": text }))
+            .await
+            .map(drop)
+    }
+}

@@ -1,0 +1,262 @@
+//! Moderation actions, cases, strikes and jails.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Platform, Timestamp};
+
+/// A moderation action, the `{action}` of `POST /servers/{id}/actions/{action}`.
+///
+/// ```
+/// use modctl_types::moderation::Action;
+/// assert_eq!("ban".parse::<Action>().unwrap(), Action::Ban);
+/// assert!("smite".parse::<Action>().unwrap_err().contains("note, warn, timeout"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Action {
+    /// Record a note about the member.
+    Note,
+    /// Warn the member.
+    Warn,
+    /// Time the member out for `minutes`.
+    Timeout,
+    /// Remove the member (they may rejoin).
+    Kick,
+    /// Ban the member.
+    Ban,
+    /// Lift a ban.
+    Unban,
+    /// Jail the member (additive to the spec): jail role, roles saved.
+    Jail,
+    /// Release a jailed member and restore their roles.
+    Unjail,
+}
+
+impl Action {
+    /// Every action.
+    pub const ALL: [Action; 8] = [
+        Action::Note,
+        Action::Warn,
+        Action::Timeout,
+        Action::Kick,
+        Action::Ban,
+        Action::Unban,
+        Action::Jail,
+        Action::Unjail,
+    ];
+
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Note => "note",
+            Action::Warn => "warn",
+            Action::Timeout => "timeout",
+            Action::Kick => "kick",
+            Action::Ban => "ban",
+            Action::Unban => "unban",
+            Action::Jail => "jail",
+            Action::Unjail => "unjail",
+        }
+    }
+
+    /// Actions that remove or restrict a member, which the CLI confirms first.
+    pub fn is_destructive(self) -> bool {
+        matches!(self, Action::Kick | Action::Ban | Action::Jail)
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Action::ALL
+            .into_iter()
+            .find(|a| a.as_str() == s)
+            .ok_or_else(|| {
+                let valid: Vec<&str> = Action::ALL.iter().map(|a| a.as_str()).collect();
+                format!("unknown action `{s}`: expected one of {}", valid.join(", "))
+            })
+    }
+}
+
+/// Body of `POST /servers/{id}/actions/{action}`.
+///
+/// Numbers are signed on the wire so that out-of-range values get a clear
+/// message from the daemon rather than a type error.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequest {
+    /// The platform's user id of the target.
+    pub user_id: String,
+    /// Why; at most 512 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Duration: required by `timeout` (1 to 40320), optional for `jail`
+    /// (1 to 525600; none = until unjailed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<i64>,
+    /// Days of messages to delete, `ban` only (0 to 7; default from the
+    /// `moderation` config section).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_message_days: Option<i64>,
+}
+
+/// An escalation triggered by an action (a step of the strike ladder).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Escalation {
+    /// The escalation's own case.
+    pub case_id: i64,
+    /// Its per-server number.
+    pub case_number: i64,
+    /// The ladder step's action.
+    pub action: Action,
+    /// Whether it was applied on the platform.
+    pub applied: bool,
+    /// What happened.
+    pub detail: String,
+}
+
+/// Response of `POST /servers/{id}/actions/{action}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionResponse {
+    /// Identifier of the case that was recorded.
+    pub case_id: i64,
+    /// Whether the action was applied on the platform.
+    pub applied: bool,
+    /// The platform on which the action was carried out.
+    pub platform: Platform,
+    /// Additional detail about the outcome: what happened and what to do.
+    pub detail: String,
+    /// The case's per-server number (additive).
+    pub case_number: i64,
+    /// The member's active strikes after this action (additive).
+    pub active_strikes: u32,
+    /// The ladder step this action triggered, if any (additive).
+    pub escalation: Option<Escalation>,
+}
+
+/// Where a case came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CaseSource {
+    /// An API call.
+    Api,
+    /// A strike-ladder step, linked to the case that triggered it.
+    Escalation,
+    /// A timed jail ending by itself.
+    Expiry,
+}
+
+impl CaseSource {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaseSource::Api => "api",
+            CaseSource::Escalation => "escalation",
+            CaseSource::Expiry => "expiry",
+        }
+    }
+}
+
+impl fmt::Display for CaseSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A recorded moderation case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Case {
+    /// The case id (unique across servers).
+    pub id: i64,
+    /// Per-server case number.
+    pub number: i64,
+    /// What was done.
+    pub action: Action,
+    /// To whom.
+    pub user_id: String,
+    /// By whom: `key:<key_id>`, or `system:<what>` for automatic cases.
+    pub actor: String,
+    /// Why.
+    pub reason: Option<String>,
+    /// Duration in minutes (timeout, jail).
+    pub minutes: Option<i64>,
+    /// When the timeout or jail ends.
+    pub expires_at: Option<Timestamp>,
+    /// Days of messages deleted (ban).
+    pub delete_message_days: Option<i64>,
+    /// Whether it was applied on the platform.
+    pub applied: bool,
+    /// The platform.
+    pub platform: Platform,
+    /// What happened.
+    pub detail: String,
+    /// When.
+    pub created_at: Timestamp,
+    /// How the case came about.
+    pub source: CaseSource,
+    /// The case that caused this one (escalations, expiries).
+    pub linked_case_id: Option<i64>,
+}
+
+/// Response of `GET /servers/{id}/cases`, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseList {
+    /// The cases.
+    pub cases: Vec<Case>,
+    /// Pass as `before` to get the next (older) page; `None` on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// A member's strikes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeSummary {
+    /// The member.
+    pub user_id: String,
+    /// Strikes that have not expired.
+    pub active: u32,
+    /// All strikes ever.
+    pub total: u32,
+    /// When the last strike was added.
+    pub last_strike_at: Timestamp,
+}
+
+/// Response of `GET /servers/{id}/strikes`: members with strikes, most active first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeList {
+    /// The members.
+    pub strikes: Vec<StrikeSummary>,
+}
+
+/// An active jail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JailRecord {
+    /// The jailed member.
+    pub user_id: String,
+    /// Jailed since.
+    pub since: Timestamp,
+    /// Ends by itself then; `None` = until unjailed.
+    pub until: Option<Timestamp>,
+    /// Roles restored on unjail.
+    pub saved_roles: Vec<String>,
+    /// The jail's case.
+    pub case_id: i64,
+}
+
+/// Response of `GET /servers/{id}/jails`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JailList {
+    /// Active jails, oldest first.
+    pub jails: Vec<JailRecord>,
+}
