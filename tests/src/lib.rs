@@ -17,7 +17,13 @@ use std::thread::JoinHandle;
 
 use modctl_client::Client;
 use modctl_types::{Plan, Platform, Scope, Server, Team};
-use modctld::store::{self, Store, keys, servers, teams};
+use std::time::Duration;
+
+use modctl_types::config::{AuditSource, SectionName};
+use modctld::platform::RetryPolicy;
+use modctld::platform::simulator;
+use modctld::store::connections::{self, Connection, ConnectionMode};
+use modctld::store::{self, Store, StoreError, config, keys, servers, teams};
 use modctld::{AppState, api_key};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
@@ -44,9 +50,22 @@ pub struct TestKey {
 }
 
 impl TestDaemon {
-    /// Starts a daemon on `127.0.0.1:0` with a fresh database.
+    /// Starts a daemon on `127.0.0.1:0` with a fresh database. Platform
+    /// retries wait at most 2 s, and timed jails are swept every 100 ms, so
+    /// tests stay fast.
     pub fn start() -> TestDaemon {
-        let dir = tempfile::tempdir().expect("temp dir");
+        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"))
+    }
+
+    /// Stops this daemon and starts a new one on the same database, as after
+    /// a restart of `modctld`.
+    pub fn restart(mut self) -> TestDaemon {
+        self.stop();
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
+        TestDaemon::start_in(dir)
+    }
+
+    fn start_in(dir: tempfile::TempDir) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
@@ -66,7 +85,14 @@ impl TestDaemon {
                 let shutdown = async {
                     let _ = shutdown_rx.await;
                 };
-                modctld::serve(listener, AppState::new(store), shutdown)
+                let state = AppState::new(store)
+                    .with_retry_policy(RetryPolicy {
+                        max_attempts: 3,
+                        max_wait: Duration::from_secs(2),
+                        backoff: Duration::from_millis(10),
+                    })
+                    .with_jail_sweep_interval(Duration::from_millis(100));
+                modctld::serve(listener, state, shutdown)
                     .await
                     .expect("serve");
             });
@@ -186,14 +212,84 @@ impl TestDaemon {
     }
 }
 
-impl Drop for TestDaemon {
-    fn drop(&mut self) {
+impl TestDaemon {
+    fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+
+    /// Connects `server` to a (fake) platform at `api_base` with `token`.
+    pub fn connect_live(&self, server: &str, token: &str, api_base: &str) {
+        let (server, mode) = (
+            server.to_owned(),
+            ConnectionMode::Live {
+                token: token.to_owned(),
+                api_base: Some(api_base.to_owned()),
+            },
+        );
+        self.block_on(
+            self.store
+                .write(move |tx| connections::set(tx, &server, &Connection { mode })),
+        )
+        .expect("connect");
+    }
+
+    /// Connects `server` to the simulator with the demo community of its platform.
+    pub fn connect_simulated(&self, server: &str, platform: Platform) {
+        let server = server.to_owned();
+        self.block_on(self.store.write(move |tx| {
+            connections::set(
+                tx,
+                &server,
+                &Connection {
+                    mode: ConnectionMode::Simulated,
+                },
+            )?;
+            simulator::seed(tx, &server, &modctld::operator::demo::community(platform))
+        }))
+        .expect("connect simulated");
+    }
+
+    /// Replaces a config section of `server` directly in the store.
+    pub fn set_config(&self, server: &str, section: SectionName, value: serde_json::Value) {
+        let server = server.to_owned();
+        self.block_on(self.store.write(move |tx| {
+            let mut sections = config::load(tx, &server)?.sections;
+            sections
+                .replace_from_json(section, value)
+                .map_err(|e| StoreError::Invalid(e.to_string()))?;
+            config::apply(
+                tx,
+                config::Change {
+                    server_id: &server,
+                    actor: "test",
+                    source: AuditSource::Api,
+                    expected_revision: None,
+                    sections,
+                    dry_run: false,
+                },
+            )
+        }))
+        .expect("set config");
+    }
+
+    /// Runs `f` in a write transaction of the daemon's store.
+    pub fn write<T, F>(&self, f: F) -> T
+    where
+        F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.block_on(self.store.write(f)).expect("store write")
+    }
+}
+
+impl Drop for TestDaemon {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
