@@ -1,0 +1,680 @@
+//! Cases, strikes, escalation, jails, idempotency and the demo's simulated
+//! servers (issue #4), through the SDK against a real daemon.
+
+use std::time::Duration;
+
+use modctl_client::{CaseQuery, Client, ErrorKind, StatusCode};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, TestDaemon};
+use modctl_types::Platform;
+use modctl_types::config::SectionName;
+use modctl_types::moderation::{Action, ActionRequest, CaseSource};
+use modctld::operator::demo::{
+    self, discord_members as dm, slack_members as sm, telegram_members as tm,
+};
+use modctld::platform::simulator;
+use serde_json::json;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn request(user: &str) -> ActionRequest {
+    ActionRequest {
+        user_id: user.into(),
+        ..Default::default()
+    }
+}
+
+/// Alpha's Discord server on the simulator (its demo community).
+fn simulated() -> (Fixture, Client) {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    fixture
+        .daemon
+        .connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Jail,
+        json!({"enabled": true, "role_id": dm::JAILED_ROLE}),
+    );
+    fixture
+        .daemon
+        .set_config(ALPHA_TELEGRAM, SectionName::Jail, json!({"enabled": true}));
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    (fixture, client)
+}
+
+#[tokio::test]
+async fn validation_errors_are_400_and_write_nothing() {
+    let (fixture, client) = simulated();
+    let long_reason = "x".repeat(513);
+    let cases: Vec<(Action, ActionRequest, String)> = vec![
+        (
+            Action::Note,
+            request(""),
+            "user_id must not be empty: give the platform's user id of the target".into(),
+        ),
+        (
+            Action::Note,
+            request("alice"),
+            "user_id: `alice` is not a discord user id: expected a snowflake of 17 to 20 digits"
+                .into(),
+        ),
+        (
+            Action::Timeout,
+            request(dm::ALICE),
+            "minutes is required for timeout: 1 to 40320 (28 days)".into(),
+        ),
+        (
+            Action::Timeout,
+            ActionRequest {
+                minutes: Some(40_321),
+                ..request(dm::ALICE)
+            },
+            "minutes must be between 1 and 40320 for timeout, got 40321".into(),
+        ),
+        (
+            Action::Timeout,
+            ActionRequest {
+                minutes: Some(0),
+                ..request(dm::ALICE)
+            },
+            "minutes must be between 1 and 40320 for timeout, got 0".into(),
+        ),
+        (
+            Action::Kick,
+            ActionRequest {
+                minutes: Some(5),
+                ..request(dm::ALICE)
+            },
+            "minutes is only used by timeout and jail, not by kick".into(),
+        ),
+        (
+            Action::Ban,
+            ActionRequest {
+                delete_message_days: Some(8),
+                ..request(dm::ALICE)
+            },
+            "delete_message_days must be between 0 and 7 for ban, got 8".into(),
+        ),
+        (
+            Action::Ban,
+            ActionRequest {
+                delete_message_days: Some(-1),
+                ..request(dm::ALICE)
+            },
+            "delete_message_days must be between 0 and 7 for ban, got -1".into(),
+        ),
+        (
+            Action::Warn,
+            ActionRequest {
+                delete_message_days: Some(1),
+                ..request(dm::ALICE)
+            },
+            "delete_message_days is only used by ban, not by warn".into(),
+        ),
+        (
+            Action::Warn,
+            ActionRequest {
+                reason: Some(long_reason),
+                ..request(dm::ALICE)
+            },
+            "reason is too long: at most 512 characters, got 513".into(),
+        ),
+    ];
+    for (action, body, message) in cases {
+        let err = client
+            .perform_action(ALPHA_DISCORD, action, &body)
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.status(),
+            Some(StatusCode::BAD_REQUEST),
+            "{action} {body:?}"
+        );
+        assert_eq!(err.message(), message);
+    }
+
+    // Unknown actions and wrong JSON types.
+    let http = reqwest::Client::new();
+    for (route, body, message) in [
+        (
+            "smite",
+            json!({"user_id": dm::ALICE}),
+            "unknown action `smite`: expected one of note, warn, timeout, kick, ban, unban, jail, unjail",
+        ),
+        (
+            "warn",
+            json!({"user_id": 800000000000000004_i64}),
+            "invalid request body: user_id: invalid type: integer `800000000000000004`, expected a string",
+        ),
+        (
+            "timeout",
+            json!({"user_id": dm::ALICE, "minutes": "ten"}),
+            "invalid request body: minutes: invalid type: string \"ten\", expected i64",
+        ),
+        (
+            "warn",
+            json!({"reason": "x"}),
+            "invalid request body: missing field `user_id`",
+        ),
+        (
+            "warn",
+            json!({"user_id": dm::ALICE, "duration": 5}),
+            "invalid request body: duration: unknown field `duration`, expected one of `user_id`, `reason`, `minutes`, `delete_message_days`",
+        ),
+    ] {
+        let response = http
+            .post(
+                fixture
+                    .daemon
+                    .api(&format!("/servers/{ALPHA_DISCORD}/actions/{route}")),
+            )
+            .bearer_auth(&fixture.alpha_rw.full)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let (status, got) = modctl_e2e::error_body(response).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        // serde adds where in the body it stopped: ` at line 1 column N`.
+        assert_eq!(got.split(" at line ").next().unwrap(), message);
+    }
+
+    // A required reason.
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Moderation,
+        json!({"require_reason": true}),
+    );
+    let err = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::ALICE))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message().starts_with("this server requires a reason"),
+        "{}",
+        err.message()
+    );
+
+    // Jail without jail config.
+    fixture
+        .daemon
+        .set_config(ALPHA_DISCORD, SectionName::Jail, json!({"enabled": false}));
+    let body = ActionRequest {
+        reason: Some("r".into()),
+        ..request(dm::ALICE)
+    };
+    let err = client
+        .perform_action(ALPHA_DISCORD, Action::Jail, &body)
+        .await
+        .unwrap_err();
+    assert!(
+        err.message()
+            .starts_with("jail is not set up on this server"),
+        "{}",
+        err.message()
+    );
+
+    assert!(
+        client
+            .all_cases(ALPHA_DISCORD, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(client.strikes(ALPHA_DISCORD).await.unwrap().is_empty());
+    // Nothing reached the simulated platform either.
+    let alice = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::ALICE))
+        .unwrap();
+    assert_eq!(alice.muted_until, None);
+}
+
+#[tokio::test]
+async fn cases_record_the_actor_and_page_newest_first() {
+    let (fixture, client) = simulated();
+    for user in [
+        dm::ALICE,
+        dm::BOB,
+        dm::ALICE,
+        dm::BOB,
+        dm::ALICE,
+        dm::ALICE,
+        dm::BOB,
+    ] {
+        client
+            .perform_action(ALPHA_DISCORD, Action::Note, &request(user))
+            .await
+            .unwrap();
+    }
+    let first = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                limit: Some(3),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        first.cases.iter().map(|c| c.number).collect::<Vec<_>>(),
+        [7, 6, 5]
+    );
+    assert_eq!(first.next_before, Some(first.cases[2].id));
+    let second = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                limit: Some(3),
+                before: first.next_before,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        second.cases.iter().map(|c| c.number).collect::<Vec<_>>(),
+        [4, 3, 2]
+    );
+    assert_eq!(
+        client.all_cases(ALPHA_DISCORD, None).await.unwrap().len(),
+        7
+    );
+
+    let alice = client
+        .all_cases(ALPHA_DISCORD, Some(dm::ALICE))
+        .await
+        .unwrap();
+    assert_eq!(
+        alice.iter().map(|c| c.number).collect::<Vec<_>>(),
+        [6, 5, 3, 1]
+    );
+    let case = &alice[0];
+    assert_eq!(case.actor, format!("key:{}", fixture.alpha_rw.key_id));
+    assert_eq!(
+        (case.action, case.source, case.applied, case.platform),
+        (Action::Note, CaseSource::Api, true, Platform::Discord)
+    );
+    assert_eq!(client.case(ALPHA_DISCORD, case.id).await.unwrap(), *case);
+
+    for limit in [0, 201] {
+        let err = client
+            .cases(
+                ALPHA_DISCORD,
+                &CaseQuery {
+                    limit: Some(limit),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.message(),
+            format!("limit must be between 1 and 200, got {limit}")
+        );
+    }
+    // A case of another server, or none at all: 404.
+    let beta = fixture.daemon.client(&fixture.beta_rw);
+    let err = beta.case(BETA_DISCORD, case.id).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotFound);
+    assert_eq!(
+        client
+            .case(ALPHA_DISCORD, 999_999)
+            .await
+            .unwrap_err()
+            .kind(),
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        client.case(BETA_DISCORD, case.id).await.unwrap_err().kind(),
+        ErrorKind::Forbidden
+    );
+}
+
+#[tokio::test]
+async fn strikes_escalate_along_the_ladder_as_linked_cases() {
+    let (fixture, client) = simulated();
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"weights": {"warn": 1}, "expiry_days": 30, "ladder": [{"at": 2, "action": "timeout", "minutes": 15}, {"at": 3, "action": "kick"}]}),
+    );
+    let first = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::BOB))
+        .await
+        .unwrap();
+    assert_eq!(
+        (first.active_strikes, first.escalation.is_none()),
+        (1, true)
+    );
+
+    let second = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::BOB))
+        .await
+        .unwrap();
+    assert_eq!(second.active_strikes, 2);
+    let escalation = second.escalation.expect("the ladder's first step");
+    assert_eq!(
+        (escalation.action, escalation.applied),
+        (Action::Timeout, true)
+    );
+    let case = client
+        .case(ALPHA_DISCORD, escalation.case_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        (case.source, case.linked_case_id, case.minutes),
+        (CaseSource::Escalation, Some(second.case_id), Some(15))
+    );
+    let bob = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::BOB))
+        .unwrap();
+    assert!(
+        bob.muted_until.is_some(),
+        "the simulated member is timed out"
+    );
+
+    let third = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::BOB))
+        .await
+        .unwrap();
+    let escalation = third.escalation.expect("the ladder's second step");
+    assert_eq!(
+        (escalation.action, escalation.applied),
+        (Action::Kick, true)
+    );
+    assert_eq!(
+        fixture
+            .daemon
+            .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::BOB)),
+        None
+    );
+
+    let strikes = client.strikes(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(strikes.len(), 1);
+    assert_eq!(
+        (
+            strikes[0].user_id.as_str(),
+            strikes[0].active,
+            strikes[0].total
+        ),
+        (dm::BOB, 3, 3)
+    );
+    // Escalation cases add no strikes of their own.
+    assert_eq!(
+        client
+            .all_cases(ALPHA_DISCORD, Some(dm::BOB))
+            .await
+            .unwrap()
+            .len(),
+        5
+    );
+}
+
+#[tokio::test]
+async fn jail_and_unjail_restore_the_members_roles() {
+    let (fixture, client) = simulated();
+    let before = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::ALICE))
+        .unwrap();
+
+    let jailed = client
+        .perform_action(ALPHA_DISCORD, Action::Jail, &request(dm::ALICE))
+        .await
+        .unwrap();
+    assert!(jailed.applied, "{}", jailed.detail);
+    let during = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::ALICE))
+        .unwrap();
+    assert_eq!(during.roles, [dm::JAILED_ROLE]);
+    let jails = client.jails(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(
+        (
+            jails[0].user_id.as_str(),
+            &jails[0].saved_roles,
+            jails[0].case_id
+        ),
+        (dm::ALICE, &before.roles, jailed.case_id)
+    );
+
+    let err = client
+        .perform_action(ALPHA_DISCORD, Action::Jail, &request(dm::ALICE))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::CONFLICT));
+
+    let released = client
+        .perform_action(ALPHA_DISCORD, Action::Unjail, &request(dm::ALICE))
+        .await
+        .unwrap();
+    assert!(released.applied, "{}", released.detail);
+    let after = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_DISCORD, dm::ALICE))
+        .unwrap();
+    assert_eq!(after.roles, before.roles);
+    assert!(client.jails(ALPHA_DISCORD).await.unwrap().is_empty());
+
+    let err = client
+        .perform_action(ALPHA_DISCORD, Action::Unjail, &request(dm::ALICE))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (err.status(), err.message()),
+        (
+            Some(StatusCode::CONFLICT),
+            format!("user {} is not jailed on this server", dm::ALICE).as_str()
+        )
+    );
+}
+
+/// Moves a jail's end into the past, as if its time had run out.
+fn expire_now(daemon: &TestDaemon, server: &'static str) {
+    daemon.write(move |tx| {
+        Ok(tx.execute("UPDATE jails SET until = 1 WHERE server_id = ?1", [server])?)
+    });
+}
+
+async fn wait_until_released(client: &Client, server: &str) {
+    for _ in 0..100 {
+        if client.jails(server).await.unwrap().is_empty() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the timed jail was not released");
+}
+
+#[tokio::test]
+async fn a_timed_jail_ends_by_itself_also_after_a_restart() {
+    let (fixture, client) = simulated();
+    let body = ActionRequest {
+        minutes: Some(60),
+        ..request(tm::ALICE)
+    };
+    let jailed = client
+        .perform_action(ALPHA_TELEGRAM, Action::Jail, &body)
+        .await
+        .unwrap();
+    assert!(jailed.applied, "{}", jailed.detail);
+    assert!(
+        client.jails(ALPHA_TELEGRAM).await.unwrap()[0]
+            .until
+            .is_some()
+    );
+    expire_now(&fixture.daemon, ALPHA_TELEGRAM);
+    wait_until_released(&client, ALPHA_TELEGRAM).await;
+    let release = &client.all_cases(ALPHA_TELEGRAM, None).await.unwrap()[0];
+    assert_eq!(
+        (release.action, release.source, release.linked_case_id),
+        (Action::Unjail, CaseSource::Expiry, Some(jailed.case_id))
+    );
+    assert_eq!(release.actor, "system:expiry");
+    let alice = fixture
+        .daemon
+        .write(|tx| simulator::member_state(tx, ALPHA_TELEGRAM, tm::ALICE))
+        .unwrap();
+    assert_eq!(alice.muted_until, None);
+
+    // A jail that ends while the daemon is down ends at the next start.
+    let jailed = client
+        .perform_action(
+            ALPHA_TELEGRAM,
+            Action::Jail,
+            &ActionRequest {
+                minutes: Some(5),
+                ..request(tm::BOB)
+            },
+        )
+        .await
+        .unwrap();
+    let Fixture {
+        daemon, alpha_rw, ..
+    } = fixture;
+    expire_now(&daemon, ALPHA_TELEGRAM);
+    let daemon = daemon.restart();
+    let client = daemon.client(&alpha_rw);
+    wait_until_released(&client, ALPHA_TELEGRAM).await;
+    assert_eq!(
+        client.all_cases(ALPHA_TELEGRAM, None).await.unwrap()[0].linked_case_id,
+        Some(jailed.case_id)
+    );
+}
+
+#[tokio::test]
+async fn an_idempotent_retry_returns_the_first_response_and_acts_once() {
+    let fixture = Fixture::start();
+    let telegram = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/bot1:token/banChatMember"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "result": true})))
+        .expect(1)
+        .mount(&telegram)
+        .await;
+    fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, "1:token", &telegram.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+
+    let body = ActionRequest {
+        reason: Some("raid".into()),
+        ..request("4242")
+    };
+    let first = client
+        .perform_action_idempotent(ALPHA_TELEGRAM, Action::Ban, &body, "ban-4242")
+        .await
+        .unwrap();
+    let again = client
+        .perform_action_idempotent(ALPHA_TELEGRAM, Action::Ban, &body, "ban-4242")
+        .await
+        .unwrap();
+    assert_eq!(first, again);
+    assert_eq!(
+        client.all_cases(ALPHA_TELEGRAM, None).await.unwrap().len(),
+        1
+    );
+
+    let other = ActionRequest {
+        reason: Some("other".into()),
+        ..request("4242")
+    };
+    let err = client
+        .perform_action_idempotent(ALPHA_TELEGRAM, Action::Ban, &other, "ban-4242")
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::CONFLICT));
+    assert!(
+        err.message()
+            .contains("was already used for a different request"),
+        "{}",
+        err.message()
+    );
+    assert_eq!(
+        client.all_cases(ALPHA_TELEGRAM, None).await.unwrap().len(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn the_demo_servers_show_real_outcomes() {
+    let daemon = TestDaemon::start();
+    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let client = Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap();
+
+    let ban = client
+        .perform_action(demo::DISCORD, Action::Ban, &request(dm::ALICE))
+        .await
+        .unwrap();
+    assert_eq!(
+        (ban.applied, ban.detail.as_str()),
+        (true, "banned; deleted 0 day(s) of their messages")
+    );
+    assert!(daemon.write(|tx| simulator::is_banned(tx, demo::DISCORD, dm::ALICE)));
+    let refused = client
+        .perform_action(demo::DISCORD, Action::Ban, &request(dm::ADA))
+        .await
+        .unwrap();
+    assert_eq!(
+        (refused.applied, refused.detail.as_str()),
+        (
+            false,
+            "not applied: bot's highest role is below the target's"
+        )
+    );
+
+    let kick = client
+        .perform_action(demo::TELEGRAM, Action::Kick, &request(tm::BOB))
+        .await
+        .unwrap();
+    assert_eq!(
+        (kick.applied, kick.detail.as_str()),
+        (
+            true,
+            "removed with a ban followed by an unban; they may rejoin"
+        )
+    );
+    assert_eq!(
+        daemon.write(|tx| simulator::member_state(tx, demo::TELEGRAM, tm::BOB)),
+        None
+    );
+    assert!(!daemon.write(|tx| simulator::is_banned(tx, demo::TELEGRAM, tm::BOB)));
+
+    let timeout = ActionRequest {
+        minutes: Some(60),
+        ..request(sm::ALICE)
+    };
+    let timeout = client
+        .perform_action(demo::SLACK, Action::Timeout, &timeout)
+        .await
+        .unwrap();
+    assert_eq!(
+        (timeout.applied, timeout.detail.as_str()),
+        (
+            false,
+            "case recorded; removal from the workspace is done on the administrator side"
+        )
+    );
+    let warn = ActionRequest {
+        reason: Some("be kind".into()),
+        ..request(sm::ALICE)
+    };
+    assert!(
+        client
+            .perform_action(demo::SLACK, Action::Warn, &warn)
+            .await
+            .unwrap()
+            .applied
+    );
+    let posted = daemon.write(|tx| simulator::messages(tx, demo::SLACK, sm::MODLOG));
+    assert_eq!(posted, [format!("Warning for <@{}>: be kind", sm::ALICE)]);
+}
