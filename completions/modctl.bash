@@ -16,6 +16,12 @@ _modctl() {
             ",$1")
                 cmd="modctl"
                 ;;
+            modctl,action)
+                cmd="modctl__subcmd__action"
+                ;;
+            modctl,cases)
+                cmd="modctl__subcmd__cases"
+                ;;
             modctl,completions)
                 cmd="modctl__subcmd__completions"
                 ;;
@@ -25,14 +31,44 @@ _modctl() {
             modctl,help)
                 cmd="modctl__subcmd__help"
                 ;;
+            modctl,jails)
+                cmd="modctl__subcmd__jails"
+                ;;
             modctl,login)
                 cmd="modctl__subcmd__login"
                 ;;
             modctl,servers)
                 cmd="modctl__subcmd__servers"
                 ;;
+            modctl,strikes)
+                cmd="modctl__subcmd__strikes"
+                ;;
             modctl,whoami)
                 cmd="modctl__subcmd__whoami"
+                ;;
+            modctl__subcmd__cases,export)
+                cmd="modctl__subcmd__cases__subcmd__export"
+                ;;
+            modctl__subcmd__cases,help)
+                cmd="modctl__subcmd__cases__subcmd__help"
+                ;;
+            modctl__subcmd__cases,list)
+                cmd="modctl__subcmd__cases__subcmd__list"
+                ;;
+            modctl__subcmd__cases,show)
+                cmd="modctl__subcmd__cases__subcmd__show"
+                ;;
+            modctl__subcmd__cases__subcmd__help,export)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__export"
+                ;;
+            modctl__subcmd__cases__subcmd__help,help)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__cases__subcmd__help,list)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__list"
+                ;;
+            modctl__subcmd__cases__subcmd__help,show)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__show"
                 ;;
             modctl__subcmd__config,audit)
                 cmd="modctl__subcmd__config__subcmd__audit"
@@ -88,6 +124,12 @@ _modctl() {
             modctl__subcmd__config__subcmd__help,show)
                 cmd="modctl__subcmd__config__subcmd__help__subcmd__show"
                 ;;
+            modctl__subcmd__help,action)
+                cmd="modctl__subcmd__help__subcmd__action"
+                ;;
+            modctl__subcmd__help,cases)
+                cmd="modctl__subcmd__help__subcmd__cases"
+                ;;
             modctl__subcmd__help,completions)
                 cmd="modctl__subcmd__help__subcmd__completions"
                 ;;
@@ -97,14 +139,29 @@ _modctl() {
             modctl__subcmd__help,help)
                 cmd="modctl__subcmd__help__subcmd__help"
                 ;;
+            modctl__subcmd__help,jails)
+                cmd="modctl__subcmd__help__subcmd__jails"
+                ;;
             modctl__subcmd__help,login)
                 cmd="modctl__subcmd__help__subcmd__login"
                 ;;
             modctl__subcmd__help,servers)
                 cmd="modctl__subcmd__help__subcmd__servers"
                 ;;
+            modctl__subcmd__help,strikes)
+                cmd="modctl__subcmd__help__subcmd__strikes"
+                ;;
             modctl__subcmd__help,whoami)
                 cmd="modctl__subcmd__help__subcmd__whoami"
+                ;;
+            modctl__subcmd__help__subcmd__cases,export)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__export"
+                ;;
+            modctl__subcmd__help__subcmd__cases,list)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__list"
+                ;;
+            modctl__subcmd__help__subcmd__cases,show)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__show"
                 ;;
             modctl__subcmd__help__subcmd__config,audit)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__audit"
@@ -161,7 +218,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version login whoami servers config completions help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -179,8 +236,264 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__action)
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --timeout --help --version note warn timeout kick ban unban jail unjail"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delete-days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --users-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idempotency-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__export)
+            opts="-h -V --format --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "jsonl csv" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help)
+            opts="list show export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__list)
+            opts="-h -V --user --limit --all --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__show)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -195,7 +508,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__completions)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version bash elvish fish powershell zsh"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,10 +524,6 @@ _modctl() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -229,7 +538,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version show set edit export import clone audit diff help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version show set edit export import clone audit diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,10 +556,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -263,7 +568,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__audit)
-            opts="-h -V --limit --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --limit --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,10 +590,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -301,7 +602,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-h -V --from --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --from --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,10 +624,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -339,7 +636,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__diff)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -355,10 +652,6 @@ _modctl() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -373,7 +666,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__edit)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,10 +684,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -407,7 +696,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__export)
-            opts="-o -h -V --output --url --key --profile --json --format --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -431,10 +720,6 @@ _modctl() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -589,7 +874,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__import)
-            opts="-h -V --dry-run --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --dry-run --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,10 +892,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -623,7 +904,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__set)
-            opts="-f -h -V --file --if-revision --url --key --profile --json --format --timeout --help --version"
+            opts="-f -h -V --file --if-revision --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -653,10 +934,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -669,7 +946,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__show)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,10 +964,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -703,8 +976,78 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config completions help"
+            opts="login whoami servers config action cases strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__action)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases)
+            opts="list show export"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -870,6 +1213,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__jails)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__login)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -926,6 +1283,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__strikes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__whoami)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -940,8 +1311,8 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__login)
-            opts="-h -V --with-key --url --key --profile --json --format --timeout --help --version"
+        modctl__subcmd__jails)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -959,8 +1330,34 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__login)
+            opts="-h -V --with-key --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -975,7 +1372,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version list show help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -991,10 +1388,6 @@ _modctl() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1065,7 +1458,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__list)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1081,10 +1474,6 @@ _modctl() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
                     return 0
                     ;;
                 --timeout)
@@ -1099,7 +1488,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__show)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1117,10 +1506,6 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
-                    return 0
-                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1132,8 +1517,8 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__whoami)
-            opts="-h -V --url --key --profile --json --format --timeout --help --version"
+        modctl__subcmd__strikes)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1151,8 +1536,34 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "table plain json" -- "${cur}"))
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__whoami)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --timeout)

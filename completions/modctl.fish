@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_modctl_global_optspecs
-    string join \n url= key= profile= json format= timeout= h/help V/version
+    string join \n url= key= profile= json plain table timeout= h/help V/version
 end
 
 function __fish_modctl_needs_command
@@ -27,49 +27,49 @@ end
 complete -c modctl -n "__fish_modctl_needs_command" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_needs_command" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_needs_command" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_needs_command" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_needs_command" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_needs_command" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_needs_command" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "servers" -d 'List and show the servers your team has claimed'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l with-key -d 'Read the API key from stdin (one line) instead of prompting, for scripts'
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show one server'
@@ -77,22 +77,20 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_se
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server'
@@ -100,12 +98,11 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "set" -d 'Replace a section with the JSON in a file (`-` for stdin)'
@@ -119,88 +116,80 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_see
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l file -d 'JSON file with the new section, or `-` for stdin' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l if-revision -d 'Refuse unless the config is still at this revision' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file instead of stdout' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l dry-run -d 'Show what would change without changing anything'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l from -d 'The server to copy from' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l limit -d 'How many entries (1 to 500)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Replace a section with the JSON in a file (`-` for stdin)'
@@ -211,22 +200,107 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -s r -l reason -d 'Why (at most 512 characters)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -s d -l duration -d 'How long, for timeout and jail: 90m, 2h, 7d, 1h30m (a bare number is minutes)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l delete-days -d 'Days of messages to delete, for ban (0 to 7)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l users-file -d 'Act on every user id in this file (one per line, `#` comments), or `-` for stdin' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l idempotency-key -d 'Send this Idempotency-Key: a retry with the same key does nothing again' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -s y -l yes -d 'Do not ask for confirmation'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l limit -d 'How many (1 to 200)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l all -d 'Every case, following the pages'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l format -d 'The format' -r -f -a "jsonl\t'One JSON object per line'
+csv\t'Comma-separated values with a header'"
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l format -d 'Output format [default: table on a terminal, plain when piped]' -r -f -a "table\t'A table for people'
-plain\t'Tab-separated rows for scripts'
-json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON (shorthand for --format json)'
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
@@ -237,3 +311,6 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "clone" -d 'Copy the config of another server of your team into this one'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'

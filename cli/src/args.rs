@@ -3,8 +3,9 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::commands::action::ActionArgs;
+use crate::commands::cases::CasesCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
-use crate::output::OutputMode;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -49,13 +50,17 @@ pub struct GlobalArgs {
     #[arg(long, env = "MODCTL_PROFILE", global = true, value_name = "NAME")]
     pub profile: Option<String>,
 
-    /// Print JSON (shorthand for --format json)
-    #[arg(long, global = true, conflicts_with = "format")]
+    /// Print JSON
+    #[arg(long, global = true, conflicts_with_all = ["plain", "table"])]
     pub json: bool,
 
-    /// Output format [default: table on a terminal, plain when piped]
-    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
-    pub format: Option<OutputMode>,
+    /// Print tab-separated rows without a header (the default when piped)
+    #[arg(long, global = true, conflicts_with = "table")]
+    pub plain: bool,
+
+    /// Print a table (the default on a terminal)
+    #[arg(long, global = true)]
+    pub table: bool,
 
     /// Request timeout in seconds
     #[arg(long, global = true, default_value_t = 30, value_name = "SECONDS")]
@@ -75,6 +80,23 @@ pub enum Command {
     /// Show, change, export, import, clone, diff and audit a server's moderation config
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail
+    Action(ActionArgs),
+    /// List, show and export cases
+    #[command(subcommand)]
+    Cases(CasesCommand),
+    /// Strike counts per member (plain columns: user, active, total, last strike)
+    Strikes {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+    },
+    /// Active jails (plain columns: user, since, until, saved roles, case)
+    Jails {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+    },
     /// Print a shell completion script
     Completions {
         /// The shell

@@ -26,7 +26,7 @@ pub struct Context {
 impl Context {
     /// Resolves the output mode; credentials are resolved when a command asks.
     pub fn new(global: GlobalArgs) -> Self {
-        let output = OutputMode::resolve(global.json, global.format);
+        let output = OutputMode::resolve(global.json, global.plain, global.table);
         Context { global, output }
     }
 

@@ -3,7 +3,8 @@
 //! Modules:
 //! - [`args`]: the clap definition of the whole command line.
 //! - [`commands`]: one module per command group (`whoami`, `servers`,
-//!   `config`, `login`, `completions`). Each splits *fetching* (SDK calls) from
+//!   `config`, `action`, `cases` (with strikes and jails), `login`,
+//!   `completions`). Each splits *fetching* (SDK calls) from
 //!   *rendering* (pure functions from data to text), so output is testable
 //!   without a daemon.
 //! - [`context`]: resolves the daemon URL and key (flags, environment, profile)
@@ -76,6 +77,10 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Whoami => commands::whoami::run(&context).await,
         Command::Servers(command) => commands::servers::run(&context, command).await,
         Command::Config(command) => return commands::config::run(&context, command).await,
+        Command::Action(args) => return commands::action::run(&context, args).await,
+        Command::Cases(command) => commands::cases::run(&context, command).await,
+        Command::Strikes { server } => commands::cases::strikes(&context, &server).await,
+        Command::Jails { server } => commands::cases::jails(&context, &server).await,
         Command::Completions { shell } => commands::completions::run(shell),
     }
     .map(|()| exit::OK)

@@ -13,7 +13,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 
 /// How a command prints its result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputMode {
     /// A table for people.
     Table,
@@ -24,13 +24,14 @@ pub enum OutputMode {
 }
 
 impl OutputMode {
-    /// `--json` wins, then `--format`, then table on a terminal, plain otherwise.
-    pub fn resolve(json: bool, format: Option<OutputMode>) -> OutputMode {
+    /// `--json`, `--plain` or `--table` if given (clap keeps them exclusive),
+    /// else table on a terminal and plain otherwise.
+    pub fn resolve(json: bool, plain: bool, table: bool) -> OutputMode {
         if json {
             OutputMode::Json
-        } else if let Some(mode) = format {
-            mode
-        } else if std::io::stdout().is_terminal() {
+        } else if plain {
+            OutputMode::Plain
+        } else if table || std::io::stdout().is_terminal() {
             OutputMode::Table
         } else {
             OutputMode::Plain

@@ -11,7 +11,7 @@ fn whoami_as_table_plain_and_json() {
     let fixture = Fixture::start();
     let keys = [&fixture.alpha_rw];
     let table = stdout_of(
-        modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--format", "table"]),
+        modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--table"]),
         0,
     );
     assert_snapshot!("whoami_table", stable(&table, &keys));
@@ -32,7 +32,7 @@ fn servers_list_as_table_plain_and_json() {
     let fixture = Fixture::start();
     let key = Some(&fixture.alpha_ro);
     let table = stdout_of(
-        modctl(&fixture, key).args(["servers", "list", "--format", "table"]),
+        modctl(&fixture, key).args(["servers", "list", "--table"]),
         0,
     );
     assert_snapshot!("servers_table", stable(&table, &[]));
@@ -121,7 +121,7 @@ fn usage_errors_exit_2() {
     let fixture = Fixture::start();
     stderr_of(modctl(&fixture, None).arg("no-such-command"), 2);
     stderr_of(
-        modctl(&fixture, None).args(["whoami", "--format", "yaml"]),
+        modctl(&fixture, None).args(["whoami", "--json", "--plain"]),
         2,
     );
 }

@@ -43,10 +43,7 @@ fn show_a_section_as_table_plain_and_json() {
     let args = ["config", "show", ALPHA_DISCORD, "strikes"];
     assert_snapshot!(
         "show_strikes_table",
-        stdout_of(
-            modctl(&fixture, key).args(args).args(["--format", "table"]),
-            0
-        )
+        stdout_of(modctl(&fixture, key).args(args).args(["--table"]), 0)
     );
     assert_snapshot!(
         "show_strikes_plain",
@@ -112,7 +109,7 @@ fn audit_as_table_and_plain() {
     let keys = [&fixture.alpha_rw];
     let key = Some(&fixture.alpha_ro);
     let table = stdout_of(
-        modctl(&fixture, key).args(["config", "audit", ALPHA_DISCORD, "--format", "table"]),
+        modctl(&fixture, key).args(["config", "audit", ALPHA_DISCORD, "--table"]),
         0,
     );
     assert_snapshot!("audit_table", stable(&table, &keys));
@@ -145,7 +142,7 @@ fn diff_exits_1_when_different_and_0_when_equal() {
     );
     assert_snapshot!("diff_plain", plain);
     let table = stdout_of(
-        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND, "--format", "table"]),
+        modctl(&fixture, key).args(["config", "diff", ALPHA_DISCORD, SECOND, "--table"]),
         1,
     );
     assert_snapshot!("diff_table", table);
@@ -221,7 +218,7 @@ fn import_dry_run_shows_a_readable_diff_and_changes_nothing() {
         modctl(&fixture, key)
             .args(["config", "import", SECOND])
             .arg(&file)
-            .args(["--dry-run", "--format", "table"]),
+            .args(["--dry-run", "--table"]),
         0,
     );
     assert_snapshot!("import_dry_run_table", out);

@@ -607,7 +607,9 @@ async fn slack_every_action() {
 #[tokio::test]
 async fn discord_hierarchy_and_permission_refusals_send_nothing() {
     let s = setup();
-    let cases: Vec<(&[&str], Option<&[&str]>, Action, &str)> = vec![
+    // (bot roles, target roles or not a member, action, detail)
+    type Refusal<'a> = (&'a [&'a str], Option<&'a [&'a str]>, Action, &'a str);
+    let cases: Vec<Refusal<'_>> = vec![
         (
             &[MOD_ROLE],
             Some(&[ADMIN_ROLE]),

@@ -1,6 +1,8 @@
 //! One module per command group. Each has a `run` that fetches through the
 //! SDK and prints, and pure `render_*` functions that turn data into text.
 
+pub mod action;
+pub mod cases;
 pub mod completions;
 pub mod config;
 pub mod login;

@@ -1,0 +1,314 @@
+//! `modctl action note|warn|timeout|kick|ban|unban|jail|unjail SERVER USER`.
+
+use clap::{Args, ValueEnum};
+use modctl_client::Client;
+use modctl_types::moderation::{Action, ActionRequest, ActionResponse};
+
+use crate::commands::{print, read_input};
+use crate::context::Context;
+use crate::exit::{self, CliError};
+use crate::output::{OutputMode, Rows, paint_stderr, render_json, render_pairs};
+use crate::prompt;
+
+/// The actions, as the command line names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ActionName {
+    /// Record a note
+    Note,
+    /// Warn
+    Warn,
+    /// Time out (needs --duration)
+    Timeout,
+    /// Kick (asks for confirmation)
+    Kick,
+    /// Ban (asks for confirmation)
+    Ban,
+    /// Lift a ban
+    Unban,
+    /// Jail (asks for confirmation)
+    Jail,
+    /// Release from jail
+    Unjail,
+}
+
+impl From<ActionName> for Action {
+    fn from(name: ActionName) -> Action {
+        match name {
+            ActionName::Note => Action::Note,
+            ActionName::Warn => Action::Warn,
+            ActionName::Timeout => Action::Timeout,
+            ActionName::Kick => Action::Kick,
+            ActionName::Ban => Action::Ban,
+            ActionName::Unban => Action::Unban,
+            ActionName::Jail => Action::Jail,
+            ActionName::Unjail => Action::Unjail,
+        }
+    }
+}
+
+/// `modctl action ...`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
+The command succeeds when the daemon records the case; `applied` says whether the platform carried it out."
+)]
+pub struct ActionArgs {
+    /// What to do
+    #[arg(value_enum)]
+    pub action: ActionName,
+    /// The server id (Telegram ids are negative)
+    #[arg(allow_hyphen_values = true)]
+    pub server: String,
+    /// The user id of the target (or --users-file)
+    #[arg(required_unless_present = "users_file", conflicts_with = "users_file")]
+    pub user: Option<String>,
+    /// Why (at most 512 characters)
+    #[arg(long, short = 'r')]
+    pub reason: Option<String>,
+    /// How long, for timeout and jail: 90m, 2h, 7d, 1h30m (a bare number is minutes)
+    #[arg(long, short = 'd', value_parser = parse_duration, value_name = "DURATION")]
+    pub duration: Option<i64>,
+    /// Days of messages to delete, for ban (0 to 7)
+    #[arg(long, value_name = "N")]
+    pub delete_days: Option<i64>,
+    /// Act on every user id in this file (one per line, `#` comments), or `-` for stdin
+    #[arg(long, value_name = "FILE")]
+    pub users_file: Option<String>,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Send this Idempotency-Key: a retry with the same key does nothing again
+    #[arg(long, value_name = "KEY", conflicts_with = "users_file")]
+    pub idempotency_key: Option<String>,
+}
+
+/// `90m`, `2h`, `7d`, `1w`, `1h30m`, or a bare number of minutes.
+pub fn parse_duration(text: &str) -> Result<i64, String> {
+    let invalid = || format!("invalid duration `{text}`: use e.g. 90m, 2h, 7d or 1h30m");
+    if let Ok(minutes) = text.parse::<i64>() {
+        return Ok(minutes);
+    }
+    let mut total: i64 = 0;
+    let mut number = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            'm' => 1,
+            'h' => 60,
+            'd' => 1440,
+            'w' => 10_080,
+            _ => return Err(invalid()),
+        };
+        let value: i64 = number.parse().map_err(|_| invalid())?;
+        total = value
+            .checked_mul(unit)
+            .and_then(|v| total.checked_add(v))
+            .ok_or_else(invalid)?;
+        number.clear();
+    }
+    if !number.is_empty() || total == 0 && text.is_empty() {
+        return Err(invalid());
+    }
+    Ok(total)
+}
+
+/// Runs an action, on one user or on a file of them.
+pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
+    let action: Action = args.action.into();
+    let users = match (&args.user, &args.users_file) {
+        (Some(user), _) => vec![user.clone()],
+        (None, Some(file)) => parse_users(&read_input(file)?),
+        (None, None) => unreachable!("clap requires a user or --users-file"),
+    };
+    if users.is_empty() {
+        return Err(CliError::usage("the users file holds no user ids"));
+    }
+    if action.is_destructive() {
+        let who = match users.as_slice() {
+            [one] => format!("user {one}"),
+            many => format!("{} users", many.len()),
+        };
+        if !prompt::confirm(
+            &format!("{action} {who} on server {}?", args.server),
+            args.yes,
+        )? {
+            eprintln!("cancelled; nothing was done");
+            return Ok(exit::FAILURE);
+        }
+    }
+    let client = context.client()?;
+    let body = |user: &str| ActionRequest {
+        user_id: user.to_owned(),
+        reason: args.reason.clone(),
+        minutes: args.duration,
+        delete_message_days: args.delete_days,
+    };
+    if args.users_file.is_none() {
+        let request = body(&users[0]);
+        let response = match &args.idempotency_key {
+            Some(key) => {
+                client
+                    .perform_action_idempotent(&args.server, action, &request, key)
+                    .await?
+            }
+            None => {
+                client
+                    .perform_action(&args.server, action, &request)
+                    .await?
+            }
+        };
+        print(&render_response(&response, context.output));
+        if !response.applied {
+            eprintln!(
+                "{} the platform did not apply it; the case is recorded",
+                paint_stderr("note:", console::Style::new().yellow())
+            );
+        }
+        return Ok(exit::OK);
+    }
+    bulk(&client, context, &args.server, action, &users, body).await
+}
+
+fn parse_users(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim())
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// One result of a bulk run.
+#[derive(Debug, serde::Serialize)]
+pub struct BulkResult {
+    /// The user.
+    pub user_id: String,
+    /// The daemon's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<ActionResponse>,
+    /// Why the request failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+async fn bulk(
+    client: &Client,
+    context: &Context,
+    server: &str,
+    action: Action,
+    users: &[String],
+    body: impl Fn(&str) -> ActionRequest,
+) -> Result<u8, CliError> {
+    let progress = indicatif::ProgressBar::with_draw_target(
+        Some(users.len() as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let mut results = Vec::with_capacity(users.len());
+    for user in users {
+        progress.set_message(user.clone());
+        // One failure does not stop the rest.
+        let result = match client.perform_action(server, action, &body(user)).await {
+            Ok(response) => BulkResult {
+                user_id: user.clone(),
+                response: Some(response),
+                error: None,
+            },
+            Err(e) => BulkResult {
+                user_id: user.clone(),
+                response: None,
+                error: Some(e.message().to_owned()),
+            },
+        };
+        results.push(result);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    print(&render_bulk(&results, context.output));
+    Ok(if results.iter().any(|r| r.error.is_some()) {
+        exit::FAILURE
+    } else {
+        exit::OK
+    })
+}
+
+/// The outcome of one action.
+pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
+    if mode == OutputMode::Json {
+        return render_json(response);
+    }
+    let mut pairs = vec![
+        (
+            "case",
+            format!("#{} (id {})", response.case_number, response.case_id),
+        ),
+        ("applied", response.applied.to_string()),
+        ("platform", response.platform.to_string()),
+        ("detail", response.detail.clone()),
+        ("active_strikes", response.active_strikes.to_string()),
+    ];
+    if mode == OutputMode::Plain {
+        pairs[0].1 = response.case_id.to_string();
+    }
+    if let Some(escalation) = &response.escalation {
+        pairs.push((
+            "escalation",
+            format!(
+                "{} (case #{}): applied={}: {}",
+                escalation.action, escalation.case_number, escalation.applied, escalation.detail
+            ),
+        ));
+    }
+    render_pairs(&pairs, mode)
+}
+
+/// The per-user results of a bulk run.
+pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
+    if mode == OutputMode::Json {
+        return render_json(results);
+    }
+    let mut rows = Rows::new(vec!["USER", "CASE", "APPLIED", "DETAIL"]);
+    for result in results {
+        rows.push(match (&result.response, &result.error) {
+            (Some(r), _) => vec![
+                result.user_id.clone(),
+                r.case_id.to_string(),
+                r.applied.to_string(),
+                r.detail.clone(),
+            ],
+            (None, error) => vec![
+                result.user_id.clone(),
+                "-".into(),
+                "false".into(),
+                format!("error: {}", error.as_deref().unwrap_or("unknown")),
+            ],
+        });
+    }
+    rows.render(mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90m"), Ok(90));
+        assert_eq!(parse_duration("2h"), Ok(120));
+        assert_eq!(parse_duration("7d"), Ok(10_080));
+        assert_eq!(parse_duration("1h30m"), Ok(90));
+        assert_eq!(parse_duration("45"), Ok(45));
+        for bad in ["", "h", "2x", "10m5"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn users_files_skip_blanks_and_comments() {
+        assert_eq!(
+            parse_users("1\n\n# all of them\n2 # spammer\n  3  \n"),
+            ["1", "2", "3"]
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! `modctl action`, `cases`, `strikes` and `jails` against a real daemon whose
+//! servers are connected to the simulator.
+
+mod support;
+
+use insta::assert_snapshot;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
+use modctl_types::Platform;
+use modctl_types::config::SectionName;
+use modctld::operator::demo::{discord_members as dm, telegram_members as tm};
+use serde_json::json;
+use support::{modctl, stable, stderr_of, stdout_of};
+
+fn fixture() -> Fixture {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    fixture
+        .daemon
+        .connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Jail,
+        json!({"enabled": true, "role_id": dm::JAILED_ROLE}),
+    );
+    fixture
+}
+
+#[test]
+fn an_action_as_table_plain_and_json() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    let table = stdout_of(
+        modctl(&fixture, key).args([
+            "action",
+            "ban",
+            ALPHA_DISCORD,
+            dm::ALICE,
+            "--reason",
+            "spam",
+            "--yes",
+            "--table",
+        ]),
+        0,
+    );
+    assert_snapshot!("action_ban_table", table);
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["action", "warn", ALPHA_DISCORD, dm::BOB, "-r", "rude"]),
+        0,
+    );
+    assert_snapshot!("action_warn_plain", plain);
+    let json = stdout_of(
+        modctl(&fixture, key).args(["action", "note", ALPHA_DISCORD, dm::BOB, "--json"]),
+        0,
+    );
+    assert_snapshot!("action_note_json", json);
+    // Not applied: still exit 0 (the case is recorded), with a note on stderr.
+    let output = modctl(&fixture, key)
+        .args(["action", "ban", ALPHA_DISCORD, dm::ADA, "--yes"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stdout)
+            .contains("bot's highest role is below the target's")
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("the platform did not apply it"));
+}
+
+#[test]
+fn destructive_actions_need_yes_without_a_terminal() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    for action in ["kick", "ban", "jail"] {
+        let err = stderr_of(
+            modctl(&fixture, key).args(["action", action, ALPHA_DISCORD, dm::ALICE]),
+            2,
+        );
+        assert!(
+            err.contains("confirmation needed but there is no terminal") && err.contains("--yes"),
+            "{err}"
+        );
+    }
+    // Nothing was done.
+    let out = stdout_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD]),
+        0,
+    );
+    assert_eq!(out, "");
+    // Non-destructive ones need no confirmation; Telegram ids may be negative.
+    stdout_of(
+        modctl(&fixture, key).args([
+            "action",
+            "timeout",
+            ALPHA_TELEGRAM,
+            tm::ALICE,
+            "--duration",
+            "2h",
+        ]),
+        0,
+    );
+}
+
+#[test]
+fn a_users_file_acts_on_each_and_reports_each() {
+    let fixture = fixture();
+    let users = format!(
+        "{}\n# the admin is above the bot\n{}\nnot-an-id\n",
+        dm::ALICE,
+        dm::ADA
+    );
+    let output = modctl(&fixture, Some(&fixture.alpha_rw))
+        .args([
+            "action",
+            "kick",
+            ALPHA_DISCORD,
+            "--users-file",
+            "-",
+            "--yes",
+            "--table",
+        ])
+        .write_stdin(users)
+        .output()
+        .unwrap();
+    // One failure does not stop the rest, and makes the exit code 1.
+    assert_eq!(output.status.code(), Some(1));
+    assert_snapshot!("bulk_kick_table", String::from_utf8(output.stdout).unwrap());
+}
+
+#[test]
+fn cases_strikes_and_jails() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    stdout_of(
+        modctl(&fixture, key).args([
+            "action",
+            "warn",
+            ALPHA_DISCORD,
+            dm::BOB,
+            "-r",
+            "spam, again",
+        ]),
+        0,
+    );
+    stdout_of(
+        modctl(&fixture, key).args(["action", "jail", ALPHA_DISCORD, dm::ALICE, "--yes"]),
+        0,
+    );
+    let keys = [&fixture.alpha_rw];
+
+    let list = stdout_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--table"]),
+        0,
+    );
+    assert_snapshot!("cases_list_table", stable(&list, &keys));
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--user", dm::BOB]),
+        0,
+    );
+    assert_snapshot!("cases_list_plain", stable(&plain, &keys));
+    let first_id = plain.split('\t').next().unwrap().to_owned();
+    let show = stdout_of(
+        modctl(&fixture, key).args(["cases", "show", ALPHA_DISCORD, &first_id, "--table"]),
+        0,
+    );
+    assert_snapshot!("cases_show_table", stable(&show, &keys));
+
+    let strikes = stdout_of(
+        modctl(&fixture, key).args(["strikes", ALPHA_DISCORD, "--table"]),
+        0,
+    );
+    assert_snapshot!("strikes_table", stable(&strikes, &keys));
+    let jails = stdout_of(
+        modctl(&fixture, key).args(["jails", ALPHA_DISCORD, "--table"]),
+        0,
+    );
+    assert_snapshot!("jails_table", stable(&jails, &keys));
+
+    let csv = stdout_of(
+        modctl(&fixture, key).args(["cases", "export", ALPHA_DISCORD, "--format", "csv"]),
+        0,
+    );
+    assert_snapshot!("cases_export_csv", stable(&csv, &keys));
+    let jsonl = stdout_of(
+        modctl(&fixture, key).args(["cases", "export", ALPHA_DISCORD]),
+        0,
+    );
+    let parsed: Vec<modctl_types::moderation::Case> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(parsed.iter().map(|c| c.number).collect::<Vec<_>>(), [1, 2]);
+
+    let err = stderr_of(
+        modctl(&fixture, key).args(["cases", "show", ALPHA_DISCORD, "999"]),
+        5,
+    );
+    assert!(err.contains("case `999` not found"), "{err}");
+}
