@@ -110,20 +110,27 @@ pub fn list(
     let before = before.unwrap_or(i64::MAX);
     let rows = match user_id {
         Some(user) => tx
-            .prepare_cached(&format!(
-                "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND user_id = ?2 AND id < ?3
-                 ORDER BY id DESC LIMIT ?4"
-            ))?
+            .prepare_cached(&list_by_user_sql())?
             .query_map(params![server_id, user, before, limit], case_from_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?,
         None => tx
-            .prepare_cached(&format!(
-                "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3"
-            ))?
+            .prepare_cached(&list_sql())?
             .query_map(params![server_id, before, limit], case_from_row)?
             .collect::<rusqlite::Result<Vec<_>>>()?,
     };
     Ok(rows)
+}
+
+fn list_sql() -> String {
+    format!(
+        "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id < ?2 ORDER BY id DESC LIMIT ?3"
+    )
+}
+
+fn list_by_user_sql() -> String {
+    format!(
+        "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND user_id = ?2 AND id < ?3 ORDER BY id DESC LIMIT ?4"
+    )
 }
 
 fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
@@ -374,4 +381,41 @@ pub fn release_idempotency(
         [key_id, key],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    /// SQLite's plan for `sql` (every parameter bound to 1), one line per step.
+    fn plan(tx: &Transaction<'_>, sql: &str) -> Vec<String> {
+        let mut stmt = tx.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
+        stmt.query_map(params, |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn listing_cases_searches_an_index_and_never_scans_or_sorts() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        let plans = store
+            .read(|tx| Ok::<_, StoreError>((plan(tx, &list_sql()), plan(tx, &list_by_user_sql()))))
+            .await
+            .unwrap();
+        for (steps, index) in [(plans.0, "cases_by_server"), (plans.1, "cases_by_user")] {
+            let text = steps.join(" | ");
+            assert!(
+                text.contains(&format!("SEARCH cases USING INDEX {index}")),
+                "{text}"
+            );
+            assert!(
+                !text.contains("SCAN") && !text.contains("TEMP B-TREE"),
+                "{text}"
+            );
+        }
+    }
 }
