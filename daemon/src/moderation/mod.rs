@@ -69,22 +69,6 @@ pub async fn perform(
         serde_json::to_string(&request.body).expect("requests serialize")
     );
     let input = validate::check(server.platform, request.action, request.body, &sections)?;
-    match (input.action, &jail) {
-        (Action::Unjail, None) => {
-            return Err(ApiError::Conflict(format!(
-                "user {} is not jailed on this server",
-                input.user_id
-            )));
-        }
-        (Action::Jail, Some(_)) => {
-            return Err(ApiError::Conflict(format!(
-                "user {} is already jailed on this server: unjail them first",
-                input.user_id
-            )));
-        }
-        _ => {}
-    }
-
     let idempotency = match request.idempotency_key {
         Some(key) => {
             let (key_id, stored_key, fp) =
@@ -139,17 +123,35 @@ async fn act(
     jail: Option<JailRecord>,
     idempotency_key: Option<&str>,
 ) -> ApiResult<ActionResponse> {
+    // Checked after the idempotency lookup, so that replaying a jail returns
+    // its first response rather than "already jailed".
+    match (input.action, &jail) {
+        (Action::Unjail, None) => {
+            return Err(ApiError::Conflict(format!(
+                "user {} is not jailed on this server",
+                input.user_id
+            )));
+        }
+        (Action::Jail, Some(_)) => {
+            return Err(ApiError::Conflict(format!(
+                "user {} is already jailed on this server: unjail them first",
+                input.user_id
+            )));
+        }
+        _ => {}
+    }
+
     let adapter = connect(state, server).await?;
     let now = now_unix();
-    let until = ends_at(&input, now);
-    let cx = Context {
-        platform: server.platform,
-        server_id: &server.id,
-        config: sections,
-        jail: jail.as_ref(),
-        until,
-    };
-    let outcome = behaviour::carry_out(adapter.as_deref(), &input, &cx).await;
+    let outcome = carry(
+        adapter.as_deref(),
+        &input,
+        server,
+        sections,
+        jail.as_ref(),
+        now,
+    )
+    .await;
 
     let actor = caller.actor();
     let recorded = record(
