@@ -38,6 +38,12 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// The kind an HTTP error status maps to.
+    ///
+    /// ```
+    /// use modctl_client::{ErrorKind, StatusCode};
+    /// assert_eq!(ErrorKind::from_status(StatusCode::UNAUTHORIZED), ErrorKind::Unauthorized);
+    /// assert_eq!(ErrorKind::from_status(StatusCode::PAYLOAD_TOO_LARGE), ErrorKind::InvalidRequest);
+    /// ```
     pub fn from_status(status: StatusCode) -> ErrorKind {
         match status.as_u16() {
             400 | 405 | 413 | 415 | 422 => ErrorKind::InvalidRequest,
@@ -72,17 +78,40 @@ pub struct Error {
 }
 
 impl Error {
-    /// The kind of failure.
+    /// The kind of failure; match on it to decide what to do.
+    ///
+    /// ```
+    /// # use modctl_client::{Error, ErrorKind, StatusCode};
+    /// let err = Error::from_response(StatusCode::FORBIDDEN, r#"{"error":"this endpoint needs the `write` scope"}"#);
+    /// match err.kind() {
+    ///     ErrorKind::Unauthorized | ErrorKind::Forbidden => eprintln!("check the key: {}", err.message()),
+    ///     _ => eprintln!("{err}"),
+    /// }
+    /// ```
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
 
-    /// The HTTP status, when the daemon answered.
+    /// The HTTP status, when the daemon answered (`None` for transport and
+    /// configuration errors).
+    ///
+    /// ```
+    /// # use modctl_client::{Error, StatusCode};
+    /// let err = Error::from_response(StatusCode::PRECONDITION_FAILED, r#"{"error":"stale"}"#);
+    /// assert_eq!(err.status(), Some(StatusCode::PRECONDITION_FAILED));
+    /// ```
     pub fn status(&self) -> Option<StatusCode> {
         self.status
     }
 
     /// The daemon's `error` message, or a description of a local failure.
+    ///
+    /// ```
+    /// # use modctl_client::{Error, StatusCode};
+    /// // A body that is not our error format is kept, cut short.
+    /// let err = Error::from_response(StatusCode::BAD_GATEWAY, "<html>bad gateway</html>");
+    /// assert_eq!(err.message(), "<html>bad gateway</html>");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
