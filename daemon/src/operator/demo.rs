@@ -315,7 +315,7 @@ then try:
   modctl servers list
   modctl action ban {DISCORD} {alice} --reason spam --yes
   modctl action ban {DISCORD} {ada} --yes          # refused: Ada's role is above the bot's
-  modctl action kick -- {TELEGRAM} {tg_bob} --yes
+  modctl action kick {TELEGRAM} {tg_bob} --yes
   modctl action timeout {SLACK} {slack_alice} --duration 1h
   modctl cases list {DISCORD}
 
