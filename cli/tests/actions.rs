@@ -5,26 +5,11 @@ mod support;
 
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
-use modctl_types::Platform;
-use modctl_types::config::SectionName;
 use modctld::operator::demo::{discord_members as dm, telegram_members as tm};
-use serde_json::json;
 use support::{modctl, stable, stderr_of, stdout_of};
 
 fn fixture() -> Fixture {
-    let fixture = Fixture::start();
-    fixture
-        .daemon
-        .connect_simulated(ALPHA_DISCORD, Platform::Discord);
-    fixture
-        .daemon
-        .connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
-    fixture.daemon.set_config(
-        ALPHA_DISCORD,
-        SectionName::Jail,
-        json!({"enabled": true, "role_id": dm::JAILED_ROLE}),
-    );
-    fixture
+    Fixture::simulated()
 }
 
 #[test]

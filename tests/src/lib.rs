@@ -371,6 +371,28 @@ pub async fn assert_config_untouched(client: &Client, server: &str) {
     assert!(audit.is_empty(), "audit of {server} has entries: {audit:?}");
 }
 
+impl Fixture {
+    /// The fixture with alpha's Discord and Telegram servers connected to the
+    /// simulator (the demo communities) and jail set up on both.
+    pub fn simulated() -> Fixture {
+        let fixture = Fixture::start();
+        let daemon = &fixture.daemon;
+        daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+        daemon.connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Jail,
+            serde_json::json!({"enabled": true, "role_id": modctld::operator::demo::discord_members::JAILED_ROLE}),
+        );
+        daemon.set_config(
+            ALPHA_TELEGRAM,
+            SectionName::Jail,
+            serde_json::json!({"enabled": true}),
+        );
+        fixture
+    }
+}
+
 /// Current unix time, for expiry arithmetic in tests.
 pub fn now_unix() -> i64 {
     store::now_unix()

@@ -23,23 +23,8 @@ fn request(user: &str) -> ActionRequest {
     }
 }
 
-/// Alpha's Discord server on the simulator (its demo community).
 fn simulated() -> (Fixture, Client) {
-    let fixture = Fixture::start();
-    fixture
-        .daemon
-        .connect_simulated(ALPHA_DISCORD, Platform::Discord);
-    fixture
-        .daemon
-        .connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
-    fixture.daemon.set_config(
-        ALPHA_DISCORD,
-        SectionName::Jail,
-        json!({"enabled": true, "role_id": dm::JAILED_ROLE}),
-    );
-    fixture
-        .daemon
-        .set_config(ALPHA_TELEGRAM, SectionName::Jail, json!({"enabled": true}));
+    let fixture = Fixture::simulated();
     let client = fixture.daemon.client(&fixture.alpha_rw);
     (fixture, client)
 }
