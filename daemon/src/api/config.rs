@@ -81,7 +81,7 @@ pub async fn replace_section(
             if !errors.is_empty() {
                 return Err(invalid(&errors));
             }
-            config::apply(
+            let applied = config::apply(
                 tx,
                 Change {
                     server_id: &id,
@@ -92,7 +92,7 @@ pub async fn replace_section(
                     dry_run: false,
                 },
             )?;
-            Ok(config::load(tx, &id)?)
+            Ok(applied.config)
         })
         .await?;
     Ok(with_etag(
@@ -207,12 +207,9 @@ pub async fn clone(
     let report = state
         .store
         .write(move |tx| {
-            let source_config = config::load(tx, &source.id)?.sections;
-            let mut sections = config::load(tx, &target.id)?.sections;
-            for name in SectionName::ALL {
-                sections.copy_section(name, &source_config);
-            }
-            // The signing secret belongs to one server; the target keeps its own.
+            // Every section is copied, so the target's current ones are not needed;
+            // the signing secret belongs to one server, and the target keeps its own.
+            let mut sections = config::load(tx, &source.id)?.sections;
             sections.webhooks.secret = modctl_types::config::SecretUpdate::Keep;
             let warnings = id_warnings(&sections, &SectionName::ALL, source.platform, &target);
             let applied = config::apply(

@@ -249,16 +249,10 @@ async fn discord(
     act: Act<'_>,
     call: impl Future<Output = Result<Outcome, PlatformError>>,
 ) -> Outcome {
-    match adapter.hierarchy(user).await {
-        Ok(Some(hierarchy)) => {
-            if let Err(reason) = hierarchy.check(act) {
-                return Outcome::refused(format!("not applied: {reason}"));
-            }
-        }
-        Ok(None) => {}
-        Err(e) => return Outcome::refused(format!("not applied: {}", e.advice())),
+    match checked_hierarchy(adapter, user, act).await {
+        Ok(_) => result(call.await),
+        Err(refusal) => refusal,
     }
-    result(call.await)
 }
 
 async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Context<'_>) -> Outcome {
@@ -356,16 +350,27 @@ async fn roles_hierarchy(
     user: &str,
     act: Act<'_>,
 ) -> Result<Hierarchy, Outcome> {
-    match adapter.hierarchy(user).await {
-        Ok(Some(hierarchy)) => match hierarchy.check(act) {
-            Ok(()) => Ok(hierarchy),
-            Err(reason) => Err(Outcome::refused(format!("not applied: {reason}"))),
-        },
-        Ok(None) => Err(Outcome::refused(
-            "not applied: the platform reported no roles",
-        )),
-        Err(e) => Err(Outcome::refused(format!("not applied: {}", e.advice()))),
+    checked_hierarchy(adapter, user, act)
+        .await?
+        .ok_or_else(|| Outcome::refused("not applied: the platform reported no roles"))
+}
+
+/// The hierarchy (`None` on platforms without one), checked for `act`; `Err`
+/// is the outcome to record instead.
+async fn checked_hierarchy(
+    adapter: &dyn PlatformAdapter,
+    user: &str,
+    act: Act<'_>,
+) -> Result<Option<Hierarchy>, Outcome> {
+    let refused = |why: String| Outcome::refused(format!("not applied: {why}"));
+    let hierarchy = adapter
+        .hierarchy(user)
+        .await
+        .map_err(|e| refused(e.advice()))?;
+    if let Some(hierarchy) = &hierarchy {
+        hierarchy.check(act).map_err(refused)?;
     }
+    Ok(hierarchy)
 }
 
 async fn post_to_modlog(

@@ -55,10 +55,7 @@ impl Discord {
         token: String,
         guild_id: &str,
     ) -> Self {
-        let base = api_base
-            .unwrap_or_else(|| DEFAULT_API_BASE.to_owned())
-            .trim_end_matches('/')
-            .to_owned();
+        let base = super::api_base(api_base, DEFAULT_API_BASE);
         Discord {
             clients,
             base,
@@ -121,11 +118,7 @@ pub fn audit_log_reason(reason: &str) -> String {
 
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();
-    let retry_after_header = response
-        .headers()
-        .get(reqwest::header::RETRY_AFTER)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<f64>().ok());
+    let retry_after_header = super::retry_after_header(&response);
     let text = response.text().await.map_err(PlatformError::from_reqwest)?;
     let body: Value = if text.trim().is_empty() {
         Value::Null
@@ -147,7 +140,7 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
         403 => PlatformError::Forbidden(message),
         404 => PlatformError::NotFound(message),
         429 => PlatformError::RateLimited {
-            retry_after: seconds(
+            retry_after: super::seconds(
                 body["retry_after"]
                     .as_f64()
                     .or(retry_after_header)
@@ -160,10 +153,6 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
         },
         _ => PlatformError::Invalid(message),
     })
-}
-
-pub(super) fn seconds(value: f64) -> std::time::Duration {
-    std::time::Duration::from_secs_f64(value.clamp(0.0, 86_400.0))
 }
 
 fn string_list(value: &Value) -> Vec<String> {

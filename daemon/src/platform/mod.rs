@@ -182,6 +182,30 @@ pub trait PlatformAdapter: Send + Sync + std::fmt::Debug {
     }
 }
 
+/// `api_base` without a trailing slash, or the platform's public API.
+fn api_base(api_base: Option<String>, default: &str) -> String {
+    api_base
+        .as_deref()
+        .unwrap_or(default)
+        .trim_end_matches('/')
+        .to_owned()
+}
+
+/// A `Retry-After` header in seconds, if the response has a readable one.
+fn retry_after_header(response: &reqwest::Response) -> Option<f64> {
+    response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+}
+
+/// A wait the platform asked for, clamped to a day so a bogus value cannot
+/// overflow a `Duration`.
+fn seconds(value: f64) -> Duration {
+    Duration::from_secs_f64(value.clamp(0.0, 86_400.0))
+}
+
 /// Shared by all live adapters.
 #[derive(Debug, Clone)]
 pub struct PlatformClients {

@@ -28,10 +28,7 @@ impl std::fmt::Debug for Slack {
 impl Slack {
     /// An adapter for one workspace.
     pub fn new(clients: PlatformClients, api_base: Option<String>, token: String) -> Self {
-        let base = api_base
-            .unwrap_or_else(|| DEFAULT_API_BASE.to_owned())
-            .trim_end_matches('/')
-            .to_owned();
+        let base = super::api_base(api_base, DEFAULT_API_BASE);
         Slack {
             clients,
             base,
@@ -43,14 +40,9 @@ impl Slack {
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();
     if status.as_u16() == 429 {
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(1.0);
+        let retry_after = super::retry_after_header(&response).unwrap_or(1.0);
         return Err(PlatformError::RateLimited {
-            retry_after: super::discord::seconds(retry_after),
+            retry_after: super::seconds(retry_after),
         });
     }
     if status.is_server_error() {

@@ -52,10 +52,7 @@ impl Telegram {
         token: String,
         chat_id: &str,
     ) -> Self {
-        let base = api_base
-            .unwrap_or_else(|| DEFAULT_API_BASE.to_owned())
-            .trim_end_matches('/')
-            .to_owned();
+        let base = super::api_base(api_base, DEFAULT_API_BASE);
         Telegram {
             clients,
             base,
@@ -125,9 +122,7 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
         401 => PlatformError::Unauthorized,
         403 => PlatformError::Forbidden(description),
         429 => PlatformError::RateLimited {
-            retry_after: super::discord::seconds(
-                body["parameters"]["retry_after"].as_f64().unwrap_or(1.0),
-            ),
+            retry_after: super::seconds(body["parameters"]["retry_after"].as_f64().unwrap_or(1.0)),
         },
         500..=599 => PlatformError::Server {
             status: code,

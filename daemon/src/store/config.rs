@@ -97,6 +97,9 @@ pub struct Applied {
     pub revision: u64,
     /// What changed, per section.
     pub changed: Vec<SectionChange>,
+    /// The config as stored afterwards (as before, for a dry run), exactly as
+    /// [`load`] would read it back.
+    pub config: StoredConfig,
 }
 
 /// Stores `change`: see the module docs.
@@ -127,6 +130,7 @@ pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreE
         return Ok(Applied {
             revision: current.revision,
             changed,
+            config: current,
         });
     }
 
@@ -175,7 +179,15 @@ pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreE
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
         params![change.server_id, revision as i64, now],
     )?;
-    Ok(Applied { revision, changed })
+    Ok(Applied {
+        revision,
+        changed,
+        config: StoredConfig {
+            revision,
+            updated_at: Some(now),
+            sections: next,
+        },
+    })
 }
 
 /// A replaced secret changes nothing visible (`secret_set` stays true), yet it

@@ -243,21 +243,6 @@ impl Sections {
             .chain(auto_roles.map(|(i, id)| (format!("welcome.auto_role_ids[{i}]"), id.as_str())))
             .collect()
     }
-
-    /// Copies section `name` from `other`.
-    pub fn copy_section(&mut self, name: SectionName, other: &Sections) {
-        match name {
-            SectionName::General => self.general = other.general.clone(),
-            SectionName::Moderation => self.moderation = other.moderation.clone(),
-            SectionName::Strikes => self.strikes = other.strikes.clone(),
-            SectionName::Jail => self.jail = other.jail.clone(),
-            SectionName::Automod => self.automod = other.automod.clone(),
-            SectionName::Logging => self.logging = other.logging.clone(),
-            SectionName::Welcome => self.welcome = other.welcome.clone(),
-            SectionName::Antinuke => self.antinuke = other.antinuke.clone(),
-            SectionName::Webhooks => self.webhooks = other.webhooks.clone(),
-        }
-    }
 }
 
 fn json_kind(value: &Value) -> &'static str {
