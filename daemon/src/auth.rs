@@ -33,7 +33,7 @@ use modctl_types::{Scope, Server};
 use crate::AppState;
 use crate::api_key::PresentedKey;
 use crate::error::ApiError;
-use crate::store::{self, keys, servers};
+use crate::store::{keys, servers};
 
 /// How stale `last_used_at` may get before a request refreshes it.
 const LAST_USED_RESOLUTION_SECS: i64 = 60;
@@ -175,7 +175,7 @@ struct Authenticated {
 async fn record_use(state: &AppState, authenticated: Authenticated) -> Result<Caller, ApiError> {
     if authenticated.last_used_is_stale {
         let key_id = authenticated.caller.key_id.clone();
-        let now = store::now_unix();
+        let now = state.clock.now_unix();
         state
             .store
             .write(move |tx| keys::touch(tx, &key_id, now))
@@ -226,7 +226,7 @@ async fn authenticate(
             key.key_id
         )));
     }
-    let now = store::now_unix();
+    let now = state.clock.now_unix();
     if let Some(expires_at) = key.expires_at
         && expires_at.as_second() <= now
     {

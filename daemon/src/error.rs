@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use modctl_types::ErrorBody;
 
+use crate::moderation::ModerationError;
 use crate::store::StoreError;
 
 /// An API error: a status and a message that says what to fix.
@@ -93,6 +94,16 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> Self {
         match err {
+            // Every write checks its preconditions inside its transaction, so a
+            // constraint only fails when two requests raced for the same row:
+            // the loser is told to retry, and it is never a 500.
+            StoreError::Sqlite(e) if is_constraint_violation(&e) => {
+                tracing::warn!(error = %e, "a concurrent change won the race");
+                ApiError::Conflict(
+                    "the request conflicts with a change made at the same time: read the current state and retry"
+                        .into(),
+                )
+            }
             StoreError::Sqlite(e) => ApiError::Internal(e.into()),
             e @ StoreError::Corrupt(_) => ApiError::Internal(e.into()),
             StoreError::Conflict(m) => ApiError::Conflict(m),
@@ -105,8 +116,23 @@ impl From<StoreError> for ApiError {
 
 impl From<rusqlite::Error> for ApiError {
     fn from(err: rusqlite::Error) -> Self {
-        ApiError::Internal(err.into())
+        StoreError::Sqlite(err).into()
     }
+}
+
+impl From<ModerationError> for ApiError {
+    fn from(err: ModerationError) -> Self {
+        match err {
+            ModerationError::Invalid(m) => ApiError::BadRequest(m),
+            ModerationError::Conflict(m) => ApiError::Conflict(m),
+            ModerationError::Store(e) => e.into(),
+            e @ ModerationError::Task(_) => ApiError::Internal(e.into()),
+        }
+    }
+}
+
+fn is_constraint_violation(err: &rusqlite::Error) -> bool {
+    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
 }
 
 /// Result type of handlers.

@@ -18,6 +18,9 @@
 //!   behind one trait.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
+//! - [`clock`]: the one source of "now", which tests set and advance.
+//! - [`workers`]: background work (recovery of interrupted actions, jail
+//!   expiry), started and stopped with the server.
 //!
 //! Tests start the daemon in-process: [`router`] builds the app and [`serve`]
 //! runs it on any listener, e.g. one bound to `127.0.0.1:0`.
@@ -25,15 +28,17 @@
 pub mod api;
 pub mod api_key;
 pub mod auth;
+pub mod clock;
 pub mod error;
 pub mod extract;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
 pub mod store;
+pub mod workers;
 
 use std::future::Future;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, OriginalUri, Request};
@@ -42,29 +47,51 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 
+use tokio_util::task::TaskTracker;
+
+use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::moderation::MemberLocks;
 use crate::platform::{PlatformClients, RetryPolicy};
 use crate::store::Store;
+use crate::workers::{Intervals, Workers};
 
-/// State shared by every request.
+/// State shared by every request and worker; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The database.
     pub store: Store,
+    /// Where "now" comes from.
+    pub clock: Clock,
     /// The HTTP client and retry policy of the platform adapters.
     pub platforms: PlatformClients,
-    /// How often timed jails are checked for their end.
-    pub jail_sweep_interval: Duration,
+    /// One lock per member being acted on.
+    pub member_locks: MemberLocks,
+    /// The tasks carrying out actions; the server waits for them when it
+    /// stops, so an action whose client is gone still reaches its case.
+    pub in_flight: TaskTracker,
+    /// How often the background workers wake up.
+    pub worker_intervals: Intervals,
 }
 
 impl AppState {
-    /// State over an opened store, with default platform settings.
+    /// State over an opened store, with the system clock and default
+    /// platform settings.
     pub fn new(store: Store) -> Self {
         AppState {
             store,
+            clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default()),
-            jail_sweep_interval: moderation::expiry::DEFAULT_INTERVAL,
+            member_locks: MemberLocks::default(),
+            in_flight: TaskTracker::new(),
+            worker_intervals: Intervals::default(),
         }
+    }
+
+    /// Reads time from `clock` (tests use a manual one).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Uses `retry` for platform calls (tests shorten the waits).
@@ -73,9 +100,9 @@ impl AppState {
         self
     }
 
-    /// Checks timed jails every `interval`.
-    pub fn with_jail_sweep_interval(mut self, interval: Duration) -> Self {
-        self.jail_sweep_interval = interval;
+    /// Wakes the background workers at these intervals.
+    pub fn with_worker_intervals(mut self, intervals: Intervals) -> Self {
+        self.worker_intervals = intervals;
         self
     }
 }
@@ -92,23 +119,25 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves the app on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Background work (ending timed jails) runs alongside and
-/// stops with it.
+/// Serves the app on `listener` until `shutdown` completes.
+///
+/// In order: the background [`workers`] start (first adopting the actions a
+/// killed daemon left pending, so no request races their settling); requests
+/// are served; on `shutdown` the requests in flight finish; then the actions
+/// they started finish too, also those whose client is gone; then the
+/// workers stop.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let sweeper = tokio::spawn(moderation::expiry::run(state.clone(), stopped));
-    let result = axum::serve(listener, router(state))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = stop.send(true);
-        })
+    let workers = Workers::start(&state).await;
+    let result = axum::serve(listener, router(state.clone()))
+        .with_graceful_shutdown(shutdown)
         .await;
-    let _ = sweeper.await;
+    state.in_flight.close();
+    state.in_flight.wait().await;
+    workers.stop().await;
     result
 }
 

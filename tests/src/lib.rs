@@ -20,11 +20,12 @@ use modctl_types::{Plan, Platform, Scope, Server, Team};
 use std::time::Duration;
 
 use modctl_types::config::{AuditSource, SectionName};
+use modctld::clock::Clock;
 use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::{self, Store, StoreError, config, keys, servers, teams};
-use modctld::{AppState, api_key};
+use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
@@ -34,6 +35,7 @@ use tokio::sync::oneshot;
 pub struct TestDaemon {
     url: String,
     store: Store,
+    state: AppState,
     runtime: Handle,
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -50,22 +52,25 @@ pub struct TestKey {
 }
 
 impl TestDaemon {
-    /// Starts a daemon on `127.0.0.1:0` with a fresh database. Platform
-    /// retries wait at most 2 s, and timed jails are swept every 100 ms, so
-    /// tests stay fast.
+    /// Starts a daemon on `127.0.0.1:0` with a fresh database and a manual
+    /// [`Clock`] that stands at the real time of the start until the test
+    /// moves it ([`TestDaemon::clock`]). Platform retries wait at most 2 s.
+    /// The background workers run, but tests that need them to act call
+    /// [`TestDaemon::tick_workers`] rather than waiting for them.
     pub fn start() -> TestDaemon {
-        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"))
+        let clock = Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"));
+        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"), clock)
     }
 
-    /// Stops this daemon and starts a new one on the same database, as after
-    /// a restart of `modctld`.
+    /// Stops this daemon and starts a new one on the same database and the
+    /// same clock, as after a restart of `modctld`.
     pub fn restart(mut self) -> TestDaemon {
         self.stop();
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-        TestDaemon::start_in(dir)
+        TestDaemon::start_in(dir, self.state.clock.clone())
     }
 
-    fn start_in(dir: tempfile::TempDir) -> TestDaemon {
+    fn start_in(dir: tempfile::TempDir, clock: Clock) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
@@ -79,28 +84,29 @@ impl TestDaemon {
                 let store = Store::open(&db).await.expect("open store");
                 let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
                 let url = format!("http://{}", listener.local_addr().expect("address"));
-                ready_tx
-                    .send((url, store.clone(), Handle::current()))
-                    .expect("report ready");
-                let shutdown = async {
-                    let _ = shutdown_rx.await;
-                };
                 let state = AppState::new(store)
+                    .with_clock(clock)
                     .with_retry_policy(RetryPolicy {
                         max_attempts: 3,
                         max_wait: Duration::from_secs(2),
                         backoff: Duration::from_millis(10),
-                    })
-                    .with_jail_sweep_interval(Duration::from_millis(100));
+                    });
+                ready_tx
+                    .send((url, state.clone(), Handle::current()))
+                    .expect("report ready");
+                let shutdown = async {
+                    let _ = shutdown_rx.await;
+                };
                 modctld::serve(listener, state, shutdown)
                     .await
                     .expect("serve");
             });
         });
-        let (url, store, runtime) = ready_rx.recv().expect("daemon started");
+        let (url, state, runtime) = ready_rx.recv().expect("daemon started");
         TestDaemon {
             url,
-            store,
+            store: state.store.clone(),
+            state,
             runtime,
             shutdown: Some(shutdown_tx),
             thread: Some(thread),
@@ -126,6 +132,18 @@ impl TestDaemon {
     /// The daemon's store, for assertions on what was (not) written.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The daemon's clock: `advance` it to make time pass.
+    pub fn clock(&self) -> &Clock {
+        &self.state.clock
+    }
+
+    /// Runs every background worker once, as its loop would when due, and
+    /// waits for it: e.g. advance the clock past a jail's end, then tick.
+    pub fn tick_workers(&self) -> workers::Ticked {
+        self.block_on(workers::tick(&self.state))
+            .expect("worker tick")
     }
 
     /// Runs `future` on the daemon's runtime and waits for it; callable from
@@ -393,7 +411,10 @@ impl Fixture {
     }
 }
 
-/// Current unix time, for expiry arithmetic in tests.
-pub fn now_unix() -> i64 {
-    store::now_unix()
+/// The daemon's current time (its clock's), for expiry arithmetic in tests.
+impl TestDaemon {
+    /// Now on the daemon's clock, as unix seconds.
+    pub fn now_unix(&self) -> i64 {
+        self.state.clock.now_unix()
+    }
 }

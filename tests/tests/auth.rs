@@ -1,7 +1,7 @@
 //! The authentication and authorization matrix (spec section 5, issue #2).
 
 use modctl_client::ErrorKind;
-use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, UNCLAIMED, error_body, now_unix};
+use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, UNCLAIMED, error_body};
 use modctl_types::Scope;
 use reqwest::StatusCode;
 
@@ -27,7 +27,7 @@ async fn every_401_case_is_refused_on_both_endpoints_and_writes_nothing() {
     let daemon = &fixture.daemon;
     let revoked = daemon.key("alpha", Scope::Write);
     daemon.revoke(&revoked.key_id);
-    let expired = daemon.key_expiring("alpha", Scope::Write, Some(now_unix() - 1));
+    let expired = daemon.key_expiring("alpha", Scope::Write, Some(daemon.now_unix() - 1));
     let valid = &fixture.alpha_rw.full;
     let wrong_secret = format!(
         "{}{}",

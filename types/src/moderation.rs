@@ -124,6 +124,58 @@ pub struct Escalation {
     pub applied: bool,
     /// What happened.
     pub detail: String,
+    /// Where the escalation's case is in its lifecycle (additive).
+    #[serde(default)]
+    pub state: CaseState,
+}
+
+/// Where a case is in its lifecycle (additive).
+///
+/// A case is written `pending` before the platform is called and `settled`
+/// with the platform's answer afterwards, so that no action the daemon
+/// decided to take can go unrecorded. A case whose platform call was cut off
+/// (the daemon was killed) is settled at the next start by checking the
+/// platform; when that cannot tell what happened, the case is `unknown` and
+/// its `detail` says what to check by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CaseState {
+    /// Recorded; the platform call is under way.
+    Pending,
+    /// The platform's answer is recorded in `applied` and `detail`.
+    #[default]
+    Settled,
+    /// The platform call was cut off and its effect could not be checked.
+    Unknown,
+}
+
+impl CaseState {
+    /// The name on the wire and in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaseState::Pending => "pending",
+            CaseState::Settled => "settled",
+            CaseState::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for CaseState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CaseState {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [CaseState::Pending, CaseState::Settled, CaseState::Unknown]
+            .into_iter()
+            .find(|state| state.as_str() == s)
+            .ok_or_else(|| format!("unknown case state `{s}`"))
+    }
 }
 
 /// Response of `POST /servers/{id}/actions/{action}`.
@@ -143,6 +195,9 @@ pub struct ActionResponse {
     pub active_strikes: u32,
     /// The ladder step this action triggered, if any (additive).
     pub escalation: Option<Escalation>,
+    /// Where the case is in its lifecycle (additive).
+    #[serde(default)]
+    pub state: CaseState,
 }
 
 /// Where a case came from.
@@ -208,6 +263,9 @@ pub struct Case {
     pub source: CaseSource,
     /// The case that caused this one (escalations, expiries).
     pub linked_case_id: Option<i64>,
+    /// Where the case is in its lifecycle (additive).
+    #[serde(default)]
+    pub state: CaseState,
 }
 
 /// Response of `GET /servers/{id}/cases`, newest first.

@@ -13,7 +13,7 @@ use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::moderation::{self, validate};
-use crate::store::{cases, now_unix};
+use crate::store::{cases, jails};
 
 /// Default and largest page of `GET /cases`.
 pub const CASES_DEFAULT_LIMIT: u32 = 50;
@@ -34,14 +34,15 @@ pub async fn perform(
         // A header that is not even ASCII fails the same check as a bad one.
         .map(|v| validate::idempotency_key(v.to_str().unwrap_or_default()))
         .transpose()?;
-    let request = moderation::Request {
+    let call = moderation::ActionCall {
+        server: access.server,
+        key_id: access.caller.key_id.clone(),
+        actor: access.caller.actor(),
         action,
         body,
         idempotency_key,
     };
-    Ok(Json(
-        moderation::perform(&state, &access.caller, &access.server, request).await?,
-    ))
+    Ok(Json(moderation::perform(&state, call).await?))
 }
 
 /// Query of `GET /cases`.
@@ -108,9 +109,10 @@ pub async fn strikes(
     access: ReadServer,
 ) -> ApiResult<Json<StrikeList>> {
     let id = access.server.id;
+    let now = state.clock.now_unix();
     let strikes = state
         .store
-        .read(move |tx| cases::strike_summaries(tx, &id, now_unix()))
+        .read(move |tx| cases::strike_summaries(tx, &id, now))
         .await?;
     Ok(Json(StrikeList { strikes }))
 }
@@ -118,6 +120,6 @@ pub async fn strikes(
 /// `GET /servers/{id}/jails`
 pub async fn jails(State(state): State<AppState>, access: ReadServer) -> ApiResult<Json<JailList>> {
     let id = access.server.id;
-    let jails = state.store.read(move |tx| cases::jails(tx, &id)).await?;
+    let jails = state.store.read(move |tx| jails::list(tx, &id)).await?;
     Ok(Json(JailList { jails }))
 }

@@ -13,7 +13,7 @@
 //! | unjail   | roles restored | mute lifted | nothing to unjail (409) |
 
 use modctl_types::config::Sections;
-use modctl_types::moderation::{Action, JailRecord};
+use modctl_types::moderation::{Action, CaseState, JailRecord};
 use modctl_types::{Platform, Timestamp};
 
 use super::validate::Checked;
@@ -33,6 +33,8 @@ pub struct Outcome {
     pub counts: bool,
     /// What the action did to the jail state.
     pub jail: JailEffect,
+    /// Settled, or unknown when nobody can tell what the platform did.
+    pub state: CaseState,
 }
 
 /// An action's effect on the member's jail.
@@ -50,21 +52,22 @@ pub enum JailEffect {
 }
 
 impl Outcome {
-    fn applied(detail: impl Into<String>) -> Self {
+    /// Applied on the platform; adds strikes.
+    pub fn applied(detail: impl Into<String>) -> Self {
         Outcome {
             applied: true,
             detail: detail.into(),
             counts: true,
             jail: JailEffect::Unchanged,
+            state: CaseState::Settled,
         }
     }
 
     fn recorded(detail: impl Into<String>) -> Self {
         Outcome {
             applied: false,
-            detail: detail.into(),
             counts: true,
-            jail: JailEffect::Unchanged,
+            ..Outcome::applied(detail)
         }
     }
 
@@ -72,13 +75,22 @@ impl Outcome {
     pub fn refused(detail: impl Into<String>) -> Self {
         Outcome {
             applied: false,
-            detail: detail.into(),
             counts: false,
-            jail: JailEffect::Unchanged,
+            ..Outcome::applied(detail)
         }
     }
 
-    fn with_jail(mut self, jail: JailEffect) -> Self {
+    /// Nobody can tell whether the platform applied it: no strikes, and the
+    /// detail says what to check by hand.
+    pub fn unknown(detail: impl Into<String>) -> Self {
+        Outcome {
+            state: CaseState::Unknown,
+            ..Outcome::refused(detail)
+        }
+    }
+
+    /// The same outcome with `jail` as its effect on the jail state.
+    pub fn with_jail(mut self, jail: JailEffect) -> Self {
         self.jail = jail;
         self
     }
@@ -100,6 +112,22 @@ pub struct Context<'a> {
     pub jail: Option<&'a JailRecord>,
     /// When the timeout or jail ends.
     pub until: Option<Timestamp>,
+}
+
+/// Whether carrying out `action` on `platform` changes anything on the
+/// platform. Cases of actions that do not can be settled again from scratch
+/// after a crash; the others must be checked on the platform.
+pub fn touches_platform(platform: Platform, action: Action) -> bool {
+    match (platform, action) {
+        (Platform::Discord, Action::Note | Action::Warn) => false,
+        (Platform::Telegram, Action::Note | Action::Warn) => false,
+        (Platform::Slack, Action::Note | Action::Warn) => true,
+        (Platform::Slack, Action::Timeout | Action::Kick | Action::Ban | Action::Unban) => false,
+        (Platform::Slack, Action::Jail | Action::Unjail) => false,
+        (Platform::Discord | Platform::Telegram, _) => true,
+        // A platform added later is assumed to act until its row is written.
+        _ => true,
+    }
 }
 
 /// Carries out `input` through `adapter` (`None`: the server is not connected).

@@ -1,40 +1,62 @@
-//! Moderation actions end to end.
+//! Moderation actions end to end, built so that no action the daemon decides
+//! to take can go unrecorded.
 //!
-//! An action goes through four steps:
+//! # The lifecycle of an action
 //!
-//! 1. **validate** ([`validate`]): a refusal is a 400 and nothing is recorded;
-//! 2. **claim** the `Idempotency-Key`, if any (a replay returns the first
-//!    response and does nothing again);
-//! 3. **carry out** on the platform ([`behaviour`]); platform failures become
-//!    `applied: false` with advice, never an error, so the case is never lost;
-//! 4. **record** the case with its strikes, jail change and idempotent
-//!    response in one transaction; then, if the strikes reached a ladder step,
-//!    carry out and record the escalation as its own case linked to the first.
+//! 1. **Validate** ([`validate`]): a refusal is a 400 and nothing is recorded.
+//! 2. **Lock the member** ([`locks`]): actions on one member of one server run
+//!    one at a time, so each sees the state the previous one left.
+//! 3. **Begin**, in one transaction: claim the `Idempotency-Key` (a replay
+//!    answers from the case it recorded), check the jail state (409s), and
+//!    write the case as `pending`. From here on the case exists.
+//! 4. **Carry out** on the platform ([`behaviour`]), outside any transaction.
+//!    This runs in its own task, tracked by the server: a client that
+//!    disconnects drops only its wait for the answer, never the action.
+//! 5. **Settle**, in one transaction ([`settle`]): the platform's answer, the
+//!    strikes, the jail change, and the ladder's decision ([`escalation`]):
+//!    an escalation is written `pending` in that same transaction, then
+//!    carried out and settled like any action.
 //!
-//! [`expiry`] ends timed jails in the background.
+//! The response is rebuilt from the settled cases, so an idempotent replay is
+//! exactly the first response. A daemon killed during step 4 leaves a pending
+//! case; at the next start [`recovery`] settles it by asking the platform what
+//! happened, or marks it `unknown` with a detail that says what to check.
+//! Timed jails end through [`expiry`].
 
 pub mod behaviour;
+pub mod error;
+pub mod escalation;
 pub mod expiry;
+pub mod locks;
+pub mod recovery;
+mod settle;
 pub mod validate;
 
 use modctl_types::Server;
-use modctl_types::config::{LadderAction, LadderStep, Sections};
+use modctl_types::config::Sections;
 use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, CaseSource, Escalation, JailRecord,
+    Action, ActionRequest, ActionResponse, Case, CaseSource, CaseState, JailRecord,
 };
 
-use self::behaviour::{Context, JailEffect, Outcome};
+use self::behaviour::{Context, Outcome};
+pub use self::error::{ModerationError, ModerationResult};
+pub use self::locks::{MemberGuard, MemberLocks};
 use self::validate::Checked;
 use crate::AppState;
-use crate::auth::Caller;
-use crate::error::{ApiError, ApiResult};
 use crate::platform::{self, PlatformAdapter};
-use crate::store::cases::{self, Claim, NewCase};
-use crate::store::{StoreError, config, connections, now_unix, timestamp};
+use crate::store::cases::{self, NewCase};
+use crate::store::idempotency::{self, Claim};
+use crate::store::{StoreError, config, connections, jails};
 
-/// Who did it and how they asked.
+/// One action as the API received it.
 #[derive(Debug)]
-pub struct Request {
+pub struct ActionCall {
+    /// The server acted on (its team's access already checked).
+    pub server: Server,
+    /// The id of the API key that asked (idempotency keys are per API key).
+    pub key_id: String,
+    /// Who the case names as actor, `key:<key_id>`.
+    pub actor: String,
     /// The action.
     pub action: Action,
     /// The body.
@@ -43,164 +65,266 @@ pub struct Request {
     pub idempotency_key: Option<String>,
 }
 
-/// Performs an action for `caller` on `server` (see the module docs).
-pub async fn perform(
-    state: &AppState,
-    caller: &Caller,
-    server: &Server,
-    request: Request,
-) -> ApiResult<ActionResponse> {
-    let server_id = server.id.clone();
-    let (sections, jail) = {
-        let (id, user) = (server_id.clone(), request.body.user_id.clone());
-        state
-            .store
-            .read(move |tx| {
-                Ok::<_, StoreError>((
-                    config::load(tx, &id)?.sections,
-                    cases::find_jail(tx, &id, &user)?,
-                ))
-            })
-            .await?
-    };
+/// Performs an action (see the module docs) and answers with its settled case.
+pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
+    let server = call.server;
+    let sections = sections_of(state, &server.id).await?;
     let fingerprint = format!(
-        "{server_id}|{}|{}",
-        request.action,
-        serde_json::to_string(&request.body).expect("requests serialize")
+        "{}|{}|{}",
+        server.id,
+        call.action,
+        serde_json::to_string(&call.body).expect("requests serialize")
     );
-    let input = validate::check(server.platform, request.action, request.body, &sections)?;
-    let idempotency = match request.idempotency_key {
-        Some(key) => {
-            let (key_id, stored_key, fp) =
-                (caller.key_id.clone(), key.clone(), fingerprint.clone());
-            let claim = state
-                .store
-                .write(move |tx| {
-                    cases::claim_idempotency(tx, &key_id, &stored_key, &fp, now_unix())
-                })
-                .await?;
-            match claim {
-                Claim::New => Some(key),
-                Claim::Replay(response) => {
-                    return serde_json::from_str(&response)
-                        .map_err(|e| ApiError::Internal(e.into()));
-                }
-                Claim::Refused(message) => return Err(ApiError::Conflict(message)),
-            }
-        }
-        None => None,
-    };
+    let input = validate::check(server.platform, call.action, call.body, &sections)?;
 
-    let result = act(
-        state,
-        caller,
-        server,
-        &sections,
-        input,
-        jail,
-        idempotency.as_deref(),
-    )
-    .await;
-    if result.is_err()
-        && let Some(key) = idempotency
-    {
-        // Nothing was recorded: let the caller retry with the same key.
-        let key_id = caller.key_id.clone();
-        let _ = state
-            .store
-            .write(move |tx| cases::release_idempotency(tx, &key_id, &key))
-            .await;
-    }
-    result
-}
-
-async fn act(
-    state: &AppState,
-    caller: &Caller,
-    server: &Server,
-    sections: &Sections,
-    input: Checked,
-    jail: Option<JailRecord>,
-    idempotency_key: Option<&str>,
-) -> ApiResult<ActionResponse> {
-    // Checked after the idempotency lookup, so that replaying a jail returns
-    // its first response rather than "already jailed".
-    match (input.action, &jail) {
-        (Action::Unjail, None) => {
-            return Err(ApiError::Conflict(format!(
-                "user {} is not jailed on this server",
-                input.user_id
-            )));
-        }
-        (Action::Jail, Some(_)) => {
-            return Err(ApiError::Conflict(format!(
-                "user {} is already jailed on this server: unjail them first",
-                input.user_id
-            )));
-        }
-        _ => {}
-    }
-
-    let adapter = connect(state, server).await?;
-    let now = now_unix();
-    let outcome = carry(
-        adapter.as_deref(),
-        &input,
-        server,
-        sections,
-        jail.as_ref(),
-        now,
-    )
-    .await;
-
-    let actor = caller.actor();
-    let recorded = record(
-        state,
-        server,
-        sections,
-        &input,
-        &outcome,
-        &actor,
-        CaseSource::Api,
-        None,
-        now,
-    )
-    .await?;
-    let mut response = ActionResponse {
-        case_id: recorded.case_id,
-        applied: outcome.applied,
+    let guard = state.member_locks.lock(&server.id, &input.user_id).await;
+    let begin = Begin {
+        server_id: server.id.clone(),
         platform: server.platform,
-        detail: outcome.detail,
-        case_number: recorded.case_number,
-        active_strikes: recorded.active_strikes,
-        escalation: None,
+        key_id: call.key_id,
+        actor: call.actor,
+        idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
+        input: input.clone(),
+        now: state.clock.now_unix(),
     };
-    finish_idempotency(state, caller, idempotency_key, &response).await?;
-
-    if let Some(step) = recorded.reached_step {
-        response.escalation = Some(
-            escalate(
-                state,
+    match state.store.write(move |tx| begin.run(tx)).await? {
+        Begun::Replay(case_id) => {
+            drop(guard);
+            replay(state, &server, case_id).await
+        }
+        Begun::ReplayStored(response) => serde_json::from_str(&response).map_err(|e| {
+            ModerationError::Store(StoreError::Corrupt(format!(
+                "stored idempotent response: {e}"
+            )))
+        }),
+        Begun::Started { case, jail } => {
+            let job = Job {
+                state: state.clone(),
                 server,
                 sections,
-                adapter.as_deref(),
-                &input,
-                &response,
-                &step,
-                &actor,
-            )
-            .await?,
-        );
-        finish_idempotency(state, caller, idempotency_key, &response).await?;
+                input,
+                case: *case,
+                jail,
+                guard,
+            };
+            // The action's own task: dropping this request (a client that
+            // gave up) leaves it running to the settled case.
+            state
+                .in_flight
+                .spawn(job.run())
+                .await
+                .map_err(|e| ModerationError::Task(e.to_string()))?
+        }
+    }
+}
+
+/// Step 3 of the lifecycle, inside one write transaction.
+struct Begin {
+    server_id: String,
+    platform: modctl_types::Platform,
+    key_id: String,
+    actor: String,
+    /// The `Idempotency-Key` and the request's fingerprint.
+    idempotency: Option<(String, String)>,
+    input: Checked,
+    now: i64,
+}
+
+enum Begun {
+    /// The key was used before for this request: its case.
+    Replay(i64),
+    /// The key was used before, by a daemon that stored the response.
+    ReplayStored(String),
+    /// The pending case, and the member's jail as it is now.
+    Started {
+        case: Box<Case>,
+        jail: Option<JailRecord>,
+    },
+}
+
+impl Begin {
+    fn run(self, tx: &rusqlite::Transaction<'_>) -> ModerationResult<Begun> {
+        let input = &self.input;
+        if let Some((key, fingerprint)) = &self.idempotency {
+            // Before the jail checks, so that replaying a jail returns its
+            // first response rather than "already jailed".
+            match idempotency::claim(tx, &self.key_id, key, fingerprint, self.now)? {
+                Claim::New => {}
+                Claim::Replay(case_id) => return Ok(Begun::Replay(case_id)),
+                Claim::ReplayStored(response) => return Ok(Begun::ReplayStored(response)),
+                Claim::Refused(message) => return Err(ModerationError::Conflict(message)),
+            }
+        }
+        let jail = jails::find(tx, &self.server_id, &input.user_id)?;
+        match (input.action, &jail) {
+            (Action::Unjail, None) => {
+                return Err(ModerationError::Conflict(format!(
+                    "user {} is not jailed on this server",
+                    input.user_id
+                )));
+            }
+            (Action::Jail, Some(_)) => {
+                return Err(ModerationError::Conflict(format!(
+                    "user {} is already jailed on this server: unjail them first",
+                    input.user_id
+                )));
+            }
+            _ => {}
+        }
+        let case = insert_pending(
+            tx,
+            &Pending {
+                server_id: &self.server_id,
+                platform: self.platform,
+                input,
+                actor: &self.actor,
+                source: CaseSource::Api,
+                linked_case_id: None,
+                now: self.now,
+            },
+        )?;
+        if let Some((key, fingerprint)) = &self.idempotency {
+            idempotency::attach(tx, &self.key_id, key, fingerprint, case.id, self.now)?;
+        }
+        Ok(Begun::Started {
+            case: Box::new(case),
+            jail,
+        })
+    }
+}
+
+/// A case about to be carried out.
+struct Pending<'a> {
+    server_id: &'a str,
+    platform: modctl_types::Platform,
+    input: &'a Checked,
+    actor: &'a str,
+    source: CaseSource,
+    linked_case_id: Option<i64>,
+    now: i64,
+}
+
+/// Writes `pending` as a pending case; a timeout or jail's end is fixed here,
+/// so the case and the platform call agree on it.
+fn insert_pending(tx: &rusqlite::Transaction<'_>, pending: &Pending<'_>) -> ModerationResult<Case> {
+    let input = pending.input;
+    let expires_at = match input.action {
+        Action::Timeout | Action::Jail => input.minutes.map(|m| pending.now + i64::from(m) * 60),
+        _ => None,
+    };
+    let detail = format!(
+        "pending: the {} is being carried out on {}",
+        input.action, pending.platform
+    );
+    Ok(cases::insert(
+        tx,
+        &NewCase {
+            server_id: pending.server_id,
+            action: input.action,
+            user_id: &input.user_id,
+            actor: pending.actor,
+            reason: input.reason.as_deref(),
+            minutes: input.minutes.map(i64::from),
+            expires_at,
+            delete_message_days: input.delete_message_days.map(i64::from),
+            applied: false,
+            platform: pending.platform,
+            detail: &detail,
+            source: pending.source,
+            linked_case_id: pending.linked_case_id,
+            state: CaseState::Pending,
+            now: pending.now,
+        },
+    )?)
+}
+
+/// Answers a replayed `Idempotency-Key` from the case its first request
+/// recorded.
+async fn replay(
+    state: &AppState,
+    server: &Server,
+    case_id: i64,
+) -> ModerationResult<ActionResponse> {
+    let response = response_of(state, &server.id, case_id).await?;
+    if response.state == CaseState::Pending
+        || response.escalation.as_ref().map(|e| e.state) == Some(CaseState::Pending)
+    {
+        return Err(ModerationError::Conflict(format!(
+            "the first request with this Idempotency-Key (case id {case_id}) is still being carried out: retry in a moment"
+        )));
     }
     Ok(response)
+}
+
+/// Steps 4 and 5 of one action, run in its own task while it holds the member.
+struct Job {
+    state: AppState,
+    server: Server,
+    sections: Sections,
+    input: Checked,
+    case: Case,
+    jail: Option<JailRecord>,
+    guard: MemberGuard,
+}
+
+impl Job {
+    async fn run(self) -> ModerationResult<ActionResponse> {
+        let adapter = connect(&self.state, &self.server).await?;
+        let outcome = carry(
+            adapter.as_deref(),
+            &self.input,
+            &self.server,
+            &self.sections,
+            self.jail.as_ref(),
+            self.case.expires_at,
+        )
+        .await;
+        let settled = settle::Settle {
+            state: &self.state,
+            server: &self.server,
+            sections: &self.sections,
+            adapter: adapter.as_deref(),
+        };
+        settled.finish(&self.case, outcome).await?;
+        drop(self.guard);
+        response_of(&self.state, &self.server.id, self.case.id).await
+    }
+}
+
+/// The response of the action that recorded `case_id` (see
+/// [`cases::response_for`]).
+async fn response_of(
+    state: &AppState,
+    server_id: &str,
+    case_id: i64,
+) -> ModerationResult<ActionResponse> {
+    let id = server_id.to_owned();
+    state
+        .store
+        .read(move |tx| cases::response_for(tx, &id, case_id))
+        .await?
+        .ok_or_else(|| {
+            ModerationError::Store(StoreError::Corrupt(format!(
+                "case {case_id} of an action is missing"
+            )))
+        })
+}
+
+/// The config sections of `server_id`.
+async fn sections_of(state: &AppState, server_id: &str) -> ModerationResult<Sections> {
+    let id = server_id.to_owned();
+    Ok(state
+        .store
+        .read(move |tx| config::load(tx, &id))
+        .await?
+        .sections)
 }
 
 /// The adapter for the server's connection, `None` when it has none.
 pub async fn connect(
     state: &AppState,
     server: &Server,
-) -> ApiResult<Option<Box<dyn PlatformAdapter>>> {
+) -> ModerationResult<Option<Box<dyn PlatformAdapter>>> {
     let id = server.id.clone();
     let connection = state
         .store
@@ -217,271 +341,33 @@ pub async fn connect(
     }))
 }
 
-fn ends_at(input: &Checked, now: i64) -> Option<modctl_types::Timestamp> {
-    match input.action {
-        Action::Timeout | Action::Jail => input.minutes.map(|m| timestamp(now + i64::from(m) * 60)),
-        _ => None,
-    }
-}
-
-async fn finish_idempotency(
-    state: &AppState,
-    caller: &Caller,
-    key: Option<&str>,
-    response: &ActionResponse,
-) -> ApiResult<()> {
-    if let Some(key) = key {
-        let (key_id, key) = (caller.key_id.clone(), key.to_owned());
-        let json = serde_json::to_string(response).expect("responses serialize");
-        state
-            .store
-            .write(move |tx| cases::finish_idempotency(tx, &key_id, &key, &json))
-            .await?;
-    }
-    Ok(())
-}
-
-/// What recording a case produced.
-#[derive(Debug)]
-struct Recorded {
-    case_id: i64,
-    case_number: i64,
-    active_strikes: u32,
-    reached_step: Option<LadderStep>,
-}
-
-/// Records the case, its strikes and its jail change in one transaction.
-#[allow(clippy::too_many_arguments)]
-async fn record(
-    state: &AppState,
-    server: &Server,
-    sections: &Sections,
-    input: &Checked,
-    outcome: &Outcome,
-    actor: &str,
-    source: CaseSource,
-    linked_case_id: Option<i64>,
-    now: i64,
-) -> ApiResult<Recorded> {
-    let server = server.clone();
-    let strikes = sections.strikes.clone();
-    let (input, outcome, actor) = (input.clone(), outcome.clone(), actor.to_owned());
-    let recorded = state
-        .store
-        .write(move |tx| {
-            let until = ends_at(&input, now);
-            let case = cases::insert(
-                tx,
-                &NewCase {
-                    server_id: &server.id,
-                    action: input.action,
-                    user_id: &input.user_id,
-                    actor: &actor,
-                    reason: input.reason.as_deref(),
-                    minutes: input.minutes.map(i64::from),
-                    expires_at: until.map(|t| t.as_second()),
-                    delete_message_days: input.delete_message_days.map(i64::from),
-                    applied: outcome.applied,
-                    platform: server.platform,
-                    detail: &outcome.detail,
-                    source,
-                    linked_case_id,
-                    now,
-                },
-            )?;
-            let before = cases::active_strikes(tx, &server.id, &input.user_id, now)?;
-            // Escalations and expiries are consequences, not new offences.
-            let weight = if strikes.enabled && outcome.counts && source == CaseSource::Api {
-                weight_of(&strikes.weights, input.action)
-            } else {
-                0
-            };
-            if weight > 0 {
-                let expires = (strikes.expiry_days > 0)
-                    .then(|| now + i64::from(strikes.expiry_days) * 86_400);
-                cases::add_strike(
-                    tx,
-                    &server.id,
-                    &input.user_id,
-                    case.id,
-                    weight,
-                    now,
-                    expires,
-                )?;
-            }
-            let after = before + weight;
-            match &outcome.jail {
-                JailEffect::Unchanged => {}
-                JailEffect::Jailed { saved_roles } => cases::insert_jail(
-                    tx,
-                    &server.id,
-                    &JailRecord {
-                        user_id: input.user_id.clone(),
-                        since: timestamp(now),
-                        until,
-                        saved_roles: saved_roles.clone(),
-                        case_id: case.id,
-                    },
-                )?,
-                JailEffect::Released => {
-                    cases::release_jail(tx, &server.id, &input.user_id)?;
-                }
-            }
-            let reached_step = strikes
-                .ladder
-                .iter()
-                .rfind(|step| before < step.at && step.at <= after)
-                .cloned();
-            Ok::<_, StoreError>(Recorded {
-                case_id: case.id,
-                case_number: case.number,
-                active_strikes: after,
-                reached_step,
-            })
-        })
-        .await?;
-    Ok(recorded)
-}
-
-fn weight_of(weights: &modctl_types::config::StrikeWeights, action: Action) -> u32 {
-    match action {
-        Action::Note => weights.note,
-        Action::Warn => weights.warn,
-        Action::Timeout => weights.timeout,
-        Action::Kick => weights.kick,
-        Action::Ban => weights.ban,
-        Action::Jail => weights.jail,
-        _ => 0,
-    }
-}
-
-/// Carries out and records a ladder step, linked to the case that reached it.
-#[allow(clippy::too_many_arguments)]
-async fn escalate(
-    state: &AppState,
-    server: &Server,
-    sections: &Sections,
-    adapter: Option<&dyn PlatformAdapter>,
-    cause: &Checked,
-    caused_by: &ActionResponse,
-    step: &LadderStep,
-    actor: &str,
-) -> ApiResult<Escalation> {
-    let action = match step.action {
-        LadderAction::Timeout => Action::Timeout,
-        LadderAction::Kick => Action::Kick,
-        LadderAction::Ban => Action::Ban,
-        LadderAction::Jail => Action::Jail,
-    };
-    let input = Checked {
-        action,
-        user_id: cause.user_id.clone(),
-        reason: Some(format!(
-            "strike ladder: {} active strikes reached step `at {}` (case #{})",
-            caused_by.active_strikes, step.at, caused_by.case_number
-        )),
-        minutes: step.minutes,
-        delete_message_days: (action == Action::Ban)
-            .then_some(sections.moderation.default_ban_delete_days),
-    };
-    let now = now_unix();
-    let (id, user) = (server.id.clone(), input.user_id.clone());
-    let jail = state
-        .store
-        .read(move |tx| cases::find_jail(tx, &id, &user))
-        .await?;
-    let outcome = match action {
-        Action::Jail if jail.is_some() => {
-            Outcome::refused("not applied: the member is already jailed")
-        }
-        Action::Jail => match validate::jail_available(server.platform, sections) {
-            Ok(()) => carry(adapter, &input, server, sections, None, now).await,
-            Err(why) => Outcome::refused(format!("not applied: {why}")),
-        },
-        _ => carry(adapter, &input, server, sections, None, now).await,
-    };
-    let recorded = record(
-        state,
-        server,
-        sections,
-        &input,
-        &outcome,
-        actor,
-        CaseSource::Escalation,
-        Some(caused_by.case_id),
-        now,
-    )
-    .await?;
-    Ok(Escalation {
-        case_id: recorded.case_id,
-        case_number: recorded.case_number,
-        action,
-        applied: outcome.applied,
-        detail: outcome.detail,
-    })
-}
-
+/// Carries out `input` through `adapter`; a timeout or jail ends at `until`
+/// (fixed when its case was written).
 async fn carry(
     adapter: Option<&dyn PlatformAdapter>,
     input: &Checked,
     server: &Server,
     sections: &Sections,
     jail: Option<&JailRecord>,
-    now: i64,
+    until: Option<modctl_types::Timestamp>,
 ) -> Outcome {
     let cx = Context {
         platform: server.platform,
         server_id: &server.id,
         config: sections,
         jail,
-        until: ends_at(input, now),
+        until,
     };
     behaviour::carry_out(adapter, input, &cx).await
 }
 
-/// Ends one jail whose time is up: the platform restores the member, then the
-/// release is recorded as an `expiry` case linked to the jail's case. When the
-/// platform fails, the jail stays and the next sweep tries again.
-pub async fn expire_jail(state: &AppState, server: &Server, jail: JailRecord) -> ApiResult<bool> {
-    let id = server.id.clone();
-    let sections = state
-        .store
-        .read(move |tx| config::load(tx, &id))
-        .await?
-        .sections;
-    let adapter = connect(state, server).await?;
-    let input = Checked {
-        action: Action::Unjail,
-        user_id: jail.user_id.clone(),
-        reason: Some(format!("jail of case {} ended", jail.case_id)),
-        minutes: None,
-        delete_message_days: None,
-    };
-    let now = now_unix();
-    let outcome = carry(
-        adapter.as_deref(),
-        &input,
-        server,
-        &sections,
-        Some(&jail),
-        now,
-    )
-    .await;
-    if outcome.jail != JailEffect::Released {
-        tracing::warn!(server = %server.id, user = %jail.user_id, detail = %outcome.detail, "timed jail not ended yet");
-        return Ok(false);
+/// The request a recorded case carried out (for settling it again).
+fn input_of(case: &Case) -> Checked {
+    Checked {
+        action: case.action,
+        user_id: case.user_id.clone(),
+        reason: case.reason.clone(),
+        minutes: case.minutes.and_then(|m| u32::try_from(m).ok()),
+        delete_message_days: case.delete_message_days.and_then(|d| u8::try_from(d).ok()),
     }
-    record(
-        state,
-        server,
-        &sections,
-        &input,
-        &outcome,
-        "system:expiry",
-        CaseSource::Expiry,
-        Some(jail.case_id),
-        now,
-    )
-    .await?;
-    Ok(true)
 }

@@ -6,7 +6,7 @@ use modctl_types::config::Sections;
 use modctl_types::config::validate::{MAX_JAIL_MINUTES, MAX_TIMEOUT_MINUTES};
 use modctl_types::moderation::{Action, ActionRequest};
 
-use crate::error::ApiError;
+use super::ModerationError;
 
 /// Longest reason accepted (Discord's audit log keeps 512 characters).
 pub const MAX_REASON_CHARS: usize = 512;
@@ -32,8 +32,8 @@ pub fn check(
     action: Action,
     request: ActionRequest,
     config: &Sections,
-) -> Result<Checked, ApiError> {
-    let bad = |message: String| Err(ApiError::BadRequest(message));
+) -> Result<Checked, ModerationError> {
+    let bad = |message: String| Err(ModerationError::Invalid(message));
     if request.user_id.trim().is_empty() {
         return bad("user_id must not be empty: give the platform's user id of the target".into());
     }
@@ -89,7 +89,7 @@ pub fn check(
     };
 
     if action == Action::Jail {
-        jail_available(platform, config).map_err(ApiError::BadRequest)?;
+        jail_available(platform, config).map_err(ModerationError::Invalid)?;
     }
     Ok(Checked {
         action,
@@ -116,9 +116,15 @@ pub fn jail_available(platform: Platform, config: &Sections) -> Result<(), Strin
     Ok(())
 }
 
-fn in_range(field: &str, value: i64, min: u32, max: u32, action: &str) -> Result<u32, ApiError> {
+fn in_range(
+    field: &str,
+    value: i64,
+    min: u32,
+    max: u32,
+    action: &str,
+) -> Result<u32, ModerationError> {
     if value < i64::from(min) || value > i64::from(max) {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ModerationError::Invalid(format!(
             "{field} must be between {min} and {max} for {action}, got {value}"
         )));
     }
@@ -126,12 +132,12 @@ fn in_range(field: &str, value: i64, min: u32, max: u32, action: &str) -> Result
 }
 
 /// Checks an `Idempotency-Key` header value.
-pub fn idempotency_key(value: &str) -> Result<String, ApiError> {
+pub fn idempotency_key(value: &str) -> Result<String, ModerationError> {
     let ok = (1..=255).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_graphic());
     if ok {
         Ok(value.to_owned())
     } else {
-        Err(ApiError::BadRequest(
+        Err(ModerationError::Invalid(
             "Idempotency-Key must be 1 to 255 visible ASCII characters, e.g. a UUID".into(),
         ))
     }

@@ -8,10 +8,12 @@ use async_trait::async_trait;
 use modctl_types::Timestamp;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use reqwest::Method;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{
-    Hierarchy, Member, PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Role,
+    Hierarchy, Member, MemberState, PlatformAdapter, PlatformClients, PlatformError,
+    PlatformResult, Role,
 };
 
 /// The public API.
@@ -155,6 +157,21 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     })
 }
 
+/// A guild member as Discord sends it (the fields the daemon reads).
+#[derive(Debug, Deserialize)]
+struct GuildMember {
+    roles: Vec<String>,
+    #[serde(default)]
+    communication_disabled_until: Option<Timestamp>,
+}
+
+/// `value` as `T`; a payload without a field the daemon needs is the
+/// platform's error, never a silent default.
+fn typed<T: serde::de::DeserializeOwned>(value: Value, what: &str) -> PlatformResult<T> {
+    serde_json::from_value(value)
+        .map_err(|e| PlatformError::Invalid(format!("unexpected {what} from Discord: {e}")))
+}
+
 fn string_list(value: &Value) -> Vec<String> {
     value
         .as_array()
@@ -259,6 +276,30 @@ impl PlatformAdapter for Discord {
         self.call(Method::PATCH, &self.member_path(user), Some(body), reason)
             .await
             .map(drop)
+    }
+
+    async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState> {
+        let member = match self
+            .call(Method::GET, &self.member_path(user), None, None)
+            .await
+        {
+            Ok(member) => Some(typed::<GuildMember>(member, "guild member")?),
+            Err(PlatformError::NotFound(_)) => None,
+            Err(e) => return Err(e),
+        };
+        let ban_path = format!("/guilds/{}/bans/{user}", self.guild_id);
+        let banned = match self.call(Method::GET, &ban_path, None, None).await {
+            Ok(_) => true,
+            Err(PlatformError::NotFound(_)) => false,
+            Err(e) => return Err(e),
+        };
+        Ok(MemberState {
+            present: member.is_some(),
+            banned,
+            timed_out_until: member.as_ref().and_then(|m| m.communication_disabled_until),
+            roles: member.map(|m| m.roles),
+            muted: None,
+        })
     }
 
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {

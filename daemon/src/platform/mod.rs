@@ -115,6 +115,23 @@ impl PlatformError {
 /// Result of a platform call.
 pub type PlatformResult<T> = Result<T, PlatformError>;
 
+/// What the platform says about a member right now. Read after a restart to
+/// find out whether an action whose answer was lost took effect; a field is
+/// `None` where the platform cannot tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemberState {
+    /// A member of the server now.
+    pub present: bool,
+    /// Banned from the server.
+    pub banned: bool,
+    /// The member's roles (Discord).
+    pub roles: Option<Vec<String>>,
+    /// The end of a running timeout (Discord), if any.
+    pub timed_out_until: Option<Timestamp>,
+    /// Whether every send permission is taken away (Telegram).
+    pub muted: Option<bool>,
+}
+
 /// What the daemon needs from a platform. Primitives a platform does not have
 /// keep the default, which reports [`PlatformError::Unsupported`].
 #[async_trait]
@@ -179,6 +196,11 @@ pub trait PlatformAdapter: Send + Sync + std::fmt::Debug {
     /// Posts `text` to `channel` (mod-log).
     async fn post_message(&self, _channel: &str, _text: &str) -> PlatformResult<()> {
         Err(PlatformError::Unsupported("posting messages"))
+    }
+
+    /// Reads the member's state (only reads; changes nothing).
+    async fn inspect_member(&self, _user: &str) -> PlatformResult<MemberState> {
+        Err(PlatformError::Unsupported("reading a member's state"))
     }
 }
 

@@ -311,6 +311,24 @@ impl PlatformAdapter for Simulator {
         .await
     }
 
+    async fn inspect_member(&self, user: &str) -> PlatformResult<super::MemberState> {
+        let user = user.to_owned();
+        self.act(move |tx, server_id, platform| {
+            let member = member_state(tx, server_id, &user)?;
+            let muted_until = member.as_ref().and_then(|m| m.muted_until);
+            Ok(super::MemberState {
+                present: member.is_some(),
+                banned: is_banned(tx, server_id, &user)?,
+                timed_out_until: muted_until
+                    .filter(|_| platform == Platform::Discord)
+                    .and_then(|t| Timestamp::from_second(t).ok()),
+                muted: (platform == Platform::Telegram).then_some(muted_until.is_some()),
+                roles: member.map(|m| m.roles),
+            })
+        })
+        .await
+    }
+
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
         let (channel, text) = (channel.to_owned(), text.to_owned());
         self.act(move |tx, server_id, _| {

@@ -4,9 +4,10 @@
 
 use async_trait::async_trait;
 use modctl_types::Timestamp;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
+use super::{MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
@@ -103,6 +104,15 @@ impl Telegram {
     }
 }
 
+/// A `ChatMember` as Telegram sends it (the fields the daemon reads);
+/// `can_send_messages` is only there for restricted members.
+#[derive(Debug, Deserialize)]
+struct ChatMember {
+    status: String,
+    #[serde(default)]
+    can_send_messages: Option<bool>,
+}
+
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();
     let text = response.text().await.map_err(PlatformError::from_reqwest)?;
@@ -172,6 +182,30 @@ impl PlatformAdapter for Telegram {
 
     async fn unmute(&self, user: &str) -> PlatformResult<()> {
         self.restrict(user, true, None).await
+    }
+
+    async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState> {
+        let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)? });
+        let member: ChatMember = match self.call("getChatMember", body).await {
+            Ok(member) => serde_json::from_value(member).map_err(|e| {
+                PlatformError::Invalid(format!("unexpected chat member from Telegram: {e}"))
+            })?,
+            // Never seen in the chat: neither there, nor banned, nor muted.
+            Err(PlatformError::NotFound(_)) => {
+                return Ok(MemberState {
+                    muted: Some(false),
+                    ..MemberState::default()
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(MemberState {
+            present: !matches!(member.status.as_str(), "left" | "kicked"),
+            banned: member.status == "kicked",
+            roles: None,
+            timed_out_until: None,
+            muted: Some(member.status == "restricted" && member.can_send_messages == Some(false)),
+        })
     }
 
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {

@@ -1,16 +1,18 @@
-//! Cases, strikes, jails and idempotency records.
+//! Cases and strikes.
 //!
-//! A case and its effects (a strike, a jail row, the idempotent response) are
-//! written by the caller in one transaction, so none exists without the other.
+//! A case is inserted `pending` (with the idempotency claim, in one
+//! transaction) before the platform is called, and [`settle`]d with the
+//! platform's answer, its strikes and its jail change in one transaction
+//! afterwards; see [`crate::moderation`] for the lifecycle. Jails live in
+//! [`super::jails`], idempotency records in [`super::idempotency`].
 
 use modctl_types::Platform;
-use modctl_types::moderation::{Action, Case, CaseSource, JailRecord, StrikeSummary};
+use modctl_types::moderation::{
+    Action, ActionResponse, Case, CaseSource, CaseState, Escalation, StrikeSummary,
+};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::{StoreError, timestamp};
-
-/// How long an `Idempotency-Key` is remembered.
-pub const IDEMPOTENCY_WINDOW_SECS: i64 = 24 * 60 * 60;
 
 /// A case to record.
 #[derive(Debug, Clone)]
@@ -35,8 +37,10 @@ pub struct NewCase<'a> {
     pub applied: bool,
     /// The platform.
     pub platform: Platform,
-    /// What happened.
+    /// What happened (or, while pending, what is under way).
     pub detail: &'a str,
+    /// Pending (the platform call follows) or settled.
+    pub state: CaseState,
     /// How it came about.
     pub source: CaseSource,
     /// The case that caused it.
@@ -47,7 +51,7 @@ pub struct NewCase<'a> {
 
 const CASE_COLUMNS: &str =
     "id, number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
-    applied, platform, detail, created_at, source, linked_case_id";
+    applied, platform, detail, created_at, source, linked_case_id, state";
 
 /// Records a case with the next per-server number.
 pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
@@ -57,8 +61,8 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         .query_row([case.server_id], |row| row.get(0))?;
     tx.execute(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
-             delete_message_days, applied, platform, detail, source, linked_case_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             case.server_id,
             number,
@@ -75,6 +79,7 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
             case.source.as_str(),
             case.linked_case_id,
             case.now,
+            case.state.as_str(),
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -134,33 +139,169 @@ fn list_by_user_sql() -> String {
 }
 
 fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
+    case_from_row_at(row, 0)
+}
+
+/// A case from the columns of [`CASE_COLUMNS`], starting at column `at`.
+fn case_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Case> {
     let parse_err = |i: usize, e: String| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
     };
-    let action: String = row.get(2)?;
-    let platform: String = row.get(10)?;
-    let source: String = row.get(13)?;
+    let action: String = row.get(at + 2)?;
+    let platform: String = row.get(at + 10)?;
+    let source: String = row.get(at + 13)?;
+    let state: String = row.get(at + 15)?;
     Ok(Case {
-        id: row.get(0)?,
-        number: row.get(1)?,
-        action: action.parse().map_err(|e| parse_err(2, e))?,
-        user_id: row.get(3)?,
-        actor: row.get(4)?,
-        reason: row.get(5)?,
-        minutes: row.get(6)?,
-        expires_at: row.get::<_, Option<i64>>(7)?.map(timestamp),
-        delete_message_days: row.get(8)?,
-        applied: row.get(9)?,
-        platform: platform.parse().map_err(|e| parse_err(10, e))?,
-        detail: row.get(11)?,
-        created_at: timestamp(row.get(12)?),
+        id: row.get(at)?,
+        number: row.get(at + 1)?,
+        action: action.parse().map_err(|e| parse_err(at + 2, e))?,
+        user_id: row.get(at + 3)?,
+        actor: row.get(at + 4)?,
+        reason: row.get(at + 5)?,
+        minutes: row.get(at + 6)?,
+        expires_at: row.get::<_, Option<i64>>(at + 7)?.map(timestamp),
+        delete_message_days: row.get(at + 8)?,
+        applied: row.get(at + 9)?,
+        platform: platform.parse().map_err(|e| parse_err(at + 10, e))?,
+        detail: row.get(at + 11)?,
+        created_at: timestamp(row.get(at + 12)?),
         source: match source.as_str() {
             "escalation" => CaseSource::Escalation,
             "expiry" => CaseSource::Expiry,
             _ => CaseSource::Api,
         },
-        linked_case_id: row.get(14)?,
+        linked_case_id: row.get(at + 14)?,
+        state: state.parse().map_err(|e| parse_err(at + 15, e))?,
     })
+}
+
+/// How a pending case ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settlement<'a> {
+    /// Settled, or unknown when the platform could not be checked.
+    pub state: CaseState,
+    /// Applied on the platform.
+    pub applied: bool,
+    /// What happened and what to do.
+    pub detail: &'a str,
+    /// The member's active strikes after this case.
+    pub active_strikes: u32,
+}
+
+/// Settles pending case `case_id`. Fails with a conflict when it is not
+/// pending: two settlements of one case would be a bug in the caller's
+/// locking, and must not silently overwrite the first.
+pub fn settle(
+    tx: &Transaction<'_>,
+    case_id: i64,
+    settlement: &Settlement<'_>,
+) -> Result<(), StoreError> {
+    let changed = tx.execute(
+        "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
+         WHERE id = ?1 AND state = 'pending'",
+        params![
+            case_id,
+            settlement.state.as_str(),
+            settlement.applied,
+            settlement.detail,
+            settlement.active_strikes,
+        ],
+    )?;
+    if changed == 0 {
+        return Err(StoreError::Conflict(format!(
+            "case {case_id} was already settled"
+        )));
+    }
+    Ok(())
+}
+
+/// Cases left pending, oldest first, with their server ids: at start-up these
+/// are the actions a killed daemon had in flight.
+pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT server_id, {CASE_COLUMNS} FROM cases WHERE state = 'pending' ORDER BY id"
+    ))?;
+    let rows = stmt.query_map([], |row| {
+        let server: String = row.get(0)?;
+        Ok((server, case_from_row_at(row, 1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The escalation case that `case_id` triggered, if any.
+pub fn escalation_of(tx: &Transaction<'_>, case_id: i64) -> Result<Option<Case>, StoreError> {
+    Ok(tx
+        .prepare_cached(&format!(
+            "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = ?1 AND source = 'escalation'"
+        ))?
+        .query_row([case_id], case_from_row)
+        .optional()?)
+}
+
+/// The response of the action that recorded `case_id`, rebuilt from the
+/// store: the first answer and every idempotent replay are this same value,
+/// so a replay returns exactly what the first request got (or would have got,
+/// had its client waited). `None` when the case does not exist.
+pub fn response_for(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    case_id: i64,
+) -> Result<Option<ActionResponse>, StoreError> {
+    let Some(case) = get(tx, server_id, case_id)? else {
+        return Ok(None);
+    };
+    let active_strikes: Option<i64> = tx
+        .prepare_cached("SELECT active_strikes FROM cases WHERE id = ?1")?
+        .query_row([case_id], |row| row.get(0))?;
+    let escalation = escalation_of(tx, case_id)?.map(|e| Escalation {
+        case_id: e.id,
+        case_number: e.number,
+        action: e.action,
+        applied: e.applied,
+        detail: e.detail,
+        state: e.state,
+    });
+    Ok(Some(ActionResponse {
+        case_id: case.id,
+        applied: case.applied,
+        platform: case.platform,
+        detail: case.detail,
+        case_number: case.number,
+        active_strikes: active_strikes.unwrap_or(0).try_into().unwrap_or(u32::MAX),
+        escalation,
+        state: case.state,
+    }))
+}
+
+/// Whether the member's latest applied ban is still in force (no applied
+/// unban since), as far as this daemon's cases know.
+pub fn is_banned(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
+    let latest: Option<String> = tx
+        .prepare_cached(
+            "SELECT action FROM cases
+             WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
+             ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([server_id, user_id], |row| row.get(0))
+        .optional()?;
+    Ok(latest.as_deref() == Some("ban"))
+}
+
+/// The end (unix seconds) of the longest applied timeout of the member that
+/// is still running at `now`, if any.
+pub fn timeout_in_force_until(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    user_id: &str,
+    now: i64,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT MAX(expires_at) FROM cases
+             WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
+               AND expires_at > ?3",
+        )?
+        .query_row(params![server_id, user_id, now], |row| row.get(0))?)
 }
 
 /// Adds `weight` strikes for `case_id`.
@@ -218,169 +359,6 @@ pub fn strike_summaries(
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// Records an active jail.
-pub fn insert_jail(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    jail: &JailRecord,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            server_id,
-            jail.user_id,
-            jail.case_id,
-            serde_json::to_string(&jail.saved_roles).expect("strings serialize"),
-            jail.since.as_second(),
-            jail.until.map(|t| t.as_second()),
-        ],
-    )?;
-    Ok(())
-}
-
-const JAIL_COLUMNS: &str = "user_id, since, until, saved_roles, case_id";
-
-fn jail_from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
-    let saved: String = row.get(3)?;
-    Ok(JailRecord {
-        user_id: row.get(0)?,
-        since: timestamp(row.get(1)?),
-        until: row.get::<_, Option<i64>>(2)?.map(timestamp),
-        saved_roles: serde_json::from_str(&saved).unwrap_or_default(),
-        case_id: row.get(4)?,
-    })
-}
-
-/// The active jail of `user_id`, if any.
-pub fn find_jail(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    user_id: &str,
-) -> Result<Option<JailRecord>, StoreError> {
-    Ok(tx
-        .prepare_cached(&format!(
-            "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
-        ))?
-        .query_row([server_id, user_id], jail_from_row)
-        .optional()?)
-}
-
-/// Ends the jail of `user_id`; whether there was one.
-pub fn release_jail(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    user_id: &str,
-) -> Result<bool, StoreError> {
-    Ok(tx.execute(
-        "DELETE FROM jails WHERE server_id = ?1 AND user_id = ?2",
-        [server_id, user_id],
-    )? > 0)
-}
-
-/// Active jails of a server, oldest first.
-pub fn jails(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
-        "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
-    ))?;
-    let rows = stmt.query_map([server_id], jail_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// Jails whose time is up at `now`, with their servers.
-pub fn due_jails(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
-        "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
-    ))?;
-    let rows = stmt.query_map([now], |row| {
-        let server: String = row.get(0)?;
-        let saved: String = row.get(4)?;
-        Ok((
-            server,
-            JailRecord {
-                user_id: row.get(1)?,
-                since: timestamp(row.get(2)?),
-                until: row.get::<_, Option<i64>>(3)?.map(timestamp),
-                saved_roles: serde_json::from_str(&saved).unwrap_or_default(),
-                case_id: row.get(5)?,
-            },
-        ))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// What an `Idempotency-Key` lookup found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Claim {
-    /// First use: the key is now claimed for this request.
-    New,
-    /// Used before for the same request: its response (JSON).
-    Replay(String),
-    /// Used before for another request, or still in progress.
-    Refused(String),
-}
-
-/// Claims `key` for a request with `fingerprint`, forgetting keys older than
-/// the window first.
-pub fn claim_idempotency(
-    tx: &Transaction<'_>,
-    key_id: &str,
-    key: &str,
-    fingerprint: &str,
-    now: i64,
-) -> Result<Claim, StoreError> {
-    tx.execute(
-        "DELETE FROM idempotency_keys WHERE created_at <= ?1",
-        [now - IDEMPOTENCY_WINDOW_SECS],
-    )?;
-    let existing: Option<(String, Option<String>)> = tx
-        .prepare_cached("SELECT fingerprint, response FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2")?
-        .query_row([key_id, key], |row| Ok((row.get(0)?, row.get(1)?)))
-        .optional()?;
-    Ok(match existing {
-        None => {
-            tx.execute(
-                "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, created_at) VALUES (?1, ?2, ?3, ?4)",
-                params![key_id, key, fingerprint, now],
-            )?;
-            Claim::New
-        }
-        Some((stored, _)) if stored != fingerprint => Claim::Refused(format!(
-            "Idempotency-Key `{key}` was already used for a different request: use a new key for a new request"
-        )),
-        Some((_, Some(response))) => Claim::Replay(response),
-        Some((_, None)) => Claim::Refused(format!(
-            "a request with Idempotency-Key `{key}` is still in progress: retry in a moment"
-        )),
-    })
-}
-
-/// Stores the response of a claimed key.
-pub fn finish_idempotency(
-    tx: &Transaction<'_>,
-    key_id: &str,
-    key: &str,
-    response: &str,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "UPDATE idempotency_keys SET response = ?3 WHERE key_id = ?1 AND idempotency_key = ?2",
-        [key_id, key, response],
-    )?;
-    Ok(())
-}
-
-/// Gives up a claim whose request failed before anything was recorded.
-pub fn release_idempotency(
-    tx: &Transaction<'_>,
-    key_id: &str,
-    key: &str,
-) -> Result<(), StoreError> {
-    tx.execute(
-        "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2 AND response IS NULL",
-        [key_id, key],
-    )?;
-    Ok(())
 }
 
 #[cfg(test)]

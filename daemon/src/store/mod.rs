@@ -30,6 +30,8 @@
 pub mod cases;
 pub mod config;
 pub mod connections;
+pub mod idempotency;
+pub mod jails;
 pub mod keys;
 pub mod servers;
 pub mod teams;

@@ -1,0 +1,31 @@
+//! Why an action was refused or failed, in the moderation domain's own words;
+//! [`crate::error`] maps each kind to an HTTP status at the edge.
+
+use crate::store::StoreError;
+
+/// An action that was not carried out.
+#[derive(Debug, thiserror::Error)]
+pub enum ModerationError {
+    /// The request is invalid (nothing was recorded); the message says what to fix.
+    #[error("{0}")]
+    Invalid(String),
+    /// The request conflicts with the member's state or with another request
+    /// (nothing was recorded).
+    #[error("{0}")]
+    Conflict(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The task carrying the action out panicked (a bug; logged).
+    #[error("the action's task failed: {0}")]
+    Task(String),
+}
+
+impl From<rusqlite::Error> for ModerationError {
+    fn from(err: rusqlite::Error) -> Self {
+        ModerationError::Store(err.into())
+    }
+}
+
+/// Result of the moderation domain.
+pub type ModerationResult<T> = Result<T, ModerationError>;

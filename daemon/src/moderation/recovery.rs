@@ -1,0 +1,400 @@
+//! Settling the cases a killed daemon left pending.
+//!
+//! A pending case means the daemon decided to act and may or may not have
+//! reached the platform before it died. Recovery never repeats the call
+//! (a kick repeated an hour later is a new kick); it asks the platform what
+//! is true now and settles the case with that:
+//!
+//! - actions that change nothing on the platform (a Discord note, a Slack
+//!   "case recorded" ban, any action on a server without a connection) are
+//!   settled exactly as they would have been;
+//! - the others are checked with [`PlatformAdapter::inspect_member`]: a ban
+//!   is `applied` if the member is banned now, a jail if the jail role is on
+//!   them, a Telegram mute if they cannot send, and so on ([`verdict`]);
+//! - when the platform cannot be asked, or its answer cannot tell (a Slack
+//!   mod-log post, a jail whose replaced roles were never saved), the case is
+//!   `unknown` and its detail says what to check by hand.
+//!
+//! A case is an orphan when it is pending and no task holds its member: the
+//! task that writes a pending case holds the member until it is settled. At
+//! start-up the server adopts every orphan (takes its member) before it
+//! accepts a request, so a retry of the same `Idempotency-Key` waits for the
+//! settled case rather than racing recovery.
+
+use modctl_types::config::Sections;
+use modctl_types::moderation::{Action, Case};
+use modctl_types::{Platform, Server};
+
+use super::behaviour::{self, JailEffect, Outcome};
+use super::{MemberGuard, ModerationResult, carry, connect, input_of, sections_of, settle};
+use crate::AppState;
+use crate::platform::{MemberState, PlatformAdapter};
+use crate::store::{StoreError, cases, servers};
+
+/// A pending case nobody is carrying out, with its member held.
+#[derive(Debug)]
+pub struct Orphan {
+    server: Server,
+    case: Case,
+    _member: MemberGuard,
+}
+
+/// Takes the member of every orphaned pending case. Fast (one read and
+/// in-memory locks): the platform is not called until [`settle_orphan`].
+pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
+    let pending = state.store.read(cases::pending).await?;
+    let mut orphans = Vec::new();
+    for (server_id, case) in pending {
+        let Some(member) = state.member_locks.try_lock(&server_id, &case.user_id) else {
+            continue; // its own task is carrying it out
+        };
+        // Re-read under the member: its task may have settled it meanwhile.
+        let (id, case_id) = (server_id.clone(), case.id);
+        let current = state
+            .store
+            .read(move |tx| {
+                let server = servers::find(tx, &id)?.map(|record| record.server);
+                Ok::<_, StoreError>((server, cases::get(tx, &id, case_id)?))
+            })
+            .await?;
+        if let (Some(server), Some(case)) = current
+            && case.state == modctl_types::moderation::CaseState::Pending
+        {
+            orphans.push(Orphan {
+                server,
+                case,
+                _member: member,
+            });
+        }
+    }
+    Ok(orphans)
+}
+
+/// Settles one orphan by asking the platform what happened (module docs);
+/// then carries out the escalation the settled case triggers, as the lost
+/// request would have.
+pub async fn settle_orphan(state: &AppState, orphan: Orphan) -> ModerationResult<()> {
+    let Orphan { server, case, .. } = &orphan;
+    let sections = sections_of(state, &server.id).await?;
+    let adapter = connect(state, server).await?;
+    let outcome = check(adapter.as_deref(), server, &sections, case).await;
+    tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
+    let settle = settle::Settle {
+        state,
+        server,
+        sections: &sections,
+        adapter: adapter.as_deref(),
+    };
+    settle.finish(case, outcome).await
+}
+
+/// Adopts and settles every orphan; returns how many were settled. The
+/// recovery worker's tick.
+pub async fn settle_orphans(state: &AppState) -> ModerationResult<usize> {
+    let orphans = adopt_orphans(state).await?;
+    let count = orphans.len();
+    for orphan in orphans {
+        settle_orphan(state, orphan).await?;
+    }
+    Ok(count)
+}
+
+async fn check(
+    adapter: Option<&dyn PlatformAdapter>,
+    server: &Server,
+    sections: &Sections,
+    case: &Case,
+) -> Outcome {
+    let input = input_of(case);
+    let Some(adapter) =
+        adapter.filter(|_| behaviour::touches_platform(server.platform, case.action))
+    else {
+        // Nothing reached the platform, so settling it again is exact.
+        return carry(adapter, &input, server, sections, None, case.expires_at).await;
+    };
+    if server.platform == Platform::Slack {
+        return Outcome::unknown(format!(
+            "outcome unknown: the daemon stopped while posting this {} to the mod-log; check the mod-log channel for it",
+            case.action
+        ));
+    }
+    match adapter.inspect_member(&case.user_id).await {
+        Ok(member) => verdict(server.platform, sections, case, &member),
+        Err(e) => Outcome::unknown(format!(
+            "outcome unknown: the daemon stopped while this {} was being sent to {}, and checking afterwards failed ({}); {}",
+            case.action,
+            server.platform,
+            e.advice(),
+            what_to_check(case)
+        )),
+    }
+}
+
+/// What a moderator should look at on the platform to settle `case` by hand.
+fn what_to_check(case: &Case) -> String {
+    let user = &case.user_id;
+    match case.action {
+        Action::Ban => format!("check whether user {user} is banned"),
+        Action::Unban => format!("check whether user {user} is still banned"),
+        Action::Kick => format!("check whether user {user} is still a member"),
+        Action::Timeout => format!("check whether user {user} is timed out"),
+        Action::Jail => format!("check whether user {user} has the jail role or is muted"),
+        Action::Unjail => format!("check whether user {user} still has the jail role or is muted"),
+        _ => format!("check the platform for user {user}"),
+    }
+}
+
+/// How `case` ended, judged from `member` as the platform shows it now.
+/// Pure: every row is unit-tested.
+pub fn verdict(
+    platform: Platform,
+    sections: &Sections,
+    case: &Case,
+    member: &MemberState,
+) -> Outcome {
+    const CONFIRMED: &str = "(confirmed on the platform after the daemon restarted)";
+    let lost = |what: &str| {
+        Outcome::refused(format!(
+            "not applied: the daemon stopped before the {} reached {platform}; {what}",
+            case.action
+        ))
+    };
+    let jail_role = sections.jail.role_id.as_deref();
+    let has_jail_role = || {
+        member
+            .roles
+            .as_ref()
+            .is_some_and(|roles| roles.iter().any(|r| Some(r.as_str()) == jail_role))
+    };
+    let muted = member.muted == Some(true);
+    match (platform, case.action) {
+        (_, Action::Ban) if member.banned => Outcome::applied(format!("banned {CONFIRMED}")),
+        (_, Action::Ban) => lost("ban again if it is still needed"),
+        (_, Action::Unban) if !member.banned => Outcome::applied(format!("ban lifted {CONFIRMED}")),
+        (_, Action::Unban) => lost("unban again if it is still needed"),
+
+        (Platform::Telegram, Action::Kick) if member.banned => Outcome::unknown(format!(
+            "outcome unknown: the daemon stopped between the ban and the unban that make a Telegram kick; user {} is still banned: unban them so they can rejoin",
+            case.user_id
+        )),
+        (_, Action::Kick) if !member.present => Outcome::applied(format!("removed {CONFIRMED}")),
+        (_, Action::Kick) => lost("kick again if it is still needed"),
+
+        (Platform::Discord, Action::Timeout) => {
+            let wanted = case.expires_at.map_or(i64::MAX, |t| t.as_second());
+            match member.timed_out_until {
+                // Discord may round the end; a minute of slack is the same timeout.
+                Some(until) if until.as_second() >= wanted - 60 => {
+                    Outcome::applied(format!("timed out until {until} {CONFIRMED}"))
+                }
+                _ => lost("time them out again if it is still needed"),
+            }
+        }
+        (Platform::Telegram, Action::Timeout) if muted => {
+            Outcome::applied(format!("muted {CONFIRMED}"))
+        }
+        (Platform::Telegram, Action::Timeout) => lost("time them out again if it is still needed"),
+
+        (Platform::Discord, Action::Jail) if has_jail_role() && !sections.jail.strip_roles => {
+            // With strip_roles off a jail only adds the jail role, so the
+            // roles to give back are the ones they have besides it.
+            let saved: Vec<String> = member
+                .roles
+                .iter()
+                .flatten()
+                .filter(|r| Some(r.as_str()) != jail_role)
+                .cloned()
+                .collect();
+            Outcome::applied(format!("jailed {CONFIRMED}"))
+                .with_jail(JailEffect::Jailed { saved_roles: saved })
+        }
+        (Platform::Discord, Action::Jail) if has_jail_role() => Outcome::unknown(format!(
+            "outcome unknown: user {} has the jail role, but the daemon stopped before it saved the roles the jail replaced; give their roles back and remove the jail role by hand",
+            case.user_id
+        )),
+        (Platform::Telegram, Action::Jail) if muted => {
+            Outcome::applied(format!("jailed: muted {CONFIRMED}")).with_jail(JailEffect::Jailed {
+                saved_roles: Vec::new(),
+            })
+        }
+        (_, Action::Jail) => lost("jail them again if it is still needed"),
+
+        (_, Action::Unjail) if !member.present => {
+            Outcome::refused("the member is no longer in the server; the jail was closed")
+                .with_jail(JailEffect::Released)
+        }
+        (Platform::Discord, Action::Unjail) if !has_jail_role() => {
+            Outcome::applied(format!("released {CONFIRMED}")).with_jail(JailEffect::Released)
+        }
+        (Platform::Telegram, Action::Unjail) if member.muted == Some(false) => {
+            Outcome::applied(format!("released: send permissions restored {CONFIRMED}"))
+                .with_jail(JailEffect::Released)
+        }
+        (_, Action::Unjail) => lost("unjail again"),
+
+        _ => Outcome::unknown(format!(
+            "outcome unknown: the daemon stopped while this {} was being carried out; {}",
+            case.action,
+            what_to_check(case)
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use modctl_types::Timestamp;
+    use modctl_types::config::Sections;
+    use modctl_types::moderation::{CaseSource, CaseState};
+
+    use super::*;
+
+    fn case(action: Action, expires_at: Option<i64>) -> Case {
+        Case {
+            id: 1,
+            number: 1,
+            action,
+            user_id: "42".into(),
+            actor: "key:test".into(),
+            reason: None,
+            minutes: None,
+            expires_at: expires_at.map(|t| Timestamp::from_second(t).unwrap()),
+            delete_message_days: None,
+            applied: false,
+            platform: Platform::Discord,
+            detail: String::new(),
+            created_at: Timestamp::UNIX_EPOCH,
+            source: CaseSource::Api,
+            linked_case_id: None,
+            state: CaseState::Pending,
+        }
+    }
+
+    fn member() -> MemberState {
+        MemberState {
+            present: true,
+            roles: Some(vec!["member".into()]),
+            ..MemberState::default()
+        }
+    }
+
+    fn jail_sections(strip_roles: bool) -> Sections {
+        let mut sections = Sections::default();
+        sections.jail.enabled = true;
+        sections.jail.role_id = Some("jail".into());
+        sections.jail.strip_roles = strip_roles;
+        sections
+    }
+
+    #[test]
+    fn a_ban_is_applied_exactly_when_the_platform_shows_it() {
+        let sections = Sections::default();
+        let banned = MemberState {
+            present: false,
+            banned: true,
+            ..MemberState::default()
+        };
+        let outcome = verdict(
+            Platform::Discord,
+            &sections,
+            &case(Action::Ban, None),
+            &banned,
+        );
+        assert!(
+            outcome.applied && outcome.state == CaseState::Settled,
+            "{outcome:?}"
+        );
+        let outcome = verdict(
+            Platform::Discord,
+            &sections,
+            &case(Action::Ban, None),
+            &member(),
+        );
+        assert!(!outcome.applied && !outcome.counts, "{outcome:?}");
+        assert!(
+            outcome
+                .detail
+                .contains("stopped before the ban reached discord")
+        );
+        let outcome = verdict(
+            Platform::Discord,
+            &sections,
+            &case(Action::Unban, None),
+            &member(),
+        );
+        assert!(outcome.applied, "{outcome:?}");
+    }
+
+    #[test]
+    fn a_timeout_counts_only_if_it_runs_to_the_recorded_end() {
+        let sections = Sections::default();
+        let end = 1_800_000_000;
+        let timed_out = |until: i64| MemberState {
+            timed_out_until: Some(Timestamp::from_second(until).unwrap()),
+            ..member()
+        };
+        let case = case(Action::Timeout, Some(end));
+        assert!(verdict(Platform::Discord, &sections, &case, &timed_out(end)).applied);
+        assert!(!verdict(Platform::Discord, &sections, &case, &timed_out(end - 3600)).applied);
+        assert!(!verdict(Platform::Discord, &sections, &case, &member()).applied);
+    }
+
+    #[test]
+    fn a_jail_is_rebuilt_from_the_roles_only_when_they_were_kept() {
+        let jailed = MemberState {
+            roles: Some(vec!["member".into(), "jail".into()]),
+            ..member()
+        };
+        let case = case(Action::Jail, None);
+        let outcome = verdict(Platform::Discord, &jail_sections(false), &case, &jailed);
+        assert!(outcome.applied);
+        assert_eq!(
+            outcome.jail,
+            JailEffect::Jailed {
+                saved_roles: vec!["member".into()]
+            }
+        );
+        let outcome = verdict(Platform::Discord, &jail_sections(true), &case, &jailed);
+        assert_eq!(outcome.state, CaseState::Unknown);
+        assert_eq!(outcome.jail, JailEffect::Unchanged);
+        assert!(outcome.detail.contains("by hand"), "{}", outcome.detail);
+
+        let outcome = verdict(Platform::Discord, &jail_sections(true), &case, &member());
+        assert!(!outcome.applied && outcome.state == CaseState::Settled);
+    }
+
+    #[test]
+    fn telegram_mutes_and_half_done_kicks() {
+        let sections = jail_sections(false);
+        let muted = MemberState {
+            muted: Some(true),
+            ..member()
+        };
+        let outcome = verdict(
+            Platform::Telegram,
+            &sections,
+            &case(Action::Jail, None),
+            &muted,
+        );
+        assert!(outcome.applied);
+        let outcome = verdict(
+            Platform::Telegram,
+            &sections,
+            &case(Action::Unjail, None),
+            &muted,
+        );
+        assert!(!outcome.applied);
+        let banned = MemberState {
+            present: false,
+            banned: true,
+            ..MemberState::default()
+        };
+        let outcome = verdict(
+            Platform::Telegram,
+            &sections,
+            &case(Action::Kick, None),
+            &banned,
+        );
+        assert_eq!(outcome.state, CaseState::Unknown);
+        assert!(outcome.detail.contains("unban them"), "{}", outcome.detail);
+    }
+}

@@ -1,0 +1,221 @@
+//! Step 5 of the lifecycle: recording what the platform did, in one
+//! transaction, and carrying out the escalation that decided.
+//!
+//! The same code settles an action whose platform call just returned and one
+//! that [`super::recovery`] checked after a restart, so both leave the same
+//! strikes, jail rows and escalations behind.
+
+use modctl_types::Server;
+use modctl_types::config::Sections;
+use modctl_types::moderation::{Case, CaseSource, CaseState, JailRecord};
+use rusqlite::Transaction;
+
+use super::behaviour::{JailEffect, Outcome};
+use super::escalation::{self, InForce, Plan, Reached};
+use super::validate::Checked;
+use super::{ModerationResult, Pending, carry, insert_pending};
+use crate::AppState;
+use crate::platform::PlatformAdapter;
+use crate::store::cases::{self, NewCase, Settlement};
+use crate::store::{jails, timestamp};
+
+/// What settling needs besides the case and its outcome.
+pub(super) struct Settle<'a> {
+    pub state: &'a AppState,
+    pub server: &'a Server,
+    pub sections: &'a Sections,
+    /// The server's adapter, for carrying out an escalation.
+    pub adapter: Option<&'a dyn PlatformAdapter>,
+}
+
+impl Settle<'_> {
+    /// Settles pending `case` with `outcome`; then carries out and settles
+    /// the escalation it triggered, if any. The caller holds the member.
+    pub async fn finish(&self, case: &Case, outcome: Outcome) -> ModerationResult<()> {
+        let Some((escalation, input)) = self.record(case, outcome).await? else {
+            return Ok(());
+        };
+        let outcome = carry(
+            self.adapter,
+            &input,
+            self.server,
+            self.sections,
+            None,
+            escalation.expires_at,
+        )
+        .await;
+        // An escalation adds no strikes, so it never triggers another.
+        self.record(&escalation, outcome).await?;
+        Ok(())
+    }
+
+    /// The settling transaction; returns the escalation it wrote pending.
+    async fn record(
+        &self,
+        case: &Case,
+        outcome: Outcome,
+    ) -> ModerationResult<Option<(Case, Checked)>> {
+        let record = Record {
+            server: self.server.clone(),
+            sections: self.sections.clone(),
+            case: case.clone(),
+            outcome,
+            now: self.state.clock.now_unix(),
+        };
+        self.state.store.write(move |tx| record.run(tx)).await
+    }
+}
+
+/// One settling transaction's input, owned so it can move to the store's thread.
+struct Record {
+    server: Server,
+    sections: Sections,
+    case: Case,
+    outcome: Outcome,
+    now: i64,
+}
+
+impl Record {
+    fn run(self, tx: &Transaction<'_>) -> ModerationResult<Option<(Case, Checked)>> {
+        let Record {
+            server,
+            sections,
+            case,
+            outcome,
+            now,
+        } = self;
+        let strikes = &sections.strikes;
+        let user = case.user_id.as_str();
+        let before = cases::active_strikes(tx, &server.id, user, now)?;
+        // Escalations and expiries are consequences, not new offences.
+        let weight = if strikes.enabled && outcome.counts && case.source == CaseSource::Api {
+            escalation::weight_of(&strikes.weights, case.action)
+        } else {
+            0
+        };
+        if weight > 0 {
+            let expires =
+                (strikes.expiry_days > 0).then(|| now + i64::from(strikes.expiry_days) * 86_400);
+            cases::add_strike(tx, &server.id, user, case.id, weight, now, expires)?;
+        }
+        let after = before + weight;
+        match &outcome.jail {
+            JailEffect::Unchanged => {}
+            JailEffect::Jailed { saved_roles } => jails::insert(
+                tx,
+                &server.id,
+                &JailRecord {
+                    user_id: user.to_owned(),
+                    since: timestamp(now),
+                    until: case.expires_at,
+                    saved_roles: saved_roles.clone(),
+                    case_id: case.id,
+                },
+            )?,
+            JailEffect::Released => {
+                jails::release(tx, &server.id, user)?;
+            }
+        }
+        cases::settle(
+            tx,
+            case.id,
+            &Settlement {
+                state: outcome.state,
+                applied: outcome.applied,
+                detail: &outcome.detail,
+                active_strikes: after,
+            },
+        )?;
+
+        let Some(step) = escalation::reached(&strikes.ladder, before, after) else {
+            return Ok(None);
+        };
+        // Read after settling, so the case just settled counts as in force.
+        let in_force = InForce {
+            banned: cases::is_banned(tx, &server.id, user)?,
+            timeout_until: cases::timeout_in_force_until(tx, &server.id, user, now)?.map(timestamp),
+            jailed: jails::find(tx, &server.id, user)?.map(|j| j.case_id),
+        };
+        let reached = Reached {
+            step,
+            user_id: user,
+            case_number: case.number,
+            active_strikes: after,
+            platform: server.platform,
+            sections: &sections,
+            now: timestamp(now),
+        };
+        let (input, skipped) = match escalation::plan(&reached, &in_force) {
+            Plan::Apply(input) => (input, None),
+            Plan::Skip(input, detail) => (input, Some(detail)),
+        };
+        let escalation = insert_pending(
+            tx,
+            &Pending {
+                server_id: &server.id,
+                platform: server.platform,
+                input: &input,
+                actor: &case.actor,
+                source: CaseSource::Escalation,
+                linked_case_id: Some(case.id),
+                now,
+            },
+        )?;
+        match skipped {
+            None => Ok(Some((escalation, input))),
+            Some(detail) => {
+                // A skipped step is settled at once: the ladder's decision is
+                // in the history, and nothing is sent to the platform.
+                cases::settle(
+                    tx,
+                    escalation.id,
+                    &Settlement {
+                        state: CaseState::Settled,
+                        applied: false,
+                        detail: &detail,
+                        active_strikes: after,
+                    },
+                )?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Records an expiry case (a timed jail that ended) with its release, in one
+/// transaction; `None` when the jail is no longer the one that was due.
+pub(super) fn record_expiry(
+    tx: &Transaction<'_>,
+    server: &Server,
+    jail: &JailRecord,
+    outcome: &Outcome,
+    now: i64,
+) -> ModerationResult<Option<Case>> {
+    let current = jails::find(tx, &server.id, &jail.user_id)?;
+    if current.map(|j| j.case_id) != Some(jail.case_id) {
+        return Ok(None);
+    }
+    let reason = format!("jail of case {} ended", jail.case_id);
+    let case = cases::insert(
+        tx,
+        &NewCase {
+            server_id: &server.id,
+            action: modctl_types::moderation::Action::Unjail,
+            user_id: &jail.user_id,
+            actor: "system:expiry",
+            reason: Some(&reason),
+            minutes: None,
+            expires_at: None,
+            delete_message_days: None,
+            applied: outcome.applied,
+            platform: server.platform,
+            detail: &outcome.detail,
+            source: CaseSource::Expiry,
+            linked_case_id: Some(jail.case_id),
+            state: CaseState::Settled,
+            now,
+        },
+    )?;
+    jails::release(tx, &server.id, &jail.user_id)?;
+    Ok(Some(case))
+}

@@ -1,0 +1,87 @@
+//! Active jails: one row per jailed member, deleted when the jail ends (the
+//! cases keep the history). The primary key `(server_id, user_id)` makes a
+//! second jail of one member impossible; the action path also checks it under
+//! the member's lock, so the constraint is a backstop, not the mechanism.
+
+use modctl_types::moderation::JailRecord;
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+
+use super::{StoreError, timestamp};
+
+/// Records an active jail.
+pub fn insert(tx: &Transaction<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            server_id,
+            jail.user_id,
+            jail.case_id,
+            serde_json::to_string(&jail.saved_roles).expect("strings serialize"),
+            jail.since.as_second(),
+            jail.until.map(|t| t.as_second()),
+        ],
+    )?;
+    Ok(())
+}
+
+const JAIL_COLUMNS: &str = "user_id, since, until, saved_roles, case_id";
+
+fn jail_from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
+    jail_from_row_at(row, 0)
+}
+
+/// A jail from the columns of [`JAIL_COLUMNS`], starting at column `at`.
+fn jail_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<JailRecord> {
+    let saved: String = row.get(at + 3)?;
+    Ok(JailRecord {
+        user_id: row.get(at)?,
+        since: timestamp(row.get(at + 1)?),
+        until: row.get::<_, Option<i64>>(at + 2)?.map(timestamp),
+        // Saved roles are the one thing an unjail gives back: unreadable ones
+        // are corrupt data, not "no roles".
+        saved_roles: serde_json::from_str(&saved).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(at + 3, rusqlite::types::Type::Text, e.into())
+        })?,
+        case_id: row.get(at + 4)?,
+    })
+}
+
+/// The active jail of `user_id`, if any.
+pub fn find(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    user_id: &str,
+) -> Result<Option<JailRecord>, StoreError> {
+    Ok(tx
+        .prepare_cached(&format!(
+            "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
+        ))?
+        .query_row([server_id, user_id], jail_from_row)
+        .optional()?)
+}
+
+/// Ends the jail of `user_id`; whether there was one.
+pub fn release(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
+    Ok(tx.execute(
+        "DELETE FROM jails WHERE server_id = ?1 AND user_id = ?2",
+        [server_id, user_id],
+    )? > 0)
+}
+
+/// Active jails of a server, oldest first.
+pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
+    ))?;
+    let rows = stmt.query_map([server_id], jail_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Jails whose time is up at `now`, with their servers.
+pub fn due(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
+    ))?;
+    let rows = stmt.query_map([now], |row| Ok((row.get(0)?, jail_from_row_at(row, 1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

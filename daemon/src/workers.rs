@@ -1,0 +1,150 @@
+//! Background work: the one place where the daemon does things nobody asked
+//! for in a request.
+//!
+//! Each worker is a plain async `tick` (do what is due now, return how much
+//! was done) plus a loop here that calls it on an interval. The loops start
+//! and stop with the server ([`Workers::start`], [`Workers::stop`]); tests do
+//! not wait for the loops: they set the [`crate::clock::Clock`] and call
+//! [`tick`] (or one worker's tick) themselves.
+//!
+//! Workers today:
+//! - **recovery** ([`crate::moderation::recovery`]): settles the cases a
+//!   killed daemon left pending. At start-up its orphans are adopted *before*
+//!   the server accepts requests; afterwards it ticks rarely, for cases whose
+//!   settling write failed.
+//! - **jail expiry** ([`crate::moderation::expiry`]): releases timed jails
+//!   whose end has come.
+//!
+//! Webhook delivery, scheduled snapshots and ingestion flushing belong here
+//! too as they arrive.
+
+use std::future::Future;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::AppState;
+use crate::moderation::{self, ModerationResult};
+
+/// How often each worker wakes up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Intervals {
+    /// Timed jails are checked for their end.
+    pub jail_expiry: Duration,
+    /// Pending cases without a task are looked for.
+    pub recovery: Duration,
+}
+
+impl Default for Intervals {
+    fn default() -> Self {
+        Intervals {
+            jail_expiry: Duration::from_secs(15),
+            recovery: Duration::from_secs(60),
+        }
+    }
+}
+
+/// What one [`tick`] of every worker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ticked {
+    /// Pending cases settled by recovery.
+    pub recovered: usize,
+    /// Timed jails ended.
+    pub jails_ended: usize,
+}
+
+/// Runs every worker once, in start-up order: what is due now gets done.
+pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
+    Ok(Ticked {
+        recovered: moderation::recovery::settle_orphans(state).await?,
+        jails_ended: moderation::expiry::release_due(state).await?,
+    })
+}
+
+/// The running workers of a server.
+#[derive(Debug)]
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    loops: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Adopts the cases a killed daemon left pending (so no request can race
+    /// their settling), then starts every worker's loop.
+    pub async fn start(state: &AppState) -> Workers {
+        match moderation::recovery::adopt_orphans(state).await {
+            Ok(orphans) if !orphans.is_empty() => {
+                tracing::warn!(
+                    count = orphans.len(),
+                    "settling actions left pending by a daemon that stopped mid-call"
+                );
+                for orphan in orphans {
+                    let state = state.clone();
+                    state.in_flight.clone().spawn(async move {
+                        if let Err(e) = moderation::recovery::settle_orphan(&state, orphan).await {
+                            tracing::error!(error = %e, "cannot settle a pending case; the recovery worker retries");
+                        }
+                    });
+                }
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "cannot look for pending cases"),
+        }
+
+        let (stop, stopped) = watch::channel(false);
+        let intervals = state.worker_intervals;
+        let loops = vec![
+            every(
+                "jail expiry",
+                intervals.jail_expiry,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { moderation::expiry::release_due(&state).await },
+            ),
+            every(
+                "recovery",
+                intervals.recovery,
+                stopped,
+                state.clone(),
+                |state| async move { moderation::recovery::settle_orphans(&state).await },
+            ),
+        ];
+        Workers { stop, loops }
+    }
+
+    /// Stops every loop, letting a tick under way finish first.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        for handle in self.loops {
+            let _ = handle.await;
+        }
+    }
+}
+
+/// Calls `tick` now and then every `interval`, until `stop` turns true.
+fn every<F, Fut>(
+    name: &'static str,
+    interval: Duration,
+    mut stop: watch::Receiver<bool>,
+    state: AppState,
+    tick: F,
+) -> JoinHandle<()>
+where
+    F: Fn(AppState) -> Fut + Send + 'static,
+    Fut: Future<Output = ModerationResult<usize>> + Send,
+{
+    tokio::spawn(async move {
+        loop {
+            match tick(state.clone()).await {
+                Ok(0) => {}
+                Ok(done) => tracing::debug!(worker = name, done, "worker tick"),
+                Err(e) => tracing::error!(worker = name, error = %e, "worker tick failed"),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(interval) => {}
+                _ = stop.changed() => return,
+            }
+        }
+    })
+}
