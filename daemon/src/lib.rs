@@ -10,6 +10,7 @@
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`http`]: the HTTP server loop, with header, body and shutdown time limits.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
 //!   async runtime) and its domain queries.
 //! - [`moderation`]: moderation actions: validation, the platform behaviour
@@ -27,6 +28,7 @@ pub mod api_key;
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
@@ -43,6 +45,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 
 use crate::error::ApiError;
+use crate::http::HttpLimits;
 use crate::platform::{PlatformClients, RetryPolicy};
 use crate::store::Store;
 
@@ -55,6 +58,8 @@ pub struct AppState {
     pub platforms: PlatformClients,
     /// How often timed jails are checked for their end.
     pub jail_sweep_interval: Duration,
+    /// Time limits of the HTTP server (slow clients, shutdown).
+    pub http_limits: HttpLimits,
 }
 
 impl AppState {
@@ -64,6 +69,7 @@ impl AppState {
             store,
             platforms: PlatformClients::new(RetryPolicy::default()),
             jail_sweep_interval: moderation::expiry::DEFAULT_INTERVAL,
+            http_limits: HttpLimits::default(),
         }
     }
 
@@ -76,6 +82,12 @@ impl AppState {
     /// Checks timed jails every `interval`.
     pub fn with_jail_sweep_interval(mut self, interval: Duration) -> Self {
         self.jail_sweep_interval = interval;
+        self
+    }
+
+    /// Uses `limits` for the HTTP server (tests shorten them).
+    pub fn with_http_limits(mut self, limits: HttpLimits) -> Self {
+        self.http_limits = limits;
         self
     }
 }
@@ -93,8 +105,8 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves the app on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Background work (ending timed jails) runs alongside and
-/// stops with it.
+/// requests in flight within the shutdown deadline (see [`http::serve_http`]).
+/// Background work (ending timed jails) runs alongside and stops with it.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
@@ -102,12 +114,16 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let sweeper = tokio::spawn(moderation::expiry::run(state.clone(), stopped));
-    let result = axum::serve(listener, router(state))
-        .with_graceful_shutdown(async move {
+    let result = http::serve_http(
+        listener,
+        router(state.clone()),
+        state.http_limits,
+        async move {
             shutdown.await;
             let _ = stop.send(true);
-        })
-        .await;
+        },
+    )
+    .await;
     let _ = sweeper.await;
     result
 }
