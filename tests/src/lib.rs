@@ -20,6 +20,7 @@ use modctl_types::{Plan, Platform, Scope, Server, Team};
 use std::time::Duration;
 
 use modctl_types::config::{AuditSource, SectionName};
+use modctld::http::HttpLimits;
 use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
@@ -28,6 +29,15 @@ use modctld::{AppState, api_key};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
+
+/// The HTTP limits of a [`TestDaemon`]: short, so the tests of slow clients
+/// wait a second rather than the defaults' 10-30 s. (A kept-alive connection
+/// idle for a second is closed too; clients then open a new one.)
+pub const TEST_HTTP_LIMITS: HttpLimits = HttpLimits {
+    header_read_timeout: Duration::from_secs(1),
+    body_timeout: Duration::from_secs(1),
+    shutdown_deadline: Duration::from_secs(1),
+};
 
 /// A running daemon; stopped when dropped.
 #[derive(Debug)]
@@ -51,8 +61,8 @@ pub struct TestKey {
 
 impl TestDaemon {
     /// Starts a daemon on `127.0.0.1:0` with a fresh database. Platform
-    /// retries wait at most 2 s, and timed jails are swept every 100 ms, so
-    /// tests stay fast.
+    /// retries wait at most 2 s, timed jails are swept every 100 ms, and the
+    /// HTTP limits are [`TEST_HTTP_LIMITS`], so tests stay fast.
     pub fn start() -> TestDaemon {
         TestDaemon::start_in(tempfile::tempdir().expect("temp dir"))
     }
@@ -91,7 +101,8 @@ impl TestDaemon {
                         max_wait: Duration::from_secs(2),
                         backoff: Duration::from_millis(10),
                     })
-                    .with_jail_sweep_interval(Duration::from_millis(100));
+                    .with_jail_sweep_interval(Duration::from_millis(100))
+                    .with_http_limits(TEST_HTTP_LIMITS);
                 modctld::serve(listener, state, shutdown)
                     .await
                     .expect("serve");
