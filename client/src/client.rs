@@ -129,6 +129,10 @@ impl ClientBuilder {
         let http = reqwest::Client::builder()
             .default_headers(headers)
             .timeout(self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+            // modctld closes a kept-alive connection after 10 s of silence;
+            // letting pooled connections go sooner means a request is never
+            // sent on one the daemon is closing at that very moment.
+            .pool_idle_timeout(std::time::Duration::from_secs(5))
             .user_agent(concat!("modctl-client/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::config(format!("cannot build the HTTP client: {e}")))?;

@@ -34,6 +34,9 @@ pub enum ApiError {
     /// 405: the path exists but not with this method.
     #[error("{0}")]
     MethodNotAllowed(String),
+    /// 408: the request body did not arrive in time.
+    #[error("{0}")]
+    RequestTimeout(String),
     /// 409: the request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
@@ -43,9 +46,15 @@ pub enum ApiError {
     /// 413: the body is larger than the daemon accepts.
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// 414: the request target (path and query) is longer than the daemon accepts.
+    #[error("{0}")]
+    UriTooLong(String),
     /// 415: the body is not JSON.
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// 431: the request headers are larger than the daemon accepts.
+    #[error("{0}")]
+    HeadersTooLarge(String),
     /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -61,10 +70,13 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

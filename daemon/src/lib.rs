@@ -10,6 +10,7 @@
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`http`]: the HTTP server loop, with header, body and shutdown time limits.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
 //!   async runtime) and its domain queries.
 //! - [`moderation`]: moderation actions: validation, the platform behaviour
@@ -31,6 +32,7 @@ pub mod auth;
 pub mod clock;
 pub mod error;
 pub mod extract;
+pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
@@ -51,6 +53,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::http::HttpLimits;
 use crate::moderation::MemberLocks;
 use crate::platform::{PlatformClients, RetryPolicy};
 use crate::store::Store;
@@ -72,6 +75,8 @@ pub struct AppState {
     pub in_flight: TaskTracker,
     /// How often the background workers wake up.
     pub worker_intervals: Intervals,
+    /// Time limits of the HTTP server (slow clients, shutdown).
+    pub http_limits: HttpLimits,
 }
 
 impl AppState {
@@ -85,6 +90,7 @@ impl AppState {
             member_locks: MemberLocks::default(),
             in_flight: TaskTracker::new(),
             worker_intervals: Intervals::default(),
+            http_limits: HttpLimits::default(),
         }
     }
 
@@ -105,6 +111,12 @@ impl AppState {
         self.worker_intervals = intervals;
         self
     }
+
+    /// Uses `limits` for the HTTP server (tests shorten them).
+    pub fn with_http_limits(mut self, limits: HttpLimits) -> Self {
+        self.http_limits = limits;
+        self
+    }
 }
 
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything
@@ -123,18 +135,18 @@ pub fn router(state: AppState) -> Router {
 ///
 /// In order: the background [`workers`] start (first adopting the actions a
 /// killed daemon left pending, so no request races their settling); requests
-/// are served; on `shutdown` the requests in flight finish; then the actions
-/// they started finish too, also those whose client is gone; then the
-/// workers stop.
+/// are served; on `shutdown` the requests in flight finish within the
+/// shutdown deadline (see [`http::serve_http`]); then the actions they
+/// started finish too, also those whose client is gone or whose request was
+/// dropped at the deadline; then the workers stop.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let workers = Workers::start(&state).await;
-    let result = axum::serve(listener, router(state.clone()))
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result =
+        http::serve_http(listener, router(state.clone()), state.http_limits, shutdown).await;
     state.in_flight.close();
     state.in_flight.wait().await;
     workers.stop().await;

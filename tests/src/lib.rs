@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use modctl_types::config::{AuditSource, SectionName};
 use modctld::clock::Clock;
+use modctld::http::HttpLimits;
 use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
@@ -29,6 +30,15 @@ use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
+
+/// The HTTP limits of a [`TestDaemon`]: short, so the tests of slow clients
+/// wait a second rather than the defaults' 10-30 s. (A kept-alive connection
+/// idle for a second is closed too; clients then open a new one.)
+pub const TEST_HTTP_LIMITS: HttpLimits = HttpLimits {
+    header_read_timeout: Duration::from_secs(1),
+    body_timeout: Duration::from_secs(1),
+    shutdown_deadline: Duration::from_secs(1),
+};
 
 /// A running daemon; stopped when dropped.
 #[derive(Debug)]
@@ -58,8 +68,20 @@ impl TestDaemon {
     /// The background workers run, but tests that need them to act call
     /// [`TestDaemon::tick_workers`] rather than waiting for them.
     pub fn start() -> TestDaemon {
+        TestDaemon::start_with_http_limits(HttpLimits {
+            // Short, so that stopping a daemon never waits long; the other
+            // limits stay as in production, since a 1-second keep-alive would
+            // race the SDK's reuse of pooled connections.
+            shutdown_deadline: Duration::from_secs(1),
+            ..HttpLimits::default()
+        })
+    }
+
+    /// Like [`TestDaemon::start`], with these HTTP limits (e.g.
+    /// [`TEST_HTTP_LIMITS`], to test slow clients quickly).
+    pub fn start_with_http_limits(limits: HttpLimits) -> TestDaemon {
         let clock = Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"));
-        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"), clock)
+        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"), clock, limits)
     }
 
     /// Stops this daemon and starts a new one on the same database and the
@@ -67,10 +89,10 @@ impl TestDaemon {
     pub fn restart(mut self) -> TestDaemon {
         self.stop();
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-        TestDaemon::start_in(dir, self.state.clock.clone())
+        TestDaemon::start_in(dir, self.state.clock.clone(), self.state.http_limits)
     }
 
-    fn start_in(dir: tempfile::TempDir, clock: Clock) -> TestDaemon {
+    fn start_in(dir: tempfile::TempDir, clock: Clock, limits: HttpLimits) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
@@ -90,7 +112,8 @@ impl TestDaemon {
                         max_attempts: 3,
                         max_wait: Duration::from_secs(2),
                         backoff: Duration::from_millis(10),
-                    });
+                    })
+                    .with_http_limits(limits);
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");
@@ -340,7 +363,11 @@ pub const UNCLAIMED: &str = "999999999999999999";
 impl Fixture {
     /// Starts and seeds the daemon.
     pub fn start() -> Fixture {
-        let daemon = TestDaemon::start();
+        Fixture::seed(TestDaemon::start())
+    }
+
+    /// Seeds `daemon` (e.g. one started with other HTTP limits).
+    pub fn seed(daemon: TestDaemon) -> Fixture {
         daemon.team("alpha", Plan::Pro);
         daemon.team("beta", Plan::Free);
         daemon.claim("alpha", Platform::Discord, ALPHA_DISCORD, "Alpha Guild");
