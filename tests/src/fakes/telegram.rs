@@ -183,6 +183,11 @@ impl FakeTelegram {
         self.set_status(user, Status::Administrator);
     }
 
+    /// Bans `user` for good, as if done before the test.
+    pub fn ban_seed(&self, user: i64) {
+        self.set_status(user, Status::Kicked);
+    }
+
     fn set_status(&self, user: i64, status: Status) {
         let mut state = self.state();
         let chat_id = state.chat_id;
