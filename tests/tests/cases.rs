@@ -4,6 +4,8 @@
 use std::time::Duration;
 
 use modctl_client::{CaseQuery, Client, ErrorKind, StatusCode};
+use modctl_e2e::fakes::FakeTelegram;
+use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, TestDaemon};
 use modctl_types::Platform;
 use modctl_types::config::SectionName;
@@ -12,8 +14,6 @@ use modctld::operator::demo::{
     self, discord_members as dm, slack_members as sm, telegram_members as tm,
 };
 use modctld::platform::simulator;
-use modctl_e2e::fakes::FakeTelegram;
-use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use serde_json::json;
 
 fn request(user: &str) -> ActionRequest {
