@@ -11,6 +11,8 @@
 //! test may be `async` (driving the SDK) or synchronous (running the CLI binary
 //! and waiting for it) alike.
 
+pub mod fakes;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;

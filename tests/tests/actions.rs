@@ -1,32 +1,27 @@
-//! Every cell of the platform x action table (docs/api.md), against local fake
-//! platform servers that check the exact requests: method, path, body, auth
-//! header and audit-log reason. Plus hierarchy refusals and platform failures.
+//! Every cell of the platform x action table (docs/api.md), against the
+//! stateful fake platforms of the test support. Each test checks the exact
+//! requests (method, path, body, auth header, audit-log reason, how many, and
+//! that nothing else was written) and the effect on the fake community.
+//! Plus hierarchy refusals and platform failures.
 
 use modctl_client::{Client, ErrorKind, StatusCode};
+use modctl_e2e::fakes::discord::{
+    ADMIN_ROLE, BOT, JAIL_ROLE, MEMBER_ROLE, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN,
+};
+use modctl_e2e::fakes::slack::{MODLOG_CHANNEL as SLACK_MODLOG, TOKEN as SLACK_TOKEN};
+use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
+use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram, Recorded, Reply};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest, ActionResponse};
 use serde_json::{Value, json};
-use wiremock::matchers::{body_json, body_partial_json, header, method, path};
-use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
-const DISCORD_TOKEN: &str = "fake.discord.token";
-const TELEGRAM_TOKEN: &str = "123456:fake-telegram-token";
-const SLACK_TOKEN: &str = "xoxb-fake-slack-token";
-
-const BOT: &str = "500000000000000001";
-const OWNER: &str = "500000000000000002";
 const TARGET: &str = "500000000000000003";
-const MOD_ROLE: &str = "600000000000000001";
-const MEMBER_ROLE: &str = "600000000000000002";
-const ADMIN_ROLE: &str = "600000000000000003";
-const JAIL_ROLE: &str = "600000000000000004";
-/// KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS
-const MOD_PERMISSIONS: u64 = 2 | 4 | (1 << 28) | (1 << 40);
+/// A role of the target's that is not the member role, below the bot's.
+const EXTRA_ROLE: &str = "600000000000000009";
 
 const TG_USER: &str = "424242";
 const SLACK_USER: &str = "U0TARGET01";
-const SLACK_MODLOG: &str = "C0MODLOG01";
 
 fn request(user: &str) -> ActionRequest {
     ActionRequest {
@@ -42,80 +37,95 @@ fn with_reason(user: &str, reason: &str) -> ActionRequest {
     }
 }
 
-/// Fails the test if anything but the mocks mounted with a higher priority
-/// is called with a method that changes something.
-async fn forbid_other_writes(server: &MockServer) {
-    for verb in ["PUT", "PATCH", "DELETE", "POST"] {
-        Mock::given(method(verb))
-            .respond_with(ResponseTemplate::new(500))
-            .expect(0)
-            .with_priority(u8::MAX)
-            .mount(server)
-            .await;
-    }
-}
-
-/// A fake Discord guild: the bot has `bot_roles`, the target `target_roles`
+/// A fake guild where the bot has `bot_roles` and the target `target_roles`
 /// (`None`: not a member).
-async fn fake_discord(bot_roles: &[&str], target_roles: Option<&[&str]>) -> MockServer {
-    let server = MockServer::start().await;
-    let auth = format!("Bot {DISCORD_TOKEN}");
-    let role = |id: &str, position: i64, permissions: u64| json!({"id": id, "position": position, "permissions": permissions.to_string()});
-    let guild = json!({
-        "id": ALPHA_DISCORD,
-        "owner_id": OWNER,
-        "roles": [
-            role(ALPHA_DISCORD, 0, 0),
-            role(MOD_ROLE, 5, MOD_PERMISSIONS),
-            role(MEMBER_ROLE, 1, 0),
-            role(ADMIN_ROLE, 10, 8),
-            role(JAIL_ROLE, 2, 0),
-        ]
-    });
-    Mock::given(method("GET"))
-        .and(path(format!("/guilds/{ALPHA_DISCORD}")))
-        .and(header("authorization", auth.as_str()))
-        .respond_with(ResponseTemplate::new(200).set_body_json(guild))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/users/@me"))
-        .and(header("authorization", auth.as_str()))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": BOT, "bot": true})))
-        .mount(&server)
-        .await;
-    Mock::given(method("GET"))
-        .and(path(format!("/guilds/{ALPHA_DISCORD}/members/{BOT}")))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!({"user": {"id": BOT}, "roles": bot_roles})),
-        )
-        .mount(&server)
-        .await;
-    let target = match target_roles {
-        Some(roles) => ResponseTemplate::new(200)
-            .set_body_json(json!({"user": {"id": TARGET}, "roles": roles})),
-        None => ResponseTemplate::new(404)
-            .set_body_json(json!({"message": "Unknown Member", "code": 10007})),
-    };
-    Mock::given(method("GET"))
-        .and(path(format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}")))
-        .respond_with(target)
-        .mount(&server)
-        .await;
-    forbid_other_writes(&server).await;
-    server
+fn fake_discord(bot_roles: &[&str], target_roles: Option<&[&str]>) -> FakeDiscord {
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.add_member(BOT, bot_roles);
+    if let Some(roles) = target_roles {
+        discord.add_member(TARGET, roles);
+    }
+    discord
 }
 
-/// A Discord write the adapter must send exactly once.
-fn discord_write(verb: &str, route: String, reason: Option<&str>) -> wiremock::MockBuilder {
-    let builder = Mock::given(method(verb)).and(path(route)).and(header(
-        "authorization",
-        format!("Bot {DISCORD_TOKEN}").as_str(),
-    ));
-    match reason {
-        Some(reason) => builder.and(header("x-audit-log-reason", reason)),
-        None => builder,
+fn member_path(user: &str) -> String {
+    format!("/guilds/{ALPHA_DISCORD}/members/{user}")
+}
+
+fn ban_path(user: &str) -> String {
+    format!("/guilds/{ALPHA_DISCORD}/bans/{user}")
+}
+
+/// Method and path of every request that could change something.
+fn writes(requests: &[Recorded]) -> Vec<(String, String)> {
+    requests
+        .iter()
+        .filter(|r| r.method != "GET")
+        .map(|r| (r.method.clone(), r.path.clone()))
+        .collect()
+}
+
+fn route(method: &str, path: &str) -> (String, String) {
+    (method.to_owned(), path.to_owned())
+}
+
+/// Asserts that every request to the fake Discord carried the bot token and
+/// that the writes were exactly `expected`, in order, each with the audit-log
+/// `reason` given (`None`: no header); returns the writes.
+fn assert_discord_writes(
+    discord: &FakeDiscord,
+    expected: &[(&str, &str, Option<&str>)],
+) -> Vec<Recorded> {
+    let requests = discord.requests();
+    for request in &requests {
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bot {DISCORD_TOKEN}").as_str()),
+            "{} {}",
+            request.method,
+            request.path
+        );
+    }
+    let wanted: Vec<_> = expected.iter().map(|(m, p, _)| route(m, p)).collect();
+    assert_eq!(writes(&requests), wanted);
+    let written: Vec<Recorded> = requests.into_iter().filter(|r| r.method != "GET").collect();
+    for (request, (_, _, reason)) in written.iter().zip(expected) {
+        assert_eq!(
+            request.header("x-audit-log-reason"),
+            *reason,
+            "audit-log reason of {} {}",
+            request.method,
+            request.path
+        );
+    }
+    written
+}
+
+/// Asserts that the fake Telegram was called with exactly these Bot API
+/// methods, in order, each body including the given fields; returns the
+/// bodies.
+fn assert_telegram_calls(telegram: &FakeTelegram, expected: &[(&str, Value)]) -> Vec<Value> {
+    let requests = telegram.requests();
+    let called: Vec<_> = requests
+        .iter()
+        .map(|r| (r.method.clone(), r.path.clone()))
+        .collect();
+    let wanted: Vec<_> = expected
+        .iter()
+        .map(|(m, _)| route("POST", &FakeTelegram::path(m)))
+        .collect();
+    assert_eq!(called, wanted);
+    for (request, (api_method, fields)) in requests.iter().zip(expected) {
+        assert_includes(&request.body, fields, api_method);
+    }
+    requests.into_iter().map(|r| r.body).collect()
+}
+
+/// Asserts that every field of `expected` is in `actual` with that value.
+fn assert_includes(actual: &Value, expected: &Value, what: &str) {
+    let expected = expected.as_object().expect("expected fields");
+    for (field, value) in expected {
+        assert_eq!(&actual[field], value, "{what}.{field} in {actual}");
     }
 }
 
@@ -179,15 +189,17 @@ fn jiff_now() -> i64 {
 #[tokio::test]
 async fn discord_every_action() {
     let s = setup();
-    let connect = |server: &MockServer| {
+    let connect = |server: &FakeDiscord| {
         s.fixture
             .daemon
             .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &server.uri())
     };
     let member = Some(&[MEMBER_ROLE][..]);
+    let target = member_path(TARGET);
+    let ban = ban_path(TARGET);
 
     // note, warn: recorded, nothing sent.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
+    let discord = fake_discord(&[MOD_ROLE], member);
     connect(&discord);
     assert_outcome(
         &s.act(ALPHA_DISCORD, Action::Note, &request(TARGET)).await,
@@ -199,26 +211,11 @@ async fn discord_every_action() {
         true,
         "warning recorded",
     );
+    assert_discord_writes(&discord, &[]);
     drop(discord);
 
-    // timeout: PATCH member with communication_disabled_until.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write(
-        "PATCH",
-        format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}"),
-        Some("too%20loud"),
-    )
-    .and(|req: &Request| {
-        let body: Value = serde_json::from_slice(&req.body).unwrap_or_default();
-        body.as_object().is_some_and(|o| o.len() == 1)
-            && body["communication_disabled_until"]
-                .as_str()
-                .is_some_and(|u| until_is_about(u, 30))
-    })
-    .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
-    .expect(1)
-    .mount(&discord)
-    .await;
+    // timeout: PATCH member with communication_disabled_until only.
+    let discord = fake_discord(&[MOD_ROLE], member);
     connect(&discord);
     let body = ActionRequest {
         minutes: Some(30),
@@ -229,19 +226,16 @@ async fn discord_every_action() {
         true,
         "timed out until",
     );
+    let sent = assert_discord_writes(&discord, &[("PATCH", &target, Some("too%20loud"))]);
+    let fields = sent[0].body.as_object().expect("a JSON object");
+    assert_eq!(fields.len(), 1, "{}", sent[0].body);
+    let until = fields["communication_disabled_until"].as_str().unwrap();
+    assert!(until_is_about(until, 30), "{until}");
+    assert_eq!(discord.timed_out_until(TARGET).as_deref(), Some(until));
     drop(discord);
 
     // kick: DELETE member.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write(
-        "DELETE",
-        format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}"),
-        Some("spam%20%26%20scams"),
-    )
-    .respond_with(ResponseTemplate::new(204))
-    .expect(1)
-    .mount(&discord)
-    .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
     connect(&discord);
     assert_outcome(
         &s.act(
@@ -253,20 +247,13 @@ async fn discord_every_action() {
         true,
         "kicked",
     );
+    assert_discord_writes(&discord, &[("DELETE", &target, Some("spam%20%26%20scams"))]);
+    assert!(!discord.is_member(TARGET));
+    assert!(!discord.is_banned(TARGET));
     drop(discord);
 
     // ban: PUT ban with delete_message_seconds.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write(
-        "PUT",
-        format!("/guilds/{ALPHA_DISCORD}/bans/{TARGET}"),
-        Some("raid"),
-    )
-    .and(body_json(json!({"delete_message_seconds": 172_800})))
-    .respond_with(ResponseTemplate::new(204))
-    .expect(1)
-    .mount(&discord)
-    .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
     connect(&discord);
     let body = ActionRequest {
         delete_message_days: Some(2),
@@ -277,19 +264,16 @@ async fn discord_every_action() {
         true,
         "banned; deleted 2 day(s)",
     );
+    let sent = assert_discord_writes(&discord, &[("PUT", &ban, Some("raid"))]);
+    assert_eq!(sent[0].body, json!({"delete_message_seconds": 172_800}));
+    assert!(discord.is_banned(TARGET));
+    assert_eq!(discord.ban_reason(TARGET).as_deref(), Some("raid"));
+    assert!(!discord.is_member(TARGET));
     drop(discord);
 
     // unban: DELETE ban (the user is no longer a member).
-    let discord = fake_discord(&[MOD_ROLE], None).await;
-    discord_write(
-        "DELETE",
-        format!("/guilds/{ALPHA_DISCORD}/bans/{TARGET}"),
-        Some("appeal%20accepted"),
-    )
-    .respond_with(ResponseTemplate::new(204))
-    .expect(1)
-    .mount(&discord)
-    .await;
+    let discord = fake_discord(&[MOD_ROLE], None);
+    discord.ban_seed(TARGET);
     connect(&discord);
     assert_outcome(
         &s.act(
@@ -301,65 +285,38 @@ async fn discord_every_action() {
         true,
         "ban lifted",
     );
+    assert_discord_writes(&discord, &[("DELETE", &ban, Some("appeal%20accepted"))]);
+    assert!(!discord.is_banned(TARGET));
     drop(discord);
 
     // jail then unjail: roles saved and replaced by the jail role, then restored.
-    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE, "600000000000000009"])).await;
-    discord_write(
-        "PATCH",
-        format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}"),
-        None,
-    )
-    .and(body_json(json!({"roles": [JAIL_ROLE]})))
-    .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
-    .expect(1)
-    .mount(&discord)
-    .await;
-    discord_write(
-        "PATCH",
-        format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}"),
-        None,
-    )
-    .and(body_json(
-        json!({"roles": [MEMBER_ROLE, "600000000000000009"]}),
-    ))
-    .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
-    .expect(1)
-    .mount(&discord)
-    .await;
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE, EXTRA_ROLE]));
+    discord.add_role(EXTRA_ROLE, 3, 0);
     connect(&discord);
     assert_outcome(
         &s.act(ALPHA_DISCORD, Action::Jail, &request(TARGET)).await,
         true,
         "jailed until unjailed: 2 role(s) saved",
     );
+    assert_eq!(discord.roles_of(TARGET), Some(vec![JAIL_ROLE.to_owned()]));
     let jails = s.client.jails(ALPHA_DISCORD).await.unwrap();
-    assert_eq!(jails[0].saved_roles, [MEMBER_ROLE, "600000000000000009"]);
+    assert_eq!(jails[0].saved_roles, [MEMBER_ROLE, EXTRA_ROLE]);
     assert_outcome(
         &s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await,
         true,
         "released: 2 role(s) restored",
     );
     assert!(s.client.jails(ALPHA_DISCORD).await.unwrap().is_empty());
-}
-
-/// A fake Telegram Bot API; `calls` are the methods expected once each, in
-/// any order, with their partial bodies.
-async fn fake_telegram(calls: &[(&str, Value)]) -> MockServer {
-    let server = MockServer::start().await;
-    for (api_method, body) in calls {
-        Mock::given(method("POST"))
-            .and(path(format!("/bot{TELEGRAM_TOKEN}/{api_method}")))
-            .and(body_partial_json(body))
-            .respond_with(
-                ResponseTemplate::new(200).set_body_json(json!({"ok": true, "result": true})),
-            )
-            .expect(1)
-            .mount(&server)
-            .await;
-    }
-    forbid_other_writes(&server).await;
-    server
+    let sent = assert_discord_writes(
+        &discord,
+        &[("PATCH", &target, None), ("PATCH", &target, None)],
+    );
+    assert_eq!(sent[0].body, json!({"roles": [JAIL_ROLE]}));
+    assert_eq!(sent[1].body, json!({"roles": [MEMBER_ROLE, EXTRA_ROLE]}));
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![MEMBER_ROLE.to_owned(), EXTRA_ROLE.to_owned()])
+    );
 }
 
 fn all_send_permissions(allowed: bool) -> Value {
@@ -371,19 +328,26 @@ fn all_send_permissions(allowed: bool) -> Value {
     })
 }
 
+/// A fake Telegram group with the target a member.
+fn fake_telegram(chat: i64, user: i64) -> FakeTelegram {
+    let telegram = FakeTelegram::start(chat);
+    telegram.add_member(user);
+    telegram
+}
+
 #[tokio::test]
 async fn telegram_every_action() {
     let s = setup();
     let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
     let user: i64 = TG_USER.parse().unwrap();
-    let connect = |server: &MockServer| {
+    let connect = |server: &FakeTelegram| {
         s.fixture
             .daemon
             .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &server.uri())
     };
 
     // note, warn: case recorded only.
-    let telegram = fake_telegram(&[]).await;
+    let telegram = fake_telegram(chat, user);
     connect(&telegram);
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Note, &request(TG_USER)).await,
@@ -395,14 +359,11 @@ async fn telegram_every_action() {
         false,
         "case recorded only",
     );
+    assert_telegram_calls(&telegram, &[]);
     drop(telegram);
 
     // timeout: a mute with restrictChatMember until the end.
-    let telegram = fake_telegram(&[(
-        "restrictChatMember",
-        json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(false)}),
-    )])
-    .await;
+    let telegram = fake_telegram(chat, user);
     connect(&telegram);
     let response = s
         .act(
@@ -415,54 +376,45 @@ async fn telegram_every_action() {
         )
         .await;
     assert_outcome(&response, true, "muted until");
-    let sent: Value =
-        serde_json::from_slice(&telegram.received_requests().await.unwrap()[0].body).unwrap();
-    assert!(
-        (sent["until_date"].as_i64().unwrap() - (jiff_now() + 90 * 60)).abs() <= 5,
-        "{sent}"
+    let sent = assert_telegram_calls(
+        &telegram,
+        &[(
+            "restrictChatMember",
+            json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(false)}),
+        )],
     );
+    let until = sent[0]["until_date"].as_i64().unwrap();
+    assert!((until - (jiff_now() + 90 * 60)).abs() <= 5, "{}", sent[0]);
+    assert_eq!(telegram.muted_until(user), Some(until));
+    assert_eq!(telegram.status_of(user).as_deref(), Some("restricted"));
     drop(telegram);
 
     // kick: banChatMember then unbanChatMember.
-    let telegram = fake_telegram(&[
-        (
-            "banChatMember",
-            json!({"chat_id": chat, "user_id": user, "revoke_messages": false}),
-        ),
-        (
-            "unbanChatMember",
-            json!({"chat_id": chat, "user_id": user, "only_if_banned": true}),
-        ),
-    ])
-    .await;
+    let telegram = fake_telegram(chat, user);
     connect(&telegram);
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Kick, &request(TG_USER)).await,
         true,
         "removed with a ban followed by an unban",
     );
-    let order: Vec<String> = telegram
-        .received_requests()
-        .await
-        .unwrap()
-        .iter()
-        .map(|r| r.url.path().to_owned())
-        .collect();
-    assert_eq!(
-        order,
-        [
-            format!("/bot{TELEGRAM_TOKEN}/banChatMember"),
-            format!("/bot{TELEGRAM_TOKEN}/unbanChatMember")
-        ]
+    assert_telegram_calls(
+        &telegram,
+        &[
+            (
+                "banChatMember",
+                json!({"chat_id": chat, "user_id": user, "revoke_messages": false}),
+            ),
+            (
+                "unbanChatMember",
+                json!({"chat_id": chat, "user_id": user, "only_if_banned": true}),
+            ),
+        ],
     );
+    assert_eq!(telegram.status_of(user).as_deref(), Some("left"));
     drop(telegram);
 
     // ban: banChatMember, revoking messages when deletion is asked.
-    let telegram = fake_telegram(&[(
-        "banChatMember",
-        json!({"chat_id": chat, "user_id": user, "revoke_messages": true}),
-    )])
-    .await;
+    let telegram = fake_telegram(chat, user);
     connect(&telegram);
     let body = ActionRequest {
         delete_message_days: Some(1),
@@ -473,14 +425,19 @@ async fn telegram_every_action() {
         true,
         "banned (banChatMember); their messages were revoked",
     );
+    assert_telegram_calls(
+        &telegram,
+        &[(
+            "banChatMember",
+            json!({"chat_id": chat, "user_id": user, "revoke_messages": true}),
+        )],
+    );
+    assert!(telegram.is_banned(user));
     drop(telegram);
 
     // unban: unbanChatMember only_if_banned.
-    let telegram = fake_telegram(&[(
-        "unbanChatMember",
-        json!({"chat_id": chat, "user_id": user, "only_if_banned": true}),
-    )])
-    .await;
+    let telegram = fake_telegram(chat, user);
+    telegram.ban_seed(user);
     connect(&telegram);
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Unban, &request(TG_USER))
@@ -488,46 +445,51 @@ async fn telegram_every_action() {
         true,
         "ban lifted (unbanChatMember)",
     );
+    assert_telegram_calls(
+        &telegram,
+        &[(
+            "unbanChatMember",
+            json!({"chat_id": chat, "user_id": user, "only_if_banned": true}),
+        )],
+    );
+    assert!(!telegram.is_banned(user));
     drop(telegram);
 
     // jail: a mute for good (until_date 0); unjail: every permission back.
-    let telegram = fake_telegram(&[
-        (
-            "restrictChatMember",
-            json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(false), "until_date": 0}),
-        ),
-        ("restrictChatMember", json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(true)})),
-    ])
-    .await;
+    let telegram = fake_telegram(chat, user);
     connect(&telegram);
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Jail, &request(TG_USER)).await,
         true,
         "jailed: muted until unjailed",
     );
+    assert_eq!(telegram.muted_until(user), Some(0));
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Unjail, &request(TG_USER))
             .await,
         true,
         "released: send permissions restored",
     );
+    assert_telegram_calls(
+        &telegram,
+        &[
+            (
+                "restrictChatMember",
+                json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(false), "until_date": 0}),
+            ),
+            (
+                "restrictChatMember",
+                json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(true)}),
+            ),
+        ],
+    );
+    assert_eq!(telegram.status_of(user).as_deref(), Some("member"));
 }
 
 #[tokio::test]
 async fn slack_every_action() {
     let s = setup();
-    let slack = MockServer::start().await;
-    for (kind, reason) in [("Note", "watch closely"), ("Warning", "be nice")] {
-        Mock::given(method("POST"))
-            .and(path("/chat.postMessage"))
-            .and(header("authorization", format!("Bearer {SLACK_TOKEN}").as_str()))
-            .and(body_json(json!({"channel": SLACK_MODLOG, "text": format!("{kind} for <@{SLACK_USER}>: {reason}")})))
-            .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "ts": "1.2"})))
-            .expect(1)
-            .mount(&slack)
-            .await;
-    }
-    forbid_other_writes(&slack).await;
+    let slack = FakeSlack::start();
     s.fixture
         .daemon
         .connect_live(ALPHA_SLACK, SLACK_TOKEN, &slack.uri());
@@ -599,6 +561,28 @@ async fn slack_every_action() {
         format!("user {SLACK_USER} is not jailed on this server")
     );
 
+    // Exactly the two mod-log posts, nothing else.
+    let texts = [
+        format!("Note for <@{SLACK_USER}>: watch closely"),
+        format!("Warning for <@{SLACK_USER}>: be nice"),
+    ];
+    let requests = slack.requests();
+    assert_eq!(
+        writes(&requests),
+        [
+            route("POST", "/chat.postMessage"),
+            route("POST", "/chat.postMessage")
+        ]
+    );
+    for (request, text) in requests.iter().zip(&texts) {
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer {SLACK_TOKEN}").as_str())
+        );
+        assert_eq!(request.body, json!({"channel": SLACK_MODLOG, "text": text}));
+    }
+    assert_eq!(slack.messages(SLACK_MODLOG), texts);
+
     // Six cases, all on record.
     let cases = s.client.all_cases(ALPHA_SLACK, None).await.unwrap();
     assert_eq!(cases.len(), 6);
@@ -642,7 +626,7 @@ async fn discord_hierarchy_and_permission_refusals_send_nothing() {
         ),
     ];
     for (bot_roles, target_roles, action, detail) in cases {
-        let discord = fake_discord(bot_roles, target_roles).await;
+        let discord = fake_discord(bot_roles, target_roles);
         s.fixture
             .daemon
             .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
@@ -656,18 +640,15 @@ async fn discord_hierarchy_and_permission_refusals_send_nothing() {
             (false, detail),
             "{action} with bot {bot_roles:?}"
         );
-        // The catch-all mocks verify on drop that nothing was changed.
+        assert_discord_writes(&discord, &[]);
+        let roles: Option<Vec<String>> =
+            target_roles.map(|roles| roles.iter().map(|r| (*r).to_owned()).collect());
+        assert_eq!(discord.roles_of(TARGET), roles, "the target is untouched");
+        assert_eq!(discord.timed_out_until(TARGET), None);
     }
 
     // The owner can never be acted on.
-    let discord = fake_discord(&[ADMIN_ROLE], Some(&[])).await;
-    let owner_member =
-        ResponseTemplate::new(200).set_body_json(json!({"user": {"id": OWNER}, "roles": []}));
-    Mock::given(method("GET"))
-        .and(path(format!("/guilds/{ALPHA_DISCORD}/members/{OWNER}")))
-        .respond_with(owner_member)
-        .mount(&discord)
-        .await;
+    let discord = fake_discord(&[ADMIN_ROLE], Some(&[]));
     s.fixture
         .daemon
         .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
@@ -676,6 +657,8 @@ async fn discord_hierarchy_and_permission_refusals_send_nothing() {
         response.detail,
         "not applied: the target is the server owner"
     );
+    assert_discord_writes(&discord, &[]);
+    assert!(discord.is_member(OWNER));
     // Every refusal is still a case.
     assert_eq!(
         s.client.all_cases(ALPHA_DISCORD, None).await.unwrap().len(),
@@ -686,24 +669,24 @@ async fn discord_hierarchy_and_permission_refusals_send_nothing() {
 #[tokio::test]
 async fn platform_failures_become_applied_false_and_the_case_is_kept() {
     let s = setup();
-    let connect = |server: &MockServer| {
+    let connect = |server: &FakeDiscord| {
         s.fixture
             .daemon
             .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &server.uri())
     };
     let member = Some(&[MEMBER_ROLE][..]);
-    let ban_route = format!("/guilds/{ALPHA_DISCORD}/bans/{TARGET}");
+    let ban = ban_path(TARGET);
+    let target = member_path(TARGET);
 
     // 403 from the platform.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write("PUT", ban_route.clone(), None)
-        .respond_with(
-            ResponseTemplate::new(403)
-                .set_body_json(json!({"message": "Missing Permissions", "code": 50013})),
-        )
-        .expect(1)
-        .mount(&discord)
-        .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
+    discord.fail(
+        "PUT",
+        &ban,
+        403,
+        json!({"message": "Missing Permissions", "code": 50013}),
+        1,
+    );
     connect(&discord);
     let response = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
     assert_outcome(
@@ -711,22 +694,19 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
         false,
         "not applied: the platform refused (Missing Permissions, code 50013)",
     );
+    assert_discord_writes(&discord, &[("PUT", &ban, None)]);
+    assert!(!discord.is_banned(TARGET));
     drop(discord);
 
     // 404 from the platform.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write(
+    let discord = fake_discord(&[MOD_ROLE], member);
+    discord.fail(
         "DELETE",
-        format!("/guilds/{ALPHA_DISCORD}/members/{TARGET}"),
-        None,
-    )
-    .respond_with(
-        ResponseTemplate::new(404)
-            .set_body_json(json!({"message": "Unknown Member", "code": 10007})),
-    )
-    .expect(1)
-    .mount(&discord)
-    .await;
+        &target,
+        404,
+        json!({"message": "Unknown Member", "code": 10007}),
+        1,
+    );
     connect(&discord);
     let response = s.act(ALPHA_DISCORD, Action::Kick, &request(TARGET)).await;
     assert_outcome(
@@ -734,36 +714,29 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
         false,
         "not applied: not found on the platform (Unknown Member, code 10007)",
     );
+    assert_discord_writes(&discord, &[("DELETE", &target, None)]);
+    assert!(discord.is_member(TARGET));
     drop(discord);
 
     // 429, then success: retried after retry_after.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write("PUT", ban_route.clone(), None)
-        .respond_with(ResponseTemplate::new(429).set_body_json(
-            json!({"message": "You are being rate limited.", "retry_after": 0.2, "global": false}),
-        ))
-        .up_to_n_times(1)
-        .expect(1)
-        .with_priority(1)
-        .mount(&discord)
-        .await;
-    discord_write("PUT", ban_route.clone(), None)
-        .respond_with(ResponseTemplate::new(204))
-        .expect(1)
-        .mount(&discord)
-        .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
+    discord.fail(
+        "PUT",
+        &ban,
+        429,
+        json!({"message": "You are being rate limited.", "retry_after": 0.2, "global": false}),
+        1,
+    );
     connect(&discord);
     let response = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
     assert_outcome(&response, true, "banned");
+    assert_discord_writes(&discord, &[("PUT", &ban, None), ("PUT", &ban, None)]);
+    assert!(discord.is_banned(TARGET));
     drop(discord);
 
     // 5xx every time: a bounded number of attempts, then applied: false.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write("PUT", ban_route.clone(), None)
-        .respond_with(ResponseTemplate::new(502).set_body_json(json!({"message": "Bad Gateway"})))
-        .expect(3)
-        .mount(&discord)
-        .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
+    discord.fail("PUT", &ban, 502, json!({"message": "Bad Gateway"}), 10);
     connect(&discord);
     let response = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
     assert_outcome(
@@ -771,18 +744,19 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
         false,
         "not applied: the platform failed with status 502 (Bad Gateway) after retrying",
     );
+    assert_discord_writes(&discord, &[("PUT", ban.as_str(), None); 3]);
+    assert!(!discord.is_banned(TARGET));
     drop(discord);
 
     // A 429 longer than the daemon waits: not retried, said so.
-    let discord = fake_discord(&[MOD_ROLE], member).await;
-    discord_write("PUT", ban_route, None)
-        .respond_with(
-            ResponseTemplate::new(429)
-                .set_body_json(json!({"message": "slow down", "retry_after": 600.0})),
-        )
-        .expect(1)
-        .mount(&discord)
-        .await;
+    let discord = fake_discord(&[MOD_ROLE], member);
+    discord.fail(
+        "PUT",
+        &ban,
+        429,
+        json!({"message": "slow down", "retry_after": 600.0}),
+        10,
+    );
     connect(&discord);
     let response = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
     assert_outcome(
@@ -790,26 +764,43 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
         false,
         "not applied: still rate limited by the platform after retrying (retry after 600.0s)",
     );
+    assert_discord_writes(&discord, &[("PUT", &ban, None)]);
+    assert!(!discord.is_banned(TARGET));
+    drop(discord);
+
+    // A token the platform does not accept: nothing written, and said so.
+    let discord = fake_discord(&[MOD_ROLE], member);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, "not.the.token", &discord.uri());
+    let response = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
+    assert_outcome(
+        &response,
+        false,
+        "not applied: the platform refused the bot token",
+    );
+    assert!(
+        !response.detail.contains("not.the.token"),
+        "{}",
+        response.detail
+    );
+    assert!(writes(&discord.requests()).is_empty());
+    assert!(!discord.is_banned(TARGET));
     drop(discord);
 
     // Telegram's own 429 format.
-    let telegram = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path(format!("/bot{TELEGRAM_TOKEN}/banChatMember")))
-        .respond_with(ResponseTemplate::new(429).set_body_json(
+    let user: i64 = TG_USER.parse().unwrap();
+    let telegram = fake_telegram(ALPHA_TELEGRAM.parse().unwrap(), user);
+    let ban_chat_member = FakeTelegram::path("banChatMember");
+    telegram.fail_with(
+        "POST",
+        &ban_chat_member,
+        Reply::json(
+            429,
             json!({"ok": false, "error_code": 429, "description": "Too Many Requests: retry after 1", "parameters": {"retry_after": 1}}),
-        ))
-        .up_to_n_times(1)
-        .with_priority(1)
-        .expect(1)
-        .mount(&telegram)
-        .await;
-    Mock::given(method("POST"))
-        .and(path(format!("/bot{TELEGRAM_TOKEN}/banChatMember")))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "result": true})))
-        .expect(1)
-        .mount(&telegram)
-        .await;
+        ),
+        1,
+    );
     s.fixture
         .daemon
         .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
@@ -818,6 +809,9 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
         true,
         "banned",
     );
+    assert_eq!(telegram.requests_to("POST", &ban_chat_member).len(), 2);
+    assert_eq!(telegram.requests().len(), 2, "nothing else was called");
+    assert!(telegram.is_banned(user));
 
     // An unreachable platform.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -841,7 +835,7 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
     // Every attempt is on record.
     assert_eq!(
         s.client.all_cases(ALPHA_DISCORD, None).await.unwrap().len(),
-        5
+        6
     );
     assert_eq!(
         s.client
@@ -876,7 +870,7 @@ async fn an_unconnected_server_records_the_case_and_says_how_to_connect() {
 #[tokio::test]
 async fn the_token_never_appears_in_responses() {
     let s = setup();
-    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE])).await;
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE]));
     s.fixture
         .daemon
         .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());

@@ -4,6 +4,8 @@
 use std::time::Duration;
 
 use modctl_client::{CaseQuery, Client, ErrorKind, StatusCode};
+use modctl_e2e::fakes::FakeTelegram;
+use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, TestDaemon};
 use modctl_types::Platform;
 use modctl_types::config::SectionName;
@@ -13,8 +15,6 @@ use modctld::operator::demo::{
 };
 use modctld::platform::simulator;
 use serde_json::json;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn request(user: &str) -> ActionRequest {
     ActionRequest {
@@ -525,16 +525,11 @@ async fn a_timed_jail_ends_by_itself_also_after_a_restart() {
 #[tokio::test]
 async fn an_idempotent_retry_returns_the_first_response_and_acts_once() {
     let fixture = Fixture::start();
-    let telegram = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/bot1:token/banChatMember"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"ok": true, "result": true})))
-        .expect(1)
-        .mount(&telegram)
-        .await;
+    let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());
+    telegram.add_member(4242);
     fixture
         .daemon
-        .connect_live(ALPHA_TELEGRAM, "1:token", &telegram.uri());
+        .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
     let client = fixture.daemon.client(&fixture.alpha_rw);
 
     let body = ActionRequest {
@@ -574,6 +569,10 @@ async fn an_idempotent_retry_returns_the_first_response_and_acts_once() {
         client.all_cases(ALPHA_TELEGRAM, None).await.unwrap().len(),
         1
     );
+    // Banned once, on the first request only.
+    assert_eq!(telegram.calls("banChatMember").len(), 1);
+    assert_eq!(telegram.requests().len(), 1);
+    assert!(telegram.is_banned(4242));
 }
 
 #[tokio::test]

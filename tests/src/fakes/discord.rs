@@ -1,0 +1,207 @@
+//! A fake Discord guild behind the REST API v10, as the daemon's adapter
+//! calls it: `{api_base}/guilds/...` with `Authorization: Bot <token>`, so
+//! paths here have no `/api/v10` prefix.
+//!
+//! The guild keeps roles (with positions and permissions), channels, members
+//! (roles, timeout), bans (with the audit-log reason) and posted messages.
+//! Writes are refused the way Discord refuses them: `403 Missing Permissions`
+//! when the bot lacks the permission or does not outrank the member, `404`
+//! with Discord's error codes for unknown members, bans, roles and channels.
+//! Those rules are written here from Discord's documentation, not borrowed
+//! from the daemon, so a disagreement between the daemon's own check and the
+//! platform shows up in tests.
+//!
+//! Not modelled: channel permission overwrites and creating channels needs
+//! no permission (the seeded bot's role has no Manage Channels, and snapshot
+//! tests create channels through it).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use super::server::{FakeServer, lock};
+
+/// The bot token the fake accepts.
+pub const TOKEN: &str = "fake.discord.token";
+/// The bot's user id.
+pub const BOT: &str = "500000000000000001";
+/// The guild owner's user id.
+pub const OWNER: &str = "500000000000000002";
+/// The moderators' role (position 5, [`MOD_PERMISSIONS`]); the bot has it.
+pub const MOD_ROLE: &str = "600000000000000001";
+/// The members' role (position 1, no permissions).
+pub const MEMBER_ROLE: &str = "600000000000000002";
+/// The administrators' role (position 10, Administrator).
+pub const ADMIN_ROLE: &str = "600000000000000003";
+/// The jail role (position 2, no permissions).
+pub const JAIL_ROLE: &str = "600000000000000004";
+/// A text channel the guild starts with, `#mod-log`.
+pub const MODLOG_CHANNEL: &str = "700000000000000001";
+
+/// `ADMINISTRATOR`.
+pub const ADMINISTRATOR: u64 = 1 << 3;
+/// `KICK_MEMBERS`.
+pub const KICK_MEMBERS: u64 = 1 << 1;
+/// `BAN_MEMBERS`.
+pub const BAN_MEMBERS: u64 = 1 << 2;
+/// `MANAGE_ROLES`.
+pub const MANAGE_ROLES: u64 = 1 << 28;
+/// `MODERATE_MEMBERS`.
+pub const MODERATE_MEMBERS: u64 = 1 << 40;
+/// KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS
+pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS;
+
+/// Ids the fake gives to roles, channels and messages it creates.
+const FIRST_CREATED_ID: u64 = 800_000_000_000_000_001;
+
+/// A fake Discord guild; stopped when dropped.
+#[derive(Debug)]
+pub struct FakeDiscord {
+    server: FakeServer,
+    guild: Arc<Mutex<Guild>>,
+}
+
+super::server_methods!(FakeDiscord);
+
+mod guild;
+
+use guild::{Channel, Guild, GuildMember, GuildRole, answer};
+
+impl FakeDiscord {
+    /// A guild `guild_id` with the `@everyone` role (id = guild id, position
+    /// 0) and the moderator, member, admin and jail roles; the owner and the
+    /// bot (with [`MOD_ROLE`]) are members; one channel, [`MODLOG_CHANNEL`].
+    pub fn start(guild_id: &str) -> FakeDiscord {
+        let role = |id: &str, name: &str, position: i64, permissions: u64| GuildRole {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            position,
+            permissions,
+        };
+        let guild = Guild {
+            id: guild_id.to_owned(),
+            name: "Fake Guild".to_owned(),
+            owner_id: OWNER.to_owned(),
+            roles: vec![
+                role(guild_id, "@everyone", 0, 0),
+                role(MOD_ROLE, "Moderators", 5, MOD_PERMISSIONS),
+                role(MEMBER_ROLE, "Members", 1, 0),
+                role(ADMIN_ROLE, "Admins", 10, ADMINISTRATOR),
+                role(JAIL_ROLE, "Jail", 2, 0),
+            ],
+            channels: vec![Channel {
+                id: MODLOG_CHANNEL.to_owned(),
+                name: "mod-log".to_owned(),
+                kind: 0,
+            }],
+            members: BTreeMap::from([
+                (OWNER.to_owned(), GuildMember::default()),
+                (
+                    BOT.to_owned(),
+                    GuildMember {
+                        roles: vec![MOD_ROLE.to_owned()],
+                        ..GuildMember::default()
+                    },
+                ),
+            ]),
+            bans: BTreeMap::new(),
+            messages: HashMap::new(),
+            next_id: FIRST_CREATED_ID,
+        };
+        let guild = Arc::new(Mutex::new(guild));
+        let server = FakeServer::serve(&guild, answer);
+        FakeDiscord { server, guild }
+    }
+
+    fn guild(&self) -> std::sync::MutexGuard<'_, Guild> {
+        lock(&self.guild)
+    }
+
+    /// The guild's id.
+    pub fn guild_id(&self) -> String {
+        self.guild().id.clone()
+    }
+
+    /// Makes `user` a member with exactly `roles` (a member already there
+    /// keeps their timeout).
+    pub fn add_member(&self, user: &str, roles: &[&str]) {
+        let roles = roles.iter().map(|r| (*r).to_owned()).collect();
+        self.guild()
+            .members
+            .entry(user.to_owned())
+            .or_default()
+            .roles = roles;
+    }
+
+    /// Removes `user` from the guild (as if they left).
+    pub fn remove_member(&self, user: &str) {
+        self.guild().members.remove(user);
+    }
+
+    /// Whether `user` is a member.
+    pub fn is_member(&self, user: &str) -> bool {
+        self.guild().members.contains_key(user)
+    }
+
+    /// The roles of member `user`; `None` when not a member.
+    pub fn roles_of(&self, user: &str) -> Option<Vec<String>> {
+        self.guild().members.get(user).map(|m| m.roles.clone())
+    }
+
+    /// The member's `communication_disabled_until`, as last set.
+    pub fn timed_out_until(&self, user: &str) -> Option<String> {
+        self.guild()
+            .members
+            .get(user)
+            .and_then(|m| m.communication_disabled_until.clone())
+    }
+
+    /// Whether `user` is banned.
+    pub fn is_banned(&self, user: &str) -> bool {
+        self.guild().bans.contains_key(user)
+    }
+
+    /// The (decoded) audit-log reason of `user`'s ban, if banned with one.
+    pub fn ban_reason(&self, user: &str) -> Option<String> {
+        self.guild().bans.get(user).cloned().flatten()
+    }
+
+    /// Bans `user` without a reason, as if done before the test (removes
+    /// them from the members).
+    pub fn ban_seed(&self, user: &str) {
+        let mut guild = self.guild();
+        guild.members.remove(user);
+        guild.bans.insert(user.to_owned(), None);
+    }
+
+    /// Adds a role (or replaces the one with this id).
+    pub fn add_role(&self, id: &str, position: i64, permissions: u64) {
+        let mut guild = self.guild();
+        guild.roles.retain(|r| r.id != id);
+        guild.roles.push(GuildRole {
+            id: id.to_owned(),
+            name: format!("role-{id}"),
+            position,
+            permissions,
+        });
+    }
+
+    /// Adds a text channel (or renames the one with this id).
+    pub fn add_channel(&self, id: &str, name: &str) {
+        let mut guild = self.guild();
+        guild.channels.retain(|c| c.id != id);
+        guild.channels.push(Channel {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            kind: 0,
+        });
+    }
+
+    /// The contents of the messages posted to `channel`, oldest first.
+    pub fn messages(&self, channel: &str) -> Vec<String> {
+        self.guild()
+            .messages
+            .get(channel)
+            .cloned()
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,474 @@
+//! The guild's state and Discord's rules for changing it: routing, who may
+//! do what (permissions and role positions), and Discord's answers and error
+//! codes. Every function here runs under the fake's lock, so each request is
+//! atomic.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Value, json};
+
+use super::{ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, TOKEN};
+use crate::fakes::server::{Recorded, Reply};
+
+/// Discord's limit on `delete_message_seconds` (7 days).
+const MAX_DELETE_MESSAGE_SECONDS: i64 = 604_800;
+
+#[derive(Debug, Clone)]
+pub(super) struct GuildRole {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) position: i64,
+    pub(super) permissions: u64,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Channel {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) kind: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct GuildMember {
+    pub(super) roles: Vec<String>,
+    pub(super) communication_disabled_until: Option<String>,
+}
+
+#[derive(Debug)]
+pub(super) struct Guild {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) owner_id: String,
+    pub(super) roles: Vec<GuildRole>,
+    pub(super) channels: Vec<Channel>,
+    pub(super) members: BTreeMap<String, GuildMember>,
+    /// Banned user -> the audit-log reason, if one was given.
+    pub(super) bans: BTreeMap<String, Option<String>>,
+    pub(super) messages: HashMap<String, Vec<String>>,
+    pub(super) next_id: u64,
+}
+
+/// Discord's error body.
+fn error(status: u16, message: &str, code: u64) -> Reply {
+    Reply::json(status, json!({ "message": message, "code": code }))
+}
+
+fn missing_permissions() -> Reply {
+    error(403, "Missing Permissions", 50013)
+}
+
+/// `400 Invalid Form Body` naming the field and what is wrong with it.
+fn invalid_form(field: &str, problem: &str) -> Reply {
+    Reply::json(
+        400,
+        json!({
+            "message": "Invalid Form Body",
+            "code": 50035,
+            "errors": { field: { "_errors": [{ "code": "BASE_TYPE_INVALID", "message": problem }] } },
+        }),
+    )
+}
+
+fn method_not_allowed() -> Reply {
+    error(405, "405: Method Not Allowed", 0)
+}
+
+pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
+    if request.header("authorization") != Some(&format!("Bot {TOKEN}")) {
+        return error(401, "401: Unauthorized", 0);
+    }
+    let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
+    let method = request.method.as_str();
+    match segments.as_slice() {
+        ["users", "@me"] => match method {
+            "GET" => Reply::json(
+                200,
+                json!({"id": BOT, "username": "modctl", "discriminator": "0", "bot": true}),
+            ),
+            _ => method_not_allowed(),
+        },
+        ["guilds", id, rest @ ..] => {
+            if *id != guild.id {
+                return error(404, "Unknown Guild", 10004);
+            }
+            guild_route(guild, method, rest, request)
+        }
+        ["channels", channel, "messages"] => match method {
+            "POST" => guild.post_message(channel, &request.body),
+            _ => method_not_allowed(),
+        },
+        _ => error(404, "404: Not Found", 0),
+    }
+}
+
+fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorded) -> Reply {
+    match (rest, method) {
+        ([], "GET") => Reply::json(200, guild.json()),
+        (["members", user], "GET") => match guild.members.get(*user) {
+            Some(member) => Reply::json(200, member_json(user, member)),
+            None => error(404, "Unknown Member", 10007),
+        },
+        (["members", user], "PATCH") => guild.modify_member(user, &request.body),
+        (["members", user], "DELETE") => guild.kick(user),
+        (["bans", user], "GET") => guild.ban_of(user),
+        (["bans", user], "PUT") => guild.ban(user, request),
+        (["bans", user], "DELETE") => guild.unban(user),
+        (["roles"], "GET") => Reply::json(200, json!(guild.roles_json())),
+        (["roles"], "POST") => guild.create_role(&request.body),
+        (["channels"], "GET") => Reply::json(200, guild.channels_json()),
+        (["channels"], "POST") => guild.create_channel(&request.body),
+        ([] | ["members" | "bans", _] | ["roles" | "channels"], _) => method_not_allowed(),
+        _ => error(404, "404: Not Found", 0),
+    }
+}
+
+fn member_json(user: &str, member: &GuildMember) -> Value {
+    json!({
+        "user": { "id": user, "username": format!("user-{user}"), "discriminator": "0" },
+        "nick": null,
+        "roles": member.roles,
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "deaf": false,
+        "mute": false,
+        "communication_disabled_until": member.communication_disabled_until,
+    })
+}
+
+fn role_json(role: &GuildRole) -> Value {
+    json!({
+        "id": role.id,
+        "name": role.name,
+        "color": 0,
+        "hoist": false,
+        "position": role.position,
+        // Discord sends permission bitfields as strings.
+        "permissions": role.permissions.to_string(),
+        "managed": false,
+        "mentionable": false,
+    })
+}
+
+/// The audit-log reason as Discord stores it: the header is URL-encoded.
+fn audit_reason(request: &Recorded) -> Option<String> {
+    request.header("x-audit-log-reason").map(|raw| {
+        percent_encoding::percent_decode_str(raw)
+            .decode_utf8_lossy()
+            .into_owned()
+    })
+}
+
+impl Guild {
+    fn json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "icon": null,
+            "owner_id": self.owner_id,
+            "roles": self.roles_json(),
+        })
+    }
+
+    fn roles_json(&self) -> Vec<Value> {
+        self.roles.iter().map(role_json).collect()
+    }
+
+    fn channels_json(&self) -> Value {
+        let channels: Vec<Value> = self
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(position, c)| self.channel_json(c, position))
+            .collect();
+        json!(channels)
+    }
+
+    fn channel_json(&self, channel: &Channel, position: usize) -> Value {
+        json!({
+            "id": channel.id,
+            "type": channel.kind,
+            "guild_id": self.id,
+            "name": channel.name,
+            "position": position,
+            "parent_id": null,
+        })
+    }
+
+    pub(super) fn new_id(&mut self) -> String {
+        let id = self.next_id;
+        self.next_id += 1;
+        id.to_string()
+    }
+
+    fn role(&self, id: &str) -> Option<&GuildRole> {
+        self.roles.iter().find(|r| r.id == id)
+    }
+
+    /// The position of `user`'s highest role (`@everyone` is 0).
+    fn highest(&self, user: &str) -> i64 {
+        self.members
+            .get(user)
+            .into_iter()
+            .flat_map(|m| &m.roles)
+            .filter_map(|id| self.role(id))
+            .map(|r| r.position)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `user`'s guild-wide permissions: `@everyone`'s and their roles'; the
+    /// owner and administrators have them all.
+    fn permissions(&self, user: &str) -> u64 {
+        if user == self.owner_id {
+            return u64::MAX;
+        }
+        let bits = self
+            .members
+            .get(user)
+            .into_iter()
+            .flat_map(|m| m.roles.iter())
+            .chain(std::iter::once(&self.id))
+            .filter_map(|id| self.role(id))
+            .fold(0, |bits, role| bits | role.permissions);
+        if bits & ADMINISTRATOR != 0 {
+            u64::MAX
+        } else {
+            bits
+        }
+    }
+
+    /// The bot must be a member with `permission`.
+    fn bot_needs(&self, permission: u64) -> Result<(), Reply> {
+        if !self.members.contains_key(BOT) {
+            return Err(error(403, "Missing Access", 50001));
+        }
+        if self.permissions(BOT) & permission == 0 {
+            return Err(missing_permissions());
+        }
+        Ok(())
+    }
+
+    /// Whether the bot may act on member `target`: nobody acts on the owner;
+    /// otherwise the bot's highest role must be above the target's.
+    fn bot_outranks(&self, target: &str) -> bool {
+        target != self.owner_id
+            && (BOT == self.owner_id || self.highest(BOT) > self.highest(target))
+    }
+
+    fn modify_member(&mut self, user: &str, body: &Value) -> Reply {
+        let Some(member) = self.members.get(user) else {
+            return error(404, "Unknown Member", 10007);
+        };
+        let mut updated = member.clone();
+        let fields = match body {
+            Value::Null => serde_json::Map::new(),
+            Value::Object(fields) => fields.clone(),
+            _ => return invalid_form("_root", "the body must be a JSON object"),
+        };
+        if let Some(roles) = fields.get("roles") {
+            match self.check_roles(user, roles) {
+                Ok(roles) => updated.roles = roles,
+                Err(reply) => return reply,
+            }
+        }
+        if let Some(until) = fields.get("communication_disabled_until") {
+            match self.check_timeout(user, until) {
+                Ok(until) => updated.communication_disabled_until = until,
+                Err(reply) => return reply,
+            }
+        }
+        // Validated as a whole, applied as a whole: one PATCH is atomic.
+        self.members.insert(user.to_owned(), updated.clone());
+        Reply::json(200, member_json(user, &updated))
+    }
+
+    /// The new role list, if the bot may give it: Manage Roles, every role
+    /// known, and every role added or removed below the bot's highest.
+    fn check_roles(&self, user: &str, roles: &Value) -> Result<Vec<String>, Reply> {
+        let Some(items) = roles.as_array() else {
+            return Err(invalid_form("roles", "must be an array of role ids"));
+        };
+        let mut wanted: Vec<String> = Vec::new();
+        for item in items {
+            let Some(id) = item.as_str() else {
+                return Err(invalid_form("roles", "must be an array of role ids"));
+            };
+            if id == self.id || self.role(id).is_none() {
+                return Err(error(404, "Unknown Role", 10011));
+            }
+            if !wanted.iter().any(|w| w == id) {
+                wanted.push(id.to_owned());
+            }
+        }
+        self.bot_needs(MANAGE_ROLES)?;
+        let current = &self.members[user].roles;
+        let bot_highest = self.highest(BOT);
+        let changed = wanted
+            .iter()
+            .filter(|r| !current.contains(r))
+            .chain(current.iter().filter(|r| !wanted.contains(r)));
+        for id in changed {
+            let position = self.role(id).map_or(0, |r| r.position);
+            if BOT != self.owner_id && position >= bot_highest {
+                return Err(missing_permissions());
+            }
+        }
+        Ok(wanted)
+    }
+
+    /// The new timeout, if the bot may set it: Moderate Members, outranking
+    /// the member, who must not be an administrator.
+    fn check_timeout(&self, user: &str, until: &Value) -> Result<Option<String>, Reply> {
+        let until = match until {
+            Value::Null => None,
+            Value::String(text) if text.parse::<modctl_types::Timestamp>().is_ok() => {
+                Some(text.clone())
+            }
+            _ => {
+                return Err(invalid_form(
+                    "communication_disabled_until",
+                    "Could not parse as an ISO8601 timestamp.",
+                ));
+            }
+        };
+        self.bot_needs(MODERATE_MEMBERS)?;
+        if !self.bot_outranks(user) || self.permissions(user) & ADMINISTRATOR != 0 {
+            return Err(missing_permissions());
+        }
+        Ok(until)
+    }
+
+    fn kick(&mut self, user: &str) -> Reply {
+        if !self.members.contains_key(user) {
+            return error(404, "Unknown Member", 10007);
+        }
+        if let Err(reply) = self.bot_needs(KICK_MEMBERS) {
+            return reply;
+        }
+        if !self.bot_outranks(user) {
+            return missing_permissions();
+        }
+        self.members.remove(user);
+        Reply::empty(204)
+    }
+
+    fn ban_of(&self, user: &str) -> Reply {
+        if let Err(reply) = self.bot_needs(BAN_MEMBERS) {
+            return reply;
+        }
+        match self.bans.get(user) {
+            Some(reason) => Reply::json(
+                200,
+                json!({
+                    "reason": reason,
+                    "user": { "id": user, "username": format!("user-{user}"), "discriminator": "0" },
+                }),
+            ),
+            None => error(404, "Unknown Ban", 10026),
+        }
+    }
+
+    fn ban(&mut self, user: &str, request: &Recorded) -> Reply {
+        let seconds = match &request.body["delete_message_seconds"] {
+            Value::Null => 0,
+            value => value.as_i64().unwrap_or(-1),
+        };
+        if !(0..=MAX_DELETE_MESSAGE_SECONDS).contains(&seconds) {
+            return invalid_form(
+                "delete_message_seconds",
+                "must be an integer from 0 to 604800",
+            );
+        }
+        if let Err(reply) = self.bot_needs(BAN_MEMBERS) {
+            return reply;
+        }
+        if user == self.owner_id || (self.members.contains_key(user) && !self.bot_outranks(user)) {
+            return missing_permissions();
+        }
+        self.members.remove(user);
+        self.bans.insert(user.to_owned(), audit_reason(request));
+        Reply::empty(204)
+    }
+
+    fn unban(&mut self, user: &str) -> Reply {
+        if let Err(reply) = self.bot_needs(BAN_MEMBERS) {
+            return reply;
+        }
+        match self.bans.remove(user) {
+            Some(_) => Reply::empty(204),
+            None => error(404, "Unknown Ban", 10026),
+        }
+    }
+
+    /// A new role goes to the bottom, just above `@everyone`, as on Discord.
+    fn create_role(&mut self, body: &Value) -> Reply {
+        if let Err(reply) = self.bot_needs(MANAGE_ROLES) {
+            return reply;
+        }
+        let permissions = match &body["permissions"] {
+            Value::Null => 0,
+            Value::String(bits) => match bits.parse::<u64>() {
+                Ok(bits) => bits,
+                Err(_) => return invalid_form("permissions", "must be a bitfield string"),
+            },
+            _ => return invalid_form("permissions", "must be a bitfield string"),
+        };
+        // Nobody grants a permission they do not have.
+        if permissions & !self.permissions(BOT) != 0 {
+            return missing_permissions();
+        }
+        let name = body["name"].as_str().unwrap_or("new role").to_owned();
+        for role in self.roles.iter_mut().filter(|r| r.position >= 1) {
+            role.position += 1;
+        }
+        let role = GuildRole {
+            id: self.new_id(),
+            name,
+            position: 1,
+            permissions,
+        };
+        let reply = Reply::json(200, role_json(&role));
+        self.roles.push(role);
+        reply
+    }
+
+    fn create_channel(&mut self, body: &Value) -> Reply {
+        let name = match body["name"].as_str() {
+            Some(name) if (1..=100).contains(&name.chars().count()) => name.to_owned(),
+            _ => return invalid_form("name", "must be 1 to 100 characters long"),
+        };
+        let kind = body["type"].as_u64().unwrap_or(0);
+        let channel = Channel {
+            id: self.new_id(),
+            name,
+            kind,
+        };
+        let reply = Reply::json(201, self.channel_json(&channel, self.channels.len()));
+        self.channels.push(channel);
+        reply
+    }
+
+    fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
+        if !self.channels.iter().any(|c| c.id == channel) {
+            return error(404, "Unknown Channel", 10003);
+        }
+        let content = match body["content"].as_str() {
+            Some(content) if !content.is_empty() => content.to_owned(),
+            _ => return error(400, "Cannot send an empty message", 50006),
+        };
+        let id = self.new_id();
+        let reply = Reply::json(
+            200,
+            json!({
+                "id": id,
+                "channel_id": channel,
+                "content": content,
+                "author": { "id": BOT, "username": "modctl", "bot": true },
+            }),
+        );
+        self.messages
+            .entry(channel.to_owned())
+            .or_default()
+            .push(content);
+        reply
+    }
+}

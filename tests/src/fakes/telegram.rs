@@ -1,0 +1,491 @@
+//! A fake Telegram Bot API for one group: `POST /bot<token>/<method>` with
+//! JSON (form fields and query parameters are read too), answering
+//! `{"ok": true, "result": ...}` or `{"ok": false, "error_code", "description"}`
+//! with Telegram's own wording.
+//!
+//! Each chat keeps its members with their status (`creator`, `administrator`,
+//! `member`, `restricted`, `left`, `kicked`), restrictions and the bot's
+//! messages. The group starts with its creator ([`OWNER`]) and the bot, an
+//! administrator allowed to restrict members.
+//!
+//! A restriction is lifted, as on Telegram, when the permissions given are at
+//! least those the chat grants its members by default; the fake's chats
+//! grant the ten send permissions and nothing else, which
+//! `set_default_permissions` changes.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Map, Value, json};
+
+use super::server::{FakeServer, Recorded, Reply, arguments, lock};
+
+/// The bot token the fake accepts.
+pub const TOKEN: &str = "123456:fake-telegram-token";
+/// The bot's user id (the token's prefix, as on Telegram).
+pub const BOT: i64 = 123_456;
+/// The group's creator.
+pub const OWNER: i64 = 1_000;
+
+/// The send permissions of `ChatPermissions`, the ones the daemon sets.
+pub const SEND_PERMISSIONS: [&str; 10] = [
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+];
+/// The other permissions of `ChatPermissions`.
+const OTHER_PERMISSIONS: [&str; 4] = [
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+];
+
+/// A fake Telegram group; stopped when dropped.
+#[derive(Debug)]
+pub struct FakeTelegram {
+    server: FakeServer,
+    state: Arc<Mutex<Bot>>,
+}
+
+super::server_methods!(FakeTelegram);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Creator,
+    Administrator,
+    Member,
+    Restricted,
+    Left,
+    Kicked,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Creator => "creator",
+            Status::Administrator => "administrator",
+            Status::Member => "member",
+            Status::Restricted => "restricted",
+            Status::Left => "left",
+            Status::Kicked => "kicked",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct ChatMember {
+    status: Status,
+    /// Unix time a restriction or ban ends; 0 = forever.
+    until_date: i64,
+    /// A restricted member's permissions, every flag present.
+    permissions: Map<String, Value>,
+    /// For `restricted`: whether they are in the chat.
+    is_member: bool,
+}
+
+impl ChatMember {
+    fn with(status: Status) -> ChatMember {
+        ChatMember {
+            status,
+            until_date: 0,
+            permissions: Map::new(),
+            is_member: true,
+        }
+    }
+
+    fn in_chat(&self) -> bool {
+        match self.status {
+            Status::Left | Status::Kicked => false,
+            Status::Restricted => self.is_member,
+            _ => true,
+        }
+    }
+
+    fn muted(&self) -> bool {
+        self.status == Status::Restricted && self.permissions["can_send_messages"] == false
+    }
+}
+
+#[derive(Debug, Default)]
+struct Chat {
+    members: BTreeMap<i64, ChatMember>,
+    messages: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Bot {
+    chat_id: i64,
+    chats: BTreeMap<i64, Chat>,
+    bot_can_restrict: bool,
+    default_permissions: Map<String, Value>,
+    next_message_id: i64,
+}
+
+impl FakeTelegram {
+    /// A group `chat_id` with its creator ([`OWNER`]) and the bot, an
+    /// administrator that may restrict members.
+    pub fn start(chat_id: i64) -> FakeTelegram {
+        let mut default_permissions: Map<String, Value> = SEND_PERMISSIONS
+            .iter()
+            .map(|p| ((*p).to_owned(), Value::Bool(true)))
+            .collect();
+        for p in OTHER_PERMISSIONS {
+            default_permissions.insert(p.to_owned(), Value::Bool(false));
+        }
+        let mut state = Bot {
+            chat_id,
+            chats: BTreeMap::new(),
+            bot_can_restrict: true,
+            default_permissions,
+            next_message_id: 1,
+        };
+        state.add_chat(chat_id);
+        let state = Arc::new(Mutex::new(state));
+        let server = FakeServer::serve(&state, answer);
+        FakeTelegram { server, state }
+    }
+
+    fn state(&self) -> MutexGuard<'_, Bot> {
+        lock(&self.state)
+    }
+
+    /// The path of Bot API method `method`, e.g. `/bot<TOKEN>/banChatMember`,
+    /// for `requests_to`, `fail` and `hold`.
+    pub fn path(method: &str) -> String {
+        format!("/bot{TOKEN}/{method}")
+    }
+
+    /// The requests to Bot API method `method`.
+    pub fn calls(&self, method: &str) -> Vec<Recorded> {
+        self.requests_to("POST", &Self::path(method))
+    }
+
+    /// Another chat the bot administers (e.g. a mod-log channel).
+    pub fn add_chat(&self, chat_id: i64) {
+        self.state().add_chat(chat_id);
+    }
+
+    /// Makes `user` a plain member of the group.
+    pub fn add_member(&self, user: i64) {
+        self.set_status(user, Status::Member);
+    }
+
+    /// Makes `user` an administrator of the group.
+    pub fn add_admin(&self, user: i64) {
+        self.set_status(user, Status::Administrator);
+    }
+
+    /// Bans `user` for good, as if done before the test.
+    pub fn ban_seed(&self, user: i64) {
+        self.set_status(user, Status::Kicked);
+    }
+
+    fn set_status(&self, user: i64, status: Status) {
+        let mut state = self.state();
+        let chat_id = state.chat_id;
+        state
+            .chat(chat_id)
+            .members
+            .insert(user, ChatMember::with(status));
+    }
+
+    /// Whether the bot may restrict and ban members.
+    pub fn set_bot_can_restrict(&self, allowed: bool) {
+        self.state().bot_can_restrict = allowed;
+    }
+
+    /// The permissions the group grants members by default (merged into
+    /// the current ones).
+    pub fn set_default_permissions(&self, permissions: Value) {
+        if let Value::Object(fields) = permissions {
+            self.state().default_permissions.extend(fields);
+        }
+    }
+
+    /// `user`'s status in the group, as `getChatMember` says it; `None` for
+    /// a user the group never saw.
+    pub fn status_of(&self, user: i64) -> Option<String> {
+        self.member(user).map(|m| m.status.name().to_owned())
+    }
+
+    /// Whether `user` is banned from the group.
+    pub fn is_banned(&self, user: i64) -> bool {
+        self.member(user)
+            .is_some_and(|m| m.status == Status::Kicked)
+    }
+
+    /// Whether `user` may not send messages in the group.
+    pub fn is_muted(&self, user: i64) -> bool {
+        self.member(user).is_some_and(|m| m.muted())
+    }
+
+    /// When `user`'s mute ends (0: never); `None` when not muted.
+    pub fn muted_until(&self, user: i64) -> Option<i64> {
+        self.member(user)
+            .filter(ChatMember::muted)
+            .map(|m| m.until_date)
+    }
+
+    /// The texts the bot sent to `chat`, oldest first.
+    pub fn messages(&self, chat: i64) -> Vec<String> {
+        self.state()
+            .chats
+            .get(&chat)
+            .map(|c| c.messages.clone())
+            .unwrap_or_default()
+    }
+
+    fn member(&self, user: i64) -> Option<ChatMember> {
+        let state = self.state();
+        state.chats[&state.chat_id].members.get(&user).cloned()
+    }
+}
+
+/// Telegram's failure body; `error_code` is also the HTTP status.
+fn failure(code: u16, description: &str) -> Reply {
+    Reply::json(
+        code,
+        json!({ "ok": false, "error_code": code, "description": description }),
+    )
+}
+
+fn bad_request(problem: &str) -> Reply {
+    failure(400, &format!("Bad Request: {problem}"))
+}
+
+fn ok(result: Value) -> Reply {
+    Reply::json(200, json!({ "ok": true, "result": result }))
+}
+
+const NOT_ENOUGH_RIGHTS: &str = "not enough rights to restrict/unrestrict chat member";
+
+/// An integer parameter, sent as a number or a numeric string.
+fn integer(value: Option<&Value>) -> Option<i64> {
+    match value? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+fn flag(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::String(s)) => s == "true",
+        _ => false,
+    }
+}
+
+fn answer(state: &mut Bot, request: &Recorded) -> Reply {
+    let Some(rest) = request.path.strip_prefix("/bot") else {
+        return failure(404, "Not Found");
+    };
+    let Some((token, method)) = rest.split_once('/') else {
+        return failure(404, "Not Found");
+    };
+    if token != TOKEN {
+        return failure(401, "Unauthorized");
+    }
+    if !matches!(request.method.as_str(), "GET" | "POST") {
+        return failure(404, "Not Found");
+    }
+    let params = arguments(request);
+    match method {
+        "getMe" => ok(json!({
+            "id": BOT, "is_bot": true, "first_name": "modctl", "username": "modctl_bot",
+            "can_join_groups": true, "can_read_all_group_messages": false, "supports_inline_queries": false,
+        })),
+        "getChatMember" => state.get_chat_member(&params),
+        "banChatMember" => state.ban(&params),
+        "unbanChatMember" => state.unban(&params),
+        "restrictChatMember" => state.restrict(&params),
+        "sendMessage" => state.send_message(&params),
+        _ => failure(404, "Not Found"),
+    }
+}
+
+fn user_json(user: i64) -> Value {
+    json!({ "id": user, "is_bot": user == BOT, "first_name": format!("user {user}") })
+}
+
+fn member_json(user: i64, member: &ChatMember) -> Value {
+    let mut object = json!({ "status": member.status.name(), "user": user_json(user) });
+    match member.status {
+        Status::Creator => object["is_anonymous"] = json!(false),
+        Status::Administrator => {
+            object["can_be_edited"] = json!(false);
+            object["can_restrict_members"] = json!(user == BOT);
+        }
+        Status::Restricted => {
+            object["is_member"] = json!(member.is_member);
+            object["until_date"] = json!(member.until_date);
+            if let Value::Object(fields) = &mut object {
+                fields.extend(member.permissions.clone());
+            }
+        }
+        Status::Kicked => object["until_date"] = json!(member.until_date),
+        Status::Member | Status::Left => {}
+    }
+    object
+}
+
+impl Bot {
+    fn add_chat(&mut self, chat_id: i64) {
+        let chat = self.chats.entry(chat_id).or_default();
+        chat.members
+            .insert(BOT, ChatMember::with(Status::Administrator));
+        if chat_id == self.chat_id {
+            chat.members
+                .insert(OWNER, ChatMember::with(Status::Creator));
+        }
+    }
+
+    fn chat(&mut self, chat_id: i64) -> &mut Chat {
+        self.chats.entry(chat_id).or_default()
+    }
+
+    /// The chat and user the parameters name, both valid.
+    fn target(&self, params: &Map<String, Value>) -> Result<(i64, i64), Reply> {
+        let Some(chat) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
+        else {
+            return Err(bad_request("chat not found"));
+        };
+        let Some(user) = integer(params.get("user_id")).filter(|u| *u > 0) else {
+            return Err(bad_request("invalid user_id specified"));
+        };
+        Ok((chat, user))
+    }
+
+    fn member(&self, chat: i64, user: i64) -> Option<&ChatMember> {
+        self.chats[&chat].members.get(&user)
+    }
+
+    fn get_chat_member(&self, params: &Map<String, Value>) -> Reply {
+        let (chat, user) = match self.target(params) {
+            Ok(target) => target,
+            Err(reply) => return reply,
+        };
+        match self.member(chat, user) {
+            Some(member) => ok(member_json(user, member)),
+            None => bad_request("user not found"),
+        }
+    }
+
+    /// Checks the bot's rights, then who the member is; the target if the
+    /// bot may act on them.
+    fn actionable(
+        &self,
+        params: &Map<String, Value>,
+        owner_problem: &str,
+    ) -> Result<(i64, i64), Reply> {
+        let (chat, user) = self.target(params)?;
+        if !self.bot_can_restrict {
+            return Err(bad_request(NOT_ENOUGH_RIGHTS));
+        }
+        match self.member(chat, user).map(|m| m.status) {
+            Some(Status::Creator) => Err(bad_request(owner_problem)),
+            Some(Status::Administrator) => Err(bad_request("user is an administrator of the chat")),
+            _ => Ok((chat, user)),
+        }
+    }
+
+    fn ban(&mut self, params: &Map<String, Value>) -> Reply {
+        let (chat, user) = match self.actionable(params, "can't remove chat owner") {
+            Ok(target) => target,
+            Err(reply) => return reply,
+        };
+        let banned = ChatMember {
+            until_date: integer(params.get("until_date")).unwrap_or(0),
+            ..ChatMember::with(Status::Kicked)
+        };
+        self.chat(chat).members.insert(user, banned);
+        ok(json!(true))
+    }
+
+    /// Lifts a ban; without `only_if_banned` it also removes a member, as
+    /// Telegram documents.
+    fn unban(&mut self, params: &Map<String, Value>) -> Reply {
+        let (chat, user) = match self.actionable(params, "can't remove chat owner") {
+            Ok(target) => target,
+            Err(reply) => return reply,
+        };
+        let member = self.member(chat, user);
+        let banned = member.is_some_and(|m| m.status == Status::Kicked);
+        let only_if_banned = flag(params.get("only_if_banned"));
+        if banned || (!only_if_banned && member.is_some_and(ChatMember::in_chat)) {
+            self.chat(chat)
+                .members
+                .insert(user, ChatMember::with(Status::Left));
+        }
+        ok(json!(true))
+    }
+
+    fn restrict(&mut self, params: &Map<String, Value>) -> Reply {
+        let Some(Value::Object(given)) = params.get("permissions") else {
+            return bad_request("field \"permissions\" must be of type Object");
+        };
+        let (chat, user) = match self.actionable(params, "can't restrict chat owner") {
+            Ok(target) => target,
+            Err(reply) => return reply,
+        };
+        let Some(member) = self
+            .member(chat, user)
+            .filter(|m| m.status != Status::Kicked)
+        else {
+            return bad_request("user not found");
+        };
+        // Absent permissions are refused, as Telegram reads them.
+        let permissions: Map<String, Value> = SEND_PERMISSIONS
+            .iter()
+            .chain(OTHER_PERMISSIONS.iter())
+            .map(|p| ((*p).to_owned(), Value::Bool(flag(given.get(*p)))))
+            .collect();
+        let lifted = self
+            .default_permissions
+            .iter()
+            .all(|(name, allowed)| *allowed == false || permissions[name] == true);
+        let updated = match (lifted, member.in_chat()) {
+            (true, true) => ChatMember::with(Status::Member),
+            (true, false) => ChatMember::with(Status::Left),
+            (false, is_member) => ChatMember {
+                status: Status::Restricted,
+                until_date: integer(params.get("until_date")).unwrap_or(0),
+                permissions,
+                is_member,
+            },
+        };
+        self.chat(chat).members.insert(user, updated);
+        ok(json!(true))
+    }
+
+    fn send_message(&mut self, params: &Map<String, Value>) -> Reply {
+        let Some(chat_id) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
+        else {
+            return bad_request("chat not found");
+        };
+        let text = match params.get("text").and_then(Value::as_str) {
+            Some(text) if !text.trim().is_empty() => text.to_owned(),
+            _ => return bad_request("message text is empty"),
+        };
+        let message_id = self.next_message_id;
+        self.next_message_id += 1;
+        self.chat(chat_id).messages.push(text.clone());
+        ok(json!({
+            "message_id": message_id,
+            "from": user_json(BOT),
+            "chat": { "id": chat_id, "type": "supergroup" },
+            "date": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            "text": text,
+        }))
+    }
+}

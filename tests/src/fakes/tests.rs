@@ -1,0 +1,418 @@
+//! The fakes answer like their platforms, and the request log, injected
+//! failures and gates do what tests rely on.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::discord::{self, BOT, JAIL_ROLE, MEMBER_ROLE, MOD_ROLE, OWNER};
+use super::{FakeDiscord, FakeSlack, FakeTelegram, Reply, slack, telegram};
+
+const GUILD: &str = "100000000000000001";
+const USER: &str = "500000000000000003";
+const CHAT: i64 = -1_001_000_000_001;
+
+/// Sends `method` `url` with an optional authorization header and JSON body;
+/// the status, the `Retry-After` header and the JSON body (`Null` if none).
+async fn send(
+    method: &str,
+    url: String,
+    auth: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Option<String>, Value) {
+    let http = reqwest::Client::new();
+    let mut request = http.request(method.parse().unwrap(), url);
+    if let Some(auth) = auth {
+        request = request.header("authorization", auth);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("the fake answers");
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    (status, retry_after, body)
+}
+
+async fn discord_call(
+    fake: &FakeDiscord,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let auth = format!("Bot {}", discord::TOKEN);
+    let (status, _, body) = send(method, format!("{}{path}", fake.uri()), Some(&auth), body).await;
+    (status, body)
+}
+
+async fn telegram_call(fake: &FakeTelegram, method: &str, body: Value) -> (u16, Value) {
+    let url = format!("{}{}", fake.uri(), FakeTelegram::path(method));
+    let (status, _, body) = send("POST", url, None, Some(body)).await;
+    (status, body)
+}
+
+#[tokio::test]
+async fn discord_bans_remove_the_member_and_unknown_bans_are_404() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[MEMBER_ROLE]);
+    let ban = format!("/guilds/{GUILD}/bans/{USER}");
+
+    assert_eq!(
+        discord_call(&fake, "DELETE", &ban, None).await,
+        (404, json!({"message": "Unknown Ban", "code": 10026}))
+    );
+    let auth = format!("Bot {}", discord::TOKEN);
+    let http = reqwest::Client::new();
+    let status = http
+        .put(format!("{}{ban}", fake.uri()))
+        .header("authorization", auth)
+        .header("x-audit-log-reason", "spam%20%26%20scams")
+        .json(&json!({"delete_message_seconds": 86_400}))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 204);
+    assert!(fake.is_banned(USER));
+    assert!(!fake.is_member(USER));
+    assert_eq!(fake.ban_reason(USER).as_deref(), Some("spam & scams"));
+    let (status, body) = discord_call(&fake, "GET", &ban, None).await;
+    assert_eq!((status, &body["reason"]), (200, &json!("spam & scams")));
+    assert_eq!(
+        discord_call(
+            &fake,
+            "GET",
+            &format!("/guilds/{GUILD}/members/{USER}"),
+            None
+        )
+        .await,
+        (404, json!({"message": "Unknown Member", "code": 10007}))
+    );
+    assert_eq!(discord_call(&fake, "DELETE", &ban, None).await.0, 204);
+    assert!(!fake.is_banned(USER));
+}
+
+#[tokio::test]
+async fn discord_refuses_like_discord() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[MOD_ROLE]);
+    let unauthorized = send(
+        "GET",
+        format!("{}/users/@me", fake.uri()),
+        Some("Bot wrong"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (unauthorized.0, unauthorized.2),
+        (401, json!({"message": "401: Unauthorized", "code": 0}))
+    );
+    let missing = json!({"message": "Missing Permissions", "code": 50013});
+    // The bot (Moderators, position 5) does not outrank another moderator,
+    // and nobody kicks the owner.
+    for user in [USER, OWNER] {
+        let kick = format!("/guilds/{GUILD}/members/{user}");
+        assert_eq!(
+            discord_call(&fake, "DELETE", &kick, None).await,
+            (403, missing.clone())
+        );
+    }
+    assert_eq!(
+        discord_call(&fake, "GET", "/guilds/1", None).await,
+        (404, json!({"message": "Unknown Guild", "code": 10004}))
+    );
+    assert_eq!(
+        discord_call(&fake, "GET", "/nowhere", None).await,
+        (404, json!({"message": "404: Not Found", "code": 0}))
+    );
+    assert_eq!(
+        discord_call(
+            &fake,
+            "POST",
+            "/channels/1/messages",
+            Some(json!({"content": "hi"}))
+        )
+        .await,
+        (404, json!({"message": "Unknown Channel", "code": 10003}))
+    );
+    assert_eq!(fake.roles_of(USER), Some(vec![MOD_ROLE.to_owned()]));
+}
+
+#[tokio::test]
+async fn discord_member_patches_replace_roles_and_set_timeouts() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[MEMBER_ROLE]);
+    let member = format!("/guilds/{GUILD}/members/{USER}");
+
+    let (status, body) =
+        discord_call(&fake, "PATCH", &member, Some(json!({"roles": [JAIL_ROLE]}))).await;
+    assert_eq!((status, &body["roles"]), (200, &json!([JAIL_ROLE])));
+    assert_eq!(fake.roles_of(USER), Some(vec![JAIL_ROLE.to_owned()]));
+
+    let until = "2031-01-01T00:00:00Z";
+    let patch = json!({"communication_disabled_until": until});
+    assert_eq!(
+        discord_call(&fake, "PATCH", &member, Some(patch)).await.0,
+        200
+    );
+    assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until));
+
+    // A role the guild does not have changes nothing.
+    let (status, body) = discord_call(&fake, "PATCH", &member, Some(json!({"roles": ["1"]}))).await;
+    assert_eq!(
+        (status, body),
+        (404, json!({"message": "Unknown Role", "code": 10011}))
+    );
+    assert_eq!(fake.roles_of(USER), Some(vec![JAIL_ROLE.to_owned()]));
+    // The bot cannot hand out a role above its own.
+    let patch = json!({"roles": [discord::ADMIN_ROLE]});
+    assert_eq!(
+        discord_call(&fake, "PATCH", &member, Some(patch)).await.0,
+        403
+    );
+
+    let (status, bot) = discord_call(
+        &fake,
+        "GET",
+        &format!("/guilds/{GUILD}/members/{BOT}"),
+        None,
+    )
+    .await;
+    assert_eq!((status, &bot["roles"]), (200, &json!([MOD_ROLE])));
+}
+
+#[tokio::test]
+async fn telegram_restrictions_show_in_get_chat_member() {
+    let fake = FakeTelegram::start(CHAT);
+    let user = 4242;
+    fake.add_member(user);
+    let target = json!({"chat_id": CHAT, "user_id": user});
+    let muted: serde_json::Map<String, Value> = telegram::SEND_PERMISSIONS
+        .iter()
+        .map(|p| ((*p).to_owned(), json!(false)))
+        .collect();
+    let restrict = json!({"chat_id": CHAT, "user_id": user, "permissions": muted, "until_date": 1_900_000_000});
+    assert_eq!(
+        telegram_call(&fake, "restrictChatMember", restrict).await,
+        (200, json!({"ok": true, "result": true}))
+    );
+    let (_, member) = telegram_call(&fake, "getChatMember", target.clone()).await;
+    assert_eq!(member["result"]["status"], "restricted");
+    assert_eq!(member["result"]["can_send_messages"], false);
+    assert_eq!(member["result"]["until_date"], 1_900_000_000);
+    assert_eq!(fake.muted_until(user), Some(1_900_000_000));
+
+    let all: serde_json::Map<String, Value> = telegram::SEND_PERMISSIONS
+        .iter()
+        .map(|p| ((*p).to_owned(), json!(true)))
+        .collect();
+    let lift = json!({"chat_id": CHAT, "user_id": user, "permissions": all});
+    assert_eq!(
+        telegram_call(&fake, "restrictChatMember", lift).await.0,
+        200
+    );
+    assert_eq!(fake.status_of(user).as_deref(), Some("member"));
+    assert!(!fake.is_muted(user));
+
+    let stranger = json!({"chat_id": CHAT, "user_id": 99, "permissions": {}});
+    assert_eq!(
+        telegram_call(&fake, "restrictChatMember", stranger).await,
+        (
+            400,
+            json!({"ok": false, "error_code": 400, "description": "Bad Request: user not found"})
+        )
+    );
+    let owner = json!({"chat_id": CHAT, "user_id": telegram::OWNER});
+    let (status, body) = telegram_call(&fake, "banChatMember", owner).await;
+    assert_eq!(
+        (status, &body["description"]),
+        (400, &json!("Bad Request: can't remove chat owner"))
+    );
+    fake.set_bot_can_restrict(false);
+    let (_, body) = telegram_call(&fake, "banChatMember", target).await;
+    assert_eq!(
+        body["description"],
+        "Bad Request: not enough rights to restrict/unrestrict chat member"
+    );
+}
+
+#[tokio::test]
+async fn telegram_bans_unbans_and_tokens() {
+    let fake = FakeTelegram::start(CHAT);
+    let user = 4242;
+    fake.add_member(user);
+    let target = json!({"chat_id": CHAT, "user_id": user});
+    let only_if_banned = json!({"chat_id": CHAT, "user_id": user, "only_if_banned": true});
+
+    // only_if_banned leaves a member alone; without it, unban removes them.
+    assert_eq!(
+        telegram_call(&fake, "unbanChatMember", only_if_banned.clone())
+            .await
+            .0,
+        200
+    );
+    assert_eq!(fake.status_of(user).as_deref(), Some("member"));
+    assert_eq!(
+        telegram_call(&fake, "banChatMember", target.clone())
+            .await
+            .0,
+        200
+    );
+    assert!(fake.is_banned(user));
+    assert_eq!(
+        telegram_call(&fake, "unbanChatMember", only_if_banned)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(fake.status_of(user).as_deref(), Some("left"));
+    fake.add_member(user);
+    assert_eq!(telegram_call(&fake, "unbanChatMember", target).await.0, 200);
+    assert_eq!(fake.status_of(user).as_deref(), Some("left"));
+
+    let wrong = send(
+        "POST",
+        format!("{}/bot1:wrong/getMe", fake.uri()),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (wrong.0, wrong.2),
+        (
+            401,
+            json!({"ok": false, "error_code": 401, "description": "Unauthorized"})
+        )
+    );
+    let lost = json!({"chat_id": 5, "text": "hello"});
+    assert_eq!(
+        telegram_call(&fake, "sendMessage", lost).await.1["description"],
+        "Bad Request: chat not found"
+    );
+    assert_eq!(
+        telegram_call(&fake, "sendMessage", json!({"chat_id": CHAT, "text": "hi"}))
+            .await
+            .0,
+        200
+    );
+    assert_eq!(fake.messages(CHAT), ["hi"]);
+    assert_eq!(fake.calls("sendMessage").len(), 2);
+}
+
+#[tokio::test]
+async fn slack_answers_200_with_ok_false() {
+    let fake = FakeSlack::start();
+    fake.add_channel_without_bot("C0OTHER001", "other");
+    let post = |channel: &str, token: &str| {
+        let url = format!("{}/chat.postMessage", fake.uri());
+        let auth = format!("Bearer {token}");
+        let body = json!({"channel": channel, "text": "case 1"});
+        async move { send("POST", url, Some(&auth), Some(body)).await }
+    };
+    let error = |e: &str| (200, None, json!({"ok": false, "error": e}));
+    assert_eq!(
+        post(slack::MODLOG_CHANNEL, "xoxb-wrong").await,
+        error("invalid_auth")
+    );
+    assert_eq!(
+        post("C0NOWHERE1", slack::TOKEN).await,
+        error("channel_not_found")
+    );
+    assert_eq!(
+        post("C0OTHER001", slack::TOKEN).await,
+        error("not_in_channel")
+    );
+    let (status, _, body) = post(slack::MODLOG_CHANNEL, slack::TOKEN).await;
+    assert_eq!(
+        (status, &body["ok"], &body["channel"]),
+        (200, &json!(true), &json!(slack::MODLOG_CHANNEL))
+    );
+    assert_eq!(fake.messages(slack::MODLOG_CHANNEL), ["case 1"]);
+    assert_eq!(fake.calls("chat.postMessage").len(), 4);
+}
+
+#[tokio::test]
+async fn injected_failures_answer_instead_and_change_nothing() {
+    let fake = FakeSlack::start();
+    let path = "/chat.postMessage";
+    fake.fail_with(
+        "POST",
+        path,
+        Reply::json(429, json!({"ok": false, "error": "ratelimited"})).header("Retry-After", "3"),
+        1,
+    );
+    let url = format!("{}{path}", fake.uri());
+    let auth = format!("Bearer {}", slack::TOKEN);
+    let body = json!({"channel": slack::MODLOG_CHANNEL, "text": "x"});
+    let first = send("POST", url.clone(), Some(&auth), Some(body.clone())).await;
+    assert_eq!((first.0, first.1.as_deref()), (429, Some("3")));
+    assert!(fake.messages(slack::MODLOG_CHANNEL).is_empty());
+    let second = send("POST", url, Some(&auth), Some(body)).await;
+    assert_eq!((second.0, &second.2["ok"]), (200, &json!(true)));
+    assert_eq!(fake.messages(slack::MODLOG_CHANNEL), ["x"]);
+    let recorded = fake.requests_to("POST", path);
+    assert_eq!(recorded.len(), 2);
+    assert_eq!(recorded[0].header("Authorization"), Some(auth.as_str()));
+    assert_eq!(recorded[0].body["text"], "x");
+}
+
+#[tokio::test]
+async fn a_held_request_completes_only_after_release() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[MEMBER_ROLE]);
+    let kick = format!("/guilds/{GUILD}/members/{USER}");
+    let gate = fake.hold("DELETE", &kick);
+    let url = format!("{}{kick}", fake.uri());
+    let held = tokio::spawn(async move {
+        send(
+            "DELETE",
+            url,
+            Some(&format!("Bot {}", discord::TOKEN)),
+            None,
+        )
+        .await
+        .0
+    });
+    gate.arrived().await;
+    assert_eq!(gate.waiting(), 1);
+    // Other routes still answer, and the held kick has not happened.
+    assert_eq!(discord_call(&fake, "GET", "/users/@me", None).await.0, 200);
+    assert!(fake.is_member(USER));
+    assert!(!held.is_finished());
+    assert_eq!(
+        fake.requests_to("DELETE", &kick).len(),
+        1,
+        "recorded on arrival"
+    );
+
+    gate.release();
+    assert_eq!(held.await.unwrap(), 204);
+    assert!(!fake.is_member(USER));
+    assert_eq!(gate.waiting(), 0);
+}
+
+#[test]
+fn gates_work_from_sync_code_and_release_when_dropped() {
+    let fake = FakeTelegram::start(CHAT);
+    let gate = fake.hold("POST", &FakeTelegram::path("getMe"));
+    assert!(
+        !gate.wait_arrived(Duration::from_millis(10)),
+        "nothing came yet"
+    );
+    let url = format!("{}{}", fake.uri(), FakeTelegram::path("getMe"));
+    let caller = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(send("POST", url, None, None)).0
+    });
+    assert!(gate.wait_arrived(Duration::from_secs(10)));
+    drop(gate);
+    assert_eq!(caller.join().unwrap(), 200);
+}
