@@ -1,0 +1,172 @@
+//! A real `modctld serve` killed with SIGKILL while a platform call is in
+//! flight: after a restart on the same database, the action's case is there
+//! and settled from what the platform shows, and a retry with the same
+//! `Idempotency-Key` answers with that case instead of "in progress".
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use modctl_e2e::fakes::FakeDiscord;
+use modctl_e2e::fakes::discord::{BOT, MEMBER_ROLE, MOD_ROLE, TOKEN};
+use modctl_types::moderation::{Action, ActionResponse, CaseList, CaseState};
+use serde_json::json;
+
+const GUILD: &str = "112233445566778899";
+const TARGET: &str = "500000000000000003";
+
+fn modctld(db: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_modctld"));
+    command.env_clear().env("MODCTLD_DB", db);
+    command
+}
+
+/// Runs an operator command that must succeed; its stdout.
+fn operator(db: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let output = modctld(db)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "modctld {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `modctld serve` on an ephemeral port; its base URL once it listens.
+fn serve(db: &Path) -> (Child, String) {
+    let mut child = modctld(db)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        if let Some(address) = line.split("address=").nth(1) {
+            let address = address.split_whitespace().next().unwrap().to_owned();
+            return (child, format!("http://{address}"));
+        }
+    }
+    panic!("modctld serve exited before it listened");
+}
+
+async fn ban(url: &str, key: &str) -> reqwest::Result<reqwest::Response> {
+    reqwest::Client::new()
+        .post(format!("{url}/api/v1/servers/{GUILD}/actions/ban"))
+        .bearer_auth(key)
+        .header("Idempotency-Key", "ban-500000000000000003")
+        .json(&json!({"user_id": TARGET, "reason": "raid"}))
+        .send()
+        .await
+}
+
+#[tokio::test]
+async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(BOT, &[MOD_ROLE]);
+    fake.add_member(TARGET, &[MEMBER_ROLE]);
+    operator(&db, &["team", "create", "alpha"], &[]);
+    let key = operator(
+        &db,
+        &["key", "create", "--team", "alpha", "--scopes", "read,write"],
+        &[],
+    );
+    let key = key.trim();
+    operator(
+        &db,
+        &[
+            "server",
+            "claim",
+            "--team",
+            "alpha",
+            "--platform",
+            "discord",
+            "--id",
+            GUILD,
+            "--name",
+            "Guild",
+        ],
+        &[],
+    );
+    let api_base = fake.uri();
+    operator(
+        &db,
+        &[
+            "server",
+            "connect",
+            GUILD,
+            "--platform-token-env",
+            "BOT_TOKEN",
+            "--api-base",
+            &api_base,
+        ],
+        &[("BOT_TOKEN", TOKEN)],
+    );
+
+    let (mut daemon, url) = serve(&db);
+    let ban_path = format!("/guilds/{GUILD}/bans/{TARGET}");
+    let gate = fake.hold("PUT", &ban_path);
+    let request = tokio::spawn({
+        let (url, key) = (url.clone(), key.to_owned());
+        async move { ban(&url, &key).await }
+    });
+    tokio::time::timeout(Duration::from_secs(20), gate.arrived())
+        .await
+        .expect("the ban reaches Discord");
+    daemon.kill().unwrap(); // SIGKILL: no shutdown, no settling
+    daemon.wait().unwrap();
+    // The client only sees its connection die; what it asked for is settled below.
+    let _ = request.await;
+
+    // Discord carries out the ban it had received, though its caller is gone.
+    gate.release();
+    for _ in 0..500 {
+        if fake.is_banned(TARGET) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(fake.is_banned(TARGET));
+
+    let (mut daemon, url) = serve(&db);
+    let retry = ban(&url, key).await.unwrap();
+    assert_eq!(retry.status(), 200);
+    let retry: ActionResponse = retry.json().await.unwrap();
+    assert_eq!((retry.applied, retry.state), (true, CaseState::Settled));
+    assert!(
+        retry.detail.contains("confirmed on the platform"),
+        "{}",
+        retry.detail
+    );
+
+    let cases: CaseList = reqwest::Client::new()
+        .get(format!("{url}/api/v1/servers/{GUILD}/cases"))
+        .bearer_auth(key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(cases.cases.len(), 1, "one case, recorded before the kill");
+    let case = &cases.cases[0];
+    assert_eq!(
+        (case.id, case.action, case.state, case.applied),
+        (retry.case_id, Action::Ban, CaseState::Settled, true)
+    );
+    // Recovery asked Discord; it did not ban again.
+    assert_eq!(fake.requests_to("PUT", &ban_path).len(), 1);
+    assert_eq!(fake.requests_to("GET", &ban_path).len(), 1);
+
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+}
