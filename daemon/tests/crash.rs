@@ -37,8 +37,25 @@ fn operator(db: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// A `modctld serve` process, killed when dropped (also when a test fails).
+struct Daemon(Child);
+
+impl Daemon {
+    /// SIGKILL: no shutdown, no settling of what is in flight.
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
 /// `modctld serve` on an ephemeral port; its base URL once it listens.
-fn serve(db: &Path) -> (Child, String) {
+fn serve(db: &Path) -> (Daemon, String) {
     let mut child = modctld(db)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .env("NO_COLOR", "1")
@@ -47,11 +64,12 @@ fn serve(db: &Path) -> (Child, String) {
         .spawn()
         .unwrap();
     let stderr = BufReader::new(child.stderr.take().unwrap());
+    let daemon = Daemon(child);
     for line in stderr.lines() {
         let line = line.unwrap();
         if let Some(address) = line.split("address=").nth(1) {
             let address = address.split_whitespace().next().unwrap().to_owned();
-            return (child, format!("http://{address}"));
+            return (daemon, format!("http://{address}"));
         }
     }
     panic!("modctld serve exited before it listened");
@@ -122,8 +140,7 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     tokio::time::timeout(Duration::from_secs(20), gate.arrived())
         .await
         .expect("the ban reaches Discord");
-    daemon.kill().unwrap(); // SIGKILL: no shutdown, no settling
-    daemon.wait().unwrap();
+    daemon.kill();
     // The client only sees its connection die; what it asked for is settled below.
     let _ = request.await;
 
@@ -137,7 +154,7 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     }
     assert!(fake.is_banned(TARGET));
 
-    let (mut daemon, url) = serve(&db);
+    let (_daemon, url) = serve(&db);
     let retry = ban(&url, key).await.unwrap();
     assert_eq!(retry.status(), 200);
     let retry: ActionResponse = retry.json().await.unwrap();
@@ -166,7 +183,4 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     // Recovery asked Discord; it did not ban again.
     assert_eq!(fake.requests_to("PUT", &ban_path).len(), 1);
     assert_eq!(fake.requests_to("GET", &ban_path).len(), 1);
-
-    daemon.kill().unwrap();
-    daemon.wait().unwrap();
 }
