@@ -328,6 +328,20 @@ fn all_send_permissions(allowed: bool) -> Value {
     })
 }
 
+/// Every permission true: how Telegram lifts a restriction.
+fn every_permission() -> Value {
+    let mut permissions = all_send_permissions(true);
+    for other in [
+        "can_change_info",
+        "can_invite_users",
+        "can_pin_messages",
+        "can_manage_topics",
+    ] {
+        permissions[other] = json!(true);
+    }
+    permissions
+}
+
 /// A fake Telegram group with the target a member.
 fn fake_telegram(chat: i64, user: i64) -> FakeTelegram {
     let telegram = FakeTelegram::start(chat);
@@ -455,8 +469,10 @@ async fn telegram_every_action() {
     assert!(!telegram.is_banned(user));
     drop(telegram);
 
-    // jail: a mute for good (until_date 0); unjail: every permission back.
+    // jail: a mute for good (until_date 0); unjail: every permission back,
+    // also in a group whose members may invite by default.
     let telegram = fake_telegram(chat, user);
+    telegram.set_default_permissions(json!({"can_invite_users": true}));
     connect(&telegram);
     assert_outcome(
         &s.act(ALPHA_TELEGRAM, Action::Jail, &request(TG_USER)).await,
@@ -479,7 +495,7 @@ async fn telegram_every_action() {
             ),
             (
                 "restrictChatMember",
-                json!({"chat_id": chat, "user_id": user, "permissions": all_send_permissions(true)}),
+                json!({"chat_id": chat, "user_id": user, "permissions": every_permission()}),
             ),
         ],
     );

@@ -12,6 +12,25 @@ use super::{MemberState, PlatformAdapter, PlatformClients, PlatformError, Platfo
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
 
+/// The permissions of a restriction: a mute takes every send permission
+/// away; lifting it passes every permission as true, which is how Telegram
+/// ends a restriction (a permission left out counts as false, and a member
+/// short of the chat's default permissions stays restricted).
+fn permissions(allowed: bool) -> Value {
+    let mut permissions = send_permissions(allowed);
+    if allowed {
+        for other in [
+            "can_change_info",
+            "can_invite_users",
+            "can_pin_messages",
+            "can_manage_topics",
+        ] {
+            permissions[other] = Value::Bool(true);
+        }
+    }
+    permissions
+}
+
 /// Every send permission, all set to `allowed`.
 fn send_permissions(allowed: bool) -> Value {
     json!({
@@ -94,7 +113,7 @@ impl Telegram {
         let mut body = json!({
             "chat_id": self.chat_id,
             "user_id": Self::user(user)?,
-            "permissions": send_permissions(allowed),
+            "permissions": permissions(allowed),
         });
         if !allowed {
             // 0 means "forever" to Telegram.
