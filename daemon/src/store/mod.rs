@@ -26,10 +26,14 @@
 //!
 //! Domain queries live in submodules as plain functions over a
 //! [`rusqlite::Transaction`], so they compose inside one transaction.
+//!
+//! Confidentiality at rest: the database directory (when the store creates
+//! it) is 0700 and the database, `-wal` and `-shm` files are 0600 (`files`).
 
 pub mod cases;
 pub mod config;
 pub mod connections;
+mod files;
 pub mod keys;
 pub mod servers;
 pub mod teams;
@@ -70,6 +74,14 @@ pub enum OpenError {
         /// What refinery said.
         source: refinery::Error,
     },
+    /// The database directory or file could not be created or made owner-only.
+    #[error("cannot prepare database file {path}: {source}")]
+    Files {
+        /// The database file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
 }
 
 /// A handle to the store; cheap to clone, shared by all requests.
@@ -108,11 +120,10 @@ impl Store {
             path: path.clone(),
             source,
         };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            // A missing parent directory is the common first-run failure; create it
-            // rather than make the operator do it.
-            let _ = std::fs::create_dir_all(parent);
-        }
+        files::prepare(&path).map_err(|source| OpenError::Files {
+            path: path.clone(),
+            source,
+        })?;
         let mut writer = Connection::open(&path).map_err(sqlite_err)?;
         configure(&writer, false).map_err(sqlite_err)?;
         embedded::migrations::runner()
