@@ -231,9 +231,10 @@ impl TestDaemon {
                 api_base: Some(api_base.to_owned()),
             },
         );
+        let secrets = self.store.secrets().clone();
         self.block_on(
             self.store
-                .write(move |tx| connections::set(tx, &server, &Connection { mode })),
+                .write(move |tx| connections::set(tx, &secrets, &server, &Connection { mode })),
         )
         .expect("connect");
     }
@@ -241,9 +242,11 @@ impl TestDaemon {
     /// Connects `server` to the simulator with the demo community of its platform.
     pub fn connect_simulated(&self, server: &str, platform: Platform) {
         let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
         self.block_on(self.store.write(move |tx| {
             connections::set(
                 tx,
+                &secrets,
                 &server,
                 &Connection {
                     mode: ConnectionMode::Simulated,
@@ -257,6 +260,7 @@ impl TestDaemon {
     /// Replaces a config section of `server` directly in the store.
     pub fn set_config(&self, server: &str, section: SectionName, value: serde_json::Value) {
         let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
         self.block_on(self.store.write(move |tx| {
             let mut sections = config::load(tx, &server)?.sections;
             sections
@@ -264,6 +268,7 @@ impl TestDaemon {
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
             config::apply(
                 tx,
+                &secrets,
                 config::Change {
                     server_id: &server,
                     actor: "test",
