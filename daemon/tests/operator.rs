@@ -153,28 +153,30 @@ fn operator_errors_exit_non_zero_with_one_line() {
     assert!(err.contains("unknown platform"), "{err}");
 }
 
+/// `server claim` of Telegram group -1001, "Group", for `team`.
+fn claim_group(db: &Path, team: &str) -> Command {
+    let mut command = modctld(db);
+    command.args([
+        "server",
+        "claim",
+        "--team",
+        team,
+        "--platform",
+        "telegram",
+        "--id",
+        "-1001",
+        "--name",
+        "Group",
+    ]);
+    command
+}
+
 #[test]
 fn duplicate_claims_are_refused() {
     let (_dir, db) = setup();
     run(modctld(&db).args(["team", "create", "beta"]), 0);
-    let claim = |team: &str| {
-        let mut command = modctld(&db);
-        command.args([
-            "server",
-            "claim",
-            "--team",
-            team,
-            "--platform",
-            "telegram",
-            "--id",
-            "-1001",
-            "--name",
-            "Group",
-        ]);
-        command
-    };
-    run(&mut claim("alpha"), 0);
-    let (_, err) = run(&mut claim("beta"), 1);
+    run(&mut claim_group(&db, "alpha"), 0);
+    let (_, err) = run(&mut claim_group(&db, "beta"), 1);
     assert!(err.contains("already claimed"), "{err}");
     let (list, _) = run(modctld(&db).args(["server", "list"]), 0);
     assert_eq!(list.lines().count(), 1);
@@ -266,4 +268,121 @@ fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
     assert!(status.success());
     let exit = served.0.wait().unwrap();
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
+}
+
+const TOKEN: &str = "123456:operator-token-that-stays-sealed";
+/// Two keys in the format `MODCTLD_SECRET_KEY` takes (base64 of 32 bytes).
+const KEY_ONE: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+const KEY_TWO: &str = "AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=";
+
+fn key_file(db: &Path) -> std::path::PathBuf {
+    db.with_file_name("modctld.db.key")
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn operator_commands_leave_owner_only_files_and_a_sealed_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("state/modctld.db");
+    run(modctld(&db).args(["team", "create", "alpha"]), 0);
+    run(&mut claim_group(&db, "alpha"), 0);
+    run(
+        modctld(&db).env("BOT_TOKEN", TOKEN).args([
+            "server",
+            "connect",
+            "-1001",
+            "--platform-token-env",
+            "BOT_TOKEN",
+        ]),
+        0,
+    );
+    let (list, _) = run(modctld(&db).args(["server", "list"]), 0);
+    assert!(list.trim_end().ends_with("\tlive"), "{list}");
+
+    assert_eq!(mode(&dir.path().join("state")), 0o700);
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(&key_file(&db)), 0o600);
+    let mut checked = 0;
+    for suffix in ["", "-wal", "-shm"] {
+        let file = std::path::PathBuf::from(format!("{}{suffix}", db.display()));
+        let Ok(bytes) = std::fs::read(&file) else {
+            continue; // SQLite removes the WAL and SHM when the last connection closes.
+        };
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+        assert!(
+            !bytes.windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()),
+            "the token is readable in {}",
+            file.display()
+        );
+        checked += usize::from(bytes.windows(5).any(|w| w == b"Group"));
+    }
+    assert!(checked > 0, "the server's row is on disk, in plain text");
+}
+
+#[test]
+fn the_secret_key_comes_from_the_environment_and_a_wrong_or_missing_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    let with_key = |key: &str| {
+        let mut command = modctld(&db);
+        command.env("MODCTLD_SECRET_KEY", key);
+        command
+    };
+    run(with_key(KEY_ONE).args(["team", "create", "alpha"]), 0);
+    assert!(
+        !key_file(&db).exists(),
+        "a key from the environment needs no file"
+    );
+
+    for (mut command, fragments) in [
+        (with_key(KEY_TWO), vec!["MODCTLD_SECRET_KEY", "not the key"]),
+        (
+            modctld(&db),
+            vec![
+                "MODCTLD_SECRET_KEY is not set",
+                "modctld.db.key does not exist",
+            ],
+        ),
+        (with_key("not-a-key"), vec!["openssl rand -base64 32"]),
+    ] {
+        command.args(["team", "list"]);
+        let (out, err) = run(&mut command, 1);
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for fragment in fragments {
+            assert!(
+                err.starts_with("error: ") && err.contains(fragment),
+                "{fragment}: {err}"
+            );
+        }
+    }
+    assert!(!key_file(&db).exists(), "a missing key is never replaced");
+    let (teams, _) = run(with_key(KEY_ONE).args(["team", "list"]), 0);
+    assert!(teams.starts_with("alpha\t"), "{teams}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_key_file_others_can_read_is_refused() {
+    let (_dir, db) = setup();
+    set_mode(&key_file(&db), 0o644);
+    let (_, err) = run(modctld(&db).args(["team", "list"]), 1);
+    assert!(
+        err.contains("mode 0644") && err.contains("chmod 600"),
+        "{err}"
+    );
+    set_mode(&key_file(&db), 0o600);
+    run(modctld(&db).args(["team", "list"]), 0);
 }

@@ -274,9 +274,10 @@ impl TestDaemon {
                 api_base: Some(api_base.to_owned()),
             },
         );
+        let secrets = self.store.secrets().clone();
         self.block_on(
             self.store
-                .write(move |tx| connections::set(tx, &server, &Connection { mode })),
+                .write(move |tx| connections::set(tx, &secrets, &server, &Connection { mode })),
         )
         .expect("connect");
     }
@@ -284,9 +285,11 @@ impl TestDaemon {
     /// Connects `server` to the simulator with the demo community of its platform.
     pub fn connect_simulated(&self, server: &str, platform: Platform) {
         let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
         self.block_on(self.store.write(move |tx| {
             connections::set(
                 tx,
+                &secrets,
                 &server,
                 &Connection {
                     mode: ConnectionMode::Simulated,
@@ -300,6 +303,7 @@ impl TestDaemon {
     /// Replaces a config section of `server` directly in the store.
     pub fn set_config(&self, server: &str, section: SectionName, value: serde_json::Value) {
         let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
         self.block_on(self.store.write(move |tx| {
             let mut sections = config::load(tx, &server)?.sections;
             sections
@@ -307,6 +311,7 @@ impl TestDaemon {
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
             config::apply(
                 tx,
+                &secrets,
                 config::Change {
                     server_id: &server,
                     actor: "test",

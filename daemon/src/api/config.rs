@@ -70,6 +70,7 @@ pub async fn replace_section(
     let actor = access.caller.actor();
     let id = server.id.clone();
     let platform = server.platform;
+    let secrets = state.store.secrets().clone();
     let stored = state
         .store
         .write(move |tx| {
@@ -83,6 +84,7 @@ pub async fn replace_section(
             }
             let applied = config::apply(
                 tx,
+                &secrets,
                 Change {
                     server_id: &id,
                     actor: &actor,
@@ -145,6 +147,7 @@ pub async fn import(
     let expected_revision = if_match(&headers)?;
     let target = access.server;
     let actor = access.caller.actor();
+    let secrets = state.store.secrets().clone();
     let report = state
         .store
         .write(move |tx| {
@@ -172,6 +175,7 @@ pub async fn import(
             let warnings = id_warnings(&sections, &imported, id_platform, &target);
             let applied = config::apply(
                 tx,
+                &secrets,
                 Change {
                     server_id: &target.id,
                     actor: &actor,
@@ -204,6 +208,7 @@ pub async fn clone(
     let source = authorize_server(&state, &access.caller, &from).await?;
     let target = access.server;
     let actor = access.caller.actor();
+    let secrets = state.store.secrets().clone();
     let report = state
         .store
         .write(move |tx| {
@@ -214,6 +219,7 @@ pub async fn clone(
             let warnings = id_warnings(&sections, &SectionName::ALL, source.platform, &target);
             let applied = config::apply(
                 tx,
+                &secrets,
                 Change {
                     server_id: &target.id,
                     actor: &actor,

@@ -326,9 +326,10 @@ pub async fn connect(
     server: &Server,
 ) -> ModerationResult<Option<Box<dyn PlatformAdapter>>> {
     let id = server.id.clone();
+    let secrets = state.store.secrets().clone();
     let connection = state
         .store
-        .read(move |tx| connections::get(tx, &id))
+        .read(move |tx| connections::get(tx, &secrets, &id))
         .await?;
     Ok(connection.map(|c| {
         platform::adapter_for(

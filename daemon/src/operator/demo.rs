@@ -224,12 +224,13 @@ pub struct DemoKeys {
 /// Creates the demo team, keys and servers, connects the servers to the
 /// simulator with their communities, and sets up jail and mod-log config.
 pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
+    let secrets = store.secrets().clone();
     store
-        .write(|tx| {
+        .write(move |tx| {
             let team = teams::create(tx, "demo", Plan::Pro)?;
             for (platform, id, name) in SERVERS {
                 servers::claim(tx, team.id, platform, id, name)?;
-                connections::set(tx, id, &Connection { mode: ConnectionMode::Simulated })?;
+                connections::set(tx, &secrets, id, &Connection { mode: ConnectionMode::Simulated })?;
                 simulator::seed(tx, id, &community(platform))?;
             }
             let demo_config = [
@@ -247,6 +248,7 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
                 sections.replace_from_json(section, value).map_err(|e| anyhow::anyhow!("demo config: {e}"))?;
                 config::apply(
                     tx,
+                    &secrets,
                     config::Change {
                         server_id,
                         actor: "operator:demo",

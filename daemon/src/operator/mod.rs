@@ -19,7 +19,7 @@ use modctl_types::{Plan, Platform, Scope};
 use tokio::net::TcpListener;
 
 use crate::store::connections::{self, ConnectionMode};
-use crate::store::{Store, StoreError, keys, servers, teams};
+use crate::store::{KeySource, Store, StoreError, keys, servers, teams};
 use crate::{AppState, api_key};
 
 /// The address `modctld serve` and `modctld demo` listen on by default.
@@ -27,7 +27,15 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
 
 /// modctld: the modctl moderation daemon and its operator commands.
 #[derive(Debug, Parser)]
-#[command(name = "modctld", version, about, propagate_version = true)]
+#[command(
+    name = "modctld",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Platform tokens and webhook secrets are stored encrypted with the key in \
+$MODCTLD_SECRET_KEY (base64 of 32 bytes), else in the key file <database>.key beside the \
+database, created on first use. Back the key up apart from the database."
+)]
 pub struct Cli {
     /// Database file [default: $XDG_DATA_HOME/modctl/modctld.db or ~/.local/share/modctl/modctld.db]
     #[arg(long, env = "MODCTLD_DB", global = true, value_name = "PATH")]
@@ -197,23 +205,34 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { listen } => {
             init_logging();
-            let store = Store::open(&db).await?;
+            let store = open_store(&db).await?;
             let listener = bind(listen).await?;
-            tracing::info!(address = %listener.local_addr()?, db = %db.display(), "serving");
+            tracing::info!(
+                address = %listener.local_addr()?,
+                db = %db.display(),
+                key = %store.secrets().origin(),
+                "serving"
+            );
             crate::serve(listener, AppState::new(store), shutdown_signal()).await?;
             tracing::info!("stopped");
             Ok(())
         }
         Command::Demo { listen } => demo::run(listen).await,
         Command::Migrate => {
-            Store::open(&db).await?;
+            open_store(&db).await?;
             eprintln!("database {} is up to date", db.display());
             Ok(())
         }
-        Command::Team(command) => team(Store::open(&db).await?, command).await,
-        Command::Key(command) => key(Store::open(&db).await?, command).await,
-        Command::Server(command) => server(Store::open(&db).await?, command).await,
+        Command::Team(command) => team(open_store(&db).await?, command).await,
+        Command::Key(command) => key(open_store(&db).await?, command).await,
+        Command::Server(command) => server(open_store(&db).await?, command).await,
     }
+}
+
+/// Opens the database with the key from `MODCTLD_SECRET_KEY`, else the key
+/// file beside the database.
+async fn open_store(db: &std::path::Path) -> anyhow::Result<Store> {
+    Ok(Store::open_with(db, KeySource::from_environment()).await?)
 }
 
 async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
@@ -335,17 +354,18 @@ async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
             );
         }
         ServerCommand::List => {
+            let secrets = store.secrets().clone();
             let rows = store
-                .read(|tx| {
+                .read(move |tx| {
                     let rows = servers::list_all(tx)?;
                     rows.into_iter()
                         .map(|(team, server)| {
-                            let connection = match connections::get(tx, &server.id)?.map(|c| c.mode)
-                            {
-                                Some(ConnectionMode::Live { .. }) => "live",
-                                Some(ConnectionMode::Simulated) => "simulated",
-                                None => "none",
-                            };
+                            let connection =
+                                match connections::get(tx, &secrets, &server.id)?.map(|c| c.mode) {
+                                    Some(ConnectionMode::Live { .. }) => "live",
+                                    Some(ConnectionMode::Simulated) => "simulated",
+                                    None => "none",
+                                };
                             Ok((team, server, connection))
                         })
                         .collect::<Result<Vec<_>, StoreError>>()
@@ -395,6 +415,7 @@ async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
                 }
             };
             let id = server_id.clone();
+            let secrets = store.secrets().clone();
             let platform = store
                 .write(move |tx| {
                     let record = servers::find(tx, &id)?.ok_or_else(|| {
@@ -403,7 +424,7 @@ async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
                         ))
                     })?;
                     let simulated = mode == ConnectionMode::Simulated;
-                    connections::set(tx, &id, &connections::Connection { mode })?;
+                    connections::set(tx, &secrets, &id, &connections::Connection { mode })?;
                     if simulated && !crate::platform::simulator::has_community(tx, &id)? {
                         crate::platform::simulator::seed(
                             tx,

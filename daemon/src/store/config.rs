@@ -4,6 +4,9 @@
 //! complete new config and hand it over, and `apply` diffs it against what is
 //! stored, writes the changed sections, the secret, one audit entry per
 //! changed section and the new revision, all in the caller's transaction.
+//!
+//! The webhook secret is stored sealed ([`super::secrets`]); only
+//! [`load_secret`] and [`apply`] (to tell a rotation from a no-op) unseal it.
 
 use modctl_types::config::{
     AuditEntry, AuditSource, FieldChange, SecretUpdate, SectionChange, SectionName, Sections,
@@ -12,6 +15,7 @@ use modctl_types::config::{
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::Value;
 
+use super::secrets::{SecretField, Secrets};
 use super::{StoreError, now_unix, timestamp};
 
 /// What `GET /config` needs.
@@ -57,7 +61,7 @@ pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, Store
             .map_err(|e| corrupt(server_id, e.to_string()))?;
     }
     sections.webhooks.secret = SecretUpdate::Keep;
-    sections.webhooks.secret_set = load_secret(tx, server_id)?.is_some();
+    sections.webhooks.secret_set = secret_is_set(tx, server_id)?;
     Ok(StoredConfig {
         revision,
         updated_at,
@@ -66,11 +70,33 @@ pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, Store
 }
 
 /// The webhook signing secret, for signing deliveries only.
-pub fn load_secret(tx: &Transaction<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx
+pub fn load_secret(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+    server_id: &str,
+) -> Result<Option<String>, StoreError> {
+    let sealed: Option<String> = tx
         .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get(0))
-        .optional()?)
+        .optional()?;
+    sealed
+        .map(|sealed| {
+            secrets
+                .unseal(SecretField::WebhookSecret, server_id, &sealed)
+                .map_err(|e| {
+                    StoreError::Corrupt(format!(
+                        "the webhook secret of server {server_id} cannot be read: {e}; set a new one in the webhooks section of the config"
+                    ))
+                })
+        })
+        .transpose()
+}
+
+/// Whether a webhook secret is stored, without unsealing it.
+fn secret_is_set(tx: &Transaction<'_>, server_id: &str) -> Result<bool, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
+        .query_row([server_id], |row| row.get(0))?)
 }
 
 /// A complete new config to store.
@@ -103,7 +129,11 @@ pub struct Applied {
 }
 
 /// Stores `change`: see the module docs.
-pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreError> {
+pub fn apply(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+    change: Change<'_>,
+) -> Result<Applied, StoreError> {
     let current = load(tx, change.server_id)?;
     if let Some(expected) = change.expected_revision
         && expected != current.revision
@@ -115,17 +145,27 @@ pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreE
     }
 
     let secret_update = change.sections.webhooks.secret.clone();
-    let current_secret = load_secret(tx, change.server_id)?;
     let mut next = change.sections;
     next.webhooks.secret = SecretUpdate::Keep;
     next.webhooks.secret_set = match &secret_update {
-        SecretUpdate::Keep => current_secret.is_some(),
+        SecretUpdate::Keep => current.sections.webhooks.secret_set,
         SecretUpdate::Clear => false,
         SecretUpdate::Set(_) => true,
     };
+    let rotated = match &secret_update {
+        SecretUpdate::Set(new) => match load_secret(tx, secrets, change.server_id) {
+            Ok(old) => old.is_some_and(|old| old != *new),
+            // Replacing a secret that cannot be read is how it gets repaired.
+            Err(StoreError::Corrupt(_)) => true,
+            Err(e) => return Err(e),
+        },
+        SecretUpdate::Keep | SecretUpdate::Clear => false,
+    };
 
     let mut changed = diff_sections(&current.sections, &next);
-    redact_secret_changes(&mut changed, current_secret.as_deref(), &secret_update);
+    if rotated {
+        record_rotation(&mut changed);
+    }
     if changed.is_empty() || change.dry_run {
         return Ok(Applied {
             revision: current.revision,
@@ -170,7 +210,11 @@ pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreE
             tx.execute(
                 "INSERT INTO webhook_secrets (server_id, secret, updated_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at",
-                params![change.server_id, secret, now],
+                params![
+                    change.server_id,
+                    secrets.seal(SecretField::WebhookSecret, change.server_id, &secret),
+                    now
+                ],
             )?;
         }
     }
@@ -192,15 +236,7 @@ pub fn apply(tx: &Transaction<'_>, change: Change<'_>) -> Result<Applied, StoreE
 
 /// A replaced secret changes nothing visible (`secret_set` stays true), yet it
 /// is a change worth auditing: record it as `webhooks.secret`, redacted.
-fn redact_secret_changes(
-    changed: &mut Vec<SectionChange>,
-    current: Option<&str>,
-    update: &SecretUpdate,
-) {
-    let rotated = matches!((current, update), (Some(old), SecretUpdate::Set(new)) if old != new);
-    if !rotated {
-        return;
-    }
+fn record_rotation(changed: &mut Vec<SectionChange>) {
     let change = FieldChange {
         path: "webhooks.secret".into(),
         before: Value::String(REDACTED.into()),

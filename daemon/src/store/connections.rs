@@ -1,7 +1,10 @@
 //! How each server reaches its platform: a live bot token or the simulator.
+//!
+//! The token is stored sealed ([`super::secrets`]); only [`get`] unseals it.
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use super::secrets::{SecretField, Secrets};
 use super::{StoreError, now_unix};
 
 /// A server's connection.
@@ -40,7 +43,11 @@ impl std::fmt::Debug for Connection {
 }
 
 /// The connection of `server_id`, if it has one.
-pub fn get(tx: &Transaction<'_>, server_id: &str) -> Result<Option<Connection>, StoreError> {
+pub fn get(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+    server_id: &str,
+) -> Result<Option<Connection>, StoreError> {
     let row = tx
         .prepare_cached(
             "SELECT mode, token, api_base FROM platform_connections WHERE server_id = ?1",
@@ -53,31 +60,45 @@ pub fn get(tx: &Transaction<'_>, server_id: &str) -> Result<Option<Connection>, 
             ))
         })
         .optional()?;
-    Ok(row.map(|(mode, token, api_base)| Connection {
-        mode: match (mode.as_str(), token) {
-            ("live", Some(token)) => ConnectionMode::Live { token, api_base },
-            _ => ConnectionMode::Simulated,
+    let Some((mode, sealed, api_base)) = row else {
+        return Ok(None);
+    };
+    let mode = match (mode.as_str(), sealed) {
+        ("live", Some(sealed)) => ConnectionMode::Live {
+            token: secrets
+                .unseal(SecretField::PlatformToken, server_id, &sealed)
+                .map_err(|e| {
+                    StoreError::Corrupt(format!(
+                        "the bot token of server {server_id} cannot be read: {e}; connect the server again with `modctld server connect`"
+                    ))
+                })?,
+            api_base,
         },
-    }))
+        _ => ConnectionMode::Simulated,
+    };
+    Ok(Some(Connection { mode }))
 }
 
-/// Connects `server_id`, replacing any earlier connection.
+/// Connects `server_id`, replacing any earlier connection; the token is sealed.
 pub fn set(
     tx: &Transaction<'_>,
+    secrets: &Secrets,
     server_id: &str,
     connection: &Connection,
 ) -> Result<(), StoreError> {
-    let (mode, token, api_base) = match &connection.mode {
-        ConnectionMode::Live { token, api_base } => {
-            ("live", Some(token.as_str()), api_base.as_deref())
-        }
+    let (mode, sealed, api_base) = match &connection.mode {
+        ConnectionMode::Live { token, api_base } => (
+            "live",
+            Some(secrets.seal(SecretField::PlatformToken, server_id, token)),
+            api_base.as_deref(),
+        ),
         ConnectionMode::Simulated => ("simulated", None, None),
     };
     tx.execute(
         "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (server_id) DO UPDATE SET mode = excluded.mode, token = excluded.token,
              api_base = excluded.api_base, connected_at = excluded.connected_at",
-        params![server_id, mode, token, api_base, now_unix()],
+        params![server_id, mode, sealed, api_base, now_unix()],
     )?;
     Ok(())
 }

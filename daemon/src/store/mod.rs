@@ -25,14 +25,26 @@
 //! when the store opens.
 //!
 //! Domain queries live in submodules as plain functions over a
-//! [`rusqlite::Transaction`], so they compose inside one transaction.
+//! [`rusqlite::Transaction`], so they compose inside one transaction. Those
+//! that store or read a secret also take the [`Secrets`] the store holds
+//! ([`Store::secrets`]), explicitly, so a query that touches a secret says so.
+//!
+//! Confidentiality at rest: the database directory (when the store creates
+//! it) is 0700 and the database, `-wal` and `-shm` files are 0600 (`files`).
+//! Platform tokens and webhook secrets are sealed with a key that is kept out
+//! of the database ([`secrets`]): a copied database file gives away no token.
+//! The first open of a database from before sealing seals its plaintext
+//! values and rewrites the file, so that no old copy survives in free pages
+//! or the WAL.
 
 pub mod cases;
 pub mod config;
 pub mod connections;
+mod files;
 pub mod idempotency;
 pub mod jails;
 pub mod keys;
+pub mod secrets;
 pub mod servers;
 pub mod teams;
 
@@ -42,6 +54,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::{Mutex, Semaphore};
+
+pub use secrets::{KeySource, Secrets};
 
 mod embedded {
     refinery::embed_migrations!("../migrations");
@@ -72,6 +86,17 @@ pub enum OpenError {
         /// What refinery said.
         source: refinery::Error,
     },
+    /// The database directory or file could not be created or made owner-only.
+    #[error("cannot prepare database file {path}: {source}")]
+    Files {
+        /// The database file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The key that seals the database's secrets is missing, malformed or wrong.
+    #[error(transparent)]
+    Key(#[from] secrets::KeyError),
 }
 
 /// A handle to the store; cheap to clone, shared by all requests.
@@ -82,6 +107,7 @@ pub struct Store {
 
 struct Inner {
     path: PathBuf,
+    secrets: Secrets,
     writer: Arc<Mutex<Connection>>,
     readers: SyncMutex<Vec<Connection>>,
     reader_permits: Arc<Semaphore>,
@@ -91,30 +117,38 @@ impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")
             .field("path", &self.inner.path)
+            .field("secrets", &self.inner.secrets)
             .finish_non_exhaustive()
     }
 }
 
 impl Store {
     /// Opens (creating if needed) the database at `path` and applies pending
-    /// migrations. Runs on the blocking pool.
+    /// migrations, with the key file beside the database (see
+    /// [`Store::open_with`]). Runs on the blocking pool.
     pub async fn open(path: impl Into<PathBuf>) -> Result<Store, OpenError> {
+        Store::open_with(path, KeySource::KeyFile).await
+    }
+
+    /// Opens (creating if needed) the database at `path`, applies pending
+    /// migrations and establishes the key that seals its secrets from `key`
+    /// (see [`secrets::unlock`]). Runs on the blocking pool.
+    pub async fn open_with(path: impl Into<PathBuf>, key: KeySource) -> Result<Store, OpenError> {
         let path = path.into();
-        tokio::task::spawn_blocking(move || Store::open_blocking(path))
+        tokio::task::spawn_blocking(move || Store::open_blocking(path, key))
             .await
             .unwrap_or_else(|join| std::panic::resume_unwind(join.into_panic()))
     }
 
-    fn open_blocking(path: PathBuf) -> Result<Store, OpenError> {
+    fn open_blocking(path: PathBuf, key: KeySource) -> Result<Store, OpenError> {
         let sqlite_err = |source| OpenError::Sqlite {
             path: path.clone(),
             source,
         };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            // A missing parent directory is the common first-run failure; create it
-            // rather than make the operator do it.
-            let _ = std::fs::create_dir_all(parent);
-        }
+        files::prepare(&path).map_err(|source| OpenError::Files {
+            path: path.clone(),
+            source,
+        })?;
         let mut writer = Connection::open(&path).map_err(sqlite_err)?;
         configure(&writer, false).map_err(sqlite_err)?;
         embedded::migrations::runner()
@@ -123,6 +157,7 @@ impl Store {
                 path: path.clone(),
                 source,
             })?;
+        let secrets = establish_secrets(&mut writer, &path, key)?;
 
         let readers = (0..READERS)
             .map(|_| {
@@ -136,6 +171,7 @@ impl Store {
         Ok(Store {
             inner: Arc::new(Inner {
                 path,
+                secrets,
                 writer: Arc::new(Mutex::new(writer)),
                 readers: SyncMutex::new(readers),
                 reader_permits: Arc::new(Semaphore::new(READERS)),
@@ -146,6 +182,12 @@ impl Store {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.inner.path
+    }
+
+    /// Seals and unseals this database's secrets; clone it into a closure
+    /// passed to [`Store::read`] or [`Store::write`].
+    pub fn secrets(&self) -> &Secrets {
+        &self.inner.secrets
     }
 
     /// Runs `f` on a read connection inside one deferred transaction (a
@@ -203,6 +245,63 @@ async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
     tokio::task::spawn_blocking(f)
         .await
         .unwrap_or_else(|join| std::panic::resume_unwind(join.into_panic()))
+}
+
+/// Establishes the key and seals what an older modctld left in plaintext, in
+/// one write transaction; then, once per database, rewrites the file so that
+/// no plaintext copy survives in free pages or the WAL.
+fn establish_secrets(
+    writer: &mut Connection,
+    path: &Path,
+    key: KeySource,
+) -> Result<Secrets, OpenError> {
+    let sqlite_err = |source| OpenError::Sqlite {
+        path: path.to_owned(),
+        source,
+    };
+    let tx = writer
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sqlite_err)?;
+    let unlocked = secrets::unlock(&tx, path, key)?;
+    let sealed = secrets::seal_plaintext_rows(&tx, &unlocked.secrets).map_err(sqlite_err)?;
+    tx.commit().map_err(sqlite_err)?;
+    if sealed > 0 {
+        tracing::info!(
+            db = %path.display(),
+            sealed,
+            "sealed platform tokens and webhook secrets stored in plaintext by an older modctld"
+        );
+    }
+    if unlocked.needs_scrub {
+        // Everything is sealed and committed; a scrub that cannot finish now
+        // (another process holds the database) is tried again at the next open.
+        match scrub(writer) {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                db = %path.display(),
+                "could not empty the WAL while another process reads the database; will try again at the next start"
+            ),
+            Err(e) => tracing::warn!(
+                db = %path.display(),
+                error = %e,
+                "could not rewrite the database to remove old plaintext copies; will try again at the next start"
+            ),
+        }
+    }
+    Ok(unlocked.secrets)
+}
+
+/// Rewrites the database so that free pages hold no old content, and empties
+/// the WAL, which may hold old page images; records it when both are done.
+/// Returns whether they are.
+fn scrub(writer: &Connection) -> rusqlite::Result<bool> {
+    writer.execute_batch("VACUUM")?;
+    let busy: bool = writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+    if busy {
+        return Ok(false);
+    }
+    secrets::mark_scrubbed(writer)?;
+    Ok(true)
 }
 
 fn configure(conn: &Connection, read_only: bool) -> rusqlite::Result<()> {
@@ -286,6 +385,9 @@ pub fn now_unix() -> i64 {
 pub fn timestamp(seconds: i64) -> jiff::Timestamp {
     jiff::Timestamp::from_second(seconds).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
 }
+
+#[cfg(test)]
+mod at_rest_tests;
 
 #[cfg(test)]
 mod tests {
