@@ -180,11 +180,12 @@ impl Secrets {
             return Err(UnsealError::Malformed);
         }
         let (nonce, ciphertext) = payload.split_at(NONCE_LEN);
-        let nonce = XNonce::try_from(nonce).map_err(|_| UnsealError::Malformed)?;
+        // `split_at(NONCE_LEN)` above makes the length exact.
+        let nonce = XNonce::from_slice(nonce);
         let plaintext = self
             .cipher
             .decrypt(
-                &nonce,
+                nonce,
                 Payload {
                     msg: ciphertext,
                     aad,
