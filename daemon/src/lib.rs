@@ -86,7 +86,7 @@ impl AppState {
         AppState {
             store,
             clock: Clock::system(),
-            platforms: PlatformClients::new(RetryPolicy::default()),
+            platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
             member_locks: MemberLocks::default(),
             in_flight: TaskTracker::new(),
             worker_intervals: Intervals::default(),
@@ -96,6 +96,7 @@ impl AppState {
 
     /// Reads time from `clock` (tests use a manual one).
     pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.platforms.clock = clock.clone();
         self.clock = clock;
         self
     }

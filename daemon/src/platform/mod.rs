@@ -32,6 +32,7 @@ use modctl_types::{Platform, Timestamp};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use retry::RetryPolicy;
 
+use crate::clock::Clock;
 use crate::store::Store;
 use crate::store::connections::{Connection, ConnectionMode};
 
@@ -228,18 +229,20 @@ fn seconds(value: f64) -> Duration {
     Duration::from_secs_f64(value.clamp(0.0, 86_400.0))
 }
 
-/// Shared by all live adapters.
+/// Shared by all adapters.
 #[derive(Debug, Clone)]
 pub struct PlatformClients {
     /// One HTTP client (connection pool) for every platform.
     pub http: reqwest::Client,
     /// How 429 and 5xx answers are retried.
     pub retry: RetryPolicy,
+    /// The daemon's clock (the simulator stamps what it records with it).
+    pub clock: Clock,
 }
 
 impl PlatformClients {
     /// Clients with a 10-second request timeout and the default retry policy.
-    pub fn new(retry: RetryPolicy) -> Self {
+    pub fn new(retry: RetryPolicy, clock: Clock) -> Self {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .user_agent(concat!(
@@ -249,7 +252,7 @@ impl PlatformClients {
             ))
             .build()
             .expect("the HTTP client builds with a static configuration");
-        PlatformClients { http, retry }
+        PlatformClients { http, retry, clock }
     }
 }
 
@@ -264,6 +267,7 @@ pub fn adapter_for(
     match connection.mode {
         ConnectionMode::Simulated => Box::new(simulator::Simulator::new(
             store.clone(),
+            clients.clock.clone(),
             server_id,
             platform,
         )),

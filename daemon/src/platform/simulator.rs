@@ -15,7 +15,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::hierarchy::{self, Act, Hierarchy, Member, Role};
 use super::{PlatformAdapter, PlatformError, PlatformResult};
-use crate::store::{Store, StoreError, now_unix};
+use crate::clock::Clock;
+use crate::store::{Store, StoreError};
 
 /// "Muted for good".
 const FOREVER: i64 = 253_402_300_799;
@@ -24,6 +25,7 @@ const FOREVER: i64 = 253_402_300_799;
 #[derive(Debug, Clone)]
 pub struct Simulator {
     store: Store,
+    clock: Clock,
     server_id: String,
     platform: Platform,
 }
@@ -54,9 +56,10 @@ impl From<PlatformError> for SimError {
 
 impl Simulator {
     /// The simulator of `server_id`.
-    pub fn new(store: Store, server_id: &str, platform: Platform) -> Self {
+    pub fn new(store: Store, clock: Clock, server_id: &str, platform: Platform) -> Self {
         Simulator {
             store,
+            clock,
             server_id: server_id.to_owned(),
             platform,
         }
@@ -331,6 +334,7 @@ impl PlatformAdapter for Simulator {
 
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
         let (channel, text) = (channel.to_owned(), text.to_owned());
+        let now = self.clock.now_unix();
         self.act(move |tx, server_id, _| {
             let known: bool = tx
                 .prepare_cached("SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)")?
@@ -340,7 +344,7 @@ impl PlatformAdapter for Simulator {
             }
             tx.execute(
                 "INSERT INTO sim_messages (server_id, channel_id, text, posted_at) VALUES (?1, ?2, ?3, ?4)",
-                params![server_id, channel, text, now_unix()],
+                params![server_id, channel, text, now],
             )?;
             Ok(())
         })
