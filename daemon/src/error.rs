@@ -149,3 +149,29 @@ fn is_constraint_violation(err: &rusqlite::Error) -> bool {
 
 /// Result type of handlers.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_constraint_lost_to_a_concurrent_write_is_a_409_not_a_500() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE jails (user_id TEXT PRIMARY KEY); INSERT INTO jails VALUES ('42');",
+        )
+        .unwrap();
+        let raced = conn
+            .execute("INSERT INTO jails VALUES ('42')", [])
+            .unwrap_err();
+        let error = ApiError::from(StoreError::Sqlite(raced));
+        assert_eq!(error.status(), StatusCode::CONFLICT, "{error}");
+        assert!(error.to_string().contains("retry"), "{error}");
+
+        let other = rusqlite::Error::InvalidQuery;
+        assert_eq!(
+            ApiError::from(StoreError::Sqlite(other)).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+    }
+}
