@@ -267,3 +267,38 @@ fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
     let exit = served.0.wait().unwrap();
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
 }
+
+#[test]
+fn db_is_offered_only_by_the_commands_that_open_the_database() {
+    let (dir, db) = setup();
+    let help = |args: &[&str]| run(modctld(&db).args(args).arg("--help"), 0).0;
+    assert!(!help(&["demo"]).contains("--db"), "{}", help(&["demo"]));
+    for command in [
+        &["serve"][..],
+        &["migrate"],
+        &["team", "list"],
+        &["key", "create"],
+        &["server", "connect"],
+    ] {
+        let text = help(command);
+        assert!(
+            text.contains("--db <PATH>") && text.contains("MODCTLD_DB"),
+            "{command:?}: {text}"
+        );
+    }
+
+    // `--db` wins over MODCTLD_DB, before or after the subcommand's name.
+    let other = dir.path().join("other.db");
+    run(
+        modctld(&db).args(["team", "create", "beta", "--db"]).arg(&other),
+        0,
+    );
+    let (teams, _) = run(modctld(&db).args(["team", "--db"]).arg(&other).arg("list"), 0);
+    assert_eq!(teams, "beta\tfree\t1\n");
+    let (teams, _) = run(modctld(&db).args(["team", "list"]), 0);
+    assert_eq!(teams, "alpha\tpro\t1\n");
+
+    // The demo refuses a database it would not use, naming the argument.
+    let (_, err) = run(modctld(&db).args(["demo", "--db"]).arg(&other), 2);
+    assert!(err.contains("unexpected argument '--db'"), "{err}");
+}

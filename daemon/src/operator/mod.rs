@@ -29,33 +29,59 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
 #[derive(Debug, Parser)]
 #[command(name = "modctld", version, about, propagate_version = true)]
 pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// `--db`, on the commands that open the database only (`demo` makes its own
+/// throw-away one, so its help must not offer it). `global` lets a group's
+/// subcommands take it too: `modctld key list --db PATH`.
+#[derive(Debug, Args)]
+struct DbArg {
     /// Database file [default: $XDG_DATA_HOME/modctl/modctld.db or ~/.local/share/modctl/modctld.db]
     #[arg(long, env = "MODCTLD_DB", global = true, value_name = "PATH")]
     db: Option<PathBuf>,
+}
 
+impl DbArg {
+    fn path(self) -> anyhow::Result<PathBuf> {
+        match self.db {
+            Some(db) => Ok(db),
+            None => default_db_path(),
+        }
+    }
+}
+
+/// A command group that works on the database: `--db` and its subcommand.
+#[derive(Debug, Args)]
+struct DbGroup<C: Subcommand> {
+    #[command(flatten)]
+    db: DbArg,
     #[command(subcommand)]
-    command: Command,
+    command: C,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the HTTP API until SIGINT or SIGTERM
     Serve {
+        #[command(flatten)]
+        db: DbArg,
         /// Address to listen on
         #[arg(long, env = "MODCTLD_LISTEN", default_value = DEFAULT_LISTEN)]
         listen: SocketAddr,
     },
     /// Apply pending database migrations and exit
-    Migrate,
+    Migrate {
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Manage teams
-    #[command(subcommand)]
-    Team(TeamCommand),
+    Team(DbGroup<TeamCommand>),
     /// Manage API keys
-    #[command(subcommand)]
-    Key(KeyCommand),
+    Key(DbGroup<KeyCommand>),
     /// Manage server claims
-    #[command(subcommand)]
-    Server(ServerCommand),
+    Server(DbGroup<ServerCommand>),
     /// Start a throw-away daemon with a demo team, keys and servers
     Demo {
         /// Address to listen on
@@ -190,12 +216,9 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let db = match cli.db {
-        Some(db) => db,
-        None => default_db_path()?,
-    };
     match cli.command {
-        Command::Serve { listen } => {
+        Command::Serve { db, listen } => {
+            let db = db.path()?;
             init_logging();
             let store = Store::open(&db).await?;
             let listener = bind(listen).await?;
@@ -205,14 +228,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { listen } => demo::run(listen).await,
-        Command::Migrate => {
+        Command::Migrate { db } => {
+            let db = db.path()?;
             Store::open(&db).await?;
             eprintln!("database {} is up to date", db.display());
             Ok(())
         }
-        Command::Team(command) => team(Store::open(&db).await?, command).await,
-        Command::Key(command) => key(Store::open(&db).await?, command).await,
-        Command::Server(command) => server(Store::open(&db).await?, command).await,
+        Command::Team(group) => team(Store::open(&group.db.path()?).await?, group.command).await,
+        Command::Key(group) => key(Store::open(&group.db.path()?).await?, group.command).await,
+        Command::Server(group) => {
+            server(Store::open(&group.db.path()?).await?, group.command).await
+        }
     }
 }
 
