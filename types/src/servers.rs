@@ -73,14 +73,25 @@ impl Platform {
     /// Checks that `id` has the shape of a user id on this platform.
     ///
     /// - Discord: a snowflake, 17 to 20 digits.
-    /// - Telegram: a positive integer user id.
+    /// - Telegram: the positive integer Telegram assigns to each account.
     /// - Slack: a member id, `U` or `W` followed by 8 to 12 upper-case letters or digits.
+    ///
+    /// ```
+    /// use modctl_types::Platform;
+    /// assert!(Platform::Telegram.validate_user_id("424242").is_ok());
+    /// assert_eq!(
+    ///     Platform::Telegram.validate_user_id("@alice").unwrap_err(),
+    ///     "`@alice` is not a telegram user id: expected the positive integer Telegram \
+    ///      assigns to each account, e.g. 424242 (not a @username)"
+    /// );
+    /// ```
     pub fn validate_user_id(self, id: &str) -> Result<(), String> {
         let (ok, shape) = match self {
             Platform::Discord => (is_snowflake(id), "a snowflake of 17 to 20 digits"),
             Platform::Telegram => (
                 is_digits(id, 1, 16) && !id.starts_with('0'),
-                "a positive integer",
+                // Users often have a @username at hand, which the Bot API cannot act on.
+                "the positive integer Telegram assigns to each account, e.g. 424242 (not a @username)",
             ),
             Platform::Slack => (
                 id.strip_prefix(['U', 'W']).is_some_and(|rest| {
