@@ -290,10 +290,15 @@ fn db_is_offered_only_by_the_commands_that_open_the_database() {
     // `--db` wins over MODCTLD_DB, before or after the subcommand's name.
     let other = dir.path().join("other.db");
     run(
-        modctld(&db).args(["team", "create", "beta", "--db"]).arg(&other),
+        modctld(&db)
+            .args(["team", "create", "beta", "--db"])
+            .arg(&other),
         0,
     );
-    let (teams, _) = run(modctld(&db).args(["team", "--db"]).arg(&other).arg("list"), 0);
+    let (teams, _) = run(
+        modctld(&db).args(["team", "--db"]).arg(&other).arg("list"),
+        0,
+    );
     assert_eq!(teams, "beta\tfree\t1\n");
     let (teams, _) = run(modctld(&db).args(["team", "list"]), 0);
     assert_eq!(teams, "alpha\tpro\t1\n");

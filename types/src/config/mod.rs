@@ -5,6 +5,7 @@
 //! client check a config by the same rules.
 
 mod diff;
+mod ids;
 mod sections;
 pub mod validate;
 
