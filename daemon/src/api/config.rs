@@ -388,14 +388,14 @@ fn clone_source(body: &Value, target: &str) -> Result<String, ApiError> {
 }
 
 /// Makes an imported or cloned config one the target server accepts, as
-/// `PUT` would: the `changed` sections are validated for the target's
+/// `PUT` would: the `replaced` sections are validated for the target's
 /// platform (ids included, whatever platform the config came from). With
 /// `drop_foreign_ids`, ids that are not the target platform's are cleared
 /// first, each one reported. Returns the warnings for the report, or every
 /// problem found.
 fn fit_to_target(
     sections: &mut Sections,
-    changed: &[SectionName],
+    replaced: &[SectionName],
     platform: Platform,
     drop_foreign_ids: bool,
 ) -> Result<Vec<String>, Vec<FieldError>> {
@@ -404,7 +404,7 @@ fn fit_to_target(
     } else {
         Vec::new()
     };
-    let errors: Vec<FieldError> = changed
+    let errors: Vec<FieldError> = replaced
         .iter()
         .flat_map(|name| sections.validate_section(*name, platform))
         .collect();
@@ -419,7 +419,7 @@ fn fit_to_target(
     let kept = sections
         .id_fields()
         .into_iter()
-        .filter(|(path, _)| changed.iter().any(|name| path.starts_with(name.as_str())))
+        .filter(|(path, _)| replaced.iter().any(|name| path.starts_with(name.as_str())))
         .map(|(path, id)| {
             format!("{path}: `{id}` was kept without checking that it exists on this server")
         });
