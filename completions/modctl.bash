@@ -602,7 +602,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-h -V --from --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --from --drop-foreign-ids --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -874,7 +874,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__import)
-            opts="-h -V --dry-run --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --dry-run --drop-foreign-ids --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -157,6 +157,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l dry-run -d 'Show what would change without changing anything'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the import'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l table -d 'Print a table (the default on a terminal)'
@@ -167,6 +168,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the copy'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l table -d 'Print a table (the default on a terminal)'

@@ -10,7 +10,7 @@ use std::time::Duration;
 use modctl_client::Client;
 
 use crate::args::GlobalArgs;
-use crate::exit::{self, CliError};
+use crate::exit::CliError;
 use crate::output::OutputMode;
 use crate::profile::{ConfigFile, config_path};
 
@@ -54,7 +54,8 @@ impl Context {
             .clone()
             .or_else(|| profile.map(|p| p.api_key.clone()))
             .ok_or_else(|| {
-                CliError::with_code(exit::DENIED, "no API key configured")
+                // Missing configuration is a usage error (exit 2), like a missing URL.
+                CliError::usage("no API key configured")
                     .hint("run `modctl login`, or set MODCTL_API_KEY")
             })?;
         build_client(&url, &key, self.timeout())

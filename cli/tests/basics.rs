@@ -94,8 +94,13 @@ fn missing_configuration_is_a_usage_error() {
         err.contains("no daemon URL") && err.contains("modctl login"),
         "{err}"
     );
-    let err = stderr_of(modctl(&fixture, None).arg("whoami"), 4);
-    assert!(err.contains("no API key"), "{err}");
+    let err = stderr_of(modctl(&fixture, None).arg("whoami"), 2);
+    assert!(
+        err.contains("no API key configured")
+            && err.contains("modctl login")
+            && err.contains("MODCTL_API_KEY"),
+        "{err}"
+    );
 }
 
 #[test]

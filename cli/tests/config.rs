@@ -249,6 +249,62 @@ fn clone_copies_and_reports() {
 }
 
 #[test]
+fn foreign_ids_refuse_import_and_clone_unless_dropped() {
+    let fixture = Fixture::start();
+    set(
+        &fixture,
+        ALPHA_DISCORD,
+        "jail",
+        r#"{"enabled": true, "role_id": "300000000000000004"}"#,
+    );
+    let key = Some(&fixture.alpha_rw);
+    let file = fixture.daemon.scratch_dir().join("export.json");
+    stderr_of(
+        modctl(&fixture, key)
+            .args(["config", "export", ALPHA_DISCORD, "-o"])
+            .arg(&file),
+        0,
+    );
+    let refused = "`300000000000000004` is a discord role id; telegram has no roles";
+    let import = || {
+        let mut command = modctl(&fixture, key);
+        command
+            .args(["config", "import", ALPHA_TELEGRAM])
+            .arg(&file);
+        command
+    };
+    let clone = || {
+        let mut command = modctl(&fixture, key);
+        command.args(["config", "clone", ALPHA_TELEGRAM, "--from", ALPHA_DISCORD]);
+        command
+    };
+    let err = stderr_of(&mut import(), 1);
+    assert!(
+        err.contains("import refused, nothing was changed: jail.role_id: ")
+            && err.contains(refused),
+        "{err}"
+    );
+    let err = stderr_of(&mut clone(), 1);
+    assert!(
+        err.contains("clone refused, nothing was changed: jail.role_id: ") && err.contains(refused),
+        "{err}"
+    );
+
+    let cleared = format!("warning: jail.role_id: cleared: {refused}");
+    let err = stderr_of(import().args(["--drop-foreign-ids", "--dry-run"]), 0);
+    assert!(err.contains(&cleared), "{err}");
+    let err = stderr_of(clone().arg("--drop-foreign-ids"), 0);
+    assert!(err.contains(&cleared), "{err}");
+    let jail = stdout_of(
+        modctl(&fixture, key).args(["config", "show", ALPHA_TELEGRAM, "jail", "--json"]),
+        0,
+    );
+    let jail: serde_json::Value = serde_json::from_str(&jail).unwrap();
+    assert_eq!(jail["enabled"], true);
+    assert_eq!(jail["role_id"], serde_json::Value::Null);
+}
+
+#[test]
 fn edit_needs_a_terminal() {
     let fixture = Fixture::start();
     let err = stderr_of(

@@ -10,6 +10,11 @@ use modctl_types::moderation::{
     Action, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord, StrikeList,
     StrikeSummary,
 };
+/// Filters and paging of [`Client::cases`], defined with the wire types so
+/// the SDK and the daemon read one definition; re-exported here, where it
+/// has always been.
+pub use modctl_types::query::CaseQuery;
+use modctl_types::query::{AuditQuery, CASES_MAX_LIMIT, CloneOptions, ImportOptions};
 use modctl_types::{Me, Server, ServerList};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder};
@@ -138,22 +143,6 @@ impl ClientBuilder {
             .map_err(|e| Error::config(format!("cannot build the HTTP client: {e}")))?;
         Ok(Client { http, api_base })
     }
-}
-
-/// Filters and paging of [`Client::cases`].
-///
-/// ```
-/// let query = modctl_client::CaseQuery { user_id: Some("800000000000000004".into()), ..Default::default() };
-/// assert_eq!(query.limit, None);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CaseQuery {
-    /// Page size, 1 to 200 (default 50).
-    pub limit: Option<u32>,
-    /// Only cases of this user.
-    pub user_id: Option<String>,
-    /// Only cases older than this case id.
-    pub before: Option<i64>,
 }
 
 fn with_if_match(request: RequestBuilder, expected_revision: Option<u64>) -> RequestBuilder {
@@ -347,7 +336,8 @@ impl Client {
 
     /// `POST /servers/{id}/config/import`: applies an export envelope, all
     /// sections or none. With `dry_run`, reports what would change and writes
-    /// nothing.
+    /// nothing. Ids that are not the target platform's refuse the import; see
+    /// [`Client::import_config_with`] to clear them instead.
     ///
     /// ```no_run
     /// # async fn run(client: modctl_client::Client, envelope: serde_json::Value) -> Result<(), modctl_client::Error> {
@@ -363,30 +353,79 @@ impl Client {
         envelope: &B,
         dry_run: bool,
     ) -> Result<ImportReport, Error> {
-        let mut request = self
+        let options = ImportOptions {
+            dry_run,
+            ..ImportOptions::default()
+        };
+        self.import_config_with(server, envelope, &options).await
+    }
+
+    /// `POST /servers/{id}/config/import` with every option, e.g.
+    /// `drop_foreign_ids` to clear the channel and role ids that are not the
+    /// target platform's (each one is listed in the report's `warnings`).
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client, envelope: serde_json::Value) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::ImportOptions;
+    /// let options = ImportOptions { drop_foreign_ids: true, ..Default::default() };
+    /// let report = client.import_config_with("-1001234567890", &envelope, &options).await?;
+    /// for warning in &report.warnings {
+    ///     println!("warning: {warning}");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn import_config_with<B: Serialize + ?Sized>(
+        &self,
+        server: &str,
+        envelope: &B,
+        options: &ImportOptions,
+    ) -> Result<ImportReport, Error> {
+        let request = self
             .request(Method::POST, &["servers", server, "config", "import"])
+            .query(options)
             .json(envelope);
-        if dry_run {
-            request = request.query(&[("dry_run", "true")]);
-        }
         self.send(request).await
     }
 
     /// `POST /servers/{id}/config/clone`: copies the config of server `from`
-    /// (same team) into `server`, atomically.
+    /// (same team) into `server`, atomically. Ids that are not the target
+    /// platform's refuse the clone; see [`Client::clone_config_with`].
     ///
     /// ```no_run
     /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let report = client.clone_config("-1001234567890", "112233445566778899").await?;
+    /// let report = client.clone_config("112233445566778800", "112233445566778899").await?;
     /// println!("now at revision {}", report.revision);
     /// # Ok(()) }
     /// ```
     pub async fn clone_config(&self, server: &str, from: &str) -> Result<ImportReport, Error> {
+        self.clone_config_with(server, from, &CloneOptions::default())
+            .await
+    }
+
+    /// `POST /servers/{id}/config/clone` with options, e.g. `drop_foreign_ids`
+    /// to copy a Discord server's config into a Telegram group without its
+    /// Discord channel and role ids.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::CloneOptions;
+    /// let options = CloneOptions { drop_foreign_ids: true };
+    /// let report = client.clone_config_with("-1001234567890", "112233445566778899", &options).await?;
+    /// println!("now at revision {}; {} warnings", report.revision, report.warnings.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn clone_config_with(
+        &self,
+        server: &str,
+        from: &str,
+        options: &CloneOptions,
+    ) -> Result<ImportReport, Error> {
         let body = CloneRequest {
             from: from.to_owned(),
         };
         self.send(
             self.request(Method::POST, &["servers", server, "config", "clone"])
+                .query(options)
                 .json(&body),
         )
         .await
@@ -408,13 +447,27 @@ impl Client {
         limit: Option<u32>,
         before: Option<i64>,
     ) -> Result<Vec<AuditEntry>, Error> {
-        let mut request = self.request(Method::GET, &["servers", server, "config", "audit"]);
-        if let Some(limit) = limit {
-            request = request.query(&[("limit", limit)]);
-        }
-        if let Some(before) = before {
-            request = request.query(&[("before", before)]);
-        }
+        self.config_audit_page(server, &AuditQuery { limit, before })
+            .await
+    }
+
+    /// `GET /servers/{id}/config/audit` with an [`AuditQuery`].
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::AuditQuery;
+    /// let page = client.config_audit_page("112233445566778899", &AuditQuery { limit: Some(100), before: None }).await?;
+    /// println!("{} entries", page.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn config_audit_page(
+        &self,
+        server: &str,
+        query: &AuditQuery,
+    ) -> Result<Vec<AuditEntry>, Error> {
+        let request = self
+            .request(Method::GET, &["servers", server, "config", "audit"])
+            .query(query);
         let list: AuditList = self.send(request).await?;
         Ok(list.entries)
     }
@@ -496,17 +549,11 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn cases(&self, server: &str, query: &CaseQuery) -> Result<CaseList, Error> {
-        let mut request = self.request(Method::GET, &["servers", server, "cases"]);
-        if let Some(limit) = query.limit {
-            request = request.query(&[("limit", limit)]);
-        }
-        if let Some(user) = &query.user_id {
-            request = request.query(&[("user_id", user)]);
-        }
-        if let Some(before) = query.before {
-            request = request.query(&[("before", before)]);
-        }
-        self.send(request).await
+        self.send(
+            self.request(Method::GET, &["servers", server, "cases"])
+                .query(query),
+        )
+        .await
     }
 
     /// Every case of a server (optionally of one user), newest first,
@@ -520,7 +567,7 @@ impl Client {
     /// ```
     pub async fn all_cases(&self, server: &str, user_id: Option<&str>) -> Result<Vec<Case>, Error> {
         let mut query = CaseQuery {
-            limit: Some(200),
+            limit: Some(CASES_MAX_LIMIT),
             user_id: user_id.map(str::to_owned),
             before: None,
         };
@@ -640,6 +687,53 @@ mod tests {
         assert_eq!(
             request.url().as_str(),
             "http://h:1/api/v1/servers/a%2Fb%3Fc"
+        );
+    }
+
+    #[test]
+    fn queries_are_serialized_from_the_shared_types_leaving_unset_options_out() {
+        fn url<Q: Serialize>(query: &Q) -> Option<String> {
+            let client = Client::builder()
+                .base_url("http://h:1")
+                .api_key("k")
+                .build()
+                .unwrap();
+            let request = client.request(Method::GET, &["x"]).query(query);
+            request.build().unwrap().url().query().map(str::to_owned)
+        }
+        assert_eq!(url(&CaseQuery::default()), None);
+        assert_eq!(url(&ImportOptions::default()), None);
+        assert_eq!(
+            url(&CaseQuery {
+                limit: Some(10),
+                user_id: Some("a b".into()),
+                before: Some(7),
+            })
+            .as_deref(),
+            Some("limit=10&user_id=a+b&before=7")
+        );
+        assert_eq!(
+            url(&ImportOptions {
+                dry_run: true,
+                drop_foreign_ids: true,
+            })
+            .as_deref(),
+            Some("dry_run=true&drop_foreign_ids=true")
+        );
+        assert_eq!(
+            url(&CloneOptions {
+                drop_foreign_ids: true
+            })
+            .as_deref(),
+            Some("drop_foreign_ids=true")
+        );
+        assert_eq!(
+            url(&AuditQuery {
+                limit: None,
+                before: Some(3)
+            })
+            .as_deref(),
+            Some("before=3")
         );
     }
 

@@ -4,12 +4,21 @@
 //! wrappers turn every rejection into an [`ApiError`] with the right status
 //! (400 malformed, 413 too large, 415 not JSON) and a message that names what
 //! to fix.
+//!
+//! [`ApiJson`] also refuses an object that repeats a key, whatever `T` is:
+//! typed bodies would refuse it anyway, but `serde_json::Value` (config
+//! sections, envelopes) silently keeps the last one, and a body whose meaning
+//! depends on which duplicate wins is a mistake worth naming.
 
+use std::collections::HashSet;
+use std::fmt;
+
+use axum::body::Bytes;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
-use serde::de::DeserializeOwned;
+use axum::http::{HeaderMap, StatusCode, header};
+use serde::de::{DeserializeOwned, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 
 use crate::error::ApiError;
 
@@ -29,18 +38,50 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        // axum's `Json` checks the same, but reads the body only to parse it;
+        // we need the bytes twice (duplicate keys, then `T`).
+        if !is_json_content_type(req.headers()) {
+            return Err(not_json());
         }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| json_rejection(JsonRejection::from(e)))?;
+        if let Some(duplicate) = first_duplicate_key(&bytes) {
+            return Err(ApiError::BadRequest(format!(
+                "request body is not valid JSON: {duplicate}"
+            )));
+        }
+        axum::Json::<T>::from_bytes(&bytes)
+            .map(|axum::Json(value)| ApiJson(value))
+            .map_err(json_rejection)
     }
+}
+
+/// `application/json`, or any `application/*+json`, parameters ignored.
+fn is_json_content_type(headers: &HeaderMap) -> bool {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or_default().trim();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    let subtype = subtype.to_ascii_lowercase();
+    kind.eq_ignore_ascii_case("application") && (subtype == "json" || subtype.ends_with("+json"))
+}
+
+fn not_json() -> ApiError {
+    ApiError::UnsupportedMediaType(
+        "request body must be JSON: send `Content-Type: application/json`".into(),
+    )
 }
 
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     match rejection {
-        JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType(
-            "request body must be JSON: send `Content-Type: application/json`".into(),
-        ),
+        JsonRejection::MissingJsonContentType(_) => not_json(),
         JsonRejection::JsonSyntaxError(e) => ApiError::BadRequest(format!(
             "request body is not valid JSON: {}",
             source_message(&e)
@@ -63,6 +104,131 @@ fn source_message(err: &dyn std::error::Error) -> String {
         source = next;
     }
     source.to_string()
+}
+
+/// A key repeated within one JSON object, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct DuplicateKey {
+    key: String,
+    /// Path of the second occurrence, e.g. `sections.strikes.ladder[0].at`.
+    path: String,
+}
+
+impl fmt::Display for DuplicateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path == self.key {
+            write!(f, "duplicate key `{}` in the top-level object", self.key)
+        } else {
+            write!(f, "duplicate key `{}` at {}", self.key, self.path)
+        }
+    }
+}
+
+/// The first repeated key in `bytes`. `None` when there is none, and also
+/// when `bytes` is not JSON at all: the typed parse that follows says why,
+/// with serde_json's line and column.
+fn first_duplicate_key(bytes: &[u8]) -> Option<DuplicateKey> {
+    let mut found = None;
+    let walk = Walk {
+        path: &mut String::new(),
+        found: &mut found,
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    // Its error is either our stop signal or a syntax error: both leave `found` as it should be.
+    let _ = walk.deserialize(&mut deserializer);
+    found
+}
+
+/// Visits every value of a JSON document, keeping the path to it, and stops
+/// at the first object that repeats a key. serde_json's recursion limit
+/// bounds the depth.
+struct Walk<'a> {
+    path: &'a mut String,
+    found: &'a mut Option<DuplicateKey>,
+}
+
+impl Walk<'_> {
+    fn child(&mut self) -> Walk<'_> {
+        Walk {
+            path: self.path,
+            found: self.found,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let parent = self.path.len();
+        for index in 0.. {
+            self.path.push_str(&format!("[{index}]"));
+            let more = seq.next_element_seed(self.child())?;
+            self.path.truncate(parent);
+            if more.is_none() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        let parent = self.path.len();
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !self.path.is_empty() {
+                self.path.push('.');
+            }
+            self.path.push_str(&key);
+            if seen.contains(&key) {
+                *self.found = Some(DuplicateKey {
+                    key,
+                    path: self.path.clone(),
+                });
+                return Err(A::Error::custom("duplicate key"));
+            }
+            map.next_value_seed(self.child())?;
+            self.path.truncate(parent);
+            seen.insert(key);
+        }
+        Ok(())
+    }
 }
 
 /// Query string parameters.
@@ -107,5 +273,60 @@ where
             .map_err(|rejection: PathRejection| {
                 ApiError::BadRequest(format!("invalid path: {}", source_message(&rejection)))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn duplicate(json: &str) -> Option<String> {
+        first_duplicate_key(json.as_bytes()).map(|d| d.to_string())
+    }
+
+    #[test]
+    fn repeated_keys_are_found_with_their_path() {
+        assert_eq!(
+            duplicate(r#"{"require_reason":false,"require_reason":true}"#).as_deref(),
+            Some("duplicate key `require_reason` in the top-level object")
+        );
+        assert_eq!(
+            duplicate(r#"{"sections":{"moderation":{"a":1,"require_reason":false,"require_reason":true}}}"#)
+                .as_deref(),
+            Some("duplicate key `require_reason` at sections.moderation.require_reason")
+        );
+        assert_eq!(
+            duplicate(r#"{"ladder":[{"at":1},{"at":2,"action":"ban","at":3}]}"#).as_deref(),
+            Some("duplicate key `at` at ladder[1].at")
+        );
+    }
+
+    #[test]
+    fn the_same_key_in_different_objects_is_fine() {
+        for json in [
+            r#"{"a":{"x":1},"b":{"x":1},"c":[{"x":1},{"x":2}]}"#,
+            r#"[1, "two", null, true, 2.5, -3, {"x": [[], {}]}]"#,
+            r#""just a string""#,
+            // Not JSON: left to the typed parse, which reports it with a position.
+            r#"{"a": "#,
+        ] {
+            assert_eq!(duplicate(json), None, "{json}");
+        }
+    }
+
+    #[test]
+    fn json_content_types() {
+        let with = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, value.parse().unwrap());
+            is_json_content_type(&headers)
+        };
+        assert!(with("application/json"));
+        assert!(with("application/json; charset=utf-8"));
+        assert!(with("Application/JSON"));
+        assert!(with("application/merge-patch+json"));
+        assert!(!with("text/plain"));
+        assert!(!with("application/jsonx"));
+        assert!(!is_json_content_type(&HeaderMap::new()));
     }
 }

@@ -386,3 +386,43 @@ fn a_key_file_others_can_read_is_refused() {
     set_mode(&key_file(&db), 0o600);
     run(modctld(&db).args(["team", "list"]), 0);
 }
+
+#[test]
+fn db_is_offered_only_by_the_commands_that_open_the_database() {
+    let (dir, db) = setup();
+    let help = |args: &[&str]| run(modctld(&db).args(args).arg("--help"), 0).0;
+    assert!(!help(&["demo"]).contains("--db"), "{}", help(&["demo"]));
+    for command in [
+        &["serve"][..],
+        &["migrate"],
+        &["team", "list"],
+        &["key", "create"],
+        &["server", "connect"],
+    ] {
+        let text = help(command);
+        assert!(
+            text.contains("--db <PATH>") && text.contains("MODCTLD_DB"),
+            "{command:?}: {text}"
+        );
+    }
+
+    // `--db` wins over MODCTLD_DB, before or after the subcommand's name.
+    let other = dir.path().join("other.db");
+    run(
+        modctld(&db)
+            .args(["team", "create", "beta", "--db"])
+            .arg(&other),
+        0,
+    );
+    let (teams, _) = run(
+        modctld(&db).args(["team", "--db"]).arg(&other).arg("list"),
+        0,
+    );
+    assert_eq!(teams, "beta\tfree\t1\n");
+    let (teams, _) = run(modctld(&db).args(["team", "list"]), 0);
+    assert_eq!(teams, "alpha\tpro\t1\n");
+
+    // The demo refuses a database it would not use, naming the argument.
+    let (_, err) = run(modctld(&db).args(["demo", "--db"]).arg(&other), 2);
+    assert!(err.contains("unexpected argument '--db'"), "{err}");
+}

@@ -635,7 +635,7 @@ async fn the_demo_servers_show_real_outcomes() {
         (timeout.applied, timeout.detail.as_str()),
         (
             false,
-            "case recorded; removal from the workspace is done on the administrator side"
+            "case recorded; Slack has no timeouts a bot can set: restrict the member on the administrator side"
         )
     );
     let warn = ActionRequest {

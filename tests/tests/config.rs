@@ -7,6 +7,7 @@ use modctl_e2e::{
     assert_config_untouched, error_body,
 };
 use modctl_types::config::{AuditSource, SectionName, Sections};
+use modctl_types::query::{CloneOptions, ImportOptions};
 use serde_json::{Value, json};
 
 /// PUTs `body` to `section` and returns the daemon's error message.
@@ -161,7 +162,7 @@ async fn ids_are_checked_for_the_servers_platform() {
     .await;
     assert_eq!(
         message,
-        "jail.role_id: telegram has no roles: leave it empty"
+        "jail.role_id: `123456789012345678` is a discord role id; telegram has no roles: leave it empty"
     );
     client
         .replace_section_json(
@@ -520,21 +521,196 @@ async fn imports_refuse_foreign_formats_and_newer_schemas() {
     );
 }
 
+/// The invariant of every write path: what is stored is a config that
+/// `PUT /config/{section}` accepts, section by section, as read.
+async fn assert_every_section_put_back(client: &Client, server: &str) {
+    let config = client.config(server).await.unwrap();
+    for section in SectionName::ALL {
+        let body = config.sections.section_json(section);
+        let after = client
+            .replace_section_json(server, section, &body, None)
+            .await
+            .unwrap_or_else(|e| panic!("{server}: PUT {section} back: {e}"));
+        assert_eq!(
+            after.revision, config.revision,
+            "{server}: {section} changed"
+        );
+    }
+}
+
+/// The ids `customise` sets, as a Telegram group or a Slack workspace sees them.
+fn foreign_id_errors(platform: &str, channel_shape: &str, role_problem: &str) -> Vec<String> {
+    vec![
+        format!(
+            "general.modlog_channel_id: `300000000000000003` is a discord channel id; {platform} expects {channel_shape}"
+        ),
+        format!("jail.role_id: `300000000000000004` is a discord role id; {role_problem}"),
+        format!(
+            "logging.moderation: `300000000000000005` is a discord channel id; {platform} expects {channel_shape}"
+        ),
+        format!(
+            "welcome.channel_id: `300000000000000006` is a discord channel id; {platform} expects {channel_shape}"
+        ),
+    ]
+}
+
+const TELEGRAM_CHANNEL: &str = "an integer chat id such as -1001234567890";
+const SLACK_CHANNEL: &str = "`C`, `G` or `D` followed by 8 to 12 upper-case letters or digits";
+
 #[tokio::test]
-async fn an_import_from_another_platform_warns_about_ids() {
+async fn import_and_clone_refuse_ids_of_another_platform_and_change_nothing() {
     let fixture = Fixture::start();
     let client = fixture.daemon.client(&fixture.alpha_rw);
     customise(&client, ALPHA_DISCORD).await;
     let envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
-    let report = client
-        .import_config(ALPHA_TELEGRAM, &envelope, false)
+
+    let telegram_errors = foreign_id_errors(
+        "telegram",
+        TELEGRAM_CHANNEL,
+        "telegram has no roles: leave it empty",
+    )
+    .join("; ");
+    for dry_run in [false, true] {
+        let err = client
+            .import_config(ALPHA_TELEGRAM, &envelope, dry_run)
+            .await
+            .unwrap_err();
+        assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
+        assert_eq!(
+            err.message(),
+            format!("import refused, nothing was changed: {telegram_errors}")
+        );
+    }
+    let err = client
+        .clone_config(ALPHA_SLACK, ALPHA_DISCORD)
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
+    let slack_errors = foreign_id_errors(
+        "slack",
+        SLACK_CHANNEL,
+        "slack expects `S` followed by 8 to 12 upper-case letters or digits",
+    )
+    .join("; ");
+    assert_eq!(
+        err.message(),
+        format!("clone refused, nothing was changed: {slack_errors}")
+    );
+    assert_config_untouched(&client, ALPHA_TELEGRAM).await;
+    assert_config_untouched(&client, ALPHA_SLACK).await;
+
+    // Not only ids: every rule of the target platform applies. Jail without a
+    // role is fine on Telegram, not on Discord.
+    fixture.daemon.claim(
+        "alpha",
+        modctl_types::Platform::Discord,
+        "100000000000000002",
+        "Second Guild",
+    );
+    client
+        .replace_section_json(
+            ALPHA_TELEGRAM,
+            SectionName::Jail,
+            &json!({"enabled": true}),
+            None,
+        )
         .await
         .unwrap();
-    assert!(
-        report.warnings[0].starts_with("the config comes from a discord server"),
+    let err = client
+        .clone_config("100000000000000002", ALPHA_TELEGRAM)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "clone refused, nothing was changed: jail.role_id: is required when jail is enabled"
+    );
+    assert_config_untouched(&client, "100000000000000002").await;
+}
+
+#[tokio::test]
+async fn dropping_foreign_ids_clears_and_lists_them_and_stores_what_put_accepts() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    customise(&client, ALPHA_DISCORD).await;
+    let mut envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    let drop = ImportOptions {
+        drop_foreign_ids: true,
+        ..ImportOptions::default()
+    };
+
+    // Clearing is not a way around the other rules: enabled welcome needs a channel.
+    let err = client
+        .import_config_with(ALPHA_TELEGRAM, &envelope, &drop)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "import refused, nothing was changed: welcome.channel_id: is required when welcome is enabled"
+    );
+    assert_config_untouched(&client, ALPHA_TELEGRAM).await;
+
+    envelope["sections"]["welcome"]["enabled"] = json!(false);
+    let report = client
+        .import_config_with(ALPHA_TELEGRAM, &envelope, &drop)
+        .await
+        .unwrap();
+    // Each cleared id is a warning, with the reason validation would have given.
+    let cleared: Vec<String> = foreign_id_errors(
+        "telegram",
+        TELEGRAM_CHANNEL,
+        "telegram has no roles: leave it empty",
+    )
+    .iter()
+    .map(|error| error.replacen(": ", ": cleared: ", 1))
+    .collect();
+    assert_eq!(report.warnings, cleared);
+    let telegram = client.config(ALPHA_TELEGRAM).await.unwrap().sections;
+    assert_eq!(telegram.general.modlog_channel_id, None);
+    assert_eq!(telegram.jail.role_id, None);
+    assert!(telegram.jail.enabled);
+    assert_eq!(telegram.logging.moderation, None);
+    assert_eq!(telegram.welcome.channel_id, None);
+    assert_eq!(telegram.general.locale, "de");
+    assert_every_section_put_back(&client, ALPHA_TELEGRAM).await;
+
+    // Clone the same way, into Slack.
+    client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Welcome,
+            &json!({"enabled": false, "channel_id": "300000000000000006"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let report = client
+        .clone_config_with(
+            ALPHA_SLACK,
+            ALPHA_DISCORD,
+            &CloneOptions {
+                drop_foreign_ids: true,
+            },
+        )
+        .await
+        .unwrap();
+    let paths: Vec<&str> = report
+        .warnings
+        .iter()
+        .map(|w| w.split(": cleared: ").next().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "general.modlog_channel_id",
+            "jail.role_id",
+            "logging.moderation",
+            "welcome.channel_id"
+        ],
         "{:?}",
         report.warnings
     );
+    assert_every_section_put_back(&client, ALPHA_SLACK).await;
+    assert_every_section_put_back(&client, ALPHA_DISCORD).await;
 }
 
 #[tokio::test]
@@ -725,7 +901,10 @@ async fn audit_limit_is_bounded_and_pages() {
             .config_audit(ALPHA_DISCORD, Some(limit), None)
             .await
             .unwrap_err();
-        assert_eq!(err.message(), "limit must be between 1 and 500");
+        assert_eq!(
+            err.message(),
+            format!("limit must be between 1 and 500, got {limit}")
+        );
     }
 }
 

@@ -11,6 +11,8 @@
 //! - [`config`]: the moderation config sections, their validation, the export
 //!   envelope and the bodies of the `/config` endpoints.
 //! - [`error`]: the error body every non-2xx response carries.
+//! - [`query`]: query strings (case filters, paging, import and clone options)
+//!   and their bounds.
 //!
 //! v1 is additive: response structs tolerate unknown fields when deserialized
 //! (serde's default), and enums are `#[non_exhaustive]` so new values can be
@@ -20,6 +22,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod moderation;
+pub mod query;
 pub mod servers;
 
 pub use auth::{Me, Plan, Scope, Team};

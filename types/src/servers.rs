@@ -73,14 +73,25 @@ impl Platform {
     /// Checks that `id` has the shape of a user id on this platform.
     ///
     /// - Discord: a snowflake, 17 to 20 digits.
-    /// - Telegram: a positive integer user id.
+    /// - Telegram: the positive integer Telegram assigns to each account.
     /// - Slack: a member id, `U` or `W` followed by 8 to 12 upper-case letters or digits.
+    ///
+    /// ```
+    /// use modctl_types::Platform;
+    /// assert!(Platform::Telegram.validate_user_id("424242").is_ok());
+    /// assert_eq!(
+    ///     Platform::Telegram.validate_user_id("@alice").unwrap_err(),
+    ///     "`@alice` is not a telegram user id: expected the positive integer Telegram \
+    ///      assigns to each account, e.g. 424242 (not a @username)"
+    /// );
+    /// ```
     pub fn validate_user_id(self, id: &str) -> Result<(), String> {
         let (ok, shape) = match self {
             Platform::Discord => (is_snowflake(id), "a snowflake of 17 to 20 digits"),
             Platform::Telegram => (
                 is_digits(id, 1, 16) && !id.starts_with('0'),
-                "a positive integer",
+                // Users often have a @username at hand, which the Bot API cannot act on.
+                "the positive integer Telegram assigns to each account, e.g. 424242 (not a @username)",
             ),
             Platform::Slack => (
                 id.strip_prefix(['U', 'W']).is_some_and(|rest| {
@@ -108,25 +119,30 @@ impl Platform {
     /// - Telegram: a chat id, an integer (groups and channels are negative).
     /// - Slack: `C`, `G` or `D` followed by 8 to 12 upper-case letters or digits.
     pub fn validate_channel_id(self, id: &str) -> Result<(), String> {
-        let (ok, shape) = match self {
-            Platform::Discord => (is_snowflake(id), "a snowflake of 17 to 20 digits"),
-            Platform::Telegram => (
-                is_digits(id.strip_prefix('-').unwrap_or(id), 1, 16),
-                "an integer chat id such as -1001234567890",
-            ),
-            Platform::Slack => (
-                id.strip_prefix(['C', 'G', 'D'])
-                    .is_some_and(is_slack_suffix),
-                "`C`, `G` or `D` followed by 8 to 12 upper-case letters or digits",
-            ),
+        let ok = match self {
+            Platform::Discord => is_snowflake(id),
+            Platform::Telegram => is_digits(id.strip_prefix('-').unwrap_or(id), 1, 16),
+            Platform::Slack => id
+                .strip_prefix(['C', 'G', 'D'])
+                .is_some_and(is_slack_suffix),
         };
         if ok {
             Ok(())
         } else {
             Err(format!(
-                "`{id}` is not a {} channel id: expected {shape}",
-                self.as_str()
+                "`{id}` is not a {} channel id: expected {}",
+                self.as_str(),
+                self.channel_id_shape()
             ))
+        }
+    }
+
+    /// What a channel id of this platform looks like, for messages.
+    pub(crate) fn channel_id_shape(self) -> &'static str {
+        match self {
+            Platform::Discord => "a snowflake of 17 to 20 digits",
+            Platform::Telegram => "an integer chat id such as -1001234567890",
+            Platform::Slack => "`C`, `G` or `D` followed by 8 to 12 upper-case letters or digits",
         }
     }
 
@@ -136,15 +152,30 @@ impl Platform {
     /// - Telegram: has no roles; every role id is refused.
     /// - Slack: a user group id, `S` followed by 8 to 12 upper-case letters or digits.
     pub fn validate_role_id(self, id: &str) -> Result<(), String> {
-        match self {
-            Platform::Discord if is_snowflake(id) => Ok(()),
-            Platform::Discord => Err(format!(
-                "`{id}` is not a discord role id: expected a snowflake of 17 to 20 digits"
+        let ok = match self {
+            Platform::Discord => is_snowflake(id),
+            Platform::Telegram => false,
+            Platform::Slack => id.strip_prefix('S').is_some_and(is_slack_suffix),
+        };
+        match self.role_id_shape() {
+            _ if ok => Ok(()),
+            Some((noun, shape)) => Err(format!(
+                "`{id}` is not a {} {noun}: expected {shape}",
+                self.as_str()
             )),
-            Platform::Telegram => Err("telegram has no roles: leave it empty".to_owned()),
-            Platform::Slack if id.strip_prefix('S').is_some_and(is_slack_suffix) => Ok(()),
-            Platform::Slack => Err(format!(
-                "`{id}` is not a slack user group id: expected `S` followed by 8 to 12 upper-case letters or digits"
+            None => Err(format!("{} has no roles: leave it empty", self.as_str())),
+        }
+    }
+
+    /// What this platform calls a role id and what one looks like, for
+    /// messages; `None` for a platform without roles.
+    pub(crate) fn role_id_shape(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Platform::Discord => Some(("role id", "a snowflake of 17 to 20 digits")),
+            Platform::Telegram => None,
+            Platform::Slack => Some((
+                "user group id",
+                "`S` followed by 8 to 12 upper-case letters or digits",
             )),
         }
     }

@@ -5,6 +5,7 @@ use modctl_client::{Client, ErrorKind};
 use modctl_types::config::{
     AuditEntry, FieldChange, ImportReport, SectionChange, SectionName, diff_sections,
 };
+use modctl_types::query::{CloneOptions, ImportOptions};
 use serde_json::Value;
 
 use crate::commands::{parse_json, print, read_input};
@@ -68,6 +69,10 @@ pub enum ConfigCommand {
         /// The server to copy from
         #[arg(long, allow_hyphen_values = true, value_name = "SERVER")]
         from: String,
+        /// Clear channel and role ids that are not this server's platform's
+        /// (listed as warnings) instead of refusing the copy
+        #[arg(long)]
+        drop_foreign_ids: bool,
     },
     /// Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)
     Audit {
@@ -101,6 +106,10 @@ pub struct ImportArgs {
     /// Show what would change without changing anything
     #[arg(long)]
     pub dry_run: bool,
+    /// Clear channel and role ids that are not this server's platform's
+    /// (listed as warnings) instead of refusing the import
+    #[arg(long)]
+    pub drop_foreign_ids: bool,
 }
 
 fn parse_section(s: &str) -> Result<SectionName, String> {
@@ -165,14 +174,23 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
                 args.file.clone()
             };
             let envelope = parse_json(&read_input(&args.file)?, &origin)?;
+            let options = ImportOptions {
+                dry_run: args.dry_run,
+                drop_foreign_ids: args.drop_foreign_ids,
+            };
             let report = client
-                .import_config(&args.server, &envelope, args.dry_run)
+                .import_config_with(&args.server, &envelope, &options)
                 .await?;
             print(&render_report(&report, mode));
             report_warnings(&report);
         }
-        ConfigCommand::Clone { server, from } => {
-            let report = client.clone_config(&server, &from).await?;
+        ConfigCommand::Clone {
+            server,
+            from,
+            drop_foreign_ids,
+        } => {
+            let options = CloneOptions { drop_foreign_ids };
+            let report = client.clone_config_with(&server, &from, &options).await?;
             print(&render_report(&report, mode));
             report_warnings(&report);
         }

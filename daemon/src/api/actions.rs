@@ -6,7 +6,7 @@ use axum::http::HeaderMap;
 use modctl_types::moderation::{
     Action, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
 };
-use serde::Deserialize;
+use modctl_types::query::CaseQuery;
 
 use crate::AppState;
 use crate::auth::{ReadServer, WriteServer};
@@ -14,11 +14,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::moderation::{self, validate};
 use crate::store::{cases, jails};
-
-/// Default and largest page of `GET /cases`.
-pub const CASES_DEFAULT_LIMIT: u32 = 50;
-/// Largest page of `GET /cases`.
-pub const CASES_MAX_LIMIT: u32 = 200;
 
 /// `POST /servers/{id}/actions/{action}`
 pub async fn perform(
@@ -45,30 +40,13 @@ pub async fn perform(
     Ok(Json(moderation::perform(&state, call).await?))
 }
 
-/// Query of `GET /cases`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CasesQuery {
-    /// Page size, 1 to 200 (default 50).
-    limit: Option<u32>,
-    /// Only cases of this user.
-    user_id: Option<String>,
-    /// Only cases older than this case id (paging).
-    before: Option<i64>,
-}
-
 /// `GET /servers/{id}/cases?limit=N&user_id=U&before=C`, newest first.
 pub async fn list(
     State(state): State<AppState>,
     access: ReadServer,
-    ApiQuery(query): ApiQuery<CasesQuery>,
+    ApiQuery(query): ApiQuery<CaseQuery>,
 ) -> ApiResult<Json<CaseList>> {
-    let limit = query.limit.unwrap_or(CASES_DEFAULT_LIMIT);
-    if !(1..=CASES_MAX_LIMIT).contains(&limit) {
-        return Err(ApiError::BadRequest(format!(
-            "limit must be between 1 and {CASES_MAX_LIMIT}, got {limit}"
-        )));
-    }
+    let limit = query.page_size().map_err(ApiError::BadRequest)?;
     let id = access.server.id;
     let cases = state
         .store

@@ -15,8 +15,8 @@ use modctl_types::config::{
     AuditList, AuditSource, EXPORT_FORMAT, ExportEnvelope, ExportSource, FieldError, ImportReport,
     SCHEMA_VERSION, SectionName, Sections, ServerConfig,
 };
+use modctl_types::query::{AuditQuery, CloneOptions, ImportOptions};
 use modctl_types::{Platform, Server};
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::AppState;
@@ -25,10 +25,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::store::config::{self, Change, StoredConfig};
 use crate::store::timestamp;
-
-/// Default and largest page of the audit trail.
-const AUDIT_DEFAULT_LIMIT: u32 = 50;
-const AUDIT_MAX_LIMIT: u32 = 500;
 
 /// `GET /servers/{id}/config`
 pub async fn show(State(state): State<AppState>, access: ReadServer) -> ApiResult<Response> {
@@ -126,20 +122,12 @@ pub async fn export(
     }))
 }
 
-/// Query of `POST /config/import`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImportQuery {
-    /// Report what would change without writing.
-    #[serde(default)]
-    dry_run: bool,
-}
-
-/// `POST /servers/{id}/config/import`: takes an export envelope as is.
+/// `POST /servers/{id}/config/import[?dry_run=true][&drop_foreign_ids=true]`:
+/// takes an export envelope as is.
 pub async fn import(
     State(state): State<AppState>,
     access: WriteServer,
-    ApiQuery(query): ApiQuery<ImportQuery>,
+    ApiQuery(options): ApiQuery<ImportOptions>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<ImportReport>> {
@@ -159,20 +147,17 @@ pub async fn import(
                 }
             }
             if !errors.is_empty() {
-                return Err(import_refused(&errors));
+                return Err(refused("import", &errors));
             }
-            // Ids are checked for the shape of the platform they came from.
-            let id_platform = envelope.source_platform.unwrap_or(target.platform);
             let imported: Vec<SectionName> =
                 envelope.sections.iter().map(|(name, _)| *name).collect();
-            let errors: Vec<FieldError> = imported
-                .iter()
-                .flat_map(|name| sections.validate_section(*name, id_platform))
-                .collect();
-            if !errors.is_empty() {
-                return Err(import_refused(&errors));
-            }
-            let warnings = id_warnings(&sections, &imported, id_platform, &target);
+            let warnings = fit_to_target(
+                &mut sections,
+                &imported,
+                target.platform,
+                options.drop_foreign_ids,
+            )
+            .map_err(|errors| refused("import", &errors))?;
             let applied = config::apply(
                 tx,
                 &secrets,
@@ -182,11 +167,11 @@ pub async fn import(
                     source: AuditSource::Import,
                     expected_revision,
                     sections,
-                    dry_run: query.dry_run,
+                    dry_run: options.dry_run,
                 },
             )?;
             Ok::<_, ApiError>(ImportReport {
-                dry_run: query.dry_run,
+                dry_run: options.dry_run,
                 revision: applied.revision,
                 changed: applied.changed,
                 warnings,
@@ -196,10 +181,11 @@ pub async fn import(
     Ok(Json(report))
 }
 
-/// `POST /servers/{id}/config/clone` with `{"from": "<server id>"}`.
+/// `POST /servers/{id}/config/clone[?drop_foreign_ids=true]` with `{"from": "<server id>"}`.
 pub async fn clone(
     State(state): State<AppState>,
     access: WriteServer,
+    ApiQuery(options): ApiQuery<CloneOptions>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<ImportReport>> {
@@ -216,7 +202,13 @@ pub async fn clone(
             // the signing secret belongs to one server, and the target keeps its own.
             let mut sections = config::load(tx, &source.id)?.sections;
             sections.webhooks.secret = modctl_types::config::SecretUpdate::Keep;
-            let warnings = id_warnings(&sections, &SectionName::ALL, source.platform, &target);
+            let warnings = fit_to_target(
+                &mut sections,
+                &SectionName::ALL,
+                target.platform,
+                options.drop_foreign_ids,
+            )
+            .map_err(|errors| refused("clone", &errors))?;
             let applied = config::apply(
                 tx,
                 &secrets,
@@ -240,28 +232,13 @@ pub async fn clone(
     Ok(Json(report))
 }
 
-/// Query of `GET /config/audit`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditQuery {
-    /// Entries to return, 1 to 500 (default 50).
-    limit: Option<u32>,
-    /// Only entries older than this entry id (paging).
-    before: Option<i64>,
-}
-
 /// `GET /servers/{id}/config/audit?limit=N&before=ID`, newest first.
 pub async fn audit(
     State(state): State<AppState>,
     access: ReadServer,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<AuditList>> {
-    let limit = query.limit.unwrap_or(AUDIT_DEFAULT_LIMIT);
-    if !(1..=AUDIT_MAX_LIMIT).contains(&limit) {
-        return Err(ApiError::BadRequest(format!(
-            "limit must be between 1 and {AUDIT_MAX_LIMIT}"
-        )));
-    }
+    let limit = query.page_size().map_err(ApiError::BadRequest)?;
     let id = access.server.id;
     let entries = state
         .store
@@ -314,9 +291,10 @@ fn invalid(errors: &[FieldError]) -> ApiError {
     ApiError::BadRequest(join(errors))
 }
 
-fn import_refused(errors: &[FieldError]) -> ApiError {
+/// `what` is `import` or `clone`.
+fn refused(what: &str, errors: &[FieldError]) -> ApiError {
     ApiError::BadRequest(format!(
-        "import refused, nothing was changed: {}",
+        "{what} refused, nothing was changed: {}",
         join(errors)
     ))
 }
@@ -332,7 +310,6 @@ fn join(errors: &[FieldError]) -> String {
 /// The parts of an import body we act on, checked before any section.
 #[derive(Debug)]
 struct ParsedEnvelope {
-    source_platform: Option<Platform>,
     sections: Vec<(SectionName, Value)>,
 }
 
@@ -369,10 +346,6 @@ impl ParsedEnvelope {
                 ));
             }
         }
-        let source_platform = body
-            .get("source")
-            .and_then(|source| source.get("platform"))
-            .and_then(|platform| serde_json::from_value(platform.clone()).ok());
         let Some(Value::Object(sections)) = body.remove("sections") else {
             return Err(ApiError::BadRequest(
                 "`sections` must be an object of config sections".into(),
@@ -387,10 +360,7 @@ impl ParsedEnvelope {
                 Ok((name, value))
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
-        Ok(ParsedEnvelope {
-            source_platform,
-            sections,
-        })
+        Ok(ParsedEnvelope { sections })
     }
 }
 
@@ -423,28 +393,41 @@ fn clone_source(body: &Value, target: &str) -> Result<String, ApiError> {
     }
 }
 
-/// Platform ids that came from elsewhere cannot be checked against the target
-/// yet (that needs the structure-snapshot work): say so, once per id.
-fn id_warnings(
-    sections: &Sections,
-    imported: &[SectionName],
-    from: Platform,
-    target: &Server,
-) -> Vec<String> {
-    let mut warnings = Vec::new();
-    if from != target.platform {
-        warnings.push(format!(
-            "the config comes from a {from} server: its channel and role ids will not resolve on this {} server until you replace them",
-            target.platform
-        ));
+/// Makes an imported or cloned config one the target server accepts, as
+/// `PUT` would: the `replaced` sections are validated for the target's
+/// platform (ids included, whatever platform the config came from). With
+/// `drop_foreign_ids`, ids that are not the target platform's are cleared
+/// first, each one reported. Returns the warnings for the report, or every
+/// problem found.
+fn fit_to_target(
+    sections: &mut Sections,
+    replaced: &[SectionName],
+    platform: Platform,
+    drop_foreign_ids: bool,
+) -> Result<Vec<String>, Vec<FieldError>> {
+    let dropped = if drop_foreign_ids {
+        sections.drop_foreign_ids(platform)
+    } else {
+        Vec::new()
+    };
+    let errors: Vec<FieldError> = replaced
+        .iter()
+        .flat_map(|name| sections.validate_section(*name, platform))
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
     }
-    for (path, id) in sections.id_fields() {
-        let in_imported = imported.iter().any(|name| path.starts_with(name.as_str()));
-        if in_imported {
-            warnings.push(format!(
-                "{path}: `{id}` was kept without checking that it exists on this server"
-            ));
-        }
-    }
-    warnings
+    let cleared = dropped
+        .iter()
+        .map(|e| format!("{}: cleared: {}", e.path, e.message));
+    // Ids of the right shape still name channels and roles of another server
+    // until the structure snapshots can check them: say so, once per id.
+    let kept = sections
+        .id_fields()
+        .into_iter()
+        .filter(|(path, _)| replaced.iter().any(|name| path.starts_with(name.as_str())))
+        .map(|(path, id)| {
+            format!("{path}: `{id}` was kept without checking that it exists on this server")
+        });
+    Ok(cleared.chain(kept).collect())
 }

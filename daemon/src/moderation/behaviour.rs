@@ -98,6 +98,9 @@ impl Outcome {
 
 const ADMIN_SIDE: &str =
     "case recorded; removal from the workspace is done on the administrator side";
+/// Slack's Web API gives bots no way to silence a member for a while, so a
+/// timeout there is a record plus advice, and says so rather than talk of removal.
+const SLACK_TIMEOUT: &str = "case recorded; Slack has no timeouts a bot can set: restrict the member on the administrator side";
 
 /// Everything an action needs besides the request.
 #[derive(Debug)]
@@ -234,7 +237,8 @@ pub async fn carry_out(
                 .map(|()| Outcome::applied("ban lifted (unbanChatMember); they may rejoin")),
         ),
 
-        (Platform::Slack, Action::Timeout | Action::Kick) => Outcome::recorded(ADMIN_SIDE),
+        (Platform::Slack, Action::Timeout) => Outcome::recorded(SLACK_TIMEOUT),
+        (Platform::Slack, Action::Kick) => Outcome::recorded(ADMIN_SIDE),
         (Platform::Slack, Action::Ban) => Outcome::recorded(
             "case recorded; Slack bots cannot ban: deactivate the account on the administrator side",
         ),

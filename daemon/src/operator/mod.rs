@@ -37,33 +37,59 @@ $MODCTLD_SECRET_KEY (base64 of 32 bytes), else in the key file <database>.key be
 database, created on first use. Back the key up apart from the database."
 )]
 pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// `--db`, on the commands that open the database only (`demo` makes its own
+/// throw-away one, so its help must not offer it). `global` lets a group's
+/// subcommands take it too: `modctld key list --db PATH`.
+#[derive(Debug, Args)]
+struct DbArg {
     /// Database file [default: $XDG_DATA_HOME/modctl/modctld.db or ~/.local/share/modctl/modctld.db]
     #[arg(long, env = "MODCTLD_DB", global = true, value_name = "PATH")]
     db: Option<PathBuf>,
+}
 
+impl DbArg {
+    fn path(self) -> anyhow::Result<PathBuf> {
+        match self.db {
+            Some(db) => Ok(db),
+            None => default_db_path(),
+        }
+    }
+}
+
+/// A command group that works on the database: `--db` and its subcommand.
+#[derive(Debug, Args)]
+struct DbGroup<C: Subcommand> {
+    #[command(flatten)]
+    db: DbArg,
     #[command(subcommand)]
-    command: Command,
+    command: C,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the HTTP API until SIGINT or SIGTERM
     Serve {
+        #[command(flatten)]
+        db: DbArg,
         /// Address to listen on
         #[arg(long, env = "MODCTLD_LISTEN", default_value = DEFAULT_LISTEN)]
         listen: SocketAddr,
     },
     /// Apply pending database migrations and exit
-    Migrate,
+    Migrate {
+        #[command(flatten)]
+        db: DbArg,
+    },
     /// Manage teams
-    #[command(subcommand)]
-    Team(TeamCommand),
+    Team(DbGroup<TeamCommand>),
     /// Manage API keys
-    #[command(subcommand)]
-    Key(KeyCommand),
+    Key(DbGroup<KeyCommand>),
     /// Manage server claims
-    #[command(subcommand)]
-    Server(ServerCommand),
+    Server(DbGroup<ServerCommand>),
     /// Start a throw-away daemon with a demo team, keys and servers
     Demo {
         /// Address to listen on
@@ -198,12 +224,9 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
-    let db = match cli.db {
-        Some(db) => db,
-        None => default_db_path()?,
-    };
     match cli.command {
-        Command::Serve { listen } => {
+        Command::Serve { db, listen } => {
+            let db = db.path()?;
             init_logging();
             let store = open_store(&db).await?;
             let listener = bind(listen).await?;
@@ -218,14 +241,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { listen } => demo::run(listen).await,
-        Command::Migrate => {
+        Command::Migrate { db } => {
+            let db = db.path()?;
             open_store(&db).await?;
             eprintln!("database {} is up to date", db.display());
             Ok(())
         }
-        Command::Team(command) => team(open_store(&db).await?, command).await,
-        Command::Key(command) => key(open_store(&db).await?, command).await,
-        Command::Server(command) => server(open_store(&db).await?, command).await,
+        Command::Team(group) => team(open_store(&group.db.path()?).await?, group.command).await,
+        Command::Key(group) => key(open_store(&group.db.path()?).await?, group.command).await,
+        Command::Server(group) => server(open_store(&group.db.path()?).await?, group.command).await,
     }
 }
 

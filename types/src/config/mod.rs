@@ -5,6 +5,7 @@
 //! client check a config by the same rules.
 
 mod diff;
+mod ids;
 mod sections;
 pub mod validate;
 
@@ -331,7 +332,9 @@ pub struct ImportReport {
     pub revision: u64,
     /// Sections that changed, with their field-level changes.
     pub changed: Vec<SectionChange>,
-    /// Things to look at, e.g. platform ids kept without being checked.
+    /// Things to look at: ids cleared by `drop_foreign_ids`
+    /// (`jail.role_id: cleared: ...`), and ids kept without checking that
+    /// they exist on the target server.
     pub warnings: Vec<String>,
 }
 

@@ -343,6 +343,19 @@ impl Logging {
             ("config", &self.config),
         ]
     }
+
+    /// As [`Logging::channels`], to change them.
+    pub fn channels_mut(&mut self) -> [(&'static str, &mut Option<String>); 7] {
+        [
+            ("message_delete", &mut self.message_delete),
+            ("message_edit", &mut self.message_edit),
+            ("member_join", &mut self.member_join),
+            ("member_leave", &mut self.member_leave),
+            ("moderation", &mut self.moderation),
+            ("automod", &mut self.automod),
+            ("config", &mut self.config),
+        ]
+    }
 }
 
 /// How new members are verified.

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::ids::{IdKind, check_id};
 use super::{LadderAction, SecretUpdate, SectionName, Sections, Verification};
 use crate::Platform;
 
@@ -76,7 +77,7 @@ impl Check {
 
     fn channel(&mut self, path: &str, id: Option<&String>) {
         if let Some(id) = id
-            && let Err(e) = self.platform.validate_channel_id(id)
+            && let Err(e) = check_id(self.platform, IdKind::Channel, id)
         {
             self.fail(path, e);
         }
@@ -84,7 +85,7 @@ impl Check {
 
     fn role(&mut self, path: &str, id: Option<&String>) {
         if let Some(id) = id
-            && let Err(e) = self.platform.validate_role_id(id)
+            && let Err(e) = check_id(self.platform, IdKind::Role, id)
         {
             self.fail(path, e);
         }

@@ -1,0 +1,246 @@
+//! Platform ids in a config (channels and roles): which platform an id
+//! belongs to, and clearing the ones that do not belong to the server's.
+//!
+//! Configs travel between servers (import, clone), so an id may be valid on
+//! the platform it came from and meaningless on the target. Validation names
+//! such an id for what it is; `drop_foreign_ids` clears exactly the ids
+//! validation would refuse, so what is left can pass [`Sections::validate`].
+
+use super::{FieldError, Sections};
+use crate::Platform;
+
+/// What a config id refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum IdKind {
+    Channel,
+    Role,
+}
+
+impl IdKind {
+    fn check(self, platform: Platform, id: &str) -> Result<(), String> {
+        match self {
+            IdKind::Channel => platform.validate_channel_id(id),
+            IdKind::Role => platform.validate_role_id(id),
+        }
+    }
+}
+
+/// Checks `id` for `platform`. An id that has the shape of another
+/// platform's (a config imported or cloned from a server elsewhere) says so,
+/// since "not a slack channel id" alone leaves the reader wondering what it is.
+pub(super) fn check_id(platform: Platform, kind: IdKind, id: &str) -> Result<(), String> {
+    let Err(own) = kind.check(platform, id) else {
+        return Ok(());
+    };
+    let Some(owner) = Platform::ALL
+        .into_iter()
+        .find(|other| *other != platform && is_distinctly_of(*other, kind, id))
+    else {
+        return Err(own);
+    };
+    let (owner_noun, expected) = match kind {
+        IdKind::Channel => ("channel id", Some(platform.channel_id_shape())),
+        IdKind::Role => (
+            owner.role_id_shape().map_or("role id", |(noun, _)| noun),
+            platform.role_id_shape().map(|(_, shape)| shape),
+        ),
+    };
+    let owner_id = format!("`{id}` is a {owner} {owner_noun}");
+    Err(match expected {
+        Some(shape) => format!("{owner_id}; {platform} expects {shape}"),
+        None => format!("{owner_id}; {platform} has no roles: leave it empty"),
+    })
+}
+
+/// Whether `id` is an id of `platform` and could hardly be anything else: a
+/// bare positive number is a valid Telegram chat id, but as likely a typo, so
+/// only negative (group and channel) chat ids are called Telegram's.
+fn is_distinctly_of(platform: Platform, kind: IdKind, id: &str) -> bool {
+    kind.check(platform, id).is_ok() && (platform != Platform::Telegram || id.starts_with('-'))
+}
+
+impl Sections {
+    /// Clears every channel and role id that is not an id of `platform`
+    /// (`null` for a single id, removed from `welcome.auto_role_ids`), and
+    /// returns one entry per cleared id, with the reason, in section order.
+    /// What import and clone do with `drop_foreign_ids`; the rest of the
+    /// config still has to pass [`Sections::validate`] afterwards.
+    ///
+    /// ```
+    /// use modctl_types::{Platform, config::Sections};
+    /// let mut config = Sections::default();
+    /// config.jail.role_id = Some("300000000000000004".into());
+    /// let dropped = config.drop_foreign_ids(Platform::Telegram);
+    /// assert_eq!(config.jail.role_id, None);
+    /// assert_eq!(
+    ///     dropped[0].to_string(),
+    ///     "jail.role_id: `300000000000000004` is a discord role id; telegram has no roles: leave it empty"
+    /// );
+    /// ```
+    pub fn drop_foreign_ids(&mut self, platform: Platform) -> Vec<FieldError> {
+        let mut dropped = Vec::new();
+        let mut clear = |path: &str, kind: IdKind, slot: &mut Option<String>| {
+            if let Some(Err(message)) = slot.as_deref().map(|id| check_id(platform, kind, id)) {
+                dropped.push(FieldError::new(path, message));
+                *slot = None;
+            }
+        };
+        let general = &mut self.general;
+        clear(
+            "general.modlog_channel_id",
+            IdKind::Channel,
+            &mut general.modlog_channel_id,
+        );
+        clear("jail.role_id", IdKind::Role, &mut self.jail.role_id);
+        clear(
+            "jail.channel_id",
+            IdKind::Channel,
+            &mut self.jail.channel_id,
+        );
+        for (name, slot) in self.logging.channels_mut() {
+            clear(&format!("logging.{name}"), IdKind::Channel, slot);
+        }
+        let welcome = &mut self.welcome;
+        clear(
+            "welcome.channel_id",
+            IdKind::Channel,
+            &mut welcome.channel_id,
+        );
+        // Each auto-role goes through the same check; the kept ones are put back in order.
+        let auto_roles = std::mem::take(&mut welcome.auto_role_ids);
+        for (i, role) in auto_roles.into_iter().enumerate() {
+            let mut slot = Some(role);
+            clear(
+                &format!("welcome.auto_role_ids[{i}]"),
+                IdKind::Role,
+                &mut slot,
+            );
+            welcome.auto_role_ids.extend(slot);
+        }
+        clear(
+            "welcome.verified_role_id",
+            IdKind::Role,
+            &mut welcome.verified_role_id,
+        );
+        dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DISCORD_ID: &str = "300000000000000004";
+
+    fn errors(config: &Sections, platform: Platform) -> Vec<String> {
+        config
+            .validate(platform)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn ids_of_another_platform_are_named_as_such() {
+        let mut config = Sections::default();
+        config.jail.role_id = Some(DISCORD_ID.into());
+        config.general.modlog_channel_id = Some(DISCORD_ID.into());
+        assert_eq!(
+            errors(&config, Platform::Telegram),
+            [
+                format!(
+                    "general.modlog_channel_id: `{DISCORD_ID}` is a discord channel id; telegram expects an integer chat id such as -1001234567890"
+                ),
+                format!(
+                    "jail.role_id: `{DISCORD_ID}` is a discord role id; telegram has no roles: leave it empty"
+                ),
+            ]
+        );
+        assert_eq!(
+            errors(&config, Platform::Slack),
+            [
+                format!(
+                    "general.modlog_channel_id: `{DISCORD_ID}` is a discord channel id; slack expects `C`, `G` or `D` followed by 8 to 12 upper-case letters or digits"
+                ),
+                format!(
+                    "jail.role_id: `{DISCORD_ID}` is a discord role id; slack expects `S` followed by 8 to 12 upper-case letters or digits"
+                ),
+            ]
+        );
+        let mut slack = Sections::default();
+        slack.welcome.auto_role_ids = vec!["S0123ABCD".into()];
+        slack.logging.automod = Some("-1001234567890".into());
+        assert_eq!(
+            errors(&slack, Platform::Discord),
+            [
+                "logging.automod: `-1001234567890` is a telegram channel id; discord expects a snowflake of 17 to 20 digits",
+                "welcome.auto_role_ids[0]: `S0123ABCD` is a slack user group id; discord expects a snowflake of 17 to 20 digits",
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_of_no_platform_keep_the_plain_message() {
+        let mut config = Sections::default();
+        // A bare small number is a valid Telegram chat id but more likely a typo.
+        config.general.modlog_channel_id = Some("12".into());
+        config.jail.role_id = Some("nope".into());
+        assert_eq!(
+            errors(&config, Platform::Discord),
+            [
+                "general.modlog_channel_id: `12` is not a discord channel id: expected a snowflake of 17 to 20 digits",
+                "jail.role_id: `nope` is not a discord role id: expected a snowflake of 17 to 20 digits",
+            ]
+        );
+    }
+
+    #[test]
+    fn dropping_foreign_ids_clears_exactly_the_ids_validation_refuses() {
+        let mut config = Sections::default();
+        config.general.modlog_channel_id = Some("C0123ABCD".into());
+        config.jail.role_id = Some(DISCORD_ID.into());
+        config.jail.channel_id = Some("-1001234567890".into());
+        config.logging.moderation = Some(DISCORD_ID.into());
+        config.logging.config = Some("G0123ABCD".into());
+        config.welcome.channel_id = Some("bad".into());
+        config.welcome.auto_role_ids = vec![
+            "S0123ABCD".into(),
+            DISCORD_ID.into(),
+            "S0123ABCE".into(),
+            "300000000000000005".into(),
+        ];
+        config.welcome.verified_role_id = Some(DISCORD_ID.into());
+        let refused: Vec<String> = config
+            .validate(Platform::Slack)
+            .iter()
+            .map(|e| e.path.clone())
+            .collect();
+
+        let dropped = config.drop_foreign_ids(Platform::Slack);
+        let paths: Vec<&str> = dropped.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "jail.role_id",
+                "jail.channel_id",
+                "logging.moderation",
+                "welcome.channel_id",
+                "welcome.auto_role_ids[1]",
+                "welcome.auto_role_ids[3]",
+                "welcome.verified_role_id",
+            ]
+        );
+        assert_eq!(paths, refused);
+        assert!(config.validate(Platform::Slack).is_empty());
+        assert_eq!(
+            config.general.modlog_channel_id.as_deref(),
+            Some("C0123ABCD")
+        );
+        assert_eq!(config.logging.config.as_deref(), Some("G0123ABCD"));
+        assert_eq!(config.logging.moderation, None);
+        assert_eq!(config.welcome.auto_role_ids, ["S0123ABCD", "S0123ABCE"]);
+        assert_eq!(config.welcome.verified_role_id, None);
+        // Nothing left to drop.
+        assert!(config.drop_foreign_ids(Platform::Slack).is_empty());
+    }
+}

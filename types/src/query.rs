@@ -1,0 +1,119 @@
+//! Query strings of the API: filters, paging and options, each defined once.
+//!
+//! The daemon reads these with its query extractor (unknown parameters are
+//! refused) and the SDK serializes the same structs, so a parameter cannot be
+//! spelled one way on each side. Every field is optional on the wire; unset
+//! options are left out of the query string rather than sent as defaults, so
+//! the URLs the SDK builds stay short and the daemon's defaults apply.
+
+use serde::{Deserialize, Serialize};
+
+/// Page size of `GET /cases` when none is given.
+pub const CASES_DEFAULT_LIMIT: u32 = 50;
+/// Largest page of `GET /cases`.
+pub const CASES_MAX_LIMIT: u32 = 200;
+/// Page size of `GET /config/audit` when none is given.
+pub const AUDIT_DEFAULT_LIMIT: u32 = 50;
+/// Largest page of `GET /config/audit`.
+pub const AUDIT_MAX_LIMIT: u32 = 500;
+
+/// Query of `GET /servers/{id}/cases`: filters and paging.
+///
+/// ```
+/// use modctl_types::query::{CaseQuery, CASES_MAX_LIMIT};
+/// let query = CaseQuery { user_id: Some("800000000000000004".into()), ..Default::default() };
+/// assert_eq!(query.page_size(), Ok(50));
+/// let too_big = CaseQuery { limit: Some(CASES_MAX_LIMIT + 1), ..Default::default() };
+/// assert_eq!(too_big.page_size().unwrap_err(), "limit must be between 1 and 200, got 201");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseQuery {
+    /// Page size, 1 to [`CASES_MAX_LIMIT`] (default [`CASES_DEFAULT_LIMIT`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// Only cases of this user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// Only cases older than this case id: the previous page's `next_before`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
+}
+
+impl CaseQuery {
+    /// The page size asked for, or the error message when it is out of bounds.
+    pub fn page_size(&self) -> Result<u32, String> {
+        page_size(self.limit, CASES_DEFAULT_LIMIT, CASES_MAX_LIMIT)
+    }
+}
+
+/// Query of `GET /servers/{id}/config/audit`: paging.
+///
+/// ```
+/// use modctl_types::query::AuditQuery;
+/// assert_eq!(AuditQuery::default().page_size(), Ok(50));
+/// assert!(AuditQuery { limit: Some(0), before: None }.page_size().is_err());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQuery {
+    /// Entries to return, 1 to [`AUDIT_MAX_LIMIT`] (default [`AUDIT_DEFAULT_LIMIT`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// Only entries older than this entry id (paging).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
+}
+
+impl AuditQuery {
+    /// The page size asked for, or the error message when it is out of bounds.
+    pub fn page_size(&self) -> Result<u32, String> {
+        page_size(self.limit, AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT)
+    }
+}
+
+/// Query of `POST /servers/{id}/config/import`.
+///
+/// ```
+/// use modctl_types::query::ImportOptions;
+/// let options = ImportOptions { dry_run: true, ..Default::default() };
+/// assert!(!options.drop_foreign_ids);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportOptions {
+    /// Report what would change without writing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dry_run: bool,
+    /// Clear the channel and role ids that are not ids of the target server's
+    /// platform (each is listed in the report's `warnings`) instead of
+    /// refusing the import.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub drop_foreign_ids: bool,
+}
+
+/// Query of `POST /servers/{id}/config/clone`.
+///
+/// ```
+/// use modctl_types::query::CloneOptions;
+/// assert!(!CloneOptions::default().drop_foreign_ids);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloneOptions {
+    /// As [`ImportOptions::drop_foreign_ids`].
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub drop_foreign_ids: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+fn page_size(limit: Option<u32>, default: u32, max: u32) -> Result<u32, String> {
+    match limit {
+        None => Ok(default),
+        Some(limit) if (1..=max).contains(&limit) => Ok(limit),
+        Some(limit) => Err(format!("limit must be between 1 and {max}, got {limit}")),
+    }
+}
