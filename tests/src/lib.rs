@@ -304,6 +304,7 @@ impl TestDaemon {
     pub fn set_config(&self, server: &str, section: SectionName, value: serde_json::Value) {
         let server = server.to_owned();
         let secrets = self.store.secrets().clone();
+        let now = self.now_unix();
         self.block_on(self.store.write(move |tx| {
             let mut sections = config::load(tx, &server)?.sections;
             sections
@@ -319,6 +320,7 @@ impl TestDaemon {
                     expected_revision: None,
                     sections,
                     dry_run: false,
+                    now,
                 },
             )
         }))

@@ -67,6 +67,7 @@ pub async fn replace_section(
     let id = server.id.clone();
     let platform = server.platform;
     let secrets = state.store.secrets().clone();
+    let now = state.clock.now_unix();
     let stored = state
         .store
         .write(move |tx| {
@@ -88,6 +89,7 @@ pub async fn replace_section(
                     expected_revision,
                     sections,
                     dry_run: false,
+                    now,
                 },
             )?;
             Ok(applied.config)
@@ -110,7 +112,7 @@ pub async fn export(
     Ok(Json(ExportEnvelope {
         format: EXPORT_FORMAT.to_owned(),
         schema_version: SCHEMA_VERSION,
-        exported_at: jiff::Timestamp::now(),
+        exported_at: state.clock.now(),
         source: ExportSource {
             id: server.id,
             platform: server.platform,
@@ -136,6 +138,7 @@ pub async fn import(
     let target = access.server;
     let actor = access.caller.actor();
     let secrets = state.store.secrets().clone();
+    let now = state.clock.now_unix();
     let report = state
         .store
         .write(move |tx| {
@@ -168,6 +171,7 @@ pub async fn import(
                     expected_revision,
                     sections,
                     dry_run: options.dry_run,
+                    now,
                 },
             )?;
             Ok::<_, ApiError>(ImportReport {
@@ -195,6 +199,7 @@ pub async fn clone(
     let target = access.server;
     let actor = access.caller.actor();
     let secrets = state.store.secrets().clone();
+    let now = state.clock.now_unix();
     let report = state
         .store
         .write(move |tx| {
@@ -219,6 +224,7 @@ pub async fn clone(
                     expected_revision,
                     sections,
                     dry_run: false,
+                    now,
                 },
             )?;
             Ok::<_, ApiError>(ImportReport {

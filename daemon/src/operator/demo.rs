@@ -256,6 +256,7 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
                         expected_revision: None,
                         sections,
                         dry_run: false,
+                        now: crate::store::now_unix(),
                     },
                 )?;
             }

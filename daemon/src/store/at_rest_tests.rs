@@ -96,6 +96,7 @@ async fn set_webhook_secret(store: &Store, id: &'static str, secret: &'static st
                     expected_revision: None,
                     sections,
                     dry_run: false,
+                    now: crate::store::now_unix(),
                 },
             )
         })

@@ -16,7 +16,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
-use super::{StoreError, now_unix, timestamp};
+use super::{StoreError, timestamp};
 
 /// What `GET /config` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,6 +114,8 @@ pub struct Change<'a> {
     pub sections: Sections,
     /// Compute the changes but write nothing.
     pub dry_run: bool,
+    /// When, unix seconds (the daemon's clock).
+    pub now: i64,
 }
 
 /// The outcome of [`apply`].
@@ -174,7 +176,7 @@ pub fn apply(
         });
     }
 
-    let now = now_unix();
+    let now = change.now;
     let revision = current.revision + 1;
     for section in &changed {
         let json = serde_json::to_string(&next.section_json(section.section))
