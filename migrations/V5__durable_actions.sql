@@ -20,4 +20,4 @@ CREATE INDEX cases_by_link ON cases (linked_case_id) WHERE linked_case_id IS NOT
 -- transaction; the response is rebuilt from that case, so there is no window
 -- in which a key is claimed but has no case. `response` stays for keys
 -- written before this migration (they expire within 24 hours).
-ALTER TABLE idempotency_keys ADD COLUMN case_id INTEGER REFERENCES cases (id);
+ALTER TABLE idempotency_keys ADD COLUMN case_id INTEGER REFERENCES cases (id) ON DELETE CASCADE;

@@ -79,14 +79,10 @@ impl Workers {
                     count = orphans.len(),
                     "settling actions left pending by a daemon that stopped mid-call"
                 );
-                for orphan in orphans {
-                    let state = state.clone();
-                    state.in_flight.clone().spawn(async move {
-                        if let Err(e) = moderation::recovery::settle_orphan(&state, orphan).await {
-                            tracing::error!(error = %e, "cannot settle a pending case; the recovery worker retries");
-                        }
-                    });
-                }
+                let state = state.clone();
+                state.in_flight.clone().spawn(async move {
+                    moderation::recovery::settle_adopted(&state, orphans).await;
+                });
             }
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "cannot look for pending cases"),

@@ -335,3 +335,90 @@ async fn an_idempotency_key_is_forgotten_after_24_hours_on_the_clock() {
         .unwrap();
     assert_ne!(fresh.case_id, first.case_id);
 }
+
+#[tokio::test]
+async fn a_replay_answers_first_even_when_the_config_would_now_refuse_the_request() {
+    let (fixture, _fake, client) = discord(json!({"enabled": false}));
+    let first = client
+        .perform_action_idempotent(ALPHA_DISCORD, Action::Warn, &request(TARGET), "warn-7")
+        .await
+        .unwrap();
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Moderation,
+        json!({"require_reason": true}),
+    );
+    let replay = client
+        .perform_action_idempotent(ALPHA_DISCORD, Action::Warn, &request(TARGET), "warn-7")
+        .await
+        .expect("a replay is answered from its case, before validation");
+    assert_eq!(replay, first);
+    let fresh = client
+        .perform_action_idempotent(ALPHA_DISCORD, Action::Warn, &request(TARGET), "warn-8")
+        .await
+        .unwrap_err();
+    assert_eq!(fresh.status(), Some(StatusCode::BAD_REQUEST));
+}
+
+#[tokio::test]
+async fn a_case_left_pending_blocks_its_member_until_the_recovery_worker_settles_it() {
+    let (fixture, fake, client) = discord(json!({"enabled": false}));
+    let daemon = &fixture.daemon;
+    // A ban whose task died before it settled (e.g. a failed write): the case
+    // is pending and no task holds the member.
+    let now = daemon.now_unix();
+    let orphan = daemon.write(move |tx| {
+        modctld::store::cases::insert(
+            tx,
+            &modctld::store::cases::NewCase {
+                server_id: ALPHA_DISCORD,
+                action: Action::Ban,
+                user_id: TARGET,
+                actor: "key:test",
+                reason: None,
+                minutes: None,
+                expires_at: None,
+                delete_message_days: Some(0),
+                applied: false,
+                platform: modctl_types::Platform::Discord,
+                detail: "pending",
+                source: CaseSource::Api,
+                linked_case_id: None,
+                state: CaseState::Pending,
+                now,
+            },
+        )
+    });
+    let refused = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(TARGET))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.status(), Some(StatusCode::CONFLICT));
+    assert!(
+        refused
+            .message()
+            .contains(&format!("case id {}", orphan.id)),
+        "{}",
+        refused.message()
+    );
+
+    assert_eq!(daemon.tick_workers().recovered, 1);
+    let settled = client.case(ALPHA_DISCORD, orphan.id).await.unwrap();
+    assert_eq!(
+        (settled.state, settled.applied),
+        (CaseState::Settled, false)
+    );
+    assert!(
+        settled
+            .detail
+            .contains("stopped before the ban reached discord"),
+        "{}",
+        settled.detail
+    );
+    // Recovery only looked: nothing was banned.
+    assert!(!fake.is_banned(TARGET));
+    client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &request(TARGET))
+        .await
+        .expect("the member is free again");
+}

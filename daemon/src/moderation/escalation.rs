@@ -12,13 +12,15 @@
 //! | step    | skipped when                                                   |
 //! |---------|----------------------------------------------------------------|
 //! | any     | the member is banned (a ban outweighs every step)              |
-//! | timeout | a timeout ending at or after the step's end is running         |
-//! | jail    | the member is jailed                                           |
+//! | timeout | a timeout ending at or after the step's end is running; on Telegram also a jail (a mute) ending at or after it, or never |
+//! | jail    | the member is jailed; on Telegram also a timeout (a mute) running past the jail step's end |
 //! | kick    | never (short of a ban)                                         |
 //! | ban     | never (short of an existing ban)                               |
 //!
 //! A timeout step that ends later than the running timeout is applied: it
-//! extends it. Pure, so the rule is tested without a platform.
+//! extends it. On Telegram a jail and a timeout are the same mute, so each
+//! is weighed against the other too. Pure, so the rule is tested without a
+//! platform.
 
 use modctl_types::config::{LadderAction, LadderStep, Sections, StrikeWeights};
 use modctl_types::moderation::Action;
@@ -33,8 +35,17 @@ pub struct InForce {
     pub banned: bool,
     /// The end of the longest running timeout, if any.
     pub timeout_until: Option<Timestamp>,
-    /// Jailed, with the jail's case id.
-    pub jailed: Option<i64>,
+    /// The member's jail, if jailed.
+    pub jailed: Option<JailInForce>,
+}
+
+/// A jail in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JailInForce {
+    /// The jail's case.
+    pub case_id: i64,
+    /// When it ends by itself; `None` = when unjailed.
+    pub until: Option<Timestamp>,
 }
 
 /// What to do about a ladder step.
@@ -114,14 +125,28 @@ pub fn plan(reached: &Reached<'_>, in_force: &InForce) -> Plan {
             "the member is banned, which outweighs this step's {action}; the ban stays in force"
         ));
     }
+    // When the step's own restriction would end (`None`: never).
+    let step_end = step
+        .minutes
+        .map(|m| reached.now.as_second() + i64::from(m) * 60);
+    let telegram = reached.platform == Platform::Telegram;
     match action {
         Action::Timeout => {
-            let minutes = i64::from(step.minutes.unwrap_or(0));
-            let step_end = reached.now.as_second() + minutes * 60;
-            match in_force.timeout_until {
-                Some(until) if until.as_second() >= step_end => skip(format!(
+            let minutes = step.minutes.unwrap_or(0);
+            let step_end = step_end.unwrap_or(i64::MAX);
+            match (in_force.timeout_until, in_force.jailed) {
+                (Some(until), _) if until.as_second() >= step_end => skip(format!(
                     "a timeout until {until} is already in force, at least as long as this step's {minutes} minutes; it stays as it is"
                 )),
+                (_, Some(jail))
+                    if telegram && jail.until.is_none_or(|u| u.as_second() >= step_end) =>
+                {
+                    skip(format!(
+                        "the member is jailed (muted) {}, which this step's {minutes}-minute mute would cut short; the jail stays as it is",
+                        jail.until
+                            .map_or_else(|| "until unjailed".to_owned(), |u| format!("until {u}"))
+                    ))
+                }
                 _ => Plan::Apply(input),
             }
         }
@@ -129,11 +154,17 @@ pub fn plan(reached: &Reached<'_>, in_force: &InForce) -> Plan {
             in_force.jailed,
             validate::jail_available(reached.platform, reached.sections),
         ) {
-            (Some(case_id), _) => skip(format!(
-                "the member is already jailed (case id {case_id}); the jail stays as it is"
+            (Some(jail), _) => skip(format!(
+                "the member is already jailed (case id {}); the jail stays as it is",
+                jail.case_id
             )),
             (None, Err(why)) => Plan::Skip(input.clone(), format!("not applied: {why}")),
-            (None, Ok(())) => Plan::Apply(input),
+            (None, Ok(())) => match (in_force.timeout_until, step_end) {
+                (Some(until), Some(end)) if telegram && until.as_second() > end => skip(format!(
+                    "a timeout (mute) until {until} is in force, which this step's shorter jail would end early; it stays as it is"
+                )),
+                _ => Plan::Apply(input),
+            },
         },
         _ => Plan::Apply(input),
     }
@@ -149,6 +180,72 @@ mod tests {
             action,
             minutes,
         }
+    }
+
+    #[test]
+    fn on_telegram_a_jail_and_a_timeout_are_one_mute_and_neither_step_shortens_it() {
+        let mut sections = Sections::default();
+        sections.jail.enabled = true;
+        let on_telegram = |step: &'static LadderStep| Reached {
+            platform: Platform::Telegram,
+            ..reached(step, &sections, now())
+        };
+        let at =
+            |minutes: i64| Some(Timestamp::from_second(now().as_second() + minutes * 60).unwrap());
+
+        static TIMEOUT_60: LadderStep = LadderStep {
+            at: 2,
+            action: LadderAction::Timeout,
+            minutes: Some(60),
+        };
+        let jailed_for_good = InForce {
+            jailed: Some(JailInForce {
+                case_id: 1,
+                until: None,
+            }),
+            ..InForce::default()
+        };
+        assert!(
+            matches!(plan(&on_telegram(&TIMEOUT_60), &jailed_for_good), Plan::Skip(_, d) if d.contains("jailed (muted) until unjailed"))
+        );
+        let jailed_briefly = InForce {
+            jailed: Some(JailInForce {
+                case_id: 1,
+                until: at(10),
+            }),
+            ..InForce::default()
+        };
+        assert!(matches!(
+            plan(&on_telegram(&TIMEOUT_60), &jailed_briefly),
+            Plan::Apply(_)
+        ));
+        // On Discord a jail is a role, and a timeout beside it weakens nothing.
+        assert!(matches!(
+            plan(&reached(&TIMEOUT_60, &sections, now()), &jailed_for_good),
+            Plan::Apply(_)
+        ));
+
+        static JAIL_30: LadderStep = LadderStep {
+            at: 2,
+            action: LadderAction::Jail,
+            minutes: Some(30),
+        };
+        let timed_out = InForce {
+            timeout_until: at(90),
+            ..InForce::default()
+        };
+        assert!(
+            matches!(plan(&on_telegram(&JAIL_30), &timed_out), Plan::Skip(_, d) if d.contains("end early"))
+        );
+        static JAIL_FOREVER: LadderStep = LadderStep {
+            at: 2,
+            action: LadderAction::Jail,
+            minutes: None,
+        };
+        assert!(matches!(
+            plan(&on_telegram(&JAIL_FOREVER), &timed_out),
+            Plan::Apply(_)
+        ));
     }
 
     fn reached<'a>(step: &'a LadderStep, sections: &'a Sections, now: Timestamp) -> Reached<'a> {
@@ -231,7 +328,10 @@ mod tests {
             );
         }
         let jailed = InForce {
-            jailed: Some(3),
+            jailed: Some(JailInForce {
+                case_id: 3,
+                until: None,
+            }),
             ..InForce::default()
         };
         let step = step(2, LadderAction::Jail, None);

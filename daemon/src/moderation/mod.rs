@@ -66,7 +66,23 @@ pub struct ActionCall {
 }
 
 /// Performs an action (see the module docs) and answers with its settled case.
+///
+/// Everything from taking the member's lock on runs in a task of its own,
+/// tracked by the server: a request dropped at any point (its client gave
+/// up, or the shutdown deadline passed) only stops waiting for the answer.
+/// Otherwise a drop between the commit of the pending case and the start of
+/// the platform call would leave a decided action never carried out.
 pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
+    let state = state.clone();
+    state
+        .in_flight
+        .clone()
+        .spawn(async move { run(&state, call).await })
+        .await
+        .map_err(|e| ModerationError::Task(e.to_string()))?
+}
+
+async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
     let sections = sections_of(state, &server.id).await?;
     let fingerprint = format!(
@@ -75,16 +91,20 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
         call.action,
         serde_json::to_string(&call.body).expect("requests serialize")
     );
-    let input = validate::check(server.platform, call.action, call.body, &sections)?;
-
-    let guard = state.member_locks.lock(&server.id, &input.user_id).await;
+    // Validation does not change the user id, so the raw one names the member.
+    let guard = state
+        .member_locks
+        .lock(&server.id, &call.body.user_id)
+        .await;
     let begin = Begin {
         server_id: server.id.clone(),
         platform: server.platform,
         key_id: call.key_id,
         actor: call.actor,
         idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
-        input: input.clone(),
+        action: call.action,
+        body: call.body,
+        sections: sections.clone(),
         now: state.clock.now_unix(),
     };
     match state.store.write(move |tx| begin.run(tx)).await? {
@@ -97,8 +117,8 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
                 "stored idempotent response: {e}"
             )))
         }),
-        Begun::Started { case, jail } => {
-            let job = Job {
+        Begun::Started { case, input, jail } => {
+            Job {
                 state: state.clone(),
                 server,
                 sections,
@@ -106,14 +126,9 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
                 case: *case,
                 jail,
                 guard,
-            };
-            // The action's own task: dropping this request (a client that
-            // gave up) leaves it running to the settled case.
-            state
-                .in_flight
-                .spawn(job.run())
-                .await
-                .map_err(|e| ModerationError::Task(e.to_string()))?
+            }
+            .run()
+            .await
         }
     }
 }
@@ -126,7 +141,9 @@ struct Begin {
     actor: String,
     /// The `Idempotency-Key` and the request's fingerprint.
     idempotency: Option<(String, String)>,
-    input: Checked,
+    action: Action,
+    body: ActionRequest,
+    sections: Sections,
     now: i64,
 }
 
@@ -135,25 +152,38 @@ enum Begun {
     Replay(i64),
     /// The key was used before, by a daemon that stored the response.
     ReplayStored(String),
-    /// The pending case, and the member's jail as it is now.
+    /// The pending case, the request as validated, and the member's jail
+    /// as it is now.
     Started {
         case: Box<Case>,
+        input: Checked,
         jail: Option<JailRecord>,
     },
 }
 
 impl Begin {
     fn run(self, tx: &rusqlite::Transaction<'_>) -> ModerationResult<Begun> {
-        let input = &self.input;
         if let Some((key, fingerprint)) = &self.idempotency {
-            // Before the jail checks, so that replaying a jail returns its
-            // first response rather than "already jailed".
+            // First of all: a replay answers with the first response, even
+            // if the config has changed since so that validation, or the
+            // jail state, would now refuse the request.
             match idempotency::claim(tx, &self.key_id, key, fingerprint, self.now)? {
                 Claim::New => {}
                 Claim::Replay(case_id) => return Ok(Begun::Replay(case_id)),
                 Claim::ReplayStored(response) => return Ok(Begun::ReplayStored(response)),
                 Claim::Refused(message) => return Err(ModerationError::Conflict(message)),
             }
+        }
+        let input = validate::check(self.platform, self.action, self.body, &self.sections)?;
+        let input = &input;
+        // This task holds the member, so a pending case of theirs is one
+        // whose task failed or died: recovery settles it, and acting before
+        // it is settled could act on a state it is about to change.
+        if let Some(pending) = cases::pending_of(tx, &self.server_id, &input.user_id)? {
+            return Err(ModerationError::Conflict(format!(
+                "an earlier action on user {} (case id {pending}) is still being settled: retry in a minute",
+                input.user_id
+            )));
         }
         let jail = jails::find(tx, &self.server_id, &input.user_id)?;
         match (input.action, &jail) {
@@ -188,6 +218,7 @@ impl Begin {
         }
         Ok(Begun::Started {
             case: Box::new(case),
+            input: input.clone(),
             jail,
         })
     }

@@ -31,38 +31,57 @@ use crate::AppState;
 use crate::platform::{MemberState, PlatformAdapter};
 use crate::store::{StoreError, cases, servers};
 
-/// A pending case nobody is carrying out, with its member held.
+/// A member's pending cases that nobody is carrying out, with the member
+/// held, oldest first.
 #[derive(Debug)]
 pub struct Orphan {
     server: Server,
-    case: Case,
+    cases: Vec<Case>,
     _member: MemberGuard,
 }
 
 /// Takes the member of every orphaned pending case. Fast (one read and
-/// in-memory locks): the platform is not called until [`settle_orphan`].
+/// in-memory locks): the platform is not called until [`settle_adopted`].
 pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
     let pending = state.store.read(cases::pending).await?;
-    let mut orphans = Vec::new();
+    let mut by_member: Vec<(String, Vec<Case>)> = Vec::new();
     for (server_id, case) in pending {
-        let Some(member) = state.member_locks.try_lock(&server_id, &case.user_id) else {
-            continue; // its own task is carrying it out
+        match by_member
+            .iter_mut()
+            .find(|(id, cases)| *id == server_id && cases[0].user_id == case.user_id)
+        {
+            Some((_, cases)) => cases.push(case),
+            None => by_member.push((server_id, vec![case])),
+        }
+    }
+    let mut orphans = Vec::new();
+    for (server_id, cases) in by_member {
+        let Some(member) = state.member_locks.try_lock(&server_id, &cases[0].user_id) else {
+            continue; // a live task holds the member and will settle its case
         };
-        // Re-read under the member: its task may have settled it meanwhile.
-        let (id, case_id) = (server_id.clone(), case.id);
-        let current = state
+        // Re-read under the member: a task may have settled them meanwhile.
+        let ids: Vec<i64> = cases.iter().map(|c| c.id).collect();
+        let id = server_id.clone();
+        let (server, cases) = state
             .store
             .read(move |tx| {
                 let server = servers::find(tx, &id)?.map(|record| record.server);
-                Ok::<_, StoreError>((server, cases::get(tx, &id, case_id)?))
+                let mut still = Vec::new();
+                for case_id in ids {
+                    still.extend(
+                        cases::get(tx, &id, case_id)?
+                            .filter(|c| c.state == modctl_types::moderation::CaseState::Pending),
+                    );
+                }
+                Ok::<_, StoreError>((server, still))
             })
             .await?;
-        if let (Some(server), Some(case)) = current
-            && case.state == modctl_types::moderation::CaseState::Pending
+        if let Some(server) = server
+            && !cases.is_empty()
         {
             orphans.push(Orphan {
                 server,
-                case,
+                cases,
                 _member: member,
             });
         }
@@ -70,33 +89,49 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
     Ok(orphans)
 }
 
-/// Settles one orphan by asking the platform what happened (module docs);
-/// then carries out the escalation the settled case triggers, as the lost
-/// request would have.
-pub async fn settle_orphan(state: &AppState, orphan: Orphan) -> ModerationResult<()> {
-    let Orphan { server, case, .. } = &orphan;
+/// Settles one member's orphans, oldest first, by asking the platform what
+/// happened (module docs); then carries out the escalation a settled case
+/// triggers, as the lost request would have.
+pub async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()> {
+    let server = &orphan.server;
     let sections = sections_of(state, &server.id).await?;
     let adapter = connect(state, server).await?;
-    let outcome = check(adapter.as_deref(), server, &sections, case).await;
-    tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
-    let settle = settle::Settle {
-        state,
-        server,
-        sections: &sections,
-        adapter: adapter.as_deref(),
-    };
-    settle.finish(case, outcome).await
+    for case in &orphan.cases {
+        let outcome = check(adapter.as_deref(), server, &sections, case).await;
+        tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
+        let settle = settle::Settle {
+            state,
+            server,
+            sections: &sections,
+            adapter: adapter.as_deref(),
+        };
+        settle.finish(case, outcome).await?;
+    }
+    Ok(())
 }
 
-/// Adopts and settles every orphan; returns how many were settled. The
-/// recovery worker's tick.
+/// Settles adopted orphans one member after another, releasing each member
+/// as soon as its cases are settled; a member whose settling fails is logged
+/// and left for the next tick, never blocking the others. Returns how many
+/// members were settled.
+pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
+    let mut settled = 0;
+    for orphan in orphans {
+        match settle_orphan(state, &orphan).await {
+            Ok(()) => settled += 1,
+            Err(e) => {
+                tracing::error!(server = %orphan.server.id, error = %e, "cannot settle a pending case; the recovery worker retries");
+            }
+        }
+    }
+    settled
+}
+
+/// Adopts and settles every orphan; returns how many members were settled.
+/// The recovery worker's tick.
 pub async fn settle_orphans(state: &AppState) -> ModerationResult<usize> {
     let orphans = adopt_orphans(state).await?;
-    let count = orphans.len();
-    for orphan in orphans {
-        settle_orphan(state, orphan).await?;
-    }
-    Ok(count)
+    Ok(settle_adopted(state, orphans).await)
 }
 
 async fn check(
@@ -106,11 +141,17 @@ async fn check(
     case: &Case,
 ) -> Outcome {
     let input = input_of(case);
-    let Some(adapter) =
-        adapter.filter(|_| behaviour::touches_platform(server.platform, case.action))
-    else {
+    if !behaviour::touches_platform(server.platform, case.action) {
         // Nothing reached the platform, so settling it again is exact.
         return carry(adapter, &input, server, sections, None, case.expires_at).await;
+    }
+    let Some(adapter) = adapter else {
+        return Outcome::unknown(format!(
+            "outcome unknown: the daemon stopped while this {} was being sent to {}, and the server has been disconnected since, so it cannot be checked; {}",
+            case.action,
+            server.platform,
+            what_to_check(case)
+        ));
     };
     if server.platform == Platform::Slack {
         return Outcome::unknown(format!(

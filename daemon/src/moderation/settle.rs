@@ -11,7 +11,7 @@ use modctl_types::moderation::{Case, CaseSource, CaseState, JailRecord};
 use rusqlite::Transaction;
 
 use super::behaviour::{JailEffect, Outcome};
-use super::escalation::{self, InForce, Plan, Reached};
+use super::escalation::{self, InForce, JailInForce, Plan, Reached};
 use super::validate::Checked;
 use super::{ModerationResult, Pending, carry, insert_pending};
 use crate::AppState;
@@ -134,7 +134,10 @@ impl Record {
         let in_force = InForce {
             banned: cases::is_banned(tx, &server.id, user)?,
             timeout_until: cases::timeout_in_force_until(tx, &server.id, user, now)?.map(timestamp),
-            jailed: jails::find(tx, &server.id, user)?.map(|j| j.case_id),
+            jailed: jails::find(tx, &server.id, user)?.map(|j| JailInForce {
+                case_id: j.case_id,
+                until: j.until,
+            }),
         };
         let reached = Reached {
             step,

@@ -228,6 +228,20 @@ pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The id of a pending case of `user_id`, if any.
+pub fn pending_of(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    user_id: &str,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT id FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
+        )?
+        .query_row([server_id, user_id], |row| row.get(0))
+        .optional()?)
+}
+
 /// The escalation case that `case_id` triggered, if any.
 pub fn escalation_of(tx: &Transaction<'_>, case_id: i64) -> Result<Option<Case>, StoreError> {
     Ok(tx
