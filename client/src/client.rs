@@ -2,25 +2,14 @@
 
 use std::time::Duration;
 
-use modctl_types::config::{
-    AuditEntry, AuditList, CloneRequest, ConfigSection, ExportEnvelope, ImportReport, SectionName,
-    ServerConfig,
-};
-use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord, StrikeList,
-    StrikeSummary,
-};
 /// Filters and paging of [`Client::cases`], defined with the wire types so
 /// the SDK and the daemon read one definition; re-exported here, where it
 /// has always been.
 pub use modctl_types::query::CaseQuery;
-use modctl_types::query::{AuditQuery, CASES_MAX_LIMIT, CloneOptions, ImportOptions};
 use modctl_types::{Me, Server, ServerList};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use url::Url;
 
 use crate::error::Error;
@@ -145,7 +134,10 @@ impl ClientBuilder {
     }
 }
 
-fn with_if_match(request: RequestBuilder, expected_revision: Option<u64>) -> RequestBuilder {
+pub(crate) fn with_if_match(
+    request: RequestBuilder,
+    expected_revision: Option<u64>,
+) -> RequestBuilder {
     match expected_revision {
         Some(revision) => request.header(reqwest::header::IF_MATCH, format!("\"{revision}\"")),
         None => request,
@@ -226,413 +218,9 @@ impl Client {
         self.send(self.request(Method::GET, &["servers", id])).await
     }
 
-    /// `GET /servers/{id}/config`: every section, typed, with the revision.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let config = client.config("112233445566778899").await?;
-    /// println!("revision {}: strikes expire after {} days", config.revision, config.sections.strikes.expiry_days);
-    /// # Ok(()) }
-    /// ```
-    pub async fn config(&self, server: &str) -> Result<ServerConfig, Error> {
-        self.send(self.request(Method::GET, &["servers", server, "config"]))
-            .await
-    }
-
-    /// `GET /servers/{id}/config/{section}`: one section as JSON.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::config::SectionName;
-    /// let jail = client.config_section("112233445566778899", SectionName::Jail).await?;
-    /// println!("{jail:#}");
-    /// # Ok(()) }
-    /// ```
-    pub async fn config_section(&self, server: &str, section: SectionName) -> Result<Value, Error> {
-        self.send(self.request(
-            Method::GET,
-            &["servers", server, "config", section.as_str()],
-        ))
-        .await
-    }
-
-    /// `PUT /servers/{id}/config/{section}` with a typed section. With
-    /// `expected_revision`, the write is refused
-    /// ([`ErrorKind::PreconditionFailed`](crate::ErrorKind::PreconditionFailed))
-    /// if the config changed since that revision.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let server = "112233445566778899";
-    /// let current = client.config(server).await?;
-    /// let mut strikes = current.sections.strikes;
-    /// strikes.expiry_days = 90;
-    /// let updated = client.replace_section(server, &strikes, Some(current.revision)).await?;
-    /// assert_eq!(updated.sections.strikes.expiry_days, 90);
-    /// # Ok(()) }
-    /// ```
-    pub async fn replace_section<S: ConfigSection>(
-        &self,
-        server: &str,
-        section: &S,
-        expected_revision: Option<u64>,
-    ) -> Result<ServerConfig, Error> {
-        self.replace_section_json(server, S::NAME, section, expected_revision)
-            .await
-    }
-
-    /// `PUT /servers/{id}/config/{section}` with any JSON body (e.g. read from
-    /// a file); the daemon validates it.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::config::SectionName;
-    /// let body = serde_json::json!({"modlog_channel_id": "123456789012345678"});
-    /// client.replace_section_json("112233445566778899", SectionName::General, &body, None).await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn replace_section_json<B: Serialize + ?Sized>(
-        &self,
-        server: &str,
-        section: SectionName,
-        body: &B,
-        expected_revision: Option<u64>,
-    ) -> Result<ServerConfig, Error> {
-        let request = self
-            .request(
-                Method::PUT,
-                &["servers", server, "config", section.as_str()],
-            )
-            .json(body);
-        self.send(with_if_match(request, expected_revision)).await
-    }
-
-    /// `GET /servers/{id}/config/export`: the export envelope, typed.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let envelope = client.export_config("112233445566778899").await?;
-    /// println!("exported revision {} of {}", envelope.revision, envelope.source.name);
-    /// # Ok(()) }
-    /// ```
-    pub async fn export_config(&self, server: &str) -> Result<ExportEnvelope, Error> {
-        self.send(self.request(Method::GET, &["servers", server, "config", "export"]))
-            .await
-    }
-
-    /// `GET /servers/{id}/config/export` as raw JSON, for tools that only pass
-    /// it along (nothing is lost even if the daemon is newer than the SDK).
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let envelope = client.export_config_json("112233445566778899").await?;
-    /// client.import_config("-1001234567890", &envelope, false).await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn export_config_json(&self, server: &str) -> Result<Value, Error> {
-        self.send(self.request(Method::GET, &["servers", server, "config", "export"]))
-            .await
-    }
-
-    /// `POST /servers/{id}/config/import`: applies an export envelope, all
-    /// sections or none. With `dry_run`, reports what would change and writes
-    /// nothing. Ids that are not the target platform's refuse the import; see
-    /// [`Client::import_config_with`] to clear them instead.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client, envelope: serde_json::Value) -> Result<(), modctl_client::Error> {
-    /// let report = client.import_config("112233445566778899", &envelope, true).await?;
-    /// for section in &report.changed {
-    ///     println!("{} would change", section.section);
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn import_config<B: Serialize + ?Sized>(
-        &self,
-        server: &str,
-        envelope: &B,
-        dry_run: bool,
-    ) -> Result<ImportReport, Error> {
-        let options = ImportOptions {
-            dry_run,
-            ..ImportOptions::default()
-        };
-        self.import_config_with(server, envelope, &options).await
-    }
-
-    /// `POST /servers/{id}/config/import` with every option, e.g.
-    /// `drop_foreign_ids` to clear the channel and role ids that are not the
-    /// target platform's (each one is listed in the report's `warnings`).
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client, envelope: serde_json::Value) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::query::ImportOptions;
-    /// let options = ImportOptions { drop_foreign_ids: true, ..Default::default() };
-    /// let report = client.import_config_with("-1001234567890", &envelope, &options).await?;
-    /// for warning in &report.warnings {
-    ///     println!("warning: {warning}");
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn import_config_with<B: Serialize + ?Sized>(
-        &self,
-        server: &str,
-        envelope: &B,
-        options: &ImportOptions,
-    ) -> Result<ImportReport, Error> {
-        let request = self
-            .request(Method::POST, &["servers", server, "config", "import"])
-            .query(options)
-            .json(envelope);
-        self.send(request).await
-    }
-
-    /// `POST /servers/{id}/config/clone`: copies the config of server `from`
-    /// (same team) into `server`, atomically. Ids that are not the target
-    /// platform's refuse the clone; see [`Client::clone_config_with`].
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let report = client.clone_config("112233445566778800", "112233445566778899").await?;
-    /// println!("now at revision {}", report.revision);
-    /// # Ok(()) }
-    /// ```
-    pub async fn clone_config(&self, server: &str, from: &str) -> Result<ImportReport, Error> {
-        self.clone_config_with(server, from, &CloneOptions::default())
-            .await
-    }
-
-    /// `POST /servers/{id}/config/clone` with options, e.g. `drop_foreign_ids`
-    /// to copy a Discord server's config into a Telegram group without its
-    /// Discord channel and role ids.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::query::CloneOptions;
-    /// let options = CloneOptions { drop_foreign_ids: true };
-    /// let report = client.clone_config_with("-1001234567890", "112233445566778899", &options).await?;
-    /// println!("now at revision {}; {} warnings", report.revision, report.warnings.len());
-    /// # Ok(()) }
-    /// ```
-    pub async fn clone_config_with(
-        &self,
-        server: &str,
-        from: &str,
-        options: &CloneOptions,
-    ) -> Result<ImportReport, Error> {
-        let body = CloneRequest {
-            from: from.to_owned(),
-        };
-        self.send(
-            self.request(Method::POST, &["servers", server, "config", "clone"])
-                .query(options)
-                .json(&body),
-        )
-        .await
-    }
-
-    /// `GET /servers/{id}/config/audit`: config changes, newest first. `limit`
-    /// is 1 to 500 (default 50); `before` pages to entries older than that id.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// for entry in client.config_audit("112233445566778899", Some(10), None).await? {
-    ///     println!("{} {} {} {}", entry.at, entry.actor, entry.section, entry.source);
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn config_audit(
-        &self,
-        server: &str,
-        limit: Option<u32>,
-        before: Option<i64>,
-    ) -> Result<Vec<AuditEntry>, Error> {
-        self.config_audit_page(server, &AuditQuery { limit, before })
-            .await
-    }
-
-    /// `GET /servers/{id}/config/audit` with an [`AuditQuery`].
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::query::AuditQuery;
-    /// let page = client.config_audit_page("112233445566778899", &AuditQuery { limit: Some(100), before: None }).await?;
-    /// println!("{} entries", page.len());
-    /// # Ok(()) }
-    /// ```
-    pub async fn config_audit_page(
-        &self,
-        server: &str,
-        query: &AuditQuery,
-    ) -> Result<Vec<AuditEntry>, Error> {
-        let request = self
-            .request(Method::GET, &["servers", server, "config", "audit"])
-            .query(query);
-        let list: AuditList = self.send(request).await?;
-        Ok(list.entries)
-    }
-
-    /// `POST /servers/{id}/actions/{action}`: performs a moderation action.
-    /// The response says whether the platform applied it; a case is recorded
-    /// either way.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::moderation::{Action, ActionRequest};
-    /// let request = ActionRequest {
-    ///     user_id: "800000000000000004".into(),
-    ///     reason: Some("spam".into()),
-    ///     delete_message_days: Some(1),
-    ///     ..Default::default()
-    /// };
-    /// let outcome = client.perform_action("112233445566778899", Action::Ban, &request).await?;
-    /// println!("case {}: applied={} ({})", outcome.case_number, outcome.applied, outcome.detail);
-    /// # Ok(()) }
-    /// ```
-    pub async fn perform_action(
-        &self,
-        server: &str,
-        action: Action,
-        request: &ActionRequest,
-    ) -> Result<ActionResponse, Error> {
-        self.send(
-            self.request(
-                Method::POST,
-                &["servers", server, "actions", action.as_str()],
-            )
-            .json(request),
-        )
-        .await
-    }
-
-    /// Like [`Client::perform_action`], with an `Idempotency-Key`: retrying
-    /// with the same key within 24 hours returns the first response and does
-    /// nothing again, so a retry after a timeout is safe.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::types::moderation::{Action, ActionRequest};
-    /// let request = ActionRequest { user_id: "100003".into(), ..Default::default() };
-    /// let first = client.perform_action_idempotent("-1001234567890", Action::Kick, &request, "kick-100003-1").await?;
-    /// let again = client.perform_action_idempotent("-1001234567890", Action::Kick, &request, "kick-100003-1").await?;
-    /// assert_eq!(first.case_id, again.case_id);
-    /// # Ok(()) }
-    /// ```
-    pub async fn perform_action_idempotent(
-        &self,
-        server: &str,
-        action: Action,
-        request: &ActionRequest,
-        idempotency_key: &str,
-    ) -> Result<ActionResponse, Error> {
-        let request = self
-            .request(
-                Method::POST,
-                &["servers", server, "actions", action.as_str()],
-            )
-            .header("Idempotency-Key", idempotency_key)
-            .json(request);
-        self.send(request).await
-    }
-
-    /// `GET /servers/{id}/cases`: one page of cases, newest first. Pass the
-    /// page's `next_before` as `query.before` for the next one, or use
-    /// [`Client::all_cases`].
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// use modctl_client::CaseQuery;
-    /// let page = client.cases("112233445566778899", &CaseQuery { limit: Some(10), ..Default::default() }).await?;
-    /// for case in &page.cases {
-    ///     println!("#{} {} {}", case.number, case.action, case.user_id);
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn cases(&self, server: &str, query: &CaseQuery) -> Result<CaseList, Error> {
-        self.send(
-            self.request(Method::GET, &["servers", server, "cases"])
-                .query(query),
-        )
-        .await
-    }
-
-    /// Every case of a server (optionally of one user), newest first,
-    /// following the pages.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let cases = client.all_cases("112233445566778899", Some("800000000000000004")).await?;
-    /// println!("{} cases", cases.len());
-    /// # Ok(()) }
-    /// ```
-    pub async fn all_cases(&self, server: &str, user_id: Option<&str>) -> Result<Vec<Case>, Error> {
-        let mut query = CaseQuery {
-            limit: Some(CASES_MAX_LIMIT),
-            user_id: user_id.map(str::to_owned),
-            before: None,
-        };
-        let mut all = Vec::new();
-        loop {
-            let page = self.cases(server, &query).await?;
-            all.extend(page.cases);
-            match page.next_before {
-                Some(before) => query.before = Some(before),
-                None => return Ok(all),
-            }
-        }
-    }
-
-    /// `GET /servers/{id}/cases/{case_id}`: one case.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// let case = client.case("112233445566778899", 42).await?;
-    /// println!("{} by {}: {}", case.action, case.actor, case.detail);
-    /// # Ok(()) }
-    /// ```
-    pub async fn case(&self, server: &str, case_id: i64) -> Result<Case, Error> {
-        self.send(self.request(
-            Method::GET,
-            &["servers", server, "cases", &case_id.to_string()],
-        ))
-        .await
-    }
-
-    /// `GET /servers/{id}/strikes`: members with strikes, most active first.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// for member in client.strikes("112233445566778899").await? {
-    ///     println!("{}: {} active, {} total", member.user_id, member.active, member.total);
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn strikes(&self, server: &str) -> Result<Vec<StrikeSummary>, Error> {
-        let list: StrikeList = self
-            .send(self.request(Method::GET, &["servers", server, "strikes"]))
-            .await?;
-        Ok(list.strikes)
-    }
-
-    /// `GET /servers/{id}/jails`: active jails.
-    ///
-    /// ```no_run
-    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
-    /// for jail in client.jails("112233445566778899").await? {
-    ///     println!("{} jailed since {}", jail.user_id, jail.since);
-    /// }
-    /// # Ok(()) }
-    /// ```
-    pub async fn jails(&self, server: &str) -> Result<Vec<JailRecord>, Error> {
-        let list: JailList = self
-            .send(self.request(Method::GET, &["servers", server, "jails"]))
-            .await?;
-        Ok(list.jails)
-    }
-
     /// A request to the endpoint made of `segments`, each percent-encoded, so
     /// ids can never change which endpoint is called.
-    fn request(&self, method: Method, segments: &[&str]) -> RequestBuilder {
+    pub(crate) fn request(&self, method: Method, segments: &[&str]) -> RequestBuilder {
         let mut url = self.api_base.clone();
         {
             let mut path = url.path_segments_mut().expect("http(s) URLs have paths");
@@ -644,7 +232,10 @@ impl Client {
 
     /// Sends a request and decodes a 2xx JSON body; the one place where a
     /// non-2xx response becomes an [`Error`].
-    async fn send<T: DeserializeOwned>(&self, request: RequestBuilder) -> Result<T, Error> {
+    pub(crate) async fn send<T: DeserializeOwned>(
+        &self,
+        request: RequestBuilder,
+    ) -> Result<T, Error> {
         let response = request.send().await.map_err(Error::transport)?;
         let status = response.status();
         let body = response.text().await.map_err(Error::transport)?;
@@ -657,6 +248,9 @@ impl Client {
 
 #[cfg(test)]
 mod tests {
+    use modctl_types::query::{AuditQuery, CloneOptions, ImportOptions};
+    use serde::Serialize;
+
     use super::*;
 
     #[test]

@@ -23,7 +23,9 @@
 //! Models tolerate fields added within v1: unknown fields are ignored.
 
 pub mod client;
+mod config;
 pub mod error;
+mod moderation;
 
 pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};

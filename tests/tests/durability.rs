@@ -185,6 +185,16 @@ async fn at_once(client: &Client, action: Action, n: usize) -> Vec<Result<i64, S
     results
 }
 
+/// (successes, 409s); anything else, a 500 above all, is in neither.
+fn tally(results: &[Result<i64, StatusCode>]) -> (usize, usize) {
+    let ok = results.iter().filter(|r| r.is_ok()).count();
+    let conflicts = results
+        .iter()
+        .filter(|r| **r == Err(StatusCode::CONFLICT))
+        .count();
+    (ok, conflicts)
+}
+
 #[tokio::test]
 async fn ten_concurrent_jails_then_ten_unjails_make_one_of_each_and_restore_the_roles() {
     let (_fixture, fake, client) = discord(json!({"enabled": false}));

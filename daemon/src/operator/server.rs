@@ -1,0 +1,135 @@
+//! `modctld server ...`: claiming servers and connecting them to their
+//! platform (a bot token, never from the command line, or the simulator).
+
+use anyhow::Context;
+
+use super::{ServerCommand, demo, print_rows};
+use crate::store::connections::{self, ConnectionMode};
+use crate::store::{Store, StoreError, servers, teams};
+
+pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
+    match command {
+        ServerCommand::Claim {
+            team,
+            platform,
+            id,
+            name,
+        } => {
+            let team_name = team.clone();
+            let server = store
+                .write(move |tx| {
+                    let team = teams::get_by_name(tx, &team)?;
+                    servers::claim(tx, team.id, platform, &id, &name)
+                })
+                .await?;
+            eprintln!(
+                "team {team_name} claimed {} server {} ({})",
+                server.platform, server.id, server.name
+            );
+        }
+        ServerCommand::List => {
+            let secrets = store.secrets().clone();
+            let rows = store
+                .read(move |tx| {
+                    let rows = servers::list_all(tx)?;
+                    rows.into_iter()
+                        .map(|(team, server)| {
+                            let connection =
+                                match connections::get(tx, &secrets, &server.id)?.map(|c| c.mode) {
+                                    Some(ConnectionMode::Live { .. }) => "live",
+                                    Some(ConnectionMode::Simulated) => "simulated",
+                                    None => "none",
+                                };
+                            Ok((team, server, connection))
+                        })
+                        .collect::<Result<Vec<_>, StoreError>>()
+                })
+                .await?;
+            print_rows(
+                &["ID", "PLATFORM", "TEAM", "NAME", "CLAIMED AT", "CONNECTION"],
+                rows.iter().map(|(team, s, connection)| {
+                    vec![
+                        s.id.clone(),
+                        s.platform.to_string(),
+                        team.clone(),
+                        s.name.clone(),
+                        s.claimed_at.to_string(),
+                        (*connection).to_owned(),
+                    ]
+                }),
+            );
+        }
+        ServerCommand::Connect {
+            server_id,
+            platform_token_env,
+            platform_token_stdin: _,
+            simulated,
+            api_base,
+        } => {
+            let mode = if simulated {
+                ConnectionMode::Simulated
+            } else {
+                let token = match platform_token_env {
+                    Some(var) => std::env::var(&var)
+                        .ok()
+                        .filter(|t| !t.trim().is_empty())
+                        .with_context(|| {
+                            format!("environment variable {var} is not set or empty")
+                        })?,
+                    None => read_token_from_stdin()?,
+                };
+                if let Some(base) = &api_base
+                    && !(base.starts_with("https://") || base.starts_with("http://"))
+                {
+                    anyhow::bail!("--api-base must be an http:// or https:// URL");
+                }
+                ConnectionMode::Live {
+                    token: token.trim().to_owned(),
+                    api_base,
+                }
+            };
+            let id = server_id.clone();
+            let secrets = store.secrets().clone();
+            let platform = store
+                .write(move |tx| {
+                    let record = servers::find(tx, &id)?.ok_or_else(|| {
+                        StoreError::NotFound(format!(
+                            "server `{id}` is not claimed: claim it with `modctld server claim`"
+                        ))
+                    })?;
+                    let simulated = mode == ConnectionMode::Simulated;
+                    connections::set(tx, &secrets, &id, &connections::Connection { mode })?;
+                    if simulated && !crate::platform::simulator::has_community(tx, &id)? {
+                        crate::platform::simulator::seed(
+                            tx,
+                            &id,
+                            &demo::community(record.server.platform),
+                        )?;
+                    }
+                    Ok::<_, StoreError>(record.server.platform)
+                })
+                .await?;
+            let how = if simulated {
+                "the simulator"
+            } else {
+                "the platform API"
+            };
+            eprintln!("connected {platform} server {server_id} to {how}");
+        }
+    }
+    Ok(())
+}
+
+fn read_token_from_stdin() -> anyhow::Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .context("cannot read the token from stdin")?;
+    let token = line.trim().to_owned();
+    if token.is_empty() {
+        anyhow::bail!(
+            "no token on stdin: pipe the bot token in, e.g. `modctld server connect ID --platform-token-stdin < token.txt`"
+        );
+    }
+    Ok(token)
+}
