@@ -202,12 +202,7 @@ async fn ten_concurrent_jails_then_ten_unjails_make_one_of_each_and_restore_the_
     fake.add_member(TARGET, &[MEMBER_ROLE, OTHER_ROLE]);
 
     let jails = at_once(&client, Action::Jail, 10).await;
-    let ok = jails.iter().filter(|r| r.is_ok()).count();
-    let conflicts = jails
-        .iter()
-        .filter(|r| **r == Err(StatusCode::CONFLICT))
-        .count();
-    assert_eq!((ok, conflicts), (1, 9), "{jails:?}");
+    assert_eq!(tally(&jails), (1, 9), "{jails:?}");
     assert_eq!(fake.roles_of(TARGET).unwrap(), vec![JAIL_ROLE.to_owned()]);
     let active = client.jails(ALPHA_DISCORD).await.unwrap();
     assert_eq!(active.len(), 1);
@@ -217,12 +212,7 @@ async fn ten_concurrent_jails_then_ten_unjails_make_one_of_each_and_restore_the_
     );
 
     let unjails = at_once(&client, Action::Unjail, 10).await;
-    let ok = unjails.iter().filter(|r| r.is_ok()).count();
-    let conflicts = unjails
-        .iter()
-        .filter(|r| **r == Err(StatusCode::CONFLICT))
-        .count();
-    assert_eq!((ok, conflicts), (1, 9), "{unjails:?}");
+    assert_eq!(tally(&unjails), (1, 9), "{unjails:?}");
     assert_eq!(
         fake.roles_of(TARGET).unwrap(),
         vec![MEMBER_ROLE.to_owned(), OTHER_ROLE.to_owned()]
