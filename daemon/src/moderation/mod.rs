@@ -3,22 +3,23 @@
 //!
 //! # The lifecycle of an action
 //!
-//! 1. **Validate** ([`validate`]): a refusal is a 400 and nothing is recorded.
-//! 2. **Lock the member** ([`locks`]): actions on one member of one server run
-//!    one at a time, so each sees the state the previous one left.
-//! 3. **Begin**, in one transaction: claim the `Idempotency-Key` (a replay
-//!    answers from the case it recorded), check the jail state (409s), and
-//!    write the case as `pending`. From here on the case exists.
-//! 4. **Carry out** on the platform ([`behaviour`]), outside any transaction.
-//!    This runs in its own task, tracked by the server: a client that
-//!    disconnects drops only its wait for the answer, never the action.
-//! 5. **Settle**, in one transaction ([`settle`]): the platform's answer, the
+//! 1. **Lock the member** ([`locks`]): actions on one member of one server run
+//!    one at a time, so each sees the state the previous one left. From here
+//!    on everything runs in the action's own task, which a dropped request
+//!    does not cancel.
+//! 2. **Begin**, in one transaction: claim the `Idempotency-Key` (a replay
+//!    answers from the case it recorded, before anything else is checked),
+//!    **validate** ([`validate`]: a refusal is a 400 and nothing is
+//!    recorded), check the member's state (409s), and write the case as
+//!    `pending`. From here on the case exists.
+//! 3. **Carry out** on the platform ([`behaviour`]), outside any transaction.
+//! 4. **Settle**, in one transaction ([`settle`]): the platform's answer, the
 //!    strikes, the jail change, and the ladder's decision ([`escalation`]):
 //!    an escalation is written `pending` in that same transaction, then
 //!    carried out and settled like any action.
 //!
 //! The response is rebuilt from the settled cases, so an idempotent replay is
-//! exactly the first response. A daemon killed during step 4 leaves a pending
+//! exactly the first response. A daemon killed during step 3 leaves a pending
 //! case; at the next start [`recovery`] settles it by asking the platform what
 //! happened, or marks it `unknown` with a detail that says what to check.
 //! Timed jails end through [`expiry`].
@@ -133,7 +134,7 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
     }
 }
 
-/// Step 3 of the lifecycle, inside one write transaction.
+/// Step 2 of the lifecycle, inside one write transaction.
 struct Begin {
     server_id: String,
     platform: modctl_types::Platform,
@@ -287,7 +288,7 @@ async fn replay(
     Ok(response)
 }
 
-/// Steps 4 and 5 of one action, run in its own task while it holds the member.
+/// Steps 3 and 4 of one action, run in its task while it holds the member.
 struct Job {
     state: AppState,
     server: Server,

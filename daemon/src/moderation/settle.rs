@@ -1,4 +1,4 @@
-//! Step 5 of the lifecycle: recording what the platform did, in one
+//! Step 4 of the lifecycle: recording what the platform did, in one
 //! transaction, and carrying out the escalation that decided.
 //!
 //! The same code settles an action whose platform call just returned and one
