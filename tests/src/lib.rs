@@ -164,6 +164,11 @@ impl TestDaemon {
         &self.state.clock
     }
 
+    /// Now on the daemon's clock, as unix seconds (for expiry arithmetic).
+    pub fn now_unix(&self) -> i64 {
+        self.state.clock.now_unix()
+    }
+
     /// Runs every background worker once, as its loop would when due, and
     /// waits for it: e.g. advance the clock past a jail's end, then tick.
     pub fn tick_workers(&self) -> workers::Ticked {
@@ -444,13 +449,5 @@ impl Fixture {
             serde_json::json!({"enabled": true}),
         );
         fixture
-    }
-}
-
-/// The daemon's current time (its clock's), for expiry arithmetic in tests.
-impl TestDaemon {
-    /// Now on the daemon's clock, as unix seconds.
-    pub fn now_unix(&self) -> i64 {
-        self.state.clock.now_unix()
     }
 }

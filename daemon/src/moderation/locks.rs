@@ -72,7 +72,8 @@ impl MemberLocks {
 
     /// How many members have a live lock entry (tests check that idle locks
     /// are freed).
-    pub fn live(&self) -> usize {
+    #[cfg(test)]
+    fn live(&self) -> usize {
         self.locks
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

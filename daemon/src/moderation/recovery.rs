@@ -92,7 +92,7 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
 /// Settles one member's orphans, oldest first, by asking the platform what
 /// happened (module docs); then carries out the escalation a settled case
 /// triggers, as the lost request would have.
-pub async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()> {
+async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()> {
     let server = &orphan.server;
     let sections = sections_of(state, &server.id).await?;
     let adapter = connect(state, server).await?;

@@ -261,12 +261,18 @@ pub fn response_for(
     server_id: &str,
     case_id: i64,
 ) -> Result<Option<ActionResponse>, StoreError> {
-    let Some(case) = get(tx, server_id, case_id)? else {
+    // `active_strikes` follows the case's columns: one read of the row.
+    let Some((case, active_strikes)) = tx
+        .prepare_cached(&format!(
+            "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND id = ?2"
+        ))?
+        .query_row(params![server_id, case_id], |row| {
+            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(16)?))
+        })
+        .optional()?
+    else {
         return Ok(None);
     };
-    let active_strikes: Option<i64> = tx
-        .prepare_cached("SELECT active_strikes FROM cases WHERE id = ?1")?
-        .query_row([case_id], |row| row.get(0))?;
     let escalation = escalation_of(tx, case_id)?.map(|e| Escalation {
         case_id: e.id,
         case_number: e.number,
