@@ -6,7 +6,7 @@ use std::time::Duration;
 /// the SDK and the daemon read one definition; re-exported here, where it
 /// has always been.
 pub use modctl_types::query::CaseQuery;
-use modctl_types::{Me, Server, ServerList};
+use modctl_types::{Health, Me, Readiness, Server, ServerList};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
@@ -216,6 +216,39 @@ impl Client {
     /// ```
     pub async fn server(&self, id: &str) -> Result<Server, Error> {
         self.send(self.request(Method::GET, &["servers", id])).await
+    }
+
+    /// `GET /health`: the daemon is up, and its version. Needs no key.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// println!("modctld {}", client.health().await?.version);
+    /// # Ok(()) }
+    /// ```
+    pub async fn health(&self) -> Result<Health, Error> {
+        self.send(self.request(Method::GET, &["health"])).await
+    }
+
+    /// `GET /ready`: the daemon can serve requests (its database answers).
+    /// A daemon that is not ready answers 503, an [`ErrorKind::Server`]
+    /// error. Needs no key.
+    ///
+    /// [`ErrorKind::Server`]: crate::ErrorKind::Server
+    pub async fn ready(&self) -> Result<Readiness, Error> {
+        self.send(self.request(Method::GET, &["ready"])).await
+    }
+
+    /// `GET /openapi.json`: the API's OpenAPI 3.1 document. Needs no key.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let document = client.openapi().await?;
+    /// println!("{} paths", document["paths"].as_object().map_or(0, |p| p.len()));
+    /// # Ok(()) }
+    /// ```
+    pub async fn openapi(&self) -> Result<serde_json::Value, Error> {
+        self.send(self.request(Method::GET, &["openapi.json"]))
+            .await
     }
 
     /// A request to the endpoint made of `segments`, each percent-encoded, so

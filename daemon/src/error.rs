@@ -55,6 +55,9 @@ pub enum ApiError {
     /// 431: the request headers are larger than the daemon accepts.
     #[error("{0}")]
     HeadersTooLarge(String),
+    /// 503: the daemon cannot serve requests now (its database does not answer).
+    #[error("{0}")]
+    ServiceUnavailable(String),
     /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -77,6 +80,7 @@ impl ApiError {
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

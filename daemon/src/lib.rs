@@ -123,7 +123,9 @@ impl AppState {
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything
 /// that matches no route.
 pub fn router(state: AppState) -> Router {
-    let api = api::routes().method_not_allowed_fallback(method_not_allowed);
+    // The document half is built by `api::openapi::document` when it is asked for.
+    let (api, _document) = api::routes().split_for_parts();
+    let api = api.method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
         .fallback(not_found)

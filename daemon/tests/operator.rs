@@ -426,3 +426,14 @@ fn db_is_offered_only_by_the_commands_that_open_the_database() {
     let (_, err) = run(modctld(&db).args(["demo", "--db"]).arg(&other), 2);
     assert!(err.contains("unexpected argument '--db'"), "{err}");
 }
+
+#[test]
+fn openapi_prints_the_document_the_daemon_serves_without_opening_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("never-created.db");
+    let (out, _) = run(modctld(&db).arg("openapi"), 0);
+    assert_eq!(out, modctld::api::openapi::document_json());
+    let document: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(document["openapi"], "3.1.0");
+    assert!(!db.exists(), "printing the document touches no database");
+}

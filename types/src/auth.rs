@@ -16,6 +16,7 @@ use crate::Timestamp;
 /// assert!(!Scope::Read.covers(Scope::Write));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Scope {
@@ -76,6 +77,7 @@ impl FromStr for Scope {
 /// assert_eq!("pro".parse::<modctl_types::Plan>().unwrap(), modctl_types::Plan::Pro);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Plan {
@@ -115,6 +117,7 @@ impl FromStr for Plan {
 
 /// The team a key belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Team {
     /// Stable numeric id of the team.
     pub id: i64,
@@ -136,6 +139,7 @@ pub struct Team {
 /// assert_eq!(me.server_count, 3);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Me {
     /// The team the key belongs to.
     pub team: Team,

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(body.error, "unknown server");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     /// A human-readable message that says what went wrong and what to fix.
     pub error: String,

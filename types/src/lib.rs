@@ -11,6 +11,7 @@
 //! - [`config`]: the moderation config sections, their validation, the export
 //!   envelope and the bodies of the `/config` endpoints.
 //! - [`error`]: the error body every non-2xx response carries.
+//! - [`meta`]: the API's own health and readiness.
 //! - [`query`]: query strings (case filters, paging, import and clone options)
 //!   and their bounds.
 //!
@@ -21,12 +22,14 @@
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod meta;
 pub mod moderation;
 pub mod query;
 pub mod servers;
 
 pub use auth::{Me, Plan, Scope, Team};
 pub use error::ErrorBody;
+pub use meta::{Health, Readiness};
 pub use servers::{Platform, Server, ServerList};
 
 /// Timestamps on the wire are RFC 3339 strings in UTC, e.g. `2026-11-21T09:00:00Z`.

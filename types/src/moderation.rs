@@ -15,6 +15,7 @@ use crate::{Platform, Timestamp};
 /// assert!("smite".parse::<Action>().unwrap_err().contains("note, warn, timeout"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Action {
@@ -94,25 +95,36 @@ impl FromStr for Action {
 /// Numbers are signed on the wire so that out-of-range values get a clear
 /// message from the daemon rather than a type error.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ActionRequest {
-    /// The platform's user id of the target.
+    /// The platform's user id of the target: on Discord a snowflake (17 to 20
+    /// digits), on Telegram a positive integer, on Slack `U` or `W` and 8 to
+    /// 12 upper-case letters or digits.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = "^([1-9][0-9]{0,19}|[UW][A-Z0-9]{8,12})$")
+    )]
     pub user_id: String,
     /// Why; at most 512 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(max_length = 512))]
     pub reason: Option<String>,
     /// Duration: required by `timeout` (1 to 40320), optional for `jail`
     /// (1 to 525600; none = until unjailed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 525600))]
     pub minutes: Option<i64>,
     /// Days of messages to delete, `ban` only (0 to 7; default from the
     /// `moderation` config section).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 7))]
     pub delete_message_days: Option<i64>,
 }
 
 /// An escalation triggered by an action (a step of the strike ladder).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Escalation {
     /// The escalation's own case.
     pub case_id: i64,
@@ -138,6 +150,7 @@ pub struct Escalation {
 /// platform; when that cannot tell what happened, the case is `unknown` and
 /// its `detail` says what to check by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CaseState {
@@ -180,6 +193,7 @@ impl FromStr for CaseState {
 
 /// Response of `POST /servers/{id}/actions/{action}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ActionResponse {
     /// Identifier of the case that was recorded.
     pub case_id: i64,
@@ -202,6 +216,7 @@ pub struct ActionResponse {
 
 /// Where a case came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CaseSource {
@@ -232,6 +247,7 @@ impl fmt::Display for CaseSource {
 
 /// A recorded moderation case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Case {
     /// The case id (unique across servers).
     pub id: i64,
@@ -270,6 +286,7 @@ pub struct Case {
 
 /// Response of `GET /servers/{id}/cases`, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CaseList {
     /// The cases.
     pub cases: Vec<Case>,
@@ -279,6 +296,7 @@ pub struct CaseList {
 
 /// A member's strikes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StrikeSummary {
     /// The member.
     pub user_id: String,
@@ -292,6 +310,7 @@ pub struct StrikeSummary {
 
 /// Response of `GET /servers/{id}/strikes`: members with strikes, most active first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StrikeList {
     /// The members.
     pub strikes: Vec<StrikeSummary>,
@@ -299,6 +318,7 @@ pub struct StrikeList {
 
 /// An active jail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JailRecord {
     /// The jailed member.
     pub user_id: String,
@@ -314,6 +334,7 @@ pub struct JailRecord {
 
 /// Response of `GET /servers/{id}/jails`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JailList {
     /// Active jails, oldest first.
     pub jails: Vec<JailRecord>,

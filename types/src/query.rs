@@ -27,10 +27,12 @@ pub const AUDIT_MAX_LIMIT: u32 = 500;
 /// assert_eq!(too_big.page_size().unwrap_err(), "limit must be between 1 and 200, got 201");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 pub struct CaseQuery {
-    /// Page size, 1 to [`CASES_MAX_LIMIT`] (default [`CASES_DEFAULT_LIMIT`]).
+    /// Page size, 1 to 200 (default 50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", param(minimum = 1, maximum = 200))]
     pub limit: Option<u32>,
     /// Only cases of this user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,10 +57,12 @@ impl CaseQuery {
 /// assert!(AuditQuery { limit: Some(0), before: None }.page_size().is_err());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
-    /// Entries to return, 1 to [`AUDIT_MAX_LIMIT`] (default [`AUDIT_DEFAULT_LIMIT`]).
+    /// Entries to return, 1 to 500 (default 50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", param(minimum = 1, maximum = 500))]
     pub limit: Option<u32>,
     /// Only entries older than this entry id (paging).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +84,7 @@ impl AuditQuery {
 /// assert!(!options.drop_foreign_ids);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 pub struct ImportOptions {
     /// Report what would change without writing.
@@ -99,6 +104,7 @@ pub struct ImportOptions {
 /// assert!(!CloneOptions::default().drop_foreign_ids);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 pub struct CloneOptions {
     /// As [`ImportOptions::drop_foreign_ids`].

@@ -16,6 +16,7 @@ use crate::Timestamp;
 /// assert!(Platform::Slack.validate_server_id("123").is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Platform {
@@ -226,6 +227,7 @@ impl FromStr for Platform {
 
 /// A server (community) claimed by the caller's team.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Server {
     /// The platform's own id of the server, as a string.
     pub id: String,
@@ -242,6 +244,7 @@ pub struct Server {
 /// The list is wrapped in an object so fields (such as paging) can be added
 /// within v1 without changing the shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ServerList {
     /// The team's servers, ordered by id.
     pub servers: Vec<Server>,

@@ -3,6 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
+use modctl_types::ErrorBody;
 use modctl_types::moderation::{
     Action, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
 };
@@ -15,7 +16,32 @@ use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::moderation::{self, validate};
 use crate::store::{cases, jails};
 
+use super::openapi::ServerPath;
+
 /// `POST /servers/{id}/actions/{action}`
+#[utoipa::path(
+    post,
+    path = "/servers/{id}/actions/{action}",
+    tag = "moderation",
+    summary = "Perform a moderation action",
+    description = "Records a case and carries the action out on the platform. What each action does on each platform, \
+        and which fields it uses, is in `docs/api.md` (\"Actions by platform\"). The case is recorded even when the \
+        platform refuses (`applied: false`, `detail` says why). With an `Idempotency-Key`, a retry answers the first \
+        response again instead of acting twice.",
+    params(
+        ServerPath,
+        ("action" = Action, Path, description = "The action."),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes retries safe: 1 to 255 visible ASCII characters, e.g. a UUID. \
+            A retry with the same key and body answers the first response; with another body, 409."),
+    ),
+    request_body = ActionRequest,
+    security(("bearer" = ["write"])),
+    responses(
+        (status = 200, description = "The case recorded, and whether the platform applied the action.", body = ActionResponse),
+        (status = 409, description = "The Idempotency-Key was used with another body, or an earlier action on this member \
+            is still being carried out or settled; retry later.", body = ErrorBody),
+    ),
+)]
 pub async fn perform(
     State(state): State<AppState>,
     access: WriteServer,
@@ -41,6 +67,16 @@ pub async fn perform(
 }
 
 /// `GET /servers/{id}/cases?limit=N&user_id=U&before=C`, newest first.
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/cases",
+    tag = "moderation",
+    summary = "Recent cases",
+    description = "Cases, newest first, a page at a time: pass `next_before` as `before` for the next page.",
+    params(ServerPath, CaseQuery),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "A page of cases.", body = CaseList)),
+)]
 pub async fn list(
     State(state): State<AppState>,
     access: ReadServer,
@@ -59,6 +95,21 @@ pub async fn list(
 }
 
 /// `GET /servers/{id}/cases/{case_id}`
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/cases/{case_id}",
+    tag = "moderation",
+    summary = "One case",
+    params(
+        ServerPath,
+        ("case_id" = i64, Path, description = "The case id (`id` of a case, `case_id` of an action response)."),
+    ),
+    security(("bearer" = ["read"])),
+    responses(
+        (status = 200, description = "The case.", body = Case),
+        (status = 404, description = "No server with this id is claimed, or it has no such case.", body = ErrorBody),
+    ),
+)]
 pub async fn show(
     State(state): State<AppState>,
     access: ReadServer,
@@ -82,6 +133,16 @@ pub async fn show(
 }
 
 /// `GET /servers/{id}/strikes`
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/strikes",
+    tag = "moderation",
+    summary = "Strike counts",
+    description = "Members with strikes, most active strikes first.",
+    params(ServerPath),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "The members' strikes.", body = StrikeList)),
+)]
 pub async fn strikes(
     State(state): State<AppState>,
     access: ReadServer,
@@ -96,6 +157,15 @@ pub async fn strikes(
 }
 
 /// `GET /servers/{id}/jails`
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/jails",
+    tag = "moderation",
+    summary = "Active jails",
+    params(ServerPath),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "Active jails, oldest first.", body = JailList)),
+)]
 pub async fn jails(State(state): State<AppState>, access: ReadServer) -> ApiResult<Json<JailList>> {
     let id = access.server.id;
     let jails = state.store.read(move |tx| jails::list(tx, &id)).await?;

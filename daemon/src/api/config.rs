@@ -12,11 +12,11 @@ use axum::http::header::{ETAG, IF_MATCH};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use modctl_types::config::{
-    AuditList, AuditSource, EXPORT_FORMAT, ExportEnvelope, ExportSource, FieldError, ImportReport,
-    SCHEMA_VERSION, SectionName, Sections, ServerConfig,
+    AuditList, AuditSource, CloneRequest, EXPORT_FORMAT, ExportEnvelope, ExportSource, FieldError,
+    ImportReport, SCHEMA_VERSION, SectionName, Sections, ServerConfig,
 };
 use modctl_types::query::{AuditQuery, CloneOptions, ImportOptions};
-use modctl_types::{Platform, Server};
+use modctl_types::{ErrorBody, Platform, Server};
 use serde_json::Value;
 
 use crate::AppState;
@@ -26,7 +26,18 @@ use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::store::config::{self, Change, StoredConfig};
 use crate::store::timestamp;
 
+use super::openapi::{AnySection, ServerPath};
+
 /// `GET /servers/{id}/config`
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/config",
+    tag = "config",
+    summary = "The full config",
+    params(ServerPath),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "All sections, with the revision.", body = ServerConfig, headers(("ETag" = String, description = "The config revision, e.g. `\"3\"`: send it back in `If-Match`.")))),
+)]
 pub async fn show(State(state): State<AppState>, access: ReadServer) -> ApiResult<Response> {
     let server = access.server;
     let id = server.id.clone();
@@ -38,6 +49,18 @@ pub async fn show(State(state): State<AppState>, access: ReadServer) -> ApiResul
 }
 
 /// `GET /servers/{id}/config/{section}` (additive): one section.
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/config/{section}",
+    tag = "config",
+    summary = "One config section",
+    params(ServerPath, ("section" = SectionName, Path, description = "The section.")),
+    security(("bearer" = ["read"])),
+    responses(
+        (status = 200, description = "The section.", body = AnySection, headers(("ETag" = String, description = "The config revision, e.g. `\"3\"`: send it back in `If-Match`."))),
+        (status = 404, description = "No server with this id is claimed, or no section has this name.", body = ErrorBody),
+    ),
+)]
 pub async fn show_section(
     State(state): State<AppState>,
     access: ReadServer,
@@ -53,6 +76,23 @@ pub async fn show_section(
 }
 
 /// `PUT /servers/{id}/config/{section}`: replaces one section.
+#[utoipa::path(
+    put,
+    path = "/servers/{id}/config/{section}",
+    tag = "config",
+    summary = "Replace one config section",
+    description = "Validates the section for the server's platform, then replaces it whole: fields left out take \
+        their defaults. A change is recorded in the audit trail and raises the revision; a body equal to the \
+        current section changes nothing.",
+    params(ServerPath, ("section" = SectionName, Path, description = "The section."), ("If-Match" = Option<String>, Header, description = "Refuse the write unless the config is still at this revision, as sent in `ETag` (e.g. `\"3\"`); `*` or absent: no condition."),),
+    request_body = AnySection,
+    security(("bearer" = ["write"])),
+    responses(
+        (status = 200, description = "The whole config after the change.", body = ServerConfig, headers(("ETag" = String, description = "The config revision, e.g. `\"3\"`: send it back in `If-Match`."))),
+        (status = 404, description = "No server with this id is claimed, or no section has this name.", body = ErrorBody),
+        (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+    ),
+)]
 pub async fn replace_section(
     State(state): State<AppState>,
     access: WriteServer,
@@ -102,6 +142,16 @@ pub async fn replace_section(
 }
 
 /// `GET /servers/{id}/config/export`
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/config/export",
+    tag = "config",
+    summary = "Export the config",
+    description = "The export envelope: every section, without secrets (`redacted` names them), ready for `import`.",
+    params(ServerPath),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "The export envelope.", body = ExportEnvelope)),
+)]
 pub async fn export(
     State(state): State<AppState>,
     access: ReadServer,
@@ -126,6 +176,22 @@ pub async fn export(
 
 /// `POST /servers/{id}/config/import[?dry_run=true][&drop_foreign_ids=true]`:
 /// takes an export envelope as is.
+#[utoipa::path(
+    post,
+    path = "/servers/{id}/config/import",
+    tag = "config",
+    summary = "Import an export",
+    description = "Takes an export envelope as `export` made it, from this server or another of any platform, \
+        validates every section for this server's platform and replaces them in one write, or with `dry_run` \
+        reports what would change.",
+    params(ServerPath, ImportOptions, ("If-Match" = Option<String>, Header, description = "Refuse the write unless the config is still at this revision, as sent in `ETag` (e.g. `\"3\"`); `*` or absent: no condition."),),
+    request_body = ExportEnvelope,
+    security(("bearer" = ["write"])),
+    responses(
+        (status = 200, description = "What changed (or would).", body = ImportReport),
+        (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+    ),
+)]
 pub async fn import(
     State(state): State<AppState>,
     access: WriteServer,
@@ -186,6 +252,22 @@ pub async fn import(
 }
 
 /// `POST /servers/{id}/config/clone[?drop_foreign_ids=true]` with `{"from": "<server id>"}`.
+#[utoipa::path(
+    post,
+    path = "/servers/{id}/config/clone",
+    tag = "config",
+    summary = "Clone another server's config",
+    description = "Copies every section of `from`, another server of the same team, into this one, validated for \
+        this server's platform. The target keeps its own webhook signing secret.",
+    params(ServerPath, CloneOptions, ("If-Match" = Option<String>, Header, description = "Refuse the write unless the config is still at this revision, as sent in `ETag` (e.g. `\"3\"`); `*` or absent: no condition."),),
+    request_body = CloneRequest,
+    security(("bearer" = ["write"])),
+    responses(
+        (status = 200, description = "What changed.", body = ImportReport),
+        (status = 404, description = "This server, or `from`, is not claimed.", body = ErrorBody),
+        (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+    ),
+)]
 pub async fn clone(
     State(state): State<AppState>,
     access: WriteServer,
@@ -239,6 +321,16 @@ pub async fn clone(
 }
 
 /// `GET /servers/{id}/config/audit?limit=N&before=ID`, newest first.
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/config/audit",
+    tag = "config",
+    summary = "The config audit trail",
+    description = "One entry per changed section per write, newest first; secrets show as `\"<redacted>\"`.",
+    params(ServerPath, AuditQuery),
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "The entries.", body = AuditList)),
+)]
 pub async fn audit(
     State(state): State<AppState>,
     access: ReadServer,

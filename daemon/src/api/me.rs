@@ -9,6 +9,15 @@ use crate::auth::ReadKey;
 use crate::error::{ApiError, ApiResult};
 use crate::store::{keys, servers, teams};
 
+#[utoipa::path(
+    get,
+    path = "/me",
+    tag = "keys",
+    summary = "The calling key",
+    description = "The key's team, scopes, expiry and how many servers its team has claimed.",
+    security(("bearer" = ["read"])),
+    responses((status = 200, description = "The calling key.", body = Me)),
+)]
 pub async fn show(State(state): State<AppState>, key: ReadKey) -> ApiResult<Json<Me>> {
     let caller = key.caller;
     let me = state

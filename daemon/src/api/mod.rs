@@ -3,35 +3,43 @@
 //! One submodule per resource; each exposes its handlers and [`routes`] wires
 //! them. Handlers take the auth extractors from [`crate::auth`], bodies through
 //! [`crate::extract::ApiJson`], and return [`crate::error::ApiResult`].
+//!
+//! Every handler carries a `#[utoipa::path]` attribute and is registered with
+//! `routes!`, which makes the axum route and the OpenAPI operation from that
+//! one attribute (see [`openapi`]). Register handlers only that way: a route
+//! added with a plain `.route(...)` would be missing from the document.
 
 mod actions;
 mod config;
+mod health;
 mod me;
+pub mod openapi;
 mod servers;
 
-use axum::Router;
-use axum::routing::{get, post};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::AppState;
 
-/// The v1 routes, relative to `/api/v1`.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/me", get(me::show))
-        .route("/servers", get(servers::list))
-        .route("/servers/{id}", get(servers::show))
-        .route("/servers/{id}/config", get(config::show))
-        .route("/servers/{id}/config/export", get(config::export))
-        .route("/servers/{id}/config/import", post(config::import))
-        .route("/servers/{id}/config/clone", post(config::clone))
-        .route("/servers/{id}/config/audit", get(config::audit))
-        .route(
-            "/servers/{id}/config/{section}",
-            get(config::show_section).put(config::replace_section),
-        )
-        .route("/servers/{id}/actions/{action}", post(actions::perform))
-        .route("/servers/{id}/cases", get(actions::list))
-        .route("/servers/{id}/cases/{case_id}", get(actions::show))
-        .route("/servers/{id}/strikes", get(actions::strikes))
-        .route("/servers/{id}/jails", get(actions::jails))
+/// The v1 routes, relative to `/api/v1`, with their OpenAPI operations.
+/// `routes!` takes the handlers of one path.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(openapi::serve_document))
+        .routes(routes!(health::health))
+        .routes(routes!(health::ready))
+        .routes(routes!(me::show))
+        .routes(routes!(servers::list))
+        .routes(routes!(servers::show))
+        .routes(routes!(config::show))
+        .routes(routes!(config::export))
+        .routes(routes!(config::import))
+        .routes(routes!(config::clone))
+        .routes(routes!(config::audit))
+        .routes(routes!(config::show_section, config::replace_section))
+        .routes(routes!(actions::perform))
+        .routes(routes!(actions::list))
+        .routes(routes!(actions::show))
+        .routes(routes!(actions::strikes))
+        .routes(routes!(actions::jails))
 }

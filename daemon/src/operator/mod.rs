@@ -92,6 +92,8 @@ enum Command {
     Key(DbGroup<KeyCommand>),
     /// Manage server claims
     Server(DbGroup<ServerCommand>),
+    /// Print the OpenAPI 3.1 document of the HTTP API (what `GET /api/v1/openapi.json` serves)
+    Openapi,
     /// Start a throw-away daemon with a demo team, keys and servers
     Demo {
         /// Address to listen on
@@ -243,6 +245,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Demo { listen } => demo::run(listen).await,
+        Command::Openapi => {
+            print!("{}", crate::api::openapi::document_json());
+            Ok(())
+        }
         Command::Migrate { db } => {
             let db = db.path()?;
             open_store(&db).await?;

@@ -62,7 +62,7 @@ mod embedded {
 }
 
 /// How many read connections the pool holds; reads beyond this wait their turn.
-const READERS: usize = 4;
+pub const READERS: usize = 4;
 /// How long SQLite itself retries on a lock held by another process (e.g. an
 /// operator command run while the daemon serves).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

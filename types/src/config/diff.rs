@@ -8,6 +8,7 @@ use super::{SectionChange, SectionName, Sections};
 
 /// One changed field: its path and both values (`null` where absent).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldChange {
     /// Path from the config root, e.g. `strikes.ladder[1].minutes`.
     pub path: String,

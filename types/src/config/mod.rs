@@ -34,6 +34,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// assert!("nope".parse::<SectionName>().unwrap_err().contains("general, moderation"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SectionName {
     /// [`General`].
@@ -142,6 +143,7 @@ config_sections!(
 
 /// All sections of a server's config. A section never set reads as its defaults.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Sections {
     /// [`General`].
@@ -259,6 +261,7 @@ fn json_kind(value: &Value) -> &'static str {
 
 /// Response of `GET /servers/{id}/config` (and of a successful `PUT`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ServerConfig {
     /// The server.
     pub server_id: String,
@@ -276,6 +279,7 @@ pub struct ServerConfig {
 
 /// Where an export came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportSource {
     /// Server id.
     pub id: String,
@@ -290,6 +294,7 @@ pub struct ExportSource {
 /// Field order is fixed, so two exports diff cleanly. Secrets are never
 /// exported: `redacted` names the fields left out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportEnvelope {
     /// Always [`EXPORT_FORMAT`].
     pub format: String,
@@ -309,6 +314,7 @@ pub struct ExportEnvelope {
 
 /// Body of `POST /servers/{id}/config/clone`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CloneRequest {
     /// Id of the server (of the same team) whose config is copied.
     pub from: String,
@@ -316,6 +322,7 @@ pub struct CloneRequest {
 
 /// Changes to one section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SectionChange {
     /// The section.
     pub section: SectionName,
@@ -325,6 +332,7 @@ pub struct SectionChange {
 
 /// Response of import and clone: what changed (or would, with `dry_run`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ImportReport {
     /// Whether this was a dry run (nothing written).
     pub dry_run: bool,
@@ -340,6 +348,7 @@ pub struct ImportReport {
 
 /// How a config change was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum AuditSource {
@@ -370,6 +379,7 @@ impl fmt::Display for AuditSource {
 
 /// One entry of the config audit trail: one changed section in one write.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     /// Entry id, increasing.
     pub id: i64,
@@ -389,6 +399,7 @@ pub struct AuditEntry {
 
 /// Response of `GET /servers/{id}/config/audit`, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditList {
     /// The entries.
     pub entries: Vec<AuditEntry>,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// `general`: where the bot logs and how it formats things.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct General {
     /// Channel that receives the moderation log; `null` for none.
@@ -30,6 +31,7 @@ impl Default for General {
 
 /// `moderation`: how actions behave by default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Moderation {
     /// Refuse actions that carry no reason.
@@ -59,6 +61,7 @@ impl Default for Moderation {
 
 /// `strikes`: weights, expiry and the escalation ladder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Strikes {
     /// Whether actions add strikes at all.
@@ -100,6 +103,7 @@ impl Default for Strikes {
 
 /// Strikes added per action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct StrikeWeights {
     /// `note`.
@@ -131,6 +135,7 @@ impl Default for StrikeWeights {
 
 /// One escalation step: at `at` active strikes, apply `action`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LadderStep {
     /// Active strike count that triggers the step (1 to 100).
@@ -145,6 +150,7 @@ pub struct LadderStep {
 
 /// What a ladder step does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum LadderAction {
     /// Time the member out.
@@ -159,6 +165,7 @@ pub enum LadderAction {
 
 /// `jail`: the role and channel used to jail members.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Jail {
     /// Whether jailing is available.
@@ -187,6 +194,7 @@ impl Default for Jail {
 
 /// What an automod filter does when it triggers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FilterAction {
     /// Delete the message.
@@ -203,6 +211,7 @@ pub enum FilterAction {
 
 /// `automod`: message filters.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Automod {
     /// Messages containing blocked words.
@@ -225,6 +234,7 @@ macro_rules! filter {
     ($(#[$doc:meta])* $name:ident, threshold = $default:expr, $threshold_doc:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         #[serde(default, deny_unknown_fields)]
         pub struct $name {
             /// Whether the filter runs.
@@ -262,6 +272,7 @@ filter!(
 
 /// The blocked-words filter.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct WordFilter {
     /// Whether the filter runs.
@@ -287,6 +298,7 @@ impl Default for WordFilter {
 
 /// The link filter.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct LinkFilter {
     /// Whether the filter runs.
@@ -312,6 +324,7 @@ impl Default for LinkFilter {
 
 /// `logging`: a channel per event kind; `null` turns that log off.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Logging {
     /// Deleted messages.
@@ -360,6 +373,7 @@ impl Logging {
 
 /// How new members are verified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verification {
     /// No verification.
@@ -373,6 +387,7 @@ pub enum Verification {
 
 /// `welcome`: greeting, auto-roles and verification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Welcome {
     /// Whether new members are greeted.
@@ -404,6 +419,7 @@ impl Default for Welcome {
 
 /// What anti-nuke does to a member who crosses a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AntinukeAction {
     /// Remove the member's roles.
@@ -416,6 +432,7 @@ pub enum AntinukeAction {
 
 /// `antinuke`: structure snapshots and limits on mass destruction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Antinuke {
     /// Whether the limits are enforced.
@@ -447,6 +464,7 @@ impl Default for Antinuke {
 
 /// Kinds of webhook events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WebhookEvent {
     /// A case was recorded.
@@ -461,6 +479,7 @@ pub enum WebhookEvent {
 
 /// `webhooks`: where events are delivered and how they are signed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Webhooks {
     /// Whether events are delivered.
@@ -473,8 +492,13 @@ pub struct Webhooks {
     /// leave it out to keep the stored one, send a string (16 to 256
     /// characters) to replace it, or `null` to remove it.
     #[serde(skip_serializing_if = "SecretUpdate::is_keep")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<String>, write_only, min_length = 16, max_length = 256)
+    )]
     pub secret: SecretUpdate,
     /// Read-only: whether a signing secret is stored. Ignored on input.
+    #[cfg_attr(feature = "openapi", schema(read_only))]
     pub secret_set: bool,
 }
 

@@ -1,0 +1,67 @@
+//! `GET /health` and `GET /ready`: no key, for load balancers and service
+//! managers.
+//!
+//! `health` answers from memory, so it says only that the process serves
+//! HTTP (it is also the benchmark's baseline route). `ready` asks the store,
+//! so a daemon whose database is stuck is taken out of rotation.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::State;
+use modctl_types::{ErrorBody, Health, Readiness};
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult};
+
+/// How long `ready` waits for the store before saying it is not ready.
+const READY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// `GET /api/v1/health`
+#[utoipa::path(
+    get,
+    path = "/health",
+    tag = "meta",
+    summary = "Liveness",
+    description = "The daemon is up. Needs no key and does not touch the database.",
+    responses((status = 200, description = "Up.", body = Health)),
+)]
+pub async fn health() -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+    })
+}
+
+/// `GET /api/v1/ready`
+#[utoipa::path(
+    get,
+    path = "/ready",
+    tag = "meta",
+    summary = "Readiness",
+    description = "The daemon can serve requests: its database answers within 2 seconds. Needs no key.",
+    responses(
+        (status = 200, description = "Ready.", body = Readiness),
+        (status = 503, description = "Not ready: the database did not answer; the message says why.", body = ErrorBody),
+    ),
+)]
+pub async fn ready(State(state): State<AppState>) -> ApiResult<Json<Readiness>> {
+    let probe = state
+        .store
+        .read(|tx| tx.query_row("SELECT 1", [], |row| row.get::<_, i64>(0)));
+    match tokio::time::timeout(READY_TIMEOUT, probe).await {
+        Ok(Ok(_)) => Ok(Json(Readiness {
+            status: "ready".into(),
+        })),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "readiness check: the database failed");
+            Err(ApiError::ServiceUnavailable(
+                "not ready: the database failed to answer; the daemon's log has the details".into(),
+            ))
+        }
+        Err(_) => Err(ApiError::ServiceUnavailable(format!(
+            "not ready: the database did not answer within {} s",
+            READY_TIMEOUT.as_secs()
+        ))),
+    }
+}

@@ -1,0 +1,368 @@
+//! The OpenAPI 3.1 document of the API, generated from the code.
+//!
+//! Nothing here is written by hand twice. Each handler carries a
+//! `#[utoipa::path]` attribute with its path, parameters, body, success
+//! response and the errors only it can answer; [`super::routes`] registers
+//! handlers with utoipa-axum's `routes!`, which builds the axum route and the
+//! document's operation from the same attribute, so the router and the
+//! document cannot list different paths or methods. Schemas come from the
+//! wire types in `modctl-types` (its `openapi` feature derives them).
+//!
+//! What every operation shares is added by [`SharedResponses`] from facts
+//! the operation already states, rather than repeated on every handler:
+//!
+//! - a `security` requirement (`bearer` with the scope as its role) means the
+//!   key is checked: `401` and `403`, the `x-required-scope` extension and a
+//!   sentence naming the scope;
+//! - a `{id}` in the path means a server is looked up: `404`;
+//! - parameters mean `400`; a request body means `400`, `408`, `413`, `415`;
+//! - every request can meet the HTTP limits (`414`, `431`) and `500`.
+//!
+//! The document is served at `GET /api/v1/openapi.json` and committed as
+//! `docs/openapi.json`; a test fails when the two differ.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use axum::body::Bytes;
+use axum::http::header;
+use axum::response::IntoResponse;
+use modctl_types::ErrorBody;
+use modctl_types::config::{
+    Antinuke, Automod, General, Jail, Logging, Moderation, Strikes, Webhooks, Welcome,
+};
+use serde_json::json;
+use utoipa::openapi::path::{HttpMethod, Operation, Parameter};
+use utoipa::openapi::response::{Response, ResponseBuilder};
+use utoipa::openapi::schema::{AnyOfBuilder, SchemaType, Type};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Schema};
+use utoipa::{IntoParams, Modify, OpenApi as _, PartialSchema, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::AppState;
+
+/// The name of the bearer security scheme in the document.
+pub const BEARER: &str = "bearer";
+
+/// The document as served, serialized once.
+static DOCUMENT_JSON: LazyLock<Bytes> = LazyLock::new(|| Bytes::from(document_json()));
+
+/// The whole document, as `GET /api/v1/openapi.json` serves it.
+pub fn document() -> OpenApi {
+    let mut document = OpenApiRouter::<AppState>::with_openapi(ApiDoc::openapi())
+        .nest("/api/v1", super::routes())
+        .into_openapi();
+    // After the routes are in: the modifier works on their operations.
+    SharedResponses.modify(&mut document);
+    document
+}
+
+/// The document as pretty-printed JSON with a final newline: the exact bytes
+/// of the endpoint and of `docs/openapi.json`.
+pub fn document_json() -> String {
+    let mut text = document()
+        .to_pretty_json()
+        .expect("the OpenAPI document always serializes");
+    text.push('\n');
+    text
+}
+
+/// The base of the document: what is not an operation.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "modctl API",
+        description = "The HTTP JSON API v1 of modctld, the modctl moderation daemon. \
+            Every error answers `{\"error\": \"<what to fix>\"}` with its status. \
+            Decisions beyond the contract are in `docs/api.md`.",
+    ),
+    components(schemas(ErrorBody)),
+    tags(
+        (name = "meta", description = "The API itself: its document, health and readiness."),
+        (name = "keys", description = "The calling key."),
+        (name = "servers", description = "The servers claimed by the key's team."),
+        (name = "config", description = "A server's moderation config, its export, import, clone and audit trail."),
+        (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),
+    )
+)]
+#[derive(Debug)]
+pub struct ApiDoc;
+
+/// `{id}`: a server claimed by the key's team.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct ServerPath {
+    /// The platform's own id of the server: a Discord guild snowflake, a
+    /// Telegram chat id (e.g. `-1001234567890`) or a Slack team id (`T...`).
+    pub id: String,
+}
+
+/// The body of one config section: which section is named by the
+/// `{section}` path segment.
+#[derive(Debug)]
+pub struct AnySection;
+
+/// The nine sections, with their names in the document.
+fn section_schemas() -> [(Cow<'static, str>, RefOr<Schema>); 9] {
+    [
+        (General::name(), General::schema()),
+        (Moderation::name(), Moderation::schema()),
+        (Strikes::name(), Strikes::schema()),
+        (Jail::name(), Jail::schema()),
+        (Automod::name(), Automod::schema()),
+        (Logging::name(), Logging::schema()),
+        (Welcome::name(), Welcome::schema()),
+        (Antinuke::name(), Antinuke::schema()),
+        (Webhooks::name(), Webhooks::schema()),
+    ]
+}
+
+impl PartialSchema for AnySection {
+    fn schema() -> RefOr<Schema> {
+        // `anyOf`, not `oneOf`: every field of a section is optional, so `{}`
+        // is a valid body of all nine.
+        section_schemas()
+            .into_iter()
+            .fold(
+                AnyOfBuilder::new().description(Some(
+                    "The section named by `{section}`; fields left out take their defaults.",
+                )),
+                |any, (name, _)| any.item(Ref::from_schema_name(name)),
+            )
+            .into()
+    }
+}
+
+impl ToSchema for AnySection {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        for (name, schema) in section_schemas() {
+            schemas.push((name.into_owned(), schema));
+        }
+        General::schemas(schemas);
+        Moderation::schemas(schemas);
+        Strikes::schemas(schemas);
+        Jail::schemas(schemas);
+        Automod::schemas(schemas);
+        Logging::schemas(schemas);
+        Welcome::schemas(schemas);
+        Antinuke::schemas(schemas);
+        Webhooks::schemas(schemas);
+    }
+}
+
+/// Adds what every operation shares; see the module header.
+#[derive(Debug)]
+struct SharedResponses;
+
+impl Modify for SharedResponses {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("mdk_<key_id>_<secret>")
+                    .description(Some(
+                        "An API key made by `modctld key create`: \
+                         `Authorization: Bearer mdk_<key_id>_<secret>`. \
+                         The role of each requirement is the scope the key must hold.",
+                    ))
+                    .build(),
+            ),
+        );
+        for schema in components.schemas.values_mut() {
+            if let RefOr::T(Schema::Object(object)) = schema {
+                object.description = object.description.take().map(without_rust_examples);
+            }
+        }
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            for method in [
+                HttpMethod::Get,
+                HttpMethod::Put,
+                HttpMethod::Post,
+                HttpMethod::Delete,
+                HttpMethod::Patch,
+            ] {
+                let operation = match method {
+                    HttpMethod::Get => item.get.as_mut(),
+                    HttpMethod::Put => item.put.as_mut(),
+                    HttpMethod::Post => item.post.as_mut(),
+                    HttpMethod::Delete => item.delete.as_mut(),
+                    HttpMethod::Patch => item.patch.as_mut(),
+                    _ => None,
+                };
+                if let Some(operation) = operation {
+                    add_shared(path, operation);
+                }
+            }
+        }
+    }
+}
+
+/// The scope an operation's security requirement names, if it has one.
+pub fn required_scope(operation: &Operation) -> Option<String> {
+    let requirements = serde_json::to_value(operation.security.as_ref()?).ok()?;
+    requirements
+        .as_array()?
+        .iter()
+        .find_map(|requirement| requirement.get(BEARER)?.get(0)?.as_str().map(str::to_owned))
+}
+
+/// A wire type's doc comment without its doctests: they show Rust callers
+/// how to use the type, and are noise in an API reference.
+fn without_rust_examples(description: String) -> String {
+    match description.find("```") {
+        Some(start) => description[..start].trim_end().to_owned(),
+        None => description,
+    }
+}
+
+/// A parameter is absent or a string on the wire, never `null`; utoipa makes
+/// an `Option<T>` parameter nullable as it does an `Option<T>` field.
+fn not_nullable(parameter: &mut Parameter) {
+    if let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut()
+        && let SchemaType::Array(types) = &object.schema_type
+    {
+        let types: Vec<Type> = types
+            .iter()
+            .filter(|t| **t != Type::Null)
+            .cloned()
+            .collect();
+        object.schema_type = match types.as_slice() {
+            [single] => SchemaType::Type(single.clone()),
+            _ => SchemaType::Array(types),
+        };
+    }
+}
+
+fn add_shared(path: &str, operation: &mut Operation) {
+    for parameter in operation.parameters.iter_mut().flatten() {
+        if let RefOr::T(parameter) = parameter {
+            not_nullable(parameter);
+        }
+    }
+    if let Some(scope) = required_scope(operation) {
+        let sentence = format!("Requires a key with scope `{scope}`.");
+        operation.description = Some(match operation.description.take() {
+            Some(description) => format!("{description}\n\n{sentence}"),
+            None => sentence,
+        });
+        let extensions = operation.extensions.get_or_insert_with(Default::default);
+        extensions.merge(
+            utoipa::openapi::extensions::ExtensionsBuilder::new()
+                .add("x-required-scope", json!(scope))
+                .build(),
+        );
+        if let Some(response) = add_error(
+            operation,
+            "401",
+            "The key is missing, malformed, unknown, revoked or expired.",
+        ) {
+            let challenge = HeaderBuilder::new()
+                .schema(Some(String::schema()))
+                .description(Some("Always `Bearer`."))
+                .build();
+            response
+                .headers
+                .insert("WWW-Authenticate".to_owned(), RefOr::T(challenge));
+        }
+        add_error(
+            operation,
+            "403",
+            "The key lacks the scope, or the server is claimed by another team.",
+        );
+    }
+    if path.contains("{id}") {
+        add_error(operation, "404", "No server with this id is claimed.");
+    }
+    let has_parameters = operation
+        .parameters
+        .as_ref()
+        .is_some_and(|parameters| !parameters.is_empty());
+    if has_parameters {
+        add_error(
+            operation,
+            "400",
+            "A parameter is malformed or out of bounds; the message names it.",
+        );
+    }
+    if operation.request_body.is_some() {
+        add_error(
+            operation,
+            "400",
+            "The body is not valid JSON or fails validation; the message names the field.",
+        );
+        add_error(operation, "408", "The request body did not arrive in time.");
+        add_error(operation, "413", "The request body is larger than 256 KiB.");
+        add_error(
+            operation,
+            "415",
+            "The request body is not `application/json`.",
+        );
+    }
+    add_error(
+        operation,
+        "414",
+        "The path and query are longer than 8 KiB.",
+    );
+    add_error(
+        operation,
+        "431",
+        "The request headers are larger than 16 KiB.",
+    );
+    add_error(
+        operation,
+        "500",
+        "An internal error; the daemon's log has the details.",
+    );
+}
+
+/// Adds an error response with `description` under `status` unless the
+/// operation already documents that status (its own wording wins). Returns
+/// the response when it was added.
+fn add_error<'a>(
+    operation: &'a mut Operation,
+    status: &str,
+    description: &str,
+) -> Option<&'a mut Response> {
+    let responses = &mut operation.responses.responses;
+    if responses.contains_key(status) {
+        return None;
+    }
+    responses.insert(status.to_owned(), RefOr::T(error_response(description)));
+    match responses.get_mut(status) {
+        Some(RefOr::T(response)) => Some(response),
+        _ => None,
+    }
+}
+
+/// A response with the error body.
+pub fn error_response(description: &str) -> Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name(ErrorBody::name())))
+                .build(),
+        )
+        .build()
+}
+
+/// `GET /api/v1/openapi.json`
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    summary = "This document",
+    description = "The OpenAPI 3.1 document of the API. Needs no key.",
+    responses((status = 200, description = "The document.", content_type = "application/json", body = Object)),
+)]
+pub async fn serve_document() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        DOCUMENT_JSON.clone(),
+    )
+}
