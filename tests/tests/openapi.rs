@@ -9,6 +9,8 @@
 use std::collections::BTreeSet;
 
 use modctl_e2e::{ALPHA_DISCORD, Fixture, TestDaemon, error_body};
+use modctl_types::Platform;
+use modctl_types::config::{SectionName, Sections};
 use modctld::AppState;
 use modctld::api::openapi::{self, required_scope};
 use reqwest::Method;
@@ -241,4 +243,172 @@ async fn every_operation_states_its_scope_and_the_daemon_enforces_it() {
         checked += 1;
     }
     assert!(checked >= 15, "only {checked} secured operations");
+}
+
+/// One bounded field of a config section in the document.
+#[derive(Debug)]
+struct Bounded {
+    /// JSON path inside the section, e.g. `["weights", "warn"]` or
+    /// `["ladder", "0", "at"]`.
+    path: Vec<String>,
+    /// Integer bounds or string length bounds.
+    min: i64,
+    max: i64,
+    is_string: bool,
+}
+
+fn resolve<'a>(
+    document: &'a serde_json::Value,
+    schema: &'a serde_json::Value,
+) -> &'a serde_json::Value {
+    // A property that is a `$ref` (possibly inside `oneOf` with `null`).
+    let reference = schema["$ref"].as_str().or_else(|| {
+        schema["oneOf"]
+            .as_array()?
+            .iter()
+            .find_map(|s| s["$ref"].as_str())
+    });
+    match reference {
+        Some(reference) => {
+            let name = reference.rsplit('/').next().unwrap();
+            &document["components"]["schemas"][name]
+        }
+        None => schema,
+    }
+}
+
+fn bounded_fields(
+    document: &serde_json::Value,
+    schema: &serde_json::Value,
+    path: Vec<String>,
+    out: &mut Vec<Bounded>,
+) {
+    let schema = resolve(document, schema);
+    if let Some(properties) = schema["properties"].as_object() {
+        for (name, property) in properties {
+            let mut inner = path.clone();
+            inner.push(name.clone());
+            bounded_fields(document, property, inner, out);
+        }
+        return;
+    }
+    if schema["items"].is_object() {
+        let mut inner = path.clone();
+        inner.push("0".into());
+        bounded_fields(document, &schema["items"], inner, out);
+        return;
+    }
+    let bounds = [
+        ("minimum", "maximum", false),
+        ("minLength", "maxLength", true),
+    ];
+    for (low, high, is_string) in bounds {
+        if let (Some(min), Some(max)) = (schema[low].as_i64(), schema[high].as_i64()) {
+            out.push(Bounded {
+                path: path.clone(),
+                min,
+                max,
+                is_string,
+            });
+        }
+    }
+}
+
+/// The config path validation reports, e.g. `strikes.ladder[0].at`.
+fn error_path(section: SectionName, path: &[String]) -> String {
+    let mut text = section.to_string();
+    for part in path {
+        if part.parse::<usize>().is_ok() {
+            text.push_str(&format!("[{part}]"));
+        } else {
+            text.push('.');
+            text.push_str(part);
+        }
+    }
+    text
+}
+
+/// Errors at `path` when `section` has `value` there, from parsing or validation.
+fn errors_at(
+    section: SectionName,
+    base: &serde_json::Value,
+    field: &Bounded,
+    value: serde_json::Value,
+) -> Vec<String> {
+    let mut body = base.clone();
+    let mut slot = &mut body;
+    for part in &field.path {
+        slot = match part.parse::<usize>() {
+            Ok(index) => &mut slot[index],
+            Err(_) => &mut slot[part.as_str()],
+        };
+    }
+    *slot = value;
+    let wanted = error_path(section, &field.path);
+    let mut sections = Sections::default();
+    let errors = match sections.replace_from_json(section, body) {
+        Err(error) => vec![error],
+        Ok(()) => sections.validate_section(section, Platform::Discord),
+    };
+    errors
+        .into_iter()
+        .filter(|e| e.path == wanted)
+        .map(|e| e.to_string())
+        .collect()
+}
+
+#[test]
+fn config_bounds_in_the_document_are_the_ones_validation_enforces() {
+    let document: serde_json::Value = serde_json::from_str(&openapi::document_json()).unwrap();
+    let mut checked = Vec::new();
+    for section in SectionName::ALL {
+        let schema_name = {
+            let name = section.as_str();
+            format!("{}{}", name[..1].to_uppercase(), &name[1..])
+        };
+        let mut fields = Vec::new();
+        let schema = &document["components"]["schemas"][schema_name.as_str()];
+        assert!(schema.is_object(), "no schema for section {section}");
+        bounded_fields(&document, schema, Vec::new(), &mut fields);
+
+        let mut base = Sections::default().section_json(section);
+        if section == SectionName::Strikes {
+            // One jail step: the only ladder step whose `minutes` may reach the
+            // documented maximum (a timeout step stops at 40320, as its
+            // description says), and the only step, so `at` may be 100.
+            base["ladder"] = serde_json::json!([{"at": 1, "action": "jail", "minutes": 60}]);
+        }
+        for field in &fields {
+            let value = |n: i64| match field.is_string {
+                true => serde_json::json!("x".repeat(n.max(0) as usize)),
+                false => serde_json::json!(n),
+            };
+            let at = error_path(section, &field.path);
+            for inside in [field.min, field.max] {
+                let errors = errors_at(section, &base, field, value(inside));
+                assert!(
+                    errors.is_empty(),
+                    "{at} = {inside} is within the documented bounds, refused: {errors:?}"
+                );
+            }
+            for outside in [field.min - 1, field.max + 1] {
+                if field.is_string && outside < 0 {
+                    continue;
+                }
+                let errors = errors_at(section, &base, field, value(outside));
+                assert!(
+                    !errors.is_empty(),
+                    "{at} = {outside} is outside the documented bounds {}..={}, accepted",
+                    field.min,
+                    field.max
+                );
+            }
+            checked.push(at);
+        }
+    }
+    assert!(
+        checked.len() >= 20,
+        "only {} bounded config fields: {checked:?}",
+        checked.len()
+    );
 }

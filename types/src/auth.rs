@@ -151,7 +151,7 @@ pub struct Me {
     pub scopes: Vec<Scope>,
     /// When the key was created.
     pub created_at: Timestamp,
-    /// When the key stops working; `None` means it never expires.
+    /// When the key stops working; `null` means it never expires.
     pub expires_at: Option<Timestamp>,
     /// How many servers the key's team has claimed.
     pub server_count: u64,

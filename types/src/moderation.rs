@@ -290,7 +290,7 @@ pub struct Case {
 pub struct CaseList {
     /// The cases.
     pub cases: Vec<Case>,
-    /// Pass as `before` to get the next (older) page; `None` on the last page.
+    /// Pass as `before` to get the next (older) page; `null` on the last page.
     pub next_before: Option<i64>,
 }
 
@@ -324,7 +324,7 @@ pub struct JailRecord {
     pub user_id: String,
     /// Jailed since.
     pub since: Timestamp,
-    /// Ends by itself then; `None` = until unjailed.
+    /// Ends by itself then; `null` = until unjailed.
     pub until: Option<Timestamp>,
     /// Roles restored on unjail.
     pub saved_roles: Vec<String>,

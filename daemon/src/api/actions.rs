@@ -25,7 +25,7 @@ use super::openapi::ServerPath;
     tag = "moderation",
     summary = "Perform a moderation action",
     description = "Records a case and carries the action out on the platform. What each action does on each platform, \
-        and which fields it uses, is in `docs/api.md` (\"Actions by platform\"). The case is recorded even when the \
+        and which fields it uses, is in `docs/api.md` (\"Behaviour by platform\", \"Body fields per action\"). The case is recorded even when the \
         platform refuses (`applied: false`, `detail` says why). With an `Idempotency-Key`, a retry answers the first \
         response again instead of acting twice.",
     params(

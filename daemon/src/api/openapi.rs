@@ -31,7 +31,7 @@ use modctl_types::ErrorBody;
 use modctl_types::config::{
     Antinuke, Automod, General, Jail, Logging, Moderation, Strikes, Webhooks, Welcome,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use utoipa::openapi::path::{HttpMethod, Operation, Parameter};
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{AnyOfBuilder, SchemaType, Type};
@@ -48,7 +48,8 @@ pub const BEARER: &str = "bearer";
 /// The document as served, serialized once.
 static DOCUMENT_JSON: LazyLock<Bytes> = LazyLock::new(|| Bytes::from(document_json()));
 
-/// The whole document, as `GET /api/v1/openapi.json` serves it.
+/// The whole document, typed (what tests inspect); [`document_json`] is what
+/// is served.
 pub fn document() -> OpenApi {
     let mut document = OpenApiRouter::<AppState>::with_openapi(ApiDoc::openapi())
         .nest("/api/v1", super::routes())
@@ -58,12 +59,42 @@ pub fn document() -> OpenApi {
     document
 }
 
-/// The document as pretty-printed JSON with a final newline: the exact bytes
-/// of the endpoint and of `docs/openapi.json`.
+/// Rewrites every `description` (taken from the doc comments of the wire
+/// types, which are written for rustdoc) for readers of an API reference:
+/// doctests are cut, and intra-doc links (``[`Sections`]``) become plain code.
+fn for_api_readers(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                match item {
+                    Value::String(text) if key == "description" => {
+                        *text = readable(text);
+                    }
+                    other => for_api_readers(other),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(for_api_readers),
+        _ => {}
+    }
+}
+
+fn readable(description: &str) -> String {
+    let prose = match description.find("```") {
+        Some(start) => description[..start].trim_end(),
+        None => description,
+    };
+    prose.replace("[`", "`").replace("`]", "`")
+}
+
+/// The document as served: pretty-printed JSON with a final newline, its
+/// descriptions rewritten for API readers (see [`for_api_readers`]). These
+/// are the exact bytes of the endpoint, of `modctld openapi` and of
+/// `docs/openapi.json`.
 pub fn document_json() -> String {
-    let mut text = document()
-        .to_pretty_json()
-        .expect("the OpenAPI document always serializes");
+    let mut json = serde_json::to_value(document()).expect("the document serializes");
+    for_api_readers(&mut json);
+    let mut text = serde_json::to_string_pretty(&json).expect("JSON values serialize");
     text.push('\n');
     text
 }
@@ -172,11 +203,6 @@ impl Modify for SharedResponses {
                     .build(),
             ),
         );
-        for schema in components.schemas.values_mut() {
-            if let RefOr::T(Schema::Object(object)) = schema {
-                object.description = object.description.take().map(without_rust_examples);
-            }
-        }
         for (path, item) in openapi.paths.paths.iter_mut() {
             for method in [
                 HttpMethod::Get,
@@ -208,15 +234,6 @@ pub fn required_scope(operation: &Operation) -> Option<String> {
         .as_array()?
         .iter()
         .find_map(|requirement| requirement.get(BEARER)?.get(0)?.as_str().map(str::to_owned))
-}
-
-/// A wire type's doc comment without its doctests: they show Rust callers
-/// how to use the type, and are noise in an API reference.
-fn without_rust_examples(description: String) -> String {
-    match description.find("```") {
-        Some(start) => description[..start].trim_end().to_owned(),
-        None => description,
-    }
 }
 
 /// A parameter is absent or a string on the wire, never `null`; utoipa makes

@@ -271,7 +271,7 @@ pub struct ServerConfig {
     /// written. Also sent as the `ETag` header; send it back in `If-Match` to
     /// refuse a write over changes you have not seen.
     pub revision: u64,
-    /// When the config last changed; `None` = never.
+    /// When the config last changed; `null` = never.
     pub updated_at: Option<Timestamp>,
     /// All sections.
     pub sections: Sections,
@@ -296,9 +296,11 @@ pub struct ExportSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExportEnvelope {
-    /// Always [`EXPORT_FORMAT`].
+    /// Always `modctl.config` ([`EXPORT_FORMAT`]).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^modctl\\.config$"))]
     pub format: String,
-    /// The schema version of `sections`.
+    /// The schema version of `sections`; this build writes and reads 1.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1))]
     pub schema_version: u32,
     /// When the export was made.
     pub exported_at: Timestamp,

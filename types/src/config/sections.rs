@@ -39,8 +39,10 @@ pub struct Moderation {
     /// Send the member a direct message about the action.
     pub dm_on_action: bool,
     /// Timeout length when none is given, in minutes (1 to 40320 = 28 days).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 40320))]
     pub default_timeout_minutes: u32,
     /// Days of messages deleted by a ban when none is given (0 to 7).
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 7))]
     pub default_ban_delete_days: u8,
     /// Message templates by action (`warn`, `timeout`, `kick`, `ban`, ...);
     /// placeholders `{user}`, `{reason}`, `{server}`, `{duration}`.
@@ -69,8 +71,10 @@ pub struct Strikes {
     /// Strikes each action adds (0 to 10).
     pub weights: StrikeWeights,
     /// Days after which a strike stops counting; 0 = never (at most 3650).
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 3650))]
     pub expiry_days: u32,
     /// Escalation steps, by increasing `at` (at most 10).
+    #[cfg_attr(feature = "openapi", schema(max_items = 10))]
     pub ladder: Vec<LadderStep>,
 }
 
@@ -107,16 +111,22 @@ impl Default for Strikes {
 #[serde(default, deny_unknown_fields)]
 pub struct StrikeWeights {
     /// `note`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub note: u32,
     /// `warn`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub warn: u32,
     /// `timeout`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub timeout: u32,
     /// `kick`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub kick: u32,
     /// `ban`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub ban: u32,
     /// `jail`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub jail: u32,
 }
 
@@ -139,11 +149,13 @@ impl Default for StrikeWeights {
 #[serde(deny_unknown_fields)]
 pub struct LadderStep {
     /// Active strike count that triggers the step (1 to 100).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub at: u32,
     /// What to do.
     pub action: LadderAction,
     /// Duration: required for `timeout` (1 to 40320), optional for `jail`
     /// (1 to 525600; none = until unjailed), not allowed for `kick` and `ban`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 525600))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minutes: Option<u32>,
 }
@@ -177,6 +189,7 @@ pub struct Jail {
     /// Remove the member's roles while jailed and restore them on unjail.
     pub strip_roles: bool,
     /// Jail length when none is given, in minutes (1 to 525600); `null` = until unjailed.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 525600))]
     pub default_minutes: Option<u32>,
 }
 
@@ -231,7 +244,7 @@ pub struct Automod {
 /// Defines a filter without a list; each has its own default threshold, so a
 /// body that only says `{"enabled": true}` gets a sensible one.
 macro_rules! filter {
-    ($(#[$doc:meta])* $name:ident, threshold = $default:expr, $threshold_doc:literal) => {
+    ($(#[$doc:meta])* $name:ident, threshold = $default:expr, $min:tt..=$max:tt, $threshold_doc:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
         #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -242,6 +255,7 @@ macro_rules! filter {
             /// What it does when it triggers.
             pub action: FilterAction,
             #[doc = $threshold_doc]
+            #[cfg_attr(feature = "openapi", schema(minimum = $min, maximum = $max))]
             pub threshold: u32,
         }
 
@@ -255,19 +269,19 @@ macro_rules! filter {
 
 filter!(
     /// The invite-link filter.
-    InviteFilter, threshold = 1, "Invite links in one message before it triggers (1 to 10)."
+    InviteFilter, threshold = 1, 1..=10, "Invite links in one message before it triggers (1 to 10)."
 );
 filter!(
     /// The mention-spam filter.
-    MentionFilter, threshold = 5, "Mentions in one message before it triggers (2 to 50)."
+    MentionFilter, threshold = 5, 2..=50, "Mentions in one message before it triggers (2 to 50)."
 );
 filter!(
     /// The capitals filter.
-    CapsFilter, threshold = 70, "Percent of capital letters that triggers it (50 to 100)."
+    CapsFilter, threshold = 70, 50..=100, "Percent of capital letters that triggers it (50 to 100)."
 );
 filter!(
     /// The duplicate-message filter.
-    DuplicateFilter, threshold = 3, "Identical messages in a row that trigger it (2 to 20)."
+    DuplicateFilter, threshold = 3, 2..=20, "Identical messages in a row that trigger it (2 to 20)."
 );
 
 /// The blocked-words filter.
@@ -279,9 +293,11 @@ pub struct WordFilter {
     pub enabled: bool,
     /// What it does when it triggers.
     pub action: FilterAction,
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
     /// Blocked words in one message before it triggers (1 to 10).
     pub threshold: u32,
     /// The words (at most 500, each 1 to 100 characters).
+    #[cfg_attr(feature = "openapi", schema(max_items = 500))]
     pub words: Vec<String>,
 }
 
@@ -305,9 +321,11 @@ pub struct LinkFilter {
     pub enabled: bool,
     /// What it does when it triggers.
     pub action: FilterAction,
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
     /// Links outside the allow-list in one message before it triggers (1 to 10).
     pub threshold: u32,
     /// Allowed domains, e.g. `example.com` (at most 200).
+    #[cfg_attr(feature = "openapi", schema(max_items = 200))]
     pub allow: Vec<String>,
 }
 
@@ -395,8 +413,10 @@ pub struct Welcome {
     /// Where the greeting is posted.
     pub channel_id: Option<String>,
     /// The greeting (at most 2000 characters); placeholders `{user}`, `{server}`.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 2000))]
     pub message: String,
     /// Roles given to every new member (at most 10).
+    #[cfg_attr(feature = "openapi", schema(max_items = 10))]
     pub auto_role_ids: Vec<String>,
     /// How new members are verified.
     pub verification: Verification,
@@ -438,12 +458,16 @@ pub struct Antinuke {
     /// Whether the limits are enforced.
     pub enabled: bool,
     /// Take a structure snapshot automatically every N hours (1 to 168); `null` = never.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 168))]
     pub snapshot_interval_hours: Option<u32>,
     /// Channel deletions per member per minute before acting (1 to 50).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 50))]
     pub max_channel_deletions_per_minute: u32,
     /// Role deletions per member per minute before acting (1 to 50).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 50))]
     pub max_role_deletions_per_minute: u32,
     /// Bans per member per minute before acting (1 to 100).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub max_bans_per_minute: u32,
     /// What to do to the member.
     pub action: AntinukeAction,
