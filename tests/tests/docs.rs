@@ -1,4 +1,6 @@
-//! The README's config reference covers every field of every section.
+//! Files kept in step with the code by hand: the README's config reference
+//! covers every field of every section, and the fuzzing hooks seed the demo's
+//! members.
 
 use modctl_types::config::{SectionName, Sections};
 use serde_json::Value;
@@ -56,4 +58,44 @@ fn every_config_field_is_documented_in_the_readme() {
         missing.is_empty(),
         "README's config table misses: {missing:?}"
     );
+}
+
+/// `scripts/fuzz_hooks.py` aims requests at the demo's servers and members;
+/// `scripts/fuzz` checks the servers itself, this checks the members, whose
+/// drift would only make the fuzzing quietly shallower.
+#[test]
+fn the_fuzz_hooks_seed_exactly_the_demo_members() {
+    use modctl_types::Platform;
+    use modctld::operator::demo;
+
+    let hooks = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/fuzz_hooks.py"
+    ))
+    .unwrap();
+    let block = hooks
+        .split_once("MEMBERS: dict[str, tuple[str, ...]] = {")
+        .and_then(|(_, rest)| rest.split_once("\n}"))
+        .expect("fuzz_hooks.py defines MEMBERS")
+        .0;
+    for (platform, server) in [
+        (Platform::Discord, demo::DISCORD),
+        (Platform::Telegram, demo::TELEGRAM),
+        (Platform::Slack, demo::SLACK),
+    ] {
+        let line = block
+            .split_once(&format!("\"{server}\":"))
+            .unwrap_or_else(|| {
+                panic!("MEMBERS has no entry for the demo's {platform} server {server}")
+            })
+            .1;
+        let entry = &line[..line.find(")").unwrap()];
+        let listed: Vec<&str> = entry.split('"').skip(1).step_by(2).collect();
+        let members: Vec<&str> = demo::community(platform)
+            .members
+            .iter()
+            .map(|m| m.user_id)
+            .collect();
+        assert_eq!(listed, members, "fuzz_hooks.py MEMBERS of {server}");
+    }
 }
