@@ -15,6 +15,8 @@
 //! writes must bump [`SEED_VERSION`]. Entries of other versions are removed.
 
 use std::fs;
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -270,10 +272,13 @@ pub async fn prepare(cache: &Path, migrations: &Path, size: Size) -> anyhow::Res
     let mut manifest = crate::seed::seed(&scratch.join(DB_FILE), size).await?;
     manifest.seed_seconds = started.elapsed().as_secs_f64();
     eprintln!("seeded in {:.1} s", manifest.seed_seconds);
-    fs::write(
-        scratch.join(MANIFEST_FILE),
-        serde_json::to_vec_pretty(&manifest)?,
-    )?;
+    // The manifest holds the keys: owner-only, like the database.
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(scratch.join(MANIFEST_FILE))?
+        .write_all(&serde_json::to_vec_pretty(&manifest)?)?;
     fs::rename(&scratch, &dir)
         .with_context(|| format!("cannot move {} into place", scratch.display()))?;
     Ok(Prepared {
@@ -318,7 +323,8 @@ fn remove_stale(cache: &Path, size: Size, keep: &str) -> anyhow::Result<()> {
     let Ok(entries) = fs::read_dir(cache) else {
         return Ok(());
     };
-    let prefix = format!("{}-", size.name);
+    // The smoke run's data sets share the name: the size tells them apart.
+    let prefix = format!("{}-{}-", size.name, size.cases);
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with(&prefix) && name != keep {

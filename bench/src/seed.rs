@@ -42,6 +42,8 @@ const CASES_PER_MEMBER: u64 = 5;
 const LOOKUPS: usize = 1_000;
 /// The cases span the year before the data set was seeded.
 const SPAN_SECONDS: i64 = 365 * 86_400;
+/// SQLite's page cache while seeding cases, KiB (the 1M data set's indexes fit).
+const SEED_CACHE_KIB: i64 = 512 * 1024;
 /// Strikes of seeded cases expire after the default `strikes.expiry_days`.
 const STRIKE_SECONDS: i64 = 30 * 86_400;
 
@@ -171,6 +173,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
     let (write, read) = (modctld::api_key::generate(), modctld::api_key::generate());
     let secrets = store.secrets().clone();
     let (write_key, read_key) = (write.clone(), read.clone());
+    let started = std::time::Instant::now();
     store
         .write(move |tx| {
             let team = teams::create(tx, "bench", Plan::Pro)?;
@@ -207,8 +210,19 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
         })
         .await?;
 
+    eprintln!(
+        "  team, keys, servers, configs and {} simulated members: {:.1} s",
+        size.ban_members,
+        started.elapsed().as_secs_f64()
+    );
+    let started = std::time::Instant::now();
     let actor = format!("key:{}", write.key_id);
     let (servers, lookups) = store.write(move |tx| seed_cases(tx, size, &actor)).await?;
+    eprintln!(
+        "  {} cases with their strikes: {:.1} s",
+        size.cases,
+        started.elapsed().as_secs_f64()
+    );
     drop(store);
     // The store's last connection has closed, which checkpoints the WAL into
     // the file; a truncating checkpoint makes sure of it, so the database is
@@ -383,6 +397,12 @@ fn seed_cases(
     let mut counts: Vec<Vec<u64>> = members.iter().map(|z| vec![0; z.len()]).collect();
     let mut numbers = [0i64; SERVERS.len()];
 
+    // The rows go in oldest first, so the table and `cases_by_server` grow
+    // at their ends, but `cases_by_user` and `strikes_by_user` take them all
+    // over: with SQLite's default 2 MiB page cache, dirty pages would spill
+    // to the WAL and be read back again and again. This connection is the
+    // seeding store's own, closed right after.
+    tx.pragma_update(None, "cache_size", -SEED_CACHE_KIB)?;
     let mut insert_case = tx.prepare(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
