@@ -246,11 +246,16 @@ impl Probe {
         }
     }
 
+    /// The process watched.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// User plus system CPU time of the whole process (every thread, also
     /// those that have exited), in microseconds; `None` once it is gone.
     pub fn cpu_micros(&self) -> Option<u64> {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).ok()?;
-        cpu_ticks(&stat).map(|ticks| ticks * 1_000_000 / self.ticks_per_second)
+        ProcessTimes::parse(&stat).map(|t| t.own * 1_000_000 / self.ticks_per_second)
     }
 
     /// Resident memory, KiB.
@@ -260,59 +265,94 @@ impl Probe {
     }
 }
 
-/// CPU time the whole machine spent in user and system mode and in
-/// interrupts, and the time stolen by the hypervisor, in microseconds, from `/proc/stat`: with the daemon's and
-/// the load generator's own time it shows how much else ran during a
-/// measurement (a busy neighbour makes every number lower).
-pub fn machine_cpu_micros() -> Option<MachineCpu> {
-    let stat = std::fs::read_to_string("/proc/stat").ok()?;
-    let ticks_per_second = clock_ticks();
-    let fields = machine_ticks(&stat)?;
-    let micros = |ticks: u64| ticks * 1_000_000 / ticks_per_second;
-    Some(MachineCpu {
-        busy: micros(fields.0),
-        steal: micros(fields.1),
-    })
-}
-
-/// Machine-wide CPU time, microseconds.
+/// What the rest of the machine did, in microseconds: CPU time of every
+/// other user-space process, and time the hypervisor gave to other guests.
+/// A busy neighbour makes every number of a measurement lower.
+///
+/// Kernel threads are left out on purpose: the writeback and journaling
+/// that the daemon's fsyncs (and the copy of the database before it
+/// starts) cause run there, and are not a neighbour's doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MachineCpu {
-    /// user + nice + system + irq + softirq, every CPU.
+pub struct Neighbours {
+    /// CPU time of other processes, with that of their children that have
+    /// exited (so a compiler that came and went is counted too).
     pub busy: u64,
-    /// Time the hypervisor gave to other guests.
+    /// Stolen time, all CPUs.
     pub steal: u64,
 }
 
-/// `(user + nice + system + irq + softirq, steal)` from the `cpu` line of
-/// `/proc/stat`, ticks.
-fn machine_ticks(stat: &str) -> Option<(u64, u64)> {
-    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let values: Vec<u64> = line
-        .split_whitespace()
-        .skip(1)
-        .map(|v| v.parse().ok())
-        .collect::<Option<_>>()?;
-    // user nice system idle iowait irq softirq steal ...: interrupt time
-    // counts as busy, since the kernel may charge it to the processes too
-    // (loopback TCP runs in softirqs), and theirs is subtracted.
-    let busy = [0, 1, 2, 5, 6]
-        .iter()
-        .map(|&i| values.get(i))
-        .sum::<Option<u64>>()?;
-    Some((busy, *values.get(7)?))
+impl Neighbours {
+    /// Now, leaving out the processes `exclude` (the daemon, the load
+    /// generator); `None` without `/proc`.
+    pub fn now(exclude: &[u32]) -> Option<Neighbours> {
+        let ticks_per_second = clock_ticks();
+        let micros = |ticks: u64| ticks * 1_000_000 / ticks_per_second;
+        // A process may exit between listing and reading: it is skipped.
+        let stats = std::fs::read_dir("/proc")
+            .ok()?
+            .flatten()
+            .filter_map(|entry| {
+                let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+                Some((
+                    pid,
+                    std::fs::read_to_string(entry.path().join("stat")).ok()?,
+                ))
+            });
+        let busy = busy_ticks(stats, exclude);
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        Some(Neighbours {
+            busy: micros(busy),
+            steal: micros(steal_ticks(&stat)?),
+        })
+    }
 }
 
-/// utime + stime from the text of `/proc/PID/stat`, in clock ticks. The
-/// command name (field 2) may hold spaces and parentheses, so fields are
-/// counted from the last `)`: field 3 (state) is the first after it, and
-/// utime and stime are fields 14 and 15.
-pub fn cpu_ticks(stat: &str) -> Option<u64> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(utime + stime)
+/// The CPU times in a `/proc/PID/stat` line, ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ProcessTimes {
+    /// `PF_KTHREAD` is set in its flags.
+    kernel_thread: bool,
+    /// utime + stime, of every thread, also those that have exited.
+    own: u64,
+    /// cutime + cstime: of its children that have exited and been waited for.
+    children: u64,
+}
+
+impl ProcessTimes {
+    /// Parses the text of `/proc/PID/stat`. The command name (field 2) may
+    /// hold spaces and parentheses, so fields are counted from the last
+    /// `)`: field 3 (state) is the first after it; flags is field 9, and
+    /// utime, stime, cutime and cstime are fields 14 to 17.
+    fn parse(stat: &str) -> Option<ProcessTimes> {
+        const PF_KTHREAD: u64 = 0x0020_0000;
+        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..]
+            .split_whitespace()
+            .take(15)
+            .collect();
+        let field = |n: usize| -> Option<u64> { fields.get(n - 3)?.parse().ok() };
+        Some(ProcessTimes {
+            kernel_thread: field(9)? & PF_KTHREAD != 0,
+            own: field(14)? + field(15)?,
+            children: field(16)? + field(17)?,
+        })
+    }
+}
+
+/// CPU time of the processes in `stats` (`(pid, /proc/PID/stat)`) other than
+/// `exclude` and kernel threads, with their exited children's, ticks.
+fn busy_ticks(stats: impl Iterator<Item = (u32, String)>, exclude: &[u32]) -> u64 {
+    stats
+        .filter(|(pid, _)| !exclude.contains(pid))
+        .filter_map(|(_, stat)| ProcessTimes::parse(&stat))
+        .filter(|times| !times.kernel_thread)
+        .map(|times| times.own + times.children)
+        .sum()
+}
+
+/// Stolen time from the `cpu` line of `/proc/stat` (its 8th value), ticks.
+fn steal_ticks(stat: &str) -> Option<u64> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    line.split_whitespace().nth(8)?.parse().ok()
 }
 
 /// `VmRSS` from the text of `/proc/PID/status`, KiB.
@@ -344,20 +384,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cpu_ticks_count_fields_after_the_command_name() {
+    fn process_times_count_fields_after_the_command_name() {
         // A command name with a space and a parenthesis, as /proc shows it.
         let stat = "4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 1170 0 0 0 \
-                    1234 567 0 0 20 0 3 0 100 0 0";
-        assert_eq!(cpu_ticks(stat), Some(1234 + 567));
-        assert_eq!(cpu_ticks("4242 (x) S 1"), None);
+                    1234 567 89 10 20 0 3 0 100 0 0";
+        assert_eq!(
+            ProcessTimes::parse(stat),
+            Some(ProcessTimes {
+                kernel_thread: false,
+                own: 1234 + 567,
+                children: 89 + 10,
+            })
+        );
+        // kthreadd's flags have PF_KTHREAD.
+        let kthread = "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 1 0 0";
+        assert!(ProcessTimes::parse(kthread).unwrap().kernel_thread);
+        assert_eq!(ProcessTimes::parse("4242 (x) S 1"), None);
     }
 
     #[test]
-    fn machine_time_is_user_nice_system_and_steal() {
+    fn stolen_time_is_the_eighth_value_of_the_cpu_line() {
         let stat = "cpu  100 5 50 9000 3 1 2 7 0 0\ncpu0 50 2 25 4500 1 0 1 3 0 0\n";
-        assert_eq!(machine_ticks(stat), Some((158, 7)));
-        assert_eq!(machine_ticks("intr 1 2 3\n"), None);
-        assert!(machine_cpu_micros().is_some());
+        assert_eq!(steal_ticks(stat), Some(7));
+        assert_eq!(steal_ticks("intr 1 2 3\n"), None);
+    }
+
+    #[test]
+    fn neighbours_are_other_user_processes_with_their_exited_children() {
+        let stat = |pid: u32, flags: u64, own: u64, children: u64| {
+            (
+                pid,
+                format!(
+                    "{pid} (p) S 1 1 1 0 -1 {flags} 0 0 0 0 {own} 0 {children} 0 20 0 1 0 1 0 0"
+                ),
+            )
+        };
+        let stats = vec![
+            stat(1, 4194560, 10, 1_000),
+            stat(2, 2129984, 500, 0),  // a kernel thread
+            stat(77, 4194560, 300, 0), // the daemon, left out
+            stat(78, 4194560, 5, 0),
+            (79, "79 (gone".to_owned()), // exited while being read
+        ];
+        assert_eq!(busy_ticks(stats.into_iter(), &[77]), 10 + 1_000 + 5);
+        assert!(Neighbours::now(&[std::process::id()]).is_some());
     }
 
     #[test]

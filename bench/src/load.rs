@@ -33,7 +33,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::daemon::{self, Probe};
+use crate::daemon::{Neighbours, Probe};
 
 /// How often the daemon's memory is sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(50);
@@ -153,8 +153,9 @@ pub struct Usage {
     pub daemon_rss_peak_kib: Option<u64>,
     /// The load generator's own CPU time, microseconds (it shares the machine).
     pub client_cpu_micros: Option<u64>,
-    /// CPU time of everything else on the machine, microseconds: anything
-    /// more than a little means a neighbour took CPU from the measurement.
+    /// CPU time of the other processes on the machine, microseconds:
+    /// anything more than a little means a neighbour took CPU from the
+    /// measurement.
     pub other_cpu_micros: Option<u64>,
     /// CPU time the hypervisor gave to other guests, microseconds.
     pub steal_micros: Option<u64>,
@@ -243,7 +244,8 @@ async fn sample(
     let client = Probe::new(std::process::id());
     tokio::time::sleep_until(window_opens).await;
     let (cpu_before, client_before) = (probe.cpu_micros(), client.cpu_micros());
-    let machine_before = daemon::machine_cpu_micros();
+    let exclude = [probe.pid(), std::process::id()];
+    let neighbours_before = Neighbours::now(&exclude);
     let mut peak = probe.rss_kib();
     loop {
         let now = Instant::now();
@@ -261,20 +263,19 @@ async fn sample(
     let delta = |before: Option<u64>, after: Option<u64>| Some(after?.saturating_sub(before?));
     let daemon_cpu = delta(cpu_before, probe.cpu_micros());
     let client_cpu = delta(client_before, client.cpu_micros());
-    let machine_after = daemon::machine_cpu_micros();
-    let machine = |field: fn(&daemon::MachineCpu) -> u64| {
+    let neighbours_after = Neighbours::now(&exclude);
+    let neighbours = |field: fn(&Neighbours) -> u64| {
         delta(
-            machine_before.as_ref().map(field),
-            machine_after.as_ref().map(field),
+            neighbours_before.as_ref().map(field),
+            neighbours_after.as_ref().map(field),
         )
     };
     Usage {
         daemon_cpu_micros: daemon_cpu,
         daemon_rss_peak_kib: peak,
         client_cpu_micros: client_cpu,
-        other_cpu_micros: machine(|m| m.busy)
-            .map(|busy| busy.saturating_sub(daemon_cpu.unwrap_or(0) + client_cpu.unwrap_or(0))),
-        steal_micros: machine(|m| m.steal),
+        other_cpu_micros: neighbours(|n| n.busy),
+        steal_micros: neighbours(|n| n.steal),
     }
 }
 

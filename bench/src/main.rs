@@ -263,7 +263,7 @@ struct Report {
     /// req/s of `cases-1m` over `cases-10k`: 1.0 means the table's size costs nothing.
     cases_1m_over_10k: Option<f64>,
     /// Bans sent, and how many of them hit seeded members.
-    bans: Option<(u64, u64)>,
+    bans: Option<scenario::Bans>,
     /// Acknowledged cases found in the database after the daemon was killed.
     verified_cases: Option<usize>,
     total_seconds: f64,
@@ -299,9 +299,10 @@ impl Report {
         if let Some(ratio) = self.cases_1m_over_10k {
             notes.push(format!("cases list, 1M over 10k: {ratio:.2}"));
         }
-        if let Some((sent, members)) = self.bans {
+        if let Some(bans) = self.bans {
             notes.push(format!(
-                "bans: {sent} sent, {members} of them on seeded members"
+                "bans: {} sent, {} of them on seeded members",
+                bans.sent, bans.on_members
             ));
         }
         let noisy: Vec<String> = self
@@ -497,7 +498,7 @@ impl Suite {
             }
         }
         if scenarios.iter().any(|s| s.name == "ban") {
-            report.bans = Some(context.bans_of_members()).map(|(members, sent)| (sent, members));
+            report.bans = Some(context.bans());
         }
         if scenarios.iter().any(|s| s.writes) {
             // Killed, not stopped: an acknowledged case must already be

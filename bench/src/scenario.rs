@@ -261,12 +261,25 @@ impl Context {
         })
     }
 
-    /// How many bans reached members who were in the simulated community
-    /// (the rest banned non-members, once the seeded members ran out).
-    pub fn bans_of_members(&self) -> (u64, u64) {
+    /// How many bans were sent, and how many of them reached members of
+    /// the simulated community (the rest banned non-members, once the
+    /// seeded members ran out).
+    pub fn bans(&self) -> Bans {
         let sent = self.bans.load(Ordering::Relaxed);
-        (sent.min(self.manifest.ban_members), sent)
+        Bans {
+            sent,
+            on_members: sent.min(self.manifest.ban_members),
+        }
     }
+}
+
+/// Bans sent in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Bans {
+    /// Every ban request.
+    pub sent: u64,
+    /// Those on a seeded member.
+    pub on_members: u64,
 }
 
 fn cases_uri(server: &str) -> String {
