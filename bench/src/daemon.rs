@@ -97,7 +97,20 @@ impl Daemon {
     /// Starts `binary` serving `db` on a free port of 127.0.0.1, logging to
     /// `log`, and waits until `GET /api/v1/health` answers.
     pub fn start(binary: &Path, db: &Path, log: &Path) -> anyhow::Result<Daemon> {
-        let addr = free_port()?;
+        // The port is free when it is picked, but another process may take
+        // it before the daemon binds it: then the daemon exits at once
+        // naming the address, and another port is tried.
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match Daemon::start_on(free_port()?, binary, db, log) {
+                Err(e) if attempts < 3 && e.to_string().contains("cannot listen") => continue,
+                result => return result,
+            }
+        }
+    }
+
+    fn start_on(addr: SocketAddr, binary: &Path, db: &Path, log: &Path) -> anyhow::Result<Daemon> {
         let log_file =
             File::create(log).with_context(|| format!("cannot create {}", log.display()))?;
         let child = Command::new(binary)

@@ -317,7 +317,8 @@ impl Report {
                 )
             })
             .collect();
-        if !noisy.is_empty() {
+        // A smoke run's numbers are not for reading anyway.
+        if !noisy.is_empty() && self.settings.mode != "smoke" {
             notes.push(format!(
                 "warning: other load on the machine during {}: those numbers are low; run again when it is quiet",
                 noisy.join(", ")
