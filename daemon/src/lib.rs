@@ -10,6 +10,7 @@
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`response`]: JSON response bodies, serialized into a buffer kept per thread.
 //! - [`http`]: the HTTP server loop, with header, body and shutdown time limits.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
 //!   async runtime) and its domain queries.
@@ -36,6 +37,7 @@ pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
+pub mod response;
 pub mod store;
 pub mod workers;
 

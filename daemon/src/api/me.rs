@@ -1,12 +1,12 @@
 //! `GET /me`: the calling key.
 
-use axum::Json;
 use axum::extract::State;
 use modctl_types::Me;
 
 use crate::AppState;
 use crate::auth::ReadKey;
 use crate::error::{ApiError, ApiResult};
+use crate::response::Json;
 use crate::store::{keys, servers, teams};
 
 #[utoipa::path(

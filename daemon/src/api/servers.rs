@@ -1,12 +1,12 @@
 //! `GET /servers`: the servers claimed by the caller's team.
 
-use axum::Json;
 use axum::extract::State;
 use modctl_types::{Server, ServerList};
 
 use crate::AppState;
 use crate::auth::{ReadKey, ReadServer};
 use crate::error::ApiResult;
+use crate::response::Json;
 use crate::store::servers;
 
 use super::openapi::ServerPath;
