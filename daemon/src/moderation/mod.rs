@@ -318,10 +318,14 @@ impl Job {
             server: &self.server,
             sections: &self.sections,
             adapter: adapter.as_deref(),
+            answer_for: Some(self.case.id),
         };
-        settled.finish(&self.case, outcome).await?;
+        let response = settled.finish(&self.case, outcome).await?;
         drop(self.guard);
-        response_of(&self.state, &self.server.id, self.case.id).await
+        match response {
+            Some(response) => Ok(response),
+            None => response_of(&self.state, &self.server.id, self.case.id).await,
+        }
     }
 }
 

@@ -103,6 +103,9 @@ async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()
             server,
             sections: &sections,
             adapter: adapter.as_deref(),
+            // The request that wanted an answer is gone; a retry with its
+            // Idempotency-Key reads the settled case.
+            answer_for: None,
         };
         settle.finish(case, outcome).await?;
     }
