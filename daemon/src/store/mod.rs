@@ -56,6 +56,7 @@ mod writer;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
@@ -157,6 +158,8 @@ struct Inner {
     /// Copies the WAL back into the database ([`Store::checkpoint`]), so
     /// neither the writer nor a reader ever does it on a request's time.
     checkpointer: Arc<std::sync::Mutex<Connection>>,
+    /// Calls of [`Store::read`] and [`Store::write`]; see [`Store::trips`].
+    trips: AtomicU64,
 }
 
 impl std::fmt::Debug for Store {
@@ -229,6 +232,7 @@ impl Store {
                 writer,
                 readers,
                 checkpointer: Arc::new(std::sync::Mutex::new(checkpointer)),
+                trips: AtomicU64::new(0),
             }),
         })
     }
@@ -244,6 +248,14 @@ impl Store {
         &self.inner.secrets
     }
 
+    /// How many trips ([`Store::read`] and [`Store::write`] calls) this store
+    /// has made since it opened, whatever made them. Tests use it to pin down
+    /// how many trips a request costs; it is one relaxed atomic add per trip,
+    /// next to a thread hop, so it is always on.
+    pub fn trips(&self) -> u64 {
+        self.inner.trips.load(Ordering::Relaxed)
+    }
+
     /// Runs `f` on a read connection inside one deferred transaction (a
     /// consistent snapshot), on one of the reader threads. Waiting for a free
     /// one is an async wait.
@@ -253,6 +265,7 @@ impl Store {
         T: Send + 'static,
         E: From<rusqlite::Error> + Send + 'static,
     {
+        self.inner.trips.fetch_add(1, Ordering::Relaxed);
         self.inner
             .readers
             .run(move |conn| {
@@ -300,6 +313,7 @@ impl Store {
         T: Send + 'static,
         E: From<rusqlite::Error> + Send + 'static,
     {
+        self.inner.trips.fetch_add(1, Ordering::Relaxed);
         self.inner.writer.write(f)
     }
 
