@@ -6,7 +6,8 @@
 //!
 //! Modules:
 //! - [`api`]: the v1 routes and their handlers, one submodule per resource.
-//! - [`auth`]: authentication and scope/server authorization as extractors.
+//! - [`auth`]: authentication and scope/server authorization as extractors,
+//!   over a cache of keys and claims that is never stale.
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
@@ -53,6 +54,7 @@ use tokio::net::TcpListener;
 
 use tokio_util::task::TaskTracker;
 
+use crate::auth::AuthCache;
 use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::http::HttpLimits;
@@ -66,6 +68,8 @@ use crate::workers::{Intervals, Workers};
 pub struct AppState {
     /// The database.
     pub store: Store,
+    /// Keys and server claims as authentication last read them; never stale.
+    pub auth_cache: AuthCache,
     /// Where "now" comes from.
     pub clock: Clock,
     /// The HTTP client and retry policy of the platform adapters.
@@ -86,6 +90,7 @@ impl AppState {
     /// platform settings.
     pub fn new(store: Store) -> Self {
         AppState {
+            auth_cache: AuthCache::new(store.path()),
             store,
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),

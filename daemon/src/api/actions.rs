@@ -57,7 +57,7 @@ pub async fn perform(
         .transpose()?;
     let call = moderation::ActionCall {
         server: access.server,
-        key_id: access.caller.key_id.clone(),
+        key_id: access.caller.key_id().to_owned(),
         actor: access.caller.actor(),
         action,
         body,

@@ -22,7 +22,7 @@ use super::openapi::ServerPath;
     responses((status = 200, description = "The servers.", body = ServerList)),
 )]
 pub async fn list(State(state): State<AppState>, key: ReadKey) -> ApiResult<Json<ServerList>> {
-    let team_id = key.caller.team_id;
+    let team_id = key.caller.team_id();
     let servers = state
         .store
         .read(move |tx| servers::list_for_team(tx, team_id))
