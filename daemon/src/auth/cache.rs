@@ -95,7 +95,6 @@ struct Inner {
 }
 
 /// A key as cached: its record, and the hash its secret is checked against.
-#[derive(Debug)]
 pub struct CachedKey {
     /// The key, as handlers see it.
     pub record: Arc<KeyRecord>,
@@ -131,6 +130,15 @@ struct Watch {
     conn: Option<Connection>,
     /// The version of the last ask, `None` when it failed.
     seen: Option<i64>,
+}
+
+impl std::fmt::Debug for CachedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The hash stays out of logs like the secret it checks.
+        f.debug_struct("CachedKey")
+            .field("record", &self.record)
+            .finish_non_exhaustive()
+    }
 }
 
 impl std::fmt::Debug for AuthCache {
