@@ -1,0 +1,360 @@
+//! The scenarios: what each one asks the daemon, with which key, on which
+//! data set.
+//!
+//! Reads use the read-only key and writes the read+write key, as a dashboard
+//! and a bot would. Read workloads rotate over a fixed list of URIs; the
+//! write workloads make a new member id (and `Idempotency-Key`) per request
+//! from a counter shared by the whole run, so that no two actions wait on
+//! one member's lock, none reaches the strike ladder, and no key is reused.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use http_body_util::Full;
+use hyper::body::Bytes;
+use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, StatusCode, Uri};
+
+use crate::dataset::{self, Manifest, Role};
+use crate::load::{Group, Planned, Workload, WriteTarget};
+
+/// Which data set a scenario runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Data {
+    /// 10k cases.
+    Small,
+    /// 1M cases.
+    Large,
+}
+
+/// One scenario.
+#[derive(Debug, Clone, Copy)]
+pub struct Scenario {
+    /// Its name on the command line and in the report.
+    pub name: &'static str,
+    /// The route it drives, for the table.
+    pub route: &'static str,
+    /// What it measures.
+    pub about: &'static str,
+    /// The data set.
+    pub data: Data,
+    /// Whether it writes cases (checked against the database afterwards).
+    pub writes: bool,
+}
+
+/// The baseline: the cheapest route, run first in every run.
+pub const BASELINE: &str = "health";
+/// The scenario that sends writes and reads together.
+pub const MIXED: &str = "warn-with-reads";
+
+/// Every scenario, in the order a run takes them: reads before writes, so
+/// the reads see the data set as seeded.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: BASELINE,
+        route: "GET /api/v1/health",
+        about: "no key, answered from memory: the baseline every ratio is taken against",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "404",
+        route: "GET /nope",
+        about: "no key, no route: the unauthenticated 404 the issue's numbers were taken against",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "me",
+        route: "GET /api/v1/me",
+        about: "authentication and the key's team: the cheapest authenticated read",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "cases-1m",
+        route: "GET /servers/{id}/cases?limit=50",
+        about: "the newest 50 cases of the busiest server, 1M cases in the database",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "cases-by-user",
+        route: "GET /servers/{id}/cases?user_id=U&limit=50",
+        about: "one member's newest 50 cases, members drawn from the same skew as the cases (1M database)",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "config",
+        route: "GET /servers/{id}/config",
+        about: "a server's whole config, every section in use",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "export",
+        route: "GET /servers/{id}/config/export",
+        about: "the export envelope of the same config",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "warn",
+        route: "POST /servers/{id}/actions/warn",
+        about: "a durable warn on Discord (no platform call) with a new Idempotency-Key, a new member each time",
+        data: Data::Large,
+        writes: true,
+    },
+    Scenario {
+        name: "ban",
+        route: "POST /servers/{id}/actions/ban",
+        about: "a ban of a simulated Discord member: hierarchy check and ban in the simulator, then the case",
+        data: Data::Large,
+        writes: true,
+    },
+    Scenario {
+        name: MIXED,
+        route: "warn + reads",
+        about: "half the connections warn, half read (me, cases, cases by user, config): warn's p99 under reads",
+        data: Data::Large,
+        writes: true,
+    },
+    Scenario {
+        name: "cases-10k",
+        route: "GET /servers/{id}/cases?limit=50",
+        about: "the same list with 10k cases in the database: with cases-1m, what the table's size costs",
+        data: Data::Small,
+        writes: false,
+    },
+];
+
+/// The scenario called `name`.
+pub fn find(name: &str) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.name == name)
+}
+
+/// What the workloads of a run share: the keys, the data set's ids, and
+/// the counters that make each write's member and key unique.
+#[derive(Debug, Clone)]
+pub struct Context {
+    manifest: Arc<Manifest>,
+    write_auth: HeaderValue,
+    read_auth: HeaderValue,
+    /// A value unique to this run, in every Idempotency-Key.
+    run_id: String,
+    warns: Arc<AtomicU64>,
+    bans: Arc<AtomicU64>,
+}
+
+impl Context {
+    /// The context for a daemon serving the data set of `manifest`.
+    pub fn new(manifest: Manifest, run_id: String) -> Context {
+        let bearer = |key: &str| {
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {key}")).expect("keys are header-safe");
+            // Keeps the key out of any debug output of the request.
+            value.set_sensitive(true);
+            value
+        };
+        Context {
+            write_auth: bearer(&manifest.write_key),
+            read_auth: bearer(&manifest.read_key),
+            manifest: Arc::new(manifest),
+            run_id,
+            warns: Arc::default(),
+            bans: Arc::default(),
+        }
+    }
+
+    /// The groups of connections that run `scenario` over `connections`.
+    pub fn groups(&self, scenario: &Scenario, connections: usize) -> Vec<Group> {
+        let one = |workload: Arc<dyn Workload>| {
+            vec![Group {
+                workload,
+                connections,
+            }]
+        };
+        let hot = &self.manifest.server(Role::Hot).id;
+        match scenario.name {
+            BASELINE => one(self.get(None, &["/api/v1/health".into()], StatusCode::OK)),
+            "404" => one(self.get(None, &["/nope".into()], StatusCode::NOT_FOUND)),
+            "me" => one(self.read(&["/api/v1/me".into()])),
+            "cases-1m" | "cases-10k" => one(self.read(&[cases_uri(hot)])),
+            "cases-by-user" => one(self.read(&self.lookup_uris())),
+            "config" => one(self.read(&[format!("/api/v1/servers/{hot}/config")])),
+            "export" => one(self.read(&[format!("/api/v1/servers/{hot}/config/export")])),
+            "warn" => one(self.warn()),
+            "ban" => one(self.ban()),
+            MIXED => {
+                let mut reads = vec!["/api/v1/me".to_owned(), cases_uri(hot)];
+                reads.extend(self.lookup_uris().into_iter().take(50));
+                reads.push(format!("/api/v1/servers/{hot}/config"));
+                let writers = connections.div_ceil(2);
+                vec![
+                    Group {
+                        workload: self.warn(),
+                        connections: writers,
+                    },
+                    Group {
+                        workload: self.read(&reads),
+                        connections: connections - writers,
+                    },
+                ]
+            }
+            other => unreachable!("scenario {other} has no workload"),
+        }
+    }
+
+    fn read(&self, paths: &[String]) -> Arc<dyn Workload> {
+        self.get(Some(self.read_auth.clone()), paths, StatusCode::OK)
+    }
+
+    fn get(
+        &self,
+        auth: Option<HeaderValue>,
+        paths: &[String],
+        expected: StatusCode,
+    ) -> Arc<dyn Workload> {
+        Arc::new(Get {
+            uris: paths
+                .iter()
+                .map(|p| p.parse().expect("scenario paths are valid URIs"))
+                .collect(),
+            auth,
+            expected,
+            next: AtomicUsize::new(0),
+        })
+    }
+
+    fn lookup_uris(&self) -> Vec<String> {
+        self.manifest
+            .lookups
+            .iter()
+            .map(|(server, user)| format!("/api/v1/servers/{server}/cases?user_id={user}&limit=50"))
+            .collect()
+    }
+
+    fn warn(&self) -> Arc<dyn Workload> {
+        Arc::new(Act {
+            action: "warn",
+            uri: action_uri(&self.manifest.server(Role::Hot).id, "warn"),
+            auth: self.write_auth.clone(),
+            run_id: self.run_id.clone(),
+            counter: self.warns.clone(),
+            member: |n, _| dataset::warn_target_id(n),
+            members: 0,
+            reason: "bench: spam",
+        })
+    }
+
+    fn ban(&self) -> Arc<dyn Workload> {
+        Arc::new(Act {
+            action: "ban",
+            uri: action_uri(&self.manifest.server(Role::Ban).id, "ban"),
+            auth: self.write_auth.clone(),
+            run_id: self.run_id.clone(),
+            counter: self.bans.clone(),
+            member: dataset::ban_target_id,
+            members: self.manifest.ban_members,
+            reason: "bench: raid",
+        })
+    }
+
+    /// How many bans were sent, and how many of them reached members of
+    /// the simulated community (the rest banned non-members, once the
+    /// seeded members ran out).
+    pub fn bans(&self) -> Bans {
+        let sent = self.bans.load(Ordering::Relaxed);
+        Bans {
+            sent,
+            on_members: sent.min(self.manifest.ban_members),
+        }
+    }
+}
+
+/// Bans sent in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Bans {
+    /// Every ban request.
+    pub sent: u64,
+    /// Those on a seeded member.
+    pub on_members: u64,
+}
+
+fn cases_uri(server: &str) -> String {
+    format!("/api/v1/servers/{server}/cases?limit=50")
+}
+
+fn action_uri(server: &str, action: &str) -> Uri {
+    format!("/api/v1/servers/{server}/actions/{action}")
+        .parse()
+        .expect("valid URI")
+}
+
+/// GETs over a fixed list of URIs, in turn.
+struct Get {
+    uris: Vec<Uri>,
+    auth: Option<HeaderValue>,
+    expected: StatusCode,
+    next: AtomicUsize,
+}
+
+impl Workload for Get {
+    fn next(&self) -> Planned {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.uris.len();
+        let mut request = Request::builder()
+            .method(Method::GET)
+            .uri(self.uris[i].clone());
+        if let Some(auth) = &self.auth {
+            request = request.header(AUTHORIZATION, auth.clone());
+        }
+        Planned {
+            request: request.body(Full::default()).expect("valid request"),
+            write: None,
+        }
+    }
+
+    fn expected(&self) -> StatusCode {
+        self.expected
+    }
+}
+
+/// One action per request on a new member, with a new Idempotency-Key.
+struct Act {
+    action: &'static str,
+    uri: Uri,
+    auth: HeaderValue,
+    run_id: String,
+    counter: Arc<AtomicU64>,
+    /// The member of the `n`-th request, given how many members were seeded.
+    member: fn(u64, u64) -> String,
+    members: u64,
+    reason: &'static str,
+}
+
+impl Workload for Act {
+    fn next(&self) -> Planned {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let user_id = (self.member)(n, self.members);
+        let body = serde_json::json!({"user_id": user_id, "reason": self.reason});
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(self.uri.clone())
+            .header(AUTHORIZATION, self.auth.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .header(
+                "idempotency-key",
+                format!("bench-{}-{}-{n}", self.run_id, self.action),
+            )
+            .body(Full::new(Bytes::from(body.to_string())))
+            .expect("valid request");
+        Planned {
+            request,
+            write: Some(WriteTarget {
+                action: self.action,
+                user_id,
+            }),
+        }
+    }
+}
