@@ -6,10 +6,12 @@
 //!
 //! Modules:
 //! - [`api`]: the v1 routes and their handlers, one submodule per resource.
-//! - [`auth`]: authentication and scope/server authorization as extractors.
+//! - [`auth`]: authentication and scope/server authorization as extractors,
+//!   over a cache of keys and claims that is never stale.
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`response`]: JSON response bodies, serialized into a buffer kept per thread.
 //! - [`http`]: the HTTP server loop, with header, body and shutdown time limits.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
 //!   async runtime) and its domain queries.
@@ -36,6 +38,7 @@ pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
+pub mod response;
 pub mod store;
 pub mod workers;
 
@@ -51,6 +54,7 @@ use tokio::net::TcpListener;
 
 use tokio_util::task::TaskTracker;
 
+use crate::auth::AuthCache;
 use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::http::HttpLimits;
@@ -64,6 +68,8 @@ use crate::workers::{Intervals, Workers};
 pub struct AppState {
     /// The database.
     pub store: Store,
+    /// Keys and server claims as authentication last read them; never stale.
+    pub auth_cache: AuthCache,
     /// Where "now" comes from.
     pub clock: Clock,
     /// The HTTP client and retry policy of the platform adapters.
@@ -84,6 +90,7 @@ impl AppState {
     /// platform settings.
     pub fn new(store: Store) -> Self {
         AppState {
+            auth_cache: AuthCache::new(store.path()),
             store,
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),

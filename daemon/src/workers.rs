@@ -14,6 +14,8 @@
 //!   settling write failed.
 //! - **jail expiry** ([`crate::moderation::expiry`]): releases timed jails
 //!   whose end has come.
+//! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
+//!   every few seconds, so no request pays for it.
 //!
 //! Webhook delivery, scheduled snapshots and ingestion flushing belong here
 //! too as they arrive.
@@ -34,6 +36,8 @@ pub struct Intervals {
     pub jail_expiry: Duration,
     /// Pending cases without a task are looked for.
     pub recovery: Duration,
+    /// The WAL is copied back into the database.
+    pub checkpoint: Duration,
 }
 
 impl Default for Intervals {
@@ -41,6 +45,7 @@ impl Default for Intervals {
         Intervals {
             jail_expiry: Duration::from_secs(15),
             recovery: Duration::from_secs(60),
+            checkpoint: Duration::from_secs(5),
         }
     }
 }
@@ -52,6 +57,8 @@ pub struct Ticked {
     pub recovered: usize,
     /// Timed jails ended.
     pub jails_ended: usize,
+    /// WAL frames the checkpoint could not copy yet.
+    pub wal_frames_behind: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -59,7 +66,20 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
     Ok(Ticked {
         recovered: moderation::recovery::settle_orphans(state).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
+        wal_frames_behind: checkpoint(state).await?,
     })
+}
+
+/// The checkpoint worker's tick: copies the WAL back into the database, off
+/// the writer's and the readers' time (see [`crate::store::Store::checkpoint`]).
+/// Returns the frames it could not copy yet (readers still need them).
+pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
+    let done = state
+        .store
+        .checkpoint()
+        .await
+        .map_err(crate::store::StoreError::from)?;
+    Ok(done.behind())
 }
 
 /// The running workers of a server.
@@ -101,9 +121,16 @@ impl Workers {
             every(
                 "recovery",
                 intervals.recovery,
-                stopped,
+                stopped.clone(),
                 state.clone(),
                 |state| async move { moderation::recovery::settle_orphans(&state).await },
+            ),
+            every(
+                "checkpoint",
+                intervals.checkpoint,
+                stopped,
+                state.clone(),
+                |state| async move { checkpoint(&state).await },
             ),
         ];
         Workers { stop, loops }

@@ -1,7 +1,11 @@
-//! A real `modctld serve` killed with SIGKILL while a platform call is in
-//! flight: after a restart on the same database, the action's case is there
-//! and settled from what the platform shows, and a retry with the same
-//! `Idempotency-Key` answers with that case instead of "in progress".
+//! A real `modctld serve` killed with SIGKILL:
+//!
+//! - while a platform call is in flight: after a restart on the same
+//!   database, the action's case is there and settled from what the platform
+//!   shows, and a retry with the same `Idempotency-Key` answers with that case
+//!   instead of "in progress";
+//! - under load, with many writes committed in groups: every action that was
+//!   answered is in the database.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -75,6 +79,33 @@ fn serve(db: &Path) -> (Daemon, String) {
     panic!("modctld serve exited before it listened");
 }
 
+/// A team `alpha` with a read+write key (returned) and a claim on `server`.
+fn seed(db: &Path, platform: &str, server: &str) -> String {
+    operator(db, &["team", "create", "alpha"], &[]);
+    let key = operator(
+        db,
+        &["key", "create", "--team", "alpha", "--scopes", "read,write"],
+        &[],
+    );
+    operator(
+        db,
+        &[
+            "server",
+            "claim",
+            "--team",
+            "alpha",
+            "--platform",
+            platform,
+            "--id",
+            server,
+            "--name",
+            "Server",
+        ],
+        &[],
+    );
+    key.trim().to_owned()
+}
+
 async fn ban(url: &str, key: &str) -> reqwest::Result<reqwest::Response> {
     reqwest::Client::new()
         .post(format!("{url}/api/v1/servers/{GUILD}/actions/ban"))
@@ -92,29 +123,8 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     let fake = FakeDiscord::start(GUILD);
     fake.add_member(BOT, &[MOD_ROLE]);
     fake.add_member(TARGET, &[MEMBER_ROLE]);
-    operator(&db, &["team", "create", "alpha"], &[]);
-    let key = operator(
-        &db,
-        &["key", "create", "--team", "alpha", "--scopes", "read,write"],
-        &[],
-    );
-    let key = key.trim();
-    operator(
-        &db,
-        &[
-            "server",
-            "claim",
-            "--team",
-            "alpha",
-            "--platform",
-            "discord",
-            "--id",
-            GUILD,
-            "--name",
-            "Guild",
-        ],
-        &[],
-    );
+    let key = seed(&db, "discord", GUILD);
+    let key = key.as_str();
     let api_base = fake.uri();
     operator(
         &db,
@@ -183,4 +193,83 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     // Recovery asked Discord; it did not ban again.
     assert_eq!(fake.requests_to("PUT", &ban_path).len(), 1);
     assert_eq!(fake.requests_to("GET", &ban_path).len(), 1);
+}
+
+/// Many writes in flight at once (so the writer commits them in groups), the
+/// daemon killed in the middle of them: every action that was answered with
+/// a case is in the database after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daemon_killed_under_load_loses_no_acknowledged_case() {
+    const CLIENTS: usize = 16;
+    const ACKNOWLEDGED_BEFORE_KILL: usize = 300;
+    const SERVER: &str = "-1001234567890";
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    let key = seed(&db, "telegram", SERVER);
+    let (mut daemon, url) = serve(&db);
+
+    // Notes are recorded without a platform call: each one is a write.
+    let (acks, mut acked) = tokio::sync::mpsc::unbounded_channel::<i64>();
+    let mut clients = Vec::new();
+    for client in 0..CLIENTS {
+        let (url, key, acks) = (url.clone(), key.clone(), acks.clone());
+        clients.push(tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            for n in 0.. {
+                // A member per request: no per-member lock serializes them.
+                let user = format!("{}", 100_000 + client * 100_000 + n);
+                let sent = http
+                    .post(format!("{url}/api/v1/servers/{SERVER}/actions/note"))
+                    .bearer_auth(&key)
+                    .json(&json!({"user_id": user, "reason": "load"}))
+                    .send()
+                    .await;
+                let Ok(response) = sent else { return };
+                if !response.status().is_success() {
+                    return;
+                }
+                let Ok(answer) = response.json::<ActionResponse>().await else {
+                    return;
+                };
+                if acks.send(answer.case_id).is_err() {
+                    return;
+                }
+            }
+        }));
+    }
+    drop(acks);
+    let mut acknowledged = Vec::new();
+    while acknowledged.len() < ACKNOWLEDGED_BEFORE_KILL {
+        acknowledged.push(acked.recv().await.expect("clients are running"));
+    }
+    daemon.kill();
+    // Answers that arrived before the kill count too.
+    while let Some(case_id) = acked.recv().await {
+        acknowledged.push(case_id);
+    }
+    for client in clients {
+        client.await.unwrap();
+    }
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut missing = Vec::new();
+    for case_id in &acknowledged {
+        let found: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM cases WHERE id = ?1",
+                [case_id],
+                |row| row.get(0),
+            )
+            .unwrap();
+        if found != 1 {
+            missing.push(*case_id);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} of {} acknowledged cases are missing: {missing:?}",
+        missing.len(),
+        acknowledged.len()
+    );
 }

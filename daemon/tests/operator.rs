@@ -1,10 +1,14 @@
-//! The operator commands of the `modctld` binary, on a real database file.
+//! The operator commands of the `modctld` binary, on a real database file,
+//! also while a daemon serves it: what they change is seen by the very next
+//! request, even where the daemon remembered the key or server (`auth::cache`).
 
 use std::path::Path;
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use modctl_e2e::TestDaemon;
+use modctl_types::{Plan, Platform, Scope};
 
 fn modctld(db: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_modctld"));
@@ -153,8 +157,8 @@ fn operator_errors_exit_non_zero_with_one_line() {
     assert!(err.contains("unknown platform"), "{err}");
 }
 
-/// `server claim` of Telegram group -1001, "Group", for `team`.
-fn claim_group(db: &Path, team: &str) -> Command {
+/// `server claim` of Telegram group `id`, "Group", for `team`.
+fn claim_group(db: &Path, team: &str, id: &str) -> Command {
     let mut command = modctld(db);
     command.args([
         "server",
@@ -164,7 +168,7 @@ fn claim_group(db: &Path, team: &str) -> Command {
         "--platform",
         "telegram",
         "--id",
-        "-1001",
+        id,
         "--name",
         "Group",
     ]);
@@ -175,8 +179,8 @@ fn claim_group(db: &Path, team: &str) -> Command {
 fn duplicate_claims_are_refused() {
     let (_dir, db) = setup();
     run(modctld(&db).args(["team", "create", "beta"]), 0);
-    run(&mut claim_group(&db, "alpha"), 0);
-    let (_, err) = run(&mut claim_group(&db, "beta"), 1);
+    run(&mut claim_group(&db, "alpha", "-1001"), 0);
+    let (_, err) = run(&mut claim_group(&db, "beta", "-1001"), 1);
     assert!(err.contains("already claimed"), "{err}");
     let (list, _) = run(modctld(&db).args(["server", "list"]), 0);
     assert_eq!(list.lines().count(), 1);
@@ -206,14 +210,15 @@ impl Drop for Served {
     }
 }
 
-fn status_of_me(address: &str, key: &str) -> u16 {
+/// The status of a GET of `url` with `key`.
+fn status_of(url: &str, key: &str) -> u16 {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
         .block_on(async {
             reqwest::Client::new()
-                .get(format!("http://{address}/api/v1/me"))
+                .get(url)
                 .bearer_auth(key)
                 .send()
                 .await
@@ -255,9 +260,10 @@ fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
         std::thread::sleep(Duration::from_millis(50));
     }
 
-    assert_eq!(status_of_me(&address, &key), 200);
+    let me = format!("http://{address}/api/v1/me");
+    assert_eq!(status_of(&me, &key), 200);
     run(modctld(&db).args(["key", "revoke", &key_id]), 0);
-    assert_eq!(status_of_me(&address, &key), 401);
+    assert_eq!(status_of(&me, &key), 401);
     let (list, _) = run(modctld(&db).args(["key", "list", "--team", "alpha"]), 0);
     assert!(list.trim_end().ends_with("revoked"), "{list}");
 
@@ -268,6 +274,62 @@ fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
     assert!(status.success());
     let exit = served.0.wait().unwrap();
     assert!(exit.success(), "graceful shutdown exits 0, got {exit:?}");
+}
+
+/// GETs `url` until the daemon answers it in `handler_trips` store trips,
+/// i.e. without reading the key or the server: it remembers them.
+fn remember(daemon: &TestDaemon, url: &str, key: &str, handler_trips: u64) {
+    for _ in 0..10 {
+        let before = daemon.store().trips();
+        assert_eq!(status_of(url, key), 200, "{url}");
+        if daemon.store().trips() - before == handler_trips {
+            return;
+        }
+    }
+    panic!("{url} never stopped reading the key");
+}
+
+#[test]
+fn a_remembered_key_revoked_by_another_process_is_refused_on_the_next_request() {
+    let daemon = TestDaemon::start();
+    daemon.team("alpha", Plan::Pro);
+    let key = daemon.key("alpha", Scope::Read);
+    let me = daemon.api("/me");
+    remember(&daemon, &me, &key.full, 1);
+
+    run(
+        modctld(&daemon.db_path()).args(["key", "revoke", &key.key_id]),
+        0,
+    );
+    assert_eq!(status_of(&me, &key.full), 401);
+}
+
+#[test]
+fn servers_claimed_by_another_process_are_seen_on_the_next_request() {
+    let daemon = TestDaemon::start();
+    daemon.team("alpha", Plan::Pro);
+    daemon.team("beta", Plan::Free);
+    daemon.claim(
+        "alpha",
+        Platform::Discord,
+        "100000000000000001",
+        "Alpha Guild",
+    );
+    let key = daemon.key("alpha", Scope::Read);
+    remember(
+        &daemon,
+        &daemon.api("/servers/100000000000000001"),
+        &key.full,
+        0,
+    );
+    let (mine, theirs) = (daemon.api("/servers/-1001"), daemon.api("/servers/-1002"));
+    assert_eq!(status_of(&mine, &key.full), 404);
+    assert_eq!(status_of(&theirs, &key.full), 404);
+
+    run(&mut claim_group(&daemon.db_path(), "alpha", "-1001"), 0);
+    assert_eq!(status_of(&mine, &key.full), 200);
+    run(&mut claim_group(&daemon.db_path(), "beta", "-1002"), 0);
+    assert_eq!(status_of(&theirs, &key.full), 403);
 }
 
 const TOKEN: &str = "123456:operator-token-that-stays-sealed";
@@ -297,7 +359,7 @@ fn operator_commands_leave_owner_only_files_and_a_sealed_token() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("state/modctld.db");
     run(modctld(&db).args(["team", "create", "alpha"]), 0);
-    run(&mut claim_group(&db, "alpha"), 0);
+    run(&mut claim_group(&db, "alpha", "-1001"), 0);
     run(
         modctld(&db).env("BOT_TOKEN", TOKEN).args([
             "server",

@@ -1,6 +1,5 @@
 //! `POST /servers/{id}/actions/{action}` and the reads of cases, strikes and jails.
 
-use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use modctl_types::ErrorBody;
@@ -14,6 +13,7 @@ use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::moderation::{self, validate};
+use crate::response::Json;
 use crate::store::{cases, jails};
 
 use super::openapi::ServerPath;
@@ -57,7 +57,7 @@ pub async fn perform(
         .transpose()?;
     let call = moderation::ActionCall {
         server: access.server,
-        key_id: access.caller.key_id.clone(),
+        key_id: access.caller.key_id().to_owned(),
         actor: access.caller.actor(),
         action,
         body,

@@ -6,7 +6,6 @@
 //! return before anything is written, and the audit entries commit with the
 //! change or not at all.
 
-use axum::Json;
 use axum::extract::State;
 use axum::http::header::{ETAG, IF_MATCH};
 use axum::http::{HeaderMap, HeaderValue};
@@ -23,6 +22,7 @@ use crate::AppState;
 use crate::auth::{ReadServer, WriteServer, authorize_server};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::response::Json;
 use crate::store::config::{self, Change, StoredConfig};
 use crate::store::timestamp;
 

@@ -7,12 +7,12 @@
 
 use std::time::Duration;
 
-use axum::Json;
 use axum::extract::State;
 use modctl_types::{ErrorBody, Health, Readiness};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::response::Json;
 
 /// How long `ready` waits for the store before saying it is not ready.
 const READY_TIMEOUT: Duration = Duration::from_secs(2);

@@ -1,13 +1,13 @@
 //! `GET /me`: the calling key.
 
-use axum::Json;
 use axum::extract::State;
 use modctl_types::Me;
 
 use crate::AppState;
 use crate::auth::ReadKey;
-use crate::error::{ApiError, ApiResult};
-use crate::store::{keys, servers, teams};
+use crate::error::ApiResult;
+use crate::response::Json;
+use crate::store::{StoreError, servers, teams};
 
 #[utoipa::path(
     get,
@@ -19,24 +19,25 @@ use crate::store::{keys, servers, teams};
     responses((status = 200, description = "The calling key.", body = Me)),
 )]
 pub async fn show(State(state): State<AppState>, key: ReadKey) -> ApiResult<Json<Me>> {
-    let caller = key.caller;
-    let me = state
+    // The key was read by authentication; only the team is read here.
+    let record = key.caller.key;
+    let team_id = record.team_id;
+    let (team, server_count) = state
         .store
         .read(move |tx| {
-            let record = keys::find_with_hash(tx, &caller.key_id)?
-                .ok_or_else(|| ApiError::Unauthorized("invalid API key".into()))?
-                .record;
-            let team = teams::get(tx, record.team_id)?;
-            Ok::<_, ApiError>(Me {
-                server_count: servers::count_for_team(tx, caller.team_id)?,
-                team,
-                key_id: record.key_id,
-                label: record.label,
-                scopes: record.scope.expanded(),
-                created_at: record.created_at,
-                expires_at: record.expires_at,
-            })
+            Ok::<_, StoreError>((
+                teams::get(tx, team_id)?,
+                servers::count_for_team(tx, team_id)?,
+            ))
         })
         .await?;
-    Ok(Json(me))
+    Ok(Json(Me {
+        team,
+        server_count,
+        key_id: record.key_id.clone(),
+        label: record.label.clone(),
+        scopes: record.scope.expanded(),
+        created_at: record.created_at,
+        expires_at: record.expires_at,
+    }))
 }

@@ -1,12 +1,12 @@
 //! `GET /servers`: the servers claimed by the caller's team.
 
-use axum::Json;
 use axum::extract::State;
 use modctl_types::{Server, ServerList};
 
 use crate::AppState;
 use crate::auth::{ReadKey, ReadServer};
 use crate::error::ApiResult;
+use crate::response::Json;
 use crate::store::servers;
 
 use super::openapi::ServerPath;
@@ -22,7 +22,7 @@ use super::openapi::ServerPath;
     responses((status = 200, description = "The servers.", body = ServerList)),
 )]
 pub async fn list(State(state): State<AppState>, key: ReadKey) -> ApiResult<Json<ServerList>> {
-    let team_id = key.caller.team_id;
+    let team_id = key.caller.team_id();
     let servers = state
         .store
         .read(move |tx| servers::list_for_team(tx, team_id))

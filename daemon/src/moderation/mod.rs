@@ -85,7 +85,7 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
 
 async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
-    let sections = sections_of(state, &server.id).await?;
+    let (sections, adapter) = setup(state, &server).await?;
     let fingerprint = format!(
         "{}|{}|{}",
         server.id,
@@ -123,6 +123,7 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
                 state: state.clone(),
                 server,
                 sections,
+                adapter,
                 input,
                 case: *case,
                 jail,
@@ -293,6 +294,7 @@ struct Job {
     state: AppState,
     server: Server,
     sections: Sections,
+    adapter: Option<Box<dyn PlatformAdapter>>,
     input: Checked,
     case: Case,
     jail: Option<JailRecord>,
@@ -301,7 +303,7 @@ struct Job {
 
 impl Job {
     async fn run(self) -> ModerationResult<ActionResponse> {
-        let adapter = connect(&self.state, &self.server).await?;
+        let adapter = self.adapter;
         let outcome = carry(
             adapter.as_deref(),
             &self.input,
@@ -316,10 +318,14 @@ impl Job {
             server: &self.server,
             sections: &self.sections,
             adapter: adapter.as_deref(),
+            answer_for: Some(self.case.id),
         };
-        settled.finish(&self.case, outcome).await?;
+        let response = settled.finish(&self.case, outcome).await?;
         drop(self.guard);
-        response_of(&self.state, &self.server.id, self.case.id).await
+        match response {
+            Some(response) => Ok(response),
+            None => response_of(&self.state, &self.server.id, self.case.id).await,
+        }
     }
 }
 
@@ -342,14 +348,21 @@ async fn response_of(
         })
 }
 
-/// The config sections of `server_id`.
-async fn sections_of(state: &AppState, server_id: &str) -> ModerationResult<Sections> {
-    let id = server_id.to_owned();
-    Ok(state
+/// What acting on a server needs: its config and the adapter for its
+/// connection (`None` when it has none), read in one trip.
+async fn setup(
+    state: &AppState,
+    server: &Server,
+) -> ModerationResult<(Sections, Option<Box<dyn PlatformAdapter>>)> {
+    let id = server.id.clone();
+    let secrets = state.store.secrets().clone();
+    let (config, connection) = state
         .store
-        .read(move |tx| config::load(tx, &id))
-        .await?
-        .sections)
+        .read(move |tx| {
+            Ok::<_, StoreError>((config::load(tx, &id)?, connections::get(tx, &secrets, &id)?))
+        })
+        .await?;
+    Ok((config.sections, adapter(state, server, connection)))
 }
 
 /// The adapter for the server's connection, `None` when it has none.
@@ -363,7 +376,15 @@ pub async fn connect(
         .store
         .read(move |tx| connections::get(tx, &secrets, &id))
         .await?;
-    Ok(connection.map(|c| {
+    Ok(adapter(state, server, connection))
+}
+
+fn adapter(
+    state: &AppState,
+    server: &Server,
+    connection: Option<connections::Connection>,
+) -> Option<Box<dyn PlatformAdapter>> {
+    connection.map(|c| {
         platform::adapter_for(
             &state.platforms,
             &state.store,
@@ -371,7 +392,7 @@ pub async fn connect(
             &server.id,
             c,
         )
-    }))
+    })
 }
 
 /// Carries out `input` through `adapter`; a timeout or jail ends at `until`

@@ -26,7 +26,7 @@ use modctl_types::moderation::{Action, Case};
 use modctl_types::{Platform, Server};
 
 use super::behaviour::{self, JailEffect, Outcome};
-use super::{MemberGuard, ModerationResult, carry, connect, input_of, sections_of, settle};
+use super::{MemberGuard, ModerationResult, carry, input_of, settle, setup};
 use crate::AppState;
 use crate::platform::{MemberState, PlatformAdapter};
 use crate::store::{StoreError, cases, servers};
@@ -94,8 +94,7 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
 /// triggers, as the lost request would have.
 async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()> {
     let server = &orphan.server;
-    let sections = sections_of(state, &server.id).await?;
-    let adapter = connect(state, server).await?;
+    let (sections, adapter) = setup(state, server).await?;
     for case in &orphan.cases {
         let outcome = check(adapter.as_deref(), server, &sections, case).await;
         tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
@@ -104,6 +103,9 @@ async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()
             server,
             sections: &sections,
             adapter: adapter.as_deref(),
+            // The request that wanted an answer is gone; a retry with its
+            // Idempotency-Key reads the settled case.
+            answer_for: None,
         };
         settle.finish(case, outcome).await?;
     }

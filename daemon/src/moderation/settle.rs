@@ -7,7 +7,7 @@
 
 use modctl_types::Server;
 use modctl_types::config::Sections;
-use modctl_types::moderation::{Case, CaseSource, CaseState, JailRecord};
+use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
 use rusqlite::Transaction;
 
 use super::behaviour::{JailEffect, Outcome};
@@ -26,14 +26,25 @@ pub(super) struct Settle<'a> {
     pub sections: &'a Sections,
     /// The server's adapter, for carrying out an escalation.
     pub adapter: Option<&'a dyn PlatformAdapter>,
+    /// The case whose action response to read in the last settling
+    /// transaction (the action's own case), so that answering the request
+    /// takes no trip of its own; `None` when nobody waits for one.
+    pub answer_for: Option<i64>,
 }
 
 impl Settle<'_> {
     /// Settles pending `case` with `outcome`; then carries out and settles
     /// the escalation it triggered, if any. The caller holds the member.
-    pub async fn finish(&self, case: &Case, outcome: Outcome) -> ModerationResult<()> {
-        let Some((escalation, input)) = self.record(case, outcome).await? else {
-            return Ok(());
+    /// Returns the response of [`Settle::answer_for`], read once everything
+    /// is settled.
+    pub async fn finish(
+        &self,
+        case: &Case,
+        outcome: Outcome,
+    ) -> ModerationResult<Option<ActionResponse>> {
+        let (escalation, response) = self.record(case, outcome).await?;
+        let Some((escalation, input)) = escalation else {
+            return Ok(response);
         };
         let outcome = carry(
             self.adapter,
@@ -45,16 +56,13 @@ impl Settle<'_> {
         )
         .await;
         // An escalation adds no strikes, so it never triggers another.
-        self.record(&escalation, outcome).await?;
-        Ok(())
+        let (_, response) = self.record(&escalation, outcome).await?;
+        Ok(response)
     }
 
-    /// The settling transaction; returns the escalation it wrote pending.
-    async fn record(
-        &self,
-        case: &Case,
-        outcome: Outcome,
-    ) -> ModerationResult<Option<(Case, Checked)>> {
+    /// The settling transaction; returns the escalation it wrote pending,
+    /// or else the response of [`Settle::answer_for`].
+    async fn record(&self, case: &Case, outcome: Outcome) -> ModerationResult<Recorded> {
         let record = Record {
             server: self.server.clone(),
             sections: self.sections.clone(),
@@ -62,9 +70,25 @@ impl Settle<'_> {
             outcome,
             now: self.state.clock.now_unix(),
         };
-        self.state.store.write(move |tx| record.run(tx)).await
+        let answer_for = self.answer_for;
+        self.state
+            .store
+            .write(move |tx| {
+                let server_id = record.server.id.clone();
+                let escalation = record.run(tx)?;
+                let response = match (&escalation, answer_for) {
+                    (None, Some(case_id)) => cases::response_for(tx, &server_id, case_id)?,
+                    _ => None,
+                };
+                Ok((escalation, response))
+            })
+            .await
     }
 }
+
+/// What one settling transaction left to do: an escalation to carry out, or
+/// else the response, when one was asked for.
+type Recorded = (Option<(Case, Checked)>, Option<ActionResponse>);
 
 /// One settling transaction's input, owned so it can move to the store's thread.
 struct Record {

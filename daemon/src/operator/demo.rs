@@ -334,7 +334,7 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         write = keys.write,
         read = keys.read,
     );
-    init_logging();
+    let _logging = init_logging();
     crate::serve(listener, AppState::new(store), shutdown_signal()).await?;
     Ok(())
 }

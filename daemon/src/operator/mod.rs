@@ -231,7 +231,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { db, listen } => {
             let db = db.path()?;
-            init_logging();
+            let _logging = init_logging();
             let store = open_store(&db).await?;
             let listener = bind(listen).await?;
             tracing::info!(
@@ -423,23 +423,32 @@ async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
         .with_context(|| format!("cannot listen on {listen}: pass another address with --listen"))
 }
 
-fn init_logging() {
+/// Logs to stderr through a writer thread, so a request never waits for the
+/// write to the terminal or the journal: the line is formatted on the
+/// request's thread and handed over. No line is dropped: when the writer
+/// thread falls 128k lines behind, logging waits for it. The returned guard
+/// flushes what is left when it is dropped; keep it until the process ends.
+fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::prelude::*;
     let filter: Targets = std::env::var("MODCTLD_LOG")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| Targets::new().with_default(tracing::Level::INFO));
+    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("modctld-log")
+        .finish(std::io::stderr());
     let _ = tracing_subscriber::registry()
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(
-                    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-                ),
+                .with_writer(writer)
+                .with_ansi(ansi),
         )
         .with(filter)
         .try_init();
+    guard
 }
 
 /// Completes on SIGINT (Ctrl-C) or, on Unix, SIGTERM.

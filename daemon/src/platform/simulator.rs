@@ -65,7 +65,8 @@ impl Simulator {
         }
     }
 
-    /// Runs one simulated platform call in a write transaction.
+    /// Runs one simulated platform call that changes the community, in a
+    /// write.
     async fn act<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Transaction<'_>, &str, Platform) -> Result<T, SimError> + Send + 'static,
@@ -75,6 +76,24 @@ impl Simulator {
             .store
             .write(move |tx| Ok::<_, StoreError>(f(tx, &server_id, platform)))
             .await;
+        Self::answer(result)
+    }
+
+    /// Runs one simulated platform call that only looks, in a read: it
+    /// neither waits for nor delays the writer.
+    async fn observe<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>, &str, Platform) -> Result<T, SimError> + Send + 'static,
+    ) -> PlatformResult<T> {
+        let (server_id, platform) = (self.server_id.clone(), self.platform);
+        let result = self
+            .store
+            .read(move |tx| Ok::<_, StoreError>(f(tx, &server_id, platform)))
+            .await;
+        Self::answer(result)
+    }
+
+    fn answer<T>(result: Result<Result<T, SimError>, StoreError>) -> PlatformResult<T> {
         match result {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(SimError::Platform(e))) => Err(e),
@@ -191,7 +210,7 @@ impl PlatformAdapter for Simulator {
             return Ok(None);
         }
         let target = target.to_owned();
-        self.act(move |tx, server_id, _| Ok(Some(load_hierarchy(tx, server_id, &target)?)))
+        self.observe(move |tx, server_id, _| Ok(Some(load_hierarchy(tx, server_id, &target)?)))
             .await
     }
 
@@ -316,7 +335,7 @@ impl PlatformAdapter for Simulator {
 
     async fn inspect_member(&self, user: &str) -> PlatformResult<super::MemberState> {
         let user = user.to_owned();
-        self.act(move |tx, server_id, platform| {
+        self.observe(move |tx, server_id, platform| {
             let member = member_state(tx, server_id, &user)?;
             let muted_until = member.as_ref().and_then(|m| m.muted_until);
             Ok(super::MemberState {

@@ -244,7 +244,7 @@ async fn an_unreadable_webhook_secret_is_reported_and_can_be_replaced() {
 /// between them), so only rewriting the file removes its lingering bytes.
 fn write_legacy_database(db: &Path) {
     let mut conn = rusqlite::Connection::open(db).unwrap();
-    configure(&conn, false).unwrap();
+    configure(&conn, Role::Writer).unwrap();
     embedded::migrations::runner()
         .set_target(refinery::Target::Version(3))
         .run(&mut conn)

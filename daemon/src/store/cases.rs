@@ -59,29 +59,29 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
     let number: i64 = tx
         .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
         .query_row([case.server_id], |row| row.get(0))?;
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-        params![
-            case.server_id,
-            number,
-            case.action.as_str(),
-            case.user_id,
-            case.actor,
-            case.reason,
-            case.minutes,
-            case.expires_at,
-            case.delete_message_days,
-            case.applied,
-            case.platform.as_str(),
-            case.detail,
-            case.source.as_str(),
-            case.linked_case_id,
-            case.now,
-            case.state.as_str(),
-        ],
-    )?;
+    )?
+    .execute(params![
+        case.server_id,
+        number,
+        case.action.as_str(),
+        case.user_id,
+        case.actor,
+        case.reason,
+        case.minutes,
+        case.expires_at,
+        case.delete_message_days,
+        case.applied,
+        case.platform.as_str(),
+        case.detail,
+        case.source.as_str(),
+        case.linked_case_id,
+        case.now,
+        case.state.as_str(),
+    ])?;
     let id = tx.last_insert_rowid();
     get(tx, case.server_id, id)?
         .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))
@@ -196,17 +196,18 @@ pub fn settle(
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    let changed = tx.execute(
-        "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
+    let changed = tx
+        .prepare_cached(
+            "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
          WHERE id = ?1 AND state = 'pending'",
-        params![
+        )?
+        .execute(params![
             case_id,
             settlement.state.as_str(),
             settlement.applied,
             settlement.detail,
             settlement.active_strikes,
-        ],
-    )?;
+        ])?;
     if changed == 0 {
         return Err(StoreError::Conflict(format!(
             "case {case_id} was already settled"
@@ -334,10 +335,13 @@ pub fn add_strike(
     now: i64,
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![server_id, user_id, case_id, weight, now, expires_at],
-    )?;
+    tx.prepare_cached(
+        "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        server_id, user_id, case_id, weight, now, expires_at
+    ])?;
     Ok(())
 }
 

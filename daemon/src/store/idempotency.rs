@@ -57,10 +57,10 @@ pub fn claim(
         // Only a daemon older than this store version left such rows (a claim
         // whose request never finished); it is long gone, so start afresh.
         Some((_, None, None)) => {
-            tx.execute(
+            tx.prepare_cached(
                 "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-                [key_id, key],
-            )?;
+            )?
+            .execute([key_id, key])?;
             Claim::New
         }
     })

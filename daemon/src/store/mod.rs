@@ -4,20 +4,23 @@
 //!
 //! rusqlite is synchronous: every call may block on disk I/O or on SQLite's own
 //! locks. Running it on a tokio worker thread would stall every other request
-//! scheduled on that thread, so **all SQLite work runs on tokio's blocking pool**
-//! (`spawn_blocking`), and async code only ever *waits* for a connection.
+//! scheduled on that thread, so **all SQLite work runs on threads of the
+//! store's own** (one writer, a few readers, each owning its connection), and
+//! async code only ever *waits* for an answer.
 //!
 //! The API is read-heavy with occasional writes, and SQLite in WAL mode lets
 //! many readers run alongside one writer. The store mirrors that:
 //!
-//! - **One writer connection** behind an async mutex. Writers queue on the
-//!   mutex (an async wait, no thread is held) instead of fighting over SQLite's
-//!   write lock and hitting `SQLITE_BUSY`. Every write runs in one
-//!   `BEGIN IMMEDIATE` transaction, so a closure either commits whole or not at
-//!   all, which is what "bad input changes nothing" needs.
-//! - **A small pool of read connections** (`query_only`), guarded by a
-//!   semaphore so that waiting for a free reader is also an async wait. Each
-//!   read runs in a deferred transaction, i.e. one consistent snapshot.
+//! - **One writer thread** ([`writer`]) owning the one write connection.
+//!   Writes are jobs queued to it, so they never fight over SQLite's write
+//!   lock or hit `SQLITE_BUSY`. Each job runs in its own savepoint, and the
+//!   jobs that queued together commit together with one fsync (group
+//!   commit): a write still commits whole or not at all, and is acknowledged
+//!   only once committed, which is what "bad input changes nothing" and
+//!   "acknowledged means durable" need.
+//! - **A few reader threads** ([`readers`]), one per read connection
+//!   (`query_only`), taking reads from one queue. Each read runs in a
+//!   deferred transaction, i.e. one consistent snapshot.
 //!
 //! Durability: `synchronous = FULL`, so a write that was acknowledged survives a
 //! power cut, not just a crash of the process. The schema is only ever changed
@@ -44,16 +47,23 @@ mod files;
 pub mod idempotency;
 pub mod jails;
 pub mod keys;
+mod readers;
 pub mod secrets;
 pub mod servers;
 pub mod teams;
+mod writer;
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex as SyncMutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
-use tokio::sync::{Mutex, Semaphore};
+
+use readers::Readers;
+use writer::Writer;
+pub use writer::WriterStats;
 
 pub use secrets::{KeySource, Secrets};
 
@@ -61,8 +71,16 @@ mod embedded {
     refinery::embed_migrations!("../migrations");
 }
 
-/// How many read connections the pool holds; reads beyond this wait their turn.
+/// How many read connections (and reader threads) the store holds; reads
+/// beyond this wait their turn.
 pub const READERS: usize = 4;
+/// WAL size (in pages) at which the writer checkpoints by itself; the
+/// checkpoint worker normally keeps the WAL far below it.
+const WRITER_AUTOCHECKPOINT_PAGES: i64 = 10_000;
+/// Page cache of each connection, in KiB.
+const PAGE_CACHE_KIB: i64 = 8 * 1024;
+/// Prepared statements kept per connection (`prepare_cached`).
+const PREPARED_STATEMENTS: usize = 64;
 /// How long SQLite itself retries on a lock held by another process (e.g. an
 /// operator command run while the daemon serves).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -97,6 +115,33 @@ pub enum OpenError {
     /// The key that seals the database's secrets is missing, malformed or wrong.
     #[error(transparent)]
     Key(#[from] secrets::KeyError),
+    /// The store's writer or reader threads could not be started.
+    #[error("cannot start the threads of database {path}: {source}")]
+    Threads {
+        /// The database file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+}
+
+/// What a [`Store::checkpoint`] found: how long the WAL is, and how much of
+/// it is now in the database file. (The WAL is reused from its start, not
+/// truncated, once everything in it was copied and no reader needs it.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Frames (pages) in the WAL.
+    pub wal_frames: usize,
+    /// Frames of it copied into the database file, by this checkpoint or
+    /// earlier ones.
+    pub copied_frames: usize,
+}
+
+impl Checkpoint {
+    /// Frames still to copy.
+    pub fn behind(&self) -> usize {
+        self.wal_frames.saturating_sub(self.copied_frames)
+    }
 }
 
 /// A handle to the store; cheap to clone, shared by all requests.
@@ -108,9 +153,13 @@ pub struct Store {
 struct Inner {
     path: PathBuf,
     secrets: Secrets,
-    writer: Arc<Mutex<Connection>>,
-    readers: SyncMutex<Vec<Connection>>,
-    reader_permits: Arc<Semaphore>,
+    writer: Writer,
+    readers: Readers,
+    /// Copies the WAL back into the database ([`Store::checkpoint`]), so
+    /// neither the writer nor a reader ever does it on a request's time.
+    checkpointer: Arc<std::sync::Mutex<Connection>>,
+    /// Calls of [`Store::read`] and [`Store::write`]; see [`Store::trips`].
+    trips: AtomicU64,
 }
 
 impl std::fmt::Debug for Store {
@@ -150,7 +199,7 @@ impl Store {
             source,
         })?;
         let mut writer = Connection::open(&path).map_err(sqlite_err)?;
-        configure(&writer, false).map_err(sqlite_err)?;
+        configure(&writer, Role::Writer).map_err(sqlite_err)?;
         embedded::migrations::runner()
             .run(&mut writer)
             .map_err(|source| OpenError::Migration {
@@ -162,19 +211,28 @@ impl Store {
         let readers = (0..READERS)
             .map(|_| {
                 let conn = Connection::open(&path)?;
-                configure(&conn, true)?;
+                configure(&conn, Role::Reader)?;
                 Ok(conn)
             })
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(sqlite_err)?;
 
+        let checkpointer = Connection::open(&path).map_err(sqlite_err)?;
+        configure(&checkpointer, Role::Checkpointer).map_err(sqlite_err)?;
+        let threads = |source| OpenError::Threads {
+            path: path.clone(),
+            source,
+        };
+        let writer = Writer::start(writer).map_err(threads)?;
+        let readers = Readers::start(readers).map_err(threads)?;
         Ok(Store {
             inner: Arc::new(Inner {
                 path,
                 secrets,
-                writer: Arc::new(Mutex::new(writer)),
-                readers: SyncMutex::new(readers),
-                reader_permits: Arc::new(Semaphore::new(READERS)),
+                writer,
+                readers,
+                checkpointer: Arc::new(std::sync::Mutex::new(checkpointer)),
+                trips: AtomicU64::new(0),
             }),
         })
     }
@@ -190,61 +248,79 @@ impl Store {
         &self.inner.secrets
     }
 
+    /// How many trips ([`Store::read`] and [`Store::write`] calls) this store
+    /// has made since it opened, whatever made them. Tests use it to pin down
+    /// how many trips a request costs; it is one relaxed atomic add per trip,
+    /// next to a thread hop, so it is always on.
+    pub fn trips(&self) -> u64 {
+        self.inner.trips.load(Ordering::Relaxed)
+    }
+
     /// Runs `f` on a read connection inside one deferred transaction (a
-    /// consistent snapshot). Waiting for a free connection is an async wait;
-    /// `f` itself runs on the blocking pool.
+    /// consistent snapshot), on one of the reader threads. Waiting for a free
+    /// one is an async wait.
     pub async fn read<T, E, F>(&self, f: F) -> Result<T, E>
     where
         F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<rusqlite::Error> + Send + 'static,
     {
-        let permit = self
-            .inner
-            .reader_permits
-            .clone()
-            .acquire_owned()
+        self.inner.trips.fetch_add(1, Ordering::Relaxed);
+        self.inner
+            .readers
+            .run(move |conn| {
+                let tx = conn.transaction()?;
+                // A read transaction has nothing to commit; dropping it rolls back.
+                f(&tx)
+            })
             .await
-            .expect("the reader semaphore is never closed");
-        let inner = self.inner.clone();
-        run_blocking(move || {
-            let mut lease = ReaderLease::take(&inner.readers);
-            let tx = lease.conn().transaction()?;
-            let result = f(&tx);
-            // A read transaction has nothing to commit; dropping it rolls back.
-            drop(tx);
-            drop(lease);
-            drop(permit);
-            result
-        })
-        .await
     }
 
-    /// Runs `f` on the writer inside one `BEGIN IMMEDIATE` transaction that
-    /// commits only if `f` returns `Ok`.
-    pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
+    /// Copies what the WAL holds back into the database file without
+    /// waiting for anyone (a `PASSIVE` checkpoint: frames a reader still
+    /// needs are left for the next one), on a connection of its own.
+    pub async fn checkpoint(&self) -> rusqlite::Result<Checkpoint> {
+        let checkpointer = self.inner.checkpointer.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = checkpointer
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                let count = |i| {
+                    row.get::<_, i64>(i)
+                        .map(|n| usize::try_from(n).unwrap_or(0))
+                };
+                Ok(Checkpoint {
+                    wal_frames: count(1)?,
+                    copied_frames: count(2)?,
+                })
+            })
+        })
+        .await
+        .unwrap_or_else(|join| std::panic::resume_unwind(join.into_panic()))
+    }
+
+    /// Runs `f` as one write: inside a savepoint of a `BEGIN IMMEDIATE`
+    /// transaction that may hold other writes queued at the same time, and
+    /// commits only what `f` did if it returns `Ok` (see [`writer`]). Returns
+    /// once the commit holding it is durable.
+    ///
+    /// The write is queued when this is called, not when the future is
+    /// first polled, so writes run in the order they were asked for.
+    pub fn write<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
     where
         F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<rusqlite::Error> + Send + 'static,
     {
-        let mut writer = self.inner.writer.clone().lock_owned().await;
-        run_blocking(move || {
-            let tx = writer.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let value = f(&tx)?;
-            tx.commit()?;
-            Ok(value)
-        })
-        .await
+        self.inner.trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.writer.write(f)
     }
-}
 
-/// Runs a closure on the blocking pool; a panic inside it resumes on the caller
-/// so it is reported like any other panic in the handler.
-async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|join| std::panic::resume_unwind(join.into_panic()))
+    /// How many commits the writer made and how many writes they held.
+    pub fn writer_stats(&self) -> WriterStats {
+        self.inner.writer.stats()
+    }
 }
 
 /// Establishes the key and seals what an older modctld left in plaintext, in
@@ -304,53 +380,35 @@ fn scrub(writer: &Connection) -> rusqlite::Result<bool> {
     Ok(true)
 }
 
-fn configure(conn: &Connection, read_only: bool) -> rusqlite::Result<()> {
+/// What a connection of the store is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Writer,
+    Reader,
+    Checkpointer,
+}
+
+fn configure(conn: &Connection, role: Role) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
-    if read_only {
-        conn.pragma_update(None, "query_only", true)?;
-    } else {
-        // WAL is a property of the file; the writer sets it once for everyone.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+    match role {
+        Role::Writer => {
+            // WAL is a property of the file; the writer sets it once for everyone.
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            // The checkpoint worker keeps the WAL short; the writer only
+            // checkpoints by itself (after a commit, delaying its batch) if
+            // that worker falls far behind.
+            conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)?;
+        }
+        Role::Reader => conn.pragma_update(None, "query_only", true)?,
+        Role::Checkpointer => {}
     }
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
+    // Negative: KiB. Enough for the hot pages of keys, servers, configs and
+    // recent cases; each connection keeps its own.
+    conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
+    conn.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
     Ok(())
-}
-
-/// A read connection borrowed from the pool; returned on drop, also when the
-/// closure using it panics, so the pool never shrinks.
-struct ReaderLease<'a> {
-    pool: &'a SyncMutex<Vec<Connection>>,
-    conn: Option<Connection>,
-}
-
-impl<'a> ReaderLease<'a> {
-    fn take(pool: &'a SyncMutex<Vec<Connection>>) -> Self {
-        let conn = pool
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .pop()
-            .expect("a reader permit guarantees a free connection");
-        ReaderLease {
-            pool,
-            conn: Some(conn),
-        }
-    }
-
-    fn conn(&mut self) -> &mut Connection {
-        self.conn.as_mut().expect("present until drop")
-    }
-}
-
-impl Drop for ReaderLease<'_> {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            self.pool
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(conn);
-        }
-    }
 }
 
 /// Errors of the domain queries: SQLite failures, and refusals a caller can act on.

@@ -22,8 +22,26 @@
 //! proved the secret. Refusals write nothing. A successful authentication
 //! records `last_used_at`, at most once a minute per key, so a busy key does not
 //! turn every read into a write.
+//!
+//! # One trip per request
+//!
+//! Checks 4 to 10 need the key and the server as stored. They come from
+//! [`cache`], which answers from memory when nothing was committed since it
+//! read them and otherwise reads both in one trip; a revocation or a claim
+//! committed before a request, by this daemon or by another process, is
+//! always seen (the proof is in [`cache`]). So a request with a known key
+//! typically makes no trip before its handler, and the handler's read is its
+//! only one; the handler gets the key's record in [`Caller`] and need not
+//! read it again (`GET /me`).
+//!
+//! Why a validated cache rather than running the checks inside the handler's
+//! read: the checks stay in extractors, so a handler's signature states the
+//! scope it needs and cannot run without it, the order of refusals against
+//! the other extractors (a bad key is a 401 before a bad query is a 400) is
+//! unchanged, and writes gain as much as reads (no read trip before a write).
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::header::AUTHORIZATION;
@@ -33,26 +51,39 @@ use modctl_types::{Scope, Server};
 use crate::AppState;
 use crate::api_key::PresentedKey;
 use crate::error::ApiError;
-use crate::store::{keys, servers};
+use crate::store::keys::{self, KeyRecord};
+use crate::store::servers::ServerRecord;
 
-/// How stale `last_used_at` may get before a request refreshes it.
-const LAST_USED_RESOLUTION_SECS: i64 = 60;
+pub mod cache;
 
-/// The authenticated caller.
+pub use cache::AuthCache;
+
+/// The authenticated caller: the key's record as of this request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
-    /// The public key id.
-    pub key_id: String,
-    /// The key's team.
-    pub team_id: i64,
-    /// The key's highest scope.
-    pub scope: Scope,
+    /// The key (its `last_used_at` is as it was before this request).
+    pub key: Arc<KeyRecord>,
 }
 
 impl Caller {
+    /// The public key id.
+    pub fn key_id(&self) -> &str {
+        &self.key.key_id
+    }
+
+    /// The key's team.
+    pub fn team_id(&self) -> i64 {
+        self.key.team_id
+    }
+
+    /// The key's highest scope.
+    pub fn scope(&self) -> Scope {
+        self.key.scope
+    }
+
     /// How cases and audit entries record this caller: `key:<key_id>`.
     pub fn actor(&self) -> String {
-        format!("key:{}", self.key_id)
+        format!("key:{}", self.key.key_id)
     }
 }
 
@@ -93,8 +124,7 @@ impl<S: RequiredScope> FromRequestParts<AppState> for Authorized<S> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let authenticated = authenticate(parts, state, S::SCOPE).await?;
-        let caller = record_use(state, authenticated).await?;
+        let (caller, _) = authorize(parts, state, S::SCOPE, None).await?;
         Ok(Authorized {
             caller,
             _scope: PhantomData,
@@ -122,21 +152,15 @@ impl<S: RequiredScope> FromRequestParts<AppState> for ServerAccess<S> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let authenticated = authenticate(parts, state, S::SCOPE).await?;
-        let params = RawPathParams::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::BadRequest(format!("invalid path: {e}")))?;
-        let id = params
-            .iter()
-            .find_map(|(name, value)| (name == "id").then(|| value.to_owned()))
-            .ok_or_else(|| {
-                ApiError::Internal(anyhow::anyhow!("route without an {{id}} segment"))
-            })?;
-        let server = authorize_server(state, &authenticated.caller, &id).await?;
-        let caller = record_use(state, authenticated).await?;
+        // Read now, reported only after the key's checks: a bad key is a 401
+        // whatever the path.
+        let id = server_id_from_path(parts, state).await;
+        let (caller, server) = authorize(parts, state, S::SCOPE, Some(id)).await?;
         Ok(ServerAccess {
             caller,
-            server,
+            server: server.ok_or_else(|| {
+                ApiError::Internal(anyhow::anyhow!("a server check without a server"))
+            })?,
             _scope: PhantomData,
         })
     }
@@ -149,46 +173,67 @@ pub async fn authorize_server(
     caller: &Caller,
     id: &str,
 ) -> Result<Server, ApiError> {
-    let lookup = id.to_owned();
-    let record = state
-        .store
-        .read(move |tx| servers::find(tx, &lookup))
+    let found = state
+        .auth_cache
+        .lookup(&state.store, None, Some(id))
         .await?;
+    check_server(caller, id, found.server)
+}
+
+/// Checks 9 and 10.
+fn check_server(
+    caller: &Caller,
+    id: &str,
+    record: Option<ServerRecord>,
+) -> Result<Server, ApiError> {
     match record {
         None => Err(ApiError::NotFound(format!(
             "server `{id}` not found: `GET /api/v1/servers` lists the servers your team has claimed"
         ))),
-        Some(record) if record.team_id != caller.team_id => Err(ApiError::Forbidden(format!(
+        Some(record) if record.team_id != caller.team_id() => Err(ApiError::Forbidden(format!(
             "server `{id}` is claimed by another team"
         ))),
         Some(record) => Ok(record.server),
     }
 }
 
-/// A caller who passed checks 1 to 8, before anything was written.
-struct Authenticated {
-    caller: Caller,
-    last_used_is_stale: bool,
+/// The `{id}` path segment, or why it cannot be read.
+async fn server_id_from_path(parts: &mut Parts, state: &AppState) -> Result<String, ApiError> {
+    let params = RawPathParams::from_request_parts(parts, state)
+        .await
+        .map_err(|e| ApiError::BadRequest(format!("invalid path: {e}")))?;
+    params
+        .iter()
+        .find_map(|(name, value)| (name == "id").then(|| value.to_owned()))
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("route without an {{id}} segment")))
 }
 
-/// Records the use of a key once every check passed, so refusals write nothing.
-async fn record_use(state: &AppState, authenticated: Authenticated) -> Result<Caller, ApiError> {
-    if authenticated.last_used_is_stale {
-        let key_id = authenticated.caller.key_id.clone();
-        let now = state.clock.now_unix();
-        state
-            .store
-            .write(move |tx| keys::touch(tx, &key_id, now))
-            .await?;
-    }
-    Ok(authenticated.caller)
-}
-
-async fn authenticate(
+/// Runs the checks in the documented order (9 and 10 only with a server id),
+/// then records the key's use: refusals write nothing.
+async fn authorize(
     parts: &Parts,
     state: &AppState,
     required: Scope,
-) -> Result<Authenticated, ApiError> {
+    server_id: Option<Result<String, ApiError>>,
+) -> Result<(Caller, Option<Server>), ApiError> {
+    let presented = presented_key(parts)?;
+    let wanted = server_id.as_ref().and_then(|id| id.as_deref().ok());
+    let found = state
+        .auth_cache
+        .lookup(&state.store, Some(presented.key_id), wanted)
+        .await?;
+    let now = state.clock.now_unix();
+    let caller = check_key(&presented, found.key, required, now)?;
+    let server = match server_id {
+        None => None,
+        Some(id) => Some(check_server(&caller, &id?, found.server)?),
+    };
+    record_use(state, &caller, now).await?;
+    Ok((caller, server))
+}
+
+/// Checks 1 to 3: the header holds a well-formed bearer key.
+fn presented_key(parts: &Parts) -> Result<PresentedKey<'_>, ApiError> {
     let header = parts.headers.get(AUTHORIZATION).ok_or_else(|| {
         ApiError::Unauthorized(
             "missing Authorization header: send `Authorization: Bearer <API key>`".into(),
@@ -205,28 +250,30 @@ async fn authenticate(
             ));
         }
     };
-    let presented = PresentedKey::parse(token).ok_or_else(|| {
+    PresentedKey::parse(token).ok_or_else(|| {
         ApiError::Unauthorized("malformed API key: expected `mdk_<key_id>_<secret>`".into())
-    })?;
+    })
+}
 
-    let key_id = presented.key_id.to_owned();
-    let stored = state
-        .store
-        .read(move |tx| keys::find_with_hash(tx, &key_id))
-        .await?;
+/// Checks 4 to 8 on the stored key.
+fn check_key(
+    presented: &PresentedKey<'_>,
+    stored: Option<Arc<cache::CachedKey>>,
+    required: Scope,
+    now: i64,
+) -> Result<Caller, ApiError> {
     let invalid = || ApiError::Unauthorized("invalid API key".into());
     let stored = stored.ok_or_else(invalid)?;
     if !presented.matches(&stored.secret_hash) {
         return Err(invalid());
     }
-    let key = stored.record;
+    let key = &stored.record;
     if key.revoked_at.is_some() {
         return Err(ApiError::Unauthorized(format!(
             "API key `{}` has been revoked: ask an operator for a new one",
             key.key_id
         )));
     }
-    let now = state.clock.now_unix();
     if let Some(expires_at) = key.expires_at
         && expires_at.as_second() <= now
     {
@@ -235,22 +282,31 @@ async fn authenticate(
             key.key_id
         )));
     }
-
     if !key.scope.covers(required) {
         return Err(ApiError::Forbidden(format!(
             "this endpoint needs the `{required}` scope; the key has only `{}`",
             key.scope
         )));
     }
-    let last_used_is_stale = key
-        .last_used_at
-        .is_none_or(|t| now - t.as_second() >= LAST_USED_RESOLUTION_SECS);
-    Ok(Authenticated {
-        caller: Caller {
-            key_id: key.key_id,
-            team_id: key.team_id,
-            scope: key.scope,
-        },
-        last_used_is_stale,
+    Ok(Caller {
+        key: Arc::clone(key),
     })
+}
+
+/// Records the use of a key once every check passed, at most once a minute
+/// per key (see [`cache`]).
+async fn record_use(state: &AppState, caller: &Caller, now: i64) -> Result<(), ApiError> {
+    let stored = caller.key.last_used_at.map(|t| t.as_second());
+    if !state.auth_cache.claim_touch(caller.key_id(), stored, now) {
+        return Ok(());
+    }
+    let key_id = caller.key_id().to_owned();
+    let written = state
+        .store
+        .write(move |tx| keys::touch(tx, &key_id, now))
+        .await;
+    if written.is_err() {
+        state.auth_cache.release_touch(caller.key_id());
+    }
+    Ok(written?)
 }

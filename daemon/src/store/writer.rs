@@ -1,0 +1,398 @@
+//! The writer thread: every write of the daemon, committed in groups.
+//!
+//! # Why a thread, and why groups
+//!
+//! With `synchronous = FULL` every commit waits for an fsync, and an fsync
+//! costs the same for one changed row as for a hundred. Committing each write
+//! alone caps the daemon at one fsync per write (a few thousand a second on
+//! an SSD, far fewer on a busy disk), however many requests wait. So writes
+//! are *jobs* sent to one thread that owns the writer connection:
+//!
+//! 1. it takes the first job waiting, opens a `BEGIN IMMEDIATE` transaction
+//!    and runs the job inside a savepoint;
+//! 2. while more jobs are already waiting (up to [`MAX_BATCH`]), it runs each
+//!    in its own savepoint in the same transaction;
+//! 3. it commits once, and only then tells every job of the batch its result.
+//!
+//! What the one-transaction-per-write design promised still holds:
+//!
+//! - **A write commits whole or not at all.** A job whose closure fails is
+//!   rolled back to its savepoint, alone; the jobs before and after it in the
+//!   batch are untouched. A job that panics is rolled back the same way and
+//!   its panic is resumed in the caller.
+//! - **Acknowledged means durable.** No job learns its result before the
+//!   commit that holds it returned; if that commit fails, every job of the
+//!   batch gets the error, and none of them was acknowledged.
+//! - **Writes are serial.** Jobs run one after the other on one connection,
+//!   in the order they were sent, each seeing the ones before it, exactly as
+//!   if each had its own transaction.
+//!
+//! A batch never waits for more jobs to arrive: a lone write commits at once,
+//! so grouping only ever happens when writes already queue, and it costs a
+//! lone write nothing.
+//!
+//! If SQLite itself ends the transaction (it rolls back on some I/O and
+//! out-of-memory errors) or a savepoint statement fails, the whole batch is
+//! rolled back and every job in it fails: nothing half-done is committed.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle, ThreadId};
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+use tokio::sync::oneshot;
+
+/// The most jobs committed together. Bounds how long the first job of a
+/// batch waits for the others to run (each is a few hundred microseconds).
+pub const MAX_BATCH: usize = 64;
+
+/// A write: runs against the batch's transaction and returns whether it
+/// failed (so its savepoint is rolled back) and how to deliver its result
+/// once the batch's commit is known. Called with `None` when the job cannot
+/// run at all (the transaction could not be opened): its closure is then
+/// skipped and the completion delivers the error it is given.
+type Job = Box<dyn FnOnce(Option<&Transaction<'_>>) -> (bool, Completion) + Send>;
+
+/// Delivers a job's result: called with the batch's commit outcome.
+type Completion = Box<dyn FnOnce(Result<(), &rusqlite::Error>) + Send>;
+
+/// The result a caller receives: its closure's result, or the panic payload
+/// of a closure that panicked.
+type Delivered<T> = thread::Result<T>;
+
+/// Counts of the writer's work since the store opened.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriterStats {
+    /// Transactions committed.
+    pub commits: u64,
+    /// Writes (jobs) those transactions held, failed ones included.
+    pub writes: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    commits: AtomicU64,
+    writes: AtomicU64,
+}
+
+/// The handle to the writer thread; the thread ends when this is dropped.
+pub struct Writer {
+    sender: Option<mpsc::Sender<Job>>,
+    stats: Arc<Counters>,
+    thread: Option<JoinHandle<()>>,
+    thread_id: ThreadId,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer").finish_non_exhaustive()
+    }
+}
+
+impl Writer {
+    /// Starts the writer thread on `conn`.
+    pub fn start(conn: Connection) -> std::io::Result<Writer> {
+        let (sender, receiver) = mpsc::channel();
+        let stats = Arc::new(Counters::default());
+        let counters = stats.clone();
+        let thread = thread::Builder::new()
+            .name("modctld-writer".into())
+            .spawn(move || run(conn, receiver, &counters))?;
+        Ok(Writer {
+            sender: Some(sender),
+            stats,
+            thread_id: thread.thread().id(),
+            thread: Some(thread),
+        })
+    }
+
+    /// Queues `f` as one write (see the module header) at once, in call
+    /// order, and returns a future of its result, ready once the commit that
+    /// holds it is durable.
+    pub fn write<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
+    where
+        F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<rusqlite::Error> + Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel::<Delivered<Result<T, E>>>();
+        let job: Job = Box::new(move |tx| {
+            let outcome = tx.map(|tx| catch_unwind(AssertUnwindSafe(|| f(tx))));
+            let failed = !matches!(outcome, Some(Ok(Ok(_))));
+            let completion: Completion = Box::new(move |commit| {
+                let delivered = match (outcome, commit) {
+                    (Some(Ok(Ok(value))), Ok(())) => Ok(Ok(value)),
+                    (Some(Ok(Ok(_))) | None, Err(e)) => Ok(Err(E::from(copy_error(e)))),
+                    (None, Ok(())) => Ok(Err(E::from(rolled_back()))),
+                    (Some(Ok(Err(e))), _) => Ok(Err(e)),
+                    (Some(Err(panic)), _) => Err(panic),
+                };
+                // The caller may have gone (its request was dropped): the
+                // write stands; there is nobody to tell.
+                let _ = reply.send(delivered);
+            });
+            (failed, completion)
+        });
+        self.send(job);
+        receive(answer)
+    }
+
+    /// How many transactions the writer has committed, and how many writes
+    /// they held: their ratio is how well writes are grouped.
+    pub fn stats(&self) -> WriterStats {
+        WriterStats {
+            commits: self.stats.commits.load(Ordering::Relaxed),
+            writes: self.stats.writes.load(Ordering::Relaxed),
+        }
+    }
+
+    fn send(&self, job: Job) {
+        self.sender
+            .as_ref()
+            .expect("present until drop")
+            .send(job)
+            .unwrap_or_else(|_| panic!("the writer thread has stopped"));
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread once the jobs already sent are
+        // done; waiting for it means the connection is closed when the store
+        // is, so the database can be reopened at once (tests restart daemons).
+        drop(self.sender.take());
+        if let Some(thread) = self.thread.take()
+            && thread::current().id() != self.thread_id
+        {
+            let _ = thread.join();
+        }
+    }
+}
+
+async fn receive<T>(answer: oneshot::Receiver<Delivered<T>>) -> T {
+    match answer.await {
+        Ok(Ok(value)) => value,
+        Ok(Err(panic)) => resume_unwind(panic),
+        Err(_) => panic!("the writer thread stopped before answering"),
+    }
+}
+
+fn run(mut conn: Connection, jobs: mpsc::Receiver<Job>, counters: &Counters) {
+    while let Ok(first) = jobs.recv() {
+        run_batch(&mut conn, first, &jobs, counters);
+    }
+}
+
+/// Runs `first` and the jobs already waiting behind it in one transaction,
+/// commits, and delivers every result.
+fn run_batch(conn: &mut Connection, first: Job, jobs: &mpsc::Receiver<Job>, counters: &Counters) {
+    let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) => return fail_unrun(first, &e),
+    };
+    let mut completions = Vec::new();
+    let mut broken = run_in_savepoint(&tx, first, &mut completions).err();
+    while broken.is_none() && completions.len() < MAX_BATCH {
+        match jobs.try_recv() {
+            Ok(job) => broken = run_in_savepoint(&tx, job, &mut completions).err(),
+            Err(_) => break,
+        }
+    }
+    let outcome = match broken {
+        // Dropping the transaction rolls it back.
+        Some(e) => Err(e),
+        None => tx.commit(),
+    };
+    if outcome.is_ok() {
+        counters.commits.fetch_add(1, Ordering::Relaxed);
+        counters
+            .writes
+            .fetch_add(completions.len() as u64, Ordering::Relaxed);
+    }
+    for completion in completions {
+        completion(outcome.as_ref().map(|_| ()));
+    }
+}
+
+/// Runs `job` in a savepoint of `tx`, rolling the savepoint back when the job
+/// fails. An error here means the transaction itself is no longer usable.
+fn run_in_savepoint(
+    tx: &Transaction<'_>,
+    job: Job,
+    completions: &mut Vec<Completion>,
+) -> rusqlite::Result<()> {
+    if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+        fail_unrun(job, &e);
+        return Err(e);
+    }
+    let (failed, completion) = job(Some(tx));
+    completions.push(completion);
+    if tx.is_autocommit() {
+        // SQLite rolled the whole transaction back under the job's feet.
+        return Err(rolled_back());
+    }
+    if failed {
+        tx.execute_batch("ROLLBACK TO job; RELEASE job")
+    } else {
+        tx.execute_batch("RELEASE job")
+    }
+}
+
+/// Fails a job that could not run: its closure is skipped.
+fn fail_unrun(job: Job, error: &rusqlite::Error) {
+    let (_, completion) = job(None);
+    completion(Err(error));
+}
+
+fn rolled_back() -> rusqlite::Error {
+    rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
+        Some("the transaction was rolled back by SQLite during a write".into()),
+    )
+}
+
+/// A copy of a commit error for every job of the batch (`rusqlite::Error`
+/// is not `Clone`).
+fn copy_error(error: &rusqlite::Error) -> rusqlite::Error {
+    match error {
+        rusqlite::Error::SqliteFailure(code, message) => {
+            rusqlite::Error::SqliteFailure(*code, message.clone())
+        }
+        other => rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(other.to_string()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc as std_mpsc;
+
+    use modctl_types::Plan;
+
+    use crate::store::{Store, teams};
+
+    async fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        (dir, store)
+    }
+
+    /// Queues a write that holds the writer until the returned sender is
+    /// used, and waits until it does: the writes queued meanwhile all join
+    /// the next batch.
+    fn hold_writer(store: &Store) -> (std_mpsc::Sender<()>, impl Future<Output = ()>) {
+        let (started, has_started) = std_mpsc::channel();
+        let (release, released) = std_mpsc::channel::<()>();
+        let held = store.write(move |tx| {
+            started.send(()).unwrap();
+            released.recv().unwrap();
+            teams::create(tx, "first", Plan::Free).map(|_| ())
+        });
+        has_started.recv().unwrap();
+        (release, async move { held.await.unwrap() })
+    }
+
+    async fn team_names(store: &Store) -> Vec<String> {
+        let mut names: Vec<String> = store
+            .read(teams::list)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[tokio::test]
+    async fn writes_queued_together_commit_together_and_a_failing_one_rolls_back_alone() {
+        let (_dir, store) = store().await;
+        let before = store.writer_stats();
+        let (release, held) = hold_writer(&store);
+        let good = store.write(|tx| teams::create(tx, "good", Plan::Free));
+        let bad = store.write(|tx| -> anyhow::Result<()> {
+            teams::create(tx, "bad", Plan::Free)?;
+            anyhow::bail!("refused after its insert")
+        });
+        let panics = tokio::spawn(store.write(|tx| -> anyhow::Result<()> {
+            teams::create(tx, "panics", Plan::Free)?;
+            panic!("a bug in a write")
+        }));
+        let last = store.write(|tx| teams::create(tx, "last", Plan::Free));
+        release.send(()).unwrap();
+
+        held.await;
+        good.await.unwrap();
+        assert_eq!(
+            bad.await.unwrap_err().to_string(),
+            "refused after its insert"
+        );
+        assert!(
+            panics.await.unwrap_err().is_panic(),
+            "the panic reaches the caller"
+        );
+        last.await.unwrap();
+
+        assert_eq!(team_names(&store).await, ["first", "good", "last"]);
+        let after = store.writer_stats();
+        assert_eq!(
+            after.commits - before.commits,
+            1,
+            "one commit for the batch"
+        );
+        assert_eq!(after.writes - before.writes, 5);
+    }
+
+    #[tokio::test]
+    async fn a_lone_write_commits_at_once_and_later_writes_see_earlier_ones() {
+        let (_dir, store) = store().await;
+        store
+            .write(|tx| teams::create(tx, "alpha", Plan::Free))
+            .await
+            .unwrap();
+        // A duplicate name is refused by the store, inside the next write:
+        // writes run in order, each seeing the ones before it.
+        let (release, held) = hold_writer(&store);
+        let second = store.write(|tx| teams::create(tx, "beta", Plan::Free));
+        let duplicate = store.write(|tx| teams::create(tx, "beta", Plan::Free));
+        release.send(()).unwrap();
+        held.await;
+        second.await.unwrap();
+        assert!(duplicate.await.is_err(), "the second `beta` sees the first");
+        assert_eq!(team_names(&store).await, ["alpha", "beta", "first"]);
+    }
+
+    #[tokio::test]
+    async fn a_write_whose_caller_has_gone_still_commits() {
+        let (_dir, store) = store().await;
+        let (release, held) = hold_writer(&store);
+        drop(store.write(|tx| teams::create(tx, "orphan", Plan::Free)));
+        release.send(()).unwrap();
+        held.await;
+        // A read queued after the batch sees it.
+        store
+            .write(|_tx| Ok::<_, rusqlite::Error>(()))
+            .await
+            .unwrap();
+        assert_eq!(team_names(&store).await, ["first", "orphan"]);
+    }
+
+    #[tokio::test]
+    async fn the_checkpoint_copies_committed_pages_into_the_database() {
+        let (_dir, store) = store().await;
+        for i in 0..20 {
+            store
+                .write(move |tx| teams::create(tx, &format!("team{i}"), Plan::Free))
+                .await
+                .unwrap();
+        }
+        let done = store.checkpoint().await.unwrap();
+        assert!(done.wal_frames > 0, "the writes are in the WAL: {done:?}");
+        assert_eq!(done.behind(), 0, "all of it copied: {done:?}");
+    }
+}
