@@ -121,7 +121,8 @@ struct Settings {
     duration_s: Option<f64>,
     requests: Option<u64>,
     client_threads: usize,
-    profile: Profile,
+    /// How modctld was built; `None` for a binary given with `--daemon`.
+    profile: Option<Profile>,
     daemon: PathBuf,
 }
 
@@ -184,7 +185,7 @@ fn main_with(args: Args) -> anyhow::Result<bool> {
             .then(|| args.duration.unwrap_or(if smoke { 1.0 } else { 10.0 })),
         requests: args.requests,
         client_threads: args.client_threads,
-        profile,
+        profile: args.daemon.is_none().then_some(profile),
         daemon,
     };
     let bench = target.join("bench");
@@ -283,7 +284,7 @@ impl Report {
     /// Lines printed under the table.
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![format!(
-            "machine: {} ({} cores, nproc {}), Linux {}; commit {}{}; {} connections, {} build",
+            "machine: {} ({} cores, nproc {}), Linux {}; commit {}{}; {} connections, {}",
             self.machine.cpu,
             self.machine.cores,
             self.machine.available,
@@ -292,8 +293,9 @@ impl Report {
             if self.commit.dirty { " (dirty)" } else { "" },
             self.settings.connections,
             match self.settings.profile {
-                Profile::Release => "release",
-                Profile::Debug => "debug",
+                Some(Profile::Release) => "release build".to_owned(),
+                Some(Profile::Debug) => "debug build".to_owned(),
+                None => format!("modctld {}", self.settings.daemon.display()),
             },
         )];
         if let Some(ratio) = self.cases_1m_over_10k {
