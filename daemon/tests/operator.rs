@@ -295,7 +295,7 @@ fn a_remembered_key_revoked_by_another_process_is_refused_on_the_next_request() 
     daemon.team("alpha", Plan::Pro);
     let key = daemon.key("alpha", Scope::Read);
     let me = daemon.api("/me");
-    remember(&daemon, &me, &key.full, 1);
+    remember(&daemon, &me, &key.full, 0);
 
     run(
         modctld(&daemon.db_path()).args(["key", "revoke", &key.key_id]),

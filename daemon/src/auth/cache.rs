@@ -70,6 +70,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use modctl_types::Team;
+
 use crate::error::ApiError;
 use crate::store::keys::{self, KeyRecord};
 use crate::store::servers::{self, ServerRecord};
@@ -94,12 +96,23 @@ struct Inner {
     touched: Mutex<HashMap<String, i64>>,
 }
 
-/// A key as cached: its record, and the hash its secret is checked against.
+/// A key as cached: what authentication knows of the caller (all that
+/// `GET /me` shows), and the hash the presented secret is checked against.
 pub struct CachedKey {
-    /// The key, as handlers see it.
-    pub record: Arc<KeyRecord>,
+    /// The key.
+    pub record: KeyRecord,
+    /// Its team.
+    pub team: Team,
+    /// How many servers the team has claimed.
+    pub team_server_count: u64,
+    secret_hash: Vec<u8>,
+}
+
+impl CachedKey {
     /// SHA-256 of the secret; never leaves authentication.
-    pub secret_hash: Vec<u8>,
+    pub(super) fn secret_hash(&self) -> &[u8] {
+        &self.secret_hash
+    }
 }
 
 /// What a lookup found: `None` where the store has nothing.
@@ -137,6 +150,8 @@ impl std::fmt::Debug for CachedKey {
         // The hash stays out of logs like the secret it checks.
         f.debug_struct("CachedKey")
             .field("record", &self.record)
+            .field("team", &self.team)
+            .field("team_server_count", &self.team_server_count)
             .finish_non_exhaustive()
     }
 }
@@ -210,7 +225,9 @@ impl AuthCache {
         let found = Found {
             key: key.map(|k| {
                 Arc::new(CachedKey {
-                    record: Arc::new(k.record),
+                    record: k.record,
+                    team: k.team,
+                    team_server_count: k.team_server_count,
                     secret_hash: k.secret_hash,
                 })
             }),

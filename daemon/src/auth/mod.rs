@@ -31,8 +31,8 @@
 //! committed before a request, by this daemon or by another process, is
 //! always seen (the proof is in [`cache`]). So a request with a known key
 //! typically makes no trip before its handler, and the handler's read is its
-//! only one; the handler gets the key's record in [`Caller`] and need not
-//! read it again (`GET /me`).
+//! only one. The key's query also reads its team and the team's server
+//! count, which [`Caller`] carries, so `GET /me` makes no trip at all.
 //!
 //! Why a validated cache rather than running the checks inside the handler's
 //! read: the checks stay in extractors, so a handler's signature states the
@@ -46,7 +46,7 @@ use std::sync::Arc;
 use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use modctl_types::{Scope, Server};
+use modctl_types::{Scope, Server, Team};
 
 use crate::AppState;
 use crate::api_key::PresentedKey;
@@ -57,33 +57,50 @@ use crate::store::servers::ServerRecord;
 pub mod cache;
 
 pub use cache::AuthCache;
+use cache::CachedKey;
 
-/// The authenticated caller: the key's record as of this request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The authenticated caller, as of this request: the key, its team and how
+/// many servers the team has claimed, read (or validated) by authentication
+/// so that handlers need not read them again.
+#[derive(Debug, Clone)]
 pub struct Caller {
-    /// The key (its `last_used_at` is as it was before this request).
-    pub key: Arc<KeyRecord>,
+    entry: Arc<CachedKey>,
 }
 
 impl Caller {
+    /// The key (its `last_used_at` is as it was before this request).
+    pub fn key(&self) -> &KeyRecord {
+        &self.entry.record
+    }
+
     /// The public key id.
     pub fn key_id(&self) -> &str {
-        &self.key.key_id
+        &self.entry.record.key_id
     }
 
     /// The key's team.
     pub fn team_id(&self) -> i64 {
-        self.key.team_id
+        self.entry.record.team_id
+    }
+
+    /// The key's team, with its plan.
+    pub fn team(&self) -> &Team {
+        &self.entry.team
+    }
+
+    /// How many servers the key's team has claimed.
+    pub fn team_server_count(&self) -> u64 {
+        self.entry.team_server_count
     }
 
     /// The key's highest scope.
     pub fn scope(&self) -> Scope {
-        self.key.scope
+        self.entry.record.scope
     }
 
     /// How cases and audit entries record this caller: `key:<key_id>`.
     pub fn actor(&self) -> String {
-        format!("key:{}", self.key.key_id)
+        format!("key:{}", self.entry.record.key_id)
     }
 }
 
@@ -258,13 +275,13 @@ fn presented_key(parts: &Parts) -> Result<PresentedKey<'_>, ApiError> {
 /// Checks 4 to 8 on the stored key.
 fn check_key(
     presented: &PresentedKey<'_>,
-    stored: Option<Arc<cache::CachedKey>>,
+    stored: Option<Arc<CachedKey>>,
     required: Scope,
     now: i64,
 ) -> Result<Caller, ApiError> {
     let invalid = || ApiError::Unauthorized("invalid API key".into());
     let stored = stored.ok_or_else(invalid)?;
-    if !presented.matches(&stored.secret_hash) {
+    if !presented.matches(stored.secret_hash()) {
         return Err(invalid());
     }
     let key = &stored.record;
@@ -288,15 +305,13 @@ fn check_key(
             key.scope
         )));
     }
-    Ok(Caller {
-        key: Arc::clone(key),
-    })
+    Ok(Caller { entry: stored })
 }
 
 /// Records the use of a key once every check passed, at most once a minute
 /// per key (see [`cache`]).
 async fn record_use(state: &AppState, caller: &Caller, now: i64) -> Result<(), ApiError> {
-    let stored = caller.key.last_used_at.map(|t| t.as_second());
+    let stored = caller.key().last_used_at.map(|t| t.as_second());
     if !state.auth_cache.claim_touch(caller.key_id(), stored, now) {
         return Ok(());
     }

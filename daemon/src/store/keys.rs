@@ -1,6 +1,6 @@
 //! API keys: stored with the hash of their secret only.
 
-use modctl_types::{Scope, Timestamp};
+use modctl_types::{Plan, Scope, Team, Timestamp};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::{StoreError, now_unix, timestamp};
@@ -31,13 +31,18 @@ pub struct KeyRecord {
     pub last_used_at: Option<Timestamp>,
 }
 
-/// A key record together with its secret hash, for verification only.
+/// A key record together with its secret hash, for verification only, and
+/// what else authentication keeps about the caller (`GET /me` shows it).
 #[derive(Debug, Clone)]
 pub struct KeyWithHash {
     /// The key.
     pub record: KeyRecord,
     /// SHA-256 of the secret.
     pub secret_hash: Vec<u8>,
+    /// The owning team.
+    pub team: Team,
+    /// How many servers the team has claimed.
+    pub team_server_count: u64,
 }
 
 /// Stores a freshly generated key for `team_id`.
@@ -76,17 +81,33 @@ const SELECT: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.cr
         k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash
     FROM api_keys k JOIN teams t ON t.id = k.team_id";
 
-/// The key `key_id` with its hash, for authentication.
+const SELECT_WITH_TEAM: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.created_at,
+        k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash, t.plan,
+        (SELECT COUNT(*) FROM servers s WHERE s.team_id = k.team_id)
+    FROM api_keys k JOIN teams t ON t.id = k.team_id";
+
+/// The key `key_id` with its hash, its team and the team's server count, for
+/// authentication: one query.
 pub fn find_with_hash(
     tx: &Transaction<'_>,
     key_id: &str,
 ) -> Result<Option<KeyWithHash>, StoreError> {
     let found = tx
-        .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
+        .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
         .query_row([key_id], |row| {
+            let record = from_row(row)?;
+            let plan: String = row.get(10)?;
+            let count: i64 = row.get(11)?;
             Ok(KeyWithHash {
-                record: from_row(row)?,
                 secret_hash: row.get(9)?,
+                team: Team {
+                    id: record.team_id,
+                    name: record.team_name.clone(),
+                    // The CHECK constraint only admits known plans.
+                    plan: plan.parse().unwrap_or(Plan::Free),
+                },
+                team_server_count: count.try_into().unwrap_or(0),
+                record,
             })
         })
         .optional()?;
