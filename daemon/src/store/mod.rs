@@ -22,6 +22,11 @@
 //!   (`query_only`), taking reads from one queue. Each read runs in a
 //!   deferred transaction, i.e. one consistent snapshot.
 //!
+//! One SQLite call runs outside these threads, on purpose: the auth cache's
+//! `PRAGMA data_version` check (`crate::auth::cache`), a few microseconds of
+//! shared-memory reads per request, where a trip to a reader would cost more
+//! than the check saves.
+//!
 //! Durability: `synchronous = FULL`, so a write that was acknowledged survives a
 //! power cut, not just a crash of the process. The schema is only ever changed
 //! by the refinery migrations in the top-level `migrations/` folder, applied
