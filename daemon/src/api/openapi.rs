@@ -8,7 +8,7 @@
 //! document cannot list different paths or methods. Schemas come from the
 //! wire types in `modctl-types` (its `openapi` feature derives them).
 //!
-//! What every operation shares is added by [`SharedResponses`] from facts
+//! What every operation shares is added by `SharedResponses` from facts
 //! the operation already states, rather than repeated on every handler:
 //!
 //! - a `security` requirement (`bearer` with the scope as its role) means the
@@ -88,7 +88,7 @@ fn readable(description: &str) -> String {
 }
 
 /// The document as served: pretty-printed JSON with a final newline, its
-/// descriptions rewritten for API readers (see [`for_api_readers`]). These
+/// descriptions rewritten for API readers (see `for_api_readers`). These
 /// are the exact bytes of the endpoint, of `modctld openapi` and of
 /// `docs/openapi.json`.
 pub fn document_json() -> String {

@@ -11,14 +11,14 @@
 //! The API is read-heavy with occasional writes, and SQLite in WAL mode lets
 //! many readers run alongside one writer. The store mirrors that:
 //!
-//! - **One writer thread** ([`writer`]) owning the one write connection.
+//! - **One writer thread** (`writer`) owning the one write connection.
 //!   Writes are jobs queued to it, so they never fight over SQLite's write
 //!   lock or hit `SQLITE_BUSY`. Each job runs in its own savepoint, and the
 //!   jobs that queued together commit together with one fsync (group
 //!   commit): a write still commits whole or not at all, and is acknowledged
 //!   only once committed, which is what "bad input changes nothing" and
 //!   "acknowledged means durable" need.
-//! - **A few reader threads** ([`readers`]), one per read connection
+//! - **A few reader threads** (`readers`), one per read connection
 //!   (`query_only`), taking reads from one queue. Each read runs in a
 //!   deferred transaction, i.e. one consistent snapshot.
 //!
@@ -310,7 +310,7 @@ impl Store {
 
     /// Runs `f` as one write: inside a savepoint of a `BEGIN IMMEDIATE`
     /// transaction that may hold other writes queued at the same time, and
-    /// commits only what `f` did if it returns `Ok` (see [`writer`]). Returns
+    /// commits only what `f` did if it returns `Ok` (see the `writer` module). Returns
     /// once the commit holding it is durable.
     ///
     /// The write is queued when this is called, not when the future is
