@@ -1,6 +1,6 @@
 //! The HTTP API v1, mounted under `/api/v1`.
 //!
-//! One submodule per resource; each exposes its handlers and [`routes`] wires
+//! One submodule per resource; each exposes its handlers and [`routes()`] wires
 //! them. Handlers take the auth extractors from [`crate::auth`], bodies through
 //! [`crate::extract::ApiJson`], and return [`crate::error::ApiResult`].
 //!

@@ -2,7 +2,7 @@
 //!
 //! Nothing here is written by hand twice. Each handler carries a
 //! `#[utoipa::path]` attribute with its path, parameters, body, success
-//! response and the errors only it can answer; [`super::routes`] registers
+//! response and the errors only it can answer; [`super::routes()`] registers
 //! handlers with utoipa-axum's `routes!`, which builds the axum route and the
 //! document's operation from the same attribute, so the router and the
 //! document cannot list different paths or methods. Schemas come from the
