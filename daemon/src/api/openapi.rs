@@ -32,7 +32,7 @@ use modctl_types::config::{
     Antinuke, Automod, General, Jail, Logging, Moderation, Strikes, Webhooks, Welcome,
 };
 use serde_json::{Value, json};
-use utoipa::openapi::path::{HttpMethod, Operation, Parameter};
+use utoipa::openapi::path::{Operation, Parameter};
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{AnyOfBuilder, SchemaType, Type};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
@@ -40,7 +40,7 @@ use utoipa::openapi::{ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Schema
 use utoipa::{IntoParams, Modify, OpenApi as _, PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::AppState;
+use crate::{AppState, extract, http};
 
 /// The name of the bearer security scheme in the document.
 pub const BEARER: &str = "bearer";
@@ -134,18 +134,24 @@ pub struct ServerPath {
 #[derive(Debug)]
 pub struct AnySection;
 
-/// The nine sections, with their names in the document.
-fn section_schemas() -> [(Cow<'static, str>, RefOr<Schema>); 9] {
+/// Adds the schemas a schema refers to (`ToSchema::schemas`).
+type CollectSchemas = fn(&mut Vec<(String, RefOr<Schema>)>);
+
+/// The nine sections: name in the document, schema, and what it refers to.
+fn section_schemas() -> [(Cow<'static, str>, RefOr<Schema>, CollectSchemas); 9] {
+    fn section<T: ToSchema>() -> (Cow<'static, str>, RefOr<Schema>, CollectSchemas) {
+        (T::name(), T::schema(), T::schemas)
+    }
     [
-        (General::name(), General::schema()),
-        (Moderation::name(), Moderation::schema()),
-        (Strikes::name(), Strikes::schema()),
-        (Jail::name(), Jail::schema()),
-        (Automod::name(), Automod::schema()),
-        (Logging::name(), Logging::schema()),
-        (Welcome::name(), Welcome::schema()),
-        (Antinuke::name(), Antinuke::schema()),
-        (Webhooks::name(), Webhooks::schema()),
+        section::<General>(),
+        section::<Moderation>(),
+        section::<Strikes>(),
+        section::<Jail>(),
+        section::<Automod>(),
+        section::<Logging>(),
+        section::<Welcome>(),
+        section::<Antinuke>(),
+        section::<Webhooks>(),
     ]
 }
 
@@ -159,7 +165,7 @@ impl PartialSchema for AnySection {
                 AnyOfBuilder::new().description(Some(
                     "The section named by `{section}`; fields left out take their defaults.",
                 )),
-                |any, (name, _)| any.item(Ref::from_schema_name(name)),
+                |any, (name, _, _)| any.item(Ref::from_schema_name(name)),
             )
             .into()
     }
@@ -167,18 +173,10 @@ impl PartialSchema for AnySection {
 
 impl ToSchema for AnySection {
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        for (name, schema) in section_schemas() {
+        for (name, schema, collect_referenced) in section_schemas() {
             schemas.push((name.into_owned(), schema));
+            collect_referenced(schemas);
         }
-        General::schemas(schemas);
-        Moderation::schemas(schemas);
-        Strikes::schemas(schemas);
-        Jail::schemas(schemas);
-        Automod::schemas(schemas);
-        Logging::schemas(schemas);
-        Welcome::schemas(schemas);
-        Antinuke::schemas(schemas);
-        Webhooks::schemas(schemas);
     }
 }
 
@@ -204,30 +202,22 @@ impl Modify for SharedResponses {
             ),
         );
         for (path, item) in openapi.paths.paths.iter_mut() {
-            for method in [
-                HttpMethod::Get,
-                HttpMethod::Put,
-                HttpMethod::Post,
-                HttpMethod::Delete,
-                HttpMethod::Patch,
-            ] {
-                let operation = match method {
-                    HttpMethod::Get => item.get.as_mut(),
-                    HttpMethod::Put => item.put.as_mut(),
-                    HttpMethod::Post => item.post.as_mut(),
-                    HttpMethod::Delete => item.delete.as_mut(),
-                    HttpMethod::Patch => item.patch.as_mut(),
-                    _ => None,
-                };
-                if let Some(operation) = operation {
-                    add_shared(path, operation);
-                }
+            let operations = [
+                item.get.as_mut(),
+                item.put.as_mut(),
+                item.post.as_mut(),
+                item.delete.as_mut(),
+                item.patch.as_mut(),
+            ];
+            for operation in operations.into_iter().flatten() {
+                add_shared(path, operation);
             }
         }
     }
 }
 
 /// The scope an operation's security requirement names, if it has one.
+/// (`SecurityRequirement` keeps its map private; its JSON form is public.)
 pub fn required_scope(operation: &Operation) -> Option<String> {
     let requirements = serde_json::to_value(operation.security.as_ref()?).ok()?;
     requirements
@@ -312,7 +302,14 @@ fn add_shared(path: &str, operation: &mut Operation) {
             "The body is not valid JSON or fails validation; the message names the field.",
         );
         add_error(operation, "408", "The request body did not arrive in time.");
-        add_error(operation, "413", "The request body is larger than 256 KiB.");
+        add_error(
+            operation,
+            "413",
+            &format!(
+                "The request body is larger than {} KiB.",
+                extract::MAX_BODY_BYTES / 1024
+            ),
+        );
         add_error(
             operation,
             "415",
@@ -322,12 +319,18 @@ fn add_shared(path: &str, operation: &mut Operation) {
     add_error(
         operation,
         "414",
-        "The path and query are longer than 8 KiB.",
+        &format!(
+            "The path and query are longer than {} KiB.",
+            http::MAX_URI_BYTES / 1024
+        ),
     );
     add_error(
         operation,
         "431",
-        "The request headers are larger than 16 KiB.",
+        &format!(
+            "The request headers are larger than {} KiB.",
+            http::MAX_HEADER_BYTES / 1024
+        ),
     );
     add_error(
         operation,

@@ -322,10 +322,7 @@ impl Job {
         };
         let response = settled.finish(&self.case, outcome).await?;
         drop(self.guard);
-        match response {
-            Some(response) => Ok(response),
-            None => response_of(&self.state, &self.server.id, self.case.id).await,
-        }
+        response.ok_or_else(|| missing_case(self.case.id))
     }
 }
 
@@ -341,11 +338,15 @@ async fn response_of(
         .store
         .read(move |tx| cases::response_for(tx, &id, case_id))
         .await?
-        .ok_or_else(|| {
-            ModerationError::Store(StoreError::Corrupt(format!(
-                "case {case_id} of an action is missing"
-            )))
-        })
+        .ok_or_else(|| missing_case(case_id))
+}
+
+/// The case an action recorded cannot be read back: a bug or a hand-edited
+/// database.
+fn missing_case(case_id: i64) -> ModerationError {
+    ModerationError::Store(StoreError::Corrupt(format!(
+        "case {case_id} of an action is missing"
+    )))
 }
 
 /// What acting on a server needs: its config and the adapter for its

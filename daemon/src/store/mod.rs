@@ -331,6 +331,20 @@ impl Store {
     }
 }
 
+/// Waits for the answer of a job sent to one of the store's threads: its
+/// value, or its panic resumed here, so it is reported like any other panic
+/// in the caller. `stopped` is the panic message if the thread went away.
+async fn receive<T>(
+    answer: tokio::sync::oneshot::Receiver<std::thread::Result<T>>,
+    stopped: &str,
+) -> T {
+    match answer.await {
+        Ok(Ok(value)) => value,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!("{stopped}"),
+    }
+}
+
 /// Establishes the key and seals what an older modctld left in plaintext, in
 /// one write transaction; then, once per database, rewrites the file so that
 /// no plaintext copy survives in free pages or the WAL.

@@ -9,7 +9,7 @@
 //! awaits its answer, holding no thread), and a thread stays with its
 //! connection, so SQLite's page cache and prepared statements stay warm.
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::{self, JoinHandle, ThreadId};
 
@@ -82,11 +82,7 @@ impl Readers {
                 let _ = reply.send(catch_unwind(AssertUnwindSafe(|| f(conn))));
             }))
             .unwrap_or_else(|_| panic!("the reader threads have stopped"));
-        match answer.await {
-            Ok(Ok(value)) => value,
-            Ok(Err(panic)) => resume_unwind(panic),
-            Err(_) => panic!("a reader thread stopped before answering"),
-        }
+        super::receive(answer, "a reader thread stopped before answering").await
     }
 }
 

@@ -36,7 +36,7 @@
 //! rolled back and every job in it fails: nothing half-done is committed.
 
 use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -137,7 +137,7 @@ impl Writer {
             (failed, completion)
         });
         self.send(job);
-        receive(answer)
+        super::receive(answer, "the writer thread stopped before answering")
     }
 
     /// How many transactions the writer has committed, and how many writes
@@ -169,14 +169,6 @@ impl Drop for Writer {
         {
             let _ = thread.join();
         }
-    }
-}
-
-async fn receive<T>(answer: oneshot::Receiver<Delivered<T>>) -> T {
-    match answer.await {
-        Ok(Ok(value)) => value,
-        Ok(Err(panic)) => resume_unwind(panic),
-        Err(_) => panic!("the writer thread stopped before answering"),
     }
 }
 
