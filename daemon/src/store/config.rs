@@ -256,6 +256,9 @@ fn record_rotation(changed: &mut Vec<SectionChange>) {
     }
 }
 
+pub(crate) const AUDIT_SQL: &str = "SELECT id, at, actor, section, source, revision, changes
+    FROM config_audit WHERE server_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC";
+
 /// Audit entries of a server, newest first, optionally before entry `before`.
 pub fn audit(
     tx: &Transaction<'_>,
@@ -263,11 +266,10 @@ pub fn audit(
     limit: u32,
     before: Option<i64>,
 ) -> Result<Vec<AuditEntry>, StoreError> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT id, at, actor, section, source, revision, changes FROM config_audit
-         WHERE server_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![server_id, before, limit], |row| {
+    let mut stmt = tx.prepare_cached(AUDIT_SQL)?;
+    // No `LIMIT ?`: it would re-prepare the statement on every call (see
+    // `cases::list`).
+    let rows = stmt.query_map(params![server_id, before], |row| {
         Ok((
             row.get::<_, i64>(0)?,
             row.get::<_, i64>(1)?,
@@ -278,21 +280,22 @@ pub fn audit(
             row.get::<_, String>(6)?,
         ))
     })?;
-    rows.map(|row| {
-        let (id, at, actor, section, source, revision, changes) = row?;
-        Ok(AuditEntry {
-            id,
-            at: timestamp(at),
-            actor,
-            section: section.parse().map_err(|e: String| corrupt(server_id, e))?,
-            source: serde_json::from_value(Value::String(source))
-                .map_err(|e| corrupt(server_id, e.to_string()))?,
-            revision: revision.try_into().unwrap_or(0),
-            changes: serde_json::from_str(&changes)
-                .map_err(|e| corrupt(server_id, e.to_string()))?,
+    rows.take(limit as usize)
+        .map(|row| {
+            let (id, at, actor, section, source, revision, changes) = row?;
+            Ok(AuditEntry {
+                id,
+                at: timestamp(at),
+                actor,
+                section: section.parse().map_err(|e: String| corrupt(server_id, e))?,
+                source: serde_json::from_value(Value::String(source))
+                    .map_err(|e| corrupt(server_id, e.to_string()))?,
+                revision: revision.try_into().unwrap_or(0),
+                changes: serde_json::from_str(&changes)
+                    .map_err(|e| corrupt(server_id, e.to_string()))?,
+            })
         })
-    })
-    .collect()
+        .collect()
 }
 
 fn corrupt(server_id: &str, detail: String) -> StoreError {
