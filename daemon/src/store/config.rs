@@ -54,10 +54,8 @@ pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, Store
         // Stored values were validated when written; a failure here is a bug
         // or a hand-edited database, not bad input.
         let name: SectionName = name.parse().map_err(|e: String| corrupt(server_id, e))?;
-        let value: Value =
-            serde_json::from_str(&json).map_err(|e| corrupt(server_id, e.to_string()))?;
         sections
-            .replace_from_json(name, value)
+            .replace_from_str(name, &json)
             .map_err(|e| corrupt(server_id, e.to_string()))?;
     }
     sections.webhooks.secret = SecretUpdate::Keep;

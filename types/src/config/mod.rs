@@ -222,6 +222,35 @@ impl Sections {
         Ok(())
     }
 
+    /// [`Sections::replace_from_json`] from JSON text, in one pass when the
+    /// text is valid (no intermediate [`Value`]: the daemon reads every stored
+    /// section this way, on every action). Invalid text takes the slower
+    /// path, for the error naming the field.
+    pub fn replace_from_str(&mut self, name: SectionName, json: &str) -> Result<(), FieldError> {
+        fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Option<T> {
+            // Only an object: serde's derive would also take a positional array.
+            let object = json.trim_start().starts_with('{');
+            object.then(|| serde_json::from_str(json).ok()).flatten()
+        }
+        let parsed = match name {
+            SectionName::General => parse(json).map(|v| self.general = v),
+            SectionName::Moderation => parse(json).map(|v| self.moderation = v),
+            SectionName::Strikes => parse(json).map(|v| self.strikes = v),
+            SectionName::Jail => parse(json).map(|v| self.jail = v),
+            SectionName::Automod => parse(json).map(|v| self.automod = v),
+            SectionName::Logging => parse(json).map(|v| self.logging = v),
+            SectionName::Welcome => parse(json).map(|v| self.welcome = v),
+            SectionName::Antinuke => parse(json).map(|v| self.antinuke = v),
+            SectionName::Webhooks => parse(json).map(|v| self.webhooks = v),
+        };
+        if parsed.is_some() {
+            return Ok(());
+        }
+        let value: Value = serde_json::from_str(json)
+            .map_err(|e| FieldError::new(name.to_string(), format!("is not JSON: {e}")))?;
+        self.replace_from_json(name, value)
+    }
+
     /// Every platform id the config refers to (channels and roles), with its
     /// path, e.g. `("jail.role_id", "123...")`.
     pub fn id_fields(&self) -> Vec<(String, &str)> {
@@ -405,4 +434,36 @@ pub struct AuditEntry {
 pub struct AuditList {
     /// The entries.
     pub entries: Vec<AuditEntry>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text parses to what the same JSON as a value does, with every section
+    /// in play; and text the strict path refuses is refused with its path.
+    #[test]
+    fn sections_from_text_parse_as_from_values() {
+        let mut full = Sections::default();
+        full.strikes.expiry_days = 30;
+        full.strikes.ladder.clear();
+        full.jail.enabled = true;
+        for name in SectionName::ALL {
+            let value = full.section_json(name);
+            let (mut from_text, mut from_value) = (Sections::default(), Sections::default());
+            from_text.replace_from_str(name, &value.to_string()).unwrap();
+            from_value.replace_from_json(name, value).unwrap();
+            assert_eq!(from_text, from_value, "{name}");
+        }
+        let mut sections = Sections::default();
+        for (text, path) in [
+            (r#"{"ladder": [{"at": 2, "foo": 1}]}"#, "strikes.ladder[0]"),
+            (r#"[]"#, "strikes"),
+            (r#"{"ladder": "#, "strikes"),
+        ] {
+            let err = sections.replace_from_str(SectionName::Strikes, text).unwrap_err();
+            assert!(err.to_string().starts_with(path), "{text}: {err}");
+        }
+        assert_eq!(sections, Sections::default());
+    }
 }
