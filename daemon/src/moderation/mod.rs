@@ -18,6 +18,11 @@
 //!    an escalation is written `pending` in that same transaction, then
 //!    carried out and settled like any action.
 //!
+//! An action whose outcome is known without asking the platform (a warning
+//! on Discord, anything on a server with no connection:
+//! [`behaviour::known_outcome`]) skips step 3 and settles in the transaction
+//! of step 2, so it costs one write; its case is never seen pending.
+//!
 //! The response is rebuilt from the settled cases, so an idempotent replay is
 //! exactly the first response. A daemon killed during step 3 leaves a pending
 //! case; at the next start [`recovery`] settles it by asking the platform what
@@ -86,6 +91,12 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
 async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
     let (sections, adapter) = setup(state, &server).await?;
+    let known = behaviour::known_outcome(
+        server.platform,
+        &server.id,
+        call.action,
+        adapter.is_some(),
+    );
     let fingerprint = format!(
         "{}|{}|{}",
         server.id,
@@ -98,8 +109,8 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
         .lock(&server.id, &call.body.user_id)
         .await;
     let begin = Begin {
-        server_id: server.id.clone(),
-        platform: server.platform,
+        server: server.clone(),
+        known,
         key_id: call.key_id,
         actor: call.actor,
         idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
@@ -118,6 +129,26 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
                 "stored idempotent response: {e}"
             )))
         }),
+        Begun::Settled { case_id, response } => {
+            drop(guard);
+            response.ok_or_else(|| missing_case(case_id))
+        }
+        Begun::Escalating {
+            case_id,
+            escalation,
+            input,
+        } => {
+            let settle = settle::Settle {
+                state,
+                server: &server,
+                sections: &sections,
+                adapter: adapter.as_deref(),
+                answer_for: Some(case_id),
+            };
+            let response = settle.escalate(&escalation, &input).await?;
+            drop(guard);
+            response.ok_or_else(|| missing_case(case_id))
+        }
         Begun::Started { case, input, jail } => {
             Job {
                 state: state.clone(),
@@ -137,8 +168,10 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
 
 /// Step 2 of the lifecycle, inside one write transaction.
 struct Begin {
-    server_id: String,
-    platform: modctl_types::Platform,
+    server: Server,
+    /// The outcome, when it is known without a platform call: then the case
+    /// is settled in this same transaction.
+    known: Option<Outcome>,
     key_id: String,
     actor: String,
     /// The `Idempotency-Key` and the request's fingerprint.
@@ -154,6 +187,18 @@ enum Begun {
     Replay(i64),
     /// The key was used before, by a daemon that stored the response.
     ReplayStored(String),
+    /// The case, settled with the known outcome, and the action's response.
+    Settled {
+        case_id: i64,
+        response: Option<ActionResponse>,
+    },
+    /// The case, settled with the known outcome, reached a step of the strike
+    /// ladder: the escalation written pending, to carry out.
+    Escalating {
+        case_id: i64,
+        escalation: Box<Case>,
+        input: Checked,
+    },
     /// The pending case, the request as validated, and the member's jail
     /// as it is now.
     Started {
@@ -176,18 +221,19 @@ impl Begin {
                 Claim::Refused(message) => return Err(ModerationError::Conflict(message)),
             }
         }
-        let input = validate::check(self.platform, self.action, self.body, &self.sections)?;
+        let server_id = self.server.id.as_str();
+        let input = validate::check(self.server.platform, self.action, self.body, &self.sections)?;
         let input = &input;
         // This task holds the member, so a pending case of theirs is one
         // whose task failed or died: recovery settles it, and acting before
         // it is settled could act on a state it is about to change.
-        if let Some(pending) = cases::pending_of(tx, &self.server_id, &input.user_id)? {
+        if let Some(pending) = cases::pending_of(tx, server_id, &input.user_id)? {
             return Err(ModerationError::Conflict(format!(
                 "an earlier action on user {} (case id {pending}) is still being settled: retry in a minute",
                 input.user_id
             )));
         }
-        let jail = jails::find(tx, &self.server_id, &input.user_id)?;
+        let jail = jails::find(tx, server_id, &input.user_id)?;
         match (input.action, &jail) {
             (Action::Unjail, None) => {
                 return Err(ModerationError::Conflict(format!(
@@ -206,8 +252,8 @@ impl Begin {
         let case = insert_pending(
             tx,
             &Pending {
-                server_id: &self.server_id,
-                platform: self.platform,
+                server_id,
+                platform: self.server.platform,
                 input,
                 actor: &self.actor,
                 source: CaseSource::Api,
@@ -217,6 +263,27 @@ impl Begin {
         )?;
         if let Some((key, fingerprint)) = &self.idempotency {
             idempotency::attach(tx, &self.key_id, key, fingerprint, case.id, self.now)?;
+        }
+        if let Some(outcome) = self.known {
+            let case_id = case.id;
+            let record = settle::Record {
+                server: self.server.clone(),
+                sections: self.sections,
+                case,
+                outcome,
+                now: self.now,
+            };
+            return Ok(match record.run(tx)? {
+                None => Begun::Settled {
+                    case_id,
+                    response: cases::response_for(tx, server_id, case_id)?,
+                },
+                Some((escalation, input)) => Begun::Escalating {
+                    case_id,
+                    escalation: Box::new(escalation),
+                    input,
+                },
+            });
         }
         Ok(Begun::Started {
             case: Box::new(case),

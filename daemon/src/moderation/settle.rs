@@ -43,12 +43,22 @@ impl Settle<'_> {
         outcome: Outcome,
     ) -> ModerationResult<Option<ActionResponse>> {
         let (escalation, response) = self.record(case, outcome).await?;
-        let Some((escalation, input)) = escalation else {
-            return Ok(response);
-        };
+        match escalation {
+            None => Ok(response),
+            Some((escalation, input)) => self.escalate(&escalation, &input).await,
+        }
+    }
+
+    /// Carries out and settles `escalation`, written pending by a settling
+    /// transaction (as `input`). Returns what [`Settle::finish`] does.
+    pub async fn escalate(
+        &self,
+        escalation: &Case,
+        input: &Checked,
+    ) -> ModerationResult<Option<ActionResponse>> {
         let outcome = carry(
             self.adapter,
-            &input,
+            input,
             self.server,
             self.sections,
             None,
@@ -56,7 +66,7 @@ impl Settle<'_> {
         )
         .await;
         // An escalation adds no strikes, so it never triggers another.
-        let (_, response) = self.record(&escalation, outcome).await?;
+        let (_, response) = self.record(escalation, outcome).await?;
         Ok(response)
     }
 
@@ -91,16 +101,17 @@ impl Settle<'_> {
 type Recorded = (Option<(Case, Checked)>, Option<ActionResponse>);
 
 /// One settling transaction's input, owned so it can move to the store's thread.
-struct Record {
-    server: Server,
-    sections: Sections,
-    case: Case,
-    outcome: Outcome,
-    now: i64,
+pub(super) struct Record {
+    pub server: Server,
+    pub sections: Sections,
+    pub case: Case,
+    pub outcome: Outcome,
+    pub now: i64,
 }
 
 impl Record {
-    fn run(self, tx: &Transaction<'_>) -> ModerationResult<Option<(Case, Checked)>> {
+    /// Settles the case; returns the escalation it wrote pending, if any.
+    pub fn run(self, tx: &Transaction<'_>) -> ModerationResult<Option<(Case, Checked)>> {
         let Record {
             server,
             sections,

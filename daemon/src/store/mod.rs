@@ -420,6 +420,12 @@ fn configure(conn: &Connection, role: Role) -> rusqlite::Result<()> {
             // checkpoints by itself (after a commit, delaying its batch) if
             // that worker falls far behind.
             conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)?;
+            // Each job of a batch runs in a savepoint, and SQLite keeps a copy
+            // of every page a savepoint changes (the sub-journal) to roll it
+            // back. Past 64 KiB that copy goes to a temporary file: a tenth of
+            // the writer's time under load went to those writes (bench's
+            // `warn`). In memory it is at most a batch's pages.
+            conn.pragma_update(None, "temp_store", "MEMORY")?;
         }
         Role::Reader => conn.pragma_update(None, "query_only", true)?,
         Role::Checkpointer => {}

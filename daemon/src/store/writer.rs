@@ -216,7 +216,9 @@ fn run_in_savepoint(
     job: Job,
     completions: &mut Vec<Completion>,
 ) -> rusqlite::Result<()> {
-    if let Err(e) = tx.execute_batch("SAVEPOINT job") {
+    // Prepared once, like every statement on this path.
+    let run = |sql: &str| tx.prepare_cached(sql)?.execute([]).map(drop);
+    if let Err(e) = run("SAVEPOINT job") {
         fail_unrun(job, &e);
         return Err(e);
     }
@@ -227,10 +229,9 @@ fn run_in_savepoint(
         return Err(rolled_back());
     }
     if failed {
-        tx.execute_batch("ROLLBACK TO job; RELEASE job")
-    } else {
-        tx.execute_batch("RELEASE job")
+        run("ROLLBACK TO job")?;
     }
+    run("RELEASE job")
 }
 
 /// Fails a job that could not run: its closure is skipped.
