@@ -41,6 +41,10 @@ pub const GLOBAL_WINDOW: Duration = Duration::from_millis(1_100);
 /// later answer (the difference is network jitter). Discord's windows are
 /// all far longer than this.
 const SAME_WINDOW_SLACK: Duration = Duration::from_millis(100);
+/// Beyond this many buckets (a daemon serving many guilds), those whose
+/// window is over and that have nothing in flight are forgotten: such a
+/// bucket is as good as new, and its route still knows its hash.
+const MAX_BUCKETS: usize = 10_000;
 
 /// What a request counts against before Discord names its bucket: the
 /// route (method and path with the minor ids replaced) and the major
@@ -263,6 +267,10 @@ impl Limits {
             .is_some_and(|sent| *sent + GLOBAL_WINDOW <= now)
         {
             self.sent.pop_front();
+        }
+        if self.buckets.len() > MAX_BUCKETS {
+            self.buckets
+                .retain(|_, b| b.in_flight > 0 || b.reset_at.is_some_and(|r| r > now));
         }
         let key = self.bucket_key(route);
         if let Some(key) = &key {
@@ -577,6 +585,31 @@ mod tests {
         );
         send(&mut limits, &route, now);
         send(&mut limits, &route, now);
+    }
+
+    #[test]
+    fn buckets_past_their_window_are_forgotten_when_there_are_many() {
+        let mut limits = Limits::default();
+        let now = Instant::now();
+        for guild in 0..=MAX_BUCKETS {
+            // (Not about the global limit.)
+            limits.sent.clear();
+            let route = Route::new("PUT", &format!("/guilds/{guild}/bans/1"));
+            let t = send(&mut limits, &route, now);
+            limits.complete(&route, t, Some(&headers(204, "b", 5, 0, 100)), now);
+        }
+        let busy = Route::new("PUT", "/guilds/0/bans/1");
+        assert!(matches!(
+            limits.try_acquire(&busy, now),
+            Decision::WaitUntil(_)
+        ));
+        let later = now + MS * 100;
+        limits.sent.clear();
+        send(&mut limits, &Route::new("GET", "/users/@me"), later);
+        assert!(limits.buckets.len() <= 2, "{}", limits.buckets.len());
+        // A forgotten bucket starts again one request at a time.
+        send(&mut limits, &busy, later);
+        assert_eq!(limits.try_acquire(&busy, later), Decision::WaitForAnswer);
     }
 
     #[test]
