@@ -3,6 +3,12 @@
 //! Every call that changes something carries the case reason in
 //! `X-Audit-Log-Reason` (URL-encoded, at most 512 characters), so the guild's
 //! own audit log says why.
+//!
+//! Every request goes through the token's [`DiscordLimiter`]: it waits for
+//! room in its route bucket and the global limit before it is sent, and its
+//! answer's `X-RateLimit-*` headers are recorded.
+
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use modctl_types::Timestamp;
@@ -11,6 +17,7 @@ use reqwest::Method;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::ratelimit::{DiscordLimiter, Observed, Route};
 use super::{
     Hierarchy, Member, MemberState, PlatformAdapter, PlatformClients, PlatformError,
     PlatformResult, Role,
@@ -38,6 +45,7 @@ pub struct Discord {
     base: String,
     token: String,
     guild_id: String,
+    limiter: Arc<DiscordLimiter>,
 }
 
 impl std::fmt::Debug for Discord {
@@ -58,7 +66,9 @@ impl Discord {
         guild_id: &str,
     ) -> Self {
         let base = super::api_base(api_base, DEFAULT_API_BASE);
+        let limiter = clients.discord_limits.for_token(&base, &token);
         Discord {
+            limiter,
             clients,
             base,
             token,
@@ -74,9 +84,14 @@ impl Discord {
         reason: Option<&str>,
     ) -> PlatformResult<Value> {
         let url = format!("{}{path}", self.base);
+        let route = Route::new(method.as_str(), path);
         self.clients
             .retry
             .run(|| async {
+                let permit = self
+                    .limiter
+                    .acquire(&route, self.clients.retry.max_wait)
+                    .await?;
                 let mut request = self.clients.http.request(method.clone(), &url).header(
                     reqwest::header::AUTHORIZATION,
                     format!("Bot {}", self.token),
@@ -88,7 +103,16 @@ impl Discord {
                     request = request.json(body);
                 }
                 let response = request.send().await.map_err(PlatformError::from_reqwest)?;
-                read(response).await
+                let mut observed = Observed::from_headers(response.status().as_u16(), |name| {
+                    response.headers().get(name).and_then(|v| v.to_str().ok())
+                });
+                let result = read(response).await;
+                if let Err(PlatformError::RateLimited { retry_after }) = &result {
+                    // The body's `retry_after` (more precise than the header).
+                    observed.retry_after = Some(*retry_after);
+                }
+                permit.answered(&observed);
+                result
             })
             .await
     }

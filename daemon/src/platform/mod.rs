@@ -12,6 +12,7 @@
 //! - [`slack`]: Slack Web API.
 //! - [`simulator`]: a stand-in community kept in the store, for the demo.
 //! - [`retry`]: the bounded retry policy for 429 and 5xx answers.
+//! - [`ratelimit`]: Discord's rate limits, followed before each request.
 //!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
 //! lines never contain them (reqwest errors are stripped of their URL, which
@@ -19,6 +20,7 @@
 
 pub mod discord;
 pub mod hierarchy;
+pub mod ratelimit;
 pub mod retry;
 pub mod simulator;
 pub mod slack;
@@ -238,6 +240,8 @@ pub struct PlatformClients {
     pub retry: RetryPolicy,
     /// The daemon's clock (the simulator stamps what it records with it).
     pub clock: Clock,
+    /// Discord's rate-limit state per bot token, shared by all adapters.
+    pub discord_limits: ratelimit::DiscordLimiters,
 }
 
 impl PlatformClients {
@@ -252,7 +256,12 @@ impl PlatformClients {
             ))
             .build()
             .expect("the HTTP client builds with a static configuration");
-        PlatformClients { http, retry, clock }
+        PlatformClients {
+            http,
+            retry,
+            clock,
+            discord_limits: ratelimit::DiscordLimiters::default(),
+        }
     }
 }
 

@@ -11,12 +11,18 @@
 //! from the daemon, so a disagreement between the daemon's own check and the
 //! platform shows up in tests.
 //!
+//! Rate limits are enforced as Discord does (see [`limits`]): every answer
+//! carries the `X-RateLimit-*` headers of its route bucket, a request beyond
+//! a bucket or the global limit gets a 429 and changes nothing, and the fake
+//! counts the 429s it sent ([`FakeDiscord::too_many_requests`]).
+//!
 //! Not modelled: channel permission overwrites and creating channels needs
 //! no permission (the seeded bot's role has no Manage Channels, and snapshot
 //! tests create channels through it).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::server::{FakeServer, lock};
 
@@ -58,13 +64,17 @@ const FIRST_CREATED_ID: u64 = 800_000_000_000_000_001;
 pub struct FakeDiscord {
     server: FakeServer,
     guild: Arc<Mutex<Guild>>,
+    limits: Arc<Mutex<RateLimits>>,
 }
 
 super::server_methods!(FakeDiscord);
 
 mod guild;
+mod limits;
 
 use guild::{Channel, Guild, GuildMember, GuildRole, answer};
+use limits::RateLimits;
+pub use limits::{GLOBAL_LIMIT, GLOBAL_WINDOW, TooManyRequests};
 
 impl FakeDiscord {
     /// A guild `guild_id` with the `@everyone` role (id = guild id, position
@@ -108,8 +118,55 @@ impl FakeDiscord {
             next_id: FIRST_CREATED_ID,
         };
         let guild = Arc::new(Mutex::new(guild));
-        let server = FakeServer::serve(&guild, answer);
-        FakeDiscord { server, guild }
+        let limits = Arc::new(Mutex::new(RateLimits::default()));
+        let server = FakeServer::start(Box::new({
+            let (guild, limits) = (guild.clone(), limits.clone());
+            move |request| {
+                // A wrong token is refused before any limit counts it.
+                if request.header("authorization") != Some(&format!("Bot {TOKEN}")) {
+                    return answer(&mut lock(&guild), request);
+                }
+                let admitted = lock(&limits).admit(request, Instant::now());
+                match admitted {
+                    Ok(headers) => {
+                        let mut reply = answer(&mut lock(&guild), request);
+                        reply.headers.extend(headers);
+                        reply
+                    }
+                    Err(refused) => refused,
+                }
+            }
+        }));
+        FakeDiscord {
+            server,
+            guild,
+            limits,
+        }
+    }
+
+    /// Requests matching `method` and `template` share one bucket (per major
+    /// parameter) of `limit` requests per `window`; segments in braces match
+    /// any segment, e.g. `("PUT", "/guilds/{guild}/bans/{user}", 5, 500ms)`.
+    /// Routes no rule names have a bucket of their own, 1000 per second.
+    pub fn limit_route(&self, method: &str, template: &str, limit: u32, window: Duration) {
+        lock(&self.limits).add_rule(method, template, limit, window);
+    }
+
+    /// At most `limit` requests in any `window` (default [`GLOBAL_LIMIT`]
+    /// per [`GLOBAL_WINDOW`]), whatever the route.
+    pub fn set_global_limit(&self, limit: usize, window: Duration) {
+        lock(&self.limits).set_global(limit, window);
+    }
+
+    /// The next request to `method` `path` is answered `429` with
+    /// `retry_after` (a global one when `global`), and does not count.
+    pub fn inject_429(&self, method: &str, path: &str, retry_after: Duration, global: bool) {
+        lock(&self.limits).inject(method, path, retry_after, global);
+    }
+
+    /// The 429s sent so far, by cause.
+    pub fn too_many_requests(&self) -> TooManyRequests {
+        lock(&self.limits).refused
     }
 
     fn guild(&self) -> std::sync::MutexGuard<'_, Guild> {

@@ -27,7 +27,9 @@
 //!
 //! The fakes read no clock: expiry times (`communication_disabled_until`,
 //! `until_date`) are kept as sent, because the daemon's clock may be set by
-//! the test and the fakes must not second-guess it.
+//! the test and the fakes must not second-guess it. Discord's rate limits
+//! are the exception: their windows are real time (the daemon's limiter
+//! waits in real time too), read from the monotonic clock.
 
 pub mod discord;
 mod server;

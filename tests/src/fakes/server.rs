@@ -295,8 +295,9 @@ impl FakeServer {
         FakeServer::start(Box::new(move |request| answer(&mut lock(&state), request)))
     }
 
-    /// Serves `platform` on `127.0.0.1:0` from a thread of its own.
-    fn start(platform: Box<Platform>) -> FakeServer {
+    /// Serves `platform` on `127.0.0.1:0` from a thread of its own (for a
+    /// platform with more than one piece of state, e.g. Discord's limits).
+    pub(crate) fn start(platform: Box<Platform>) -> FakeServer {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a fake platform");
         listener
             .set_nonblocking(true)

@@ -416,3 +416,99 @@ fn gates_work_from_sync_code_and_release_when_dropped() {
     drop(gate);
     assert_eq!(caller.join().unwrap(), 200);
 }
+
+/// Sends `method` `path` to the fake Discord with its token; the status,
+/// the `x-ratelimit-*`, `retry-after` headers and the JSON body.
+async fn discord_limited(
+    fake: &FakeDiscord,
+    method: &str,
+    path: &str,
+) -> (u16, std::collections::HashMap<String, String>, Value) {
+    let response = reqwest::Client::new()
+        .request(method.parse().unwrap(), format!("{}{path}", fake.uri()))
+        .header("authorization", format!("Bot {}", discord::TOKEN))
+        .send()
+        .await
+        .expect("the fake answers");
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .filter(|(name, _)| name.as_str().starts_with("x-ratelimit") || *name == "retry-after")
+        .map(|(name, value)| (name.as_str().to_owned(), value.to_str().unwrap().to_owned()))
+        .collect();
+    let body = serde_json::from_str(&response.text().await.unwrap()).unwrap_or(Value::Null);
+    (status, headers, body)
+}
+
+#[tokio::test]
+async fn discord_enforces_route_buckets_per_major_parameter() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.limit_route(
+        "GET",
+        "/guilds/{guild}/bans/{user}",
+        2,
+        Duration::from_secs(30),
+    );
+    let ban = format!("/guilds/{GUILD}/bans/{USER}");
+
+    let (status, headers, _) = discord_limited(&fake, "GET", &ban).await;
+    assert_eq!(status, 404);
+    assert_eq!(headers["x-ratelimit-limit"], "2");
+    assert_eq!(headers["x-ratelimit-remaining"], "1");
+    let bucket = headers["x-ratelimit-bucket"].clone();
+    let reset_after: f64 = headers["x-ratelimit-reset-after"].parse().unwrap();
+    assert!(reset_after > 29.0 && reset_after <= 30.0, "{reset_after}");
+    // Another user on the same route: the same bucket.
+    let other = format!("/guilds/{GUILD}/bans/{OWNER}");
+    let (_, headers, _) = discord_limited(&fake, "GET", &other).await;
+    assert_eq!(
+        (
+            headers["x-ratelimit-remaining"].as_str(),
+            &headers["x-ratelimit-bucket"]
+        ),
+        ("0", &bucket)
+    );
+    let (status, headers, body) = discord_limited(&fake, "GET", &ban).await;
+    assert_eq!(status, 429);
+    assert_eq!(headers["x-ratelimit-scope"], "user");
+    assert_eq!(headers["retry-after"], "30");
+    assert_eq!(body["global"], json!(false));
+    assert!(body["retry_after"].as_f64().unwrap() > 29.0);
+    // Other routes and other guilds have buckets of their own.
+    let (status, headers, _) = discord_limited(&fake, "GET", "/users/@me").await;
+    assert_eq!(status, 200);
+    assert_ne!(headers["x-ratelimit-bucket"], bucket);
+    let (status, _, _) = discord_limited(&fake, "GET", "/guilds/123/bans/1").await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        fake.too_many_requests(),
+        discord::TooManyRequests {
+            bucket: 1,
+            ..Default::default()
+        }
+    );
+}
+
+#[tokio::test]
+async fn discord_enforces_the_global_limit_and_injected_429s() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.set_global_limit(3, Duration::from_secs(30));
+    for _ in 0..3 {
+        assert_eq!(discord_limited(&fake, "GET", "/users/@me").await.0, 200);
+    }
+    let (status, headers, body) = discord_limited(&fake, "GET", &format!("/guilds/{GUILD}")).await;
+    assert_eq!(status, 429);
+    assert_eq!(headers["x-ratelimit-global"], "true");
+    assert_eq!(headers["x-ratelimit-scope"], "global");
+    assert_eq!(body["global"], json!(true));
+
+    let fake = FakeDiscord::start(GUILD);
+    fake.inject_429("GET", "/users/@me", Duration::from_millis(250), false);
+    let (status, headers, body) = discord_limited(&fake, "GET", "/users/@me").await;
+    assert_eq!(status, 429);
+    assert_eq!(body["retry_after"], json!(0.25));
+    assert_eq!(headers["x-ratelimit-remaining"], "0");
+    assert_eq!(discord_limited(&fake, "GET", "/users/@me").await.0, 200);
+    assert_eq!(fake.too_many_requests().injected, 1);
+}
