@@ -246,7 +246,7 @@ fn an_unreachable_daemon_names_the_root_cause_the_url_and_where_it_came_from() {
     std::fs::write(
         &config,
         format!(
-            "default_profile = \"ops\"\n[profiles.ops]\nurl = \"{closed}\"\napi_key = \"{}\"\n",
+            "default_profile = \"default\"\n[profiles.default]\nurl = \"{closed}\"\napi_key = \"{}\"\n",
             fixture.alpha_ro.full
         ),
     )
@@ -326,4 +326,38 @@ fn usage_lines_leave_the_global_options_out() {
     }
     let own = help.split("Global options:\n").next().unwrap();
     assert!(!own.contains("--url"), "{help}");
+}
+
+/// The errors the README shows are the ones the CLI prints: each `error:` and
+/// `hint:` line of its example is a line of one of the snapshots above (with
+/// the README's port for the tests' `PORT`).
+#[test]
+fn the_readme_shows_the_errors_as_printed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).unwrap();
+    let mut printed = String::new();
+    for entry in std::fs::read_dir(root.join("tests/snapshots")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("errors__") && name.ends_with(".snap") {
+            printed.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    let printed: Vec<&str> = printed.lines().collect();
+    let shown: Vec<String> = readme
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("error: ") || line.starts_with("hint: "))
+        .map(|line| line.replace("127.0.0.1:7878", "127.0.0.1:PORT"))
+        .collect();
+    assert!(
+        shown.len() >= 7,
+        "the README's error examples are gone: {shown:?}"
+    );
+    for line in &shown {
+        assert!(
+            printed.contains(&line.as_str()),
+            "the README shows `{line}`, which no snapshot of cli/tests/errors.rs prints"
+        );
+    }
 }
