@@ -105,27 +105,33 @@ impl Context {
         if let Some(given) = self.given_url() {
             return Ok(Some(given));
         }
-        let config = ConfigFile::load(&config_path()?)?;
-        let name = self.profile_name(&config);
+        self.url_in(&ConfigFile::load(&config_path()?)?)
+    }
+
+    /// [`Context::url`], with `config` as the config file.
+    fn url_in(&self, config: &ConfigFile) -> Result<Option<(String, Origin)>, CliError> {
+        if let Some(given) = self.given_url() {
+            return Ok(Some(given));
+        }
+        // The profile's name: as given, else the config file's default.
+        let name = self
+            .global
+            .profile
+            .clone()
+            .or_else(|| config.default_profile.clone())
+            .unwrap_or_else(|| DEFAULT_PROFILE.to_owned());
         Ok(config
             .profile(self.global.profile.as_deref())?
             .map(|p| (p.url.clone(), Origin::Profile(name))))
     }
 
-    /// The profile's name: as given, else the config file's default.
-    fn profile_name(&self, config: &ConfigFile) -> String {
-        self.global
-            .profile
-            .clone()
-            .or_else(|| config.default_profile.clone())
-            .unwrap_or_else(|| DEFAULT_PROFILE.to_owned())
-    }
-
     /// An SDK client for the configured daemon and key.
     pub fn client(&self) -> Result<Client, CliError> {
         let config = ConfigFile::load(&config_path()?)?;
+        // A profile asked for by name must exist, even when the flags or
+        // the environment give the URL and key.
         let profile = config.profile(self.global.profile.as_deref())?;
-        let (url, origin) = self.url()?.ok_or_else(|| {
+        let (url, origin) = self.url_in(&config)?.ok_or_else(|| {
             CliError::usage("no daemon URL configured")
                 .hint("pass --url, set MODCTL_URL, or run `modctl login`")
         })?;

@@ -96,15 +96,6 @@ impl CliError {
         self
     }
 
-    /// What [`CliError::print`] prints, without colour: `error: ...` and,
-    /// when there is one, `hint: ...`.
-    pub fn render(&self) -> String {
-        match &self.hint {
-            Some(hint) => format!("error: {}\nhint: {hint}\n", self.message),
-            None => format!("error: {}\n", self.message),
-        }
-    }
-
     /// Prints `error: ...` (and the hint) to stderr.
     pub fn print(&self) {
         eprintln!(
