@@ -28,7 +28,11 @@ pub enum ErrorKind {
     PreconditionFailed,
     /// 5xx: the daemon failed; retrying later may help.
     Server,
-    /// The daemon could not be reached, or the request timed out.
+    /// The daemon could not be reached, or the request timed out. The
+    /// message names the URL and the root cause: `cannot connect to
+    /// http://127.0.0.1:7878/api/v1/me: connection refused: ...`, the host
+    /// name not resolving, a failed TLS handshake, or `no answer from ... in
+    /// time`; [`std::error::Error::source`] keeps the underlying error.
     Transport,
     /// The daemon answered with something the SDK does not understand.
     UnexpectedResponse,
