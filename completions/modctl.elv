@@ -18,9 +18,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
     }
     var completions = [
         &'modctl'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -41,9 +41,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;login'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --with-key 'Read the API key from stdin (one line) instead of prompting, for scripts'
             cand --json 'Print JSON'
@@ -55,9 +55,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;whoami'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -68,9 +68,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;servers'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -84,9 +84,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;servers;list'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -97,9 +97,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;servers;show'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -121,9 +121,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;servers;help;help'= {
         }
         &'modctl;config'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -143,9 +143,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;config;show'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -159,9 +159,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -f 'JSON file with the new section, or `-` for stdin'
             cand --file 'JSON file with the new section, or `-` for stdin'
             cand --if-revision 'Refuse unless the config is still at this revision'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -172,9 +172,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;config;edit'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -187,9 +187,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;export'= {
             cand -o 'Write to this file instead of stdout'
             cand --output 'Write to this file instead of stdout'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -200,9 +200,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;config;import'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --dry-run 'Show what would change without changing anything'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the import'
@@ -216,9 +216,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;config;clone'= {
             cand --from 'The server to copy from'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy'
             cand --json 'Print JSON'
@@ -231,9 +231,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;config;audit'= {
             cand --limit 'How many entries (1 to 500)'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -244,9 +244,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;config;diff'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -293,9 +293,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --delete-days 'Days of messages to delete, for ban (0 to 7)'
             cand --users-file 'Act on every user id in this file (one per line, `#` comments), or `-` for stdin'
             cand --idempotency-key 'Send this Idempotency-Key: a retry with the same key does nothing again'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
@@ -308,9 +308,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;cases'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -327,9 +327,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases;list'= {
             cand --user 'Only cases of this user'
             cand --limit 'How many (1 to 200)'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --all 'Every case, following the pages'
             cand --json 'Print JSON'
@@ -341,9 +341,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;cases;show'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -355,9 +355,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;cases;export'= {
             cand --format 'The format'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -382,9 +382,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases;help;help'= {
         }
         &'modctl;strikes'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -395,9 +395,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;jails'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -408,9 +408,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;completions'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]'
-            cand --key 'API key (prefer the environment variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [default: the profile `modctl login` saved last]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'

@@ -24,9 +24,9 @@ function __fish_modctl_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c modctl -n "__fish_modctl_needs_command" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_needs_command" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_needs_command" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -43,9 +43,9 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike c
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l with-key -d 'Read the API key from stdin (one line) instead of prompting, for scripts'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON'
@@ -53,18 +53,18 @@ complete -c modctl -n "__fish_modctl_using_subcommand login" -l plain -d 'Print 
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -74,18 +74,18 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_se
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -95,9 +95,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -113,9 +113,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_see
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -124,18 +124,18 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l file -d 'JSON file with the new section, or `-` for stdin' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l if-revision -d 'Refuse unless the config is still at this revision' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -143,18 +143,18 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file instead of stdout' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l dry-run -d 'Show what would change without changing anything'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the import'
@@ -164,9 +164,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l from -d 'The server to copy from' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the copy'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
@@ -175,18 +175,18 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l limit -d 'How many entries (1 to 500)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -207,9 +207,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -s d -l duration -
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l delete-days -d 'Days of messages to delete, for ban (0 to 7)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l users-file -d 'Act on every user id in this file (one per line, `#` comments), or `-` for stdin' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l idempotency-key -d 'Send this Idempotency-Key: a retry with the same key does nothing again' -r
-complete -c modctl -n "__fish_modctl_using_subcommand action" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand action" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand action" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l json -d 'Print JSON'
@@ -217,9 +217,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -l plain -d 'Print
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -232,9 +232,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l limit -d 'How many (1 to 200)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l all -d 'Every case, following the pages'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
@@ -242,9 +242,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -253,9 +253,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l format -d 'The format' -r -f -a "jsonl\t'One JSON object per line'
 csv\t'Comma-separated values with a header'"
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -266,27 +266,27 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand jails" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand jails" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key (prefer the environment variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d 'Print tab-separated rows without a header (the default when piped)'

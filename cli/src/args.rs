@@ -30,24 +30,25 @@ pub struct Cli {
 }
 
 /// Options every command takes.
+///
+/// They are listed under their own help heading. `MODCTL_URL`,
+/// `MODCTL_API_KEY` and `MODCTL_PROFILE` are read by [`crate::context`], not
+/// by clap: clap counts a value from the environment as given on the command
+/// line, and then prints `--url <URL> --key <KEY>` in every usage line of an
+/// error, as if they were required.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// Daemon URL, e.g. http://127.0.0.1:7878 [default: from the profile]
-    #[arg(long, env = "MODCTL_URL", global = true, value_name = "URL")]
+    /// Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]
+    #[arg(long, global = true, value_name = "URL")]
     pub url: Option<String>,
 
-    /// API key (prefer the environment variable: arguments are visible to other users)
-    #[arg(
-        long,
-        env = "MODCTL_API_KEY",
-        global = true,
-        hide_env_values = true,
-        value_name = "KEY"
-    )]
+    /// API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)
+    #[arg(long, global = true, value_name = "KEY")]
     pub key: Option<String>,
 
-    /// Profile of the config file to use [default: the profile `modctl login` saved last]
-    #[arg(long, env = "MODCTL_PROFILE", global = true, value_name = "NAME")]
+    /// Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]
+    #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
 
     /// Print JSON

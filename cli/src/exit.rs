@@ -12,6 +12,7 @@
 use modctl_client::{Error as ApiError, ErrorKind};
 
 use crate::output::paint_stderr;
+use crate::words::{self, Flag};
 
 /// Success.
 pub const OK: u8 = 0;
@@ -78,6 +79,23 @@ impl CliError {
         &self.message
     }
 
+    /// The hint, if any.
+    pub fn hint_text(&self) -> Option<&str> {
+        self.hint.as_deref()
+    }
+
+    /// The message in the words of a command whose flags are `flags`
+    /// (see [`crate::words`]); a hint the translation yields replaces the
+    /// current one.
+    pub fn in_words_of(mut self, flags: &[Flag]) -> Self {
+        let (message, hint) = words::reword(&self.message, flags);
+        self.message = message;
+        if hint.is_some() {
+            self.hint = hint;
+        }
+        self
+    }
+
     /// Prints `error: ...` (and the hint) to stderr.
     pub fn print(&self) {
         eprintln!(
@@ -95,26 +113,34 @@ impl CliError {
 }
 
 impl From<ApiError> for CliError {
+    /// The SDK's error with its exit code and a hint; the API's pointers to
+    /// endpoints become commands (flag names are the command's business: see
+    /// [`CliError::in_words_of`]).
     fn from(err: ApiError) -> Self {
         let message = err.message().to_owned();
-        match err.kind() {
+        let error = match err.kind() {
             ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
                 .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
             ErrorKind::Forbidden | ErrorKind::PaymentRequired => {
                 CliError::with_code(DENIED, message)
             }
             ErrorKind::NotFound => CliError::with_code(NOT_FOUND, message),
-            ErrorKind::Transport => {
-                let detail = std::error::Error::source(&err)
-                    .map(|source| format!(": {source}"))
-                    .unwrap_or_default();
-                CliError::with_code(UNREACHABLE, format!("{message}{detail}"))
-                    .hint("check the daemon URL (--url, MODCTL_URL or the profile) and that modctld is running")
-            }
+            // The SDK's message names the URL and the root cause; which
+            // setting the URL came from is added by `Context::explain`.
+            ErrorKind::Transport => CliError::with_code(UNREACHABLE, message).hint(
+                "is modctld running? Check the daemon URL (--url, MODCTL_URL or the profile)",
+            ),
             ErrorKind::Config => CliError::usage(message),
             _ => CliError::failure(message),
-        }
+        };
+        error.in_words_of(&[])
     }
+}
+
+/// Converts an SDK error in the words of a command whose flags are `flags`:
+/// `.map_err(api_error(words::ACTION))`.
+pub fn api_error(flags: &'static [Flag]) -> impl Fn(ApiError) -> CliError {
+    move |err| CliError::from(err).in_words_of(flags)
 }
 
 impl From<std::io::Error> for CliError {

@@ -14,6 +14,8 @@
 //! - [`profile`]: the config file with named profiles written by `modctl login`.
 //! - [`prompt`]: confirmations and prompts, only when stdin and stdout are terminals.
 //! - [`exit`]: [`exit::CliError`] and the documented exit codes.
+//! - [`words`]: the API's field names and endpoints in the CLI's flags and
+//!   commands, for error messages.
 
 pub mod args;
 pub mod commands;
@@ -22,6 +24,7 @@ pub mod exit;
 pub mod output;
 pub mod profile;
 pub mod prompt;
+pub mod words;
 
 use std::process::ExitCode;
 
@@ -72,16 +75,23 @@ fn report(err: CliError) -> ExitCode {
 /// non-error code such as `config diff`'s 1 for "different").
 pub async fn run(cli: Cli) -> Result<u8, CliError> {
     let context = Context::new(cli.global);
-    match cli.command {
-        Command::Login(args) => commands::login::run(&context, args).await,
-        Command::Whoami => commands::whoami::run(&context).await,
-        Command::Servers(command) => commands::servers::run(&context, command).await,
-        Command::Config(command) => return commands::config::run(&context, command).await,
-        Command::Action(args) => return commands::action::run(&context, args).await,
-        Command::Cases(command) => commands::cases::run(&context, command).await,
-        Command::Strikes { server } => commands::cases::strikes(&context, &server).await,
-        Command::Jails { server } => commands::cases::jails(&context, &server).await,
-        Command::Completions { shell } => commands::completions::run(shell),
+    let ok = |result: Result<(), CliError>| result.map(|()| exit::OK);
+    let login = matches!(cli.command, Command::Login(_));
+    let result = match cli.command {
+        Command::Login(args) => ok(commands::login::run(&context, args).await),
+        Command::Whoami => ok(commands::whoami::run(&context).await),
+        Command::Servers(command) => ok(commands::servers::run(&context, command).await),
+        Command::Config(command) => commands::config::run(&context, command).await,
+        Command::Action(args) => commands::action::run(&context, args).await,
+        Command::Cases(command) => ok(commands::cases::run(&context, command).await),
+        Command::Strikes { server } => ok(commands::cases::strikes(&context, &server).await),
+        Command::Jails { server } => ok(commands::cases::jails(&context, &server).await),
+        Command::Completions { shell } => ok(commands::completions::run(shell)),
+    };
+    // `login` tries the URL it was given, not the configured one, and says so itself.
+    if login {
+        result
+    } else {
+        result.map_err(|e| context.explain(e))
     }
-    .map(|()| exit::OK)
 }

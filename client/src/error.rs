@@ -28,7 +28,11 @@ pub enum ErrorKind {
     PreconditionFailed,
     /// 5xx: the daemon failed; retrying later may help.
     Server,
-    /// The daemon could not be reached, or the request timed out.
+    /// The daemon could not be reached, or the request timed out. The
+    /// message names the URL and the root cause: `cannot connect to
+    /// http://127.0.0.1:7878/api/v1/me: connection refused: ...`, the host
+    /// name not resolving, a failed TLS handshake, or `no answer from ... in
+    /// time`; [`std::error::Error::source`] keeps the underlying error.
     Transport,
     /// The daemon answered with something the SDK does not understand.
     UnexpectedResponse,
@@ -136,13 +140,24 @@ impl Error {
         }
     }
 
+    /// A request that got no answer. The message names the URL and the
+    /// root cause (reqwest's own text, "error sending request for url",
+    /// says neither why nor, in most programs' output, where).
     pub(crate) fn transport(err: reqwest::Error) -> Error {
+        let url = err.url().map_or_else(
+            || "the daemon".to_owned(),
+            |url| {
+                let mut url = url.clone();
+                url.set_query(None);
+                url.to_string()
+            },
+        );
         let message = if err.is_timeout() {
-            "the request timed out".to_owned()
+            format!("no answer from {url} in time: the request timed out")
         } else if err.is_connect() {
-            "cannot connect to the daemon".to_owned()
+            format!("cannot connect to {url}: {}", connect_cause(&err))
         } else {
-            "the request failed".to_owned()
+            format!("the request to {url} failed: {}", root_cause(&err))
         };
         Error {
             kind: ErrorKind::Transport,
@@ -171,11 +186,131 @@ impl Error {
     }
 }
 
+/// The innermost error of `err`'s chain: the one that says what went wrong.
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = err;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    cause.to_string()
+}
+
+/// Why a connection failed, in words a person can act on: refused (nothing
+/// listens there), a host name that does not resolve, a TLS handshake that
+/// failed, or else the root cause as is.
+fn connect_cause(err: &reqwest::Error) -> String {
+    let root = root_cause(err);
+    let mut refused = false;
+    let mut dns = false;
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(current) = cause {
+        if let Some(io) = current.downcast_ref::<std::io::Error>() {
+            refused |= io.kind() == std::io::ErrorKind::ConnectionRefused;
+        }
+        // hyper-util names its resolver's failures so, and nothing else.
+        dns |= current.to_string() == "dns error";
+        cause = current.source();
+    }
+    let https = err.url().is_some_and(|url| url.scheme() == "https");
+    if refused {
+        // The OS's own text says no more ("Connection refused (os error 111)").
+        "connection refused: nothing listens at that address and port".to_owned()
+    } else if dns {
+        format!("the host name does not resolve ({root})")
+    } else if https {
+        format!("the TLS handshake failed ({root})")
+    } else {
+        root
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.status {
             Some(status) => write!(f, "{} ({})", self.message, status.as_u16()),
             None => f.write_str(&self.message),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+    use std::time::Duration;
+
+    use super::*;
+
+    async fn me_at(url: &str, timeout: Duration) -> Error {
+        crate::Client::builder()
+            .base_url(url)
+            .api_key("mdk_x")
+            .timeout(timeout)
+            .build()
+            .unwrap()
+            .me()
+            .await
+            .unwrap_err()
+    }
+
+    /// A port nothing listens on: bound, learnt, freed.
+    fn free_port() -> u16 {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    #[tokio::test]
+    async fn transport_errors_name_the_url_and_the_root_cause() {
+        let port = free_port();
+        let err = me_at(&format!("http://127.0.0.1:{port}"), Duration::from_secs(5)).await;
+        assert_eq!(err.kind(), ErrorKind::Transport);
+        assert!(
+            err.message().starts_with(&format!(
+                "cannot connect to http://127.0.0.1:{port}/api/v1/me: connection refused: nothing listens"
+            )),
+            "{}",
+            err.message()
+        );
+
+        // A listener that accepts and never answers.
+        let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", silent.local_addr().unwrap());
+        let err = me_at(&url, Duration::from_millis(300)).await;
+        assert_eq!(
+            err.message(),
+            format!("no answer from {url}/api/v1/me in time: the request timed out")
+        );
+
+        // https:// to a plain HTTP server: the handshake fails.
+        let plain = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = plain.local_addr().unwrap();
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = plain.accept() {
+                let mut buffer = [0; 1024];
+                let _ = stream.read(&mut buffer);
+                let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n");
+            }
+        });
+        let err = me_at(&format!("https://{addr}"), Duration::from_secs(5)).await;
+        assert!(
+            err.message().starts_with(&format!(
+                "cannot connect to https://{addr}/api/v1/me: the TLS handshake failed ("
+            )),
+            "{}",
+            err.message()
+        );
+
+        // `.invalid` never resolves (RFC 6761), offline or not.
+        let err = me_at("http://modctl.invalid:7878", Duration::from_secs(10)).await;
+        assert!(
+            err.message().starts_with(
+                "cannot connect to http://modctl.invalid:7878/api/v1/me: the host name does not resolve ("
+            ),
+            "{}",
+            err.message()
+        );
     }
 }

@@ -110,8 +110,9 @@ pub struct ActionRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(max_length = 512))]
     pub reason: Option<String>,
-    /// Duration: required by `timeout` (1 to 40320), optional for `jail`
-    /// (1 to 525600; none = until unjailed).
+    /// Duration: `timeout` (1 to 40320; none = the config's
+    /// `moderation.default_timeout_minutes`, said in the case's detail) and
+    /// `jail` (1 to 525600; none = `jail.default_minutes`, else until unjailed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 525600))]
     pub minutes: Option<i64>,

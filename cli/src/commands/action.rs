@@ -6,9 +6,10 @@ use modctl_types::moderation::{Action, ActionRequest, ActionResponse};
 
 use crate::commands::{print, read_input};
 use crate::context::Context;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, paint_stderr, render_json, render_pairs};
 use crate::prompt;
+use crate::words;
 
 /// The actions, as the command line names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -17,7 +18,7 @@ pub enum ActionName {
     Note,
     /// Warn
     Warn,
-    /// Time out (needs --duration)
+    /// Time out (for --duration, else the server's moderation.default_timeout_minutes)
     Timeout,
     /// Kick (asks for confirmation)
     Kick,
@@ -152,14 +153,11 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
             Some(key) => {
                 client
                     .perform_action_idempotent(&args.server, action, &request, key)
-                    .await?
+                    .await
             }
-            None => {
-                client
-                    .perform_action(&args.server, action, &request)
-                    .await?
-            }
-        };
+            None => client.perform_action(&args.server, action, &request).await,
+        }
+        .map_err(api_error(words::ACTION))?;
         print(&render_response(&response, context.output));
         if !response.applied {
             eprintln!(
@@ -218,7 +216,7 @@ async fn bulk(
             Err(e) => BulkResult {
                 user_id: user.clone(),
                 response: None,
-                error: Some(e.message().to_owned()),
+                error: Some(words::reword(e.message(), words::ACTION).0),
             },
         };
         results.push(result);

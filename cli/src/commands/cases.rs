@@ -6,8 +6,9 @@ use modctl_types::moderation::{Case, JailRecord, StrikeSummary};
 
 use crate::commands::print;
 use crate::context::Context;
-use crate::exit::CliError;
+use crate::exit::{CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, render_json, render_pairs};
+use crate::words;
 
 /// `modctl cases ...`
 #[derive(Debug, Subcommand)]
@@ -66,7 +67,10 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
             all,
         } => {
             let cases = if all {
-                client.all_cases(&server, user.as_deref()).await?
+                client
+                    .all_cases(&server, user.as_deref())
+                    .await
+                    .map_err(api_error(words::CASES))?
             } else {
                 client
                     .cases(
@@ -77,7 +81,8 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
                             before: None,
                         },
                     )
-                    .await?
+                    .await
+                    .map_err(api_error(words::CASES))?
                     .cases
             };
             print(&render_cases(&cases, context.output));

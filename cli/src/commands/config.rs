@@ -10,9 +10,10 @@ use serde_json::Value;
 
 use crate::commands::{parse_json, print, read_input};
 use crate::context::Context;
-use crate::exit::{self, CliError};
+use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, paint_stderr, render_json, render_pairs};
 use crate::prompt::interactive;
+use crate::words;
 
 /// `modctl config ...`
 #[derive(Debug, Subcommand)]
@@ -190,12 +191,18 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
             drop_foreign_ids,
         } => {
             let options = CloneOptions { drop_foreign_ids };
-            let report = client.clone_config_with(&server, &from, &options).await?;
+            let report = client
+                .clone_config_with(&server, &from, &options)
+                .await
+                .map_err(api_error(words::CLONE))?;
             print(&render_report(&report, mode));
             report_warnings(&report);
         }
         ConfigCommand::Audit { server, limit } => {
-            let entries = client.config_audit(&server, Some(limit), None).await?;
+            let entries = client
+                .config_audit(&server, Some(limit), None)
+                .await
+                .map_err(api_error(words::AUDIT))?;
             print(&render_audit(&entries, mode));
         }
         ConfigCommand::Diff { a, b } => {

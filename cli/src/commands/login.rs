@@ -3,9 +3,10 @@
 use std::io::BufRead;
 
 use clap::Args;
+use modctl_client::{Error as ApiError, ErrorKind};
 
 use crate::commands::{is_json, print};
-use crate::context::{Context, build_client};
+use crate::context::{Context, Origin, build_client, check_url, unreachable_hint};
 use crate::exit::CliError;
 use crate::output::{paint_stderr, render_json};
 use crate::profile::{ConfigFile, DEFAULT_PROFILE, Profile, config_path};
@@ -29,13 +30,24 @@ pub async fn run(context: &Context, args: LoginArgs) -> Result<(), CliError> {
         .profile
         .clone()
         .unwrap_or_else(|| DEFAULT_PROFILE.to_owned());
-    let url = match &context.global.url {
-        Some(url) => url.clone(),
-        None if interactive() => dialoguer::Input::<String>::new()
-            .with_prompt("Daemon URL")
-            .default(SUGGESTED_URL.to_owned())
-            .interact_text()
-            .map_err(|e| CliError::failure(format!("cannot read the URL: {e}")))?,
+    let path = config_path()?;
+    let mut config = ConfigFile::load(&path)?;
+    // The URL is checked before the key is asked for: a typo should not
+    // cost the moderator a pasted secret.
+    let (url, origin) = match context.given_url() {
+        Some((url, origin)) => {
+            check_url(&url, &origin)?;
+            (url, origin)
+        }
+        None if interactive() => {
+            // Logging in to a profile again offers the URL it has.
+            let suggested = config
+                .profiles
+                .get(&profile_name)
+                .map_or(SUGGESTED_URL, |p| p.url.as_str())
+                .to_owned();
+            (ask_url(&suggested)?, Origin::Prompt)
+        }
         None => {
             return Err(
                 CliError::usage("no daemon URL given and no terminal to ask on")
@@ -57,10 +69,11 @@ pub async fn run(context: &Context, args: LoginArgs) -> Result<(), CliError> {
     };
 
     // Only a key that works is saved.
-    let me = build_client(&url, &key, context.timeout())?.me().await?;
+    let me = build_client(&url, &key, context.timeout())?
+        .me()
+        .await
+        .map_err(|e| login_error(e, &url, &origin))?;
 
-    let path = config_path()?;
-    let mut config = ConfigFile::load(&path)?;
     config.profiles.insert(
         profile_name.clone(),
         Profile {
@@ -82,6 +95,39 @@ pub async fn run(context: &Context, args: LoginArgs) -> Result<(), CliError> {
         path.display()
     );
     Ok(())
+}
+
+/// Asks for the daemon URL, offering `suggested`, until it is one the SDK
+/// can use.
+fn ask_url(suggested: &str) -> Result<String, CliError> {
+    dialoguer::Input::<String>::new()
+        .with_prompt("Daemon URL")
+        .default(suggested.to_owned())
+        .validate_with(|url: &String| -> Result<(), String> {
+            check_url(url, &Origin::Prompt).map_err(|e| match e.hint_text() {
+                Some(hint) => format!("{}; {hint}", e.message()),
+                None => e.message().to_owned(),
+            })
+        })
+        .interact_text()
+        .map(|url| url.trim().to_owned())
+        .map_err(|e| CliError::failure(format!("cannot read the URL: {e}")))
+}
+
+/// A failed check of the URL and key. The general hints do not fit here: a
+/// refused key is not fixed by "run `modctl login`", which is running, and
+/// the URL tried is the one just given.
+pub fn login_error(err: ApiError, url: &str, origin: &Origin) -> CliError {
+    let kind = err.kind();
+    let error = CliError::from(err);
+    match kind {
+        ErrorKind::Unauthorized => error.hint(
+            "check the key: it is the whole `mdk_...` text printed once when the key was created; \
+             nothing was saved",
+        ),
+        ErrorKind::Transport => error.hint(unreachable_hint(url, origin)),
+        _ => error,
+    }
 }
 
 fn read_key_from_stdin() -> Result<String, CliError> {

@@ -118,6 +118,7 @@ pub fn plan(reached: &Reached<'_>, in_force: &InForce) -> Plan {
         minutes: step.minutes,
         delete_message_days: (action == Action::Ban)
             .then_some(reached.sections.moderation.default_ban_delete_days),
+        defaulted: None,
     };
     let skip = |why: String| Plan::Skip(input.clone(), format!("skipped: {why}"));
     if in_force.banned {

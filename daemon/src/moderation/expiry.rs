@@ -66,6 +66,7 @@ pub async fn expire_jail(
         reason: Some(format!("jail of case {} ended", jail.case_id)),
         minutes: None,
         delete_message_days: None,
+        defaulted: None,
     };
     let outcome = carry(
         adapter.as_deref(),

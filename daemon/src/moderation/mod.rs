@@ -260,7 +260,8 @@ impl Begin {
         if let Some((key, fingerprint)) = &self.idempotency {
             idempotency::attach(tx, &self.key_id, key, fingerprint, case.id, self.now)?;
         }
-        if let Some(outcome) = self.known {
+        if let Some(mut outcome) = self.known {
+            outcome.detail = input.with_default_note(outcome.detail);
             let case_id = case.id;
             let record = settle::Record {
                 server: self.server.clone(),
@@ -476,7 +477,9 @@ async fn carry(
         jail,
         until,
     };
-    behaviour::carry_out(adapter, input, &cx).await
+    let mut outcome = behaviour::carry_out(adapter, input, &cx).await;
+    outcome.detail = input.with_default_note(outcome.detail);
+    outcome
 }
 
 /// The request a recorded case carried out (for settling it again).
@@ -487,5 +490,6 @@ fn input_of(case: &Case) -> Checked {
         reason: case.reason.clone(),
         minutes: case.minutes.and_then(|m| u32::try_from(m).ok()),
         delete_message_days: case.delete_message_days.and_then(|d| u8::try_from(d).ok()),
+        defaulted: None,
     }
 }

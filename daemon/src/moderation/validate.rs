@@ -24,6 +24,19 @@ pub struct Checked {
     pub minutes: Option<u32>,
     /// Days of messages to delete (ban).
     pub delete_message_days: Option<u8>,
+    /// Which configured default stood in for a field the request left out,
+    /// said in the case's detail so the moderator learns what was applied.
+    pub defaulted: Option<String>,
+}
+
+impl Checked {
+    /// `detail`, followed by the note on a configured default if one applied.
+    pub fn with_default_note(&self, detail: String) -> String {
+        match &self.defaulted {
+            Some(note) => format!("{detail}; {note}"),
+            None => detail,
+        }
+    }
 }
 
 /// Validates `request` for `action` on a server of `platform` with `config`.
@@ -57,11 +70,16 @@ pub fn check(
         return bad("this server requires a reason for every action (moderation.require_reason): add \"reason\"".into());
     }
 
+    let mut defaulted = None;
     let minutes = match (action, request.minutes) {
+        // A timeout without a length takes the server's configured one
+        // (config validation keeps it within the timeout's range).
         (Action::Timeout, None) => {
-            return bad(format!(
-                "minutes is required for timeout: 1 to {MAX_TIMEOUT_MINUTES} (28 days)"
+            let m = config.moderation.default_timeout_minutes;
+            defaulted = Some(format!(
+                "no minutes given: {m} from moderation.default_timeout_minutes"
             ));
+            Some(m)
         }
         (Action::Timeout, Some(m)) => {
             Some(in_range("minutes", m, 1, MAX_TIMEOUT_MINUTES, "timeout")?)
@@ -79,7 +97,17 @@ pub fn check(
         (Action::Ban, Some(days)) => {
             Some(in_range("delete_message_days", days, 0, 7, "ban")? as u8)
         }
-        (Action::Ban, None) => Some(config.moderation.default_ban_delete_days),
+        (Action::Ban, None) => {
+            let days = config.moderation.default_ban_delete_days;
+            // Deleting nothing is what a ban without the field means anyway;
+            // only a default that deletes messages is worth saying.
+            if days > 0 {
+                defaulted = Some(format!(
+                    "no delete_message_days given: {days} from moderation.default_ban_delete_days"
+                ));
+            }
+            Some(days)
+        }
         (_, Some(_)) => {
             return bad(format!(
                 "delete_message_days is only used by ban, not by {action}"
@@ -97,6 +125,7 @@ pub fn check(
         reason,
         minutes,
         delete_message_days,
+        defaulted,
     })
 }
 
