@@ -12,6 +12,8 @@
 //! - [`slack`]: Slack Web API.
 //! - [`simulator`]: a stand-in community kept in the store, for the demo.
 //! - [`retry`]: the bounded retry policy for 429 and 5xx answers.
+//! - [`structure`]: [`structure::StructureReader`], reading a server's roles,
+//!   channels and settings for a snapshot, a capability of its own.
 //!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
 //! lines never contain them (reqwest errors are stripped of their URL, which
@@ -22,6 +24,7 @@ pub mod hierarchy;
 pub mod retry;
 pub mod simulator;
 pub mod slack;
+pub mod structure;
 pub mod telegram;
 
 use std::time::Duration;
