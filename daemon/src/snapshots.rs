@@ -16,8 +16,7 @@ use modctl_types::snapshot::{SnapshotMeta, SnapshotSource};
 use sha2::{Digest, Sha256};
 
 use crate::AppState;
-use crate::platform::PlatformError;
-use crate::platform::structure::reader_for;
+use crate::platform::{self, PlatformError};
 use crate::store::StoreError;
 use crate::store::connections;
 use crate::store::snapshots::{self, NewSnapshot};
@@ -57,19 +56,20 @@ pub async fn capture(
         .read(move |tx| connections::get(tx, &secrets, &id))
         .await?
         .ok_or_else(|| CaptureError::NotConnected(server.id.clone()))?;
-    let platform_error = |error| CaptureError::Platform {
-        server: server.id.clone(),
-        error,
-    };
-    let reader = reader_for(
+    let platform = platform::connect(
         &state.platforms,
         &state.store,
         server.platform,
         &server.id,
         connection,
-    )
-    .map_err(platform_error)?;
-    let content = reader.read_structure().await.map_err(platform_error)?;
+    );
+    let content = platform
+        .read_structure()
+        .await
+        .map_err(|error| CaptureError::Platform {
+            server: server.id.clone(),
+            error,
+        })?;
     let counts = content.counts();
     let json = serde_json::to_string(&content).expect("structures serialize");
     let hash = sha256_hex(json.as_bytes());

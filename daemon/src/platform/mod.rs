@@ -34,6 +34,7 @@ use modctl_types::{Platform, Timestamp};
 
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use retry::RetryPolicy;
+pub use structure::StructureReader;
 
 use crate::clock::Clock;
 use crate::store::Store;
@@ -259,6 +260,13 @@ impl PlatformClients {
     }
 }
 
+/// Everything a connected platform offers: the moderation primitives and
+/// reading its structure. Callers take the capability they need (a
+/// `Box<dyn Connected>` coerces to `Box<dyn PlatformAdapter>`).
+pub trait Connected: PlatformAdapter + StructureReader {}
+
+impl<T: PlatformAdapter + StructureReader> Connected for T {}
+
 /// The adapter for a server's stored connection.
 pub fn adapter_for(
     clients: &PlatformClients,
@@ -267,6 +275,17 @@ pub fn adapter_for(
     server_id: &str,
     connection: Connection,
 ) -> Box<dyn PlatformAdapter> {
+    connect(clients, store, platform, server_id, connection)
+}
+
+/// The platform behind a server's stored connection, with every capability.
+pub fn connect(
+    clients: &PlatformClients,
+    store: &Store,
+    platform: Platform,
+    server_id: &str,
+    connection: Connection,
+) -> Box<dyn Connected> {
     match connection.mode {
         ConnectionMode::Simulated => Box::new(simulator::Simulator::new(
             store.clone(),

@@ -2,7 +2,7 @@
 //!
 //! A capability of its own, [`StructureReader`], rather than more methods on
 //! [`super::PlatformAdapter`]: the moderation path never reads structure, and
-//! a snapshot never acts on members. Each live adapter implements it in a
+//! a snapshot never acts on members. [`super::connect`] gives both. Each live adapter implements it in a
 //! `structure` submodule next to its own HTTP code (Discord: guild, roles,
 //! channels; Slack: `conversations.list` and `usergroups.list`; Telegram:
 //! `getChat` and `getChatAdministrators`), and the simulator reads what it
@@ -16,55 +16,16 @@
 //! Telegram's permissions are false).
 
 use async_trait::async_trait;
-use modctl_types::Platform;
 use modctl_types::snapshot::StructureContent;
 use serde::{Deserialize, Deserializer};
 
-use super::{PlatformClients, PlatformError, PlatformResult, discord, simulator, slack, telegram};
-use crate::store::Store;
-use crate::store::connections::{Connection, ConnectionMode};
+use super::{PlatformError, PlatformResult};
 
 /// Reads a server's structure from its platform (only reads; changes nothing).
 #[async_trait]
 pub trait StructureReader: Send + Sync + std::fmt::Debug {
     /// The server's roles, channels and settings as the platform has them now.
     async fn read_structure(&self) -> PlatformResult<StructureContent>;
-}
-
-/// The structure reader for a server's stored connection.
-pub fn reader_for(
-    clients: &PlatformClients,
-    store: &Store,
-    platform: Platform,
-    server_id: &str,
-    connection: Connection,
-) -> PlatformResult<Box<dyn StructureReader>> {
-    let ConnectionMode::Live { token, api_base } = connection.mode else {
-        return Ok(Box::new(simulator::Simulator::new(
-            store.clone(),
-            clients.clock.clone(),
-            server_id,
-            platform,
-        )));
-    };
-    Ok(match platform {
-        Platform::Discord => Box::new(discord::Discord::new(
-            clients.clone(),
-            api_base,
-            token,
-            server_id,
-        )),
-        Platform::Telegram => Box::new(telegram::Telegram::new(
-            clients.clone(),
-            api_base,
-            token,
-            server_id,
-        )),
-        Platform::Slack => Box::new(slack::Slack::new(clients.clone(), api_base, token)),
-        // `Platform` is non-exhaustive for other crates; a platform added
-        // there without a reader here is refused, not read as another one.
-        _ => return Err(PlatformError::Unsupported("reading the structure")),
-    })
 }
 
 /// For a field the platform always sends, possibly as `null`: absent is an
