@@ -377,32 +377,46 @@ pub struct TelegramStructure {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TelegramPermissions {
+    /// Send text messages, contacts, locations and venues.
     #[serde(default)]
     pub can_send_messages: bool,
+    /// Send audios.
     #[serde(default)]
     pub can_send_audios: bool,
+    /// Send documents.
     #[serde(default)]
     pub can_send_documents: bool,
+    /// Send photos.
     #[serde(default)]
     pub can_send_photos: bool,
+    /// Send videos.
     #[serde(default)]
     pub can_send_videos: bool,
+    /// Send video notes.
     #[serde(default)]
     pub can_send_video_notes: bool,
+    /// Send voice notes.
     #[serde(default)]
     pub can_send_voice_notes: bool,
+    /// Send polls.
     #[serde(default)]
     pub can_send_polls: bool,
+    /// Send animations, games, stickers and inline bot results.
     #[serde(default)]
     pub can_send_other_messages: bool,
+    /// Add web page previews to messages.
     #[serde(default)]
     pub can_add_web_page_previews: bool,
+    /// Change the chat title, photo and other settings.
     #[serde(default)]
     pub can_change_info: bool,
+    /// Invite new users.
     #[serde(default)]
     pub can_invite_users: bool,
+    /// Pin messages.
     #[serde(default)]
     pub can_pin_messages: bool,
+    /// Create forum topics.
     #[serde(default)]
     pub can_manage_topics: bool,
 }
@@ -426,4 +440,52 @@ pub struct TelegramAdministrator {
     /// The `can_*` rights they hold, sorted (the creator holds them all and
     /// Telegram lists none).
     pub rights: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn content_is_tagged_by_platform_and_overwrites_name_their_type() {
+        let content = StructureContent::Slack(SlackStructure {
+            channels: Vec::new(),
+            user_groups: Vec::new(),
+        });
+        assert_eq!(
+            serde_json::to_value(&content).unwrap(),
+            json!({"platform": "slack", "channels": [], "user_groups": []})
+        );
+        let overwrite = PermissionOverwrite {
+            id: "1".into(),
+            kind: OverwriteKind::Member,
+            allow: "1024".into(),
+            deny: "0".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&overwrite).unwrap(),
+            json!({"id": "1", "type": "member", "allow": "1024", "deny": "0"})
+        );
+        assert_eq!(content.platform(), Platform::Slack);
+        assert_eq!(content.counts(), SnapshotCounts::default());
+    }
+
+    #[test]
+    fn sources_round_trip_through_their_names() {
+        for source in [
+            SnapshotSource::Api,
+            SnapshotSource::Schedule,
+            SnapshotSource::Operator,
+        ] {
+            assert_eq!(source.as_str().parse::<SnapshotSource>(), Ok(source));
+        }
+        assert!(
+            "cron"
+                .parse::<SnapshotSource>()
+                .unwrap_err()
+                .contains("api, schedule or operator")
+        );
+    }
 }
