@@ -26,6 +26,7 @@ pub mod client;
 mod config;
 pub mod error;
 mod moderation;
+mod snapshots;
 
 pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};

@@ -55,6 +55,9 @@ pub enum ApiError {
     /// 431: the request headers are larger than the daemon accepts.
     #[error("{0}")]
     HeadersTooLarge(String),
+    /// 502: the platform refused or failed a call the request depends on.
+    #[error("{0}")]
+    BadGateway(String),
     /// 503: the daemon cannot serve requests now (its database does not answer).
     #[error("{0}")]
     ServiceUnavailable(String),
@@ -80,6 +83,7 @@ impl ApiError {
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -143,6 +147,17 @@ impl From<ModerationError> for ApiError {
             ModerationError::Conflict(m) => ApiError::Conflict(m),
             ModerationError::Store(e) => e.into(),
             e @ ModerationError::Task(_) => ApiError::Internal(e.into()),
+        }
+    }
+}
+
+impl From<crate::snapshots::CaptureError> for ApiError {
+    fn from(err: crate::snapshots::CaptureError) -> Self {
+        use crate::snapshots::CaptureError;
+        match err {
+            e @ CaptureError::NotConnected(_) => ApiError::Conflict(e.to_string()),
+            e @ CaptureError::Platform { .. } => ApiError::BadGateway(e.to_string()),
+            CaptureError::Store(e) => e.into(),
         }
     }
 }

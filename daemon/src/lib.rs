@@ -19,6 +19,8 @@
 //!   table, cases, strikes, escalation, jails and their expiry.
 //! - [`platform`]: the platform adapters (Discord, Telegram, Slack, simulator)
 //!   behind one trait.
+//! - [`snapshots`]: capturing structure snapshots (roles, channels,
+//!   settings) from the platforms.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
@@ -39,6 +41,7 @@ pub mod moderation;
 pub mod operator;
 pub mod platform;
 pub mod response;
+pub mod snapshots;
 pub mod store;
 pub mod workers;
 

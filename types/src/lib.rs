@@ -14,6 +14,8 @@
 //! - [`meta`]: the API's own health and readiness.
 //! - [`query`]: query strings (case filters, paging, import and clone options)
 //!   and their bounds.
+//! - [`snapshot`]: structure snapshots (roles, channels, settings) and their
+//!   metadata.
 //!
 //! v1 is additive: response structs tolerate unknown fields when deserialized
 //! (serde's default), and enums are `#[non_exhaustive]` so new values can be
@@ -26,6 +28,7 @@ pub mod meta;
 pub mod moderation;
 pub mod query;
 pub mod servers;
+pub mod snapshot;
 
 pub use auth::{Me, Plan, Scope, Team};
 pub use error::ErrorBody;

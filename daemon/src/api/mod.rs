@@ -15,6 +15,7 @@ mod health;
 mod me;
 pub mod openapi;
 mod servers;
+mod snapshots;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -42,4 +43,5 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::show))
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
+        .routes(routes!(snapshots::show, snapshots::capture))
 }

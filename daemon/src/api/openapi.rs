@@ -115,6 +115,7 @@ pub fn document_json() -> String {
         (name = "servers", description = "The servers claimed by the key's team."),
         (name = "config", description = "A server's moderation config, its export, import, clone and audit trail."),
         (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),
+        (name = "snapshots", description = "Structure snapshots: a server's roles, channels and settings, captured from its platform."),
     )
 )]
 #[derive(Debug)]

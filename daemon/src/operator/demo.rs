@@ -12,9 +12,11 @@ use modctl_types::{Plan, Platform, Scope};
 
 use super::{bind, create_key, init_logging, shutdown_signal};
 use crate::AppState;
+use modctl_types::snapshot::OverwriteKind;
+
 use crate::platform::simulator::{
     self, ADMINISTRATOR, BAN_MEMBERS, Community, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS,
-    SimMember, SimRole,
+    SimChannel, SimMember, SimOverwrite, SimRole,
 };
 use crate::store::connections::{self, Connection, ConnectionMode};
 use crate::store::{Store, config, servers, teams};
@@ -75,6 +77,122 @@ pub mod slack_members {
     pub const MODLOG: &str = "C0DEMOLOG1";
 }
 
+/// Discord permission bits the demo's overwrites use.
+const VIEW_CHANNEL: u64 = 1 << 10;
+const SEND_MESSAGES: u64 = 1 << 11;
+
+/// An overwrite of `@everyone` (the guild id, known only when seeding).
+const fn everyone(allow: u64, deny: u64) -> SimOverwrite<'static> {
+    SimOverwrite {
+        id: None,
+        kind: OverwriteKind::Role,
+        allow,
+        deny,
+    }
+}
+
+const fn role(id: &'static str, allow: u64) -> SimOverwrite<'static> {
+    SimOverwrite {
+        id: Some(id),
+        kind: OverwriteKind::Role,
+        allow,
+        deny: 0,
+    }
+}
+
+/// The demo guild's channels: categories, text, announcement and voice
+/// channels, with the overwrites a real guild has (read-only announcements,
+/// a staff category hidden from everyone, a member overwrite for the owner,
+/// a jail channel only the jailed see).
+const DISCORD_CHANNELS: &[SimChannel<'static>] = {
+    use discord_members::*;
+    const INFO: &str = "700000000000000010";
+    const COMMUNITY: &str = "700000000000000020";
+    const STAFF: &str = "700000000000000030";
+    const MODERATOR_ROLE: &str = "900000000000000003";
+    const BOT_ROLE: &str = "900000000000000002";
+    const STAFF_ONLY: &[SimOverwrite<'static>] = &[
+        everyone(0, VIEW_CHANNEL),
+        role(MODERATOR_ROLE, VIEW_CHANNEL | SEND_MESSAGES),
+        role(BOT_ROLE, VIEW_CHANNEL | SEND_MESSAGES),
+        SimOverwrite {
+            id: Some(OWNER),
+            kind: OverwriteKind::Member,
+            allow: VIEW_CHANNEL,
+            deny: 0,
+        },
+    ];
+    &[
+        SimChannel {
+            kind: 4,
+            ..SimChannel::text(INFO, "Information")
+        },
+        SimChannel {
+            topic: Some("Read these before posting"),
+            parent_id: Some(INFO),
+            overwrites: &[everyone(0, SEND_MESSAGES)],
+            ..SimChannel::text("700000000000000011", "rules")
+        },
+        SimChannel {
+            kind: 5,
+            topic: Some("News from the team"),
+            parent_id: Some(INFO),
+            position: 1,
+            overwrites: &[
+                everyone(0, SEND_MESSAGES),
+                role(MODERATOR_ROLE, SEND_MESSAGES),
+            ],
+            ..SimChannel::text("700000000000000012", "announcements")
+        },
+        SimChannel {
+            kind: 4,
+            position: 1,
+            ..SimChannel::text(COMMUNITY, "Community")
+        },
+        SimChannel {
+            topic: Some("Say hello"),
+            parent_id: Some(COMMUNITY),
+            ..SimChannel::text("700000000000000021", "general")
+        },
+        SimChannel {
+            kind: 2,
+            parent_id: Some(COMMUNITY),
+            position: 1,
+            ..SimChannel::text("700000000000000022", "Voice")
+        },
+        SimChannel {
+            kind: 4,
+            position: 2,
+            overwrites: STAFF_ONLY,
+            ..SimChannel::text(STAFF, "Staff")
+        },
+        SimChannel {
+            topic: Some("What modctl did, and why"),
+            parent_id: Some(STAFF),
+            overwrites: STAFF_ONLY,
+            ..SimChannel::text(MODLOG, "mod-log")
+        },
+        SimChannel {
+            position: 3,
+            overwrites: &[
+                everyone(0, VIEW_CHANNEL),
+                role(JAILED_ROLE, VIEW_CHANNEL | SEND_MESSAGES),
+                role(MODERATOR_ROLE, VIEW_CHANNEL | SEND_MESSAGES),
+            ],
+            ..SimChannel::text("700000000000000002", "jail")
+        },
+    ]
+};
+
+/// The demo workspace's channels.
+const SLACK_CHANNELS: &[SimChannel<'static>] = &[
+    SimChannel::text(slack_members::MODLOG, "mod-log"),
+    SimChannel {
+        topic: Some("Anything goes, within the rules"),
+        ..SimChannel::text("C0DEMOGEN1", "general")
+    },
+];
+
 /// The community a simulated server starts with.
 pub fn community(platform: Platform) -> Community<'static> {
     match platform {
@@ -86,30 +204,40 @@ pub fn community(platform: Platform) -> Community<'static> {
                     name: "Admin",
                     position: 10,
                     permissions: ADMINISTRATOR,
+                    colour: 0xE74C3C,
+                    hoist: true,
                 },
                 SimRole {
                     role_id: "900000000000000002",
                     name: "modctl",
                     position: 8,
                     permissions: KICK_MEMBERS | BAN_MEMBERS | MODERATE_MEMBERS | MANAGE_ROLES,
+                    colour: 0x5865F2,
+                    hoist: false,
                 },
                 SimRole {
                     role_id: "900000000000000003",
                     name: "Moderator",
                     position: 5,
                     permissions: KICK_MEMBERS | BAN_MEMBERS | MODERATE_MEMBERS,
+                    colour: 0x2ECC71,
+                    hoist: true,
                 },
                 SimRole {
                     role_id: JAILED_ROLE,
                     name: "Jailed",
                     position: 2,
                     permissions: 0,
+                    colour: 0x95A5A6,
+                    hoist: false,
                 },
                 SimRole {
                     role_id: "900000000000000004",
                     name: "Member",
                     position: 1,
                     permissions: 0,
+                    colour: 0,
+                    hoist: false,
                 },
             ];
             const MEMBERS: &[SimMember<'static>] = &[
@@ -149,7 +277,7 @@ pub fn community(platform: Platform) -> Community<'static> {
                 bot_user_id: BOT,
                 roles: ROLES,
                 members: MEMBERS,
-                channels: &[(MODLOG, "mod-log"), ("700000000000000002", "jail")],
+                channels: DISCORD_CHANNELS,
             }
         }
         Platform::Telegram => {
@@ -206,7 +334,7 @@ pub fn community(platform: Platform) -> Community<'static> {
                         roles: &[],
                     },
                 ],
-                channels: &[(MODLOG, "mod-log")],
+                channels: SLACK_CHANNELS,
             }
         }
     }

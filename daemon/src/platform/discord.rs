@@ -23,6 +23,9 @@ use super::{
     PlatformResult, Role,
 };
 
+/// Reading the guild's structure for snapshots.
+pub mod structure;
+
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";
 /// Longest reason Discord keeps in its audit log.

@@ -13,6 +13,8 @@
 //! - [`simulator`]: a stand-in community kept in the store, for the demo.
 //! - [`retry`]: the bounded retry policy for 429 and 5xx answers.
 //! - [`ratelimit`]: Discord's rate limits, followed before each request.
+//! - [`structure`]: [`structure::StructureReader`], reading a server's roles,
+//!   channels and settings for a snapshot, a capability of its own.
 //!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
 //! lines never contain them (reqwest errors are stripped of their URL, which
@@ -24,6 +26,7 @@ pub mod ratelimit;
 pub mod retry;
 pub mod simulator;
 pub mod slack;
+pub mod structure;
 pub mod telegram;
 
 use std::time::Duration;
@@ -33,6 +36,7 @@ use modctl_types::{Platform, Timestamp};
 
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use retry::RetryPolicy;
+pub use structure::StructureReader;
 
 use crate::clock::Clock;
 use crate::store::Store;
@@ -265,6 +269,13 @@ impl PlatformClients {
     }
 }
 
+/// Everything a connected platform offers: the moderation primitives and
+/// reading its structure. Callers take the capability they need (a
+/// `Box<dyn Connected>` coerces to `Box<dyn PlatformAdapter>`).
+pub trait Connected: PlatformAdapter + StructureReader {}
+
+impl<T: PlatformAdapter + StructureReader> Connected for T {}
+
 /// The adapter for a server's stored connection.
 pub fn adapter_for(
     clients: &PlatformClients,
@@ -273,6 +284,17 @@ pub fn adapter_for(
     server_id: &str,
     connection: Connection,
 ) -> Box<dyn PlatformAdapter> {
+    connect(clients, store, platform, server_id, connection)
+}
+
+/// The platform behind a server's stored connection, with every capability.
+pub fn connect(
+    clients: &PlatformClients,
+    store: &Store,
+    platform: Platform,
+    server_id: &str,
+    connection: Connection,
+) -> Box<dyn Connected> {
     match connection.mode {
         ConnectionMode::Simulated => Box::new(simulator::Simulator::new(
             store.clone(),

@@ -2,7 +2,8 @@
 //! without a real bot (`modctld server connect ID --simulated`, and the demo).
 //!
 //! It keeps members with roles, a bot member, roles with positions and
-//! permissions, bans, mutes, channels and posted messages, and enforces the
+//! permissions, bans, mutes, channels (with categories and permission
+//! overwrites, read for snapshots by [`structure`]) and posted messages, and enforces the
 //! rules of the platform it stands for: on Discord the same role hierarchy and
 //! permission checks as [`super::hierarchy`], and the errors Discord, Telegram
 //! and Slack would answer with (unknown member, unknown ban, unknown channel,
@@ -17,6 +18,10 @@ use super::hierarchy::{self, Act, Hierarchy, Member, Role};
 use super::{PlatformAdapter, PlatformError, PlatformResult};
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
+
+pub mod structure;
+
+pub use structure::{SimChannel, SimOverwrite};
 
 /// "Muted for good".
 const FOREVER: i64 = 253_402_300_799;
@@ -393,6 +398,10 @@ pub struct SimRole<'a> {
     pub position: i64,
     /// Permission bits.
     pub permissions: u64,
+    /// RGB colour, 0 for none.
+    pub colour: u32,
+    /// Shown separately in the member list.
+    pub hoist: bool,
 }
 
 /// A whole simulated community, for seeding.
@@ -406,8 +415,8 @@ pub struct Community<'a> {
     pub roles: &'a [SimRole<'a>],
     /// Members, bot and owner included.
     pub members: &'a [SimMember<'a>],
-    /// Channels `(id, name)`.
-    pub channels: &'a [(&'a str, &'a str)],
+    /// Channels (on Slack only id, name and topic count).
+    pub channels: &'a [SimChannel<'a>],
 }
 
 /// Replaces the simulated community of `server_id` with `community`.
@@ -435,8 +444,8 @@ pub fn seed(
     )?;
     for role in community.roles {
         tx.execute(
-            "INSERT INTO sim_roles (server_id, role_id, name, position, permissions) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![server_id, role.role_id, role.name, role.position, role.permissions as i64],
+            "INSERT INTO sim_roles (server_id, role_id, name, position, permissions, colour, hoist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![server_id, role.role_id, role.name, role.position, role.permissions as i64, role.colour, role.hoist],
         )?;
     }
     for member in community.members {
@@ -450,11 +459,8 @@ pub fn seed(
             ],
         )?;
     }
-    for (channel_id, name) in community.channels {
-        tx.execute(
-            "INSERT INTO sim_channels (server_id, channel_id, name) VALUES (?1, ?2, ?3)",
-            [server_id, channel_id, name],
-        )?;
+    for channel in community.channels {
+        structure::insert_channel(tx, server_id, channel)?;
     }
     Ok(())
 }

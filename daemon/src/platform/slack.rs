@@ -1,6 +1,7 @@
 //! Slack Web API (`Authorization: Bearer <bot token>`). Slack offers bots no
 //! way to remove members from a workspace, so the only primitive is posting
-//! to the mod-log channel.
+//! to the mod-log channel; snapshots read its channels and user groups
+//! ([`structure`]).
 
 use async_trait::async_trait;
 use serde_json::{Value, json};
@@ -9,6 +10,15 @@ use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://slack.com/api";
+
+/// How a method's arguments are sent: Slack's write methods take JSON, but
+/// many read methods (`conversations.list`, `usergroups.list`) only read
+/// form fields.
+#[derive(Debug, Clone, Copy)]
+enum Arguments<'a> {
+    Json(&'a Value),
+    Form(&'a [(&'a str, &'a str)]),
+}
 
 /// A Slack workspace, through a bot.
 pub struct Slack {
@@ -35,7 +45,27 @@ impl Slack {
             token,
         }
     }
+
+    /// Calls Web API method `method`; the answer when `ok`.
+    async fn call(&self, method: &str, arguments: Arguments<'_>) -> PlatformResult<Value> {
+        let url = format!("{}/{method}", self.base);
+        self.clients
+            .retry
+            .run(|| async {
+                let request = self.clients.http.post(&url).bearer_auth(&self.token);
+                let request = match arguments {
+                    Arguments::Json(body) => request.json(body),
+                    Arguments::Form(fields) => request.form(fields),
+                };
+                let response = request.send().await.map_err(PlatformError::from_reqwest)?;
+                read(response).await
+            })
+            .await
+    }
 }
+
+/// Reading the workspace's structure for snapshots.
+pub mod structure;
 
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();
@@ -72,22 +102,8 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
 #[async_trait]
 impl PlatformAdapter for Slack {
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
-        let url = format!("{}/chat.postMessage", self.base);
         let body = json!({ "channel": channel, "text": text });
-        self.clients
-            .retry
-            .run(|| async {
-                let response = self
-                    .clients
-                    .http
-                    .post(&url)
-                    .bearer_auth(&self.token)
-                    .json(&body)
-                    .send()
-                    .await
-                    .map_err(PlatformError::from_reqwest)?;
-                read(response).await
-            })
+        self.call("chat.postMessage", Arguments::Json(&body))
             .await
             .map(drop)
     }

@@ -123,6 +123,9 @@ impl Telegram {
     }
 }
 
+/// Reading the group's structure for snapshots.
+pub mod structure;
+
 /// A `ChatMember` as Telegram sends it (the fields the daemon reads);
 /// `can_send_messages` is only there for restricted members.
 #[derive(Debug, Deserialize)]

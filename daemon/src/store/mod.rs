@@ -55,6 +55,7 @@ pub mod keys;
 mod readers;
 pub mod secrets;
 pub mod servers;
+pub mod snapshots;
 pub mod teams;
 mod writer;
 

@@ -16,9 +16,13 @@
 //! a bucket or the global limit gets a 429 and changes nothing, and the fake
 //! counts the 429s it sent ([`FakeDiscord::too_many_requests`]).
 //!
-//! Not modelled: channel permission overwrites and creating channels needs
-//! no permission (the seeded bot's role has no Manage Channels, and snapshot
-//! tests create channels through it).
+//! Channels have types, categories, topics and permission overwrites, and
+//! the guild the settings a structure snapshot reads; the structure is
+//! served on Discord's routes (`GET /guilds/{id}`, `/roles`, `/channels`)
+//! with the fields each channel type has. Not modelled: creating channels
+//! needs no permission (the seeded bot's role has no Manage Channels, and
+//! snapshot tests create channels through it), and editing or deleting
+//! roles and channels through the API.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -72,7 +76,7 @@ super::server_methods!(FakeDiscord);
 mod guild;
 mod limits;
 
-use guild::{Channel, Guild, GuildMember, GuildRole, answer};
+use guild::{Channel, Guild, GuildMember, GuildRole, Settings, answer};
 use limits::RateLimits;
 pub use limits::{GLOBAL_LIMIT, GLOBAL_WINDOW, TooManyRequests};
 
@@ -86,11 +90,13 @@ impl FakeDiscord {
             name: name.to_owned(),
             position,
             permissions,
+            ..GuildRole::default()
         };
         let guild = Guild {
             id: guild_id.to_owned(),
             name: "Fake Guild".to_owned(),
             owner_id: OWNER.to_owned(),
+            settings: Settings::default(),
             roles: vec![
                 role(guild_id, "@everyone", 0, 0),
                 role(MOD_ROLE, "Moderators", 5, MOD_PERMISSIONS),
@@ -101,7 +107,7 @@ impl FakeDiscord {
             channels: vec![Channel {
                 id: MODLOG_CHANNEL.to_owned(),
                 name: "mod-log".to_owned(),
-                kind: 0,
+                ..Channel::default()
             }],
             members: BTreeMap::from([
                 (OWNER.to_owned(), GuildMember::default()),
@@ -239,6 +245,7 @@ impl FakeDiscord {
             name: format!("role-{id}"),
             position,
             permissions,
+            ..GuildRole::default()
         });
     }
 
@@ -246,11 +253,115 @@ impl FakeDiscord {
     pub fn add_channel(&self, id: &str, name: &str) {
         let mut guild = self.guild();
         guild.channels.retain(|c| c.id != id);
+        let position = guild.channels.len() as i64;
         guild.channels.push(Channel {
             id: id.to_owned(),
             name: name.to_owned(),
-            kind: 0,
+            position,
+            ..Channel::default()
         });
+    }
+
+    /// Adds a channel of Discord type `kind` (0 text, 2 voice, 4 category,
+    /// 5 announcement) in category `parent` at `position`, with `topic`.
+    pub fn add_typed_channel(
+        &self,
+        id: &str,
+        kind: u64,
+        name: &str,
+        parent: Option<&str>,
+        position: i64,
+        topic: Option<&str>,
+    ) {
+        let mut guild = self.guild();
+        guild.channels.retain(|c| c.id != id);
+        guild.channels.push(Channel {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            kind,
+            topic: topic.map(str::to_owned),
+            parent_id: parent.map(str::to_owned),
+            position,
+            ..Channel::default()
+        });
+    }
+
+    /// Sets a channel's age restriction and slow mode.
+    pub fn set_channel_flags(&self, channel: &str, nsfw: bool, rate_limit_per_user: u32) {
+        if let Some(c) = self.guild().channels.iter_mut().find(|c| c.id == channel) {
+            c.nsfw = nsfw;
+            c.rate_limit_per_user = rate_limit_per_user;
+        }
+    }
+
+    /// Adds a permission overwrite to `channel` for a role (`member` false)
+    /// or a member.
+    pub fn add_overwrite(&self, channel: &str, id: &str, member: bool, allow: u64, deny: u64) {
+        if let Some(c) = self.guild().channels.iter_mut().find(|c| c.id == channel) {
+            c.overwrites.retain(|(o, ..)| o != id);
+            c.overwrites
+                .push((id.to_owned(), u8::from(member), allow, deny));
+        }
+    }
+
+    /// Gives a role a name, colour, hoist and mentionability.
+    pub fn style_role(&self, id: &str, name: &str, colour: u32, hoist: bool, mentionable: bool) {
+        if let Some(r) = self.guild().roles.iter_mut().find(|r| r.id == id) {
+            r.name = name.to_owned();
+            r.colour = colour;
+            r.hoist = hoist;
+            r.mentionable = mentionable;
+        }
+    }
+
+    /// Gives a role a unicode emoji, and says whether an integration manages it.
+    pub fn mark_role(&self, id: &str, unicode_emoji: Option<&str>, managed: bool) {
+        if let Some(r) = self.guild().roles.iter_mut().find(|r| r.id == id) {
+            r.unicode_emoji = unicode_emoji.map(str::to_owned);
+            r.managed = managed;
+        }
+    }
+
+    /// Sets the guild settings a snapshot reads.
+    pub fn set_settings(
+        &self,
+        verification_level: u8,
+        default_message_notifications: u8,
+        explicit_content_filter: u8,
+        system_channel_id: Option<&str>,
+        rules_channel_id: Option<&str>,
+    ) {
+        self.guild().settings = Settings {
+            verification_level,
+            default_message_notifications,
+            explicit_content_filter,
+            system_channel_id: system_channel_id.map(str::to_owned),
+            rules_channel_id: rules_channel_id.map(str::to_owned),
+        };
+    }
+
+    /// Deletes a role (members lose it), as a nuke would.
+    pub fn delete_role(&self, id: &str) {
+        let mut guild = self.guild();
+        guild.roles.retain(|r| r.id != id);
+        for member in guild.members.values_mut() {
+            member.roles.retain(|r| r != id);
+        }
+    }
+
+    /// Deletes a channel, as a nuke would.
+    pub fn delete_channel(&self, id: &str) {
+        self.guild().channels.retain(|c| c.id != id);
+    }
+
+    /// How many roles the guild has, `@everyone` included.
+    pub fn role_count(&self) -> usize {
+        self.guild().roles.len()
+    }
+
+    /// How many channels the guild has, categories included.
+    pub fn channel_count(&self) -> usize {
+        self.guild().channels.len()
     }
 
     /// The contents of the messages posted to `channel`, oldest first.

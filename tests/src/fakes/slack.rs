@@ -4,8 +4,11 @@
 //! `{"ok": false, "error": "..."}`; rate limits (429 with `Retry-After`) and
 //! outages are injected with `fail_with`.
 //!
-//! The workspace keeps channels (and whether the bot is in them), users and
-//! the bot's messages.
+//! The workspace keeps channels (public or private, topic, purpose,
+//! archived, and whether the bot is in them), user groups, users and the
+//! bot's messages. `conversations.list` pages by `limit` and `cursor` and
+//! filters by `types`; `usergroups.list` lists members only with
+//! `include_users`, as Slack does.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -32,17 +35,40 @@ pub struct FakeSlack {
 
 super::server_methods!(FakeSlack);
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct SlackChannel {
     name: String,
     bot_is_member: bool,
+    is_private: bool,
+    is_archived: bool,
+    topic: String,
+    purpose: String,
     messages: Vec<String>,
+}
+
+/// A user group of the workspace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UserGroup {
+    /// `S...`.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Handle, without `@`.
+    pub handle: String,
+    /// Description.
+    pub description: String,
+    /// Default channel ids.
+    pub channels: Vec<String>,
+    /// Member user ids.
+    pub users: Vec<String>,
 }
 
 #[derive(Debug)]
 struct Workspace {
     /// By channel id, in creation order of their ids.
     channels: BTreeMap<String, SlackChannel>,
+    /// By id.
+    user_groups: BTreeMap<String, UserGroup>,
     /// User id -> name.
     users: BTreeMap<String, String>,
     next_ts: u64,
@@ -53,6 +79,7 @@ impl FakeSlack {
     pub fn start() -> FakeSlack {
         let mut workspace = Workspace {
             channels: BTreeMap::new(),
+            user_groups: BTreeMap::new(),
             users: BTreeMap::from([(BOT.to_owned(), "modctl".to_owned())]),
             next_ts: 1,
         };
@@ -75,6 +102,46 @@ impl FakeSlack {
     /// `not_in_channel`).
     pub fn add_channel_without_bot(&self, id: &str, name: &str) {
         self.state().add_channel(id, name, false);
+    }
+
+    /// Adds a private channel the bot is in, with a topic and purpose.
+    pub fn add_private_channel(&self, id: &str, name: &str, topic: &str, purpose: &str) {
+        let mut state = self.state();
+        state.add_channel(id, name, true);
+        let channel = state.channels.get_mut(id).expect("just added");
+        channel.is_private = true;
+        channel.topic = topic.to_owned();
+        channel.purpose = purpose.to_owned();
+    }
+
+    /// Sets a channel's topic and purpose.
+    pub fn describe_channel(&self, id: &str, topic: &str, purpose: &str) {
+        if let Some(channel) = self.state().channels.get_mut(id) {
+            channel.topic = topic.to_owned();
+            channel.purpose = purpose.to_owned();
+        }
+    }
+
+    /// Archives a channel.
+    pub fn archive(&self, id: &str) {
+        if let Some(channel) = self.state().channels.get_mut(id) {
+            channel.is_archived = true;
+        }
+    }
+
+    /// Deletes a channel, as a nuke would.
+    pub fn delete_channel(&self, id: &str) {
+        self.state().channels.remove(id);
+    }
+
+    /// Adds (or replaces) a user group.
+    pub fn add_user_group(&self, group: UserGroup) {
+        self.state().user_groups.insert(group.id.clone(), group);
+    }
+
+    /// How many channels the workspace has, private and archived included.
+    pub fn channel_count(&self) -> usize {
+        self.state().channels.len()
     }
 
     /// Adds a user to the workspace.
@@ -113,7 +180,7 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
     let method = request.path.trim_start_matches('/');
     if !matches!(
         method,
-        "chat.postMessage" | "auth.test" | "conversations.list" | "users.info"
+        "chat.postMessage" | "auth.test" | "conversations.list" | "users.info" | "usergroups.list"
     ) {
         return Reply::json(404, json!({ "ok": false, "error": "unknown_method" }));
     }
@@ -136,13 +203,8 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             "user_id": BOT,
             "bot_id": "B0MODCTL01",
         })),
-        "conversations.list" => success(json!({
-            "channels": workspace.channels.iter().map(|(id, c)| json!({
-                "id": id, "name": c.name, "is_channel": true, "is_private": false,
-                "is_archived": false, "is_member": c.bot_is_member,
-            })).collect::<Vec<_>>(),
-            "response_metadata": { "next_cursor": "" },
-        })),
+        "conversations.list" => workspace.conversations(&args),
+        "usergroups.list" => workspace.user_groups(&args),
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
             match workspace.users.get(user) {
@@ -157,6 +219,11 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
     }
 }
 
+/// A text argument (`topic` of a channel, `value` of a cursor) as sent.
+fn text<'a>(args: &'a Map<String, Value>, name: &str) -> &'a str {
+    args.get(name).and_then(Value::as_str).unwrap_or_default()
+}
+
 impl Workspace {
     fn add_channel(&mut self, id: &str, name: &str, bot_is_member: bool) {
         self.channels.insert(
@@ -164,9 +231,73 @@ impl Workspace {
             SlackChannel {
                 name: name.to_owned(),
                 bot_is_member,
-                messages: Vec::new(),
+                ..SlackChannel::default()
             },
         );
+    }
+
+    /// One page of the channels of the asked `types` (default: public
+    /// only, as on Slack), in id order; the cursor is the next page's first id.
+    fn conversations(&self, args: &Map<String, Value>) -> Reply {
+        let types = match text(args, "types") {
+            "" => "public_channel",
+            types => types,
+        };
+        let limit = match text(args, "limit") {
+            "" => 100,
+            limit => match limit.parse::<usize>() {
+                Ok(limit) if (1..=1000).contains(&limit) => limit,
+                _ => return failure("invalid_limit"),
+            },
+        };
+        let cursor = text(args, "cursor");
+        let mut wanted = self
+            .channels
+            .iter()
+            .filter(|(_, c)| {
+                types.split(',').any(|t| match t {
+                    "public_channel" => !c.is_private,
+                    "private_channel" => c.is_private,
+                    _ => false,
+                })
+            })
+            .filter(|(id, _)| cursor.is_empty() || id.as_str() >= cursor)
+            .filter(|(_, c)| !(c.is_archived && text(args, "exclude_archived") == "true"));
+        let page: Vec<Value> = wanted
+            .by_ref()
+            .take(limit)
+            .map(|(id, c)| {
+                json!({
+                    "id": id, "name": c.name, "is_channel": true, "is_private": c.is_private,
+                    "is_archived": c.is_archived, "is_member": c.bot_is_member,
+                    "topic": { "value": c.topic, "creator": "", "last_set": 0 },
+                    "purpose": { "value": c.purpose, "creator": "", "last_set": 0 },
+                })
+            })
+            .collect();
+        let next = wanted.next().map(|(id, _)| id.clone()).unwrap_or_default();
+        success(json!({ "channels": page, "response_metadata": { "next_cursor": next } }))
+    }
+
+    fn user_groups(&self, args: &Map<String, Value>) -> Reply {
+        let include_users = text(args, "include_users") == "true";
+        let groups: Vec<Value> = self
+            .user_groups
+            .values()
+            .map(|g| {
+                let mut group = json!({
+                    "id": g.id, "team_id": TEAM, "is_usergroup": true, "name": g.name,
+                    "handle": g.handle, "description": g.description, "date_delete": 0,
+                    "prefs": { "channels": g.channels, "groups": [] },
+                    "user_count": g.users.len(),
+                });
+                if include_users {
+                    group["users"] = json!(g.users);
+                }
+                group
+            })
+            .collect();
+        success(json!({ "usergroups": groups }))
     }
 
     /// Posts to a channel named by id, or by name with or without `#`.

@@ -123,6 +123,10 @@ struct Chat {
 #[derive(Debug)]
 struct Bot {
     chat_id: i64,
+    /// The group's `getChat` settings.
+    title: String,
+    description: Option<String>,
+    slow_mode_delay: Option<u32>,
     chats: BTreeMap<i64, Chat>,
     bot_can_restrict: bool,
     default_permissions: Map<String, Value>,
@@ -142,6 +146,9 @@ impl FakeTelegram {
         }
         let mut state = Bot {
             chat_id,
+            title: "Fake Group".to_owned(),
+            description: None,
+            slow_mode_delay: None,
             chats: BTreeMap::new(),
             bot_can_restrict: true,
             default_permissions,
@@ -208,6 +215,19 @@ impl FakeTelegram {
         if let Value::Object(fields) = permissions {
             self.state().default_permissions.extend(fields);
         }
+    }
+
+    /// Sets the group's title, description and slow mode (`getChat`).
+    pub fn set_chat_info(
+        &self,
+        title: &str,
+        description: Option<&str>,
+        slow_mode_delay: Option<u32>,
+    ) {
+        let mut state = self.state();
+        state.title = title.to_owned();
+        state.description = description.map(str::to_owned);
+        state.slow_mode_delay = slow_mode_delay;
     }
 
     /// `user`'s status in the group, as `getChatMember` says it; `None` for
@@ -304,6 +324,8 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
             "can_join_groups": true, "can_read_all_group_messages": false, "supports_inline_queries": false,
         })),
         "getChatMember" => state.get_chat_member(&params),
+        "getChat" => state.get_chat(&params),
+        "getChatAdministrators" => state.get_chat_administrators(&params),
         "banChatMember" => state.ban(&params),
         "unbanChatMember" => state.unban(&params),
         "restrictChatMember" => state.restrict(&params),
@@ -322,7 +344,14 @@ fn member_json(user: i64, member: &ChatMember) -> Value {
         Status::Creator => object["is_anonymous"] = json!(false),
         Status::Administrator => {
             object["can_be_edited"] = json!(false);
+            object["is_anonymous"] = json!(false);
+            object["can_manage_chat"] = json!(true);
+            object["can_delete_messages"] = json!(true);
             object["can_restrict_members"] = json!(user == BOT);
+            object["can_promote_members"] = json!(false);
+            object["can_change_info"] = json!(false);
+            object["can_invite_users"] = json!(true);
+            object["can_pin_messages"] = json!(true);
         }
         Status::Restricted => {
             object["is_member"] = json!(member.is_member);
@@ -366,6 +395,39 @@ impl Bot {
 
     fn member(&self, chat: i64, user: i64) -> Option<&ChatMember> {
         self.chats[&chat].members.get(&user)
+    }
+
+    fn get_chat(&self, params: &Map<String, Value>) -> Reply {
+        let Some(chat) = integer(params.get("chat_id")).filter(|id| *id == self.chat_id) else {
+            return bad_request("chat not found");
+        };
+        let mut info = json!({
+            "id": chat, "type": "supergroup", "title": self.title,
+            "permissions": self.default_permissions,
+            "accent_color_id": 0, "max_reaction_count": 11,
+        });
+        // Telegram leaves optional fields out rather than sending null.
+        if let Some(description) = &self.description {
+            info["description"] = json!(description);
+        }
+        if let Some(delay) = self.slow_mode_delay {
+            info["slow_mode_delay"] = json!(delay);
+        }
+        ok(info)
+    }
+
+    fn get_chat_administrators(&self, params: &Map<String, Value>) -> Reply {
+        let Some(chat) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
+        else {
+            return bad_request("chat not found");
+        };
+        let admins: Vec<Value> = self.chats[&chat]
+            .members
+            .iter()
+            .filter(|(_, m)| matches!(m.status, Status::Creator | Status::Administrator))
+            .map(|(user, m)| member_json(*user, m))
+            .collect();
+        ok(json!(admins))
     }
 
     fn get_chat_member(&self, params: &Map<String, Value>) -> Reply {

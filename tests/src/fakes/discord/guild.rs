@@ -13,19 +13,41 @@ use crate::fakes::server::{Recorded, Reply};
 /// Discord's limit on `delete_message_seconds` (7 days).
 const MAX_DELETE_MESSAGE_SECONDS: i64 = 604_800;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct GuildRole {
     pub(super) id: String,
     pub(super) name: String,
     pub(super) position: i64,
     pub(super) permissions: u64,
+    pub(super) colour: u32,
+    pub(super) hoist: bool,
+    pub(super) mentionable: bool,
+    pub(super) managed: bool,
+    pub(super) unicode_emoji: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Channel {
     pub(super) id: String,
     pub(super) name: String,
     pub(super) kind: u64,
+    pub(super) topic: Option<String>,
+    pub(super) parent_id: Option<String>,
+    pub(super) position: i64,
+    pub(super) nsfw: bool,
+    pub(super) rate_limit_per_user: u32,
+    /// `(id, type, allow, deny)`, type 0 role, 1 member.
+    pub(super) overwrites: Vec<(String, u8, u64, u64)>,
+}
+
+/// The guild settings a snapshot reads.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Settings {
+    pub(super) verification_level: u8,
+    pub(super) default_message_notifications: u8,
+    pub(super) explicit_content_filter: u8,
+    pub(super) system_channel_id: Option<String>,
+    pub(super) rules_channel_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -39,6 +61,7 @@ pub(super) struct Guild {
     pub(super) id: String,
     pub(super) name: String,
     pub(super) owner_id: String,
+    pub(super) settings: Settings,
     pub(super) roles: Vec<GuildRole>,
     pub(super) channels: Vec<Channel>,
     pub(super) members: BTreeMap<String, GuildMember>,
@@ -135,17 +158,25 @@ fn member_json(user: &str, member: &GuildMember) -> Value {
 }
 
 fn role_json(role: &GuildRole) -> Value {
-    json!({
+    let mut json = json!({
         "id": role.id,
         "name": role.name,
-        "color": 0,
-        "hoist": false,
+        "color": role.colour,
+        "colors": { "primary_color": role.colour, "secondary_color": null, "tertiary_color": null },
+        "hoist": role.hoist,
+        "icon": null,
         "position": role.position,
         // Discord sends permission bitfields as strings.
         "permissions": role.permissions.to_string(),
-        "managed": false,
-        "mentionable": false,
-    })
+        "managed": role.managed,
+        "mentionable": role.mentionable,
+        "flags": 0,
+    });
+    // Discord leaves `unicode_emoji` out of roles without one.
+    if let Some(emoji) = &role.unicode_emoji {
+        json["unicode_emoji"] = json!(emoji);
+    }
+    json
 }
 
 /// The audit-log reason as Discord stores it: the header is URL-encoded.
@@ -159,11 +190,17 @@ fn audit_reason(request: &Recorded) -> Option<String> {
 
 impl Guild {
     fn json(&self) -> Value {
+        let settings = &self.settings;
         json!({
             "id": self.id,
             "name": self.name,
             "icon": null,
             "owner_id": self.owner_id,
+            "verification_level": settings.verification_level,
+            "default_message_notifications": settings.default_message_notifications,
+            "explicit_content_filter": settings.explicit_content_filter,
+            "system_channel_id": settings.system_channel_id,
+            "rules_channel_id": settings.rules_channel_id,
             "roles": self.roles_json(),
         })
     }
@@ -173,24 +210,43 @@ impl Guild {
     }
 
     fn channels_json(&self) -> Value {
-        let channels: Vec<Value> = self
-            .channels
-            .iter()
-            .enumerate()
-            .map(|(position, c)| self.channel_json(c, position))
-            .collect();
+        let channels: Vec<Value> = self.channels.iter().map(|c| self.channel_json(c)).collect();
         json!(channels)
     }
 
-    fn channel_json(&self, channel: &Channel, position: usize) -> Value {
-        json!({
+    /// A channel as Discord sends it: the fields of its type only (a voice
+    /// channel has no topic, a category no slow mode).
+    fn channel_json(&self, channel: &Channel) -> Value {
+        let overwrites: Vec<Value> = channel
+            .overwrites
+            .iter()
+            .map(|(id, kind, allow, deny)| {
+                json!({ "id": id, "type": kind, "allow": allow.to_string(), "deny": deny.to_string() })
+            })
+            .collect();
+        let mut json = json!({
             "id": channel.id,
             "type": channel.kind,
             "guild_id": self.id,
             "name": channel.name,
-            "position": position,
-            "parent_id": null,
-        })
+            "position": channel.position,
+            "flags": 0,
+            "permission_overwrites": overwrites,
+        });
+        if channel.kind != 4 {
+            json["parent_id"] = json!(channel.parent_id);
+            json["nsfw"] = json!(channel.nsfw);
+            json["rate_limit_per_user"] = json!(channel.rate_limit_per_user);
+        }
+        match channel.kind {
+            2 | 13 => {
+                json["bitrate"] = json!(64_000);
+                json["user_limit"] = json!(0);
+            }
+            4 => {}
+            _ => json["topic"] = json!(channel.topic),
+        }
+        json
     }
 
     pub(super) fn new_id(&mut self) -> String {
@@ -425,6 +481,7 @@ impl Guild {
             name,
             position: 1,
             permissions,
+            ..GuildRole::default()
         };
         let reply = Reply::json(200, role_json(&role));
         self.roles.push(role);
@@ -441,8 +498,12 @@ impl Guild {
             id: self.new_id(),
             name,
             kind,
+            topic: body["topic"].as_str().map(str::to_owned),
+            parent_id: body["parent_id"].as_str().map(str::to_owned),
+            position: self.channels.len() as i64,
+            ..Channel::default()
         };
-        let reply = Reply::json(201, self.channel_json(&channel, self.channels.len()));
+        let reply = Reply::json(201, self.channel_json(&channel));
         self.channels.push(channel);
         reply
     }

@@ -1,0 +1,116 @@
+//! Structure snapshots (issue #10): capturing a server's roles, channels and
+//! settings from its platform and keeping them in the store.
+//!
+//! A capture reads the whole structure first and only then writes, in one
+//! store write: a platform that fails half-way records nothing. The content
+//! is serialized once; its SHA-256 is the key it is stored under, so
+//! capturing an unchanged server again records a new snapshot (its own id
+//! and time, which a moderator wants) that shares the stored content.
+//!
+//! The API's `POST /structure-snapshot` calls [`capture`]; the scheduled
+//! capture and the operator command (later slices) call it with their own
+//! [`SnapshotSource`].
+
+use modctl_types::Server;
+use modctl_types::snapshot::{SnapshotMeta, SnapshotSource};
+use sha2::{Digest, Sha256};
+
+use crate::AppState;
+use crate::platform::{self, PlatformError};
+use crate::store::StoreError;
+use crate::store::connections;
+use crate::store::snapshots::{self, NewSnapshot};
+
+/// Why a capture recorded nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    /// The server has no platform connection.
+    #[error(
+        "server {0} is not connected to its platform: an operator connects it with `modctld server connect {0}`"
+    )]
+    NotConnected(String),
+    /// The platform refused or failed; nothing was recorded.
+    #[error("cannot capture the structure of server {server}: {}", .error.advice())]
+    Platform {
+        /// The server.
+        server: String,
+        /// What the platform answered.
+        error: PlatformError,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Captures `server`'s structure now and records it as a snapshot by `actor`.
+pub async fn capture(
+    state: &AppState,
+    server: &Server,
+    source: SnapshotSource,
+    actor: String,
+) -> Result<SnapshotMeta, CaptureError> {
+    let id = server.id.clone();
+    let secrets = state.store.secrets().clone();
+    let connection = state
+        .store
+        .read(move |tx| connections::get(tx, &secrets, &id))
+        .await?
+        .ok_or_else(|| CaptureError::NotConnected(server.id.clone()))?;
+    let platform = platform::connect(
+        &state.platforms,
+        &state.store,
+        server.platform,
+        &server.id,
+        connection,
+    );
+    let content = platform
+        .read_structure()
+        .await
+        .map_err(|error| CaptureError::Platform {
+            server: server.id.clone(),
+            error,
+        })?;
+    let counts = content.counts();
+    let json = serde_json::to_string(&content).expect("structures serialize");
+    let hash = sha256_hex(json.as_bytes());
+    let captured_at = state.clock.now_unix();
+    let server_id = server.id.clone();
+    Ok(state
+        .store
+        .write(move |tx| {
+            snapshots::record(
+                tx,
+                &NewSnapshot {
+                    server_id: &server_id,
+                    captured_at,
+                    source,
+                    actor: &actor,
+                    content_json: &json,
+                    content_hash: &hash,
+                    counts,
+                },
+            )
+        })
+        .await?)
+}
+
+/// SHA-256 of `bytes`, lower-case hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_lower_case_hex_sha256() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
