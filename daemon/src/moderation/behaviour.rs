@@ -476,7 +476,13 @@ mod tests {
             known_outcome(Platform::Discord, "s", Action::Warn, true),
             Some(Outcome::applied("warning recorded"))
         );
-        assert_eq!(known_outcome(Platform::Discord, "s", Action::Ban, true), None);
-        assert_eq!(known_outcome(Platform::Slack, "s", Action::Warn, true), None);
+        assert_eq!(
+            known_outcome(Platform::Discord, "s", Action::Ban, true),
+            None
+        );
+        assert_eq!(
+            known_outcome(Platform::Slack, "s", Action::Warn, true),
+            None
+        );
     }
 }

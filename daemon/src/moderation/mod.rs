@@ -91,12 +91,8 @@ pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<Act
 async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
     let (sections, adapter) = setup(state, &server).await?;
-    let known = behaviour::known_outcome(
-        server.platform,
-        &server.id,
-        call.action,
-        adapter.is_some(),
-    );
+    let known =
+        behaviour::known_outcome(server.platform, &server.id, call.action, adapter.is_some());
     let fingerprint = format!(
         "{}|{}|{}",
         server.id,

@@ -451,7 +451,9 @@ mod tests {
         for name in SectionName::ALL {
             let value = full.section_json(name);
             let (mut from_text, mut from_value) = (Sections::default(), Sections::default());
-            from_text.replace_from_str(name, &value.to_string()).unwrap();
+            from_text
+                .replace_from_str(name, &value.to_string())
+                .unwrap();
             from_value.replace_from_json(name, value).unwrap();
             assert_eq!(from_text, from_value, "{name}");
         }
@@ -461,7 +463,9 @@ mod tests {
             (r#"[]"#, "strikes"),
             (r#"{"ladder": "#, "strikes"),
         ] {
-            let err = sections.replace_from_str(SectionName::Strikes, text).unwrap_err();
+            let err = sections
+                .replace_from_str(SectionName::Strikes, text)
+                .unwrap_err();
             assert!(err.to_string().starts_with(path), "{text}: {err}");
         }
         assert_eq!(sections, Sections::default());
