@@ -41,6 +41,7 @@ pub mod moderation;
 pub mod operator;
 pub mod platform;
 pub mod response;
+pub mod restore;
 pub mod snapshots;
 pub mod store;
 pub mod workers;

@@ -27,6 +27,7 @@ pub mod error;
 pub mod meta;
 pub mod moderation;
 pub mod query;
+pub mod restore;
 pub mod servers;
 pub mod snapshot;
 

@@ -1,0 +1,163 @@
+//! Restoring a structure snapshot (issue #10): the plan a restore follows,
+//! as `?dry_run=true` returns it and as a restore job reports it.
+//!
+//! A restore is additive: it creates what the snapshot has and the server
+//! lacks, and never deletes or edits what is there (Telegram's title,
+//! description and default permissions are the exception: a group has one of
+//! each, so restoring them means setting them). Every item of the snapshot
+//! appears in the plan once, with what the restore does with it and why.
+
+use serde::{Deserialize, Serialize};
+
+/// The kind of a planned item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ItemKind {
+    /// A Discord role.
+    Role,
+    /// A Discord category (a channel that holds channels).
+    Category,
+    /// A channel (Discord: any type but category; Slack: public or private).
+    Channel,
+    /// A Discord permission overwrite of a channel the restore creates.
+    Overwrite,
+    /// A Slack user group.
+    UserGroup,
+    /// A Telegram group setting: title, description or default permissions.
+    Setting,
+}
+
+impl ItemKind {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemKind::Role => "role",
+            ItemKind::Category => "category",
+            ItemKind::Channel => "channel",
+            ItemKind::Overwrite => "overwrite",
+            ItemKind::UserGroup => "user_group",
+            ItemKind::Setting => "setting",
+        }
+    }
+}
+
+impl std::fmt::Display for ItemKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the restore does with an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PlanStep {
+    /// Already on the server (see `matched_by`): left as it is.
+    Present,
+    /// Missing: the restore creates it.
+    Create,
+    /// Differs (Telegram settings only): the restore sets it.
+    Update,
+    /// Missing but cannot be restored: `detail` says why.
+    Skip,
+}
+
+impl PlanStep {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanStep::Present => "present",
+            PlanStep::Create => "create",
+            PlanStep::Update => "update",
+            PlanStep::Skip => "skip",
+        }
+    }
+}
+
+/// How a present item was recognised on the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MatchedBy {
+    /// Its id still exists.
+    Id,
+    /// An earlier restore created it; its new id exists.
+    Restored,
+    /// An item of the same kind, name and parent exists.
+    Name,
+}
+
+/// One item of the snapshot and what the restore does with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlanItem {
+    /// What it is.
+    pub kind: ItemKind,
+    /// Its id in the snapshot (an overwrite: `CHANNEL/TARGET`; a setting: its
+    /// name, `title`, `description` or `permissions`).
+    pub snapshot_id: String,
+    /// Its name (an overwrite: `#channel → @role` or `#channel → member U`).
+    pub name: String,
+    /// What the restore does.
+    pub step: PlanStep,
+    /// Present: how it was recognised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<MatchedBy>,
+    /// Present: its id on the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_id: Option<String>,
+    /// What was found and what will happen, in a sentence.
+    pub detail: String,
+}
+
+/// How many items take each step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlanSummary {
+    /// Already there.
+    pub present: u32,
+    /// To create.
+    pub create: u32,
+    /// To set (Telegram settings).
+    pub update: u32,
+    /// Missing and not restorable.
+    pub skip: u32,
+}
+
+/// What restoring a snapshot onto the server as it is now would do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RestorePlan {
+    /// The snapshot restored from.
+    pub snapshot_id: i64,
+    /// Counts per step.
+    pub summary: PlanSummary,
+    /// Every item, in the order a restore works through them: roles,
+    /// categories, channels, overwrites, user groups, settings.
+    pub items: Vec<PlanItem>,
+}
+
+impl RestorePlan {
+    /// A plan of `items`, with its summary counted from them.
+    pub fn new(snapshot_id: i64, items: Vec<PlanItem>) -> RestorePlan {
+        let mut summary = PlanSummary::default();
+        for item in &items {
+            let count = match item.step {
+                PlanStep::Present => &mut summary.present,
+                PlanStep::Create => &mut summary.create,
+                PlanStep::Update => &mut summary.update,
+                PlanStep::Skip => &mut summary.skip,
+            };
+            *count += 1;
+        }
+        RestorePlan {
+            snapshot_id,
+            summary,
+            items,
+        }
+    }
+}
