@@ -161,3 +161,134 @@ impl RestorePlan {
         }
     }
 }
+
+/// Body of `POST /servers/{id}/structure-snapshot/restore` (optional).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RestoreRequest {
+    /// The snapshot to restore from; the latest when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_id: Option<i64>,
+}
+
+/// Query of `POST /servers/{id}/structure-snapshot/restore`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[serde(deny_unknown_fields)]
+pub struct RestoreQuery {
+    /// `true`: answer the plan (200) and change nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
+}
+
+/// Where a restore job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum JobState {
+    /// Accepted, not started.
+    Queued,
+    /// Working through its items (also after a restart, where it stopped).
+    Running,
+    /// Every item was worked through; some may have failed (see `items`).
+    Done,
+    /// Stopped before the end: `detail` says why (the server lost its
+    /// connection, the platform refused the token, the snapshot is gone).
+    Failed,
+}
+
+impl JobState {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+        }
+    }
+
+    /// Whether the job has ended (done or failed).
+    pub fn is_final(self) -> bool {
+        matches!(self, JobState::Done | JobState::Failed)
+    }
+}
+
+/// What became of one planned item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ItemOutcome {
+    /// Not worked on yet.
+    Pending,
+    /// Created or set (`live_id`: its new id), or found present.
+    Done,
+    /// The platform refused it: `result` says why; the job went on.
+    Failed,
+    /// Skipped as planned: `detail` says why.
+    Skipped,
+}
+
+/// One item of a restore job: the plan's item and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JobItem {
+    /// The planned item (its `live_id` is the new id once created).
+    #[serde(flatten)]
+    pub planned: PlanItem,
+    /// What became of it.
+    pub outcome: ItemOutcome,
+    /// What happened, in a sentence (the platform's refusal when failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// Progress of one kind of item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KindProgress {
+    /// The kind.
+    pub kind: ItemKind,
+    /// Done (created, set or present).
+    pub done: u32,
+    /// Refused by the platform.
+    pub failed: u32,
+    /// Skipped as planned.
+    pub skipped: u32,
+    /// Still to work on.
+    pub remaining: u32,
+}
+
+/// A restore job, as `POST .../restore` (202) and
+/// `GET .../restore/{job_id}` answer it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RestoreJob {
+    /// Job id, increasing.
+    pub id: i64,
+    /// The server restored.
+    pub server_id: String,
+    /// The snapshot restored from.
+    pub snapshot_id: i64,
+    /// Who asked: `key:<key_id>` or `operator`.
+    pub actor: String,
+    /// Where it is.
+    pub state: JobState,
+    /// Why it failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// When it was accepted.
+    pub created_at: crate::Timestamp,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<crate::Timestamp>,
+    /// The plan's counts per step.
+    pub summary: PlanSummary,
+    /// Progress per kind, in the order the job works through them.
+    pub progress: Vec<KindProgress>,
+    /// Every item, in order, with its outcome: the report.
+    pub items: Vec<JobItem>,
+}
