@@ -21,6 +21,8 @@
 //!   behind one trait.
 //! - [`snapshots`]: capturing structure snapshots (roles, channels,
 //!   settings) from the platforms.
+//! - [`restore`]: restoring a snapshot: the plan, and the durable job that
+//!   carries it out.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
@@ -47,6 +49,7 @@ pub mod store;
 pub mod workers;
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
@@ -55,6 +58,7 @@ use axum::http::{Method, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
+use tokio::sync::Notify;
 
 use tokio_util::task::TaskTracker;
 
@@ -87,6 +91,11 @@ pub struct AppState {
     pub worker_intervals: Intervals,
     /// Time limits of the HTTP server (slow clients, shutdown).
     pub http_limits: HttpLimits,
+    /// Wakes the restore worker when a job is accepted.
+    pub restore_wake: Arc<Notify>,
+    /// Held by whoever runs restore jobs (the worker, or a test driving
+    /// it), so no job is ever run twice at once.
+    pub restore_runner: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -102,6 +111,8 @@ impl AppState {
             in_flight: TaskTracker::new(),
             worker_intervals: Intervals::default(),
             http_limits: HttpLimits::default(),
+            restore_wake: Arc::new(Notify::new()),
+            restore_runner: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 

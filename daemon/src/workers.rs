@@ -16,6 +16,10 @@
 //!   whose end has come.
 //! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
 //!   every few seconds, so no request pays for it.
+//! - **restore** ([`crate::restore::run`]): carries out queued restore jobs
+//!   and resumes the ones a restart interrupted. Woken at once when a job is
+//!   accepted; stopping the server drops a job mid-item, exactly like a
+//!   crash, and the next start resumes it.
 //!
 //! Webhook delivery, scheduled snapshots and ingestion flushing belong here
 //! too as they arrive.
@@ -38,6 +42,8 @@ pub struct Intervals {
     pub recovery: Duration,
     /// The WAL is copied back into the database.
     pub checkpoint: Duration,
+    /// Unfinished restore jobs are looked for (a new job also wakes it).
+    pub restore: Duration,
 }
 
 impl Default for Intervals {
@@ -46,6 +52,7 @@ impl Default for Intervals {
             jail_expiry: Duration::from_secs(15),
             recovery: Duration::from_secs(60),
             checkpoint: Duration::from_secs(5),
+            restore: Duration::from_secs(30),
         }
     }
 }
@@ -59,6 +66,8 @@ pub struct Ticked {
     pub jails_ended: usize,
     /// WAL frames the checkpoint could not copy yet.
     pub wal_frames_behind: usize,
+    /// Restore jobs run to their end.
+    pub restore_jobs: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -67,6 +76,7 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         recovered: moderation::recovery::settle_orphans(state).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
         wal_frames_behind: checkpoint(state).await?,
+        restore_jobs: restore(state).await?,
     })
 }
 
@@ -80,6 +90,12 @@ pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
         .await
         .map_err(crate::store::StoreError::from)?;
     Ok(done.behind())
+}
+
+/// The restore worker's tick: runs every unfinished restore job to its end
+/// (waiting for a run under way first); returns how many it ran.
+pub async fn restore(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::restore::run::run_due(state).await?)
 }
 
 /// The running workers of a server.
@@ -128,10 +144,11 @@ impl Workers {
             every(
                 "checkpoint",
                 intervals.checkpoint,
-                stopped,
+                stopped.clone(),
                 state.clone(),
                 |state| async move { checkpoint(&state).await },
             ),
+            restorer(intervals.restore, stopped, state.clone()),
         ];
         Workers { stop, loops }
     }
@@ -143,6 +160,29 @@ impl Workers {
             let _ = handle.await;
         }
     }
+}
+
+/// The restore worker's loop: runs jobs now, then whenever a job is
+/// accepted or `interval` passes. On `stop` the job under way is dropped
+/// where it is (its record says what it did) and resumed at the next start.
+fn restorer(interval: Duration, mut stop: watch::Receiver<bool>, state: AppState) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                result = restore(&state) => match result {
+                    Ok(0) => {}
+                    Ok(done) => tracing::debug!(worker = "restore", done, "worker tick"),
+                    Err(e) => tracing::error!(worker = "restore", error = %e, "worker tick failed"),
+                },
+                _ = stop.changed() => return,
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(interval) => {}
+                _ = state.restore_wake.notified() => {}
+                _ = stop.changed() => return,
+            }
+        }
+    })
 }
 
 /// Calls `tick` now and then every `interval`, until `stop` turns true.

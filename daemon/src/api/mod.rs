@@ -14,6 +14,7 @@ mod config;
 mod health;
 mod me;
 pub mod openapi;
+mod restore;
 mod servers;
 mod snapshots;
 
@@ -44,4 +45,6 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
         .routes(routes!(snapshots::show, snapshots::capture))
+        .routes(routes!(restore::restore))
+        .routes(routes!(restore::show))
 }

@@ -25,6 +25,8 @@ use super::{
 
 /// Reading the guild's structure for snapshots.
 pub mod structure;
+/// Creating the guild's structure for restores.
+pub mod apply;
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";

@@ -15,11 +15,14 @@
 //! - [`ratelimit`]: Discord's rate limits, followed before each request.
 //! - [`structure`]: [`structure::StructureReader`], reading a server's roles,
 //!   channels and settings for a snapshot, a capability of its own.
+//! - [`apply`]: [`apply::StructureWriter`], creating roles, channels,
+//!   overwrites and user groups for a restore, another capability.
 //!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
 //! lines never contain them (reqwest errors are stripped of their URL, which
 //! for Telegram contains the token).
 
+pub mod apply;
 pub mod discord;
 pub mod hierarchy;
 pub mod ratelimit;
@@ -36,6 +39,7 @@ use modctl_types::{Platform, Timestamp};
 
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use retry::RetryPolicy;
+pub use apply::StructureWriter;
 pub use structure::StructureReader;
 
 use crate::clock::Clock;
@@ -269,12 +273,12 @@ impl PlatformClients {
     }
 }
 
-/// Everything a connected platform offers: the moderation primitives and
-/// reading its structure. Callers take the capability they need (a
-/// `Box<dyn Connected>` coerces to `Box<dyn PlatformAdapter>`).
-pub trait Connected: PlatformAdapter + StructureReader {}
+/// Everything a connected platform offers: the moderation primitives,
+/// reading its structure and creating it. Callers take the capability they
+/// need (a `Box<dyn Connected>` coerces to `Box<dyn PlatformAdapter>`).
+pub trait Connected: PlatformAdapter + StructureReader + StructureWriter {}
 
-impl<T: PlatformAdapter + StructureReader> Connected for T {}
+impl<T: PlatformAdapter + StructureReader + StructureWriter> Connected for T {}
 
 /// The adapter for a server's stored connection.
 pub fn adapter_for(

@@ -66,6 +66,8 @@ impl Slack {
 
 /// Reading the workspace's structure for snapshots.
 pub mod structure;
+/// Creating channels and user groups for restores.
+pub mod apply;
 
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();

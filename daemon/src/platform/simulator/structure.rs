@@ -304,3 +304,8 @@ impl StructureReader for Simulator {
         .await
     }
 }
+
+/// The simulator does not create structure yet: a restore onto a simulated
+/// server fails each item it would create with "not supported", and reports
+/// the rest.
+impl crate::platform::StructureWriter for Simulator {}

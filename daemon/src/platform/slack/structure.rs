@@ -69,7 +69,7 @@ struct PrefsPayload {
 }
 
 impl Slack {
-    async fn channels(&self) -> PlatformResult<Vec<SlackChannel>> {
+    pub(super) async fn channels(&self) -> PlatformResult<Vec<SlackChannel>> {
         let mut channels = Vec::new();
         let mut cursor = String::new();
         for _ in 0..MAX_PAGES {

@@ -1,0 +1,545 @@
+//! Carrying out restore jobs: the worker's side ([`run_due`]).
+//!
+//! A job works through its items in the plan's order: roles, then (once
+//! every role is worked on) one bulk call placing the created roles below
+//! the bot's top role, then categories, channels, overwrites, user groups
+//! and settings. Each item's outcome is recorded before the next call, with
+//! its id-map entry in the same transaction, so the job's record is the
+//! truth about what it did.
+//!
+//! **Resuming without duplicates.** Every run (the first, or after a
+//! restart) starts by reading the live structure again and planning anew
+//! with the id map; a pending item that the fresh plan finds present (by
+//! id, by the id map, or by kind, name and parent, as an item created just
+//! before a crash whose answer was lost is) is recorded done, not created
+//! again. Overwrites are `PUT`s, which put the same overwrite twice without
+//! harm.
+//!
+//! **Remapping.** A snapshot id resolves to the live id its item has now
+//! (present) or was created as (done): a channel's parent category, an
+//! overwrite's channel and role, a user group's default channels and the
+//! `<#channel>` and `<@&role>` mentions of a topic all go through it.
+//! Member overwrites keep their id: members do not change ids.
+//!
+//! An item the platform refuses is recorded failed with the platform's
+//! reason, and the job goes on; only a refused token or a lost connection
+//! stops the whole job (failed, with the reason).
+
+use std::collections::HashMap;
+
+use modctl_types::Server;
+use modctl_types::restore::{ItemKind, ItemOutcome, JobState, MatchedBy, PlanItem, PlanStep};
+use modctl_types::snapshot::{
+    DiscordStructure, OverwriteKind, PermissionOverwrite, SlackStructure, StructureContent,
+    TelegramStructure,
+};
+
+use super::job::{self, RestoreError};
+use super::plan::BotStanding;
+use crate::AppState;
+use crate::platform::{Connected, PlatformError};
+use crate::store::StoreError;
+use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};
+use crate::store::servers;
+
+/// Discord's ADMINISTRATOR bit.
+const ADMINISTRATOR: u64 = 1 << 3;
+
+/// Runs every queued or unfinished job to its end, oldest first; returns how
+/// many were run. One runner at a time: a second caller waits for the first.
+pub async fn run_due(state: &AppState) -> Result<usize, StoreError> {
+    let _runner = state.restore_runner.lock().await;
+    let jobs = state.store.read(stored::unfinished).await?;
+    for &id in &jobs {
+        run(state, id).await?;
+    }
+    Ok(jobs.len())
+}
+
+/// Runs (or resumes) job `id` to its end.
+async fn run(state: &AppState, id: i64) -> Result<(), StoreError> {
+    let Some(job) = state.store.read(move |tx| stored::load(tx, id)).await? else {
+        return Ok(());
+    };
+    let now = state.clock.now_unix();
+    state
+        .store
+        .write(move |tx| stored::set_state(tx, id, JobState::Running, None, now))
+        .await?;
+    let (state_now, detail) = match execute(state, job).await {
+        Ok(()) => (JobState::Done, None),
+        Err(Stop::Store(e)) => return Err(e),
+        Err(Stop::Failed(detail)) => (JobState::Failed, Some(detail)),
+    };
+    if let Some(detail) = &detail {
+        tracing::warn!(job = id, detail, "restore job failed");
+    }
+    let now = state.clock.now_unix();
+    state
+        .store
+        .write(move |tx| stored::set_state(tx, id, state_now, detail.as_deref(), now))
+        .await
+}
+
+/// Why a job stopped before its end.
+enum Stop {
+    /// The job failed as a whole, for this reason.
+    Failed(String),
+    /// The store failed: the job stays unfinished and is retried.
+    Store(StoreError),
+}
+
+impl From<StoreError> for Stop {
+    fn from(e: StoreError) -> Self {
+        Stop::Store(e)
+    }
+}
+
+impl From<RestoreError> for Stop {
+    fn from(e: RestoreError) -> Self {
+        match e {
+            RestoreError::Store(e) => Stop::Store(e),
+            other => Stop::Failed(other.to_string()),
+        }
+    }
+}
+
+async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
+    let server_id = job.server_id.clone();
+    let server = state
+        .store
+        .read(move |tx| servers::find(tx, &server_id))
+        .await?
+        .map(|record| record.server)
+        .ok_or_else(|| Stop::Failed(format!("server {} is no longer claimed", job.server_id)))?;
+    let platform = job::connect(state, &server.id, server.platform)
+        .await?
+        .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
+    let fresh =
+        job::plan_against_live(state, &server, platform.as_ref(), job.snapshot_id, &job.content)
+            .await?;
+    let bot = platform.bot_standing().await.map_err(|error| {
+        Stop::from(RestoreError::Platform {
+            server: server.id.clone(),
+            error,
+        })
+    })?;
+    let mut runner = Runner::new(state, &server, platform, job, fresh.items, bot);
+    runner.work().await
+}
+
+struct Runner<'a> {
+    state: &'a AppState,
+    server: &'a Server,
+    platform: Box<dyn Connected>,
+    job: JobRun,
+    /// The fresh plan's items by (kind, snapshot id).
+    fresh: HashMap<(ItemKind, String), PlanItem>,
+    /// Snapshot id -> live id, of everything present or done.
+    resolved: HashMap<String, String>,
+    bot: Option<BotStanding>,
+    reason: String,
+}
+
+impl<'a> Runner<'a> {
+    fn new(
+        state: &'a AppState,
+        server: &'a Server,
+        platform: Box<dyn Connected>,
+        job: JobRun,
+        fresh: Vec<PlanItem>,
+        bot: Option<BotStanding>,
+    ) -> Self {
+        let mut resolved = HashMap::new();
+        for item in &fresh {
+            if let (PlanStep::Present, Some(live)) = (item.step, &item.live_id) {
+                resolved.insert(item.snapshot_id.clone(), live.clone());
+            }
+        }
+        for item in &job.items {
+            if let (ItemOutcome::Done, Some(live)) = (item.outcome, &item.live_id) {
+                resolved.insert(item.planned.snapshot_id.clone(), live.clone());
+            }
+        }
+        let reason = format!("modctl: restore of structure snapshot {}", job.snapshot_id);
+        Runner {
+            state,
+            server,
+            platform,
+            fresh: fresh
+                .into_iter()
+                .map(|item| ((item.kind, item.snapshot_id.clone()), item))
+                .collect(),
+            resolved,
+            bot,
+            reason,
+            job,
+        }
+    }
+
+    async fn work(&mut self) -> Result<(), Stop> {
+        for index in 0..self.job.items.len() {
+            let item = self.job.items[index].clone();
+            if item.planned.kind != ItemKind::Role && !self.job.roles_positioned {
+                self.position_roles().await?;
+            }
+            if item.outcome != ItemOutcome::Pending {
+                continue;
+            }
+            let (outcome, live, result, restored) = self.apply(&item).await?;
+            self.record(index, outcome, live, result, restored).await?;
+        }
+        if !self.job.roles_positioned {
+            self.position_roles().await?;
+        }
+        Ok(())
+    }
+
+    async fn record(
+        &mut self,
+        index: usize,
+        outcome: ItemOutcome,
+        live: Option<String>,
+        result: String,
+        restored: bool,
+    ) -> Result<(), Stop> {
+        let item = &mut self.job.items[index];
+        item.outcome = outcome;
+        if let Some(live) = &live {
+            item.live_id = Some(live.clone());
+            self.resolved
+                .insert(item.planned.snapshot_id.clone(), live.clone());
+        }
+        let (job_id, seq) = (self.job.id, item.seq);
+        let server = self.server.id.clone();
+        let snapshot_id = item.planned.snapshot_id.clone();
+        self.state
+            .store
+            .write(move |tx| {
+                stored::record_item(
+                    tx,
+                    &Outcome {
+                        job_id,
+                        seq,
+                        outcome,
+                        live_id: live.as_deref(),
+                        result: &result,
+                        restored: match (&live, restored) {
+                            (Some(live), true) => Some((&server, &snapshot_id, live)),
+                            _ => None,
+                        },
+                    },
+                )
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// What became of `item`: (outcome, live id, result, whether the live id
+    /// goes into the id map).
+    async fn apply(
+        &mut self,
+        item: &RunItem,
+    ) -> Result<(ItemOutcome, Option<String>, String, bool), Stop> {
+        let planned = &item.planned;
+        if planned.kind != ItemKind::Overwrite {
+            // The fresh plan decides: present now (e.g. created just before
+            // a crash) or not restorable any more.
+            match self.fresh.get(&(planned.kind, planned.snapshot_id.clone())) {
+                Some(fresh) if fresh.step == PlanStep::Present => {
+                    let live = fresh.live_id.clone();
+                    let by_id = fresh.matched_by == Some(MatchedBy::Id);
+                    let result = format!("found present ({}), not created again", fresh.detail);
+                    return Ok((ItemOutcome::Done, live, result, !by_id));
+                }
+                Some(fresh) if fresh.step == PlanStep::Skip => {
+                    return Ok((ItemOutcome::Skipped, None, fresh.detail.clone(), false));
+                }
+                Some(_) => {}
+                None => {
+                    let result = "skipped: no longer in the plan of the server as it is now".to_owned();
+                    return Ok((ItemOutcome::Skipped, None, result, false));
+                }
+            }
+        }
+        let answer = match (&self.job.content, planned.kind) {
+            (StructureContent::Discord(guild), ItemKind::Role) => self.role(guild, planned).await,
+            (StructureContent::Discord(guild), ItemKind::Category | ItemKind::Channel) => {
+                self.channel(guild, planned).await
+            }
+            (StructureContent::Discord(guild), ItemKind::Overwrite) => {
+                self.overwrite(guild, planned).await
+            }
+            (StructureContent::Slack(workspace), ItemKind::Channel) => {
+                self.conversation(workspace, planned).await
+            }
+            (StructureContent::Slack(workspace), ItemKind::UserGroup) => {
+                self.user_group(workspace, planned).await
+            }
+            (StructureContent::Telegram(group), ItemKind::Setting) => {
+                self.setting(group, planned).await
+            }
+            _ => Err(Refused::Reason(format!(
+                "a {} cannot be restored on this platform",
+                planned.kind
+            ))),
+        };
+        match answer {
+            Ok(Some(live)) => {
+                let result = format!("created as {live}");
+                Ok((ItemOutcome::Done, Some(live), result, true))
+            }
+            Ok(None) => Ok((ItemOutcome::Done, None, "set as in the snapshot".to_owned(), false)),
+            Err(Refused::Platform(PlatformError::Unauthorized)) => Err(Stop::Failed(
+                PlatformError::Unauthorized.advice(),
+            )),
+            Err(Refused::Platform(e)) => Ok((ItemOutcome::Failed, None, e.to_string(), false)),
+            Err(Refused::Reason(reason)) => Ok((ItemOutcome::Failed, None, reason, false)),
+        }
+    }
+
+    async fn role(&self, guild: &DiscordStructure, planned: &PlanItem) -> Answer {
+        let role = guild
+            .roles
+            .iter()
+            .find(|r| r.id == planned.snapshot_id)
+            .ok_or_else(|| missing(planned))?;
+        let mut role = role.clone();
+        if let Some(bot) = self.bot.filter(|b| b.permissions & ADMINISTRATOR == 0) {
+            let wanted: u64 = role.permissions.parse().unwrap_or(0);
+            role.permissions = (wanted & bot.permissions).to_string();
+        }
+        let id = self.platform.create_role(&role, &self.reason).await?;
+        Ok(Some(id))
+    }
+
+    async fn channel(&self, guild: &DiscordStructure, planned: &PlanItem) -> Answer {
+        let channel = guild
+            .channels
+            .iter()
+            .find(|c| c.id == planned.snapshot_id)
+            .ok_or_else(|| missing(planned))?;
+        let mut channel = channel.clone();
+        channel.parent_id = channel
+            .parent_id
+            .as_ref()
+            .and_then(|parent| self.resolved.get(parent).cloned());
+        channel.topic = channel
+            .topic
+            .as_deref()
+            .map(|topic| remap_mentions(topic, &self.resolved));
+        channel.permission_overwrites.clear();
+        let id = self.platform.create_channel(&channel, &self.reason).await?;
+        Ok(Some(id))
+    }
+
+    async fn overwrite(&self, guild: &DiscordStructure, planned: &PlanItem) -> Answer {
+        let (channel_id, target) = planned
+            .snapshot_id
+            .split_once('/')
+            .ok_or_else(|| missing(planned))?;
+        let overwrite = guild
+            .channels
+            .iter()
+            .find(|c| c.id == channel_id)
+            .and_then(|c| c.permission_overwrites.iter().find(|o| o.id == target))
+            .ok_or_else(|| missing(planned))?;
+        let channel = self.resolved.get(channel_id).ok_or_else(|| {
+            Refused::Reason(format!(
+                "not put: its channel {channel_id} was not restored"
+            ))
+        })?;
+        let live_target = match overwrite.kind {
+            OverwriteKind::Member => target.to_owned(),
+            OverwriteKind::Role => self.resolved.get(target).cloned().ok_or_else(|| {
+                Refused::Reason(format!("not put: the role {target} was not restored"))
+            })?,
+        };
+        let remapped = PermissionOverwrite {
+            id: live_target,
+            ..overwrite.clone()
+        };
+        self.platform
+            .put_overwrite(channel, &remapped, &self.reason)
+            .await?;
+        Ok(Some(format!("{channel}/{}", remapped.id)))
+    }
+
+    async fn conversation(&self, workspace: &SlackStructure, planned: &PlanItem) -> Answer {
+        let channel = workspace
+            .channels
+            .iter()
+            .find(|c| c.id == planned.snapshot_id)
+            .ok_or_else(|| missing(planned))?;
+        Ok(Some(self.platform.create_conversation(channel).await?))
+    }
+
+    async fn user_group(&self, workspace: &SlackStructure, planned: &PlanItem) -> Answer {
+        let group = workspace
+            .user_groups
+            .iter()
+            .find(|g| g.id == planned.snapshot_id)
+            .ok_or_else(|| missing(planned))?;
+        let mut group = group.clone();
+        group.default_channels = group
+            .default_channels
+            .iter()
+            .filter_map(|c| self.resolved.get(c).cloned())
+            .collect();
+        Ok(Some(self.platform.create_user_group(&group).await?))
+    }
+
+    async fn setting(&self, group: &TelegramStructure, planned: &PlanItem) -> Answer {
+        match planned.snapshot_id.as_str() {
+            "title" => self.platform.set_title(&group.title).await?,
+            "description" => {
+                self.platform
+                    .set_description(group.description.as_deref())
+                    .await?;
+            }
+            "permissions" => {
+                self.platform
+                    .set_default_permissions(&group.default_permissions)
+                    .await?;
+            }
+            _ => return Err(missing(planned)),
+        }
+        Ok(None)
+    }
+
+    /// Places the roles this job created, in one call, at their snapshot
+    /// positions clamped below the bot's top role as it is now (each role
+    /// created pushed the bot's up by one). Recorded once done, or once
+    /// there is nothing to place; a refusal is noted on the roles' results.
+    async fn position_roles(&mut self) -> Result<(), Stop> {
+        let StructureContent::Discord(guild) = &self.job.content else {
+            return self.positioned().await;
+        };
+        let created: Vec<(usize, String, i64)> = self
+            .job
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| {
+                item.planned.kind == ItemKind::Role
+                    && item.planned.step == PlanStep::Create
+                    && item.outcome == ItemOutcome::Done
+            })
+            .filter_map(|(index, item)| {
+                let role = guild.roles.iter().find(|r| r.id == item.planned.snapshot_id)?;
+                Some((index, item.live_id.clone()?, role.position))
+            })
+            .collect();
+        if created.is_empty() {
+            return self.positioned().await;
+        }
+        let refused = match self.platform.bot_standing().await {
+            Ok(standing) => {
+                let top = standing.map_or(i64::MAX, |s| s.top_position);
+                let positions: Vec<(String, i64)> = created
+                    .iter()
+                    .map(|(_, id, position)| (id.clone(), (*position).min(top - 1).max(1)))
+                    .collect();
+                self.platform
+                    .position_roles(&positions, &self.reason)
+                    .await
+                    .err()
+            }
+            Err(e) => Some(e),
+        };
+        if let Some(error) = refused {
+            for (index, live, _) in created {
+                let result = format!("created as {live}; its position could not be set: {error}");
+                self.record(index, ItemOutcome::Done, Some(live), result, true)
+                    .await?;
+            }
+        }
+        self.positioned().await
+    }
+
+    async fn positioned(&mut self) -> Result<(), Stop> {
+        self.job.roles_positioned = true;
+        let id = self.job.id;
+        self.state
+            .store
+            .write(move |tx| stored::set_roles_positioned(tx, id))
+            .await?;
+        Ok(())
+    }
+}
+
+/// An item's answer: its new live id (`None`: a setting, set).
+type Answer = Result<Option<String>, Refused>;
+
+/// Why an item was not restored.
+enum Refused {
+    /// The platform refused it.
+    Platform(PlatformError),
+    /// The job could not attempt it.
+    Reason(String),
+}
+
+impl From<PlatformError> for Refused {
+    fn from(e: PlatformError) -> Self {
+        Refused::Platform(e)
+    }
+}
+
+fn missing(planned: &PlanItem) -> Refused {
+    Refused::Reason(format!(
+        "{} {} is not in the snapshot's content",
+        planned.kind, planned.snapshot_id
+    ))
+}
+
+/// `text` with its `<#id>` and `<@&id>` mentions pointing at the live ids
+/// of `resolved`; mentions of anything else are kept as they are.
+pub fn remap_mentions(text: &str, resolved: &HashMap<String, String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let prefix = ["<@&", "<#"].into_iter().find(|p| tail.starts_with(p));
+        let mention = prefix.and_then(|prefix| {
+            let digits = &tail[prefix.len()..];
+            let end = digits.find('>')?;
+            let id = &digits[..end];
+            (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| (prefix, id, prefix.len() + end + 1))
+        });
+        match mention {
+            Some((prefix, id, len)) => {
+                let live = resolved.get(id).map_or(id, String::as_str);
+                out.push_str(prefix);
+                out.push_str(live);
+                out.push('>');
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_and_role_mentions_follow_the_id_map_and_the_rest_is_kept() {
+        let resolved = HashMap::from([
+            ("11".to_owned(), "91".to_owned()),
+            ("22".to_owned(), "92".to_owned()),
+        ]);
+        assert_eq!(
+            remap_mentions("see <#11>, ask <@&22> or <@33>; <#44> <# 11> <#11", &resolved),
+            "see <#91>, ask <@&92> or <@33>; <#44> <# 11> <#11"
+        );
+        assert_eq!(remap_mentions("no mentions: a < b", &resolved), "no mentions: a < b");
+    }
+}

@@ -1,0 +1,372 @@
+//! Restore jobs: the job, its items with their outcomes, and the per-server
+//! map of snapshot ids to the live ids restores created them as.
+//!
+//! The map is written in the same transaction as the outcome of the item
+//! that created the id ([`record_item`]), so after a crash either both are
+//! there or neither is (and the job then finds the item by name).
+
+use std::collections::HashMap;
+
+use modctl_types::restore::{
+    ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary,
+    RestoreJob, RestorePlan,
+};
+use modctl_types::snapshot::StructureContent;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::{StoreError, timestamp};
+
+/// A job to record.
+#[derive(Debug)]
+pub struct NewJob<'a> {
+    /// The server.
+    pub server_id: &'a str,
+    /// `key:<id>` or `operator`.
+    pub actor: &'a str,
+    /// Now (unix seconds).
+    pub created_at: i64,
+    /// The snapshot's content.
+    pub content: &'a StructureContent,
+    /// The plan made from it.
+    pub plan: &'a RestorePlan,
+}
+
+/// A job's items as the worker works through them.
+#[derive(Debug, Clone)]
+pub struct RunItem {
+    /// Its place in the job.
+    pub seq: i64,
+    /// The plan's item.
+    pub planned: PlanItem,
+    /// What became of it so far.
+    pub outcome: ItemOutcome,
+    /// Its live id once done.
+    pub live_id: Option<String>,
+}
+
+/// What the worker needs to run (or resume) a job.
+#[derive(Debug, Clone)]
+pub struct JobRun {
+    /// The job.
+    pub id: i64,
+    /// The server.
+    pub server_id: String,
+    /// The snapshot it restores.
+    pub snapshot_id: i64,
+    /// The snapshot's content.
+    pub content: StructureContent,
+    /// Every item, in order.
+    pub items: Vec<RunItem>,
+    /// Whether the created roles were placed.
+    pub roles_positioned: bool,
+}
+
+fn outcome_name(outcome: ItemOutcome) -> &'static str {
+    match outcome {
+        ItemOutcome::Pending => "pending",
+        ItemOutcome::Done => "done",
+        ItemOutcome::Failed => "failed",
+        ItemOutcome::Skipped => "skipped",
+        _ => "failed",
+    }
+}
+
+fn outcome_of(name: &str) -> Result<ItemOutcome, StoreError> {
+    Ok(match name {
+        "pending" => ItemOutcome::Pending,
+        "done" => ItemOutcome::Done,
+        "failed" => ItemOutcome::Failed,
+        "skipped" => ItemOutcome::Skipped,
+        other => return Err(StoreError::Corrupt(format!("unknown item outcome `{other}`"))),
+    })
+}
+
+fn state_of(name: &str) -> Result<JobState, StoreError> {
+    Ok(match name {
+        "queued" => JobState::Queued,
+        "running" => JobState::Running,
+        "done" => JobState::Done,
+        "failed" => JobState::Failed,
+        other => return Err(StoreError::Corrupt(format!("unknown job state `{other}`"))),
+    })
+}
+
+/// Records a queued job with every planned item: present items are done
+/// already (with their live id), skipped ones skipped, the rest pending.
+pub fn create(tx: &Transaction<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
+    let summary = new.plan.summary;
+    let content = serde_json::to_string(new.content).expect("structures serialize");
+    tx.prepare_cached(
+        "INSERT INTO restore_jobs (server_id, snapshot_id, actor, state, created_at, content, \
+         plan_present, plan_create, plan_update, plan_skip) \
+         VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        new.server_id,
+        new.plan.snapshot_id,
+        new.actor,
+        new.created_at,
+        content,
+        summary.present,
+        summary.create,
+        summary.update,
+        summary.skip,
+    ])?;
+    let id = tx.last_insert_rowid();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO restore_job_items (job_id, seq, kind, planned, outcome, live_id, result) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    for (seq, item) in new.plan.items.iter().enumerate() {
+        let (outcome, result) = match item.step {
+            PlanStep::Present => (ItemOutcome::Done, Some(item.detail.clone())),
+            PlanStep::Skip => (ItemOutcome::Skipped, Some(item.detail.clone())),
+            _ => (ItemOutcome::Pending, None),
+        };
+        insert.execute(params![
+            id,
+            seq as i64,
+            item.kind.as_str(),
+            serde_json::to_string(item).expect("plan items serialize"),
+            outcome_name(outcome),
+            item.live_id,
+            result,
+        ])?;
+    }
+    get(tx, new.server_id, id)?
+        .ok_or_else(|| StoreError::Corrupt(format!("restore job {id} vanished after its insert")))
+}
+
+/// The server's queued or running job, if any.
+pub fn unfinished_of(tx: &Transaction<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
+             ORDER BY id LIMIT 1",
+        )?
+        .query_row([server_id], |row| row.get(0))
+        .optional()?)
+}
+
+/// Every queued or running job, oldest first.
+pub fn unfinished(tx: &Transaction<'_>) -> Result<Vec<i64>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id",
+    )?;
+    let rows = stmt.query_map([], |row| row.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn items(tx: &Transaction<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, StoreError> {
+    let mut stmt = tx.prepare_cached(
+        "SELECT seq, planned, outcome, live_id, result FROM restore_job_items \
+         WHERE job_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([job_id], |row| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?,
+            row.get::<_, Option<String>>(3)?,
+            row.get::<_, Option<String>>(4)?,
+        ))
+    })?;
+    let mut items = Vec::new();
+    for row in rows {
+        let (seq, planned, outcome, live_id, result) = row?;
+        let planned: PlanItem = serde_json::from_str(&planned).map_err(|e| {
+            StoreError::Corrupt(format!("item {seq} of restore job {job_id} cannot be read: {e}"))
+        })?;
+        let item = RunItem {
+            seq,
+            planned,
+            outcome: outcome_of(&outcome)?,
+            live_id,
+        };
+        items.push((item, result));
+    }
+    Ok(items)
+}
+
+/// Job `id` of the server, as the API answers it; `None` if the server has
+/// no such job.
+pub fn get(tx: &Transaction<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, StoreError> {
+    type Row = (i64, String, String, Option<String>, i64, Option<i64>, [u32; 4]);
+    let row: Option<Row> = tx
+        .prepare_cached(
+            "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
+             plan_present, plan_create, plan_update, plan_skip \
+             FROM restore_jobs WHERE server_id = ?1 AND id = ?2",
+        )?
+        .query_row(params![server_id, id], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+                [row.get(6)?, row.get(7)?, row.get(8)?, row.get(9)?],
+            ))
+        })
+        .optional()?;
+    let Some((snapshot_id, actor, state, detail, created_at, finished_at, counts)) = row else {
+        return Ok(None);
+    };
+    let items: Vec<JobItem> = items(tx, id)?
+        .into_iter()
+        .map(|(item, result)| {
+            let mut planned = item.planned;
+            if item.live_id.is_some() {
+                planned.live_id = item.live_id;
+            }
+            JobItem {
+                planned,
+                outcome: item.outcome,
+                result,
+            }
+        })
+        .collect();
+    Ok(Some(RestoreJob {
+        id,
+        server_id: server_id.to_owned(),
+        snapshot_id,
+        actor,
+        state: state_of(&state)?,
+        detail,
+        created_at: timestamp(created_at),
+        finished_at: finished_at.map(timestamp),
+        summary: PlanSummary {
+            present: counts[0],
+            create: counts[1],
+            update: counts[2],
+            skip: counts[3],
+        },
+        progress: progress(&items),
+        items,
+    }))
+}
+
+/// Done, failed, skipped and remaining items per kind, kinds in the order
+/// the job meets them.
+pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
+    let mut progress: Vec<KindProgress> = Vec::new();
+    for item in items {
+        let kind = item.planned.kind;
+        let index = match progress.iter().position(|p| p.kind == kind) {
+            Some(index) => index,
+            None => {
+                progress.push(KindProgress {
+                    kind,
+                    done: 0,
+                    failed: 0,
+                    skipped: 0,
+                    remaining: 0,
+                });
+                progress.len() - 1
+            }
+        };
+        let entry = &mut progress[index];
+        match item.outcome {
+            ItemOutcome::Done => entry.done += 1,
+            ItemOutcome::Failed => entry.failed += 1,
+            ItemOutcome::Skipped => entry.skipped += 1,
+            _ => entry.remaining += 1,
+        }
+    }
+    progress
+}
+
+/// What the worker needs to run job `id`; `None` if there is no such job.
+pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
+    let row: Option<(String, i64, String, bool)> = tx
+        .prepare_cached(
+            "SELECT server_id, snapshot_id, content, roles_positioned FROM restore_jobs WHERE id = ?1",
+        )?
+        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+        .optional()?;
+    let Some((server_id, snapshot_id, content, roles_positioned)) = row else {
+        return Ok(None);
+    };
+    let content = serde_json::from_str(&content).map_err(|e| {
+        StoreError::Corrupt(format!("the content of restore job {id} cannot be read: {e}"))
+    })?;
+    Ok(Some(JobRun {
+        id,
+        server_id,
+        snapshot_id,
+        content,
+        items: items(tx, id)?.into_iter().map(|(item, _)| item).collect(),
+        roles_positioned,
+    }))
+}
+
+/// Sets the job's state; a final state stamps `finished_at`.
+pub fn set_state(
+    tx: &Transaction<'_>,
+    id: i64,
+    state: JobState,
+    detail: Option<&str>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let finished_at = state.is_final().then_some(now);
+    tx.prepare_cached("UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1")?
+        .execute(params![id, state.as_str(), detail, finished_at])?;
+    Ok(())
+}
+
+/// Records that the created roles were placed.
+pub fn set_roles_positioned(tx: &Transaction<'_>, id: i64) -> Result<(), StoreError> {
+    tx.prepare_cached("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+/// An item's outcome; `restored` (snapshot id, live id) goes into the
+/// server's id map in the same transaction.
+#[derive(Debug)]
+pub struct Outcome<'a> {
+    /// The job.
+    pub job_id: i64,
+    /// The item.
+    pub seq: i64,
+    /// What became of it.
+    pub outcome: ItemOutcome,
+    /// Its live id, if it has one now.
+    pub live_id: Option<&'a str>,
+    /// What happened, in a sentence.
+    pub result: &'a str,
+    /// A new entry of the id map: (server, snapshot id, live id).
+    pub restored: Option<(&'a str, &'a str, &'a str)>,
+}
+
+/// Records one item's outcome (and its id-map entry).
+pub fn record_item(tx: &Transaction<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "UPDATE restore_job_items SET outcome = ?3, live_id = COALESCE(?4, live_id), result = ?5 \
+         WHERE job_id = ?1 AND seq = ?2",
+    )?
+    .execute(params![
+        outcome.job_id,
+        outcome.seq,
+        outcome_name(outcome.outcome),
+        outcome.live_id,
+        outcome.result
+    ])?;
+    if let Some((server, snapshot_id, live_id)) = outcome.restored {
+        tx.prepare_cached(
+            "INSERT INTO restored_ids (server_id, snapshot_id, live_id, job_id) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (server_id, snapshot_id) DO UPDATE SET live_id = excluded.live_id, job_id = excluded.job_id",
+        )?
+        .execute(params![server, snapshot_id, live_id, outcome.job_id])?;
+    }
+    Ok(())
+}
+
+/// The server's id map: snapshot id -> the live id a restore created it as.
+pub fn id_map(tx: &Transaction<'_>, server_id: &str) -> Result<HashMap<String, String>, StoreError> {
+    let mut stmt =
+        tx.prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
+    let rows = stmt.query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
