@@ -19,7 +19,9 @@
 //! Channels have types, categories, topics and permission overwrites, and
 //! the guild the settings a structure snapshot reads; the structure is
 //! served on Discord's routes (`GET /guilds/{id}`, `/roles`, `/channels`)
-//! with the fields each channel type has. Not modelled: creating channels
+//! with the fields each channel type has. A restore's writes ([`writes`]):
+//! roles created and placed under the hierarchy's rules, channels created
+//! within Discord's limits, overwrites put. Not modelled: creating channels
 //! needs no permission (the seeded bot's role has no Manage Channels, and
 //! snapshot tests create channels through it), and editing or deleting
 //! roles and channels through the API.
@@ -75,10 +77,12 @@ super::server_methods!(FakeDiscord);
 
 mod guild;
 mod limits;
+mod writes;
 
 use guild::{Channel, Guild, GuildMember, GuildRole, Settings, answer};
 use limits::RateLimits;
 pub use limits::{GLOBAL_LIMIT, GLOBAL_WINDOW, TooManyRequests};
+pub use writes::{MAX_CHANNELS, MAX_ROLES};
 
 impl FakeDiscord {
     /// A guild `guild_id` with the `@everyone` role (id = guild id, position
@@ -362,6 +366,72 @@ impl FakeDiscord {
     /// How many channels the guild has, categories included.
     pub fn channel_count(&self) -> usize {
         self.guild().channels.len()
+    }
+
+    /// The ids of the roles named `name`, in the guild's order.
+    pub fn roles_named(&self, name: &str) -> Vec<String> {
+        let guild = self.guild();
+        guild
+            .roles
+            .iter()
+            .filter(|r| r.name == name)
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
+    /// A role's position and permissions, if it exists.
+    pub fn role_of(&self, id: &str) -> Option<(i64, u64)> {
+        let guild = self.guild();
+        guild
+            .roles
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| (r.position, r.permissions))
+    }
+
+    /// The ids of the channels named `name`, in the guild's order.
+    pub fn channels_named(&self, name: &str) -> Vec<String> {
+        let guild = self.guild();
+        guild
+            .channels
+            .iter()
+            .filter(|c| c.name == name)
+            .map(|c| c.id.clone())
+            .collect()
+    }
+
+    /// A channel's parent category and topic, if it exists.
+    pub fn channel_of(&self, id: &str) -> Option<(Option<String>, Option<String>)> {
+        let guild = self.guild();
+        guild
+            .channels
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| (c.parent_id.clone(), c.topic.clone()))
+    }
+
+    /// A channel's permission overwrites: `(id, is_member, allow, deny)`.
+    pub fn overwrites_of(&self, channel: &str) -> Vec<(String, bool, u64, u64)> {
+        let guild = self.guild();
+        guild
+            .channels
+            .iter()
+            .find(|c| c.id == channel)
+            .map(|c| {
+                c.overwrites
+                    .iter()
+                    .map(|(id, kind, allow, deny)| (id.clone(), *kind == 1, *allow, *deny))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Sets the permissions of a role (e.g. `@everyone`'s, whose id is the
+    /// guild's).
+    pub fn set_role_permissions(&self, id: &str, permissions: u64) {
+        if let Some(r) = self.guild().roles.iter_mut().find(|r| r.id == id) {
+            r.permissions = permissions;
+        }
     }
 
     /// The contents of the messages posted to `channel`, oldest first.

@@ -8,7 +8,8 @@
 //! archived, and whether the bot is in them), user groups, users and the
 //! bot's messages. `conversations.list` pages by `limit` and `cursor` and
 //! filters by `types`; `usergroups.list` lists members only with
-//! `include_users`, as Slack does.
+//! `include_users`, as Slack does. Channels and user groups are created as
+//! a restore creates them ([`writes`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -16,6 +17,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
+
+mod writes;
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "xoxb-fake-slack-token";
@@ -72,6 +75,8 @@ struct Workspace {
     /// User id -> name.
     users: BTreeMap<String, String>,
     next_ts: u64,
+    /// Numbers the channels and user groups the workspace creates.
+    next_id: u64,
 }
 
 impl FakeSlack {
@@ -82,6 +87,7 @@ impl FakeSlack {
             user_groups: BTreeMap::new(),
             users: BTreeMap::from([(BOT.to_owned(), "modctl".to_owned())]),
             next_ts: 1,
+            next_id: 0,
         };
         workspace.add_channel(MODLOG_CHANNEL, "mod-log", true);
         let state = Arc::new(Mutex::new(workspace));
@@ -180,7 +186,16 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
     let method = request.path.trim_start_matches('/');
     if !matches!(
         method,
-        "chat.postMessage" | "auth.test" | "conversations.list" | "users.info" | "usergroups.list"
+        "chat.postMessage"
+            | "auth.test"
+            | "conversations.list"
+            | "users.info"
+            | "usergroups.list"
+            | "conversations.create"
+            | "conversations.setTopic"
+            | "conversations.setPurpose"
+            | "usergroups.create"
+            | "usergroups.users.update"
     ) {
         return Reply::json(404, json!({ "ok": false, "error": "unknown_method" }));
     }
@@ -205,6 +220,11 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         })),
         "conversations.list" => workspace.conversations(&args),
         "usergroups.list" => workspace.user_groups(&args),
+        "conversations.create" => workspace.create_conversation(&args),
+        "conversations.setTopic" => workspace.describe(&args, false),
+        "conversations.setPurpose" => workspace.describe(&args, true),
+        "usergroups.create" => workspace.create_user_group(&args),
+        "usergroups.users.update" => workspace.update_group_users(&args),
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
             match workspace.users.get(user) {

@@ -11,7 +11,8 @@
 //! A restriction is lifted, as on Telegram, when the permissions given are at
 //! least those the chat grants its members by default; the fake's chats
 //! grant the ten send permissions and nothing else, which
-//! `set_default_permissions` changes.
+//! `set_default_permissions` changes, and so does `setChatPermissions`
+//! (with `setChatTitle` and `setChatDescription`, in [`settings`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,6 +20,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
+
+mod settings;
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "123456:fake-telegram-token";
@@ -330,6 +333,9 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "unbanChatMember" => state.unban(&params),
         "restrictChatMember" => state.restrict(&params),
         "sendMessage" => state.send_message(&params),
+        "setChatTitle" => state.set_title(&params),
+        "setChatDescription" => state.set_description(&params),
+        "setChatPermissions" => state.set_permissions(&params),
         _ => failure(404, "Not Found"),
     }
 }

@@ -72,16 +72,16 @@ pub(super) struct Guild {
 }
 
 /// Discord's error body.
-fn error(status: u16, message: &str, code: u64) -> Reply {
+pub(super) fn error(status: u16, message: &str, code: u64) -> Reply {
     Reply::json(status, json!({ "message": message, "code": code }))
 }
 
-fn missing_permissions() -> Reply {
+pub(super) fn missing_permissions() -> Reply {
     error(403, "Missing Permissions", 50013)
 }
 
 /// `400 Invalid Form Body` naming the field and what is wrong with it.
-fn invalid_form(field: &str, problem: &str) -> Reply {
+pub(super) fn invalid_form(field: &str, problem: &str) -> Reply {
     Reply::json(
         400,
         json!({
@@ -120,6 +120,10 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
             "POST" => guild.post_message(channel, &request.body),
             _ => method_not_allowed(),
         },
+        ["channels", channel, "permissions", target] => match method {
+            "PUT" => guild.put_overwrite(channel, target, &request.body),
+            _ => method_not_allowed(),
+        },
         _ => error(404, "404: Not Found", 0),
     }
 }
@@ -140,6 +144,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["roles"], "POST") => guild.create_role(&request.body),
         (["channels"], "GET") => Reply::json(200, guild.channels_json()),
         (["channels"], "POST") => guild.create_channel(&request.body),
+        (["roles"], "PATCH") => guild.position_roles(&request.body),
         ([] | ["members" | "bans", _] | ["roles" | "channels"], _) => method_not_allowed(),
         _ => error(404, "404: Not Found", 0),
     }
@@ -157,7 +162,7 @@ fn member_json(user: &str, member: &GuildMember) -> Value {
     })
 }
 
-fn role_json(role: &GuildRole) -> Value {
+pub(super) fn role_json(role: &GuildRole) -> Value {
     let mut json = json!({
         "id": role.id,
         "name": role.name,
@@ -216,7 +221,7 @@ impl Guild {
 
     /// A channel as Discord sends it: the fields of its type only (a voice
     /// channel has no topic, a category no slow mode).
-    fn channel_json(&self, channel: &Channel) -> Value {
+    pub(super) fn channel_json(&self, channel: &Channel) -> Value {
         let overwrites: Vec<Value> = channel
             .overwrites
             .iter()
@@ -255,12 +260,12 @@ impl Guild {
         id.to_string()
     }
 
-    fn role(&self, id: &str) -> Option<&GuildRole> {
+    pub(super) fn role(&self, id: &str) -> Option<&GuildRole> {
         self.roles.iter().find(|r| r.id == id)
     }
 
     /// The position of `user`'s highest role (`@everyone` is 0).
-    fn highest(&self, user: &str) -> i64 {
+    pub(super) fn highest(&self, user: &str) -> i64 {
         self.members
             .get(user)
             .into_iter()
@@ -273,7 +278,7 @@ impl Guild {
 
     /// `user`'s guild-wide permissions: `@everyone`'s and their roles'; the
     /// owner and administrators have them all.
-    fn permissions(&self, user: &str) -> u64 {
+    pub(super) fn permissions(&self, user: &str) -> u64 {
         if user == self.owner_id {
             return u64::MAX;
         }
@@ -293,7 +298,7 @@ impl Guild {
     }
 
     /// The bot must be a member with `permission`.
-    fn bot_needs(&self, permission: u64) -> Result<(), Reply> {
+    pub(super) fn bot_needs(&self, permission: u64) -> Result<(), Reply> {
         if !self.members.contains_key(BOT) {
             return Err(error(403, "Missing Access", 50001));
         }
@@ -453,59 +458,6 @@ impl Guild {
             Some(_) => Reply::empty(204),
             None => error(404, "Unknown Ban", 10026),
         }
-    }
-
-    /// A new role goes to the bottom, just above `@everyone`, as on Discord.
-    fn create_role(&mut self, body: &Value) -> Reply {
-        if let Err(reply) = self.bot_needs(MANAGE_ROLES) {
-            return reply;
-        }
-        let permissions = match &body["permissions"] {
-            Value::Null => 0,
-            Value::String(bits) => match bits.parse::<u64>() {
-                Ok(bits) => bits,
-                Err(_) => return invalid_form("permissions", "must be a bitfield string"),
-            },
-            _ => return invalid_form("permissions", "must be a bitfield string"),
-        };
-        // Nobody grants a permission they do not have.
-        if permissions & !self.permissions(BOT) != 0 {
-            return missing_permissions();
-        }
-        let name = body["name"].as_str().unwrap_or("new role").to_owned();
-        for role in self.roles.iter_mut().filter(|r| r.position >= 1) {
-            role.position += 1;
-        }
-        let role = GuildRole {
-            id: self.new_id(),
-            name,
-            position: 1,
-            permissions,
-            ..GuildRole::default()
-        };
-        let reply = Reply::json(200, role_json(&role));
-        self.roles.push(role);
-        reply
-    }
-
-    fn create_channel(&mut self, body: &Value) -> Reply {
-        let name = match body["name"].as_str() {
-            Some(name) if (1..=100).contains(&name.chars().count()) => name.to_owned(),
-            _ => return invalid_form("name", "must be 1 to 100 characters long"),
-        };
-        let kind = body["type"].as_u64().unwrap_or(0);
-        let channel = Channel {
-            id: self.new_id(),
-            name,
-            kind,
-            topic: body["topic"].as_str().map(str::to_owned),
-            parent_id: body["parent_id"].as_str().map(str::to_owned),
-            position: self.channels.len() as i64,
-            ..Channel::default()
-        };
-        let reply = Reply::json(201, self.channel_json(&channel));
-        self.channels.push(channel);
-        reply
     }
 
     fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
