@@ -165,7 +165,11 @@ impl Workers {
 /// The restore worker's loop: runs jobs now, then whenever a job is
 /// accepted or `interval` passes. On `stop` the job under way is dropped
 /// where it is (its record says what it did) and resumed at the next start.
-fn restorer(interval: Duration, mut stop: watch::Receiver<bool>, state: AppState) -> JoinHandle<()> {
+fn restorer(
+    interval: Duration,
+    mut stop: watch::Receiver<bool>,
+    state: AppState,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
             tokio::select! {

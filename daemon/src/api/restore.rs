@@ -42,7 +42,9 @@ async fn optional_body(headers: &HeaderMap, body: Bytes) -> ApiResult<RestoreReq
     // (content type, duplicate keys, unknown fields) as every other.
     let mut request = Request::new(Body::from(body));
     if let Some(kind) = headers.get(header::CONTENT_TYPE) {
-        request.headers_mut().insert(header::CONTENT_TYPE, kind.clone());
+        request
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, kind.clone());
     }
     let ApiJson(request) = ApiJson::<RestoreRequest>::from_request(request, &()).await?;
     Ok(request)

@@ -40,13 +40,21 @@ pub trait StructureWriter: Send + Sync + std::fmt::Debug {
 
     /// Discord: sets the positions of these roles (`(id, position)`) in one
     /// call.
-    async fn position_roles(&self, _positions: &[(String, i64)], _reason: &str) -> PlatformResult<()> {
+    async fn position_roles(
+        &self,
+        _positions: &[(String, i64)],
+        _reason: &str,
+    ) -> PlatformResult<()> {
         Err(PlatformError::Unsupported("moving roles"))
     }
 
     /// Discord: creates `channel` (its type, name, topic, flags, parent and
     /// position; its overwrites are put one by one afterwards); answers its id.
-    async fn create_channel(&self, _channel: &DiscordChannel, _reason: &str) -> PlatformResult<String> {
+    async fn create_channel(
+        &self,
+        _channel: &DiscordChannel,
+        _reason: &str,
+    ) -> PlatformResult<String> {
         Err(PlatformError::Unsupported("creating channels"))
     }
 
@@ -83,7 +91,10 @@ pub trait StructureWriter: Send + Sync + std::fmt::Debug {
     }
 
     /// Telegram: sets the members' default permissions.
-    async fn set_default_permissions(&self, _permissions: &TelegramPermissions) -> PlatformResult<()> {
+    async fn set_default_permissions(
+        &self,
+        _permissions: &TelegramPermissions,
+    ) -> PlatformResult<()> {
         Err(PlatformError::Unsupported("setting default permissions"))
     }
 }

@@ -23,10 +23,10 @@ use super::{
     PlatformResult, Role,
 };
 
-/// Reading the guild's structure for snapshots.
-pub mod structure;
 /// Creating the guild's structure for restores.
 pub mod apply;
+/// Reading the guild's structure for snapshots.
+pub mod structure;
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";

@@ -37,9 +37,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use modctl_types::{Platform, Timestamp};
 
+pub use apply::StructureWriter;
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use retry::RetryPolicy;
-pub use apply::StructureWriter;
 pub use structure::StructureReader;
 
 use crate::clock::Clock;

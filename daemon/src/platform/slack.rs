@@ -64,10 +64,10 @@ impl Slack {
     }
 }
 
-/// Reading the workspace's structure for snapshots.
-pub mod structure;
 /// Creating channels and user groups for restores.
 pub mod apply;
+/// Reading the workspace's structure for snapshots.
+pub mod structure;
 
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();

@@ -123,10 +123,10 @@ impl Telegram {
     }
 }
 
-/// Reading the group's structure for snapshots.
-pub mod structure;
 /// Setting the group's title, description and permissions for restores.
 pub mod apply;
+/// Reading the group's structure for snapshots.
+pub mod structure;
 
 /// A `ChatMember` as Telegram sends it (the fields the daemon reads);
 /// `can_send_messages` is only there for restricted members.

@@ -136,8 +136,10 @@ async fn snapshot(
                 Some(id) => snapshots::get(tx, &server_id, id)?,
                 None => snapshots::list(tx, &server_id)?.into_iter().next(),
             };
-            meta.map(|meta| Ok::<_, StoreError>((meta.id, snapshots::content(tx, &meta.content_hash)?)))
-                .transpose()
+            meta.map(|meta| {
+                Ok::<_, StoreError>((meta.id, snapshots::content(tx, &meta.content_hash)?))
+            })
+            .transpose()
         })
         .await?;
     found.ok_or_else(|| {
@@ -186,7 +188,9 @@ pub async fn dry_run(
     server: &Server,
     snapshot_id: Option<i64>,
 ) -> Result<RestorePlan, RestoreError> {
-    prepare(state, server, snapshot_id).await.map(|(_, plan)| plan)
+    prepare(state, server, snapshot_id)
+        .await
+        .map(|(_, plan)| plan)
 }
 
 /// Plans the restore and records it as a queued job, which the worker

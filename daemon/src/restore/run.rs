@@ -115,9 +115,14 @@ async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
     let platform = job::connect(state, &server.id, server.platform)
         .await?
         .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
-    let fresh =
-        job::plan_against_live(state, &server, platform.as_ref(), job.snapshot_id, &job.content)
-            .await?;
+    let fresh = job::plan_against_live(
+        state,
+        &server,
+        platform.as_ref(),
+        job.snapshot_id,
+        &job.content,
+    )
+    .await?;
     let bot = platform.bot_standing().await.map_err(|error| {
         Stop::from(RestoreError::Platform {
             server: server.id.clone(),
@@ -257,7 +262,8 @@ impl<'a> Runner<'a> {
                 }
                 Some(_) => {}
                 None => {
-                    let result = "skipped: no longer in the plan of the server as it is now".to_owned();
+                    let result =
+                        "skipped: no longer in the plan of the server as it is now".to_owned();
                     return Ok((ItemOutcome::Skipped, None, result, false));
                 }
             }
@@ -289,10 +295,15 @@ impl<'a> Runner<'a> {
                 let result = format!("created as {live}");
                 Ok((ItemOutcome::Done, Some(live), result, true))
             }
-            Ok(None) => Ok((ItemOutcome::Done, None, "set as in the snapshot".to_owned(), false)),
-            Err(Refused::Platform(PlatformError::Unauthorized)) => Err(Stop::Failed(
-                PlatformError::Unauthorized.advice(),
+            Ok(None) => Ok((
+                ItemOutcome::Done,
+                None,
+                "set as in the snapshot".to_owned(),
+                false,
             )),
+            Err(Refused::Platform(PlatformError::Unauthorized)) => {
+                Err(Stop::Failed(PlatformError::Unauthorized.advice()))
+            }
             Err(Refused::Platform(e)) => Ok((ItemOutcome::Failed, None, e.to_string(), false)),
             Err(Refused::Reason(reason)) => Ok((ItemOutcome::Failed, None, reason, false)),
         }
@@ -426,7 +437,10 @@ impl<'a> Runner<'a> {
                     && item.outcome == ItemOutcome::Done
             })
             .filter_map(|(index, item)| {
-                let role = guild.roles.iter().find(|r| r.id == item.planned.snapshot_id)?;
+                let role = guild
+                    .roles
+                    .iter()
+                    .find(|r| r.id == item.planned.snapshot_id)?;
                 Some((index, item.live_id.clone()?, role.position))
             })
             .collect();
@@ -537,9 +551,15 @@ mod tests {
             ("22".to_owned(), "92".to_owned()),
         ]);
         assert_eq!(
-            remap_mentions("see <#11>, ask <@&22> or <@33>; <#44> <# 11> <#11", &resolved),
+            remap_mentions(
+                "see <#11>, ask <@&22> or <@33>; <#44> <# 11> <#11",
+                &resolved
+            ),
             "see <#91>, ask <@&92> or <@33>; <#44> <# 11> <#11"
         );
-        assert_eq!(remap_mentions("no mentions: a < b", &resolved), "no mentions: a < b");
+        assert_eq!(
+            remap_mentions("no mentions: a < b", &resolved),
+            "no mentions: a < b"
+        );
     }
 }

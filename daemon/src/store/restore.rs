@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use modctl_types::restore::{
-    ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary,
-    RestoreJob, RestorePlan,
+    ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary, RestoreJob,
+    RestorePlan,
 };
 use modctl_types::snapshot::StructureContent;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -77,7 +77,11 @@ fn outcome_of(name: &str) -> Result<ItemOutcome, StoreError> {
         "done" => ItemOutcome::Done,
         "failed" => ItemOutcome::Failed,
         "skipped" => ItemOutcome::Skipped,
-        other => return Err(StoreError::Corrupt(format!("unknown item outcome `{other}`"))),
+        other => {
+            return Err(StoreError::Corrupt(format!(
+                "unknown item outcome `{other}`"
+            )));
+        }
     })
 }
 
@@ -175,7 +179,9 @@ fn items(tx: &Transaction<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<Strin
     for row in rows {
         let (seq, planned, outcome, live_id, result) = row?;
         let planned: PlanItem = serde_json::from_str(&planned).map_err(|e| {
-            StoreError::Corrupt(format!("item {seq} of restore job {job_id} cannot be read: {e}"))
+            StoreError::Corrupt(format!(
+                "item {seq} of restore job {job_id} cannot be read: {e}"
+            ))
         })?;
         let item = RunItem {
             seq,
@@ -190,8 +196,20 @@ fn items(tx: &Transaction<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<Strin
 
 /// Job `id` of the server, as the API answers it; `None` if the server has
 /// no such job.
-pub fn get(tx: &Transaction<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, StoreError> {
-    type Row = (i64, String, String, Option<String>, i64, Option<i64>, [u32; 4]);
+pub fn get(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    id: i64,
+) -> Result<Option<RestoreJob>, StoreError> {
+    type Row = (
+        i64,
+        String,
+        String,
+        Option<String>,
+        i64,
+        Option<i64>,
+        [u32; 4],
+    );
     let row: Option<Row> = tx
         .prepare_cached(
             "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
@@ -289,7 +307,9 @@ pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError>
         return Ok(None);
     };
     let content = serde_json::from_str(&content).map_err(|e| {
-        StoreError::Corrupt(format!("the content of restore job {id} cannot be read: {e}"))
+        StoreError::Corrupt(format!(
+            "the content of restore job {id} cannot be read: {e}"
+        ))
     })?;
     Ok(Some(JobRun {
         id,
@@ -310,8 +330,10 @@ pub fn set_state(
     now: i64,
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
-    tx.prepare_cached("UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1")?
-        .execute(params![id, state.as_str(), detail, finished_at])?;
+    tx.prepare_cached(
+        "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1",
+    )?
+    .execute(params![id, state.as_str(), detail, finished_at])?;
     Ok(())
 }
 
@@ -364,7 +386,10 @@ pub fn record_item(tx: &Transaction<'_>, outcome: &Outcome<'_>) -> Result<(), St
 }
 
 /// The server's id map: snapshot id -> the live id a restore created it as.
-pub fn id_map(tx: &Transaction<'_>, server_id: &str) -> Result<HashMap<String, String>, StoreError> {
+pub fn id_map(
+    tx: &Transaction<'_>,
+    server_id: &str,
+) -> Result<HashMap<String, String>, StoreError> {
     let mut stmt =
         tx.prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;

@@ -42,7 +42,12 @@ impl StructureWriter for Discord {
             "user from Discord",
         )?;
         let guild = self
-            .call(Method::GET, &format!("/guilds/{}", self.guild_id), None, None)
+            .call(
+                Method::GET,
+                &format!("/guilds/{}", self.guild_id),
+                None,
+                None,
+            )
             .await?;
         let Some(bot) = self.member(&me.id).await? else {
             return Err(PlatformError::Forbidden(
@@ -85,11 +90,17 @@ impl StructureWriter for Discord {
             body["unicode_emoji"] = json!(emoji);
         }
         let path = format!("/guilds/{}/roles", self.guild_id);
-        let created = self.call(Method::POST, &path, Some(body), Some(reason)).await?;
+        let created = self
+            .call(Method::POST, &path, Some(body), Some(reason))
+            .await?;
         id_of(created, "role from Discord")
     }
 
-    async fn position_roles(&self, positions: &[(String, i64)], reason: &str) -> PlatformResult<()> {
+    async fn position_roles(
+        &self,
+        positions: &[(String, i64)],
+        reason: &str,
+    ) -> PlatformResult<()> {
         let body: Vec<Value> = positions
             .iter()
             .map(|(id, position)| json!({ "id": id, "position": position }))
@@ -100,7 +111,11 @@ impl StructureWriter for Discord {
             .map(drop)
     }
 
-    async fn create_channel(&self, channel: &DiscordChannel, reason: &str) -> PlatformResult<String> {
+    async fn create_channel(
+        &self,
+        channel: &DiscordChannel,
+        reason: &str,
+    ) -> PlatformResult<String> {
         let mut body = json!({
             "name": channel.name,
             "type": channel.kind,
@@ -109,7 +124,10 @@ impl StructureWriter for Discord {
         });
         let optional = [
             ("topic", channel.topic.as_ref().map(|t| json!(t))),
-            ("rate_limit_per_user", channel.rate_limit_per_user.map(|v| json!(v))),
+            (
+                "rate_limit_per_user",
+                channel.rate_limit_per_user.map(|v| json!(v)),
+            ),
             ("bitrate", channel.bitrate.map(|v| json!(v))),
             ("user_limit", channel.user_limit.map(|v| json!(v))),
             ("parent_id", channel.parent_id.as_ref().map(|p| json!(p))),
@@ -120,7 +138,9 @@ impl StructureWriter for Discord {
             }
         }
         let path = format!("/guilds/{}/channels", self.guild_id);
-        let created = self.call(Method::POST, &path, Some(body), Some(reason)).await?;
+        let created = self
+            .call(Method::POST, &path, Some(body), Some(reason))
+            .await?;
         id_of(created, "channel from Discord")
     }
 

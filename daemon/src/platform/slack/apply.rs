@@ -32,10 +32,15 @@ struct GroupAnswer {
 impl StructureWriter for Slack {
     async fn create_conversation(&self, channel: &SlackChannel) -> PlatformResult<String> {
         let body = json!({ "name": channel.name, "is_private": channel.is_private });
-        let id = match self.call("conversations.create", Arguments::Json(&body)).await {
-            Ok(answer) => payload::<ChannelAnswer>(answer, "conversations.create answer from Slack")?
-                .channel
-                .id,
+        let id = match self
+            .call("conversations.create", Arguments::Json(&body))
+            .await
+        {
+            Ok(answer) => {
+                payload::<ChannelAnswer>(answer, "conversations.create answer from Slack")?
+                    .channel
+                    .id
+            }
             // Names are unique in a workspace: the channel is there (made
             // by someone else, or by a call whose answer was lost). It is
             // the one wanted; its topic and purpose are left as they are.

@@ -22,7 +22,10 @@ impl StructureWriter for Telegram {
         self.call("setChatDescription", body).await.map(drop)
     }
 
-    async fn set_default_permissions(&self, permissions: &TelegramPermissions) -> PlatformResult<()> {
+    async fn set_default_permissions(
+        &self,
+        permissions: &TelegramPermissions,
+    ) -> PlatformResult<()> {
         // Independent permissions: what is set is exactly what is given
         // (otherwise Telegram derives some from others).
         let body = json!({

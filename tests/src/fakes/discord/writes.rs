@@ -107,7 +107,10 @@ impl Guild {
                 role.position = position;
             }
         }
-        Reply::json(200, json!(self.roles.iter().map(role_json).collect::<Vec<_>>()))
+        Reply::json(
+            200,
+            json!(self.roles.iter().map(role_json).collect::<Vec<_>>()),
+        )
     }
 
     pub(super) fn create_channel(&mut self, body: &Value) -> Reply {
@@ -121,10 +124,7 @@ impl Guild {
         }
         let parent_id = body["parent_id"].as_str().map(str::to_owned);
         if let Some(parent) = &parent_id {
-            let is_category = self
-                .channels
-                .iter()
-                .any(|c| &c.id == parent && c.kind == 4);
+            let is_category = self.channels.iter().any(|c| &c.id == parent && c.kind == 4);
             if kind == 4 || !is_category {
                 return invalid_form("parent_id", "Category does not exist");
             }

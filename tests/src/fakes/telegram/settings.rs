@@ -21,7 +21,10 @@ impl Bot {
         if let Err(reply) = self.group(params) {
             return reply;
         }
-        let title = params.get("title").and_then(Value::as_str).unwrap_or_default();
+        let title = params
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match title.chars().count() {
             0 => bad_request("chat title is empty"),
             1..=128 => {

@@ -1,0 +1,602 @@
+//! Restoring structure snapshots (issue #10), against the stateful fakes
+//! on the platforms' own routes: a nuked guild gets its roles, categories,
+//! channels and overwrites back with the overwrites following the roles to
+//! their new ids; a second restore creates nothing; what is above the bot
+//! is reported, not attempted; Discord's buckets are waited for, not hit;
+//! a job interrupted by a restart resumes without duplicates; a dry run
+//! changes nothing; Slack and Telegram restores.
+
+use std::time::{Duration, Instant};
+
+use modctl_client::Client;
+use modctl_e2e::fakes::discord::{ADMIN_ROLE, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::slack::{TOKEN as SLACK_TOKEN, UserGroup};
+use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
+use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
+use modctl_e2e::{
+    ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body,
+};
+use modctl_types::restore::{
+    ItemKind, ItemOutcome, JobState, MatchedBy, PlanStep, RestoreJob, RestorePlan,
+};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+const VIEW_CHANNEL: u64 = 1 << 10;
+const SEND_MESSAGES: u64 = 1 << 11;
+
+const HELPERS: &str = "600000000000000020";
+const STAFF: &str = "700000000000000010";
+const STAFF_CHAT: &str = "700000000000000011";
+const RULES: &str = "700000000000000014";
+
+fn restore_url(daemon: &TestDaemon, server: &str, dry_run: bool) -> String {
+    let query = if dry_run { "?dry_run=true" } else { "" };
+    daemon.api(&format!(
+        "/servers/{server}/structure-snapshot/restore{query}"
+    ))
+}
+
+async fn post_restore(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    dry_run: bool,
+    body: Option<Value>,
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(restore_url(daemon, server, dry_run))
+        .bearer_auth(&key.full);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap()
+}
+
+async fn dry_run(daemon: &TestDaemon, key: &TestKey, server: &str) -> RestorePlan {
+    let response = post_restore(daemon, key, server, true, None).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+/// Starts a restore (202 with its `Location`) and waits for its end.
+async fn restore(daemon: &TestDaemon, key: &TestKey, server: &str) -> RestoreJob {
+    let response = post_restore(daemon, key, server, false, None).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let location = response.headers()["location"].to_str().unwrap().to_owned();
+    let job: RestoreJob = response.json().await.unwrap();
+    assert_eq!(
+        location,
+        format!(
+            "/api/v1/servers/{server}/structure-snapshot/restore/{}",
+            job.id
+        )
+    );
+    wait(daemon, key, server, job.id).await
+}
+
+async fn job(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> RestoreJob {
+    let url = daemon.api(&format!(
+        "/servers/{server}/structure-snapshot/restore/{id}"
+    ));
+    let response = reqwest::Client::new()
+        .get(url)
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+/// Polls the job until it has ended (at most 30 s).
+async fn wait(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> RestoreJob {
+    let started = Instant::now();
+    loop {
+        let job = job(daemon, key, server, id).await;
+        if job.state.is_final() {
+            return job;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "job stuck: {job:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn item<'a>(
+    job: &'a RestoreJob,
+    kind: ItemKind,
+    snapshot_id: &str,
+) -> &'a modctl_types::restore::JobItem {
+    job.items
+        .iter()
+        .find(|i| i.planned.kind == kind && i.planned.snapshot_id == snapshot_id)
+        .unwrap_or_else(|| panic!("no {kind} {snapshot_id} in {job:#?}"))
+}
+
+fn assert_nothing_remains(job: &RestoreJob) {
+    assert_eq!(job.state, JobState::Done, "{job:#?}");
+    assert!(job.finished_at.is_some());
+    assert!(
+        job.progress.iter().all(|p| p.remaining == 0),
+        "{:?}",
+        job.progress
+    );
+}
+
+/// A guild whose `@everyone` may view and send (so the bot may grant
+/// that), with a Helpers role below the bot's, a Staff category hidden from
+/// everyone but Helpers, a staff chat in it whose topic mentions Helpers and
+/// the rules channel, with a role and a member overwrite.
+fn guild() -> FakeDiscord {
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.set_role_permissions(ALPHA_DISCORD, VIEW_CHANNEL | SEND_MESSAGES);
+    discord.add_role(HELPERS, 3, VIEW_CHANNEL);
+    discord.style_role(HELPERS, "Helpers", 0x3498DB, true, true);
+    discord.style_role(ADMIN_ROLE, "Admins", 0, false, false);
+    discord.add_typed_channel(STAFF, 4, "Staff", None, 0, None);
+    discord.add_typed_channel(
+        STAFF_CHAT,
+        0,
+        "staff-chat",
+        Some(STAFF),
+        0,
+        Some(&format!(
+            "Ask <@&{HELPERS}>, read <#{RULES}> and <#{STAFF}>"
+        )),
+    );
+    discord.add_typed_channel(RULES, 0, "rules", None, 3, Some("Be kind"));
+    discord.add_overwrite(STAFF, ALPHA_DISCORD, false, 0, VIEW_CHANNEL);
+    discord.add_overwrite(STAFF, HELPERS, false, VIEW_CHANNEL, 0);
+    discord.add_overwrite(STAFF_CHAT, HELPERS, false, VIEW_CHANNEL | SEND_MESSAGES, 0);
+    discord.add_overwrite(STAFF_CHAT, OWNER, true, VIEW_CHANNEL, SEND_MESSAGES);
+    discord
+}
+
+fn connected(discord: &FakeDiscord) -> (Fixture, Client) {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    (fixture, client)
+}
+
+fn writes(discord: &FakeDiscord) -> usize {
+    discord
+        .requests()
+        .iter()
+        .filter(|r| r.method != "GET")
+        .count()
+}
+
+fn only(ids: Vec<String>, what: &str) -> String {
+    assert_eq!(ids.len(), 1, "expected exactly one {what}: {ids:?}");
+    ids.into_iter().next().unwrap()
+}
+
+#[tokio::test]
+async fn a_nuked_guild_gets_its_roles_channels_and_remapped_overwrites_back_once() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    let snapshot = client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    let (roles, channels) = (discord.role_count(), discord.channel_count());
+
+    // The nuke: a role (referenced by overwrites of the deleted channels),
+    // a role above the bot, a category and the channel in it.
+    discord.delete_role(HELPERS);
+    discord.delete_role(ADMIN_ROLE);
+    discord.delete_channel(STAFF);
+    discord.delete_channel(STAFF_CHAT);
+
+    let plan = dry_run(daemon, key, ALPHA_DISCORD).await;
+    assert_eq!(plan.snapshot_id, snapshot.id);
+    // Helpers, Staff, staff-chat and its four overwrites; Admins skipped.
+    assert_eq!(
+        (plan.summary.create, plan.summary.skip),
+        (7, 1),
+        "{plan:#?}"
+    );
+    let admins = plan
+        .items
+        .iter()
+        .find(|i| i.snapshot_id == ADMIN_ROLE)
+        .unwrap();
+    assert_eq!(admins.step, PlanStep::Skip);
+    assert!(admins.detail.contains("above the bot"), "{}", admins.detail);
+    assert_eq!(writes(&discord), 0, "a dry run changes nothing");
+    assert_eq!(discord.role_count(), roles - 2);
+
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    assert_eq!(job.snapshot_id, snapshot.id);
+    assert_eq!(job.actor, format!("key:{}", key.key_id));
+
+    let helpers = only(discord.roles_named("Helpers"), "Helpers role");
+    assert_ne!(helpers, HELPERS, "a deleted role comes back with a new id");
+    let (position, permissions) = discord.role_of(&helpers).unwrap();
+    let (bot_top, _) = discord.role_of(MOD_ROLE).unwrap();
+    assert!(
+        position < bot_top,
+        "placed below the bot ({position} < {bot_top})"
+    );
+    assert_eq!(permissions, VIEW_CHANNEL);
+    assert_eq!(
+        discord
+            .requests_to("PATCH", &format!("/guilds/{ALPHA_DISCORD}/roles"))
+            .len(),
+        1,
+        "positions are set in one bulk call"
+    );
+    // Above the bot: reported, never attempted.
+    assert!(discord.roles_named("Admins").is_empty());
+    let admins = item(&job, ItemKind::Role, ADMIN_ROLE);
+    assert_eq!(admins.outcome, ItemOutcome::Skipped);
+    let role_posts = discord.requests_to("POST", &format!("/guilds/{ALPHA_DISCORD}/roles"));
+    assert_eq!(role_posts.len(), 1, "only Helpers is created");
+    assert_eq!(
+        item(&job, ItemKind::Role, HELPERS)
+            .planned
+            .live_id
+            .as_deref(),
+        Some(helpers.as_str())
+    );
+
+    let staff = only(discord.channels_named("Staff"), "Staff category");
+    let chat = only(discord.channels_named("staff-chat"), "staff chat");
+    let (parent, topic) = discord.channel_of(&chat).unwrap();
+    assert_eq!(
+        parent.as_deref(),
+        Some(staff.as_str()),
+        "in the new category"
+    );
+    assert_eq!(
+        topic.as_deref(),
+        Some(format!("Ask <@&{helpers}>, read <#{RULES}> and <#{staff}>").as_str()),
+        "mentions follow the id map"
+    );
+    let mut chat_overwrites = discord.overwrites_of(&chat);
+    chat_overwrites.sort();
+    let mut expected = vec![
+        (helpers.clone(), false, VIEW_CHANNEL | SEND_MESSAGES, 0),
+        (OWNER.to_owned(), true, VIEW_CHANNEL, SEND_MESSAGES),
+    ];
+    expected.sort();
+    assert_eq!(
+        chat_overwrites, expected,
+        "the role overwrite points at the new role; the member's survives"
+    );
+    let mut staff_overwrites = discord.overwrites_of(&staff);
+    staff_overwrites.sort();
+    let mut expected = vec![
+        (ALPHA_DISCORD.to_owned(), false, 0, VIEW_CHANNEL),
+        (helpers.clone(), false, VIEW_CHANNEL, 0),
+    ];
+    expected.sort();
+    assert_eq!(staff_overwrites, expected);
+    assert_eq!(
+        (discord.role_count(), discord.channel_count()),
+        (roles - 1, channels)
+    );
+
+    // Restoring again creates nothing: the id map recognises what was created.
+    let writes_before = writes(&discord);
+    let plan = dry_run(daemon, key, ALPHA_DISCORD).await;
+    assert_eq!(plan.summary.create, 0, "{plan:#?}");
+    let helpers_again = plan
+        .items
+        .iter()
+        .find(|i| i.snapshot_id == HELPERS)
+        .unwrap();
+    assert_eq!(helpers_again.matched_by, Some(MatchedBy::Restored));
+    assert_eq!(helpers_again.live_id.as_deref(), Some(helpers.as_str()));
+    let again = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&again);
+    assert_eq!(again.summary.create, 0);
+    assert_eq!(
+        writes(&discord),
+        writes_before,
+        "a second restore creates nothing"
+    );
+    assert_eq!(
+        (discord.role_count(), discord.channel_count()),
+        (roles - 1, channels)
+    );
+}
+
+#[tokio::test]
+async fn restores_answer_clear_errors_and_the_read_scope_may_follow_a_job() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+
+    let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_DISCORD, false, None).await).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        message.contains("no structure snapshot to restore"),
+        "{message}"
+    );
+    let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_DISCORD, true, None).await).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{message}");
+
+    let snapshot = client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    let body = Some(json!({ "snapshot_id": snapshot.id + 100 }));
+    let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_DISCORD, false, body).await).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        message.contains(&format!("no structure snapshot {}", snapshot.id + 100)),
+        "{message}"
+    );
+    let body = Some(json!({ "snapshot": 1 }));
+    let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_DISCORD, false, body).await).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{message}");
+
+    // Read-only keys may follow jobs but not start them.
+    let (status, _) =
+        error_body(post_restore(daemon, &fixture.alpha_ro, ALPHA_DISCORD, false, None).await).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let body = Some(json!({ "snapshot_id": snapshot.id }));
+    let response = post_restore(daemon, key, ALPHA_DISCORD, false, body).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let accepted: RestoreJob = response.json().await.unwrap();
+    let done = wait(daemon, &fixture.alpha_ro, ALPHA_DISCORD, accepted.id).await;
+    assert_nothing_remains(&done);
+
+    let url = daemon.api(&format!(
+        "/servers/{ALPHA_DISCORD}/structure-snapshot/restore/{}",
+        done.id + 1
+    ));
+    let response = reqwest::Client::new()
+        .get(url)
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .unwrap();
+    let (status, message) = error_body(response).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(message.contains("no restore job"), "{message}");
+}
+
+#[tokio::test]
+async fn a_running_job_makes_another_restore_a_409() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    discord.delete_channel(STAFF_CHAT);
+    // The job's channel creation waits until the gate opens.
+    let gate = discord.hold("POST", &format!("/guilds/{ALPHA_DISCORD}/channels"));
+    let response = post_restore(daemon, key, ALPHA_DISCORD, false, None).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let first: RestoreJob = response.json().await.unwrap();
+    let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_DISCORD, false, None).await).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        message.contains(&format!("restore job {} of server", first.id)),
+        "{message}"
+    );
+    gate.release();
+    assert_nothing_remains(&wait(daemon, key, ALPHA_DISCORD, first.id).await);
+    assert_eq!(discord.channels_named("staff-chat").len(), 1);
+}
+
+/// A guild with `count` text channels `chan-N`, captured and then deleted.
+async fn nuked_channels(discord: &FakeDiscord, client: &Client, count: usize) {
+    for i in 0..count {
+        discord.add_typed_channel(
+            &format!("7100000000000{i:05}"),
+            0,
+            &format!("chan-{i}"),
+            None,
+            10 + i as i64,
+            None,
+        );
+    }
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    for i in 0..count {
+        discord.delete_channel(&format!("7100000000000{i:05}"));
+    }
+}
+
+fn assert_each_channel_once(discord: &FakeDiscord, count: usize) {
+    for i in 0..count {
+        assert_eq!(
+            discord.channels_named(&format!("chan-{i}")).len(),
+            1,
+            "chan-{i}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_restore_of_30_channels_waits_for_the_bucket_and_a_429_is_waited_out() {
+    let discord = guild();
+    let channels_route = format!("/guilds/{ALPHA_DISCORD}/channels");
+    discord.limit_route(
+        "POST",
+        "/guilds/{guild}/channels",
+        5,
+        Duration::from_millis(500),
+    );
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    nuked_channels(&discord, &client, 30).await;
+
+    let started = Instant::now();
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    assert_each_channel_once(&discord, 30);
+    let refused = discord.too_many_requests();
+    assert_eq!(
+        (refused.bucket, refused.global),
+        (0, 0),
+        "no request was refused: {refused:?}"
+    );
+    // 30 requests at 5 per 500 ms cannot take less than 5 full windows.
+    assert!(
+        started.elapsed() >= Duration::from_millis(2_500),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // A 429 the limiter could not foresee is waited out, not failed.
+    for i in 0..30 {
+        let id = only(discord.channels_named(&format!("chan-{i}")), "channel");
+        discord.delete_channel(&id);
+    }
+    discord.inject_429("POST", &channels_route, Duration::from_millis(2_500), false);
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    assert!(
+        job.items.iter().all(|i| i.outcome != ItemOutcome::Failed),
+        "{job:#?}"
+    );
+    assert_each_channel_once(&discord, 30);
+    assert_eq!(discord.too_many_requests().injected, 1);
+}
+
+#[tokio::test]
+async fn a_job_interrupted_by_a_restart_resumes_without_creating_anything_twice() {
+    const COUNT: usize = 40;
+    let discord = guild();
+    discord.limit_route(
+        "POST",
+        "/guilds/{guild}/channels",
+        5,
+        Duration::from_millis(500),
+    );
+    let (fixture, client) = connected(&discord);
+    nuked_channels(&discord, &client, COUNT).await;
+    let base = discord.channel_count();
+    let Fixture {
+        daemon, alpha_rw, ..
+    } = fixture;
+
+    let response = post_restore(&daemon, &alpha_rw, ALPHA_DISCORD, false, None).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let accepted: RestoreJob = response.json().await.unwrap();
+    let started = Instant::now();
+    while discord.channel_count() < base + 10 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the job does not start"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let daemon = tokio::task::spawn_blocking(move || daemon.restart())
+        .await
+        .unwrap();
+    let at_restart = discord.channel_count();
+    assert!(
+        at_restart < base + COUNT,
+        "the job ended before the restart: nothing to resume"
+    );
+
+    let job = wait(&daemon, &alpha_rw, ALPHA_DISCORD, accepted.id).await;
+    assert_nothing_remains(&job);
+    assert_each_channel_once(&discord, COUNT);
+    assert_eq!(discord.channel_count(), base + COUNT);
+    // Every channel-creation request made a channel: none was sent twice.
+    let posts = discord.requests_to("POST", &format!("/guilds/{ALPHA_DISCORD}/channels"));
+    let mut names: Vec<&str> = posts
+        .iter()
+        .filter_map(|r| r.body["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), COUNT);
+}
+
+#[tokio::test]
+async fn a_slack_restore_recreates_channels_and_user_groups_with_their_members() {
+    let slack = FakeSlack::start();
+    slack.add_channel("C0GENERAL1", "general");
+    slack.describe_channel("C0GENERAL1", "Hello", "Everything");
+    slack.add_private_channel("C0STAFF001", "staff", "Staff only", "Moderation");
+    slack.add_user_group(UserGroup {
+        id: "S0MODS0001".into(),
+        name: "Moderators".into(),
+        handle: "mods".into(),
+        description: "The mods".into(),
+        channels: vec!["C0STAFF001".into()],
+        users: vec!["U0ALICE001".into(), "U0BOB00001".into()],
+    });
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_live(ALPHA_SLACK, SLACK_TOKEN, &slack.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_SLACK).await.unwrap();
+    slack.delete_channel("C0STAFF001");
+    slack.delete_user_group("S0MODS0001");
+
+    let job = restore(&fixture.daemon, &fixture.alpha_rw, ALPHA_SLACK).await;
+    assert_nothing_remains(&job);
+    assert_eq!(
+        item(&job, ItemKind::Channel, "C0GENERAL1")
+            .planned
+            .matched_by,
+        Some(MatchedBy::Id)
+    );
+    let (staff, private, topic, purpose) = slack.channel_named("staff").expect("staff is back");
+    assert_ne!(staff, "C0STAFF001");
+    assert!(private);
+    assert_eq!(
+        (topic.as_str(), purpose.as_str()),
+        ("Staff only", "Moderation")
+    );
+    let groups = slack.user_groups_handled("mods");
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].name, "Moderators");
+    assert_eq!(
+        groups[0].channels,
+        vec![staff.clone()],
+        "default channels follow the new id"
+    );
+    assert_eq!(groups[0].users, ["U0ALICE001", "U0BOB00001"]);
+
+    let again = restore(&fixture.daemon, &fixture.alpha_rw, ALPHA_SLACK).await;
+    assert_eq!(again.summary.create, 0, "{again:#?}");
+    assert_eq!(slack.calls("conversations.create").len(), 1);
+    assert_eq!(slack.calls("usergroups.create").len(), 1);
+}
+
+#[tokio::test]
+async fn a_telegram_restore_sets_title_description_and_default_permissions_back() {
+    let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());
+    telegram.set_chat_info("Alpha Group", Some("Be kind"), None);
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_TELEGRAM).await.unwrap();
+    let (_, _, permissions) = telegram.chat_info();
+
+    telegram.set_chat_info("pwned", None, None);
+    telegram.set_default_permissions(json!({"can_send_messages": false, "can_invite_users": true}));
+    let plan = dry_run(&fixture.daemon, &fixture.alpha_rw, ALPHA_TELEGRAM).await;
+    assert_eq!(plan.summary.update, 3, "{plan:#?}");
+    assert_eq!(telegram.chat_info().0, "pwned", "a dry run changes nothing");
+
+    let job = restore(&fixture.daemon, &fixture.alpha_rw, ALPHA_TELEGRAM).await;
+    assert_nothing_remains(&job);
+    let (title, description, restored) = telegram.chat_info();
+    assert_eq!(
+        (title.as_str(), description.as_deref()),
+        ("Alpha Group", Some("Be kind"))
+    );
+    assert_eq!(restored, permissions);
+
+    let again = restore(&fixture.daemon, &fixture.alpha_rw, ALPHA_TELEGRAM).await;
+    assert_eq!((again.summary.update, again.summary.present), (0, 3));
+    assert_eq!(telegram.calls("setChatTitle").len(), 1);
+}
