@@ -600,3 +600,73 @@ async fn a_telegram_restore_sets_title_description_and_default_permissions_back(
     assert_eq!((again.summary.update, again.summary.present), (0, 3));
     assert_eq!(telegram.calls("setChatTitle").len(), 1);
 }
+
+#[tokio::test]
+async fn a_channel_created_just_before_a_restart_is_found_by_name_not_created_again() {
+    const COUNT: usize = 3;
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    nuked_channels(&discord, &client, COUNT).await;
+    let base = discord.channel_count();
+    let Fixture {
+        daemon, alpha_rw, ..
+    } = fixture;
+    let channels = format!("/guilds/{ALPHA_DISCORD}/channels");
+
+    // The first creation reaches Discord, but its answer never reaches the
+    // daemon: it is stopped while the request is held.
+    let creation = discord.hold("POST", &channels);
+    let response = post_restore(&daemon, &alpha_rw, ALPHA_DISCORD, false, None).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let accepted: RestoreJob = response.json().await.unwrap();
+    creation.arrived().await;
+    // The restarted daemon's first look at the channels waits until the
+    // lost creation has taken effect on Discord.
+    let reading = discord.hold("GET", &channels);
+    let daemon = tokio::task::spawn_blocking(move || daemon.restart())
+        .await
+        .unwrap();
+    reading.arrived().await;
+    creation.release();
+    let started = Instant::now();
+    while discord.channel_count() < base + 1 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the held creation never landed"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    reading.release();
+
+    let job = wait(&daemon, &alpha_rw, ALPHA_DISCORD, accepted.id).await;
+    assert_nothing_remains(&job);
+    assert_each_channel_once(&discord, COUNT);
+    assert_eq!(discord.channel_count(), base + COUNT);
+    assert_eq!(
+        discord.requests_to("POST", &channels).len(),
+        COUNT,
+        "one creation per channel"
+    );
+    let found: Vec<_> = job
+        .items
+        .iter()
+        .filter(|i| {
+            i.result
+                .as_deref()
+                .is_some_and(|r| r.contains("found present"))
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "the lost creation is found by name: {job:#?}"
+    );
+    assert!(
+        found[0]
+            .result
+            .as_deref()
+            .unwrap()
+            .contains("matched by name"),
+        "{found:?}"
+    );
+}
