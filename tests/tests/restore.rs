@@ -16,9 +16,11 @@ use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
 use modctl_e2e::{
     ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body,
 };
+use modctl_types::Platform;
 use modctl_types::restore::{
     ItemKind, ItemOutcome, JobState, MatchedBy, PlanStep, RestoreJob, RestorePlan,
 };
+use modctl_types::snapshot::{DiscordStructure, StructureContent};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -669,4 +671,115 @@ async fn a_channel_created_just_before_a_restart_is_found_by_name_not_created_ag
             .contains("matched by name"),
         "{found:?}"
     );
+}
+
+fn discord_content(content: Option<StructureContent>) -> DiscordStructure {
+    match content {
+        Some(StructureContent::Discord(guild)) => guild,
+        other => panic!("expected Discord content, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_simulated_guild_is_restored_under_the_same_rules() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    let client = daemon.client(&fixture.alpha_rw);
+    let before = client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    let before = discord_content(
+        client
+            .snapshot(ALPHA_DISCORD, before.id, true)
+            .await
+            .unwrap()
+            .content,
+    );
+    let moderator = before
+        .roles
+        .iter()
+        .find(|r| r.name == "Moderator")
+        .unwrap()
+        .clone();
+    let staff = before
+        .channels
+        .iter()
+        .find(|c| c.name == "Staff")
+        .unwrap()
+        .clone();
+    let admin = before
+        .roles
+        .iter()
+        .find(|r| r.name == "Admin")
+        .unwrap()
+        .clone();
+    let nuked = [moderator.id.clone(), admin.id.clone(), staff.id.clone()];
+    daemon.write(move |tx| {
+        tx.execute(
+            "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id IN (?2, ?3)",
+            [ALPHA_DISCORD, &nuked[0], &nuked[1]],
+        )?;
+        tx.execute(
+            "DELETE FROM sim_channels WHERE server_id = ?1 AND (channel_id = ?2 OR parent_id = ?2)",
+            [ALPHA_DISCORD, &nuked[2]],
+        )?;
+        Ok(())
+    });
+
+    let job = restore(daemon, &fixture.alpha_rw, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    assert!(
+        job.items.iter().all(|i| i.outcome != ItemOutcome::Failed),
+        "{job:#?}"
+    );
+    assert_eq!(
+        item(&job, ItemKind::Role, &admin.id).outcome,
+        ItemOutcome::Skipped,
+        "Admin is above the bot"
+    );
+
+    let after = client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    let after = discord_content(
+        client
+            .snapshot(ALPHA_DISCORD, after.id, true)
+            .await
+            .unwrap()
+            .content,
+    );
+    let restored = after
+        .roles
+        .iter()
+        .find(|r| r.name == "Moderator")
+        .expect("Moderator is back");
+    assert_ne!(restored.id, moderator.id);
+    let staff_now = after
+        .channels
+        .iter()
+        .find(|c| c.name == "Staff")
+        .expect("Staff is back");
+    let ids: Vec<&str> = staff_now
+        .permission_overwrites
+        .iter()
+        .map(|o| o.id.as_str())
+        .collect();
+    assert!(ids.contains(&restored.id.as_str()), "{ids:?}");
+    assert!(!ids.contains(&moderator.id.as_str()), "{ids:?}");
+    let in_staff = |guild: &DiscordStructure, parent: &str| {
+        let mut names: Vec<String> = guild
+            .channels
+            .iter()
+            .filter(|c| c.parent_id.as_deref() == Some(parent))
+            .map(|c| c.name.clone())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        in_staff(&after, &staff_now.id),
+        in_staff(&before, &staff.id)
+    );
+    assert_eq!(after.channels.len(), before.channels.len());
+    assert_eq!(after.roles.len(), before.roles.len() - 1, "all but Admin");
+
+    let again = restore(daemon, &fixture.alpha_rw, ALPHA_DISCORD).await;
+    assert_eq!(again.summary.create, 0, "{again:#?}");
 }

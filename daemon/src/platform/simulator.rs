@@ -19,6 +19,8 @@ use super::{PlatformAdapter, PlatformError, PlatformResult};
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 
+/// Creating the simulated structure for restores.
+pub mod apply;
 pub mod structure;
 
 pub use structure::{SimChannel, SimOverwrite};

@@ -30,6 +30,11 @@ const VOICE_KINDS: [u8; 2] = [2, 13];
 /// Discord's text-like channel types, which have a topic and slow mode.
 const TEXT_KINDS: [u8; 4] = [0, 5, 15, 16];
 
+/// What a simulated guild's `@everyone` may do: view channels, send
+/// messages, read history, connect, speak.
+pub(super) const EVERYONE_PERMISSIONS: u64 =
+    (1 << 10) | (1 << 11) | (1 << 16) | (1 << 20) | (1 << 21);
+
 /// A channel of a simulated community, for seeding.
 #[derive(Debug, Clone, Copy)]
 pub struct SimChannel<'a> {
@@ -78,7 +83,7 @@ pub struct SimOverwrite<'a> {
 }
 
 /// Stores `channel` in the simulated community of `server_id`.
-pub(super) fn insert_channel(
+pub(crate) fn insert_channel(
     tx: &Transaction<'_>,
     server_id: &str,
     channel: &SimChannel<'_>,
@@ -152,8 +157,7 @@ fn discord(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, Si
         colour: 0,
         hoist: false,
         mentionable: false,
-        // View channels, send messages, read history, connect, speak.
-        permissions: ((1u64 << 10) | (1 << 11) | (1 << 16) | (1 << 20) | (1 << 21)).to_string(),
+        permissions: EVERYONE_PERMISSIONS.to_string(),
         position: 0,
         icon: None,
         unicode_emoji: None,
@@ -304,8 +308,3 @@ impl StructureReader for Simulator {
         .await
     }
 }
-
-/// The simulator does not create structure yet: a restore onto a simulated
-/// server fails each item it would create with "not supported", and reports
-/// the rest.
-impl crate::platform::StructureWriter for Simulator {}
