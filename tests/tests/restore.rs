@@ -316,6 +316,13 @@ async fn restores_answer_clear_errors_and_the_read_scope_may_follow_a_job() {
     let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
 
     let (status, message) =
+        error_body(post_restore(daemon, key, ALPHA_TELEGRAM, true, None).await).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        message.contains("is not connected to its platform"),
+        "{message}"
+    );
+    let (status, message) =
         error_body(post_restore(daemon, key, ALPHA_DISCORD, false, None).await).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(

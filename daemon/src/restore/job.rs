@@ -174,10 +174,11 @@ async fn prepare(
     server: &Server,
     snapshot_id: Option<i64>,
 ) -> Result<(StructureContent, RestorePlan), RestoreError> {
-    let (snapshot_id, content) = snapshot(state, &server.id, snapshot_id).await?;
+    // Without a connection nothing can be restored, whatever the snapshots.
     let platform = connect(state, &server.id, server.platform)
         .await?
         .ok_or_else(|| RestoreError::NotConnected(server.id.clone()))?;
+    let (snapshot_id, content) = snapshot(state, &server.id, snapshot_id).await?;
     let plan = plan_against_live(state, server, platform.as_ref(), snapshot_id, &content).await?;
     Ok((content, plan))
 }
