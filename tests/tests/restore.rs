@@ -31,6 +31,7 @@ const HELPERS: &str = "600000000000000020";
 const STAFF: &str = "700000000000000010";
 const STAFF_CHAT: &str = "700000000000000011";
 const RULES: &str = "700000000000000014";
+const STAFF_NOTES: &str = "700000000000000015";
 
 fn restore_url(daemon: &TestDaemon, server: &str, dry_run: bool) -> String {
     let query = if dry_run { "?dry_run=true" } else { "" };
@@ -146,10 +147,11 @@ fn guild() -> FakeDiscord {
         Some(STAFF),
         0,
         Some(&format!(
-            "Ask <@&{HELPERS}>, read <#{RULES}> and <#{STAFF}>"
+            "Ask <@&{HELPERS}>, read <#{RULES}> and <#{STAFF}>, write in <#{STAFF_NOTES}>"
         )),
     );
     discord.add_typed_channel(RULES, 0, "rules", None, 3, Some("Be kind"));
+    discord.add_typed_channel(STAFF_NOTES, 0, "staff-notes", Some(STAFF), 1, None);
     discord.add_overwrite(STAFF, ALPHA_DISCORD, false, 0, VIEW_CHANNEL);
     discord.add_overwrite(STAFF, HELPERS, false, VIEW_CHANNEL, 0);
     discord.add_overwrite(STAFF_CHAT, HELPERS, false, VIEW_CHANNEL | SEND_MESSAGES, 0);
@@ -193,13 +195,15 @@ async fn a_nuked_guild_gets_its_roles_channels_and_remapped_overwrites_back_once
     discord.delete_role(ADMIN_ROLE);
     discord.delete_channel(STAFF);
     discord.delete_channel(STAFF_CHAT);
+    discord.delete_channel(STAFF_NOTES);
 
     let plan = dry_run(daemon, key, ALPHA_DISCORD).await;
     assert_eq!(plan.snapshot_id, snapshot.id);
-    // Helpers, Staff, staff-chat and its four overwrites; Admins skipped.
+    // Helpers, Staff, staff-chat, staff-notes and four overwrites; Admins
+    // skipped.
     assert_eq!(
         (plan.summary.create, plan.summary.skip),
-        (7, 1),
+        (8, 1),
         "{plan:#?}"
     );
     let admins = plan
@@ -249,6 +253,7 @@ async fn a_nuked_guild_gets_its_roles_channels_and_remapped_overwrites_back_once
 
     let staff = only(discord.channels_named("Staff"), "Staff category");
     let chat = only(discord.channels_named("staff-chat"), "staff chat");
+    let notes = only(discord.channels_named("staff-notes"), "staff notes");
     let (parent, topic) = discord.channel_of(&chat).unwrap();
     assert_eq!(
         parent.as_deref(),
@@ -257,8 +262,11 @@ async fn a_nuked_guild_gets_its_roles_channels_and_remapped_overwrites_back_once
     );
     assert_eq!(
         topic.as_deref(),
-        Some(format!("Ask <@&{helpers}>, read <#{RULES}> and <#{staff}>").as_str()),
-        "mentions follow the id map"
+        Some(
+            format!("Ask <@&{helpers}>, read <#{RULES}> and <#{staff}>, write in <#{notes}>")
+                .as_str()
+        ),
+        "mentions follow the id map, also to a channel created after this one"
     );
     let mut chat_overwrites = discord.overwrites_of(&chat);
     chat_overwrites.sort();

@@ -58,6 +58,17 @@ pub trait StructureWriter: Send + Sync + std::fmt::Debug {
         Err(PlatformError::Unsupported("creating channels"))
     }
 
+    /// Discord: sets the topic of `channel` (after the channels a topic
+    /// mentions were created).
+    async fn set_channel_topic(
+        &self,
+        _channel: &str,
+        _topic: &str,
+        _reason: &str,
+    ) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported("setting channel topics"))
+    }
+
     /// Discord: puts `overwrite` on `channel` (creating or replacing it).
     async fn put_overwrite(
         &self,

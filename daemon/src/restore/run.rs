@@ -144,6 +144,11 @@ struct Runner<'a> {
     resolved: HashMap<String, String>,
     bot: Option<BotStanding>,
     reason: String,
+    /// Channels created in this run whose topic mentions something not yet
+    /// on the server when they were created: (live id, snapshot topic).
+    /// (A lock only so that creating a channel can note one through
+    /// `&self` while the snapshot is borrowed.)
+    topics: std::sync::Mutex<Vec<(String, String)>>,
 }
 
 impl<'a> Runner<'a> {
@@ -179,6 +184,7 @@ impl<'a> Runner<'a> {
             bot,
             reason,
             job,
+            topics: std::sync::Mutex::default(),
         }
     }
 
@@ -187,6 +193,12 @@ impl<'a> Runner<'a> {
             let item = self.job.items[index].clone();
             if item.planned.kind != ItemKind::Role && !self.job.roles_positioned {
                 self.position_roles().await?;
+            }
+            if !matches!(
+                item.planned.kind,
+                ItemKind::Role | ItemKind::Category | ItemKind::Channel
+            ) {
+                self.fix_topics().await;
             }
             if item.outcome != ItemOutcome::Pending {
                 continue;
@@ -197,7 +209,25 @@ impl<'a> Runner<'a> {
         if !self.job.roles_positioned {
             self.position_roles().await?;
         }
+        self.fix_topics().await;
         Ok(())
+    }
+
+    /// Sets again the topics whose mentions point at channels or roles
+    /// created after their channel, now that those have ids. Best effort:
+    /// the channel is there either way, and a refusal is only logged.
+    async fn fix_topics(&mut self) {
+        let topics = std::mem::take(&mut *self.topics.lock().unwrap_or_else(|e| e.into_inner()));
+        for (channel, topic) in topics {
+            let topic = remap_mentions(&topic, &self.resolved);
+            if let Err(e) = self
+                .platform
+                .set_channel_topic(&channel, &topic, &self.reason)
+                .await
+            {
+                tracing::warn!(channel, error = %e, "cannot set a restored channel's topic");
+            }
+        }
     }
 
     async fn record(
@@ -331,6 +361,7 @@ impl<'a> Runner<'a> {
             .find(|c| c.id == planned.snapshot_id)
             .ok_or_else(|| missing(planned))?;
         let mut channel = channel.clone();
+        let snapshot_topic = channel.topic.clone();
         channel.parent_id = channel
             .parent_id
             .as_ref()
@@ -341,6 +372,14 @@ impl<'a> Runner<'a> {
             .map(|topic| remap_mentions(topic, &self.resolved));
         channel.permission_overwrites.clear();
         let id = self.platform.create_channel(&channel, &self.reason).await?;
+        if let Some(topic) = snapshot_topic.filter(|topic| {
+            mentions(topic).any(|id| !self.resolved.contains_key(id) && in_snapshot(guild, id))
+        }) {
+            self.topics
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id.clone(), topic));
+        }
         Ok(Some(id))
     }
 
@@ -506,6 +545,20 @@ fn missing(planned: &PlanItem) -> Refused {
     ))
 }
 
+/// Whether `id` is a role or channel of the snapshot.
+fn in_snapshot(guild: &DiscordStructure, id: &str) -> bool {
+    guild.roles.iter().any(|r| r.id == id) || guild.channels.iter().any(|c| c.id == id)
+}
+
+/// The ids of `text`'s `<#id>` and `<@&id>` mentions.
+fn mentions(text: &str) -> impl Iterator<Item = &str> {
+    text.split('<').skip(1).filter_map(|part| {
+        let rest = part.strip_prefix("@&").or_else(|| part.strip_prefix('#'))?;
+        let id = &rest[..rest.find('>')?];
+        (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some(id)
+    })
+}
+
 /// `text` with its `<#id>` and `<@&id>` mentions pointing at the live ids
 /// of `resolved`; mentions of anything else are kept as they are.
 pub fn remap_mentions(text: &str, resolved: &HashMap<String, String>) -> String {
@@ -561,5 +614,7 @@ mod tests {
             remap_mentions("no mentions: a < b", &resolved),
             "no mentions: a < b"
         );
+        let found: Vec<&str> = mentions("<#11> <@&22> <@33> <#x> <#44").collect();
+        assert_eq!(found, ["11", "22"]);
     }
 }

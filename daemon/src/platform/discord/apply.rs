@@ -1,6 +1,7 @@
 //! Creating a guild's structure for a restore: `POST /guilds/{id}/roles`,
 //! one bulk `PATCH /guilds/{id}/roles` for positions, `POST
-//! /guilds/{id}/channels` and `PUT /channels/{id}/permissions/{target}`;
+//! /guilds/{id}/channels`, `PATCH /channels/{id}` for a topic and `PUT
+//! /channels/{id}/permissions/{target}`;
 //! and the bot's standing (`GET /users/@me`, its member, the roles).
 
 use async_trait::async_trait;
@@ -142,6 +143,23 @@ impl StructureWriter for Discord {
             .call(Method::POST, &path, Some(body), Some(reason))
             .await?;
         id_of(created, "channel from Discord")
+    }
+
+    async fn set_channel_topic(
+        &self,
+        channel: &str,
+        topic: &str,
+        reason: &str,
+    ) -> PlatformResult<()> {
+        let body = json!({ "topic": topic });
+        self.call(
+            Method::PATCH,
+            &format!("/channels/{channel}"),
+            Some(body),
+            Some(reason),
+        )
+        .await
+        .map(drop)
     }
 
     async fn put_overwrite(

@@ -308,6 +308,29 @@ impl StructureWriter for Simulator {
         .await
     }
 
+    async fn set_channel_topic(
+        &self,
+        channel: &str,
+        topic: &str,
+        _reason: &str,
+    ) -> PlatformResult<()> {
+        let (channel, topic) = (channel.to_owned(), topic.to_owned());
+        self.act(move |tx, server_id, platform| {
+            discord_only(platform)?;
+            let changed = tx.execute(
+                "UPDATE sim_channels SET topic = ?3 WHERE server_id = ?1 AND channel_id = ?2",
+                params![server_id, channel, topic],
+            )?;
+            match changed {
+                0 => Err(SimError::Platform(PlatformError::NotFound(
+                    "Unknown Channel, code 10003".to_owned(),
+                ))),
+                _ => Ok(()),
+            }
+        })
+        .await
+    }
+
     async fn put_overwrite(
         &self,
         channel: &str,

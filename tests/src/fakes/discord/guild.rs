@@ -120,6 +120,10 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
             "POST" => guild.post_message(channel, &request.body),
             _ => method_not_allowed(),
         },
+        ["channels", channel] => match method {
+            "PATCH" => guild.modify_channel(channel, &request.body),
+            _ => method_not_allowed(),
+        },
         ["channels", channel, "permissions", target] => match method {
             "PUT" => guild.put_overwrite(channel, target, &request.body),
             _ => method_not_allowed(),

@@ -1,6 +1,7 @@
 //! Creating structure, as a restore does: `POST /guilds/{id}/roles`, the
 //! bulk `PATCH /guilds/{id}/roles` of positions, `POST
-//! /guilds/{id}/channels` and `PUT /channels/{id}/permissions/{target}`,
+//! /guilds/{id}/channels`, `PATCH /channels/{id}` (its topic) and `PUT
+//! /channels/{id}/permissions/{target}`,
 //! with Discord's rules: Manage Roles for roles and overwrites, nobody
 //! grants a permission they lack, nobody moves a role to or from at or above
 //! their own highest, a guild has at most 250 roles and 500 channels, and a
@@ -149,6 +150,22 @@ impl Guild {
         let reply = Reply::json(201, self.channel_json(&channel));
         self.channels.push(channel);
         reply
+    }
+
+    /// `PATCH /channels/{id}`: its topic (the one field a restore sets),
+    /// at most 1024 characters.
+    pub(super) fn modify_channel(&mut self, channel: &str, body: &Value) -> Reply {
+        let Some(index) = self.channels.iter().position(|c| c.id == channel) else {
+            return error(404, "Unknown Channel", 10003);
+        };
+        match &body["topic"] {
+            Value::Null => {}
+            Value::String(topic) if topic.chars().count() <= 1024 => {
+                self.channels[index].topic = Some(topic.clone());
+            }
+            _ => return invalid_form("topic", "must be at most 1024 characters long"),
+        }
+        Reply::json(200, self.channel_json(&self.channels[index]))
     }
 
     /// Creates or replaces the overwrite of `target` on `channel`.
