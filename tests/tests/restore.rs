@@ -798,3 +798,39 @@ async fn a_simulated_guild_is_restored_under_the_same_rules() {
     let again = restore(daemon, &fixture.alpha_rw, ALPHA_DISCORD).await;
     assert_eq!(again.summary.create, 0, "{again:#?}");
 }
+
+#[tokio::test]
+async fn an_item_the_platform_refuses_is_reported_and_the_job_goes_on() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    nuked_channels(&discord, &client, 3).await;
+    discord.fail(
+        "POST",
+        &format!("/guilds/{ALPHA_DISCORD}/channels"),
+        403,
+        json!({"message": "Missing Permissions", "code": 50013}),
+        1,
+    );
+
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    let channels = job
+        .progress
+        .iter()
+        .find(|p| p.kind == ItemKind::Channel)
+        .unwrap();
+    assert_eq!((channels.failed, channels.remaining), (1, 0), "{job:#?}");
+    let failed: Vec<_> = job
+        .items
+        .iter()
+        .filter(|i| i.outcome == ItemOutcome::Failed)
+        .collect();
+    assert_eq!(failed.len(), 1, "{job:#?}");
+    let reason = failed[0].result.as_deref().unwrap();
+    assert!(reason.contains("Missing Permissions"), "{reason}");
+    assert_eq!(failed[0].planned.name, "chan-0");
+    assert!(discord.channels_named("chan-0").is_empty());
+    assert_eq!(discord.channels_named("chan-1").len(), 1);
+    assert_eq!(discord.channels_named("chan-2").len(), 1);
+}

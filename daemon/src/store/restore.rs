@@ -395,3 +395,123 @@ pub fn id_map(
     let rows = stmt.query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+#[cfg(test)]
+mod tests {
+    use modctl_types::restore::{ItemKind, MatchedBy};
+    use modctl_types::snapshot::TelegramStructure;
+    use modctl_types::{Plan, Platform};
+
+    use super::*;
+    use crate::store::{Store, servers, teams};
+
+    const GROUP: &str = "-1001000000001";
+
+    fn planned(kind: ItemKind, id: &str, step: PlanStep) -> PlanItem {
+        PlanItem {
+            kind,
+            snapshot_id: id.to_owned(),
+            name: id.to_owned(),
+            step,
+            matched_by: (step == PlanStep::Present).then_some(MatchedBy::Id),
+            live_id: (step == PlanStep::Present).then(|| id.to_owned()),
+            detail: format!("{} it", step.as_str()),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_job_keeps_its_items_and_an_outcome_writes_the_id_map_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        store
+            .write(|tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro)?;
+                servers::claim(tx, team.id, Platform::Telegram, GROUP, "a")?;
+                let content = StructureContent::Telegram(TelegramStructure {
+                    title: "t".into(),
+                    description: None,
+                    default_permissions: Default::default(),
+                    slow_mode_delay: None,
+                    administrators: Vec::new(),
+                });
+                let plan = RestorePlan::new(
+                    7,
+                    vec![
+                        planned(ItemKind::Role, "1", PlanStep::Present),
+                        planned(ItemKind::Role, "2", PlanStep::Create),
+                        planned(ItemKind::Channel, "3", PlanStep::Create),
+                        planned(ItemKind::Channel, "4", PlanStep::Skip),
+                    ],
+                );
+                let job = create(
+                    tx,
+                    &NewJob {
+                        server_id: GROUP,
+                        actor: "key:k",
+                        created_at: 1,
+                        content: &content,
+                        plan: &plan,
+                    },
+                )?;
+                assert_eq!(job.state, JobState::Queued);
+                assert_eq!(unfinished_of(tx, GROUP)?, Some(job.id));
+                let outcomes: Vec<_> = job.items.iter().map(|i| i.outcome).collect();
+                assert_eq!(
+                    outcomes,
+                    [
+                        ItemOutcome::Done,
+                        ItemOutcome::Pending,
+                        ItemOutcome::Pending,
+                        ItemOutcome::Skipped
+                    ]
+                );
+
+                record_item(
+                    tx,
+                    &Outcome {
+                        job_id: job.id,
+                        seq: 1,
+                        outcome: ItemOutcome::Done,
+                        live_id: Some("20"),
+                        result: "created as 20",
+                        restored: Some((GROUP, "2", "20")),
+                    },
+                )?;
+                assert_eq!(
+                    id_map(tx, GROUP)?,
+                    HashMap::from([("2".into(), "20".into())])
+                );
+                let run = load(tx, job.id)?.unwrap();
+                assert_eq!(run.items[1].live_id.as_deref(), Some("20"));
+                assert_eq!(run.content, content);
+
+                let job = get(tx, GROUP, job.id)?.unwrap();
+                let roles = job.progress[0];
+                assert_eq!(
+                    (roles.kind, roles.done, roles.remaining),
+                    (ItemKind::Role, 2, 0)
+                );
+                let channels = job.progress[1];
+                assert_eq!((channels.skipped, channels.remaining), (1, 1));
+                assert_eq!(job.items[1].planned.live_id.as_deref(), Some("20"));
+
+                set_state(tx, job.id, JobState::Done, None, 9)?;
+                assert_eq!(unfinished_of(tx, GROUP)?, None);
+                assert_eq!(
+                    get(tx, GROUP, job.id)?
+                        .unwrap()
+                        .finished_at
+                        .unwrap()
+                        .as_second(),
+                    9
+                );
+                assert!(
+                    get(tx, "other", job.id)?.is_none(),
+                    "another server's job is not found"
+                );
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+    }
+}

@@ -107,4 +107,6 @@ macro_rules! server_methods {
 use server_methods;
 
 #[cfg(test)]
+mod restore_tests;
+#[cfg(test)]
 mod tests;

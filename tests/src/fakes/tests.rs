@@ -14,7 +14,7 @@ const CHAT: i64 = -1_001_000_000_001;
 
 /// Sends `method` `url` with an optional authorization header and JSON body;
 /// the status, the `Retry-After` header and the JSON body (`Null` if none).
-async fn send(
+pub(super) async fn send(
     method: &str,
     url: String,
     auth: Option<&str>,
@@ -39,7 +39,7 @@ async fn send(
     (status, retry_after, body)
 }
 
-async fn discord_call(
+pub(super) async fn discord_call(
     fake: &FakeDiscord,
     method: &str,
     path: &str,
