@@ -11,7 +11,7 @@ use modctl_types::Server;
 use modctl_types::restore::{RestoreJob, RestorePlan};
 use modctl_types::snapshot::StructureContent;
 
-use super::plan::{self, PlanError, PlanInput};
+use super::plan::{self, BotStanding, PlanError, PlanInput};
 use crate::AppState;
 use crate::platform::{self, Connected, PlatformClients, PlatformError};
 use crate::store::StoreError;
@@ -96,15 +96,15 @@ pub async fn connect(
     }))
 }
 
-/// The plan of restoring `snapshot` onto `live`, with the id map of the
-/// server's earlier restores and the bot's standing.
+/// The plan of restoring `snapshot` onto the server as it is now, with the
+/// id map of its earlier restores; and the bot's standing it was made with.
 pub async fn plan_against_live(
     state: &AppState,
     server: &Server,
     platform: &dyn Connected,
     snapshot_id: i64,
     snapshot: &StructureContent,
-) -> Result<RestorePlan, RestoreError> {
+) -> Result<(RestorePlan, Option<BotStanding>), RestoreError> {
     let platform_error = |error| RestoreError::Platform {
         server: server.id.clone(),
         error,
@@ -113,13 +113,14 @@ pub async fn plan_against_live(
     let bot = platform.bot_standing().await.map_err(platform_error)?;
     let id = server.id.clone();
     let restored = state.store.read(move |tx| stored::id_map(tx, &id)).await?;
-    Ok(plan::plan(&PlanInput {
+    let plan = plan::plan(&PlanInput {
         snapshot_id,
         snapshot,
         live: &live,
         restored: &restored,
         bot,
-    })?)
+    })?;
+    Ok((plan, bot))
 }
 
 /// The snapshot to restore (`id`, or the latest) with its content.
@@ -179,7 +180,8 @@ async fn prepare(
         .await?
         .ok_or_else(|| RestoreError::NotConnected(server.id.clone()))?;
     let (snapshot_id, content) = snapshot(state, &server.id, snapshot_id).await?;
-    let plan = plan_against_live(state, server, platform.as_ref(), snapshot_id, &content).await?;
+    let (plan, _) =
+        plan_against_live(state, server, platform.as_ref(), snapshot_id, &content).await?;
     Ok((content, plan))
 }
 

@@ -115,7 +115,7 @@ async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
     let platform = job::connect(state, &server.id, server.platform)
         .await?
         .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
-    let fresh = job::plan_against_live(
+    let (fresh, bot) = job::plan_against_live(
         state,
         &server,
         platform.as_ref(),
@@ -123,12 +123,6 @@ async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
         &job.content,
     )
     .await?;
-    let bot = platform.bot_standing().await.map_err(|error| {
-        Stop::from(RestoreError::Platform {
-            server: server.id.clone(),
-            error,
-        })
-    })?;
     let mut runner = Runner::new(state, &server, platform, job, fresh.items, bot);
     runner.work().await
 }
@@ -321,6 +315,11 @@ impl<'a> Runner<'a> {
             ))),
         };
         match answer {
+            // An overwrite has no id of its own: nothing to map.
+            Ok(Some(live)) if planned.kind == ItemKind::Overwrite => {
+                let result = format!("put as {live}");
+                Ok((ItemOutcome::Done, Some(live), result, false))
+            }
             Ok(Some(live)) => {
                 let result = format!("created as {live}");
                 Ok((ItemOutcome::Done, Some(live), result, true))
