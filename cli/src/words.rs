@@ -8,9 +8,11 @@
 //! tables below, and [`reword`] is the one place that applies them:
 //!
 //! - [`ENDPOINTS`]: an API tail of a message, moved into the hint in CLI words;
+//! - [`SERVER_ENDPOINTS`]: the same for a pointer to one server's endpoint,
+//!   whose command names that server;
 //! - [`PHRASES`]: an API phrase inside a message, replaced;
 //! - the per-command flag tables ([`ACTION`], [`CASES`], [`AUDIT`],
-//!   [`CLONE`]): a field named at the start of a message, or quoted in it,
+//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`]): a field named at the start of a message, or quoted in it,
 //!   becomes the flag; numbers of a field measured in minutes are written as
 //!   the durations `--duration` takes.
 
@@ -64,6 +66,31 @@ pub const AUDIT: &[Flag] = &[flag("limit", "--limit")];
 /// `modctl config clone`: the body.
 pub const CLONE: &[Flag] = &[flag("from", "--from")];
 
+/// `modctl snapshot diff`: the restore plan's body names the snapshot.
+pub const SNAPSHOT_ID: &[Flag] = &[flag("snapshot_id", "ID")];
+
+/// `modctl snapshot show`: the query's snapshot id.
+pub const SNAPSHOT_QUERY: &[Flag] = &[flag("id", "ID")];
+
+/// `modctl snapshot restore`: the body and the query.
+pub const RESTORE: &[Flag] = &[flag("snapshot_id", "--from"), flag("dry_run", "--dry-run")];
+
+/// A message ending in an API pointer to one server's endpoint: the message
+/// is cut before `lead`, and the hint is the command with the server the
+/// pointer named (`{server}`).
+pub const SERVER_ENDPOINTS: &[(&str, &str, &str)] = &[
+    (
+        ": capture one with `POST /api/v1/servers/",
+        "/structure-snapshot`",
+        "`modctl snapshot capture {server}` captures one",
+    ),
+    (
+        ": list the ones kept with `GET /api/v1/servers/",
+        "/structure-snapshot`",
+        "`modctl snapshot list {server}` lists the ones kept",
+    ),
+];
+
 /// A message ending in an API pointer: the tail is cut from the message and
 /// the hint says the same with the CLI's command.
 pub const ENDPOINTS: &[(&str, &str)] = &[(
@@ -87,6 +114,15 @@ pub fn reword(message: &str, flags: &[Flag]) -> (String, Option<String>) {
         if let Some(head) = text.strip_suffix(tail) {
             text = head.to_owned();
             hint = Some((*cli).to_owned());
+        }
+    }
+    for (lead, tail, cli) in SERVER_ENDPOINTS {
+        let Some(start) = text.find(lead) else {
+            continue;
+        };
+        if let Some(server) = text[start + lead.len()..].strip_suffix(tail) {
+            hint = Some(cli.replace("{server}", server));
+            text.truncate(start);
         }
     }
     for (api, cli) in PHRASES {
@@ -232,6 +268,34 @@ mod tests {
         assert_eq!(
             reword("`from` is required: the id of the server", CLONE).0,
             "--from is required: the id of the server"
+        );
+    }
+
+    #[test]
+    fn snapshot_pointers_become_commands_for_the_server_they_name() {
+        assert_eq!(
+            reword(
+                "server -100 has no structure snapshot yet: capture one with `POST /api/v1/servers/-100/structure-snapshot`",
+                &[]
+            ),
+            (
+                "server -100 has no structure snapshot yet".to_owned(),
+                Some("`modctl snapshot capture -100` captures one".to_owned())
+            )
+        );
+        assert_eq!(
+            reword(
+                "server 1 has no structure snapshot 9: list the ones kept with `GET /api/v1/servers/1/structure-snapshot`",
+                &[]
+            ),
+            (
+                "server 1 has no structure snapshot 9".to_owned(),
+                Some("`modctl snapshot list 1` lists the ones kept".to_owned())
+            )
+        );
+        assert_eq!(
+            reword("snapshot_id 9 is not a snapshot of server 1", RESTORE).0,
+            "--from 9 is not a snapshot of server 1"
         );
     }
 
