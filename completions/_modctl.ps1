@@ -441,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -519,12 +520,28 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;snapshot;job' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Draw progress until the job ends')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;snapshot;help' {
             [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -541,6 +558,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;snapshot;help;restore' {
+            break
+        }
+        'modctl;snapshot;help;job' {
             break
         }
         'modctl;snapshot;help;help' {
@@ -678,6 +698,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
             break
         }
         'modctl;help;snapshot;capture' {
@@ -693,6 +714,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;snapshot;restore' {
+            break
+        }
+        'modctl;help;snapshot;job' {
             break
         }
         'modctl;help;strikes' {

@@ -205,6 +205,9 @@ _modctl() {
             modctl__subcmd__help__subcmd__snapshot,diff)
                 cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__diff"
                 ;;
+            modctl__subcmd__help__subcmd__snapshot,job)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__job"
+                ;;
             modctl__subcmd__help__subcmd__snapshot,list)
                 cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__list"
                 ;;
@@ -241,6 +244,9 @@ _modctl() {
             modctl__subcmd__snapshot,help)
                 cmd="modctl__subcmd__snapshot__subcmd__help"
                 ;;
+            modctl__subcmd__snapshot,job)
+                cmd="modctl__subcmd__snapshot__subcmd__job"
+                ;;
             modctl__subcmd__snapshot,list)
                 cmd="modctl__subcmd__snapshot__subcmd__list"
                 ;;
@@ -258,6 +264,9 @@ _modctl() {
                 ;;
             modctl__subcmd__snapshot__subcmd__help,help)
                 cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,job)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__job"
                 ;;
             modctl__subcmd__snapshot__subcmd__help,list)
                 cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__list"
@@ -1341,7 +1350,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__snapshot)
-            opts="capture list show diff restore"
+            opts="capture list show diff restore job"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1369,6 +1378,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__snapshot__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__job)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1659,7 +1682,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version capture list show diff restore help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version capture list show diff restore job help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1749,7 +1772,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__help)
-            opts="capture list show diff restore help"
+            opts="capture list show diff restore job help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1804,6 +1827,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__job)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__snapshot__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1839,6 +1876,36 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__job)
+            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -434,6 +434,17 @@ fn report_with_failures_and_skips_and_its_exit_status() {
         "report_stopped_table",
         render_report(&stopped, OutputMode::Table)
     );
+    // `snapshot job` without --wait may show a job still going.
+    let mut running = clean;
+    running.state = JobState::Running;
+    running.items[0].outcome = ItemOutcome::Pending;
+    assert!(!job_failed(&running));
+    let report = render_report(&running, OutputMode::Table);
+    assert!(
+        report.starts_with("Restore job 3 of snapshot 7 running:\n")
+            && report.contains("\nNot worked on yet:\n  role      Admin  present, as 11\n"),
+        "{report}"
+    );
 }
 
 #[test]

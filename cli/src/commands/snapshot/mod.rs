@@ -1,4 +1,4 @@
-//! `modctl snapshot capture|list|show|diff|restore`: a server's structure
+//! `modctl snapshot capture|list|show|diff|restore|job`: a server's structure
 //! snapshots (issue #10).
 //!
 //! - [`render`]: snapshots and their content, per platform;
@@ -63,6 +63,17 @@ pub enum SnapshotCommand {
                       Interrupting modctl does not stop the job: the daemon finishes it."
     )]
     Restore(RestoreArgs),
+    /// A restore job's report; --wait follows it until it ends and exits 1 like restore (plain columns as restore's)
+    Job {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The job id, as `restore` printed it
+        job: i64,
+        /// Draw progress until the job ends
+        #[arg(long)]
+        wait: bool,
+    },
 }
 
 /// `modctl snapshot show`
@@ -117,6 +128,15 @@ pub async fn run(context: &Context, command: SnapshotCommand) -> Result<u8, CliE
             print(&render_plan(&plan, PlanView::Full, mode));
         }
         SnapshotCommand::Restore(args) => return restore(&client, args, mode).await,
+        SnapshotCommand::Job { server, job, wait } => {
+            let job = if wait {
+                follow(&client, &server, job).await?
+            } else {
+                client.restore_job(&server, job).await?
+            };
+            print(&render_report(&job, mode));
+            return Ok(exit_code(&job));
+        }
     }
     Ok(exit::OK)
 }
@@ -189,19 +209,28 @@ async fn restore(client: &Client, args: RestoreArgs, mode: OutputMode) -> Result
         .restore(&args.server, snapshot)
         .await
         .map_err(&reword)?;
+    let job = follow(client, &args.server, job.id).await?;
+    print(&render_report(&job, mode));
+    Ok(exit_code(&job))
+}
+
+/// Polls a job until it ends, drawing its progress.
+async fn follow(client: &Client, server: &str, job: i64) -> Result<RestoreJob, CliError> {
     let mut progress = Progress::new();
-    progress.show(&job);
-    let job = client
-        .wait_for_restore(&args.server, job.id, &RestoreWait::default(), |job| {
+    Ok(client
+        .wait_for_restore(server, job, &RestoreWait::default(), |job| {
             progress.show(job)
         })
-        .await?;
-    print(&render_report(&job, mode));
-    Ok(if job_failed(&job) {
+        .await?)
+}
+
+/// 1 when a job that ended stopped early or had an item refused.
+fn exit_code(job: &RestoreJob) -> u8 {
+    if job.state.is_final() && job_failed(job) {
         exit::FAILURE
     } else {
         exit::OK
-    })
+    }
 }
 
 /// Draws a job's progress on stderr: bars redrawn in place on a terminal

@@ -162,8 +162,8 @@ pub fn job_failed(job: &RestoreJob) -> bool {
 }
 
 /// The report of a job: on a terminal a summary line, then the failed and
-/// skipped items with their reasons (and, when the job stopped, the items it
-/// never reached); piped, one row per item.
+/// skipped items with their reasons (and the items not worked on yet, when
+/// the job stopped or is still going); piped, one row per item.
 pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
     match mode {
         OutputMode::Json => return render_json(job),
@@ -202,13 +202,13 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
         "  {created} created or set, {present} already present, {failed} failed, {skipped} skipped"
     );
     if pending > 0 {
-        out += &format!(", {pending} not reached");
+        out += &format!(", {pending} not worked on yet");
     }
     out += "\n";
     let sections = [
         (ItemOutcome::Failed, "Failed (the platform refused them):"),
         (ItemOutcome::Skipped, "Skipped:"),
-        (ItemOutcome::Pending, "Not reached:"),
+        (ItemOutcome::Pending, "Not worked on yet:"),
     ];
     for (outcome, title) in sections {
         let items: Vec<&JobItem> = job.items.iter().filter(|i| i.outcome == outcome).collect();
