@@ -19,6 +19,7 @@ use super::{PlatformAdapter, PlatformError, PlatformResult};
 use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 
+pub mod nuke;
 pub mod structure;
 
 pub use structure::{SimChannel, SimOverwrite};
