@@ -222,7 +222,7 @@ enum SimulateCommand {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=250))]
         roles: Option<u32>,
         /// Channels to delete (channels with role overwrites first, categories last)
-        #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=500))]
+        #[arg(long, value_name = "N", default_value_t = crate::platform::simulator::nuke::DEFAULT_CHANNELS, value_parser = clap::value_parser!(u32).range(0..=500))]
         channels: u32,
     },
 }

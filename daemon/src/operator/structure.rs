@@ -92,7 +92,11 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
                              `modctld server connect {id} --simulated`"
                         ),
                     }
-                    let default_roles = if platform == Platform::Discord { 2 } else { 0 };
+                    let default_roles = if platform == Platform::Discord {
+                        nuke::DEFAULT_ROLES
+                    } else {
+                        0
+                    };
                     let asked = (roles.unwrap_or(default_roles) as usize, channels as usize);
                     let nuked = nuke::nuke(tx, &id, platform, asked.0, asked.1)?;
                     let snapshots = crate::store::snapshots::list(tx, &id)?.len();

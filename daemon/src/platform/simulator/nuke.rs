@@ -26,6 +26,11 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::store::StoreError;
 
+/// Roles `modctld simulate nuke` deletes when not told (Discord).
+pub const DEFAULT_ROLES: u32 = 2;
+/// Channels `modctld simulate nuke` deletes when not told.
+pub const DEFAULT_CHANNELS: u32 = 3;
+
 /// Discord's category channel type.
 const CATEGORY: u8 = 4;
 
