@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member (plain columns: user, active, total, last strike)')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails (plain columns: user, since, until, saved roles, case)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -423,6 +424,148 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;cases;help;help' {
             break
         }
+        'modctl;snapshot' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'modctl;snapshot;capture' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;list' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;show' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'Show the roles, channels and settings it holds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;diff' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;restore' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The snapshot to restore [default: the latest]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the plan and change nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;job' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Draw progress until the job ends')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;snapshot;help' {
+            [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'modctl;snapshot;help;capture' {
+            break
+        }
+        'modctl;snapshot;help;list' {
+            break
+        }
+        'modctl;snapshot;help;show' {
+            break
+        }
+        'modctl;snapshot;help;diff' {
+            break
+        }
+        'modctl;snapshot;help;restore' {
+            break
+        }
+        'modctl;snapshot;help;job' {
+            break
+        }
+        'modctl;snapshot;help;help' {
+            break
+        }
         'modctl;strikes' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
@@ -472,6 +615,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member (plain columns: user, active, total, last strike)')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails (plain columns: user, since, until, saved roles, case)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -546,6 +690,33 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;cases;export' {
+            break
+        }
+        'modctl;help;snapshot' {
+            [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)')
+            [CompletionResult]::new('job', 'job', [CompletionResultType]::ParameterValue, 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)')
+            break
+        }
+        'modctl;help;snapshot;capture' {
+            break
+        }
+        'modctl;help;snapshot;list' {
+            break
+        }
+        'modctl;help;snapshot;show' {
+            break
+        }
+        'modctl;help;snapshot;diff' {
+            break
+        }
+        'modctl;help;snapshot;restore' {
+            break
+        }
+        'modctl;help;snapshot;job' {
             break
         }
         'modctl;help;strikes' {

@@ -40,6 +40,9 @@ _modctl() {
             modctl,servers)
                 cmd="modctl__subcmd__servers"
                 ;;
+            modctl,snapshot)
+                cmd="modctl__subcmd__snapshot"
+                ;;
             modctl,strikes)
                 cmd="modctl__subcmd__strikes"
                 ;;
@@ -148,6 +151,9 @@ _modctl() {
             modctl__subcmd__help,servers)
                 cmd="modctl__subcmd__help__subcmd__servers"
                 ;;
+            modctl__subcmd__help,snapshot)
+                cmd="modctl__subcmd__help__subcmd__snapshot"
+                ;;
             modctl__subcmd__help,strikes)
                 cmd="modctl__subcmd__help__subcmd__strikes"
                 ;;
@@ -193,6 +199,24 @@ _modctl() {
             modctl__subcmd__help__subcmd__servers,show)
                 cmd="modctl__subcmd__help__subcmd__servers__subcmd__show"
                 ;;
+            modctl__subcmd__help__subcmd__snapshot,capture)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__capture"
+                ;;
+            modctl__subcmd__help__subcmd__snapshot,diff)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__diff"
+                ;;
+            modctl__subcmd__help__subcmd__snapshot,job)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__job"
+                ;;
+            modctl__subcmd__help__subcmd__snapshot,list)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__list"
+                ;;
+            modctl__subcmd__help__subcmd__snapshot,restore)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__restore"
+                ;;
+            modctl__subcmd__help__subcmd__snapshot,show)
+                cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__show"
+                ;;
             modctl__subcmd__servers,help)
                 cmd="modctl__subcmd__servers__subcmd__help"
                 ;;
@@ -211,6 +235,48 @@ _modctl() {
             modctl__subcmd__servers__subcmd__help,show)
                 cmd="modctl__subcmd__servers__subcmd__help__subcmd__show"
                 ;;
+            modctl__subcmd__snapshot,capture)
+                cmd="modctl__subcmd__snapshot__subcmd__capture"
+                ;;
+            modctl__subcmd__snapshot,diff)
+                cmd="modctl__subcmd__snapshot__subcmd__diff"
+                ;;
+            modctl__subcmd__snapshot,help)
+                cmd="modctl__subcmd__snapshot__subcmd__help"
+                ;;
+            modctl__subcmd__snapshot,job)
+                cmd="modctl__subcmd__snapshot__subcmd__job"
+                ;;
+            modctl__subcmd__snapshot,list)
+                cmd="modctl__subcmd__snapshot__subcmd__list"
+                ;;
+            modctl__subcmd__snapshot,restore)
+                cmd="modctl__subcmd__snapshot__subcmd__restore"
+                ;;
+            modctl__subcmd__snapshot,show)
+                cmd="modctl__subcmd__snapshot__subcmd__show"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,capture)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__capture"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,diff)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__diff"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,help)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,job)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__job"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,list)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__list"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,restore)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__restore"
+                ;;
+            modctl__subcmd__snapshot__subcmd__help,show)
+                cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__show"
+                ;;
             *)
                 ;;
         esac
@@ -218,7 +284,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -976,7 +1042,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config action cases strikes jails completions help"
+            opts="login whoami servers config action cases snapshot strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1283,6 +1349,104 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__snapshot)
+            opts="capture list show diff restore job"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__capture)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__job)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__snapshot__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__strikes)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1489,6 +1653,332 @@ _modctl() {
             ;;
         modctl__subcmd__servers__subcmd__show)
             opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version capture list show diff restore job help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__capture)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__diff)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help)
+            opts="capture list show diff restore job help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__capture)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__job)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__job)
+            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__list)
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__restore)
+            opts="-y -h -V --from --dry-run --yes --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__snapshot__subcmd__show)
+            opts="-h -V --content --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

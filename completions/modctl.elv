@@ -35,6 +35,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
+            cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -381,6 +382,133 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;cases;help;help'= {
         }
+        &'modctl;snapshot'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand capture 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)'
+            cand list 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+            cand show 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+            cand diff 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+            cand restore 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+            cand job 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;snapshot;capture'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;list'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;show'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --content 'Show the roles, channels and settings it holds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;diff'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;restore'= {
+            cand --from 'The snapshot to restore [default: the latest]'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --dry-run 'Show the plan and change nothing'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;job'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --wait 'Draw progress until the job ends'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;snapshot;help'= {
+            cand capture 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)'
+            cand list 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+            cand show 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+            cand diff 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+            cand restore 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+            cand job 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;snapshot;help;capture'= {
+        }
+        &'modctl;snapshot;help;list'= {
+        }
+        &'modctl;snapshot;help;show'= {
+        }
+        &'modctl;snapshot;help;diff'= {
+        }
+        &'modctl;snapshot;help;restore'= {
+        }
+        &'modctl;snapshot;help;job'= {
+        }
+        &'modctl;snapshot;help;help'= {
+        }
         &'modctl;strikes'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -427,6 +555,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
+            cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -482,6 +611,26 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;cases;show'= {
         }
         &'modctl;help;cases;export'= {
+        }
+        &'modctl;help;snapshot'= {
+            cand capture 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)'
+            cand list 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+            cand show 'One snapshot''s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+            cand diff 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+            cand restore 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+            cand job 'A restore job''s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore''s)'
+        }
+        &'modctl;help;snapshot;capture'= {
+        }
+        &'modctl;help;snapshot;list'= {
+        }
+        &'modctl;help;snapshot;show'= {
+        }
+        &'modctl;help;snapshot;diff'= {
+        }
+        &'modctl;help;snapshot;restore'= {
+        }
+        &'modctl;help;snapshot;job'= {
         }
         &'modctl;help;strikes'= {
         }

@@ -39,6 +39,7 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "servers" -d 'List and
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -266,6 +267,88 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "list" -d 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "show" -d 'One snapshot\'s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "diff" -d 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "restore" -d 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "job" -d 'A restore job\'s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore\'s)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l content -d 'Show the roles, channels and settings it holds'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l from -d 'The snapshot to restore [default: the latest]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l dry-run -d 'Show the plan and change nothing'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s y -l yes -d 'Do not ask for confirmation'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l wait -d 'Draw progress until the job ends'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "list" -d 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "show" -d 'One snapshot\'s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "diff" -d 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "job" -d 'A restore job\'s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore\'s)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -293,16 +376,17 @@ complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d '
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
@@ -316,3 +400,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'One snapshot\'s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "diff" -d 'The snapshot against the server now: what is missing, what is present (and how it was recognised), what a restore would skip and why (plain columns: step, kind, snapshot id, name, matched by, live id, detail)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "restore" -d 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "job" -d 'A restore job\'s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore\'s)'

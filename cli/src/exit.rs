@@ -3,7 +3,7 @@
 //! | code | meaning |
 //! |---|---|
 //! | 0 | success |
-//! | 1 | the command failed (invalid request, conflict, daemon error) |
+//! | 1 | the command failed (invalid request, conflict, daemon error); `snapshot restore`: the job stopped or an item failed |
 //! | 2 | usage error (bad arguments, missing configuration, confirmation needed without a terminal) |
 //! | 3 | the daemon could not be reached or timed out |
 //! | 4 | authentication or permission refused (401, 402, 403) |

@@ -3,8 +3,8 @@
 //! Modules:
 //! - [`args`]: the clap definition of the whole command line.
 //! - [`commands`]: one module per command group (`whoami`, `servers`,
-//!   `config`, `action`, `cases` (with strikes and jails), `login`,
-//!   `completions`). Each splits *fetching* (SDK calls) from
+//!   `config`, `action`, `cases` (with strikes and jails), `snapshot`,
+//!   `login`, `completions`). Each splits *fetching* (SDK calls) from
 //!   *rendering* (pure functions from data to text), so output is testable
 //!   without a daemon.
 //! - [`context`]: resolves the daemon URL and key (flags, environment, profile)
@@ -84,6 +84,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Config(command) => commands::config::run(&context, command).await,
         Command::Action(args) => commands::action::run(&context, args).await,
         Command::Cases(command) => ok(commands::cases::run(&context, command).await),
+        Command::Snapshot(command) => commands::snapshot::run(&context, command).await,
         Command::Strikes { server } => ok(commands::cases::strikes(&context, &server).await),
         Command::Jails { server } => ok(commands::cases::jails(&context, &server).await),
         Command::Completions { shell } => ok(commands::completions::run(shell)),

@@ -8,9 +8,11 @@
 //! tables below, and [`reword`] is the one place that applies them:
 //!
 //! - [`ENDPOINTS`]: an API tail of a message, moved into the hint in CLI words;
+//! - [`TEMPLATES`]: the same for a pointer to one server's (or job's)
+//!   endpoint, whose command names that server;
 //! - [`PHRASES`]: an API phrase inside a message, replaced;
 //! - the per-command flag tables ([`ACTION`], [`CASES`], [`AUDIT`],
-//!   [`CLONE`]): a field named at the start of a message, or quoted in it,
+//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`]): a field named at the start of a message, or quoted in it,
 //!   becomes the flag; numbers of a field measured in minutes are written as
 //!   the durations `--duration` takes.
 
@@ -64,6 +66,78 @@ pub const AUDIT: &[Flag] = &[flag("limit", "--limit")];
 /// `modctl config clone`: the body.
 pub const CLONE: &[Flag] = &[flag("from", "--from")];
 
+/// `modctl snapshot diff`: the restore plan's body names the snapshot.
+pub const SNAPSHOT_ID: &[Flag] = &[flag("snapshot_id", "ID")];
+
+/// `modctl snapshot show`: the query's snapshot id.
+pub const SNAPSHOT_QUERY: &[Flag] = &[flag("id", "ID")];
+
+/// `modctl snapshot restore`: the body and the query.
+pub const RESTORE: &[Flag] = &[flag("snapshot_id", "--from"), flag("dry_run", "--dry-run")];
+
+/// Messages that point at one server's (or job's) endpoint, as templates:
+/// a message matching the first becomes the second, with the third as its
+/// hint. `{name}` stands for any text and takes the same value wherever it
+/// appears.
+pub const TEMPLATES: &[(&str, &str, &str)] = &[
+    (
+        "{head}: capture one with `POST /api/v1/servers/{server}/structure-snapshot`",
+        "{head}",
+        "`modctl snapshot capture {server}` captures one",
+    ),
+    (
+        "{head}: list the ones kept with `GET /api/v1/servers/{server}/structure-snapshot`",
+        "{head}",
+        "`modctl snapshot list {server}` lists the ones kept",
+    ),
+    (
+        "restore job {job} of server {server} is still running: follow it with `GET /api/v1/servers/{server}/structure-snapshot/restore/{job}` and restore again once it has ended",
+        "restore job {job} of server {server} is still running",
+        "`modctl snapshot job {server} {job} --wait` follows it; restore again once it has ended",
+    ),
+];
+
+/// The values of `template`'s `{name}`s in `text`, if it matches. Each
+/// `{name}` takes the shortest text up to the literal that follows it (the
+/// rest of `text` when none does); a name seen twice must match the same text.
+fn match_template<'t>(template: &'t str, text: &str) -> Option<Vec<(&'t str, String)>> {
+    let mut values: Vec<(&str, String)> = Vec::new();
+    let (mut template, mut text) = (template, text);
+    loop {
+        let Some(open) = template.find('{') else {
+            return (template == text).then_some(values);
+        };
+        text = text.strip_prefix(&template[..open])?;
+        let close = open + template[open..].find('}')?;
+        let name = &template[open + 1..close];
+        template = &template[close + 1..];
+        let literal = &template[..template.find('{').unwrap_or(template.len())];
+        let end = if literal.is_empty() {
+            text.len()
+        } else {
+            text.find(literal)?
+        };
+        let value = &text[..end];
+        if value.is_empty() {
+            return None;
+        }
+        match values.iter().find(|(n, _)| *n == name) {
+            Some((_, seen)) if seen != value => return None,
+            Some(_) => {}
+            None => values.push((name, value.to_owned())),
+        }
+        text = &text[end..];
+    }
+}
+
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    values
+        .iter()
+        .fold(template.to_owned(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), value)
+        })
+}
+
 /// A message ending in an API pointer: the tail is cut from the message and
 /// the hint says the same with the CLI's command.
 pub const ENDPOINTS: &[(&str, &str)] = &[(
@@ -87,6 +161,12 @@ pub fn reword(message: &str, flags: &[Flag]) -> (String, Option<String>) {
         if let Some(head) = text.strip_suffix(tail) {
             text = head.to_owned();
             hint = Some((*cli).to_owned());
+        }
+    }
+    for (api, cli, cli_hint) in TEMPLATES {
+        if let Some(values) = match_template(api, &text) {
+            text = fill(cli, &values);
+            hint = Some(fill(cli_hint, &values));
         }
     }
     for (api, cli) in PHRASES {
@@ -232,6 +312,49 @@ mod tests {
         assert_eq!(
             reword("`from` is required: the id of the server", CLONE).0,
             "--from is required: the id of the server"
+        );
+    }
+
+    #[test]
+    fn snapshot_pointers_become_commands_for_the_server_they_name() {
+        assert_eq!(
+            reword(
+                "server -100 has no structure snapshot yet: capture one with `POST /api/v1/servers/-100/structure-snapshot`",
+                &[]
+            ),
+            (
+                "server -100 has no structure snapshot yet".to_owned(),
+                Some("`modctl snapshot capture -100` captures one".to_owned())
+            )
+        );
+        assert_eq!(
+            reword(
+                "server 1 has no structure snapshot 9: list the ones kept with `GET /api/v1/servers/1/structure-snapshot`",
+                &[]
+            ),
+            (
+                "server 1 has no structure snapshot 9".to_owned(),
+                Some("`modctl snapshot list 1` lists the ones kept".to_owned())
+            )
+        );
+        assert_eq!(
+            reword(
+                "restore job 4 of server 1 is still running: follow it with `GET /api/v1/servers/1/structure-snapshot/restore/4` and restore again once it has ended",
+                &[]
+            ),
+            (
+                "restore job 4 of server 1 is still running".to_owned(),
+                Some(
+                    "`modctl snapshot job 1 4 --wait` follows it; restore again once it has ended"
+                        .to_owned()
+                )
+            )
+        );
+        // A name seen twice must be the same text both times.
+        assert_eq!(match_template("job {job} of {job}", "job 4 of 5"), None);
+        assert_eq!(
+            reword("snapshot_id 9 is not a snapshot of server 1", RESTORE).0,
+            "--from 9 is not a snapshot of server 1"
         );
     }
 

@@ -176,6 +176,17 @@ impl Error {
         }
     }
 
+    /// Waiting for something the daemon does (a restore job) took longer
+    /// than the caller allowed; the daemon was reachable all along.
+    pub(crate) fn timed_out(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::Transport,
+            status: None,
+            message: message.into(),
+            source: None,
+        }
+    }
+
     pub(crate) fn config(message: impl Into<String>) -> Error {
         Error {
             kind: ErrorKind::Config,

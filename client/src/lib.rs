@@ -32,3 +32,4 @@ pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};
 pub use modctl_types as types;
 pub use reqwest::StatusCode;
+pub use snapshots::RestoreWait;

@@ -8,7 +8,8 @@
 //! and time, which a moderator wants) that shares the stored content.
 //!
 //! The API's `POST /structure-snapshot` calls [`capture`]; the scheduled
-//! capture and the operator command (later slices) call it with their own
+//! capture ([`capture_due`], a worker of [`crate::workers`]) and the operator
+//! command `modctld snapshot capture` call it with their own
 //! [`SnapshotSource`].
 
 use modctl_types::Server;
@@ -92,6 +93,37 @@ pub async fn capture(
             )
         })
         .await?)
+}
+
+/// The scheduled snapshots' worker tick: captures a snapshot (source and
+/// actor `schedule`) of every server whose `antinuke` config asks for one and
+/// whose last snapshot is at least `antinuke.snapshot_interval_hours` old
+/// (see [`snapshots::scheduled_due`]). Returns how many were recorded.
+///
+/// A capture that fails (the platform is down, the token was revoked) is
+/// logged and records nothing, so the server is still due at the next tick:
+/// that is the retry, and one server's failure never stops the others'.
+pub async fn capture_due(state: &AppState) -> Result<usize, StoreError> {
+    let now = state.clock.now_unix();
+    let due = state
+        .store
+        .read(move |tx| snapshots::scheduled_due(tx, now))
+        .await?;
+    let mut captured = 0;
+    for server in due {
+        match capture(state, &server, SnapshotSource::Schedule, "schedule".into()).await {
+            Ok(meta) => {
+                captured += 1;
+                tracing::info!(server = %server.id, snapshot = meta.id, "scheduled structure snapshot");
+            }
+            Err(e) => tracing::warn!(
+                server = %server.id,
+                error = %e,
+                "scheduled structure snapshot failed; retrying at the next tick"
+            ),
+        }
+    }
+    Ok(captured)
 }
 
 /// SHA-256 of `bytes`, lower-case hex.

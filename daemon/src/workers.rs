@@ -16,13 +16,16 @@
 //!   whose end has come.
 //! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
 //!   every few seconds, so no request pays for it.
+//! - **scheduled snapshots** ([`crate::snapshots::capture_due`]): captures
+//!   the structure of servers whose `antinuke.snapshot_interval_hours` has
+//!   passed since their last snapshot. It wakes every minute: the interval is
+//!   counted in hours, and the decision is taken on the clock, not the timer.
 //! - **restore** ([`crate::restore::run`]): carries out queued restore jobs
 //!   and resumes the ones a restart interrupted. Woken at once when a job is
 //!   accepted; stopping the server drops a job mid-item, exactly like a
 //!   crash, and the next start resumes it.
 //!
-//! Webhook delivery, scheduled snapshots and ingestion flushing belong here
-//! too as they arrive.
+//! Webhook delivery and ingestion flushing belong here too as they arrive.
 
 use std::future::Future;
 use std::time::Duration;
@@ -30,8 +33,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::AppState;
 use crate::moderation::{self, ModerationResult};
+use crate::{AppState, snapshots};
 
 /// How often each worker wakes up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,8 @@ pub struct Intervals {
     pub recovery: Duration,
     /// The WAL is copied back into the database.
     pub checkpoint: Duration,
+    /// Servers are checked for a scheduled snapshot that is due.
+    pub snapshots: Duration,
     /// Unfinished restore jobs are looked for (a new job also wakes it).
     pub restore: Duration,
 }
@@ -52,6 +57,7 @@ impl Default for Intervals {
             jail_expiry: Duration::from_secs(15),
             recovery: Duration::from_secs(60),
             checkpoint: Duration::from_secs(5),
+            snapshots: Duration::from_secs(60),
             restore: Duration::from_secs(30),
         }
     }
@@ -66,6 +72,8 @@ pub struct Ticked {
     pub jails_ended: usize,
     /// WAL frames the checkpoint could not copy yet.
     pub wal_frames_behind: usize,
+    /// Scheduled structure snapshots recorded.
+    pub snapshots_captured: usize,
     /// Restore jobs run to their end.
     pub restore_jobs: usize,
 }
@@ -76,6 +84,7 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         recovered: moderation::recovery::settle_orphans(state).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
         wal_frames_behind: checkpoint(state).await?,
+        snapshots_captured: snapshots::capture_due(state).await?,
         restore_jobs: restore(state).await?,
     })
 }
@@ -147,6 +156,13 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { checkpoint(&state).await },
+            ),
+            every(
+                "scheduled snapshots",
+                intervals.snapshots,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { Ok(snapshots::capture_due(&state).await?) },
             ),
             restorer(intervals.restore, stopped, state.clone()),
         ];

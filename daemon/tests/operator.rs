@@ -10,26 +10,9 @@ use assert_cmd::Command;
 use modctl_e2e::TestDaemon;
 use modctl_types::{Plan, Platform, Scope};
 
-fn modctld(db: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_modctld"));
-    command.env_clear().env("MODCTLD_DB", db);
-    command
-}
+mod support;
 
-/// Runs, asserts the exit code, returns (stdout, stderr).
-fn run(command: &mut Command, code: i32) -> (String, String) {
-    let output = command.output().unwrap();
-    let (out, err) = (
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    );
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "stdout: {out}\nstderr: {err}"
-    );
-    (out, err)
-}
+use support::{modctld, run};
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -460,6 +443,8 @@ fn db_is_offered_only_by_the_commands_that_open_the_database() {
         &["team", "list"],
         &["key", "create"],
         &["server", "connect"],
+        &["snapshot", "capture"],
+        &["simulate", "nuke"],
     ] {
         let text = help(command);
         assert!(

@@ -1,5 +1,6 @@
 //! Files kept in step with the code by hand: the README's config reference
-//! covers every field of every section, and the fuzzing hooks seed the demo's
+//! covers every field of every section, the README's demo section shows what
+//! `modctld demo` suggests trying, and the fuzzing hooks seed the demo's
 //! members.
 
 use modctl_types::config::{SectionName, Sections};
@@ -98,4 +99,35 @@ fn the_fuzz_hooks_seed_exactly_the_demo_members() {
             .collect();
         assert_eq!(listed, members, "fuzz_hooks.py MEMBERS of {server}");
     }
+}
+
+/// The README shows the very lines `modctld demo` prints to try, in order,
+/// as one `sh` block: a reader of either sees the same commands and ids.
+#[test]
+fn the_readme_shows_the_lines_the_demo_suggests_trying() {
+    use modctld::operator::demo;
+
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let lines = demo::try_these();
+    let block = format!("```sh\n{}\n```", lines.join("\n"));
+    assert!(
+        readme.contains(&block),
+        "README's demo section should hold, as printed by the demo:\n{block}"
+    );
+    // The nuke-and-restore sequence is among them, in that order.
+    let position = |fragment: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(fragment))
+            .unwrap_or_else(|| panic!("the demo does not suggest `{fragment}`"))
+    };
+    let sequence = [
+        format!("modctl snapshot capture {}", demo::DISCORD),
+        format!("modctld simulate nuke {}", demo::DISCORD),
+        format!("modctl snapshot restore {} --dry-run", demo::DISCORD),
+        format!("modctl snapshot restore {} --yes", demo::DISCORD),
+    ];
+    let positions: Vec<usize> = sequence.iter().map(|f| position(f)).collect();
+    assert!(positions.is_sorted(), "{sequence:?} at {positions:?}");
 }

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use modctl_client::Client;
+use modctl_client::{Client, RestoreWait};
 use modctl_e2e::fakes::discord::{ADMIN_ROLE, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN};
 use modctl_e2e::fakes::slack::{TOKEN as SLACK_TOKEN, UserGroup};
 use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
@@ -740,8 +740,20 @@ async fn a_simulated_guild_is_restored_under_the_same_rules() {
         Ok(())
     });
 
-    let job = restore(daemon, &fixture.alpha_rw, ALPHA_DISCORD).await;
+    // Through the SDK, as the CLI restores.
+    let plan = client.restore_plan(ALPHA_DISCORD, None).await.unwrap();
+    assert!(plan.summary.create > 0, "{plan:#?}");
+    let accepted = client.restore(ALPHA_DISCORD, None).await.unwrap();
+    let wait = RestoreWait {
+        interval: Duration::from_millis(50),
+        timeout: Some(Duration::from_secs(30)),
+    };
+    let job = client
+        .wait_for_restore(ALPHA_DISCORD, accepted.id, &wait, |_| {})
+        .await
+        .unwrap();
     assert_nothing_remains(&job);
+    assert_eq!(job.summary, plan.summary);
     assert!(
         job.items.iter().all(|i| i.outcome != ItemOutcome::Failed),
         "{job:#?}"

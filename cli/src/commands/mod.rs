@@ -7,6 +7,7 @@ pub mod completions;
 pub mod config;
 pub mod login;
 pub mod servers;
+pub mod snapshot;
 pub mod whoami;
 
 use crate::output::OutputMode;

@@ -2,18 +2,20 @@
 //!
 //! Starts the daemon on its own throw-away database with a demo team, a
 //! read+write key, a read-only key and one server per platform, each connected
-//! to the simulator with a small community, prints what to paste into another
-//! terminal, and deletes the database on exit.
+//! to the simulator with a small community and holding one structure
+//! snapshot, prints what to paste into another terminal and what to try
+//! ([`try_these`]), and deletes the database on exit.
 
 use std::net::SocketAddr;
 
 use modctl_types::config::{AuditSource, SectionName};
+use modctl_types::snapshot::{OverwriteKind, SnapshotSource};
 use modctl_types::{Plan, Platform, Scope};
 
 use super::{bind, create_key, init_logging, shutdown_signal};
 use crate::AppState;
-use modctl_types::snapshot::OverwriteKind;
 
+use crate::platform::simulator::nuke::{DEFAULT_CHANNELS, DEFAULT_ROLES};
 use crate::platform::simulator::{
     self, ADMINISTRATOR, BAN_MEMBERS, Community, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS,
     SimChannel, SimMember, SimOverwrite, SimRole,
@@ -350,7 +352,10 @@ pub struct DemoKeys {
 }
 
 /// Creates the demo team, keys and servers, connects the servers to the
-/// simulator with their communities, and sets up jail and mod-log config.
+/// simulator with their communities, sets up jail and mod-log config, and
+/// captures one structure snapshot of each server (source and actor
+/// `operator`), so listing snapshots shows something and a nuke can be
+/// restored at once.
 pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
     let secrets = store.secrets().clone();
     store
@@ -391,6 +396,18 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
             Ok::<_, anyhow::Error>(())
         })
         .await?;
+    // Capturing from the simulator needs no platform client nor the
+    // daemon's clock: a state of its own will do.
+    let state = AppState::new(store.clone());
+    for (_, id, _) in SERVERS {
+        let server = store
+            .read(move |tx| servers::find(tx, id))
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("demo server {id} vanished"))?
+            .server;
+        crate::snapshots::capture(&state, &server, SnapshotSource::Operator, "operator".into())
+            .await?;
+    }
     let write = create_key(
         store,
         "demo",
@@ -411,6 +428,42 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
         write: write.full,
         read: read.full,
     })
+}
+
+/// The commands the demo suggests trying, in order: moderation, then
+/// capturing the guild's structure, nuking it and restoring it. The README's
+/// demo section shows the same lines (`tests/tests/docs.rs` checks).
+pub fn try_these() -> Vec<String> {
+    use discord_members::{ADA, ALICE};
+    let (tg_bob, slack_alice) = (telegram_members::BOB, slack_members::ALICE);
+    // Comments line up after the longest command.
+    let noted = |command: String, note: &str| format!("{command:<62} # {note}");
+    vec![
+        "modctl whoami".into(),
+        "modctl servers list".into(),
+        format!("modctl action ban {DISCORD} {ALICE} --reason spam --yes"),
+        noted(
+            format!("modctl action ban {DISCORD} {ADA} --yes"),
+            "refused: Ada's role is above the bot's",
+        ),
+        format!("modctl action kick {TELEGRAM} {tg_bob} --yes"),
+        format!("modctl action timeout {SLACK} {slack_alice} --duration 1h"),
+        format!("modctl cases list {DISCORD}"),
+        noted(
+            format!("modctl snapshot list {DISCORD}"),
+            "the demo captured one at start",
+        ),
+        format!("modctl snapshot capture {DISCORD}"),
+        noted(
+            format!("modctld simulate nuke {DISCORD}"),
+            &format!("deletes {DEFAULT_ROLES} roles and {DEFAULT_CHANNELS} channels"),
+        ),
+        noted(
+            format!("modctl snapshot restore {DISCORD} --dry-run"),
+            "what a restore would create",
+        ),
+        format!("modctl snapshot restore {DISCORD} --yes"),
+    ]
 }
 
 /// Runs `modctld demo` until Ctrl-C.
@@ -436,23 +489,22 @@ Team `demo` has three servers, each connected to the built-in simulator:
   read+write key: {write}
   read-only key:  {read}
 
-Paste this into another terminal:
+Paste this into another terminal (MODCTLD_DB points the operator commands at the demo's database):
 
-  export MODCTL_URL={url} MODCTL_API_KEY={write}
+  export MODCTL_URL={url} MODCTL_API_KEY={write} MODCTLD_DB={db}
 
 then try:
 
-  modctl whoami
-  modctl servers list
-  modctl action ban {DISCORD} {alice} --reason spam --yes
-  modctl action ban {DISCORD} {ada} --yes          # refused: Ada's role is above the bot's
-  modctl action kick {TELEGRAM} {tg_bob} --yes
-  modctl action timeout {SLACK} {slack_alice} --duration 1h
-  modctl cases list {DISCORD}
+{try_these}
 
-(from a checkout, `cargo run -q -p modctl --` stands in for `modctl`).
+(from a checkout, `cargo run -q -p modctl --` stands in for `modctl`, `cargo run -q -p modctld --` for `modctld`).
 Press Ctrl-C to stop; the demo database is deleted on exit.",
         db = db.display(),
+        try_these = try_these()
+            .iter()
+            .map(|line| format!("  {line}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
         alice = discord_members::ALICE,
         ada = discord_members::ADA,
         tg_alice = telegram_members::ALICE,

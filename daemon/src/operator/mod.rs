@@ -8,8 +8,10 @@
 
 pub mod demo;
 mod server;
+mod structure;
 
 use self::server::server;
+use self::structure::{simulate, snapshot};
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -92,6 +94,10 @@ enum Command {
     Key(DbGroup<KeyCommand>),
     /// Manage server claims
     Server(DbGroup<ServerCommand>),
+    /// Structure snapshots of a server's roles and channels
+    Snapshot(DbGroup<SnapshotCommand>),
+    /// Do to a simulated server what could happen to a real one
+    Simulate(DbGroup<SimulateCommand>),
     /// Print the OpenAPI 3.1 document of the HTTP API (what `GET /api/v1/openapi.json` serves)
     Openapi,
     /// Start a throw-away daemon with a demo team, keys and servers
@@ -190,6 +196,37 @@ enum ServerCommand {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum SnapshotCommand {
+    /// Capture the server's structure from its platform now (source and actor `operator`);
+    /// prints the snapshot (columns: id, server, platform, captured at, source, roles,
+    /// channels, overwrites, user groups, administrators)
+    Capture {
+        /// The server id (Telegram ids are negative)
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum SimulateCommand {
+    /// Delete roles and channels of a simulated server, as a compromised admin
+    /// would; prints what it deleted (columns: kind, id, name). Never the bot's
+    /// roles nor @everyone. Refused for a server that is not simulated
+    Nuke {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// Roles to delete, referenced by a deleted channel's overwrites first [default: 2 on
+        /// Discord; Slack has no roles]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=250))]
+        roles: Option<u32>,
+        /// Channels to delete (channels with role overwrites first, categories last)
+        #[arg(long, value_name = "N", default_value_t = crate::platform::simulator::nuke::DEFAULT_CHANNELS, value_parser = clap::value_parser!(u32).range(0..=500))]
+        channels: u32,
+    },
+}
+
 fn parse_plan(s: &str) -> Result<Plan, String> {
     s.parse()
 }
@@ -258,6 +295,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Team(group) => team(open_store(&group.db.path()?).await?, group.command).await,
         Command::Key(group) => key(open_store(&group.db.path()?).await?, group.command).await,
         Command::Server(group) => server(open_store(&group.db.path()?).await?, group.command).await,
+        Command::Snapshot(group) => {
+            snapshot(open_store(&group.db.path()?).await?, group.command).await
+        }
+        Command::Simulate(group) => {
+            simulate(open_store(&group.db.path()?).await?, group.command).await
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! It keeps members with roles, a bot member, roles with positions and
 //! permissions, bans, mutes, channels (with categories and permission
-//! overwrites, read for snapshots by [`structure`]) and posted messages, and enforces the
+//! overwrites, read for snapshots by [`structure`]; part of it deleted by
+//! [`nuke`] for `modctld simulate nuke`) and posted messages, and enforces the
 //! rules of the platform it stands for: on Discord the same role hierarchy and
 //! permission checks as [`super::hierarchy`], and the errors Discord, Telegram
 //! and Slack would answer with (unknown member, unknown ban, unknown channel,
@@ -21,6 +22,7 @@ use crate::store::{Store, StoreError};
 
 /// Creating the simulated structure for restores.
 pub mod apply;
+pub mod nuke;
 pub mod structure;
 
 pub use structure::{SimChannel, SimOverwrite};
