@@ -21,6 +21,8 @@ use modctl_types::restore::{
     ItemKind, ItemOutcome, JobState, MatchedBy, PlanStep, RestoreJob, RestorePlan,
 };
 use modctl_types::snapshot::{DiscordStructure, StructureContent};
+use modctld::platform::simulator::nuke::{Nuked, nuke};
+use modctld::store::StoreError;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -845,4 +847,63 @@ async fn an_item_the_platform_refuses_is_reported_and_the_job_goes_on() {
     assert!(discord.channels_named("chan-0").is_empty());
     assert_eq!(discord.channels_named("chan-1").len(), 1);
     assert_eq!(discord.channels_named("chan-2").len(), 1);
+}
+
+/// `modctld simulate nuke` on a simulated server, as the demo suggests.
+fn simulate_nuke(
+    daemon: &TestDaemon,
+    server: &'static str,
+    platform: Platform,
+    roles: usize,
+    channels: usize,
+) -> Nuked {
+    daemon.write(move |tx| {
+        nuke(tx, server, platform, roles, channels).map_err(|e| StoreError::Corrupt(e.to_string()))
+    })
+}
+
+#[tokio::test]
+async fn what_the_simulated_nuke_deletes_a_restore_puts_back_on_discord_and_slack() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    for (server, platform) in [
+        (ALPHA_DISCORD, Platform::Discord),
+        (ALPHA_SLACK, Platform::Slack),
+    ] {
+        daemon.connect_simulated(server, platform);
+        let client = daemon.client(&fixture.alpha_rw);
+        client.capture_snapshot(server).await.unwrap();
+        // The demo workspace has two channels.
+        let (roles, channels) = match platform {
+            Platform::Discord => (2, 3),
+            _ => (0, 2),
+        };
+        let nuked = simulate_nuke(daemon, server, platform, roles, channels);
+        assert_eq!(
+            (nuked.roles.len(), nuked.channels.len()),
+            (roles, channels),
+            "{platform:?}"
+        );
+
+        let job = restore(daemon, &fixture.alpha_rw, server).await;
+        assert_nothing_remains(&job);
+        assert!(
+            job.items.iter().all(|i| i.outcome != ItemOutcome::Failed),
+            "{job:#?}"
+        );
+        for deleted in nuked.roles.iter().chain(&nuked.channels) {
+            let item = job
+                .items
+                .iter()
+                .find(|i| i.planned.snapshot_id == deleted.id)
+                .unwrap_or_else(|| panic!("{} is in the job", deleted.name));
+            assert_eq!(item.outcome, ItemOutcome::Done, "{item:#?}");
+            assert_ne!(item.planned.live_id.as_deref(), Some(deleted.id.as_str()));
+        }
+        let plan = client.restore_plan(server, None).await.unwrap();
+        assert_eq!(
+            plan.summary.create, 0,
+            "{platform:?}: everything is back: {plan:#?}"
+        );
+    }
 }

@@ -70,6 +70,22 @@ fn new_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
     Ok(next.to_string())
 }
 
+/// A new Slack channel id (`C` and digits; Slack ids are not numbers, so
+/// the first free one after the channels there are).
+fn slack_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
+    let mut taken = tx.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
+    )?;
+    let mut n = FIRST_CREATED_ID + count(tx, "sim_channels", server_id)? as u64;
+    loop {
+        let id = format!("C{n}");
+        if !taken.query_row([server_id, id.as_str()], |row| row.get::<_, bool>(0))? {
+            return Ok(id);
+        }
+        n += 1;
+    }
+}
+
 fn count(tx: &Transaction<'_>, table: &str, server_id: &str) -> Result<usize, SimError> {
     let n: i64 = tx
         .prepare_cached(&format!(
@@ -241,7 +257,7 @@ fn create_conversation(
     if let Some(id) = existing {
         return Ok(id);
     }
-    let id = format!("C{}", new_id(tx, server_id)?);
+    let id = slack_id(tx, server_id)?;
     let topic = (!channel.topic.is_empty()).then_some(channel.topic.as_str());
     insert_channel(
         tx,
