@@ -388,7 +388,9 @@ impl<'a> Discord<'a> {
                 OverwriteKind::Role => {
                     let role = self.snapshot.roles.iter().find(|r| r.id == overwrite.id);
                     let role_name = role.map_or(overwrite.id.as_str(), |r| r.name.as_str());
-                    let name = format!("#{} → @{role_name}", channel.name);
+                    // `@everyone` is named with its `@` already.
+                    let at = if role_name.starts_with('@') { "" } else { "@" };
+                    let name = format!("#{} → {at}{role_name}", channel.name);
                     match self.resolved.get(overwrite.id.as_str()) {
                         Some(Resolved::Live(live)) if *live == overwrite.id => {
                             (name, PlanStep::Create, "create".to_owned())
