@@ -19,6 +19,8 @@
 //!   CPU time and memory from `/proc`.
 //! - [`load`]: the load generator; [`scenario`]: what each scenario sends.
 //! - [`verify`]: the durability check; [`report`]: the table and the JSON.
+//! - [`restore`]: the structure restore scenario, timed against the rate
+//!   limits of the fake Discord rather than driven by the load generator.
 //!
 //! Nothing here asserts a timing: the numbers are for people to read, and
 //! the run fails only on errors (a wrong status, a failed request, a lost
@@ -28,6 +30,7 @@ mod daemon;
 mod dataset;
 mod load;
 mod report;
+mod restore;
 mod scenario;
 mod seed;
 mod skew;
@@ -209,7 +212,10 @@ fn main_with(args: Args) -> anyhow::Result<bool> {
     };
     let report = runtime.block_on(suite.run(&selected))?;
 
-    println!("{}", report::table(&report.rows));
+    // `restore` alone has no rows: it is reported in the notes.
+    if !report.rows.is_empty() {
+        println!("{}", report::table(&report.rows));
+    }
     for line in report.notes() {
         println!("{line}");
     }
@@ -267,6 +273,8 @@ struct Report {
     bans: Option<scenario::Bans>,
     /// Acknowledged cases found in the database after the daemon was killed.
     verified_cases: Option<usize>,
+    /// The `restore` scenario.
+    restore: Option<restore::RestoreReport>,
     total_seconds: f64,
     failures: Vec<String>,
 }
@@ -326,6 +334,22 @@ impl Report {
                 noisy.join(", ")
             ));
         }
+        if let Some(r) = &self.restore {
+            notes.push(format!(
+                "restore of {} roles and {} channels: {} items created, {} failed; {:.1} s against the least the limits allow, {:.1} s (roles {:.1}, channels {:.1}, overwrites {:.1}): {:.2}x; {} answers were 429",
+                r.shape.roles,
+                r.shape.channels,
+                r.created,
+                r.failed,
+                r.wall_seconds,
+                r.minimum.roles + r.minimum.channels + r.minimum.overwrites,
+                r.minimum.roles,
+                r.minimum.channels,
+                r.minimum.overwrites,
+                r.over_minimum,
+                r.too_many_requests,
+            ));
+        }
         if let Some(cases) = self.verified_cases {
             notes.push(format!(
                 "durability: all {cases} acknowledged cases found in the database after SIGKILL"
@@ -354,6 +378,7 @@ impl Suite {
             cases_1m_over_10k: None,
             bans: None,
             verified_cases: None,
+            restore: None,
             total_seconds: 0.0,
             failures: Vec::new(),
         };
@@ -374,6 +399,7 @@ impl Suite {
             let size = match data {
                 Data::Small => Size::small(self.smoke),
                 Data::Large => Size::large(self.smoke),
+                Data::Structure => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -390,6 +416,22 @@ impl Suite {
                 seed_seconds: prepared.manifest.seed_seconds,
                 servers: prepared.manifest.servers.clone(),
             });
+        }
+        if selected.iter().any(|s| s.data == Data::Structure) {
+            eprintln!("running restore ...");
+            let shape = restore::Shape::of(self.smoke);
+            match restore::run(&self.settings.daemon, &run_dir, shape).await {
+                Ok(restored) => {
+                    if restored.failed > 0 || restored.too_many_requests > 0 {
+                        report.failures.push(format!(
+                            "restore: {} items failed, {} answers were 429",
+                            restored.failed, restored.too_many_requests
+                        ));
+                    }
+                    report.restore = Some(restored);
+                }
+                Err(e) => report.failures.push(format!("restore: {e:#}")),
+            }
         }
         let rate = |name: &str| {
             report

@@ -25,6 +25,9 @@ pub enum Data {
     Small,
     /// 1M cases.
     Large,
+    /// A fresh database whose Discord server is a guild on the fake Discord
+    /// of the end-to-end tests (`restore`).
+    Structure,
 }
 
 /// One scenario.
@@ -119,6 +122,13 @@ pub const SCENARIOS: &[Scenario] = &[
         about: "half the connections warn, half read (me, cases, cases by user, config): warn's p99 under reads",
         data: Data::Large,
         writes: true,
+    },
+    Scenario {
+        name: "restore",
+        route: "POST /servers/{id}/structure-snapshot/restore",
+        about: "restores 50 roles and 200 channels with their overwrites on the fake Discord under rate limits: wall time against the least the limits allow, and 429s",
+        data: Data::Structure,
+        writes: false,
     },
     Scenario {
         name: "cases-10k",
