@@ -138,11 +138,8 @@ struct Runner<'a> {
     resolved: HashMap<String, String>,
     bot: Option<BotStanding>,
     reason: String,
-    /// Channels created in this run whose topic mentions something not yet
-    /// on the server when they were created: (live id, snapshot topic).
-    /// (A lock only so that creating a channel can note one through
-    /// `&self` while the snapshot is borrowed.)
-    topics: std::sync::Mutex<Vec<(String, String)>>,
+    /// Whether this run has set the topics again ([`Runner::fix_topics`]).
+    topics_fixed: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -178,7 +175,7 @@ impl<'a> Runner<'a> {
             bot,
             reason,
             job,
-            topics: std::sync::Mutex::default(),
+            topics_fixed: false,
         }
     }
 
@@ -208,10 +205,18 @@ impl<'a> Runner<'a> {
     }
 
     /// Sets again the topics whose mentions point at channels or roles
-    /// created after their channel, now that those have ids. Best effort:
-    /// the channel is there either way, and a refusal is only logged.
+    /// created after their channel, now that those have ids. Once per run,
+    /// after the channels. Which topics is worked out from the job's
+    /// recorded items and the snapshot, not from what this run remembers, so
+    /// a restart after the channels were created still does it (setting a
+    /// topic twice is harmless). Best effort: the channel is there either
+    /// way, and a refusal is only logged.
     async fn fix_topics(&mut self) {
-        let topics = std::mem::take(&mut *self.topics.lock().unwrap_or_else(|e| e.into_inner()));
+        if self.topics_fixed {
+            return;
+        }
+        self.topics_fixed = true;
+        let topics = topics_to_fix(&self.job);
         for (channel, topic) in topics {
             let topic = remap_mentions(&topic, &self.resolved);
             if let Err(e) = self
@@ -360,7 +365,6 @@ impl<'a> Runner<'a> {
             .find(|c| c.id == planned.snapshot_id)
             .ok_or_else(|| missing(planned))?;
         let mut channel = channel.clone();
-        let snapshot_topic = channel.topic.clone();
         channel.parent_id = channel
             .parent_id
             .as_ref()
@@ -371,14 +375,6 @@ impl<'a> Runner<'a> {
             .map(|topic| remap_mentions(topic, &self.resolved));
         channel.permission_overwrites.clear();
         let id = self.platform.create_channel(&channel, &self.reason).await?;
-        if let Some(topic) = snapshot_topic.filter(|topic| {
-            mentions(topic).any(|id| !self.resolved.contains_key(id) && in_snapshot(guild, id))
-        }) {
-            self.topics
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((id.clone(), topic));
-        }
         Ok(Some(id))
     }
 
@@ -545,8 +541,40 @@ fn missing(planned: &PlanItem) -> Refused {
 }
 
 /// Whether `id` is a role or channel of the snapshot.
-fn in_snapshot(guild: &DiscordStructure, id: &str) -> bool {
-    guild.roles.iter().any(|r| r.id == id) || guild.channels.iter().any(|c| c.id == id)
+/// (live channel, snapshot topic) of the channels `job` created whose topic
+/// mentions a role or channel the job created after it: when the channel
+/// was created that mention had no new id to point at yet.
+fn topics_to_fix(job: &JobRun) -> Vec<(String, String)> {
+    let StructureContent::Discord(guild) = &job.content else {
+        return Vec::new();
+    };
+    let created =
+        |item: &RunItem| item.planned.step == PlanStep::Create && item.outcome == ItemOutcome::Done;
+    let order: HashMap<&str, usize> = job
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| created(item))
+        .map(|(index, item)| (item.planned.snapshot_id.as_str(), index))
+        .collect();
+    job.items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| {
+            matches!(item.planned.kind, ItemKind::Category | ItemKind::Channel) && created(item)
+        })
+        .filter_map(|(index, item)| {
+            let live = item.live_id.clone()?;
+            let channel = guild
+                .channels
+                .iter()
+                .find(|c| c.id == item.planned.snapshot_id)?;
+            let topic = channel.topic.as_deref()?;
+            mentions(topic)
+                .any(|id| order.get(id).is_some_and(|&later| later > index))
+                .then(|| (live, topic.to_owned()))
+        })
+        .collect()
 }
 
 /// The ids of `text`'s `<#id>` and `<@&id>` mentions.
@@ -615,5 +643,77 @@ mod tests {
         );
         let found: Vec<&str> = mentions("<#11> <@&22> <@33> <#x> <#44").collect();
         assert_eq!(found, ["11", "22"]);
+    }
+
+    /// The topics to set again come from the job's recorded items, so a run
+    /// resumed after the channels were created finds them too.
+    #[test]
+    fn topics_mentioning_a_later_creation_are_set_again() {
+        use modctl_types::restore::PlanItem;
+        use modctl_types::snapshot::{DiscordChannel, DiscordGuildSettings, DiscordStructure};
+        let channel = |id: &str, topic: &str| DiscordChannel {
+            id: id.into(),
+            kind: 0,
+            name: format!("c{id}"),
+            topic: Some(topic.into()),
+            nsfw: false,
+            rate_limit_per_user: None,
+            bitrate: None,
+            user_limit: None,
+            parent_id: None,
+            position: 0,
+            permission_overwrites: Vec::new(),
+        };
+        let item = |seq: i64, id: &str, step: PlanStep, outcome: ItemOutcome| RunItem {
+            seq,
+            planned: PlanItem {
+                kind: ItemKind::Channel,
+                snapshot_id: id.into(),
+                name: format!("c{id}"),
+                step,
+                matched_by: None,
+                live_id: None,
+                detail: String::new(),
+            },
+            outcome,
+            live_id: (outcome == ItemOutcome::Done).then(|| format!("9{id}")),
+        };
+        let job = JobRun {
+            id: 1,
+            server_id: "s".into(),
+            snapshot_id: 1,
+            content: StructureContent::Discord(DiscordStructure {
+                settings: DiscordGuildSettings {
+                    name: "g".into(),
+                    verification_level: 0,
+                    default_message_notifications: 0,
+                    explicit_content_filter: 0,
+                    system_channel_id: None,
+                    rules_channel_id: None,
+                },
+                roles: Vec::new(),
+                channels: vec![
+                    channel("1", "see <#2>"),
+                    channel("2", "see <#1>"),
+                    channel("3", "see <#4>"),
+                    channel("5", "see <#2>"),
+                ],
+            }),
+            items: vec![
+                // Created, mentions 2, created after it: set again.
+                item(1, "1", PlanStep::Create, ItemOutcome::Done),
+                // Created, mentions 1, created before it: its topic was right.
+                item(2, "2", PlanStep::Create, ItemOutcome::Done),
+                // Mentions 4, which the job never created: nothing to fix.
+                item(3, "3", PlanStep::Create, ItemOutcome::Done),
+                // Present: the restore did not set its topic at all.
+                item(4, "5", PlanStep::Present, ItemOutcome::Done),
+            ],
+            roles_positioned: true,
+        };
+        assert_eq!(
+            topics_to_fix(&job),
+            [("91".to_owned(), "see <#2>".to_owned())]
+        );
     }
 }
