@@ -2,10 +2,13 @@
 //! content hash (`snapshot_contents`), so capturing an unchanged server again
 //! costs a row, not another copy of its structure.
 //!
-//! Each server keeps its newest [`KEEP_PER_SERVER`] snapshots: recording one
-//! prunes older rows and the contents no snapshot refers to any more, in the
-//! same transaction, so a crash cannot leave a content without its snapshot
-//! or a snapshot without its content.
+//! Each server keeps [`KEEP_PER_SERVER`] snapshots: recording one prunes
+//! older rows and the contents no snapshot refers to any more, in the same
+//! transaction, so a crash cannot leave a content without its snapshot or a
+//! snapshot without its content. Pruning drops an older snapshot identical
+//! to a newer one before any other: a schedule capturing an unchanged
+//! server (or one nuked a while ago) again and again must not push the last
+//! different structure out.
 
 use modctl_types::config::Antinuke;
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
@@ -113,9 +116,22 @@ pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMet
         .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))
 }
 
-/// Deletes the server's snapshots beyond the newest [`KEEP_PER_SERVER`], then
-/// the contents they held that no snapshot (of any server) still holds.
+/// Brings the server down to [`KEEP_PER_SERVER`] snapshots: first the
+/// oldest of those whose content a newer snapshot of the server has, then
+/// the oldest; then deletes the contents no snapshot (of any server) holds.
 fn prune(tx: &Transaction<'_>, server_id: &str) -> Result<(), StoreError> {
+    let held: i64 = tx
+        .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get(0))?;
+    let excess = held - KEEP_PER_SERVER as i64;
+    if excess <= 0 {
+        return Ok(());
+    }
+    // Their content stays held by the newer copy: no orphans from these.
+    tx.prepare_cached(
+        "DELETE FROM structure_snapshots WHERE id IN          (SELECT s.id FROM structure_snapshots s WHERE s.server_id = ?1 AND EXISTS             (SELECT 1 FROM structure_snapshots n              WHERE n.server_id = ?1 AND n.content_hash = s.content_hash AND n.id > s.id)           ORDER BY s.id LIMIT ?2)",
+    )?
+    .execute(params![server_id, excess])?;
     let pruned: Vec<String> = tx
         .prepare_cached(
             "DELETE FROM structure_snapshots WHERE server_id = ?1 AND id NOT IN \
@@ -252,7 +268,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn each_server_keeps_its_newest_ten_and_contents_no_one_holds_go() {
+    async fn each_server_keeps_ten_and_contents_no_one_holds_go() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         store
@@ -263,15 +279,40 @@ mod tests {
                 // Another server holds `shared`: pruning GUILD's copy keeps it.
                 record(tx, &snapshot(OTHER, 1, "shared"))?;
                 record(tx, &snapshot(GUILD, 1, "shared"))?;
-                record(tx, &snapshot(GUILD, 2, "old"))?;
-                for at in 3..=12 {
-                    record(tx, &snapshot(GUILD, at, "same"))?;
+                for at in 2..=10 {
+                    record(tx, &snapshot(GUILD, at, &format!("v{at}")))?;
                 }
+                // The ninth distinct one pushes the oldest out.
+                record(tx, &snapshot(GUILD, 11, "v11"))?;
                 let kept = list(tx, GUILD)?;
                 assert_eq!(kept.len(), KEEP_PER_SERVER);
-                assert!(kept.iter().all(|s| s.content_hash == "same"));
-                assert_eq!(kept[0].captured_at.as_second(), 12, "newest first");
-                assert_eq!(contents(tx), ["same", "shared"], "`old` is no one's");
+                assert_eq!(kept[0].captured_at.as_second(), 11, "newest first");
+                assert_eq!(kept[9].content_hash, "v2");
+                assert!(
+                    contents(tx).contains(&"shared".to_owned()),
+                    "OTHER holds it"
+                );
+                // The same content again and again (a schedule on an unchanged
+                // or nuked server) replaces its own older copies, never v2..v10.
+                for at in 12..=30 {
+                    record(tx, &snapshot(GUILD, at, "nuked"))?;
+                }
+                let kept = list(tx, GUILD)?;
+                let hashes: Vec<&str> = kept.iter().map(|s| s.content_hash.as_str()).collect();
+                assert_eq!(
+                    hashes,
+                    [
+                        "nuked", "v11", "v10", "v9", "v8", "v7", "v6", "v5", "v4", "v3"
+                    ]
+                );
+                assert_eq!(kept[0].captured_at.as_second(), 30);
+                assert_eq!(
+                    contents(tx),
+                    [
+                        "nuked", "shared", "v10", "v11", "v3", "v4", "v5", "v6", "v7", "v8", "v9"
+                    ],
+                    "v2 is no one's"
+                );
                 assert_eq!(list(tx, OTHER)?.len(), 1);
                 Ok::<_, StoreError>(())
             })
