@@ -12,6 +12,7 @@
 //! and waiting for it) alike.
 
 pub mod fakes;
+pub mod restore;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;

@@ -7,8 +7,10 @@
 //!   durable job.
 //! - [`run`]: the worker carrying jobs out, resuming after a restart
 //!   without creating anything twice.
+//! - [`mentions`]: `<#id>` and `<@&id>` in topics, remapped to new ids.
 
 pub mod job;
+pub mod mentions;
 pub mod plan;
 pub mod run;
 
