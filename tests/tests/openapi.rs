@@ -122,6 +122,36 @@ fn operations() -> Vec<(String, Method, Operation)> {
     all
 }
 
+/// A parameter documented `in: path` is one of the path's `{...}` segments,
+/// and every segment is documented: a query type registered without
+/// `parameter_in = Query` would show up as a path parameter (the fuzzer
+/// found one, `dry_run`).
+#[test]
+fn path_parameters_are_exactly_the_paths_segments() {
+    use utoipa::openapi::path::ParameterIn;
+    for (path, method, operation) in operations() {
+        let mut documented: Vec<String> = operation
+            .parameters
+            .iter()
+            .flatten()
+            .filter_map(|p| match p {
+                utoipa::openapi::RefOr::T(p) => Some(p),
+                utoipa::openapi::RefOr::Ref(_) => None,
+            })
+            .filter(|p| matches!(p.parameter_in, ParameterIn::Path))
+            .map(|p| p.name.clone())
+            .collect();
+        documented.sort();
+        let mut segments: Vec<String> = path
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+            .map(str::to_owned)
+            .collect();
+        segments.sort();
+        assert_eq!(documented, segments, "{method} {path}");
+    }
+}
+
 /// `path` with its parameters filled in with values that exist in the fixture.
 fn concrete(path: &str) -> String {
     path.replace("{id}", ALPHA_DISCORD)

@@ -174,7 +174,11 @@ pub struct RestoreRequest {
 
 /// Query of `POST /servers/{id}/structure-snapshot/restore`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::IntoParams),
+    into_params(parameter_in = Query)
+)]
 #[serde(deny_unknown_fields)]
 pub struct RestoreQuery {
     /// `true`: answer the plan (200) and change nothing.
