@@ -119,6 +119,35 @@ fn an_import_shows_its_diff_and_writes_only_when_confirmed() {
 }
 
 #[test]
+fn a_change_made_while_the_diff_is_shown_refuses_the_confirmed_import() {
+    let (fixture, file) = two_guilds_and_an_export();
+    let key = &fixture.alpha_rw;
+    let mut session = at_terminal(
+        &fixture,
+        key,
+        &["config", "import", SECOND, file.to_str().unwrap()],
+    );
+    session.exp_string("Import these changes?").unwrap();
+    // Someone else changes the config before the answer.
+    stdout_of(
+        modctl(&fixture, Some(key)).args(["config", "set", SECOND, "strikes.expiry_days", "60"]),
+        0,
+    );
+    session.send_line("y").unwrap();
+    let rest = session.exp_eof().unwrap();
+    assert!(
+        rest.contains("hint: the config changed after it was read; nothing was written"),
+        "{rest}"
+    );
+    match session.process.wait().unwrap() {
+        rexpect::process::wait::WaitStatus::Exited(_, code) => assert_eq!(code, 1),
+        other => panic!("{other:?}"),
+    }
+    // Their change stands.
+    assert_eq!(expiry_days(&fixture, SECOND), "strikes.expiry_days\t60");
+}
+
+#[test]
 fn an_import_from_a_terminal_says_it_waits_for_json() {
     let (fixture, file) = two_guilds_and_an_export();
     let envelope = std::fs::read_to_string(file).unwrap();

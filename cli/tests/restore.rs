@@ -230,7 +230,9 @@ mod terminal {
         let mut session = restore(&fixture);
         session.exp_string("[y/N]").unwrap();
         session.send_line("n").unwrap();
-        session.exp_string("cancelled; nothing was changed").unwrap();
+        session
+            .exp_string("cancelled; nothing was changed")
+            .unwrap();
         assert_eq!(exit_code(&mut session), 6);
         assert_eq!(discord.channel_count(), channels);
         assert!(discord.roles_named("Members").is_empty());

@@ -8,7 +8,7 @@
 //! `If-Match`: if someone changed the config in between, the daemon answers
 //! 412 and nothing is written, rather than overwriting a change nobody saw.
 
-use modctl_client::Client;
+use modctl_client::{Client, ErrorKind};
 use modctl_types::config::{
     AuditEntry, FieldChange, SectionChange, SectionName, Sections, diff_sections,
 };
@@ -34,6 +34,18 @@ fn require_terminal(what: &str) -> Result<(), CliError> {
     .hint(
         "pass --yes to write without asking (or --dry-run, where there is one, to see the changes)",
     ))
+}
+
+/// An SDK error of a write guarded by `If-Match`; a 412 says what happened
+/// in the user's terms.
+fn guarded(err: modctl_client::Error) -> CliError {
+    let stale = err.kind() == ErrorKind::PreconditionFailed;
+    let error = CliError::from(err);
+    if stale {
+        error.hint("the config changed after it was read; nothing was written. Run the command again to see the changes against the new config")
+    } else {
+        error
+    }
 }
 
 /// Prints the changes the user is asked about (stderr: stdout keeps the
@@ -83,7 +95,8 @@ pub async fn import(
     }
     let report = client
         .import_config_at(server, &envelope, &options, expected)
-        .await?;
+        .await
+        .map_err(guarded)?;
     print(&render_report(&report, mode));
     if expected.is_none() {
         report_warnings(&report);
@@ -137,7 +150,7 @@ pub async fn clone(
     let report = client
         .clone_config_at(server, from, &options, expected)
         .await
-        .map_err(api_error(words::CLONE))?;
+        .map_err(|e| guarded(e).in_words_of(words::CLONE))?;
     print(&render_report(&report, mode));
     report_warnings(&report);
     Ok(exit::OK)
@@ -245,7 +258,8 @@ pub async fn set_field(
     }
     let updated = client
         .replace_section_json(server, section, &body, Some(config.revision))
-        .await?;
+        .await
+        .map_err(guarded)?;
     let change = FieldChange {
         path: path.to_owned(),
         before,
@@ -289,7 +303,8 @@ pub async fn set_section(
     let before = client.config(server).await?;
     let config = client
         .replace_section_json(server, section, &body, if_revision)
-        .await?;
+        .await
+        .map_err(guarded)?;
     report_saved(section, config.revision);
     if let Some(warning) = reset_warning(
         server,
@@ -391,7 +406,8 @@ pub async fn rollback(
             &ImportOptions::default(),
             Some(envelope.revision),
         )
-        .await?;
+        .await
+        .map_err(guarded)?;
     match mode {
         OutputMode::Json => print(&render_json(&report)),
         _ => eprintln!(
