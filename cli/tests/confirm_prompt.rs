@@ -164,3 +164,53 @@ fn an_import_from_a_terminal_says_it_waits_for_json() {
     assert_eq!(exit_code(&mut session), 0);
     assert_eq!(expiry_days(&fixture, SECOND), "strikes.expiry_days\t7");
 }
+
+#[test]
+fn clone_and_rollback_show_their_diff_and_a_no_changes_nothing() {
+    let (fixture, _) = two_guilds_and_an_export();
+    let key = &fixture.alpha_rw;
+    let default = expiry_days(&fixture, SECOND);
+
+    let mut session = at_terminal(
+        &fixture,
+        key,
+        &["config", "clone", SECOND, "--from", ALPHA_DISCORD],
+    );
+    let shown = session.exp_string("Copy this config?").unwrap();
+    assert!(
+        shown.contains(&format!(
+            "Copying {ALPHA_DISCORD} into {SECOND} changes 1 field(s) in 1 section(s):"
+        )) && shown.contains("strikes.expiry_days: 30 -> 7"),
+        "{shown}"
+    );
+    session.send_line("n").unwrap();
+    assert_eq!(exit_code(&mut session), 6);
+    assert_eq!(expiry_days(&fixture, SECOND), default);
+
+    let mut session = at_terminal(
+        &fixture,
+        key,
+        &["config", "rollback", ALPHA_DISCORD, "--to-revision", "0"],
+    );
+    let shown = session.exp_string("Roll back?").unwrap();
+    assert!(shown.contains("strikes.expiry_days: 7 -> 30"), "{shown}");
+    session.send_line("n").unwrap();
+    assert_eq!(exit_code(&mut session), 6);
+    assert_eq!(
+        expiry_days(&fixture, ALPHA_DISCORD),
+        "strikes.expiry_days\t7"
+    );
+
+    let mut session = at_terminal(
+        &fixture,
+        key,
+        &["config", "rollback", ALPHA_DISCORD, "--to-revision", "0"],
+    );
+    session.exp_string("Roll back?").unwrap();
+    session.send_line("y").unwrap();
+    session
+        .exp_string("rolled back to the settings of revision 0")
+        .unwrap();
+    assert_eq!(exit_code(&mut session), 0);
+    assert_eq!(expiry_days(&fixture, ALPHA_DISCORD), default);
+}

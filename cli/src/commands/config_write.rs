@@ -373,6 +373,15 @@ pub async fn rollback(
         )));
     }
     let entries = audit_since(client, server, to_revision).await?;
+    // Every revision has at least one audit entry (written in the same
+    // transaction); a gap would make the rebuilt config wrong, so refuse.
+    if let Some(missing) =
+        (to_revision + 1..=envelope.revision).find(|r| !entries.iter().any(|e| e.revision == *r))
+    {
+        return Err(CliError::failure(format!(
+            "the audit trail of {server} has no entry for revision {missing}; cannot rebuild revision {to_revision}"
+        )));
+    }
     let (target, skipped) = rebuild(&envelope.sections, &entries)?;
     for path in &skipped {
         eprintln!(
