@@ -9,7 +9,7 @@ use modctl_types::config::{
 use modctl_types::query::{CloneOptions, ImportOptions};
 use serde_json::Value;
 
-use crate::commands::{config_write, print};
+use crate::commands::{config_rollback, config_write, print};
 use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, paint_stderr, render_json, render_pairs};
@@ -239,7 +239,7 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
             server,
             to_revision,
             yes,
-        } => return config_write::rollback(context, &client, &server, to_revision, yes).await,
+        } => return config_rollback::rollback(context, &client, &server, to_revision, yes).await,
         ConfigCommand::Audit { server, limit } => {
             let entries = client
                 .config_audit(&server, Some(limit), None)

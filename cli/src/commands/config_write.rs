@@ -2,29 +2,27 @@
 //! `config import` and `config clone` (a diff, then a confirmation on a
 //! terminal, `--yes` otherwise), `config set SERVER SECTION.FIELD VALUE`
 //! (one field, read-modify-write guarded by `If-Match`), the warning after a
-//! whole-section replace, and `config rollback`.
+//! whole-section replace. `config rollback` builds on these in
+//! [`super::config_rollback`].
 //!
 //! Every confirmed write carries the revision the user was shown as
 //! `If-Match`: if someone changed the config in between, the daemon answers
 //! 412 and nothing is written, rather than overwriting a change nobody saw.
 
 use modctl_client::{Client, ErrorKind};
-use modctl_types::config::{
-    AuditEntry, FieldChange, SectionChange, SectionName, Sections, diff_sections,
-};
-use modctl_types::query::{AuditQuery, CloneOptions, ImportOptions};
+use modctl_types::config::{FieldChange, SectionChange, SectionName, diff_sections};
+use modctl_types::query::{CloneOptions, ImportOptions};
 use serde_json::Value;
 
 use crate::commands::config::{render_changes, render_report, report_saved, report_warnings};
 use crate::commands::{parse_json, print, read_input};
-use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, paint_stderr, render_json};
 use crate::prompt::{self, interactive};
 use crate::words;
 
 /// Refuses a write that needs confirmation when nobody can give it.
-fn require_terminal(what: &str) -> Result<(), CliError> {
+pub(crate) fn require_terminal(what: &str) -> Result<(), CliError> {
     if interactive() {
         return Ok(());
     }
@@ -38,7 +36,7 @@ fn require_terminal(what: &str) -> Result<(), CliError> {
 
 /// An SDK error of a write guarded by `If-Match`; a 412 says what happened
 /// in the user's terms.
-fn guarded(err: modctl_client::Error) -> CliError {
+pub(crate) fn guarded(err: modctl_client::Error) -> CliError {
     let stale = err.kind() == ErrorKind::PreconditionFailed;
     let error = CliError::from(err);
     if stale {
@@ -156,21 +154,21 @@ pub async fn clone(
     Ok(exit::OK)
 }
 
-fn count(changes: &[SectionChange]) -> String {
+pub(crate) fn count(changes: &[SectionChange]) -> String {
     let fields: usize = changes.iter().map(|s| s.changes.len()).sum();
     format!("{fields} field(s) in {} section(s)", changes.len())
 }
 
 /// One step of a field path: `.key` or `[index]`.
 #[derive(Debug, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     Key(String),
     Index(usize),
 }
 
 /// `moderation.require_reason` or `strikes.ladder[0].minutes` -> the
 /// section and the steps inside it.
-fn parse_path(path: &str) -> Result<(SectionName, Vec<Step>), CliError> {
+pub(crate) fn parse_path(path: &str) -> Result<(SectionName, Vec<Step>), CliError> {
     let bad = |why: &str| {
         CliError::usage(format!("invalid field path `{path}`: {why}"))
             .hint("paths look like moderation.require_reason or strikes.ladder[0].minutes (see `modctl config show SERVER`)")
@@ -208,7 +206,12 @@ fn parse_path(path: &str) -> Result<(SectionName, Vec<Step>), CliError> {
 
 /// Sets the value at `steps` in `root`; the last key may be new (the daemon
 /// refuses unknown fields, naming them), everything before it must exist.
-fn set_at(root: &mut Value, steps: &[Step], value: Value, path: &str) -> Result<Value, CliError> {
+pub(crate) fn set_at(
+    root: &mut Value,
+    steps: &[Step],
+    value: Value,
+    path: &str,
+) -> Result<Value, CliError> {
     let missing = || {
         CliError::usage(format!("`{path}`: no such field in the config"))
             .hint("`modctl config show SERVER SECTION` lists the fields")
@@ -351,151 +354,6 @@ pub fn reset_warning(
         reset.concat(),
         paint_stderr("hint:", console::Style::new().yellow()),
     ))
-}
-
-/// `config rollback SERVER --to-revision N`: the config as it was at
-/// revision `N`, rebuilt by undoing the audit trail's changes newer than
-/// `N`, shown as a diff, confirmed, and written as one import at the
-/// current revision (all sections or none).
-pub async fn rollback(
-    context: &Context,
-    client: &Client,
-    server: &str,
-    to_revision: u64,
-    yes: bool,
-) -> Result<u8, CliError> {
-    let mode = context.output;
-    let envelope = client.export_config(server).await?;
-    if to_revision >= envelope.revision {
-        return Err(CliError::usage(format!(
-            "the config of {server} is at revision {}; --to-revision must be lower",
-            envelope.revision
-        )));
-    }
-    let entries = audit_since(client, server, to_revision).await?;
-    // Every revision has at least one audit entry (written in the same
-    // transaction); a gap would make the rebuilt config wrong, so refuse.
-    if let Some(missing) =
-        (to_revision + 1..=envelope.revision).find(|r| !entries.iter().any(|e| e.revision == *r))
-    {
-        return Err(CliError::failure(format!(
-            "the audit trail of {server} has no entry for revision {missing}; cannot rebuild revision {to_revision}"
-        )));
-    }
-    let (target, skipped) = rebuild(&envelope.sections, &entries)?;
-    for path in &skipped {
-        eprintln!(
-            "{} {path} is write-only and cannot be rolled back; it is left as it is",
-            paint_stderr("warning:", console::Style::new().yellow())
-        );
-    }
-    let changes = diff_sections(&envelope.sections, &target);
-    if changes.is_empty() {
-        eprintln!("revision {to_revision} has the same settings as now; nothing to change");
-        return Ok(exit::OK);
-    }
-    if !yes {
-        require_terminal("`config rollback`")?;
-    }
-    if mode != OutputMode::Json || !yes {
-        eprint!(
-            "{}",
-            render_rollback(server, envelope.revision, to_revision, &changes)
-        );
-    }
-    if !yes && !prompt::confirm("Roll back?", false)? {
-        return Ok(prompt::cancelled());
-    }
-    let mut body = serde_json::to_value(&envelope).expect("wire types serialize");
-    body["sections"] = serde_json::to_value(&target).expect("wire types serialize");
-    let report = client
-        .import_config_at(
-            server,
-            &body,
-            &ImportOptions::default(),
-            Some(envelope.revision),
-        )
-        .await
-        .map_err(guarded)?;
-    match mode {
-        OutputMode::Json => print(&render_json(&report)),
-        _ => eprintln!(
-            "{} rolled back to the settings of revision {to_revision}; the config is now at revision {}",
-            paint_stderr("✓", console::Style::new().green()),
-            report.revision
-        ),
-    }
-    Ok(exit::OK)
-}
-
-/// The diff a rollback asks about.
-pub fn render_rollback(server: &str, from: u64, to: u64, changes: &[SectionChange]) -> String {
-    format!(
-        "Rolling {server} back from revision {from} to the settings of revision {to} changes {}:\n{}",
-        count(changes),
-        render_changes(changes, OutputMode::Table)
-    )
-}
-
-/// Every audit entry with a revision above `revision`, newest first.
-async fn audit_since(
-    client: &Client,
-    server: &str,
-    revision: u64,
-) -> Result<Vec<AuditEntry>, CliError> {
-    let mut out = Vec::new();
-    let mut before = None;
-    loop {
-        let page = client
-            .config_audit_page(
-                server,
-                &AuditQuery {
-                    limit: Some(500),
-                    before,
-                },
-            )
-            .await
-            .map_err(api_error(words::AUDIT))?;
-        let full = page.len() == 500;
-        before = page.last().map(|e| e.id);
-        let done = page.iter().any(|e| e.revision <= revision);
-        out.extend(page.into_iter().filter(|e| e.revision > revision));
-        if done || !full {
-            return Ok(out);
-        }
-    }
-}
-
-/// `current` with the audit `entries` (newest first) undone: each change's
-/// `before` put back at its path. Returns the sections and the write-only
-/// paths that could not be restored.
-fn rebuild(
-    current: &Sections,
-    entries: &[AuditEntry],
-) -> Result<(Sections, Vec<String>), CliError> {
-    let mut sections = serde_json::to_value(current).expect("wire types serialize");
-    let mut skipped = Vec::new();
-    for entry in entries {
-        for change in &entry.changes {
-            if change.path.starts_with("webhooks.secret") {
-                if !skipped.contains(&change.path) {
-                    skipped.push(change.path.clone());
-                }
-                continue;
-            }
-            let (section, steps) = parse_path(&change.path)?;
-            let root = sections
-                .get_mut(section.as_str())
-                .expect("every section is present");
-            set_at(root, &steps, change.before.clone(), &change.path)?;
-        }
-    }
-    let sections = serde_json::from_value(sections).map_err(|e| {
-        CliError::failure(format!(
-            "the audit trail does not rebuild a valid config: {e}"
-        ))
-    })?;
-    Ok((sections, skipped))
 }
 
 #[cfg(test)]

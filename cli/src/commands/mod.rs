@@ -5,6 +5,7 @@ pub mod action;
 pub mod cases;
 pub mod completions;
 pub mod config;
+pub mod config_rollback;
 pub mod config_write;
 pub mod login;
 pub mod servers;
