@@ -147,11 +147,12 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Replace a section with the JSON in a file (`-` for stdin)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing')
-            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the configs of two servers; exits 0 when equal, 1 when different')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -174,7 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;config;set' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'JSON file with the new section, or `-` for stdin')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'JSON file with the new section, or `-` for stdin')
-            [CompletionResult]::new('--if-revision', '--if-revision', [CompletionResultType]::ParameterName, 'Refuse unless the config is still at this revision')
+            [CompletionResult]::new('--if-revision', '--if-revision', [CompletionResultType]::ParameterName, 'With --file: refuse unless the config is still at this revision')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
@@ -225,6 +226,8 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change without changing anything')
             [CompletionResult]::new('--drop-foreign-ids', '--drop-foreign-ids', [CompletionResultType]::ParameterName, 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the import')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
@@ -241,6 +244,25 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
             [CompletionResult]::new('--drop-foreign-ids', '--drop-foreign-ids', [CompletionResultType]::ParameterName, 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;config;rollback' {
+            [CompletionResult]::new('--to-revision', '--to-revision', [CompletionResultType]::ParameterName, 'The revision whose settings to restore (see `modctl config audit`)')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
@@ -281,11 +303,12 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;config;help' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Replace a section with the JSON in a file (`-` for stdin)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing')
-            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the configs of two servers; exits 0 when equal, 1 when different')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -307,6 +330,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;config;help;clone' {
+            break
+        }
+        'modctl;config;help;rollback' {
             break
         }
         'modctl;config;help;audit' {
@@ -641,11 +667,12 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;help;config' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Replace a section with the JSON in a file (`-` for stdin)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing')
-            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('clone', 'clone', [CompletionResultType]::ParameterValue, 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the configs of two servers; exits 0 when equal, 1 when different')
             break
@@ -666,6 +693,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;config;clone' {
+            break
+        }
+        'modctl;help;config;rollback' {
             break
         }
         'modctl;help;config;audit' {

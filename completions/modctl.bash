@@ -94,6 +94,9 @@ _modctl() {
             modctl__subcmd__config,import)
                 cmd="modctl__subcmd__config__subcmd__import"
                 ;;
+            modctl__subcmd__config,rollback)
+                cmd="modctl__subcmd__config__subcmd__rollback"
+                ;;
             modctl__subcmd__config,set)
                 cmd="modctl__subcmd__config__subcmd__set"
                 ;;
@@ -120,6 +123,9 @@ _modctl() {
                 ;;
             modctl__subcmd__config__subcmd__help,import)
                 cmd="modctl__subcmd__config__subcmd__help__subcmd__import"
+                ;;
+            modctl__subcmd__config__subcmd__help,rollback)
+                cmd="modctl__subcmd__config__subcmd__help__subcmd__rollback"
                 ;;
             modctl__subcmd__config__subcmd__help,set)
                 cmd="modctl__subcmd__config__subcmd__help__subcmd__set"
@@ -186,6 +192,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__config,import)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__import"
+                ;;
+            modctl__subcmd__help__subcmd__config,rollback)
+                cmd="modctl__subcmd__help__subcmd__config__subcmd__rollback"
                 ;;
             modctl__subcmd__help__subcmd__config,set)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__set"
@@ -604,7 +613,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version show set edit export import clone audit diff help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version show set edit export import clone rollback audit diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -668,7 +677,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-h -V --from --drop-foreign-ids --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -800,7 +809,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__help)
-            opts="show set edit export import clone audit diff help"
+            opts="show set edit export import clone rollback audit diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -911,6 +920,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__config__subcmd__help__subcmd__rollback)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__config__subcmd__help__subcmd__set)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -940,12 +963,46 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__import)
-            opts="-h -V --dry-run --drop-foreign-ids --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --dry-run --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__config__subcmd__rollback)
+            opts="-y -h -V --to-revision --yes --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to-revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1140,7 +1197,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__config)
-            opts="show set edit export import clone audit diff"
+            opts="show set edit export import clone rollback audit diff"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1224,6 +1281,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__config__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__config__subcmd__rollback)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

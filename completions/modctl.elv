@@ -134,11 +134,12 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
-            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
-            cand clone 'Copy the config of another server of your team into this one'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+            cand clone 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+            cand rollback 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
             cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
             cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -159,7 +160,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;set'= {
             cand -f 'JSON file with the new section, or `-` for stdin'
             cand --file 'JSON file with the new section, or `-` for stdin'
-            cand --if-revision 'Refuse unless the config is still at this revision'
+            cand --if-revision 'With --file: refuse unless the config is still at this revision'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
@@ -207,6 +208,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --timeout 'Request timeout in seconds'
             cand --dry-run 'Show what would change without changing anything'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the import'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -222,6 +225,24 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;config;rollback'= {
+            cand --to-revision 'The revision whose settings to restore (see `modctl config audit`)'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -259,11 +280,12 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;config;help'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
-            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
-            cand clone 'Copy the config of another server of your team into this one'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+            cand clone 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+            cand rollback 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
             cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
             cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -279,6 +301,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;help;import'= {
         }
         &'modctl;config;help;clone'= {
+        }
+        &'modctl;config;help;rollback'= {
         }
         &'modctl;config;help;audit'= {
         }
@@ -575,11 +599,12 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;config'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Replace a section with the JSON in a file (`-` for stdin)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
-            cand import 'Import an export envelope from a file or stdin; all sections or nothing'
-            cand clone 'Copy the config of another server of your team into this one'
+            cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+            cand clone 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+            cand rollback 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
             cand audit 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
             cand diff 'Compare the configs of two servers; exits 0 when equal, 1 when different'
         }
@@ -594,6 +619,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;config;import'= {
         }
         &'modctl;help;config;clone'= {
+        }
+        &'modctl;help;config;rollback'= {
         }
         &'modctl;help;config;audit'= {
         }

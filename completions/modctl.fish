@@ -96,24 +96,25 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "set" -d 'Replace a section with the JSON in a file (`-` for stdin)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "clone" -d 'Copy the config of another server of your team into this one'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone audit diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "clone" -d 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "rollback" -d 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -124,7 +125,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l file -d 'JSON file with the new section, or `-` for stdin' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l if-revision -d 'Refuse unless the config is still at this revision' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l if-revision -d 'With --file: refuse unless the config is still at this revision' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -159,6 +160,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l dry-run -d 'Show what would change without changing anything'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the import'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l table -d 'Print a table (the default on a terminal)'
@@ -170,11 +172,23 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the copy'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l to-revision -d 'The revision whose settings to restore (see `modctl config audit`)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s y -l yes -d 'Do not ask for confirmation'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l limit -d 'How many entries (1 to 500)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
@@ -195,11 +209,12 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Replace a section with the JSON in a file (`-` for stdin)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "clone" -d 'Copy the config of another server of your team into this one'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "clone" -d 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "rollback" -d 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -390,11 +405,12 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Replace a section with the JSON in a file (`-` for stdin)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "clone" -d 'Copy the config of another server of your team into this one'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "clone" -d 'Copy the config of another server of your team into this one (shows the changes and asks first; --yes without a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "rollback" -d 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'

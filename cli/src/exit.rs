@@ -8,6 +8,7 @@
 //! | 3 | the daemon could not be reached or timed out |
 //! | 4 | authentication or permission refused (401, 402, 403) |
 //! | 5 | not found (404) |
+//! | 6 | cancelled: the user answered no at a confirmation; nothing was changed |
 
 use modctl_client::{Error as ApiError, ErrorKind};
 
@@ -26,6 +27,8 @@ pub const UNREACHABLE: u8 = 3;
 pub const DENIED: u8 = 4;
 /// Not found.
 pub const NOT_FOUND: u8 = 5;
+/// Cancelled at a confirmation prompt; nothing was changed.
+pub const CANCELLED: u8 = 6;
 
 /// A failed command: what to print and which code to exit with.
 #[derive(Debug)]

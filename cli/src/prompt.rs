@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal;
 
-use crate::exit::CliError;
+use crate::exit::{self, CliError};
 
 /// Whether a person is at the keyboard.
 pub fn interactive() -> bool {
@@ -30,4 +30,11 @@ pub fn confirm(question: &str, yes: bool) -> Result<bool, CliError> {
         .default(false)
         .interact()
         .map_err(|e| CliError::failure(format!("cannot read the answer: {e}")))
+}
+
+/// Says that nothing was done after a "no" and gives the exit code for it
+/// ([`exit::CANCELLED`]), so a script can tell a refusal from a failure.
+pub fn cancelled() -> u8 {
+    eprintln!("cancelled; nothing was changed");
+    exit::CANCELLED
 }

@@ -6,20 +6,7 @@ use std::process::Command as StdCommand;
 
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
-use support::{modctl, stable, stderr_of, stdout_of};
-
-const SECOND: &str = "100000000000000002";
-
-fn fixture_with_two_guilds() -> Fixture {
-    let fixture = Fixture::start();
-    fixture.daemon.claim(
-        "alpha",
-        modctl_types::Platform::Discord,
-        SECOND,
-        "Second Guild",
-    );
-    fixture
-}
+use support::{SECOND, fixture_with_two_guilds, modctl, stable, stderr_of, stdout_of};
 
 fn set(fixture: &Fixture, server: &str, section: &str, json: &str) {
     stderr_of(
@@ -164,7 +151,7 @@ fn export_piped_into_import_copies_the_config_between_servers() {
     let output = StdCommand::new("sh")
         .arg("-c")
         .arg(format!(
-            "'{bin}' config export {ALPHA_DISCORD} | '{bin}' config import {SECOND} -"
+            "'{bin}' config export {ALPHA_DISCORD} | '{bin}' config import {SECOND} - --yes"
         ))
         .env_clear()
         .env("NO_COLOR", "1")
@@ -240,6 +227,7 @@ fn clone_copies_and_reports() {
             "--from",
             ALPHA_DISCORD,
             "--json",
+            "--yes",
         ]),
         0,
     );
@@ -269,13 +257,20 @@ fn foreign_ids_refuse_import_and_clone_unless_dropped() {
     let import = || {
         let mut command = modctl(&fixture, key);
         command
-            .args(["config", "import", ALPHA_TELEGRAM])
+            .args(["config", "import", ALPHA_TELEGRAM, "--yes"])
             .arg(&file);
         command
     };
     let clone = || {
         let mut command = modctl(&fixture, key);
-        command.args(["config", "clone", ALPHA_TELEGRAM, "--from", ALPHA_DISCORD]);
+        command.args([
+            "config",
+            "clone",
+            ALPHA_TELEGRAM,
+            "--from",
+            ALPHA_DISCORD,
+            "--yes",
+        ]);
         command
     };
     let err = stderr_of(&mut import(), 1);

@@ -309,7 +309,7 @@ fn usage_lines_leave_the_global_options_out() {
     let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
     assert_eq!(
         usage,
-        "Usage: modctl config set [OPTIONS] --file <FILE> <SERVER> <SECTION>"
+        "Usage: modctl config set [OPTIONS] <SERVER> <SECTION[.FIELD]> [VALUE]"
     );
     let globals = help.split("Global options:\n").nth(1).expect(&help);
     for flag in [

@@ -5,36 +5,19 @@
 
 #![cfg(unix)]
 
-use std::process::Command;
+mod support;
 
 use modctl_e2e::Fixture;
 use rexpect::process::wait::WaitStatus;
 use rexpect::session::{PtySession, spawn_command};
+use support::{exit_code, terminal_command};
 
 /// `modctl login ARGS` on a terminal, with the fixture's private config file
 /// and nothing in the environment to answer the prompts.
 fn login(fixture: &Fixture, args: &[&str]) -> PtySession {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_modctl"));
-    command
-        .env_clear()
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm")
-        .env(
-            "MODCTL_CONFIG",
-            fixture.daemon.scratch_dir().join("config.toml"),
-        )
-        .arg("login")
-        .args(args);
+    let mut command = terminal_command(fixture);
+    command.arg("login").args(args);
     spawn_command(command, Some(20_000)).expect("spawn modctl in a pty")
-}
-
-fn exit_code(session: &mut PtySession) -> i32 {
-    // What is left of the output, then the status.
-    let _ = session.exp_eof();
-    match session.process.wait().unwrap() {
-        WaitStatus::Exited(_, code) => code,
-        other => panic!("modctl did not exit: {other:?}"),
-    }
 }
 
 #[test]

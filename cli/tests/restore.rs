@@ -161,7 +161,7 @@ fn an_item_the_platform_refuses_fails_the_command_with_the_reason() {
 mod terminal {
     use std::process::Command;
 
-    use rexpect::process::wait::WaitStatus;
+    use crate::support::exit_code;
     use rexpect::session::{PtySession, spawn_command};
 
     use super::*;
@@ -186,14 +186,6 @@ mod terminal {
             .env("MODCTL_API_KEY", &fixture.alpha_rw.full)
             .args(["snapshot", "restore", ALPHA_DISCORD]);
         spawn_command(command, Some(20_000)).expect("spawn modctl in a pty")
-    }
-
-    fn exit_code(session: &mut PtySession) -> i32 {
-        let _ = session.exp_eof();
-        match session.process.wait().unwrap() {
-            WaitStatus::Exited(_, code) => code,
-            other => panic!("modctl did not exit: {other:?}"),
-        }
     }
 
     #[test]
@@ -238,8 +230,10 @@ mod terminal {
         let mut session = restore(&fixture);
         session.exp_string("[y/N]").unwrap();
         session.send_line("n").unwrap();
-        session.exp_string("cancelled; nothing was done").unwrap();
-        assert_eq!(exit_code(&mut session), 1);
+        session
+            .exp_string("cancelled; nothing was changed")
+            .unwrap();
+        assert_eq!(exit_code(&mut session), 6);
         assert_eq!(discord.channel_count(), channels);
         assert!(discord.roles_named("Members").is_empty());
     }

@@ -168,11 +168,37 @@ impl Client {
         envelope: &B,
         options: &ImportOptions,
     ) -> Result<ImportReport, Error> {
+        self.import_config_at(server, envelope, options, None).await
+    }
+
+    /// [`Client::import_config_with`], refused
+    /// ([`ErrorKind::PreconditionFailed`](crate::ErrorKind::PreconditionFailed))
+    /// if the config is no longer at `expected_revision`: what a person
+    /// confirmed after a dry run is what gets written, or nothing.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client, envelope: serde_json::Value) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::ImportOptions;
+    /// let server = "112233445566778899";
+    /// let preview = client.import_config(server, &envelope, true).await?;
+    /// let report = client
+    ///     .import_config_at(server, &envelope, &ImportOptions::default(), Some(preview.revision))
+    ///     .await?;
+    /// println!("now at revision {}", report.revision);
+    /// # Ok(()) }
+    /// ```
+    pub async fn import_config_at<B: Serialize + ?Sized>(
+        &self,
+        server: &str,
+        envelope: &B,
+        options: &ImportOptions,
+        expected_revision: Option<u64>,
+    ) -> Result<ImportReport, Error> {
         let request = self
             .request(Method::POST, &["servers", server, "config", "import"])
             .query(options)
             .json(envelope);
-        self.send(request).await
+        self.send(with_if_match(request, expected_revision)).await
     }
 
     /// `POST /servers/{id}/config/clone`: copies the config of server `from`
@@ -208,15 +234,36 @@ impl Client {
         from: &str,
         options: &CloneOptions,
     ) -> Result<ImportReport, Error> {
+        self.clone_config_at(server, from, options, None).await
+    }
+
+    /// [`Client::clone_config_with`], refused
+    /// ([`ErrorKind::PreconditionFailed`](crate::ErrorKind::PreconditionFailed))
+    /// if `server`'s config is no longer at `expected_revision`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::CloneOptions;
+    /// let target = client.config("-1001234567890").await?;
+    /// let options = CloneOptions::default();
+    /// client.clone_config_at("-1001234567890", "112233445566778899", &options, Some(target.revision)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn clone_config_at(
+        &self,
+        server: &str,
+        from: &str,
+        options: &CloneOptions,
+        expected_revision: Option<u64>,
+    ) -> Result<ImportReport, Error> {
         let body = CloneRequest {
             from: from.to_owned(),
         };
-        self.send(
-            self.request(Method::POST, &["servers", server, "config", "clone"])
-                .query(options)
-                .json(&body),
-        )
-        .await
+        let request = self
+            .request(Method::POST, &["servers", server, "config", "clone"])
+            .query(options)
+            .json(&body);
+        self.send(with_if_match(request, expected_revision)).await
     }
 
     /// `GET /servers/{id}/config/audit`: config changes, newest first. `limit`

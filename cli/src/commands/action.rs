@@ -3,6 +3,7 @@
 use clap::{Args, ValueEnum};
 use modctl_client::Client;
 use modctl_types::moderation::{Action, ActionRequest, ActionResponse};
+use modctl_types::servers::Server;
 
 use crate::commands::{print, read_input};
 use crate::context::Context;
@@ -127,20 +128,34 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
     if users.is_empty() {
         return Err(CliError::usage("the users file holds no user ids"));
     }
-    if action.is_destructive() {
+    let client = context.client()?;
+    if action.is_destructive() && !args.yes {
+        // The summary names the server as the daemon knows it, so a wrong id
+        // is caught at the prompt rather than after the ban.
+        let server = if prompt::interactive() {
+            Some(
+                client
+                    .server(&args.server)
+                    .await
+                    .map_err(api_error(words::ACTION))?,
+            )
+        } else {
+            None
+        };
+        if let Some(server) = &server {
+            eprint!("{}", render_summary(action, server, &users, &args));
+        }
         let who = match users.as_slice() {
             [one] => format!("user {one}"),
             many => format!("{} users", many.len()),
         };
-        if !prompt::confirm(
-            &format!("{action} {who} on server {}?", args.server),
-            args.yes,
-        )? {
-            eprintln!("cancelled; nothing was done");
-            return Ok(exit::FAILURE);
+        let place = server
+            .as_ref()
+            .map_or(args.server.clone(), |s| s.name.clone());
+        if !prompt::confirm(&format!("{action} {who} on {place}?"), args.yes)? {
+            return Ok(prompt::cancelled());
         }
     }
-    let client = context.client()?;
     let body = |user: &str| ActionRequest {
         user_id: user.to_owned(),
         reason: args.reason.clone(),
@@ -168,6 +183,83 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
         return Ok(exit::OK);
     }
     bulk(&client, context, &args.server, action, &users, body).await
+}
+
+/// How many user ids of a `--users-file` the confirmation lists.
+const SHOWN_USERS: usize = 5;
+
+/// What a destructive action is about to do, for the confirmation prompt:
+/// the server (name, platform, id), the target(s) and every option given.
+pub fn render_summary(
+    action: Action,
+    server: &Server,
+    users: &[String],
+    args: &ActionArgs,
+) -> String {
+    let target = match users {
+        [one] => one.clone(),
+        many => {
+            let shown = many[..many.len().min(SHOWN_USERS)].join(", ");
+            let rest = many.len().saturating_sub(SHOWN_USERS);
+            let more = if rest > 0 {
+                format!(", and {rest} more")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} users from {}: {shown}{more}",
+                many.len(),
+                args.users_file.as_deref().unwrap_or("-")
+            )
+        }
+    };
+    let mut lines = vec![
+        ("action", action.to_string()),
+        (
+            "server",
+            format!("{} ({}, {})", server.name, server.platform, server.id),
+        ),
+        (if users.len() == 1 { "user" } else { "users" }, target),
+    ];
+    if let Some(minutes) = args.duration {
+        lines.push(("duration", format_minutes(minutes)));
+    } else if action == Action::Jail {
+        lines.push(("duration", "the server's jail.default_minutes".into()));
+    }
+    if action == Action::Ban {
+        lines.push((
+            "delete days",
+            args.delete_days.map_or(
+                "the server's moderation.default_ban_delete_days".into(),
+                |d| d.to_string(),
+            ),
+        ));
+    }
+    lines.push((
+        "reason",
+        args.reason.clone().unwrap_or_else(|| "(none)".into()),
+    ));
+    let mut out = String::from("About to:\n");
+    for (label, value) in lines {
+        out += &format!("  {label:<12}{value}\n");
+    }
+    out
+}
+
+/// `1d 2h 30m` from minutes, as `--duration` reads them.
+fn format_minutes(minutes: i64) -> String {
+    let (days, hours, rest) = (minutes / 1440, minutes % 1440 / 60, minutes % 60);
+    let mut parts = Vec::new();
+    if days > 0 {
+        parts.push(format!("{days}d"));
+    }
+    if hours > 0 {
+        parts.push(format!("{hours}h"));
+    }
+    if rest > 0 || parts.is_empty() {
+        parts.push(format!("{rest}m"));
+    }
+    format!("{} ({minutes} minutes)", parts.join(" "))
 }
 
 fn parse_users(text: &str) -> Vec<String> {
@@ -300,6 +392,58 @@ mod tests {
         for bad in ["", "h", "2x", "10m5"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+    }
+
+    fn args(action: ActionName, users_file: Option<&str>) -> ActionArgs {
+        ActionArgs {
+            action,
+            server: "100000000000000001".into(),
+            user: None,
+            reason: None,
+            duration: None,
+            delete_days: None,
+            users_file: users_file.map(str::to_owned),
+            yes: false,
+            idempotency_key: None,
+        }
+    }
+
+    fn guild() -> Server {
+        serde_json::from_value(serde_json::json!({
+            "id": "100000000000000001",
+            "name": "Alpha Guild",
+            "platform": "discord",
+            "claimed_at": "2026-11-21T09:08:10Z",
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn confirmation_summaries_name_the_server_the_target_and_every_option() {
+        let mut ban = args(ActionName::Ban, None);
+        ban.reason = Some("raid spam".into());
+        ban.delete_days = Some(3);
+        insta::assert_snapshot!(
+            "summary_ban",
+            render_summary(Action::Ban, &guild(), &["300000000000000003".into()], &ban)
+        );
+        let mut jail = args(ActionName::Jail, None);
+        jail.duration = Some(1530);
+        insta::assert_snapshot!(
+            "summary_jail",
+            render_summary(
+                Action::Jail,
+                &guild(),
+                &["300000000000000003".into()],
+                &jail
+            )
+        );
+        let users: Vec<String> = (1..=7).map(|i| format!("30000000000000000{i}")).collect();
+        let kick = args(ActionName::Kick, Some("raiders.txt"));
+        insta::assert_snapshot!(
+            "summary_kick_users_file",
+            render_summary(Action::Kick, &guild(), &users, &kick)
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `modctl config show|set|edit|export|import|clone|audit|diff`.
+//! `modctl config show|set|edit|export|import|clone|rollback|audit|diff`;
+//! the writes that confirm first are in [`super::config_write`].
 
 use clap::{Args, Subcommand};
 use modctl_client::{Client, ErrorKind};
@@ -8,7 +9,7 @@ use modctl_types::config::{
 use modctl_types::query::{CloneOptions, ImportOptions};
 use serde_json::Value;
 
-use crate::commands::{parse_json, print, read_input};
+use crate::commands::{config_rollback, config_write, print};
 use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, paint_stderr, render_json, render_pairs};
@@ -27,19 +28,35 @@ pub enum ConfigCommand {
         #[arg(value_parser = parse_section)]
         section: Option<SectionName>,
     },
-    /// Replace a section with the JSON in a file (`-` for stdin)
+    /// Set one field (`SECTION.FIELD VALUE`), or replace a whole section with
+    /// the JSON in a file (`SECTION --file FILE`)
+    #[command(after_help = "Examples:\n  \
+modctl config set SERVER moderation.require_reason true\n  \
+modctl config set SERVER strikes.ladder[0].minutes 60\n  \
+modctl config set SERVER general.modlog_channel_id null\n  \
+modctl config set SERVER strikes --file strikes.json\n\n\
+A VALUE is read as JSON when it parses (true, 30, null, [\"a\"]), else as text.\n\
+One field is written with If-Match on the revision it was read at: a concurrent change is refused, not overwritten.\n\
+A whole-section replace resets the fields the file leaves out to their defaults, and lists them.")]
     Set {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// The section
-        #[arg(value_parser = parse_section)]
-        section: SectionName,
+        /// A field path (moderation.require_reason), or a section with --file
+        #[arg(value_name = "SECTION[.FIELD]")]
+        target: String,
+        /// The field's new value (JSON, else text)
+        #[arg(
+            allow_hyphen_values = true,
+            conflicts_with = "file",
+            required_unless_present = "file"
+        )]
+        value: Option<String>,
         /// JSON file with the new section, or `-` for stdin
         #[arg(long, short = 'f', value_name = "FILE")]
-        file: String,
-        /// Refuse unless the config is still at this revision
-        #[arg(long, value_name = "REVISION")]
+        file: Option<String>,
+        /// With --file: refuse unless the config is still at this revision
+        #[arg(long, value_name = "REVISION", requires = "file")]
         if_revision: Option<u64>,
     },
     /// Edit a section in $EDITOR; reopens with the error when the daemon refuses it
@@ -61,8 +78,10 @@ pub enum ConfigCommand {
         output: Option<String>,
     },
     /// Import an export envelope from a file or stdin; all sections or nothing
+    /// (shows the changes and asks first; --yes without a terminal)
     Import(ImportArgs),
-    /// Copy the config of another server of your team into this one
+    /// Copy the config of another server of your team into this one (shows
+    /// the changes and asks first; --yes without a terminal)
     Clone {
         /// The server to change
         #[arg(allow_hyphen_values = true)]
@@ -74,6 +93,22 @@ pub enum ConfigCommand {
         /// (listed as warnings) instead of refusing the copy
         #[arg(long)]
         drop_foreign_ids: bool,
+        /// Do not ask for confirmation
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Put the settings of an earlier revision back (rebuilt from the audit
+    /// trail), as a diff to confirm; written as one change at the current revision
+    Rollback {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The revision whose settings to restore (see `modctl config audit`)
+        #[arg(long, value_name = "N")]
+        to_revision: u64,
+        /// Do not ask for confirmation
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
     /// Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)
     Audit {
@@ -111,6 +146,9 @@ pub struct ImportArgs {
     /// (listed as warnings) instead of refusing the import
     #[arg(long)]
     pub drop_foreign_ids: bool,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 }
 
 fn parse_section(s: &str) -> Result<SectionName, String> {
@@ -139,21 +177,26 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
         }
         ConfigCommand::Set {
             server,
-            section,
+            target,
+            value,
             file,
             if_revision,
         } => {
-            let body = parse_json(
-                &read_input(&file)?,
-                if file == "-" { "stdin" } else { &file },
-            )?;
-            let config = client
-                .replace_section_json(&server, section, &body, if_revision)
-                .await?;
-            report_saved(section, config.revision);
-            if mode == OutputMode::Json {
-                print(&render_json(&config.sections.section_json(section)));
-            }
+            return match (value, file) {
+                (Some(value), _) => {
+                    config_write::set_field(&client, mode, &server, &target, &value).await
+                }
+                (None, Some(file)) => {
+                    let section = parse_section(&target).map_err(|e| {
+                        CliError::usage(e).hint(format!(
+                            "to set one field: `modctl config set {server} SECTION.FIELD VALUE`"
+                        ))
+                    })?;
+                    config_write::set_section(&client, mode, &server, section, &file, if_revision)
+                        .await
+                }
+                (None, None) => unreachable!("clap requires a value or --file"),
+            };
         }
         ConfigCommand::Edit { server, section } => edit(&client, &server, section).await?,
         ConfigCommand::Export { server, output } => {
@@ -169,35 +212,34 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
             }
         }
         ConfigCommand::Import(args) => {
-            let origin = if args.file == "-" {
-                "stdin".to_owned()
-            } else {
-                args.file.clone()
-            };
-            let envelope = parse_json(&read_input(&args.file)?, &origin)?;
             let options = ImportOptions {
                 dry_run: args.dry_run,
                 drop_foreign_ids: args.drop_foreign_ids,
             };
-            let report = client
-                .import_config_with(&args.server, &envelope, &options)
-                .await?;
-            print(&render_report(&report, mode));
-            report_warnings(&report);
+            return config_write::import(
+                &client,
+                mode,
+                &args.server,
+                &args.file,
+                options,
+                args.yes,
+            )
+            .await;
         }
         ConfigCommand::Clone {
             server,
             from,
             drop_foreign_ids,
+            yes,
         } => {
             let options = CloneOptions { drop_foreign_ids };
-            let report = client
-                .clone_config_with(&server, &from, &options)
-                .await
-                .map_err(api_error(words::CLONE))?;
-            print(&render_report(&report, mode));
-            report_warnings(&report);
+            return config_write::clone(&client, mode, &server, &from, options, yes).await;
         }
+        ConfigCommand::Rollback {
+            server,
+            to_revision,
+            yes,
+        } => return config_rollback::rollback(context, &client, &server, to_revision, yes).await,
         ConfigCommand::Audit { server, limit } => {
             let entries = client
                 .config_audit(&server, Some(limit), None)
@@ -288,14 +330,14 @@ fn strip_comment_lines(text: &str) -> String {
         .join("\n")
 }
 
-fn report_saved(section: SectionName, revision: u64) {
+pub(crate) fn report_saved(section: SectionName, revision: u64) {
     eprintln!(
         "{} saved section {section}; the config is now at revision {revision}",
         paint_stderr("✓", console::Style::new().green())
     );
 }
 
-fn report_warnings(report: &ImportReport) {
+pub(crate) fn report_warnings(report: &ImportReport) {
     for warning in &report.warnings {
         eprintln!(
             "{} {warning}",
@@ -403,7 +445,7 @@ pub fn render_report(report: &ImportReport, mode: OutputMode) -> String {
 
 /// Field changes: `path: before -> after` lines on a terminal (coloured),
 /// `path<TAB>before<TAB>after` when piped.
-fn render_changes(sections: &[SectionChange], mode: OutputMode) -> String {
+pub(crate) fn render_changes(sections: &[SectionChange], mode: OutputMode) -> String {
     let mut out = String::new();
     for section in sections {
         for change in &section.changes {

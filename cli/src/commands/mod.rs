@@ -5,6 +5,8 @@ pub mod action;
 pub mod cases;
 pub mod completions;
 pub mod config;
+pub mod config_rollback;
+pub mod config_write;
 pub mod login;
 pub mod servers;
 pub mod snapshot;
@@ -26,6 +28,11 @@ pub fn read_input(path: &str) -> Result<String, crate::exit::CliError> {
     use std::io::Read;
     let mut text = String::new();
     if path == "-" {
+        use std::io::IsTerminal;
+        // Someone at a terminal may not know that the command waits for them.
+        if std::io::stdin().is_terminal() {
+            eprintln!("waiting for JSON on stdin (paste it, then Ctrl-D on a line of its own)...");
+        }
         std::io::stdin()
             .read_to_string(&mut text)
             .map_err(|e| crate::exit::CliError::failure(format!("cannot read stdin: {e}")))?;

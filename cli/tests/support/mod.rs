@@ -23,6 +23,63 @@ pub fn modctl(fixture: &Fixture, key: Option<&TestKey>) -> Command {
     command
 }
 
+/// The second Discord guild of team alpha that some tests claim.
+pub const SECOND: &str = "100000000000000002";
+
+/// A fixture whose team alpha also has the Discord guild [`SECOND`].
+pub fn fixture_with_two_guilds() -> Fixture {
+    let fixture = Fixture::start();
+    fixture.daemon.claim(
+        "alpha",
+        modctl_types::Platform::Discord,
+        SECOND,
+        "Second Guild",
+    );
+    fixture
+}
+
+/// `modctl` for a pseudo-terminal: a clean environment with the fixture's
+/// private config file, no colour, no daemon URL or key.
+#[cfg(unix)]
+pub fn terminal_command(fixture: &Fixture) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_modctl"));
+    command
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .env(
+            "MODCTL_CONFIG",
+            fixture.daemon.scratch_dir().join("config.toml"),
+        );
+    command
+}
+
+/// `modctl ARGS` on a pseudo-terminal against the fixture's daemon with
+/// `key`.
+#[cfg(unix)]
+pub fn at_terminal(
+    fixture: &Fixture,
+    key: &TestKey,
+    args: &[&str],
+) -> rexpect::session::PtySession {
+    let mut command = terminal_command(fixture);
+    command
+        .env("MODCTL_URL", fixture.daemon.url())
+        .env("MODCTL_API_KEY", &key.full)
+        .args(args);
+    rexpect::session::spawn_command(command, Some(20_000)).expect("spawn modctl in a pty")
+}
+
+/// Reads what is left of a pseudo-terminal session and returns its exit code.
+#[cfg(unix)]
+pub fn exit_code(session: &mut rexpect::session::PtySession) -> i32 {
+    let _ = session.exp_eof();
+    match session.process.wait().unwrap() {
+        rexpect::process::wait::WaitStatus::Exited(_, code) => code,
+        other => panic!("modctl did not exit: {other:?}"),
+    }
+}
+
 /// Runs and returns stdout, asserting the exit code.
 pub fn stdout_of(command: &mut Command, code: i32) -> String {
     let output = command.output().expect("run modctl");

@@ -200,8 +200,7 @@ async fn restore(client: &Client, args: RestoreArgs, mode: OutputMode) -> Result
             args.server
         );
         if !prompt::confirm(&question, args.yes)? {
-            eprintln!("cancelled; nothing was done");
-            return Ok(exit::FAILURE);
+            return Ok(prompt::cancelled());
         }
         snapshot = Some(plan.snapshot_id);
     }
