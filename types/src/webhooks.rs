@@ -145,3 +145,19 @@ pub struct Enqueued {
     /// Its delivery.
     pub delivery_id: i64,
 }
+
+/// Response of `POST /servers/{id}/webhooks/secret`: the new secret, shown
+/// this once.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WebhookSecret {
+    /// `whsec_<base64>`: the base64 part, decoded, is the HMAC key.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for WebhookSecret {
+    // Never printed, not even in a test failure.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WebhookSecret { secret: <redacted> }")
+    }
+}

@@ -40,14 +40,27 @@ pub fn check_literal(url: &Url) -> Result<(), String> {
         Some(Host::Ipv6(ip)) => IpAddr::V6(ip),
         _ => return Ok(()),
     };
-    refuse_internal(url.host_str().unwrap_or_default(), ip)
+    refuse_internal(url.host_str().unwrap_or_default(), ip).map_err(|e| e.to_string())
 }
 
-fn refuse_internal(host: &str, ip: IpAddr) -> Result<(), String> {
+/// A host that is, or resolves to, an internal address. A type of its own
+/// so that the worker can tell it, through reqwest's error, from a
+/// connection that failed: it is refused, not retried.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "refused: `{host}` is the internal address {ip} (loopback, private, link-local or metadata); webhooks go to public addresses only unless modctld runs with --webhooks-allow-internal"
+)]
+pub struct InternalAddress {
+    host: String,
+    ip: IpAddr,
+}
+
+fn refuse_internal(host: &str, ip: IpAddr) -> Result<(), InternalAddress> {
     if is_internal(ip) {
-        Err(format!(
-            "refused: `{host}` is the internal address {ip} (loopback, private, link-local or metadata); webhooks go to public addresses only unless modctld runs with --webhooks-allow-internal"
-        ))
+        Err(InternalAddress {
+            host: host.to_owned(),
+            ip,
+        })
     } else {
         Ok(())
     }

@@ -172,8 +172,21 @@ async fn send(deliverer: &Deliverer, delivery: &Due, secret: &str, now: i64) -> 
             status: response.status(),
             retry_after: retry_after(response.headers(), now),
         },
+        Err(e) if refused_by_guard(&e) => Sent::Refused(error_chain(&e)),
         Err(e) => Sent::Transport(error_chain(&e)),
     }
+}
+
+/// Whether the guarded resolver refused the host (see [`guard::InternalAddress`]).
+fn refused_by_guard(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(err);
+    while let Some(e) = source {
+        if e.is::<guard::InternalAddress>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
 }
 
 /// An error with its sources: reqwest's own message rarely says why.
