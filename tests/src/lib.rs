@@ -153,7 +153,14 @@ impl TestDaemon {
                         backoff: Duration::from_millis(10),
                     })
                     .with_http_limits(limits)
-                    .with_webhooks_allow_internal(webhooks_allow_internal);
+                    .with_webhooks_allow_internal(webhooks_allow_internal)
+                    // The delivery loop ticks once at start, then the tests
+                    // drive it (`deliver_webhooks`): which attempt happens
+                    // when is then decided by the test alone.
+                    .with_worker_intervals(workers::Intervals {
+                        webhooks: Duration::from_secs(3600),
+                        ..workers::Intervals::default()
+                    });
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");

@@ -6,11 +6,13 @@
 use std::time::Duration;
 
 use modctl_e2e::webhooks::Receiver;
-use modctl_e2e::{ALPHA_DISCORD, Fixture, TestDaemon, TestKey, error_body};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body};
+use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
 use modctl_types::webhooks::{Delivery, DeliveryDetail, DeliveryList, DeliveryState, Enqueued};
 use modctl_types::{Plan, Platform, Scope};
-use modctld::operator::demo::discord_members::ALICE;
+use modctld::operator::demo::discord_members::{ALICE, BOB};
+use modctld::operator::demo::telegram_members;
 use serde_json::{Value, json};
 
 fn http() -> reqwest::Client {
@@ -442,4 +444,101 @@ async fn guarded_attempt(d: &TestDaemon, key: &TestKey, url: &str) -> Delivery {
     delivery(d, key, ALPHA_DISCORD, queued.delivery_id)
         .await
         .delivery
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn escalations_and_expiries_deliver_their_cases_too() {
+    let f = Fixture::simulated();
+    let d = &f.daemon;
+    let discord = Receiver::start();
+    let telegram = Receiver::start();
+    configure(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        &discord,
+        json!(["case_created"]),
+    )
+    .await;
+    configure(d, &f.alpha_rw, ALPHA_TELEGRAM, &telegram, json!([])).await;
+    d.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"weights": {"warn": 1}, "ladder": [{"at": 2, "action": "timeout", "minutes": 15}]}),
+    );
+    let client = d.client(&f.alpha_rw);
+    for _ in 0..2 {
+        client
+            .perform_action(ALPHA_DISCORD, Action::Warn, &request(BOB))
+            .await
+            .expect("warn");
+    }
+    client
+        .perform_action(
+            ALPHA_TELEGRAM,
+            Action::Jail,
+            &ActionRequest {
+                minutes: Some(60),
+                ..request(telegram_members::ALICE)
+            },
+        )
+        .await
+        .expect("jail");
+    advance(d, 3600);
+    assert_eq!(d.tick_workers().jails_ended, 1);
+    d.deliver_webhooks();
+
+    let sources = |receiver: &Receiver| {
+        let received = receiver.received();
+        assert!(received.iter().all(|r| r.verified), "{received:?}");
+        received
+            .iter()
+            .map(|r| {
+                assert_eq!(r.body["type"], "case_created");
+                let data = &r.body["data"];
+                (data["action"].clone(), data["source"].clone())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        sources(&discord),
+        [
+            (json!("warn"), json!("api")),
+            (json!("warn"), json!("api")),
+            (json!("timeout"), json!("escalation")),
+        ]
+    );
+    assert_eq!(
+        sources(&telegram),
+        [
+            (json!("jail"), json!("api")),
+            (json!("unjail"), json!("expiry"))
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_committed_before_a_restart_is_delivered_after_it() {
+    let Fixture {
+        daemon, alpha_rw, ..
+    } = Fixture::start();
+    let receiver = Receiver::start();
+    configure(&daemon, &alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    let queued = send_test(&daemon, &alpha_rw, ALPHA_DISCORD).await;
+    // Stopped before the worker got to it; the next start delivers it (its
+    // loop's first tick, or this one, whichever runs first).
+    assert!(receiver.received().is_empty());
+    let daemon = daemon.restart();
+    daemon.deliver_webhooks();
+    let received = receiver.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0].verified);
+    assert_eq!(received[0].id, queued.event_id);
+}
+
+fn request(user: &str) -> ActionRequest {
+    ActionRequest {
+        user_id: user.into(),
+        ..Default::default()
+    }
 }
