@@ -336,6 +336,37 @@ async fn retry_after_is_honoured() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn turning_webhooks_off_drops_the_pending_retries() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    receiver.answer(503, &[]);
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    let response = put_webhooks(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": false, "url": receiver.url()}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+
+    advance(d, 5);
+    d.deliver_webhooks();
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "sent after webhooks were turned off"
+    );
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Disabled);
+    assert_eq!(detail.history.len(), 1);
+    assert!(detail.delivery.last_error.unwrap().contains("turned off"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn gone_disables_the_endpoint() {
     let f = Fixture::start();
     let receiver = Receiver::start();

@@ -276,6 +276,17 @@ pub fn record_attempt(
     Ok(())
 }
 
+/// Drops pending delivery `id` without an attempt: `disabled`, with `reason`
+/// as its last error.
+pub fn abandon(tx: &Transaction<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL, last_error = ?2
+         WHERE id = ?1 AND state = 'pending'",
+    )?
+    .execute(params![id, reason])?;
+    Ok(())
+}
+
 /// Puts delivery `id` of `server_id` back in the queue, due at `now`, for one
 /// more round of attempts. `false` when there is no such delivery.
 pub fn redeliver(

@@ -12,6 +12,7 @@ pub mod sign;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use modctl_types::config::WebhookEvent;
 use modctl_types::webhooks::DeliveryState;
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
@@ -32,6 +33,9 @@ pub const TIMEOUT: Duration = Duration::from_secs(15);
 /// The longest `Retry-After` honoured; a bogus value cannot park a delivery
 /// for months.
 const MAX_RETRY_AFTER: i64 = 86_400;
+
+/// `last_error` of a delivery dropped because webhooks were turned off.
+const TURNED_OFF: &str = "webhooks were turned off for this server (or their url or secret removed) before this delivery was sent; turn them on again and redeliver it";
 
 /// Deliveries attempted per tick; the rest wait for the next one.
 const BATCH: u32 = 100;
@@ -93,13 +97,26 @@ pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
 /// Makes one attempt of `delivery` and records it.
 async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
     let server_id = delivery.server_id.clone();
-    let secret = state
+    let secrets = state.store.secrets().clone();
+    let (turned_on, secret) = state
         .store
-        .read({
-            let secrets = state.store.secrets().clone();
-            move |tx| config::load_secret(tx, &secrets, &server_id)
+        .read(move |tx| {
+            // A `test` subscription asks only that webhooks are on, with a
+            // URL and a secret: the state every pending delivery needs.
+            let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
+            Ok::<_, StoreError>((on, config::load_secret(tx, &secrets, &server_id)))
         })
-        .await;
+        .await?;
+    if !turned_on {
+        // Turned off (or the URL or secret removed) since the event was
+        // written: its owner no longer wants it sent.
+        let id = delivery.id;
+        state
+            .store
+            .write(move |tx| outbox::abandon(tx, id, TURNED_OFF))
+            .await?;
+        return Ok(());
+    }
     let now = state.clock.now_unix();
     let started = Instant::now();
     let sent = match secret {
