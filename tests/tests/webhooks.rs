@@ -55,14 +55,14 @@ async fn put_webhooks(
 }
 
 /// Points `server`'s webhooks at `receiver` through the API (enabled, the
-/// URL, a generated secret the receiver checks with).
+/// URL, a generated secret the receiver checks with); returns the secret.
 async fn configure(
     daemon: &TestDaemon,
     key: &TestKey,
     server: &str,
     receiver: &Receiver,
     events: Value,
-) {
+) -> String {
     let response = put_webhooks(
         daemon,
         key,
@@ -77,6 +77,7 @@ async fn configure(
     let secret = secret["secret"].as_str().unwrap();
     assert!(secret.starts_with("whsec_"), "{secret}");
     receiver.set_secret(secret);
+    secret.to_owned()
 }
 
 async fn send_test(daemon: &TestDaemon, key: &TestKey, server: &str) -> Enqueued {
@@ -103,7 +104,26 @@ async fn a_test_event_is_delivered_signed_and_logged() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+
+    // Shown once: sealed at rest, never in a read.
+    let section: Value = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/config/webhooks"),
+    )
+    .await;
+    assert_eq!(section["secret_set"], true);
+    assert!(!section.to_string().contains(&secret));
+    let db = d.db_path();
+    for file in [db.clone(), db.with_file_name("modctld.db-wal")] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "the secret is readable in {}",
+            file.display()
+        );
+    }
 
     let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
     assert!(queued.event_id.starts_with("evt_"));
