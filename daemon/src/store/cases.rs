@@ -248,11 +248,18 @@ pub fn settle(
     };
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.
-    if webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)?.is_some() {
+    if let Some(url) = webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)? {
         let case = get(tx, &server_id, case_id)?.ok_or_else(|| {
             StoreError::Corrupt(format!("case {case_id} vanished after settling"))
         })?;
-        webhooks::enqueue(tx, &server_id, WebhookEvent::CaseCreated, &case, created_at)?;
+        webhooks::write(
+            tx,
+            &server_id,
+            WebhookEvent::CaseCreated,
+            &url,
+            &case,
+            created_at,
+        )?;
     }
     Ok(())
 }

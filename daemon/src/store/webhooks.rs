@@ -19,7 +19,7 @@ use super::{StoreError, config, timestamp};
 /// Length of the random part of an event id (`evt_` + this many characters).
 const EVENT_ID_LEN: usize = 24;
 
-/// The server's webhooks section when events of `kind` are delivered to it:
+/// The server's webhook URL when events of `kind` are delivered to it:
 /// enabled, with a URL, and subscribed to `kind` (an empty list means every
 /// kind), with a signing secret stored. A test event needs no subscription:
 /// it is asked for explicitly.
@@ -27,7 +27,7 @@ pub fn subscribed(
     tx: &Transaction<'_>,
     server_id: &str,
     kind: WebhookEvent,
-) -> Result<Option<(Webhooks, String)>, StoreError> {
+) -> Result<Option<String>, StoreError> {
     // One row of the section table, not the whole config: this runs in every
     // settling transaction.
     let json: Option<String> = tx
@@ -50,7 +50,7 @@ pub fn subscribed(
     let secret_set: bool = tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
         .query_row([server_id], |row| row.get(0))?;
-    Ok(secret_set.then_some((section, url)))
+    Ok(secret_set.then_some(url))
 }
 
 /// Writes an event of `kind` with `data` and its delivery, when the server's
@@ -62,9 +62,22 @@ pub fn enqueue(
     data: &impl Serialize,
     now: i64,
 ) -> Result<Option<Enqueued>, StoreError> {
-    let Some((_, url)) = subscribed(tx, server_id, kind)? else {
-        return Ok(None);
-    };
+    match subscribed(tx, server_id, kind)? {
+        Some(url) => write(tx, server_id, kind, &url, data, now).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Writes an event of `kind` with `data` and its delivery to `url`, which
+/// [`subscribed`] returned in the same transaction.
+pub fn write(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    kind: WebhookEvent,
+    url: &str,
+    data: &impl Serialize,
+    now: i64,
+) -> Result<Enqueued, StoreError> {
     let event = Event {
         id: format!(
             "evt_{}",
@@ -88,10 +101,10 @@ pub fn enqueue(
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5)",
     )?
     .execute(params![event.id, server_id, kind.as_str(), url, now])?;
-    Ok(Some(Enqueued {
+    Ok(Enqueued {
         event_id: event.id,
         delivery_id: tx.last_insert_rowid(),
-    }))
+    })
 }
 
 const DELIVERY_COLUMNS: &str = "id, event_id, kind, url, state, attempts, last_status, last_error,
