@@ -20,7 +20,8 @@ pub const PREFIX: &str = "mdk";
 const KEY_ID_LEN: usize = 12;
 const SECRET_LEN: usize = 40;
 const KEY_ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-const SECRET_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+pub(crate) const SECRET_ALPHABET: &[u8] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// A freshly generated key. The whole key is shown to the operator once and
 /// then forgotten; only [`NewKey::secret_hash`] is stored.
@@ -100,7 +101,7 @@ fn hash_secret(secret: &str) -> [u8; 32] {
 
 /// Uniform random characters from `alphabet`, by rejection sampling so that no
 /// character is more likely than another.
-fn random_string(alphabet: &[u8], len: usize) -> String {
+pub(crate) fn random_string(alphabet: &[u8], len: usize) -> String {
     let limit = 256 - (256 % alphabet.len());
     let mut out = String::with_capacity(len);
     let mut buf = [0u8; 64];

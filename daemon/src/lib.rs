@@ -46,6 +46,7 @@ pub mod response;
 pub mod restore;
 pub mod snapshots;
 pub mod store;
+pub mod webhooks;
 pub mod workers;
 
 use std::future::Future;
@@ -96,6 +97,8 @@ pub struct AppState {
     /// Held by whoever runs restore jobs (the worker, or a test driving
     /// it), so no job is ever run twice at once.
     pub restore_runner: Arc<tokio::sync::Mutex<()>>,
+    /// The webhook delivery client (see [`webhooks`]).
+    pub webhooks: webhooks::Deliverer,
 }
 
 impl AppState {
@@ -113,6 +116,7 @@ impl AppState {
             http_limits: HttpLimits::default(),
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
+            webhooks: webhooks::Deliverer::new(false),
         }
     }
 
@@ -132,6 +136,13 @@ impl AppState {
     /// Wakes the background workers at these intervals.
     pub fn with_worker_intervals(mut self, intervals: Intervals) -> Self {
         self.worker_intervals = intervals;
+        self
+    }
+
+    /// Lets webhooks reach loopback, private and link-local addresses
+    /// (`modctld serve --webhooks-allow-internal`; tests and the demo).
+    pub fn with_webhooks_allow_internal(mut self, allow: bool) -> Self {
+        self.webhooks = webhooks::Deliverer::new(allow);
         self
     }
 

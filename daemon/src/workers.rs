@@ -25,7 +25,11 @@
 //!   accepted; stopping the server drops a job mid-item, exactly like a
 //!   crash, and the next start resumes it.
 //!
-//! Webhook delivery and ingestion flushing belong here too as they arrive.
+//! - **webhook delivery** ([`crate::webhooks::deliver_due`]): posts the
+//!   outbox's due deliveries. It wakes every second; when a delivery is due
+//!   is decided on the clock, so tests move the clock and tick.
+//!
+//! Ingestion flushing belongs here too when it arrives.
 
 use std::future::Future;
 use std::time::Duration;
@@ -49,6 +53,8 @@ pub struct Intervals {
     pub snapshots: Duration,
     /// Unfinished restore jobs are looked for (a new job also wakes it).
     pub restore: Duration,
+    /// Due webhook deliveries are looked for.
+    pub webhooks: Duration,
 }
 
 impl Default for Intervals {
@@ -59,6 +65,7 @@ impl Default for Intervals {
             checkpoint: Duration::from_secs(5),
             snapshots: Duration::from_secs(60),
             restore: Duration::from_secs(30),
+            webhooks: Duration::from_secs(1),
         }
     }
 }
@@ -76,6 +83,8 @@ pub struct Ticked {
     pub snapshots_captured: usize,
     /// Restore jobs run to their end.
     pub restore_jobs: usize,
+    /// Webhook delivery attempts made.
+    pub webhook_attempts: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -86,6 +95,7 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         wal_frames_behind: checkpoint(state).await?,
         snapshots_captured: snapshots::capture_due(state).await?,
         restore_jobs: restore(state).await?,
+        webhook_attempts: crate::webhooks::deliver_due(state).await?,
     })
 }
 
@@ -163,6 +173,13 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { Ok(snapshots::capture_due(&state).await?) },
+            ),
+            every(
+                "webhook delivery",
+                intervals.webhooks,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { crate::webhooks::deliver_due(&state).await },
             ),
             restorer(intervals.restore, stopped, state.clone()),
         ];

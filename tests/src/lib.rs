@@ -13,6 +13,7 @@
 
 pub mod fakes;
 pub mod restore;
+pub mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -42,6 +43,11 @@ pub const TEST_HTTP_LIMITS: HttpLimits = HttpLimits {
     body_timeout: Duration::from_secs(1),
     shutdown_deadline: Duration::from_secs(1),
 };
+
+/// A manual clock standing at the real time now.
+fn manual_clock() -> Clock {
+    Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"))
+}
 
 /// A running daemon; stopped when dropped.
 #[derive(Debug)]
@@ -83,8 +89,28 @@ impl TestDaemon {
     /// Like [`TestDaemon::start`], with these HTTP limits (e.g.
     /// [`TEST_HTTP_LIMITS`], to test slow clients quickly).
     pub fn start_with_http_limits(limits: HttpLimits) -> TestDaemon {
-        let clock = Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"));
-        TestDaemon::start_in(tempfile::tempdir().expect("temp dir"), clock, limits)
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            limits,
+            true,
+        )
+    }
+
+    /// Like [`TestDaemon::start`], but with the webhook SSRF guard on, as in
+    /// production: webhooks to 127.0.0.1 and other internal addresses are
+    /// refused. (Every other test daemon lets them through, like
+    /// `modctld serve --webhooks-allow-internal`, to reach its receiver.)
+    pub fn start_guarded() -> TestDaemon {
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            HttpLimits {
+                shutdown_deadline: Duration::from_secs(1),
+                ..HttpLimits::default()
+            },
+            false,
+        )
     }
 
     /// Stops this daemon and starts a new one on the same database and the
@@ -92,10 +118,20 @@ impl TestDaemon {
     pub fn restart(mut self) -> TestDaemon {
         self.stop();
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-        TestDaemon::start_in(dir, self.state.clock.clone(), self.state.http_limits)
+        TestDaemon::start_in(
+            dir,
+            self.state.clock.clone(),
+            self.state.http_limits,
+            self.state.webhooks.allows_internal(),
+        )
     }
 
-    fn start_in(dir: tempfile::TempDir, clock: Clock, limits: HttpLimits) -> TestDaemon {
+    fn start_in(
+        dir: tempfile::TempDir,
+        clock: Clock,
+        limits: HttpLimits,
+        webhooks_allow_internal: bool,
+    ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
@@ -116,7 +152,15 @@ impl TestDaemon {
                         max_wait: Duration::from_secs(2),
                         backoff: Duration::from_millis(10),
                     })
-                    .with_http_limits(limits);
+                    .with_http_limits(limits)
+                    .with_webhooks_allow_internal(webhooks_allow_internal)
+                    // The delivery loop ticks once at start, then the tests
+                    // drive it (`deliver_webhooks`): which attempt happens
+                    // when is then decided by the test alone.
+                    .with_worker_intervals(workers::Intervals {
+                        webhooks: Duration::from_secs(3600),
+                        ..workers::Intervals::default()
+                    });
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");
@@ -168,6 +212,13 @@ impl TestDaemon {
     /// Now on the daemon's clock, as unix seconds (for expiry arithmetic).
     pub fn now_unix(&self) -> i64 {
         self.state.clock.now_unix()
+    }
+
+    /// Runs the webhook delivery worker once at the clock's now (waiting for
+    /// a run of its loop under way); returns the attempts it made.
+    pub fn deliver_webhooks(&self) -> usize {
+        self.block_on(modctld::webhooks::deliver_due(&self.state))
+            .expect("deliver webhooks")
     }
 
     /// Runs every background worker once, as its loop would when due, and

@@ -30,6 +30,7 @@ pub mod query;
 pub mod restore;
 pub mod servers;
 pub mod snapshot;
+pub mod webhooks;
 
 pub use auth::{Me, Plan, Scope, Team};
 pub use error::ErrorBody;

@@ -123,3 +123,35 @@ fn page_size(limit: Option<u32>, default: u32, max: u32) -> Result<u32, String> 
         Some(limit) => Err(format!("limit must be between 1 and {max}, got {limit}")),
     }
 }
+
+/// Query of `GET /servers/{id}/webhooks/deliveries`: filters and paging.
+///
+/// ```
+/// use modctl_types::query::DeliveryQuery;
+/// assert_eq!(DeliveryQuery::default().page_size(), Ok(50));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct DeliveryQuery {
+    /// Page size, 1 to 200 (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", param(minimum = 1, maximum = 200))]
+    pub limit: Option<u32>,
+    /// Only deliveries in this state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<crate::webhooks::DeliveryState>,
+    /// Only deliveries of this event kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::webhooks::WebhookEvent>,
+    /// Only deliveries older than this delivery id: the previous page's `next_before`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
+}
+
+impl DeliveryQuery {
+    /// The page size asked for, or the error message when it is out of bounds.
+    pub fn page_size(&self) -> Result<u32, String> {
+        page_size(self.limit, CASES_DEFAULT_LIMIT, CASES_MAX_LIMIT)
+    }
+}

@@ -17,6 +17,7 @@ pub mod openapi;
 mod restore;
 mod servers;
 mod snapshots;
+mod webhooks;
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -47,4 +48,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(snapshots::show, snapshots::capture))
         .routes(routes!(restore::restore))
         .routes(routes!(restore::show))
+        .routes(routes!(webhooks::test))
+        .routes(routes!(webhooks::rotate_secret))
+        .routes(routes!(webhooks::deliveries))
+        .routes(routes!(webhooks::delivery))
+        .routes(routes!(webhooks::redeliver))
 }

@@ -116,6 +116,7 @@ pub fn document_json() -> String {
         (name = "config", description = "A server's moderation config, its export, import, clone and audit trail."),
         (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),
         (name = "snapshots", description = "Structure snapshots: a server's roles, channels and settings, captured from its platform."),
+        (name = "webhooks", description = "Outbound webhooks: the test event, the signing secret and the delivery log."),
     )
 )]
 #[derive(Debug)]

@@ -515,7 +515,12 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         read = keys.read,
     );
     let _logging = init_logging();
-    crate::serve(listener, AppState::new(store), shutdown_signal()).await?;
+    crate::serve(
+        listener,
+        AppState::new(store).with_webhooks_allow_internal(true),
+        shutdown_signal(),
+    )
+    .await?;
     Ok(())
 }
 

@@ -82,6 +82,10 @@ enum Command {
         /// Address to listen on
         #[arg(long, env = "MODCTLD_LISTEN", default_value = DEFAULT_LISTEN)]
         listen: SocketAddr,
+        /// Let webhooks reach loopback, private and link-local addresses
+        /// (for a receiver on this machine; never on a shared host)
+        #[arg(long, env = "MODCTLD_WEBHOOKS_ALLOW_INTERNAL")]
+        webhooks_allow_internal: bool,
     },
     /// Apply pending database migrations and exit
     Migrate {
@@ -266,7 +270,11 @@ pub fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve { db, listen } => {
+        Command::Serve {
+            db,
+            listen,
+            webhooks_allow_internal,
+        } => {
             let db = db.path()?;
             let _logging = init_logging();
             let store = open_store(&db).await?;
@@ -277,7 +285,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 key = %store.secrets().origin(),
                 "serving"
             );
-            crate::serve(listener, AppState::new(store), shutdown_signal()).await?;
+            let state = AppState::new(store).with_webhooks_allow_internal(webhooks_allow_internal);
+            crate::serve(listener, state, shutdown_signal()).await?;
             tracing::info!("stopped");
             Ok(())
         }

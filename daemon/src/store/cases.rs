@@ -12,7 +12,9 @@ use modctl_types::moderation::{
 };
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
-use super::{StoreError, timestamp};
+use modctl_types::config::WebhookEvent;
+
+use super::{StoreError, timestamp, webhooks};
 
 /// A case to record.
 #[derive(Debug, Clone)]
@@ -83,8 +85,20 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         case.state.as_str(),
     ])?;
     let id = tx.last_insert_rowid();
-    get(tx, case.server_id, id)?
-        .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))
+    let inserted = get(tx, case.server_id, id)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))?;
+    if inserted.state != CaseState::Pending {
+        // Recorded settled at once (an expiry, a skipped ladder step): its
+        // event is written now, in the same transaction.
+        webhooks::enqueue(
+            tx,
+            case.server_id,
+            WebhookEvent::CaseCreated,
+            &inserted,
+            case.now,
+        )?;
+    }
+    Ok(inserted)
 }
 
 /// Case `case_id` of `server_id`; `None` also when it belongs to another server.
@@ -211,22 +225,41 @@ pub fn settle(
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    let changed = tx
+    let settled: Option<(String, i64)> = tx
         .prepare_cached(
             "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
-         WHERE id = ?1 AND state = 'pending'",
+         WHERE id = ?1 AND state = 'pending' RETURNING server_id, created_at",
         )?
-        .execute(params![
-            case_id,
-            settlement.state.as_str(),
-            settlement.applied,
-            settlement.detail,
-            settlement.active_strikes,
-        ])?;
-    if changed == 0 {
+        .query_row(
+            params![
+                case_id,
+                settlement.state.as_str(),
+                settlement.applied,
+                settlement.detail,
+                settlement.active_strikes,
+            ],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()?;
+    let Some((server_id, created_at)) = settled else {
         return Err(StoreError::Conflict(format!(
             "case {case_id} was already settled"
         )));
+    };
+    // The `case_created` event carries the case as settled, so it is written
+    // here, in the settling transaction, and not when the case went pending.
+    if let Some(url) = webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)? {
+        let case = get(tx, &server_id, case_id)?.ok_or_else(|| {
+            StoreError::Corrupt(format!("case {case_id} vanished after settling"))
+        })?;
+        webhooks::write(
+            tx,
+            &server_id,
+            WebhookEvent::CaseCreated,
+            &url,
+            &case,
+            created_at,
+        )?;
     }
     Ok(())
 }

@@ -31,6 +31,10 @@ pub struct StoredConfig {
 
 const REDACTED: &str = "<redacted>";
 
+/// The actor of the config change that turns webhooks off when an endpoint
+/// answers 410 Gone; the only one that sets `webhooks.disabled_reason`.
+pub const DISABLING_ACTOR: &str = "system:webhooks";
+
 /// Loads a server's config; sections never set are their defaults.
 pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
     let (revision, updated_at) = tx
@@ -151,6 +155,15 @@ pub fn apply(
         SecretUpdate::Keep => current.sections.webhooks.secret_set,
         SecretUpdate::Clear => false,
         SecretUpdate::Set(_) => true,
+    };
+    // `disabled_reason` is the daemon's to set (when an endpoint answers 410);
+    // it stays while webhooks stay off and goes when they are enabled again.
+    next.webhooks.disabled_reason = if next.webhooks.enabled {
+        None
+    } else if change.actor == DISABLING_ACTOR {
+        next.webhooks.disabled_reason.take()
+    } else {
+        current.sections.webhooks.disabled_reason.clone()
     };
     let rotated = match &secret_update {
         SecretUpdate::Set(new) => match load_secret(tx, secrets, change.server_id) {

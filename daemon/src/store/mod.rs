@@ -58,6 +58,7 @@ pub mod secrets;
 pub mod servers;
 pub mod snapshots;
 pub mod teams;
+pub mod webhooks;
 mod writer;
 
 use std::future::Future;

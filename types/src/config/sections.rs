@@ -501,6 +501,36 @@ pub enum WebhookEvent {
     Test,
 }
 
+impl WebhookEvent {
+    /// The name stored and shown (the event's `type`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WebhookEvent::CaseCreated => "case_created",
+            WebhookEvent::ConfigChanged => "config_changed",
+            WebhookEvent::JailChanged => "jail_changed",
+            WebhookEvent::Test => "test",
+        }
+    }
+}
+
+impl std::str::FromStr for WebhookEvent {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "case_created" => WebhookEvent::CaseCreated,
+            "config_changed" => WebhookEvent::ConfigChanged,
+            "jail_changed" => WebhookEvent::JailChanged,
+            "test" => WebhookEvent::Test,
+            _ => {
+                return Err(format!(
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed or test"
+                ));
+            }
+        })
+    }
+}
+
 /// `webhooks`: where events are delivered and how they are signed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -524,6 +554,11 @@ pub struct Webhooks {
     /// Read-only: whether a signing secret is stored. Ignored on input.
     #[cfg_attr(feature = "openapi", schema(read_only))]
     pub secret_set: bool,
+    /// Read-only: why the daemon turned webhooks off (the endpoint answered
+    /// 410 Gone), until they are enabled again. Ignored on input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(read_only))]
+    pub disabled_reason: Option<String>,
 }
 
 impl Default for Webhooks {
@@ -534,6 +569,7 @@ impl Default for Webhooks {
             events: Vec::new(),
             secret: SecretUpdate::Keep,
             secret_set: false,
+            disabled_reason: None,
         }
     }
 }

@@ -393,28 +393,32 @@ fn is_domain(domain: &str) -> bool {
 }
 
 /// `https://host[...]`, or `http://` to a loopback host (for local testing).
-fn check_webhook_url(url: &str) -> Result<(), String> {
-    if url.len() > 2000 {
+///
+/// Parsed with the `url` crate, as every HTTP client parses it: a hand-made
+/// split reads `http://169.254.169.254\@localhost/` as a URL for localhost,
+/// while clients send it to 169.254.169.254. Which addresses may be reached
+/// is decided again when a delivery is sent (the daemon's SSRF guard).
+fn check_webhook_url(raw: &str) -> Result<(), String> {
+    if raw.len() > 2000 {
         return Err("must be at most 2000 characters long".into());
     }
-    let (scheme, rest) = url
-        .split_once("://")
-        .ok_or("must be an absolute URL such as https://example.com/hook")?;
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let hostname = if host.starts_with('[') {
-        host.split(']')
-            .next()
-            .map(|h| format!("{h}]"))
-            .unwrap_or_default()
-    } else {
-        host.split(':').next().unwrap_or_default().to_owned()
-    };
-    if hostname.is_empty() || rest.contains(char::is_whitespace) {
-        return Err("must be an absolute URL such as https://example.com/hook".into());
+    let absolute = || "must be an absolute URL such as https://example.com/hook".to_owned();
+    if raw.contains(char::is_whitespace) {
+        return Err(absolute());
     }
-    let loopback = matches!(hostname.as_str(), "localhost" | "127.0.0.1" | "[::1]");
-    match scheme {
+    let url = url::Url::parse(raw).map_err(|_| absolute())?;
+    let Some(host) = url.host() else {
+        return Err(absolute());
+    };
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("must not carry a user name or password before the host".into());
+    }
+    let loopback = match host {
+        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
+    match url.scheme() {
         "https" => Ok(()),
         "http" if loopback => Ok(()),
         "http" => Err("must use https:// (http:// is only allowed for localhost)".into()),
@@ -435,4 +439,33 @@ fn unknown_placeholder<'a>(text: &'a str, allowed: &[&str]) -> Option<&'a str> {
         rest = &after[end + 1..];
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_webhook_url;
+
+    #[test]
+    fn webhook_urls_are_judged_as_http_clients_parse_them() {
+        // Sent to 169.254.169.254 by every client: not a localhost URL.
+        assert!(check_webhook_url("http://169.254.169.254\\@localhost/").is_err());
+        assert!(check_webhook_url("http://user@localhost/").is_err());
+        assert!(check_webhook_url("http://example.com/hook").is_err());
+        for ok in [
+            "https://example.com/hook",
+            "http://localhost:8080/hook",
+            "http://127.0.0.1:9/",
+            "http://[::1]:9/",
+        ] {
+            assert_eq!(check_webhook_url(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "example.com/hook",
+            "https://",
+            "https://exa mple.com",
+            "ftp://x.org/",
+        ] {
+            assert!(check_webhook_url(bad).is_err(), "{bad}");
+        }
+    }
 }

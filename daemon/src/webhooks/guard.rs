@@ -1,0 +1,173 @@
+//! No requests to internal addresses (SSRF guard).
+//!
+//! A webhook URL comes from a tenant; without this guard it could point the
+//! daemon at the cloud metadata service or a service on the daemon's own
+//! network. The URL is parsed with the `url` crate (a hand-written split is
+//! fooled by `http://169.254.169.254\@localhost/`, which every browser and
+//! HTTP client sends to 169.254.169.254), and every address the host resolves
+//! to is checked *at send time*, by the resolver of the delivery client
+//! itself, so a DNS answer that changes after a check cannot slip through.
+//! The operator turns the guard off with `modctld serve
+//! --webhooks-allow-internal` (tests and the demo deliver to 127.0.0.1).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use url::{Host, Url};
+
+/// Parses a delivery URL: `http` or `https`, a host, no credentials.
+pub fn parse(raw: &str) -> Result<Url, String> {
+    let url = Url::parse(raw).map_err(|e| format!("`{raw}` is not a valid URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("`{raw}` must use https://"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "`{raw}` must not carry credentials before the host"
+        ));
+    }
+    if url.host().is_none() {
+        return Err(format!("`{raw}` has no host"));
+    }
+    Ok(url)
+}
+
+/// Checks `url`'s host when it is an address literal (a name is checked by
+/// [`GuardedResolver`] when it is resolved).
+pub fn check_literal(url: &Url) -> Result<(), String> {
+    let ip = match url.host() {
+        Some(Host::Ipv4(ip)) => IpAddr::V4(ip),
+        Some(Host::Ipv6(ip)) => IpAddr::V6(ip),
+        _ => return Ok(()),
+    };
+    refuse_internal(url.host_str().unwrap_or_default(), ip).map_err(|e| e.to_string())
+}
+
+/// A host that is, or resolves to, an internal address. A type of its own
+/// so that the worker can tell it, through reqwest's error, from a
+/// connection that failed: it is refused, not retried.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "refused: `{host}` is the internal address {ip} (loopback, private, link-local or metadata); webhooks go to public addresses only unless modctld runs with --webhooks-allow-internal"
+)]
+pub struct InternalAddress {
+    host: String,
+    ip: IpAddr,
+}
+
+fn refuse_internal(host: &str, ip: IpAddr) -> Result<(), InternalAddress> {
+    if is_internal(ip) {
+        Err(InternalAddress {
+            host: host.to_owned(),
+            ip,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Whether `ip` is an address a webhook must not reach.
+pub fn is_internal(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => is_internal_v4(v4),
+        IpAddr::V6(v6) => {
+            // An IPv4-mapped (::ffff:a.b.c.d) or -compatible address reaches
+            // the IPv4 host: judge that one.
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_internal_v4(v4);
+            }
+            let first = v6.segments()[0];
+            v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00 // unique local fc00::/7
+                || (first & 0xffc0) == 0xfe80 // link-local fe80::/10
+                || (first & 0xffc0) == 0xfec0 // site-local fec0::/10
+                || v6 == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) // AWS metadata
+                || v6.segments()[..6] == [0, 0, 0, 0, 0, 0] // IPv4-compatible
+        }
+    }
+}
+
+fn is_internal_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, ..] = ip.octets();
+    ip.is_loopback()
+        || ip.is_private()
+        || ip.is_link_local() // 169.254/16, the metadata services
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || ip.is_multicast()
+        || a == 0
+        || (a == 100 && (64..128).contains(&b)) // carrier-grade NAT
+        || (a == 192 && b == 0 && ip.octets()[2] == 0) // IETF protocol assignments
+        || a >= 240
+}
+
+/// The delivery client's resolver: resolves with the system resolver and
+/// refuses a name with any internal address.
+#[derive(Debug, Clone, Copy)]
+pub struct GuardedResolver;
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        Box::pin(async move {
+            let host = name.as_str().to_owned();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            for addr in &addrs {
+                refuse_internal(&host, addr.ip())?;
+            }
+            let addrs: Addrs = Box::new(addrs.into_iter());
+            Ok(addrs)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backslash_at_trick_is_seen_as_the_metadata_address() {
+        let url = parse("http://169.254.169.254\\@localhost/").unwrap();
+        assert_eq!(url.host_str(), Some("169.254.169.254"));
+        assert!(check_literal(&url).unwrap_err().contains("169.254.169.254"));
+    }
+
+    #[test]
+    fn internal_addresses_are_refused_and_public_ones_pass() {
+        for ip in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "100.64.0.1",
+            "::1",
+            "fe80::1",
+            "fd00::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "fd00:ec2::254",
+        ] {
+            assert!(is_internal(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in [
+            "93.184.216.34",
+            "1.1.1.1",
+            "2606:4700::1111",
+            "::ffff:1.1.1.1",
+        ] {
+            assert!(!is_internal(ip.parse().unwrap()), "{ip}");
+        }
+    }
+
+    #[test]
+    fn credentials_and_other_schemes_are_refused() {
+        assert!(parse("https://user:pw@example.com/").is_err());
+        assert!(parse("ftp://example.com/").is_err());
+        assert!(parse("example.com/hook").is_err());
+        assert!(parse("https://example.com/hook").is_ok());
+    }
+}

@@ -1,0 +1,353 @@
+//! Outbound webhooks (issue #11): delivering the outbox.
+//!
+//! Events are written by the changes that cause them ([`crate::store::webhooks`]);
+//! the worker here ([`deliver_due`]) posts every due delivery, signed
+//! ([`sign`]), to a URL that passed the SSRF [`guard`], and records the
+//! attempt. Failures are retried on [`SCHEDULE`]; see `docs/api.md`,
+//! "Webhooks (issue #11)".
+
+pub mod guard;
+pub mod sign;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use modctl_types::config::WebhookEvent;
+use modctl_types::webhooks::DeliveryState;
+use reqwest::StatusCode;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+
+use crate::AppState;
+use crate::moderation::ModerationResult;
+use crate::store::webhooks::{self as outbox, Due, Outcome};
+use crate::store::{StoreError, config};
+
+/// Seconds to wait before each attempt, counted from the failure of the one
+/// before: the first is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+/// 10 h. After the last attempt fails the delivery is `failed`.
+pub const SCHEDULE: [i64; 8] = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+
+/// A delivery's time limit, connection included.
+pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The longest `Retry-After` honoured; a bogus value cannot park a delivery
+/// for months.
+const MAX_RETRY_AFTER: i64 = 86_400;
+
+/// `last_error` of a delivery dropped because webhooks were turned off.
+const TURNED_OFF: &str = "webhooks were turned off for this server (or their url or secret removed) before this delivery was sent; turn them on again and redeliver it";
+
+/// Deliveries attempted per tick; the rest wait for the next one.
+const BATCH: u32 = 100;
+
+/// The delivery client and its options, shared by every tick.
+#[derive(Debug, Clone)]
+pub struct Deliverer {
+    http: reqwest::Client,
+    allow_internal: bool,
+    /// Held by whoever delivers (the worker's loop or a test driving it), so
+    /// no delivery is attempted twice at once.
+    runner: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Deliverer {
+    /// A deliverer refusing internal addresses unless `allow_internal`.
+    pub fn new(allow_internal: bool) -> Self {
+        let builder = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            // A redirect would be a request to a URL nobody checked.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("modctld-webhooks/", env!("CARGO_PKG_VERSION")));
+        let builder = if allow_internal {
+            builder
+        } else {
+            builder.dns_resolver(Arc::new(guard::GuardedResolver))
+        };
+        Deliverer {
+            http: builder
+                .build()
+                .expect("the HTTP client builds with a static configuration"),
+            allow_internal,
+            runner: Arc::default(),
+        }
+    }
+
+    /// Whether internal addresses may be reached.
+    pub fn allows_internal(&self) -> bool {
+        self.allow_internal
+    }
+}
+
+/// The worker's tick: attempts every delivery due at the clock's now; returns
+/// how many it attempted.
+pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
+    let _running = state.webhooks.runner.lock().await;
+    let now = state.clock.now_unix();
+    let due = state
+        .store
+        .read(move |tx| outbox::due(tx, now, BATCH))
+        .await?;
+    let count = due.len();
+    for delivery in due {
+        attempt(state, delivery).await?;
+    }
+    Ok(count)
+}
+
+/// Makes one attempt of `delivery` and records it.
+async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
+    let server_id = delivery.server_id.clone();
+    let secrets = state.store.secrets().clone();
+    let (turned_on, secret) = state
+        .store
+        .read(move |tx| {
+            // A `test` subscription asks only that webhooks are on, with a
+            // URL and a secret: the state every pending delivery needs.
+            let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
+            Ok::<_, StoreError>((on, config::load_secret(tx, &secrets, &server_id)))
+        })
+        .await?;
+    if !turned_on {
+        // Turned off (or the URL or secret removed) since the event was
+        // written: its owner no longer wants it sent.
+        let id = delivery.id;
+        state
+            .store
+            .write(move |tx| outbox::abandon(tx, id, TURNED_OFF))
+            .await?;
+        return Ok(());
+    }
+    let now = state.clock.now_unix();
+    let started = Instant::now();
+    let sent = match secret {
+        Ok(Some(secret)) => send(&state.webhooks, &delivery, &secret, now).await,
+        Ok(None) => Sent::Refused(
+            "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
+                .into(),
+        ),
+        Err(e) => Sent::Refused(e.to_string()),
+    };
+    let number = delivery.attempts + 1;
+    let outcome = outcome_of(&sent, number, now, started.elapsed());
+    if outcome.state == DeliveryState::Failed {
+        tracing::warn!(delivery = delivery.id, "webhook delivery failed for good");
+    }
+    let id = delivery.id;
+    let gone = matches!(sent, Sent::Answered { status, .. } if status == StatusCode::GONE);
+    let server_id = delivery.server_id;
+    let secrets = state.store.secrets().clone();
+    state
+        .store
+        .write(move |tx| {
+            outbox::record_attempt(tx, id, number, &outcome)?;
+            if gone {
+                outbox::disable(tx, &secrets, &server_id, outcome.at)?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .await?;
+    Ok(())
+}
+
+/// What one attempt came to.
+#[derive(Debug)]
+enum Sent {
+    /// The endpoint answered.
+    Answered {
+        status: StatusCode,
+        retry_after: Option<i64>,
+    },
+    /// No answer: connection refused, timeout, a refused address.
+    Transport(String),
+    /// Not sent, and sending again will not help by itself.
+    Refused(String),
+}
+
+async fn send(deliverer: &Deliverer, delivery: &Due, secret: &str, now: i64) -> Sent {
+    let url = match guard::parse(&delivery.url) {
+        Ok(url) => url,
+        Err(e) => return Sent::Refused(e),
+    };
+    if !deliverer.allow_internal
+        && let Err(e) = guard::check_literal(&url)
+    {
+        return Sent::Refused(e);
+    }
+    let signature = sign::signature(secret, &delivery.event_id, now, &delivery.payload);
+    let response = deliverer
+        .http
+        .post(url)
+        .header(CONTENT_TYPE, "application/json")
+        .header("webhook-id", &delivery.event_id)
+        .header("webhook-timestamp", now.to_string())
+        .header("webhook-signature", signature)
+        .body(delivery.payload.clone())
+        .send()
+        .await;
+    match response {
+        Ok(response) => Sent::Answered {
+            status: response.status(),
+            retry_after: retry_after(response.headers(), now),
+        },
+        Err(e) if refused_by_guard(&e) => Sent::Refused(error_chain(&e)),
+        Err(e) => Sent::Transport(error_chain(&e)),
+    }
+}
+
+/// Whether the guarded resolver refused the host (see [`guard::InternalAddress`]).
+fn refused_by_guard(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(err);
+    while let Some(e) = source {
+        if e.is::<guard::InternalAddress>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
+}
+
+/// An error with its sources: reqwest's own message rarely says why.
+fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+/// `Retry-After` in seconds from `now`: delta-seconds or an HTTP date.
+fn retry_after(headers: &HeaderMap, now: i64) -> Option<i64> {
+    let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    let seconds = match value.parse::<i64>() {
+        Ok(seconds) => seconds,
+        Err(_) => jiff::fmt::rfc2822::DateTimeParser::new()
+            .parse_timestamp(value)
+            .ok()?
+            .as_second()
+            .saturating_sub(now),
+    };
+    Some(seconds.clamp(0, MAX_RETRY_AFTER))
+}
+
+/// The record of attempt `number` that ended as `sent` at `now`.
+fn outcome_of(sent: &Sent, number: u32, now: i64, took: Duration) -> Outcome {
+    let (status, error, retry, wait) = match sent {
+        Sent::Answered { status, .. } if status.is_success() => (Some(*status), None, false, None),
+        Sent::Answered {
+            status,
+            retry_after,
+        } => {
+            let retry = status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS;
+            let error = if *status == StatusCode::GONE {
+                "the endpoint answered 410 Gone: webhooks were turned off for this server".into()
+            } else if status.is_redirection() {
+                format!("the endpoint answered {status}; redirects are not followed")
+            } else {
+                format!("the endpoint answered {status}")
+            };
+            (Some(*status), Some(error), retry, *retry_after)
+        }
+        Sent::Transport(e) => (None, Some(e.clone()), true, None),
+        Sent::Refused(e) => (None, Some(e.clone()), false, None),
+    };
+    let (state, next) = match (status, retry) {
+        (Some(s), _) if s.is_success() => (DeliveryState::Delivered, None),
+        (Some(StatusCode::GONE), _) => (DeliveryState::Disabled, None),
+        (_, true) => match SCHEDULE.get(number as usize) {
+            Some(&delay) => {
+                let delay = delay + jitter(delay);
+                (
+                    DeliveryState::Pending,
+                    Some(now + wait.map_or(delay, |w| w.max(delay))),
+                )
+            }
+            None => (DeliveryState::Failed, None),
+        },
+        _ => (DeliveryState::Failed, None),
+    };
+    Outcome {
+        at: now,
+        status: status.map(|s| s.as_u16()),
+        error,
+        duration_ms: took.as_millis().try_into().unwrap_or(u64::MAX),
+        state,
+        next_attempt_at: next,
+    }
+}
+
+/// Up to a tenth of `delay` more, so that deliveries failing together (an
+/// endpoint down) do not all come back in the same second.
+fn jitter(delay: i64) -> i64 {
+    let tenth = delay / 10;
+    if tenth == 0 {
+        return 0;
+    }
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the OS random generator is available");
+    (u64::from_le_bytes(bytes) % (tenth as u64 + 1)) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(code: u16, retry_after: Option<i64>) -> Sent {
+        Sent::Answered {
+            status: StatusCode::from_u16(code).unwrap(),
+            retry_after,
+        }
+    }
+
+    #[test]
+    fn retries_follow_the_schedule_then_fail() {
+        let now = 1_000;
+        for (number, delay) in SCHEDULE.iter().enumerate().skip(1) {
+            let o = outcome_of(&answered(500, None), number as u32, now, Duration::ZERO);
+            assert_eq!(o.state, DeliveryState::Pending);
+            let next = o.next_attempt_at.unwrap() - now;
+            assert!(
+                (*delay..=delay + delay / 10).contains(&next),
+                "{number}: {next}"
+            );
+        }
+        let last = outcome_of(&answered(503, None), 8, now, Duration::ZERO);
+        assert_eq!(
+            (last.state, last.next_attempt_at),
+            (DeliveryState::Failed, None)
+        );
+    }
+
+    #[test]
+    fn answers_decide_the_state() {
+        let at = |sent: &Sent| outcome_of(sent, 1, 0, Duration::ZERO).state;
+        assert_eq!(at(&answered(204, None)), DeliveryState::Delivered);
+        assert_eq!(at(&answered(410, None)), DeliveryState::Disabled);
+        assert_eq!(at(&answered(429, None)), DeliveryState::Pending);
+        assert_eq!(at(&answered(400, None)), DeliveryState::Failed);
+        assert_eq!(at(&answered(302, None)), DeliveryState::Failed);
+        assert_eq!(
+            at(&Sent::Transport("refused".into())),
+            DeliveryState::Pending
+        );
+        assert_eq!(at(&Sent::Refused("internal".into())), DeliveryState::Failed);
+        let later = outcome_of(&answered(429, Some(120)), 1, 0, Duration::ZERO);
+        assert_eq!(later.next_attempt_at, Some(120));
+    }
+
+    #[test]
+    fn retry_after_takes_seconds_or_a_date() {
+        let mut headers = HeaderMap::new();
+        headers.insert(RETRY_AFTER, "30".parse().unwrap());
+        assert_eq!(retry_after(&headers, 0), Some(30));
+        headers.insert(
+            RETRY_AFTER,
+            "Thu, 01 Jan 1970 00:01:40 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&headers, 40), Some(60));
+        headers.insert(RETRY_AFTER, "soon".parse().unwrap());
+        assert_eq!(retry_after(&headers, 0), None);
+    }
+}

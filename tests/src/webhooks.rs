@@ -1,0 +1,189 @@
+//! A webhook receiver for the tests: records every delivery and checks its
+//! Standard Webhooks signature with an implementation of its own (the `hmac`,
+//! `sha2` and `base64` crates used directly, nothing of the daemon's), so a
+//! bug in the daemon's signing cannot hide behind the same bug here.
+//!
+//! Answers come from a script ([`Receiver::answer`]); once it runs out, every
+//! delivery gets 200.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use hmac::{Hmac, Mac};
+use serde_json::Value;
+use sha2::Sha256;
+use tokio::sync::oneshot;
+
+/// One delivery as received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// `webhook-id`.
+    pub id: String,
+    /// `webhook-timestamp`, unix seconds.
+    pub timestamp: i64,
+    /// `webhook-signature`, as sent.
+    pub signature: String,
+    /// The body as JSON.
+    pub body: Value,
+    /// Whether the signature checked out against the receiver's secret.
+    pub verified: bool,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    secret: Option<String>,
+    script: VecDeque<(u16, Vec<(String, String)>)>,
+    received: Vec<Received>,
+}
+
+/// A receiver on `127.0.0.1`; stopped when dropped.
+#[derive(Debug)]
+pub struct Receiver {
+    url: String,
+    shared: Arc<Mutex<Shared>>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Receiver {
+    /// Starts a receiver on an ephemeral port.
+    pub fn start() -> Receiver {
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let state = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                let port = listener.local_addr().expect("address").port();
+                ready_tx.send(port).expect("report ready");
+                let app = axum::Router::new().fallback(receive).with_state(state);
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = shutdown_rx.await;
+                    })
+                    .await
+                    .expect("serve");
+            });
+        });
+        let port = ready_rx.recv().expect("receiver started");
+        Receiver {
+            url: format!("http://127.0.0.1:{port}/hook"),
+            shared,
+            shutdown: Some(shutdown_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// The URL to set as `webhooks.url`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The secret signatures are checked with.
+    pub fn set_secret(&self, secret: &str) {
+        self.lock().secret = Some(secret.to_owned());
+    }
+
+    /// The next delivery (after those already scripted) gets `status` with
+    /// `headers`.
+    pub fn answer(&self, status: u16, headers: &[(&str, &str)]) {
+        let headers = headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect();
+        self.lock().script.push_back((status, headers));
+    }
+
+    /// Every delivery received so far, oldest first.
+    pub fn received(&self) -> Vec<Received> {
+        self.lock().received.clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().expect("receiver state")
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+async fn receive(
+    State(shared): State<Arc<Mutex<Shared>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let id = header("webhook-id");
+    let timestamp = header("webhook-timestamp").parse().unwrap_or(-1);
+    let signature = header("webhook-signature");
+    let text = String::from_utf8_lossy(&body).into_owned();
+    let mut shared = shared.lock().expect("receiver state");
+    let verified = shared
+        .secret
+        .as_deref()
+        .is_some_and(|secret| verify(secret, &id, timestamp, &text, &signature));
+    shared.received.push(Received {
+        id,
+        timestamp,
+        signature,
+        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        verified,
+    });
+    let (status, extra) = shared.script.pop_front().unwrap_or((200, Vec::new()));
+    let mut response = StatusCode::from_u16(status)
+        .expect("a valid status")
+        .into_response();
+    for (name, value) in extra {
+        response.headers_mut().insert(
+            axum::http::HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+            value.parse().expect("header value"),
+        );
+    }
+    response
+}
+
+/// Standard Webhooks verification: one of the space-separated `v1,<sig>`
+/// entries equals the HMAC-SHA256, keyed with the base64-decoded part of
+/// `whsec_<base64>`, of `{id}.{timestamp}.{body}`.
+pub fn verify(secret: &str, id: &str, timestamp: i64, body: &str, header: &str) -> bool {
+    let key = match secret.strip_prefix("whsec_") {
+        Some(b64) => STANDARD.decode(b64).expect("a base64 secret"),
+        None => secret.as_bytes().to_vec(),
+    };
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("any key length");
+    mac.update(format!("{id}.{timestamp}.{body}").as_bytes());
+    let expected = STANDARD.encode(mac.finalize().into_bytes());
+    header.split(' ').any(|entry| {
+        entry
+            .strip_prefix("v1,")
+            .is_some_and(|sig| !sig.is_empty() && sig == expected)
+    })
+}

@@ -1,0 +1,595 @@
+//! Outbound webhooks (issue #11) end to end: a real daemon delivers to the
+//! test receiver ([`modctl_e2e::webhooks::Receiver`]), which checks every
+//! signature with its own implementation. No test sleeps: the daemon's clock
+//! is moved and the delivery worker driven by hand.
+
+use std::time::Duration;
+
+use modctl_e2e::webhooks::Receiver;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body};
+use modctl_types::config::SectionName;
+use modctl_types::moderation::{Action, ActionRequest};
+use modctl_types::webhooks::{Delivery, DeliveryDetail, DeliveryList, DeliveryState, Enqueued};
+use modctl_types::{Plan, Platform, Scope};
+use modctld::operator::demo::discord_members::{ALICE, BOB};
+use modctld::operator::demo::telegram_members;
+use serde_json::{Value, json};
+
+fn http() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+async fn post(daemon: &TestDaemon, key: &TestKey, path: &str) -> reqwest::Response {
+    http()
+        .post(daemon.api(path))
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .expect("request")
+}
+
+async fn get<T: serde::de::DeserializeOwned>(daemon: &TestDaemon, key: &TestKey, path: &str) -> T {
+    let response = http()
+        .get(daemon.api(path))
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200, "GET {path}");
+    response.json().await.expect("JSON")
+}
+
+async fn put_webhooks(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    section: Value,
+) -> reqwest::Response {
+    http()
+        .put(daemon.api(&format!("/servers/{server}/config/webhooks")))
+        .bearer_auth(&key.full)
+        .json(&section)
+        .send()
+        .await
+        .expect("request")
+}
+
+/// Points `server`'s webhooks at `receiver` through the API (enabled, the
+/// URL, a generated secret the receiver checks with); returns the secret.
+async fn configure(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    receiver: &Receiver,
+    events: Value,
+) -> String {
+    let response = put_webhooks(
+        daemon,
+        key,
+        server,
+        json!({"enabled": true, "url": receiver.url(), "events": events}),
+    )
+    .await;
+    assert_eq!(response.status(), 200, "{:?}", response.text().await);
+    let response = post(daemon, key, &format!("/servers/{server}/webhooks/secret")).await;
+    assert_eq!(response.status(), 200);
+    let secret: Value = response.json().await.unwrap();
+    let secret = secret["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    receiver.set_secret(secret);
+    secret.to_owned()
+}
+
+async fn send_test(daemon: &TestDaemon, key: &TestKey, server: &str) -> Enqueued {
+    let response = post(daemon, key, &format!("/servers/{server}/webhooks/test")).await;
+    assert_eq!(response.status(), 202);
+    response.json().await.unwrap()
+}
+
+async fn delivery(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> DeliveryDetail {
+    get(
+        daemon,
+        key,
+        &format!("/servers/{server}/webhooks/deliveries/{id}"),
+    )
+    .await
+}
+
+fn advance(daemon: &TestDaemon, seconds: u64) {
+    daemon.clock().advance(Duration::from_secs(seconds));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_test_event_is_delivered_signed_and_logged() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+
+    // Shown once: sealed at rest, never in a read.
+    let section: Value = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/config/webhooks"),
+    )
+    .await;
+    assert_eq!(section["secret_set"], true);
+    assert!(!section.to_string().contains(&secret));
+    let db = d.db_path();
+    for file in [db.clone(), db.with_file_name("modctld.db-wal")] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "the secret is readable in {}",
+            file.display()
+        );
+    }
+
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    assert!(queued.event_id.starts_with("evt_"));
+    d.deliver_webhooks();
+
+    let received = receiver.received();
+    assert_eq!(received.len(), 1, "{received:?}");
+    let event = &received[0];
+    assert!(event.verified, "signature does not verify: {event:?}");
+    assert_eq!(event.id, queued.event_id);
+    assert_eq!(event.timestamp, d.now_unix());
+    assert_eq!(event.body["id"], queued.event_id.as_str());
+    assert_eq!(event.body["type"], "test");
+    assert_eq!(event.body["server_id"], ALPHA_DISCORD);
+    assert!(event.body["data"].is_object());
+
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Delivered);
+    assert_eq!(detail.delivery.attempts, 1);
+    assert_eq!(detail.delivery.last_status, Some(200));
+    assert_eq!(detail.history.len(), 1);
+    // Another team's key does not see it.
+    let response = http()
+        .get(d.api(&format!(
+            "/servers/{ALPHA_DISCORD}/webhooks/deliveries/{}",
+            queued.delivery_id
+        )))
+        .bearer_auth(&f.beta_rw.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+
+    // Redelivered: the same event id, signed again.
+    let response = post(
+        d,
+        &f.alpha_rw,
+        &format!(
+            "/servers/{ALPHA_DISCORD}/webhooks/deliveries/{}/redeliver",
+            queued.delivery_id
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 202);
+    d.deliver_webhooks();
+    let received = receiver.received();
+    assert_eq!(received.len(), 2);
+    assert!(received[1].verified);
+    assert_eq!(received[1].id, queued.event_id);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_test_event_is_refused_until_webhooks_are_configured() {
+    let f = Fixture::start();
+    let d = &f.daemon;
+    let response = post(
+        d,
+        &f.alpha_rw,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/test"),
+    )
+    .await;
+    let (status, message) = error_body(response).await;
+    assert_eq!(status, 409);
+    assert!(message.contains("webhooks.url"), "{message}");
+    assert!(message.contains("webhooks/secret"), "{message}");
+    // A read-only key may not send one.
+    let response = post(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/test"),
+    )
+    .await;
+    assert_eq!(response.status(), 403);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_action_delivers_its_case_and_a_refused_one_delivers_nothing() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    d.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    configure(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        &receiver,
+        json!(["case_created"]),
+    )
+    .await;
+    let client = d.client(&f.alpha_rw);
+
+    // A validation error: nothing recorded, so no event.
+    let refused = client
+        .perform_action(
+            ALPHA_DISCORD,
+            Action::Timeout,
+            &ActionRequest {
+                user_id: ALICE.into(),
+                minutes: Some(-5),
+                ..Default::default()
+            },
+        )
+        .await;
+    assert!(refused.is_err());
+    let list: DeliveryList = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/deliveries"),
+    )
+    .await;
+    assert!(list.deliveries.is_empty(), "{list:?}");
+
+    let response = client
+        .perform_action(
+            ALPHA_DISCORD,
+            Action::Warn,
+            &ActionRequest {
+                user_id: ALICE.into(),
+                reason: Some("spam".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("warn");
+    d.deliver_webhooks();
+
+    let received = receiver.received();
+    assert_eq!(received.len(), 1, "{received:?}");
+    assert!(received[0].verified);
+    assert_eq!(received[0].body["type"], "case_created");
+    // `data` is the case exactly as the API shows it.
+    let case = client.case(ALPHA_DISCORD, response.case_id).await.unwrap();
+    assert_eq!(
+        received[0].body["data"],
+        serde_json::to_value(&case).unwrap()
+    );
+
+    let list: DeliveryList = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/deliveries?kind=case_created&state=delivered"),
+    )
+    .await;
+    assert_eq!(list.deliveries.len(), 1);
+    let list: DeliveryList = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/deliveries?kind=test"),
+    )
+    .await;
+    assert!(list.deliveries.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failures_are_retried_on_the_schedule() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    receiver.answer(500, &[]);
+    receiver.answer(500, &[]);
+
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    let start = d.now_unix();
+    d.deliver_webhooks();
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Pending);
+    assert_eq!(detail.delivery.last_status, Some(500));
+    // Second attempt 5 s later (too short for jitter).
+    assert_eq!(
+        detail.delivery.next_attempt_at.unwrap().as_second(),
+        start + 5
+    );
+    advance(d, 4);
+    assert_eq!(d.deliver_webhooks(), 0);
+    advance(d, 1);
+    assert_eq!(d.deliver_webhooks(), 1);
+
+    // Third 5 min later, plus up to a tenth of jitter.
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    let next = detail.delivery.next_attempt_at.unwrap().as_second();
+    assert!(
+        (start + 5 + 300..=start + 5 + 330).contains(&next),
+        "{next}"
+    );
+    advance(d, 299);
+    assert_eq!(d.deliver_webhooks(), 0);
+    advance(d, 31);
+    assert_eq!(d.deliver_webhooks(), 1);
+
+    let received = receiver.received();
+    assert_eq!(received.len(), 3);
+    assert!(
+        received
+            .iter()
+            .all(|r| r.verified && r.id == queued.event_id)
+    );
+    assert_eq!(
+        received
+            .iter()
+            .map(|r| r.timestamp - start)
+            .collect::<Vec<_>>(),
+        [0, 5, 335]
+    );
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Delivered);
+    assert_eq!(
+        detail.history.iter().map(|a| a.status).collect::<Vec<_>>(),
+        [Some(500), Some(500), Some(200)]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn retry_after_is_honoured() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    receiver.answer(429, &[("retry-after", "120")]);
+
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    advance(d, 119);
+    assert_eq!(d.deliver_webhooks(), 0, "retried before Retry-After");
+    advance(d, 1);
+    assert_eq!(d.deliver_webhooks(), 1);
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Delivered);
+    assert_eq!(detail.delivery.attempts, 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn turning_webhooks_off_drops_the_pending_retries() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    receiver.answer(503, &[]);
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    let response = put_webhooks(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": false, "url": receiver.url()}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+
+    advance(d, 5);
+    d.deliver_webhooks();
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "sent after webhooks were turned off"
+    );
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Disabled);
+    assert_eq!(detail.history.len(), 1);
+    assert!(detail.delivery.last_error.unwrap().contains("turned off"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn gone_disables_the_endpoint() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    receiver.answer(410, &[]);
+
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Disabled);
+    assert_eq!(detail.delivery.next_attempt_at, None);
+
+    let section: Value = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/config/webhooks"),
+    )
+    .await;
+    assert_eq!(section["enabled"], false);
+    assert!(
+        section["disabled_reason"].as_str().unwrap().contains("410"),
+        "{section}"
+    );
+    // Nothing more is sent until webhooks are enabled again.
+    let response = post(
+        d,
+        &f.alpha_rw,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/test"),
+    )
+    .await;
+    assert_eq!(response.status(), 409);
+    advance(d, 86_400);
+    d.deliver_webhooks();
+    assert_eq!(receiver.received().len(), 1);
+
+    // Enabling again clears the reason.
+    let response = put_webhooks(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": true, "url": receiver.url()}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let section: Value = get(
+        d,
+        &f.alpha_ro,
+        &format!("/servers/{ALPHA_DISCORD}/config/webhooks"),
+    )
+    .await;
+    assert!(section.get("disabled_reason").is_none(), "{section}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn internal_addresses_are_refused() {
+    // The config refuses the backslash-at trick: clients send it to
+    // 169.254.169.254, not to localhost.
+    let f = Fixture::start();
+    let response = put_webhooks(
+        &f.daemon,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": true, "url": "http://169.254.169.254\\@localhost/"}),
+    )
+    .await;
+    let (status, message) = error_body(response).await;
+    assert_eq!(status, 400);
+    assert!(message.contains("webhooks.url"), "{message}");
+
+    // Without --webhooks-allow-internal, a name that resolves to 127.0.0.1
+    // is refused when the delivery is sent, and nothing reaches it.
+    let d = TestDaemon::start_guarded();
+    d.team("alpha", Plan::Pro);
+    d.claim("alpha", Platform::Discord, ALPHA_DISCORD, "Alpha Guild");
+    let key = d.key("alpha", Scope::Write);
+    let receiver = Receiver::start();
+    let response = post(
+        &d,
+        &key,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/secret"),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let local = receiver.url().replace("127.0.0.1", "localhost");
+    let refused = guarded_attempt(&d, &key, &local).await;
+    assert!(receiver.received().is_empty());
+    assert_eq!(refused.state, DeliveryState::Failed);
+    let error = refused.last_error.unwrap();
+    assert!(error.contains("internal address"), "{error}");
+
+    // An address literal is refused before any connection too.
+    let refused = guarded_attempt(&d, &key, receiver.url()).await;
+    assert!(receiver.received().is_empty());
+    assert_eq!(refused.state, DeliveryState::Failed);
+    assert!(refused.last_error.unwrap().contains("127.0.0.1"));
+}
+
+/// Points the webhooks of a guarded daemon's server at `url`, sends a test
+/// event and makes its first attempt; returns the delivery afterwards.
+async fn guarded_attempt(d: &TestDaemon, key: &TestKey, url: &str) -> Delivery {
+    let response = put_webhooks(d, key, ALPHA_DISCORD, json!({"enabled": true, "url": url})).await;
+    assert_eq!(response.status(), 200);
+    let queued = send_test(d, key, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    delivery(d, key, ALPHA_DISCORD, queued.delivery_id)
+        .await
+        .delivery
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn escalations_and_expiries_deliver_their_cases_too() {
+    let f = Fixture::simulated();
+    let d = &f.daemon;
+    let discord = Receiver::start();
+    let telegram = Receiver::start();
+    configure(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        &discord,
+        json!(["case_created"]),
+    )
+    .await;
+    configure(d, &f.alpha_rw, ALPHA_TELEGRAM, &telegram, json!([])).await;
+    d.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"weights": {"warn": 1}, "ladder": [{"at": 2, "action": "timeout", "minutes": 15}]}),
+    );
+    let client = d.client(&f.alpha_rw);
+    for _ in 0..2 {
+        client
+            .perform_action(ALPHA_DISCORD, Action::Warn, &request(BOB))
+            .await
+            .expect("warn");
+    }
+    client
+        .perform_action(
+            ALPHA_TELEGRAM,
+            Action::Jail,
+            &ActionRequest {
+                minutes: Some(60),
+                ..request(telegram_members::ALICE)
+            },
+        )
+        .await
+        .expect("jail");
+    advance(d, 3600);
+    assert_eq!(d.tick_workers().jails_ended, 1);
+    d.deliver_webhooks();
+
+    let sources = |receiver: &Receiver| {
+        let received = receiver.received();
+        assert!(received.iter().all(|r| r.verified), "{received:?}");
+        received
+            .iter()
+            .map(|r| {
+                assert_eq!(r.body["type"], "case_created");
+                let data = &r.body["data"];
+                (data["action"].clone(), data["source"].clone())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        sources(&discord),
+        [
+            (json!("warn"), json!("api")),
+            (json!("warn"), json!("api")),
+            (json!("timeout"), json!("escalation")),
+        ]
+    );
+    assert_eq!(
+        sources(&telegram),
+        [
+            (json!("jail"), json!("api")),
+            (json!("unjail"), json!("expiry"))
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_committed_before_a_restart_is_delivered_after_it() {
+    let Fixture {
+        daemon, alpha_rw, ..
+    } = Fixture::start();
+    let receiver = Receiver::start();
+    configure(&daemon, &alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    let queued = send_test(&daemon, &alpha_rw, ALPHA_DISCORD).await;
+    // Stopped before the worker got to it; the next start delivers it (its
+    // loop's first tick, or this one, whichever runs first).
+    assert!(receiver.received().is_empty());
+    let daemon = daemon.restart();
+    daemon.deliver_webhooks();
+    let received = receiver.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0].verified);
+    assert_eq!(received[0].id, queued.event_id);
+}
+
+fn request(user: &str) -> ActionRequest {
+    ActionRequest {
+        user_id: user.into(),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,163 @@
+//! Outbound webhooks (issue #11): the event a receiver gets, and the
+//! delivery log the API shows.
+//!
+//! An event's body is [`Event`]; its `data` holds the same resource shape the
+//! API returns for it (a `case_created` event holds the case as
+//! `GET /servers/{id}/cases/{case_id}` shows it).
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+pub use crate::config::WebhookEvent;
+
+/// The JSON body of one delivery.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Event {
+    /// `evt_...`; also the `webhook-id` header, the same on every retry.
+    pub id: String,
+    /// The kind.
+    #[serde(rename = "type")]
+    pub kind: WebhookEvent,
+    /// When the change happened.
+    pub created_at: Timestamp,
+    /// The server.
+    pub server_id: String,
+    /// The resource, as the API shows it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub data: serde_json::Value,
+}
+
+/// Where a delivery is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryState {
+    /// Waiting for its next attempt.
+    Pending,
+    /// The endpoint answered 2xx.
+    Delivered,
+    /// Every attempt failed.
+    Failed,
+    /// The endpoint answered 410 Gone: webhooks were turned off.
+    Disabled,
+}
+
+impl DeliveryState {
+    /// The name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryState::Pending => "pending",
+            DeliveryState::Delivered => "delivered",
+            DeliveryState::Failed => "failed",
+            DeliveryState::Disabled => "disabled",
+        }
+    }
+}
+
+impl std::str::FromStr for DeliveryState {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "pending" => DeliveryState::Pending,
+            "delivered" => DeliveryState::Delivered,
+            "failed" => DeliveryState::Failed,
+            "disabled" => DeliveryState::Disabled,
+            _ => {
+                return Err(format!(
+                    "unknown delivery state `{s}`: use pending, delivered, failed or disabled"
+                ));
+            }
+        })
+    }
+}
+
+/// One event to one endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Delivery {
+    /// The delivery id.
+    pub id: i64,
+    /// The event delivered.
+    pub event_id: String,
+    /// The event's kind.
+    pub kind: WebhookEvent,
+    /// Where it goes.
+    pub url: String,
+    /// Where it is.
+    pub state: DeliveryState,
+    /// Attempts made so far.
+    pub attempts: u32,
+    /// HTTP status of the last attempt, if it got an answer.
+    pub last_status: Option<u16>,
+    /// What went wrong in the last attempt.
+    pub last_error: Option<String>,
+    /// When the next attempt is due (pending only).
+    pub next_attempt_at: Option<Timestamp>,
+    /// When the event was written.
+    pub created_at: Timestamp,
+}
+
+/// One attempt of a delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Attempt {
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// When it was made.
+    pub at: Timestamp,
+    /// The HTTP status, if the endpoint answered.
+    pub status: Option<u16>,
+    /// What went wrong, if it failed.
+    pub error: Option<String>,
+    /// How long it took.
+    pub duration_ms: u64,
+}
+
+/// Response of `GET /servers/{id}/webhooks/deliveries/{delivery_id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeliveryDetail {
+    /// The delivery.
+    #[serde(flatten)]
+    pub delivery: Delivery,
+    /// Every attempt, oldest first.
+    pub history: Vec<Attempt>,
+}
+
+/// Response of `GET /servers/{id}/webhooks/deliveries`, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeliveryList {
+    /// The deliveries.
+    pub deliveries: Vec<Delivery>,
+    /// Pass as `before` to get the next (older) page; `null` on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// Response of `POST /servers/{id}/webhooks/test` (202).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Enqueued {
+    /// The event written.
+    pub event_id: String,
+    /// Its delivery.
+    pub delivery_id: i64,
+}
+
+/// Response of `POST /servers/{id}/webhooks/secret`: the new secret, shown
+/// this once.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WebhookSecret {
+    /// `whsec_<base64>`: the base64 part, decoded, is the HMAC key.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for WebhookSecret {
+    // Never printed, not even in a test failure.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WebhookSecret { secret: <redacted> }")
+    }
+}
