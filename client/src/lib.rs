@@ -19,6 +19,7 @@
 //! - [`error`]: [`Error`] and [`ErrorKind`]; every non-2xx response becomes one.
 //! - [`types`]: the wire types, shared with the daemon (re-export of
 //!   `modctl-types`), so models never drift from what the server sends.
+//! - [`webhooks`]: [`webhooks::verify`], checking a webhook delivery's signature.
 //!
 //! Models tolerate fields added within v1: unknown fields are ignored.
 
@@ -27,6 +28,7 @@ mod config;
 pub mod error;
 mod moderation;
 mod snapshots;
+pub mod webhooks;
 
 pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};

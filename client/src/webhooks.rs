@@ -1,0 +1,361 @@
+//! The outbound webhook endpoints of [`Client`] (issue #11) and [`verify`],
+//! the receiver's side: checking that a delivery is signed by the daemon.
+//!
+//! A delivery is signed per Standard Webhooks: the `webhook-signature` header
+//! holds one or more space-separated `v1,<base64>` entries, each an
+//! HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the
+//! base64-decoded part of the `whsec_...` secret. Several entries appear
+//! while a secret is being rotated, so one matching entry is enough.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use hmac::{Hmac, Mac};
+use modctl_types::query::DeliveryQuery;
+use modctl_types::webhooks::{DeliveryDetail, DeliveryList, Enqueued, WebhookSecret};
+use reqwest::Method;
+use reqwest::header::HeaderMap;
+use sha2::Sha256;
+
+use crate::client::Client;
+use crate::error::Error;
+
+/// How far a delivery's `webhook-timestamp` may be from the receiver's clock.
+/// Standard Webhooks' suggested window: it bounds replays of a captured
+/// delivery while tolerating ordinary clock skew.
+pub const TIMESTAMP_TOLERANCE_SECS: i64 = 5 * 60;
+
+impl Client {
+    /// `POST /servers/{id}/webhooks/test`: queues a `test` event to the
+    /// server's webhook endpoint; the event and its delivery. Follow the
+    /// delivery with [`Client::webhook_delivery`].
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let queued = client.test_webhook("112233445566778899").await?;
+    /// println!("event {} is delivery {}", queued.event_id, queued.delivery_id);
+    /// # Ok(()) }
+    /// ```
+    pub async fn test_webhook(&self, server: &str) -> Result<Enqueued, Error> {
+        self.send(self.request(Method::POST, &["servers", server, "webhooks", "test"]))
+            .await
+    }
+
+    /// `POST /servers/{id}/webhooks/secret`: replaces the signing secret with
+    /// a new one, returned this once (the daemon never shows it again).
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let secret = client.rotate_webhook_secret("112233445566778899").await?;
+    /// // Store it in the receiver's configuration; do not log it.
+    /// # let _ = secret.secret;
+    /// # Ok(()) }
+    /// ```
+    pub async fn rotate_webhook_secret(&self, server: &str) -> Result<WebhookSecret, Error> {
+        self.send(self.request(Method::POST, &["servers", server, "webhooks", "secret"]))
+            .await
+    }
+
+    /// `GET /servers/{id}/webhooks/deliveries`: one page of the delivery
+    /// log, newest first, filtered by `query`.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::query::DeliveryQuery;
+    /// use modctl_client::types::webhooks::DeliveryState;
+    /// let query = DeliveryQuery { state: Some(DeliveryState::Failed), ..Default::default() };
+    /// for delivery in client.webhook_deliveries("112233445566778899", &query).await?.deliveries {
+    ///     println!("{} {} {:?}", delivery.id, delivery.event_id, delivery.last_error);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn webhook_deliveries(
+        &self,
+        server: &str,
+        query: &DeliveryQuery,
+    ) -> Result<DeliveryList, Error> {
+        self.send(
+            self.request(Method::GET, &["servers", server, "webhooks", "deliveries"])
+                .query(query),
+        )
+        .await
+    }
+
+    /// `GET /servers/{id}/webhooks/deliveries/{delivery_id}`: one delivery
+    /// with every attempt, oldest first.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let detail = client.webhook_delivery("112233445566778899", 42).await?;
+    /// println!("{}: {} attempts", detail.delivery.state.as_str(), detail.history.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn webhook_delivery(&self, server: &str, id: i64) -> Result<DeliveryDetail, Error> {
+        let id = id.to_string();
+        self.send(self.request(
+            Method::GET,
+            &["servers", server, "webhooks", "deliveries", &id],
+        ))
+        .await
+    }
+
+    /// `POST /servers/{id}/webhooks/deliveries/{delivery_id}/redeliver`:
+    /// queues the delivery again (same event id, fresh attempts); the
+    /// delivery as it is now.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let detail = client.redeliver_webhook("112233445566778899", 42).await?;
+    /// println!("delivery {} is {}", detail.delivery.id, detail.delivery.state.as_str());
+    /// # Ok(()) }
+    /// ```
+    pub async fn redeliver_webhook(&self, server: &str, id: i64) -> Result<DeliveryDetail, Error> {
+        let id = id.to_string();
+        self.send(self.request(
+            Method::POST,
+            &[
+                "servers",
+                server,
+                "webhooks",
+                "deliveries",
+                &id,
+                "redeliver",
+            ],
+        ))
+        .await
+    }
+}
+
+/// Why [`verify`] refused a delivery.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    /// The secret is not `whsec_<base64>`.
+    #[error(
+        "the webhook secret is not `whsec_<base64>`: use the secret `modctl webhooks rotate-secret` printed"
+    )]
+    BadSecret,
+    /// A `webhook-*` header is absent or not text.
+    #[error("the `{0}` header is missing")]
+    MissingHeader(&'static str),
+    /// `webhook-timestamp` is not a number of seconds.
+    #[error("the `webhook-timestamp` header is not a unix time in seconds")]
+    BadTimestamp,
+    /// The timestamp is further than [`TIMESTAMP_TOLERANCE_SECS`] from now.
+    #[error(
+        "the delivery's timestamp is {0} s from now, more than the 300 s allowed (a replay, or a clock off)"
+    )]
+    StaleTimestamp(i64),
+    /// No `v1,` entry matches the body.
+    #[error("no signature matches: the body was changed or the secret is not this endpoint's")]
+    NoMatch,
+}
+
+/// Checks a delivery against `secret` (`whsec_...`): its `webhook-*`
+/// headers and its raw body, as received (not re-serialized JSON).
+///
+/// ```
+/// # fn handle(headers: reqwest::header::HeaderMap, body: Vec<u8>) {
+/// let secret = std::env::var("MODCTL_WEBHOOK_SECRET").unwrap_or_default();
+/// match modctl_client::webhooks::verify(&secret, &headers, &body) {
+///     Ok(()) => { /* parse body as modctl_client::types::webhooks::Event */ }
+///     Err(err) => eprintln!("refused: {err}"),
+/// }
+/// # }
+/// ```
+pub fn verify(secret: &str, headers: &HeaderMap, body: &[u8]) -> Result<(), VerifyError> {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    verify_at(secret, headers, body, now)
+}
+
+/// [`verify`] with the receiver's clock given: `now` in unix seconds.
+pub fn verify_at(
+    secret: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+    now: i64,
+) -> Result<(), VerifyError> {
+    let key = secret
+        .strip_prefix("whsec_")
+        .and_then(|b64| STANDARD.decode(b64).ok())
+        .filter(|key| !key.is_empty())
+        .ok_or(VerifyError::BadSecret)?;
+    let header = |name: &'static str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .ok_or(VerifyError::MissingHeader(name))
+    };
+    let id = header("webhook-id")?;
+    let timestamp = header("webhook-timestamp")?;
+    let signatures = header("webhook-signature")?;
+    let seconds: i64 = timestamp.parse().map_err(|_| VerifyError::BadTimestamp)?;
+    let skew = now.saturating_sub(seconds);
+    if skew.saturating_abs() > TIMESTAMP_TOLERANCE_SECS {
+        return Err(VerifyError::StaleTimestamp(skew));
+    }
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("HMAC takes a key of any length");
+    mac.update(id.as_bytes());
+    mac.update(b".");
+    mac.update(timestamp.as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    let expected = mac.finalize().into_bytes();
+    let matched = signatures.split(' ').any(|entry| {
+        // An empty `v1,` must never match: decoding it yields no bytes, and
+        // `verify_slice` on a truncated tag would compare nothing.
+        entry
+            .strip_prefix("v1,")
+            .and_then(|sig| STANDARD.decode(sig).ok())
+            .is_some_and(|sig| sig.len() == expected.len() && constant_eq(&sig, &expected))
+    });
+    if matched {
+        Ok(())
+    } else {
+        Err(VerifyError::NoMatch)
+    }
+}
+
+/// Compares in time independent of where the inputs differ, so a forger
+/// cannot find a valid signature byte by byte from response times.
+fn constant_eq(a: &[u8], b: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    a.ct_eq(b).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `whsec_` + base64("modctl-test-key-0123456789abcdef").
+    const SECRET: &str = "whsec_bW9kY3RsLXRlc3Qta2V5LTAxMjM0NTY3ODlhYmNkZWY=";
+    const NOW: i64 = 1_800_000_000;
+    const BODY: &[u8] = br#"{"id":"evt_1","type":"test"}"#;
+
+    fn sign(secret: &str, id: &str, ts: i64, body: &[u8]) -> String {
+        let key = STANDARD
+            .decode(secret.strip_prefix("whsec_").unwrap())
+            .unwrap();
+        let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+        mac.update(format!("{id}.{ts}.").as_bytes());
+        mac.update(body);
+        format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
+    }
+
+    fn headers(ts: i64, signature: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("webhook-id", "evt_1".parse().unwrap());
+        headers.insert("webhook-timestamp", ts.to_string().parse().unwrap());
+        headers.insert("webhook-signature", signature.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn a_valid_delivery_passes() {
+        let sig = sign(SECRET, "evt_1", NOW, BODY);
+        assert_eq!(verify_at(SECRET, &headers(NOW, &sig), BODY, NOW), Ok(()));
+        // Within the tolerance either way.
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &sig), BODY, NOW + 299),
+            Ok(())
+        );
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &sig), BODY, NOW - 299),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn a_tampered_body_fails() {
+        let sig = sign(SECRET, "evt_1", NOW, BODY);
+        let tampered = br#"{"id":"evt_1","type":"tesT"}"#;
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &sig), tampered, NOW),
+            Err(VerifyError::NoMatch)
+        );
+    }
+
+    #[test]
+    fn another_secret_fails() {
+        let other = "whsec_b3RoZXIta2V5LW90aGVyLWtleS1vdGhlci1rZXk=";
+        let sig = sign(other, "evt_1", NOW, BODY);
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &sig), BODY, NOW),
+            Err(VerifyError::NoMatch)
+        );
+    }
+
+    #[test]
+    fn an_old_or_future_timestamp_fails_even_when_signed() {
+        let old = NOW - 301;
+        let sig = sign(SECRET, "evt_1", old, BODY);
+        assert_eq!(
+            verify_at(SECRET, &headers(old, &sig), BODY, NOW),
+            Err(VerifyError::StaleTimestamp(301))
+        );
+        let future = NOW + 301;
+        let sig = sign(SECRET, "evt_1", future, BODY);
+        assert_eq!(
+            verify_at(SECRET, &headers(future, &sig), BODY, NOW),
+            Err(VerifyError::StaleTimestamp(-301))
+        );
+    }
+
+    // Regression: an empty `v1,` signature must be refused, alone or among
+    // other entries that do not match.
+    #[test]
+    fn an_empty_signature_fails() {
+        for signature in ["v1,", "v1, v1,", "v2,abc v1,"] {
+            assert_eq!(
+                verify_at(SECRET, &headers(NOW, signature), BODY, NOW),
+                Err(VerifyError::NoMatch),
+                "{signature:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_valid_signature_among_several_passes() {
+        let other = "whsec_b3RoZXIta2V5LW90aGVyLWtleS1vdGhlci1rZXk=";
+        let stale = sign(other, "evt_1", NOW, BODY);
+        let good = sign(SECRET, "evt_1", NOW, BODY);
+        let header = format!("v1, {stale} v1,garbage {good}");
+        assert_eq!(verify_at(SECRET, &headers(NOW, &header), BODY, NOW), Ok(()));
+        let none = format!("v1, {stale} v1,garbage");
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &none), BODY, NOW),
+            Err(VerifyError::NoMatch)
+        );
+    }
+
+    #[test]
+    fn missing_headers_and_bad_secrets_are_named() {
+        let sig = sign(SECRET, "evt_1", NOW, BODY);
+        let mut h = headers(NOW, &sig);
+        h.remove("webhook-timestamp");
+        assert_eq!(
+            verify_at(SECRET, &h, BODY, NOW),
+            Err(VerifyError::MissingHeader("webhook-timestamp"))
+        );
+        assert_eq!(
+            verify_at("not-a-secret", &headers(NOW, &sig), BODY, NOW),
+            Err(VerifyError::BadSecret)
+        );
+        assert_eq!(
+            verify_at(SECRET, &headers(NOW, &sig).tap_ts("soon"), BODY, NOW),
+            Err(VerifyError::BadTimestamp)
+        );
+    }
+
+    trait TapTs {
+        fn tap_ts(self, ts: &str) -> Self;
+    }
+    impl TapTs for HeaderMap {
+        fn tap_ts(mut self, ts: &str) -> Self {
+            self.insert("webhook-timestamp", ts.parse().unwrap());
+            self
+        }
+    }
+}
