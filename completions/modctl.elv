@@ -36,6 +36,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
+            cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -533,6 +534,117 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;snapshot;help;help'= {
         }
+        &'modctl;webhooks'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand test 'Queue a `test` event to the server''s webhook endpoint (plain: field<TAB>value)'
+            cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
+            cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
+            cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand rotate-secret 'Replace the signing secret and print the new one, once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;webhooks;test'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --wait 'Wait until the delivery is no longer pending and show its result; exits 1 when it failed'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;webhooks;deliveries'= {
+            cand --state 'Only deliveries in this state: pending, delivered, failed or disabled'
+            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test'
+            cand --limit 'At most this many (1 to 200) [default: 50]'
+            cand --before 'Only deliveries older than this one (the next page, as the table''s footer names it)'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;webhooks;delivery'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;webhooks;redeliver'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;webhooks;rotate-secret'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand -y 'Do not ask for confirmation'
+            cand --yes 'Do not ask for confirmation'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;webhooks;help'= {
+            cand test 'Queue a `test` event to the server''s webhook endpoint (plain: field<TAB>value)'
+            cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
+            cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
+            cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand rotate-secret 'Replace the signing secret and print the new one, once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;webhooks;help;test'= {
+        }
+        &'modctl;webhooks;help;deliveries'= {
+        }
+        &'modctl;webhooks;help;delivery'= {
+        }
+        &'modctl;webhooks;help;redeliver'= {
+        }
+        &'modctl;webhooks;help;rotate-secret'= {
+        }
+        &'modctl;webhooks;help;help'= {
+        }
         &'modctl;strikes'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -580,6 +692,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
+            cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -658,6 +771,23 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;snapshot;restore'= {
         }
         &'modctl;help;snapshot;job'= {
+        }
+        &'modctl;help;webhooks'= {
+            cand test 'Queue a `test` event to the server''s webhook endpoint (plain: field<TAB>value)'
+            cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
+            cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
+            cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand rotate-secret 'Replace the signing secret and print the new one, once'
+        }
+        &'modctl;help;webhooks;test'= {
+        }
+        &'modctl;help;webhooks;deliveries'= {
+        }
+        &'modctl;help;webhooks;delivery'= {
+        }
+        &'modctl;help;webhooks;redeliver'= {
+        }
+        &'modctl;help;webhooks;rotate-secret'= {
         }
         &'modctl;help;strikes'= {
         }

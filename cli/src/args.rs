@@ -6,13 +6,15 @@ use clap::{Args, Parser, Subcommand};
 use crate::commands::action::ActionArgs;
 use crate::commands::cases::CasesCommand;
 use crate::commands::snapshot::SnapshotCommand;
+use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
 
 const EXIT_CODES: &str = "\
 Exit codes:
   0  success
   1  the command failed (invalid request, conflict, daemon error); `config diff`: configs differ;
-     `snapshot restore`: the job stopped before the end or an item failed
+     `snapshot restore`: the job stopped before the end or an item failed;
+     `webhooks test --wait`: the delivery failed
   2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
   3  the daemon could not be reached or timed out
   4  authentication or permission refused (401, 402, 403)
@@ -91,6 +93,9 @@ pub enum Command {
     /// Capture, list, show and diff structure snapshots; restore a nuked server's roles and channels
     #[command(subcommand)]
     Snapshot(SnapshotCommand),
+    /// Send a test event, list and show deliveries, redeliver one, rotate the signing secret
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
     /// Strike counts per member (plain columns: user, active, total, last strike)
     Strikes {
         /// The server id

@@ -85,6 +85,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Action(args) => commands::action::run(&context, args).await,
         Command::Cases(command) => ok(commands::cases::run(&context, command).await),
         Command::Snapshot(command) => commands::snapshot::run(&context, command).await,
+        Command::Webhooks(command) => commands::webhooks::run(&context, command).await,
         Command::Strikes { server } => ok(commands::cases::strikes(&context, &server).await),
         Command::Jails { server } => ok(commands::cases::jails(&context, &server).await),
         Command::Completions { shell } => ok(commands::completions::run(shell)),

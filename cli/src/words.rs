@@ -12,7 +12,7 @@
 //!   endpoint, whose command names that server;
 //! - [`PHRASES`]: an API phrase inside a message, replaced;
 //! - the per-command flag tables ([`ACTION`], [`CASES`], [`AUDIT`],
-//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`]): a field named at the start of a message, or quoted in it,
+//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`], [`DELIVERIES`]): a field named at the start of a message, or quoted in it,
 //!   becomes the flag; numbers of a field measured in minutes are written as
 //!   the durations `--duration` takes.
 
@@ -74,6 +74,14 @@ pub const SNAPSHOT_QUERY: &[Flag] = &[flag("id", "ID")];
 
 /// `modctl snapshot restore`: the body and the query.
 pub const RESTORE: &[Flag] = &[flag("snapshot_id", "--from"), flag("dry_run", "--dry-run")];
+
+/// `modctl webhooks deliveries`: the query parameters.
+pub const DELIVERIES: &[Flag] = &[
+    flag("limit", "--limit"),
+    flag("state", "--state"),
+    flag("kind", "--kind"),
+    flag("before", "--before"),
+];
 
 /// Messages that point at one server's (or job's) endpoint, as templates:
 /// a message matching the first becomes the second, with the third as its

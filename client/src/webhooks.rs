@@ -177,11 +177,14 @@ pub fn verify_at(
     body: &[u8],
     now: i64,
 ) -> Result<(), VerifyError> {
-    let key = secret
-        .strip_prefix("whsec_")
-        .and_then(|b64| STANDARD.decode(b64).ok())
-        .filter(|key| !key.is_empty())
-        .ok_or(VerifyError::BadSecret)?;
+    // The daemon keys with the decoded base64 of a `whsec_` secret, and with
+    // the UTF-8 bytes of a secret set in another form through the config.
+    let key = match secret.strip_prefix("whsec_") {
+        Some(b64) => STANDARD.decode(b64).ok(),
+        None => Some(secret.as_bytes().to_vec()),
+    }
+    .filter(|key| !key.is_empty())
+    .ok_or(VerifyError::BadSecret)?;
     let header = |name: &'static str| {
         headers
             .get(name)
@@ -339,13 +342,28 @@ mod tests {
             verify_at(SECRET, &h, BODY, NOW),
             Err(VerifyError::MissingHeader("webhook-timestamp"))
         );
-        assert_eq!(
-            verify_at("not-a-secret", &headers(NOW, &sig), BODY, NOW),
-            Err(VerifyError::BadSecret)
-        );
+        for bad in ["whsec_not base64!", "whsec_", ""] {
+            assert_eq!(
+                verify_at(bad, &headers(NOW, &sig), BODY, NOW),
+                Err(VerifyError::BadSecret),
+                "{bad:?}"
+            );
+        }
         assert_eq!(
             verify_at(SECRET, &headers(NOW, &sig).tap_ts("soon"), BODY, NOW),
             Err(VerifyError::BadTimestamp)
+        );
+    }
+
+    #[test]
+    fn a_secret_set_in_another_form_keys_with_its_bytes() {
+        let mut mac = Hmac::<Sha256>::new_from_slice(b"plain-secret").unwrap();
+        mac.update(format!("evt_1.{NOW}.").as_bytes());
+        mac.update(BODY);
+        let sig = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+        assert_eq!(
+            verify_at("plain-secret", &headers(NOW, &sig), BODY, NOW),
+            Ok(())
         );
     }
 

@@ -10,6 +10,7 @@ pub mod config_write;
 pub mod login;
 pub mod servers;
 pub mod snapshot;
+pub mod webhooks;
 pub mod whoami;
 
 use crate::output::OutputMode;
