@@ -1,0 +1,201 @@
+//! `modctl webhooks` against a real daemon delivering to the test receiver
+//! ([`modctl_e2e::webhooks::Receiver`], which checks every signature with an
+//! implementation of its own): the secret printed once, a test event waited
+//! for, the delivery log, a redelivery, and the refusals in CLI words.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use modctl_e2e::webhooks::Receiver;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestKey};
+use modctl_types::config::SectionName;
+use serde_json::json;
+use support::{modctl, stderr_of, stdout_of};
+
+/// Runs and returns the exit code, stdout and stderr.
+fn run(command: &mut assert_cmd::Command) -> (i32, String, String) {
+    let output = command.output().expect("run modctl");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `modctl ARGS` as a child process, so the test can drive the daemon's
+/// delivery worker while the command waits.
+fn spawn(fixture: &Fixture, key: &TestKey, args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_modctl"))
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .env(
+            "MODCTL_CONFIG",
+            fixture.daemon.scratch_dir().join("config.toml"),
+        )
+        .env("MODCTL_URL", fixture.daemon.url())
+        .env("MODCTL_API_KEY", &key.full)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn modctl")
+}
+
+/// Runs the delivery worker until it made an attempt (the command queues the
+/// delivery some time after it starts).
+fn deliver_one(fixture: &Fixture) {
+    let start = Instant::now();
+    while fixture.daemon.deliver_webhooks() == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "nothing to deliver"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_test_event_is_waited_for_listed_shown_and_redelivered() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    f.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Webhooks,
+        json!({"enabled": true, "url": receiver.url()}),
+    );
+
+    // Piped, rotating needs --yes, and nothing changes without it.
+    let refused = stderr_of(
+        modctl(&f, Some(&f.alpha_rw)).args(["webhooks", "rotate-secret", ALPHA_DISCORD]),
+        2,
+    );
+    assert!(refused.contains("--yes"), "{refused}");
+
+    let (code, stdout, stderr) = run(modctl(&f, Some(&f.alpha_rw)).args([
+        "webhooks",
+        "rotate-secret",
+        ALPHA_DISCORD,
+        "--yes",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let secret = stdout.trim().to_owned();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    assert_eq!(stdout.lines().count(), 1);
+    assert!(stderr.contains("will not be shown again"), "{stderr}");
+    receiver.set_secret(&secret);
+
+    // `test --wait` polls until the worker has delivered it.
+    let child = spawn(
+        &f,
+        &f.alpha_rw,
+        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
+    );
+    deliver_one(&f);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("state\tdelivered\n"), "{stdout}");
+    assert!(stdout.contains("kind\ttest\n"), "{stdout}");
+    assert!(stderr.contains("attempt 1: HTTP 200"), "{stderr}");
+    let received = receiver.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0].verified, "{:?}", received[0]);
+    let event_id = received[0].id.clone();
+
+    // The log, one row per delivery.
+    let listed = stdout_of(
+        modctl(&f, Some(&f.alpha_ro)).args([
+            "webhooks",
+            "deliveries",
+            ALPHA_DISCORD,
+            "--state",
+            "delivered",
+        ]),
+        0,
+    );
+    let rows: Vec<Vec<String>> = listed
+        .lines()
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0][1], event_id);
+    assert_eq!(rows[0][2..6], ["test", "delivered", "1", "200"]);
+    let id = rows[0][0].clone();
+    let none = stdout_of(
+        modctl(&f, Some(&f.alpha_ro)).args([
+            "webhooks",
+            "deliveries",
+            ALPHA_DISCORD,
+            "--state",
+            "failed",
+        ]),
+        0,
+    );
+    assert_eq!(none, "");
+
+    // Redelivered: the same event again, with a second attempt.
+    let again = stdout_of(
+        modctl(&f, Some(&f.alpha_rw)).args(["webhooks", "redeliver", ALPHA_DISCORD, &id, "--json"]),
+        0,
+    );
+    let detail: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(detail["state"], "pending");
+    deliver_one(&f);
+    let received = receiver.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(received[1].id, event_id);
+    assert!(received[1].verified);
+    let shown = stdout_of(
+        modctl(&f, Some(&f.alpha_ro)).args(["webhooks", "delivery", ALPHA_DISCORD, &id, "--plain"]),
+        0,
+    );
+    let attempts: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.starts_with("attempt\t"))
+        .collect();
+    assert_eq!(attempts.len(), 2, "{shown}");
+    assert!(attempts.iter().all(|a| a.split('\t').nth(3) == Some("200")));
+}
+
+#[test]
+fn refusals_are_in_the_cli_words() {
+    let f = Fixture::start();
+
+    // Not configured: the hint names the commands that configure it.
+    let stderr = stderr_of(
+        modctl(&f, Some(&f.alpha_rw)).args(["webhooks", "test", ALPHA_TELEGRAM]),
+        1,
+    );
+    assert!(stderr.contains("webhooks are not configured"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("modctl webhooks rotate-secret {ALPHA_TELEGRAM}")),
+        "{stderr}"
+    );
+
+    let missing = stderr_of(
+        modctl(&f, Some(&f.alpha_ro)).args(["webhooks", "delivery", ALPHA_DISCORD, "9999"]),
+        5,
+    );
+    assert!(missing.contains("9999"), "{missing}");
+
+    let limit = stderr_of(
+        modctl(&f, Some(&f.alpha_ro)).args([
+            "webhooks",
+            "deliveries",
+            ALPHA_DISCORD,
+            "--limit",
+            "0",
+        ]),
+        1,
+    );
+    assert!(limit.contains("--limit"), "{limit}");
+
+    // A read-only key cannot rotate the secret.
+    stderr_of(
+        modctl(&f, Some(&f.alpha_ro)).args(["webhooks", "rotate-secret", ALPHA_DISCORD, "--yes"]),
+        4,
+    );
+}
