@@ -7,6 +7,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use modctl_client::webhooks::{HeaderMap, VerifyError, verify_at};
 use modctl_e2e::webhooks::Receiver;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestKey};
 use modctl_types::config::SectionName;
@@ -104,6 +105,25 @@ fn a_test_event_is_waited_for_listed_shown_and_redelivered() {
     assert_eq!(received.len(), 1);
     assert!(received[0].verified, "{:?}", received[0]);
     let event_id = received[0].id.clone();
+    // The SDK's verify accepts what the daemon signed, and refuses it changed.
+    let event = &received[0];
+    let mut headers = HeaderMap::new();
+    headers.insert("webhook-id", event.id.parse().unwrap());
+    headers.insert(
+        "webhook-timestamp",
+        event.timestamp.to_string().parse().unwrap(),
+    );
+    headers.insert("webhook-signature", event.signature.parse().unwrap());
+    assert_eq!(
+        verify_at(&secret, &headers, &event.raw, event.timestamp),
+        Ok(())
+    );
+    let mut tampered = event.raw.clone();
+    tampered.push(b' ');
+    assert_eq!(
+        verify_at(&secret, &headers, &tampered, event.timestamp),
+        Err(VerifyError::NoMatch)
+    );
 
     // The log, one row per delivery.
     let listed = stdout_of(

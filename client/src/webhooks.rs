@@ -15,11 +15,14 @@ use hmac::{Hmac, Mac};
 use modctl_types::query::DeliveryQuery;
 use modctl_types::webhooks::{DeliveryDetail, DeliveryList, Enqueued, WebhookSecret};
 use reqwest::Method;
-use reqwest::header::HeaderMap;
 use sha2::Sha256;
 
 use crate::client::Client;
 use crate::error::Error;
+
+/// The header map [`verify`] reads (the `http` crate's, as axum, hyper and
+/// reqwest use), re-exported so a receiver needs no extra dependency.
+pub use reqwest::header::HeaderMap;
 
 /// How far a delivery's `webhook-timestamp` may be from the receiver's clock.
 /// Standard Webhooks' suggested window: it bounds replays of a captured
@@ -155,7 +158,7 @@ pub enum VerifyError {
 /// headers and its raw body, as received (not re-serialized JSON).
 ///
 /// ```
-/// # fn handle(headers: reqwest::header::HeaderMap, body: Vec<u8>) {
+/// # fn handle(headers: modctl_client::webhooks::HeaderMap, body: Vec<u8>) {
 /// let secret = std::env::var("MODCTL_WEBHOOK_SECRET").unwrap_or_default();
 /// match modctl_client::webhooks::verify(&secret, &headers, &body) {
 ///     Ok(()) => { /* parse body as modctl_client::types::webhooks::Event */ }

@@ -32,6 +32,9 @@ pub struct Received {
     pub signature: String,
     /// The body as JSON.
     pub body: Value,
+    /// The body as received, for checks that need its exact bytes (a
+    /// signature covers those, not a re-serialization).
+    pub raw: Vec<u8>,
     /// Whether the signature checked out against the receiver's secret.
     pub verified: bool,
 }
@@ -155,6 +158,7 @@ async fn receive(
         timestamp,
         signature,
         body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        raw: body.to_vec(),
         verified,
     });
     let (status, extra) = shared.script.pop_front().unwrap_or((200, Vec::new()));
