@@ -219,3 +219,58 @@ fn refusals_are_in_the_cli_words() {
         4,
     );
 }
+
+#[test]
+fn a_test_event_the_endpoint_refuses_exits_one_with_the_attempt() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    f.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Webhooks,
+        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
+    );
+    // A 404 fails the delivery at once (no retry), so --wait ends.
+    receiver.answer(404, &[]);
+    let child = spawn(
+        &f,
+        &f.alpha_rw,
+        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
+    );
+    deliver_one(&f);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("state\tfailed\n"), "{stdout}");
+    assert!(stdout.contains("last_status\t404\n"), "{stdout}");
+    assert!(stderr.contains("attempt 1: HTTP 404"), "{stderr}");
+}
+
+/// On a terminal, rotating asks first; "no" changes nothing.
+#[cfg(unix)]
+#[test]
+fn rotating_on_a_terminal_asks_first() {
+    let f = Fixture::start();
+    let mut session = support::at_terminal(
+        &f,
+        &f.alpha_rw,
+        &["webhooks", "rotate-secret", ALPHA_DISCORD],
+    );
+    session.exp_string("[y/N]").unwrap();
+    session.send_line("n").unwrap();
+    session
+        .exp_string("cancelled; nothing was changed")
+        .unwrap();
+    assert_eq!(support::exit_code(&mut session), 6);
+
+    let mut session = support::at_terminal(
+        &f,
+        &f.alpha_rw,
+        &["webhooks", "rotate-secret", ALPHA_DISCORD],
+    );
+    session.exp_string("[y/N]").unwrap();
+    session.send_line("y").unwrap();
+    session.exp_string("whsec_").unwrap();
+    session.exp_string("will not be shown again").unwrap();
+    assert_eq!(support::exit_code(&mut session), 0);
+}
