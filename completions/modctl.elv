@@ -558,7 +558,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
-            cand --wait 'Wait until the delivery is no longer pending and show its result; exits 1 when it failed'
+            cand --wait 'Wait until the delivery is no longer pending (or its next retry is over a minute off) and show it; exits 1 unless delivered'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'

@@ -384,7 +384,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l wait -d 'Wait until the delivery is no longer pending and show its result; exits 1 when it failed'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l wait -d 'Wait until the delivery is no longer pending (or its next retry is over a minute off) and show it; exits 1 unless delivered'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l table -d 'Print a table (the default on a terminal)'

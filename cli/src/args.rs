@@ -14,7 +14,7 @@ Exit codes:
   0  success
   1  the command failed (invalid request, conflict, daemon error); `config diff`: configs differ;
      `snapshot restore`: the job stopped before the end or an item failed;
-     `webhooks test --wait`: the delivery failed
+     `webhooks test --wait`: the endpoint did not take the delivery
   2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
   3  the daemon could not be reached or timed out
   4  authentication or permission refused (401, 402, 403)

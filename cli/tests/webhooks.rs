@@ -274,3 +274,34 @@ fn rotating_on_a_terminal_asks_first() {
     session.exp_string("will not be shown again").unwrap();
     assert_eq!(support::exit_code(&mut session), 0);
 }
+
+#[test]
+fn waiting_stops_at_a_distant_retry() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    f.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Webhooks,
+        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
+    );
+    receiver.answer(500, &[]);
+    receiver.answer(500, &[]);
+    let child = spawn(
+        &f,
+        &f.alpha_rw,
+        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
+    );
+    // The first retry is 5 s off: the command keeps waiting through it.
+    deliver_one(&f);
+    f.daemon.clock().advance(Duration::from_secs(6));
+    deliver_one(&f);
+    // The next is 5 minutes off: it stops and says when.
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("state\tpending\n"), "{stdout}");
+    assert!(stdout.contains("attempts\t2\n"), "{stdout}");
+    assert!(stderr.contains("attempt 2: HTTP 500"), "{stderr}");
+    assert!(stderr.contains("the daemon retries at"), "{stderr}");
+}

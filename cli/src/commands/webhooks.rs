@@ -34,7 +34,7 @@ pub enum WebhooksCommand {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// Wait until the delivery is no longer pending and show its result; exits 1 when it failed
+        /// Wait until the delivery is no longer pending (or its next retry is over a minute off) and show it; exits 1 unless delivered
         #[arg(long)]
         wait: bool,
     },
@@ -88,7 +88,8 @@ pub enum WebhooksCommand {
     },
 }
 
-/// Runs a `webhooks` command; `test --wait` returns 1 when the delivery failed.
+/// Runs a `webhooks` command; `test --wait` returns 1 when the endpoint did
+/// not take the delivery.
 pub async fn run(context: &Context, command: WebhooksCommand) -> Result<u8, CliError> {
     let client = context.client()?;
     let mode = context.output;
@@ -180,8 +181,14 @@ fn not_configured(err: modctl_client::Error, server: &str) -> CliError {
     }
 }
 
-/// Reads the delivery until it is no longer pending, saying on stderr what
-/// each attempt did. Interrupting stops the waiting, not the delivery.
+/// How long a retry may be off for `test --wait` to keep waiting: the
+/// daemon's first retry comes 5 s after a failure, the next ones minutes to
+/// hours later, too long for a person at the terminal.
+const LONGEST_WAIT_SECS: i64 = 60;
+
+/// Reads the delivery until it is no longer pending, or its next retry is
+/// more than [`LONGEST_WAIT_SECS`] after the failed attempt, saying on stderr
+/// what each attempt did. Interrupting stops the waiting, not the delivery.
 async fn follow(client: &Client, server: &str, id: i64) -> Result<DeliveryDetail, CliError> {
     let mut seen = 0;
     loop {
@@ -197,15 +204,27 @@ async fn follow(client: &Client, server: &str, id: i64) -> Result<DeliveryDetail
         if detail.delivery.state != DeliveryState::Pending {
             return Ok(detail);
         }
+        // Both times are the daemon's, so a skewed local clock does not matter.
+        if let (Some(next), Some(last)) = (detail.delivery.next_attempt_at, detail.history.last())
+            && next.as_second() - last.at.as_second() > LONGEST_WAIT_SECS
+        {
+            eprintln!(
+                "the daemon retries at {}; `modctl webhooks delivery {server} {id}` shows how it went",
+                human_time(&next)
+            );
+            return Ok(detail);
+        }
         tokio::time::sleep(POLL).await;
     }
 }
 
-/// 1 when a delivery that ended did not reach the endpoint.
+/// 1 when the endpoint did not take the delivery: it failed, was disabled,
+/// or is waiting for a retry after a failed attempt.
 fn exit_code(delivery: &Delivery) -> u8 {
     match delivery.state {
-        DeliveryState::Delivered | DeliveryState::Pending => exit::OK,
-        DeliveryState::Failed | DeliveryState::Disabled => exit::FAILURE,
+        DeliveryState::Delivered => exit::OK,
+        DeliveryState::Pending if delivery.attempts == 0 => exit::OK,
+        DeliveryState::Pending | DeliveryState::Failed | DeliveryState::Disabled => exit::FAILURE,
     }
 }
 
@@ -413,6 +432,9 @@ mod tests {
     #[test]
     fn only_an_ended_failure_exits_one() {
         let mut d = detail().delivery;
+        // Pending after a failed attempt: the endpoint did not take it.
+        assert_eq!(exit_code(&d), exit::FAILURE);
+        d.attempts = 0;
         assert_eq!(exit_code(&d), exit::OK);
         d.state = DeliveryState::Failed;
         assert_eq!(exit_code(&d), exit::FAILURE);
