@@ -57,6 +57,37 @@ fn deliver_one(fixture: &Fixture) {
     }
 }
 
+/// A receiver, with ALPHA_DISCORD's webhooks on and pointed at it, signed
+/// with a fixed secret.
+fn signed_receiver(fixture: &Fixture) -> Receiver {
+    let receiver = Receiver::start();
+    fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Webhooks,
+        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
+    );
+    receiver
+}
+
+/// `modctl webhooks test ALPHA_DISCORD --wait --plain`, running.
+fn spawn_test_wait(fixture: &Fixture) -> std::process::Child {
+    spawn(
+        fixture,
+        &fixture.alpha_rw,
+        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
+    )
+}
+
+/// Exit code, stdout and stderr of a finished `child`.
+fn finished(child: std::process::Child) -> (Option<i32>, String, String) {
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn a_test_event_is_waited_for_listed_shown_and_redelivered() {
     let f = Fixture::start();
@@ -88,16 +119,10 @@ fn a_test_event_is_waited_for_listed_shown_and_redelivered() {
     receiver.set_secret(&secret);
 
     // `test --wait` polls until the worker has delivered it.
-    let child = spawn(
-        &f,
-        &f.alpha_rw,
-        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
-    );
+    let child = spawn_test_wait(&f);
     deliver_one(&f);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = finished(child);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     assert!(stdout.contains("state\tdelivered\n"), "{stdout}");
     assert!(stdout.contains("kind\ttest\n"), "{stdout}");
     assert!(stderr.contains("attempt 1: HTTP 200"), "{stderr}");
@@ -223,24 +248,13 @@ fn refusals_are_in_the_cli_words() {
 #[test]
 fn a_test_event_the_endpoint_refuses_exits_one_with_the_attempt() {
     let f = Fixture::start();
-    let receiver = Receiver::start();
-    f.daemon.set_config(
-        ALPHA_DISCORD,
-        SectionName::Webhooks,
-        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
-    );
+    let receiver = signed_receiver(&f);
     // A 404 fails the delivery at once (no retry), so --wait ends.
     receiver.answer(404, &[]);
-    let child = spawn(
-        &f,
-        &f.alpha_rw,
-        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
-    );
+    let child = spawn_test_wait(&f);
     deliver_one(&f);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = finished(child);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
     assert!(stdout.contains("state\tfailed\n"), "{stdout}");
     assert!(stdout.contains("last_status\t404\n"), "{stdout}");
     assert!(stderr.contains("attempt 1: HTTP 404"), "{stderr}");
@@ -278,28 +292,17 @@ fn rotating_on_a_terminal_asks_first() {
 #[test]
 fn waiting_stops_at_a_distant_retry() {
     let f = Fixture::start();
-    let receiver = Receiver::start();
-    f.daemon.set_config(
-        ALPHA_DISCORD,
-        SectionName::Webhooks,
-        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
-    );
+    let receiver = signed_receiver(&f);
     receiver.answer(500, &[]);
     receiver.answer(500, &[]);
-    let child = spawn(
-        &f,
-        &f.alpha_rw,
-        &["webhooks", "test", ALPHA_DISCORD, "--wait", "--plain"],
-    );
+    let child = spawn_test_wait(&f);
     // The first retry is 5 s off: the command keeps waiting through it.
     deliver_one(&f);
     f.daemon.clock().advance(Duration::from_secs(6));
     deliver_one(&f);
     // The next is 5 minutes off: it stops and says when.
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = finished(child);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
     assert!(stdout.contains("state\tpending\n"), "{stdout}");
     assert!(stdout.contains("attempts\t2\n"), "{stdout}");
     assert!(stderr.contains("attempt 2: HTTP 500"), "{stderr}");

@@ -8,6 +8,7 @@ mod diff;
 mod ids;
 mod sections;
 pub mod validate;
+mod webhooks;
 
 use std::fmt;
 use std::str::FromStr;
