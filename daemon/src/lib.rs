@@ -32,6 +32,7 @@
 //! Tests start the daemon in-process: [`router`] builds the app and [`serve`]
 //! runs it on any listener, e.g. one bound to `127.0.0.1:0`.
 
+pub mod activity;
 pub mod api;
 pub mod api_key;
 pub mod auth;

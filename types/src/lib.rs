@@ -5,6 +5,7 @@
 //! use these definitions, so a field can never drift between server and client.
 //!
 //! Modules:
+//! - [`activity`]: community activity events (messages, voice, joins).
 //! - [`auth`]: API keys as the caller sees them (`GET /me`), scopes and plans.
 //! - [`moderation`]: actions, cases, strikes and jails.
 //! - [`servers`]: claimed servers and the platforms they live on.
@@ -21,6 +22,7 @@
 //! (serde's default), and enums are `#[non_exhaustive]` so new values can be
 //! introduced without breaking callers that match on them.
 
+pub mod activity;
 pub mod auth;
 pub mod config;
 pub mod error;
