@@ -630,7 +630,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;webhooks;deliveries' {
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Only deliveries in this state: pending, delivered, failed or disabled')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many (1 to 200) [default: 50]')
             [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Only deliveries older than this one (the next page, as the table''s footer names it)')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')

@@ -569,7 +569,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;deliveries'= {
             cand --state 'Only deliveries in this state: pending, delivered, failed or disabled'
-            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test'
+            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test'
             cand --limit 'At most this many (1 to 200) [default: 50]'
             cand --before 'Only deliveries older than this one (the next page, as the table''s footer names it)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'

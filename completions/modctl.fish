@@ -391,7 +391,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l state -d 'Only deliveries in this state: pending, delivered, failed or disabled' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l kind -d 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l kind -d 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l limit -d 'At most this many (1 to 200) [default: 50]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l before -d 'Only deliveries older than this one (the next page, as the table\'s footer names it)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r

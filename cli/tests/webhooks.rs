@@ -64,7 +64,7 @@ fn signed_receiver(fixture: &Fixture) -> Receiver {
     fixture.daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Webhooks,
-        json!({"enabled": true, "url": receiver.url(), "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
+        json!({"enabled": true, "url": receiver.url(), "events": ["test"], "secret": "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}),
     );
     receiver
 }
@@ -95,7 +95,7 @@ fn a_test_event_is_waited_for_listed_shown_and_redelivered() {
     f.daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Webhooks,
-        json!({"enabled": true, "url": receiver.url()}),
+        json!({"enabled": true, "url": receiver.url(), "events": ["test"]}),
     );
 
     // Piped, rotating needs --yes, and nothing changes without it.

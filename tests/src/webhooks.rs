@@ -5,10 +5,14 @@
 //!
 //! Answers come from a script ([`Receiver::answer`]); once it runs out, every
 //! delivery gets 200.
+//!
+//! Below the receiver: the calls the webhook tests make over HTTP
+//! ([`configure`], [`send_test`], [`delivery`], ...).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -17,9 +21,12 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
-use serde_json::Value;
+use modctl_types::webhooks::{DeliveryDetail, Enqueued};
+use serde_json::{Value, json};
 use sha2::Sha256;
 use tokio::sync::oneshot;
+
+use crate::{TestDaemon, TestKey};
 
 /// One delivery as received.
 #[derive(Debug, Clone)]
@@ -190,4 +197,113 @@ pub fn verify(secret: &str, id: &str, timestamp: i64, body: &str, header: &str) 
             .strip_prefix("v1,")
             .is_some_and(|sig| !sig.is_empty() && sig == expected)
     })
+}
+
+// The API calls of the webhook tests.
+
+/// A plain HTTP client (the tests check raw responses, not the SDK's).
+pub fn http() -> reqwest::Client {
+    reqwest::Client::new()
+}
+
+/// `POST path` with `key`, no body.
+pub async fn post(daemon: &TestDaemon, key: &TestKey, path: &str) -> reqwest::Response {
+    http()
+        .post(daemon.api(path))
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .expect("request")
+}
+
+/// `GET path` with `key`: must answer 200; its JSON.
+pub async fn get<T: serde::de::DeserializeOwned>(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    path: &str,
+) -> T {
+    let response = http()
+        .get(daemon.api(path))
+        .bearer_auth(&key.full)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200, "GET {path}");
+    response.json().await.expect("JSON")
+}
+
+/// `PUT /servers/{server}/config/{section}` with `value`.
+pub async fn put_section(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    section: &str,
+    value: Value,
+) -> reqwest::Response {
+    http()
+        .put(daemon.api(&format!("/servers/{server}/config/{section}")))
+        .bearer_auth(&key.full)
+        .json(&value)
+        .send()
+        .await
+        .expect("request")
+}
+
+/// `PUT /servers/{server}/config/webhooks` with `section`.
+pub async fn put_webhooks(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    section: Value,
+) -> reqwest::Response {
+    put_section(daemon, key, server, "webhooks", section).await
+}
+
+/// Points `server`'s webhooks at `receiver` through the API (enabled, the
+/// URL, only the kinds of `events`, a generated secret the receiver checks
+/// with); returns the secret.
+pub async fn configure(
+    daemon: &TestDaemon,
+    key: &TestKey,
+    server: &str,
+    receiver: &Receiver,
+    events: Value,
+) -> String {
+    let response = put_webhooks(
+        daemon,
+        key,
+        server,
+        json!({"enabled": true, "url": receiver.url(), "events": events}),
+    )
+    .await;
+    assert_eq!(response.status(), 200, "{:?}", response.text().await);
+    let response = post(daemon, key, &format!("/servers/{server}/webhooks/secret")).await;
+    assert_eq!(response.status(), 200);
+    let secret: Value = response.json().await.unwrap();
+    let secret = secret["secret"].as_str().unwrap();
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    receiver.set_secret(secret);
+    secret.to_owned()
+}
+
+/// `POST /servers/{server}/webhooks/test`: must answer 202.
+pub async fn send_test(daemon: &TestDaemon, key: &TestKey, server: &str) -> Enqueued {
+    let response = post(daemon, key, &format!("/servers/{server}/webhooks/test")).await;
+    assert_eq!(response.status(), 202);
+    response.json().await.unwrap()
+}
+
+/// `GET /servers/{server}/webhooks/deliveries/{id}`.
+pub async fn delivery(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> DeliveryDetail {
+    get(
+        daemon,
+        key,
+        &format!("/servers/{server}/webhooks/deliveries/{id}"),
+    )
+    .await
+}
+
+/// Moves the daemon's clock `seconds` on.
+pub fn advance(daemon: &TestDaemon, seconds: u64) {
+    daemon.clock().advance(Duration::from_secs(seconds));
 }

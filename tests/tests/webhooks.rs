@@ -3,108 +3,24 @@
 //! signature with its own implementation. No test sleeps: the daemon's clock
 //! is moved and the delivery worker driven by hand.
 
-use std::time::Duration;
-
-use modctl_e2e::webhooks::Receiver;
+use modctl_e2e::webhooks::{
+    Receiver, advance, configure, delivery, get, http, post, put_webhooks, send_test,
+};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
-use modctl_types::webhooks::{Delivery, DeliveryDetail, DeliveryList, DeliveryState, Enqueued};
+use modctl_types::webhooks::{Delivery, DeliveryList, DeliveryState};
 use modctl_types::{Plan, Platform, Scope};
 use modctld::operator::demo::discord_members::{ALICE, BOB};
 use modctld::operator::demo::telegram_members;
 use serde_json::{Value, json};
-
-fn http() -> reqwest::Client {
-    reqwest::Client::new()
-}
-
-async fn post(daemon: &TestDaemon, key: &TestKey, path: &str) -> reqwest::Response {
-    http()
-        .post(daemon.api(path))
-        .bearer_auth(&key.full)
-        .send()
-        .await
-        .expect("request")
-}
-
-async fn get<T: serde::de::DeserializeOwned>(daemon: &TestDaemon, key: &TestKey, path: &str) -> T {
-    let response = http()
-        .get(daemon.api(path))
-        .bearer_auth(&key.full)
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200, "GET {path}");
-    response.json().await.expect("JSON")
-}
-
-async fn put_webhooks(
-    daemon: &TestDaemon,
-    key: &TestKey,
-    server: &str,
-    section: Value,
-) -> reqwest::Response {
-    http()
-        .put(daemon.api(&format!("/servers/{server}/config/webhooks")))
-        .bearer_auth(&key.full)
-        .json(&section)
-        .send()
-        .await
-        .expect("request")
-}
-
-/// Points `server`'s webhooks at `receiver` through the API (enabled, the
-/// URL, a generated secret the receiver checks with); returns the secret.
-async fn configure(
-    daemon: &TestDaemon,
-    key: &TestKey,
-    server: &str,
-    receiver: &Receiver,
-    events: Value,
-) -> String {
-    let response = put_webhooks(
-        daemon,
-        key,
-        server,
-        json!({"enabled": true, "url": receiver.url(), "events": events}),
-    )
-    .await;
-    assert_eq!(response.status(), 200, "{:?}", response.text().await);
-    let response = post(daemon, key, &format!("/servers/{server}/webhooks/secret")).await;
-    assert_eq!(response.status(), 200);
-    let secret: Value = response.json().await.unwrap();
-    let secret = secret["secret"].as_str().unwrap();
-    assert!(secret.starts_with("whsec_"), "{secret}");
-    receiver.set_secret(secret);
-    secret.to_owned()
-}
-
-async fn send_test(daemon: &TestDaemon, key: &TestKey, server: &str) -> Enqueued {
-    let response = post(daemon, key, &format!("/servers/{server}/webhooks/test")).await;
-    assert_eq!(response.status(), 202);
-    response.json().await.unwrap()
-}
-
-async fn delivery(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> DeliveryDetail {
-    get(
-        daemon,
-        key,
-        &format!("/servers/{server}/webhooks/deliveries/{id}"),
-    )
-    .await
-}
-
-fn advance(daemon: &TestDaemon, seconds: u64) {
-    daemon.clock().advance(Duration::from_secs(seconds));
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_test_event_is_delivered_signed_and_logged() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
 
     // Shown once: sealed at rest, never in a read.
     let section: Value = get(
@@ -282,7 +198,7 @@ async fn failures_are_retried_on_the_schedule() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     receiver.answer(500, &[]);
     receiver.answer(500, &[]);
 
@@ -341,7 +257,7 @@ async fn retry_after_is_honoured() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     receiver.answer(429, &[("retry-after", "120")]);
 
     let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
@@ -360,7 +276,7 @@ async fn turning_webhooks_off_drops_the_pending_retries() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     receiver.answer(503, &[]);
     let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
     d.deliver_webhooks();
@@ -391,7 +307,7 @@ async fn gone_disables_the_endpoint() {
     let f = Fixture::start();
     let receiver = Receiver::start();
     let d = &f.daemon;
-    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     receiver.answer(410, &[]);
 
     let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
@@ -511,7 +427,14 @@ async fn escalations_and_expiries_deliver_their_cases_too() {
         json!(["case_created"]),
     )
     .await;
-    configure(d, &f.alpha_rw, ALPHA_TELEGRAM, &telegram, json!([])).await;
+    configure(
+        d,
+        &f.alpha_rw,
+        ALPHA_TELEGRAM,
+        &telegram,
+        json!(["case_created"]),
+    )
+    .await;
     d.set_config(
         ALPHA_DISCORD,
         SectionName::Strikes,
@@ -574,7 +497,14 @@ async fn an_event_committed_before_a_restart_is_delivered_after_it() {
         daemon, alpha_rw, ..
     } = Fixture::start();
     let receiver = Receiver::start();
-    configure(&daemon, &alpha_rw, ALPHA_DISCORD, &receiver, json!([])).await;
+    configure(
+        &daemon,
+        &alpha_rw,
+        ALPHA_DISCORD,
+        &receiver,
+        json!(["test"]),
+    )
+    .await;
     let queued = send_test(&daemon, &alpha_rw, ALPHA_DISCORD).await;
     // Stopped before the worker got to it; the next start delivers it (its
     // loop's first tick, or this one, whichever runs first).

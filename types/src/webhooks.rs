@@ -3,12 +3,15 @@
 //!
 //! An event's body is [`Event`]; its `data` holds the same resource shape the
 //! API returns for it (a `case_created` event holds the case as
-//! `GET /servers/{id}/cases/{case_id}` shows it).
+//! `GET /servers/{id}/cases/{case_id}` shows it, a `config_changed` event an
+//! entry of the config audit trail, a `jail_changed` event a [`JailChange`]
+//! around the jail as `GET /servers/{id}/jails` lists it).
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 pub use crate::config::WebhookEvent;
+use crate::moderation::{CaseSource, JailRecord};
 
 /// The JSON body of one delivery.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,6 +29,35 @@ pub struct Event {
     /// The resource, as the API shows it.
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub data: serde_json::Value,
+}
+
+/// Whether a jail began or ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum JailTransition {
+    /// The member was jailed.
+    Started,
+    /// The member was released: unjailed, or the jail's time was up.
+    Ended,
+}
+
+/// `data` of a `jail_changed` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JailChange {
+    /// Started or ended.
+    pub change: JailTransition,
+    /// The case that made the change: the jail, the unjail, or the expiry
+    /// case recorded when a timed jail ended.
+    pub case_id: i64,
+    /// How that case came about: `api`, `escalation` or `expiry`.
+    pub source: CaseSource,
+    /// Why: the reason of that case (for an expiry, `jail of case N ended`).
+    pub reason: Option<String>,
+    /// The jail, as `GET /servers/{id}/jails` lists it (for an ended jail,
+    /// as it was until it ended).
+    pub jail: JailRecord,
 }
 
 /// Where a delivery is.

@@ -46,7 +46,7 @@ pub enum WebhooksCommand {
         /// Only deliveries in this state: pending, delivered, failed or disabled
         #[arg(long)]
         state: Option<DeliveryState>,
-        /// Only deliveries of this event kind: case_created, config_changed, jail_changed or test
+        /// Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test
         #[arg(long)]
         kind: Option<WebhookEvent>,
         /// At most this many (1 to 200) [default: 50]
@@ -74,7 +74,8 @@ pub enum WebhooksCommand {
     },
     /// Replace the signing secret and print the new one, once
     #[command(
-        after_help = "The new secret signs every delivery from now on; the old one stops working at once.\n\
+        after_help = "The new secret signs every delivery from now on; for 24 hours the old one signs too\n\
+                      (two signatures in webhook-signature), so your receiver can switch meanwhile.\n\
                       It is printed this once: the daemon never shows it again.\n\
                       On a terminal it asks first; without a terminal it needs --yes."
     )]
@@ -147,7 +148,7 @@ pub async fn run(context: &Context, command: WebhooksCommand) -> Result<u8, CliE
         }
         WebhooksCommand::RotateSecret { server, yes } => {
             let question = format!(
-                "Replace the webhook signing secret of server {server}? The current one stops working at once"
+                "Replace the webhook signing secret of server {server}? The current one keeps signing for 24 hours, then stops"
             );
             if !prompt::confirm(&question, yes)? {
                 return Ok(prompt::cancelled());

@@ -8,6 +8,7 @@
 use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
+use modctl_types::webhooks::JailTransition;
 use rusqlite::Transaction;
 
 use super::behaviour::{JailEffect, Outcome};
@@ -17,7 +18,7 @@ use super::{ModerationResult, Pending, carry, insert_pending};
 use crate::AppState;
 use crate::platform::PlatformAdapter;
 use crate::store::cases::{self, NewCase, Settlement};
-use crate::store::{jails, timestamp};
+use crate::store::{jails, timestamp, webhooks};
 
 /// What settling needs besides the case and its outcome.
 pub(super) struct Settle<'a> {
@@ -134,23 +135,25 @@ impl Record {
             cases::add_strike(tx, &server.id, user, case.id, weight, now, expires)?;
         }
         let after = before + weight;
-        match &outcome.jail {
-            JailEffect::Unchanged => {}
-            JailEffect::Jailed { saved_roles } => jails::insert(
-                tx,
-                &server.id,
-                &JailRecord {
+        let jail_change = match &outcome.jail {
+            JailEffect::Unchanged => None,
+            JailEffect::Jailed { saved_roles } => {
+                let jail = JailRecord {
                     user_id: user.to_owned(),
                     since: timestamp(now),
                     until: case.expires_at,
                     saved_roles: saved_roles.clone(),
                     case_id: case.id,
-                },
-            )?,
-            JailEffect::Released => {
-                jails::release(tx, &server.id, user)?;
+                };
+                jails::insert(tx, &server.id, &jail)?;
+                Some((JailTransition::Started, jail))
             }
-        }
+            JailEffect::Released => {
+                let ended = jails::find(tx, &server.id, user)?;
+                jails::release(tx, &server.id, user)?;
+                ended.map(|jail| (JailTransition::Ended, jail))
+            }
+        };
         cases::settle(
             tx,
             case.id,
@@ -161,6 +164,10 @@ impl Record {
                 active_strikes: after,
             },
         )?;
+        // After the case's own `case_created`, in the same transaction.
+        if let Some((change, jail)) = jail_change {
+            webhooks::jail_changed(tx, &server.id, change, &case, jail, now)?;
+        }
 
         let Some(step) = escalation::reached(&strikes.ladder, before, after) else {
             return Ok(None);
@@ -229,10 +236,11 @@ pub(super) fn record_expiry(
     outcome: &Outcome,
     now: i64,
 ) -> ModerationResult<Option<Case>> {
-    let current = jails::find(tx, &server.id, &jail.user_id)?;
-    if current.map(|j| j.case_id) != Some(jail.case_id) {
+    let Some(current) = jails::find(tx, &server.id, &jail.user_id)?
+        .filter(|current| current.case_id == jail.case_id)
+    else {
         return Ok(None);
-    }
+    };
     let reason = format!("jail of case {} ended", jail.case_id);
     let case = cases::insert(
         tx,
@@ -255,5 +263,6 @@ pub(super) fn record_expiry(
         },
     )?;
     jails::release(tx, &server.id, &jail.user_id)?;
+    webhooks::jail_changed(tx, &server.id, JailTransition::Ended, &case, current, now)?;
     Ok(Some(case))
 }

@@ -6,17 +6,23 @@
 //! changed section and the new revision, all in the caller's transaction.
 //!
 //! The webhook secret is stored sealed ([`super::secrets`]); only
-//! [`load_secret`] and [`apply`] (to tell a rotation from a no-op) unseal it.
+//! [`load_secret`], [`signing_secrets`] and [`apply`] (to tell a rotation
+//! from a no-op, and keep the replaced secret) unseal it. A rotation keeps
+//! the replaced secret signing next to the new one for [`ROTATION_OVERLAP`].
+//!
+//! `apply` also writes the outbox's `config_changed` events, one per changed
+//! section, in the same transaction ([`super::webhooks`]): a change that is
+//! refused or rolled back announces nothing.
 
 use modctl_types::config::{
     AuditEntry, AuditSource, FieldChange, SecretUpdate, SectionChange, SectionName, Sections,
-    diff_sections,
+    WebhookEvent, diff_sections,
 };
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
-use super::{StoreError, timestamp};
+use super::{StoreError, timestamp, webhooks};
 
 /// What `GET /config` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +36,10 @@ pub struct StoredConfig {
 }
 
 const REDACTED: &str = "<redacted>";
+
+/// How long a replaced webhook secret keeps signing next to the new one, in
+/// seconds: a receiver has a day to switch to the new secret.
+pub const ROTATION_OVERLAP: i64 = 86_400;
 
 /// The actor of the config change that turns webhooks off when an endpoint
 /// answers 410 Gone; the only one that sets `webhooks.disabled_reason`.
@@ -92,6 +102,37 @@ pub fn load_secret(
                 })
         })
         .transpose()
+}
+
+/// The secrets a delivery at `now` is signed with: the current one, then the
+/// one it replaced while that is within [`ROTATION_OVERLAP`] of the rotation.
+/// Empty when none is stored.
+pub fn signing_secrets(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+    server_id: &str,
+    now: i64,
+) -> Result<Vec<String>, StoreError> {
+    let Some(current) = load_secret(tx, secrets, server_id)? else {
+        return Ok(Vec::new());
+    };
+    let previous: Option<String> = tx
+        .prepare_cached(
+            "SELECT previous_secret FROM webhook_secrets
+             WHERE server_id = ?1 AND previous_secret IS NOT NULL AND previous_until > ?2",
+        )?
+        .query_row(params![server_id, now], |row| row.get(0))
+        .optional()?;
+    // An unreadable previous secret only loses the overlap, never a delivery.
+    let previous = previous.and_then(|sealed| {
+        secrets
+            .unseal(SecretField::PreviousWebhookSecret, server_id, &sealed)
+            .inspect_err(|e| {
+                tracing::warn!(server = server_id, error = %e, "the replaced webhook secret cannot be read; signing with the new one only");
+            })
+            .ok()
+    });
+    Ok(std::iter::once(current).chain(previous).collect())
 }
 
 /// Whether a webhook secret is stored, without unsealing it.
@@ -165,14 +206,18 @@ pub fn apply(
     } else {
         current.sections.webhooks.disabled_reason.clone()
     };
-    let rotated = match &secret_update {
+    // A replaced secret that can be read keeps signing for a day; one that
+    // cannot (replacing it is how it gets repaired) just goes.
+    let (rotated, replaced) = match &secret_update {
         SecretUpdate::Set(new) => match load_secret(tx, secrets, change.server_id) {
-            Ok(old) => old.is_some_and(|old| old != *new),
-            // Replacing a secret that cannot be read is how it gets repaired.
-            Err(StoreError::Corrupt(_)) => true,
+            Ok(old) => {
+                let replaced = old.filter(|old| old != new);
+                (replaced.is_some(), replaced)
+            }
+            Err(StoreError::Corrupt(_)) => (true, None),
             Err(e) => return Err(e),
         },
-        SecretUpdate::Keep | SecretUpdate::Clear => false,
+        SecretUpdate::Keep | SecretUpdate::Clear => (false, None),
     };
 
     let mut changed = diff_sections(&current.sections, &next);
@@ -189,6 +234,7 @@ pub fn apply(
 
     let now = change.now;
     let revision = current.revision + 1;
+    let mut audit_ids = Vec::with_capacity(changed.len());
     for section in &changed {
         let json = serde_json::to_string(&next.section_json(section.section))
             .expect("JSON values serialize");
@@ -210,6 +256,7 @@ pub fn apply(
                 serde_json::to_string(&section.changes).expect("JSON values serialize"),
             ],
         )?;
+        audit_ids.push(tx.last_insert_rowid());
     }
     match secret_update {
         SecretUpdate::Keep => {}
@@ -219,14 +266,25 @@ pub fn apply(
                 [change.server_id],
             )?;
         }
+        // The same secret again: nothing to store, and an overlap under way
+        // goes on.
+        SecretUpdate::Set(_) if !rotated && current.sections.webhooks.secret_set => {}
         SecretUpdate::Set(secret) => {
+            let previous = replaced.map(|old| {
+                secrets.seal(SecretField::PreviousWebhookSecret, change.server_id, &old)
+            });
+            let until = previous.as_ref().map(|_| now + ROTATION_OVERLAP);
             tx.execute(
-                "INSERT INTO webhook_secrets (server_id, secret, updated_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at",
+                "INSERT INTO webhook_secrets (server_id, secret, updated_at, previous_secret, previous_until)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at,
+                     previous_secret = excluded.previous_secret, previous_until = excluded.previous_until",
                 params![
                     change.server_id,
                     secrets.seal(SecretField::WebhookSecret, change.server_id, &secret),
-                    now
+                    now,
+                    previous,
+                    until,
                 ],
             )?;
         }
@@ -236,6 +294,30 @@ pub fn apply(
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
         params![change.server_id, revision as i64, now],
     )?;
+    // Looked up after the writes: a change that turns webhooks on (or sets
+    // the secret) is announced to the endpoint it configures; one that turns
+    // them off is not.
+    if let Some(url) = webhooks::subscribed(tx, change.server_id, WebhookEvent::ConfigChanged)? {
+        for (section, &id) in changed.iter().zip(&audit_ids) {
+            let entry = AuditEntry {
+                id,
+                at: timestamp(now),
+                actor: change.actor.to_owned(),
+                section: section.section,
+                source: change.source,
+                revision,
+                changes: section.changes.clone(),
+            };
+            webhooks::write(
+                tx,
+                change.server_id,
+                WebhookEvent::ConfigChanged,
+                &url,
+                &entry,
+                now,
+            )?;
+        }
+    }
     Ok(Applied {
         revision,
         changed,

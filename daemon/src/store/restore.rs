@@ -14,7 +14,9 @@ use modctl_types::restore::{
 use modctl_types::snapshot::StructureContent;
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{StoreError, timestamp};
+use modctl_types::config::WebhookEvent;
+
+use super::{StoreError, timestamp, webhooks};
 
 /// A job to record.
 #[derive(Debug)]
@@ -321,7 +323,9 @@ pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError>
     }))
 }
 
-/// Sets the job's state; a final state stamps `finished_at`.
+/// Sets the job's state; a final state stamps `finished_at` and writes the
+/// outbox's `snapshot_restored` event with the job's report, in the same
+/// transaction.
 pub fn set_state(
     tx: &Transaction<'_>,
     id: i64,
@@ -330,10 +334,23 @@ pub fn set_state(
     now: i64,
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
-    tx.prepare_cached(
-        "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1",
-    )?
-    .execute(params![id, state.as_str(), detail, finished_at])?;
+    let server_id: Option<String> = tx
+        .prepare_cached(
+            "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
+             RETURNING server_id",
+        )?
+        .query_row(params![id, state.as_str(), detail, finished_at], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    if let Some(server_id) = server_id.filter(|_| state.is_final())
+        && webhooks::subscribed(tx, &server_id, WebhookEvent::SnapshotRestored)?.is_some()
+    {
+        let job = get(tx, &server_id, id)?.ok_or_else(|| {
+            StoreError::Corrupt(format!("restore job {id} vanished after finishing"))
+        })?;
+        webhooks::enqueue(tx, &server_id, WebhookEvent::SnapshotRestored, &job, now)?;
+    }
     Ok(())
 }
 

@@ -10,12 +10,12 @@
 //! server (or one nuked a while ago) again and again must not push the last
 //! different structure out.
 
-use modctl_types::config::Antinuke;
+use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
 use modctl_types::{Platform, Server};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
-use super::{StoreError, servers, timestamp};
+use super::{StoreError, servers, timestamp, webhooks};
 
 /// Snapshots kept per server (at least the last 10, as issue #10 asks; the
 /// plans issue may make it depend on the plan).
@@ -112,8 +112,16 @@ pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMet
     ])?;
     let id = tx.last_insert_rowid();
     prune(tx, new.server_id)?;
-    get(tx, new.server_id, id)?
-        .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))
+    let meta = get(tx, new.server_id, id)?
+        .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))?;
+    webhooks::enqueue(
+        tx,
+        new.server_id,
+        WebhookEvent::SnapshotCaptured,
+        &meta,
+        new.captured_at,
+    )?;
+    Ok(meta)
 }
 
 /// Brings the server down to [`KEEP_PER_SERVER`] snapshots: first the

@@ -1,13 +1,17 @@
 //! The webhook outbox (issue #11): events, their deliveries and every attempt.
 //!
 //! [`enqueue`] runs inside the transaction of the change that causes the
-//! event (a settled case, a test request): the event commits or rolls back
+//! event (a settled case, a jail that starts or ends, a config change, a
+//! captured snapshot, a finished restore, a test request): the event commits or rolls back
 //! with it, so nothing is sent for a change that did not happen and nothing
 //! is lost when the daemon dies after the commit. The delivery worker
 //! ([`crate::webhooks`]) reads what is [`due`] and records each attempt.
 
 use modctl_types::config::{WebhookEvent, Webhooks};
-use modctl_types::webhooks::{Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, Event};
+use modctl_types::moderation::{Case, JailRecord};
+use modctl_types::webhooks::{
+    Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, Event, JailChange, JailTransition,
+};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde::Serialize;
 
@@ -66,6 +70,27 @@ pub fn enqueue(
         Some(url) => write(tx, server_id, kind, &url, data, now).map(Some),
         None => Ok(None),
     }
+}
+
+/// Writes a `jail_changed` event, when wanted: `jail` `change`d because of
+/// `case` (the jail, the unjail or the expiry case).
+pub fn jail_changed(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    change: JailTransition,
+    case: &Case,
+    jail: JailRecord,
+    now: i64,
+) -> Result<(), StoreError> {
+    let data = JailChange {
+        change,
+        case_id: case.id,
+        source: case.source,
+        reason: case.reason.clone(),
+        jail,
+    };
+    enqueue(tx, server_id, WebhookEvent::JailChanged, &data, now)?;
+    Ok(())
 }
 
 /// Writes an event of `kind` with `data` and its delivery to `url`, which
@@ -317,14 +342,38 @@ pub fn redeliver(
     Ok(changed > 0)
 }
 
-/// Turns the server's webhooks off because its endpoint answered 410 Gone at
-/// `now`: a config change (audited, new revision) by
+/// How long an endpoint may fail every delivery before its webhooks are
+/// turned off, in seconds: 5 days.
+pub const FAILING_LIMIT: i64 = 5 * 86_400;
+
+/// When the current run of failures of `url` (a server's endpoint) began:
+/// the first attempt after its last success, or its first attempt if none
+/// ever succeeded. `None` when the last attempt succeeded or none was made.
+pub fn failing_since(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    url: &str,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT MIN(a.at) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+             WHERE d.server_id = ?1 AND d.url = ?2 AND a.at > COALESCE(
+                 (SELECT MAX(s.at) FROM webhook_attempts s JOIN webhook_deliveries sd ON sd.id = s.delivery_id
+                  WHERE sd.server_id = ?1 AND sd.url = ?2 AND s.status BETWEEN 200 AND 299), -1)",
+        )?
+        .query_row(params![server_id, url], |row| row.get(0))?)
+}
+
+/// Turns the server's webhooks off at `now` because of `reason` (its
+/// endpoint answered 410 Gone, or failed every delivery for
+/// [`FAILING_LIMIT`]): a config change (audited, new revision) by
 /// [`config::DISABLING_ACTOR`] that sets `webhooks.disabled_reason`. Pending
 /// deliveries become `disabled`.
 pub fn disable(
     tx: &Transaction<'_>,
     secrets: &Secrets,
     server_id: &str,
+    reason: String,
     now: i64,
 ) -> Result<(), StoreError> {
     let mut sections = config::load(tx, server_id)?.sections;
@@ -332,10 +381,8 @@ pub fn disable(
         return Ok(());
     }
     sections.webhooks.enabled = false;
-    sections.webhooks.disabled_reason = Some(format!(
-        "the endpoint answered 410 Gone at {}: set webhooks.enabled to true again once it accepts events",
-        timestamp(now)
-    ));
+    let last_error = format!("webhooks were turned off: {reason}");
+    sections.webhooks.disabled_reason = Some(reason);
     config::apply(
         tx,
         secrets,
@@ -350,9 +397,10 @@ pub fn disable(
         },
     )?;
     tx.prepare_cached(
-        "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL
+        "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
+             last_error = COALESCE(last_error, ?2)
          WHERE server_id = ?1 AND state = 'pending'",
     )?
-    .execute([server_id])?;
+    .execute(params![server_id, last_error])?;
     Ok(())
 }

@@ -20,7 +20,7 @@ use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
 use crate::AppState;
 use crate::moderation::ModerationResult;
 use crate::store::webhooks::{self as outbox, Due, Outcome};
-use crate::store::{StoreError, config};
+use crate::store::{StoreError, config, timestamp};
 
 /// Seconds to wait before each attempt, counted from the failure of the one
 /// before: the first is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
@@ -98,13 +98,14 @@ pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
 async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
     let server_id = delivery.server_id.clone();
     let secrets = state.store.secrets().clone();
-    let (turned_on, secret) = state
+    let now = state.clock.now_unix();
+    let (turned_on, signing) = state
         .store
         .read(move |tx| {
             // A `test` subscription asks only that webhooks are on, with a
             // URL and a secret: the state every pending delivery needs.
             let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
-            Ok::<_, StoreError>((on, config::load_secret(tx, &secrets, &server_id)))
+            Ok::<_, StoreError>((on, config::signing_secrets(tx, &secrets, &server_id, now)))
         })
         .await?;
     if !turned_on {
@@ -117,11 +118,10 @@ async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
             .await?;
         return Ok(());
     }
-    let now = state.clock.now_unix();
     let started = Instant::now();
-    let sent = match secret {
-        Ok(Some(secret)) => send(&state.webhooks, &delivery, &secret, now).await,
-        Ok(None) => Sent::Refused(
+    let sent = match signing {
+        Ok(secrets) if !secrets.is_empty() => send(&state.webhooks, &delivery, &secrets, now).await,
+        Ok(_) => Sent::Refused(
             "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
                 .into(),
         ),
@@ -134,19 +134,48 @@ async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
     }
     let id = delivery.id;
     let gone = matches!(sent, Sent::Answered { status, .. } if status == StatusCode::GONE);
-    let server_id = delivery.server_id;
+    let (server_id, url) = (delivery.server_id, delivery.url);
     let secrets = state.store.secrets().clone();
     state
         .store
         .write(move |tx| {
             outbox::record_attempt(tx, id, number, &outcome)?;
-            if gone {
-                outbox::disable(tx, &secrets, &server_id, outcome.at)?;
+            let reason = if gone {
+                Some(format!(
+                    "the endpoint answered 410 Gone at {}: set webhooks.enabled to true again once it accepts events",
+                    timestamp(now)
+                ))
+            } else if outcome.state != DeliveryState::Delivered {
+                failing_too_long(tx, &server_id, &url, now)?
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                tracing::warn!(server = %server_id, reason, "webhooks turned off");
+                outbox::disable(tx, &secrets, &server_id, reason, now)?;
             }
             Ok::<_, StoreError>(())
         })
         .await?;
     Ok(())
+}
+
+/// Why `url` should be turned off when every attempt to it has failed for
+/// [`outbox::FAILING_LIMIT`] or longer at `now`; `None` otherwise.
+fn failing_too_long(
+    tx: &rusqlite::Transaction<'_>,
+    server_id: &str,
+    url: &str,
+    now: i64,
+) -> Result<Option<String>, StoreError> {
+    Ok(outbox::failing_since(tx, server_id, url)?
+        .filter(|since| now - since >= outbox::FAILING_LIMIT)
+        .map(|since| {
+            format!(
+                "every delivery to {url} has failed since {} (5 days or more): fix the endpoint, then set webhooks.enabled to true again",
+                timestamp(since)
+            )
+        }))
 }
 
 /// What one attempt came to.
@@ -163,7 +192,7 @@ enum Sent {
     Refused(String),
 }
 
-async fn send(deliverer: &Deliverer, delivery: &Due, secret: &str, now: i64) -> Sent {
+async fn send(deliverer: &Deliverer, delivery: &Due, secrets: &[String], now: i64) -> Sent {
     let url = match guard::parse(&delivery.url) {
         Ok(url) => url,
         Err(e) => return Sent::Refused(e),
@@ -173,7 +202,7 @@ async fn send(deliverer: &Deliverer, delivery: &Due, secret: &str, now: i64) -> 
     {
         return Sent::Refused(e);
     }
-    let signature = sign::signature(secret, &delivery.event_id, now, &delivery.payload);
+    let signature = sign::header(secrets, &delivery.event_id, now, &delivery.payload);
     let response = deliverer
         .http
         .post(url)

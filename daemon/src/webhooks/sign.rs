@@ -4,6 +4,10 @@
 //! The key is the base64-decoded part of a `whsec_<base64>` secret (the form
 //! `POST /webhooks/secret` generates). A secret set through the config in
 //! another form keeps working: its UTF-8 bytes are the key.
+//!
+//! While a rotation's overlap lasts, [`header`] carries one signature per
+//! secret, space-separated, as the specification allows: a receiver still on
+//! the old secret and one already on the new one both find theirs.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -40,9 +44,37 @@ pub fn signature(secret: &str, id: &str, timestamp: i64, body: &str) -> String {
     format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
 }
 
+/// The `webhook-signature` header signed with every one of `secrets`
+/// (newest first), space-separated.
+pub fn header(secrets: &[String], id: &str, timestamp: i64, body: &str) -> String {
+    secrets
+        .iter()
+        .map(|secret| signature(secret, id, timestamp, body))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_carries_one_signature_per_secret() {
+        let secrets = [
+            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_owned(),
+            "old secret here".to_owned(),
+        ];
+        let header = header(&secrets, "msg_1", 7, "{}");
+        let parts: Vec<_> = header.split(' ').collect();
+        assert_eq!(
+            parts,
+            [
+                signature(&secrets[0], "msg_1", 7, "{}"),
+                signature(&secrets[1], "msg_1", 7, "{}")
+            ]
+        );
+        assert_ne!(parts[0], parts[1]);
+    }
 
     /// The example of the Standard Webhooks specification.
     #[test]

@@ -15,17 +15,33 @@ pub enum WebhookEvent {
     ConfigChanged,
     /// A member was jailed or unjailed.
     JailChanged,
+    /// A structure snapshot was captured.
+    SnapshotCaptured,
+    /// A restore job finished.
+    SnapshotRestored,
     /// A test event (`POST /webhooks/test`).
     Test,
 }
 
 impl WebhookEvent {
+    /// Every kind, in the order documentation lists them.
+    pub const ALL: [WebhookEvent; 6] = [
+        WebhookEvent::CaseCreated,
+        WebhookEvent::ConfigChanged,
+        WebhookEvent::JailChanged,
+        WebhookEvent::SnapshotCaptured,
+        WebhookEvent::SnapshotRestored,
+        WebhookEvent::Test,
+    ];
+
     /// The name stored and shown (the event's `type`).
     pub fn as_str(self) -> &'static str {
         match self {
             WebhookEvent::CaseCreated => "case_created",
             WebhookEvent::ConfigChanged => "config_changed",
             WebhookEvent::JailChanged => "jail_changed",
+            WebhookEvent::SnapshotCaptured => "snapshot_captured",
+            WebhookEvent::SnapshotRestored => "snapshot_restored",
             WebhookEvent::Test => "test",
         }
     }
@@ -39,10 +55,12 @@ impl std::str::FromStr for WebhookEvent {
             "case_created" => WebhookEvent::CaseCreated,
             "config_changed" => WebhookEvent::ConfigChanged,
             "jail_changed" => WebhookEvent::JailChanged,
+            "snapshot_captured" => WebhookEvent::SnapshotCaptured,
+            "snapshot_restored" => WebhookEvent::SnapshotRestored,
             "test" => WebhookEvent::Test,
             _ => {
                 return Err(format!(
-                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed or test"
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test"
                 ));
             }
         })

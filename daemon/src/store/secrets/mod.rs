@@ -60,15 +60,22 @@ pub enum SecretField {
     PlatformToken,
     /// `webhook_secrets.secret`: the webhook signing secret.
     WebhookSecret,
+    /// `webhook_secrets.previous_secret`: the signing secret a rotation
+    /// replaced, signing next to the new one for a day.
+    PreviousWebhookSecret,
 }
 
 impl SecretField {
-    const ALL: [SecretField; 2] = [SecretField::PlatformToken, SecretField::WebhookSecret];
+    const ALL: [SecretField; 3] = [
+        SecretField::PlatformToken,
+        SecretField::WebhookSecret,
+        SecretField::PreviousWebhookSecret,
+    ];
 
     fn table(self) -> &'static str {
         match self {
             SecretField::PlatformToken => "platform_connections",
-            SecretField::WebhookSecret => "webhook_secrets",
+            SecretField::WebhookSecret | SecretField::PreviousWebhookSecret => "webhook_secrets",
         }
     }
 
@@ -76,6 +83,7 @@ impl SecretField {
         match self {
             SecretField::PlatformToken => "token",
             SecretField::WebhookSecret => "secret",
+            SecretField::PreviousWebhookSecret => "previous_secret",
         }
     }
 
