@@ -609,6 +609,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -674,6 +675,23 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;webhooks;listen' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)')
+            [CompletionResult]::new('--secret-env', '--secret-env', [CompletionResultType]::ParameterName, 'The environment variable holding the signing secret')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Exit after this many verified events')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;webhooks;rotate-secret' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
@@ -695,6 +713,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -709,6 +728,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;webhooks;help;redeliver' {
+            break
+        }
+        'modctl;webhooks;help;listen' {
             break
         }
         'modctl;webhooks;help;rotate-secret' {
@@ -880,6 +902,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             break
         }
@@ -893,6 +916,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;webhooks;redeliver' {
+            break
+        }
+        'modctl;help;webhooks;listen' {
             break
         }
         'modctl;help;webhooks;rotate-secret' {

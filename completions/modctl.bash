@@ -238,6 +238,9 @@ _modctl() {
             modctl__subcmd__help__subcmd__webhooks,delivery)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__delivery"
                 ;;
+            modctl__subcmd__help__subcmd__webhooks,listen)
+                cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__listen"
+                ;;
             modctl__subcmd__help__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__redeliver"
                 ;;
@@ -316,6 +319,9 @@ _modctl() {
             modctl__subcmd__webhooks,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help"
                 ;;
+            modctl__subcmd__webhooks,listen)
+                cmd="modctl__subcmd__webhooks__subcmd__listen"
+                ;;
             modctl__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__redeliver"
                 ;;
@@ -333,6 +339,9 @@ _modctl() {
                 ;;
             modctl__subcmd__webhooks__subcmd__help,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__webhooks__subcmd__help,listen)
+                cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__listen"
                 ;;
             modctl__subcmd__webhooks__subcmd__help,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__redeliver"
@@ -1590,7 +1599,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks)
-            opts="test deliveries delivery redeliver rotate-secret"
+            opts="test deliveries delivery redeliver listen rotate-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1618,6 +1627,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks__subcmd__delivery)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__webhooks__subcmd__listen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2250,7 +2273,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version test deliveries delivery redeliver rotate-secret help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version test deliveries delivery redeliver listen rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2356,7 +2379,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__help)
-            opts="test deliveries delivery redeliver rotate-secret help"
+            opts="test deliveries delivery redeliver listen rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2411,6 +2434,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__webhooks__subcmd__help__subcmd__listen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__webhooks__subcmd__help__subcmd__redeliver)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2446,6 +2483,48 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__webhooks__subcmd__listen)
+            opts="-h -V --port --secret-env --count --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -550,6 +550,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -610,6 +611,22 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;webhooks;listen'= {
+            cand --port 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)'
+            cand --secret-env 'The environment variable holding the signing secret'
+            cand --count 'Exit after this many verified events'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;webhooks;rotate-secret'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -630,6 +647,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -640,6 +658,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks;help;delivery'= {
         }
         &'modctl;webhooks;help;redeliver'= {
+        }
+        &'modctl;webhooks;help;listen'= {
         }
         &'modctl;webhooks;help;rotate-secret'= {
         }
@@ -777,6 +797,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
         }
         &'modctl;help;webhooks;test'= {
@@ -786,6 +807,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;webhooks;delivery'= {
         }
         &'modctl;help;webhooks;redeliver'= {
+        }
+        &'modctl;help;webhooks;listen'= {
         }
         &'modctl;help;webhooks;rotate-secret'= {
         }

@@ -27,7 +27,13 @@ fn run(command: &mut assert_cmd::Command) -> (i32, String, String) {
 /// `modctl ARGS` as a child process, so the test can drive the daemon's
 /// delivery worker while the command waits.
 fn spawn(fixture: &Fixture, key: &TestKey, args: &[&str]) -> std::process::Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_modctl"))
+    child(fixture, key, args).spawn().expect("spawn modctl")
+}
+
+/// The command [`spawn`] starts, for more environment first.
+fn child(fixture: &Fixture, key: &TestKey, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_modctl"));
+    command
         .env_clear()
         .env("NO_COLOR", "1")
         .env(
@@ -39,9 +45,8 @@ fn spawn(fixture: &Fixture, key: &TestKey, args: &[&str]) -> std::process::Child
         .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn modctl")
+        .stderr(std::process::Stdio::piped());
+    command
 }
 
 /// Runs the delivery worker until it made an attempt (the command queues the
@@ -307,4 +312,122 @@ fn waiting_stops_at_a_distant_retry() {
     assert!(stdout.contains("attempts\t2\n"), "{stdout}");
     assert!(stderr.contains("attempt 2: HTTP 500"), "{stderr}");
     assert!(stderr.contains("the daemon retries at"), "{stderr}");
+}
+
+#[test]
+fn listen_verifies_and_prints_each_event_and_refuses_a_forgery() {
+    const SECRET: &str = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=";
+    let f = Fixture::start();
+    let mut listener = child(
+        &f,
+        &f.alpha_ro,
+        &[
+            "webhooks", "listen", "--port", "0", "--count", "2", "--json",
+        ],
+    )
+    .env("MODCTL_WEBHOOK_SECRET", SECRET)
+    .spawn()
+    .expect("spawn modctl");
+    // The first line on stderr names the URL it listens on.
+    let mut stderr = std::io::BufReader::new(listener.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut first).unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in {first:?}"))
+        .trim_end_matches(';')
+        .to_owned();
+    f.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Webhooks,
+        json!({"enabled": true, "url": url, "events": ["test"], "secret": SECRET}),
+    );
+
+    let client = f.daemon.client(&f.alpha_rw);
+    let first_event = f
+        .daemon
+        .block_on(client.test_webhook(ALPHA_DISCORD))
+        .unwrap();
+    deliver_one(&f);
+    // A delivery signed with another secret is refused (400), not printed.
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut forged = std::net::TcpStream::connect(address).unwrap();
+    std::io::Write::write_all(
+        &mut forged,
+        format!(
+            "POST / HTTP/1.1\r\nhost: {address}\r\nwebhook-id: evt_forged\r\nwebhook-timestamp: {}\r\n\
+             webhook-signature: v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\ncontent-length: 2\r\n\r\n{{}}",
+            f.daemon.now_unix()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut forged, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let second_event = f
+        .daemon
+        .block_on(client.test_webhook(ALPHA_DISCORD))
+        .unwrap();
+    deliver_one(&f);
+
+    let output = listener.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let ids: Vec<String> = stdout
+        .lines()
+        .map(|line| {
+            let event: modctl_types::webhooks::Event = serde_json::from_str(line).unwrap();
+            assert_eq!(event.server_id, ALPHA_DISCORD);
+            event.id
+        })
+        .collect();
+    assert_eq!(ids, [first_event.event_id, second_event.event_id]);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(
+        rest.contains("refused a delivery: no signature matches"),
+        "{rest}"
+    );
+    // Both real deliveries were answered 200.
+    let delivered = f
+        .daemon
+        .block_on(client.webhook_deliveries(ALPHA_DISCORD, &Default::default()))
+        .unwrap();
+    assert!(
+        delivered
+            .deliveries
+            .iter()
+            .all(|d| d.last_status == Some(200)),
+        "{delivered:?}"
+    );
+}
+
+#[test]
+fn listen_needs_a_well_formed_secret() {
+    let f = Fixture::start();
+    let missing = stderr_of(
+        modctl(&f, None).args(["webhooks", "listen", "--port", "0"]),
+        2,
+    );
+    assert!(
+        missing.contains("$MODCTL_WEBHOOK_SECRET is not set"),
+        "{missing}"
+    );
+    let malformed = stderr_of(
+        modctl(&f, None)
+            .env("HOOK_SECRET", "whsec_not base64!")
+            .args([
+                "webhooks",
+                "listen",
+                "--port",
+                "0",
+                "--secret-env",
+                "HOOK_SECRET",
+            ]),
+        2,
+    );
+    assert!(malformed.contains("whsec_<base64>"), "{malformed}");
+    assert!(malformed.contains("$HOOK_SECRET"), "{malformed}");
 }

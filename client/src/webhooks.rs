@@ -13,8 +13,11 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
 use modctl_types::query::DeliveryQuery;
-use modctl_types::webhooks::{DeliveryDetail, DeliveryList, Enqueued, WebhookSecret};
+use modctl_types::webhooks::{
+    DeliveryDetail, DeliveryList, Enqueued, Event, WebhookEvent, WebhookSecret,
+};
 use reqwest::Method;
+use serde_json::Value;
 use sha2::Sha256;
 
 use crate::client::Client;
@@ -127,6 +130,71 @@ impl Client {
             ],
         ))
         .await
+    }
+}
+
+/// One line about `event` for people: what happened, from its `data` (e.g.
+/// `case 3: warn 8000... (settled)`, `moderation: require_reason,
+/// default_timeout_minutes`). What `modctl webhooks listen` and the demo
+/// print; fields a newer daemon adds or renames are simply left out.
+pub fn summarize(event: &Event) -> String {
+    let data = &event.data;
+    let text = |key: &str| match &data[key] {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    match event.kind {
+        WebhookEvent::Test => text("message"),
+        WebhookEvent::CaseCreated => format!(
+            "case {}: {} {} ({})",
+            text("number"),
+            text("action"),
+            text("user_id"),
+            text("state")
+        ),
+        WebhookEvent::ConfigChanged => {
+            let paths: Vec<String> = data["changes"]
+                .as_array()
+                .map(|changes| {
+                    changes
+                        .iter()
+                        .filter_map(|c| c["path"].as_str())
+                        .map(|path| {
+                            path.split_once('.')
+                                .map_or(path, |(_, field)| field)
+                                .to_owned()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "{}: {} (by {})",
+                text("section"),
+                paths.join(", "),
+                text("actor")
+            )
+        }
+        WebhookEvent::JailChanged => format!(
+            "jail {} for {} (case {}, {})",
+            text("change"),
+            data["jail"]["user_id"].as_str().unwrap_or_default(),
+            text("case_id"),
+            text("source")
+        ),
+        WebhookEvent::SnapshotCaptured => format!(
+            "snapshot {}: {} roles, {} channels ({})",
+            text("id"),
+            data["counts"]["roles"],
+            data["counts"]["channels"],
+            text("source")
+        ),
+        WebhookEvent::SnapshotRestored => format!(
+            "restore job {} of snapshot {}: {}",
+            text("id"),
+            text("snapshot_id"),
+            text("state")
+        ),
     }
 }
 

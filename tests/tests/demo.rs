@@ -1,7 +1,9 @@
 //! What `modctld demo` sets up beyond moderation (issue #10): every demo
 //! server starts with a structure snapshot, so listing snapshots shows one
 //! and the nuke-and-restore lines the demo prints work from the start; and
-//! the demo's nuke leaves something for a restore to put back.
+//! the demo's nuke leaves something for a restore to put back. And its
+//! webhook receiver (issue #11) prints a verified test event, then every
+//! event of the demo guild.
 
 use modctl_client::Client;
 use modctl_e2e::TestDaemon;
@@ -56,4 +58,90 @@ async fn every_demo_server_starts_with_one_operator_snapshot() {
             nuke::DEFAULT_CHANNELS as usize
         )
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
+    use std::sync::{Arc, Mutex};
+
+    use modctl_types::moderation::{Action, ActionRequest};
+    use modctld::operator::demo_webhooks;
+
+    let daemon = TestDaemon::start();
+    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let printed = lines.clone();
+    let report: demo_webhooks::Report = Arc::new(move |line| printed.lock().unwrap().push(line));
+    let receiver = daemon
+        .block_on(demo_webhooks::start(report))
+        .expect("receiver");
+    let queued = daemon
+        .block_on(demo_webhooks::subscribe(
+            daemon.store(),
+            demo::DISCORD,
+            &receiver,
+            daemon.now_unix(),
+        ))
+        .unwrap();
+    // Subscribing was a config change, announced first; then the test event.
+    assert_eq!(daemon.deliver_webhooks(), 2);
+    let first = lines.lock().unwrap().clone();
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert!(
+        first[0].starts_with("webhook received, signature verified: config_changed evt_")
+            && first[0].ends_with("(webhooks: enabled, url, secret_set (by operator:demo))"),
+        "{}",
+        first[0]
+    );
+    assert_eq!(
+        first[1],
+        format!(
+            "webhook received, signature verified: test {} (a test event from modctl)",
+            queued.event_id
+        )
+    );
+
+    // An action on the demo guild arrives as its case, verified too.
+    let client = Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap();
+    client
+        .perform_action(
+            demo::DISCORD,
+            Action::Warn,
+            &ActionRequest {
+                user_id: demo::discord_members::ALICE.into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    daemon.deliver_webhooks();
+    let all = lines.lock().unwrap().clone();
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(
+        all[2].starts_with("webhook received, signature verified: case_created evt_"),
+        "{}",
+        all[2]
+    );
+    assert!(all[2].contains("warn 800000000000000004"), "{}", all[2]);
+
+    // A delivery signed with another secret is refused and said so.
+    let forged = reqwest::Client::new()
+        .post(&receiver.url)
+        .header("webhook-id", "evt_forged")
+        .header("webhook-timestamp", daemon.now_unix().to_string())
+        .header(
+            "webhook-signature",
+            "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        )
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 400);
+    let last = lines.lock().unwrap().last().cloned().unwrap();
+    assert!(last.contains("refused"), "{last}");
 }

@@ -11,6 +11,7 @@ pub mod login;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
+pub mod webhooks_listen;
 pub mod whoami;
 
 use crate::output::OutputMode;

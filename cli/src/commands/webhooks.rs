@@ -1,5 +1,6 @@
-//! `modctl webhooks test|deliveries|delivery|redeliver|rotate-secret`: a
-//! server's outbound webhooks (issue #11).
+//! `modctl webhooks test|deliveries|delivery|redeliver|rotate-secret|listen`:
+//! a server's outbound webhooks (issue #11). `listen`, a local receiver, is
+//! in [`super::webhooks_listen`].
 //!
 //! The daemon delivers events in the background; these commands queue a test
 //! event, read the delivery log, queue a delivery again and replace the
@@ -15,7 +16,7 @@ use modctl_types::webhooks::{
     Delivery, DeliveryDetail, DeliveryList, DeliveryState, Enqueued, WebhookEvent,
 };
 
-use crate::commands::print;
+use crate::commands::{print, webhooks_listen};
 use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, render_json, render_pairs};
@@ -72,6 +73,23 @@ pub enum WebhooksCommand {
         /// The delivery id
         delivery: i64,
     },
+    /// A local receiver: verifies each delivery's signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)
+    #[command(
+        after_help = "Listens on 127.0.0.1 only. The signing secret comes from $MODCTL_WEBHOOK_SECRET (or the\n\
+                      variable --secret-env names); on a terminal it is asked for when unset.\n\
+                      A delivery that does not verify is answered 400 and reported on stderr."
+    )]
+    Listen {
+        /// The port on 127.0.0.1 (0 picks a free one, printed on stderr)
+        #[arg(long, default_value_t = 7879)]
+        port: u16,
+        /// The environment variable holding the signing secret
+        #[arg(long, value_name = "VAR", default_value = webhooks_listen::SECRET_ENV)]
+        secret_env: String,
+        /// Exit after this many verified events
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
+    },
     /// Replace the signing secret and print the new one, once
     #[command(
         after_help = "The new secret signs every delivery from now on; for 24 hours the old one signs too\n\
@@ -92,9 +110,24 @@ pub enum WebhooksCommand {
 /// Runs a `webhooks` command; `test --wait` returns 1 when the endpoint did
 /// not take the delivery.
 pub async fn run(context: &Context, command: WebhooksCommand) -> Result<u8, CliError> {
-    let client = context.client()?;
     let mode = context.output;
+    // The receiver talks to no daemon: it needs no URL nor key.
+    if let WebhooksCommand::Listen {
+        port,
+        secret_env,
+        count,
+    } = command
+    {
+        let listen = webhooks_listen::Listen {
+            port,
+            secret_env,
+            count,
+        };
+        return webhooks_listen::run(&listen, mode);
+    }
+    let client = context.client()?;
     match command {
+        WebhooksCommand::Listen { .. } => unreachable!("answered above"),
         WebhooksCommand::Test { server, wait } => {
             let queued = client
                 .test_webhook(&server)

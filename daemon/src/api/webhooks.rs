@@ -5,10 +5,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use modctl_types::ErrorBody;
-use modctl_types::config::{AuditSource, SecretUpdate, WebhookEvent};
+use modctl_types::config::{SecretUpdate, WebhookEvent};
 use modctl_types::query::DeliveryQuery;
 use modctl_types::webhooks::{DeliveryDetail, DeliveryList, Enqueued, WebhookSecret};
-use serde_json::json;
 
 use crate::AppState;
 use crate::auth::{ReadServer, WriteServer};
@@ -46,7 +45,7 @@ pub async fn test(
     let enqueued = state
         .store
         .write(move |tx| {
-            let data = json!({ "message": "a test event from modctl", "requested_by": actor });
+            let data = outbox::test_data(&actor);
             if let Some(enqueued) = outbox::enqueue(tx, &server.id, WebhookEvent::Test, &data, now)?
             {
                 return Ok(enqueued);
@@ -102,15 +101,7 @@ pub async fn rotate_secret(
             config::apply(
                 tx,
                 &secrets,
-                config::Change {
-                    server_id: &server.id,
-                    actor: &actor,
-                    source: AuditSource::Api,
-                    expected_revision: None,
-                    sections,
-                    dry_run: false,
-                    now,
-                },
+                config::Change::by(&server.id, &actor, sections, now),
             )
         })
         .await?;

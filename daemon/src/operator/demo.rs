@@ -7,12 +7,13 @@
 //! ([`try_these`]), and deletes the database on exit.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
-use modctl_types::config::{AuditSource, SectionName};
+use modctl_types::config::SectionName;
 use modctl_types::snapshot::{OverwriteKind, SnapshotSource};
 use modctl_types::{Plan, Platform, Scope};
 
-use super::{bind, create_key, init_logging, shutdown_signal};
+use super::{bind, create_key, demo_webhooks, init_logging, shutdown_signal};
 use crate::AppState;
 
 use crate::platform::simulator::nuke::{DEFAULT_CHANNELS, DEFAULT_ROLES};
@@ -382,15 +383,7 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
                 config::apply(
                     tx,
                     &secrets,
-                    config::Change {
-                        server_id,
-                        actor: "operator:demo",
-                        source: AuditSource::Api,
-                        expected_revision: None,
-                        sections,
-                        dry_run: false,
-                        now: crate::store::now_unix(),
-                    },
+                    config::Change::by(server_id, "operator:demo", sections, crate::store::now_unix()),
                 )?;
             }
             Ok::<_, anyhow::Error>(())
@@ -431,7 +424,8 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
 }
 
 /// The commands the demo suggests trying, in order: moderation, then
-/// capturing the guild's structure, nuking it and restoring it. The README's
+/// capturing the guild's structure, nuking it and restoring it, then
+/// webhooks. The README's
 /// demo section shows the same lines (`tests/tests/docs.rs` checks).
 pub fn try_these() -> Vec<String> {
     use discord_members::{ADA, ALICE};
@@ -463,6 +457,11 @@ pub fn try_these() -> Vec<String> {
             "what a restore would create",
         ),
         format!("modctl snapshot restore {DISCORD} --yes"),
+        noted(
+            format!("modctl webhooks test {DISCORD} --wait"),
+            "the demo's receiver prints it, verified",
+        ),
+        format!("modctl webhooks deliveries {DISCORD}"),
     ]
 }
 
@@ -476,6 +475,11 @@ pub async fn run(listen: SocketAddr) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
     let store = Store::open(&db).await?;
     let keys = setup(&store).await?;
+    // The demo guild's events go to a receiver of the demo's own, which
+    // prints each one it verified below the banner.
+    let report: demo_webhooks::Report = Arc::new(|line| println!("{line}"));
+    let receiver = demo_webhooks::start(report).await?;
+    demo_webhooks::subscribe(&store, DISCORD, &receiver, crate::store::now_unix()).await?;
 
     let url = format!("http://{address}");
     println!(
@@ -497,6 +501,13 @@ then try:
 
 {try_these}
 
+Webhooks: the Discord server's events go, signed, to a receiver inside this demo ({hook_url}), which
+checks each signature with the SDK's verify and prints the event here; a test event is on its way.
+To watch them in your own terminal instead (with `modctl webhooks listen`):
+
+  MODCTL_WEBHOOK_SECRET={hook_secret} modctl webhooks listen --port 7879
+  modctl config set {DISCORD} webhooks.url http://127.0.0.1:7879/
+
 (from a checkout, `cargo run -q -p modctl --` stands in for `modctl`, `cargo run -q -p modctld --` for `modctld`).
 Press Ctrl-C to stop; the demo database is deleted on exit.",
         db = db.display(),
@@ -513,6 +524,8 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         slack_log = slack_members::MODLOG,
         write = keys.write,
         read = keys.read,
+        hook_url = receiver.url,
+        hook_secret = receiver.secret,
     );
     let _logging = init_logging();
     crate::serve(

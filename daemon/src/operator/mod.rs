@@ -7,6 +7,7 @@
 //! failure.
 
 pub mod demo;
+pub mod demo_webhooks;
 mod server;
 mod structure;
 

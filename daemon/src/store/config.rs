@@ -161,6 +161,23 @@ pub struct Change<'a> {
     pub now: i64,
 }
 
+impl<'a> Change<'a> {
+    /// `sections`, the whole new config, stored by `actor` at `now` through
+    /// the API's path, with no revision condition: the daemon's own changes
+    /// (a new secret, a 410 turning webhooks off, the demo's setup).
+    pub fn by(server_id: &'a str, actor: &'a str, sections: Sections, now: i64) -> Self {
+        Change {
+            server_id,
+            actor,
+            source: AuditSource::Api,
+            expected_revision: None,
+            sections,
+            dry_run: false,
+            now,
+        }
+    }
+}
+
 /// The outcome of [`apply`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {

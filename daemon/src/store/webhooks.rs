@@ -15,8 +15,6 @@ use modctl_types::webhooks::{
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde::Serialize;
 
-use modctl_types::config::AuditSource;
-
 use super::secrets::Secrets;
 use super::{StoreError, config, timestamp};
 
@@ -70,6 +68,11 @@ pub fn enqueue(
         Some(url) => write(tx, server_id, kind, &url, data, now).map(Some),
         None => Ok(None),
     }
+}
+
+/// `data` of a `test` event asked for by `requested_by`.
+pub fn test_data(requested_by: &str) -> serde_json::Value {
+    serde_json::json!({ "message": "a test event from modctl", "requested_by": requested_by })
 }
 
 /// Writes a `jail_changed` event, when wanted: `jail` `change`d because of
@@ -386,15 +389,7 @@ pub fn disable(
     config::apply(
         tx,
         secrets,
-        config::Change {
-            server_id,
-            actor: config::DISABLING_ACTOR,
-            source: AuditSource::Api,
-            expected_revision: None,
-            sections,
-            dry_run: false,
-            now,
-        },
+        config::Change::by(server_id, config::DISABLING_ACTOR, sections, now),
     )?;
     tx.prepare_cached(
         "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
