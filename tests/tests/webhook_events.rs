@@ -407,3 +407,26 @@ async fn a_success_within_five_days_keeps_the_endpoint_on() {
     .await;
     assert_eq!(section["enabled"], true, "{section}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_tick_delivers_a_backlog_in_order() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
+    // More than one batch of the worker.
+    let mut sent = Vec::new();
+    for _ in 0..250 {
+        sent.push(send_test(d, &f.alpha_rw, ALPHA_DISCORD).await.event_id);
+    }
+    assert_eq!(d.deliver_webhooks(), 250);
+    let received: Vec<String> = receiver
+        .received()
+        .into_iter()
+        .map(|r| {
+            assert!(r.verified);
+            r.id
+        })
+        .collect();
+    assert_eq!(received, sent);
+}

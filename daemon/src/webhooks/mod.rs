@@ -4,7 +4,8 @@
 //! the worker here ([`deliver_due`]) posts every due delivery, signed
 //! ([`sign`]), to a URL that passed the SSRF [`guard`], and records the
 //! attempt. Failures are retried on [`SCHEDULE`]; see `docs/api.md`,
-//! "Webhooks (issue #11)".
+//! "Webhooks (issue #11)". A tick delivers to up to [`CONCURRENT_ENDPOINTS`]
+//! endpoints at once, each endpoint's deliveries one after another.
 
 pub mod guard;
 pub mod sign;
@@ -37,8 +38,17 @@ const MAX_RETRY_AFTER: i64 = 86_400;
 /// `last_error` of a delivery dropped because webhooks were turned off.
 const TURNED_OFF: &str = "webhooks were turned off for this server (or their url or secret removed) before this delivery was sent; turn them on again and redeliver it";
 
-/// Deliveries attempted per tick; the rest wait for the next one.
-const BATCH: u32 = 100;
+/// Deliveries read from the outbox at a time.
+const BATCH: u32 = 200;
+
+/// Batches one tick works through at most, so that a tick ends even while
+/// events keep coming; the rest wait for the next tick, a second later.
+const MAX_BATCHES: usize = 50;
+
+/// Endpoints posted to at once. One endpoint's deliveries go one after
+/// another, oldest first, so a receiver sees its events in order and a slow
+/// one delays only its own.
+const CONCURRENT_ENDPOINTS: usize = 16;
 
 /// The delivery client and its options, shared by every tick.
 #[derive(Debug, Clone)]
@@ -78,20 +88,73 @@ impl Deliverer {
     }
 }
 
-/// The worker's tick: attempts every delivery due at the clock's now; returns
-/// how many it attempted.
+/// The worker's tick: attempts every delivery due at the clock's now, a
+/// batch at a time; returns how many it attempted. An attempt never leaves
+/// its delivery due at the same `now` (a retry waits at least 5 s), so the
+/// batches end.
 pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
     let _running = state.webhooks.runner.lock().await;
     let now = state.clock.now_unix();
-    let due = state
-        .store
-        .read(move |tx| outbox::due(tx, now, BATCH))
-        .await?;
-    let count = due.len();
-    for delivery in due {
-        attempt(state, delivery).await?;
+    let mut count = 0;
+    for _ in 0..MAX_BATCHES {
+        let due = state
+            .store
+            .read(move |tx| outbox::due(tx, now, BATCH))
+            .await?;
+        if due.is_empty() {
+            break;
+        }
+        count += due.len();
+        deliver_batch(state, due).await?;
     }
     Ok(count)
+}
+
+/// Attempts `due`: endpoints concurrently (at most
+/// [`CONCURRENT_ENDPOINTS`]), each endpoint's deliveries in order.
+async fn deliver_batch(state: &AppState, due: Vec<Due>) -> ModerationResult<()> {
+    let mut queues: Vec<Vec<Due>> = Vec::new();
+    let mut by_url = std::collections::HashMap::new();
+    for delivery in due {
+        let at = *by_url.entry(delivery.url.clone()).or_insert_with(|| {
+            queues.push(Vec::new());
+            queues.len() - 1
+        });
+        queues[at].push(delivery);
+    }
+    let mut queues = queues.into_iter();
+    let mut running = tokio::task::JoinSet::new();
+    let start = |running: &mut tokio::task::JoinSet<ModerationResult<()>>, queue: Vec<Due>| {
+        let state = state.clone();
+        running.spawn(async move {
+            for delivery in queue {
+                attempt(&state, delivery).await?;
+            }
+            Ok(())
+        });
+    };
+    for queue in queues.by_ref().take(CONCURRENT_ENDPOINTS) {
+        start(&mut running, queue);
+    }
+    let mut result = Ok(());
+    while let Some(done) = running.join_next().await {
+        match done {
+            Ok(Ok(())) => {}
+            // The others run to their end; the first error is the tick's.
+            Ok(Err(e)) => {
+                if result.is_ok() {
+                    result = Err(e);
+                }
+            }
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // Cancelled: the runtime is stopping; the delivery stays due.
+            Err(_) => {}
+        }
+        if let Some(queue) = queues.next() {
+            start(&mut running, queue);
+        }
+    }
+    result
 }
 
 /// Makes one attempt of `delivery` and records it.
