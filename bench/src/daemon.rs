@@ -97,20 +97,36 @@ impl Daemon {
     /// Starts `binary` serving `db` on a free port of 127.0.0.1, logging to
     /// `log`, and waits until `GET /api/v1/health` answers.
     pub fn start(binary: &Path, db: &Path, log: &Path) -> anyhow::Result<Daemon> {
+        Daemon::start_with(binary, db, log, &[])
+    }
+
+    /// [`Daemon::start`] with more arguments to `modctld serve`.
+    pub fn start_with(
+        binary: &Path,
+        db: &Path,
+        log: &Path,
+        extra: &[&str],
+    ) -> anyhow::Result<Daemon> {
         // The port is free when it is picked, but another process may take
         // it before the daemon binds it: then the daemon exits at once
         // naming the address, and another port is tried.
         let mut attempts = 0;
         loop {
             attempts += 1;
-            match Daemon::start_on(free_port()?, binary, db, log) {
+            match Daemon::start_on(free_port()?, binary, db, log, extra) {
                 Err(e) if attempts < 3 && e.to_string().contains("cannot listen") => continue,
                 result => return result,
             }
         }
     }
 
-    fn start_on(addr: SocketAddr, binary: &Path, db: &Path, log: &Path) -> anyhow::Result<Daemon> {
+    fn start_on(
+        addr: SocketAddr,
+        binary: &Path,
+        db: &Path,
+        log: &Path,
+        extra: &[&str],
+    ) -> anyhow::Result<Daemon> {
         let log_file =
             File::create(log).with_context(|| format!("cannot create {}", log.display()))?;
         let child = Command::new(binary)
@@ -119,6 +135,7 @@ impl Daemon {
             .arg(db)
             .arg("--listen")
             .arg(addr.to_string())
+            .args(extra)
             .env_remove("MODCTLD_SECRET_KEY")
             .env_remove("MODCTLD_LOG")
             .env_remove("MODCTLD_DB")

@@ -21,6 +21,7 @@
 //! - [`verify`]: the durability check; [`report`]: the table and the JSON.
 //! - [`restore`]: the structure restore scenario, timed against the rate
 //!   limits of the fake Discord rather than driven by the load generator.
+//! - [`webhooks`]: delivery throughput, and warn with webhooks on vs off.
 //!
 //! Nothing here asserts a timing: the numbers are for people to read, and
 //! the run fails only on errors (a wrong status, a failed request, a lost
@@ -35,6 +36,7 @@ mod scenario;
 mod seed;
 mod skew;
 mod verify;
+mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -275,6 +277,8 @@ struct Report {
     verified_cases: Option<usize>,
     /// The `restore` scenario.
     restore: Option<restore::RestoreReport>,
+    /// The `webhooks` scenario.
+    webhooks: Option<webhooks::WebhooksReport>,
     total_seconds: f64,
     failures: Vec<String>,
 }
@@ -350,6 +354,23 @@ impl Report {
                 r.too_many_requests,
             ));
         }
+        if let Some(w) = &self.webhooks {
+            let rates = |r: &[f64]| {
+                r.iter()
+                    .map(|x| format!("{x:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            notes.push(format!(
+                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90)",
+                w.backlog,
+                w.drain_seconds,
+                w.events_per_s,
+                rates(&w.warn_off_per_s),
+                rates(&w.warn_on_per_s),
+                w.on_over_off,
+            ));
+        }
         if let Some(cases) = self.verified_cases {
             notes.push(format!(
                 "durability: all {cases} acknowledged cases found in the database after SIGKILL"
@@ -379,6 +400,7 @@ impl Suite {
             bans: None,
             verified_cases: None,
             restore: None,
+            webhooks: None,
             total_seconds: 0.0,
             failures: Vec::new(),
         };
@@ -399,7 +421,7 @@ impl Suite {
             let size = match data {
                 Data::Small => Size::small(self.smoke),
                 Data::Large => Size::large(self.smoke),
-                Data::Structure => continue,
+                Data::Structure | Data::Webhooks => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -431,6 +453,30 @@ impl Suite {
                     report.restore = Some(restored);
                 }
                 Err(e) => report.failures.push(format!("restore: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::Webhooks) {
+            eprintln!("running webhooks ...");
+            let backlog = if self.smoke { 300 } else { 20_000 };
+            let outcome = webhooks::run(
+                &self.settings.daemon,
+                &run_dir,
+                backlog,
+                self.settings.timing(),
+                self.settings.connections,
+            )
+            .await;
+            match outcome {
+                Ok(measured) => {
+                    if measured.unverified > 0 || measured.errors > 0 {
+                        report.failures.push(format!(
+                            "webhooks: {} deliveries did not verify, {} warns failed",
+                            measured.unverified, measured.errors
+                        ));
+                    }
+                    report.webhooks = Some(measured);
+                }
+                Err(e) => report.failures.push(format!("webhooks: {e:#}")),
             }
         }
         let rate = |name: &str| {

@@ -28,10 +28,10 @@ use anyhow::Context as _;
 use modctl_client::{Client, RestoreWait};
 use modctl_e2e::fakes::FakeDiscord;
 use modctl_e2e::fakes::discord::{ADMINISTRATOR, BOT, MOD_ROLE, TOKEN};
+use modctl_types::Platform;
 use modctl_types::restore::{ItemOutcome, JobState, PlanStep};
-use modctl_types::{Plan, Platform, Scope};
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{Store, keys, servers, teams};
+use modctld::store::servers;
 use serde::Serialize;
 
 use crate::daemon::Daemon;
@@ -272,24 +272,12 @@ fn channel_id(n: usize) -> String {
 /// A database with team `bench`, a read+write key (returned) and the guild
 /// claimed and connected to the fake.
 async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
-    let store = Store::open(db)
-        .await
-        .with_context(|| format!("cannot open {}", db.display()))?;
-    let key = modctld::api_key::generate();
+    let (store, team, key) = crate::seed::fresh(db, "bench restore").await?;
     let secrets = store.secrets().clone();
-    let (insert, api_base) = (key.clone(), fake_uri.to_owned());
+    let api_base = fake_uri.to_owned();
     store
         .write(move |tx| {
-            let team = teams::create(tx, "bench", Plan::Pro)?;
-            keys::insert(
-                tx,
-                &insert,
-                team.id,
-                Scope::Write,
-                Some("bench restore"),
-                None,
-            )?;
-            servers::claim(tx, team.id, Platform::Discord, GUILD, "restore bench")?;
+            servers::claim(tx, team, Platform::Discord, GUILD, "restore bench")?;
             connections::set(
                 tx,
                 &secrets,
@@ -304,7 +292,7 @@ async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
             Ok::<_, anyhow::Error>(())
         })
         .await?;
-    Ok(key.full)
+    Ok(key)
 }
 
 /// The restore's requests, counted per bucket within each phase.

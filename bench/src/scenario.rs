@@ -28,6 +28,9 @@ pub enum Data {
     /// A fresh database whose Discord server is a guild on the fake Discord
     /// of the end-to-end tests (`restore`).
     Structure,
+    /// A fresh database with two Discord servers, one of them with webhooks
+    /// to a local receiver (`webhooks`).
+    Webhooks,
 }
 
 /// One scenario.
@@ -128,6 +131,13 @@ pub const SCENARIOS: &[Scenario] = &[
         route: "POST /servers/{id}/structure-snapshot/restore",
         about: "restores 50 roles and 200 channels with their overwrites on the fake Discord under rate limits: wall time against the least the limits allow, and 429s",
         data: Data::Structure,
+        writes: false,
+    },
+    Scenario {
+        name: "webhooks",
+        route: "outbox + delivery worker",
+        about: "delivery throughput of a backlog to a local receiver (events/s), and warn's req/s with webhooks on vs off in the same run",
+        data: Data::Webhooks,
         writes: false,
     },
     Scenario {
@@ -281,6 +291,23 @@ impl Context {
             on_members: sent.min(self.manifest.ban_members),
         }
     }
+}
+
+/// Warns on `server` with `key`, a new member and Idempotency-Key each time
+/// (keys made unique by `run_id`): the `webhooks` scenario's action.
+pub fn warns_on(server: &str, key: &str, run_id: &str) -> Arc<dyn Workload> {
+    let mut auth = HeaderValue::from_str(&format!("Bearer {key}")).expect("keys are header-safe");
+    auth.set_sensitive(true);
+    Arc::new(Act {
+        action: "warn",
+        uri: action_uri(server, "warn"),
+        auth,
+        run_id: run_id.to_owned(),
+        counter: Arc::default(),
+        member: |n, _| dataset::warn_target_id(n),
+        members: 0,
+        reason: "bench: spam",
+    })
 }
 
 /// Bans sent in a run.

@@ -477,3 +477,23 @@ fn seed_cases(
         .collect();
     Ok((seeded, lookups))
 }
+
+/// A fresh store at `db` with team `bench` (Pro) and a read+write key
+/// labelled `label`: the start of the scenarios that seed their own small
+/// database (`restore`, `webhooks`). Returns the store, the team's id and
+/// the full key.
+pub async fn fresh(db: &Path, label: &'static str) -> anyhow::Result<(Store, i64, String)> {
+    let store = Store::open(db)
+        .await
+        .with_context(|| format!("cannot open {}", db.display()))?;
+    let key = modctld::api_key::generate();
+    let insert = key.clone();
+    let team = store
+        .write(move |tx| {
+            let team = teams::create(tx, "bench", Plan::Pro)?;
+            keys::insert(tx, &insert, team.id, Scope::Write, Some(label), None)?;
+            Ok::<_, anyhow::Error>(team.id)
+        })
+        .await?;
+    Ok((store, team, key.full))
+}

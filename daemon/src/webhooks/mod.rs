@@ -45,6 +45,9 @@ const BATCH: u32 = 200;
 /// events keep coming; the rest wait for the next tick, a second later.
 const MAX_BATCHES: usize = 50;
 
+/// Attempts recorded per write transaction.
+const RECORD_EVERY: usize = 50;
+
 /// Endpoints posted to at once. One endpoint's deliveries go one after
 /// another, oldest first, so a receiver sees its events in order and a slow
 /// one delays only its own.
@@ -113,10 +116,13 @@ pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
 /// Attempts `due`: endpoints concurrently (at most
 /// [`CONCURRENT_ENDPOINTS`]), each endpoint's deliveries in order.
 async fn deliver_batch(state: &AppState, due: Vec<Due>) -> ModerationResult<()> {
+    // An endpoint is a server's URL: two servers may share a URL, each
+    // signing with its own secret.
     let mut queues: Vec<Vec<Due>> = Vec::new();
-    let mut by_url = std::collections::HashMap::new();
+    let mut by_endpoint = std::collections::HashMap::new();
     for delivery in due {
-        let at = *by_url.entry(delivery.url.clone()).or_insert_with(|| {
+        let endpoint = (delivery.server_id.clone(), delivery.url.clone());
+        let at = *by_endpoint.entry(endpoint).or_insert_with(|| {
             queues.push(Vec::new());
             queues.len() - 1
         });
@@ -126,12 +132,7 @@ async fn deliver_batch(state: &AppState, due: Vec<Due>) -> ModerationResult<()> 
     let mut running = tokio::task::JoinSet::new();
     let start = |running: &mut tokio::task::JoinSet<ModerationResult<()>>, queue: Vec<Due>| {
         let state = state.clone();
-        running.spawn(async move {
-            for delivery in queue {
-                attempt(&state, delivery).await?;
-            }
-            Ok(())
-        });
+        running.spawn(async move { deliver_queue(&state, queue).await });
     };
     for queue in queues.by_ref().take(CONCURRENT_ENDPOINTS) {
         start(&mut running, queue);
@@ -157,58 +158,112 @@ async fn deliver_batch(state: &AppState, due: Vec<Due>) -> ModerationResult<()> 
     result
 }
 
-/// Makes one attempt of `delivery` and records it.
-async fn attempt(state: &AppState, delivery: Due) -> ModerationResult<()> {
-    let server_id = delivery.server_id.clone();
+/// Attempts one endpoint's `queue` (one server, one URL) in order. The
+/// server's state is read once, and attempts are recorded a chunk at a time
+/// in one write each: the writer is shared with every action, so a delivery
+/// should not cost it a transaction of its own. A daemon that dies before a
+/// chunk is recorded sends those deliveries again after the restart, which
+/// receivers deduplicate on `webhook-id`.
+async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()> {
+    let Some(first) = queue.first() else {
+        return Ok(());
+    };
+    let (server_id, url) = (first.server_id.clone(), first.url.clone());
     let secrets = state.store.secrets().clone();
     let now = state.clock.now_unix();
-    let (turned_on, signing) = state
-        .store
-        .read(move |tx| {
-            // A `test` subscription asks only that webhooks are on, with a
-            // URL and a secret: the state every pending delivery needs.
-            let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
-            Ok::<_, StoreError>((on, config::signing_secrets(tx, &secrets, &server_id, now)))
-        })
-        .await?;
-    if !turned_on {
-        // Turned off (or the URL or secret removed) since the event was
-        // written: its owner no longer wants it sent.
-        let id = delivery.id;
+    let (turned_on, signing) = {
+        let server_id = server_id.clone();
         state
             .store
-            .write(move |tx| outbox::abandon(tx, id, TURNED_OFF))
+            .read(move |tx| {
+                // A `test` subscription asks only that webhooks are on, with a
+                // URL and a secret: the state every pending delivery needs.
+                let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
+                Ok::<_, StoreError>((on, config::signing_secrets(tx, &secrets, &server_id, now)))
+            })
+            .await?
+    };
+    if !turned_on {
+        // Turned off (or the URL or secret removed) since the events were
+        // written: their owner no longer wants them sent.
+        let ids: Vec<i64> = queue.iter().map(|d| d.id).collect();
+        state
+            .store
+            .write(move |tx| {
+                ids.iter()
+                    .try_for_each(|&id| outbox::abandon(tx, id, TURNED_OFF))
+            })
             .await?;
         return Ok(());
     }
-    let started = Instant::now();
-    let sent = match signing {
-        Ok(secrets) if !secrets.is_empty() => send(&state.webhooks, &delivery, &secrets, now).await,
-        Ok(_) => Sent::Refused(
-            "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
-                .into(),
-        ),
-        Err(e) => Sent::Refused(e.to_string()),
-    };
-    let number = delivery.attempts + 1;
-    let outcome = outcome_of(&sent, number, now, started.elapsed());
-    if outcome.state == DeliveryState::Failed {
-        tracing::warn!(delivery = delivery.id, "webhook delivery failed for good");
+    let signing = signing.map_err(|e| e.to_string()).and_then(|secrets| {
+        if secrets.is_empty() {
+            Err(
+                "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
+                    .into(),
+            )
+        } else {
+            Ok(secrets)
+        }
+    });
+    for chunk in queue.chunks(RECORD_EVERY) {
+        let mut attempts = Vec::with_capacity(chunk.len());
+        let mut gone = false;
+        for delivery in chunk {
+            let now = state.clock.now_unix();
+            let started = Instant::now();
+            let sent = match &signing {
+                Ok(secrets) => send(&state.webhooks, delivery, secrets, now).await,
+                Err(e) => Sent::Refused(e.clone()),
+            };
+            let number = delivery.attempts + 1;
+            let outcome = outcome_of(&sent, number, now, started.elapsed());
+            if outcome.state == DeliveryState::Failed {
+                tracing::warn!(delivery = delivery.id, "webhook delivery failed for good");
+            }
+            gone = matches!(sent, Sent::Answered { status, .. } if status == StatusCode::GONE);
+            attempts.push((delivery.id, number, outcome));
+            if gone {
+                // Nothing more goes to an endpoint that said it is gone.
+                break;
+            }
+        }
+        record(state, &server_id, &url, attempts, gone).await?;
+        if gone {
+            break;
+        }
     }
-    let id = delivery.id;
-    let gone = matches!(sent, Sent::Answered { status, .. } if status == StatusCode::GONE);
-    let (server_id, url) = (delivery.server_id, delivery.url);
+    Ok(())
+}
+
+/// Records a chunk's `attempts` in one write; then turns the server's
+/// webhooks off if the last one was answered 410 (`gone`) or the endpoint
+/// has failed everything for [`outbox::FAILING_LIMIT`].
+async fn record(
+    state: &AppState,
+    server_id: &str,
+    url: &str,
+    attempts: Vec<(i64, u32, Outcome)>,
+    gone: bool,
+) -> ModerationResult<()> {
+    let (server_id, url) = (server_id.to_owned(), url.to_owned());
     let secrets = state.store.secrets().clone();
     state
         .store
         .write(move |tx| {
-            outbox::record_attempt(tx, id, number, &outcome)?;
+            for (id, number, outcome) in &attempts {
+                outbox::record_attempt(tx, *id, *number, outcome)?;
+            }
+            let Some((_, _, last)) = attempts.last() else {
+                return Ok(());
+            };
+            let now = last.at;
             let reason = if gone {
                 Some(format!(
                     "the endpoint answered 410 Gone at {}: set webhooks.enabled to true again once it accepts events",
                     timestamp(now)
                 ))
-            } else if outcome.state != DeliveryState::Delivered {
+            } else if last.state != DeliveryState::Delivered {
                 failing_too_long(tx, &server_id, &url, now)?
             } else {
                 None

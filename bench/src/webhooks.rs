@@ -1,0 +1,198 @@
+//! The `webhooks` scenario (issue #11): how fast the delivery worker drains
+//! a backlog to a local receiver, and what the outbox costs an action.
+//!
+//! A fresh database holds two Discord servers of one team: `off`, without
+//! webhooks, and `on`, whose webhooks (every `case_created`) go to the
+//! receiver of the end-to-end tests (`modctl_e2e::webhooks::Receiver`, which
+//! checks every signature). Before the daemon starts, a backlog of events is
+//! written to the outbox of `on`; the daemon (`--webhooks-allow-internal`)
+//! delivers it from its first worker tick, and the time from the first to
+//! the last delivery gives events/s to one endpoint (one endpoint's
+//! deliveries go one after another, so this is the per-endpoint rate).
+//!
+//! Then warns are driven by the load generator on `off` and on `on` in
+//! turn, off, on, off, on, each for the run's duration, and the two rates
+//! are compared (goal: on at least 0.9 of off). Alternating halves the
+//! effect of a machine that gets busier or quieter during the run. The
+//! deliveries of the `on` phases go on in the daemon meanwhile, as in
+//! production.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use modctl_e2e::webhooks::Receiver;
+use modctl_types::Platform;
+use modctl_types::config::{SecretUpdate, WebhookEvent, Webhooks};
+use modctld::store::connections::{self, Connection, ConnectionMode};
+use modctld::store::{config, servers, webhooks as outbox};
+use serde::Serialize;
+
+use crate::daemon::{Daemon, Probe};
+use crate::load::{self, Group, Timing};
+use crate::scenario;
+
+/// The server without webhooks.
+const OFF: &str = "930000000000000001";
+/// The server whose webhooks go to the receiver.
+const ON: &str = "930000000000000002";
+/// The receiver's secret.
+const SECRET: &str = "whsec_YmVuY2gtYmVuY2gtYmVuY2gtYmVuY2gtYmVuY2g=";
+/// How long the backlog may take to arrive before the run gives up.
+const DRAIN_LIMIT: Duration = Duration::from_secs(300);
+
+/// What the scenario found, as the JSON has it.
+#[derive(Debug, Clone, Serialize)]
+pub struct WebhooksReport {
+    /// Events in the backlog.
+    pub backlog: usize,
+    /// Seconds from the first delivery received to the last.
+    pub drain_seconds: f64,
+    /// Deliveries per second to the one endpoint.
+    pub events_per_s: f64,
+    /// Deliveries whose signature the receiver could not verify (goal: 0).
+    pub unverified: usize,
+    /// warn req/s on the server without webhooks, per phase.
+    pub warn_off_per_s: Vec<f64>,
+    /// warn req/s on the server with webhooks, per phase.
+    pub warn_on_per_s: Vec<f64>,
+    /// Mean of `warn_on_per_s` over mean of `warn_off_per_s` (goal: >= 0.9).
+    pub on_over_off: f64,
+    /// Requests that failed (any phase).
+    pub errors: u64,
+}
+
+/// Runs the scenario with `daemon`, a backlog of `backlog` events and the
+/// warn phases timed by `timing` with `connections` connections.
+pub async fn run(
+    daemon: &Path,
+    run_dir: &Path,
+    backlog: usize,
+    timing: Timing,
+    connections: usize,
+) -> anyhow::Result<WebhooksReport> {
+    let receiver = Receiver::start();
+    receiver.set_secret(SECRET);
+    let db = run_dir.join("webhooks.db");
+    let key = seed(&db, receiver.url(), backlog).await?;
+    let log = run_dir.join("daemon-webhooks.log");
+    let modctld = Daemon::start_with(daemon, &db, &log, &["--webhooks-allow-internal"])?;
+    eprintln!(
+        "modctld (pid {}) delivers {backlog} events to {}; its log: {}",
+        modctld.pid(),
+        receiver.url(),
+        log.display()
+    );
+    let outcome = measure(&modctld, &receiver, &key, backlog, timing, connections).await;
+    modctld.stop()?;
+    outcome
+}
+
+async fn measure(
+    modctld: &Daemon,
+    receiver: &Receiver,
+    key: &str,
+    backlog: usize,
+    timing: Timing,
+    connections: usize,
+) -> anyhow::Result<WebhooksReport> {
+    // The backlog: polled every 5 ms, from the first delivery seen.
+    let started = Instant::now();
+    let mut first: Option<(Instant, usize)> = None;
+    loop {
+        let (received, _) = receiver.counts();
+        if received > 0 && first.is_none() {
+            first = Some((Instant::now(), received));
+        }
+        if received >= backlog {
+            break;
+        }
+        anyhow::ensure!(
+            started.elapsed() < DRAIN_LIMIT,
+            "only {received} of {backlog} events arrived in {} s",
+            DRAIN_LIMIT.as_secs()
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let (first_at, first_count) = first.expect("the loop saw a delivery");
+    let drain = first_at.elapsed().as_secs_f64();
+    let events_per_s = (backlog - first_count) as f64 / drain.max(1e-6);
+
+    let run_id = format!("{}-{}", modctld::store::now_unix(), std::process::id());
+    let off = scenario::warns_on(OFF, key, &format!("{run_id}-off"));
+    let on = scenario::warns_on(ON, key, &format!("{run_id}-on"));
+    let probe = Probe::new(modctld.pid());
+    let (mut warn_off_per_s, mut warn_on_per_s, mut errors) = (Vec::new(), Vec::new(), 0);
+    for phase in 0..4 {
+        let (workload, rates) = if phase % 2 == 0 {
+            (off.clone(), &mut warn_off_per_s)
+        } else {
+            (on.clone(), &mut warn_on_per_s)
+        };
+        let groups = [Group {
+            workload,
+            connections,
+        }];
+        let (results, _) = load::run(modctld.addr(), &groups, timing, probe).await;
+        errors += results[0].errors;
+        rates.push(results[0].per_second());
+    }
+    let mean = |rates: &[f64]| rates.iter().sum::<f64>() / rates.len() as f64;
+    let on_over_off = mean(&warn_on_per_s) / mean(&warn_off_per_s).max(1e-9);
+    let (_, verified) = receiver.counts();
+    let (received, _) = receiver.counts();
+    Ok(WebhooksReport {
+        backlog,
+        drain_seconds: drain,
+        events_per_s,
+        unverified: received - verified,
+        warn_off_per_s,
+        warn_on_per_s,
+        on_over_off,
+        errors,
+    })
+}
+
+/// A database with team `bench` (Pro), a read+write key (returned), the two
+/// servers on the simulator, `on`'s webhooks pointed at `url` and a backlog
+/// of `backlog` events in its outbox.
+async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
+    let (store, team, key) = crate::seed::fresh(db, "bench webhooks").await?;
+    let secrets = store.secrets().clone();
+    let url = url.to_owned();
+    store
+        .write(move |tx| {
+            for (id, name) in [(OFF, "webhooks off"), (ON, "webhooks on")] {
+                servers::claim(tx, team, Platform::Discord, id, name)?;
+                connections::set(
+                    tx,
+                    &secrets,
+                    id,
+                    &Connection {
+                        mode: ConnectionMode::Simulated,
+                    },
+                )?;
+            }
+            let mut sections = config::load(tx, ON)?.sections;
+            sections.webhooks = Webhooks {
+                enabled: true,
+                url: Some(url),
+                events: vec![WebhookEvent::CaseCreated],
+                secret: SecretUpdate::Set(SECRET.into()),
+                ..Webhooks::default()
+            };
+            config::apply(
+                tx,
+                &secrets,
+                config::Change::by(ON, "bench", sections, modctld::store::now_unix()),
+            )?;
+            let now = modctld::store::now_unix();
+            for n in 0..backlog {
+                outbox::enqueue(tx, ON, WebhookEvent::Test, &outbox::test_data("bench"), now)?
+                    .with_context(|| format!("event {n} of the backlog was not written"))?;
+            }
+            Ok::<_, anyhow::Error>(())
+        })
+        .await?;
+    Ok(key)
+}
