@@ -139,8 +139,7 @@ async fn measure(
     }
     let mean = |rates: &[f64]| rates.iter().sum::<f64>() / rates.len() as f64;
     let on_over_off = mean(&warn_on_per_s) / mean(&warn_off_per_s).max(1e-9);
-    let (_, verified) = receiver.counts();
-    let (received, _) = receiver.counts();
+    let (received, verified) = receiver.counts();
     Ok(WebhooksReport {
         backlog,
         drain_seconds: drain,
