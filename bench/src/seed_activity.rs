@@ -17,8 +17,8 @@ use crate::skew::{Rng, Zipf};
 const MEMBERS: usize = 20_000;
 /// Text and voice channels.
 const CHANNELS: usize = 40;
-/// Events per write: each commits on its own, so no savepoint grows huge.
-const CHUNK: u64 = 100_000;
+/// Events per write: the most one `POST /activity` takes.
+const CHUNK: u64 = 10_000;
 /// The events span the year before the data set was seeded.
 const SPAN_SECONDS: i64 = 365 * 86_400;
 

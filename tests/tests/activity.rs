@@ -291,6 +291,20 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
             duplicates: 5_000
         }
     );
+    // The same id twice in one batch counts once too.
+    let twice = json!({"events": [msg("t", "u1", "c1", "2026-11-22T10:00:00Z"), msg("t", "u2", "c1", "2026-11-22T10:00:00Z")]});
+    let receipt: BatchReceipt = post_batch(&fixture, ALPHA_DISCORD, twice)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        receipt,
+        BatchReceipt {
+            counted: 1,
+            duplicates: 1
+        }
+    );
     // The same ids on another server are other events.
     let other = json!({"events": [msg("m0", "u1", "c1", "2026-11-22T10:00:00Z")]});
     let receipt: BatchReceipt = post_batch(&fixture, modctl_e2e::ALPHA_TELEGRAM, other)
@@ -314,10 +328,10 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
         beta_rw,
     };
     let insights = community(&fixture, ALPHA_DISCORD, 1).await;
-    assert_eq!(insights.totals.messages, 5_000);
+    assert_eq!(insights.totals.messages, 5_001);
     assert_eq!(insights.daily[0].active_members, 50);
     assert_eq!(insights.top_channels_by_messages.len(), 3);
-    assert_eq!(insights.top_members_by_messages[0].count, 100);
+    assert_eq!(insights.top_members_by_messages[0].count, 101, "u1: 100, and the id sent twice");
     assert_eq!(
         insights.last_event_at,
         Some("2026-11-22T10:00:00Z".parse().unwrap())
