@@ -105,6 +105,8 @@ pub struct AppState {
     /// Community activity received from the platforms, until the flush
     /// worker writes it (see [`activity`]).
     pub activity: activity::Ingestor,
+    /// Insights answers kept until the next commit (see [`activity::cache`]).
+    pub insights_cache: activity::cache::InsightsCache,
 }
 
 impl AppState {
@@ -124,6 +126,7 @@ impl AppState {
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
             activity: activity::Ingestor::default(),
+            insights_cache: activity::cache::InsightsCache::default(),
         }
     }
 

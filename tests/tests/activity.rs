@@ -331,7 +331,10 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
     assert_eq!(insights.totals.messages, 5_001);
     assert_eq!(insights.daily[0].active_members, 50);
     assert_eq!(insights.top_channels_by_messages.len(), 3);
-    assert_eq!(insights.top_members_by_messages[0].count, 101, "u1: 100, and the id sent twice");
+    assert_eq!(
+        insights.top_members_by_messages[0].count, 101,
+        "u1: 100, and the id sent twice"
+    );
     assert_eq!(
         insights.last_event_at,
         Some("2026-11-22T10:00:00Z".parse().unwrap())
