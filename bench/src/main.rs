@@ -34,6 +34,7 @@ mod report;
 mod restore;
 mod scenario;
 mod seed;
+mod seed_activity;
 mod skew;
 mod verify;
 mod webhooks;
