@@ -60,14 +60,27 @@ pub enum SecretField {
     PlatformToken,
     /// `webhook_secrets.secret`: the webhook signing secret.
     WebhookSecret,
+    /// `platform_connections.signing_secret`: a Slack app's signing secret,
+    /// which verifies the Events API requests.
+    SlackSigningSecret,
+    /// `platform_connections.hook_secret`: the `secret_token` the daemon
+    /// gave Telegram's `setWebhook`, which checks the webhook's requests.
+    TelegramHookSecret,
 }
 
 impl SecretField {
-    const ALL: [SecretField; 2] = [SecretField::PlatformToken, SecretField::WebhookSecret];
+    const ALL: [SecretField; 4] = [
+        SecretField::PlatformToken,
+        SecretField::WebhookSecret,
+        SecretField::SlackSigningSecret,
+        SecretField::TelegramHookSecret,
+    ];
 
     fn table(self) -> &'static str {
         match self {
-            SecretField::PlatformToken => "platform_connections",
+            SecretField::PlatformToken
+            | SecretField::SlackSigningSecret
+            | SecretField::TelegramHookSecret => "platform_connections",
             SecretField::WebhookSecret => "webhook_secrets",
         }
     }
@@ -76,6 +89,8 @@ impl SecretField {
         match self {
             SecretField::PlatformToken => "token",
             SecretField::WebhookSecret => "secret",
+            SecretField::SlackSigningSecret => "signing_secret",
+            SecretField::TelegramHookSecret => "hook_secret",
         }
     }
 
