@@ -19,6 +19,9 @@
 //!   table, cases, strikes, escalation, jails and their expiry.
 //! - [`platform`]: the platform adapters (Discord, Telegram, Slack, simulator)
 //!   behind one trait.
+//! - [`receive`]: receiving community activity from the platforms the way a
+//!   bot does (Discord gateway, Slack Events API, Telegram updates), and the
+//!   `/hooks` endpoints the platforms post to.
 //! - [`snapshots`]: capturing structure snapshots (roles, channels,
 //!   settings) from the platforms.
 //! - [`restore`]: restoring a snapshot: the plan, and the durable job that
@@ -43,6 +46,7 @@ pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
+pub mod receive;
 pub mod response;
 pub mod restore;
 pub mod snapshots;
@@ -100,6 +104,8 @@ pub struct AppState {
     pub restore_runner: Arc<tokio::sync::Mutex<()>>,
     /// The webhook delivery client (see [`webhooks`]).
     pub webhooks: webhooks::Deliverer,
+    /// The sessions receiving activity from the platforms (see [`receive`]).
+    pub receivers: receive::Receivers,
 }
 
 impl AppState {
@@ -118,7 +124,24 @@ impl AppState {
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
+            receivers: receive::Receivers::new(
+                std::sync::Arc::new(|event| tracing::debug!(?event, "activity received")),
+                true,
+            ),
         }
+    }
+
+    /// Whether the workers start the activity receivers' loop; when not,
+    /// tests start them with [`receive::reconcile`].
+    pub fn with_activity_receivers(mut self, autostart: bool) -> Self {
+        self.receivers = receive::Receivers::new(self.receivers.sink().clone(), autostart);
+        self
+    }
+
+    /// Hands received activity to `sink` instead of the ingestion (tests).
+    pub fn with_activity_sink(mut self, sink: receive::Sink) -> Self {
+        self.receivers = receive::Receivers::new(sink, self.receivers.autostart());
+        self
     }
 
     /// Reads time from `clock` (tests use a manual one).
@@ -162,6 +185,7 @@ pub fn router(state: AppState) -> Router {
     let api = api.method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
+        .nest("/hooks", receive::hooks::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
         .layer(middleware::from_fn(json_errors_and_logging))

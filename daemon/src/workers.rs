@@ -29,6 +29,12 @@
 //!   outbox's due deliveries. It wakes every second; when a delivery is due
 //!   is decided on the clock, so tests move the clock and tick.
 //!
+//! - **activity receivers** ([`crate::receive::reconcile`]): starts the
+//!   platform sessions (Discord gateway, Telegram polling) the stored
+//!   connections need and stops the ones no longer needed; every minute, so
+//!   a connection made on a running daemon takes effect. The sessions stop
+//!   with the workers.
+//!
 //! Ingestion flushing belongs here too when it arrives.
 
 use std::future::Future;
@@ -55,6 +61,8 @@ pub struct Intervals {
     pub restore: Duration,
     /// Due webhook deliveries are looked for.
     pub webhooks: Duration,
+    /// The activity receivers are matched to the stored connections.
+    pub receivers: Duration,
 }
 
 impl Default for Intervals {
@@ -66,6 +74,7 @@ impl Default for Intervals {
             snapshots: Duration::from_secs(60),
             restore: Duration::from_secs(30),
             webhooks: Duration::from_secs(1),
+            receivers: Duration::from_secs(60),
         }
     }
 }
@@ -122,6 +131,7 @@ pub async fn restore(state: &AppState) -> ModerationResult<usize> {
 pub struct Workers {
     stop: watch::Sender<bool>,
     loops: Vec<JoinHandle<()>>,
+    receivers: crate::receive::Receivers,
 }
 
 impl Workers {
@@ -145,7 +155,7 @@ impl Workers {
 
         let (stop, stopped) = watch::channel(false);
         let intervals = state.worker_intervals;
-        let loops = vec![
+        let mut loops = vec![
             every(
                 "jail expiry",
                 intervals.jail_expiry,
@@ -181,9 +191,22 @@ impl Workers {
                 state.clone(),
                 |state| async move { crate::webhooks::deliver_due(&state).await },
             ),
-            restorer(intervals.restore, stopped, state.clone()),
+            restorer(intervals.restore, stopped.clone(), state.clone()),
         ];
-        Workers { stop, loops }
+        if state.receivers.autostart() {
+            loops.push(every(
+                "activity receivers",
+                intervals.receivers,
+                stopped,
+                state.clone(),
+                |state| async move { Ok(crate::receive::reconcile(&state).await?) },
+            ));
+        }
+        Workers {
+            stop,
+            loops,
+            receivers: state.receivers.clone(),
+        }
     }
 
     /// Stops every loop, letting a tick under way finish first.
@@ -192,6 +215,8 @@ impl Workers {
         for handle in self.loops {
             let _ = handle.await;
         }
+        // Sessions started by the loop or by a test.
+        self.receivers.stop().await;
     }
 }
 

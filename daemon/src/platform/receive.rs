@@ -27,7 +27,7 @@ use serde_json::Value;
 use super::{PlatformError, PlatformResult};
 
 /// How a platform delivers events to a bot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Delivery {
     /// A websocket session per bot token (Discord's gateway).
     Gateway,
