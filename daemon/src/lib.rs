@@ -29,8 +29,10 @@
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
+//! - [`activity`]: community activity from the platforms and batches,
+//!   aggregated into daily rollups.
 //! - [`workers`]: background work (recovery of interrupted actions, jail
-//!   expiry), started and stopped with the server.
+//!   expiry, activity flushing), started and stopped with the server.
 //!
 //! Tests start the daemon in-process: [`router`] builds the app and [`serve`]
 //! runs it on any listener, e.g. one bound to `127.0.0.1:0`.
@@ -104,6 +106,9 @@ pub struct AppState {
     pub restore_runner: Arc<tokio::sync::Mutex<()>>,
     /// The webhook delivery client (see [`webhooks`]).
     pub webhooks: webhooks::Deliverer,
+    /// Community activity received from the platforms, until the flush
+    /// worker writes it (see [`activity`]).
+    pub activity: activity::Ingestor,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
@@ -112,6 +117,7 @@ impl AppState {
     /// State over an opened store, with the system clock and default
     /// platform settings.
     pub fn new(store: Store) -> Self {
+        let activity = activity::Ingestor::default();
         AppState {
             auth_cache: AuthCache::new(store.path()),
             store,
@@ -124,8 +130,9 @@ impl AppState {
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
+            activity: activity.clone(),
             receivers: receive::Receivers::new(
-                std::sync::Arc::new(|event| tracing::debug!(?event, "activity received")),
+                std::sync::Arc::new(move |event| activity.record(event)),
                 true,
             ),
         }
@@ -211,6 +218,11 @@ pub async fn serve(
     state.in_flight.close();
     state.in_flight.wait().await;
     workers.stop().await;
+    // What the receivers buffered since the last flush is written before
+    // the daemon stops (a crash loses it; a clean stop does not).
+    if let Err(e) = activity::flush(&state).await {
+        tracing::error!(error = %e, "cannot write the last activity buffer");
+    }
     result
 }
 
