@@ -162,7 +162,10 @@ impl TestDaemon {
                         webhooks: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
-                    });
+                    })
+                    // Platform sessions start when a test asks
+                    // (`start_receivers`), never behind its back.
+                    .with_activity_receivers(false);
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");
@@ -228,6 +231,24 @@ impl TestDaemon {
     pub fn flush_activity(&self) -> usize {
         self.block_on(modctld::activity::flush(&self.state))
             .expect("flush activity")
+    }
+
+    /// Starts the activity receivers the stored connections need (a gateway
+    /// session, a Telegram poller, webhooks) and updates the running ones,
+    /// as the receivers' loop does; returns how many sessions run.
+    pub fn start_receivers(&self) -> usize {
+        self.block_on(modctld::receive::reconcile(&self.state))
+            .expect("start the activity receivers")
+    }
+
+    /// Sets how a connected `server` receives activity (Slack's signing
+    /// secret, Telegram's webhook).
+    pub fn set_receiving(&self, server: &str, receiving: modctld::store::receivers::Receiving) {
+        let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
+        self.write(move |tx| {
+            modctld::store::receivers::set_receiving(tx, &secrets, &server, &receiving)
+        });
     }
 
     /// The daemon's state (e.g. `state().activity` to record events).
