@@ -484,6 +484,23 @@ impl Fixture {
     }
 }
 
+/// How long [`eventually`] waits for something that comes over the network.
+pub const NETWORK_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Polls `done` every 10 ms until it holds, for something that comes over
+/// the network (a gateway event, a poll); fails the test after
+/// [`NETWORK_DEADLINE`]. Not for waiting for time to pass: move the clock.
+pub fn eventually(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + NETWORK_DEADLINE;
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Reads a response that must be an error in our format: `application/json`
 /// with exactly one field, `error`, a non-empty string. Returns the status and
 /// the message.

@@ -4,29 +4,16 @@
 //! the activity rollups. Time moves on the daemon's clock; network waits
 //! are polls with a deadline, never sleeps.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
 use modctl_e2e::fakes::discord::{FakeDiscord, TOKEN};
-use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, TestDaemon};
+use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, NETWORK_DEADLINE, TestDaemon, eventually};
 use serde_json::{Value, json};
-
-/// How long a network wait may take before the test fails.
-const DEADLINE: Duration = Duration::from_secs(20);
 
 /// GUILDS | GUILD_MEMBERS | GUILD_VOICE_STATES | GUILD_MESSAGES, and not
 /// MESSAGE_CONTENT.
 const INTENTS: u64 = 1 | (1 << 1) | (1 << 7) | (1 << 9);
-
-/// Polls `done` (every 10 ms: a network wait, not a wait for time to
-/// pass) until it holds; fails the test after [`DEADLINE`].
-fn eventually(what: &str, done: impl Fn() -> bool) {
-    let deadline = Instant::now() + DEADLINE;
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
 
 /// (messages, voice minutes, joins, leaves) over every day of `server`.
 fn totals(daemon: &TestDaemon, server: &str) -> (i64, i64, i64, i64) {
@@ -86,7 +73,7 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
     let daemon = &fixture.daemon;
     assert_eq!(daemon.start_receivers(), 1, "one session for the bot token");
     assert!(
-        gateway.wait_for(DEADLINE, |sent| sent
+        gateway.wait_for(NETWORK_DEADLINE, |sent| sent
             .iter()
             .any(|s| matches!(s, Sent::Identify { .. }))),
         "the session identifies"
@@ -100,7 +87,7 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
         }
     );
     // Heartbeats go out at HELLO's interval and are acknowledged.
-    assert!(gateway.wait_for(DEADLINE, |sent| {
+    assert!(gateway.wait_for(NETWORK_DEADLINE, |sent| {
         sent.iter().filter(|s| **s == Sent::Heartbeat).count() >= 2
     }));
 
@@ -133,7 +120,7 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
     gateway.request_reconnect();
     gateway.dispatch("MESSAGE_CREATE", message("6", "12", channel, false));
     assert!(
-        gateway.wait_for(DEADLINE, |sent| sent
+        gateway.wait_for(NETWORK_DEADLINE, |sent| sent
             .iter()
             .any(|s| matches!(s, Sent::Resume { .. }))),
         "the session resumes"
@@ -218,7 +205,7 @@ fn voice_sessions_count_minutes_and_a_crash_closes_them_at_the_last_alive_time()
         modctld::store::receivers::set_alive(tx, &[ALPHA_DISCORD.to_owned()], joined + 180)
     });
     daemon.start_receivers();
-    assert!(gateway.wait_for(DEADLINE, |sent| {
+    assert!(gateway.wait_for(NETWORK_DEADLINE, |sent| {
         sent.iter()
             .filter(|s| matches!(s, Sent::Identify { .. }))
             .count()
