@@ -145,12 +145,6 @@ impl AppState {
         self
     }
 
-    /// Hands received activity to `sink` instead of the ingestion (tests).
-    pub fn with_activity_sink(mut self, sink: receive::Sink) -> Self {
-        self.receivers = receive::Receivers::new(sink, self.receivers.autostart());
-        self
-    }
-
     /// Reads time from `clock` (tests use a manual one).
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.platforms.clock = clock.clone();

@@ -94,6 +94,7 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             };
             let id = server_id.clone();
             let secrets = store.secrets().clone();
+            let hint_receiving = receiving.clone();
             let platform = store
                 .write(move |tx| {
                     let record = servers::find(tx, &id)?.ok_or_else(|| {
@@ -121,6 +122,12 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                 "the platform API"
             };
             eprintln!("connected {platform} server {server_id} to {how}");
+            if !simulated {
+                eprintln!(
+                    "activity: {}",
+                    activity_hint(platform, &server_id, &hint_receiving)
+                );
+            }
         }
     }
     Ok(())
@@ -158,6 +165,28 @@ fn receiving(
         hook_url: telegram_webhook_url.map(|u| u.trim_end_matches('/').to_owned()),
         hook_secret,
     })
+}
+
+/// How the server's activity will be received, for the operator.
+fn activity_hint(platform: modctl_types::Platform, id: &str, receiving: &Receiving) -> String {
+    use modctl_types::Platform;
+    match (platform, receiving) {
+        (Platform::Discord, _) => "a gateway session counts messages, voice and joins while `modctld serve` runs \
+             (enable the Server Members intent for the bot)"
+            .to_owned(),
+        (Platform::Telegram, Receiving { hook_url: Some(url), .. }) => format!(
+            "Telegram will post updates to {}, registered when `modctld serve` starts",
+            crate::receive::hooks::telegram_hook_url(url, id)
+        ),
+        (Platform::Telegram, _) => "getUpdates long polling while `modctld serve` runs (turn the bot's \
+             privacy mode off with @BotFather, or it sees no group messages)"
+            .to_owned(),
+        (Platform::Slack, Receiving { signing_secret: Some(_), .. }) => {
+            "set the Slack app's Event Subscriptions request URL to https://<this daemon>/hooks/slack/events"
+                .to_owned()
+        }
+        _ => "not received: connect again with --signing-secret-env to count Slack events".to_owned(),
+    }
 }
 
 /// Refuses options of another platform.
