@@ -12,6 +12,7 @@
 //!   in the server's time zone ([`days`]).
 
 pub mod days;
+pub mod insights;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};

@@ -46,6 +46,7 @@
 //! or the WAL.
 
 pub mod activity;
+pub mod case_rollup;
 pub mod cases;
 pub mod config;
 pub mod connections;
