@@ -233,6 +233,20 @@ impl TestDaemon {
             .expect("flush activity")
     }
 
+    /// Flushes what the receivers recorded, then reads the community
+    /// insights of `server` for the last 7 days through the API with `key`,
+    /// as a moderator would see them.
+    pub fn community_insights(
+        &self,
+        key: &TestKey,
+        server: &str,
+    ) -> modctl_types::activity::CommunityInsights {
+        self.flush_activity();
+        let client = self.client(key);
+        self.block_on(client.community_insights(server, Some(7)))
+            .expect("community insights")
+    }
+
     /// Starts the activity receivers the stored connections need (a gateway
     /// session, a Telegram poller, webhooks) and updates the running ones,
     /// as the receivers' loop does; returns how many sessions run.

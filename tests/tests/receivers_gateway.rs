@@ -8,26 +8,20 @@ use std::time::Duration;
 
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
 use modctl_e2e::fakes::discord::{FakeDiscord, TOKEN};
-use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, NETWORK_DEADLINE, TestDaemon, eventually};
+use modctl_e2e::{
+    ALPHA_DISCORD, BETA_DISCORD, Fixture, NETWORK_DEADLINE, TestDaemon, TestKey, eventually,
+};
 use serde_json::{Value, json};
 
 /// GUILDS | GUILD_MEMBERS | GUILD_VOICE_STATES | GUILD_MESSAGES, and not
 /// MESSAGE_CONTENT.
 const INTENTS: u64 = 1 | (1 << 1) | (1 << 7) | (1 << 9);
 
-/// (messages, voice minutes, joins, leaves) over every day of `server`.
-fn totals(daemon: &TestDaemon, server: &str) -> (i64, i64, i64, i64) {
-    daemon.flush_activity();
-    let server = server.to_owned();
-    daemon.write(move |tx| {
-        Ok(tx.query_row(
-            "SELECT coalesce(sum(messages), 0), coalesce(sum(voice_minutes), 0),
-                    coalesce(sum(joins), 0), coalesce(sum(leaves), 0)
-             FROM activity_days WHERE server_id = ?1",
-            [server],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
-        )?)
-    })
+/// (messages, voice minutes, joins, leaves) of `server` over the last 7
+/// days, read from `GET /servers/{id}/community-insights`.
+fn totals(daemon: &TestDaemon, key: &TestKey, server: &str) -> (u64, u64, u64, u64) {
+    let t = daemon.community_insights(key, server).totals;
+    (t.messages, t.voice_minutes, t.joins, t.leaves)
 }
 
 /// The open voice sessions of `server`: (user, channel).
@@ -148,8 +142,32 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
 
     // Messages of members only (the bot's and another guild's are not
     // counted), the join and the leave.
-    assert_eq!(totals(daemon, ALPHA_DISCORD), (4, 0, 1, 1));
-    assert_eq!(totals(daemon, BETA_DISCORD), (0, 0, 0, 0));
+    let key = &fixture.alpha_ro;
+    assert_eq!(totals(daemon, key, ALPHA_DISCORD), (4, 0, 1, 1));
+    let insights = daemon.community_insights(key, ALPHA_DISCORD);
+    let ranked = |list: &[modctl_types::activity::Ranked]| {
+        list.iter()
+            .map(|r| (r.id.clone(), r.count))
+            .collect::<Vec<_>>()
+    };
+    // Per channel and per author.
+    assert_eq!(
+        ranked(&insights.top_channels_by_messages),
+        vec![
+            (channel.to_owned(), 3),
+            ("300000000000000002".to_owned(), 1)
+        ]
+    );
+    assert_eq!(
+        ranked(&insights.top_members_by_messages),
+        vec![("11".to_owned(), 2), ("12".to_owned(), 2)]
+    );
+    assert!(insights.last_event_at.is_some());
+    let beta = daemon.community_insights(&fixture.beta_rw, BETA_DISCORD);
+    assert_eq!(
+        beta.totals.messages, 0,
+        "another guild's message is not counted"
+    );
 }
 
 #[test]
@@ -158,7 +176,9 @@ fn voice_sessions_count_minutes_and_a_crash_closes_them_at_the_last_alive_time()
     // Member 21 is in voice when the session starts.
     gateway.add_guild(ALPHA_DISCORD, &[("21", "400000000000000001")]);
     let (fixture, _discord) = connected(&gateway);
-    let daemon = fixture.daemon;
+    let Fixture {
+        daemon, alpha_ro, ..
+    } = fixture;
     daemon.start_receivers();
     eventually("GUILD_CREATE to open the voice session", || {
         voice_sessions(&daemon, ALPHA_DISCORD)
@@ -193,7 +213,7 @@ fn voice_sessions_count_minutes_and_a_crash_closes_them_at_the_last_alive_time()
             == vec![("22".to_owned(), "400000000000000001".to_owned())]
             && daemon.state().activity.pending() == 2
     });
-    assert_eq!(totals(&daemon, ALPHA_DISCORD), (0, 15, 0, 0));
+    assert_eq!(totals(&daemon, &alpha_ro, ALPHA_DISCORD), (0, 15, 0, 0));
 
     // The daemon goes away with member 22 still in voice; the last sign of
     // life it left is 3 minutes after 22 joined (as after a crash: a clean
@@ -218,5 +238,12 @@ fn voice_sessions_count_minutes_and_a_crash_closes_them_at_the_last_alive_time()
             == vec![("21".to_owned(), "400000000000000001".to_owned())]
             && daemon.state().activity.pending() == 1
     });
-    assert_eq!(totals(&daemon, ALPHA_DISCORD), (0, 18, 0, 0));
+    assert_eq!(totals(&daemon, &alpha_ro, ALPHA_DISCORD), (0, 18, 0, 0));
+    let insights = daemon.community_insights(&alpha_ro, ALPHA_DISCORD);
+    let voice: Vec<_> = insights
+        .top_members_by_voice
+        .iter()
+        .map(|r| (r.id.as_str(), r.count))
+        .collect();
+    assert_eq!(voice, vec![("21", 15), ("22", 3)]);
 }

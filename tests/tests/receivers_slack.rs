@@ -13,17 +13,14 @@ use serde_json::{Value, json};
 
 const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
 
-/// (messages, joins) over every day of the workspace.
-fn totals(daemon: &TestDaemon) -> (i64, i64) {
-    daemon.flush_activity();
-    daemon.write(|tx| {
-        Ok(tx.query_row(
-            "SELECT coalesce(sum(messages), 0), coalesce(sum(joins), 0)
-             FROM activity_days WHERE server_id = ?1",
-            [ALPHA_SLACK],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )?)
-    })
+/// (messages, joins) of the workspace over the last 7 days, read from
+/// `GET /servers/{id}/community-insights`.
+fn totals(fixture: &Fixture) -> (u64, u64) {
+    let t = fixture
+        .daemon
+        .community_insights(&fixture.alpha_ro, ALPHA_SLACK)
+        .totals;
+    (t.messages, t.joins)
 }
 
 fn connected() -> (Fixture, FakeSlack) {
@@ -128,7 +125,7 @@ async fn signed_events_are_counted_once_and_the_challenge_is_answered() {
             "{id}"
         );
     }
-    assert_eq!(totals(daemon), (1, 2));
+    assert_eq!(totals(&fixture), (1, 2));
 }
 
 #[tokio::test]
@@ -191,7 +188,7 @@ async fn bad_signatures_and_old_timestamps_are_refused_and_nothing_is_counted() 
     assert!(error.contains("X-Slack"), "{error}");
 
     // Only the one good request counted.
-    assert_eq!(totals(daemon), (1, 0));
+    assert_eq!(totals(&fixture), (1, 0));
 }
 
 #[tokio::test]
@@ -207,5 +204,5 @@ async fn a_workspace_without_a_signing_secret_is_refused_with_what_to_do() {
     let (status, error) = error_body(post(daemon, &body, SIGNING_SECRET, now).await).await;
     assert_eq!(status, 401);
     assert!(error.contains("--signing-secret-env"), "{error}");
-    assert_eq!(totals(daemon), (0, 0));
+    assert_eq!(totals(&fixture), (0, 0));
 }

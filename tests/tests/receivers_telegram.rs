@@ -5,21 +5,15 @@
 
 use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::telegram::{BOT, TOKEN};
-use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, error_body, eventually};
+use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually};
 use modctld::store::receivers::{self, Receiving};
 use serde_json::Value;
 
-/// (messages, joins, leaves) over every day of the group.
-fn totals(daemon: &TestDaemon) -> (i64, i64, i64) {
-    daemon.flush_activity();
-    daemon.write(|tx| {
-        Ok(tx.query_row(
-            "SELECT coalesce(sum(messages), 0), coalesce(sum(joins), 0), coalesce(sum(leaves), 0)
-             FROM activity_days WHERE server_id = ?1",
-            [ALPHA_TELEGRAM],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-        )?)
-    })
+/// (messages, joins, leaves) of the group over the last 7 days, read from
+/// `GET /servers/{id}/community-insights`.
+fn totals(daemon: &TestDaemon, key: &TestKey) -> (u64, u64, u64) {
+    let t = daemon.community_insights(key, ALPHA_TELEGRAM).totals;
+    (t.messages, t.joins, t.leaves)
 }
 
 fn stored_offset(daemon: &TestDaemon) -> i64 {
@@ -47,7 +41,9 @@ fn offsets(telegram: &FakeTelegram) -> Vec<i64> {
 #[test]
 fn polled_updates_are_counted_and_a_restart_neither_loses_nor_repeats_them() {
     let (fixture, telegram) = connected();
-    let daemon = fixture.daemon;
+    let Fixture {
+        daemon, alpha_ro, ..
+    } = fixture;
     let now = daemon.now_unix();
     telegram.push_message(5, now);
     telegram.push_message(5, now);
@@ -72,7 +68,7 @@ fn polled_updates_are_counted_and_a_restart_neither_loses_nor_repeats_them() {
     assert!(polled[1..].iter().all(|o| *o == 6), "{polled:?}");
     // The bot's own message is not counted; the join and leave are service
     // messages, not messages.
-    assert_eq!(totals(&daemon), (2, 1, 1));
+    assert_eq!(totals(&daemon, &alpha_ro), (2, 1, 1));
 
     // Across a restart: the poller starts at the stored offset, so nothing
     // is asked for (and counted) twice, and what came meanwhile is counted.
@@ -85,7 +81,7 @@ fn polled_updates_are_counted_and_a_restart_neither_loses_nor_repeats_them() {
     });
     assert_eq!(offsets(&telegram)[before], 6);
     // One message more than before the restart, nothing counted twice.
-    assert_eq!(totals(&daemon), (3, 1, 1));
+    assert_eq!(totals(&daemon, &alpha_ro), (3, 1, 1));
     assert_eq!(telegram.pending_updates(), 0);
 }
 
@@ -142,7 +138,7 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
         error_body(post_update(daemon, ALPHA_TELEGRAM, &message, Some("wrong")).await).await;
     assert_eq!(status, 401);
     assert_eq!(
-        totals(daemon),
+        totals(daemon, &fixture.alpha_ro),
         (0, 0, 0),
         "nothing counted without the secret"
     );
@@ -153,7 +149,7 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
     let join = telegram.push_join(6, now);
     let accepted = post_update(daemon, ALPHA_TELEGRAM, &join, Some(secret)).await;
     assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
-    assert_eq!(totals(daemon), (1, 1, 0));
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
 
     // A group without a webhook has no hook.
     let (status, error) =
