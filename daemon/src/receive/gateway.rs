@@ -62,10 +62,10 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
         context.token.clone(),
         "",
     );
-    let gateway = discord
-        .gateway()
-        .await
-        .map_err(|e| format!("cannot find the gateway: {e}"))?;
+    let gateway = tokio::select! {
+        gateway = discord.gateway() => gateway.map_err(|e| format!("cannot find the gateway: {e}"))?,
+        _ = stop.changed() => return Ok(()),
+    };
     if gateway.session_start_limit.remaining == 0 {
         let wait = Duration::from_millis(gateway.session_start_limit.reset_after);
         tracing::warn!(
@@ -164,7 +164,7 @@ async fn run_shard(
 }
 
 /// Counts what one gateway message says.
-pub async fn handle(context: &SessionContext, json: &str) {
+async fn handle(context: &SessionContext, json: &str) {
     let (name, data) = match dispatch_of(json) {
         Ok(Some(dispatch)) => dispatch,
         Ok(None) => return,

@@ -99,20 +99,23 @@ async fn slack_events(
 
     match events::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))? {
         Some(Request::UrlVerification { challenge }) => Ok(Json(json!({ "challenge": challenge }))),
-        Some(Request::Event { event_id, event }) => {
+        Some(Request::Event {
+            event_id,
+            event: Some(event),
+        }) => {
+            // Only events that count are remembered: the others cost no write.
             let now = state.clock.now_unix();
             let first = state
                 .store
                 .write(move |tx| receivers::first_slack_sighting(tx, &event_id, now))
                 .await?;
-            let counted = match event {
-                Some(event) if first => {
-                    state.receivers.sink()(event);
-                    true
-                }
-                _ => false,
-            };
-            Ok(Json(json!({ "ok": true, "counted": counted })))
+            if first {
+                state.receivers.sink()(event);
+            }
+            Ok(Json(json!({ "ok": true, "counted": first })))
+        }
+        Some(Request::Event { event: None, .. }) => {
+            Ok(Json(json!({ "ok": true, "counted": false })))
         }
         None => Ok(Json(json!({ "ok": true, "counted": false }))),
     }
@@ -149,12 +152,14 @@ async fn telegram_update(
     let update: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
     let update = updates::decode(update).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let mut counted = 0;
+    // Handed to the ingestion, which counts an event id once (Telegram
+    // delivers an update again when an answer is lost).
+    let mut events = 0;
     for event in update.events {
         if event.server_id == server_id {
             state.receivers.sink()(event);
-            counted += 1;
+            events += 1;
         }
     }
-    Ok(Json(json!({ "ok": true, "counted": counted })))
+    Ok(Json(json!({ "ok": true, "events": events })))
 }

@@ -41,7 +41,11 @@ pub async fn run(context: SessionContext, mut stop: watch::Receiver<bool>) {
         context.token.clone(),
         "0",
     );
-    if let Err(error) = telegram.delete_webhook().await {
+    let deleted = tokio::select! {
+        deleted = telegram.delete_webhook() => deleted,
+        _ = stop.changed() => return,
+    };
+    if let Err(error) = deleted {
         tracing::warn!(%error, "cannot remove the Telegram webhook; polling anyway");
     }
     let mut offset = None;

@@ -155,13 +155,26 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
         minutes: 0,
     };
     let mut events = Vec::new();
+    // Ids from the message id, so an update delivered twice (a webhook
+    // retry) counts once.
+    let id = |what: &str, user: &User| {
+        Some(format!(
+            "telegram:{chat}:{}:{what}:{}",
+            message.message_id, user.id
+        ))
+    };
     for member in message.new_chat_members.iter().flatten() {
         if !member.is_bot {
-            events.push(event(ActivityKind::Join, member, None, None));
+            events.push(event(ActivityKind::Join, member, None, id("join", member)));
         }
     }
     if let Some(member) = message.left_chat_member.as_ref().filter(|m| !m.is_bot) {
-        events.push(event(ActivityKind::Leave, member, None, None));
+        events.push(event(
+            ActivityKind::Leave,
+            member,
+            None,
+            id("leave", member),
+        ));
     }
     if let Some(author) = message.from.as_ref().filter(|a| !a.is_bot && !service) {
         let channel = message
