@@ -247,3 +247,45 @@ fn voice_sessions_count_minutes_and_a_crash_closes_them_at_the_last_alive_time()
         .collect();
     assert_eq!(voice, vec![("21", 15), ("22", 3)]);
 }
+
+#[test]
+fn one_session_serves_every_guild_of_a_token_and_stops_when_no_connection_needs_it() {
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    gateway.add_guild(BETA_DISCORD, &[]);
+    let (fixture, discord) = connected(&gateway);
+    let daemon = &fixture.daemon;
+    daemon.connect_live(BETA_DISCORD, TOKEN, &discord.uri());
+    assert_eq!(daemon.start_receivers(), 1, "one session for both guilds");
+    assert!(gateway.wait_for(NETWORK_DEADLINE, |sent| !sent.is_empty()));
+    for (id, guild) in [
+        ("1", ALPHA_DISCORD),
+        ("2", BETA_DISCORD),
+        ("3", BETA_DISCORD),
+    ] {
+        let mut m = message(id, "11", "300000000000000001", false);
+        m["guild_id"] = json!(guild);
+        gateway.dispatch("MESSAGE_CREATE", m);
+    }
+    eventually("the messages to be counted", || {
+        daemon.state().activity.pending() == 3
+    });
+    assert_eq!(totals(daemon, &fixture.alpha_ro, ALPHA_DISCORD).0, 1);
+    assert_eq!(totals(daemon, &fixture.beta_rw, BETA_DISCORD).0, 2);
+    // Checking again changes nothing: still the one session.
+    assert_eq!(daemon.start_receivers(), 1);
+    assert_eq!(
+        gateway
+            .sent()
+            .iter()
+            .filter(|s| matches!(s, Sent::Identify { .. }))
+            .count(),
+        1
+    );
+
+    // No live connection left for the token: the session ends.
+    daemon.connect_simulated(ALPHA_DISCORD, modctl_types::Platform::Discord);
+    daemon.connect_simulated(BETA_DISCORD, modctl_types::Platform::Discord);
+    assert_eq!(daemon.start_receivers(), 0);
+    eventually("the session to close", || !gateway.connected());
+}

@@ -202,6 +202,11 @@ impl FakeGateway {
         }
     }
 
+    /// Whether a client is connected to a session now.
+    pub fn connected(&self) -> bool {
+        lock(&self.shared.state).live.is_some()
+    }
+
     /// What the client sent so far.
     pub fn sent(&self) -> Vec<Sent> {
         lock(&self.shared.state).sent.clone()
