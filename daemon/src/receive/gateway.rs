@@ -16,6 +16,7 @@
 //! (message events, without their content: MESSAGE_CONTENT is not asked
 //! for) and GUILD_VOICE_STATES.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -81,14 +82,9 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
 
     // What a stopped or crashed daemon left open is closed before the
     // guilds say who is in voice now.
-    for guild in context.servers() {
-        let left_open = voice::close_left_open(&context.state.store, guild)
-            .await
-            .map_err(|e| e.to_string())?;
-        for event in left_open {
-            context.count(event);
-        }
-    }
+    let mut servers = context.servers.clone();
+    let mut known: BTreeSet<String> = servers.borrow_and_update().clone();
+    close_left_open(context, known.iter().cloned()).await?;
     alive(context).await;
 
     let config = ConfigBuilder::new(context.token.clone(), intents())
@@ -105,6 +101,17 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     let ended = loop {
         tokio::select! {
             _ = every.tick() => alive(context).await,
+            // A guild connected while the session runs: its GUILD_CREATE has
+            // passed, so only what an earlier run left open is closed; its
+            // members' next voice updates open sessions.
+            Ok(()) = servers.changed() => {
+                let now: BTreeSet<String> = servers.borrow_and_update().clone();
+                let added: Vec<String> = now.difference(&known).cloned().collect();
+                known = now;
+                if let Err(error) = close_left_open(context, added).await {
+                    break Err(error);
+                }
+            }
             ended = shards.join_next() => match ended {
                 Some(Ok(Ok(()))) | None => break Ok(()),
                 Some(Ok(Err(error))) => break Err(error),
@@ -117,6 +124,22 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     shards.shutdown().await;
     alive(context).await;
     ended
+}
+
+/// Closes the voice sessions left open in `guilds` and counts them.
+async fn close_left_open(
+    context: &SessionContext,
+    guilds: impl IntoIterator<Item = String>,
+) -> Result<(), String> {
+    for guild in guilds {
+        let left_open = voice::close_left_open(&context.state.store, guild)
+            .await
+            .map_err(|e| e.to_string())?;
+        for event in left_open {
+            context.count(event);
+        }
+    }
+    Ok(())
 }
 
 /// Records that the session is listening now.
