@@ -156,11 +156,6 @@ impl Receivers {
         &self.inner.sink
     }
 
-    /// How many sessions run now.
-    pub async fn sessions(&self) -> usize {
-        self.inner.running.lock().await.sessions.len()
-    }
-
     /// Stops every session (waiting for each to end) and refuses to start
     /// new ones: the server is stopping.
     pub async fn stop(&self) {
