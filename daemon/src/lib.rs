@@ -19,6 +19,9 @@
 //!   table, cases, strikes, escalation, jails and their expiry.
 //! - [`platform`]: the platform adapters (Discord, Telegram, Slack, simulator)
 //!   behind one trait.
+//! - [`receive`]: receiving community activity from the platforms the way a
+//!   bot does (Discord gateway, Slack Events API, Telegram updates), and the
+//!   `/hooks` endpoints the platforms post to.
 //! - [`snapshots`]: capturing structure snapshots (roles, channels,
 //!   settings) from the platforms.
 //! - [`restore`]: restoring a snapshot: the plan, and the durable job that
@@ -45,6 +48,7 @@ pub mod http;
 pub mod moderation;
 pub mod operator;
 pub mod platform;
+pub mod receive;
 pub mod response;
 pub mod restore;
 pub mod snapshots;
@@ -107,12 +111,15 @@ pub struct AppState {
     pub activity: activity::Ingestor,
     /// Insights answers kept until the next commit (see [`activity::cache`]).
     pub insights_cache: activity::cache::InsightsCache,
+    /// The sessions receiving activity from the platforms (see [`receive`]).
+    pub receivers: receive::Receivers,
 }
 
 impl AppState {
     /// State over an opened store, with the system clock and default
     /// platform settings.
     pub fn new(store: Store) -> Self {
+        let activity = activity::Ingestor::default();
         AppState {
             auth_cache: AuthCache::new(store.path()),
             store,
@@ -125,9 +132,20 @@ impl AppState {
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
-            activity: activity::Ingestor::default(),
+            activity: activity.clone(),
             insights_cache: activity::cache::InsightsCache::default(),
+            receivers: receive::Receivers::new(
+                std::sync::Arc::new(move |event| activity.record(event)),
+                true,
+            ),
         }
+    }
+
+    /// Whether the workers start the activity receivers' loop; when not,
+    /// tests start them with [`receive::reconcile`].
+    pub fn with_activity_receivers(mut self, autostart: bool) -> Self {
+        self.receivers = receive::Receivers::new(self.receivers.sink().clone(), autostart);
+        self
     }
 
     /// Reads time from `clock` (tests use a manual one).
@@ -171,6 +189,7 @@ pub fn router(state: AppState) -> Router {
     let api = api.method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .nest("/api/v1", api)
+        .nest("/hooks", receive::hooks::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
         .layer(middleware::from_fn(json_errors_and_logging))

@@ -34,6 +34,11 @@
 //!   interval (group commit). Tests record events and tick it.
 //! - **activity retention** ([`crate::activity::prune`]): deletes per-member
 //!   rollups and remembered event ids older than the retention window.
+//! - **activity receivers** ([`crate::receive::reconcile`]): starts the
+//!   platform sessions (Discord gateway, Telegram polling) the stored
+//!   connections need and stops the ones no longer needed; every minute, so
+//!   a connection made on a running daemon takes effect. The sessions stop
+//!   with the workers.
 
 use std::future::Future;
 use std::time::Duration;
@@ -63,6 +68,8 @@ pub struct Intervals {
     pub activity_flush: Duration,
     /// Activity older than the retention window is pruned.
     pub activity_retention: Duration,
+    /// The activity receivers are matched to the stored connections.
+    pub receivers: Duration,
 }
 
 impl Default for Intervals {
@@ -77,6 +84,7 @@ impl Default for Intervals {
             activity_flush: Duration::from_secs(2),
             // A slice of the event ids per tick: the whole table a day.
             activity_retention: Duration::from_secs(300),
+            receivers: Duration::from_secs(60),
         }
     }
 }
@@ -139,6 +147,7 @@ pub async fn restore(state: &AppState) -> ModerationResult<usize> {
 pub struct Workers {
     stop: watch::Sender<bool>,
     loops: Vec<JoinHandle<()>>,
+    receivers: crate::receive::Receivers,
 }
 
 impl Workers {
@@ -162,7 +171,7 @@ impl Workers {
 
         let (stop, stopped) = watch::channel(false);
         let intervals = state.worker_intervals;
-        let loops = vec![
+        let mut loops = vec![
             every(
                 "jail expiry",
                 intervals.jail_expiry,
@@ -212,9 +221,22 @@ impl Workers {
                 state.clone(),
                 |state| async move { Ok(crate::activity::prune(&state).await?) },
             ),
-            restorer(intervals.restore, stopped, state.clone()),
+            restorer(intervals.restore, stopped.clone(), state.clone()),
         ];
-        Workers { stop, loops }
+        if state.receivers.autostart() {
+            loops.push(every(
+                "activity receivers",
+                intervals.receivers,
+                stopped,
+                state.clone(),
+                |state| async move { Ok(crate::receive::reconcile(&state).await?) },
+            ));
+        }
+        Workers {
+            stop,
+            loops,
+            receivers: state.receivers.clone(),
+        }
     }
 
     /// Stops every loop, letting a tick under way finish first.
@@ -223,6 +245,8 @@ impl Workers {
         for handle in self.loops {
             let _ = handle.await;
         }
+        // Sessions started by the loop or by a test.
+        self.receivers.stop().await;
     }
 }
 

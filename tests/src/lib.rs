@@ -162,7 +162,10 @@ impl TestDaemon {
                         webhooks: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
-                    });
+                    })
+                    // Platform sessions start when a test asks
+                    // (`start_receivers`), never behind its back.
+                    .with_activity_receivers(false);
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");
@@ -228,6 +231,38 @@ impl TestDaemon {
     pub fn flush_activity(&self) -> usize {
         self.block_on(modctld::activity::flush(&self.state))
             .expect("flush activity")
+    }
+
+    /// Flushes what the receivers recorded, then reads the community
+    /// insights of `server` for the last 7 days through the API with `key`,
+    /// as a moderator would see them.
+    pub fn community_insights(
+        &self,
+        key: &TestKey,
+        server: &str,
+    ) -> modctl_types::activity::CommunityInsights {
+        self.flush_activity();
+        let client = self.client(key);
+        self.block_on(client.community_insights(server, Some(7)))
+            .expect("community insights")
+    }
+
+    /// Starts the activity receivers the stored connections need (a gateway
+    /// session, a Telegram poller, webhooks) and updates the running ones,
+    /// as the receivers' loop does; returns how many sessions run.
+    pub fn start_receivers(&self) -> usize {
+        self.block_on(modctld::receive::reconcile(&self.state))
+            .expect("start the activity receivers")
+    }
+
+    /// Sets how a connected `server` receives activity (Slack's signing
+    /// secret, Telegram's webhook).
+    pub fn set_receiving(&self, server: &str, receiving: modctld::store::receivers::Receiving) {
+        let server = server.to_owned();
+        let secrets = self.store.secrets().clone();
+        self.write(move |tx| {
+            modctld::store::receivers::set_receiving(tx, &secrets, &server, &receiving)
+        });
     }
 
     /// The daemon's state (e.g. `state().activity` to record events).
@@ -460,6 +495,23 @@ impl Fixture {
             beta_rw: daemon.key("beta", Scope::Write),
             daemon,
         }
+    }
+}
+
+/// How long [`eventually`] waits for something that comes over the network.
+pub const NETWORK_DEADLINE: Duration = Duration::from_secs(20);
+
+/// Polls `done` every 10 ms until it holds, for something that comes over
+/// the network (a gateway event, a poll); fails the test after
+/// [`NETWORK_DEADLINE`]. Not for waiting for time to pass: move the clock.
+pub fn eventually(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + NETWORK_DEADLINE;
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

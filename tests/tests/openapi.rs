@@ -90,7 +90,18 @@ fn routed_paths(daemon: &TestDaemon) -> BTreeSet<String> {
 #[test]
 fn the_router_routes_exactly_the_documented_paths() {
     let daemon = TestDaemon::start();
-    let routed = routed_paths(&daemon);
+    let (hooks, routed): (BTreeSet<String>, BTreeSet<String>) = routed_paths(&daemon)
+        .into_iter()
+        .partition(|path| path.starts_with("/hooks/"));
+    // The endpoints the platforms post to are outside the API (no key, the
+    // platforms' own formats) and documented in docs/api.md instead.
+    assert_eq!(
+        hooks,
+        BTreeSet::from([
+            "/hooks/slack/events".to_owned(),
+            "/hooks/telegram/{server_id}".to_owned()
+        ])
+    );
     let documented: BTreeSet<String> = openapi::document().paths.paths.into_keys().collect();
     assert!(
         routed.len() >= 10,

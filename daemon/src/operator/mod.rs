@@ -198,6 +198,15 @@ enum ServerCommand {
         /// The platform's API base URL, e.g. for a proxy [default: the platform's public API]
         #[arg(long, value_name = "URL", conflicts_with = "simulated")]
         api_base: Option<String>,
+        /// Slack: read the app's signing secret from this environment variable; it verifies
+        /// the Events API requests to `POST /hooks/slack/events` (community activity)
+        #[arg(long, value_name = "VAR", conflicts_with = "simulated")]
+        signing_secret_env: Option<String>,
+        /// Telegram: receive updates by webhook at this public base URL of the daemon
+        /// (`URL/hooks/telegram/ID`; the daemon calls setWebhook with a secret token)
+        /// instead of getUpdates long polling [default: long polling]
+        #[arg(long, value_name = "URL", conflicts_with = "simulated")]
+        telegram_webhook_url: Option<String>,
     },
 }
 

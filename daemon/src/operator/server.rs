@@ -5,6 +5,7 @@ use anyhow::Context;
 
 use super::{ServerCommand, demo, print_rows};
 use crate::store::connections::{self, ConnectionMode};
+use crate::store::receivers::{self, Receiving};
 use crate::store::{Store, StoreError, servers, teams};
 
 pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Result<()> {
@@ -65,7 +66,10 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             platform_token_stdin: _,
             simulated,
             api_base,
+            signing_secret_env,
+            telegram_webhook_url,
         } => {
+            let receiving = receiving(signing_secret_env, telegram_webhook_url)?;
             let mode = if simulated {
                 ConnectionMode::Simulated
             } else {
@@ -90,6 +94,7 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             };
             let id = server_id.clone();
             let secrets = store.secrets().clone();
+            let hint_receiving = receiving.clone();
             let platform = store
                 .write(move |tx| {
                     let record = servers::find(tx, &id)?.ok_or_else(|| {
@@ -98,7 +103,9 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                         ))
                     })?;
                     let simulated = mode == ConnectionMode::Simulated;
+                    check_receiving(record.server.platform, &receiving)?;
                     connections::set(tx, &secrets, &id, &connections::Connection { mode })?;
+                    receivers::set_receiving(tx, &secrets, &id, &receiving)?;
                     if simulated && !crate::platform::simulator::has_community(tx, &id)? {
                         crate::platform::simulator::seed(
                             tx,
@@ -115,7 +122,88 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                 "the platform API"
             };
             eprintln!("connected {platform} server {server_id} to {how}");
+            if !simulated {
+                eprintln!(
+                    "activity: {}",
+                    activity_hint(platform, &server_id, &hint_receiving)
+                );
+            }
         }
+    }
+    Ok(())
+}
+
+/// How the connection receives events, from the command line.
+fn receiving(
+    signing_secret_env: Option<String>,
+    telegram_webhook_url: Option<String>,
+) -> anyhow::Result<Receiving> {
+    let signing_secret = signing_secret_env
+        .map(|var| {
+            std::env::var(&var)
+                .ok()
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .with_context(|| format!("environment variable {var} is not set or empty"))
+        })
+        .transpose()?;
+    if let Some(url) = &telegram_webhook_url
+        && !(url.starts_with("https://") || url.starts_with("http://"))
+    {
+        anyhow::bail!(
+            "--telegram-webhook-url must be the daemon's public https:// base URL, e.g. https://modctl.example.com"
+        );
+    }
+    let hook_secret = telegram_webhook_url.as_ref().map(|_| {
+        // Telegram allows A-Z, a-z, 0-9, `_` and `-`: hex fits.
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).expect("the system's random source works");
+        bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    });
+    Ok(Receiving {
+        signing_secret,
+        hook_url: telegram_webhook_url.map(|u| u.trim_end_matches('/').to_owned()),
+        hook_secret,
+    })
+}
+
+/// How the server's activity will be received, for the operator.
+fn activity_hint(platform: modctl_types::Platform, id: &str, receiving: &Receiving) -> String {
+    use modctl_types::Platform;
+    match (platform, receiving) {
+        (Platform::Discord, _) => "a gateway session counts messages, voice and joins while `modctld serve` runs \
+             (enable the Server Members intent for the bot)"
+            .to_owned(),
+        (Platform::Telegram, Receiving { hook_url: Some(url), .. }) => format!(
+            "Telegram will post updates to {}, registered when `modctld serve` starts",
+            crate::receive::hooks::telegram_hook_url(url, id)
+        ),
+        (Platform::Telegram, _) => "getUpdates long polling while `modctld serve` runs (turn the bot's \
+             privacy mode off with @BotFather, or it sees no group messages)"
+            .to_owned(),
+        (Platform::Slack, Receiving { signing_secret: Some(_), .. }) => {
+            "set the Slack app's Event Subscriptions request URL to https://<this daemon>/hooks/slack/events"
+                .to_owned()
+        }
+        _ => "not received: connect again with --signing-secret-env to count Slack events".to_owned(),
+    }
+}
+
+/// Refuses options of another platform.
+fn check_receiving(
+    platform: modctl_types::Platform,
+    receiving: &Receiving,
+) -> Result<(), StoreError> {
+    use modctl_types::Platform;
+    if receiving.signing_secret.is_some() && platform != Platform::Slack {
+        return Err(StoreError::Invalid(format!(
+            "--signing-secret-env is for Slack servers; this one is on {platform}"
+        )));
+    }
+    if receiving.hook_url.is_some() && platform != Platform::Telegram {
+        return Err(StoreError::Invalid(format!(
+            "--telegram-webhook-url is for Telegram groups; this one is on {platform}"
+        )));
     }
     Ok(())
 }

@@ -25,6 +25,8 @@ use super::{
 
 /// Creating the guild's structure for restores.
 pub mod apply;
+/// The gateway: where it is, and its dispatches decoded for activity.
+pub mod gateway;
 /// Reading the guild's structure for snapshots.
 pub mod structure;
 

@@ -17,6 +17,8 @@
 //!   channels and settings for a snapshot, a capability of its own.
 //! - [`apply`]: [`apply::StructureWriter`], creating roles, channels,
 //!   overwrites and user groups for a restore, another capability.
+//! - [`receive`]: [`receive::EventSource`], what a platform offers a bot to
+//!   learn what members do (the gateway, updates), for community activity.
 //!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
 //! lines never contain them (reqwest errors are stripped of their URL, which
@@ -26,6 +28,7 @@ pub mod apply;
 pub mod discord;
 pub mod hierarchy;
 pub mod ratelimit;
+pub mod receive;
 pub mod retry;
 pub mod simulator;
 pub mod slack;
@@ -39,6 +42,7 @@ use modctl_types::{Platform, Timestamp};
 
 pub use apply::StructureWriter;
 pub use hierarchy::{Hierarchy, Member, Role};
+pub use receive::EventSource;
 pub use retry::RetryPolicy;
 pub use structure::StructureReader;
 
@@ -274,11 +278,12 @@ impl PlatformClients {
 }
 
 /// Everything a connected platform offers: the moderation primitives,
-/// reading its structure and creating it. Callers take the capability they
-/// need (a `Box<dyn Connected>` coerces to `Box<dyn PlatformAdapter>`).
-pub trait Connected: PlatformAdapter + StructureReader + StructureWriter {}
+/// reading its structure, creating it and receiving events. Callers take the
+/// capability they need (a `Box<dyn Connected>` coerces to
+/// `Box<dyn PlatformAdapter>`).
+pub trait Connected: PlatformAdapter + StructureReader + StructureWriter + EventSource {}
 
-impl<T: PlatformAdapter + StructureReader + StructureWriter> Connected for T {}
+impl<T: PlatformAdapter + StructureReader + StructureWriter + EventSource> Connected for T {}
 
 /// The adapter for a server's stored connection.
 pub fn adapter_for(

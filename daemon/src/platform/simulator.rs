@@ -26,6 +26,9 @@ pub mod apply;
 pub mod nuke;
 pub mod structure;
 
+/// The simulator's activity comes from the demo, not from receivers.
+impl crate::platform::EventSource for Simulator {}
+
 pub use structure::{SimChannel, SimOverwrite};
 
 /// "Muted for good".

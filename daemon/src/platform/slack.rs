@@ -66,8 +66,13 @@ impl Slack {
 
 /// Creating channels and user groups for restores.
 pub mod apply;
+/// The Events API: verifying requests and decoding them for activity.
+pub mod events;
 /// Reading the workspace's structure for snapshots.
 pub mod structure;
+
+/// Slack pushes events to the daemon's hook; it has nothing to call for them.
+impl crate::platform::EventSource for Slack {}
 
 async fn read(response: reqwest::Response) -> PlatformResult<Value> {
     let status = response.status();

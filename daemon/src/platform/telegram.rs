@@ -127,6 +127,8 @@ impl Telegram {
 pub mod apply;
 /// Reading the group's structure for snapshots.
 pub mod structure;
+/// Updates (long polling, webhook) decoded for activity.
+pub mod updates;
 
 /// A `ChatMember` as Telegram sends it (the fields the daemon reads);
 /// `can_send_messages` is only there for restricted members.

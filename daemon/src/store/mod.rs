@@ -55,6 +55,7 @@ pub mod idempotency;
 pub mod jails;
 pub mod keys;
 mod readers;
+pub mod receivers;
 pub mod restore;
 pub mod secrets;
 pub mod servers;

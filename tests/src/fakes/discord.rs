@@ -75,6 +75,7 @@ pub struct FakeDiscord {
 
 super::server_methods!(FakeDiscord);
 
+pub mod gateway;
 mod guild;
 mod limits;
 mod writes;
@@ -126,6 +127,7 @@ impl FakeDiscord {
             bans: BTreeMap::new(),
             messages: HashMap::new(),
             next_id: FIRST_CREATED_ID,
+            gateway_url: None,
         };
         let guild = Arc::new(Mutex::new(guild));
         let limits = Arc::new(Mutex::new(RateLimits::default()));
@@ -181,6 +183,12 @@ impl FakeDiscord {
 
     fn guild(&self) -> std::sync::MutexGuard<'_, Guild> {
         lock(&self.guild)
+    }
+
+    /// `GET /gateway/bot` answers `url` (a [`gateway::FakeGateway`]'s), as
+    /// the real API answers Discord's gateway.
+    pub fn set_gateway_url(&self, url: &str) {
+        self.guild().gateway_url = Some(url.to_owned());
     }
 
     /// The guild's id.

@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
 mod settings;
+mod updates;
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "123456:fake-telegram-token";
@@ -134,6 +135,11 @@ struct Bot {
     bot_can_restrict: bool,
     default_permissions: Map<String, Value>,
     next_message_id: i64,
+    /// Updates not yet confirmed by a `getUpdates` offset.
+    updates: Vec<Value>,
+    next_update_id: i64,
+    /// `setWebhook`'s URL and secret token.
+    webhook: Option<(String, Option<String>)>,
 }
 
 impl FakeTelegram {
@@ -156,6 +162,9 @@ impl FakeTelegram {
             bot_can_restrict: true,
             default_permissions,
             next_message_id: 1,
+            updates: Vec::new(),
+            next_update_id: 1,
+            webhook: None,
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -336,6 +345,9 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "setChatTitle" => state.set_title(&params),
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),
+        "getUpdates" => state.get_updates(&params),
+        "setWebhook" => state.set_webhook(&params),
+        "deleteWebhook" => state.delete_webhook(),
         _ => failure(404, "Not Found"),
     }
 }

@@ -63,18 +63,28 @@ pub enum SecretField {
     /// `webhook_secrets.previous_secret`: the signing secret a rotation
     /// replaced, signing next to the new one for a day.
     PreviousWebhookSecret,
+    /// `platform_connections.signing_secret`: a Slack app's signing secret,
+    /// which verifies the Events API requests.
+    SlackSigningSecret,
+    /// `platform_connections.hook_secret`: the `secret_token` the daemon
+    /// gave Telegram's `setWebhook`, which checks the webhook's requests.
+    TelegramHookSecret,
 }
 
 impl SecretField {
-    const ALL: [SecretField; 3] = [
+    const ALL: [SecretField; 5] = [
         SecretField::PlatformToken,
         SecretField::WebhookSecret,
         SecretField::PreviousWebhookSecret,
+        SecretField::SlackSigningSecret,
+        SecretField::TelegramHookSecret,
     ];
 
     fn table(self) -> &'static str {
         match self {
-            SecretField::PlatformToken => "platform_connections",
+            SecretField::PlatformToken
+            | SecretField::SlackSigningSecret
+            | SecretField::TelegramHookSecret => "platform_connections",
             SecretField::WebhookSecret | SecretField::PreviousWebhookSecret => "webhook_secrets",
         }
     }
@@ -84,6 +94,8 @@ impl SecretField {
             SecretField::PlatformToken => "token",
             SecretField::WebhookSecret => "secret",
             SecretField::PreviousWebhookSecret => "previous_secret",
+            SecretField::SlackSigningSecret => "signing_secret",
+            SecretField::TelegramHookSecret => "hook_secret",
         }
     }
 

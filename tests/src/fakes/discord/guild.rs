@@ -69,6 +69,8 @@ pub(super) struct Guild {
     pub(super) bans: BTreeMap<String, Option<String>>,
     pub(super) messages: HashMap<String, Vec<String>>,
     pub(super) next_id: u64,
+    /// What `GET /gateway/bot` answers as the gateway's URL.
+    pub(super) gateway_url: Option<String>,
 }
 
 /// Discord's error body.
@@ -103,6 +105,17 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
     let segments: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
     let method = request.method.as_str();
     match segments.as_slice() {
+        // Where the gateway is: the fake gateway a test started, if any (no
+        // test reaches the real one).
+        ["gateway", "bot"] => match (method, &guild.gateway_url) {
+            ("GET", Some(url)) => Reply::json(
+                200,
+                json!({"url": url, "shards": 1, "session_start_limit":
+                    {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
+            ),
+            ("GET", None) => error(404, "404: Not Found (no fake gateway)", 0),
+            _ => method_not_allowed(),
+        },
         ["users", "@me"] => match method {
             "GET" => Reply::json(
                 200,

@@ -1,0 +1,273 @@
+//! Telegram updates as a source of activity: `getUpdates` (long polling),
+//! `setWebhook` / `deleteWebhook`, and decoding an `Update` into what the
+//! daemon counts.
+//!
+//! Only `message` updates are asked for (`allowed_updates`). A message counts
+//! as a message of its author unless the author is a bot or it is a service
+//! message (a member joining or leaving, a pin, a title change, ...);
+//! `new_chat_members` counts a join per member and `left_chat_member` a
+//! leave. The group is the server; the channel is the forum topic
+//! (`message_thread_id`) where there is one, else the group itself.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use modctl_types::Timestamp;
+use modctl_types::activity::ActivityKind;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Telegram, read};
+use crate::activity::ActivityEvent;
+use crate::platform::receive::EventSource;
+use crate::platform::structure::payload;
+use crate::platform::{PlatformError, PlatformResult};
+
+/// Fields of a service message: it reports something that happened in the
+/// group rather than something a member wrote.
+const SERVICE_FIELDS: [&str; 14] = [
+    "new_chat_members",
+    "left_chat_member",
+    "new_chat_title",
+    "new_chat_photo",
+    "delete_chat_photo",
+    "group_chat_created",
+    "supergroup_chat_created",
+    "channel_chat_created",
+    "message_auto_delete_timer_changed",
+    "migrate_to_chat_id",
+    "migrate_from_chat_id",
+    "pinned_message",
+    "forum_topic_created",
+    "video_chat_started",
+];
+
+#[async_trait]
+impl EventSource for Telegram {
+    async fn get_updates(&self, offset: i64, timeout_secs: u32) -> PlatformResult<Vec<Value>> {
+        // Not through the retry policy: the poller itself is the retry, and
+        // the long poll needs a longer time limit than other calls.
+        let url = format!("{}/bot{}/getUpdates", self.base, self.token);
+        let response = self
+            .clients
+            .http
+            .post(&url)
+            .timeout(Duration::from_secs(u64::from(timeout_secs) + 10))
+            .json(&json!({
+                "offset": offset,
+                "timeout": timeout_secs,
+                "allowed_updates": ["message"],
+            }))
+            .send()
+            .await
+            .map_err(PlatformError::from_reqwest)?;
+        payload(read(response).await?, "answer to getUpdates")
+    }
+
+    async fn set_webhook(&self, url: &str, secret: &str) -> PlatformResult<()> {
+        self.call(
+            "setWebhook",
+            json!({"url": url, "secret_token": secret, "allowed_updates": ["message"]}),
+        )
+        .await
+        .map(drop)
+    }
+
+    async fn delete_webhook(&self) -> PlatformResult<()> {
+        self.call("deleteWebhook", json!({})).await.map(drop)
+    }
+}
+
+/// An update: its id, and what it counts for (none for updates the daemon
+/// does not count).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Update {
+    /// `update_id`: the next `getUpdates` offset is the last one plus one.
+    pub update_id: i64,
+    /// What it counts for.
+    pub events: Vec<ActivityEvent>,
+}
+
+#[derive(Debug, Deserialize)]
+struct UpdatePayload {
+    update_id: i64,
+    #[serde(default)]
+    message: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Message {
+    message_id: i64,
+    date: i64,
+    chat: Chat,
+    #[serde(default)]
+    from: Option<User>,
+    #[serde(default)]
+    message_thread_id: Option<i64>,
+    #[serde(default)]
+    new_chat_members: Option<Vec<User>>,
+    #[serde(default)]
+    left_chat_member: Option<User>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Chat {
+    id: i64,
+}
+
+#[derive(Debug, Deserialize)]
+struct User {
+    id: i64,
+    is_bot: bool,
+}
+
+/// The `update_id` of a raw update, so one that cannot be decoded can still
+/// be stepped over.
+pub fn update_id(update: &Value) -> Option<i64> {
+    update.get("update_id").and_then(Value::as_i64)
+}
+
+/// Decodes one update.
+pub fn decode(update: Value) -> PlatformResult<Update> {
+    let update: UpdatePayload = payload(update, "update from Telegram")?;
+    let Some(raw) = update.message else {
+        return Ok(Update {
+            update_id: update.update_id,
+            events: Vec::new(),
+        });
+    };
+    let service = SERVICE_FIELDS.iter().any(|f| raw.get(f).is_some());
+    let message: Message = payload(raw, "message from Telegram")?;
+    let at = Timestamp::from_second(message.date).map_err(|_| {
+        PlatformError::Invalid(format!(
+            "unexpected message from Telegram: date {} is not a time",
+            message.date
+        ))
+    })?;
+    let chat = message.chat.id.to_string();
+    let event = |kind, user: &User, channel_id, event_id| ActivityEvent {
+        server_id: chat.clone(),
+        event_id,
+        kind,
+        user_id: user.id.to_string(),
+        channel_id,
+        at,
+        minutes: 0,
+    };
+    let mut events = Vec::new();
+    // Ids from the message id, so an update delivered twice (a webhook
+    // retry) counts once.
+    let id = |what: &str, user: &User| {
+        Some(format!(
+            "telegram:{chat}:{}:{what}:{}",
+            message.message_id, user.id
+        ))
+    };
+    for member in message.new_chat_members.iter().flatten() {
+        if !member.is_bot {
+            events.push(event(ActivityKind::Join, member, None, id("join", member)));
+        }
+    }
+    if let Some(member) = message.left_chat_member.as_ref().filter(|m| !m.is_bot) {
+        events.push(event(
+            ActivityKind::Leave,
+            member,
+            None,
+            id("leave", member),
+        ));
+    }
+    if let Some(author) = message.from.as_ref().filter(|a| !a.is_bot && !service) {
+        let channel = message
+            .message_thread_id
+            .map_or_else(|| chat.clone(), |thread| thread.to_string());
+        events.push(event(
+            ActivityKind::Message,
+            author,
+            Some(channel),
+            Some(format!("telegram:{chat}:{}", message.message_id)),
+        ));
+    }
+    Ok(Update {
+        update_id: update.update_id,
+        events,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(extra: Value) -> Value {
+        let mut message = json!({"message_id": 7, "date": 1_800_000_000,
+            "chat": {"id": -100, "type": "supergroup"}, "from": {"id": 5, "is_bot": false}});
+        for (k, v) in extra.as_object().unwrap() {
+            message[k] = v.clone();
+        }
+        json!({"update_id": 42, "message": message})
+    }
+
+    #[test]
+    fn a_member_message_counts_in_its_group() {
+        let update = decode(message(json!({"text": "hi"}))).unwrap();
+        assert_eq!(update.update_id, 42);
+        assert_eq!(
+            update.events,
+            vec![ActivityEvent {
+                server_id: "-100".into(),
+                event_id: Some("telegram:-100:7".into()),
+                kind: ActivityKind::Message,
+                user_id: "5".into(),
+                channel_id: Some("-100".into()),
+                at: Timestamp::from_second(1_800_000_000).unwrap(),
+                minutes: 0,
+            }]
+        );
+        let topic = decode(message(json!({"message_thread_id": 3}))).unwrap();
+        assert_eq!(topic.events[0].channel_id.as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn joins_and_leaves_are_counted_not_as_messages() {
+        let joined = decode(message(json!({"new_chat_members": [
+            {"id": 6, "is_bot": false}, {"id": 9, "is_bot": true}
+        ]})))
+        .unwrap();
+        let kinds: Vec<_> = joined
+            .events
+            .iter()
+            .map(|e| (e.kind, e.user_id.as_str()))
+            .collect();
+        assert_eq!(kinds, vec![(ActivityKind::Join, "6")]);
+        let left = decode(message(
+            json!({"left_chat_member": {"id": 6, "is_bot": false}}),
+        ))
+        .unwrap();
+        let kinds: Vec<_> = left.events.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, vec![ActivityKind::Leave]);
+    }
+
+    #[test]
+    fn bots_service_messages_and_other_updates_count_nothing() {
+        let bot = decode(message(json!({"from": {"id": 9, "is_bot": true}}))).unwrap();
+        assert!(bot.events.is_empty());
+        let pinned = decode(message(json!({"pinned_message": {}}))).unwrap();
+        assert!(pinned.events.is_empty());
+        let edited = decode(json!({"update_id": 43, "edited_message": {}})).unwrap();
+        assert_eq!((edited.update_id, edited.events.len()), (43, 0));
+    }
+
+    #[test]
+    fn a_missing_field_is_an_error() {
+        let err = decode(json!({"message": {}})).unwrap_err();
+        assert!(err.to_string().contains("update_id"), "{err}");
+        let mut no_chat = message(json!({}));
+        no_chat["message"].as_object_mut().unwrap().remove("chat");
+        let err = decode(no_chat.clone()).unwrap_err();
+        assert!(err.to_string().contains("chat"), "{err}");
+        assert_eq!(update_id(&no_chat), Some(42));
+        let mut no_flag = message(json!({}));
+        no_flag["message"]["from"] = json!({"id": 5});
+        let err = decode(no_flag).unwrap_err();
+        assert!(err.to_string().contains("is_bot"), "{err}");
+    }
+}

@@ -1,0 +1,229 @@
+//! A Discord gateway session for one bot token, shared by every guild
+//! connected with that token.
+//!
+//! The session asks the REST API where the gateway is (`GET /gateway/bot`,
+//! as a bot does; a connection's `api_base` thus also points the gateway at a
+//! local one in tests) and how many shards Discord wants, then runs one
+//! twilight-gateway [`Shard`] per shard. twilight does the protocol:
+//! HELLO, IDENTIFY with the intents below, heartbeats (and a reconnect when
+//! they go unanswered), RESUME at READY's `resume_gateway_url` after a
+//! reconnect request (op 7) or a dropped connection, re-IDENTIFY when the
+//! session cannot be resumed. This module reads the dispatches
+//! ([`crate::platform::discord::gateway`]) and counts them.
+//!
+//! Intents: GUILDS (`GUILD_CREATE` with who is in voice), GUILD_MEMBERS
+//! (joins and leaves; privileged, enable it for the bot), GUILD_MESSAGES
+//! (message events, without their content: MESSAGE_CONTENT is not asked
+//! for) and GUILD_VOICE_STATES.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use twilight_gateway::{ConfigBuilder, Intents, Message, Shard, ShardId};
+
+use super::{RETRY_AFTER_FAILURE, SessionContext, pause, voice};
+use crate::platform::EventSource;
+use crate::platform::discord::Discord;
+use crate::platform::discord::gateway::{Dispatch, decode, dispatch_of};
+use crate::store::receivers;
+
+/// How often the session records that it is listening (the bound on voice
+/// time lost to a crash).
+pub const ALIVE_EVERY: Duration = Duration::from_secs(60);
+
+/// The intents the session identifies with.
+pub fn intents() -> Intents {
+    Intents::GUILDS | Intents::GUILD_MEMBERS | Intents::GUILD_MESSAGES | Intents::GUILD_VOICE_STATES
+}
+
+/// Runs the session until `stop` turns true, starting it again after a
+/// failure (a refused token, an unreachable gateway).
+pub async fn run(context: SessionContext, mut stop: watch::Receiver<bool>) {
+    loop {
+        match session(&context, &mut stop).await {
+            Ok(()) => return,
+            Err(error) => {
+                tracing::warn!(%error, "Discord gateway session failed; starting it again in {}s", RETRY_AFTER_FAILURE.as_secs());
+                if pause(RETRY_AFTER_FAILURE, &mut stop).await {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// One session: until `stop` (`Ok`) or a failure that needs a fresh start.
+async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> Result<(), String> {
+    let discord = Discord::new(
+        context.state.platforms.clone(),
+        context.api_base.clone(),
+        context.token.clone(),
+        "",
+    );
+    let gateway = tokio::select! {
+        gateway = discord.gateway() => gateway.map_err(|e| format!("cannot find the gateway: {e}"))?,
+        _ = stop.changed() => return Ok(()),
+    };
+    if gateway.session_start_limit.remaining == 0 {
+        let wait = Duration::from_millis(gateway.session_start_limit.reset_after);
+        tracing::warn!(
+            "the bot may start no more gateway sessions today; waiting {}s",
+            wait.as_secs()
+        );
+        return if pause(wait, stop).await {
+            Ok(())
+        } else {
+            Err("waited for the session start limit".to_owned())
+        };
+    }
+
+    // What a stopped or crashed daemon left open is closed before the
+    // guilds say who is in voice now.
+    let mut servers = context.servers.clone();
+    let mut known: BTreeSet<String> = servers.borrow_and_update().clone();
+    close_left_open(context, known.iter().cloned()).await?;
+    alive(context).await;
+
+    let config = ConfigBuilder::new(context.token.clone(), intents())
+        .proxy_url(gateway.url.trim_end_matches('/').to_owned())
+        .build();
+    let total = gateway.shards.max(1);
+    let mut shards = JoinSet::new();
+    for number in 0..total {
+        let shard = Shard::with_config(ShardId::new(number, total), config.clone());
+        shards.spawn(run_shard(context.clone(), shard, stop.clone()));
+    }
+    let mut every =
+        tokio::time::interval_at(tokio::time::Instant::now() + ALIVE_EVERY, ALIVE_EVERY);
+    let ended = loop {
+        tokio::select! {
+            _ = every.tick() => alive(context).await,
+            // A guild connected while the session runs: its GUILD_CREATE has
+            // passed, so only what an earlier run left open is closed; its
+            // members' next voice updates open sessions.
+            Ok(()) = servers.changed() => {
+                let now: BTreeSet<String> = servers.borrow_and_update().clone();
+                let added: Vec<String> = now.difference(&known).cloned().collect();
+                known = now;
+                if let Err(error) = close_left_open(context, added).await {
+                    break Err(error);
+                }
+            }
+            ended = shards.join_next() => match ended {
+                Some(Ok(Ok(()))) | None => break Ok(()),
+                Some(Ok(Err(error))) => break Err(error),
+                Some(Err(join)) => break Err(format!("a shard task failed: {join}")),
+            },
+        }
+    };
+    // Stopping (or one shard failed): every shard ends, and the time of the
+    // end is recorded for the voice sessions still open.
+    shards.shutdown().await;
+    alive(context).await;
+    ended
+}
+
+/// Closes the voice sessions left open in `guilds` and counts them.
+async fn close_left_open(
+    context: &SessionContext,
+    guilds: impl IntoIterator<Item = String>,
+) -> Result<(), String> {
+    for guild in guilds {
+        let left_open = voice::close_left_open(&context.state.store, guild)
+            .await
+            .map_err(|e| e.to_string())?;
+        for event in left_open {
+            context.count(event);
+        }
+    }
+    Ok(())
+}
+
+/// Records that the session is listening now.
+async fn alive(context: &SessionContext) {
+    let servers = context.servers();
+    let now = context.state.clock.now_unix();
+    if let Err(e) = context
+        .state
+        .store
+        .write(move |tx| receivers::set_alive(tx, &servers, now))
+        .await
+    {
+        tracing::warn!(error = %e, "cannot record that the gateway session is listening");
+    }
+}
+
+/// Reads one shard's messages until `stop`; an error only when the gateway
+/// closed the session for good (a refused token, intents not allowed).
+async fn run_shard(
+    context: SessionContext,
+    mut shard: Shard,
+    mut stop: watch::Receiver<bool>,
+) -> Result<(), String> {
+    loop {
+        let next = tokio::select! {
+            next = shard.next() => next,
+            _ = stop.changed() => return Ok(()),
+        };
+        match next {
+            None => {
+                return Err(
+                    "the gateway closed the session for good: check the bot token and that the \
+                     GUILD_MEMBERS intent is enabled for the bot"
+                        .to_owned(),
+                );
+            }
+            // twilight reconnects by itself after these.
+            Some(Err(error)) => tracing::warn!(%error, "Discord gateway error"),
+            Some(Ok(Message::Close(frame))) => {
+                tracing::debug!(?frame, "Discord gateway connection closed; reconnecting");
+            }
+            Some(Ok(Message::Text(json))) => handle(&context, &json).await,
+        }
+    }
+}
+
+/// Counts what one gateway message says.
+async fn handle(context: &SessionContext, json: &str) {
+    let (name, data) = match dispatch_of(json) {
+        Ok(Some(dispatch)) => dispatch,
+        Ok(None) => return,
+        Err(error) => {
+            tracing::warn!(%error, "unreadable Discord gateway message; skipped");
+            return;
+        }
+    };
+    let now = context.state.clock.now();
+    let ours = |guild: &str| context.servers.borrow().contains(guild);
+    let store = &context.state.store;
+    let counted = match decode(&name, data, now) {
+        Ok(Dispatch::Count(event)) => {
+            context.count(event);
+            return;
+        }
+        Ok(Dispatch::Voice(state)) if ours(&state.guild_id) => {
+            voice::update(store, state, now.as_second())
+                .await
+                .map(|ended| ended.into_iter().collect::<Vec<_>>())
+        }
+        Ok(Dispatch::GuildVoice { guild_id, states }) if ours(&guild_id) => {
+            voice::sync_guild(store, guild_id, states, now.as_second()).await
+        }
+        Ok(_) => return,
+        Err(error) => {
+            tracing::warn!(event = name, %error, "a Discord event the daemon cannot read; skipped");
+            return;
+        }
+    };
+    match counted {
+        Ok(events) => {
+            for event in events {
+                context.count(event);
+            }
+        }
+        Err(error) => tracing::error!(event = name, %error, "cannot record a voice session"),
+    }
+}

@@ -1,0 +1,308 @@
+//! Receiving community activity from the platforms the way a bot does, and
+//! handing it to the ingestion ([`crate::activity`]) as
+//! [`ActivityEvent`]s.
+//!
+//! - [`gateway`]: a Discord gateway session per bot token, shared by the
+//!   guilds connected with that token (twilight-gateway: heartbeats,
+//!   identify, resume and reconnect), and [`voice`] sessions.
+//! - [`telegram`]: `getUpdates` long polling per bot token, the default (it
+//!   works behind NAT); a server connected with a public URL gets a webhook
+//!   instead, registered here with `setWebhook`.
+//! - [`hooks`]: the HTTP endpoints the platforms post to, outside `/api/v1`
+//!   and without an API key: `POST /hooks/slack/events` (signed with the
+//!   Slack app's signing secret) and `POST /hooks/telegram/{server_id}`
+//!   (checked with the webhook's secret token).
+//!
+//! Which sessions run follows the stored connections: [`reconcile`] starts a
+//! session for each bot token that has none, gives running sessions their
+//! current servers, and stops sessions no connection uses any more. The
+//! receivers' loop ([`crate::workers`]) runs it at start-up and then every
+//! minute, so `modctld server connect` takes effect on a running daemon;
+//! tests call it themselves. Sessions stop with the server ([`Receivers::stop`]).
+
+pub mod gateway;
+pub mod hooks;
+pub mod telegram;
+pub mod voice;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Mutex, watch};
+use tokio::task::JoinHandle;
+
+use crate::AppState;
+use crate::activity::ActivityEvent;
+use crate::platform::EventSource;
+use crate::platform::receive::{Delivery, delivery};
+use crate::store::StoreError;
+use crate::store::receivers::{self, LiveConnection};
+
+/// Where received events go.
+pub type Sink = Arc<dyn Fn(ActivityEvent) + Send + Sync>;
+
+/// How long a session waits after a failure it cannot fix itself (a refused
+/// token, an unreachable platform) before trying again.
+pub const RETRY_AFTER_FAILURE: Duration = Duration::from_secs(30);
+
+/// The running receivers of a daemon; cheap to clone.
+#[derive(Clone)]
+pub struct Receivers {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    sink: Sink,
+    /// Whether the workers start the receivers' loop (tests drive
+    /// [`reconcile`] themselves).
+    autostart: bool,
+    running: Mutex<Running>,
+}
+
+impl std::fmt::Debug for Receivers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Receivers")
+            .field("autostart", &self.inner.autostart)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A bot, as far as sessions go: the same token at the same API is one
+/// session, whatever number of servers it serves.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Bot {
+    delivery: Delivery,
+    api_base: Option<String>,
+    token: String,
+}
+
+#[derive(Default)]
+struct Running {
+    sessions: HashMap<Bot, Session>,
+    /// Telegram webhooks registered by this process: server → URL.
+    webhooks: BTreeMap<String, String>,
+    stopped: bool,
+}
+
+/// A running session: its task, the servers it counts for, and its stop.
+struct Session {
+    servers: watch::Sender<BTreeSet<String>>,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<()>,
+}
+
+/// What a session task gets.
+#[derive(Clone)]
+pub struct SessionContext {
+    /// The daemon (store, clock, HTTP clients).
+    pub state: AppState,
+    /// Where events go.
+    pub sink: Sink,
+    /// The bot token.
+    pub token: String,
+    /// The platform's API base other than its public one.
+    pub api_base: Option<String>,
+    /// The servers the session counts events for (updated while it runs).
+    pub servers: watch::Receiver<BTreeSet<String>>,
+}
+
+impl std::fmt::Debug for SessionContext {
+    // Never prints the token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionContext")
+            .field("api_base", &self.api_base)
+            .field("servers", &*self.servers.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionContext {
+    /// Hands `event` on if it belongs to a server of this session.
+    pub fn count(&self, event: ActivityEvent) -> bool {
+        let ours = self.servers.borrow().contains(&event.server_id);
+        if ours {
+            (self.sink)(event);
+        }
+        ours
+    }
+
+    /// The servers now.
+    pub fn servers(&self) -> Vec<String> {
+        self.servers.borrow().iter().cloned().collect()
+    }
+}
+
+impl Receivers {
+    /// Receivers handing events to `sink`; `autostart` says whether the
+    /// workers run [`reconcile`] in a loop.
+    pub fn new(sink: Sink, autostart: bool) -> Receivers {
+        Receivers {
+            inner: Arc::new(Inner {
+                sink,
+                autostart,
+                running: Mutex::new(Running::default()),
+            }),
+        }
+    }
+
+    /// Whether the workers run the receivers' loop.
+    pub fn autostart(&self) -> bool {
+        self.inner.autostart
+    }
+
+    /// Where events go.
+    pub fn sink(&self) -> &Sink {
+        &self.inner.sink
+    }
+
+    /// Stops every session (waiting for each to end) and refuses to start
+    /// new ones: the server is stopping.
+    pub async fn stop(&self) {
+        let sessions = {
+            let mut running = self.inner.running.lock().await;
+            running.stopped = true;
+            std::mem::take(&mut running.sessions)
+        };
+        for (_, session) in sessions {
+            session.end().await;
+        }
+    }
+}
+
+impl Session {
+    async fn end(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+/// Starts, updates and stops sessions to match the stored connections;
+/// returns how many sessions run.
+pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
+    let secrets = state.store.secrets().clone();
+    let live = state
+        .store
+        .read(move |tx| receivers::live_connections(tx, &secrets))
+        .await?;
+
+    let mut wanted: BTreeMap<Bot, BTreeSet<String>> = BTreeMap::new();
+    let mut webhooks = Vec::new();
+    for connection in live {
+        let delivery = match delivery(connection.platform) {
+            Delivery::Updates if connection.receiving.hook_url.is_some() => {
+                webhooks.push(connection);
+                continue;
+            }
+            Delivery::Pushed => continue,
+            sessions => sessions,
+        };
+        wanted
+            .entry(Bot {
+                delivery,
+                api_base: connection.api_base,
+                token: connection.token,
+            })
+            .or_default()
+            .insert(connection.server_id);
+    }
+
+    let receivers = &state.receivers;
+    let mut running = receivers.inner.running.lock().await;
+    if running.stopped {
+        return Ok(0);
+    }
+    let gone: Vec<Bot> = running
+        .sessions
+        .keys()
+        .filter(|bot| !wanted.contains_key(*bot))
+        .cloned()
+        .collect();
+    for bot in gone {
+        if let Some(session) = running.sessions.remove(&bot) {
+            session.end().await;
+        }
+    }
+    for (bot, servers) in wanted {
+        if let Some(session) = running.sessions.get(&bot) {
+            session.servers.send_if_modified(|current| {
+                let changed = *current != servers;
+                *current = servers.clone();
+                changed
+            });
+            continue;
+        }
+        let (servers_tx, servers_rx) = watch::channel(servers);
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let context = SessionContext {
+            state: state.clone(),
+            sink: receivers.inner.sink.clone(),
+            token: bot.token.clone(),
+            api_base: bot.api_base.clone(),
+            servers: servers_rx,
+        };
+        let task = match bot.delivery {
+            Delivery::Gateway => tokio::spawn(gateway::run(context, stop_rx)),
+            Delivery::Updates | Delivery::Pushed => tokio::spawn(telegram::run(context, stop_rx)),
+        };
+        running.sessions.insert(
+            bot,
+            Session {
+                servers: servers_tx,
+                stop: stop_tx,
+                task,
+            },
+        );
+    }
+    for connection in webhooks {
+        register_webhook(state, &mut running.webhooks, connection).await;
+    }
+    Ok(running.sessions.len())
+}
+
+/// Registers a Telegram webhook with `setWebhook`, once per process and URL
+/// (Telegram keeps it; a failure is tried again at the next reconcile).
+async fn register_webhook(
+    state: &AppState,
+    registered: &mut BTreeMap<String, String>,
+    connection: LiveConnection,
+) {
+    let (Some(base), Some(secret)) = (
+        connection.receiving.hook_url.as_deref(),
+        connection.receiving.hook_secret.as_deref(),
+    ) else {
+        return;
+    };
+    let url = hooks::telegram_hook_url(base, &connection.server_id);
+    if registered.get(&connection.server_id) == Some(&url) {
+        return;
+    }
+    let adapter = crate::platform::telegram::Telegram::new(
+        state.platforms.clone(),
+        connection.api_base.clone(),
+        connection.token.clone(),
+        &connection.server_id,
+    );
+    match adapter.set_webhook(&url, secret).await {
+        Ok(()) => {
+            tracing::info!(server = %connection.server_id, %url, "Telegram webhook registered");
+            registered.insert(connection.server_id, url);
+        }
+        Err(e) => tracing::warn!(
+            server = %connection.server_id,
+            error = %e,
+            "cannot register the Telegram webhook; trying again at the next check"
+        ),
+    }
+}
+
+/// Sleeps `duration`, or less if `stop` turns true; whether to stop.
+pub(crate) async fn pause(duration: Duration, stop: &mut watch::Receiver<bool>) -> bool {
+    if *stop.borrow() {
+        return true;
+    }
+    tokio::select! {
+        _ = tokio::time::sleep(duration) => *stop.borrow(),
+        _ = stop.changed() => true,
+    }
+}

@@ -1,0 +1,300 @@
+//! What the activity receivers keep ([`crate::receive`]): how each live
+//! connection receives events (Slack's signing secret, Telegram's webhook),
+//! open Discord voice sessions, Telegram's `getUpdates` offset, when a
+//! receiver was last known to listen, and the Slack event ids already
+//! counted. Secrets are sealed like the bot token ([`super::secrets`]).
+
+use modctl_types::Platform;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::StoreError;
+use super::secrets::{SecretField, Secrets};
+
+/// How long a counted Slack event id is remembered, in seconds.
+pub const SLACK_EVENT_MEMORY_SECS: i64 = 3600;
+
+/// How a live connection receives events, beyond its bot token.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Receiving {
+    /// Slack: the app's signing secret.
+    pub signing_secret: Option<String>,
+    /// Telegram: the daemon's public base URL; `None` means long polling.
+    pub hook_url: Option<String>,
+    /// Telegram: the `secret_token` given to `setWebhook`.
+    pub hook_secret: Option<String>,
+}
+
+impl std::fmt::Debug for Receiving {
+    // Never prints the secrets.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Receiving")
+            .field(
+                "signing_secret",
+                &self.signing_secret.as_ref().map(|_| ".."),
+            )
+            .field("hook_url", &self.hook_url)
+            .field("hook_secret", &self.hook_secret.as_ref().map(|_| ".."))
+            .finish()
+    }
+}
+
+/// A live connection, as the receivers start sessions for it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct LiveConnection {
+    /// The server (the platform's id).
+    pub server_id: String,
+    /// Its platform.
+    pub platform: Platform,
+    /// The bot token.
+    pub token: String,
+    /// The API base other than the platform's public one.
+    pub api_base: Option<String>,
+    /// How it receives events.
+    pub receiving: Receiving,
+}
+
+impl std::fmt::Debug for LiveConnection {
+    // Never prints the token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveConnection")
+            .field("server_id", &self.server_id)
+            .field("platform", &self.platform)
+            .field("api_base", &self.api_base)
+            .field("receiving", &self.receiving)
+            .finish_non_exhaustive()
+    }
+}
+
+fn unseal(
+    secrets: &Secrets,
+    field: SecretField,
+    server_id: &str,
+    sealed: Option<String>,
+) -> Result<Option<String>, StoreError> {
+    sealed
+        .map(|sealed| {
+            secrets.unseal(field, server_id, &sealed).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "a secret of server {server_id} cannot be read: {e}; connect the server again with `modctld server connect`"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// Sets how `server_id` (already connected) receives events.
+pub fn set_receiving(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+    server_id: &str,
+    receiving: &Receiving,
+) -> Result<(), StoreError> {
+    let seal =
+        |field, value: &Option<String>| value.as_deref().map(|v| secrets.seal(field, server_id, v));
+    tx.execute(
+        "UPDATE platform_connections SET signing_secret = ?2, hook_url = ?3, hook_secret = ?4
+         WHERE server_id = ?1",
+        params![
+            server_id,
+            seal(SecretField::SlackSigningSecret, &receiving.signing_secret),
+            receiving.hook_url,
+            seal(SecretField::TelegramHookSecret, &receiving.hook_secret),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Every live connection, with its token and secrets unsealed.
+pub fn live_connections(
+    tx: &Transaction<'_>,
+    secrets: &Secrets,
+) -> Result<Vec<LiveConnection>, StoreError> {
+    let rows = tx
+        .prepare_cached(
+            "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret
+             FROM platform_connections c JOIN servers s ON s.id = c.server_id
+             WHERE c.mode = 'live' ORDER BY c.server_id",
+        )?
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, Option<String>>(2)?,
+                row.get::<_, Option<String>>(3)?,
+                row.get::<_, Option<String>>(4)?,
+                row.get::<_, Option<String>>(5)?,
+                row.get::<_, Option<String>>(6)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(
+            |(server_id, platform, token, api_base, signing, hook_url, hook_secret)| {
+                let platform = platform
+                    .parse()
+                    .map_err(|e: String| StoreError::Corrupt(format!("server {server_id}: {e}")))?;
+                let token = unseal(secrets, SecretField::PlatformToken, &server_id, token)?
+                    .unwrap_or_default();
+                let receiving = Receiving {
+                    signing_secret: unseal(
+                        secrets,
+                        SecretField::SlackSigningSecret,
+                        &server_id,
+                        signing,
+                    )?,
+                    hook_url,
+                    hook_secret: unseal(
+                        secrets,
+                        SecretField::TelegramHookSecret,
+                        &server_id,
+                        hook_secret,
+                    )?,
+                };
+                Ok(LiveConnection {
+                    server_id,
+                    platform,
+                    token,
+                    api_base,
+                    receiving,
+                })
+            },
+        )
+        .collect()
+}
+
+/// Records `event_id` as counted at `now` (forgetting ids older than
+/// [`SLACK_EVENT_MEMORY_SECS`]); whether it was new.
+pub fn first_slack_sighting(
+    tx: &Transaction<'_>,
+    event_id: &str,
+    now: i64,
+) -> Result<bool, StoreError> {
+    tx.prepare_cached("DELETE FROM slack_events_seen WHERE seen_at < ?1")?
+        .execute([now - SLACK_EVENT_MEMORY_SECS])?;
+    let inserted = tx
+        .prepare_cached(
+            "INSERT INTO slack_events_seen (event_id, seen_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![event_id, now])?;
+    Ok(inserted == 1)
+}
+
+/// Telegram's next `getUpdates` offset for a bot serving `servers`: the
+/// highest any of them recorded (0: from what Telegram still holds).
+pub fn telegram_offset(tx: &Transaction<'_>, servers: &[String]) -> Result<i64, StoreError> {
+    let mut offset = 0;
+    for server in servers {
+        let stored: Option<Option<i64>> = tx
+            .prepare_cached("SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1")?
+            .query_row([server], |row| row.get(0))
+            .optional()?;
+        offset = offset.max(stored.flatten().unwrap_or(0));
+    }
+    Ok(offset)
+}
+
+/// Records the next `getUpdates` offset for every server of a bot.
+pub fn set_telegram_offset(
+    tx: &Transaction<'_>,
+    servers: &[String],
+    offset: i64,
+) -> Result<(), StoreError> {
+    for server in servers {
+        tx.prepare_cached(
+            "INSERT INTO activity_receivers (server_id, telegram_offset) VALUES (?1, ?2)
+             ON CONFLICT (server_id) DO UPDATE SET telegram_offset = excluded.telegram_offset",
+        )?
+        .execute(params![server, offset])?;
+    }
+    Ok(())
+}
+
+/// Records that the receiver of `servers` was listening at `now`.
+pub fn set_alive(tx: &Transaction<'_>, servers: &[String], now: i64) -> Result<(), StoreError> {
+    for server in servers {
+        tx.prepare_cached(
+            "INSERT INTO activity_receivers (server_id, alive_at) VALUES (?1, ?2)
+             ON CONFLICT (server_id) DO UPDATE SET alive_at = excluded.alive_at",
+        )?
+        .execute(params![server, now])?;
+    }
+    Ok(())
+}
+
+/// When the receiver of `server` was last known to listen.
+pub fn alive_at(tx: &Transaction<'_>, server: &str) -> Result<Option<i64>, StoreError> {
+    let stored: Option<Option<i64>> = tx
+        .prepare_cached("SELECT alive_at FROM activity_receivers WHERE server_id = ?1")?
+        .query_row([server], |row| row.get(0))
+        .optional()?;
+    Ok(stored.flatten())
+}
+
+/// An open voice session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoiceSession {
+    /// The member.
+    pub user_id: String,
+    /// Their voice channel.
+    pub channel_id: String,
+    /// Unix time they joined it.
+    pub started_at: i64,
+}
+
+/// The voice session of `user` in `server`, if one is open.
+pub fn voice_session(
+    tx: &Transaction<'_>,
+    server: &str,
+    user: &str,
+) -> Result<Option<VoiceSession>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT channel_id, started_at FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
+        )?
+        .query_row([server, user], |row| {
+            Ok(VoiceSession {
+                user_id: user.to_owned(),
+                channel_id: row.get(0)?,
+                started_at: row.get(1)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Every open voice session of `server`.
+pub fn voice_sessions(tx: &Transaction<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT user_id, channel_id, started_at FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
+        )?
+        .query_map([server], |row| {
+            Ok(VoiceSession {
+                user_id: row.get(0)?,
+                channel_id: row.get(1)?,
+                started_at: row.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Opens (or replaces) the voice session of a member.
+pub fn open_voice(
+    tx: &Transaction<'_>,
+    server: &str,
+    session: &VoiceSession,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO voice_sessions (server_id, user_id, channel_id, started_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (server_id, user_id) DO UPDATE SET channel_id = excluded.channel_id,
+             started_at = excluded.started_at",
+    )?
+    .execute(params![server, session.user_id, session.channel_id, session.started_at])?;
+    Ok(())
+}
+
+/// Closes the voice session of a member.
+pub fn close_voice(tx: &Transaction<'_>, server: &str, user: &str) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
+        .execute([server, user])?;
+    Ok(())
+}

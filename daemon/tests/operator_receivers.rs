@@ -1,0 +1,167 @@
+//! `modctld server connect` with the options of the activity receivers:
+//! Slack's signing secret (`--signing-secret-env`, sealed at rest like the
+//! token) and a Telegram webhook (`--telegram-webhook-url`, for which the
+//! daemon makes the secret token itself).
+
+use std::path::Path;
+
+use modctld::store::Store;
+use modctld::store::receivers::{self, LiveConnection};
+
+mod support;
+
+use support::{modctld, run};
+
+const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
+
+fn claim(db: &Path, platform: &str, id: &str) {
+    run(
+        modctld(db).args([
+            "server",
+            "claim",
+            "--team",
+            "alpha",
+            "--platform",
+            platform,
+            "--id",
+            id,
+            "--name",
+            "Community",
+        ]),
+        0,
+    );
+}
+
+fn connections(db: &Path) -> Vec<LiveConnection> {
+    let db = db.to_owned();
+    tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(async move {
+            let store = Store::open(db).await.unwrap();
+            let secrets = store.secrets().clone();
+            store
+                .read(move |tx| receivers::live_connections(tx, &secrets))
+                .await
+                .unwrap()
+        })
+}
+
+#[test]
+fn the_signing_secret_is_stored_sealed_and_the_webhook_gets_a_secret_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    run(modctld(&db).args(["team", "create", "alpha"]), 0);
+    claim(&db, "slack", "T0123ABCD");
+    claim(&db, "telegram", "-1001");
+    run(
+        modctld(&db)
+            .env("BOT_TOKEN", "xoxb-token")
+            .env("SIGNING", SIGNING_SECRET)
+            .args([
+                "server",
+                "connect",
+                "T0123ABCD",
+                "--platform-token-env",
+                "BOT_TOKEN",
+                "--signing-secret-env",
+                "SIGNING",
+            ]),
+        0,
+    );
+    run(
+        modctld(&db).env("BOT_TOKEN", "1:tg-token").args([
+            "server",
+            "connect",
+            "-1001",
+            "--platform-token-env",
+            "BOT_TOKEN",
+            "--telegram-webhook-url",
+            "https://modctl.example.com/",
+        ]),
+        0,
+    );
+
+    let live = connections(&db);
+    let slack = live.iter().find(|c| c.server_id == "T0123ABCD").unwrap();
+    assert_eq!(
+        slack.receiving.signing_secret.as_deref(),
+        Some(SIGNING_SECRET)
+    );
+    let telegram = live.iter().find(|c| c.server_id == "-1001").unwrap();
+    assert_eq!(
+        telegram.receiving.hook_url.as_deref(),
+        Some("https://modctl.example.com")
+    );
+    let secret = telegram.receiving.hook_secret.clone().unwrap();
+    assert_eq!(secret.len(), 64);
+    assert!(secret.chars().all(|c| c.is_ascii_hexdigit()), "{secret}");
+
+    for suffix in ["", "-wal"] {
+        let Ok(bytes) = std::fs::read(format!("{}{suffix}", db.display())) else {
+            continue;
+        };
+        for plain in [SIGNING_SECRET, &secret] {
+            assert!(
+                !bytes.windows(plain.len()).any(|w| w == plain.as_bytes()),
+                "a secret is readable in the database file{suffix}"
+            );
+        }
+    }
+
+    // Connecting again without the option drops what it set.
+    run(
+        modctld(&db).env("BOT_TOKEN", "xoxb-token").args([
+            "server",
+            "connect",
+            "T0123ABCD",
+            "--platform-token-env",
+            "BOT_TOKEN",
+        ]),
+        0,
+    );
+    let live = connections(&db);
+    let slack = live.iter().find(|c| c.server_id == "T0123ABCD").unwrap();
+    assert_eq!(slack.receiving.signing_secret, None);
+}
+
+/// `server connect ID --platform-token-env BOT_TOKEN` plus `extra`, with
+/// `SIGNING` set; expects exit code `code`, returns stderr.
+fn connect(db: &Path, id: &str, extra: &[&str], code: i32) -> String {
+    let mut command = modctld(db);
+    command
+        .env("BOT_TOKEN", "token")
+        .env("SIGNING", SIGNING_SECRET)
+        .args(["server", "connect", id, "--platform-token-env", "BOT_TOKEN"])
+        .args(extra);
+    run(&mut command, code).1
+}
+
+#[test]
+fn options_of_another_platform_or_a_bad_url_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    run(modctld(&db).args(["team", "create", "alpha"]), 0);
+    claim(&db, "discord", "100000000000000001");
+    claim(&db, "telegram", "-1001");
+    let err = connect(
+        &db,
+        "100000000000000001",
+        &["--signing-secret-env", "SIGNING"],
+        1,
+    );
+    assert!(err.contains("--signing-secret-env is for Slack"), "{err}");
+    let err = connect(
+        &db,
+        "-1001",
+        &["--telegram-webhook-url", "modctl.example.com"],
+        1,
+    );
+    assert!(err.contains("--telegram-webhook-url must be"), "{err}");
+    let err = connect(&db, "-1001", &["--signing-secret-env", "UNSET_VARIABLE"], 1);
+    assert!(err.contains("UNSET_VARIABLE is not set"), "{err}");
+    // Nothing was connected by the refused commands.
+    assert!(connections(&db).is_empty());
+    // Polling, the default, needs no option.
+    let err = connect(&db, "-1001", &[], 0);
+    assert!(err.contains("getUpdates long polling"), "{err}");
+}

@@ -1,0 +1,383 @@
+//! A fake Discord gateway: a websocket server on 127.0.0.1 that speaks the
+//! gateway protocol (v10, JSON, no compression) as the daemon's session
+//! needs it, written from Discord's documentation.
+//!
+//! - On connect: HELLO (op 10) with the heartbeat interval.
+//! - IDENTIFY (op 2): checked against [`super::TOKEN`] (a wrong token is
+//!   closed with 4004, as Discord does); then READY with a new session id and
+//!   `resume_gateway_url` (this server, under `/resume`, so a test sees that
+//!   the client resumed where READY said), then a `GUILD_CREATE` per guild
+//!   added with [`FakeGateway::add_guild`].
+//! - HEARTBEAT (op 1): answered with a HEARTBEAT ACK (op 11), and counted.
+//! - Dispatches pushed by the test ([`FakeGateway::dispatch`]) get the
+//!   session's next sequence number and are kept in the session's log.
+//! - [`FakeGateway::request_reconnect`] sends RECONNECT (op 7); dispatches
+//!   pushed until the client resumes are only logged, as Discord keeps
+//!   them for a resume.
+//! - RESUME (op 6): the events after the client's sequence are replayed, then
+//!   RESUMED. An unknown session gets INVALID SESSION (op 9, not resumable).
+//!
+//! Like the HTTP fakes it runs on its own thread with its own runtime and
+//! stops when dropped.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, oneshot};
+use tokio_websockets::{CloseCode, Message, ServerBuilder};
+
+use super::super::server::lock;
+use super::{BOT, TOKEN};
+
+/// What the client sent, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    /// IDENTIFY with these intents.
+    Identify {
+        /// The intents bit set.
+        intents: u64,
+        /// The shard `[id, total]`.
+        shard: Option<(u64, u64)>,
+    },
+    /// RESUME of `session_id` after `seq`.
+    Resume {
+        /// The session resumed.
+        session_id: String,
+        /// The last sequence number the client had.
+        seq: u64,
+    },
+    /// A HEARTBEAT.
+    Heartbeat,
+}
+
+#[derive(Debug, Default)]
+struct Session {
+    /// Every dispatch of the session: (sequence, the whole payload).
+    log: Vec<(u64, String)>,
+    seq: u64,
+}
+
+#[derive(Debug)]
+struct State {
+    url: String,
+    heartbeat_interval_ms: u64,
+    guilds: Vec<Value>,
+    sessions: HashMap<String, Session>,
+    /// The session the live connection serves, and its outbox.
+    live: Option<(String, mpsc::UnboundedSender<Outgoing>)>,
+    /// The last session READY gave (dispatches go there, live or not).
+    current: Option<String>,
+    sent: Vec<Sent>,
+    /// The request path of every websocket connection, in order.
+    connections: Vec<String>,
+    next_session: u64,
+}
+
+#[derive(Debug)]
+enum Outgoing {
+    Text(String),
+    Close(u16),
+}
+
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+/// A fake Discord gateway; stopped when dropped.
+#[derive(Debug)]
+pub struct FakeGateway {
+    url: String,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl FakeGateway {
+    /// A gateway that asks for heartbeats every `heartbeat_interval`.
+    pub fn start(heartbeat_interval: Duration) -> FakeGateway {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a fake gateway");
+        listener
+            .set_nonblocking(true)
+            .expect("non-blocking listener");
+        let url = format!("ws://{}", listener.local_addr().expect("address"));
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                url: url.clone(),
+                heartbeat_interval_ms: u64::try_from(heartbeat_interval.as_millis())
+                    .unwrap_or(u64::MAX),
+                guilds: Vec::new(),
+                sessions: HashMap::new(),
+                live: None,
+                current: None,
+                sent: Vec::new(),
+                connections: Vec::new(),
+                next_session: 1,
+            }),
+            changed: Condvar::new(),
+        });
+        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let thread = std::thread::spawn({
+            let shared = shared.clone();
+            move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                runtime.block_on(async move {
+                    let listener = TcpListener::from_std(listener).expect("listener");
+                    let accept = async {
+                        loop {
+                            let Ok((stream, _)) = listener.accept().await else {
+                                continue;
+                            };
+                            tokio::spawn(connection(shared.clone(), stream));
+                        }
+                    };
+                    tokio::select! {
+                        () = accept => {}
+                        _ = shutdown_rx => {}
+                    }
+                });
+            }
+        });
+        FakeGateway {
+            url,
+            shared,
+            shutdown: Some(shutdown_tx),
+            thread: Some(thread),
+        }
+    }
+
+    /// The gateway's URL, e.g. `ws://127.0.0.1:40123`: what
+    /// [`super::FakeDiscord::set_gateway_url`] should answer.
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// `GUILD_CREATE` after READY will carry `guild_id` with `voice_states`
+    /// (each `(user, channel)`).
+    pub fn add_guild(&self, guild_id: &str, voice_states: &[(&str, &str)]) {
+        let states: Vec<Value> = voice_states
+            .iter()
+            .map(|(user, channel)| json!({"user_id": user, "channel_id": channel, "session_id": "s"}))
+            .collect();
+        lock(&self.shared.state).guilds.push(json!({
+            "id": guild_id, "name": "Fake Guild", "unavailable": false,
+            "member_count": 2, "voice_states": states, "channels": [], "members": [],
+        }));
+    }
+
+    /// Pushes dispatch `name` with data `d` into the current session; sent
+    /// now when the client is connected, else kept for its resume.
+    pub fn dispatch(&self, name: &str, d: Value) {
+        let mut state = lock(&self.shared.state);
+        let current = state
+            .current
+            .clone()
+            .expect("no session yet: wait for IDENTIFY");
+        let session = state.sessions.entry(current.clone()).or_default();
+        session.seq += 1;
+        let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
+        session.log.push((session.seq, payload.clone()));
+        if let Some((live, outbox)) = &state.live
+            && *live == current
+        {
+            let _ = outbox.send(Outgoing::Text(payload));
+        }
+    }
+
+    /// Sends RECONNECT (op 7): the client should come back and resume;
+    /// dispatches pushed meanwhile are kept for the resume.
+    pub fn request_reconnect(&self) {
+        let mut state = lock(&self.shared.state);
+        if let Some((_, outbox)) = state.live.take() {
+            let _ = outbox.send(Outgoing::Text(json!({"op": 7, "d": null}).to_string()));
+        }
+    }
+
+    /// Whether a client is connected to a session now.
+    pub fn connected(&self) -> bool {
+        lock(&self.shared.state).live.is_some()
+    }
+
+    /// What the client sent so far.
+    pub fn sent(&self) -> Vec<Sent> {
+        lock(&self.shared.state).sent.clone()
+    }
+
+    /// The request path of every connection so far (`/` first, `/resume/`
+    /// after a resume at READY's `resume_gateway_url`).
+    pub fn connections(&self) -> Vec<String> {
+        lock(&self.shared.state).connections.clone()
+    }
+
+    /// Waits until `done` holds for what the client sent and the client is
+    /// connected to a session (so a dispatch reaches it at once), for at
+    /// most `timeout`; whether it did.
+    pub fn wait_for(&self, timeout: Duration, done: impl Fn(&[Sent]) -> bool) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut state = lock(&self.shared.state);
+        loop {
+            if done(&state.sent) && state.live.is_some() {
+                return true;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            state = self
+                .shared
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+impl Drop for FakeGateway {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What the fake answers to one client message, under the state's lock.
+fn answer(state: &mut State, outbox: &mpsc::UnboundedSender<Outgoing>, message: &Value) {
+    let send = |value: Value| {
+        let _ = outbox.send(Outgoing::Text(value.to_string()));
+    };
+    match message["op"].as_u64() {
+        Some(1) => {
+            state.sent.push(Sent::Heartbeat);
+            send(json!({"op": 11, "d": null}));
+        }
+        Some(2) => {
+            let d = &message["d"];
+            let shard = d["shard"]
+                .as_array()
+                .and_then(|s| Some((s.first()?.as_u64()?, s.get(1)?.as_u64()?)));
+            state.sent.push(Sent::Identify {
+                intents: d["intents"].as_u64().unwrap_or(0),
+                shard,
+            });
+            if d["token"].as_str() != Some(&format!("Bot {TOKEN}"))
+                && d["token"].as_str() != Some(TOKEN)
+            {
+                let _ = outbox.send(Outgoing::Close(4004));
+                return;
+            }
+            let id = format!("session-{}", state.next_session);
+            state.next_session += 1;
+            let mut session = Session::default();
+            let mut dispatch = |name: &str, d: Value| {
+                session.seq += 1;
+                let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
+                session.log.push((session.seq, payload.clone()));
+                let _ = outbox.send(Outgoing::Text(payload));
+            };
+            let unavailable: Vec<Value> = state
+                .guilds
+                .iter()
+                .map(|g| json!({"id": g["id"], "unavailable": true}))
+                .collect();
+            dispatch(
+                "READY",
+                json!({"v": 10, "user": {"id": BOT, "username": "modctl", "discriminator": "0", "bot": true},
+                       "guilds": unavailable, "session_id": id,
+                       "resume_gateway_url": format!("{}/resume", state.url),
+                       "shard": [0, 1], "application": {"id": BOT, "flags": 0}}),
+            );
+            for guild in state.guilds.clone() {
+                dispatch("GUILD_CREATE", guild);
+            }
+            state.sessions.insert(id.clone(), session);
+            state.current = Some(id.clone());
+            state.live = Some((id, outbox.clone()));
+        }
+        Some(6) => {
+            let d = &message["d"];
+            let session_id = d["session_id"].as_str().unwrap_or_default().to_owned();
+            let seq = d["seq"].as_u64().unwrap_or(0);
+            state.sent.push(Sent::Resume {
+                session_id: session_id.clone(),
+                seq,
+            });
+            let Some(session) = state.sessions.get_mut(&session_id) else {
+                send(json!({"op": 9, "d": false}));
+                return;
+            };
+            for (_, payload) in session.log.iter().filter(|(s, _)| *s > seq) {
+                let _ = outbox.send(Outgoing::Text(payload.clone()));
+            }
+            session.seq += 1;
+            let resumed = json!({"op": 0, "t": "RESUMED", "s": session.seq, "d": {}}).to_string();
+            session.log.push((session.seq, resumed.clone()));
+            let _ = outbox.send(Outgoing::Text(resumed));
+            state.current = Some(session_id.clone());
+            state.live = Some((session_id, outbox.clone()));
+        }
+        _ => {}
+    }
+}
+
+/// Serves one websocket connection.
+async fn connection(shared: Arc<Shared>, stream: tokio::net::TcpStream) {
+    let Ok((request, mut socket)) = ServerBuilder::new().accept(stream).await else {
+        return;
+    };
+    let (outbox, mut outgoing) = mpsc::unbounded_channel();
+    {
+        let mut state = lock(&shared.state);
+        state.connections.push(request.uri().path().to_owned());
+        let hello = json!({"op": 10, "d": {"heartbeat_interval": state.heartbeat_interval_ms}});
+        let _ = outbox.send(Outgoing::Text(hello.to_string()));
+    }
+    shared.changed.notify_all();
+    loop {
+        tokio::select! {
+            incoming = socket.next() => {
+                let Some(Ok(message)) = incoming else { break };
+                let Some(text) = message.as_text() else {
+                    if message.is_close() { break }
+                    continue;
+                };
+                let Ok(value) = serde_json::from_str::<Value>(text) else { break };
+                answer(&mut lock(&shared.state), &outbox, &value);
+                shared.changed.notify_all();
+            }
+            Some(out) = outgoing.recv() => match out {
+                Outgoing::Text(text) => {
+                    if socket.send(Message::text(text)).await.is_err() { break }
+                }
+                Outgoing::Close(code) => {
+                    let code = CloseCode::try_from(code).unwrap_or(CloseCode::POLICY_VIOLATION);
+                    let _ = socket.send(Message::close(Some(code), "Authentication failed.")).await;
+                    break;
+                }
+            },
+        }
+    }
+    // The connection is gone: it no longer receives dispatches.
+    let mut state = lock(&shared.state);
+    if state
+        .live
+        .as_ref()
+        .is_some_and(|(_, live)| live.same_channel(&outbox))
+    {
+        state.live = None;
+    }
+    drop(state);
+    shared.changed.notify_all();
+}

@@ -1,0 +1,104 @@
+//! The bot's update queue: `getUpdates` (an offset confirms, and drops,
+//! every update before it; refused with 409 while a webhook is set, as on
+//! Telegram), `setWebhook` and `deleteWebhook`. Tests queue messages with
+//! [`FakeTelegram::push_message`] and friends.
+//!
+//! `getUpdates` answers at once, also when the queue is empty (Telegram
+//! would hold the request for `timeout` seconds): the daemon's poller must
+//! cope with a quick empty answer anyway.
+
+use serde_json::{Map, Value, json};
+
+use super::super::server::Reply;
+use super::{Bot, FakeTelegram, failure, ok};
+
+impl Bot {
+    pub(super) fn get_updates(&mut self, params: &Map<String, Value>) -> Reply {
+        if self.webhook.is_some() {
+            return failure(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            );
+        }
+        let offset = params.get("offset").and_then(Value::as_i64).unwrap_or(0);
+        self.updates
+            .retain(|u| u["update_id"].as_i64().unwrap_or(0) >= offset);
+        ok(Value::Array(self.updates.clone()))
+    }
+
+    pub(super) fn set_webhook(&mut self, params: &Map<String, Value>) -> Reply {
+        let Some(url) = params.get("url").and_then(Value::as_str) else {
+            return failure(400, "Bad Request: bad webhook: URL host is empty");
+        };
+        let secret = params
+            .get("secret_token")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        self.webhook = Some((url.to_owned(), secret));
+        ok(json!(true))
+    }
+
+    pub(super) fn delete_webhook(&mut self) -> Reply {
+        self.webhook = None;
+        ok(json!(true))
+    }
+
+    fn push(&mut self, message: Value) -> Value {
+        let update = json!({"update_id": self.next_update_id, "message": message});
+        self.next_update_id += 1;
+        self.updates.push(update.clone());
+        update
+    }
+}
+
+impl FakeTelegram {
+    fn message(&self, from: i64, extra: Value) -> Value {
+        let mut state = self.state();
+        let id = state.next_message_id;
+        state.next_message_id += 1;
+        let mut message = json!({
+            "message_id": id, "date": 1_800_000_000,
+            "chat": {"id": state.chat_id, "type": "supergroup", "title": state.title},
+            "from": {"id": from, "is_bot": from == super::BOT, "first_name": format!("user {from}")},
+        });
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            message[k] = v.clone();
+        }
+        message
+    }
+
+    /// Queues a text message by `from` at unix time `date`; returns the
+    /// update (for posting it to a webhook).
+    pub fn push_message(&self, from: i64, date: i64) -> Value {
+        let message = self.message(from, json!({"text": "hello", "date": date}));
+        self.state().push(message)
+    }
+
+    /// Queues `user` joining the group at `date`.
+    pub fn push_join(&self, user: i64, date: i64) -> Value {
+        let message = self.message(
+            user,
+            json!({"date": date, "new_chat_members": [{"id": user, "is_bot": false, "first_name": "new"}]}),
+        );
+        self.state().push(message)
+    }
+
+    /// Queues `user` leaving the group at `date`.
+    pub fn push_leave(&self, user: i64, date: i64) -> Value {
+        let message = self.message(
+            user,
+            json!({"date": date, "left_chat_member": {"id": user, "is_bot": false, "first_name": "gone"}}),
+        );
+        self.state().push(message)
+    }
+
+    /// Updates not yet confirmed by an offset.
+    pub fn pending_updates(&self) -> usize {
+        self.state().updates.len()
+    }
+
+    /// The webhook `setWebhook` registered: URL and secret token.
+    pub fn webhook(&self) -> Option<(String, Option<String>)> {
+        self.state().webhook.clone()
+    }
+}

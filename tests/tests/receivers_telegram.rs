@@ -1,0 +1,166 @@
+//! The Telegram receivers end to end (issue #12): `getUpdates` long polling
+//! against the fake Bot API (the default), with its offset kept across a
+//! restart, and the webhook `POST /hooks/telegram/{server_id}` with its
+//! secret token. Network waits are polls with a deadline.
+
+use modctl_e2e::fakes::FakeTelegram;
+use modctl_e2e::fakes::telegram::{BOT, TOKEN};
+use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually};
+use modctld::store::receivers::{self, Receiving};
+use serde_json::Value;
+
+/// (messages, joins, leaves) of the group over the last 7 days, read from
+/// `GET /servers/{id}/community-insights`.
+fn totals(daemon: &TestDaemon, key: &TestKey) -> (u64, u64, u64) {
+    let t = daemon.community_insights(key, ALPHA_TELEGRAM).totals;
+    (t.messages, t.joins, t.leaves)
+}
+
+fn stored_offset(daemon: &TestDaemon) -> i64 {
+    daemon.write(|tx| receivers::telegram_offset(tx, &[ALPHA_TELEGRAM.to_owned()]))
+}
+
+fn connected() -> (Fixture, FakeTelegram) {
+    let fixture = Fixture::start();
+    let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());
+    fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, TOKEN, &telegram.uri());
+    (fixture, telegram)
+}
+
+/// The `offset` of every `getUpdates` call so far.
+fn offsets(telegram: &FakeTelegram) -> Vec<i64> {
+    telegram
+        .requests_to("POST", &FakeTelegram::path("getUpdates"))
+        .iter()
+        .map(|r| r.body["offset"].as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn polled_updates_are_counted_and_a_restart_neither_loses_nor_repeats_them() {
+    let (fixture, telegram) = connected();
+    let Fixture {
+        daemon, alpha_ro, ..
+    } = fixture;
+    let now = daemon.now_unix();
+    telegram.push_message(5, now);
+    telegram.push_message(5, now);
+    telegram.push_message(BOT, now);
+    telegram.push_join(6, now);
+    telegram.push_leave(7, now);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the updates to be confirmed", || {
+        stored_offset(&daemon) == 6
+    });
+    assert_eq!(
+        telegram
+            .requests_to("POST", &FakeTelegram::path("deleteWebhook"))
+            .len(),
+        1
+    );
+    let polled = offsets(&telegram);
+    assert_eq!(
+        polled[0], 0,
+        "the first poll starts from what Telegram holds"
+    );
+    assert!(polled[1..].iter().all(|o| *o == 6), "{polled:?}");
+    // The bot's own message is not counted; the join and leave are service
+    // messages, not messages.
+    assert_eq!(totals(&daemon, &alpha_ro), (2, 1, 1));
+
+    // Across a restart: the poller starts at the stored offset, so nothing
+    // is asked for (and counted) twice, and what came meanwhile is counted.
+    let daemon = daemon.restart();
+    telegram.push_message(8, now);
+    let before = offsets(&telegram).len();
+    daemon.start_receivers();
+    eventually("the new update to be confirmed", || {
+        stored_offset(&daemon) == 7
+    });
+    assert_eq!(offsets(&telegram)[before], 6);
+    // One message more than before the restart, nothing counted twice.
+    assert_eq!(totals(&daemon, &alpha_ro), (3, 1, 1));
+    assert_eq!(telegram.pending_updates(), 0);
+}
+
+async fn post_update(
+    daemon: &TestDaemon,
+    server: &str,
+    update: &Value,
+    secret: Option<&str>,
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(format!("{}/hooks/telegram/{server}", daemon.url()))
+        .json(update);
+    if let Some(secret) = secret {
+        request = request.header("X-Telegram-Bot-Api-Secret-Token", secret);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    let secret = "s3cr3t-token_from-setWebhook";
+    daemon.set_receiving(
+        ALPHA_TELEGRAM,
+        Receiving {
+            hook_url: Some("https://modctl.example.com".to_owned()),
+            hook_secret: Some(secret.to_owned()),
+            ..Receiving::default()
+        },
+    );
+    // A webhook bot gets no poller; the daemon registers the webhook.
+    assert_eq!(daemon.start_receivers(), 0);
+    assert_eq!(
+        telegram.webhook(),
+        Some((
+            format!("https://modctl.example.com/hooks/telegram/{ALPHA_TELEGRAM}"),
+            Some(secret.to_owned())
+        ))
+    );
+    assert!(
+        telegram
+            .requests_to("POST", &FakeTelegram::path("getUpdates"))
+            .is_empty()
+    );
+
+    let now = daemon.now_unix();
+    let message = telegram.push_message(5, now);
+    let (status, error) =
+        error_body(post_update(daemon, ALPHA_TELEGRAM, &message, None).await).await;
+    assert_eq!(status, 401);
+    assert!(error.contains("X-Telegram-Bot-Api-Secret-Token"), "{error}");
+    let (status, _) =
+        error_body(post_update(daemon, ALPHA_TELEGRAM, &message, Some("wrong")).await).await;
+    assert_eq!(status, 401);
+    assert_eq!(
+        totals(daemon, &fixture.alpha_ro),
+        (0, 0, 0),
+        "nothing counted without the secret"
+    );
+
+    let accepted = post_update(daemon, ALPHA_TELEGRAM, &message, Some(secret)).await;
+    assert_eq!(accepted.status(), 200);
+    assert_eq!(accepted.json::<Value>().await.unwrap()["events"], 1);
+    let join = telegram.push_join(6, now);
+    let accepted = post_update(daemon, ALPHA_TELEGRAM, &join, Some(secret)).await;
+    assert_eq!(accepted.json::<Value>().await.unwrap()["events"], 1);
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
+    // Telegram delivers an update again when it did not get the answer:
+    // counted once.
+    for update in [&message, &join] {
+        let again = post_update(daemon, ALPHA_TELEGRAM, update, Some(secret)).await;
+        assert_eq!(again.status(), 200);
+    }
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
+
+    // A group without a webhook has no hook.
+    let (status, error) =
+        error_body(post_update(daemon, "-1009999", &message, Some(secret)).await).await;
+    assert_eq!(status, 404);
+    assert!(error.contains("--telegram-webhook-url"), "{error}");
+}
