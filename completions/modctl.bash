@@ -19,6 +19,9 @@ _modctl() {
             modctl,action)
                 cmd="modctl__subcmd__action"
                 ;;
+            modctl,activity)
+                cmd="modctl__subcmd__activity"
+                ;;
             modctl,cases)
                 cmd="modctl__subcmd__cases"
                 ;;
@@ -30,6 +33,9 @@ _modctl() {
                 ;;
             modctl,help)
                 cmd="modctl__subcmd__help"
+                ;;
+            modctl,insights)
+                cmd="modctl__subcmd__insights"
                 ;;
             modctl,jails)
                 cmd="modctl__subcmd__jails"
@@ -139,6 +145,9 @@ _modctl() {
             modctl__subcmd__help,action)
                 cmd="modctl__subcmd__help__subcmd__action"
                 ;;
+            modctl__subcmd__help,activity)
+                cmd="modctl__subcmd__help__subcmd__activity"
+                ;;
             modctl__subcmd__help,cases)
                 cmd="modctl__subcmd__help__subcmd__cases"
                 ;;
@@ -150,6 +159,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,help)
                 cmd="modctl__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__help,insights)
+                cmd="modctl__subcmd__help__subcmd__insights"
                 ;;
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
@@ -350,7 +362,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,6 +423,44 @@ _modctl() {
                     return 0
                     ;;
                 --idempotency-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__activity)
+            opts="-h -V --days --chart --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chart)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1156,7 +1206,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1170,6 +1220,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__action)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__activity)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1394,6 +1458,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__insights)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1680,6 +1758,44 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__insights)
+            opts="-h -V --days --chart --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

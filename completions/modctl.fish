@@ -41,6 +41,8 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "action" -d 'Moderate 
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show and export cases'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -437,6 +439,28 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "redeliver" -d 'Queue a delivery again: same event id, fresh attempts (plain as delivery\'s)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "rotate-secret" -d 'Replace the signing secret and print the new one, once'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -464,18 +488,20 @@ complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d '
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l table -d 'Print a table (the default on a terminal)'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'

@@ -109,6 +109,8 @@ pub struct AppState {
     /// Community activity received from the platforms, until the flush
     /// worker writes it (see [`activity`]).
     pub activity: activity::Ingestor,
+    /// Insights answers kept until the next commit (see [`activity::cache`]).
+    pub insights_cache: activity::cache::InsightsCache,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
@@ -131,6 +133,7 @@ impl AppState {
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
             activity: activity.clone(),
+            insights_cache: activity::cache::InsightsCache::default(),
             receivers: receive::Receivers::new(
                 std::sync::Arc::new(move |event| activity.record(event)),
                 true,

@@ -291,6 +291,20 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
             duplicates: 5_000
         }
     );
+    // The same id twice in one batch counts once too.
+    let twice = json!({"events": [msg("t", "u1", "c1", "2026-11-22T10:00:00Z"), msg("t", "u2", "c1", "2026-11-22T10:00:00Z")]});
+    let receipt: BatchReceipt = post_batch(&fixture, ALPHA_DISCORD, twice)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        receipt,
+        BatchReceipt {
+            counted: 1,
+            duplicates: 1
+        }
+    );
     // The same ids on another server are other events.
     let other = json!({"events": [msg("m0", "u1", "c1", "2026-11-22T10:00:00Z")]});
     let receipt: BatchReceipt = post_batch(&fixture, modctl_e2e::ALPHA_TELEGRAM, other)
@@ -314,10 +328,13 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
         beta_rw,
     };
     let insights = community(&fixture, ALPHA_DISCORD, 1).await;
-    assert_eq!(insights.totals.messages, 5_000);
+    assert_eq!(insights.totals.messages, 5_001);
     assert_eq!(insights.daily[0].active_members, 50);
     assert_eq!(insights.top_channels_by_messages.len(), 3);
-    assert_eq!(insights.top_members_by_messages[0].count, 100);
+    assert_eq!(
+        insights.top_members_by_messages[0].count, 101,
+        "u1: 100, and the id sent twice"
+    );
     assert_eq!(
         insights.last_event_at,
         Some("2026-11-22T10:00:00Z".parse().unwrap())
@@ -453,4 +470,110 @@ async fn days_out_of_range_or_not_an_integer_is_refused_with_the_range() {
         assert_eq!(body["window"]["days"], 30, "default window");
         assert_eq!(body["daily"].as_array().unwrap().len(), 30);
     }
+}
+
+/// (per-member rows, remembered event ids, per-day rows) of the daemon.
+fn row_counts(daemon: &TestDaemon) -> (i64, i64, i64) {
+    daemon.write(|tx| {
+        let count = |table: &str| {
+            tx.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |row| {
+                row.get(0)
+            })
+        };
+        Ok((
+            count("activity_member_days")?,
+            count("activity_seen")?,
+            count("activity_days")?,
+        ))
+    })
+}
+
+#[test]
+fn the_retention_worker_deletes_member_rows_and_ids_past_400_days_and_keeps_the_totals() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.clock().set("2026-11-22T12:00:00Z".parse().unwrap());
+    let activity = &daemon.state().activity;
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("old"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-01T10:00:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("new"),
+        ActivityKind::Message,
+        "u2",
+        "2026-11-22T10:00:00Z",
+    ));
+    assert_eq!(daemon.flush_activity(), 2);
+    assert_eq!(row_counts(daemon), (2, 2, 2));
+
+    // 400 days after the old event's day, plus the day of margin: only the
+    // old event's rows are past the window.
+    daemon.clock().set("2027-12-08T12:00:00Z".parse().unwrap());
+    let state = daemon.state().clone();
+    let pruned: usize = daemon.block_on(async move {
+        let mut pruned = 0;
+        // One slice of the id table per tick: a full walk.
+        for _ in 0..modctld::store::activity::PRUNE_SLICES {
+            pruned += modctld::activity::prune(&state).await.unwrap();
+        }
+        pruned
+    });
+    assert_eq!(pruned, 2, "the old member row and the old id");
+    assert_eq!(row_counts(daemon), (1, 1, 2), "per-day totals are kept");
+
+    // Its id forgotten, the old event would be refused as too old anyway.
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("old"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-01T10:00:00Z",
+    ));
+    assert_eq!(daemon.flush_activity(), 0);
+}
+
+#[tokio::test]
+async fn today_turns_at_the_servers_midnight_on_the_clock() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"timezone": "Asia/Kolkata"}),
+    );
+    // 18:29 UTC is 23:59 in Kolkata (UTC+5:30).
+    daemon.clock().set("2026-11-22T18:29:00Z".parse().unwrap());
+    let batch = json!({"events": [msg("late", "u1", "c1", "2026-11-22T18:28:00Z")]});
+    assert_eq!(
+        post_batch(&fixture, ALPHA_DISCORD, batch).await.status(),
+        200
+    );
+    let before = community(&fixture, ALPHA_DISCORD, 2).await;
+    assert_eq!(before.window.timezone, "Asia/Kolkata");
+    assert_eq!(before.window.to.to_string(), "2026-11-22");
+    assert_eq!(before.daily[1].messages, 1);
+
+    // Two minutes later it is the 23rd there: the message is yesterday's.
+    daemon.clock().advance(std::time::Duration::from_secs(120));
+    let batch = json!({"events": [msg("early", "u1", "c1", "2026-11-22T18:30:30Z")]});
+    assert_eq!(
+        post_batch(&fixture, ALPHA_DISCORD, batch).await.status(),
+        200
+    );
+    let after = community(&fixture, ALPHA_DISCORD, 2).await;
+    assert_eq!(after.window.to.to_string(), "2026-11-23");
+    let daily: Vec<_> = after
+        .daily
+        .iter()
+        .map(|d| (d.date.to_string(), d.messages, d.active_members))
+        .collect();
+    assert_eq!(
+        daily,
+        vec![("2026-11-22".into(), 1, 1), ("2026-11-23".into(), 1, 1)]
+    );
 }

@@ -3,6 +3,8 @@
 //! from the rollups ([`crate::activity`], [`crate::store::case_rollup`]).
 
 use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use modctl_types::activity::{
     ActivityBatch, ActivityKind, BatchEvent, BatchReceipt, CommunityInsights, MAX_BATCH_EVENTS,
     MAX_EVENT_ID_BYTES, MAX_VOICE_MINUTES, ModerationInsights,
@@ -10,12 +12,14 @@ use modctl_types::activity::{
 use modctl_types::query::InsightsQuery;
 
 use crate::AppState;
+use crate::activity::cache::Kind;
 use crate::activity::days::{DayFinder, server_timezone};
 use crate::activity::{ActivityEvent, MAX_FUTURE_SECONDS, insights};
 use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiQuery, MAX_BATCH_BODY_BYTES};
-use crate::response::Json;
+use crate::response::{Json, to_bytes};
+use crate::store::StoreError;
 use crate::store::activity::{self as rollups, RETENTION_DAYS};
 
 use super::openapi::ServerPath;
@@ -163,15 +167,16 @@ pub async fn moderation(
     State(state): State<AppState>,
     access: ReadServer,
     ApiQuery(query): ApiQuery<InsightsQuery>,
-) -> ApiResult<Json<ModerationInsights>> {
+) -> ApiResult<Response> {
     let days = query.days().map_err(ApiError::BadRequest)?;
-    let now = state.clock.now_unix();
-    let id = access.server.id;
-    let answer = state
-        .store
-        .read(move |tx| insights::moderation(tx, &id, days, now))
-        .await?;
-    Ok(Json(answer))
+    cached(
+        &state,
+        access.server.id,
+        Kind::Moderation,
+        days,
+        move |tx, id, now| insights::moderation(tx, id, days, now),
+    )
+    .await
 }
 
 /// `GET /servers/{id}/community-insights`
@@ -192,13 +197,59 @@ pub async fn community(
     State(state): State<AppState>,
     access: ReadServer,
     ApiQuery(query): ApiQuery<InsightsQuery>,
-) -> ApiResult<Json<CommunityInsights>> {
+) -> ApiResult<Response> {
     let days = query.days().map_err(ApiError::BadRequest)?;
+    cached(
+        &state,
+        access.server.id,
+        Kind::Community,
+        days,
+        move |tx, id, now| insights::community(tx, id, days, now),
+    )
+    .await
+}
+
+/// The kept answer (see [`crate::activity::cache`]) when nothing was
+/// committed since it was computed in this minute; else `read` computes it
+/// in one read transaction, and it is kept.
+async fn cached<T, F>(
+    state: &AppState,
+    server: String,
+    kind: Kind,
+    days: u32,
+    read: F,
+) -> ApiResult<Response>
+where
+    T: serde::Serialize + Send + 'static,
+    F: FnOnce(&rusqlite::Transaction<'_>, &str, i64) -> Result<T, StoreError> + Send + 'static,
+{
     let now = state.clock.now_unix();
-    let id = access.server.id;
-    let answer = state
-        .store
-        .read(move |tx| insights::community(tx, &id, days, now))
-        .await?;
-    Ok(Json(answer))
+    let minute = now.div_euclid(60);
+    // Read before the answer is: a commit in between only makes it recomputed.
+    let commits = state.store.writer_stats().commits;
+    let body = match state
+        .insights_cache
+        .get(&server, kind, days, commits, minute)
+    {
+        Some(body) => body,
+        None => {
+            let id = server.clone();
+            let answer = state.store.read(move |tx| read(tx, &id, now)).await?;
+            let body = to_bytes(&answer).map_err(|e| {
+                ApiError::Internal(anyhow::anyhow!("cannot serialize insights: {e}"))
+            })?;
+            state
+                .insights_cache
+                .put(&server, kind, days, commits, minute, body.clone());
+            body
+        }
+    };
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
 }

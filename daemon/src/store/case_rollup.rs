@@ -223,3 +223,28 @@ pub fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
         .map(|(id, count)| Ranked { id, count })
         .collect()
 }
+
+/// Recomputes the whole rollup from the cases and their `rollup_day`s, for
+/// cases written around [`super::cases::insert`] (the bench's bulk seeding);
+/// returns the cases counted.
+pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+    tx.execute_batch(
+        "DELETE FROM case_days; DELETE FROM case_actor_days; DELETE FROM case_target_days;
+         INSERT INTO case_days (server_id, day, action, source, cases, applied)
+             SELECT server_id, rollup_day, action, source, COUNT(*),
+                    SUM(applied AND state <> 'pending')
+             FROM cases WHERE rollup_day IS NOT NULL
+             GROUP BY server_id, rollup_day, action, source;
+         INSERT INTO case_actor_days (server_id, day, actor, cases)
+             SELECT server_id, rollup_day, actor, COUNT(*) FROM cases
+             WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, actor;
+         INSERT INTO case_target_days (server_id, day, user_id, cases)
+             SELECT server_id, rollup_day, user_id, COUNT(*) FROM cases
+             WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, user_id;",
+    )?;
+    Ok(tx.query_row(
+        "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
+        [],
+        |row| row.get::<_, i64>(0),
+    )? as usize)
+}
