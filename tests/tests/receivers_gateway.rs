@@ -140,10 +140,25 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
         daemon.state().activity.pending() >= 6
     });
 
+    // The connection drops without a word (a network failure): the session
+    // reconnects and resumes as well.
+    gateway.drop_connection();
+    gateway.dispatch("MESSAGE_CREATE", message("7", "12", channel, false));
+    assert!(gateway.wait_for(NETWORK_DEADLINE, |sent| {
+        sent.iter()
+            .filter(|s| matches!(s, Sent::Resume { .. }))
+            .count()
+            == 2
+    }));
+    assert_eq!(gateway.connections(), vec!["/", "/resume/", "/resume/"]);
+    eventually("the message sent while disconnected to be counted", || {
+        daemon.state().activity.pending() >= 7
+    });
+
     // Messages of members only (the bot's and another guild's are not
     // counted), the join and the leave.
     let key = &fixture.alpha_ro;
-    assert_eq!(totals(daemon, key, ALPHA_DISCORD), (4, 0, 1, 1));
+    assert_eq!(totals(daemon, key, ALPHA_DISCORD), (5, 0, 1, 1));
     let insights = daemon.community_insights(key, ALPHA_DISCORD);
     let ranked = |list: &[modctl_types::activity::Ranked]| {
         list.iter()
@@ -154,13 +169,13 @@ fn a_session_counts_messages_joins_and_leaves_and_resumes_after_a_reconnect() {
     assert_eq!(
         ranked(&insights.top_channels_by_messages),
         vec![
-            (channel.to_owned(), 3),
+            (channel.to_owned(), 4),
             ("300000000000000002".to_owned(), 1)
         ]
     );
     assert_eq!(
         ranked(&insights.top_members_by_messages),
-        vec![("11".to_owned(), 2), ("12".to_owned(), 2)]
+        vec![("12".to_owned(), 3), ("11".to_owned(), 2)]
     );
     assert!(insights.last_event_at.is_some());
     let beta = daemon.community_insights(&fixture.beta_rw, BETA_DISCORD);

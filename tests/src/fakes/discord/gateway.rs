@@ -14,6 +14,8 @@
 //! - [`FakeGateway::request_reconnect`] sends RECONNECT (op 7); dispatches
 //!   pushed until the client resumes are only logged, as Discord keeps
 //!   them for a resume.
+//! - [`FakeGateway::drop_connection`] drops the connection without a close
+//!   frame, as a network failure does; the client should resume too.
 //! - RESUME (op 6): the events after the client's sequence are replayed, then
 //!   RESUMED. An unknown session gets INVALID SESSION (op 9, not resumable).
 //!
@@ -82,6 +84,8 @@ struct State {
 enum Outgoing {
     Text(String),
     Close(u16),
+    /// Drops the connection without a close frame, as a network failure does.
+    Drop,
 }
 
 #[derive(Debug)]
@@ -199,6 +203,15 @@ impl FakeGateway {
         let mut state = lock(&self.shared.state);
         if let Some((_, outbox)) = state.live.take() {
             let _ = outbox.send(Outgoing::Text(json!({"op": 7, "d": null}).to_string()));
+        }
+    }
+
+    /// Drops the live connection without a close frame (a network failure);
+    /// dispatches pushed until the client resumes are kept for it.
+    pub fn drop_connection(&self) {
+        let mut state = lock(&self.shared.state);
+        if let Some((_, outbox)) = state.live.take() {
+            let _ = outbox.send(Outgoing::Drop);
         }
     }
 
@@ -361,6 +374,7 @@ async fn connection(shared: Arc<Shared>, stream: tokio::net::TcpStream) {
                 Outgoing::Text(text) => {
                     if socket.send(Message::text(text)).await.is_err() { break }
                 }
+                Outgoing::Drop => break,
                 Outgoing::Close(code) => {
                     let code = CloseCode::try_from(code).unwrap_or(CloseCode::POLICY_VIOLATION);
                     let _ = socket.send(Message::close(Some(code), "Authentication failed.")).await;
