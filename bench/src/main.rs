@@ -363,13 +363,15 @@ impl Report {
                     .join(", ")
             };
             notes.push(format!(
-                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90)",
+                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90); daemon CPU per warn off {} / on {} µs (on: the outbox write plus posting the event)",
                 w.backlog,
                 w.drain_seconds,
                 w.events_per_s,
                 rates(&w.warn_off_per_s),
                 rates(&w.warn_on_per_s),
                 w.on_over_off,
+                rates(&w.cpu_us_per_warn_off),
+                rates(&w.cpu_us_per_warn_on),
             ));
         }
         if let Some(cases) = self.verified_cases {

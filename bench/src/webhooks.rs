@@ -58,6 +58,13 @@ pub struct WebhooksReport {
     pub warn_on_per_s: Vec<f64>,
     /// Mean of `warn_on_per_s` over mean of `warn_off_per_s` (goal: >= 0.9).
     pub on_over_off: f64,
+    /// The daemon's CPU time per warn without webhooks, microseconds, per
+    /// phase.
+    pub cpu_us_per_warn_off: Vec<f64>,
+    /// The same with webhooks: the outbox write, and the delivery worker
+    /// posting the events meanwhile (the receiver's own CPU, in the bench
+    /// process, is not in it).
+    pub cpu_us_per_warn_on: Vec<f64>,
     /// Requests that failed (any phase).
     pub errors: u64,
 }
@@ -123,19 +130,23 @@ async fn measure(
     let on = scenario::warns_on(ON, key, &format!("{run_id}-on"));
     let probe = Probe::new(modctld.pid());
     let (mut warn_off_per_s, mut warn_on_per_s, mut errors) = (Vec::new(), Vec::new(), 0);
+    let (mut cpu_us_per_warn_off, mut cpu_us_per_warn_on) = (Vec::new(), Vec::new());
     for phase in 0..4 {
-        let (workload, rates) = if phase % 2 == 0 {
-            (off.clone(), &mut warn_off_per_s)
+        let (workload, rates, cpu) = if phase % 2 == 0 {
+            (off.clone(), &mut warn_off_per_s, &mut cpu_us_per_warn_off)
         } else {
-            (on.clone(), &mut warn_on_per_s)
+            (on.clone(), &mut warn_on_per_s, &mut cpu_us_per_warn_on)
         };
         let groups = [Group {
             workload,
             connections,
         }];
-        let (results, _) = load::run(modctld.addr(), &groups, timing, probe).await;
+        let (results, usage) = load::run(modctld.addr(), &groups, timing, probe).await;
         errors += results[0].errors;
         rates.push(results[0].per_second());
+        if let Some(micros) = usage.daemon_cpu_micros.filter(|_| results[0].requests > 0) {
+            cpu.push(micros as f64 / results[0].requests as f64);
+        }
     }
     let mean = |rates: &[f64]| rates.iter().sum::<f64>() / rates.len() as f64;
     let on_over_off = mean(&warn_on_per_s) / mean(&warn_off_per_s).max(1e-9);
@@ -148,6 +159,8 @@ async fn measure(
         warn_off_per_s,
         warn_on_per_s,
         on_over_off,
+        cpu_us_per_warn_off,
+        cpu_us_per_warn_on,
         errors,
     })
 }

@@ -281,6 +281,18 @@ async fn a_rotation_signs_with_both_secrets_for_a_day() {
     let old = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     let new = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
     assert_ne!(old, new);
+    // The replaced secret is kept sealed, like the current one.
+    let db = d.db_path();
+    for file in [db.clone(), db.with_file_name("modctld.db-wal")] {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        for secret in [&old, &new] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "a secret is readable in {}",
+                file.display()
+            );
+        }
+    }
 
     send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
     d.deliver_webhooks();
