@@ -34,7 +34,7 @@ pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
 
-pub use auth::{Me, Plan, Scope, Team};
+pub use auth::{Me, Plan, PlanLimits, Scope, Team};
 pub use error::ErrorBody;
 pub use meta::{Health, Readiness};
 pub use servers::{Platform, Server, ServerList};
