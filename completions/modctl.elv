@@ -37,6 +37,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -645,6 +646,20 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;help;help'= {
         }
+        &'modctl;onboarding'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --refresh 'Ask the platform now instead of using its answer of up to 5 minutes ago'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;strikes'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -693,6 +708,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -788,6 +804,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;webhooks;redeliver'= {
         }
         &'modctl;help;webhooks;rotate-secret'= {
+        }
+        &'modctl;help;onboarding'= {
         }
         &'modctl;help;strikes'= {
         }

@@ -254,6 +254,32 @@ impl Client {
         self.send(self.request(Method::GET, &["servers", id])).await
     }
 
+    /// `GET /servers/{id}/onboarding[?refresh=true]`: the server's setup
+    /// checklist, computed from its live state; `refresh` asks the platform
+    /// now rather than using its answer of up to 5 minutes ago.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let checklist = client.onboarding("112233445566778899", false).await?;
+    /// println!("{}% set up", checklist.progress.percent);
+    /// for item in checklist.items.iter().filter(|i| i.fix.is_some()) {
+    ///     println!("{}: {}", item.title, item.fix.as_deref().unwrap_or_default());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn onboarding(
+        &self,
+        server: &str,
+        refresh: bool,
+    ) -> Result<modctl_types::onboarding::Onboarding, Error> {
+        let query = modctl_types::onboarding::OnboardingQuery { refresh };
+        self.send(
+            self.request(Method::GET, &["servers", server, "onboarding"])
+                .query(&query),
+        )
+        .await
+    }
+
     /// `GET /health`: the daemon is up, and its version. Needs no key.
     ///
     /// ```no_run

@@ -25,6 +25,7 @@
 //! - [`restore`]: restoring a snapshot: the plan, and the durable job that
 //!   carries it out.
 //! - [`plans`]: the entitlements of each plan and the 402 refusal.
+//! - [`onboarding`]: the setup checklist of a server, from its live state.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
@@ -43,6 +44,7 @@ pub mod error;
 pub mod extract;
 pub mod http;
 pub mod moderation;
+pub mod onboarding;
 pub mod operator;
 pub mod plans;
 pub mod platform;
@@ -106,6 +108,8 @@ pub struct AppState {
     pub webhooks: webhooks::Deliverer,
     /// Request rate limits (see [`request_limits`]).
     pub request_limits: request_limits::RequestLimits,
+    /// The platforms' answers to the onboarding checks (see [`onboarding`]).
+    pub onboarding: onboarding::FactsCache,
 }
 
 impl AppState {
@@ -125,6 +129,7 @@ impl AppState {
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
             request_limits: request_limits::RequestLimits::on(),
+            onboarding: onboarding::FactsCache::default(),
         }
     }
 

@@ -10,15 +10,20 @@ use modctl_types::snapshot::SnapshotSource;
 use modctld::operator::demo;
 use modctld::platform::simulator::nuke;
 
-#[tokio::test]
-async fn every_demo_server_starts_with_one_operator_snapshot() {
-    let daemon = TestDaemon::start();
+/// Sets the demo up on `daemon`; a client with its read key.
+fn demo_client(daemon: &TestDaemon) -> Client {
     let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
-    let client = Client::builder()
+    Client::builder()
         .base_url(daemon.url())
         .api_key(&keys.read)
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_demo_server_starts_with_one_operator_snapshot() {
+    let daemon = TestDaemon::start();
+    let client = demo_client(&daemon);
     for server in [demo::DISCORD, demo::TELEGRAM, demo::SLACK] {
         let listing = client.snapshots(server, false).await.unwrap();
         assert_eq!(listing.recent.len(), 1, "{server}");
@@ -56,4 +61,24 @@ async fn every_demo_server_starts_with_one_operator_snapshot() {
             nuke::DEFAULT_CHANNELS as usize
         )
     );
+}
+
+#[tokio::test]
+async fn every_demo_server_is_partly_set_up() {
+    use modctl_types::onboarding::ItemStatus;
+    let daemon = TestDaemon::start();
+    let client = demo_client(&daemon);
+    for server in [demo::DISCORD, demo::TELEGRAM, demo::SLACK] {
+        let checklist = client.onboarding(server, false).await.unwrap();
+        let has = |status| checklist.items.iter().any(|i| i.status == status);
+        assert!(
+            has(ItemStatus::Done) && has(ItemStatus::Todo),
+            "{server}: {checklist:#?}"
+        );
+        let progress = checklist.progress;
+        assert!(
+            progress.done > 0 && progress.done < progress.total,
+            "{server}: {progress:?}"
+        );
+    }
 }

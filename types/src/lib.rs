@@ -28,6 +28,7 @@ pub mod config;
 pub mod error;
 pub mod meta;
 pub mod moderation;
+pub mod onboarding;
 pub mod query;
 pub mod restore;
 pub mod servers;

@@ -8,6 +8,7 @@ pub mod config;
 pub mod config_rollback;
 pub mod config_write;
 pub mod login;
+pub mod onboarding;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;

@@ -13,6 +13,7 @@ mod actions;
 mod config;
 mod health;
 mod me;
+mod onboarding;
 pub mod openapi;
 mod restore;
 mod servers;
@@ -34,6 +35,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(me::show))
         .routes(routes!(servers::list))
         .routes(routes!(servers::show))
+        .routes(routes!(onboarding::show))
         .routes(routes!(config::show))
         .routes(routes!(config::export))
         .routes(routes!(config::import))
