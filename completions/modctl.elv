@@ -38,6 +38,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
+            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -660,6 +662,36 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;insights'= {
+            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
+            cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;activity'= {
+            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
+            cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;strikes'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -709,6 +741,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
+            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
             cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
             cand completions 'Print a shell completion script'
@@ -806,6 +840,10 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;webhooks;rotate-secret'= {
         }
         &'modctl;help;onboarding'= {
+        }
+        &'modctl;help;insights'= {
+        }
+        &'modctl;help;activity'= {
         }
         &'modctl;help;strikes'= {
         }

@@ -28,7 +28,7 @@ use crate::skew::SkewSummary;
 
 /// Bump when [`crate::seed`] writes something else: cached data sets of
 /// other versions are then seeded again.
-pub const SEED_VERSION: u32 = 1;
+pub const SEED_VERSION: u32 = 2;
 
 /// The database file's name inside a data set's directory; the daemon's key
 /// file is beside it, `modctld.db.key`.
@@ -45,6 +45,8 @@ pub struct Size {
     /// Simulated members of the ban server, one per ban the ban scenario may
     /// send before it runs out (it then bans non-members, which Discord allows).
     pub ban_members: u64,
+    /// Community activity events of the hot server.
+    pub activity_events: u64,
 }
 
 impl Size {
@@ -54,6 +56,7 @@ impl Size {
             name: "10k",
             cases: if smoke { 500 } else { 10_000 },
             ban_members: if smoke { 1_000 } else { 2_000 },
+            activity_events: if smoke { 1_000 } else { 10_000 },
         }
     }
 
@@ -63,6 +66,7 @@ impl Size {
             name: "1m",
             cases: if smoke { 5_000 } else { 1_000_000 },
             ban_members: if smoke { 5_000 } else { 200_000 },
+            activity_events: if smoke { 50_000 } else { 10_000_000 },
         }
     }
 }

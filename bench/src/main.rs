@@ -33,6 +33,7 @@ mod report;
 mod restore;
 mod scenario;
 mod seed;
+mod seed_activity;
 mod skew;
 mod verify;
 

@@ -103,6 +103,27 @@ pub const SCENARIOS: &[Scenario] = &[
         writes: false,
     },
     Scenario {
+        name: "insights-365",
+        route: "GET /servers/{id}/insights?days=365",
+        about: "moderation insights of a year on the busiest server, from the cases rollup (1M cases in the database)",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "community-365",
+        route: "GET /servers/{id}/community-insights?days=365",
+        about: "community insights of a year on a server with 10M activity events: daily rollups and top lists",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "activity-batch",
+        route: "POST /servers/{id}/activity",
+        about: "batches of 10,000 new activity events (events/s = req/s x 10,000), each durable when answered",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
         name: "warn",
         route: "POST /servers/{id}/actions/warn",
         about: "a durable warn on Discord (no platform call) with a new Idempotency-Key, a new member each time",
@@ -194,6 +215,18 @@ impl Context {
             "cases-by-user" => one(self.read(&self.lookup_uris())),
             "config" => one(self.read(&[format!("/api/v1/servers/{hot}/config")])),
             "export" => one(self.read(&[format!("/api/v1/servers/{hot}/config/export")])),
+            "insights-365" => one(self.read(&[format!("/api/v1/servers/{hot}/insights?days=365")])),
+            "community-365" => {
+                one(self.read(&[format!("/api/v1/servers/{hot}/community-insights?days=365")]))
+            }
+            "activity-batch" => one(Arc::new(Batch {
+                uri: format!("/api/v1/servers/{hot}/activity")
+                    .parse()
+                    .expect("valid URI"),
+                auth: self.write_auth.clone(),
+                run_id: self.run_id.clone(),
+                counter: AtomicU64::new(0),
+            })),
             "warn" => one(self.warn()),
             "ban" => one(self.ban()),
             MIXED => {
@@ -365,6 +398,56 @@ impl Workload for Act {
                 action: self.action,
                 user_id,
             }),
+        }
+    }
+}
+
+/// Events in each request of `activity-batch`.
+pub const BATCH_EVENTS: u64 = 10_000;
+
+/// One batch of [`BATCH_EVENTS`] new events per request: ids unique to the
+/// run, members and channels spread, times within the last hour.
+struct Batch {
+    uri: Uri,
+    auth: HeaderValue,
+    run_id: String,
+    counter: AtomicU64,
+}
+
+impl Workload for Batch {
+    fn next(&self) -> Planned {
+        use std::fmt::Write as _;
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let at = jiff::Timestamp::now()
+            .checked_sub(jiff::SignedDuration::from_secs(60))
+            .expect("now minus a minute");
+        let at = at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let mut body = String::with_capacity(BATCH_EVENTS as usize * 130);
+        body.push_str(r#"{"events":["#);
+        for i in 0..BATCH_EVENTS {
+            if i > 0 {
+                body.push(',');
+            }
+            let k = n * BATCH_EVENTS + i;
+            let _ = write!(
+                body,
+                r#"{{"id":"b-{}-{k}","kind":"message","user_id":"5{:017}","channel_id":"7{:017}","at":"{at}"}}"#,
+                self.run_id,
+                k.wrapping_mul(2_654_435_761) % 20_000,
+                k % 40,
+            );
+        }
+        body.push_str("]}");
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(self.uri.clone())
+            .header(AUTHORIZATION, self.auth.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .body(Full::new(Bytes::from(body)))
+            .expect("valid request");
+        Planned {
+            request,
+            write: None,
         }
     }
 }

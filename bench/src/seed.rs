@@ -20,10 +20,11 @@ use std::path::Path;
 use anyhow::Context;
 use modctl_types::config::{AuditSource, SectionName, Sections};
 use modctl_types::{Plan, Platform, Scope};
+use modctld::activity::days::{DayFinder, server_timezone};
 use modctld::operator::demo;
 use modctld::platform::simulator::{self, Community, SimMember};
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{Store, config, keys, servers, teams};
+use modctld::store::{Store, case_rollup, config, keys, servers, teams};
 use rusqlite::{Transaction, params};
 use serde_json::{Value, json};
 
@@ -223,6 +224,18 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
         size.cases,
         started.elapsed().as_secs_f64()
     );
+    let started = std::time::Instant::now();
+    let hot = SERVERS
+        .iter()
+        .find(|s| s.role == Role::Hot)
+        .expect("a hot server");
+    crate::seed_activity::seed(&store, hot.id, size.activity_events).await?;
+    eprintln!(
+        "  {} activity events on {}: {:.1} s",
+        size.activity_events,
+        hot.id,
+        started.elapsed().as_secs_f64()
+    );
     drop(store);
     // The store's last connection has closed, which checkpoints the WAL into
     // the file; a truncating checkpoint makes sure of it, so the database is
@@ -405,14 +418,20 @@ fn seed_cases(
     tx.pragma_update(None, "cache_size", -SEED_CACHE_KIB)?;
     let mut insert_case = tx.prepare(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
-             delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'api', NULL, ?13, 'settled')",
+             delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
+             rollup_day)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'api', NULL, ?13, 'settled', ?14)",
     )?;
     let mut insert_strike = tx.prepare(
         "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     let start = modctld::store::now_unix() - SPAN_SECONDS;
+    // Each case's day in its server's time zone, as `cases::insert` finds it.
+    let mut days = SERVERS
+        .iter()
+        .map(|s| Ok(DayFinder::new(server_timezone(tx, s.id)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     for i in 0..size.cases {
         let s = rng.weighted(&shares);
         let server = &SERVERS[s];
@@ -439,6 +458,7 @@ fn seed_cases(
             server.platform.as_str(),
             kind.detail,
             at,
+            days[s].day(at),
         ])?;
         if kind.strikes() > 0 {
             let case_id = tx.last_insert_rowid();
@@ -452,6 +472,9 @@ fn seed_cases(
             ])?;
         }
     }
+
+    // The rollup `GET /insights` reads, as the cases' transactions keep it.
+    case_rollup::rebuild(tx)?;
 
     let seeded = SERVERS
         .iter()

@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::commands::action::ActionArgs;
 use crate::commands::cases::CasesCommand;
+use crate::commands::insights::InsightsArgs;
 use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
@@ -106,6 +107,20 @@ pub enum Command {
         #[arg(long)]
         refresh: bool,
     },
+    /// Moderation insights: cases per day by action and source, moderators, repeat targets
+    #[command(after_help = "Piped, one row per line, the first field naming it:\n  \
+        day<TAB>date<TAB>cases<TAB>applied<TAB>not applied<TAB>action=n,...<TAB>source=n,...\n  \
+        total<TAB>cases<TAB>n<TAB>previous period<TAB>change %   (and total<TAB>applied|not_applied|escalations<TAB>n)\n  \
+        action|source|moderator|repeat_target<TAB>name<TAB>cases\n  \
+        active_strikes<TAB>n, active_jails<TAB>n")]
+    Insights(InsightsArgs),
+    /// Community activity: messages, active members, voice, joins and leaves per day; top channels and members
+    #[command(after_help = "Piped, one row per line, the first field naming it:\n  \
+        day<TAB>date<TAB>messages<TAB>active members<TAB>voice minutes<TAB>joins<TAB>leaves\n  \
+        total<TAB>metric<TAB>window<TAB>previous period<TAB>change %\n  \
+        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>id<TAB>count\n  \
+        last_event<TAB>newest event time<TAB>when it was received")]
+    Activity(InsightsArgs),
     /// Strike counts per member (plain columns: user, active, total, last strike)
     Strikes {
         /// The server id

@@ -89,6 +89,8 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Cases(command) => ok(commands::cases::run(&context, command).await),
         Command::Snapshot(command) => commands::snapshot::run(&context, command).await,
         Command::Webhooks(command) => commands::webhooks::run(&context, command).await,
+        Command::Insights(args) => ok(commands::insights::moderation(&context, args).await),
+        Command::Activity(args) => ok(commands::insights::community(&context, args).await),
         Command::Strikes { server } => ok(commands::cases::strikes(&context, &server).await),
         Command::Jails { server } => ok(commands::cases::jails(&context, &server).await),
         Command::Completions { shell } => ok(commands::completions::run(shell)),

@@ -26,6 +26,7 @@
 pub mod client;
 mod config;
 pub mod error;
+mod insights;
 mod moderation;
 mod snapshots;
 pub mod webhooks;

@@ -29,8 +29,10 @@
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
+//! - [`activity`]: community activity from the platforms and batches,
+//!   aggregated into daily rollups.
 //! - [`workers`]: background work (recovery of interrupted actions, jail
-//!   expiry), started and stopped with the server.
+//!   expiry, activity flushing), started and stopped with the server.
 //!
 //! Tests start the daemon in-process: [`router`] builds the app and [`serve`]
 //! runs it on any listener, e.g. one bound to `127.0.0.1:0`.
@@ -110,6 +112,11 @@ pub struct AppState {
     pub request_limits: request_limits::RequestLimits,
     /// The platforms' answers to the onboarding checks (see [`onboarding`]).
     pub onboarding: onboarding::FactsCache,
+    /// Community activity received from the platforms, until the flush
+    /// worker writes it (see [`activity`]).
+    pub activity: activity::Ingestor,
+    /// Insights answers kept until the next commit (see [`activity::cache`]).
+    pub insights_cache: activity::cache::InsightsCache,
 }
 
 impl AppState {
@@ -130,6 +137,8 @@ impl AppState {
             webhooks: webhooks::Deliverer::new(false),
             request_limits: request_limits::RequestLimits::on(),
             onboarding: onboarding::FactsCache::default(),
+            activity: activity::Ingestor::default(),
+            insights_cache: activity::cache::InsightsCache::default(),
         }
     }
 
@@ -211,6 +220,11 @@ pub async fn serve(
     state.in_flight.close();
     state.in_flight.wait().await;
     workers.stop().await;
+    // What the receivers buffered since the last flush is written before
+    // the daemon stops (a crash loses it; a clean stop does not).
+    if let Err(e) = activity::flush(&state).await {
+        tracing::error!(error = %e, "cannot write the last activity buffer");
+    }
     result
 }
 

@@ -29,7 +29,11 @@
 //!   outbox's due deliveries. It wakes every second; when a delivery is due
 //!   is decided on the clock, so tests move the clock and tick.
 //!
-//! Ingestion flushing belongs here too when it arrives.
+//! - **activity flush** ([`crate::activity::flush`]): writes the activity
+//!   the platform receivers buffered into the rollups, one transaction per
+//!   interval (group commit). Tests record events and tick it.
+//! - **activity retention** ([`crate::activity::prune`]): deletes per-member
+//!   rollups and remembered event ids older than the retention window.
 
 use std::future::Future;
 use std::time::Duration;
@@ -55,6 +59,10 @@ pub struct Intervals {
     pub restore: Duration,
     /// Due webhook deliveries are looked for.
     pub webhooks: Duration,
+    /// Buffered activity is written (at most this much is lost in a crash).
+    pub activity_flush: Duration,
+    /// Activity older than the retention window is pruned.
+    pub activity_retention: Duration,
 }
 
 impl Default for Intervals {
@@ -66,6 +74,9 @@ impl Default for Intervals {
             snapshots: Duration::from_secs(60),
             restore: Duration::from_secs(30),
             webhooks: Duration::from_secs(1),
+            activity_flush: Duration::from_secs(2),
+            // A slice of the event ids per tick: the whole table a day.
+            activity_retention: Duration::from_secs(300),
         }
     }
 }
@@ -85,6 +96,10 @@ pub struct Ticked {
     pub restore_jobs: usize,
     /// Webhook delivery attempts made.
     pub webhook_attempts: usize,
+    /// Buffered activity events counted into the rollups.
+    pub activity_flushed: usize,
+    /// Activity rows older than the retention window deleted.
+    pub activity_pruned: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -96,6 +111,8 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         snapshots_captured: snapshots::capture_due(state).await?,
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(state).await?,
+        activity_flushed: crate::activity::flush(state).await?,
+        activity_pruned: crate::activity::prune(state).await?,
     })
 }
 
@@ -180,6 +197,20 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { crate::webhooks::deliver_due(&state).await },
+            ),
+            every(
+                "activity flush",
+                intervals.activity_flush,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { Ok(crate::activity::flush(&state).await?) },
+            ),
+            every(
+                "activity retention",
+                intervals.activity_retention,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { Ok(crate::activity::prune(&state).await?) },
             ),
             restorer(intervals.restore, stopped, state.clone()),
         ];

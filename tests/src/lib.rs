@@ -181,8 +181,10 @@ impl TestDaemon {
                     // The delivery loop ticks once at start, then the tests
                     // drive it (`deliver_webhooks`): which attempt happens
                     // when is then decided by the test alone.
+                    // The same for the activity flush (`flush_activity`).
                     .with_worker_intervals(workers::Intervals {
                         webhooks: Duration::from_secs(3600),
+                        activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     });
                 ready_tx
@@ -243,6 +245,18 @@ impl TestDaemon {
     pub fn deliver_webhooks(&self) -> usize {
         self.block_on(modctld::webhooks::deliver_due(&self.state))
             .expect("deliver webhooks")
+    }
+
+    /// Runs the activity flush worker once: what the platform receivers
+    /// recorded is written into the rollups; returns the events counted.
+    pub fn flush_activity(&self) -> usize {
+        self.block_on(modctld::activity::flush(&self.state))
+            .expect("flush activity")
+    }
+
+    /// The daemon's state (e.g. `state().activity` to record events).
+    pub fn state(&self) -> &AppState {
+        &self.state
     }
 
     /// Runs every background worker once, as its loop would when due, and

@@ -14,9 +14,10 @@ use modctl_e2e::webhooks::Receiver;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
 use modctl_types::Platform;
 use modctl_types::Scope;
+use modctl_types::activity::{ActivityBatch, ActivityKind, BatchEvent};
 use modctl_types::config::SectionName;
 use modctl_types::onboarding::{ItemStatus, Onboarding};
-use modctld::operator::demo::discord_members::{JAILED_ROLE, MODLOG};
+use modctld::operator::demo::discord_members::{ALICE, JAILED_ROLE, MODLOG};
 use serde_json::json;
 
 /// The bot's role in the demo community.
@@ -164,6 +165,20 @@ async fn each_item_flips_from_todo_to_done_when_its_state_is_fixed() {
             SectionName::Logging,
             json!({"automod": MODLOG}),
         );
+    })
+    .await;
+    flips(&client, "activity", ItemStatus::Todo, async || {
+        let batch = ActivityBatch {
+            events: vec![BatchEvent {
+                id: "m1".into(),
+                kind: ActivityKind::Message,
+                user_id: ALICE.into(),
+                channel_id: Some(MODLOG.into()),
+                at: daemon.clock().now(),
+                minutes: None,
+            }],
+        };
+        client.post_activity(ALPHA_DISCORD, &batch).await.unwrap();
     })
     .await;
 

@@ -247,3 +247,20 @@ async fn the_fourth_free_server_is_refused_and_pro_passes() {
     assert_eq!(me.team.plan, Plan::Free);
     assert_eq!(servers.servers().await.unwrap().len(), 4);
 }
+
+#[tokio::test]
+async fn insights_beyond_the_plans_days_are_a_402_and_within_them_pass() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    for endpoint in ["insights", "community-insights"] {
+        let path = format!("/servers/{BETA_DISCORD}/{endpoint}?days=31");
+        let refused = send(daemon, &fixture.beta_rw, reqwest::Method::GET, &path, None).await;
+        assert_payment_required(refused, "beta", Some(30)).await;
+        let path = format!("/servers/{BETA_DISCORD}/{endpoint}?days=30");
+        let allowed = send(daemon, &fixture.beta_rw, reqwest::Method::GET, &path, None).await;
+        assert_eq!(allowed.status(), 200, "{endpoint}");
+        let path = format!("/servers/{ALPHA_DISCORD}/{endpoint}?days=365");
+        let pro = send(daemon, &fixture.alpha_rw, reqwest::Method::GET, &path, None).await;
+        assert_eq!(pro.status(), 200, "{endpoint}");
+    }
+}

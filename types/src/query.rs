@@ -155,3 +155,53 @@ impl DeliveryQuery {
         page_size(self.limit, CASES_DEFAULT_LIMIT, CASES_MAX_LIMIT)
     }
 }
+
+/// `days` of the insights endpoints when none is given.
+pub const INSIGHTS_DEFAULT_DAYS: u32 = 30;
+/// The longest insights window, in days.
+pub const INSIGHTS_MAX_DAYS: u32 = 365;
+
+/// Query of `GET /servers/{id}/insights` and `/community-insights`.
+///
+/// `days` is read as text, so that a value that is not a number gets the
+/// same message naming the range as one out of it.
+///
+/// ```
+/// use modctl_types::query::InsightsQuery;
+/// assert_eq!(InsightsQuery::default().days(), Ok(30));
+/// assert_eq!(InsightsQuery::for_days(7).days(), Ok(7));
+/// let bad = InsightsQuery { days: Some("0".into()) };
+/// assert_eq!(bad.days().unwrap_err(), "days must be an integer from 1 to 365, got `0`");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct InsightsQuery {
+    /// Days in the window, ending today in the server's time zone: an
+    /// integer from 1 to 365 (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", param(value_type = Option<u32>, minimum = 1, maximum = 365))]
+    pub days: Option<String>,
+}
+
+impl InsightsQuery {
+    /// The query for a window of `days`.
+    pub fn for_days(days: u32) -> InsightsQuery {
+        InsightsQuery {
+            days: Some(days.to_string()),
+        }
+    }
+
+    /// The window asked for, or the error message naming the allowed range.
+    pub fn days(&self) -> Result<u32, String> {
+        let Some(raw) = &self.days else {
+            return Ok(INSIGHTS_DEFAULT_DAYS);
+        };
+        match raw.trim().parse::<u32>() {
+            Ok(days) if (1..=INSIGHTS_MAX_DAYS).contains(&days) => Ok(days),
+            _ => Err(format!(
+                "days must be an integer from 1 to {INSIGHTS_MAX_DAYS}, got `{raw}`"
+            )),
+        }
+    }
+}

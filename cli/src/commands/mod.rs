@@ -3,10 +3,12 @@
 
 pub mod action;
 pub mod cases;
+pub mod chart;
 pub mod completions;
 pub mod config;
 pub mod config_rollback;
 pub mod config_write;
+pub mod insights;
 pub mod login;
 pub mod onboarding;
 pub mod servers;

@@ -3,10 +3,27 @@
 //! daily rollups for the community insights.
 //!
 //! Every source turns what it receives into [`ActivityEvent`]s, so the
-//! aggregation does not know or care where an event came from.
+//! aggregation does not know or care where an event came from:
+//! - platform receivers call [`Ingestor::record`] (in [`crate::AppState`]),
+//!   and the flush worker ([`flush`]) writes the buffer in one transaction
+//!   per interval;
+//! - the batch endpoint writes its events itself, before it answers;
+//! - both go through [`crate::store::activity::ingest`], into daily rollups
+//!   in the server's time zone ([`days`]).
+
+pub mod cache;
+pub mod days;
+pub mod insights;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use modctl_types::Timestamp;
 use modctl_types::activity::ActivityKind;
+
+use crate::AppState;
+use crate::store::{StoreError, activity as rollups};
 
 /// One thing a member did, as a receiver decoded it from a platform (or a
 /// batch). Never holds message content.
@@ -29,4 +46,174 @@ pub struct ActivityEvent {
     pub at: Timestamp,
     /// Voice minutes; 0 for the other kinds.
     pub minutes: u32,
+}
+
+/// The most events [`Ingestor::record`] holds between two flushes. Past it,
+/// events are dropped (and counted): a stalled disk must not turn into an
+/// unbounded heap. A million events is about 100 MiB, tens of seconds of the
+/// busiest gateway.
+pub const MAX_PENDING: usize = 1_000_000;
+
+/// Where the platform receivers hand their events: a buffer in memory,
+/// written into the rollups by the flush worker ([`flush`]) in one
+/// transaction per interval (group commit). A crash loses at most the
+/// events of the last interval, which is the price of not paying an fsync
+/// per message; events that must be durable when acknowledged go through
+/// the batch endpoint instead, which writes before it answers.
+///
+/// Cheap to clone; clones share the buffer.
+#[derive(Debug, Clone, Default)]
+pub struct Ingestor {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    pending: Mutex<Pending>,
+    /// Events dropped because the buffer was full.
+    dropped: AtomicU64,
+    /// The next slice of the event-id table the retention worker prunes.
+    prune_slice: AtomicU32,
+}
+
+/// Events per server, waiting for the next flush.
+#[derive(Debug, Default)]
+struct Pending {
+    by_server: HashMap<String, Vec<ActivityEvent>>,
+    len: usize,
+}
+
+impl Ingestor {
+    /// Takes `event` for the next flush. Never waits for the database: it
+    /// only takes a lock held for a push (or a swap, by the flush).
+    pub fn record(&self, event: ActivityEvent) {
+        let mut pending = self.lock();
+        if pending.len >= MAX_PENDING {
+            drop(pending);
+            let dropped = self.inner.dropped.fetch_add(1, Ordering::Relaxed);
+            // One line per 10,000 drops, not one per event.
+            if dropped.is_multiple_of(10_000) {
+                tracing::warn!(
+                    dropped = dropped + 1,
+                    "activity buffer full (the database is not keeping up): dropping events"
+                );
+            }
+            return;
+        }
+        pending.len += 1;
+        pending
+            .by_server
+            .entry(event.server_id.clone())
+            .or_default()
+            .push(event);
+    }
+
+    /// Events waiting for the next flush.
+    pub fn pending(&self) -> usize {
+        self.lock().len
+    }
+
+    /// Events dropped because the buffer was full, since the daemon started.
+    pub fn dropped(&self) -> u64 {
+        self.inner.dropped.load(Ordering::Relaxed)
+    }
+
+    fn take(&self) -> Pending {
+        std::mem::take(&mut *self.lock())
+    }
+
+    /// Puts back events a failed flush took, ahead of those recorded since.
+    fn put_back(&self, mut taken: Pending) {
+        let mut pending = self.lock();
+        for (server, mut newer) in std::mem::take(&mut pending.by_server) {
+            taken
+                .by_server
+                .entry(server)
+                .or_default()
+                .append(&mut newer);
+        }
+        taken.len += pending.len;
+        *pending = taken;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+        // A panic while holding the lock leaves a valid buffer behind.
+        self.inner
+            .pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The flush worker's tick: writes every buffered event into the rollups in
+/// one transaction, each in its server's time zone, and returns how many
+/// were counted. Events of servers nobody claimed, older than the retention
+/// window or more than [`MAX_FUTURE_SECONDS`] ahead of the clock are
+/// dropped. If the write fails, the events go back into the buffer for the
+/// next tick.
+pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
+    let taken = state.activity.take();
+    if taken.len == 0 {
+        return Ok(0);
+    }
+    let taken = Arc::new(taken);
+    let now = state.clock.now_unix();
+    let batch = taken.clone();
+    let written = state
+        .store
+        .write(move |tx| {
+            let mut counted = 0;
+            for (server, events) in &batch.by_server {
+                if !rollups::server_exists(tx, server)? {
+                    tracing::debug!(
+                        server,
+                        events = events.len(),
+                        "activity for an unclaimed server dropped"
+                    );
+                    continue;
+                }
+                let oldest = rollups::oldest_accepted(now);
+                let events: Vec<ActivityEvent> = events
+                    .iter()
+                    .filter(|e| (oldest..=now + MAX_FUTURE_SECONDS).contains(&e.at.as_second()))
+                    .cloned()
+                    .collect();
+                let mut finder = days::DayFinder::new(days::server_timezone(tx, server)?);
+                counted += rollups::ingest(tx, server, &events, &mut finder, now)?.counted;
+            }
+            Ok::<_, StoreError>(counted)
+        })
+        .await;
+    match written {
+        Ok(counted) => Ok(counted),
+        Err(e) => {
+            let taken = Arc::try_unwrap(taken).unwrap_or_else(|shared| Pending {
+                by_server: shared.by_server.clone(),
+                len: shared.len,
+            });
+            state.activity.put_back(taken);
+            Err(e)
+        }
+    }
+}
+
+/// How far ahead of the clock an event may be (platform clocks and ours
+/// disagree a little); beyond it an event is refused, or dropped.
+pub const MAX_FUTURE_SECONDS: i64 = 15 * 60;
+
+/// The retention worker's tick: deletes per-member rows and remembered event
+/// ids older than [`rollups::RETENTION_DAYS`] (one slice of the ids per
+/// tick); returns how many rows went.
+pub async fn prune(state: &AppState) -> Result<usize, StoreError> {
+    let now = state.clock.now_unix();
+    let slice = state
+        .activity
+        .inner
+        .prune_slice
+        .fetch_add(1, Ordering::Relaxed)
+        % rollups::PRUNE_SLICES;
+    state
+        .store
+        .write(move |tx| rollups::prune(tx, now, slice))
+        .await
 }

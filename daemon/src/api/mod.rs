@@ -12,6 +12,7 @@
 mod actions;
 mod config;
 mod health;
+mod insights;
 mod me;
 mod onboarding;
 pub mod openapi;
@@ -55,4 +56,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::delivery))
         .routes(routes!(webhooks::redeliver))
+        .routes(routes!(insights::ingest))
+        .routes(routes!(insights::moderation))
+        .routes(routes!(insights::community))
 }

@@ -117,6 +117,7 @@ pub fn document_json() -> String {
         (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),
         (name = "snapshots", description = "Structure snapshots: a server's roles, channels and settings, captured from its platform."),
         (name = "webhooks", description = "Outbound webhooks: the test event, the signing secret and the delivery log."),
+        (name = "insights", description = "Community activity (batch ingestion) and the moderation and community insights."),
     )
 )]
 #[derive(Debug)]

@@ -93,11 +93,59 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         read_key(inputs),
         write_keys(inputs),
         config_ids(inputs),
+        activity(inputs),
     ]);
-    // Hook for activity (issue 12): an `activity` item (the last event's
-    // age; Telegram privacy mode; the Slack events URL) belongs here once
-    // the activity store exists.
     items
+}
+
+/// Activity older than this is a warning: a community that said nothing
+/// for a day is rarer than a feed that stopped.
+const ACTIVITY_FRESH_SECS: i64 = 24 * 3600;
+
+fn activity(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("activity", "Community activity arriving");
+    let server = &inputs.server.id;
+    let how = match inputs.server.platform {
+        Platform::Telegram => {
+            "the bot sees group messages only with privacy mode off: in @BotFather, /setprivacy, Disable; then events arrive"
+        }
+        Platform::Slack => {
+            "set the app's Event Subscriptions Request URL to the daemon's Slack events endpoint and subscribe to message events"
+        }
+        _ => {
+            "give the bot the Message Content and Server Members intents so the gateway delivers events"
+        }
+    };
+    let fix = Some(format!(
+        "{how} (or send batches: POST /api/v1/servers/{server}/activity)"
+    ));
+    match inputs.store.last_activity_at {
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "no activity received yet: community insights stay empty".into(),
+            fix,
+        ),
+        Some(at) if inputs.now - at > ACTIVITY_FRESH_SECS => item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!(
+                "the last event arrived {} hour(s) ago",
+                (inputs.now - at) / 3600
+            ),
+            fix,
+        ),
+        Some(at) => done(
+            id,
+            title,
+            format!(
+                "the last event arrived {} minute(s) ago",
+                (inputs.now - at) / 60
+            ),
+        ),
+    }
 }
 
 fn connected(inputs: &Inputs<'_>) -> OnboardingItem {

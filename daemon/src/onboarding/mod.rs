@@ -42,6 +42,8 @@ pub struct StoreFacts {
     pub last_delivery: Option<(String, Option<String>)>,
     /// The team's keys.
     pub keys: Vec<KeyRecord>,
+    /// When community activity was last received for it.
+    pub last_activity_at: Option<i64>,
 }
 
 fn read_facts(
@@ -68,7 +70,12 @@ fn read_facts(
         )?
         .query_row([server], |row| Ok((row.get(0)?, row.get(1)?)))
         .optional()?;
+    let last_activity_at = tx
+        .prepare_cached("SELECT last_received_at FROM activity_servers WHERE server_id = ?1")?
+        .query_row([server], |row| row.get(0))
+        .optional()?;
     Ok(StoreFacts {
+        last_activity_at,
         connection: connections::get(tx, secrets, server)?,
         sections: stored.sections,
         written,

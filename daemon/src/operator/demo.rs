@@ -35,6 +35,9 @@ const SERVERS: [(Platform, &str, &str); 3] = [
     (Platform::Slack, SLACK, "Demo Workspace"),
 ];
 
+/// How often the demo's live trickle hands over events, in seconds.
+const TRICKLE_SECONDS: i64 = 5;
+
 /// Simulated Discord members.
 pub mod discord_members {
     /// The owner (Admin role).
@@ -355,7 +358,8 @@ pub struct DemoKeys {
 /// simulator with their communities, sets up jail and mod-log config, and
 /// captures one structure snapshot of each server (source and actor
 /// `operator`), so listing snapshots shows something and a nuke can be
-/// restored at once.
+/// restored at once; and writes 90 days of community activity and cases
+/// (`simulator::activity`), so both insights show something at once.
 pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
     let secrets = store.secrets().clone();
     store
@@ -396,6 +400,13 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
             Ok::<_, anyhow::Error>(())
         })
         .await?;
+    // History for the insights: 90 days of activity and cases per server.
+    let now = crate::store::now_unix();
+    for (platform, id, _) in SERVERS {
+        store
+            .write(move |tx| simulator::activity::seed_history(tx, id, platform, now))
+            .await?;
+    }
     // Capturing from the simulator needs no platform client nor the
     // daemon's clock: a state of its own will do.
     let state = AppState::new(store.clone());
@@ -449,6 +460,14 @@ pub fn try_these() -> Vec<String> {
         format!("modctl action kick {TELEGRAM} {tg_bob} --yes"),
         format!("modctl action timeout {SLACK} {slack_alice} --duration 1h"),
         format!("modctl cases list {DISCORD}"),
+        noted(
+            format!("modctl insights {DISCORD} --days 90"),
+            "cases per day, moderators, repeat targets",
+        ),
+        noted(
+            format!("modctl activity {DISCORD}"),
+            "messages, voice, joins; updates every few seconds",
+        ),
         noted(
             format!("modctl snapshot list {DISCORD}"),
             "the demo captured one at start",
@@ -515,12 +534,25 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         read = keys.read,
     );
     let _logging = init_logging();
-    crate::serve(
-        listener,
-        AppState::new(store).with_webhooks_allow_internal(true),
-        shutdown_signal(),
-    )
-    .await?;
+    let state = AppState::new(store).with_webhooks_allow_internal(true);
+    // The live trickle: a few events every few seconds, as a gateway would
+    // hand them over; the flush worker writes them.
+    let live = state.activity.clone();
+    tokio::spawn(async move {
+        let mut rng = simulator::activity::Rng::new(crate::store::now_unix() as u64);
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(TRICKLE_SECONDS as u64)).await;
+            let now = crate::store::now_unix();
+            for (platform, id, _) in SERVERS {
+                for event in
+                    simulator::activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)
+                {
+                    live.record(event);
+                }
+            }
+        }
+    });
+    crate::serve(listener, state, shutdown_signal()).await?;
     Ok(())
 }
 

@@ -21,6 +21,7 @@ use crate::clock::Clock;
 use crate::store::{Store, StoreError};
 
 /// Creating the simulated structure for restores.
+pub mod activity;
 pub mod apply;
 pub mod nuke;
 pub mod structure;

@@ -14,7 +14,8 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use modctl_types::config::WebhookEvent;
 
-use super::{StoreError, timestamp, webhooks};
+use super::{StoreError, case_rollup, timestamp, webhooks};
+use crate::activity::days::{DayFinder, server_timezone};
 
 /// A case to record.
 #[derive(Debug, Clone)]
@@ -61,10 +62,12 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
     let number: i64 = tx
         .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
         .query_row([case.server_id], |row| row.get(0))?;
+    let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
     tx.prepare_cached(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
-             delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+             delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
+             rollup_day)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?
     .execute(params![
         case.server_id,
@@ -83,8 +86,23 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         case.linked_case_id,
         case.now,
         case.state.as_str(),
+        day,
     ])?;
     let id = tx.last_insert_rowid();
+    // Counted applied only once settled, whether now or by `settle`.
+    let settled = case.state != CaseState::Pending;
+    case_rollup::count(
+        tx,
+        &case_rollup::Counted {
+            server_id: case.server_id,
+            day,
+            action: case.action.as_str(),
+            source: case.source.as_str(),
+            actor: case.actor,
+            user_id: case.user_id,
+            applied: settled && case.applied,
+        },
+    )?;
     let inserted = get(tx, case.server_id, id)?
         .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))?;
     if inserted.state != CaseState::Pending {
@@ -225,10 +243,12 @@ pub fn settle(
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    let settled: Option<(String, i64)> = tx
+    type Settled = (String, i64, Option<i64>, String, String);
+    let settled: Option<Settled> = tx
         .prepare_cached(
             "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
-         WHERE id = ?1 AND state = 'pending' RETURNING server_id, created_at",
+         WHERE id = ?1 AND state = 'pending'
+         RETURNING server_id, created_at, rollup_day, action, source",
         )?
         .query_row(
             params![
@@ -238,14 +258,27 @@ pub fn settle(
                 settlement.detail,
                 settlement.active_strikes,
             ],
-            |row| Ok((row.get(0)?, row.get(1)?)),
+            |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                ))
+            },
         )
         .optional()?;
-    let Some((server_id, created_at)) = settled else {
+    let Some((server_id, created_at, day, action, source)) = settled else {
         return Err(StoreError::Conflict(format!(
             "case {case_id} was already settled"
         )));
     };
+    if settlement.applied
+        && let Some(day) = day
+    {
+        case_rollup::count_applied(tx, &server_id, day, &action, &source)?;
+    }
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.
     if let Some(url) = webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)? {

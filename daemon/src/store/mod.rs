@@ -45,6 +45,8 @@
 //! values and rewrites the file, so that no old copy survives in free pages
 //! or the WAL.
 
+pub mod activity;
+pub mod case_rollup;
 pub mod cases;
 pub mod config;
 pub mod connections;

@@ -1,0 +1,589 @@
+//! `modctl insights SERVER` and `modctl activity SERVER`: moderation and
+//! community insights (issue #12).
+//!
+//! On a terminal: one sparkline per daily series with its total and change
+//! against the period before, then the top lists, within 80 columns. Piped:
+//! tab-separated rows whose first field says what the row is (see the
+//! commands' help). `--json` prints the API's answer; `--chart FILE.svg`
+//! also writes a bar chart of the main daily series.
+
+use clap::Args;
+use modctl_types::activity::{CommunityInsights, ModerationInsights, Ranked, Window};
+
+use crate::commands::chart::{self, change, grouped, sparkline};
+use crate::commands::print;
+use crate::context::Context;
+use crate::exit::CliError;
+use crate::output::{OutputMode, Rows, human_time, render_json};
+
+/// Arguments of `modctl insights` and `modctl activity`.
+#[derive(Debug, Args)]
+pub struct InsightsArgs {
+    /// The server id
+    #[arg(allow_hyphen_values = true)]
+    pub server: String,
+    /// Days in the window, ending today in the server's time zone (1 to 365) [default: 30]
+    #[arg(long, value_name = "N")]
+    pub days: Option<u32>,
+    /// Also write a bar chart of the daily series to this SVG file
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<std::path::PathBuf>,
+}
+
+/// Runs `modctl insights`.
+pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), CliError> {
+    let insights = context.client()?.insights(&args.server, args.days).await?;
+    if let Some(path) = &args.chart {
+        let days: Vec<(String, u64)> = insights
+            .daily
+            .iter()
+            .map(|d| (d.date.to_string(), d.cases))
+            .collect();
+        write_chart(
+            path,
+            &format!("Cases per day, {}", span(&insights.window)),
+            &days,
+        )?;
+    }
+    print(&render_moderation(&insights, context.output));
+    Ok(())
+}
+
+/// Runs `modctl activity`.
+pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliError> {
+    let insights = context
+        .client()?
+        .community_insights(&args.server, args.days)
+        .await?;
+    if let Some(path) = &args.chart {
+        let days: Vec<(String, u64)> = insights
+            .daily
+            .iter()
+            .map(|d| (d.date.to_string(), d.messages))
+            .collect();
+        write_chart(
+            path,
+            &format!("Messages per day, {}", span(&insights.window)),
+            &days,
+        )?;
+    }
+    print(&render_community(&insights, context.output));
+    Ok(())
+}
+
+fn write_chart(
+    path: &std::path::Path,
+    title: &str,
+    days: &[(String, u64)],
+) -> Result<(), CliError> {
+    std::fs::write(path, chart::svg_bars(title, days))
+        .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+/// `2026-10-24 to 2026-11-22 (Europe/Berlin)`.
+fn span(window: &Window) -> String {
+    format!("{} to {} ({})", window.from, window.to, window.timezone)
+}
+
+/// The heading of a terminal rendering.
+fn heading(what: &str, server: &str, window: &Window) -> String {
+    format!(
+        "{what} of {server}\nlast {} day{}: {}\n",
+        window.days,
+        if window.days == 1 { "" } else { "s" },
+        span(window)
+    )
+}
+
+/// One sparkline row: label, chart, total, change.
+fn series(label: &str, values: &[u64], total: &str, changed: &str) -> String {
+    let line = format!(
+        "{label:<15} {:<width$}  {total:>10} {changed:>8}",
+        sparkline(values),
+        width = chart::SPARK_WIDTH
+    );
+    format!("{}\n", line.trim_end())
+}
+
+/// The note under the sparklines when a mark sums several days.
+fn marks_note(days: usize) -> String {
+    match chart::days_per_mark(days) {
+        1 => "each mark: 1 day, oldest first; total, and change vs. the period before\n".into(),
+        n => {
+            format!("each mark: {n} days, oldest first; total, and change vs. the period before\n")
+        }
+    }
+}
+
+/// Two top lists side by side: rank, first list's id and count, second's.
+fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) -> Rows {
+    let mut rows = Rows::new(vec!["#", header[0], header[1], header[2], header[3]]);
+    for i in 0..left.len().max(right.len()) {
+        let cell = |list: &[Ranked]| {
+            list.get(i)
+                .map(|r| (r.id.clone(), grouped(r.count)))
+                .unwrap_or_default()
+        };
+        let ((a, an), (b, bn)) = (cell(left), cell(right));
+        rows.push(vec![(i + 1).to_string(), a, an, b, bn]);
+    }
+    rows
+}
+
+/// `modctl activity` in any mode.
+pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> String {
+    let daily = &insights.daily;
+    let column = |f: fn(&modctl_types::activity::ActivityDay) -> u64| -> Vec<u64> {
+        daily.iter().map(f).collect()
+    };
+    let (totals, changes) = (&insights.totals, &insights.change);
+    match mode {
+        OutputMode::Json => render_json(insights),
+        OutputMode::Plain => {
+            let mut out = String::new();
+            for d in daily {
+                out += &format!(
+                    "day\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                    d.date, d.messages, d.active_members, d.voice_minutes, d.joins, d.leaves
+                );
+            }
+            let total = |name: &str, now: String, before: String, changed: Option<f64>| {
+                format!(
+                    "total\t{name}\t{now}\t{before}\t{}\n",
+                    changed.map(|c| format!("{c:.1}")).unwrap_or_default()
+                )
+            };
+            let previous = &insights.previous;
+            out += &total(
+                "messages",
+                totals.messages.to_string(),
+                previous.messages.to_string(),
+                changes.messages,
+            );
+            out += &total(
+                "average_active_members",
+                totals.average_active_members.to_string(),
+                previous.average_active_members.to_string(),
+                changes.average_active_members,
+            );
+            out += &total(
+                "voice_minutes",
+                totals.voice_minutes.to_string(),
+                previous.voice_minutes.to_string(),
+                changes.voice_minutes,
+            );
+            out += &total(
+                "joins",
+                totals.joins.to_string(),
+                previous.joins.to_string(),
+                changes.joins,
+            );
+            out += &total(
+                "leaves",
+                totals.leaves.to_string(),
+                previous.leaves.to_string(),
+                changes.leaves,
+            );
+            for (name, list) in [
+                ("top_channel_messages", &insights.top_channels_by_messages),
+                ("top_channel_voice", &insights.top_channels_by_voice),
+                ("top_member_messages", &insights.top_members_by_messages),
+                ("top_member_voice", &insights.top_members_by_voice),
+            ] {
+                for r in list {
+                    out += &format!("{name}\t{}\t{}\n", r.id, r.count);
+                }
+            }
+            let time =
+                |t: Option<modctl_types::Timestamp>| t.map(|t| t.to_string()).unwrap_or_default();
+            out += &format!(
+                "last_event\t{}\t{}\n",
+                time(insights.last_event_at),
+                time(insights.last_received_at)
+            );
+            out
+        }
+        OutputMode::Table => {
+            let mut out = heading("Community activity", &insights.server_id, &insights.window);
+            out += &match insights.last_event_at {
+                Some(at) => format!(
+                    "last event {} (received {})\n\n",
+                    human_time(&at),
+                    insights
+                        .last_received_at
+                        .map(|t| human_time(&t))
+                        .unwrap_or_default()
+                ),
+                None => {
+                    "no activity received yet: connect the platform or post to /activity\n\n".into()
+                }
+            };
+            out += &marks_note(daily.len());
+            out += &series(
+                "messages",
+                &column(|d| d.messages),
+                &grouped(totals.messages),
+                &change(changes.messages),
+            );
+            out += &series(
+                "active members",
+                &column(|d| d.active_members),
+                &format!("avg {:.1}", totals.average_active_members),
+                &change(changes.average_active_members),
+            );
+            out += &series(
+                "voice minutes",
+                &column(|d| d.voice_minutes),
+                &grouped(totals.voice_minutes),
+                &change(changes.voice_minutes),
+            );
+            out += &series(
+                "joins",
+                &column(|d| d.joins),
+                &grouped(totals.joins),
+                &change(changes.joins),
+            );
+            out += &series(
+                "leaves",
+                &column(|d| d.leaves),
+                &grouped(totals.leaves),
+                &change(changes.leaves),
+            );
+            out += "\nTop channels\n";
+            out += &side_by_side(
+                ["BY MESSAGES", "MESSAGES", "BY VOICE", "MINUTES"],
+                &insights.top_channels_by_messages,
+                &insights.top_channels_by_voice,
+            )
+            .render(mode);
+            out += "Top members\n";
+            out += &side_by_side(
+                ["BY MESSAGES", "MESSAGES", "BY VOICE", "MINUTES"],
+                &insights.top_members_by_messages,
+                &insights.top_members_by_voice,
+            )
+            .render(mode);
+            out
+        }
+    }
+}
+
+/// `modctl insights` in any mode.
+pub fn render_moderation(insights: &ModerationInsights, mode: OutputMode) -> String {
+    let daily = &insights.daily;
+    let totals = &insights.totals;
+    match mode {
+        OutputMode::Json => render_json(insights),
+        OutputMode::Plain => {
+            let pairs = |map: &std::collections::BTreeMap<String, u64>| {
+                map.iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let mut out = String::new();
+            for d in daily {
+                out += &format!(
+                    "day\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                    d.date,
+                    d.cases,
+                    d.applied,
+                    d.not_applied,
+                    pairs(&d.by_action),
+                    pairs(&d.by_source)
+                );
+            }
+            out += &format!(
+                "total\tcases\t{}\t{}\t{}\n",
+                totals.cases,
+                insights.previous_cases,
+                insights
+                    .change
+                    .map(|c| format!("{c:.1}"))
+                    .unwrap_or_default()
+            );
+            out += &format!("total\tapplied\t{}\n", totals.applied);
+            out += &format!("total\tnot_applied\t{}\n", totals.not_applied);
+            out += &format!("total\tescalations\t{}\n", totals.escalations);
+            for (action, n) in &totals.by_action {
+                out += &format!("action\t{action}\t{n}\n");
+            }
+            for (source, n) in &totals.by_source {
+                out += &format!("source\t{source}\t{n}\n");
+            }
+            for r in &insights.top_moderators {
+                out += &format!("moderator\t{}\t{}\n", r.id, r.count);
+            }
+            for r in &insights.top_repeat_targets {
+                out += &format!("repeat_target\t{}\t{}\n", r.id, r.count);
+            }
+            out += &format!("active_strikes\t{}\n", insights.active_strikes);
+            out += &format!("active_jails\t{}\n", insights.active_jails);
+            out
+        }
+        OutputMode::Table => {
+            let column = |f: &dyn Fn(&modctl_types::activity::CaseDay) -> u64| -> Vec<u64> {
+                daily.iter().map(f).collect()
+            };
+            let mut out = heading("Moderation", &insights.server_id, &insights.window);
+            out += &format!(
+                "now: {} active strike{}, {} member{} jailed\n\n",
+                insights.active_strikes,
+                if insights.active_strikes == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                insights.active_jails,
+                if insights.active_jails == 1 { "" } else { "s" },
+            );
+            out += &marks_note(daily.len());
+            out += &series(
+                "cases",
+                &column(&|d| d.cases),
+                &grouped(totals.cases),
+                &change(insights.change),
+            );
+            out += &series(
+                "applied",
+                &column(&|d| d.applied),
+                &grouped(totals.applied),
+                "",
+            );
+            out += &series(
+                "not applied",
+                &column(&|d| d.not_applied),
+                &grouped(totals.not_applied),
+                "",
+            );
+            out += &series(
+                "escalations",
+                &column(&|d| d.by_source.get("escalation").copied().unwrap_or(0)),
+                &grouped(totals.escalations),
+                "",
+            );
+            let mut breakdown = Rows::new(vec!["ACTION", "CASES", "SOURCE", "CASES"]);
+            let actions: Vec<_> = totals.by_action.iter().collect();
+            let sources: Vec<_> = totals.by_source.iter().collect();
+            for i in 0..actions.len().max(sources.len()) {
+                let cell = |list: &[(&String, &u64)]| {
+                    list.get(i)
+                        .map(|(k, v)| ((*k).clone(), grouped(**v)))
+                        .unwrap_or_default()
+                };
+                let ((a, an), (s, sn)) = (cell(&actions), cell(&sources));
+                breakdown.push(vec![a, an, s, sn]);
+            }
+            out += "\nCases by action and source\n";
+            out += &breakdown.render(mode);
+            out += "Moderators and repeat targets\n";
+            out += &side_by_side(
+                ["MODERATOR", "CASES", "MEMBER", "CASES"],
+                &insights.top_moderators,
+                &insights.top_repeat_targets,
+            )
+            .render(mode);
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use modctl_types::activity::{
+        ActivityChange, ActivityDay, ActivityTotals, CaseDay, CaseTotals,
+    };
+
+    use super::*;
+
+    fn window(days: u32) -> Window {
+        Window {
+            days,
+            from: "2026-11-16".parse().unwrap(),
+            to: "2026-11-22".parse().unwrap(),
+            timezone: "Europe/Berlin".into(),
+        }
+    }
+
+    fn ranked(pairs: &[(&str, u64)]) -> Vec<Ranked> {
+        pairs
+            .iter()
+            .map(|(id, count)| Ranked {
+                id: (*id).into(),
+                count: *count,
+            })
+            .collect()
+    }
+
+    fn community() -> CommunityInsights {
+        let messages = [120, 340, 0, 95, 410, 388, 1204];
+        let daily = messages
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| ActivityDay {
+                date: jiff::civil::date(2026, 11, 16 + i as i8),
+                messages: m,
+                active_members: m / 10,
+                voice_minutes: m / 3,
+                joins: (i % 3) as u64,
+                leaves: (i % 2) as u64,
+            })
+            .collect();
+        CommunityInsights {
+            server_id: "100000000000000001".into(),
+            window: window(7),
+            daily,
+            totals: ActivityTotals {
+                messages: 2557,
+                average_active_members: 36.1,
+                voice_minutes: 850,
+                joins: 6,
+                leaves: 3,
+            },
+            previous: ActivityTotals {
+                messages: 2000,
+                average_active_members: 30.0,
+                voice_minutes: 0,
+                joins: 4,
+                leaves: 3,
+            },
+            change: ActivityChange {
+                messages: Some(27.9),
+                average_active_members: Some(20.3),
+                voice_minutes: None,
+                joins: Some(50.0),
+                leaves: Some(0.0),
+            },
+            top_channels_by_messages: ranked(&[
+                ("700000000000000002", 1800),
+                ("700000000000000003", 757),
+            ]),
+            top_channels_by_voice: ranked(&[("700000000000000009", 850)]),
+            top_members_by_messages: ranked(&[
+                ("800000000000000004", 410),
+                ("800000000000000005", 380),
+                ("800000000000000007", 52),
+            ]),
+            top_members_by_voice: ranked(&[
+                ("800000000000000005", 600),
+                ("800000000000000004", 250),
+            ]),
+            last_event_at: Some("2026-11-22T11:58:00Z".parse().unwrap()),
+            last_received_at: Some("2026-11-22T11:58:02Z".parse().unwrap()),
+        }
+    }
+
+    fn moderation() -> ModerationInsights {
+        let day =
+            |i: i8, cases: u64, applied: u64, actions: &[(&str, u64)], sources: &[(&str, u64)]| {
+                CaseDay {
+                    date: jiff::civil::date(2026, 11, 16 + i),
+                    cases,
+                    applied,
+                    not_applied: cases - applied,
+                    by_action: actions.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+                    by_source: sources.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+                }
+            };
+        let daily = vec![
+            day(0, 0, 0, &[], &[]),
+            day(1, 3, 3, &[("warn", 2), ("ban", 1)], &[("api", 3)]),
+            day(2, 0, 0, &[], &[]),
+            day(
+                3,
+                5,
+                4,
+                &[("warn", 3), ("timeout", 2)],
+                &[("api", 4), ("escalation", 1)],
+            ),
+            day(4, 1, 1, &[("kick", 1)], &[("api", 1)]),
+            day(5, 0, 0, &[], &[]),
+            day(
+                6,
+                2,
+                1,
+                &[("warn", 1), ("unban", 1)],
+                &[("api", 1), ("expiry", 1)],
+            ),
+        ];
+        let mut by_action = BTreeMap::new();
+        let mut by_source = BTreeMap::new();
+        for d in &daily {
+            for (k, v) in &d.by_action {
+                *by_action.entry(k.clone()).or_default() += v;
+            }
+            for (k, v) in &d.by_source {
+                *by_source.entry(k.clone()).or_default() += v;
+            }
+        }
+        ModerationInsights {
+            server_id: "100000000000000001".into(),
+            window: window(7),
+            daily,
+            totals: CaseTotals {
+                cases: 11,
+                applied: 9,
+                not_applied: 2,
+                by_action,
+                by_source,
+                escalations: 1,
+            },
+            previous_cases: 8,
+            change: Some(37.5),
+            top_moderators: ranked(&[("key:k1a2b3c4", 7), ("key:m9n8b7v6", 4)]),
+            top_repeat_targets: ranked(&[("800000000000000004", 4), ("800000000000000005", 2)]),
+            active_strikes: 6,
+            active_jails: 1,
+        }
+    }
+
+    #[test]
+    fn activity_on_a_terminal_and_piped() {
+        let table = render_community(&community(), OutputMode::Table);
+        assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+        insta::assert_snapshot!("activity_table", table);
+        insta::assert_snapshot!(
+            "activity_plain",
+            render_community(&community(), OutputMode::Plain)
+        );
+    }
+
+    #[test]
+    fn insights_on_a_terminal_and_piped() {
+        let table = render_moderation(&moderation(), OutputMode::Table);
+        assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+        insta::assert_snapshot!("insights_table", table);
+        insta::assert_snapshot!(
+            "insights_plain",
+            render_moderation(&moderation(), OutputMode::Plain)
+        );
+    }
+
+    #[test]
+    fn a_year_folds_into_forty_marks_and_json_is_the_answer() {
+        let mut year = community();
+        year.window.days = 365;
+        year.daily = (0..365)
+            .map(|i| ActivityDay {
+                date: jiff::civil::date(2025, 11, 23)
+                    .checked_add(jiff::Span::new().days(i))
+                    .unwrap(),
+                messages: i as u64,
+                active_members: 1,
+                voice_minutes: 0,
+                joins: 0,
+                leaves: 0,
+            })
+            .collect();
+        let table = render_community(&year, OutputMode::Table);
+        assert!(table.contains("each mark: 10 days"), "{table}");
+        assert!(table.lines().all(|l| l.chars().count() <= 80), "{table}");
+        let json: serde_json::Value =
+            serde_json::from_str(&render_community(&year, OutputMode::Json)).unwrap();
+        assert_eq!(json["daily"].as_array().unwrap().len(), 365);
+    }
+}

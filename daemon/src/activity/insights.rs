@@ -1,0 +1,226 @@
+//! The two insights answers, read from the rollups in one read transaction
+//! each: community activity ([`community`]) and moderation ([`moderation`]).
+//!
+//! Both cover every day of a window ending today in the server's time zone
+//! and compare it with the period of the same length before it; their cost
+//! depends on the window (rows per day), never on how many events or cases
+//! were ever counted.
+
+use modctl_types::activity::{
+    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Ranked,
+    Window,
+};
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::days::{self, DayFinder};
+use crate::store::case_rollup::{self, ranked};
+use crate::store::{StoreError, timestamp};
+
+/// The window of `days` days ending today (at `now`) in the server's zone,
+/// as day numbers `(from, to)`, and its wire form.
+fn window(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    days_wanted: u32,
+    now: i64,
+) -> Result<(i64, i64, Window), StoreError> {
+    let mut finder = DayFinder::new(days::server_timezone(tx, server_id)?);
+    let to = finder.today(now);
+    let from = to - i64::from(days_wanted) + 1;
+    let window = Window {
+        days: days_wanted,
+        from: days::date(from),
+        to: days::date(to),
+        timezone: finder.tz().iana_name().unwrap_or("UTC").to_owned(),
+    };
+    Ok((from, to, window))
+}
+
+/// `GET /servers/{id}/community-insights?days=`.
+pub fn community(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    days_wanted: u32,
+    now: i64,
+) -> Result<CommunityInsights, StoreError> {
+    let (from, to, window) = window(tx, server_id, days_wanted, now)?;
+    let len = i64::from(days_wanted);
+    let mut daily: Vec<ActivityDay> = (from..=to)
+        .map(|day| ActivityDay {
+            date: days::date(day),
+            messages: 0,
+            active_members: 0,
+            voice_minutes: 0,
+            joins: 0,
+            leaves: 0,
+        })
+        .collect();
+    let mut previous = Sums::default();
+    let mut stmt = tx.prepare_cached(
+        "SELECT day, messages, active_members, voice_minutes, joins, leaves FROM activity_days
+         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
+    )?;
+    let mut rows = stmt.query(params![server_id, from - len, to])?;
+    while let Some(row) = rows.next()? {
+        let day: i64 = row.get(0)?;
+        let get = |i| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+        let found = ActivityDay {
+            date: days::date(day),
+            messages: get(1)?,
+            active_members: get(2)?,
+            voice_minutes: get(3)?,
+            joins: get(4)?,
+            leaves: get(5)?,
+        };
+        if day < from {
+            previous.add(&found);
+        } else if let Some(slot) = daily.get_mut((day - from) as usize) {
+            *slot = found;
+        }
+    }
+    let mut current = Sums::default();
+    daily.iter().for_each(|day| current.add(day));
+    let (totals, previous) = (current.totals(len), previous.totals(len));
+
+    let (channels_by_messages, channels_by_voice) = tops(
+        tx,
+        "SELECT channel_id, SUM(messages), SUM(voice_minutes) FROM activity_channel_days
+         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY channel_id",
+        server_id,
+        from,
+        to,
+    )?;
+    let (members_by_messages, members_by_voice) = tops(
+        tx,
+        "SELECT user_id, SUM(messages), SUM(voice_minutes) FROM activity_member_days
+         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY user_id",
+        server_id,
+        from,
+        to,
+    )?;
+    let last: Option<(i64, i64)> = tx
+        .prepare_cached(
+            "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
+        )?
+        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    Ok(CommunityInsights {
+        server_id: server_id.to_owned(),
+        window,
+        daily,
+        change: ActivityChange {
+            messages: change(totals.messages as f64, previous.messages as f64),
+            average_active_members: change(
+                totals.average_active_members,
+                previous.average_active_members,
+            ),
+            voice_minutes: change(totals.voice_minutes as f64, previous.voice_minutes as f64),
+            joins: change(totals.joins as f64, previous.joins as f64),
+            leaves: change(totals.leaves as f64, previous.leaves as f64),
+        },
+        totals,
+        previous,
+        top_channels_by_messages: channels_by_messages,
+        top_channels_by_voice: channels_by_voice,
+        top_members_by_messages: members_by_messages,
+        top_members_by_voice: members_by_voice,
+        last_event_at: last.map(|(at, _)| timestamp(at)),
+        last_received_at: last.map(|(_, at)| timestamp(at)),
+    })
+}
+
+/// `GET /servers/{id}/insights?days=`.
+pub fn moderation(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    days_wanted: u32,
+    now: i64,
+) -> Result<ModerationInsights, StoreError> {
+    let (from, to, window) = window(tx, server_id, days_wanted, now)?;
+    let rollup = case_rollup::read(tx, server_id, from, to)?;
+    let active_strikes: i64 = tx
+        .prepare_cached(
+            "SELECT COALESCE(SUM(weight), 0) FROM strikes
+             WHERE server_id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
+        )?
+        .query_row(params![server_id, now], |row| row.get(0))?;
+    let active_jails: i64 = tx
+        .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get(0))?;
+    Ok(ModerationInsights {
+        server_id: server_id.to_owned(),
+        window,
+        change: change(rollup.totals.cases as f64, rollup.previous_cases as f64),
+        daily: rollup.daily,
+        totals: rollup.totals,
+        previous_cases: rollup.previous_cases,
+        top_moderators: rollup.top_moderators,
+        top_repeat_targets: rollup.top_repeat_targets,
+        active_strikes: active_strikes.max(0) as u64,
+        active_jails: active_jails.max(0) as u64,
+    })
+}
+
+#[derive(Debug, Default)]
+struct Sums {
+    messages: u64,
+    active_member_days: u64,
+    voice_minutes: u64,
+    joins: u64,
+    leaves: u64,
+}
+
+impl Sums {
+    fn add(&mut self, day: &ActivityDay) {
+        self.messages += day.messages;
+        self.active_member_days += day.active_members;
+        self.voice_minutes += day.voice_minutes;
+        self.joins += day.joins;
+        self.leaves += day.leaves;
+    }
+
+    fn totals(&self, days: i64) -> ActivityTotals {
+        ActivityTotals {
+            messages: self.messages,
+            average_active_members: one_decimal(self.active_member_days as f64 / days as f64),
+            voice_minutes: self.voice_minutes,
+            joins: self.joins,
+            leaves: self.leaves,
+        }
+    }
+}
+
+/// Percent change from `before` to `now`, one decimal; `None` from 0.
+fn change(now: f64, before: f64) -> Option<f64> {
+    (before > 0.0).then(|| one_decimal((now - before) / before * 100.0))
+}
+
+fn one_decimal(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// The top lists by messages and by voice minutes of what `sql` (id,
+/// messages, voice minutes) yields; ids with 0 are left out of a list.
+fn tops(
+    tx: &Transaction<'_>,
+    sql: &str,
+    server_id: &str,
+    from: i64,
+    to: i64,
+) -> Result<(Vec<Ranked>, Vec<Ranked>), StoreError> {
+    let mut stmt = tx.prepare_cached(sql)?;
+    let mut rows = stmt.query(params![server_id, from, to])?;
+    let (mut messages, mut voice) = (Vec::new(), Vec::new());
+    while let Some(row) = rows.next()? {
+        let id: String = row.get(0)?;
+        let m = row.get::<_, i64>(1)?.max(0) as u64;
+        let v = row.get::<_, i64>(2)?.max(0) as u64;
+        if m > 0 {
+            messages.push((id.clone(), m));
+        }
+        if v > 0 {
+            voice.push((id, v));
+        }
+    }
+    Ok((ranked(messages), ranked(voice)))
+}

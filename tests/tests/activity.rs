@@ -1,0 +1,579 @@
+//! Community activity (issue #12) end to end: events recorded by the
+//! receivers and flushed on the clock, batches posted to the API, the
+//! rollups they land in and the community insights read from them. No test
+//! sleeps: the clock is set and the flush worker driven by hand.
+
+use modctl_e2e::{ALPHA_DISCORD, Fixture, TestDaemon, UNCLAIMED, error_body};
+use modctl_types::Timestamp;
+use modctl_types::activity::{ActivityKind, BatchReceipt, CommunityInsights, Ranked};
+use modctl_types::config::SectionName;
+use modctld::activity::ActivityEvent;
+use serde_json::json;
+
+fn event(
+    server: &str,
+    id: Option<&str>,
+    kind: ActivityKind,
+    user: &str,
+    at: &str,
+) -> ActivityEvent {
+    ActivityEvent {
+        server_id: server.into(),
+        event_id: id.map(Into::into),
+        kind,
+        user_id: user.into(),
+        channel_id: matches!(kind, ActivityKind::Message | ActivityKind::Voice)
+            .then(|| "300000000000000001".into()),
+        at: at.parse::<Timestamp>().unwrap(),
+        minutes: if kind == ActivityKind::Voice { 30 } else { 0 },
+    }
+}
+
+/// (day as YYYY-MM-DD, messages, active members, voice minutes, joins, leaves), oldest first.
+fn days(daemon: &TestDaemon, server: &str) -> Vec<(String, i64, i64, i64, i64, i64)> {
+    let server = server.to_owned();
+    daemon.write(move |tx| {
+        let mut stmt = tx.prepare(
+            "SELECT day, messages, active_members, voice_minutes, joins, leaves
+             FROM activity_days WHERE server_id = ?1 ORDER BY day",
+        )?;
+        let rows = stmt
+            .query_map([server], |row| {
+                Ok((
+                    modctld::activity::days::date(row.get(0)?).to_string(),
+                    row.get(1)?,
+                    row.get(2)?,
+                    row.get(3)?,
+                    row.get(4)?,
+                    row.get(5)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    })
+}
+
+#[test]
+fn recorded_events_wait_for_the_flush_then_count_once_on_the_servers_day() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.clock().set("2026-11-22T12:00:00Z".parse().unwrap());
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"timezone": "America/New_York"}),
+    );
+    let activity = &daemon.state().activity;
+    // 03:00 UTC on the 22nd is 22:00 on the 21st in New York.
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("m1"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-22T03:00:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("m2"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-22T06:00:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("m2"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-22T06:00:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        None,
+        ActivityKind::Voice,
+        "u2",
+        "2026-11-22T06:30:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        None,
+        ActivityKind::Join,
+        "u3",
+        "2026-11-22T07:00:00Z",
+    ));
+    activity.record(event(
+        UNCLAIMED,
+        None,
+        ActivityKind::Message,
+        "u9",
+        "2026-11-22T07:00:00Z",
+    ));
+    assert_eq!(activity.pending(), 6);
+    assert!(
+        days(daemon, ALPHA_DISCORD).is_empty(),
+        "nothing is written before the flush"
+    );
+
+    assert_eq!(
+        daemon.flush_activity(),
+        4,
+        "the duplicate and the unclaimed server's event are not counted"
+    );
+    assert_eq!(activity.pending(), 0);
+    assert_eq!(
+        days(daemon, ALPHA_DISCORD),
+        vec![
+            ("2026-11-21".into(), 1, 1, 0, 0, 0),
+            ("2026-11-22".into(), 1, 2, 30, 1, 0),
+        ]
+    );
+    // The same event id again in a later flush still counts once.
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("m1"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-22T03:00:00Z",
+    ));
+    assert_eq!(daemon.flush_activity(), 0);
+    assert_eq!(
+        days(daemon, ALPHA_DISCORD)[0],
+        ("2026-11-21".into(), 1, 1, 0, 0, 0)
+    );
+}
+
+async fn post_batch(fixture: &Fixture, server: &str, body: serde_json::Value) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(fixture.daemon.api(&format!("/servers/{server}/activity")))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .json(&body)
+        .send()
+        .await
+        .expect("request")
+}
+
+async fn community(fixture: &Fixture, server: &str, days: u32) -> CommunityInsights {
+    let response = reqwest::Client::new()
+        .get(
+            fixture
+                .daemon
+                .api(&format!("/servers/{server}/community-insights?days={days}")),
+        )
+        .bearer_auth(&fixture.alpha_ro.full)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    response.json().await.expect("JSON")
+}
+
+fn msg(id: &str, user: &str, channel: &str, at: &str) -> serde_json::Value {
+    json!({"id": id, "kind": "message", "user_id": user, "channel_id": channel, "at": at})
+}
+
+#[tokio::test]
+async fn a_batch_with_one_bad_event_is_refused_whole_naming_it() {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .clock()
+        .set("2026-11-22T12:00:00Z".parse().unwrap());
+    let good = msg("e1", "u1", "c1", "2026-11-22T10:00:00Z");
+    let cases = [
+        (
+            json!({"id": "e2", "kind": "voice", "user_id": "u1", "channel_id": "c1", "at": "2026-11-22T10:00:00Z"}),
+            "events[1] (id `e2`): a voice event needs minutes from 1 to 1440",
+        ),
+        (
+            json!({"id": "e2", "kind": "message", "user_id": "u1", "at": "2026-11-22T10:00:00Z"}),
+            "events[1] (id `e2`): a message event needs a channel_id",
+        ),
+        (
+            json!({"id": "e2", "kind": "join", "user_id": "u1", "at": "2026-11-22T10:00:00Z", "minutes": 3}),
+            "events[1] (id `e2`): minutes is only for voice events, not join",
+        ),
+        (
+            msg("e2", "u1", "c1", "2024-01-01T00:00:00Z"),
+            "events[1] (id `e2`): at 2024-01-01T00:00:00Z is older than the retention window of 400 days",
+        ),
+        (
+            msg("e2", "u1", "c1", "2026-11-22T13:00:00Z"),
+            "events[1] (id `e2`): at 2026-11-22T13:00:00Z is more than 15 minutes in the future",
+        ),
+        (
+            msg("", "u1", "c1", "2026-11-22T10:00:00Z"),
+            "events[1] (id ``): id must be 1 to 200 bytes",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let response = post_batch(&fixture, ALPHA_DISCORD, json!({"events": [good, bad]})).await;
+        let (status, message) = error_body(response).await;
+        assert_eq!((status.as_u16(), message.as_str()), (400, expected));
+    }
+    let response = post_batch(&fixture, ALPHA_DISCORD, json!({"events": []})).await;
+    assert_eq!(
+        error_body(response).await.1,
+        "events must hold 1 to 10000 events, got 0"
+    );
+    let too_many: Vec<_> = (0..10_001)
+        .map(|i| msg(&format!("e{i}"), "u1", "c1", "2026-11-22T10:00:00Z"))
+        .collect();
+    let response = post_batch(&fixture, ALPHA_DISCORD, json!({"events": too_many})).await;
+    assert_eq!(
+        error_body(response).await.1,
+        "events must hold 1 to 10000 events, got 10001"
+    );
+    let response = post_batch(
+        &fixture,
+        ALPHA_DISCORD,
+        json!({"events": [{"id": "x", "kind": "shout"}]}),
+    )
+    .await;
+    assert_eq!(error_body(response).await.0, 400);
+
+    // Nothing of the refused batches was stored, not even the good event.
+    let insights = community(&fixture, ALPHA_DISCORD, 1).await;
+    assert_eq!(insights.totals.messages, 0);
+    assert_eq!(insights.last_event_at, None);
+    // A read key may not post.
+    let response = reqwest::Client::new()
+        .post(
+            fixture
+                .daemon
+                .api(&format!("/servers/{ALPHA_DISCORD}/activity")),
+        )
+        .bearer_auth(&fixture.alpha_ro.full)
+        .json(&json!({"events": [good]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+}
+
+#[tokio::test]
+async fn a_retried_batch_counts_once_and_survives_a_restart() {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .clock()
+        .set("2026-11-22T12:00:00Z".parse().unwrap());
+    let events: Vec<_> = (0..5_000)
+        .map(|i| {
+            msg(
+                &format!("m{i}"),
+                &format!("u{}", i % 50),
+                &format!("c{}", i % 3),
+                "2026-11-22T10:00:00Z",
+            )
+        })
+        .collect();
+    let body = json!({"events": events});
+    let receipt: BatchReceipt = post_batch(&fixture, ALPHA_DISCORD, body.clone())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        receipt,
+        BatchReceipt {
+            counted: 5_000,
+            duplicates: 0
+        }
+    );
+    let retried: BatchReceipt = post_batch(&fixture, ALPHA_DISCORD, body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        retried,
+        BatchReceipt {
+            counted: 0,
+            duplicates: 5_000
+        }
+    );
+    // The same id twice in one batch counts once too.
+    let twice = json!({"events": [msg("t", "u1", "c1", "2026-11-22T10:00:00Z"), msg("t", "u2", "c1", "2026-11-22T10:00:00Z")]});
+    let receipt: BatchReceipt = post_batch(&fixture, ALPHA_DISCORD, twice)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        receipt,
+        BatchReceipt {
+            counted: 1,
+            duplicates: 1
+        }
+    );
+    // The same ids on another server are other events.
+    let other = json!({"events": [msg("m0", "u1", "c1", "2026-11-22T10:00:00Z")]});
+    let receipt: BatchReceipt = post_batch(&fixture, modctl_e2e::ALPHA_TELEGRAM, other)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(receipt.counted, 1);
+
+    // Acknowledged means durable: a restart (no flush) keeps every event.
+    let Fixture {
+        daemon,
+        alpha_rw,
+        alpha_ro,
+        beta_rw,
+    } = fixture;
+    let fixture = Fixture {
+        daemon: daemon.restart(),
+        alpha_rw,
+        alpha_ro,
+        beta_rw,
+    };
+    let insights = community(&fixture, ALPHA_DISCORD, 1).await;
+    assert_eq!(insights.totals.messages, 5_001);
+    assert_eq!(insights.daily[0].active_members, 50);
+    assert_eq!(insights.top_channels_by_messages.len(), 3);
+    assert_eq!(
+        insights.top_members_by_messages[0].count, 101,
+        "u1: 100, and the id sent twice"
+    );
+    assert_eq!(
+        insights.last_event_at,
+        Some("2026-11-22T10:00:00Z".parse().unwrap())
+    );
+}
+
+#[tokio::test]
+async fn insights_list_every_day_of_the_window_with_zeros_and_the_change() {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .clock()
+        .set("2026-11-22T12:00:00Z".parse().unwrap());
+    let mut events = vec![
+        msg("a", "u1", "c1", "2026-11-22T09:00:00Z"),
+        msg("b", "u2", "c1", "2026-11-20T09:00:00Z"),
+        msg("c", "u2", "c2", "2026-11-20T10:00:00Z"),
+        json!({"id": "v", "kind": "voice", "user_id": "u3", "channel_id": "vc", "at": "2026-11-20T11:00:00Z", "minutes": 45}),
+        json!({"id": "j", "kind": "join", "user_id": "u4", "at": "2026-11-19T11:00:00Z"}),
+        // The period before a 7-day window: 2026-11-09 to 2026-11-15.
+        msg("p1", "u1", "c1", "2026-11-15T09:00:00Z"),
+        msg("p2", "u1", "c1", "2026-11-09T09:00:00Z"),
+        // Before both: counts in neither.
+        msg("old", "u1", "c1", "2026-11-08T09:00:00Z"),
+    ];
+    events.push(json!({"id": "l", "kind": "leave", "user_id": "u4", "at": "2026-11-21T11:00:00Z"}));
+    let response = post_batch(&fixture, ALPHA_DISCORD, json!({"events": events})).await;
+    assert_eq!(response.status(), 200);
+
+    let insights = community(&fixture, ALPHA_DISCORD, 7).await;
+    assert_eq!(insights.window.days, 7);
+    assert_eq!(insights.window.from.to_string(), "2026-11-16");
+    assert_eq!(insights.window.to.to_string(), "2026-11-22");
+    assert_eq!(insights.window.timezone, "UTC");
+    let daily: Vec<_> = insights
+        .daily
+        .iter()
+        .map(|d| {
+            (
+                d.date.to_string(),
+                d.messages,
+                d.active_members,
+                d.voice_minutes,
+                d.joins,
+                d.leaves,
+            )
+        })
+        .collect();
+    assert_eq!(
+        daily,
+        vec![
+            ("2026-11-16".into(), 0, 0, 0, 0, 0),
+            ("2026-11-17".into(), 0, 0, 0, 0, 0),
+            ("2026-11-18".into(), 0, 0, 0, 0, 0),
+            ("2026-11-19".into(), 0, 0, 0, 1, 0),
+            ("2026-11-20".into(), 2, 2, 45, 0, 0),
+            ("2026-11-21".into(), 0, 0, 0, 0, 1),
+            ("2026-11-22".into(), 1, 1, 0, 0, 0),
+        ]
+    );
+    assert_eq!(insights.totals.messages, 3);
+    assert_eq!(insights.previous.messages, 2);
+    assert_eq!(insights.change.messages, Some(50.0));
+    assert_eq!(
+        insights.change.voice_minutes, None,
+        "nothing before: no percentage"
+    );
+    assert_eq!(insights.totals.average_active_members, 0.4);
+    let ids = |list: &[Ranked]| {
+        list.iter()
+            .map(|r| (r.id.clone(), r.count))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ids(&insights.top_channels_by_messages),
+        vec![("c1".into(), 2), ("c2".into(), 1)]
+    );
+    assert_eq!(
+        ids(&insights.top_channels_by_voice),
+        vec![("vc".into(), 45)]
+    );
+    assert_eq!(
+        ids(&insights.top_members_by_messages),
+        vec![("u2".into(), 2), ("u1".into(), 1)]
+    );
+    assert_eq!(ids(&insights.top_members_by_voice), vec![("u3".into(), 45)]);
+
+    // One day: today only.
+    let today = community(&fixture, ALPHA_DISCORD, 1).await;
+    assert_eq!(today.daily.len(), 1);
+    assert_eq!(today.window.from, today.window.to);
+    // The longest window lists 365 days.
+    assert_eq!(
+        community(&fixture, ALPHA_DISCORD, 365).await.daily.len(),
+        365
+    );
+}
+
+#[tokio::test]
+async fn days_out_of_range_or_not_an_integer_is_refused_with_the_range() {
+    let fixture = Fixture::start();
+    for path in ["insights", "community-insights"] {
+        for bad in ["0", "366", "-1", "abc", "7.5", ""] {
+            let response = reqwest::Client::new()
+                .get(
+                    fixture
+                        .daemon
+                        .api(&format!("/servers/{ALPHA_DISCORD}/{path}?days={bad}")),
+                )
+                .bearer_auth(&fixture.alpha_ro.full)
+                .send()
+                .await
+                .unwrap();
+            let (status, message) = error_body(response).await;
+            assert_eq!(status, 400, "{path}?days={bad}");
+            assert_eq!(
+                message,
+                format!("days must be an integer from 1 to 365, got `{bad}`")
+            );
+        }
+        let response = reqwest::Client::new()
+            .get(
+                fixture
+                    .daemon
+                    .api(&format!("/servers/{ALPHA_DISCORD}/{path}")),
+            )
+            .bearer_auth(&fixture.alpha_ro.full)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["window"]["days"], 30, "default window");
+        assert_eq!(body["daily"].as_array().unwrap().len(), 30);
+    }
+}
+
+/// (per-member rows, remembered event ids, per-day rows) of the daemon.
+fn row_counts(daemon: &TestDaemon) -> (i64, i64, i64) {
+    daemon.write(|tx| {
+        let count = |table: &str| {
+            tx.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |row| {
+                row.get(0)
+            })
+        };
+        Ok((
+            count("activity_member_days")?,
+            count("activity_seen")?,
+            count("activity_days")?,
+        ))
+    })
+}
+
+#[test]
+fn the_retention_worker_deletes_member_rows_and_ids_past_400_days_and_keeps_the_totals() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.clock().set("2026-11-22T12:00:00Z".parse().unwrap());
+    let activity = &daemon.state().activity;
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("old"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-01T10:00:00Z",
+    ));
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("new"),
+        ActivityKind::Message,
+        "u2",
+        "2026-11-22T10:00:00Z",
+    ));
+    assert_eq!(daemon.flush_activity(), 2);
+    assert_eq!(row_counts(daemon), (2, 2, 2));
+
+    // 400 days after the old event's day, plus the day of margin: only the
+    // old event's rows are past the window.
+    daemon.clock().set("2027-12-08T12:00:00Z".parse().unwrap());
+    let state = daemon.state().clone();
+    let pruned: usize = daemon.block_on(async move {
+        let mut pruned = 0;
+        // One slice of the id table per tick: a full walk.
+        for _ in 0..modctld::store::activity::PRUNE_SLICES {
+            pruned += modctld::activity::prune(&state).await.unwrap();
+        }
+        pruned
+    });
+    assert_eq!(pruned, 2, "the old member row and the old id");
+    assert_eq!(row_counts(daemon), (1, 1, 2), "per-day totals are kept");
+
+    // Its id forgotten, the old event would be refused as too old anyway.
+    activity.record(event(
+        ALPHA_DISCORD,
+        Some("old"),
+        ActivityKind::Message,
+        "u1",
+        "2026-11-01T10:00:00Z",
+    ));
+    assert_eq!(daemon.flush_activity(), 0);
+}
+
+#[tokio::test]
+async fn today_turns_at_the_servers_midnight_on_the_clock() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"timezone": "Asia/Kolkata"}),
+    );
+    // 18:29 UTC is 23:59 in Kolkata (UTC+5:30).
+    daemon.clock().set("2026-11-22T18:29:00Z".parse().unwrap());
+    let batch = json!({"events": [msg("late", "u1", "c1", "2026-11-22T18:28:00Z")]});
+    assert_eq!(
+        post_batch(&fixture, ALPHA_DISCORD, batch).await.status(),
+        200
+    );
+    let before = community(&fixture, ALPHA_DISCORD, 2).await;
+    assert_eq!(before.window.timezone, "Asia/Kolkata");
+    assert_eq!(before.window.to.to_string(), "2026-11-22");
+    assert_eq!(before.daily[1].messages, 1);
+
+    // Two minutes later it is the 23rd there: the message is yesterday's.
+    daemon.clock().advance(std::time::Duration::from_secs(120));
+    let batch = json!({"events": [msg("early", "u1", "c1", "2026-11-22T18:30:30Z")]});
+    assert_eq!(
+        post_batch(&fixture, ALPHA_DISCORD, batch).await.status(),
+        200
+    );
+    let after = community(&fixture, ALPHA_DISCORD, 2).await;
+    assert_eq!(after.window.to.to_string(), "2026-11-23");
+    let daily: Vec<_> = after
+        .daily
+        .iter()
+        .map(|d| (d.date.to_string(), d.messages, d.active_members))
+        .collect();
+    assert_eq!(
+        daily,
+        vec![("2026-11-22".into(), 1, 1), ("2026-11-23".into(), 1, 1)]
+    );
+}
