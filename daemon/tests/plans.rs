@@ -63,6 +63,25 @@ fn set_plan_holds_from_the_next_request_and_claims_beyond_the_limit_fail() {
     let (teams, _) = run(modctld(&db).args(["team", "list"]), 0);
     assert!(teams.starts_with("beta\tpro\t"), "{teams}");
 
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-rate-limit", "beta", "1200"]),
+        0,
+    );
+    assert!(err.contains("may make 1200 requests a minute"), "{err}");
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-rate-limit", "beta", "default"]),
+        0,
+    );
+    assert!(
+        err.contains("back to the pro plan's rate (600 a minute)"),
+        "{err}"
+    );
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-rate-limit", "beta", "0"]),
+        2,
+    );
+    assert!(err.contains("is not a rate"), "{err}");
+
     let (_, err) = run(modctld(&db).args(["team", "set-plan", "beta", "gold"]), 2);
     assert!(err.contains("unknown plan `gold`"), "{err}");
     let (_, err) = run(modctld(&db).args(["team", "set-plan", "nobody", "pro"]), 1);
