@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
+            [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
             [CompletionResult]::new('insights', 'insights', [CompletionResultType]::ParameterValue, 'Moderation insights: cases per day by action and source, moderators, repeat targets')
             [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member (plain columns: user, active, total, last strike)')
@@ -741,6 +742,21 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;webhooks;help;help' {
             break
         }
+        'modctl;onboarding' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Ask the platform now instead of using its answer of up to 5 minutes ago')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;insights' {
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
@@ -824,6 +840,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
+            [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
             [CompletionResult]::new('insights', 'insights', [CompletionResultType]::ParameterValue, 'Moderation insights: cases per day by action and source, moderators, repeat targets')
             [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member (plain columns: user, active, total, last strike)')
@@ -958,6 +975,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;webhooks;rotate-secret' {
+            break
+        }
+        'modctl;help;onboarding' {
             break
         }
         'modctl;help;insights' {

@@ -43,6 +43,9 @@ _modctl() {
             modctl,login)
                 cmd="modctl__subcmd__login"
                 ;;
+            modctl,onboarding)
+                cmd="modctl__subcmd__onboarding"
+                ;;
             modctl,servers)
                 cmd="modctl__subcmd__servers"
                 ;;
@@ -168,6 +171,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,login)
                 cmd="modctl__subcmd__help__subcmd__login"
+                ;;
+            modctl__subcmd__help,onboarding)
+                cmd="modctl__subcmd__help__subcmd__onboarding"
                 ;;
             modctl__subcmd__help,servers)
                 cmd="modctl__subcmd__help__subcmd__servers"
@@ -371,7 +377,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1215,7 +1221,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config action cases snapshot webhooks insights activity strikes jails completions help"
+            opts="login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1509,6 +1515,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__login)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__onboarding)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1858,6 +1878,36 @@ _modctl() {
             ;;
         modctl__subcmd__login)
             opts="-h -V --with-key --url --key --profile --json --plain --table --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__onboarding)
+            opts="-h -V --refresh --url --key --profile --json --plain --table --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

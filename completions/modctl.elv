@@ -37,6 +37,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
@@ -667,6 +668,20 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;help;help'= {
         }
+        &'modctl;onboarding'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --refresh 'Ask the platform now instead of using its answer of up to 5 minutes ago'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;insights'= {
             cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
             cand --chart 'Also write a bar chart of the daily series to this SVG file'
@@ -745,6 +760,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
@@ -845,6 +861,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;webhooks;listen'= {
         }
         &'modctl;help;webhooks;rotate-secret'= {
+        }
+        &'modctl;help;onboarding'= {
         }
         &'modctl;help;insights'= {
         }

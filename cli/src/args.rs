@@ -18,7 +18,7 @@ Exit codes:
      `webhooks test --wait`: the endpoint did not take the delivery
   2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
   3  the daemon could not be reached or timed out
-  4  authentication or permission refused (401, 402, 403)
+  4  authentication or permission refused (401, 403), or the team's plan does not allow it (402)
   5  not found (404)";
 
 /// modctl: moderate chat communities from the terminal.
@@ -97,6 +97,16 @@ pub enum Command {
     /// Send a test event, list and show deliveries, redeliver one, rotate the signing secret
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// The server's setup checklist: what is done and the command that fixes each open item
+    /// (plain columns: status, id, title, detail, fix)
+    Onboarding {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// Ask the platform now instead of using its answer of up to 5 minutes ago
+        #[arg(long)]
+        refresh: bool,
+    },
     /// Moderation insights: cases per day by action and source, moderators, repeat targets
     #[command(after_help = "Piped, one row per line, the first field naming it:\n  \
         day<TAB>date<TAB>cases<TAB>applied<TAB>not applied<TAB>action=n,...<TAB>source=n,...\n  \

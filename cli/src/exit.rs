@@ -124,8 +124,21 @@ impl From<ApiError> for CliError {
         let error = match err.kind() {
             ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
                 .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
-            ErrorKind::Forbidden | ErrorKind::PaymentRequired => {
-                CliError::with_code(DENIED, message)
+            ErrorKind::Forbidden => CliError::with_code(DENIED, message),
+            ErrorKind::PaymentRequired { required_plan } => {
+                let plan = required_plan.map_or_else(|| "another".to_owned(), |p| p.to_string());
+                CliError::with_code(DENIED, message).hint(format!(
+                    "this needs the {plan} plan: ask the operator of the daemon to move your team to it"
+                ))
+            }
+            ErrorKind::RateLimited => {
+                let wait = err.retry_after().map_or_else(
+                    || "a minute".to_owned(),
+                    |d| format!("{} seconds", d.as_secs().max(1)),
+                );
+                CliError::failure(message).hint(format!(
+                    "the daemon limits requests per key: wait {wait} and run the command again"
+                ))
             }
             ErrorKind::NotFound => CliError::with_code(NOT_FOUND, message),
             // The SDK's message names the URL and the root cause; which

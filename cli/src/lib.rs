@@ -81,6 +81,9 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Login(args) => ok(commands::login::run(&context, args).await),
         Command::Whoami => ok(commands::whoami::run(&context).await),
         Command::Servers(command) => ok(commands::servers::run(&context, command).await),
+        Command::Onboarding { server, refresh } => {
+            ok(commands::onboarding::run(&context, &server, refresh).await)
+        }
         Command::Config(command) => commands::config::run(&context, command).await,
         Command::Action(args) => commands::action::run(&context, args).await,
         Command::Cases(command) => ok(commands::cases::run(&context, command).await),

@@ -7,7 +7,7 @@ mod support;
 use std::net::TcpListener;
 
 use insta::assert_snapshot;
-use modctl_e2e::{ALPHA_DISCORD, Fixture, UNCLAIMED};
+use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, UNCLAIMED};
 use modctld::operator::demo::discord_members as dm;
 use support::{modctl, stdout_of};
 
@@ -360,4 +360,26 @@ fn the_readme_shows_the_errors_as_printed() {
             "the README shows `{line}`, which no snapshot of cli/tests/errors.rs prints"
         );
     }
+}
+
+#[test]
+fn a_plan_limit_exits_4_with_a_hint_naming_the_plan() {
+    let fixture = Fixture::start();
+    let key = Some(&fixture.beta_rw);
+    let err = failure(modctl(&fixture, key).args(["webhooks", "test", BETA_DISCORD]));
+    assert_snapshot!("webhooks_test_on_free", err);
+
+    // A users file longer than free allows is refused before anything is asked.
+    let file = fixture.daemon.scratch_dir().join("users.txt");
+    let users: Vec<String> = (0..26).map(|i| format!("3000000000000000{i:02}")).collect();
+    std::fs::write(&file, users.join("\n")).unwrap();
+    let err = failure(modctl(&fixture, key).args([
+        "action",
+        "kick",
+        BETA_DISCORD,
+        "--users-file",
+        file.to_str().unwrap(),
+        "--yes",
+    ]));
+    assert_snapshot!("bulk_over_the_free_limit", err);
 }

@@ -16,6 +16,11 @@ use crate::error::Error;
 
 /// The timeout a client uses unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many times a request refused with 429 is sent again, unless told otherwise.
+pub const DEFAULT_RATE_LIMIT_RETRIES: u32 = 2;
+/// The longest `Retry-After` the client waits out by itself; a longer one is
+/// returned as [`ErrorKind::RateLimited`](crate::ErrorKind::RateLimited) at once.
+pub const MAX_RETRY_WAIT: Duration = Duration::from_secs(60);
 
 /// A client of one modctl daemon, authenticated with one API key.
 ///
@@ -24,6 +29,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Client {
     http: reqwest::Client,
     api_base: Url,
+    rate_limit_retries: u32,
 }
 
 impl std::fmt::Debug for Client {
@@ -51,6 +57,7 @@ pub struct ClientBuilder {
     base_url: Option<String>,
     api_key: Option<String>,
     timeout: Option<Duration>,
+    rate_limit_retries: Option<u32>,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -59,6 +66,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("base_url", &self.base_url)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("timeout", &self.timeout)
+            .field("rate_limit_retries", &self.rate_limit_retries)
             .finish()
     }
 }
@@ -99,6 +107,22 @@ impl ClientBuilder {
         self
     }
 
+    /// How many times a request the daemon refused with 429 (too many
+    /// requests) is sent again, each after the `Retry-After` the daemon
+    /// gave (default [`DEFAULT_RATE_LIMIT_RETRIES`]; `0` turns retrying off).
+    /// A wait longer than [`MAX_RETRY_WAIT`] is never waited out: the error
+    /// comes back at once, with [`Error::retry_after`]. A 429 is answered
+    /// before the daemon does anything, so retrying is safe for every method.
+    ///
+    /// ```
+    /// let builder = modctl_client::Client::builder().rate_limit_retries(0);
+    /// # let _ = builder;
+    /// ```
+    pub fn rate_limit_retries(mut self, retries: u32) -> Self {
+        self.rate_limit_retries = Some(retries);
+        self
+    }
+
     /// Builds the client. Fails with [`ErrorKind::Config`](crate::ErrorKind::Config)
     /// when the base URL or key is missing or invalid.
     ///
@@ -130,8 +154,20 @@ impl ClientBuilder {
             .user_agent(concat!("modctl-client/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::config(format!("cannot build the HTTP client: {e}")))?;
-        Ok(Client { http, api_base })
+        Ok(Client {
+            http,
+            api_base,
+            rate_limit_retries: self
+                .rate_limit_retries
+                .unwrap_or(DEFAULT_RATE_LIMIT_RETRIES),
+        })
     }
+}
+
+/// `Retry-After` in seconds (the daemon never sends the date form).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?;
+    value.trim().parse().ok().map(Duration::from_secs)
 }
 
 pub(crate) fn with_if_match(
@@ -218,6 +254,32 @@ impl Client {
         self.send(self.request(Method::GET, &["servers", id])).await
     }
 
+    /// `GET /servers/{id}/onboarding[?refresh=true]`: the server's setup
+    /// checklist, computed from its live state; `refresh` asks the platform
+    /// now rather than using its answer of up to 5 minutes ago.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let checklist = client.onboarding("112233445566778899", false).await?;
+    /// println!("{}% set up", checklist.progress.percent);
+    /// for item in checklist.items.iter().filter(|i| i.fix.is_some()) {
+    ///     println!("{}: {}", item.title, item.fix.as_deref().unwrap_or_default());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn onboarding(
+        &self,
+        server: &str,
+        refresh: bool,
+    ) -> Result<modctl_types::onboarding::Onboarding, Error> {
+        let query = modctl_types::onboarding::OnboardingQuery { refresh };
+        self.send(
+            self.request(Method::GET, &["servers", server, "onboarding"])
+                .query(&query),
+        )
+        .await
+    }
+
     /// `GET /health`: the daemon is up, and its version. Needs no key.
     ///
     /// ```no_run
@@ -264,18 +326,39 @@ impl Client {
     }
 
     /// Sends a request and decodes a 2xx JSON body; the one place where a
-    /// non-2xx response becomes an [`Error`].
+    /// non-2xx response becomes an [`Error`], and where a 429 is retried
+    /// (see [`ClientBuilder::rate_limit_retries`]).
     pub(crate) async fn send<T: DeserializeOwned>(
         &self,
         request: RequestBuilder,
     ) -> Result<T, Error> {
-        let response = request.send().await.map_err(Error::transport)?;
-        let status = response.status();
-        let body = response.text().await.map_err(Error::transport)?;
-        if !status.is_success() {
-            return Err(Error::from_response(status, &body));
+        let mut retries_left = self.rate_limit_retries;
+        let mut request = request;
+        loop {
+            // Every body the SDK sends is in memory, so this only fails for
+            // a streamed one, which is then sent once.
+            let again = request.try_clone();
+            let response = request.send().await.map_err(Error::transport)?;
+            let status = response.status();
+            let retry_after = retry_after(response.headers());
+            let body = response.text().await.map_err(Error::transport)?;
+            if status.is_success() {
+                return serde_json::from_str(&body).map_err(|e| Error::unexpected(status, e));
+            }
+            let error = Error::from_response(status, &body).with_retry_after(retry_after);
+            match (again, retry_after) {
+                (Some(again), Some(wait))
+                    if status == reqwest::StatusCode::TOO_MANY_REQUESTS
+                        && retries_left > 0
+                        && wait <= MAX_RETRY_WAIT =>
+                {
+                    retries_left -= 1;
+                    tokio::time::sleep(wait).await;
+                    request = again;
+                }
+                _ => return Err(error),
+            }
         }
-        serde_json::from_str(&body).map_err(|e| Error::unexpected(status, e))
     }
 }
 

@@ -6,6 +6,9 @@
 
 use std::fmt;
 
+use std::time::Duration;
+
+use modctl_types::Plan;
 use reqwest::StatusCode;
 
 /// What kind of failure an [`Error`] is.
@@ -16,8 +19,13 @@ pub enum ErrorKind {
     InvalidRequest,
     /// 401: the API key is missing, malformed, unknown, revoked or expired.
     Unauthorized,
-    /// 402: refused for a billing reason.
-    PaymentRequired,
+    /// 402: the team's plan does not allow the request; `required_plan` is
+    /// the plan that does (`None` only from a daemon that does not say).
+    /// [`Error::limit`] has the current plan's number, for a numeric limit.
+    PaymentRequired {
+        /// The plan that allows the request.
+        required_plan: Option<Plan>,
+    },
     /// 403: the key lacks the scope, or the server belongs to another team.
     Forbidden,
     /// 404: the server, case or endpoint does not exist.
@@ -26,6 +34,10 @@ pub enum ErrorKind {
     Conflict,
     /// 412: an `If-Match` revision was stale.
     PreconditionFailed,
+    /// 429: too many requests; [`Error::retry_after`] says when to try
+    /// again. The client already retried as far as its
+    /// [`crate::ClientBuilder::rate_limit_retries`] allowed.
+    RateLimited,
     /// 5xx: the daemon failed; retrying later may help.
     Server,
     /// The daemon could not be reached, or the request timed out. The
@@ -52,11 +64,14 @@ impl ErrorKind {
         match status.as_u16() {
             400 | 405 | 413 | 415 | 422 => ErrorKind::InvalidRequest,
             401 => ErrorKind::Unauthorized,
-            402 => ErrorKind::PaymentRequired,
+            402 => ErrorKind::PaymentRequired {
+                required_plan: None,
+            },
             403 => ErrorKind::Forbidden,
             404 => ErrorKind::NotFound,
             409 => ErrorKind::Conflict,
             412 => ErrorKind::PreconditionFailed,
+            429 => ErrorKind::RateLimited,
             500..=599 => ErrorKind::Server,
             _ => ErrorKind::UnexpectedResponse,
         }
@@ -77,6 +92,8 @@ pub struct Error {
     kind: ErrorKind,
     status: Option<StatusCode>,
     message: String,
+    limit: Option<u64>,
+    retry_after: Option<Duration>,
     #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
@@ -120,12 +137,42 @@ impl Error {
         &self.message
     }
 
+    /// For a 402: the current plan's limit the request went beyond (e.g. `3`
+    /// servers), when the limit is a number.
+    ///
+    /// ```
+    /// # use modctl_client::{Error, ErrorKind, Plan, StatusCode};
+    /// let err = Error::from_response(
+    ///     StatusCode::PAYMENT_REQUIRED,
+    ///     r#"{"error":"claiming more than 3 servers needs the pro plan","required_plan":"pro","limit":3}"#,
+    /// );
+    /// assert_eq!(err.kind(), ErrorKind::PaymentRequired { required_plan: Some(Plan::Pro) });
+    /// assert_eq!(err.limit(), Some(3));
+    /// ```
+    pub fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// For a 429: how long the daemon asked to wait (its `Retry-After`).
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
+
     /// Builds the error for a non-2xx response from its status and body. The
     /// body is expected to be `{"error": "..."}`; anything else is kept, cut
     /// short, as the message.
     pub fn from_response(status: StatusCode, body: &str) -> Error {
-        let message = match serde_json::from_str::<modctl_types::ErrorBody>(body) {
-            Ok(parsed) => parsed.error,
+        let parsed = serde_json::from_str::<modctl_types::ErrorBody>(body);
+        let mut kind = ErrorKind::from_status(status);
+        let mut limit = None;
+        let message = match parsed {
+            Ok(parsed) => {
+                if let ErrorKind::PaymentRequired { required_plan } = &mut kind {
+                    *required_plan = parsed.required_plan;
+                    limit = parsed.limit;
+                }
+                parsed.error
+            }
             Err(_) if body.trim().is_empty() => status
                 .canonical_reason()
                 .unwrap_or("no message")
@@ -133,11 +180,19 @@ impl Error {
             Err(_) => body.chars().take(200).collect(),
         };
         Error {
-            kind: ErrorKind::from_status(status),
+            kind,
             status: Some(status),
             message,
+            limit,
+            retry_after: None,
             source: None,
         }
+    }
+
+    /// [`Error::from_response`] for a 429 that said when to retry.
+    pub(crate) fn with_retry_after(mut self, after: Option<Duration>) -> Error {
+        self.retry_after = after;
+        self
     }
 
     /// A request that got no answer. The message names the URL and the
@@ -163,6 +218,8 @@ impl Error {
             kind: ErrorKind::Transport,
             status: None,
             message,
+            limit: None,
+            retry_after: None,
             source: Some(Box::new(err)),
         }
     }
@@ -172,6 +229,8 @@ impl Error {
             kind: ErrorKind::UnexpectedResponse,
             status: Some(status),
             message: format!("unexpected response: {detail}"),
+            limit: None,
+            retry_after: None,
             source: None,
         }
     }
@@ -183,6 +242,8 @@ impl Error {
             kind: ErrorKind::Transport,
             status: None,
             message: message.into(),
+            limit: None,
+            retry_after: None,
             source: None,
         }
     }
@@ -192,6 +253,8 @@ impl Error {
             kind: ErrorKind::Config,
             status: None,
             message: message.into(),
+            limit: None,
+            retry_after: None,
             source: None,
         }
     }

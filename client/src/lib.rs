@@ -34,5 +34,6 @@ pub mod webhooks;
 pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};
 pub use modctl_types as types;
+pub use modctl_types::Plan;
 pub use reqwest::StatusCode;
 pub use snapshots::RestoreWait;

@@ -6,11 +6,12 @@
 //! nothing about the database or the code leaks to callers.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use modctl_types::ErrorBody;
 
 use crate::moderation::ModerationError;
+use crate::plans::PlanLimit;
 use crate::store::StoreError;
 
 /// An API error: a status and a message that says what to fix.
@@ -22,9 +23,18 @@ pub enum ApiError {
     /// 401: credentials are missing or invalid.
     #[error("{0}")]
     Unauthorized(String),
-    /// 402: refused for a billing reason (e.g. a plan limit).
-    #[error("{0}")]
-    PaymentRequired(String),
+    /// 402: the team's plan does not allow the request (see [`crate::plans`]).
+    #[error(transparent)]
+    PaymentRequired(#[from] PlanLimit),
+    /// 429: the key (or the client address) made too many requests; retry
+    /// after this many seconds.
+    #[error("{message}")]
+    TooManyRequests {
+        /// What happened and when to retry.
+        message: String,
+        /// Seconds until a request will be accepted again.
+        retry_after: u64,
+    },
     /// 403: the key may not do this (scope, or a server of another team).
     #[error("{0}")]
     Forbidden(String),
@@ -73,6 +83,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
@@ -100,12 +111,24 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        let mut response = (status, Json(ErrorBody { error: message })).into_response();
-        if status == StatusCode::UNAUTHORIZED {
-            response.headers_mut().insert(
-                axum::http::header::WWW_AUTHENTICATE,
-                axum::http::HeaderValue::from_static("Bearer"),
-            );
+        let mut body = ErrorBody::new(message);
+        if let ApiError::PaymentRequired(limit) = &self {
+            body.required_plan = Some(limit.required_plan);
+            body.limit = limit.limit;
+        }
+        let mut response = (status, Json(body)).into_response();
+        match &self {
+            ApiError::Unauthorized(_) => {
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            ApiError::TooManyRequests { retry_after, .. } => {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+            }
+            _ => {}
         }
         response
     }
@@ -130,6 +153,7 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound(m) => ApiError::NotFound(m),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
             StoreError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
+            StoreError::PlanLimit(limit) => ApiError::PaymentRequired(limit),
         }
     }
 }

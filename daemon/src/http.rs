@@ -27,6 +27,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +36,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
+use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, Uri, header};
 use axum::response::{IntoResponse, Response};
 use http_body::{Frame, SizeHint};
@@ -117,8 +119,8 @@ pub async fn serve_http(
         tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    let connection = serve_connection(stream, http.clone(), app.clone(), limits, closing_rx.clone());
+                Ok((stream, peer)) => {
+                    let connection = serve_connection(stream, peer, http.clone(), app.clone(), limits, closing_rx.clone());
                     connections.spawn(connection);
                 }
                 Err(error) if is_connection_error(&error) => {}
@@ -177,6 +179,7 @@ fn log_panic(finished: Result<(), JoinError>) {
 /// the connection after it) unless the task is dropped first.
 async fn serve_connection(
     stream: TcpStream,
+    peer: SocketAddr,
     http: http1::Builder,
     app: Router,
     limits: HttpLimits,
@@ -185,7 +188,7 @@ async fn serve_connection(
     // Responses are written whole; waiting to coalesce them only adds latency.
     let _ = stream.set_nodelay(true);
     let service = hyper::service::service_fn(move |request| {
-        handle_request(app.clone(), limits.body_timeout, request)
+        handle_request(app.clone(), peer, limits.body_timeout, request)
     });
     let mut connection = pin!(http.serve_connection(TokioIo::new(stream), service));
     let result = tokio::select! {
@@ -212,9 +215,12 @@ async fn closing_started(closing: &mut watch::Receiver<bool>) {
 /// that did not arrive in time.
 async fn handle_request(
     app: Router,
+    peer: SocketAddr,
     body_timeout: Duration,
-    request: Request<Incoming>,
+    mut request: Request<Incoming>,
 ) -> Result<Response, Infallible> {
+    // The client's address, for the limits on failed authentication.
+    request.extensions_mut().insert(ConnectInfo(peer));
     if let Some(refusal) = refuse_oversized_head(request.uri(), request.headers()) {
         tracing::info!(method = %request.method(), status = refusal.status().as_u16(), "request refused before routing");
         return Ok(refusal.into_response());

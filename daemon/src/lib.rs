@@ -11,6 +11,7 @@
 //! - [`api_key`]: the key format, generation and verification.
 //! - [`error`]: [`error::ApiError`], the one error type every response uses.
 //! - [`extract`]: JSON/query/path extractors whose rejections use our error body.
+//! - [`request_limits`]: request rate limits per key and per address (429).
 //! - [`response`]: JSON response bodies, serialized into a buffer kept per thread.
 //! - [`http`]: the HTTP server loop, with header, body and shutdown time limits.
 //! - [`store`]: the SQLite store (one writer, a pool of readers, all off the
@@ -26,6 +27,8 @@
 //!   settings) from the platforms.
 //! - [`restore`]: restoring a snapshot: the plan, and the durable job that
 //!   carries it out.
+//! - [`plans`]: the entitlements of each plan and the 402 refusal.
+//! - [`onboarding`]: the setup checklist of a server, from its live state.
 //! - [`operator`]: the command line of `modctld` (serve, migrate, teams, keys,
 //!   servers, demo).
 //! - [`clock`]: the one source of "now", which tests set and advance.
@@ -46,9 +49,12 @@ pub mod error;
 pub mod extract;
 pub mod http;
 pub mod moderation;
+pub mod onboarding;
 pub mod operator;
+pub mod plans;
 pub mod platform;
 pub mod receive;
+pub mod request_limits;
 pub mod response;
 pub mod restore;
 pub mod snapshots;
@@ -106,6 +112,10 @@ pub struct AppState {
     pub restore_runner: Arc<tokio::sync::Mutex<()>>,
     /// The webhook delivery client (see [`webhooks`]).
     pub webhooks: webhooks::Deliverer,
+    /// Request rate limits (see [`request_limits`]).
+    pub request_limits: request_limits::RequestLimits,
+    /// The platforms' answers to the onboarding checks (see [`onboarding`]).
+    pub onboarding: onboarding::FactsCache,
     /// Community activity received from the platforms, until the flush
     /// worker writes it (see [`activity`]).
     pub activity: activity::Ingestor,
@@ -132,6 +142,8 @@ impl AppState {
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
+            request_limits: request_limits::RequestLimits::on(),
+            onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
             insights_cache: activity::cache::InsightsCache::default(),
             receivers: receive::Receivers::new(
@@ -145,6 +157,17 @@ impl AppState {
     /// tests start them with [`receive::reconcile`].
     pub fn with_activity_receivers(mut self, autostart: bool) -> Self {
         self.receivers = receive::Receivers::new(self.receivers.sink().clone(), autostart);
+        self
+    }
+
+    /// Turns the request rate limits on or off (`modctld serve
+    /// --no-rate-limits`; the e2e tests run without them unless they test them).
+    pub fn with_rate_limits(mut self, on: bool) -> Self {
+        self.request_limits = if on {
+            request_limits::RequestLimits::on()
+        } else {
+            request_limits::RequestLimits::off()
+        };
         self
     }
 
@@ -192,6 +215,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/hooks", receive::hooks::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
+        .layer(middleware::from_fn(request_limits::headers))
         .layer(middleware::from_fn(json_errors_and_logging))
         .with_state(state)
 }
@@ -253,11 +277,8 @@ async fn json_errors_and_logging(request: Request, next: Next) -> Response {
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if (status.is_client_error() || status.is_server_error()) && !is_json {
         let message = status.canonical_reason().unwrap_or("error").to_lowercase();
-        let mut replaced = (
-            status,
-            axum::Json(modctl_types::ErrorBody { error: message }),
-        )
-            .into_response();
+        let mut replaced =
+            (status, axum::Json(modctl_types::ErrorBody::new(message))).into_response();
         if let Some(allow) = response.headers().get(header::ALLOW) {
             replaced.headers_mut().insert(header::ALLOW, allow.clone());
         }

@@ -12,7 +12,7 @@ use modctl_types::{Plan, Platform, Scope};
 
 mod support;
 
-use support::{modctld, run};
+use support::{modctld, run, status_of_request};
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -195,20 +195,7 @@ impl Drop for Served {
 
 /// The status of a GET of `url` with `key`.
 fn status_of(url: &str, key: &str) -> u16 {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            reqwest::Client::new()
-                .get(url)
-                .bearer_auth(key)
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
+    status_of_request(|client| client.get(url).bearer_auth(key))
 }
 
 #[test]

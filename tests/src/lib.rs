@@ -44,6 +44,14 @@ pub const TEST_HTTP_LIMITS: HttpLimits = HttpLimits {
     shutdown_deadline: Duration::from_secs(1),
 };
 
+/// The production HTTP limits, but a daemon that stops within a second.
+fn quick_shutdown() -> HttpLimits {
+    HttpLimits {
+        shutdown_deadline: Duration::from_secs(1),
+        ..HttpLimits::default()
+    }
+}
+
 /// A manual clock standing at the real time now.
 fn manual_clock() -> Clock {
     Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"))
@@ -94,6 +102,21 @@ impl TestDaemon {
             manual_clock(),
             limits,
             true,
+            false,
+        )
+    }
+
+    /// Like [`TestDaemon::start`], with the request rate limits on, as
+    /// `modctld serve` runs. Every other test daemon runs without them (like
+    /// `--no-rate-limits`): the suite makes many requests per key in a
+    /// second, and the limits have tests of their own (`tests/tests/request_limits.rs`).
+    pub fn start_with_rate_limits() -> TestDaemon {
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            true,
+            true,
         )
     }
 
@@ -105,10 +128,8 @@ impl TestDaemon {
         TestDaemon::start_in(
             tempfile::tempdir().expect("temp dir"),
             manual_clock(),
-            HttpLimits {
-                shutdown_deadline: Duration::from_secs(1),
-                ..HttpLimits::default()
-            },
+            quick_shutdown(),
+            false,
             false,
         )
     }
@@ -123,6 +144,7 @@ impl TestDaemon {
             self.state.clock.clone(),
             self.state.http_limits,
             self.state.webhooks.allows_internal(),
+            self.state.request_limits.is_on(),
         )
     }
 
@@ -131,6 +153,7 @@ impl TestDaemon {
         clock: Clock,
         limits: HttpLimits,
         webhooks_allow_internal: bool,
+        rate_limits: bool,
     ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
@@ -154,6 +177,7 @@ impl TestDaemon {
                     })
                     .with_http_limits(limits)
                     .with_webhooks_allow_internal(webhooks_allow_internal)
+                    .with_rate_limits(rate_limits)
                     // The delivery loop ticks once at start, then the tests
                     // drive it (`deliver_webhooks`): which attempt happens
                     // when is then decided by the test alone.

@@ -718,6 +718,10 @@ async fn clone_checks_its_source_and_writes_nothing_when_refused() {
     let fixture = Fixture::start();
     let client = fixture.daemon.client(&fixture.alpha_rw);
     let beta = fixture.daemon.client(&fixture.beta_rw);
+    // Not about plans: beta's customised config schedules snapshots, a pro feature.
+    fixture
+        .daemon
+        .write(|tx| modctld::store::teams::set_plan(tx, "beta", modctl_types::Plan::Pro));
     customise(&beta, BETA_DISCORD).await;
 
     let err = client

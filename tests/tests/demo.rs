@@ -12,15 +12,20 @@ use modctl_types::snapshot::SnapshotSource;
 use modctld::operator::demo;
 use modctld::platform::simulator::nuke;
 
-#[tokio::test]
-async fn every_demo_server_starts_with_one_operator_snapshot() {
-    let daemon = TestDaemon::start();
+/// Sets the demo up on `daemon`; a client with its read key.
+fn demo_client(daemon: &TestDaemon) -> Client {
     let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
-    let client = Client::builder()
+    Client::builder()
         .base_url(daemon.url())
         .api_key(&keys.read)
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_demo_server_starts_with_one_operator_snapshot() {
+    let daemon = TestDaemon::start();
+    let client = demo_client(&daemon);
     for server in [demo::DISCORD, demo::TELEGRAM, demo::SLACK] {
         let listing = client.snapshots(server, false).await.unwrap();
         assert_eq!(listing.recent.len(), 1, "{server}");
@@ -146,6 +151,26 @@ async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
     assert!(last.contains("refused"), "{last}");
 }
 
+#[tokio::test]
+async fn every_demo_server_is_partly_set_up() {
+    use modctl_types::onboarding::ItemStatus;
+    let daemon = TestDaemon::start();
+    let client = demo_client(&daemon);
+    for server in [demo::DISCORD, demo::TELEGRAM, demo::SLACK] {
+        let checklist = client.onboarding(server, false).await.unwrap();
+        let has = |status| checklist.items.iter().any(|i| i.status == status);
+        assert!(
+            has(ItemStatus::Done) && has(ItemStatus::Todo),
+            "{server}: {checklist:#?}"
+        );
+        let progress = checklist.progress;
+        assert!(
+            progress.done > 0 && progress.done < progress.total,
+            "{server}: {progress:?}"
+        );
+    }
+}
+
 /// Both insights show something on the first try: 90 days of history on
 /// every demo server, and the live trickle adds to today.
 #[tokio::test]
@@ -153,12 +178,7 @@ async fn the_demo_servers_start_with_ninety_days_of_insights() {
     use modctld::platform::simulator::activity::{HISTORY_DAYS, Rng, trickle};
     let daemon = TestDaemon::start();
     daemon.clock().set(jiff::Timestamp::now());
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
-    let client = Client::builder()
-        .base_url(daemon.url())
-        .api_key(&keys.read)
-        .build()
-        .unwrap();
+    let client = demo_client(&daemon);
     for (server, platform) in [
         (demo::DISCORD, Platform::Discord),
         (demo::TELEGRAM, Platform::Telegram),

@@ -19,7 +19,7 @@ use modctl_types::snapshot::{
     DiscordStructure, OverwriteKind, PermissionOverwrite, SlackStructure, SnapshotMeta,
     SnapshotSource, StructureContent, TelegramStructure,
 };
-use modctld::store::snapshots::{KEEP_PER_SERVER, stored_contents};
+use modctld::store::snapshots::stored_contents;
 use serde_json::json;
 
 const VIEW_CHANNEL: u64 = 1 << 10;
@@ -419,14 +419,16 @@ async fn identical_captures_share_storage_but_each_has_its_own_id_and_time() {
 }
 
 #[tokio::test]
-async fn each_server_keeps_its_newest_ten_snapshots() {
+async fn each_server_keeps_as_many_snapshots_as_its_plan_retains() {
     let fixture = Fixture::start();
     fixture
         .daemon
         .connect_simulated(ALPHA_DISCORD, Platform::Discord);
     let client = fixture.daemon.client(&fixture.alpha_rw);
     let mut ids = Vec::new();
-    for _ in 0..KEEP_PER_SERVER + 2 {
+    // Alpha is on pro.
+    let keep = usize::try_from(modctld::plans::PRO.retained_snapshots).unwrap();
+    for _ in 0..keep + 2 {
         ids.push(client.capture_snapshot(ALPHA_DISCORD).await.unwrap().id);
     }
     let listing = client.snapshots(ALPHA_DISCORD, false).await.unwrap();

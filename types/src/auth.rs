@@ -155,6 +155,33 @@ pub struct Me {
     pub expires_at: Option<Timestamp>,
     /// How many servers the key's team has claimed.
     pub server_count: u64,
+    /// What the team's plan allows (absent from daemons before plans).
+    #[serde(default)]
+    pub plan_limits: PlanLimits,
+}
+
+/// What a plan allows; `GET /me` shows the caller's. The daemon's table of
+/// plans (`modctld::plans`) is made of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PlanLimits {
+    /// Servers the team may claim.
+    pub servers: u64,
+    /// The largest `days` of the insights and community-insights endpoints.
+    pub insight_days: u64,
+    /// Structure snapshots kept per server.
+    pub retained_snapshots: u64,
+    /// Whether `antinuke.snapshot_interval_hours` schedules run.
+    pub scheduled_snapshots: bool,
+    /// Whether webhooks may be enabled and events delivered.
+    pub webhooks: bool,
+    /// Users one bulk action of the CLI (`--users-file`) may name.
+    pub bulk_users_per_file: u64,
+    /// Requests per minute per key, sustained (unless an operator set the
+    /// team's own rate: the `RateLimit-Limit` header says which applies).
+    pub requests_per_minute: u32,
+    /// Requests a key may make at once before the rate applies.
+    pub burst: u32,
 }
 
 impl Me {

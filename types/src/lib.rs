@@ -28,13 +28,14 @@ pub mod config;
 pub mod error;
 pub mod meta;
 pub mod moderation;
+pub mod onboarding;
 pub mod query;
 pub mod restore;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
 
-pub use auth::{Me, Plan, Scope, Team};
+pub use auth::{Me, Plan, PlanLimits, Scope, Team};
 pub use error::ErrorBody;
 pub use meta::{Health, Readiness};
 pub use servers::{Platform, Server, ServerList};

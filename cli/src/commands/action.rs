@@ -129,6 +129,9 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
         return Err(CliError::usage("the users file holds no user ids"));
     }
     let client = context.client()?;
+    if args.users_file.is_some() {
+        check_bulk_limit(&client, users.len()).await?;
+    }
     if action.is_destructive() && !args.yes {
         // The summary names the server as the daemon knows it, so a wrong id
         // is caught at the prompt rather than after the ban.
@@ -183,6 +186,39 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
         return Ok(exit::OK);
     }
     bulk(&client, context, &args.server, action, &users, body).await
+}
+
+/// Refuses a users file longer than the team's plan allows, before anything
+/// is asked or done (exit 4, like the daemon's 402s). The API sees only
+/// single actions, so this plan limit is the CLI's to apply; the number
+/// comes from the daemon's table through `GET /me`.
+async fn check_bulk_limit(client: &Client, users: usize) -> Result<(), CliError> {
+    let me = client.me().await.map_err(api_error(words::ACTION))?;
+    let limit = me.plan_limits.bulk_users_per_file;
+    // 0: a daemon from before plans, which sets no limit.
+    if limit == 0 || users as u64 <= limit {
+        return Ok(());
+    }
+    let (message, hint) = if me.team.plan == modctl_types::Plan::Free {
+        (
+            format!(
+                "a users file of {users} users needs the pro plan; team {} is on free (its limit is {limit} users per file)",
+                me.team.name
+            ),
+            format!(
+                "split the file into parts of at most {limit} users, or ask the operator of the daemon to move your team to the pro plan"
+            ),
+        )
+    } else {
+        (
+            format!(
+                "a users file of {users} users is over the {} plan's limit of {limit} users per file",
+                me.team.plan
+            ),
+            format!("split the file into parts of at most {limit} users"),
+        )
+    };
+    Err(CliError::with_code(exit::DENIED, message).hint(hint))
 }
 
 /// How many user ids of a `--users-file` the confirmation lists.

@@ -10,6 +10,7 @@ pub mod config_rollback;
 pub mod config_write;
 pub mod insights;
 pub mod login;
+pub mod onboarding;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;

@@ -91,6 +91,7 @@ pub async fn show_section(
         (status = 200, description = "The whole config after the change.", body = ServerConfig, headers(("ETag" = String, description = "The config revision, e.g. `\"3\"`: send it back in `If-Match`."))),
         (status = 404, description = "No server with this id is claimed, or no section has this name.", body = ErrorBody),
         (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+        (status = 402, description = "The change turns on what the team's plan lacks (webhooks, scheduled snapshots); nothing was written.", body = ErrorBody),
     ),
 )]
 pub async fn replace_section(
@@ -190,6 +191,7 @@ pub async fn export(
     responses(
         (status = 200, description = "What changed (or would).", body = ImportReport),
         (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+        (status = 402, description = "The change turns on what the team's plan lacks (webhooks, scheduled snapshots); nothing was written.", body = ErrorBody),
     ),
 )]
 pub async fn import(
@@ -266,6 +268,7 @@ pub async fn import(
         (status = 200, description = "What changed.", body = ImportReport),
         (status = 404, description = "This server, or `from`, is not claimed.", body = ErrorBody),
         (status = 412, description = "The config is no longer at the `If-Match` revision: read it again and retry.", body = ErrorBody),
+        (status = 402, description = "The change turns on what the team's plan lacks (webhooks, scheduled snapshots); nothing was written.", body = ErrorBody),
     ),
 )]
 pub async fn clone(

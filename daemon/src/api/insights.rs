@@ -5,6 +5,7 @@
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use modctl_types::ErrorBody;
 use modctl_types::activity::{
     ActivityBatch, ActivityKind, BatchEvent, BatchReceipt, CommunityInsights, MAX_BATCH_EVENTS,
     MAX_EVENT_ID_BYTES, MAX_VOICE_MINUTES, ModerationInsights,
@@ -161,7 +162,10 @@ fn check(event: &BatchEvent, oldest: i64, now: i64) -> Result<(), String> {
         Read from a rollup kept with the cases, so the answer costs the same however many cases the server has.",
     params(ServerPath, InsightsQuery),
     security(("bearer" = ["read"])),
-    responses((status = 200, description = "The insights.", body = ModerationInsights)),
+    responses(
+        (status = 200, description = "The insights.", body = ModerationInsights),
+        (status = 402, description = "`days` is beyond the team's plan (30 on free, 365 on pro).", body = ErrorBody),
+    ),
 )]
 pub async fn moderation(
     State(state): State<AppState>,
@@ -169,6 +173,7 @@ pub async fn moderation(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = query.days().map_err(ApiError::BadRequest)?;
+    crate::plans::check_days(access.caller.team(), u64::from(days))?;
     cached(
         &state,
         access.server.id,
@@ -191,7 +196,10 @@ pub async fn moderation(
         when activity was last received, so a moderator can see that ingestion works.",
     params(ServerPath, InsightsQuery),
     security(("bearer" = ["read"])),
-    responses((status = 200, description = "The insights.", body = CommunityInsights)),
+    responses(
+        (status = 200, description = "The insights.", body = CommunityInsights),
+        (status = 402, description = "`days` is beyond the team's plan (30 on free, 365 on pro).", body = ErrorBody),
+    ),
 )]
 pub async fn community(
     State(state): State<AppState>,
@@ -199,6 +207,7 @@ pub async fn community(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = query.days().map_err(ApiError::BadRequest)?;
+    crate::plans::check_days(access.caller.team(), u64::from(days))?;
     cached(
         &state,
         access.server.id,

@@ -11,7 +11,7 @@ use crate::response::Json;
     path = "/me",
     tag = "keys",
     summary = "The calling key",
-    description = "The key's team, scopes, expiry and how many servers its team has claimed.",
+    description = "The key's team, scopes, expiry, how many servers its team has claimed and what its plan allows.",
     security(("bearer" = ["read"])),
     responses((status = 200, description = "The calling key.", body = Me)),
 )]
@@ -27,5 +27,6 @@ pub async fn show(key: ReadKey) -> ApiResult<Json<Me>> {
         scopes: record.scope.expanded(),
         created_at: record.created_at,
         expires_at: record.expires_at,
+        plan_limits: *crate::plans::of(caller.team().plan),
     }))
 }

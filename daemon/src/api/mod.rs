@@ -14,6 +14,7 @@ mod config;
 mod health;
 mod insights;
 mod me;
+mod onboarding;
 pub mod openapi;
 mod restore;
 mod servers;
@@ -35,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(me::show))
         .routes(routes!(servers::list))
         .routes(routes!(servers::show))
+        .routes(routes!(onboarding::show))
         .routes(routes!(config::show))
         .routes(routes!(config::export))
         .routes(routes!(config::import))

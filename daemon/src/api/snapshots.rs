@@ -27,8 +27,8 @@ use super::openapi::ServerPath;
     summary = "Capture a structure snapshot",
     description = "Reads the server's roles, channels and settings from its platform now and records them as a new \
         snapshot (`source` `api`, `actor` `key:<key_id>`); answers its metadata. Content identical to an earlier \
-        snapshot is recorded again with its own id and time but stored once. The newest 10 snapshots of a server \
-        are kept. What a snapshot holds per platform is in `docs/api.md` (\"Structure snapshots\"). Takes no body.",
+        snapshot is recorded again with its own id and time but stored once. A server keeps as many snapshots as its \
+        team's plan retains (1 on free, 30 on pro): this capture prunes the oldest beyond that. What a snapshot holds per platform is in `docs/api.md` (\"Structure snapshots\"). Takes no body.",
     params(ServerPath),
     security(("bearer" = ["write"])),
     responses(

@@ -10,7 +10,7 @@ use modctl_types::query::DeliveryQuery;
 use modctl_types::webhooks::{DeliveryDetail, DeliveryList, Enqueued, WebhookSecret};
 
 use crate::AppState;
-use crate::auth::{ReadServer, WriteServer};
+use crate::auth::{ReadServer, WebhooksServer};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::response::Json;
@@ -31,13 +31,14 @@ use super::openapi::ServerPath;
     params(ServerPath),
     security(("bearer" = ["write"])),
     responses(
+        (status = 402, description = "The team's plan has no webhooks (`required_plan` names the one that has).", body = ErrorBody),
         (status = 202, description = "The event and its delivery, queued.", body = Enqueued),
         (status = 409, description = "Webhooks are not configured; the message says what to set.", body = ErrorBody),
     ),
 )]
 pub async fn test(
     State(state): State<AppState>,
-    access: WriteServer,
+    access: WebhooksServer,
 ) -> ApiResult<impl IntoResponse> {
     let server = access.server;
     let now = state.clock.now_unix();
@@ -81,11 +82,14 @@ pub async fn test(
         change is audited as `webhooks.secret`, redacted) and returns it. **Shown once**: no read returns it again.",
     params(ServerPath),
     security(("bearer" = ["write"])),
-    responses((status = 200, description = "The new secret.", body = WebhookSecret)),
+    responses(
+        (status = 200, description = "The new secret.", body = WebhookSecret),
+        (status = 402, description = "The team's plan has no webhooks (`required_plan` names the one that has).", body = ErrorBody),
+    ),
 )]
 pub async fn rotate_secret(
     State(state): State<AppState>,
-    access: WriteServer,
+    access: WebhooksServer,
 ) -> ApiResult<Json<WebhookSecret>> {
     let server = access.server;
     let actor = access.caller.actor();
@@ -188,13 +192,14 @@ pub async fn delivery(
     ),
     security(("bearer" = ["write"])),
     responses(
+        (status = 402, description = "The team's plan has no webhooks (`required_plan` names the one that has).", body = ErrorBody),
         (status = 202, description = "The delivery, queued.", body = DeliveryDetail),
         (status = 404, description = "No such delivery on this server.", body = ErrorBody),
     ),
 )]
 pub async fn redeliver(
     State(state): State<AppState>,
-    access: WriteServer,
+    access: WebhooksServer,
     ApiPath((_, delivery_id)): ApiPath<(String, String)>,
 ) -> ApiResult<impl IntoResponse> {
     let server_id = access.server.id;

@@ -105,6 +105,8 @@ pub struct CachedKey {
     pub team: Team,
     /// How many servers the team has claimed.
     pub team_server_count: u64,
+    /// The team's own request rate, when an operator set one.
+    pub requests_per_minute: Option<u32>,
     secret_hash: Vec<u8>,
 }
 
@@ -228,6 +230,7 @@ impl AuthCache {
                     record: k.record,
                     team: k.team,
                     team_server_count: k.team_server_count,
+                    requests_per_minute: k.requests_per_minute,
                     secret_hash: k.secret_hash,
                 })
             }),

@@ -15,7 +15,15 @@
 //! 7. key not expired, else 401;
 //! 8. key holds the endpoint's scope, else 403;
 //! 9. the server `{id}` is claimed by someone, else 404;
-//! 10. it is claimed by the key's team, else 403.
+//! 10. it is claimed by the key's team, else 403;
+//! 11. the team's plan has the feature the endpoint needs, else 402 (see
+//!     [`crate::plans`]: `ServerAccess<NeedsWrite, NeedsWebhooks>`).
+//!
+//! Rate limits ([`crate::request_limits`]) run around these checks: before
+//! check 1, an address that spent its budget of failed authentications gets
+//! a 429 without its key being looked up; each 401 spends from that budget;
+//! after check 8, the key spends one request of its own budget (429 when
+//! none is left) and the usage goes to the `RateLimit-*` headers.
 //!
 //! Unknown key ids and wrong secrets share one message so a caller cannot tell
 //! which half was wrong; "revoked" and "expired" are only said to a caller who
@@ -41,9 +49,10 @@
 //! unchanged, and writes gain as much as reads (no read trip before a write).
 
 use std::marker::PhantomData;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, RawPathParams};
+use axum::extract::{ConnectInfo, FromRequestParts, RawPathParams};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use modctl_types::{Scope, Server, Team};
@@ -51,6 +60,8 @@ use modctl_types::{Scope, Server, Team};
 use crate::AppState;
 use crate::api_key::PresentedKey;
 use crate::error::ApiError;
+use crate::plans::{AnyPlan, RequiredFeature};
+use crate::request_limits::{Rate, RequestLimits, UsageSlot};
 use crate::store::keys::{self, KeyRecord};
 use crate::store::servers::ServerRecord;
 
@@ -150,22 +161,24 @@ impl<S: RequiredScope> FromRequestParts<AppState> for Authorized<S> {
 }
 
 /// A caller with scope `S` and access to the server named by the `{id}` path
-/// segment.
+/// segment, whose team's plan has feature `F` (any plan by default).
 #[derive(Debug)]
-pub struct ServerAccess<S> {
+pub struct ServerAccess<S, F = AnyPlan> {
     /// The caller.
     pub caller: Caller,
     /// The server, claimed by the caller's team.
     pub server: Server,
-    _scope: PhantomData<fn() -> S>,
+    _scope: PhantomData<fn() -> (S, F)>,
 }
 
 /// Read access to a server.
 pub type ReadServer = ServerAccess<NeedsRead>;
 /// Write access to a server.
 pub type WriteServer = ServerAccess<NeedsWrite>;
+/// Write access to a server whose team's plan has webhooks.
+pub type WebhooksServer = ServerAccess<NeedsWrite, crate::plans::NeedsWebhooks>;
 
-impl<S: RequiredScope> FromRequestParts<AppState> for ServerAccess<S> {
+impl<S: RequiredScope, F: RequiredFeature> FromRequestParts<AppState> for ServerAccess<S, F> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
@@ -173,6 +186,7 @@ impl<S: RequiredScope> FromRequestParts<AppState> for ServerAccess<S> {
         // whatever the path.
         let id = server_id_from_path(parts, state).await;
         let (caller, server) = authorize(parts, state, S::SCOPE, Some(id)).await?;
+        F::check(caller.team())?;
         Ok(ServerAccess {
             caller,
             server: server.ok_or_else(|| {
@@ -233,20 +247,57 @@ async fn authorize(
     required: Scope,
     server_id: Option<Result<String, ApiError>>,
 ) -> Result<(Caller, Option<Server>), ApiError> {
-    let presented = presented_key(parts)?;
+    let address = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let limits = &state.request_limits;
+    limits.refuse_blocked(address)?;
+    let unauthorized = |error: ApiError| {
+        if matches!(error, ApiError::Unauthorized(_)) {
+            limits.record_failure(address);
+        }
+        error
+    };
+    let presented = presented_key(parts).map_err(unauthorized)?;
     let wanted = server_id.as_ref().and_then(|id| id.as_deref().ok());
     let found = state
         .auth_cache
         .lookup(&state.store, Some(presented.key_id), wanted)
         .await?;
     let now = state.clock.now_unix();
-    let caller = check_key(&presented, found.key, required, now)?;
+    let caller = check_key(&presented, found.key, required, now).map_err(unauthorized)?;
+    spend_request(parts, limits, &caller)?;
     let server = match server_id {
         None => None,
         Some(id) => Some(check_server(&caller, &id?, found.server)?),
     };
     record_use(state, &caller, now).await?;
     Ok((caller, server))
+}
+
+/// Spends one request of the caller's budget, and leaves the usage for the
+/// `RateLimit-*` headers (also on the 429).
+fn spend_request(parts: &Parts, limits: &RequestLimits, caller: &Caller) -> Result<(), ApiError> {
+    let rate = Rate::for_team(
+        crate::plans::of(caller.team().plan),
+        caller.entry.requests_per_minute,
+    );
+    let slot = parts.extensions.get::<UsageSlot>();
+    match limits.check_key(caller.key_id(), rate) {
+        Ok(usage) => {
+            if let (Some(slot), Some(usage)) = (slot, usage) {
+                slot.set(usage);
+            }
+            Ok(())
+        }
+        Err((error, usage)) => {
+            if let Some(slot) = slot {
+                slot.set(usage);
+            }
+            Err(error)
+        }
+    }
 }
 
 /// Checks 1 to 3: the header holds a well-formed bearer key.

@@ -87,6 +87,10 @@ enum Command {
         /// (for a receiver on this machine; never on a shared host)
         #[arg(long, env = "MODCTLD_WEBHOOKS_ALLOW_INTERNAL")]
         webhooks_allow_internal: bool,
+        /// Serve without request rate limits (benchmarks; a daemon behind
+        /// a proxy that limits already)
+        #[arg(long, env = "MODCTLD_NO_RATE_LIMITS")]
+        no_rate_limits: bool,
     },
     /// Apply pending database migrations and exit
     Migrate {
@@ -125,6 +129,39 @@ enum TeamCommand {
     },
     /// List teams (columns: name, plan, id)
     List,
+    /// Move a team to another plan; its keys see the new plan from their next request
+    SetPlan {
+        /// The team
+        name: String,
+        /// `free` or `pro`
+        #[arg(value_parser = parse_plan)]
+        plan: Plan,
+    },
+    /// Set the requests per minute each key of a team may make (bursts of
+    /// half that), or `default` for the plan's; from the team's next request
+    SetRateLimit {
+        /// The team
+        name: String,
+        /// Requests per minute (1 to 1000000), or `default`
+        #[arg(value_parser = parse_rate)]
+        requests_per_minute: RateSetting,
+    },
+}
+
+/// A team's own request rate, or the plan's.
+#[derive(Debug, Clone, Copy)]
+struct RateSetting(Option<u32>);
+
+fn parse_rate(s: &str) -> Result<RateSetting, String> {
+    if s == "default" {
+        return Ok(RateSetting(None));
+    }
+    match s.parse::<u32>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(RateSetting(Some(n))),
+        _ => Err(format!(
+            "`{s}` is not a rate: give requests per minute (1 to 1000000) or `default`"
+        )),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -284,6 +321,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             db,
             listen,
             webhooks_allow_internal,
+            no_rate_limits,
         } => {
             let db = db.path()?;
             let _logging = init_logging();
@@ -295,7 +333,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 key = %store.secrets().origin(),
                 "serving"
             );
-            let state = AppState::new(store).with_webhooks_allow_internal(webhooks_allow_internal);
+            if no_rate_limits {
+                tracing::warn!("request rate limits are off (--no-rate-limits)");
+            }
+            let state = AppState::new(store)
+                .with_webhooks_allow_internal(webhooks_allow_internal)
+                .with_rate_limits(!no_rate_limits);
             crate::serve(listener, state, shutdown_signal()).await?;
             tracing::info!("stopped");
             Ok(())
@@ -336,6 +379,29 @@ async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
                 .write(move |tx| teams::create(tx, &name, plan))
                 .await?;
             eprintln!("created team {} ({} plan)", team.name, team.plan);
+        }
+        TeamCommand::SetPlan { name, plan } => {
+            let team = store
+                .write(move |tx| teams::set_plan(tx, &name, plan))
+                .await?;
+            eprintln!("team {} is now on the {} plan", team.name, team.plan);
+        }
+        TeamCommand::SetRateLimit {
+            name,
+            requests_per_minute: RateSetting(rate),
+        } => {
+            let team = store
+                .write(move |tx| teams::set_rate_limit(tx, &name, rate))
+                .await?;
+            match rate {
+                Some(n) => eprintln!("keys of team {} may make {n} requests a minute", team.name),
+                None => eprintln!(
+                    "keys of team {} are back to the {} plan's rate ({} a minute)",
+                    team.name,
+                    team.plan,
+                    crate::plans::of(team.plan).requests_per_minute
+                ),
+            }
         }
         TeamCommand::List => {
             let rows = store.read(teams::list).await?;

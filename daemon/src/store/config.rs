@@ -241,6 +241,12 @@ pub fn apply(
     if rotated {
         record_rotation(&mut changed);
     }
+    // Turning webhooks off must work on any plan, also for the daemon itself.
+    if change.actor != DISABLING_ACTOR {
+        let names: Vec<SectionName> = changed.iter().map(|c| c.section).collect();
+        let team = super::teams::of_server(tx, change.server_id)?;
+        crate::plans::check_config(&team, &names, &next)?;
+    }
     if changed.is_empty() || change.dry_run {
         return Ok(Applied {
             revision: current.revision,

@@ -43,6 +43,8 @@ pub struct KeyWithHash {
     pub team: Team,
     /// How many servers the team has claimed.
     pub team_server_count: u64,
+    /// The team's own request rate, when an operator set one (else the plan's).
+    pub requests_per_minute: Option<u32>,
 }
 
 /// Stores a freshly generated key for `team_id`.
@@ -83,7 +85,7 @@ const SELECT: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.cr
 
 const SELECT_WITH_TEAM: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.created_at,
         k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash, t.plan,
-        (SELECT COUNT(*) FROM servers s WHERE s.team_id = k.team_id)
+        (SELECT COUNT(*) FROM servers s WHERE s.team_id = k.team_id), t.requests_per_minute
     FROM api_keys k JOIN teams t ON t.id = k.team_id";
 
 /// The key `key_id` with its hash, its team and the team's server count, for
@@ -107,6 +109,7 @@ pub fn find_with_hash(
                     plan: plan.parse().unwrap_or(Plan::Free),
                 },
                 team_server_count: count.try_into().unwrap_or(0),
+                requests_per_minute: row.get(12)?,
                 record,
             })
         })

@@ -465,6 +465,9 @@ pub enum StoreError {
     /// An `If-Match` precondition no longer holds.
     #[error("{0}")]
     PreconditionFailed(String),
+    /// The team's plan does not allow the change (see [`crate::plans`]).
+    #[error(transparent)]
+    PlanLimit(#[from] crate::plans::PlanLimit),
 }
 
 /// Current time as unix seconds, the representation stored in every table.

@@ -38,6 +38,8 @@ pub fn claim(
             "server `{id}` is already claimed"
         )));
     }
+    let team = super::teams::get(tx, team_id)?;
+    crate::plans::check_servers(&team, count_for_team(tx, team_id)?)?;
     let claimed_at = now_unix();
     tx.execute(
         "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -2,7 +2,8 @@
 //! content hash (`snapshot_contents`), so capturing an unchanged server again
 //! costs a row, not another copy of its structure.
 //!
-//! Each server keeps [`KEEP_PER_SERVER`] snapshots: recording one prunes
+//! Each server keeps as many snapshots as its team's plan retains
+//! ([`crate::plans::Entitlements::retained_snapshots`]): recording one prunes
 //! older rows and the contents no snapshot refers to any more, in the same
 //! transaction, so a crash cannot leave a content without its snapshot or a
 //! snapshot without its content. Pruning drops an older snapshot identical
@@ -16,10 +17,6 @@ use modctl_types::{Platform, Server};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::{StoreError, servers, timestamp, webhooks};
-
-/// Snapshots kept per server (at least the last 10, as issue #10 asks; the
-/// plans issue may make it depend on the plan).
-pub const KEEP_PER_SERVER: usize = 10;
 
 /// A snapshot to record; the content is already serialized and hashed.
 #[derive(Debug, Clone)]
@@ -81,8 +78,21 @@ fn meta_from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
 }
 
 /// Records a snapshot (its content only if no snapshot holds the same one)
-/// and prunes the server's snapshots beyond [`KEEP_PER_SERVER`].
+/// and prunes the server's snapshots beyond what its team's plan retains. A
+/// team downgraded to a plan that retains fewer keeps its older snapshots,
+/// readable, until its next capture.
 pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
+    let team = super::teams::of_server(tx, new.server_id)?;
+    let keep = crate::plans::of(team.plan).retained_snapshots;
+    record_keeping(tx, new, usize::try_from(keep).unwrap_or(usize::MAX))
+}
+
+/// [`record`], keeping `keep` snapshots of the server.
+fn record_keeping(
+    tx: &Transaction<'_>,
+    new: &NewSnapshot<'_>,
+    keep: usize,
+) -> Result<SnapshotMeta, StoreError> {
     tx.prepare_cached(
         "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
          ON CONFLICT (hash) DO NOTHING",
@@ -111,7 +121,7 @@ pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMet
         counts.administrators,
     ])?;
     let id = tx.last_insert_rowid();
-    prune(tx, new.server_id)?;
+    prune(tx, new.server_id, keep)?;
     let meta = get(tx, new.server_id, id)?
         .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))?;
     webhooks::enqueue(
@@ -124,14 +134,15 @@ pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMet
     Ok(meta)
 }
 
-/// Brings the server down to [`KEEP_PER_SERVER`] snapshots: first the
+/// Brings the server down to `keep` snapshots: first the
 /// oldest of those whose content a newer snapshot of the server has, then
 /// the oldest; then deletes the contents no snapshot (of any server) holds.
-fn prune(tx: &Transaction<'_>, server_id: &str) -> Result<(), StoreError> {
+fn prune(tx: &Transaction<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
     let held: i64 = tx
         .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get(0))?;
-    let excess = held - KEEP_PER_SERVER as i64;
+    let keep = i64::try_from(keep).unwrap_or(i64::MAX);
+    let excess = held - keep;
     if excess <= 0 {
         return Ok(());
     }
@@ -146,7 +157,7 @@ fn prune(tx: &Transaction<'_>, server_id: &str) -> Result<(), StoreError> {
              (SELECT id FROM structure_snapshots WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2) \
              RETURNING content_hash",
         )?
-        .query_map(params![server_id, KEEP_PER_SERVER as i64], |row| row.get(0))?
+        .query_map(params![server_id, keep], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut orphans = tx.prepare_cached(
         "DELETE FROM snapshot_contents WHERE hash = ?1 \
@@ -158,7 +169,7 @@ fn prune(tx: &Transaction<'_>, server_id: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The server's snapshots, newest first (at most [`KEEP_PER_SERVER`]).
+/// The server's snapshots, newest first.
 pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreError> {
     let mut stmt = tx.prepare_cached(&format!(
         "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 ORDER BY s.id DESC"
@@ -198,7 +209,9 @@ pub fn content(tx: &Transaction<'_>, hash: &str) -> Result<StructureContent, Sto
 /// `antinuke.enabled` with `antinuke.snapshot_interval_hours` set, connected
 /// to their platform, and whose newest snapshot (whatever asked for it) is at
 /// least the interval old, or which have none yet. A snapshot taken by hand
-/// resets the schedule: the structure is that fresh either way.
+/// resets the schedule: the structure is that fresh either way. Servers of
+/// teams whose plan has no scheduled snapshots (a team downgraded with a
+/// schedule still set) are left out.
 pub fn scheduled_due(tx: &Transaction<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
     let rows: Vec<(String, String, Option<i64>)> = tx
         .prepare_cached(
@@ -230,6 +243,10 @@ pub fn scheduled_due(tx: &Transaction<'_>, now: i64) -> Result<Vec<Server>, Stor
         if last.is_some_and(|last| now - last < i64::from(hours) * 3600) {
             continue;
         }
+        let team = super::teams::of_server(tx, &server_id)?;
+        if !crate::plans::of(team.plan).scheduled_snapshots {
+            continue;
+        }
         if let Some(record) = servers::find(tx, &server_id)? {
             due.push(record.server);
         }
@@ -253,6 +270,13 @@ mod tests {
 
     const GUILD: &str = "100000000000000001";
     const OTHER: &str = "100000000000000002";
+    /// The pruning rules are the same whatever a plan retains; 10 keeps the
+    /// indexes below readable.
+    const KEEP_PER_SERVER: usize = 10;
+
+    fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
+        record_keeping(tx, new, KEEP_PER_SERVER)
+    }
 
     fn snapshot<'a>(server_id: &'a str, captured_at: i64, hash: &'a str) -> NewSnapshot<'a> {
         NewSnapshot {

@@ -41,6 +41,44 @@ pub fn get(tx: &Transaction<'_>, id: i64) -> Result<Team, StoreError> {
     Ok(team)
 }
 
+/// The team that claimed server `server_id`, for the plan checks of writes
+/// that name only the server (config, snapshots, webhooks).
+pub fn of_server(tx: &Transaction<'_>, server_id: &str) -> Result<Team, StoreError> {
+    tx.prepare_cached(
+        "SELECT t.id, t.name, t.plan FROM teams t JOIN servers s ON s.team_id = t.id WHERE s.id = ?1",
+    )?
+    .query_row([server_id], from_row)
+    .optional()?
+    .ok_or_else(|| StoreError::NotFound(format!("server `{server_id}` is not claimed")))
+}
+
+/// Moves the team called `name` to `plan`; takes effect on its next request
+/// (the commit empties the auth cache, see [`crate::auth::cache`]).
+pub fn set_plan(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
+    let mut team = get_by_name(tx, name)?;
+    tx.execute(
+        "UPDATE teams SET plan = ?1 WHERE id = ?2",
+        params![plan.as_str(), team.id],
+    )?;
+    team.plan = plan;
+    Ok(team)
+}
+
+/// Sets the request rate of every key of team `name`, per minute; `None`
+/// goes back to the plan's. Takes effect on the team's next request.
+pub fn set_rate_limit(
+    tx: &Transaction<'_>,
+    name: &str,
+    requests_per_minute: Option<u32>,
+) -> Result<Team, StoreError> {
+    let team = get_by_name(tx, name)?;
+    tx.execute(
+        "UPDATE teams SET requests_per_minute = ?1 WHERE id = ?2",
+        params![requests_per_minute, team.id],
+    )?;
+    Ok(team)
+}
+
 /// The team called `name`, if any.
 pub fn find_by_name(tx: &Transaction<'_>, name: &str) -> Result<Option<Team>, StoreError> {
     let team = tx

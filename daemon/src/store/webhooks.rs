@@ -23,8 +23,9 @@ const EVENT_ID_LEN: usize = 24;
 
 /// The server's webhook URL when events of `kind` are delivered to it:
 /// enabled, with a URL, and subscribed to `kind` (an empty list means every
-/// kind), with a signing secret stored. A test event needs no subscription:
-/// it is asked for explicitly.
+/// kind), with a signing secret stored, and the team's plan has webhooks (a
+/// downgraded team whose section is still on records no new events). A test
+/// event needs no subscription: it is asked for explicitly.
 pub fn subscribed(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -48,6 +49,9 @@ pub fn subscribed(
     let Some(url) = section.url.clone().filter(|_| section.enabled && wanted) else {
         return Ok(None);
     };
+    if !crate::plans::of(super::teams::of_server(tx, server_id)?.plan).webhooks {
+        return Ok(None);
+    }
     // Unsigned events are never sent: without a secret there is no event.
     let secret_set: bool = tx
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?

@@ -25,3 +25,21 @@ pub fn run(command: &mut Command, code: i32) -> (String, String) {
     );
     (out, err)
 }
+
+/// The status the daemon answers `request` with (made on a client of its own).
+// Each test crate includes this module; not all of them make requests.
+#[allow(dead_code)]
+pub fn status_of_request(request: impl FnOnce(reqwest::Client) -> reqwest::RequestBuilder) -> u16 {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            request(reqwest::Client::new())
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        })
+}

@@ -9,6 +9,17 @@
 use super::{FieldError, Sections};
 use crate::Platform;
 
+/// A role or channel id a config names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferencedId {
+    /// Where, e.g. `logging.moderation`.
+    pub path: String,
+    /// The id.
+    pub id: String,
+    /// A role id (else a channel id).
+    pub is_role: bool,
+}
+
 /// What a config id refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum IdKind {
@@ -60,6 +71,53 @@ fn is_distinctly_of(platform: Platform, kind: IdKind, id: &str) -> bool {
 }
 
 impl Sections {
+    /// Every role and channel id the config names, with its path (e.g.
+    /// `jail.role_id`), for checking them against what the platform has.
+    ///
+    /// ```
+    /// use modctl_types::config::Sections;
+    /// let mut config = Sections::default();
+    /// config.jail.role_id = Some("300000000000000004".into());
+    /// let ids = config.referenced_ids();
+    /// assert_eq!((ids[0].path.as_str(), ids[0].is_role), ("jail.role_id", true));
+    /// ```
+    pub fn referenced_ids(&self) -> Vec<ReferencedId> {
+        let mut ids = Vec::new();
+        let mut add = |path: String, is_role: bool, id: &Option<String>| {
+            if let Some(id) = id {
+                ids.push(ReferencedId {
+                    path,
+                    id: id.clone(),
+                    is_role,
+                });
+            }
+        };
+        add(
+            "general.modlog_channel_id".into(),
+            false,
+            &self.general.modlog_channel_id,
+        );
+        add("jail.role_id".into(), true, &self.jail.role_id);
+        add("jail.channel_id".into(), false, &self.jail.channel_id);
+        for (name, slot) in self.logging.channels() {
+            add(format!("logging.{name}"), false, slot);
+        }
+        add("welcome.channel_id".into(), false, &self.welcome.channel_id);
+        for (i, role) in self.welcome.auto_role_ids.iter().enumerate() {
+            add(
+                format!("welcome.auto_role_ids[{i}]"),
+                true,
+                &Some(role.clone()),
+            );
+        }
+        add(
+            "welcome.verified_role_id".into(),
+            true,
+            &self.welcome.verified_role_id,
+        );
+        ids
+    }
+
     /// Clears every channel and role id that is not an id of `platform`
     /// (`null` for a single id, removed from `welcome.auto_role_ids`), and
     /// returns one entry per cleared id, with the reason, in section order.

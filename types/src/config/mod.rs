@@ -6,6 +6,7 @@
 
 mod diff;
 mod ids;
+pub use ids::ReferencedId;
 mod sections;
 pub mod validate;
 mod webhooks;

@@ -1,0 +1,561 @@
+//! The checklist's items: each a pure function of the store's and the
+//! platform's facts, in the order a team works through them.
+
+use modctl_types::Platform;
+use modctl_types::config::SectionName;
+use modctl_types::onboarding::{ItemStatus, OnboardingItem};
+use modctl_types::snapshot::StructureContent;
+use modctl_types::{Scope, Server, Team};
+
+use super::StoreFacts;
+use super::discord;
+use super::platform::{Answer, PlatformFacts};
+use crate::platform::PlatformError;
+use crate::store::connections::ConnectionMode;
+
+/// A snapshot older than this is a warning.
+const SNAPSHOT_FRESH_SECS: i64 = 7 * 24 * 3600;
+
+/// Everything the items are computed from.
+pub struct Inputs<'a> {
+    pub server: &'a Server,
+    pub team: &'a Team,
+    pub store: &'a StoreFacts,
+    /// `None` when the server is not connected.
+    pub platform: Option<&'a PlatformFacts>,
+    pub now: i64,
+}
+
+pub(super) fn item(
+    id: &str,
+    title: &str,
+    status: ItemStatus,
+    detail: String,
+    fix: Option<String>,
+) -> OnboardingItem {
+    OnboardingItem {
+        id: id.to_owned(),
+        title: title.to_owned(),
+        status,
+        detail,
+        fix: fix.filter(|_| matches!(status, ItemStatus::Todo | ItemStatus::Warning)),
+    }
+}
+
+pub(super) fn done(id: &str, title: &str, detail: impl Into<String>) -> OnboardingItem {
+    item(id, title, ItemStatus::Done, detail.into(), None)
+}
+
+pub(super) fn not_applicable(id: &str, title: &str, detail: impl Into<String>) -> OnboardingItem {
+    item(id, title, ItemStatus::NotApplicable, detail.into(), None)
+}
+
+/// The platform's answer, or the item that says why there is none.
+pub(super) fn answer<'a>(
+    inputs: &'a Inputs<'_>,
+    id: &str,
+    title: &str,
+) -> Result<&'a Answer, OnboardingItem> {
+    match inputs.platform.map(|p| &p.answer) {
+        None => Err(not_applicable(
+            id,
+            title,
+            "not connected to the platform yet",
+        )),
+        Some(Ok(answer)) => Ok(answer),
+        Some(Err(error)) => Err(item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!("could not be checked: {error}"),
+            Some(format!(
+                "check again once the platform answers: `modctl onboarding {} --refresh`",
+                inputs.server.id
+            )),
+        )),
+    }
+}
+
+/// Every item, in order.
+pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
+    let mut items = vec![connected(inputs), token(inputs)];
+    if inputs.server.platform == Platform::Discord {
+        items.push(discord::bot_permissions(inputs));
+        items.push(discord::bot_role(inputs));
+    }
+    items.extend([
+        modlog(inputs),
+        strikes(inputs),
+        jail(inputs),
+        snapshot(inputs),
+        schedule(inputs),
+        webhooks(inputs),
+        read_key(inputs),
+        write_keys(inputs),
+        config_ids(inputs),
+        activity(inputs),
+    ]);
+    items
+}
+
+/// Activity older than this is a warning: a community that said nothing
+/// for a day is rarer than a feed that stopped.
+const ACTIVITY_FRESH_SECS: i64 = 24 * 3600;
+
+fn activity(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("activity", "Community activity arriving");
+    let server = &inputs.server.id;
+    let how = match inputs.server.platform {
+        Platform::Telegram => {
+            "the bot sees group messages only with privacy mode off: in @BotFather, /setprivacy, Disable; then events arrive"
+        }
+        Platform::Slack => {
+            "set the app's Event Subscriptions Request URL to the daemon's Slack events endpoint and subscribe to message events"
+        }
+        _ => {
+            "give the bot the Message Content and Server Members intents so the gateway delivers events"
+        }
+    };
+    let fix = Some(format!(
+        "{how} (or send batches: POST /api/v1/servers/{server}/activity)"
+    ));
+    match inputs.store.last_activity_at {
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "no activity received yet: community insights stay empty".into(),
+            fix,
+        ),
+        Some(at) if inputs.now - at > ACTIVITY_FRESH_SECS => item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!(
+                "the last event arrived {} hour(s) ago",
+                (inputs.now - at) / 3600
+            ),
+            fix,
+        ),
+        Some(at) => done(
+            id,
+            title,
+            format!(
+                "the last event arrived {} minute(s) ago",
+                (inputs.now - at) / 60
+            ),
+        ),
+    }
+}
+
+fn connected(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("platform_connected", "Connected to the platform");
+    let server = &inputs.server.id;
+    match inputs.store.connection.as_ref().map(|c| &c.mode) {
+        Some(ConnectionMode::Live { .. }) => done(id, title, "connected with a bot token"),
+        Some(ConnectionMode::Simulated) => done(id, title, "connected to the built-in simulator"),
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "the server is claimed but not connected: no action reaches the platform".into(),
+            Some(format!(
+                "TOKEN=... modctld server connect {server} --platform-token-env TOKEN"
+            )),
+        ),
+    }
+}
+
+fn token(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("bot_token", "Bot token accepted by the platform");
+    let server = &inputs.server.id;
+    match inputs.platform.map(|p| &p.answer) {
+        None => not_applicable(id, title, "not connected to the platform yet"),
+        Some(Ok(_)) => done(
+            id,
+            title,
+            format!("{} answered the bot", inputs.server.platform),
+        ),
+        Some(Err(PlatformError::Unauthorized)) => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            format!("{} refused the bot token", inputs.server.platform),
+            Some(format!(
+                "TOKEN=<a valid token> modctld server connect {server} --platform-token-env TOKEN"
+            )),
+        ),
+        Some(Err(PlatformError::Forbidden(message))) => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            format!("the platform refused the bot: {message}"),
+            Some("invite the bot to the server (or add it to the workspace or group)".into()),
+        ),
+        Some(Err(error)) => item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!("the platform could not be reached: {error}"),
+            Some(format!(
+                "check again later: `modctl onboarding {server} --refresh`"
+            )),
+        ),
+    }
+}
+
+fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("modlog_channel", "Mod-log channel set and writable");
+    let server = &inputs.server.id;
+    let sections = &inputs.store.sections;
+    let Some(channel) = sections
+        .general
+        .modlog_channel_id
+        .as_ref()
+        .or(sections.logging.moderation.as_ref())
+    else {
+        return item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "no channel receives the moderation log".into(),
+            Some(format!(
+                "modctl config set {server} general.modlog_channel_id <CHANNEL_ID>"
+            )),
+        );
+    };
+    let answer = match answer(inputs, id, title) {
+        Ok(answer) => answer,
+        Err(item) => return item,
+    };
+    let gone = || {
+        item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!("channel {channel} no longer exists"),
+            Some(format!(
+                "modctl config set {server} general.modlog_channel_id <CHANNEL_ID>"
+            )),
+        )
+    };
+    match &answer.structure {
+        StructureContent::Discord(guild) => {
+            match guild.channels.iter().find(|c| &c.id == channel) {
+                None => gone(),
+                Some(_) if !discord::can_post(guild, answer.hierarchy.as_ref(), channel) => item(
+                    id,
+                    title,
+                    ItemStatus::Todo,
+                    format!(
+                        "the bot cannot post in #{channel}: it lacks VIEW_CHANNEL or SEND_MESSAGES there"
+                    ),
+                    Some(format!(
+                        "in Discord, the channel's Permissions: allow the bot's role View Channel and Send Messages in {channel}"
+                    )),
+                ),
+                Some(found) => done(
+                    id,
+                    title,
+                    format!("#{} ({channel}); the bot can post there", found.name),
+                ),
+            }
+        }
+        StructureContent::Slack(workspace) => {
+            match workspace.channels.iter().find(|c| &c.id == channel) {
+                None => gone(),
+                Some(found) => done(id, title, format!("#{} ({channel})", found.name)),
+            }
+        }
+        // Telegram: the group itself is where the bot posts.
+        _ => done(id, title, format!("chat {channel}")),
+    }
+}
+
+fn strikes(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("strikes_reviewed", "Strikes ladder reviewed");
+    if inputs.store.written.contains(&SectionName::Strikes) {
+        let steps = inputs.store.sections.strikes.ladder.len();
+        return done(id, title, format!("set, with {steps} escalation step(s)"));
+    }
+    item(
+        id,
+        title,
+        ItemStatus::Todo,
+        format!(
+            "the strikes section is the untouched default ({} escalation steps); nobody chose it",
+            inputs.store.sections.strikes.ladder.len()
+        ),
+        Some(format!("modctl config edit {} strikes", inputs.server.id)),
+    )
+}
+
+fn jail(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("jail", "Jail configured or deliberately off");
+    let server = &inputs.server.id;
+    let jail = &inputs.store.sections.jail;
+    if !jail.enabled {
+        return if inputs.store.written.contains(&SectionName::Jail) {
+            done(id, title, "turned off deliberately")
+        } else {
+            item(
+                id,
+                title,
+                ItemStatus::Todo,
+                "jail was never set up: `jail` actions are refused".into(),
+                Some(format!(
+                    "modctl config set {server} jail.enabled true (or false, to turn it off deliberately)"
+                )),
+            )
+        };
+    }
+    let Some(role) = jail
+        .role_id
+        .as_ref()
+        .filter(|_| inputs.server.platform == Platform::Discord)
+    else {
+        return done(id, title, "enabled");
+    };
+    let answer = match answer(inputs, id, title) {
+        Ok(answer) => answer,
+        Err(item) => return item,
+    };
+    match &answer.structure {
+        StructureContent::Discord(guild) if !guild.roles.iter().any(|r| &r.id == role) => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            format!("the jail role {role} no longer exists"),
+            Some(format!("modctl config set {server} jail.role_id <ROLE_ID>")),
+        ),
+        _ => done(id, title, format!("enabled with role {role}")),
+    }
+}
+
+fn snapshot(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("snapshot_recent", "A recent structure snapshot");
+    let fix = Some(format!("modctl snapshot capture {}", inputs.server.id));
+    match inputs.store.latest_snapshot_at {
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "no snapshot yet: nothing to restore from after a nuke".into(),
+            fix,
+        ),
+        Some(at) if inputs.now - at > SNAPSHOT_FRESH_SECS => item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!(
+                "the newest snapshot is {} days old",
+                (inputs.now - at) / 86_400
+            ),
+            fix,
+        ),
+        Some(at) => done(
+            id,
+            title,
+            format!("the newest is {} hour(s) old", (inputs.now - at) / 3600),
+        ),
+    }
+}
+
+fn schedule(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("snapshot_schedule", "Scheduled snapshots on");
+    let team = inputs.team;
+    if !crate::plans::of(team.plan).scheduled_snapshots {
+        return not_applicable(
+            id,
+            title,
+            format!(
+                "the {} plan has no scheduled snapshots (`modctld team set-plan {} pro`)",
+                team.plan, team.name
+            ),
+        );
+    }
+    let antinuke = &inputs.store.sections.antinuke;
+    match antinuke
+        .snapshot_interval_hours
+        .filter(|_| antinuke.enabled)
+    {
+        Some(hours) => done(id, title, format!("every {hours} hour(s)")),
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "no snapshot is taken automatically".into(),
+            Some(format!(
+                "modctl config set {} antinuke.enabled true (snapshot_interval_hours defaults to 24)",
+                inputs.server.id
+            )),
+        ),
+    }
+}
+
+fn webhooks(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("webhooks", "Webhooks delivering");
+    let server = &inputs.server.id;
+    let team = inputs.team;
+    if !crate::plans::of(team.plan).webhooks {
+        return not_applicable(
+            id,
+            title,
+            format!(
+                "the {} plan has no webhooks (`modctld team set-plan {} pro`)",
+                team.plan, team.name
+            ),
+        );
+    }
+    let hooks = &inputs.store.sections.webhooks;
+    if let Some(reason) = &hooks.disabled_reason {
+        return item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!("the daemon turned webhooks off: {reason}"),
+            Some(format!(
+                "fix the endpoint, then: modctl config set {server} webhooks.enabled true"
+            )),
+        );
+    }
+    if !hooks.enabled || hooks.url.is_none() || !hooks.secret_set {
+        return item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "webhooks need `enabled`, a `url` and a signing secret".into(),
+            Some(format!(
+                "modctl config set {server} webhooks.url https://...; modctl webhooks rotate-secret {server}; modctl config set {server} webhooks.enabled true"
+            )),
+        );
+    }
+    match &inputs.store.last_delivery {
+        None => item(
+            id,
+            title,
+            ItemStatus::Todo,
+            "configured, but nothing was delivered yet".into(),
+            Some(format!("modctl webhooks test {server} --wait")),
+        ),
+        Some((state, _)) if state == "delivered" || state == "pending" => {
+            done(id, title, format!("the last delivery is {state}"))
+        }
+        Some((state, error)) => item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!(
+                "the last delivery {state}: {}",
+                error.as_deref().unwrap_or("no error recorded")
+            ),
+            Some(format!(
+                "modctl webhooks deliveries {server} (then redeliver once the endpoint works)"
+            )),
+        ),
+    }
+}
+
+fn read_key(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("read_only_key", "A read-only key for dashboards");
+    let now = inputs.now;
+    let has = inputs
+        .store
+        .keys
+        .iter()
+        .any(|k| is_active(k, now) && k.scope == Scope::Read);
+    if has {
+        return done(id, title, "the team has a read-only key");
+    }
+    item(
+        id,
+        title,
+        ItemStatus::Todo,
+        "dashboards would need a write key".into(),
+        Some(format!(
+            "modctld key create --team {} --scopes read --label dashboard",
+            inputs.team.name
+        )),
+    )
+}
+
+fn is_active(key: &crate::store::keys::KeyRecord, now: i64) -> bool {
+    key.revoked_at.is_none() && key.expires_at.is_none_or(|t| t.as_second() > now)
+}
+
+fn write_keys(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("write_keys_expire", "Write keys expire");
+    let now = inputs.now;
+    let forever: Vec<&str> = inputs
+        .store
+        .keys
+        .iter()
+        .filter(|k| is_active(k, now) && k.scope == Scope::Write && k.expires_at.is_none())
+        .map(|k| k.key_id.as_str())
+        .collect();
+    if forever.is_empty() {
+        return done(id, title, "every write key has an expiry");
+    }
+    item(
+        id,
+        title,
+        ItemStatus::Warning,
+        format!("write key(s) without expiry: {}", forever.join(", ")),
+        Some(format!(
+            "modctld key create --team {} --scopes read,write --expires-in-days 90, then modctld key revoke {}",
+            inputs.team.name, forever[0]
+        )),
+    )
+}
+
+fn config_ids(inputs: &Inputs<'_>) -> OnboardingItem {
+    let (id, title) = ("config_ids", "Config names roles and channels that exist");
+    let answer = match answer(inputs, id, title) {
+        Ok(answer) => answer,
+        Err(item) => return item,
+    };
+    let (roles, channels): (Vec<&str>, Vec<&str>) = match &answer.structure {
+        StructureContent::Discord(guild) => (
+            guild.roles.iter().map(|r| r.id.as_str()).collect(),
+            guild.channels.iter().map(|c| c.id.as_str()).collect(),
+        ),
+        StructureContent::Slack(workspace) => (
+            Vec::new(),
+            workspace.channels.iter().map(|c| c.id.as_str()).collect(),
+        ),
+        _ => {
+            return not_applicable(
+                id,
+                title,
+                "a Telegram group has no roles or channels to name",
+            );
+        }
+    };
+    let missing: Vec<String> = inputs
+        .store
+        .sections
+        .referenced_ids()
+        .into_iter()
+        .filter(|r| {
+            let known = if r.is_role { &roles } else { &channels };
+            !known.contains(&r.id.as_str())
+        })
+        .map(|r| format!("{} = {}", r.path, r.id))
+        .collect();
+    if missing.is_empty() {
+        return done(id, title, "every role and channel the config names exists");
+    }
+    item(
+        id,
+        title,
+        ItemStatus::Warning,
+        format!(
+            "no longer on the platform (deleted, or not restored yet): {}",
+            missing.join(", ")
+        ),
+        Some(format!(
+            "modctl snapshot restore {} to bring them back, or modctl config set {} <path> <new id>",
+            inputs.server.id, inputs.server.id
+        )),
+    )
+}

@@ -1,0 +1,128 @@
+//! The setup checklist of a server (`GET /servers/{id}/onboarding`), computed
+//! from its live state: what the store holds (connection, config, snapshots,
+//! webhook deliveries, the team's keys) read in one trip, and what the
+//! platform says (token, bot permissions, roles and channels that exist),
+//! cached per server for 5 minutes ([`platform`]).
+//!
+//! Every item says what was found (`detail`) and, when it is not done, the
+//! exact command that fixes it (`fix`). A platform that cannot be reached is
+//! a `warning` on the items that needed it, never an error of the endpoint.
+//! The items themselves are pure functions of those facts ([`items`]).
+
+mod discord;
+mod items;
+pub mod platform;
+
+use modctl_types::Server;
+use modctl_types::Team;
+use modctl_types::config::{SectionName, Sections};
+use modctl_types::onboarding::{Onboarding, Progress};
+use rusqlite::{OptionalExtension, Transaction};
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::store::connections::{self, Connection};
+use crate::store::keys::{self, KeyRecord};
+use crate::store::{StoreError, config, timestamp};
+
+pub use platform::FactsCache;
+
+/// What the store says about a server, read in one trip.
+#[derive(Debug)]
+pub struct StoreFacts {
+    /// Its connection, if any (the token never leaves this module).
+    pub connection: Option<Connection>,
+    /// Its config; sections never written are their defaults.
+    pub sections: Sections,
+    /// The sections written at least once (reviewed, even if to the defaults).
+    pub written: Vec<SectionName>,
+    /// When its newest snapshot was captured.
+    pub latest_snapshot_at: Option<i64>,
+    /// Its newest webhook delivery: state and last error.
+    pub last_delivery: Option<(String, Option<String>)>,
+    /// The team's keys.
+    pub keys: Vec<KeyRecord>,
+    /// When community activity was last received for it.
+    pub last_activity_at: Option<i64>,
+}
+
+fn read_facts(
+    tx: &Transaction<'_>,
+    secrets: &crate::store::secrets::Secrets,
+    server: &str,
+    team_id: i64,
+) -> Result<StoreFacts, StoreError> {
+    let stored = config::load(tx, server)?;
+    let written = tx
+        .prepare_cached("SELECT section FROM config_sections WHERE server_id = ?1")?
+        .query_map([server], |row| row.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?
+        .into_iter()
+        .filter_map(|name| name.parse().ok())
+        .collect();
+    let latest_snapshot_at = tx
+        .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
+        .query_row([server], |row| row.get(0))?;
+    let last_delivery = tx
+        .prepare_cached(
+            "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
+             ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([server], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    let last_activity_at = tx
+        .prepare_cached("SELECT last_received_at FROM activity_servers WHERE server_id = ?1")?
+        .query_row([server], |row| row.get(0))
+        .optional()?;
+    Ok(StoreFacts {
+        last_activity_at,
+        connection: connections::get(tx, secrets, server)?,
+        sections: stored.sections,
+        written,
+        latest_snapshot_at,
+        last_delivery,
+        keys: keys::list(tx, Some(team_id))?,
+    })
+}
+
+/// The checklist of `server` (of `team`), asking the platform only when its
+/// cached answer is older than 5 minutes or `refresh` is set.
+pub async fn checklist(
+    state: &AppState,
+    server: &Server,
+    team: &Team,
+    refresh: bool,
+) -> Result<Onboarding, ApiError> {
+    let (id, team_id) = (server.id.clone(), team.id);
+    let secrets = state.store.secrets().clone();
+    let facts = state
+        .store
+        .read(move |tx| read_facts(tx, &secrets, &id, team_id))
+        .await?;
+    let now = state.clock.now_unix();
+    let (platform, cached) = match facts.connection.clone() {
+        Some(connection) => {
+            let (answer, cached) = state
+                .onboarding
+                .get(state, server, connection, refresh)
+                .await;
+            (Some(answer), cached)
+        }
+        None => (None, false),
+    };
+    let checked_at = platform.as_ref().map_or(now, |p| p.checked_at);
+    let items = items::all(&items::Inputs {
+        server,
+        team,
+        store: &facts,
+        platform: platform.as_ref(),
+        now,
+    });
+    Ok(Onboarding {
+        server_id: server.id.clone(),
+        progress: Progress::of(items.iter().map(|item| item.status)),
+        items,
+        checked_at: timestamp(checked_at),
+        cached,
+    })
+}

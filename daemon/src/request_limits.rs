@@ -1,0 +1,352 @@
+//! Request rate limits of the API (spec section 8), per key and, for failed
+//! authentication, per client address. Not to be confused with
+//! [`crate::platform::ratelimit`], which paces the daemon's own requests to
+//! Discord.
+//!
+//! # Per key
+//!
+//! Every request whose key authenticates spends one unit of its key's
+//! budget: the team's plan gives the rate and the burst
+//! ([`crate::plans::Entitlements::requests_per_minute`] and `burst`), and an
+//! operator may set a team's own rate (`modctld team set-rate-limit`; the
+//! burst is then half a minute's worth). The budget is a GCRA from
+//! `governor`: a key may make `burst` requests at once, then one every
+//! `60 / rate` seconds. A request over budget is answered `429` with
+//! `Retry-After` (whole seconds, rounded up) before its handler runs, so it
+//! changes nothing and is safe to send again.
+//!
+//! Each response to an authenticated request carries the budget, in the
+//! names of the IETF draft (draft-ietf-httpapi-ratelimit-headers):
+//! `RateLimit-Limit` (requests per minute), `RateLimit-Remaining` (requests
+//! that may be made at once now), `RateLimit-Reset` (seconds until the whole
+//! burst is available again) and `RateLimit-Policy` (`600;w=60;burst=120`).
+//! The auth extractor computes them ([`RequestLimits::check_key`]) and a
+//! middleware ([`headers`]) copies them onto whatever response the request
+//! ends with, a `402` or a `409` included.
+//!
+//! # Failed authentication, per address
+//!
+//! A flood of wrong keys would make every request a store read (an unknown
+//! key id is never cached). Each `401` therefore spends a unit of its client
+//! address's budget ([`FAILURES_PER_MINUTE`], bursts of [`FAILURE_BURST`]);
+//! once that is spent, every request from the address is answered `429`
+//! before its key is looked at, until the budget allows one again (two
+//! seconds at most). A key's own budget is never spent by someone else's
+//! wrong secrets: only authenticated requests spend it.
+//!
+//! `modctld serve --no-rate-limits` turns both off (the benchmarks do; so do
+//! the e2e tests, except those of the limits themselves).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
+
+use crate::error::ApiError;
+use crate::plans::Entitlements;
+
+/// Failed authentications per minute per client address.
+pub const FAILURES_PER_MINUTE: u32 = 30;
+/// Failed authentications an address may make at once.
+pub const FAILURE_BURST: u32 = 10;
+/// Addresses or quotas remembered before the maps are emptied (memory bound).
+const MAX_TRACKED: usize = 10_000;
+
+type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock, StateInformationMiddleware>;
+
+/// A rate and a burst, as the limiter applies them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rate {
+    /// Requests per minute, sustained.
+    pub per_minute: u32,
+    /// Requests at once.
+    pub burst: u32,
+}
+
+impl Rate {
+    /// The rate of `plan`, or the team's own `per_minute` when set.
+    pub fn for_team(plan: &Entitlements, own: Option<u32>) -> Rate {
+        match own {
+            Some(per_minute) => Rate {
+                per_minute,
+                burst: (per_minute / 2).max(1),
+            },
+            None => Rate {
+                per_minute: plan.requests_per_minute,
+                burst: plan.burst,
+            },
+        }
+    }
+
+    fn quota(self) -> Quota {
+        let one = NonZeroU32::MIN;
+        let period = Duration::from_secs(60) / self.per_minute.max(1);
+        Quota::with_period(period)
+            .unwrap_or_else(|| Quota::per_second(one))
+            .allow_burst(NonZeroU32::new(self.burst).unwrap_or(one))
+    }
+}
+
+/// A key's budget after a request: what the headers say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usage {
+    /// The rate applied.
+    pub rate: Rate,
+    /// Requests that may be made at once now.
+    pub remaining: u32,
+    /// Seconds until the whole burst is available again.
+    pub reset_secs: u64,
+}
+
+/// The limiters; cheap to clone. Off: every check passes and no header is sent.
+#[derive(Clone, Default)]
+pub struct RequestLimits {
+    inner: Option<Arc<Inner>>,
+}
+
+struct Inner {
+    /// One keyed limiter per rate in use (plans and operators' raises),
+    /// keyed by key id.
+    keys: Mutex<HashMap<Rate, Arc<Keyed<String>>>>,
+    failures: Keyed<IpAddr>,
+    /// Addresses whose failure budget is spent, until when.
+    blocked: Mutex<HashMap<IpAddr, Instant>>,
+}
+
+impl std::fmt::Debug for RequestLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestLimits")
+            .field("on", &self.inner.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RequestLimits {
+    /// Limits on (what `modctld serve` runs with).
+    pub fn on() -> RequestLimits {
+        let failures = Rate {
+            per_minute: FAILURES_PER_MINUTE,
+            burst: FAILURE_BURST,
+        };
+        RequestLimits {
+            inner: Some(Arc::new(Inner {
+                keys: Mutex::new(HashMap::new()),
+                failures: RateLimiter::keyed(failures.quota())
+                    .with_middleware::<StateInformationMiddleware>(),
+                blocked: Mutex::new(HashMap::new()),
+            })),
+        }
+    }
+
+    /// Limits off (`--no-rate-limits`).
+    pub fn off() -> RequestLimits {
+        RequestLimits { inner: None }
+    }
+
+    /// Whether limits apply.
+    pub fn is_on(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// Spends one request of `key_id`'s budget at `rate`: its usage, or a
+    /// 429 carrying it. `None` when limits are off.
+    pub fn check_key(&self, key_id: &str, rate: Rate) -> Result<Option<Usage>, (ApiError, Usage)> {
+        let Some(inner) = &self.inner else {
+            return Ok(None);
+        };
+        let limiter =
+            {
+                let mut keys = lock(&inner.keys);
+                if keys.len() >= MAX_TRACKED {
+                    keys.clear();
+                }
+                Arc::clone(keys.entry(rate).or_insert_with(|| {
+                    Arc::new(RateLimiter::keyed(rate.quota()).with_middleware())
+                }))
+            };
+        let key = key_id.to_owned();
+        match limiter.check_key(&key) {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity();
+                Ok(Some(usage(rate, remaining)))
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(limiter.clock().now());
+                let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                let retry_after = retry_after.max(1);
+                let error = ApiError::TooManyRequests {
+                    message: format!(
+                        "too many requests: this key may make {} requests a minute (bursts of {}); retry after {retry_after} s",
+                        rate.per_minute, rate.burst
+                    ),
+                    retry_after,
+                };
+                Err((error, usage(rate, 0)))
+            }
+        }
+    }
+
+    /// `Err(429)` when `address` spent its budget of failed
+    /// authentications; checked before a key is looked up.
+    pub fn refuse_blocked(&self, address: Option<IpAddr>) -> Result<(), ApiError> {
+        let (Some(inner), Some(address)) = (&self.inner, address) else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        let mut blocked = lock(&inner.blocked);
+        match blocked.get(&address) {
+            Some(until) if *until > now => {
+                let wait = *until - now;
+                let retry_after = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+                Err(ApiError::TooManyRequests {
+                    message: format!(
+                        "too many failed authentications from this address: retry after {retry_after} s with a valid key"
+                    ),
+                    retry_after,
+                })
+            }
+            Some(_) => {
+                blocked.remove(&address);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Spends one unit of `address`'s failure budget (a 401 was answered).
+    pub fn record_failure(&self, address: Option<IpAddr>) {
+        let (Some(inner), Some(address)) = (&self.inner, address) else {
+            return;
+        };
+        if let Err(not_until) = inner.failures.check_key(&address) {
+            let wait = not_until.wait_time_from(inner.failures.clock().now());
+            let mut blocked = lock(&inner.blocked);
+            if blocked.len() >= MAX_TRACKED {
+                let now = Instant::now();
+                blocked.retain(|_, until| *until > now);
+            }
+            blocked.insert(address, Instant::now() + wait);
+        }
+    }
+}
+
+fn usage(rate: Rate, remaining: u32) -> Usage {
+    let per_request = 60.0 / f64::from(rate.per_minute.max(1));
+    let missing = f64::from(rate.burst.saturating_sub(remaining));
+    Usage {
+        rate,
+        remaining,
+        reset_secs: (missing * per_request).ceil() as u64,
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock leaves the maps consistent (each
+    // operation is one insert or remove).
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Where the auth extractor leaves a request's usage for [`headers`].
+#[derive(Debug, Clone, Default)]
+pub struct UsageSlot(Arc<Mutex<Option<Usage>>>);
+
+impl UsageSlot {
+    /// Records the request's usage.
+    pub fn set(&self, usage: Usage) {
+        *lock(&self.0) = Some(usage);
+    }
+}
+
+/// Middleware: gives each request a [`UsageSlot`] and adds the `RateLimit-*`
+/// headers to its response when authentication filled it.
+pub async fn headers(mut request: Request, next: Next) -> Response {
+    let slot = UsageSlot::default();
+    request.extensions_mut().insert(slot.clone());
+    let mut response = next.run(request).await;
+    if let Some(usage) = *lock(&slot.0) {
+        add_headers(response.headers_mut(), usage);
+    }
+    response
+}
+
+fn add_headers(headers: &mut HeaderMap, usage: Usage) {
+    headers.insert("ratelimit-limit", HeaderValue::from(usage.rate.per_minute));
+    headers.insert("ratelimit-remaining", HeaderValue::from(usage.remaining));
+    headers.insert("ratelimit-reset", HeaderValue::from(usage.reset_secs));
+    let policy = format!("{};w=60;burst={}", usage.rate.per_minute, usage.rate.burst);
+    if let Ok(value) = HeaderValue::from_str(&policy) {
+        headers.insert("ratelimit-policy", value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_passes_then_the_next_request_waits_for_the_rate() {
+        let limits = RequestLimits::on();
+        let rate = Rate {
+            per_minute: 60,
+            burst: 3,
+        };
+        for left in (0..3).rev() {
+            let usage = limits.check_key("k", rate).unwrap().unwrap();
+            assert_eq!(usage.remaining, left);
+        }
+        let (error, usage) = limits.check_key("k", rate).unwrap_err();
+        assert_eq!(usage.remaining, 0);
+        match error {
+            ApiError::TooManyRequests { retry_after, .. } => assert_eq!(retry_after, 1),
+            other => panic!("{other:?}"),
+        }
+        // Another key has its own budget.
+        assert!(limits.check_key("other", rate).is_ok());
+        // Off: never refused.
+        let off = RequestLimits::off();
+        for _ in 0..10 {
+            assert_eq!(off.check_key("k", rate).unwrap(), None);
+        }
+    }
+
+    #[test]
+    fn an_address_is_blocked_once_its_failures_are_spent() {
+        let limits = RequestLimits::on();
+        let address = Some(IpAddr::from([10, 0, 0, 1]));
+        for _ in 0..FAILURE_BURST {
+            limits.refuse_blocked(address).unwrap();
+            limits.record_failure(address);
+        }
+        limits.refuse_blocked(address).unwrap();
+        limits.record_failure(address);
+        assert!(limits.refuse_blocked(address).is_err());
+        assert!(
+            limits
+                .refuse_blocked(Some(IpAddr::from([10, 0, 0, 2])))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn an_operator_rate_replaces_the_plans() {
+        let rate = Rate::for_team(&crate::plans::FREE, Some(1000));
+        assert_eq!(
+            rate,
+            Rate {
+                per_minute: 1000,
+                burst: 500
+            }
+        );
+        assert_eq!(Rate::for_team(&crate::plans::FREE, None).per_minute, 60);
+    }
+}

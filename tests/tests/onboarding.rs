@@ -1,0 +1,301 @@
+//! The setup checklist (issue #13) against real state: each item is `todo`
+//! (or a warning) until its state is fixed the way its `fix` says, then
+//! `done`; the platform's answers are cached until `refresh=true`; a platform
+//! that cannot be reached is a warning, never a 5xx.
+//!
+//! Alpha's Discord server runs on the simulator (the demo community, whose
+//! bot role lacks MANAGE_CHANNELS and VIEW_AUDIT_LOG); the token checks use
+//! the shared fake Discord.
+
+use modctl_client::Client;
+use modctl_e2e::fakes::FakeDiscord;
+use modctl_e2e::fakes::discord::TOKEN;
+use modctl_e2e::webhooks::Receiver;
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
+use modctl_types::Platform;
+use modctl_types::Scope;
+use modctl_types::activity::{ActivityBatch, ActivityKind, BatchEvent};
+use modctl_types::config::SectionName;
+use modctl_types::onboarding::{ItemStatus, Onboarding};
+use modctld::operator::demo::discord_members::{ALICE, JAILED_ROLE, MODLOG};
+use serde_json::json;
+
+/// The bot's role in the demo community.
+const BOT_ROLE: &str = "900000000000000002";
+
+fn status(checklist: &Onboarding, id: &str) -> ItemStatus {
+    checklist
+        .items
+        .iter()
+        .find(|item| item.id == id)
+        .unwrap_or_else(|| panic!("no item {id}: {checklist:#?}"))
+        .status
+}
+
+async fn fresh(client: &Client, server: &str) -> Onboarding {
+    client.onboarding(server, true).await.expect("onboarding")
+}
+
+/// Asserts `id` is `before`, runs `fix`, asserts it is `Done`.
+async fn flips(client: &Client, id: &str, before: ItemStatus, fix: impl AsyncFnOnce()) {
+    let checklist = fresh(client, ALPHA_DISCORD).await;
+    assert_eq!(
+        status(&checklist, id),
+        before,
+        "{id} before: {checklist:#?}"
+    );
+    let item = checklist.items.iter().find(|i| i.id == id).unwrap();
+    assert!(
+        item.fix.is_some(),
+        "an open item says how to fix it: {item:?}"
+    );
+    fix().await;
+    let checklist = fresh(client, ALPHA_DISCORD).await;
+    assert_eq!(
+        status(&checklist, id),
+        ItemStatus::Done,
+        "{id} after: {checklist:#?}"
+    );
+}
+
+#[tokio::test]
+async fn each_item_flips_from_todo_to_done_when_its_state_is_fixed() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    // A write key with an expiry, so the expiry item can be fixed by revoking alpha_rw.
+    let rw = daemon.key_expiring("alpha", Scope::Write, Some(daemon.now_unix() + 86_400));
+    let client = daemon.client(&rw);
+
+    flips(
+        &client,
+        "platform_connected",
+        ItemStatus::Todo,
+        async || {
+            daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+        },
+    )
+    .await;
+    let checklist = fresh(&client, ALPHA_DISCORD).await;
+    assert_eq!(status(&checklist, "bot_token"), ItemStatus::Done);
+    assert_eq!(status(&checklist, "bot_role_position"), ItemStatus::Done);
+
+    flips(&client, "bot_permissions", ItemStatus::Todo, async || {
+        let missing = (1u64 << 4) | (1 << 7);
+        daemon.write(move |tx| {
+            tx.execute(
+                "UPDATE sim_roles SET permissions = permissions | ?1 WHERE role_id = ?2",
+                rusqlite::params![missing as i64, BOT_ROLE],
+            )?;
+            Ok(())
+        });
+    })
+    .await;
+    flips(&client, "modlog_channel", ItemStatus::Todo, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::General,
+            json!({"modlog_channel_id": MODLOG}),
+        );
+    })
+    .await;
+    flips(&client, "strikes_reviewed", ItemStatus::Todo, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Strikes,
+            json!({"expiry_days": 60}),
+        );
+    })
+    .await;
+    flips(&client, "jail", ItemStatus::Todo, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Jail,
+            json!({"enabled": true, "role_id": JAILED_ROLE}),
+        );
+    })
+    .await;
+    flips(&client, "snapshot_recent", ItemStatus::Todo, async || {
+        client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    })
+    .await;
+    flips(&client, "snapshot_schedule", ItemStatus::Todo, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Antinuke,
+            json!({"enabled": true}),
+        );
+    })
+    .await;
+    let receiver = Receiver::start();
+    flips(&client, "webhooks", ItemStatus::Todo, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Webhooks,
+            json!({"enabled": true, "url": receiver.url(), "secret": "a-secret-of-sixteen"}),
+        );
+        receiver.set_secret("a-secret-of-sixteen");
+        client.test_webhook(ALPHA_DISCORD).await.unwrap();
+        daemon.deliver_webhooks();
+    })
+    .await;
+    // The team's keys: alpha_ro is a read key; alpha_rw never expires.
+    daemon.revoke(&fixture.alpha_ro.key_id);
+    flips(&client, "read_only_key", ItemStatus::Todo, async || {
+        daemon.key("alpha", Scope::Read);
+    })
+    .await;
+    flips(
+        &client,
+        "write_keys_expire",
+        ItemStatus::Warning,
+        async || {
+            daemon.revoke(&fixture.alpha_rw.key_id);
+        },
+    )
+    .await;
+    // A channel deleted since the config named it (as after a nuke).
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Logging,
+        json!({"automod": "700000000000000099"}),
+    );
+    flips(&client, "config_ids", ItemStatus::Warning, async || {
+        daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Logging,
+            json!({"automod": MODLOG}),
+        );
+    })
+    .await;
+    flips(&client, "activity", ItemStatus::Todo, async || {
+        let batch = ActivityBatch {
+            events: vec![BatchEvent {
+                id: "m1".into(),
+                kind: ActivityKind::Message,
+                user_id: ALICE.into(),
+                channel_id: Some(MODLOG.into()),
+                at: daemon.clock().now(),
+                minutes: None,
+            }],
+        };
+        client.post_activity(ALPHA_DISCORD, &batch).await.unwrap();
+    })
+    .await;
+
+    let checklist = fresh(&client, ALPHA_DISCORD).await;
+    assert_eq!(
+        checklist.progress.done, checklist.progress.total,
+        "{checklist:#?}"
+    );
+    assert_eq!(checklist.progress.percent, 100);
+}
+
+#[tokio::test]
+async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Jail,
+        json!({"enabled": true, "role_id": JAILED_ROLE}),
+    );
+    let client = daemon.client(&fixture.alpha_rw);
+    let first = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert!(!first.cached);
+    assert_eq!(status(&first, "jail"), ItemStatus::Done);
+
+    // The jail role is deleted on the platform: the cache does not know yet.
+    daemon.write(|tx| {
+        tx.execute("DELETE FROM sim_roles WHERE role_id = ?1", [JAILED_ROLE])?;
+        Ok(())
+    });
+    let cached = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert!(cached.cached);
+    assert_eq!(cached.checked_at, first.checked_at);
+    assert_eq!(status(&cached, "jail"), ItemStatus::Done);
+    // Store state is never cached: a config change shows at once.
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"expiry_days": 60}),
+    );
+    let cached = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert_eq!(status(&cached, "strikes_reviewed"), ItemStatus::Done);
+
+    let refreshed = client.onboarding(ALPHA_DISCORD, true).await.unwrap();
+    assert!(!refreshed.cached);
+    assert_eq!(status(&refreshed, "jail"), ItemStatus::Todo);
+    assert_eq!(status(&refreshed, "config_ids"), ItemStatus::Warning);
+
+    // After five minutes the cache is not used either.
+    daemon.write(|tx| {
+        tx.execute(
+            "INSERT INTO sim_roles (server_id, role_id, name, position, permissions) VALUES (?1, ?2, 'Jailed', 2, 0)",
+            [ALPHA_DISCORD, JAILED_ROLE],
+        )?;
+        Ok(())
+    });
+    assert_eq!(
+        status(
+            &client.onboarding(ALPHA_DISCORD, false).await.unwrap(),
+            "jail"
+        ),
+        ItemStatus::Todo
+    );
+    daemon.clock().advance(std::time::Duration::from_secs(301));
+    let later = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert!(!later.cached);
+    assert_eq!(status(&later, "jail"), ItemStatus::Done);
+}
+
+#[tokio::test]
+async fn an_unreachable_platform_is_a_warning_and_a_refused_token_a_todo() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    // Nothing listens on port 9 of 127.0.0.1.
+    daemon.connect_live(ALPHA_TELEGRAM, "123:token", "http://127.0.0.1:9");
+    let client = daemon.client(&fixture.alpha_ro);
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    assert_eq!(status(&checklist, "platform_connected"), ItemStatus::Done);
+    assert_eq!(status(&checklist, "bot_token"), ItemStatus::Warning);
+    let token = checklist
+        .items
+        .iter()
+        .find(|i| i.id == "bot_token")
+        .unwrap();
+    assert!(token.detail.contains("could not be reached"), "{token:?}");
+    assert!(
+        !token.detail.contains("123:token"),
+        "no token in the answer: {token:?}"
+    );
+
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    daemon.connect_live(ALPHA_DISCORD, "not.the.token", &discord.uri());
+    let checklist = fresh(&client, ALPHA_DISCORD).await;
+    assert_eq!(status(&checklist, "bot_token"), ItemStatus::Todo);
+    daemon.connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
+    let checklist = fresh(&client, ALPHA_DISCORD).await;
+    assert_eq!(
+        status(&checklist, "bot_token"),
+        ItemStatus::Done,
+        "{checklist:#?}"
+    );
+    // The fake's bot holds the moderation permissions but not MANAGE_CHANNELS or VIEW_AUDIT_LOG.
+    assert_eq!(status(&checklist, "bot_permissions"), ItemStatus::Todo);
+}
+
+#[tokio::test]
+async fn free_teams_see_plan_items_as_not_applicable_and_others_need_read() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let beta = daemon.client(&fixture.beta_rw);
+    let checklist = fresh(&beta, modctl_e2e::BETA_DISCORD).await;
+    assert_eq!(status(&checklist, "webhooks"), ItemStatus::NotApplicable);
+    assert_eq!(
+        status(&checklist, "snapshot_schedule"),
+        ItemStatus::NotApplicable
+    );
+    let err = beta.onboarding(ALPHA_DISCORD, false).await.unwrap_err();
+    assert_eq!(err.status(), Some(modctl_client::StatusCode::FORBIDDEN));
+}
