@@ -37,6 +37,12 @@ _modctl() {
             modctl,login)
                 cmd="modctl__subcmd__login"
                 ;;
+            modctl,logout)
+                cmd="modctl__subcmd__logout"
+                ;;
+            modctl,profile)
+                cmd="modctl__subcmd__profile"
+                ;;
             modctl,servers)
                 cmd="modctl__subcmd__servers"
                 ;;
@@ -157,6 +163,12 @@ _modctl() {
             modctl__subcmd__help,login)
                 cmd="modctl__subcmd__help__subcmd__login"
                 ;;
+            modctl__subcmd__help,logout)
+                cmd="modctl__subcmd__help__subcmd__logout"
+                ;;
+            modctl__subcmd__help,profile)
+                cmd="modctl__subcmd__help__subcmd__profile"
+                ;;
             modctl__subcmd__help,servers)
                 cmd="modctl__subcmd__help__subcmd__servers"
                 ;;
@@ -208,6 +220,15 @@ _modctl() {
             modctl__subcmd__help__subcmd__config,show)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__show"
                 ;;
+            modctl__subcmd__help__subcmd__profile,list)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__list"
+                ;;
+            modctl__subcmd__help__subcmd__profile,remove)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__remove"
+                ;;
+            modctl__subcmd__help__subcmd__profile,use)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__use"
+                ;;
             modctl__subcmd__help__subcmd__servers,list)
                 cmd="modctl__subcmd__help__subcmd__servers__subcmd__list"
                 ;;
@@ -246,6 +267,30 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__webhooks,test)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__test"
+                ;;
+            modctl__subcmd__profile,help)
+                cmd="modctl__subcmd__profile__subcmd__help"
+                ;;
+            modctl__subcmd__profile,list)
+                cmd="modctl__subcmd__profile__subcmd__list"
+                ;;
+            modctl__subcmd__profile,remove)
+                cmd="modctl__subcmd__profile__subcmd__remove"
+                ;;
+            modctl__subcmd__profile,use)
+                cmd="modctl__subcmd__profile__subcmd__use"
+                ;;
+            modctl__subcmd__profile__subcmd__help,help)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__profile__subcmd__help,list)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__list"
+                ;;
+            modctl__subcmd__profile__subcmd__help,remove)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__remove"
+                ;;
+            modctl__subcmd__profile__subcmd__help,use)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__use"
                 ;;
             modctl__subcmd__servers,help)
                 cmd="modctl__subcmd__servers__subcmd__help"
@@ -350,7 +395,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,7 +425,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__action)
-            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --timeout --help --version note warn timeout kick ban unban jail unjail"
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -438,7 +483,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show export help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -468,7 +513,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__export)
-            opts="-h -V --format --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --format --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,7 +617,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__list)
-            opts="-h -V --user --limit --all --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --user --action --actor --since --until --applied --not-applied --limit --all --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,8 +627,32 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --action)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
                     return 0
                     ;;
                 --url)
@@ -610,7 +679,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -640,7 +709,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__completions)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version bash elvish fish powershell zsh"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -670,7 +739,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version show set edit export import clone rollback audit diff help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version show set edit export import clone rollback audit diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -700,7 +769,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__audit)
-            opts="-h -V --limit --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --limit --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -734,7 +803,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,7 +837,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__diff)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -798,7 +867,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__edit)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -828,7 +897,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__export)
-            opts="-o -h -V --output --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1020,7 +1089,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__import)
-            opts="-y -h -V --dry-run --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --dry-run --drop-foreign-ids --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1050,7 +1119,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__rollback)
-            opts="-y -h -V --to-revision --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --to-revision --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1084,7 +1153,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__set)
-            opts="-f -h -V --file --if-revision --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-f -h -V --file --if-revision --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,7 +1195,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1156,7 +1225,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1435,6 +1504,76 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile)
+            opts="list use remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__servers)
             opts="list show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1688,7 +1827,45 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__jails)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__login)
+            opts="-h -V --with-key --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1717,9 +1894,199 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__login)
-            opts="-h -V --with-key --url --key --profile --json --plain --table --timeout --help --version"
+        modctl__subcmd__logout)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list use remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help)
+            opts="list use remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__list)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__remove)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__use)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1748,7 +2115,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1834,7 +2201,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__list)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1864,7 +2231,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1894,7 +2261,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version capture list show diff restore job help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version capture list show diff restore job help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1924,7 +2291,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__capture)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1954,7 +2321,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__diff)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2096,7 +2463,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__job)
-            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --wait --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2126,7 +2493,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__list)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2156,7 +2523,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__restore)
-            opts="-y -h -V --from --dry-run --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --from --dry-run --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2190,7 +2557,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__show)
-            opts="-h -V --content --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --content --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2220,12 +2587,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__strikes)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2250,7 +2625,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version test deliveries delivery redeliver rotate-secret help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test deliveries delivery redeliver rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2280,7 +2655,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__deliveries)
-            opts="-h -V --state --kind --limit --before --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --state --kind --limit --before --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2326,7 +2701,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__delivery)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2454,7 +2829,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__redeliver)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2484,7 +2859,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__rotate__subcmd__secret)
-            opts="-y -h -V --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2514,7 +2889,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__test)
-            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --wait --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2544,7 +2919,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__whoami)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

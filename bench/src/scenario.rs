@@ -248,6 +248,7 @@ impl Context {
     fn warn(&self) -> Arc<dyn Workload> {
         Arc::new(Act {
             action: "warn",
+            server_id: self.manifest.server(Role::Hot).id.clone(),
             uri: action_uri(&self.manifest.server(Role::Hot).id, "warn"),
             auth: self.write_auth.clone(),
             run_id: self.run_id.clone(),
@@ -261,6 +262,7 @@ impl Context {
     fn ban(&self) -> Arc<dyn Workload> {
         Arc::new(Act {
             action: "ban",
+            server_id: self.manifest.server(Role::Ban).id.clone(),
             uri: action_uri(&self.manifest.server(Role::Ban).id, "ban"),
             auth: self.write_auth.clone(),
             run_id: self.run_id.clone(),
@@ -333,6 +335,7 @@ impl Workload for Get {
 /// One action per request on a new member, with a new Idempotency-Key.
 struct Act {
     action: &'static str,
+    server_id: String,
     uri: Uri,
     auth: HeaderValue,
     run_id: String,
@@ -362,6 +365,7 @@ impl Workload for Act {
         Planned {
             request,
             write: Some(WriteTarget {
+                server_id: self.server_id.clone(),
                 action: self.action,
                 user_id,
             }),

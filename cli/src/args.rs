@@ -4,7 +4,8 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands::action::ActionArgs;
-use crate::commands::cases::CasesCommand;
+use crate::commands::cases::{CasesCommand, Layout};
+use crate::commands::profile::ProfileCommand;
 use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
@@ -19,6 +20,28 @@ Exit codes:
   3  the daemon could not be reached or timed out
   4  authentication or permission refused (401, 402, 403)
   5  not found (404)";
+
+const WHOAMI_HELP: &str = "\
+Plain lines (piped or --plain): field<TAB>value, for team, plan, key_id, label, scopes, created_at,
+expires_at, servers, url, url_from, profile
+
+Examples:
+  modctl whoami
+  modctl --profile prod whoami --json";
+
+const STRIKES_HELP: &str = "\
+Plain columns (piped or --plain): user, active, total, last strike
+
+Examples:
+  modctl strikes 112233445566778899
+  modctl strikes 112233445566778899 --json";
+
+const JAILS_HELP: &str = "\
+Plain columns (piped or --plain): user, since, until, saved roles, case
+
+Examples:
+  modctl jails -1001234567890
+  modctl jails -1001234567890 --plain | cut -f1";
 
 /// modctl: moderate chat communities from the terminal.
 #[derive(Debug, Parser)]
@@ -67,6 +90,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub table: bool,
 
+    /// Show long columns (reason, detail) whole instead of cutting them to the terminal's width
+    #[arg(long, global = true)]
+    pub wide: bool,
+
     /// Request timeout in seconds
     #[arg(long, global = true, default_value_t = 30, value_name = "SECONDS")]
     pub timeout: u64,
@@ -77,7 +104,14 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Save a daemon URL and API key as a profile, after checking them
     Login(LoginArgs),
-    /// Show the calling key: team, scopes, expiry, server count
+    /// Forget the profile in use (--profile, else the default) and its API key
+    #[command(after_help = "Examples:\n  modctl logout\n  modctl logout --profile staging")]
+    Logout,
+    /// List the saved profiles, choose the default one, remove one
+    #[command(subcommand)]
+    Profile(ProfileCommand),
+    /// Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use
+    #[command(after_help = WHOAMI_HELP)]
     Whoami,
     /// List and show the servers your team has claimed
     #[command(subcommand)]
@@ -96,17 +130,23 @@ pub enum Command {
     /// Send a test event, list and show deliveries, redeliver one, rotate the signing secret
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
-    /// Strike counts per member (plain columns: user, active, total, last strike)
+    /// Strike counts per member, most active first
+    #[command(after_help = STRIKES_HELP)]
     Strikes {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
+        #[command(flatten)]
+        layout: Layout,
     },
-    /// Active jails (plain columns: user, since, until, saved roles, case)
+    /// Active jails, oldest first
+    #[command(after_help = JAILS_HELP)]
     Jails {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
+        #[command(flatten)]
+        layout: Layout,
     },
     /// Print a shell completion script
     Completions {

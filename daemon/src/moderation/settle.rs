@@ -153,6 +153,7 @@ impl Record {
         }
         cases::settle(
             tx,
+            &server.id,
             case.id,
             &Settlement {
                 state: outcome.state,
@@ -177,7 +178,7 @@ impl Record {
         let reached = Reached {
             step,
             user_id: user,
-            case_number: case.number,
+            case_number: case.id,
             active_strikes: after,
             platform: server.platform,
             sections: &sections,
@@ -206,6 +207,7 @@ impl Record {
                 // in the history, and nothing is sent to the platform.
                 cases::settle(
                     tx,
+                    &server.id,
                     escalation.id,
                     &Settlement {
                         state: CaseState::Settled,
@@ -233,7 +235,7 @@ pub(super) fn record_expiry(
     if current.map(|j| j.case_id) != Some(jail.case_id) {
         return Ok(None);
     }
-    let reason = format!("jail of case {} ended", jail.case_id);
+    let reason = format!("jail of case #{} ended", jail.case_id);
     let case = cases::insert(
         tx,
         &NewCase {

@@ -45,15 +45,25 @@ pub struct NewCase<'a> {
     pub state: CaseState,
     /// How it came about.
     pub source: CaseSource,
-    /// The case that caused it.
+    /// The case of the same server that caused it (its number).
     pub linked_case_id: Option<i64>,
     /// When, unix seconds.
     pub now: i64,
 }
 
+// A case is known outside the store by its per-server `number`; the row id
+// stays internal (the foreign keys of strikes, jails, idempotency keys and
+// linked cases point at it), so the linked case is read as its number.
 const CASE_COLUMNS: &str =
-    "id, number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
-    applied, platform, detail, created_at, source, linked_case_id, state";
+    "number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
+    applied, platform, detail, created_at, source,
+    (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id), state";
+
+/// The row id of case `number` of server `?1`, for statements that store a
+/// reference to a case (`?N` is the number's parameter).
+fn row_of(param: u8) -> String {
+    format!("(SELECT id FROM cases WHERE server_id = ?1 AND number = ?{param})")
+}
 
 /// Records a case with the next per-server number.
 pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
@@ -61,11 +71,12 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
     let number: i64 = tx
         .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
         .query_row([case.server_id], |row| row.get(0))?;
-    tx.prepare_cached(
+    tx.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-    )?
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16)",
+        row_of(14)
+    ))?
     .execute(params![
         case.server_id,
         number,
@@ -84,9 +95,8 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         case.now,
         case.state.as_str(),
     ])?;
-    let id = tx.last_insert_rowid();
-    let inserted = get(tx, case.server_id, id)?
-        .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))?;
+    let inserted = get(tx, case.server_id, number)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after insert")))?;
     if inserted.state != CaseState::Pending {
         // Recorded settled at once (an expiry, a skipped ladder step): its
         // event is written now, in the same transaction.
@@ -101,7 +111,7 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
     Ok(inserted)
 }
 
-/// Case `case_id` of `server_id`; `None` also when it belongs to another server.
+/// Case `case_id` (its number) of `server_id`; `None` when there is none.
 pub fn get(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -109,37 +119,148 @@ pub fn get(
 ) -> Result<Option<Case>, StoreError> {
     let case = tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id = ?2"
+            "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
         .query_row(params![server_id, case_id], case_from_row)
         .optional()?;
     Ok(case)
 }
 
-/// Cases newest first, optionally of one user and older than case `before`.
-/// Served by `cases_by_server` / `cases_by_user`, so its cost depends on
-/// `limit`, not on how many cases the table holds.
+/// Which cases a listing wants; every field narrows it.
+#[derive(Debug, Clone, Default)]
+pub struct Filter<'a> {
+    /// Of this user.
+    pub user_id: Option<&'a str>,
+    /// By this actor.
+    pub actor: Option<&'a str>,
+    /// Of this action.
+    pub action: Option<Action>,
+    /// Applied on the platform or not.
+    pub applied: Option<bool>,
+    /// Recorded at or after this time (unix seconds).
+    pub since: Option<i64>,
+    /// Recorded before this time (unix seconds).
+    pub until: Option<i64>,
+    /// Older than this case (its number): the paging cursor.
+    pub before: Option<i64>,
+}
+
+/// The column a listing walks on its index, newest first; the other filters
+/// are checked on the rows it yields. The most selective filter present
+/// leads, so the rows walked are (nearly) the rows returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lead {
+    Server,
+    User,
+    Actor,
+    Action,
+    Applied,
+}
+
+impl Lead {
+    #[cfg(test)]
+    const ALL: [Lead; 5] = [
+        Lead::Server,
+        Lead::User,
+        Lead::Actor,
+        Lead::Action,
+        Lead::Applied,
+    ];
+
+    fn of(filter: &Filter<'_>) -> Lead {
+        if filter.user_id.is_some() {
+            Lead::User
+        } else if filter.actor.is_some() {
+            Lead::Actor
+        } else if filter.action.is_some() {
+            Lead::Action
+        } else if filter.applied.is_some() {
+            Lead::Applied
+        } else {
+            Lead::Server
+        }
+    }
+
+    /// The listing statement. `?2` is the lead's value (unused by
+    /// `Server`), `?3`..`?4` the window of numbers, `?5`..`?8` the other
+    /// filters, `NULL` when unset.
+    fn sql(self) -> String {
+        // Without statistics SQLite rates the unique (server_id, number)
+        // index as good as the lead's, and walking it would read every case
+        // of the server to find one member's: the lead's index is named.
+        let (index, lead) = match self {
+            Lead::Server => ("", "?2 IS NULL"),
+            Lead::User => ("INDEXED BY cases_by_user", "user_id = ?2"),
+            Lead::Actor => ("INDEXED BY cases_by_actor", "actor = ?2"),
+            Lead::Action => ("INDEXED BY cases_by_action", "action = ?2"),
+            Lead::Applied => ("INDEXED BY cases_by_applied", "applied = ?2"),
+        };
+        format!(
+            "SELECT {CASE_COLUMNS} FROM cases {index}
+             WHERE server_id = ?1 AND {lead} AND number >= ?3 AND number < ?4
+               AND (?5 IS NULL OR user_id = ?5) AND (?6 IS NULL OR actor = ?6)
+               AND (?7 IS NULL OR action = ?7) AND (?8 IS NULL OR applied = ?8)
+             ORDER BY number DESC"
+        )
+    }
+}
+
+/// Cases newest first that pass `filter`, at most `limit`. Each filter has an
+/// index yielding its cases newest first (migration V13), and the time bounds
+/// become a window of case numbers with one index probe each, so the cost
+/// depends on `limit` (and on how many walked rows the other filters
+/// reject), not on how many cases the table holds.
 pub fn list(
     tx: &Transaction<'_>,
     server_id: &str,
-    user_id: Option<&str>,
-    before: Option<i64>,
+    filter: &Filter<'_>,
     limit: u32,
 ) -> Result<Vec<Case>, StoreError> {
-    let before = before.unwrap_or(i64::MAX);
-    let limit = limit as usize;
-    let rows = match user_id {
-        Some(user) => tx
-            .prepare_cached(&list_by_user_sql())?
-            .query_map(params![server_id, user, before], case_from_row)?
-            .take(limit)
-            .collect::<rusqlite::Result<Vec<_>>>()?,
-        None => tx
-            .prepare_cached(&list_sql())?
-            .query_map(params![server_id, before], case_from_row)?
-            .take(limit)
-            .collect::<rusqlite::Result<Vec<_>>>()?,
+    // Case numbers follow the order cases are recorded in, so "recorded
+    // since T" is "numbered from the first case recorded at or after T".
+    let mut low = 1;
+    let mut high = filter.before.unwrap_or(i64::MAX);
+    if let Some(until) = filter.until
+        && let Some(first) = first_recorded_at(tx, server_id, until)?
+    {
+        high = high.min(first);
+    }
+    if let Some(since) = filter.since {
+        match first_recorded_at(tx, server_id, since)? {
+            Some(first) => low = first,
+            None => return Ok(Vec::new()),
+        }
+    }
+    let lead = Lead::of(filter);
+    let lead_value: rusqlite::types::Value = match lead {
+        Lead::Server => rusqlite::types::Value::Null,
+        Lead::User => filter.user_id.unwrap_or_default().to_owned().into(),
+        Lead::Actor => filter.actor.unwrap_or_default().to_owned().into(),
+        Lead::Action => filter
+            .action
+            .map(|a| a.as_str())
+            .unwrap_or_default()
+            .to_owned()
+            .into(),
+        Lead::Applied => i64::from(filter.applied.unwrap_or_default()).into(),
     };
+    let rows = tx
+        .prepare_cached(&lead.sql())?
+        .query_map(
+            params![
+                server_id,
+                lead_value,
+                low,
+                high,
+                filter.user_id,
+                filter.actor,
+                filter.action.map(Action::as_str),
+                filter.applied,
+            ],
+            case_from_row,
+        )?
+        .take(limit as usize)
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -150,14 +271,20 @@ pub fn list(
 // stops stepping after `limit` rows instead; the statement stays in the cache
 // prepared once.
 
-fn list_sql() -> String {
-    format!("SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id < ?2 ORDER BY id DESC")
-}
+const FIRST_RECORDED_SQL: &str =
+    "SELECT number FROM cases WHERE server_id = ?1 AND created_at >= ?2
+     ORDER BY created_at, number LIMIT 1";
 
-fn list_by_user_sql() -> String {
-    format!(
-        "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND user_id = ?2 AND id < ?3 ORDER BY id DESC"
-    )
+/// The number of the first case of `server_id` recorded at or after `at`.
+fn first_recorded_at(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    at: i64,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(FIRST_RECORDED_SQL)?
+        .query_row(params![server_id, at], |row| row.get(0))
+        .optional()?)
 }
 
 fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
@@ -176,31 +303,30 @@ fn case_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Case> {
             rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
         })
     };
-    let action = text(at + 2)?;
-    let platform = text(at + 10)?;
-    let source = text(at + 13)?;
-    let state = text(at + 15)?;
+    let action = text(at + 1)?;
+    let platform = text(at + 9)?;
+    let source = text(at + 12)?;
+    let state = text(at + 14)?;
     Ok(Case {
         id: row.get(at)?,
-        number: row.get(at + 1)?,
-        action: action.parse().map_err(|e| parse_err(at + 2, e))?,
-        user_id: row.get(at + 3)?,
-        actor: row.get(at + 4)?,
-        reason: row.get(at + 5)?,
-        minutes: row.get(at + 6)?,
-        expires_at: row.get::<_, Option<i64>>(at + 7)?.map(timestamp),
-        delete_message_days: row.get(at + 8)?,
-        applied: row.get(at + 9)?,
-        platform: platform.parse().map_err(|e| parse_err(at + 10, e))?,
-        detail: row.get(at + 11)?,
-        created_at: timestamp(row.get(at + 12)?),
+        action: action.parse().map_err(|e| parse_err(at + 1, e))?,
+        user_id: row.get(at + 2)?,
+        actor: row.get(at + 3)?,
+        reason: row.get(at + 4)?,
+        minutes: row.get(at + 5)?,
+        expires_at: row.get::<_, Option<i64>>(at + 6)?.map(timestamp),
+        delete_message_days: row.get(at + 7)?,
+        applied: row.get(at + 8)?,
+        platform: platform.parse().map_err(|e| parse_err(at + 9, e))?,
+        detail: row.get(at + 10)?,
+        created_at: timestamp(row.get(at + 11)?),
         source: match source {
             "escalation" => CaseSource::Escalation,
             "expiry" => CaseSource::Expiry,
             _ => CaseSource::Api,
         },
-        linked_case_id: row.get(at + 14)?,
-        state: state.parse().map_err(|e| parse_err(at + 15, e))?,
+        linked_case_id: row.get(at + 13)?,
+        state: state.parse().map_err(|e| parse_err(at + 14, e))?,
     })
 }
 
@@ -217,44 +343,46 @@ pub struct Settlement<'a> {
     pub active_strikes: u32,
 }
 
-/// Settles pending case `case_id`. Fails with a conflict when it is not
-/// pending: two settlements of one case would be a bug in the caller's
-/// locking, and must not silently overwrite the first.
+/// Settles pending case `case_id` (its number) of `server_id`. Fails with a
+/// conflict when it is not pending: two settlements of one case would be a
+/// bug in the caller's locking, and must not silently overwrite the first.
 pub fn settle(
     tx: &Transaction<'_>,
+    server_id: &str,
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    let settled: Option<(String, i64)> = tx
+    let settled: Option<i64> = tx
         .prepare_cached(
-            "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
-         WHERE id = ?1 AND state = 'pending' RETURNING server_id, created_at",
+            "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
+         WHERE server_id = ?1 AND number = ?2 AND state = 'pending' RETURNING created_at",
         )?
         .query_row(
             params![
+                server_id,
                 case_id,
                 settlement.state.as_str(),
                 settlement.applied,
                 settlement.detail,
                 settlement.active_strikes,
             ],
-            |row| Ok((row.get(0)?, row.get(1)?)),
+            |row| row.get(0),
         )
         .optional()?;
-    let Some((server_id, created_at)) = settled else {
+    let Some(created_at) = settled else {
         return Err(StoreError::Conflict(format!(
-            "case {case_id} was already settled"
+            "case #{case_id} of server {server_id} was already settled"
         )));
     };
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.
-    if let Some(url) = webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)? {
-        let case = get(tx, &server_id, case_id)?.ok_or_else(|| {
-            StoreError::Corrupt(format!("case {case_id} vanished after settling"))
+    if let Some(url) = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)? {
+        let case = get(tx, server_id, case_id)?.ok_or_else(|| {
+            StoreError::Corrupt(format!("case #{case_id} vanished after settling"))
         })?;
         webhooks::write(
             tx,
-            &server_id,
+            server_id,
             WebhookEvent::CaseCreated,
             &url,
             &case,
@@ -277,7 +405,7 @@ pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// The id of a pending case of `user_id`, if any.
+/// The number of a pending case of `user_id`, if any.
 pub fn pending_of(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -285,19 +413,24 @@ pub fn pending_of(
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
         .prepare_cached(
-            "SELECT id FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
+            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
         )?
         .query_row([server_id, user_id], |row| row.get(0))
         .optional()?)
 }
 
-/// The escalation case that `case_id` triggered, if any.
-pub fn escalation_of(tx: &Transaction<'_>, case_id: i64) -> Result<Option<Case>, StoreError> {
+/// The escalation case that case `case_id` of `server_id` triggered, if any.
+pub fn escalation_of(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    case_id: i64,
+) -> Result<Option<Case>, StoreError> {
     Ok(tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = ?1 AND source = 'escalation'"
+            "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
+            row_of(2)
         ))?
-        .query_row([case_id], case_from_row)
+        .query_row(params![server_id, case_id], case_from_row)
         .optional()?)
 }
 
@@ -313,18 +446,17 @@ pub fn response_for(
     // `active_strikes` follows the case's columns: one read of the row.
     let Some((case, active_strikes)) = tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND id = ?2"
+            "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
         .query_row(params![server_id, case_id], |row| {
-            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(16)?))
+            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(15)?))
         })
         .optional()?
     else {
         return Ok(None);
     };
-    let escalation = escalation_of(tx, case_id)?.map(|e| Escalation {
+    let escalation = escalation_of(tx, server_id, case_id)?.map(|e| Escalation {
         case_id: e.id,
-        case_number: e.number,
         action: e.action,
         applied: e.applied,
         detail: e.detail,
@@ -335,7 +467,6 @@ pub fn response_for(
         applied: case.applied,
         platform: case.platform,
         detail: case.detail,
-        case_number: case.number,
         active_strikes: active_strikes.unwrap_or(0).try_into().unwrap_or(u32::MAX),
         escalation,
         state: case.state,
@@ -349,7 +480,7 @@ pub fn is_banned(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result
         .prepare_cached(
             "SELECT action FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
-             ORDER BY id DESC LIMIT 1",
+             ORDER BY number DESC LIMIT 1",
         )?
         .query_row([server_id, user_id], |row| row.get(0))
         .optional()?;
@@ -373,7 +504,7 @@ pub fn timeout_in_force_until(
         .query_row(params![server_id, user_id, now], |row| row.get(0))?)
 }
 
-/// Adds `weight` strikes for `case_id`.
+/// Adds `weight` strikes for case `case_id` (its number) of `server_id`.
 pub fn add_strike(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -383,10 +514,11 @@ pub fn add_strike(
     now: i64,
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.prepare_cached(
+    tx.prepare_cached(&format!(
         "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
+         VALUES (?1, ?2, {}, ?4, ?5, ?6)",
+        row_of(3)
+    ))?
     .execute(params![
         server_id, user_id, case_id, weight, now, expires_at
     ])?;
@@ -448,8 +580,34 @@ mod tests {
             .unwrap()
     }
 
+    fn filters() -> Vec<Filter<'static>> {
+        vec![
+            Filter::default(),
+            Filter {
+                user_id: Some("1"),
+                before: Some(9),
+                ..Filter::default()
+            },
+            Filter {
+                actor: Some("key:a"),
+                applied: Some(false),
+                since: Some(5),
+                ..Filter::default()
+            },
+            Filter {
+                action: Some(Action::Ban),
+                until: Some(7),
+                ..Filter::default()
+            },
+            Filter {
+                applied: Some(true),
+                ..Filter::default()
+            },
+        ]
+    }
+
     /// Listing is the busiest read: its statements are prepared once and
-    /// reused whatever the page, member or size asked for.
+    /// reused whatever the page, filter or size asked for.
     #[tokio::test]
     async fn listing_cases_reuses_its_prepared_statements() {
         use rusqlite::StatementStatus::RePrepare;
@@ -457,23 +615,23 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let reprepared = store
             .read(|tx| {
-                for (user, before, limit) in [(None, None, 50), (Some("1"), Some(9), 2)] {
-                    for _ in 0..3 {
-                        list(tx, "s", user, before, limit)?;
-                        config::audit(tx, "s", limit, before)?;
+                for filter in filters() {
+                    for limit in [50, 2, 50] {
+                        list(tx, "s", &filter, limit)?;
+                        config::audit(tx, "s", limit, filter.before)?;
                     }
                 }
-                let audit = tx.prepare_cached(config::AUDIT_SQL)?.get_status(RePrepare);
-                Ok::<_, StoreError>([
-                    tx.prepare_cached(&list_sql())?.get_status(RePrepare),
-                    tx.prepare_cached(&list_by_user_sql())?
-                        .get_status(RePrepare),
-                    audit,
-                ])
+                let mut counts = Vec::new();
+                for lead in Lead::ALL {
+                    counts.push(tx.prepare_cached(&lead.sql())?.get_status(RePrepare));
+                }
+                counts.push(tx.prepare_cached(FIRST_RECORDED_SQL)?.get_status(RePrepare));
+                counts.push(tx.prepare_cached(config::AUDIT_SQL)?.get_status(RePrepare));
+                Ok::<_, StoreError>(counts)
             })
             .await
             .unwrap();
-        assert_eq!(reprepared, [0, 0, 0]);
+        assert_eq!(reprepared, [0; 7]);
     }
 
     #[tokio::test]
@@ -481,13 +639,30 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let plans = store
-            .read(|tx| Ok::<_, StoreError>((plan(tx, &list_sql()), plan(tx, &list_by_user_sql()))))
+            .read(|tx| {
+                let mut plans: Vec<(Vec<String>, &str)> = Lead::ALL
+                    .into_iter()
+                    .map(|lead| {
+                        let index = match lead {
+                            Lead::Server => "sqlite_autoindex_cases_1",
+                            Lead::User => "cases_by_user",
+                            Lead::Actor => "cases_by_actor",
+                            Lead::Action => "cases_by_action",
+                            Lead::Applied => "cases_by_applied",
+                        };
+                        (plan(tx, &lead.sql()), index)
+                    })
+                    .collect();
+                plans.push((plan(tx, FIRST_RECORDED_SQL), "cases_by_time"));
+                Ok::<_, StoreError>(plans)
+            })
             .await
             .unwrap();
-        for (steps, index) in [(plans.0, "cases_by_server"), (plans.1, "cases_by_user")] {
+        for (steps, index) in plans {
             let text = steps.join(" | ");
             assert!(
-                text.contains(&format!("SEARCH cases USING INDEX {index}")),
+                text.contains(&format!("SEARCH cases USING INDEX {index} "))
+                    || text.contains(&format!("SEARCH cases USING COVERING INDEX {index} ")),
                 "{text}"
             );
             assert!(
