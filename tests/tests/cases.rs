@@ -413,6 +413,12 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
         SectionName::Strikes,
         json!({"weights": {"warn": 1}, "expiry_days": 30, "ladder": [{"at": 2, "action": "timeout", "minutes": 15}, {"at": 3, "action": "kick"}]}),
     );
+    // A case on another server first: the numbers below are this server's
+    // own, not row ids shared by all servers.
+    client
+        .perform_action(ALPHA_TELEGRAM, Action::Note, &request(tm::ALICE))
+        .await
+        .unwrap();
     let first = client
         .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::BOB))
         .await
@@ -428,6 +434,7 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
         .unwrap();
     assert_eq!(second.active_strikes, 2);
     let escalation = second.escalation.expect("the ladder's first step");
+    assert_eq!((second.case_id, escalation.case_id), (2, 3));
     assert_eq!(
         (escalation.action, escalation.applied),
         (Action::Timeout, true)
@@ -439,6 +446,14 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
     assert_eq!(
         (case.source, case.linked_case_id, case.minutes),
         (CaseSource::Escalation, Some(second.case_id), Some(15))
+    );
+    assert!(
+        case.reason
+            .as_deref()
+            .unwrap_or_default()
+            .ends_with("(case #2)"),
+        "the reason cites the triggering case by its number: {:?}",
+        case.reason
     );
     let bob = fixture
         .daemon
