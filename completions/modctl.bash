@@ -19,9 +19,6 @@ _modctl() {
             modctl,action)
                 cmd="modctl__subcmd__action"
                 ;;
-            modctl,activity)
-                cmd="modctl__subcmd__activity"
-                ;;
             modctl,cases)
                 cmd="modctl__subcmd__cases"
                 ;;
@@ -34,17 +31,17 @@ _modctl() {
             modctl,help)
                 cmd="modctl__subcmd__help"
                 ;;
-            modctl,insights)
-                cmd="modctl__subcmd__insights"
-                ;;
             modctl,jails)
                 cmd="modctl__subcmd__jails"
                 ;;
             modctl,login)
                 cmd="modctl__subcmd__login"
                 ;;
-            modctl,onboarding)
-                cmd="modctl__subcmd__onboarding"
+            modctl,logout)
+                cmd="modctl__subcmd__logout"
+                ;;
+            modctl,profile)
+                cmd="modctl__subcmd__profile"
                 ;;
             modctl,servers)
                 cmd="modctl__subcmd__servers"
@@ -148,9 +145,6 @@ _modctl() {
             modctl__subcmd__help,action)
                 cmd="modctl__subcmd__help__subcmd__action"
                 ;;
-            modctl__subcmd__help,activity)
-                cmd="modctl__subcmd__help__subcmd__activity"
-                ;;
             modctl__subcmd__help,cases)
                 cmd="modctl__subcmd__help__subcmd__cases"
                 ;;
@@ -163,17 +157,17 @@ _modctl() {
             modctl__subcmd__help,help)
                 cmd="modctl__subcmd__help__subcmd__help"
                 ;;
-            modctl__subcmd__help,insights)
-                cmd="modctl__subcmd__help__subcmd__insights"
-                ;;
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
                 ;;
             modctl__subcmd__help,login)
                 cmd="modctl__subcmd__help__subcmd__login"
                 ;;
-            modctl__subcmd__help,onboarding)
-                cmd="modctl__subcmd__help__subcmd__onboarding"
+            modctl__subcmd__help,logout)
+                cmd="modctl__subcmd__help__subcmd__logout"
+                ;;
+            modctl__subcmd__help,profile)
+                cmd="modctl__subcmd__help__subcmd__profile"
                 ;;
             modctl__subcmd__help,servers)
                 cmd="modctl__subcmd__help__subcmd__servers"
@@ -226,6 +220,15 @@ _modctl() {
             modctl__subcmd__help__subcmd__config,show)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__show"
                 ;;
+            modctl__subcmd__help__subcmd__profile,list)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__list"
+                ;;
+            modctl__subcmd__help__subcmd__profile,remove)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__remove"
+                ;;
+            modctl__subcmd__help__subcmd__profile,use)
+                cmd="modctl__subcmd__help__subcmd__profile__subcmd__use"
+                ;;
             modctl__subcmd__help__subcmd__servers,list)
                 cmd="modctl__subcmd__help__subcmd__servers__subcmd__list"
                 ;;
@@ -256,9 +259,6 @@ _modctl() {
             modctl__subcmd__help__subcmd__webhooks,delivery)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__delivery"
                 ;;
-            modctl__subcmd__help__subcmd__webhooks,listen)
-                cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__listen"
-                ;;
             modctl__subcmd__help__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__redeliver"
                 ;;
@@ -267,6 +267,30 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__webhooks,test)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__test"
+                ;;
+            modctl__subcmd__profile,help)
+                cmd="modctl__subcmd__profile__subcmd__help"
+                ;;
+            modctl__subcmd__profile,list)
+                cmd="modctl__subcmd__profile__subcmd__list"
+                ;;
+            modctl__subcmd__profile,remove)
+                cmd="modctl__subcmd__profile__subcmd__remove"
+                ;;
+            modctl__subcmd__profile,use)
+                cmd="modctl__subcmd__profile__subcmd__use"
+                ;;
+            modctl__subcmd__profile__subcmd__help,help)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__profile__subcmd__help,list)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__list"
+                ;;
+            modctl__subcmd__profile__subcmd__help,remove)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__remove"
+                ;;
+            modctl__subcmd__profile__subcmd__help,use)
+                cmd="modctl__subcmd__profile__subcmd__help__subcmd__use"
                 ;;
             modctl__subcmd__servers,help)
                 cmd="modctl__subcmd__servers__subcmd__help"
@@ -337,9 +361,6 @@ _modctl() {
             modctl__subcmd__webhooks,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help"
                 ;;
-            modctl__subcmd__webhooks,listen)
-                cmd="modctl__subcmd__webhooks__subcmd__listen"
-                ;;
             modctl__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__redeliver"
                 ;;
@@ -358,9 +379,6 @@ _modctl() {
             modctl__subcmd__webhooks__subcmd__help,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__help"
                 ;;
-            modctl__subcmd__webhooks__subcmd__help,listen)
-                cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__listen"
-                ;;
             modctl__subcmd__webhooks__subcmd__help,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__redeliver"
                 ;;
@@ -377,7 +395,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,7 +425,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__action)
-            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --timeout --help --version note warn timeout kick ban unban jail unjail"
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,46 +482,8 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__activity)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --days)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --chart)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --url)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         modctl__subcmd__cases)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show export help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,7 +513,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__export)
-            opts="-h -V --format --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --format --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,7 +617,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__list)
-            opts="-h -V --user --limit --all --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --user --action --actor --since --until --applied --not-applied --limit --all --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -647,8 +627,32 @@ _modctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --action)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
                     return 0
                     ;;
                 --url)
@@ -675,7 +679,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -705,7 +709,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__completions)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version bash elvish fish powershell zsh"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,7 +739,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version show set edit export import clone rollback audit diff help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version show set edit export import clone rollback audit diff help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,7 +769,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__audit)
-            opts="-h -V --limit --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --limit --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -799,7 +803,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -833,7 +837,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__diff)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -863,7 +867,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__edit)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,7 +897,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__export)
-            opts="-o -h -V --output --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1085,7 +1089,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__import)
-            opts="-y -h -V --dry-run --drop-foreign-ids --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --dry-run --drop-foreign-ids --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1115,7 +1119,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__rollback)
-            opts="-y -h -V --to-revision --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --to-revision --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1149,7 +1153,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__set)
-            opts="-f -h -V --file --if-revision --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-f -h -V --file --if-revision --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1191,7 +1195,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1221,7 +1225,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
+            opts="login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1235,20 +1239,6 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__action)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        modctl__subcmd__help__subcmd__activity)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1486,20 +1476,6 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__help__subcmd__insights)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         modctl__subcmd__help__subcmd__jails)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1528,9 +1504,65 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__help__subcmd__onboarding)
+        modctl__subcmd__help__subcmd__logout)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile)
+            opts="list use remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__profile__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1697,7 +1729,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks)
-            opts="test deliveries delivery redeliver listen rotate-secret"
+            opts="test deliveries delivery redeliver rotate-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1725,20 +1757,6 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks__subcmd__delivery)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        modctl__subcmd__help__subcmd__webhooks__subcmd__listen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1808,51 +1826,21 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__insights)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --days)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --chart)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --url)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         modctl__subcmd__jails)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1877,7 +1865,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__login)
-            opts="-h -V --with-key --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --with-key --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1906,9 +1894,199 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__onboarding)
-            opts="-h -V --refresh --url --key --profile --json --plain --table --timeout --help --version"
+        modctl__subcmd__logout)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list use remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help)
+            opts="list use remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__help__subcmd__use)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__list)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__remove)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__profile__subcmd__use)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1937,7 +2115,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version list show help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2023,7 +2201,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__list)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2053,7 +2231,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__servers__subcmd__show)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2083,7 +2261,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version capture list show diff restore job help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version capture list show diff restore job help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2113,7 +2291,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__capture)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2143,7 +2321,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__diff)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2285,7 +2463,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__job)
-            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --wait --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2315,7 +2493,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__list)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2345,7 +2523,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__restore)
-            opts="-y -h -V --from --dry-run --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --from --dry-run --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2379,7 +2557,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__snapshot__subcmd__show)
-            opts="-h -V --content --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --content --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2409,12 +2587,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__strikes)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2439,7 +2625,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version test deliveries delivery redeliver listen rotate-secret help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test deliveries delivery redeliver rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2469,7 +2655,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__deliveries)
-            opts="-h -V --state --kind --limit --before --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --state --kind --limit --before --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2515,7 +2701,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__delivery)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2545,7 +2731,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__help)
-            opts="test deliveries delivery redeliver listen rotate-secret help"
+            opts="test deliveries delivery redeliver rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2587,20 +2773,6 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        modctl__subcmd__webhooks__subcmd__help__subcmd__listen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2656,50 +2828,8 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        modctl__subcmd__webhooks__subcmd__listen)
-            opts="-h -V --port --secret-env --count --url --key --profile --json --plain --table --timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --port)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --secret-env)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --count)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --url)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         modctl__subcmd__webhooks__subcmd__redeliver)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2729,7 +2859,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__rotate__subcmd__secret)
-            opts="-y -h -V --yes --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-y -h -V --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2759,7 +2889,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__test)
-            opts="-h -V --wait --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --wait --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2789,7 +2919,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__whoami)
-            opts="-h -V --url --key --profile --json --plain --table --timeout --help --version"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -25,23 +25,23 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
             cand login 'Save a daemon URL and API key as a profile, after checking them'
-            cand whoami 'Show the calling key: team, scopes, expiry, server count'
+            cand logout 'Forget the profile in use (--profile, else the default) and its API key'
+            cand profile 'List the saved profiles, choose the default one, remove one'
+            cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
-            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
-            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
-            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
-            cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
+            cand strikes 'Strike counts per member, most active first'
+            cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -54,10 +54,99 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'modctl;logout'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;profile'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'The saved profiles and their daemon URLs; the default one is marked'
+            cand use 'Make a profile the default, used when --profile is not given'
+            cand remove 'Forget a profile and its API key'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;profile;list'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;profile;use'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;profile;remove'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;profile;help'= {
+            cand list 'The saved profiles and their daemon URLs; the default one is marked'
+            cand use 'Make a profile the default, used when --profile is not given'
+            cand remove 'Forget a profile and its API key'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;profile;help;list'= {
+        }
+        &'modctl;profile;help;use'= {
+        }
+        &'modctl;profile;help;remove'= {
+        }
+        &'modctl;profile;help;help'= {
         }
         &'modctl;whoami'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
@@ -67,6 +156,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -80,6 +170,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -96,6 +187,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -109,6 +201,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -133,6 +226,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -156,6 +250,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -172,6 +267,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -185,6 +281,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -200,6 +297,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -217,6 +315,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -234,6 +333,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -250,6 +350,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -264,6 +365,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -277,6 +379,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -331,6 +434,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -344,28 +448,38 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-            cand show 'One case'
+            cand list 'Recent cases, newest first, optionally filtered'
+            cand show 'One case, by its number on the server'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;list'= {
             cand --user 'Only cases of this user'
+            cand --action 'Only cases of this action'
+            cand --actor 'Only cases by this actor: key:<key id>, or system:expiry'
+            cand --since 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)'
+            cand --until 'Only cases recorded before then (same forms as --since)'
             cand --limit 'How many (1 to 200)'
+            cand -o 'Output format: table, wide (a table with every value whole), plain or json'
+            cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
             cand --timeout 'Request timeout in seconds'
-            cand --all 'Every case, following the pages'
+            cand --applied 'Only cases the platform applied'
+            cand --not-applied 'Only cases the platform did not apply'
+            cand --all 'Every matching case, following the pages'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -377,6 +491,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -391,14 +506,15 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'modctl;cases;help'= {
-            cand list 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-            cand show 'One case'
+            cand list 'Recent cases, newest first, optionally filtered'
+            cand show 'One case, by its number on the server'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -418,6 +534,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -438,6 +555,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -451,6 +569,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -465,6 +584,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -478,6 +598,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -495,6 +616,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -509,6 +631,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -545,6 +668,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -553,7 +677,6 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
-            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -566,6 +689,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -573,7 +697,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;deliveries'= {
             cand --state 'Only deliveries in this state: pending, delivered, failed or disabled'
-            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test'
+            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test'
             cand --limit 'At most this many (1 to 200) [default: 50]'
             cand --before 'Only deliveries older than this one (the next page, as the table''s footer names it)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
@@ -583,6 +707,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -596,6 +721,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -609,22 +735,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'modctl;webhooks;listen'= {
-            cand --port 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)'
-            cand --secret-env 'The environment variable holding the signing secret'
-            cand --count 'Exit after this many verified events'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
-            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
-            cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON'
-            cand --plain 'Print tab-separated rows without a header (the default when piped)'
-            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -640,6 +751,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -650,7 +762,6 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
-            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -662,57 +773,13 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;help;redeliver'= {
         }
-        &'modctl;webhooks;help;listen'= {
-        }
         &'modctl;webhooks;help;rotate-secret'= {
         }
         &'modctl;webhooks;help;help'= {
         }
-        &'modctl;onboarding'= {
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
-            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
-            cand --timeout 'Request timeout in seconds'
-            cand --refresh 'Ask the platform now instead of using its answer of up to 5 minutes ago'
-            cand --json 'Print JSON'
-            cand --plain 'Print tab-separated rows without a header (the default when piped)'
-            cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'modctl;insights'= {
-            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
-            cand --chart 'Also write a bar chart of the daily series to this SVG file'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
-            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
-            cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON'
-            cand --plain 'Print tab-separated rows without a header (the default when piped)'
-            cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'modctl;activity'= {
-            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
-            cand --chart 'Also write a bar chart of the daily series to this SVG file'
-            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
-            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
-            cand --timeout 'Request timeout in seconds'
-            cand --json 'Print JSON'
-            cand --plain 'Print tab-separated rows without a header (the default when piped)'
-            cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
         &'modctl;strikes'= {
+            cand -o 'Output format: table, wide (a table with every value whole), plain or json'
+            cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
@@ -720,12 +787,15 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'modctl;jails'= {
+            cand -o 'Output format: table, wide (a table with every value whole), plain or json'
+            cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
@@ -733,8 +803,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -746,6 +817,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -753,22 +825,34 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help'= {
             cand login 'Save a daemon URL and API key as a profile, after checking them'
-            cand whoami 'Show the calling key: team, scopes, expiry, server count'
+            cand logout 'Forget the profile in use (--profile, else the default) and its API key'
+            cand profile 'List the saved profiles, choose the default one, remove one'
+            cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
-            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
-            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
-            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member (plain columns: user, active, total, last strike)'
-            cand jails 'Active jails (plain columns: user, since, until, saved roles, case)'
+            cand strikes 'Strike counts per member, most active first'
+            cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;help;login'= {
+        }
+        &'modctl;help;logout'= {
+        }
+        &'modctl;help;profile'= {
+            cand list 'The saved profiles and their daemon URLs; the default one is marked'
+            cand use 'Make a profile the default, used when --profile is not given'
+            cand remove 'Forget a profile and its API key'
+        }
+        &'modctl;help;profile;list'= {
+        }
+        &'modctl;help;profile;use'= {
+        }
+        &'modctl;help;profile;remove'= {
         }
         &'modctl;help;whoami'= {
         }
@@ -812,8 +896,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;action'= {
         }
         &'modctl;help;cases'= {
-            cand list 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-            cand show 'One case'
+            cand list 'Recent cases, newest first, optionally filtered'
+            cand show 'One case, by its number on the server'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
         }
         &'modctl;help;cases;list'= {
@@ -847,7 +931,6 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
-            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
         }
         &'modctl;help;webhooks;test'= {
@@ -858,15 +941,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;webhooks;redeliver'= {
         }
-        &'modctl;help;webhooks;listen'= {
-        }
         &'modctl;help;webhooks;rotate-secret'= {
-        }
-        &'modctl;help;onboarding'= {
-        }
-        &'modctl;help;insights'= {
-        }
-        &'modctl;help;activity'= {
         }
         &'modctl;help;strikes'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_modctl_global_optspecs
-    string join \n url= key= profile= json plain table timeout= h/help V/version
+    string join \n url= key= profile= json plain table wide timeout= h/help V/version
 end
 
 function __fish_modctl_needs_command
@@ -31,21 +31,21 @@ complete -c modctl -n "__fish_modctl_needs_command" -l timeout -d 'Request timeo
 complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_needs_command" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_needs_command" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_needs_command" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_needs_command" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_needs_command" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "logout" -d 'Forget the profile in use (--profile, else the default) and its API key'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "profile" -d 'List the saved profiles, choose the default one, remove one'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "whoami" -d 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "servers" -d 'List and show the servers your team has claimed'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show and export cases'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "onboarding" -d 'The server\'s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member, most active first'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails, oldest first'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -56,8 +56,67 @@ complete -c modctl -n "__fish_modctl_using_subcommand login" -l with-key -d 'Rea
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -f -a "list" -d 'The saved profiles and their daemon URLs; the default one is marked'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -f -a "use" -d 'Make a profile the default, used when --profile is not given'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -f -a "remove" -d 'Forget a profile and its API key'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "list" -d 'The saved profiles and their daemon URLs; the default one is marked'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "use" -d 'Make a profile the default, used when --profile is not given'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Forget a profile and its API key'
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -65,6 +124,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l timeout -d 'Req
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -74,6 +134,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_se
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
@@ -86,6 +147,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -95,6 +157,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
@@ -107,6 +170,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_see
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
@@ -126,6 +190,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l file -d 'JSON file with the new section, or `-` for stdin' -r
@@ -137,6 +202,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -146,6 +212,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file instead of stdout' -r
@@ -156,6 +223,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -168,6 +236,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l from -d 'The server to copy from' -r
@@ -180,6 +249,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l to-revision -d 'The revision whose settings to restore (see `modctl config audit`)' -r
@@ -191,6 +261,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l limit -d 'How many entries (1 to 500)' -r
@@ -201,6 +272,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -210,6 +282,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
@@ -235,6 +308,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -s y -l yes -d 'Do
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -244,23 +318,35 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "show" -d 'One case, by its number on the server'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l action -d 'Only cases of this action' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l actor -d 'Only cases by this actor: key:<key id>, or system:expiry' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l since -d 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l until -d 'Only cases recorded before then (same forms as --since)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l limit -d 'How many (1 to 200)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
+wide\t'A table with every value whole'
+plain\t'Tab-separated rows'
+json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l all -d 'Every case, following the pages'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l applied -d 'Only cases the platform applied'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l not-applied -d 'Only cases the platform did not apply'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l all -d 'Every matching case, following the pages'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
@@ -269,6 +355,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l format -d 'The format' -r -f -a "jsonl\t'One JSON object per line'
@@ -280,10 +367,11 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case, by its number on the server'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -293,6 +381,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_s
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
@@ -309,6 +398,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -318,6 +408,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -328,6 +419,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -337,6 +429,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l from -d 'The snapshot to restore [default: the latest]' -r
@@ -349,6 +442,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -359,6 +453,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
@@ -368,22 +463,22 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "restore" -d 'Restore the missing roles and channels from a snapshot; exits 1 when the job stopped or any item failed (plain report columns: outcome, kind, snapshot id, name, live id, what happened)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "job" -d 'A restore job\'s report; --wait follows it until it ends and exits 1 like restore (plain columns as restore\'s)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "test" -d 'Queue a `test` event to the server\'s webhook endpoint (plain: field<TAB>value)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "deliveries" -d 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "delivery" -d 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "redeliver" -d 'Queue a delivery again: same event id, fresh attempts (plain as delivery\'s)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "listen" -d 'A local receiver: verifies each delivery\'s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "rotate-secret" -d 'Replace the signing secret and print the new one, once'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "test" -d 'Queue a `test` event to the server\'s webhook endpoint (plain: field<TAB>value)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "deliveries" -d 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "delivery" -d 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "redeliver" -d 'Queue a delivery again: same event id, fresh attempts (plain as delivery\'s)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "rotate-secret" -d 'Replace the signing secret and print the new one, once'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver rotate-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -392,10 +487,11 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l state -d 'Only deliveries in this state: pending, delivered, failed or disabled' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l kind -d 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l kind -d 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l limit -d 'At most this many (1 to 200) [default: 50]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l before -d 'Only deliveries older than this one (the next page, as the table\'s footer names it)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -405,6 +501,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -414,6 +511,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -423,20 +521,9 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l port -d 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l secret-env -d 'The environment variable holding the signing secret' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l count -d 'Exit after this many verified events' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -445,47 +532,19 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "test" -d 'Queue a `test` event to the server\'s webhook endpoint (plain: field<TAB>value)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "deliveries" -d 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "delivery" -d 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "redeliver" -d 'Queue a delivery again: same event id, fresh attempts (plain as delivery\'s)'
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "listen" -d 'A local receiver: verifies each delivery\'s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "rotate-secret" -d 'Replace the signing secret and print the new one, once'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l refresh -d 'Ask the platform now instead of using its answer of up to 5 minutes ago'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
+wide\t'A table with every value whole'
+plain\t'Tab-separated rows'
+json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -493,8 +552,13 @@ complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l timeout -d 'Re
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
+wide\t'A table with every value whole'
+plain\t'Tab-separated rows'
+json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -502,7 +566,8 @@ complete -c modctl -n "__fish_modctl_using_subcommand jails" -l timeout -d 'Requ
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand jails" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
@@ -511,23 +576,26 @@ complete -c modctl -n "__fish_modctl_using_subcommand completions" -l timeout -d
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "whoami" -d 'Show the calling key: team, scopes, expiry, server count'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "onboarding" -d 'The server\'s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "strikes" -d 'Strike counts per member (plain columns: user, active, total, last strike)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "jails" -d 'Active jails (plain columns: user, since, until, saved roles, case)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "login" -d 'Save a daemon URL and API key as a profile, after checking them'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "logout" -d 'Forget the profile in use (--profile, else the default) and its API key'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "profile" -d 'List the saved profiles, choose the default one, remove one'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "whoami" -d 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "strikes" -d 'Strike counts per member, most active first'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "jails" -d 'Active jails, oldest first'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "list" -d 'The saved profiles and their daemon URLs; the default one is marked'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "use" -d 'Make a profile the default, used when --profile is not given'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "remove" -d 'Forget a profile and its API key'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
@@ -539,8 +607,8 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "rollback" -d 'Put the settings of an earlier revision back (rebuilt from the audit trail), as a diff to confirm; written as one change at the current revision'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "audit" -d 'Recent config changes, newest first (plain columns: id, time, actor, section, source, revision, changes)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case, by its number on the server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
@@ -552,5 +620,4 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from webhooks" -f -a "deliveries" -d 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from webhooks" -f -a "delivery" -d 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from webhooks" -f -a "redeliver" -d 'Queue a delivery again: same event id, fresh attempts (plain as delivery\'s)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from webhooks" -f -a "listen" -d 'A local receiver: verifies each delivery\'s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from webhooks" -f -a "rotate-secret" -d 'Replace the signing secret and print the new one, once'

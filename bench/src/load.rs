@@ -55,6 +55,8 @@ pub struct Planned {
 /// What an action's case must record, checked after the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteTarget {
+    /// The server acted on: a case id is its number on this server.
+    pub server_id: String,
     /// The action, e.g. `warn`.
     pub action: &'static str,
     /// The member acted on.
@@ -109,7 +111,7 @@ pub struct Timing {
 /// An action the daemon acknowledged: its answer had the expected status.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Acked {
-    /// The case id in the answer.
+    /// The case id in the answer (its number on the target's server).
     pub case_id: i64,
     /// What the case must record.
     pub target: WriteTarget,

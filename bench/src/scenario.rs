@@ -291,6 +291,7 @@ impl Context {
     fn warn(&self) -> Arc<dyn Workload> {
         Arc::new(Act {
             action: "warn",
+            server_id: self.manifest.server(Role::Hot).id.clone(),
             uri: action_uri(&self.manifest.server(Role::Hot).id, "warn"),
             auth: self.write_auth.clone(),
             run_id: self.run_id.clone(),
@@ -304,6 +305,7 @@ impl Context {
     fn ban(&self) -> Arc<dyn Workload> {
         Arc::new(Act {
             action: "ban",
+            server_id: self.manifest.server(Role::Ban).id.clone(),
             uri: action_uri(&self.manifest.server(Role::Ban).id, "ban"),
             auth: self.write_auth.clone(),
             run_id: self.run_id.clone(),
@@ -333,6 +335,7 @@ pub fn warns_on(server: &str, key: &str, run_id: &str) -> Arc<dyn Workload> {
     auth.set_sensitive(true);
     Arc::new(Act {
         action: "warn",
+        server_id: server.to_owned(),
         uri: action_uri(server, "warn"),
         auth,
         run_id: run_id.to_owned(),
@@ -393,6 +396,7 @@ impl Workload for Get {
 /// One action per request on a new member, with a new Idempotency-Key.
 struct Act {
     action: &'static str,
+    server_id: String,
     uri: Uri,
     auth: HeaderValue,
     run_id: String,
@@ -422,6 +426,7 @@ impl Workload for Act {
         Planned {
             request,
             write: Some(WriteTarget {
+                server_id: self.server_id.clone(),
                 action: self.action,
                 user_id,
             }),

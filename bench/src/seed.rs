@@ -410,8 +410,9 @@ fn seed_cases(
     let mut counts: Vec<Vec<u64>> = members.iter().map(|z| vec![0; z.len()]).collect();
     let mut numbers = [0i64; SERVERS.len()];
 
-    // The rows go in oldest first, so the table and `cases_by_server` grow
-    // at their ends, but `cases_by_user` and `strikes_by_user` take them all
+    // The rows go in oldest first, so the table and the (server, number) and
+    // time indexes grow at their ends, but the per-member, per-action and
+    // per-actor indexes and `strikes_by_user` take them all
     // over: with SQLite's default 2 MiB page cache, dirty pages would spill
     // to the WAL and be read back again and again. This connection is the
     // seeding store's own, closed right after.

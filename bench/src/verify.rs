@@ -24,11 +24,12 @@ pub struct Verified {
 /// naming the first problems when any case is missing or differs.
 pub fn check(db: &Path, acked: &[Acked]) -> anyhow::Result<Verified> {
     let conn = rusqlite::Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let mut stmt = conn.prepare("SELECT action, user_id, state FROM cases WHERE id = ?1")?;
+    let mut stmt = conn
+        .prepare("SELECT action, user_id, state FROM cases WHERE server_id = ?1 AND number = ?2")?;
     let mut problems = Vec::new();
     let mut seen = HashSet::with_capacity(acked.len());
     for ack in acked {
-        if !seen.insert(ack.case_id) {
+        if !seen.insert((&ack.target.server_id, ack.case_id)) {
             problems.push(format!(
                 "case {} was acknowledged twice, for different requests",
                 ack.case_id
@@ -36,9 +37,10 @@ pub fn check(db: &Path, acked: &[Acked]) -> anyhow::Result<Verified> {
             continue;
         }
         let row: Option<(String, String, String)> = stmt
-            .query_row([ack.case_id], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-            })
+            .query_row(
+                rusqlite::params![ack.target.server_id, ack.case_id],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )
             .optional()?;
         match row {
             None => problems.push(format!(
@@ -81,12 +83,12 @@ mod tests {
         let path = dir.path().join("cases.db");
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
-            "CREATE TABLE cases (id INTEGER PRIMARY KEY, action TEXT, user_id TEXT, state TEXT)",
+            "CREATE TABLE cases (server_id TEXT, number INTEGER, action TEXT, user_id TEXT, state TEXT)",
         )
         .unwrap();
         for (id, action, user, state) in cases {
             conn.execute(
-                "INSERT INTO cases VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO cases VALUES ('s', ?1, ?2, ?3, ?4)",
                 rusqlite::params![id, action, user, state],
             )
             .unwrap();
@@ -98,6 +100,7 @@ mod tests {
         Acked {
             case_id,
             target: WriteTarget {
+                server_id: "s".into(),
                 action,
                 user_id: user.into(),
             },

@@ -4,8 +4,9 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands::action::ActionArgs;
-use crate::commands::cases::CasesCommand;
+use crate::commands::cases::{CasesCommand, Layout};
 use crate::commands::insights::InsightsArgs;
+use crate::commands::profile::ProfileCommand;
 use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
@@ -20,6 +21,28 @@ Exit codes:
   3  the daemon could not be reached or timed out
   4  authentication or permission refused (401, 403), or the team's plan does not allow it (402)
   5  not found (404)";
+
+const WHOAMI_HELP: &str = "\
+Plain lines (piped or --plain): field<TAB>value, for team, plan, key_id, label, scopes, created_at,
+expires_at, servers, url, url_from, profile
+
+Examples:
+  modctl whoami
+  modctl --profile prod whoami --json";
+
+const STRIKES_HELP: &str = "\
+Plain columns (piped or --plain): user, active, total, last strike
+
+Examples:
+  modctl strikes 112233445566778899
+  modctl strikes 112233445566778899 --json";
+
+const JAILS_HELP: &str = "\
+Plain columns (piped or --plain): user, since, until, saved roles, case
+
+Examples:
+  modctl jails -1001234567890
+  modctl jails -1001234567890 --plain | cut -f1";
 
 /// modctl: moderate chat communities from the terminal.
 #[derive(Debug, Parser)]
@@ -68,6 +91,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub table: bool,
 
+    /// Show long columns (reason, detail) whole instead of cutting them to the terminal's width
+    #[arg(long, global = true)]
+    pub wide: bool,
+
     /// Request timeout in seconds
     #[arg(long, global = true, default_value_t = 30, value_name = "SECONDS")]
     pub timeout: u64,
@@ -78,7 +105,14 @@ pub struct GlobalArgs {
 pub enum Command {
     /// Save a daemon URL and API key as a profile, after checking them
     Login(LoginArgs),
-    /// Show the calling key: team, scopes, expiry, server count
+    /// Forget the profile in use (--profile, else the default) and its API key
+    #[command(after_help = "Examples:\n  modctl logout\n  modctl logout --profile staging")]
+    Logout,
+    /// List the saved profiles, choose the default one, remove one
+    #[command(subcommand)]
+    Profile(ProfileCommand),
+    /// Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use
+    #[command(after_help = WHOAMI_HELP)]
     Whoami,
     /// List and show the servers your team has claimed
     #[command(subcommand)]
@@ -121,17 +155,23 @@ pub enum Command {
         top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>id<TAB>count\n  \
         last_event<TAB>newest event time<TAB>when it was received")]
     Activity(InsightsArgs),
-    /// Strike counts per member (plain columns: user, active, total, last strike)
+    /// Strike counts per member, most active first
+    #[command(after_help = STRIKES_HELP)]
     Strikes {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
+        #[command(flatten)]
+        layout: Layout,
     },
-    /// Active jails (plain columns: user, since, until, saved roles, case)
+    /// Active jails, oldest first
+    #[command(after_help = JAILS_HELP)]
     Jails {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
+        #[command(flatten)]
+        layout: Layout,
     },
     /// Print a shell completion script
     Completions {

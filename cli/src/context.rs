@@ -90,6 +90,22 @@ impl Context {
         }
     }
 
+    /// A context from the environment and the profile alone, with `url` and
+    /// `profile` as if given as flags, for work done outside a command
+    /// (`--version`, shell completion).
+    pub fn from_environment(url: Option<String>, profile: Option<String>, timeout: u64) -> Self {
+        Context::new(GlobalArgs {
+            url,
+            key: None,
+            profile,
+            json: false,
+            plain: false,
+            table: false,
+            wide: false,
+            timeout,
+        })
+    }
+
     /// The request timeout.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs(self.global.timeout.max(1))
@@ -113,16 +129,32 @@ impl Context {
         if let Some(given) = self.given_url() {
             return Ok(Some(given));
         }
-        // The profile's name: as given, else the config file's default.
-        let name = self
-            .global
-            .profile
-            .clone()
-            .or_else(|| config.default_profile.clone())
-            .unwrap_or_else(|| DEFAULT_PROFILE.to_owned());
+        let name = self.profile_name(config);
         Ok(config
             .profile(self.global.profile.as_deref())?
             .map(|p| (p.url.clone(), Origin::Profile(name))))
+    }
+
+    /// The name of the profile asked for: `--profile` or `MODCTL_PROFILE`,
+    /// else the config file's default, else `default`.
+    pub fn profile_name(&self, config: &ConfigFile) -> String {
+        self.global
+            .profile
+            .clone()
+            .or_else(|| config.default_profile.clone())
+            .unwrap_or_else(|| DEFAULT_PROFILE.to_owned())
+    }
+
+    /// The profile whose URL or key is in use: the one named by `--profile`
+    /// or `MODCTL_PROFILE`, else the default one, if it is saved and the
+    /// flags and environment do not give both URL and key.
+    pub fn profile_in_use(&self) -> Result<Option<String>, CliError> {
+        if self.global.url.is_some() && self.global.key.is_some() {
+            return Ok(None);
+        }
+        let config = ConfigFile::load(&config_path()?)?;
+        let name = self.profile_name(&config);
+        Ok(config.profiles.contains_key(&name).then_some(name))
     }
 
     /// An SDK client for the configured daemon and key.

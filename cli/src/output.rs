@@ -6,8 +6,17 @@
 //! - **json**: pretty JSON of the data as the API returns it (`--json`).
 //!
 //! Colour is only used on terminals, and never when `NO_COLOR` is set.
+//!
+//! Tables fit the terminal: the long columns (reason, detail) are cut with an
+//! ellipsis so that the others keep their width, and `--wide` (`-o wide`)
+//! shows every value whole. On a terminal, times in tables are relative
+//! ("3m ago"); piped output and JSON keep absolute times. Like the colour
+//! switch of `console`, these are process-wide settings made once at start
+//! ([`configure`]); the renderers stay pure functions of their data, and
+//! [`Rows::render_fitted`] takes the settings explicitly for tests.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
@@ -39,6 +48,43 @@ impl OutputMode {
     }
 }
 
+static WIDE: AtomicBool = AtomicBool::new(false);
+static RELATIVE: AtomicBool = AtomicBool::new(false);
+
+/// The process-wide table settings: `wide` shows long columns whole, and
+/// times are relative when tables go to a terminal.
+pub fn configure(mode: OutputMode, wide: bool) {
+    WIDE.store(wide, Ordering::Relaxed);
+    RELATIVE.store(
+        mode == OutputMode::Table && std::io::stdout().is_terminal(),
+        Ordering::Relaxed,
+    );
+}
+
+/// How a table is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fit {
+    /// The terminal's width; `None` when stdout is not a terminal.
+    pub width: Option<usize>,
+    /// Show every value whole, however wide the table gets.
+    pub wide: bool,
+    /// Colour values such as `applied`.
+    pub colour: bool,
+}
+
+impl Fit {
+    /// The settings of this process: the terminal, `--wide`, `NO_COLOR`.
+    pub fn current() -> Fit {
+        Fit {
+            width: console::Term::stdout()
+                .size_checked()
+                .map(|(_, width)| usize::from(width)),
+            wide: WIDE.load(Ordering::Relaxed),
+            colour: console::colors_enabled(),
+        }
+    }
+}
+
 /// Whether colour may be used on stderr (terminal, and `NO_COLOR` unset).
 pub fn init_colours() {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -56,7 +102,17 @@ pub fn paint_stderr(text: &str, style: console::Style) -> String {
 pub struct Rows {
     header: Vec<&'static str>,
     rows: Vec<Vec<String>>,
+    /// Columns cut to fit the terminal, e.g. reason and detail.
+    long: Vec<usize>,
+    /// A yes/no column coloured green/red.
+    yes_no: Option<usize>,
+    /// Columns a table shows only when wide (plain rows always have them).
+    wide_only: Vec<usize>,
 }
+
+/// The narrowest a long column is cut to, ellipsis included: narrower than
+/// one would like, but the table fits, and `--wide` or `show` has the rest.
+const MIN_LONG: usize = 3;
 
 impl Rows {
     /// Rows under `header`.
@@ -64,7 +120,37 @@ impl Rows {
         Rows {
             header,
             rows: Vec::new(),
+            long: Vec::new(),
+            yes_no: None,
+            wide_only: Vec::new(),
         }
+    }
+
+    /// Marks the columns named `names` as shown in tables only with `--wide`
+    /// (as kubectl's `-o wide` adds columns); plain rows keep them.
+    pub fn wide_only(mut self, names: &[&str]) -> Self {
+        self.wide_only = self.columns(names);
+        self
+    }
+
+    /// Marks the columns named `names` as long: cut with an ellipsis when
+    /// the table is wider than the terminal.
+    pub fn long(mut self, names: &[&str]) -> Self {
+        self.long = self.columns(names);
+        self
+    }
+
+    /// Marks column `name` as holding yes/no, coloured on a terminal.
+    pub fn yes_no(mut self, name: &str) -> Self {
+        self.yes_no = self.columns(&[name]).first().copied();
+        self
+    }
+
+    fn columns(&self, names: &[&str]) -> Vec<usize> {
+        names
+            .iter()
+            .filter_map(|name| self.header.iter().position(|h| h == name))
+            .collect()
     }
 
     /// Adds a row.
@@ -72,8 +158,19 @@ impl Rows {
         self.rows.push(row);
     }
 
-    /// A table (`Table`) or tab-separated lines without header (`Plain`).
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// A table (`Table`) fitted to this process's terminal, or tab-separated
+    /// lines without header (`Plain`).
     pub fn render(&self, mode: OutputMode) -> String {
+        self.render_fitted(mode, Fit::current())
+    }
+
+    /// [`Rows::render`] with the layout given.
+    pub fn render_fitted(&self, mode: OutputMode, fit: Fit) -> String {
         match mode {
             OutputMode::Plain => self
                 .rows
@@ -83,16 +180,135 @@ impl Rows {
                     cells.join("\t") + "\n"
                 })
                 .collect(),
-            OutputMode::Table | OutputMode::Json => {
-                let mut table = new_table();
-                table.set_header(self.header.clone());
-                for row in &self.rows {
-                    table.add_row(row.clone());
-                }
-                format!("{table}\n")
-            }
+            OutputMode::Table | OutputMode::Json => self.table(fit),
         }
     }
+
+    fn table(&self, fit: Fit) -> String {
+        let shown: Vec<usize> = (0..self.header.len())
+            .filter(|col| fit.wide || !self.wide_only.contains(col))
+            .collect();
+        let header: Vec<&'static str> = shown.iter().map(|&col| self.header[col]).collect();
+        // One line per row: a cell's line breaks would break the layout.
+        let mut rows: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|row| {
+                shown
+                    .iter()
+                    .map(|&col| plain_cell(row.get(col).map_or("", String::as_str)))
+                    .collect()
+            })
+            .collect();
+        let at = |col: usize| shown.iter().position(|&c| c == col);
+        if let (Some(width), false) = (fit.width, fit.wide) {
+            let long: Vec<usize> = self.long.iter().filter_map(|&col| at(col)).collect();
+            for (col, limit) in long_limits(&header, &long, &rows, width) {
+                for row in &mut rows {
+                    row[col] = cut(&row[col], limit);
+                }
+            }
+        }
+        let mut table = Table::new();
+        table.load_style(presets::UTF8_FULL_CONDENSED);
+        table.set_content_arrangement(ContentArrangement::Disabled);
+        table.set_header(header);
+        for row in &rows {
+            table.add_row(row.clone());
+        }
+        let text = format!("{table}\n");
+        match (self.yes_no.and_then(at), fit.colour) {
+            (Some(col), true) => colour_column(&text, col),
+            _ => text,
+        }
+    }
+}
+
+/// How wide each long column may be so that the table fits `width`: the
+/// other columns keep their width, and the long ones share what is left, the
+/// narrowest first, none below [`MIN_LONG`].
+fn long_limits(
+    header: &[&str],
+    long: &[usize],
+    rows: &[Vec<String>],
+    width: usize,
+) -> Vec<(usize, usize)> {
+    let natural: Vec<usize> = (0..header.len())
+        .map(|col| {
+            rows.iter()
+                .map(|row| row[col].chars().count())
+                .chain([header[col].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // "│ " before each cell, " " after it, and the closing "│".
+    let frame = 3 * header.len() + 1;
+    let total: usize = natural.iter().sum::<usize>() + frame;
+    if total <= width || long.is_empty() {
+        return Vec::new();
+    }
+    let fixed: usize = (0..natural.len())
+        .filter(|col| !long.contains(col))
+        .map(|col| natural[col])
+        .sum();
+    let mut left = width.saturating_sub(fixed + frame);
+    let mut long = long.to_vec();
+    long.sort_by_key(|col| natural[*col]);
+    let mut limits = Vec::new();
+    for (i, col) in long.iter().enumerate() {
+        let share = left / (long.len() - i);
+        let limit = natural[*col].min(share.max(MIN_LONG));
+        left = left.saturating_sub(limit);
+        limits.push((*col, limit));
+    }
+    limits
+}
+
+/// `text` cut to `limit` characters, ending in an ellipsis when cut.
+fn cut(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(limit.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// The bytes of a table's vertical line, `│` or `┆`.
+const BAR: usize = 3;
+
+/// Colours the yes/no cells of column `col` in a rendered table: green for
+/// yes, red for no. Done on the text because comfy-table (built without its
+/// styling features) would count the escape codes as width.
+fn colour_column(table: &str, col: usize) -> String {
+    let mut out = String::with_capacity(table.len() + 64);
+    for line in table.lines() {
+        // The outer border is `│`, the lines between cells `┆`.
+        let bars: Vec<usize> = line.match_indices(['│', '┆']).map(|(i, _)| i).collect();
+        if let (Some(&start), Some(&end)) = (bars.get(col), bars.get(col + 1)) {
+            let cell = &line[start + BAR..end];
+            let style = match cell.trim() {
+                "yes" | "true" => Some(console::Style::new().green()),
+                "no" | "false" => Some(console::Style::new().red()),
+                _ => None,
+            };
+            if let Some(style) = style {
+                let value = cell.trim();
+                let at = cell.find(value).unwrap_or(0);
+                out.push_str(&line[..start + BAR]);
+                out.push_str(&cell[..at]);
+                out.push_str(&style.force_styling(true).apply_to(value).to_string());
+                out.push_str(&cell[at + value.len()..]);
+                out.push_str(&line[end..]);
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Key/value pairs, e.g. `whoami`: a two-column table, or `key\tvalue` lines.
@@ -117,6 +333,8 @@ pub fn render_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string_pretty(value).expect("wire types always serialize") + "\n"
 }
 
+/// A table of key/value pairs: wrapped to the terminal (the values are the
+/// point, so they are never cut).
 fn new_table() -> Table {
     let mut table = Table::new();
     table.load_style(presets::UTF8_FULL_CONDENSED);
@@ -132,9 +350,94 @@ fn plain_cell(value: &str) -> String {
     value.replace(['\t', '\n', '\r'], " ")
 }
 
-/// A timestamp for people: `2026-11-21 09:08:10 UTC`.
+/// Shows `text` through the pager when stdout is a terminal and `text` is
+/// taller than it, as git and gh do; whether it did. Never when piped. The
+/// pager is `MODCTL_PAGER`, else `PAGER`, else `less` (with `LESS=FRX`
+/// unless `LESS` is set: colours pass, and it quits at the end); an empty
+/// value or `cat` turns paging off.
+pub fn page(text: &str) -> bool {
+    let term = console::Term::stdout();
+    if !std::io::stdout().is_terminal() {
+        return false;
+    }
+    let Some((height, _)) = term.size_checked() else {
+        return false;
+    };
+    if text.lines().count() < usize::from(height) {
+        return false;
+    }
+    let pager = pager(|name| std::env::var(name).ok());
+    let Some(pager) = pager else {
+        return false;
+    };
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", &pager])
+        .stdin(std::process::Stdio::piped());
+    if std::env::var_os("LESS").is_none() {
+        command.env("LESS", "FRX");
+    }
+    let Ok(mut child) = command.spawn() else {
+        return false;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        // The reader quitting early (`q` in less) closes the pipe: not an error.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    let _ = child.wait();
+    true
+}
+
+/// The pager command from the environment `env`, or `None` for no paging.
+fn pager(env: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let chosen = env("MODCTL_PAGER")
+        .or_else(|| env("PAGER"))
+        .unwrap_or_else(|| "less".into());
+    let chosen = chosen.trim();
+    (!chosen.is_empty() && chosen != "cat").then(|| chosen.to_owned())
+}
+
+/// A timestamp for people: relative ("3m ago") when tables go to a
+/// terminal, else `2026-11-21 09:08:10 UTC`.
 pub fn human_time(t: &modctl_types::Timestamp) -> String {
+    if RELATIVE.load(Ordering::Relaxed) {
+        relative_time(t, &modctl_types::Timestamp::now())
+    } else {
+        absolute_time(t)
+    }
+}
+
+/// The time to which tables' times are relative: `Some(now)` when they go
+/// to a terminal, else `None` (absolute times).
+pub fn relative_to() -> Option<modctl_types::Timestamp> {
+    RELATIVE
+        .load(Ordering::Relaxed)
+        .then(modctl_types::Timestamp::now)
+}
+
+/// `2026-11-21 09:08:10 UTC`.
+pub fn absolute_time(t: &modctl_types::Timestamp) -> String {
     t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+/// `t` relative to `now`: "just now", "3m ago", "2h ago", "5d ago", "in
+/// 10m"; past 30 days away, the date.
+pub fn relative_time(t: &modctl_types::Timestamp, now: &modctl_types::Timestamp) -> String {
+    let seconds = now.as_second() - t.as_second();
+    let (amount, unit) = match seconds.abs() {
+        0..10 => return "just now".into(),
+        s @ 10..60 => (s, "s"),
+        s @ 60..3_600 => (s / 60, "m"),
+        s @ 3_600..86_400 => (s / 3_600, "h"),
+        s @ 86_400..2_592_000 => (s / 86_400, "d"),
+        _ => return t.strftime("%Y-%m-%d").to_string(),
+    };
+    if seconds >= 0 {
+        format!("{amount}{unit} ago")
+    } else {
+        format!("in {amount}{unit}")
+    }
 }
 
 #[cfg(test)]
@@ -146,6 +449,82 @@ mod tests {
         let mut rows = Rows::new(vec!["A", "B"]);
         rows.push(vec!["x\ty".into(), "z".into()]);
         assert_eq!(rows.render(OutputMode::Plain), "x y\tz\n");
+    }
+
+    #[test]
+    fn the_pager_comes_from_the_environment_and_can_be_turned_off() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(pager(env(&[])), Some("less".into()));
+        assert_eq!(pager(env(&[("PAGER", "more")])), Some("more".into()));
+        assert_eq!(
+            pager(env(&[("PAGER", "more"), ("MODCTL_PAGER", "less -S")])),
+            Some("less -S".into())
+        );
+        assert_eq!(pager(env(&[("PAGER", "cat")])), None);
+        assert_eq!(pager(env(&[("MODCTL_PAGER", ""), ("PAGER", "more")])), None);
+    }
+
+    #[test]
+    fn relative_times() {
+        let now: modctl_types::Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let at = |s: i64| modctl_types::Timestamp::from_second(now.as_second() - s).unwrap();
+        let cases = [
+            (3, "just now"),
+            (42, "42s ago"),
+            (180, "3m ago"),
+            (7_200, "2h ago"),
+            (5 * 86_400, "5d ago"),
+            (-600, "in 10m"),
+            (40 * 86_400, "2026-10-13"),
+        ];
+        for (seconds, want) in cases {
+            assert_eq!(relative_time(&at(seconds), &now), want, "{seconds}");
+        }
+    }
+
+    #[test]
+    fn long_columns_are_cut_to_fit_and_wide_keeps_them() {
+        let mut rows = Rows::new(vec!["ID", "STATUS", "DETAIL"])
+            .long(&["DETAIL"])
+            .yes_no("STATUS");
+        rows.push(vec!["1".into(), "yes".into(), "word ".repeat(30)]);
+        rows.push(vec!["2".into(), "no".into(), "short".into()]);
+        let fit = Fit {
+            width: Some(40),
+            wide: false,
+            colour: false,
+        };
+        let table = rows.render_fitted(OutputMode::Table, fit);
+        for line in table.lines() {
+            assert!(line.chars().count() <= 40, "{table}");
+        }
+        assert!(table.contains("word w…"), "{table}");
+        let wide = rows.render_fitted(OutputMode::Table, Fit { wide: true, ..fit });
+        assert!(
+            wide.contains(&"word ".repeat(30).trim_end().to_string()),
+            "{wide}"
+        );
+        let coloured = rows.render_fitted(
+            OutputMode::Table,
+            Fit {
+                colour: true,
+                ..fit
+            },
+        );
+        assert!(coloured.contains("\u{1b}[32myes\u{1b}[0m"), "{coloured:?}");
+        assert!(coloured.contains("\u{1b}[31mno\u{1b}[0m"), "{coloured:?}");
+        let stripped = coloured
+            .replace("\u{1b}[32m", "")
+            .replace("\u{1b}[31m", "")
+            .replace("\u{1b}[0m", "");
+        assert_eq!(stripped, table);
     }
 
     #[test]

@@ -58,7 +58,12 @@ pub const ACTION: &[Flag] = &[
 ];
 
 /// `modctl cases list`: the query parameters.
-pub const CASES: &[Flag] = &[flag("limit", "--limit"), flag("user_id", "--user")];
+pub const CASES: &[Flag] = &[
+    flag("limit", "--limit"),
+    flag("user_id", "--user"),
+    flag("since", "--since"),
+    flag("until", "--until"),
+];
 
 /// `modctl config audit`: the query parameters.
 pub const AUDIT: &[Flag] = &[flag("limit", "--limit")];

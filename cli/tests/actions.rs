@@ -175,11 +175,86 @@ fn cases_strikes_and_jails() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(parsed.iter().map(|c| c.number).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(parsed.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
 
     let err = stderr_of(
         modctl(&fixture, key).args(["cases", "show", ALPHA_DISCORD, "999"]),
         5,
     );
-    assert!(err.contains("case `999` not found"), "{err}");
+    assert!(err.contains("case #999 not found"), "{err}");
+    let err = stderr_of(
+        modctl(&fixture, key).args(["cases", "show", ALPHA_DISCORD, "abc"]),
+        2,
+    );
+    assert!(
+        err.contains("`abc` is not a case number: cases are numbered 1, 2, 3, ... on each server"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cases_list_filters_by_action_actor_applied_and_time() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    for args in [
+        ["action", "warn", ALPHA_DISCORD, dm::BOB, "--yes"],
+        ["action", "ban", ALPHA_DISCORD, dm::ADA, "--yes"],
+        ["action", "note", ALPHA_DISCORD, dm::BOB, "--yes"],
+        ["action", "warn", ALPHA_DISCORD, dm::ALICE, "--yes"],
+    ] {
+        stdout_of(modctl(&fixture, key).args(args), 0);
+    }
+    let keys = [&fixture.alpha_rw];
+    let list = |filters: &[&str]| {
+        let mut args = vec!["cases", "list", ALPHA_DISCORD];
+        args.extend_from_slice(filters);
+        let out = stdout_of(modctl(&fixture, key).args(&args), 0);
+        // Case number, action, user, applied: what the filters decide.
+        let rows: Vec<String> = out
+            .lines()
+            .map(|l| l.split('\t').take(4).collect::<Vec<_>>().join(" "))
+            .collect();
+        stable(&rows.join("\n"), &keys)
+    };
+    let actor = format!("key:{}", fixture.alpha_rw.key_id);
+    let report = [
+        ("--action warn", list(&["--action", "warn"])),
+        ("--not-applied", list(&["--not-applied"])),
+        (
+            "--applied --user BOB",
+            list(&["--applied", "--user", dm::BOB]),
+        ),
+        ("--actor key", list(&["--actor", &actor, "--limit", "2"])),
+        ("--actor other", list(&["--actor", "system:expiry"])),
+        ("--since 1h", list(&["--since", "1h", "--action", "note"])),
+        ("--until 2001-01-01", list(&["--until", "2001-01-01"])),
+        ("--since tomorrow", list(&["--since", "2999-01-01"])),
+    ]
+    .map(|(name, rows)| format!("{name}:\n{rows}\n"))
+    .join("\n");
+    assert_snapshot!("cases_list_filters", report);
+
+    let err = stderr_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--since", "last week"]),
+        2,
+    );
+    assert!(err.contains("is neither a duration ago"), "{err}");
+    let err = stderr_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--action", "smite"]),
+        2,
+    );
+    assert!(err.contains("expected one of note, warn"), "{err}");
+    let err = stderr_of(
+        modctl(&fixture, key).args([
+            "cases",
+            "list",
+            ALPHA_DISCORD,
+            "--since",
+            "2026-11-02",
+            "--until",
+            "2026-11-01",
+        ]),
+        1,
+    );
+    assert!(err.contains("--since"), "{err}");
 }

@@ -10,6 +10,10 @@ use support::{modctl, stable, stderr_of, stdout_of};
 fn whoami_as_table_plain_and_json() {
     let fixture = Fixture::start();
     let keys = [&fixture.alpha_rw];
+    let url = fixture.daemon.url().to_owned();
+    let stable = |text: &str, keys: &[&modctl_e2e::TestKey]| {
+        stable(&text.replace(&url, "http://127.0.0.1:PORT"), keys)
+    };
     let table = stdout_of(
         modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--table"]),
         0,
@@ -25,6 +29,106 @@ fn whoami_as_table_plain_and_json() {
     assert_snapshot!("whoami_json", stable(&json, &keys));
     let parsed: modctl_types::Me = serde_json::from_str(&json).unwrap();
     assert_eq!(parsed.key_id, fixture.alpha_rw.key_id);
+}
+
+/// `--version` names the daemon's version too when one is configured and
+/// answers, and says so when it does not.
+#[test]
+fn version_shows_the_daemons_when_reachable() {
+    let fixture = Fixture::start();
+    let url = fixture.daemon.url().to_owned();
+    let version = env!("CARGO_PKG_VERSION");
+    let out = stdout_of(modctl(&fixture, None).arg("--version"), 0);
+    assert_eq!(
+        out,
+        format!("modctl {version}\nmodctld {version} at {url}\n")
+    );
+    let out = stdout_of(
+        modctl(&fixture, None).args(["--url", "http://127.0.0.1:9", "--version"]),
+        0,
+    );
+    assert!(
+        out.starts_with(&format!(
+            "modctl {version}\nmodctld: not reachable at http://127.0.0.1:9 ("
+        )),
+        "{out}"
+    );
+    let out = stdout_of(
+        modctl(&fixture, None)
+            .env_remove("MODCTL_URL")
+            .arg("--version"),
+        0,
+    );
+    assert_eq!(out, format!("modctl {version}\n"));
+}
+
+/// `login` saves profiles; `profile list|use|remove`, `logout` and `whoami`
+/// show and change which one is in use, and no key is ever printed.
+#[test]
+fn profiles_are_listed_chosen_removed_and_logged_out_of() {
+    let fixture = Fixture::start();
+    let url = fixture.daemon.url().to_owned();
+    let bare = || {
+        let mut command = modctl(&fixture, None);
+        command.env_remove("MODCTL_URL");
+        command
+    };
+    for (name, key) in [("default", &fixture.alpha_ro), ("beta", &fixture.beta_rw)] {
+        stderr_of(
+            bare()
+                .args(["login", "--profile", name, "--url", &url, "--with-key"])
+                .write_stdin(format!("{}\n", key.full)),
+            0,
+        );
+    }
+    let list = stdout_of(bare().args(["profile", "list"]), 0);
+    assert_eq!(list, format!("beta\t{url}\tyes\ndefault\t{url}\tno\n"));
+    let whoami = |command: &mut assert_cmd::Command| {
+        let out = stdout_of(command.arg("whoami"), 0);
+        out.lines()
+            .filter(|l| {
+                ["team", "url", "url_from", "profile"].contains(&l.split('\t').next().unwrap())
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    assert_eq!(
+        whoami(&mut bare()),
+        format!("team\tbeta|url\t{url}|url_from\tprofile beta|profile\tbeta")
+    );
+    let err = stderr_of(bare().args(["profile", "use", "staging"]), 2);
+    assert!(
+        err.contains("no profile named `staging`") && err.contains("saved profiles: beta, default"),
+        "{err}"
+    );
+    let err = stderr_of(bare().args(["profile", "use", "default"]), 0);
+    assert!(
+        err.contains(&format!("now using profile `default` ({url})")),
+        "{err}"
+    );
+    assert_eq!(
+        whoami(&mut bare()),
+        format!("team\talpha|url\t{url}|url_from\tprofile default|profile\tdefault")
+    );
+    // The environment's URL and key win, and no profile is in use then.
+    let env = whoami(modctl(&fixture, Some(&fixture.alpha_rw)).env("MODCTL_PROFILE", "beta"));
+    assert_eq!(
+        env,
+        format!("team\talpha|url\t{url}|url_from\tMODCTL_URL|profile\t-")
+    );
+
+    let err = stderr_of(bare().args(["profile", "remove", "beta"]), 0);
+    assert!(err.contains("removed profile `beta`"), "{err}");
+    let err = stderr_of(bare().arg("logout"), 0);
+    assert!(
+        err.contains("removed profile `default`") && err.contains("no profiles are left"),
+        "{err}"
+    );
+    assert_eq!(stdout_of(bare().args(["profile", "list"]), 0), "");
+    let err = stderr_of(bare().arg("logout"), 2);
+    assert!(err.contains("not logged in"), "{err}");
+    let config = std::fs::read_to_string(fixture.daemon.scratch_dir().join("config.toml")).unwrap();
+    assert!(!config.contains("mdk_"), "{config}");
 }
 
 #[test]

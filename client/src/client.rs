@@ -418,9 +418,24 @@ mod tests {
                 limit: Some(10),
                 user_id: Some("a b".into()),
                 before: Some(7),
+                ..CaseQuery::default()
             })
             .as_deref(),
             Some("limit=10&user_id=a+b&before=7")
+        );
+        assert_eq!(
+            url(&CaseQuery {
+                action: Some(modctl_types::moderation::Action::Ban),
+                actor: Some("key:ab12".into()),
+                applied: Some(false),
+                since: Some("2026-11-01T00:00:00Z".parse().unwrap()),
+                until: Some("2026-11-08T00:00:00Z".parse().unwrap()),
+                ..CaseQuery::default()
+            })
+            .as_deref(),
+            Some(
+                "action=ban&actor=key%3Aab12&applied=false&since=2026-11-01T00%3A00%3A00Z&until=2026-11-08T00%3A00%3A00Z"
+            )
         );
         assert_eq!(
             url(&ImportOptions {

@@ -17,8 +17,9 @@
 //! Modules:
 //! - [`client`]: [`Client`] and its builder; one method per endpoint.
 //! - [`error`]: [`Error`] and [`ErrorKind`]; every non-2xx response becomes one.
-//! - [`types`]: the wire types, shared with the daemon (re-export of
-//!   `modctl-types`), so models never drift from what the server sends.
+//! - [`types`]: the wire types, shared with the daemon (the `modctl-types`
+//!   crate, re-exported and documented inline), so models never drift from
+//!   what the server sends.
 //! - [`webhooks`]: [`webhooks::verify`], checking a webhook delivery's signature.
 //!
 //! Models tolerate fields added within v1: unknown fields are ignored.
@@ -33,7 +34,28 @@ pub mod webhooks;
 
 pub use client::{CaseQuery, Client, ClientBuilder};
 pub use error::{Error, ErrorKind};
-pub use modctl_types as types;
+/// The wire types of API v1, shared with the daemon so that models never
+/// drift from what it sends: this is the `modctl-types` crate, re-exported
+/// here (with its modules documented inline) so that one dependency on the
+/// SDK is enough. Request bodies and query strings are built from the same
+/// structs the daemon parses.
+///
+/// ```
+/// use modctl_client::types::moderation::{Action, ActionRequest};
+/// let request = ActionRequest { user_id: "800000000000000004".into(), ..Default::default() };
+/// assert_eq!(serde_json::to_string(&request).unwrap(), r#"{"user_id":"800000000000000004"}"#);
+/// assert_eq!("ban".parse::<Action>(), Ok(Action::Ban));
+/// ```
+pub mod types {
+    #[doc(inline)]
+    pub use modctl_types::*;
+}
+
+/// The README's SDK example, compiled as a doctest so that it cannot drift
+/// from the SDK (`cargo test -p modctl-client --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
 pub use modctl_types::Plan;
 pub use reqwest::StatusCode;
 pub use snapshots::RestoreWait;

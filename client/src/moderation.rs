@@ -25,7 +25,7 @@ impl Client {
     ///     ..Default::default()
     /// };
     /// let outcome = client.perform_action("112233445566778899", Action::Ban, &request).await?;
-    /// println!("case {}: applied={} ({})", outcome.case_number, outcome.applied, outcome.detail);
+    /// println!("case #{}: applied={} ({})", outcome.case_id, outcome.applied, outcome.detail);
     /// # Ok(()) }
     /// ```
     pub async fn perform_action(
@@ -76,14 +76,24 @@ impl Client {
 
     /// `GET /servers/{id}/cases`: one page of cases, newest first. Pass the
     /// page's `next_before` as `query.before` for the next one, or use
-    /// [`Client::all_cases`].
+    /// [`Client::all_cases`]. The query's filters combine: here the bans of
+    /// the last week that the platform did not apply.
     ///
     /// ```no_run
     /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
     /// use modctl_client::CaseQuery;
-    /// let page = client.cases("112233445566778899", &CaseQuery { limit: Some(10), ..Default::default() }).await?;
+    /// use modctl_client::types::{moderation::Action, Timestamp};
+    /// let week_ago = Timestamp::now() - std::time::Duration::from_secs(7 * 86_400);
+    /// let query = CaseQuery {
+    ///     limit: Some(10),
+    ///     action: Some(Action::Ban),
+    ///     applied: Some(false),
+    ///     since: Some(week_ago),
+    ///     ..Default::default()
+    /// };
+    /// let page = client.cases("112233445566778899", &query).await?;
     /// for case in &page.cases {
-    ///     println!("#{} {} {}", case.number, case.action, case.user_id);
+    ///     println!("#{} {} {}", case.id, case.action, case.user_id);
     /// }
     /// # Ok(()) }
     /// ```
@@ -105,10 +115,33 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn all_cases(&self, server: &str, user_id: Option<&str>) -> Result<Vec<Case>, Error> {
+        let query = CaseQuery {
+            user_id: user_id.map(str::to_owned),
+            ..CaseQuery::default()
+        };
+        self.all_cases_where(server, &query).await
+    }
+
+    /// Every case matching `query`'s filters, newest first, following the
+    /// pages (`query.limit` and `query.before` are the pager's).
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::CaseQuery;
+    /// let by_expiry = CaseQuery { actor: Some("system:expiry".into()), ..Default::default() };
+    /// let cases = client.all_cases_where("112233445566778899", &by_expiry).await?;
+    /// println!("{} jails ended by themselves", cases.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn all_cases_where(
+        &self,
+        server: &str,
+        query: &CaseQuery,
+    ) -> Result<Vec<Case>, Error> {
         let mut query = CaseQuery {
             limit: Some(CASES_MAX_LIMIT),
-            user_id: user_id.map(str::to_owned),
             before: None,
+            ..query.clone()
         };
         let mut all = Vec::new();
         loop {
@@ -121,7 +154,8 @@ impl Client {
         }
     }
 
-    /// `GET /servers/{id}/cases/{case_id}`: one case.
+    /// `GET /servers/{id}/cases/{case_id}`: one case, by its number on the
+    /// server (`case.id`, an action response's `case_id`).
     ///
     /// ```no_run
     /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {

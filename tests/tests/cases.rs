@@ -316,7 +316,7 @@ async fn cases_record_the_actor_and_page_newest_first() {
         .await
         .unwrap();
     assert_eq!(
-        first.cases.iter().map(|c| c.number).collect::<Vec<_>>(),
+        first.cases.iter().map(|c| c.id).collect::<Vec<_>>(),
         [7, 6, 5]
     );
     assert_eq!(first.next_before, Some(first.cases[2].id));
@@ -332,7 +332,7 @@ async fn cases_record_the_actor_and_page_newest_first() {
         .await
         .unwrap();
     assert_eq!(
-        second.cases.iter().map(|c| c.number).collect::<Vec<_>>(),
+        second.cases.iter().map(|c| c.id).collect::<Vec<_>>(),
         [4, 3, 2]
     );
     assert_eq!(
@@ -344,10 +344,7 @@ async fn cases_record_the_actor_and_page_newest_first() {
         .all_cases(ALPHA_DISCORD, Some(dm::ALICE))
         .await
         .unwrap();
-    assert_eq!(
-        alice.iter().map(|c| c.number).collect::<Vec<_>>(),
-        [6, 5, 3, 1]
-    );
+    assert_eq!(alice.iter().map(|c| c.id).collect::<Vec<_>>(), [6, 5, 3, 1]);
     let case = &alice[0];
     assert_eq!(case.actor, format!("key:{}", fixture.alpha_rw.key_id));
     assert_eq!(
@@ -372,10 +369,28 @@ async fn cases_record_the_actor_and_page_newest_first() {
             format!("limit must be between 1 and 200, got {limit}")
         );
     }
-    // A case of another server, or none at all: 404.
+    // A case number is the server's own: another server's case #6 does not
+    // exist yet, and its first case is #1 whatever the other servers hold.
     let beta = fixture.daemon.client(&fixture.beta_rw);
     let err = beta.case(BETA_DISCORD, case.id).await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
+    assert_eq!(
+        err.message(),
+        format!("case #{} not found on server {BETA_DISCORD}", case.id)
+    );
+    let beta_first = beta
+        .perform_action(BETA_DISCORD, Action::Note, &request(dm::ALICE))
+        .await
+        .unwrap();
+    assert_eq!(beta_first.case_id, 1);
+    assert_eq!(
+        beta.case(BETA_DISCORD, 1).await.unwrap().platform,
+        Platform::Discord
+    );
+    assert_eq!(
+        client.case(ALPHA_DISCORD, 1).await.unwrap().actor,
+        format!("key:{}", fixture.alpha_rw.key_id)
+    );
     assert_eq!(
         client
             .case(ALPHA_DISCORD, 999_999)
@@ -398,6 +413,12 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
         SectionName::Strikes,
         json!({"weights": {"warn": 1}, "expiry_days": 30, "ladder": [{"at": 2, "action": "timeout", "minutes": 15}, {"at": 3, "action": "kick"}]}),
     );
+    // A case on another server first: the numbers below are this server's
+    // own, not row ids shared by all servers.
+    client
+        .perform_action(ALPHA_TELEGRAM, Action::Note, &request(tm::ALICE))
+        .await
+        .unwrap();
     let first = client
         .perform_action(ALPHA_DISCORD, Action::Warn, &request(dm::BOB))
         .await
@@ -413,6 +434,7 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
         .unwrap();
     assert_eq!(second.active_strikes, 2);
     let escalation = second.escalation.expect("the ladder's first step");
+    assert_eq!((second.case_id, escalation.case_id), (2, 3));
     assert_eq!(
         (escalation.action, escalation.applied),
         (Action::Timeout, true)
@@ -424,6 +446,14 @@ async fn strikes_escalate_along_the_ladder_as_linked_cases() {
     assert_eq!(
         (case.source, case.linked_case_id, case.minutes),
         (CaseSource::Escalation, Some(second.case_id), Some(15))
+    );
+    assert!(
+        case.reason
+            .as_deref()
+            .unwrap_or_default()
+            .ends_with("(case #2)"),
+        "the reason cites the triggering case by its number: {:?}",
+        case.reason
     );
     let bob = fixture
         .daemon
@@ -722,4 +752,168 @@ async fn the_demo_servers_show_real_outcomes() {
     );
     let posted = daemon.write(|tx| simulator::messages(tx, demo::SLACK, sm::MODLOG));
     assert_eq!(posted, [format!("Warning for <@{}>: be kind", sm::ALICE)]);
+}
+
+/// The listing filters combine; `since` and `until` select by the time a case
+/// was recorded (the daemon's clock here), and paging keeps the filters.
+#[tokio::test]
+async fn cases_filter_by_action_actor_applied_and_time() {
+    let (fixture, client) = simulated();
+    let clock = fixture.daemon.clock().clone();
+    let day_one = clock.now();
+    for (action, user) in [
+        (Action::Warn, dm::BOB),
+        (Action::Ban, dm::ADA), // not applied: Ada's role is above the bot's
+        (Action::Note, dm::BOB),
+    ] {
+        client
+            .perform_action(ALPHA_DISCORD, action, &request(user))
+            .await
+            .unwrap();
+    }
+    clock.advance(Duration::from_secs(2 * 86_400));
+    let day_three = clock.now();
+    for user in [dm::ALICE, dm::BOB] {
+        client
+            .perform_action(ALPHA_DISCORD, Action::Warn, &request(user))
+            .await
+            .unwrap();
+    }
+    let ids = |query: CaseQuery| {
+        let client = client.clone();
+        async move {
+            client
+                .all_cases_where(ALPHA_DISCORD, &query)
+                .await
+                .unwrap()
+                .iter()
+                .map(|c| c.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    let q = CaseQuery::default;
+    assert_eq!(
+        ids(CaseQuery {
+            action: Some(Action::Warn),
+            ..q()
+        })
+        .await,
+        [5, 4, 1]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            applied: Some(false),
+            ..q()
+        })
+        .await,
+        [2]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            applied: Some(true),
+            user_id: Some(dm::BOB.into()),
+            ..q()
+        })
+        .await,
+        [5, 3, 1]
+    );
+    let actor = format!("key:{}", fixture.alpha_rw.key_id);
+    assert_eq!(
+        ids(CaseQuery {
+            actor: Some(actor.clone()),
+            ..q()
+        })
+        .await,
+        [5, 4, 3, 2, 1]
+    );
+    assert!(
+        ids(CaseQuery {
+            actor: Some("system:expiry".into()),
+            ..q()
+        })
+        .await
+        .is_empty()
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            since: Some(day_three),
+            ..q()
+        })
+        .await,
+        [5, 4]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            until: Some(day_three),
+            ..q()
+        })
+        .await,
+        [3, 2, 1]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            since: Some(day_one),
+            until: Some(day_three),
+            action: Some(Action::Warn),
+            ..q()
+        })
+        .await,
+        [1]
+    );
+    // Pages of one keep the filter: the cursor is a case number.
+    let page = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                limit: Some(1),
+                action: Some(Action::Warn),
+                ..q()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!((page.cases[0].id, page.next_before), (5, Some(5)));
+    let next = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                limit: Some(1),
+                action: Some(Action::Warn),
+                before: Some(5),
+                ..q()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(next.cases[0].id, 4);
+
+    let err = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                since: Some(day_three),
+                until: Some(day_one),
+                ..q()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
+    assert!(err.message().starts_with("since ("), "{}", err.message());
+    // Not a case number: 400 saying what one looks like.
+    let raw = reqwest::Client::new()
+        .get(format!(
+            "{}/api/v1/servers/{ALPHA_DISCORD}/cases/abc",
+            fixture.daemon.url()
+        ))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), StatusCode::BAD_REQUEST);
+    let body: serde_json::Value = raw.json().await.unwrap();
+    assert_eq!(
+        body["error"],
+        "case id `abc` is not a case number: cases are numbered 1, 2, 3, ... on each server"
+    );
 }

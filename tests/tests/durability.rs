@@ -395,9 +395,7 @@ async fn a_case_left_pending_blocks_its_member_until_the_recovery_worker_settles
         .unwrap_err();
     assert_eq!(refused.status(), Some(StatusCode::CONFLICT));
     assert!(
-        refused
-            .message()
-            .contains(&format!("case id {}", orphan.id)),
+        refused.message().contains(&format!("case #{}", orphan.id)),
         "{}",
         refused.message()
     );

@@ -127,10 +127,8 @@ pub struct ActionRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Escalation {
-    /// The escalation's own case.
+    /// The escalation's own case: its number on this server.
     pub case_id: i64,
-    /// Its per-server number.
-    pub case_number: i64,
     /// The ladder step's action.
     pub action: Action,
     /// Whether it was applied on the platform.
@@ -196,7 +194,8 @@ impl FromStr for CaseState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ActionResponse {
-    /// Identifier of the case that was recorded.
+    /// Identifier of the case that was recorded: its number on this server
+    /// (1, 2, 3, ...), as in `GET /servers/{id}/cases/{case_id}`.
     pub case_id: i64,
     /// Whether the action was applied on the platform.
     pub applied: bool,
@@ -204,8 +203,6 @@ pub struct ActionResponse {
     pub platform: Platform,
     /// Additional detail about the outcome: what happened and what to do.
     pub detail: String,
-    /// The case's per-server number (additive).
-    pub case_number: i64,
     /// The member's active strikes after this action (additive).
     pub active_strikes: u32,
     /// The ladder step this action triggered, if any (additive).
@@ -250,10 +247,9 @@ impl fmt::Display for CaseSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Case {
-    /// The case id (unique across servers).
+    /// The case's identifier: its number on this server, 1, 2, 3, ... in
+    /// the order the cases were recorded.
     pub id: i64,
-    /// Per-server case number.
-    pub number: i64,
     /// What was done.
     pub action: Action,
     /// To whom.
@@ -278,7 +274,7 @@ pub struct Case {
     pub created_at: Timestamp,
     /// How the case came about.
     pub source: CaseSource,
-    /// The case that caused this one (escalations, expiries).
+    /// The case of this server that caused this one (escalations, expiries).
     pub linked_case_id: Option<i64>,
     /// Where the case is in its lifecycle (additive).
     #[serde(default)]
@@ -329,7 +325,7 @@ pub struct JailRecord {
     pub until: Option<Timestamp>,
     /// Roles restored on unjail.
     pub saved_roles: Vec<String>,
-    /// The jail's case.
+    /// The jail's case (its number on this server).
     pub case_id: i64,
 }
 

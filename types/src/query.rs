@@ -8,6 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::Timestamp;
+use crate::moderation::Action;
+
 /// Page size of `GET /cases` when none is given.
 pub const CASES_DEFAULT_LIMIT: u32 = 50;
 /// Largest page of `GET /cases`.
@@ -37,9 +40,29 @@ pub struct CaseQuery {
     /// Only cases of this user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<String>,
-    /// Only cases older than this case id: the previous page's `next_before`.
+    /// Only cases older than this case (its number): the previous page's
+    /// `next_before`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<i64>,
+    /// Only cases of this action (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
+    /// Only cases by this actor, e.g. `key:ab12cd34` or `system:expiry`
+    /// (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// Only cases applied on the platform (`true`) or not (`false`)
+    /// (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applied: Option<bool>,
+    /// Only cases recorded at or after this time: from the first case
+    /// recorded then on (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Timestamp>,
+    /// Only cases recorded before this time: up to the first case recorded
+    /// then (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Timestamp>,
 }
 
 impl CaseQuery {

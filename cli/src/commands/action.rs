@@ -365,10 +365,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
         return render_json(response);
     }
     let mut pairs = vec![
-        (
-            "case",
-            format!("#{} (id {})", response.case_number, response.case_id),
-        ),
+        ("case", format!("#{}", response.case_id)),
         ("applied", response.applied.to_string()),
         ("platform", response.platform.to_string()),
         ("detail", response.detail.clone()),
@@ -382,7 +379,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
             "escalation",
             format!(
                 "{} (case #{}): applied={}: {}",
-                escalation.action, escalation.case_number, escalation.applied, escalation.detail
+                escalation.action, escalation.case_id, escalation.applied, escalation.detail
             ),
         ));
     }

@@ -1,19 +1,48 @@
 //! `modctl cases list|show|export`, `modctl strikes`, `modctl jails`.
 
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use modctl_client::CaseQuery;
-use modctl_types::moderation::{Case, JailRecord, StrikeSummary};
+use modctl_types::Timestamp;
+use modctl_types::moderation::{Action, Case, JailRecord, StrikeSummary};
 
 use crate::commands::print;
 use crate::context::Context;
 use crate::exit::{CliError, api_error};
-use crate::output::{OutputMode, Rows, human_time, render_json, render_pairs};
+use crate::output::{OutputMode, Rows, human_time, relative_time, render_json, render_pairs};
 use crate::words;
+
+const LIST_HELP: &str = "\
+Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail
+
+Examples:
+  modctl cases list 112233445566778899
+  modctl cases list 112233445566778899 --action ban --since 7d
+  modctl cases list 112233445566778899 --user 800000000000000004 --not-applied
+  modctl cases list 112233445566778899 --since 2026-11-01 --until 2026-11-08 --all
+  modctl cases list 112233445566778899 --actor key:ab12cd34 -o wide
+  modctl cases list 112233445566778899 --json | jq '.[].id'";
+
+const SHOW_HELP: &str = "\
+Plain lines (piped or --plain): field<TAB>value, for id, action, user_id, actor, reason, minutes,
+expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at
+
+Examples:
+  modctl cases show 112233445566778899 12
+  modctl cases show 112233445566778899 12 --json";
+
+const EXPORT_HELP: &str = "\
+CSV columns: id, action, user_id, actor, reason, minutes, expires_at, delete_message_days, applied,
+platform, detail, source, linked_case_id, created_at
+
+Examples:
+  modctl cases export 112233445566778899 > cases.jsonl
+  modctl cases export 112233445566778899 --format csv > cases.csv";
 
 /// `modctl cases ...`
 #[derive(Debug, Subcommand)]
 pub enum CasesCommand {
-    /// Recent cases, newest first (plain columns: id, number, action, user, applied, source, actor, created, reason, detail)
+    /// Recent cases, newest first, optionally filtered
+    #[command(after_help = LIST_HELP)]
     List {
         /// The server id
         #[arg(allow_hyphen_values = true)]
@@ -21,22 +50,46 @@ pub enum CasesCommand {
         /// Only cases of this user
         #[arg(long)]
         user: Option<String>,
+        /// Only cases of this action
+        #[arg(long, value_parser = parse_action)]
+        action: Option<Action>,
+        /// Only cases by this actor: key:<key id>, or system:expiry
+        #[arg(long)]
+        actor: Option<String>,
+        /// Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date
+        /// (2026-11-01, 2026-11-01T09:00:00Z)
+        #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+        since: Option<Timestamp>,
+        /// Only cases recorded before then (same forms as --since)
+        #[arg(long, value_name = "WHEN", value_parser = parse_when)]
+        until: Option<Timestamp>,
+        /// Only cases the platform applied
+        #[arg(long, conflicts_with = "not_applied")]
+        applied: bool,
+        /// Only cases the platform did not apply
+        #[arg(long)]
+        not_applied: bool,
         /// How many (1 to 200)
         #[arg(long, default_value_t = 20)]
         limit: u32,
-        /// Every case, following the pages
+        /// Every matching case, following the pages
         #[arg(long, conflicts_with = "limit")]
         all: bool,
+        #[command(flatten)]
+        layout: Layout,
     },
-    /// One case
+    /// One case, by its number on the server
+    #[command(after_help = SHOW_HELP)]
     Show {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// The case id
+        /// The case number (1, 2, 3, ... on each server), as `cases list` shows it
+        #[arg(value_parser = parse_case_number)]
         case: i64,
     },
     /// Every case of a server as JSON lines or CSV, oldest first
+    #[command(after_help = EXPORT_HELP)]
     Export {
         /// The server id
         #[arg(allow_hyphen_values = true)]
@@ -45,6 +98,88 @@ pub enum CasesCommand {
         #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
         format: ExportFormat,
     },
+}
+
+/// `-o FORMAT` of the listings, as kubectl spells it.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Layout {
+    /// Output format: table, wide (a table with every value whole), plain or json
+    #[arg(short = 'o', long = "output", value_enum, value_name = "FORMAT")]
+    pub output: Option<Format>,
+}
+
+/// The values of `-o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table fitted to the terminal.
+    Table,
+    /// A table with every value whole.
+    Wide,
+    /// Tab-separated rows.
+    Plain,
+    /// JSON.
+    Json,
+}
+
+impl Layout {
+    /// The output mode with `-o` applied over the global flags.
+    pub fn mode(&self, context: &Context) -> OutputMode {
+        let mode = match self.output {
+            None => context.output,
+            Some(Format::Table | Format::Wide) => OutputMode::Table,
+            Some(Format::Plain) => OutputMode::Plain,
+            Some(Format::Json) => OutputMode::Json,
+        };
+        crate::output::configure(
+            mode,
+            context.global.wide || self.output == Some(Format::Wide),
+        );
+        mode
+    }
+}
+
+/// A case number: a positive integer.
+pub fn parse_case_number(text: &str) -> Result<i64, String> {
+    match text.trim_start_matches('#').parse::<i64>() {
+        Ok(number) if number > 0 => Ok(number),
+        _ => Err(format!(
+            "`{text}` is not a case number: cases are numbered 1, 2, 3, ... on each server \
+             (the CASE column of `modctl cases list SERVER`)"
+        )),
+    }
+}
+
+fn parse_action(text: &str) -> Result<Action, String> {
+    text.parse()
+}
+
+/// `--since` / `--until`: a duration ago (`7d`) or a date or time.
+pub fn parse_when(text: &str) -> Result<Timestamp, String> {
+    when(text, Timestamp::now())
+}
+
+fn when(text: &str, now: Timestamp) -> Result<Timestamp, String> {
+    let invalid = || {
+        format!(
+            "`{text}` is neither a duration ago (30m, 12h, 7d, 2w) nor a date (2026-11-01 or 2026-11-01T09:00:00Z)"
+        )
+    };
+    if text.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && text.ends_with(['m', 'h', 'd', 'w'])
+    {
+        let minutes = crate::commands::action::parse_duration(text).map_err(|_| invalid())?;
+        return minutes
+            .checked_mul(60)
+            .and_then(|s| now.as_second().checked_sub(s))
+            .and_then(|s| Timestamp::from_second(s).ok())
+            .ok_or_else(invalid);
+    }
+    if let Ok(t) = text.parse::<Timestamp>() {
+        return Ok(t);
+    }
+    format!("{text}T00:00:00Z")
+        .parse::<Timestamp>()
+        .map_err(|_| invalid())
 }
 
 /// Formats of `cases export`.
@@ -63,29 +198,44 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
         CasesCommand::List {
             server,
             user,
+            action,
+            actor,
+            since,
+            until,
+            applied,
+            not_applied,
             limit,
             all,
+            layout,
         } => {
+            let mode = layout.mode(context);
+            let query = CaseQuery {
+                limit: Some(limit),
+                user_id: user,
+                action,
+                actor,
+                applied: (applied || not_applied).then_some(applied),
+                since,
+                until,
+                before: None,
+            };
             let cases = if all {
                 client
-                    .all_cases(&server, user.as_deref())
+                    .all_cases_where(&server, &query)
                     .await
                     .map_err(api_error(words::CASES))?
             } else {
                 client
-                    .cases(
-                        &server,
-                        &CaseQuery {
-                            limit: Some(limit),
-                            user_id: user,
-                            before: None,
-                        },
-                    )
+                    .cases(&server, &query)
                     .await
                     .map_err(api_error(words::CASES))?
                     .cases
             };
-            print(&render_cases(&cases, context.output));
+            if cases.is_empty() && mode != OutputMode::Json {
+                // Nothing on stdout keeps `| wc -l` right; a person is told.
+                eprintln!("no cases match");
+            }
+            print(&render_cases(&cases, mode));
         }
         CasesCommand::Show { server, case } => {
             let case = client.case(&server, case).await?;
@@ -101,16 +251,18 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
 }
 
 /// Runs `modctl strikes SERVER`.
-pub async fn strikes(context: &Context, server: &str) -> Result<(), CliError> {
+pub async fn strikes(context: &Context, server: &str, layout: &Layout) -> Result<(), CliError> {
+    let mode = layout.mode(context);
     let strikes = context.client()?.strikes(server).await?;
-    print(&render_strikes(&strikes, context.output));
+    print(&render_strikes(&strikes, mode));
     Ok(())
 }
 
 /// Runs `modctl jails SERVER`.
-pub async fn jails(context: &Context, server: &str) -> Result<(), CliError> {
+pub async fn jails(context: &Context, server: &str, layout: &Layout) -> Result<(), CliError> {
+    let mode = layout.mode(context);
     let jails = context.client()?.jails(server).await?;
-    print(&render_jails(&jails, context.output));
+    print(&render_jails(&jails, mode));
     Ok(())
 }
 
@@ -126,24 +278,39 @@ pub fn render_cases(cases: &[Case], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(cases);
     }
+    cases_rows(cases, mode, crate::output::relative_to()).render(mode)
+}
+
+/// The rows of [`render_cases`]; table times relative to `now` if given.
+/// A table shows source and actor with `--wide` only; plain rows have every
+/// column.
+pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> Rows {
     let mut rows = Rows::new(vec![
-        "ID", "#", "ACTION", "USER", "APPLIED", "SOURCE", "ACTOR", "CREATED", "REASON", "DETAIL",
-    ]);
+        "CASE", "ACTION", "USER", "APPLIED", "SOURCE", "ACTOR", "CREATED", "REASON", "DETAIL",
+    ])
+    .long(&["REASON", "DETAIL"])
+    .wide_only(&["SOURCE", "ACTOR"])
+    .yes_no("APPLIED");
     for c in cases {
         rows.push(vec![
             c.id.to_string(),
-            c.number.to_string(),
             c.action.to_string(),
             c.user_id.clone(),
             if c.applied { "yes".into() } else { "no".into() },
-            c.source.to_string(),
+            match c.linked_case_id {
+                Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
+                _ => c.source.to_string(),
+            },
             c.actor.clone(),
-            time(&c.created_at, mode),
+            match (mode, now) {
+                (OutputMode::Table, Some(now)) => relative_time(&c.created_at, &now),
+                _ => time(&c.created_at, mode),
+            },
             c.reason.clone().unwrap_or_else(|| "-".into()),
             c.detail.clone(),
         ]);
     }
-    rows.render(mode)
+    rows
 }
 
 /// One case, field by field.
@@ -155,7 +322,6 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
     render_pairs(
         &[
             ("id", case.id.to_string()),
-            ("number", case.number.to_string()),
             ("action", case.action.to_string()),
             ("user_id", case.user_id.clone()),
             ("actor", case.actor.clone()),
@@ -205,7 +371,8 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(jails);
     }
-    let mut rows = Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"]);
+    let mut rows =
+        Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"]).long(&["SAVED ROLES"]);
     for j in jails {
         rows.push(vec![
             j.user_id.clone(),
@@ -224,7 +391,7 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     rows.render(mode)
 }
 
-const CSV_HEADER: &str = "id,number,action,user_id,actor,reason,minutes,expires_at,delete_message_days,applied,platform,detail,source,linked_case_id,created_at";
+const CSV_HEADER: &str = "id,action,user_id,actor,reason,minutes,expires_at,delete_message_days,applied,platform,detail,source,linked_case_id,created_at";
 
 /// Cases as JSON lines or CSV (RFC 4180 quoting).
 pub fn export(cases: &[Case], format: ExportFormat) -> String {
@@ -239,7 +406,6 @@ pub fn export(cases: &[Case], format: ExportFormat) -> String {
             for c in cases {
                 let fields = [
                     c.id.to_string(),
-                    c.number.to_string(),
                     c.action.to_string(),
                     c.user_id.clone(),
                     c.actor.clone(),
@@ -278,6 +444,118 @@ fn csv_field(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::Fit;
+    use modctl_types::Platform;
+    use modctl_types::moderation::{CaseSource, CaseState};
+
+    fn case(id: i64, action: Action, applied: bool, detail: &str) -> Case {
+        Case {
+            id,
+            action,
+            user_id: "800000000000000004".into(),
+            actor: "key:ab12cd34ef56".into(),
+            reason: Some("spam in #general, three times after a warning".into()),
+            minutes: None,
+            expires_at: None,
+            delete_message_days: None,
+            applied,
+            platform: Platform::Discord,
+            detail: detail.into(),
+            created_at: "2026-11-21T09:08:10Z".parse().unwrap(),
+            source: CaseSource::Api,
+            linked_case_id: None,
+            state: CaseState::Settled,
+        }
+    }
+
+    fn cases() -> Vec<Case> {
+        let mut escalation = case(3, Action::Timeout, true, "timed out for 60 minutes");
+        escalation.source = CaseSource::Escalation;
+        escalation.linked_case_id = Some(2);
+        escalation.reason =
+            Some("strike ladder: 3 active strikes reached step `at 3` (case #2)".into());
+        vec![
+            escalation,
+            case(
+                2,
+                Action::Warn,
+                true,
+                "warned; the member has 3 active strikes",
+            ),
+            case(
+                1,
+                Action::Ban,
+                false,
+                "not applied: the bot's highest role is below the target's; move the bot's role above theirs in Server Settings > Roles and retry",
+            ),
+        ]
+    }
+
+    const AT_80: Fit = Fit {
+        width: Some(80),
+        wide: false,
+        colour: false,
+    };
+
+    fn now() -> Option<Timestamp> {
+        Some("2026-11-21T09:11:10Z".parse().unwrap())
+    }
+
+    #[test]
+    fn a_table_at_80_columns_cuts_reason_and_detail() {
+        let table =
+            cases_rows(&cases(), OutputMode::Table, now()).render_fitted(OutputMode::Table, AT_80);
+        for line in table.lines() {
+            assert!(line.chars().count() <= 80, "{line}");
+        }
+        insta::assert_snapshot!(table);
+    }
+
+    #[test]
+    fn a_wide_table_shows_everything() {
+        let fit = Fit {
+            wide: true,
+            ..AT_80
+        };
+        let table =
+            cases_rows(&cases(), OutputMode::Table, now()).render_fitted(OutputMode::Table, fit);
+        assert!(
+            table.contains("Server Settings > Roles and retry"),
+            "{table}"
+        );
+        assert!(
+            table.contains("escalation of #2") && table.contains("ACTOR"),
+            "{table}"
+        );
+        insta::assert_snapshot!(table);
+    }
+
+    #[test]
+    fn case_numbers_and_times() {
+        assert_eq!(parse_case_number("12"), Ok(12));
+        assert_eq!(parse_case_number("#12"), Ok(12));
+        for bad in ["abc", "0", "-3", "1.5"] {
+            let err = parse_case_number(bad).unwrap_err();
+            assert!(err.contains("is not a case number"), "{err}");
+        }
+        let now: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        assert_eq!(when("7d", now).unwrap().to_string(), "2026-11-15T10:00:00Z");
+        assert_eq!(
+            when("90m", now).unwrap().to_string(),
+            "2026-11-22T08:30:00Z"
+        );
+        assert_eq!(
+            when("2026-11-01", now).unwrap().to_string(),
+            "2026-11-01T00:00:00Z"
+        );
+        assert_eq!(
+            when("2026-11-01T09:30:00Z", now).unwrap().to_string(),
+            "2026-11-01T09:30:00Z"
+        );
+        for bad in ["yesterday", "7x", "2026-13-01", ""] {
+            assert!(when(bad, now).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn csv_fields_are_quoted_when_needed() {

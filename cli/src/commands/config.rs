@@ -391,7 +391,7 @@ fn render_flat(pairs: &[(String, String)], mode: OutputMode) -> String {
 }
 
 /// `a.b[0].c`-style paths to scalar values; lists of scalars stay on one line.
-fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+pub fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
     match value {
         Value::Object(map) if !map.is_empty() => {
             for (key, item) in map {

@@ -11,6 +11,7 @@ pub mod config_write;
 pub mod insights;
 pub mod login;
 pub mod onboarding;
+pub mod profile;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
@@ -19,9 +20,13 @@ pub mod whoami;
 
 use crate::output::OutputMode;
 
-/// Prints rendered output to stdout as is (renderers end lines themselves).
+/// Prints rendered output to stdout as is (renderers end lines themselves);
+/// output taller than the terminal goes through the pager.
 pub fn print(text: &str) {
     use std::io::Write;
+    if crate::output::page(text) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     // A closed pipe (`modctl ... | head`) is not an error worth reporting.
     let _ = out.write_all(text.as_bytes());

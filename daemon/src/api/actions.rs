@@ -66,13 +66,15 @@ pub async fn perform(
     Ok(Json(moderation::perform(&state, call).await?))
 }
 
-/// `GET /servers/{id}/cases?limit=N&user_id=U&before=C`, newest first.
+/// `GET /servers/{id}/cases?limit=N&user_id=U&action=A&actor=K&applied=B&since=T&until=T&before=C`,
+/// newest first.
 #[utoipa::path(
     get,
     path = "/servers/{id}/cases",
     tag = "moderation",
     summary = "Recent cases",
-    description = "Cases, newest first, a page at a time: pass `next_before` as `before` for the next page.",
+    description = "Cases, newest first, a page at a time: pass `next_before` as `before` for the next page. \
+        The filters combine (all must hold); `since` and `until` select by the time a case was recorded.",
     params(ServerPath, CaseQuery),
     security(("bearer" = ["read"])),
     responses((status = 200, description = "A page of cases.", body = CaseList)),
@@ -83,10 +85,28 @@ pub async fn list(
     ApiQuery(query): ApiQuery<CaseQuery>,
 ) -> ApiResult<Json<CaseList>> {
     let limit = query.page_size().map_err(ApiError::BadRequest)?;
+    if let (Some(since), Some(until)) = (query.since, query.until)
+        && since >= until
+    {
+        return Err(ApiError::BadRequest(format!(
+            "since ({since}) must be before until ({until})"
+        )));
+    }
     let id = access.server.id;
     let cases = state
         .store
-        .read(move |tx| cases::list(tx, &id, query.user_id.as_deref(), query.before, limit))
+        .read(move |tx| {
+            let filter = cases::Filter {
+                user_id: query.user_id.as_deref(),
+                actor: query.actor.as_deref(),
+                action: query.action,
+                applied: query.applied,
+                since: query.since.map(|t| t.as_second()),
+                until: query.until.map(|t| t.as_second()),
+                before: query.before,
+            };
+            cases::list(tx, &id, &filter, limit)
+        })
         .await?;
     let next_before = (cases.len() == limit as usize)
         .then(|| cases.last().map(|c| c.id))
@@ -102,11 +122,12 @@ pub async fn list(
     summary = "One case",
     params(
         ServerPath,
-        ("case_id" = i64, Path, description = "The case id (`id` of a case, `case_id` of an action response)."),
+        ("case_id" = i64, Path, minimum = 1, description = "The case's number on this server (`id` of a case, `case_id` of an action response)."),
     ),
     security(("bearer" = ["read"])),
     responses(
         (status = 200, description = "The case.", body = Case),
+        (status = 400, description = "`case_id` is not a case number (a positive integer).", body = ErrorBody),
         (status = 404, description = "No server with this id is claimed, or it has no such case.", body = ErrorBody),
     ),
 )]
@@ -115,21 +136,25 @@ pub async fn show(
     access: ReadServer,
     ApiPath((_, case_id)): ApiPath<(String, String)>,
 ) -> ApiResult<Json<Case>> {
-    let not_found = || {
-        ApiError::NotFound(format!(
-            "case `{case_id}` not found on server {}",
-            access.server.id
-        ))
-    };
-    let Ok(number) = case_id.parse::<i64>() else {
-        return Err(not_found());
+    let number = match case_id.parse::<i64>() {
+        Ok(number) if number > 0 => number,
+        _ => {
+            return Err(ApiError::BadRequest(format!(
+                "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
+            )));
+        }
     };
     let id = access.server.id.clone();
     let case = state
         .store
         .read(move |tx| cases::get(tx, &id, number))
         .await?;
-    case.map(Json).ok_or_else(not_found)
+    case.map(Json).ok_or_else(|| {
+        ApiError::NotFound(format!(
+            "case #{number} not found on server {}",
+            access.server.id
+        ))
+    })
 }
 
 /// `GET /servers/{id}/strikes`

@@ -156,7 +156,7 @@ pub fn plan(reached: &Reached<'_>, in_force: &InForce) -> Plan {
             validate::jail_available(reached.platform, reached.sections),
         ) {
             (Some(jail), _) => skip(format!(
-                "the member is already jailed (case id {}); the jail stays as it is",
+                "the member is already jailed (case #{}); the jail stays as it is",
                 jail.case_id
             )),
             (None, Err(why)) => Plan::Skip(input.clone(), format!("not applied: {why}")),

@@ -63,7 +63,7 @@ pub async fn expire_jail(
     let input = Checked {
         action: Action::Unjail,
         user_id: jail.user_id.clone(),
-        reason: Some(format!("jail of case {} ended", jail.case_id)),
+        reason: Some(format!("jail of case #{} ended", jail.case_id)),
         minutes: None,
         delete_message_days: None,
         defaulted: None,

@@ -225,7 +225,7 @@ impl Begin {
         // it is settled could act on a state it is about to change.
         if let Some(pending) = cases::pending_of(tx, server_id, &input.user_id)? {
             return Err(ModerationError::Conflict(format!(
-                "an earlier action on user {} (case id {pending}) is still being settled: retry in a minute",
+                "an earlier action on user {} (case #{pending}) is still being settled: retry in a minute",
                 input.user_id
             )));
         }
@@ -258,7 +258,15 @@ impl Begin {
             },
         )?;
         if let Some((key, fingerprint)) = &self.idempotency {
-            idempotency::attach(tx, &self.key_id, key, fingerprint, case.id, self.now)?;
+            idempotency::attach(
+                tx,
+                &self.key_id,
+                key,
+                fingerprint,
+                server_id,
+                case.id,
+                self.now,
+            )?;
         }
         if let Some(mut outcome) = self.known {
             outcome.detail = input.with_default_note(outcome.detail);
@@ -347,7 +355,7 @@ async fn replay(
         || response.escalation.as_ref().map(|e| e.state) == Some(CaseState::Pending)
     {
         return Err(ModerationError::Conflict(format!(
-            "the first request with this Idempotency-Key (case id {case_id}) is still being carried out: retry in a moment"
+            "the first request with this Idempotency-Key (case #{case_id}) is still being carried out: retry in a moment"
         )));
     }
     Ok(response)

@@ -294,7 +294,6 @@ mod tests {
     fn case(action: Action, expires_at: Option<i64>) -> Case {
         Case {
             id: 1,
-            number: 1,
             action,
             user_id: "42".into(),
             actor: "key:test".into(),

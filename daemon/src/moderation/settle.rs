@@ -156,6 +156,7 @@ impl Record {
         };
         cases::settle(
             tx,
+            &server.id,
             case.id,
             &Settlement {
                 state: outcome.state,
@@ -184,7 +185,7 @@ impl Record {
         let reached = Reached {
             step,
             user_id: user,
-            case_number: case.number,
+            case_number: case.id,
             active_strikes: after,
             platform: server.platform,
             sections: &sections,
@@ -213,6 +214,7 @@ impl Record {
                 // in the history, and nothing is sent to the platform.
                 cases::settle(
                     tx,
+                    &server.id,
                     escalation.id,
                     &Settlement {
                         state: CaseState::Settled,
@@ -241,7 +243,7 @@ pub(super) fn record_expiry(
     else {
         return Ok(None);
     };
-    let reason = format!("jail of case {} ended", jail.case_id);
+    let reason = format!("jail of case #{} ended", jail.case_id);
     let case = cases::insert(
         tx,
         &NewCase {

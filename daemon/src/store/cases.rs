@@ -4,7 +4,8 @@
 //! transaction) before the platform is called, and [`settle`]d with the
 //! platform's answer, its strikes and its jail change in one transaction
 //! afterwards; see [`crate::moderation`] for the lifecycle. Jails live in
-//! [`super::jails`], idempotency records in [`super::idempotency`].
+//! [`super::jails`], idempotency records in [`super::idempotency`]; the
+//! filtered listing, [`list()`], in `cases/list.rs`.
 
 use modctl_types::Platform;
 use modctl_types::moderation::{
@@ -16,6 +17,9 @@ use modctl_types::config::WebhookEvent;
 
 use super::{StoreError, case_rollup, timestamp, webhooks};
 use crate::activity::days::{DayFinder, server_timezone};
+
+mod list;
+pub use list::{Filter, list};
 
 /// A case to record.
 #[derive(Debug, Clone)]
@@ -46,15 +50,28 @@ pub struct NewCase<'a> {
     pub state: CaseState,
     /// How it came about.
     pub source: CaseSource,
-    /// The case that caused it.
+    /// The case of the same server that caused it (its number).
     pub linked_case_id: Option<i64>,
     /// When, unix seconds.
     pub now: i64,
 }
 
+// A case is known outside the store by its per-server `number`; the row id
+// stays internal (the foreign keys of strikes, jails, idempotency keys and
+// linked cases point at it), so the linked case is read as its number (the
+// lookup skipped for the cases that link none, nearly all of a listing).
 const CASE_COLUMNS: &str =
-    "id, number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
-    applied, platform, detail, created_at, source, linked_case_id, state";
+    "number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
+    applied, platform, detail, created_at, source,
+    CASE WHEN linked_case_id IS NULL THEN NULL
+         ELSE (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id) END,
+    state";
+
+/// The row id of case `number` of server `?1`, for statements that store a
+/// reference to a case (`?N` is the number's parameter).
+fn row_of(param: u8) -> String {
+    format!("(SELECT id FROM cases WHERE server_id = ?1 AND number = ?{param})")
+}
 
 /// Records a case with the next per-server number.
 pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
@@ -63,12 +80,13 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
         .query_row([case.server_id], |row| row.get(0))?;
     let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
-    tx.prepare_cached(
+    tx.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
              rollup_day)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-    )?
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17)",
+        row_of(14)
+    ))?
     .execute(params![
         case.server_id,
         number,
@@ -88,7 +106,6 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         case.state.as_str(),
         day,
     ])?;
-    let id = tx.last_insert_rowid();
     // Counted applied only once settled, whether now or by `settle`.
     let settled = case.state != CaseState::Pending;
     case_rollup::count(
@@ -103,8 +120,8 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
             applied: settled && case.applied,
         },
     )?;
-    let inserted = get(tx, case.server_id, id)?
-        .ok_or_else(|| StoreError::Corrupt(format!("case {id} vanished after insert")))?;
+    let inserted = get(tx, case.server_id, number)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after insert")))?;
     if inserted.state != CaseState::Pending {
         // Recorded settled at once (an expiry, a skipped ladder step): its
         // event is written now, in the same transaction.
@@ -119,7 +136,7 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
     Ok(inserted)
 }
 
-/// Case `case_id` of `server_id`; `None` also when it belongs to another server.
+/// Case `case_id` (its number) of `server_id`; `None` when there is none.
 pub fn get(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -127,55 +144,11 @@ pub fn get(
 ) -> Result<Option<Case>, StoreError> {
     let case = tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id = ?2"
+            "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
         .query_row(params![server_id, case_id], case_from_row)
         .optional()?;
     Ok(case)
-}
-
-/// Cases newest first, optionally of one user and older than case `before`.
-/// Served by `cases_by_server` / `cases_by_user`, so its cost depends on
-/// `limit`, not on how many cases the table holds.
-pub fn list(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    user_id: Option<&str>,
-    before: Option<i64>,
-    limit: u32,
-) -> Result<Vec<Case>, StoreError> {
-    let before = before.unwrap_or(i64::MAX);
-    let limit = limit as usize;
-    let rows = match user_id {
-        Some(user) => tx
-            .prepare_cached(&list_by_user_sql())?
-            .query_map(params![server_id, user, before], case_from_row)?
-            .take(limit)
-            .collect::<rusqlite::Result<Vec<_>>>()?,
-        None => tx
-            .prepare_cached(&list_sql())?
-            .query_map(params![server_id, before], case_from_row)?
-            .take(limit)
-            .collect::<rusqlite::Result<Vec<_>>>()?,
-    };
-    Ok(rows)
-}
-
-// The listing statements have no `LIMIT ?`: SQLite lets a bound LIMIT steer
-// the plan, so it marks that parameter and re-prepares the statement every
-// time it is bound (a sixth of a listing's CPU, measured by the bench's
-// `cases-1m`). The index already yields the rows newest first, so the caller
-// stops stepping after `limit` rows instead; the statement stays in the cache
-// prepared once.
-
-fn list_sql() -> String {
-    format!("SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND id < ?2 ORDER BY id DESC")
-}
-
-fn list_by_user_sql() -> String {
-    format!(
-        "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND user_id = ?2 AND id < ?3 ORDER BY id DESC"
-    )
 }
 
 fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
@@ -194,31 +167,30 @@ fn case_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Case> {
             rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
         })
     };
-    let action = text(at + 2)?;
-    let platform = text(at + 10)?;
-    let source = text(at + 13)?;
-    let state = text(at + 15)?;
+    let action = text(at + 1)?;
+    let platform = text(at + 9)?;
+    let source = text(at + 12)?;
+    let state = text(at + 14)?;
     Ok(Case {
         id: row.get(at)?,
-        number: row.get(at + 1)?,
-        action: action.parse().map_err(|e| parse_err(at + 2, e))?,
-        user_id: row.get(at + 3)?,
-        actor: row.get(at + 4)?,
-        reason: row.get(at + 5)?,
-        minutes: row.get(at + 6)?,
-        expires_at: row.get::<_, Option<i64>>(at + 7)?.map(timestamp),
-        delete_message_days: row.get(at + 8)?,
-        applied: row.get(at + 9)?,
-        platform: platform.parse().map_err(|e| parse_err(at + 10, e))?,
-        detail: row.get(at + 11)?,
-        created_at: timestamp(row.get(at + 12)?),
+        action: action.parse().map_err(|e| parse_err(at + 1, e))?,
+        user_id: row.get(at + 2)?,
+        actor: row.get(at + 3)?,
+        reason: row.get(at + 4)?,
+        minutes: row.get(at + 5)?,
+        expires_at: row.get::<_, Option<i64>>(at + 6)?.map(timestamp),
+        delete_message_days: row.get(at + 7)?,
+        applied: row.get(at + 8)?,
+        platform: platform.parse().map_err(|e| parse_err(at + 9, e))?,
+        detail: row.get(at + 10)?,
+        created_at: timestamp(row.get(at + 11)?),
         source: match source {
             "escalation" => CaseSource::Escalation,
             "expiry" => CaseSource::Expiry,
             _ => CaseSource::Api,
         },
-        linked_case_id: row.get(at + 14)?,
-        state: state.parse().map_err(|e| parse_err(at + 15, e))?,
+        linked_case_id: row.get(at + 13)?,
+        state: state.parse().map_err(|e| parse_err(at + 14, e))?,
     })
 }
 
@@ -235,43 +207,37 @@ pub struct Settlement<'a> {
     pub active_strikes: u32,
 }
 
-/// Settles pending case `case_id`. Fails with a conflict when it is not
-/// pending: two settlements of one case would be a bug in the caller's
-/// locking, and must not silently overwrite the first.
+/// Settles pending case `case_id` (its number) of `server_id`. Fails with a
+/// conflict when it is not pending: two settlements of one case would be a
+/// bug in the caller's locking, and must not silently overwrite the first.
 pub fn settle(
     tx: &Transaction<'_>,
+    server_id: &str,
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    type Settled = (String, i64, Option<i64>, String, String);
+    type Settled = (i64, Option<i64>, String, String);
     let settled: Option<Settled> = tx
         .prepare_cached(
-            "UPDATE cases SET state = ?2, applied = ?3, detail = ?4, active_strikes = ?5
-         WHERE id = ?1 AND state = 'pending'
-         RETURNING server_id, created_at, rollup_day, action, source",
+            "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
+         WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
+         RETURNING created_at, rollup_day, action, source",
         )?
         .query_row(
             params![
+                server_id,
                 case_id,
                 settlement.state.as_str(),
                 settlement.applied,
                 settlement.detail,
                 settlement.active_strikes,
             ],
-            |row| {
-                Ok((
-                    row.get(0)?,
-                    row.get(1)?,
-                    row.get(2)?,
-                    row.get(3)?,
-                    row.get(4)?,
-                ))
-            },
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
         )
         .optional()?;
-    let Some((server_id, created_at, day, action, source)) = settled else {
+    let Some((created_at, day, action, source)) = settled else {
         return Err(StoreError::Conflict(format!(
-            "case {case_id} was already settled"
+            "case #{case_id} of server {server_id} was already settled"
         )));
     };
     if settlement.applied
@@ -281,13 +247,13 @@ pub fn settle(
     }
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.
-    if let Some(url) = webhooks::subscribed(tx, &server_id, WebhookEvent::CaseCreated)? {
-        let case = get(tx, &server_id, case_id)?.ok_or_else(|| {
-            StoreError::Corrupt(format!("case {case_id} vanished after settling"))
+    if let Some(url) = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)? {
+        let case = get(tx, server_id, case_id)?.ok_or_else(|| {
+            StoreError::Corrupt(format!("case #{case_id} vanished after settling"))
         })?;
         webhooks::write(
             tx,
-            &server_id,
+            server_id,
             WebhookEvent::CaseCreated,
             &url,
             &case,
@@ -310,7 +276,7 @@ pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// The id of a pending case of `user_id`, if any.
+/// The number of a pending case of `user_id`, if any.
 pub fn pending_of(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -318,19 +284,24 @@ pub fn pending_of(
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
         .prepare_cached(
-            "SELECT id FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
+            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
         )?
         .query_row([server_id, user_id], |row| row.get(0))
         .optional()?)
 }
 
-/// The escalation case that `case_id` triggered, if any.
-pub fn escalation_of(tx: &Transaction<'_>, case_id: i64) -> Result<Option<Case>, StoreError> {
+/// The escalation case that case `case_id` of `server_id` triggered, if any.
+pub fn escalation_of(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    case_id: i64,
+) -> Result<Option<Case>, StoreError> {
     Ok(tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = ?1 AND source = 'escalation'"
+            "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
+            row_of(2)
         ))?
-        .query_row([case_id], case_from_row)
+        .query_row(params![server_id, case_id], case_from_row)
         .optional()?)
 }
 
@@ -346,18 +317,17 @@ pub fn response_for(
     // `active_strikes` follows the case's columns: one read of the row.
     let Some((case, active_strikes)) = tx
         .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND id = ?2"
+            "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
         .query_row(params![server_id, case_id], |row| {
-            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(16)?))
+            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(15)?))
         })
         .optional()?
     else {
         return Ok(None);
     };
-    let escalation = escalation_of(tx, case_id)?.map(|e| Escalation {
+    let escalation = escalation_of(tx, server_id, case_id)?.map(|e| Escalation {
         case_id: e.id,
-        case_number: e.number,
         action: e.action,
         applied: e.applied,
         detail: e.detail,
@@ -368,7 +338,6 @@ pub fn response_for(
         applied: case.applied,
         platform: case.platform,
         detail: case.detail,
-        case_number: case.number,
         active_strikes: active_strikes.unwrap_or(0).try_into().unwrap_or(u32::MAX),
         escalation,
         state: case.state,
@@ -382,7 +351,7 @@ pub fn is_banned(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result
         .prepare_cached(
             "SELECT action FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
-             ORDER BY id DESC LIMIT 1",
+             ORDER BY number DESC LIMIT 1",
         )?
         .query_row([server_id, user_id], |row| row.get(0))
         .optional()?;
@@ -406,7 +375,7 @@ pub fn timeout_in_force_until(
         .query_row(params![server_id, user_id, now], |row| row.get(0))?)
 }
 
-/// Adds `weight` strikes for `case_id`.
+/// Adds `weight` strikes for case `case_id` (its number) of `server_id`.
 pub fn add_strike(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -416,10 +385,11 @@ pub fn add_strike(
     now: i64,
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.prepare_cached(
+    tx.prepare_cached(&format!(
         "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
+         VALUES (?1, ?2, {}, ?4, ?5, ?6)",
+        row_of(3)
+    ))?
     .execute(params![
         server_id, user_id, case_id, weight, now, expires_at
     ])?;
@@ -464,69 +434,4 @@ pub fn strike_summaries(
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::{Store, config};
-
-    /// SQLite's plan for `sql` (every parameter bound to 1), one line per step.
-    fn plan(tx: &Transaction<'_>, sql: &str) -> Vec<String> {
-        let mut stmt = tx.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
-        let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
-        stmt.query_map(params, |row| row.get::<_, String>(3))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
-            .unwrap()
-    }
-
-    /// Listing is the busiest read: its statements are prepared once and
-    /// reused whatever the page, member or size asked for.
-    #[tokio::test]
-    async fn listing_cases_reuses_its_prepared_statements() {
-        use rusqlite::StatementStatus::RePrepare;
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        let reprepared = store
-            .read(|tx| {
-                for (user, before, limit) in [(None, None, 50), (Some("1"), Some(9), 2)] {
-                    for _ in 0..3 {
-                        list(tx, "s", user, before, limit)?;
-                        config::audit(tx, "s", limit, before)?;
-                    }
-                }
-                let audit = tx.prepare_cached(config::AUDIT_SQL)?.get_status(RePrepare);
-                Ok::<_, StoreError>([
-                    tx.prepare_cached(&list_sql())?.get_status(RePrepare),
-                    tx.prepare_cached(&list_by_user_sql())?
-                        .get_status(RePrepare),
-                    audit,
-                ])
-            })
-            .await
-            .unwrap();
-        assert_eq!(reprepared, [0, 0, 0]);
-    }
-
-    #[tokio::test]
-    async fn listing_cases_searches_an_index_and_never_scans_or_sorts() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        let plans = store
-            .read(|tx| Ok::<_, StoreError>((plan(tx, &list_sql()), plan(tx, &list_by_user_sql()))))
-            .await
-            .unwrap();
-        for (steps, index) in [(plans.0, "cases_by_server"), (plans.1, "cases_by_user")] {
-            let text = steps.join(" | ");
-            assert!(
-                text.contains(&format!("SEARCH cases USING INDEX {index}")),
-                "{text}"
-            );
-            assert!(
-                !text.contains("SCAN") && !text.contains("TEMP B-TREE"),
-                "{text}"
-            );
-        }
-    }
 }

@@ -40,8 +40,8 @@ pub fn claim(
         .execute([now - WINDOW_SECS])?;
     let existing: Option<(String, Option<i64>, Option<String>)> = tx
         .prepare_cached(
-            "SELECT fingerprint, case_id, response FROM idempotency_keys
-             WHERE key_id = ?1 AND idempotency_key = ?2",
+            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id), response
+             FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
         )?
         .query_row([key_id, key], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -66,20 +66,21 @@ pub fn claim(
     })
 }
 
-/// Records that `key` created case `case_id`; called in the transaction of a
-/// [`Claim::New`] claim.
+/// Records that `key` created case `case_id` (its number) of `server_id`;
+/// called in the transaction of a [`Claim::New`] claim.
 pub fn attach(
     tx: &Transaction<'_>,
     key_id: &str,
     key: &str,
     fingerprint: &str,
+    server_id: &str,
     case_id: i64,
     now: i64,
 ) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, case_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+         VALUES (?1, ?2, ?3, (SELECT id FROM cases WHERE server_id = ?4 AND number = ?5), ?6)",
     )?
-    .execute(params![key_id, key, fingerprint, case_id, now])?;
+    .execute(params![key_id, key, fingerprint, server_id, case_id, now])?;
     Ok(())
 }

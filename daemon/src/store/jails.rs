@@ -11,7 +11,9 @@ use super::{StoreError, timestamp};
 /// Records an active jail.
 pub fn insert(tx: &Transaction<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
     tx.execute(
-        "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        // `case_id` is the case's number on the wire, the row id in the table.
+        "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until)
+         VALUES (?1, ?2, (SELECT id FROM cases WHERE server_id = ?1 AND number = ?3), ?4, ?5, ?6)",
         params![
             server_id,
             jail.user_id,
@@ -24,7 +26,8 @@ pub fn insert(tx: &Transaction<'_>, server_id: &str, jail: &JailRecord) -> Resul
     Ok(())
 }
 
-const JAIL_COLUMNS: &str = "user_id, since, until, saved_roles, case_id";
+const JAIL_COLUMNS: &str = "user_id, since, until, saved_roles,
+    (SELECT number FROM cases WHERE cases.id = jails.case_id)";
 
 fn jail_from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
     jail_from_row_at(row, 0)
