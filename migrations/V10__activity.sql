@@ -44,14 +44,16 @@ CREATE TABLE activity_member_days (
 ) STRICT, WITHOUT ROWID;
 
 -- Event ids already counted, so an event received twice (a retried batch, a
--- platform redelivery) counts once. `key` is the first 8 bytes of
--- SHA-256(server id, NUL, event id) as a signed integer: the rowid itself, so
--- a lookup is one probe and a row is a few bytes. `day` is the UTC day of the
--- event, for pruning with the rollups.
+-- platform redelivery: same id, same time) counts once. `key` is the first 8
+-- bytes of SHA-256(server id, NUL, event id) as a signed integer; `day` is
+-- the UTC day of the event's time. Keyed by day first: the ids of a batch
+-- (events of a day or two) land on a few pages instead of one random page
+-- each, and pruning deletes a range.
 CREATE TABLE activity_seen (
-    key  INTEGER PRIMARY KEY,
-    day  INTEGER NOT NULL
-) STRICT;
+    day  INTEGER NOT NULL,
+    key  INTEGER NOT NULL,
+    PRIMARY KEY (day, key)
+) STRICT, WITHOUT ROWID;
 
 -- When activity last arrived for each server: the newest event time, and
 -- when the daemon stored it (so a moderator can see that ingestion works).

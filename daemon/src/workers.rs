@@ -82,7 +82,7 @@ impl Default for Intervals {
             restore: Duration::from_secs(30),
             webhooks: Duration::from_secs(1),
             activity_flush: Duration::from_secs(2),
-            // A slice of the event ids per tick: the whole table a day.
+            // Old rows go a day at a time: small deletions, often.
             activity_retention: Duration::from_secs(300),
             receivers: Duration::from_secs(60),
         }

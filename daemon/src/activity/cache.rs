@@ -54,6 +54,9 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct InsightsCache {
     entries: Arc<Mutex<HashMap<Key, Entry>>>,
+    /// One lock per answer being computed: requests that miss together
+    /// wait for the first one's answer instead of all reading the window.
+    computing: Arc<Mutex<HashMap<Key, Arc<tokio::sync::Mutex<()>>>>>,
 }
 
 impl InsightsCache {
@@ -96,6 +99,28 @@ impl InsightsCache {
                 body,
             },
         );
+    }
+
+    /// The lock of the answer for `server`, `kind` and `days`: held while
+    /// it is computed, so a request that missed checks again once it has it.
+    pub fn computing(&self, server: &str, kind: Kind, days: u32) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self
+            .computing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if locks.len() >= MAX_ENTRIES {
+            // Locks in use are held by their waiters too: dropping the map's
+            // copies only lets a later request compute beside them.
+            locks.clear();
+        }
+        locks
+            .entry(Key {
+                server: server.to_owned(),
+                kind,
+                days,
+            })
+            .or_default()
+            .clone()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Entry>> {

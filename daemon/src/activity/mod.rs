@@ -16,7 +16,7 @@ pub mod days;
 pub mod insights;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use modctl_types::Timestamp;
@@ -72,8 +72,6 @@ struct Inner {
     pending: Mutex<Pending>,
     /// Events dropped because the buffer was full.
     dropped: AtomicU64,
-    /// The next slice of the event-id table the retention worker prunes.
-    prune_slice: AtomicU32,
 }
 
 /// Events per server, waiting for the next flush.
@@ -202,18 +200,8 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
 pub const MAX_FUTURE_SECONDS: i64 = 15 * 60;
 
 /// The retention worker's tick: deletes per-member rows and remembered event
-/// ids older than [`rollups::RETENTION_DAYS`] (one slice of the ids per
-/// tick); returns how many rows went.
+/// ids older than [`rollups::RETENTION_DAYS`]; returns how many rows went.
 pub async fn prune(state: &AppState) -> Result<usize, StoreError> {
     let now = state.clock.now_unix();
-    let slice = state
-        .activity
-        .inner
-        .prune_slice
-        .fetch_add(1, Ordering::Relaxed)
-        % rollups::PRUNE_SLICES;
-    state
-        .store
-        .write(move |tx| rollups::prune(tx, now, slice))
-        .await
+    state.store.write(move |tx| rollups::prune(tx, now)).await
 }

@@ -234,31 +234,34 @@ where
 {
     let now = state.clock.now_unix();
     let minute = now.div_euclid(60);
+    let cache = &state.insights_cache;
     // Read before the answer is: a commit in between only makes it recomputed.
     let commits = state.store.writer_stats().commits;
-    let body = match state
-        .insights_cache
-        .get(&server, kind, days, commits, minute)
-    {
-        Some(body) => body,
-        None => {
-            let id = server.clone();
-            let answer = state.store.read(move |tx| read(tx, &id, now)).await?;
-            let body = to_bytes(&answer).map_err(|e| {
-                ApiError::Internal(anyhow::anyhow!("cannot serialize insights: {e}"))
-            })?;
-            state
-                .insights_cache
-                .put(&server, kind, days, commits, minute, body.clone());
-            body
-        }
-    };
-    Ok((
+    if let Some(body) = cache.get(&server, kind, days, commits, minute) {
+        return Ok(json_body(body));
+    }
+    // One computation at a time per answer: those who waited find it kept.
+    let computing = cache.computing(&server, kind, days);
+    let _computing = computing.lock().await;
+    let commits = state.store.writer_stats().commits;
+    if let Some(body) = cache.get(&server, kind, days, commits, minute) {
+        return Ok(json_body(body));
+    }
+    let id = server.clone();
+    let answer = state.store.read(move |tx| read(tx, &id, now)).await?;
+    let body = to_bytes(&answer)
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("cannot serialize insights: {e}")))?;
+    cache.put(&server, kind, days, commits, minute, body.clone());
+    Ok(json_body(body))
+}
+
+fn json_body(body: axum::body::Bytes) -> Response {
+    (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )],
         body,
     )
-        .into_response())
+        .into_response()
 }

@@ -95,16 +95,16 @@ pub fn ingest(
         .zip(events)
         .filter_map(|(key, e)| key.map(|k| (k, e.at.as_second().div_euclid(DAY_SECONDS))))
         .collect();
-    let mut new_keys: HashSet<i64> = HashSet::with_capacity(rows.len());
+    let mut new_keys: HashSet<(i64, i64)> = HashSet::with_capacity(rows.len());
     if !rows.is_empty() {
         let mut stmt = tx.prepare_cached(
             "INSERT OR IGNORE INTO activity_seen (key, day)
              SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1)
-             RETURNING key",
+             RETURNING key, day",
         )?;
         let mut inserted = stmt.query([json(&rows)])?;
         while let Some(row) = inserted.next()? {
-            new_keys.insert(row.get(0)?);
+            new_keys.insert((row.get(0)?, row.get(1)?));
         }
     }
 
@@ -116,7 +116,7 @@ pub fn ingest(
         // An id counts once: a key SQLite did not insert was known, and a
         // key it did insert counts for the first event holding it only.
         if let Some(key) = key
-            && !new_keys.remove(key)
+            && !new_keys.remove(&(*key, event.at.as_second().div_euclid(DAY_SECONDS)))
         {
             done.duplicates += 1;
             continue;
@@ -254,19 +254,12 @@ pub fn oldest_accepted(now: i64) -> i64 {
     now - RETENTION_DAYS * DAY_SECONDS
 }
 
-/// How many slices of the event-id key space [`prune`] walks, one per call.
-pub const PRUNE_SLICES: u32 = 1 << SLICE_BITS;
-const SLICE_BITS: u32 = 8;
-
 /// Deletes per-member rows and remembered event ids older than the
-/// retention window at `now`; returns how many rows went. Event ids are
-/// pruned one slice of their key space per call (`slice` in
-/// `0..PRUNE_SLICES`, the caller walks them): the table has no index on
-/// `day` (it would double the cost of remembering an id), and a slice is a
-/// range of the rowid, so one pass never holds the writer long. A day of
-/// margin keeps every row an accepted event could still add to (a zone's
-/// days are never a day off UTC's).
-pub fn prune(tx: &Transaction<'_>, now: i64, slice: u32) -> Result<usize, StoreError> {
+/// retention window at `now`; returns how many rows went. Both are ranges
+/// of their primary keys (per server and day, and by day). A day of margin
+/// keeps every row an accepted event could still add to (a zone's days are
+/// never a day off UTC's).
+pub fn prune(tx: &Transaction<'_>, now: i64) -> Result<usize, StoreError> {
     let cutoff = oldest_accepted(now).div_euclid(DAY_SECONDS) - 1;
     let servers: Vec<String> = tx
         .prepare_cached("SELECT server_id FROM activity_servers")?
@@ -278,13 +271,8 @@ pub fn prune(tx: &Transaction<'_>, now: i64, slice: u32) -> Result<usize, StoreE
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
     }
-    // Slices of the unsigned key space, mapped to the signed keys in order
-    // (flipping the sign bit keeps the order).
-    let low = u64::from(slice % PRUNE_SLICES) << (64 - SLICE_BITS);
-    let high = low + ((1u64 << (64 - SLICE_BITS)) - 1);
-    let (low, high) = ((low as i64) ^ i64::MIN, (high as i64) ^ i64::MIN);
     deleted += tx
-        .prepare_cached("DELETE FROM activity_seen WHERE key BETWEEN ?1 AND ?2 AND day < ?3")?
-        .execute(params![low, high, cutoff])?;
+        .prepare_cached("DELETE FROM activity_seen WHERE day < ?1")?
+        .execute([cutoff])?;
     Ok(deleted)
 }
