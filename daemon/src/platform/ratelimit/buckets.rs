@@ -24,6 +24,15 @@
 //! way; an answer can only lower what is left in the window it describes
 //! (answers arrive in any order), and only an answer about a later window
 //! raises it again.
+//!
+//! Discord counts a request when it *arrives*, which is some unknown time
+//! after the daemon sent it (a loaded host, a slow network) and before the
+//! daemon reads the answer. So every count here errs late: a request holds
+//! its place in the global window from the moment it is sent until a whole
+//! window after its answer was read (not after it was sent: a burst sent a
+//! second apart can arrive bunched together), a bucket's reset is the read
+//! time plus `Reset-After`, and a request still in flight when a bucket's
+//! window resets counts against the new window (it may arrive in it).
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
@@ -32,10 +41,9 @@ use tokio::time::Instant;
 
 /// Discord's global limit: requests per [`GLOBAL_WINDOW`] per bot token.
 pub const GLOBAL_LIMIT: usize = 50;
-/// The global limit's window, with a margin: requests are counted when they
-/// leave the daemon but by Discord when they arrive, and uneven latency can
-/// bring 51 sends that were a second apart to within a second of each other.
-pub const GLOBAL_WINDOW: Duration = Duration::from_millis(1_100);
+/// The global limit's window. No margin is needed: it is counted from when
+/// an answer was read, which is after Discord counted the request.
+pub const GLOBAL_WINDOW: Duration = Duration::from_secs(1);
 /// An answer whose window ends this much later than the one the bucket
 /// knows describes a new window; closer, it is the same window seen by a
 /// later answer (the difference is network jitter). Discord's windows are
@@ -200,8 +208,9 @@ impl Bucket {
         if self.reset_at.is_some_and(|reset| reset <= now)
             || (self.reset_at.is_none() && self.in_flight == 0 && self.remaining == 0)
         {
-            // A new window: Discord starts it with the next request.
-            self.remaining = limit;
+            // A new window: Discord starts it with the next request to
+            // arrive, which may be one still in flight.
+            self.remaining = limit.saturating_sub(self.in_flight);
             self.reset_at = None;
         }
         if self.remaining > 0 {
@@ -248,8 +257,12 @@ impl Bucket {
 pub struct Limits {
     routes: HashMap<String, Known>,
     buckets: HashMap<BucketKey, Bucket>,
-    /// When the requests of the last [`GLOBAL_WINDOW`] were sent.
-    sent: VecDeque<Instant>,
+    /// Requests sent and not yet answered: each may be counted by Discord
+    /// at any moment until its answer is read.
+    sending: usize,
+    /// When the answers of the last [`GLOBAL_WINDOW`] were read (in order):
+    /// Discord counted each request at the latest then.
+    answered: VecDeque<Instant>,
     /// A global 429's end.
     global_until: Option<Instant>,
 }
@@ -262,11 +275,11 @@ impl Limits {
             return Decision::WaitUntil(until);
         }
         while self
-            .sent
+            .answered
             .front()
-            .is_some_and(|sent| *sent + GLOBAL_WINDOW <= now)
+            .is_some_and(|answered| *answered + GLOBAL_WINDOW <= now)
         {
-            self.sent.pop_front();
+            self.answered.pop_front();
         }
         if self.buckets.len() > MAX_BUCKETS {
             self.buckets
@@ -279,15 +292,17 @@ impl Limits {
                 return wait;
             }
         }
-        if self.sent.len() >= GLOBAL_LIMIT {
-            let oldest = self.sent.front().copied().unwrap_or(now);
-            return Decision::WaitUntil(oldest + GLOBAL_WINDOW);
+        if self.sending + self.answered.len() >= GLOBAL_LIMIT {
+            return match self.answered.front() {
+                Some(oldest) => Decision::WaitUntil(*oldest + GLOBAL_WINDOW),
+                None => Decision::WaitForAnswer,
+            };
         }
         if let Some(bucket) = key.as_ref().and_then(|key| self.buckets.get_mut(key)) {
             bucket.remaining = bucket.remaining.saturating_sub(1);
             bucket.in_flight += 1;
         }
-        self.sent.push_back(now);
+        self.sending += 1;
         Decision::Send(Ticket { bucket: key })
     }
 
@@ -304,6 +319,10 @@ impl Limits {
         if let Some(bucket) = ticket.bucket.as_ref().and_then(|k| self.buckets.get_mut(k)) {
             bucket.in_flight = bucket.in_flight.saturating_sub(1);
         }
+        // Answered or not, Discord may have counted it as late as now.
+        self.sending = self.sending.saturating_sub(1);
+        let at = self.answered.partition_point(|answered| *answered <= now);
+        self.answered.insert(at, now);
         let Some(answer) = answer else { return };
         let limited = answer.status == 429;
         if limited && answer.global {

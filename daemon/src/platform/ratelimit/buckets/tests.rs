@@ -152,7 +152,8 @@ fn the_global_limit_paces_every_route() {
     let now = Instant::now();
     for i in 0..GLOBAL_LIMIT {
         let route = Route::new("GET", &format!("/guilds/{i}/members/1"));
-        send(&mut limits, &route, now + MS * i as u32);
+        let t = send(&mut limits, &route, now + MS * i as u32);
+        limits.complete(&route, t, None, now + MS * i as u32);
     }
     let route = Route::new("GET", "/users/@me");
     assert_eq!(
@@ -160,6 +161,47 @@ fn the_global_limit_paces_every_route() {
         Decision::WaitUntil(now + GLOBAL_WINDOW)
     );
     send(&mut limits, &route, now + GLOBAL_WINDOW);
+}
+
+#[test]
+fn the_global_window_of_a_request_runs_from_its_answer() {
+    // Discord counts a request when it arrives, at any moment until its
+    // answer is read: a burst sent a second after the previous one may
+    // arrive together with its late stragglers.
+    let mut limits = Limits::default();
+    let now = Instant::now();
+    let route = |i: usize| Route::new("GET", &format!("/guilds/{i}/members/1"));
+    let tickets: Vec<_> = (0..GLOBAL_LIMIT)
+        .map(|i| send(&mut limits, &route(i), now))
+        .collect();
+    // In flight, they hold their places however long they take.
+    let late = now + GLOBAL_WINDOW * 3;
+    assert_eq!(
+        limits.try_acquire(&route(GLOBAL_LIMIT), late),
+        Decision::WaitForAnswer
+    );
+    for (i, t) in tickets.into_iter().enumerate() {
+        limits.complete(&route(i), t, None, late);
+    }
+    assert_eq!(
+        limits.try_acquire(&route(GLOBAL_LIMIT), late),
+        Decision::WaitUntil(late + GLOBAL_WINDOW)
+    );
+    send(&mut limits, &route(GLOBAL_LIMIT), late + GLOBAL_WINDOW);
+}
+
+#[test]
+fn a_request_in_flight_at_a_reset_counts_against_the_new_window() {
+    let mut limits = Limits::default();
+    let now = Instant::now();
+    let route = Route::new("PUT", "/guilds/1/bans/2");
+    let t = send(&mut limits, &route, now);
+    limits.complete(&route, t, Some(&headers(204, "b", 2, 1, 500)), now);
+    // Sent in the first window, still on its way when it ends.
+    let _straggler = send(&mut limits, &route, now);
+    let reset = now + MS * 500;
+    send(&mut limits, &route, reset);
+    assert_eq!(limits.try_acquire(&route, reset), Decision::WaitForAnswer);
 }
 
 #[test]
@@ -230,7 +272,7 @@ fn buckets_past_their_window_are_forgotten_when_there_are_many() {
     let now = Instant::now();
     for guild in 0..=MAX_BUCKETS {
         // (Not about the global limit.)
-        limits.sent.clear();
+        limits.answered.clear();
         let route = Route::new("PUT", &format!("/guilds/{guild}/bans/1"));
         let t = send(&mut limits, &route, now);
         limits.complete(&route, t, Some(&headers(204, "b", 5, 0, 100)), now);
@@ -241,7 +283,7 @@ fn buckets_past_their_window_are_forgotten_when_there_are_many() {
         Decision::WaitUntil(_)
     ));
     let later = now + MS * 100;
-    limits.sent.clear();
+    limits.answered.clear();
     send(&mut limits, &Route::new("GET", "/users/@me"), later);
     assert!(limits.buckets.len() <= 2, "{}", limits.buckets.len());
     // A forgotten bucket starts again one request at a time.
