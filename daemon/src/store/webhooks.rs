@@ -10,7 +10,7 @@
 use modctl_types::config::{WebhookEvent, Webhooks};
 use modctl_types::moderation::{Case, JailRecord};
 use modctl_types::webhooks::{
-    Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, Event, JailChange, JailTransition,
+    Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, JailChange, JailTransition,
 };
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde::Serialize;
@@ -110,31 +110,43 @@ pub fn write(
     data: &impl Serialize,
     now: i64,
 ) -> Result<Enqueued, StoreError> {
-    let event = Event {
-        id: format!(
-            "evt_{}",
-            crate::api_key::random_string(crate::api_key::SECRET_ALPHABET, EVENT_ID_LEN)
-        ),
+    let id = format!(
+        "evt_{}",
+        crate::api_key::random_string(crate::api_key::SECRET_ALPHABET, EVENT_ID_LEN)
+    );
+    // Serialized once, straight from `data`: going through a
+    // `serde_json::Value` first (as `Event` holds it) would build the case
+    // twice on the settling transaction's time. The field names and order
+    // are `Event`'s.
+    #[derive(Serialize)]
+    struct Body<'a, T: Serialize> {
+        id: &'a str,
+        #[serde(rename = "type")]
+        kind: WebhookEvent,
+        created_at: modctl_types::Timestamp,
+        server_id: &'a str,
+        data: &'a T,
+    }
+    let payload = serde_json::to_string(&Body {
+        id: &id,
         kind,
         created_at: timestamp(now),
-        server_id: server_id.to_owned(),
-        data: serde_json::to_value(data)
-            .map_err(|e| StoreError::Corrupt(format!("event data: {e}")))?,
-    };
-    let payload = serde_json::to_string(&event)
-        .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
+        server_id,
+        data,
+    })
+    .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
     tx.prepare_cached(
         "INSERT INTO webhook_events (id, server_id, kind, created_at, payload)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![event.id, server_id, kind.as_str(), now, payload])?;
+    .execute(params![id, server_id, kind.as_str(), now, payload])?;
     tx.prepare_cached(
         "INSERT INTO webhook_deliveries (event_id, server_id, kind, url, state, next_attempt_at, created_at)
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5)",
     )?
-    .execute(params![event.id, server_id, kind.as_str(), url, now])?;
+    .execute(params![id, server_id, kind.as_str(), url, now])?;
     Ok(Enqueued {
-        event_id: event.id,
+        event_id: id,
         delivery_id: tx.last_insert_rowid(),
     })
 }
