@@ -43,6 +43,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
+            [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
+            [CompletionResult]::new('insights', 'insights', [CompletionResultType]::ParameterValue, 'Moderation insights: cases per day by action and source, moderators, repeat targets')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -746,6 +749,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -768,7 +772,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;webhooks;deliveries' {
             [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'Only deliveries in this state: pending, delivered, failed or disabled')
-            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many (1 to 200) [default: 50]')
             [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Only deliveries older than this one (the next page, as the table''s footer names it)')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
@@ -815,6 +819,24 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;webhooks;listen' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)')
+            [CompletionResult]::new('--secret-env', '--secret-env', [CompletionResultType]::ParameterName, 'The environment variable holding the signing secret')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Exit after this many verified events')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;webhooks;rotate-secret' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
@@ -837,6 +859,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -853,10 +876,63 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;webhooks;help;redeliver' {
             break
         }
+        'modctl;webhooks;help;listen' {
+            break
+        }
         'modctl;webhooks;help;rotate-secret' {
             break
         }
         'modctl;webhooks;help;help' {
+            break
+        }
+        'modctl;onboarding' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Ask the platform now instead of using its answer of up to 5 minutes ago')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;insights' {
+            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
+            [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;activity' {
+            [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
+            [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'modctl;strikes' {
@@ -919,6 +995,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
+            [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
+            [CompletionResult]::new('insights', 'insights', [CompletionResultType]::ParameterValue, 'Moderation insights: cases per day by action and source, moderators, repeat targets')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members')
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -1049,6 +1128,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)')
             [CompletionResult]::new('delivery', 'delivery', [CompletionResultType]::ParameterValue, 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)')
             [CompletionResult]::new('redeliver', 'redeliver', [CompletionResultType]::ParameterValue, 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)')
             [CompletionResult]::new('rotate-secret', 'rotate-secret', [CompletionResultType]::ParameterValue, 'Replace the signing secret and print the new one, once')
             break
         }
@@ -1064,7 +1144,19 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;help;webhooks;redeliver' {
             break
         }
+        'modctl;help;webhooks;listen' {
+            break
+        }
         'modctl;help;webhooks;rotate-secret' {
+            break
+        }
+        'modctl;help;onboarding' {
+            break
+        }
+        'modctl;help;insights' {
+            break
+        }
+        'modctl;help;activity' {
             break
         }
         'modctl;help;strikes' {

@@ -19,6 +19,9 @@ _modctl() {
             modctl,action)
                 cmd="modctl__subcmd__action"
                 ;;
+            modctl,activity)
+                cmd="modctl__subcmd__activity"
+                ;;
             modctl,cases)
                 cmd="modctl__subcmd__cases"
                 ;;
@@ -31,6 +34,9 @@ _modctl() {
             modctl,help)
                 cmd="modctl__subcmd__help"
                 ;;
+            modctl,insights)
+                cmd="modctl__subcmd__insights"
+                ;;
             modctl,jails)
                 cmd="modctl__subcmd__jails"
                 ;;
@@ -39,6 +45,9 @@ _modctl() {
                 ;;
             modctl,logout)
                 cmd="modctl__subcmd__logout"
+                ;;
+            modctl,onboarding)
+                cmd="modctl__subcmd__onboarding"
                 ;;
             modctl,profile)
                 cmd="modctl__subcmd__profile"
@@ -145,6 +154,9 @@ _modctl() {
             modctl__subcmd__help,action)
                 cmd="modctl__subcmd__help__subcmd__action"
                 ;;
+            modctl__subcmd__help,activity)
+                cmd="modctl__subcmd__help__subcmd__activity"
+                ;;
             modctl__subcmd__help,cases)
                 cmd="modctl__subcmd__help__subcmd__cases"
                 ;;
@@ -157,6 +169,9 @@ _modctl() {
             modctl__subcmd__help,help)
                 cmd="modctl__subcmd__help__subcmd__help"
                 ;;
+            modctl__subcmd__help,insights)
+                cmd="modctl__subcmd__help__subcmd__insights"
+                ;;
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
                 ;;
@@ -165,6 +180,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,logout)
                 cmd="modctl__subcmd__help__subcmd__logout"
+                ;;
+            modctl__subcmd__help,onboarding)
+                cmd="modctl__subcmd__help__subcmd__onboarding"
                 ;;
             modctl__subcmd__help,profile)
                 cmd="modctl__subcmd__help__subcmd__profile"
@@ -258,6 +276,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__webhooks,delivery)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__delivery"
+                ;;
+            modctl__subcmd__help__subcmd__webhooks,listen)
+                cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__listen"
                 ;;
             modctl__subcmd__help__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__redeliver"
@@ -361,6 +382,9 @@ _modctl() {
             modctl__subcmd__webhooks,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help"
                 ;;
+            modctl__subcmd__webhooks,listen)
+                cmd="modctl__subcmd__webhooks__subcmd__listen"
+                ;;
             modctl__subcmd__webhooks,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__redeliver"
                 ;;
@@ -379,6 +403,9 @@ _modctl() {
             modctl__subcmd__webhooks__subcmd__help,help)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__help"
                 ;;
+            modctl__subcmd__webhooks__subcmd__help,listen)
+                cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__listen"
+                ;;
             modctl__subcmd__webhooks__subcmd__help,redeliver)
                 cmd="modctl__subcmd__webhooks__subcmd__help__subcmd__redeliver"
                 ;;
@@ -395,7 +422,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -456,6 +483,44 @@ _modctl() {
                     return 0
                     ;;
                 --idempotency-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__activity)
+            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chart)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1225,7 +1290,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases snapshot webhooks strikes jails completions help"
+            opts="login logout profile whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1239,6 +1304,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__action)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__activity)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1476,6 +1555,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__insights)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__jails)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1505,6 +1598,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__logout)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__onboarding)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1729,7 +1836,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks)
-            opts="test deliveries delivery redeliver rotate-secret"
+            opts="test deliveries delivery redeliver listen rotate-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1757,6 +1864,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__webhooks__subcmd__delivery)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__webhooks__subcmd__listen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1819,6 +1940,44 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__insights)
+            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1896,6 +2055,36 @@ _modctl() {
             ;;
         modctl__subcmd__logout)
             opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__onboarding)
+            opts="-h -V --refresh --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2625,7 +2814,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test deliveries delivery redeliver rotate-secret help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test deliveries delivery redeliver listen rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2731,7 +2920,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__webhooks__subcmd__help)
-            opts="test deliveries delivery redeliver rotate-secret help"
+            opts="test deliveries delivery redeliver listen rotate-secret help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2786,6 +2975,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__webhooks__subcmd__help__subcmd__listen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__webhooks__subcmd__help__subcmd__redeliver)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2821,6 +3024,48 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__webhooks__subcmd__listen)
+            opts="-h -V --port --secret-env --count --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -40,6 +40,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
+            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member, most active first'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
@@ -677,6 +680,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -697,7 +701,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;deliveries'= {
             cand --state 'Only deliveries in this state: pending, delivered, failed or disabled'
-            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed or test'
+            cand --kind 'Only deliveries of this event kind: case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test'
             cand --limit 'At most this many (1 to 200) [default: 50]'
             cand --before 'Only deliveries older than this one (the next page, as the table''s footer names it)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
@@ -741,6 +745,23 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;webhooks;listen'= {
+            cand --port 'The port on 127.0.0.1 (0 picks a free one, printed on stderr)'
+            cand --secret-env 'The environment variable holding the signing secret'
+            cand --count 'Exit after this many verified events'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;webhooks;rotate-secret'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -762,6 +783,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -773,9 +795,58 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;help;redeliver'= {
         }
+        &'modctl;webhooks;help;listen'= {
+        }
         &'modctl;webhooks;help;rotate-secret'= {
         }
         &'modctl;webhooks;help;help'= {
+        }
+        &'modctl;onboarding'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --refresh 'Ask the platform now instead of using its answer of up to 5 minutes ago'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;insights'= {
+            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
+            cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;activity'= {
+            cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
+            cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'modctl;strikes'= {
             cand -o 'Output format: table, wide (a table with every value whole), plain or json'
@@ -834,6 +905,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand cases 'List, show and export cases'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
+            cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
+            cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
             cand strikes 'Strike counts per member, most active first'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
@@ -931,6 +1005,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand deliveries 'The delivery log, newest first (plain columns: id, event, kind, state, attempts, last status, last error, next attempt, created)'
             cand delivery 'One delivery with every attempt (plain: field<TAB>value, then `attempt<TAB>n<TAB>at<TAB>status<TAB>ms<TAB>error` per attempt)'
             cand redeliver 'Queue a delivery again: same event id, fresh attempts (plain as delivery''s)'
+            cand listen 'A local receiver: verifies each delivery''s signature and prints the events as they arrive (plain: created<TAB>kind<TAB>event<TAB>summary; --json: one event per line)'
             cand rotate-secret 'Replace the signing secret and print the new one, once'
         }
         &'modctl;help;webhooks;test'= {
@@ -941,7 +1016,15 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;webhooks;redeliver'= {
         }
+        &'modctl;help;webhooks;listen'= {
+        }
         &'modctl;help;webhooks;rotate-secret'= {
+        }
+        &'modctl;help;onboarding'= {
+        }
+        &'modctl;help;insights'= {
+        }
+        &'modctl;help;activity'= {
         }
         &'modctl;help;strikes'= {
         }

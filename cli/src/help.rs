@@ -86,6 +86,22 @@ const EXAMPLES: &[(&str, &str)] = &[
         "Examples:\n  modctl snapshot job 112233445566778899 7\n  modctl snapshot job 112233445566778899 7 --wait",
     ),
     (
+        "onboarding",
+        "Examples:\n  modctl onboarding 112233445566778899\n  modctl onboarding 112233445566778899 --refresh     # ask the platform now\n  modctl onboarding 112233445566778899 --plain | grep -v '^done'",
+    ),
+    (
+        "insights",
+        "Examples:\n  modctl insights 112233445566778899\n  modctl insights 112233445566778899 --days 90 --chart cases.svg\n  modctl insights 112233445566778899 --plain | grep '^moderator'",
+    ),
+    (
+        "activity",
+        "Examples:\n  modctl activity 112233445566778899\n  modctl activity 112233445566778899 --days 7 --json | jq .totals\n  modctl activity 112233445566778899 --chart activity.svg",
+    ),
+    (
+        "webhooks listen",
+        "Examples:\n  modctl webhooks listen --port 7879              # asks for the signing secret on a terminal\n  MODCTL_WEBHOOK_SECRET=whsec_... modctl webhooks listen --port 0 --count 1 --json",
+    ),
+    (
         "webhooks test",
         "Examples:\n  modctl webhooks test 112233445566778899\n  modctl webhooks test 112233445566778899 --wait",
     ),

@@ -195,7 +195,7 @@ async fn jails_starting_and_ending_are_delivered_with_their_reason() {
             )
         })
         .collect();
-    let expiry_reason = format!("jail of case {} ended", timed.case_id);
+    let expiry_reason = format!("jail of case #{} ended", timed.case_id);
     assert_eq!(
         summary,
         [

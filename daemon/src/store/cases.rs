@@ -243,7 +243,7 @@ pub fn settle(
     if settlement.applied
         && let Some(day) = day
     {
-        case_rollup::count_applied(tx, &server_id, day, &action, &source)?;
+        case_rollup::count_applied(tx, server_id, day, &action, &source)?;
     }
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.
