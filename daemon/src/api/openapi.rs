@@ -32,7 +32,7 @@ use modctl_types::config::{
     Antinuke, Automod, General, Jail, Logging, Moderation, Strikes, Webhooks, Welcome,
 };
 use serde_json::{Value, json};
-use utoipa::openapi::path::{Operation, Parameter};
+use utoipa::openapi::path::{Operation, Parameter, ParameterIn};
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{AnyOfBuilder, SchemaType, Type};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
@@ -247,10 +247,24 @@ fn not_nullable(parameter: &mut Parameter) {
     }
 }
 
+/// A path segment is never empty: `/servers//activity` does not reach the
+/// route (an empty id collapses into another path), so the document says
+/// so, and generated clients and the fuzzer never send one.
+fn non_empty_path_segment(parameter: &mut Parameter) {
+    if parameter.parameter_in == ParameterIn::Path
+        && let Some(RefOr::T(Schema::Object(object))) = parameter.schema.as_mut()
+        && object.schema_type == SchemaType::Type(Type::String)
+        && object.min_length.is_none()
+    {
+        object.min_length = Some(1);
+    }
+}
+
 fn add_shared(path: &str, operation: &mut Operation) {
     for parameter in operation.parameters.iter_mut().flatten() {
         if let RefOr::T(parameter) = parameter {
             not_nullable(parameter);
+            non_empty_path_segment(parameter);
         }
     }
     if let Some(scope) = required_scope(operation) {
@@ -283,9 +297,21 @@ fn add_shared(path: &str, operation: &mut Operation) {
             "403",
             "The key lacks the scope, or the server is claimed by another team.",
         );
+        add_error(
+            operation,
+            "429",
+            "Too many requests for the key's plan, or too many failed authentications from this address; `Retry-After` says when to retry.",
+        );
     }
     if path.contains("{id}") {
         add_error(operation, "404", "No server with this id is claimed.");
+        // `/servers//activity` and `/servers/./activity` reach the daemon
+        // as `/servers/activity`: the `{id}` route, which has other methods.
+        add_error(
+            operation,
+            "405",
+            "The path, with an empty or `.` segment, is another path that does not take this method; the `Allow` header lists the ones it takes.",
+        );
     }
     let has_parameters = operation
         .parameters

@@ -485,7 +485,7 @@ pub fn try_these() -> Vec<String> {
 }
 
 /// Runs `modctld demo` until Ctrl-C.
-pub async fn run(listen: SocketAddr) -> anyhow::Result<()> {
+pub async fn run(listen: SocketAddr, rate_limits: bool) -> anyhow::Result<()> {
     let dir = std::env::temp_dir().join(format!("modctld-demo-{}", std::process::id()));
     let db = dir.join("demo.db");
     let _cleanup = RemoveOnDrop(dir);
@@ -547,7 +547,9 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         hook_secret = receiver.secret,
     );
     let _logging = init_logging();
-    let state = AppState::new(store).with_webhooks_allow_internal(true);
+    let state = AppState::new(store)
+        .with_webhooks_allow_internal(true)
+        .with_rate_limits(rate_limits);
     // The live trickle: a few events every few seconds, as a gateway would
     // hand them over; the flush worker writes them.
     let live = state.activity.clone();

@@ -114,6 +114,10 @@ enum Command {
         /// Address to listen on
         #[arg(long, default_value = DEFAULT_LISTEN)]
         listen: SocketAddr,
+        /// Serve without request rate limits (the API fuzzer sends far more
+        /// requests, many with wrong keys, than any plan allows)
+        #[arg(long, env = "MODCTLD_NO_RATE_LIMITS")]
+        no_rate_limits: bool,
     },
 }
 
@@ -343,7 +347,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             tracing::info!("stopped");
             Ok(())
         }
-        Command::Demo { listen } => demo::run(listen).await,
+        Command::Demo {
+            listen,
+            no_rate_limits,
+        } => demo::run(listen, !no_rate_limits).await,
         Command::Openapi => {
             print!("{}", crate::api::openapi::document_json());
             Ok(())
