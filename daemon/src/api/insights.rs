@@ -172,8 +172,7 @@ pub async fn moderation(
     access: ReadServer,
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
-    let days = query.days().map_err(ApiError::BadRequest)?;
-    crate::plans::check_days(access.caller.team(), u64::from(days))?;
+    let days = window_days(&access, &query)?;
     cached(
         &state,
         access.server.id,
@@ -206,8 +205,7 @@ pub async fn community(
     access: ReadServer,
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
-    let days = query.days().map_err(ApiError::BadRequest)?;
-    crate::plans::check_days(access.caller.team(), u64::from(days))?;
+    let days = window_days(&access, &query)?;
     cached(
         &state,
         access.server.id,
@@ -216,6 +214,14 @@ pub async fn community(
         move |tx, id, now| insights::community(tx, id, days, now),
     )
     .await
+}
+
+/// The window both insights read: `days` as given (or the default), within
+/// what the team's plan allows.
+fn window_days(access: &ReadServer, query: &InsightsQuery) -> ApiResult<u32> {
+    let days = query.days().map_err(ApiError::BadRequest)?;
+    crate::plans::check_days(access.caller.team(), u64::from(days))?;
+    Ok(days)
 }
 
 /// The kept answer (see [`crate::activity::cache`]) when nothing was

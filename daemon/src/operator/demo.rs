@@ -13,7 +13,8 @@ use modctl_types::config::SectionName;
 use modctl_types::snapshot::{OverwriteKind, SnapshotSource};
 use modctl_types::{Plan, Platform, Scope};
 
-use super::{bind, create_key, demo_webhooks, init_logging, shutdown_signal};
+use super::accounts::create_key;
+use super::{bind, demo_webhooks, init_logging, shutdown_signal};
 use crate::AppState;
 
 use crate::platform::simulator::nuke::{DEFAULT_CHANNELS, DEFAULT_ROLES};

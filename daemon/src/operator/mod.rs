@@ -6,11 +6,13 @@
 //! terminal), messages on stderr, non-zero exit with a one-line `error:` on
 //! failure.
 
+mod accounts;
 pub mod demo;
 pub mod demo_webhooks;
 mod server;
 mod structure;
 
+use self::accounts::{key, team};
 use self::server::server;
 use self::structure::{simulate, snapshot};
 
@@ -377,158 +379,6 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
 /// file beside the database.
 async fn open_store(db: &std::path::Path) -> anyhow::Result<Store> {
     Ok(Store::open_with(db, KeySource::from_environment()).await?)
-}
-
-async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
-    match command {
-        TeamCommand::Create { name, plan } => {
-            let team = store
-                .write(move |tx| teams::create(tx, &name, plan))
-                .await?;
-            eprintln!("created team {} ({} plan)", team.name, team.plan);
-        }
-        TeamCommand::SetPlan { name, plan } => {
-            let team = store
-                .write(move |tx| teams::set_plan(tx, &name, plan))
-                .await?;
-            eprintln!("team {} is now on the {} plan", team.name, team.plan);
-        }
-        TeamCommand::SetRateLimit {
-            name,
-            requests_per_minute: RateSetting(rate),
-        } => {
-            let team = store
-                .write(move |tx| teams::set_rate_limit(tx, &name, rate))
-                .await?;
-            match rate {
-                Some(n) => eprintln!("keys of team {} may make {n} requests a minute", team.name),
-                None => eprintln!(
-                    "keys of team {} are back to the {} plan's rate ({} a minute)",
-                    team.name,
-                    team.plan,
-                    crate::plans::of(team.plan).requests_per_minute
-                ),
-            }
-        }
-        TeamCommand::List => {
-            let rows = store.read(teams::list).await?;
-            print_rows(
-                &["NAME", "PLAN", "ID"],
-                rows.iter()
-                    .map(|t| vec![t.name.clone(), t.plan.to_string(), t.id.to_string()]),
-            );
-        }
-    }
-    Ok(())
-}
-
-async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
-    match command {
-        KeyCommand::Create(args) => {
-            let created = create_key(
-                &store,
-                &args.team,
-                args.scopes,
-                args.label,
-                args.expires_in_days,
-            )
-            .await?;
-            eprintln!(
-                "created key {} for team {} with scopes {}; store it now, it is not shown again",
-                created.key_id,
-                args.team,
-                scope_list(args.scopes)
-            );
-            println!("{}", created.full);
-        }
-        KeyCommand::List { team } => {
-            let now = crate::store::now_unix();
-            let rows = store
-                .read(move |tx| {
-                    let team_id = team
-                        .map(|name| teams::get_by_name(tx, &name))
-                        .transpose()?
-                        .map(|t| t.id);
-                    keys::list(tx, team_id)
-                })
-                .await?;
-            print_rows(
-                &[
-                    "KEY ID",
-                    "TEAM",
-                    "SCOPES",
-                    "LABEL",
-                    "CREATED",
-                    "EXPIRES",
-                    "LAST USED",
-                    "STATUS",
-                ],
-                rows.iter().map(|k| {
-                    let status = if k.revoked_at.is_some() {
-                        "revoked"
-                    } else if k.expires_at.is_some_and(|t| t.as_second() <= now) {
-                        "expired"
-                    } else {
-                        "active"
-                    };
-                    vec![
-                        k.key_id.clone(),
-                        k.team_name.clone(),
-                        scope_list(k.scope),
-                        k.label.clone().unwrap_or_else(|| "-".into()),
-                        k.created_at.to_string(),
-                        k.expires_at
-                            .map_or_else(|| "never".into(), |t| t.to_string()),
-                        k.last_used_at
-                            .map_or_else(|| "never".into(), |t| t.to_string()),
-                        status.into(),
-                    ]
-                }),
-            );
-        }
-        KeyCommand::Revoke { key_id } => {
-            if !api_key::is_key_id(&key_id) {
-                anyhow::bail!(
-                    "`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>"
-                );
-            }
-            let id = key_id.clone();
-            store.write(move |tx| keys::revoke(tx, &id)).await?;
-            eprintln!("revoked key {key_id}");
-        }
-    }
-    Ok(())
-}
-
-/// Creates a key for `team`; shared by `key create` and the demo.
-pub(crate) async fn create_key(
-    store: &Store,
-    team: &str,
-    scope: Scope,
-    label: Option<String>,
-    expires_in_days: Option<u32>,
-) -> anyhow::Result<api_key::NewKey> {
-    let key = api_key::generate();
-    let stored = key.clone();
-    let team = team.to_owned();
-    let expires_at =
-        expires_in_days.map(|days| crate::store::now_unix() + i64::from(days) * 86_400);
-    store
-        .write(move |tx| {
-            let team = teams::get_by_name(tx, &team)?;
-            keys::insert(tx, &stored, team.id, scope, label.as_deref(), expires_at)
-        })
-        .await?;
-    Ok(key)
-}
-
-fn scope_list(scope: Scope) -> String {
-    scope
-        .expanded()
-        .iter()
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// Tab-separated rows; the header only when a person is reading.
