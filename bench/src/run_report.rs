@@ -1,0 +1,127 @@
+//! What a whole run found ([`Report`]), as the JSON file holds it, and the
+//! notes printed under the table.
+
+use super::*;
+/// Everything a run found, as written to the JSON.
+#[derive(Debug, Serialize)]
+pub(crate) struct Report {
+    pub(crate) suite: &'static str,
+    pub(crate) started_unix: i64,
+    pub(crate) machine: Machine,
+    pub(crate) commit: Commit,
+    pub(crate) settings: Settings,
+    pub(crate) datasets: Vec<DatasetReport>,
+    pub(crate) baseline_req_per_s: Option<f64>,
+    pub(crate) rows: Vec<Row>,
+    /// req/s of `cases-1m` over `cases-10k`: 1.0 means the table's size costs nothing.
+    pub(crate) cases_1m_over_10k: Option<f64>,
+    /// Bans sent, and how many of them hit seeded members.
+    pub(crate) bans: Option<scenario::Bans>,
+    /// Acknowledged cases found in the database after the daemon was killed.
+    pub(crate) verified_cases: Option<usize>,
+    /// The `restore` scenario.
+    pub(crate) restore: Option<restore::RestoreReport>,
+    /// The `webhooks` scenario.
+    pub(crate) webhooks: Option<webhooks::WebhooksReport>,
+    pub(crate) total_seconds: f64,
+    pub(crate) failures: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct DatasetReport {
+    pub(crate) name: &'static str,
+    pub(crate) cases: u64,
+    pub(crate) cached: bool,
+    pub(crate) seed_seconds: f64,
+    pub(crate) servers: Vec<dataset::SeededServer>,
+}
+
+impl Report {
+    /// Lines printed under the table.
+    pub(crate) fn notes(&self) -> Vec<String> {
+        let mut notes = vec![format!(
+            "machine: {} ({} cores, nproc {}), Linux {}; commit {}{}; {} connections, {}",
+            self.machine.cpu,
+            self.machine.cores,
+            self.machine.available,
+            self.machine.kernel,
+            &self.commit.id[..self.commit.id.len().min(12)],
+            if self.commit.dirty { " (dirty)" } else { "" },
+            self.settings.connections,
+            match self.settings.profile {
+                Some(Profile::Release) => "release build".to_owned(),
+                Some(Profile::Debug) => "debug build".to_owned(),
+                None => format!("modctld {}", self.settings.daemon.display()),
+            },
+        )];
+        if let Some(ratio) = self.cases_1m_over_10k {
+            notes.push(format!("cases list, 1M over 10k: {ratio:.2}"));
+        }
+        if let Some(bans) = self.bans {
+            notes.push(format!(
+                "bans: {} sent, {} of them on seeded members",
+                bans.sent, bans.on_members
+            ));
+        }
+        let noisy: Vec<String> = self
+            .rows
+            .iter()
+            .filter(|r| r.noisy())
+            .map(|r| {
+                format!(
+                    "{} ({:.2} cores)",
+                    r.scenario,
+                    r.other_cores.unwrap_or(0.0) + r.steal_cores.unwrap_or(0.0)
+                )
+            })
+            .collect();
+        // A smoke run's numbers are not for reading anyway.
+        if !noisy.is_empty() && self.settings.mode != "smoke" {
+            notes.push(format!(
+                "warning: other load on the machine during {}: those numbers are low; run again when it is quiet",
+                noisy.join(", ")
+            ));
+        }
+        if let Some(r) = &self.restore {
+            notes.push(format!(
+                "restore of {} roles and {} channels: {} items created, {} failed; {:.1} s against the least the limits allow, {:.1} s (roles {:.1}, channels {:.1}, overwrites {:.1}): {:.2}x; {} answers were 429",
+                r.shape.roles,
+                r.shape.channels,
+                r.created,
+                r.failed,
+                r.wall_seconds,
+                r.minimum.roles + r.minimum.channels + r.minimum.overwrites,
+                r.minimum.roles,
+                r.minimum.channels,
+                r.minimum.overwrites,
+                r.over_minimum,
+                r.too_many_requests,
+            ));
+        }
+        if let Some(w) = &self.webhooks {
+            let rates = |r: &[f64]| {
+                r.iter()
+                    .map(|x| format!("{x:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            notes.push(format!(
+                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90); daemon CPU per warn off {} / on {} µs (on: the outbox write plus posting the event)",
+                w.backlog,
+                w.drain_seconds,
+                w.events_per_s,
+                rates(&w.warn_off_per_s),
+                rates(&w.warn_on_per_s),
+                w.on_over_off,
+                rates(&w.cpu_us_per_warn_off),
+                rates(&w.cpu_us_per_warn_on),
+            ));
+        }
+        if let Some(cases) = self.verified_cases {
+            notes.push(format!(
+                "durability: all {cases} acknowledged cases found in the database after SIGKILL"
+            ));
+        }
+        notes
+    }
+}
