@@ -7,13 +7,13 @@
 //! were ever counted.
 
 use modctl_types::activity::{
-    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Ranked,
+    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights,
     Window,
 };
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::days::{self, DayFinder};
-use crate::store::case_rollup::{self, ranked};
+use crate::store::{case_rollup, ranking};
 use crate::store::{StoreError, timestamp};
 
 /// The window of `days` days ending today (at `now`) in the server's zone,
@@ -82,22 +82,16 @@ pub fn community(
     daily.iter().for_each(|day| current.add(day));
     let (totals, previous) = (current.totals(len), previous.totals(len));
 
-    let (channels_by_messages, channels_by_voice) = tops(
-        tx,
-        "SELECT channel_id, SUM(messages), SUM(voice_minutes) FROM activity_channel_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY channel_id",
-        server_id,
-        from,
-        to,
-    )?;
-    let (members_by_messages, members_by_voice) = tops(
-        tx,
-        "SELECT user_id, SUM(messages), SUM(voice_minutes) FROM activity_member_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY user_id",
-        server_id,
-        from,
-        to,
-    )?;
+    let window_days = (from, to);
+    let top = |ranking, count| ranking::top(tx, ranking, count, server_id, window_days, 1);
+    let (channels_by_messages, channels_by_voice) = (
+        top(ranking::CHANNELS, "messages")?,
+        top(ranking::CHANNELS, "voice_minutes")?,
+    );
+    let (members_by_messages, members_by_voice) = (
+        top(ranking::MEMBERS, "messages")?,
+        top(ranking::MEMBERS, "voice_minutes")?,
+    );
     let last: Option<(i64, i64)> = tx
         .prepare_cached(
             "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
@@ -140,8 +134,12 @@ pub fn moderation(
     let rollup = case_rollup::read(tx, server_id, from, to)?;
     let active_strikes: i64 = tx
         .prepare_cached(
-            "SELECT COALESCE(SUM(weight), 0) FROM strikes
-             WHERE server_id = ?1 AND (expires_at IS NULL OR expires_at > ?2)",
+            // Two ranges of `strikes_by_expiry`: those without an end, and
+            // those ending later.
+            "SELECT (SELECT COALESCE(SUM(weight), 0) FROM strikes
+                     WHERE server_id = ?1 AND expires_at IS NULL)
+                  + (SELECT COALESCE(SUM(weight), 0) FROM strikes
+                     WHERE server_id = ?1 AND expires_at > ?2)",
         )?
         .query_row(params![server_id, now], |row| row.get(0))?;
     let active_jails: i64 = tx
@@ -199,28 +197,3 @@ fn one_decimal(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// The top lists by messages and by voice minutes of what `sql` (id,
-/// messages, voice minutes) yields; ids with 0 are left out of a list.
-fn tops(
-    tx: &Transaction<'_>,
-    sql: &str,
-    server_id: &str,
-    from: i64,
-    to: i64,
-) -> Result<(Vec<Ranked>, Vec<Ranked>), StoreError> {
-    let mut stmt = tx.prepare_cached(sql)?;
-    let mut rows = stmt.query(params![server_id, from, to])?;
-    let (mut messages, mut voice) = (Vec::new(), Vec::new());
-    while let Some(row) = rows.next()? {
-        let id: String = row.get(0)?;
-        let m = row.get::<_, i64>(1)?.max(0) as u64;
-        let v = row.get::<_, i64>(2)?.max(0) as u64;
-        if m > 0 {
-            messages.push((id.clone(), m));
-        }
-        if v > 0 {
-            voice.push((id, v));
-        }
-    }
-    Ok((ranked(messages), ranked(voice)))
-}

@@ -199,9 +199,21 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
 /// disagree a little); beyond it an event is refused, or dropped.
 pub const MAX_FUTURE_SECONDS: i64 = 15 * 60;
 
-/// The retention worker's tick: deletes per-member rows and remembered event
-/// ids older than [`rollups::RETENTION_DAYS`]; returns how many rows went.
+/// The retention worker's tick: moves the top lists' running totals to the
+/// longest insights window ending today ([`crate::store::ranking::advance`]),
+/// then deletes per-member rows and remembered event ids older than
+/// [`rollups::RETENTION_DAYS`]; returns how many rows went. In one
+/// transaction, in this order, so no day row is deleted before the totals
+/// let go of it.
 pub async fn prune(state: &AppState) -> Result<usize, StoreError> {
     let now = state.clock.now_unix();
-    state.store.write(move |tx| rollups::prune(tx, now)).await
+    state
+        .store
+        .write(move |tx| {
+            crate::store::ranking::advance(tx, |tx, server| {
+                Ok(days::DayFinder::new(days::server_timezone(tx, server)?).today(now))
+            })?;
+            rollups::prune(tx, now)
+        })
+        .await
 }

@@ -13,6 +13,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
+use super::ranking::{self, Rollup};
 use crate::activity::ActivityEvent;
 use crate::activity::days::DayFinder;
 
@@ -187,6 +188,22 @@ pub fn ingest(
         )?
         .execute(params![server_id, member_json])?;
     }
+    let from_day = ranking::window_start(tx, server_id, Rollup::Activity)?;
+    let counts = |c: &Counts| [c.messages, c.voice_minutes];
+    ranking::add(
+        tx,
+        ranking::MEMBERS,
+        server_id,
+        from_day,
+        members.iter().map(|((day, user), c)| (*day, *user, counts(c))),
+    )?;
+    ranking::add(
+        tx,
+        ranking::CHANNELS,
+        server_id,
+        from_day,
+        channels.iter().map(|((day, id), c)| (*day, *id, counts(c))),
+    )?;
     if !channels.is_empty() {
         let channel_rows: Vec<(i64, &str, i64, i64)> = channels
             .iter()

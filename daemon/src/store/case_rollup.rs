@@ -15,6 +15,7 @@ use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
 use rusqlite::{Transaction, params};
 
 use super::StoreError;
+use super::ranking::{self, Rollup};
 use crate::activity::days;
 
 /// A case as the rollup counts it.
@@ -60,6 +61,10 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
          ON CONFLICT DO UPDATE SET cases = cases + 1",
     )?
     .execute(params![case.server_id, case.day, case.user_id])?;
+    let from_day = ranking::window_start(tx, case.server_id, Rollup::Cases)?;
+    let (server, day) = (case.server_id, case.day);
+    ranking::add_case(tx, ranking::ACTORS, server, from_day, (day, case.actor))?;
+    ranking::add_case(tx, ranking::TARGETS, server, from_day, (day, case.user_id))?;
     Ok(())
 }
 
@@ -105,7 +110,6 @@ pub fn read(
     from: i64,
     to: i64,
 ) -> Result<CaseRollup, StoreError> {
-    let len = usize::try_from(to - from + 1).unwrap_or(0);
     let mut daily: Vec<CaseDay> = (from..=to)
         .map(|day| CaseDay {
             date: days::date(day),
@@ -124,20 +128,24 @@ pub fn read(
         by_source: BTreeMap::new(),
         escalations: 0,
     };
-    let mut previous_cases = 0u64;
-    let previous_from = from - i64::try_from(len).unwrap_or(0);
+    // The period before only counts: summed by SQLite.
+    let previous_cases = tx
+        .prepare_cached(
+            "SELECT COALESCE(SUM(cases), 0) FROM case_days
+             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
+        )?
+        .query_row(params![server_id, from - (to - from + 1), from - 1], |row| {
+            row.get::<_, i64>(0)
+        })?
+        .max(0) as u64;
     let mut stmt = tx.prepare_cached(
         "SELECT day, action, source, cases, applied FROM case_days
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
     )?;
-    let mut rows = stmt.query(params![server_id, previous_from, to])?;
+    let mut rows = stmt.query(params![server_id, from, to])?;
     while let Some(row) = rows.next()? {
         let day: i64 = row.get(0)?;
         let cases = row.get::<_, i64>(3)?.max(0) as u64;
-        if day < from {
-            previous_cases += cases;
-            continue;
-        }
         let applied = row.get::<_, i64>(4)?.max(0) as u64;
         let action = row.get_ref(1)?.as_str().unwrap_or_default();
         let source = row.get_ref(2)?.as_str().unwrap_or_default();
@@ -146,12 +154,12 @@ pub fn read(
         };
         entry.cases += cases;
         entry.applied += applied;
-        *entry.by_action.entry(action.to_owned()).or_default() += cases;
-        *entry.by_source.entry(source.to_owned()).or_default() += cases;
+        add_to(&mut entry.by_action, action, cases);
+        add_to(&mut entry.by_source, source, cases);
         totals.cases += cases;
         totals.applied += applied;
-        *totals.by_action.entry(action.to_owned()).or_default() += cases;
-        *totals.by_source.entry(source.to_owned()).or_default() += cases;
+        add_to(&mut totals.by_action, action, cases);
+        add_to(&mut totals.by_source, source, cases);
         if source == "escalation" {
             totals.escalations += cases;
         }
@@ -161,24 +169,9 @@ pub fn read(
     }
     totals.not_applied = totals.cases - totals.applied.min(totals.cases);
 
-    let top_moderators = top(
-        tx,
-        "SELECT actor, SUM(cases) FROM case_actor_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY actor",
-        server_id,
-        from,
-        to,
-        1,
-    )?;
-    let top_repeat_targets = top(
-        tx,
-        "SELECT user_id, SUM(cases) FROM case_target_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY user_id",
-        server_id,
-        from,
-        to,
-        2,
-    )?;
+    let top_moderators = ranking::top(tx, ranking::ACTORS, "cases", server_id, (from, to), 1)?;
+    let top_repeat_targets =
+        ranking::top(tx, ranking::TARGETS, "cases", server_id, (from, to), 2)?;
     Ok(CaseRollup {
         daily,
         totals,
@@ -188,26 +181,14 @@ pub fn read(
     })
 }
 
-/// The [`TOP`] ids with the highest counts (at least `min`) that `sql`
-/// (id, count) yields, ties by id.
-fn top(
-    tx: &Transaction<'_>,
-    sql: &str,
-    server_id: &str,
-    from: i64,
-    to: i64,
-    min: u64,
-) -> Result<Vec<Ranked>, StoreError> {
-    let mut stmt = tx.prepare_cached(sql)?;
-    let mut rows = stmt.query(params![server_id, from, to])?;
-    let mut all = Vec::new();
-    while let Some(row) = rows.next()? {
-        let count = row.get::<_, i64>(1)?.max(0) as u64;
-        if count >= min {
-            all.push((row.get::<_, String>(0)?, count));
+/// Adds `n` to `key`'s count, allocating the key only the first time.
+fn add_to(counts: &mut BTreeMap<String, u64>, key: &str, n: u64) {
+    match counts.get_mut(key) {
+        Some(count) => *count += n,
+        None => {
+            counts.insert(key.to_owned(), n);
         }
     }
-    Ok(ranked(all))
 }
 
 /// The [`TOP`] entries of `counts`, most first, ties by id.
@@ -242,6 +223,7 @@ pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
              SELECT server_id, rollup_day, user_id, COUNT(*) FROM cases
              WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, user_id;",
     )?;
+    ranking::rebuild(tx, Rollup::Cases)?;
     Ok(tx.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],

@@ -54,6 +54,7 @@ mod files;
 pub mod idempotency;
 pub mod jails;
 pub mod keys;
+pub mod ranking;
 mod readers;
 pub mod receivers;
 pub mod restore;

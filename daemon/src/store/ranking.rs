@@ -1,0 +1,399 @@
+//! The insights' top lists, read from running totals instead of summing
+//! every per-day row of a window.
+//!
+//! # Why running totals
+//!
+//! A year of a busy community is millions of member-day rows: summing them
+//! per member to rank the top ten took seconds. Each ranked list ([`Ranking`])
+//! therefore has, beside its per-day rows, a totals table: per server and
+//! key (member, channel, moderator), the sum of the key's day rows from the
+//! server's *window start* on (`ranking_windows.from_day`; every day when
+//! the server has none). Writers add to the totals in the transaction that
+//! adds to the day rows ([`add`]); the retention worker moves the window
+//! start forward as days leave the longest insights window and subtracts
+//! the days it passes ([`advance`]). Totals of zero are deleted, so the
+//! tables hold the keys of the last year only.
+//!
+//! # Reading a window exactly
+//!
+//! Counts are never negative, so a key's total is at least its sum over any
+//! window starting on or after the window start: an upper bound. [`top`]
+//! walks the keys by total, largest first (an index), computes each one's
+//! exact sum over the window from its own day rows (another index), and
+//! stops once the next total is below the tenth exact sum found: no key
+//! further down can enter the list. When the window is exactly what the
+//! totals cover (a year, the worker up to date, nothing counted after
+//! today) the totals *are* the exact sums and the first ten entries of the
+//! index are the answer. A shorter window walks further, as far as
+//! activity is skewed (a year's most active members are mostly the month's
+//! too); a window starting before the window start (the server's time zone
+//! changed) falls back to summing the window's rows.
+
+use modctl_types::activity::Ranked;
+use modctl_types::query::INSIGHTS_MAX_DAYS;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::StoreError;
+use super::case_rollup::{TOP, ranked};
+
+/// Which rollup's window start a ranking follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rollup {
+    /// Community activity: members and channels.
+    Activity,
+    /// Cases: repeat targets and moderators.
+    Cases,
+}
+
+impl Rollup {
+    fn as_str(self) -> &'static str {
+        match self {
+            Rollup::Activity => "activity",
+            Rollup::Cases => "cases",
+        }
+    }
+
+    /// The table with one row per server per day with anything counted.
+    fn days_table(self) -> &'static str {
+        match self {
+            Rollup::Activity => "activity_days",
+            Rollup::Cases => "case_days",
+        }
+    }
+}
+
+/// One ranked list: its per-day rows, its totals, and the counts ranked.
+#[derive(Debug, Clone, Copy)]
+pub struct Ranking {
+    rollup: Rollup,
+    /// Per-day rows: `(server_id, day, key, counts...)`, primary key
+    /// `(server_id, day, key)`, with an index `(server_id, key, day)`.
+    days: &'static str,
+    /// Totals: `(server_id, key, counts...)`, with an index per count.
+    totals: &'static str,
+    key: &'static str,
+    counts: &'static [&'static str],
+}
+
+/// Members by messages and voice minutes.
+pub const MEMBERS: Ranking = Ranking {
+    rollup: Rollup::Activity,
+    days: "activity_member_days",
+    totals: "activity_member_totals",
+    key: "user_id",
+    counts: &["messages", "voice_minutes"],
+};
+
+/// Channels by messages and voice minutes.
+pub const CHANNELS: Ranking = Ranking {
+    rollup: Rollup::Activity,
+    days: "activity_channel_days",
+    totals: "activity_channel_totals",
+    key: "channel_id",
+    counts: &["messages", "voice_minutes"],
+};
+
+/// Members acted on, by cases.
+pub const TARGETS: Ranking = Ranking {
+    rollup: Rollup::Cases,
+    days: "case_target_days",
+    totals: "case_target_totals",
+    key: "user_id",
+    counts: &["cases"],
+};
+
+/// Moderators, by cases.
+pub const ACTORS: Ranking = Ranking {
+    rollup: Rollup::Cases,
+    days: "case_actor_days",
+    totals: "case_actor_totals",
+    key: "actor",
+    counts: &["cases"],
+};
+
+/// Every ranking, for the worker.
+const ALL: [Ranking; 4] = [MEMBERS, CHANNELS, TARGETS, ACTORS];
+
+/// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
+pub fn window_start(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    rollup: Rollup,
+) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
+        )?
+        .query_row(params![server_id, rollup.as_str()], |row| row.get(0))
+        .optional()?)
+}
+
+/// Adds what was just added to `ranking`'s day rows of `server_id` to its
+/// totals: `(day, key, counts)` with one count per ranked column (the
+/// caller's order, see the constants). Rows of days before the window start
+/// (`from_day`, see [`window_start`]) are not in the totals and are skipped.
+pub fn add<'a>(
+    tx: &Transaction<'_>,
+    ranking: Ranking,
+    server_id: &str,
+    from_day: Option<i64>,
+    rows: impl IntoIterator<Item = (i64, &'a str, [i64; 2])>,
+) -> Result<(), StoreError> {
+    let n = ranking.counts.len();
+    let columns = ranking.counts.join(", ");
+    let values = (0..n)
+        .map(|i| format!("json_extract(value, '$[{}]')", i + 1))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let updates = ranking
+        .counts
+        .iter()
+        .map(|c| format!("{c} = {c} + excluded.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut json = String::from("[");
+    for (day, key, counts) in rows {
+        if from_day.is_some_and(|from| day < from) {
+            continue;
+        }
+        if json.len() > 1 {
+            json.push(',');
+        }
+        // [key, count, ...]
+        let mut row = vec![serde_json::Value::from(key)];
+        row.extend(counts[..n].iter().map(|&c| serde_json::Value::from(c)));
+        json.push_str(&serde_json::Value::Array(row).to_string());
+    }
+    if json.len() == 1 {
+        return Ok(());
+    }
+    json.push(']');
+    // One statement over a JSON array, not one per key: see `ingest` on
+    // statement savepoints. A key twice in the array adds twice.
+    tx.prepare_cached(&format!(
+        "INSERT INTO {totals} (server_id, {key}, {columns})
+         SELECT ?1, json_extract(value, '$[0]'), {values} FROM json_each(?2) WHERE true
+         ON CONFLICT DO UPDATE SET {updates}",
+        totals = ranking.totals,
+        key = ranking.key,
+    ))?
+    .execute(params![server_id, json])?;
+    Ok(())
+}
+
+/// Adds one to `key`'s count (a [`TARGETS`] or [`ACTORS`] total) for a
+/// case of `day`, unless the day is before the window start `from_day`.
+pub fn add_case(
+    tx: &Transaction<'_>,
+    ranking: Ranking,
+    server_id: &str,
+    from_day: Option<i64>,
+    (day, key): (i64, &str),
+) -> Result<(), StoreError> {
+    debug_assert_eq!(ranking.counts, ["cases"]);
+    if from_day.is_some_and(|from| day < from) {
+        return Ok(());
+    }
+    tx.prepare_cached(&format!(
+        "INSERT INTO {} (server_id, {}, cases) VALUES (?1, ?2, 1)
+         ON CONFLICT DO UPDATE SET cases = cases + 1",
+        ranking.totals, ranking.key
+    ))?
+    .execute(params![server_id, key])?;
+    Ok(())
+}
+
+/// Moves the window start of every ranking of every server to the first day
+/// of the longest insights window ending today (`today` gives a server's
+/// today), subtracting the days it passes; returns the servers moved.
+pub fn advance(
+    tx: &Transaction<'_>,
+    mut today: impl FnMut(&Transaction<'_>, &str) -> Result<i64, StoreError>,
+) -> Result<usize, StoreError> {
+    let mut moved = 0;
+    for rollup in [Rollup::Activity, Rollup::Cases] {
+        let servers: Vec<String> = tx
+            .prepare_cached("SELECT id FROM servers")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for server in servers {
+            let target = today(tx, &server)? - i64::from(INSIGHTS_MAX_DAYS) + 1;
+            let from = match window_start(tx, &server, rollup)? {
+                Some(from) if from >= target => continue,
+                Some(from) => from,
+                None => i64::MIN,
+            };
+            for ranking in ALL.iter().filter(|r| r.rollup == rollup) {
+                subtract(tx, *ranking, &server, from, target)?;
+            }
+            tx.prepare_cached(
+                "INSERT INTO ranking_windows (server_id, rollup, from_day) VALUES (?1, ?2, ?3)
+                 ON CONFLICT DO UPDATE SET from_day = excluded.from_day",
+            )?
+            .execute(params![server, rollup.as_str(), target])?;
+            moved += 1;
+        }
+    }
+    Ok(moved)
+}
+
+/// Takes the day rows of days `from..until` out of `ranking`'s totals of
+/// `server_id`, and deletes the totals that became zero.
+fn subtract(
+    tx: &Transaction<'_>,
+    ranking: Ranking,
+    server_id: &str,
+    from: i64,
+    until: i64,
+) -> Result<(), StoreError> {
+    let Ranking {
+        days, totals, key, ..
+    } = ranking;
+    let sums = ranking
+        .counts
+        .iter()
+        .map(|c| format!("SUM({c}) AS {c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sets = ranking
+        .counts
+        .iter()
+        .map(|c| format!("{c} = t.{c} - d.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let zero = ranking
+        .counts
+        .iter()
+        .map(|c| format!("{c} <= 0"))
+        .collect::<Vec<_>>()
+        .join(" AND ");
+    tx.prepare_cached(&format!(
+        "UPDATE {totals} AS t SET {sets}
+         FROM (SELECT {key} AS k, {sums} FROM {days}
+               WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}) AS d
+         WHERE t.server_id = ?1 AND t.{key} = d.k"
+    ))?
+    .execute(params![server_id, from, until])?;
+    tx.prepare_cached(&format!(
+        "DELETE FROM {totals} WHERE server_id = ?1 AND {zero}"
+    ))?
+    .execute([server_id])?;
+    Ok(())
+}
+
+/// The [`TOP`] keys of `ranking` with the highest `count` (one of its
+/// columns) over days `from..=to` of `server_id`, at least `min` each, most
+/// first, ties by key. See the module's documentation for how.
+pub fn top(
+    tx: &Transaction<'_>,
+    ranking: Ranking,
+    count: &str,
+    server_id: &str,
+    (from, to): (i64, i64),
+    min: u64,
+) -> Result<Vec<Ranked>, StoreError> {
+    debug_assert!(ranking.counts.contains(&count), "{count} is ranked");
+    let Ranking {
+        days, totals, key, ..
+    } = ranking;
+    let min = i64::try_from(min.max(1)).unwrap_or(i64::MAX);
+    let start = window_start(tx, server_id, ranking.rollup)?;
+    if start.is_some_and(|start| start > from) {
+        // The totals miss days of the window: sum its rows.
+        let mut stmt = tx.prepare_cached(&format!(
+            "SELECT {key}, SUM({count}) AS n FROM {days}
+             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
+        ))?;
+        let all = stmt
+            .query_map(params![server_id, from, to, min], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?.max(0) as u64))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        return Ok(ranked(all));
+    }
+    let covers_window = start == Some(from) && !counted_after(tx, ranking.rollup, server_id, to)?;
+    let mut by_total = tx.prepare_cached(&format!(
+        "SELECT {key}, {count} FROM {totals} WHERE server_id = ?1 AND {count} >= ?2
+         ORDER BY {count} DESC, {key}"
+    ))?;
+    let mut rows = by_total.query(params![server_id, min])?;
+    let mut exact_sum = tx.prepare_cached(&format!(
+        "SELECT COALESCE(SUM({count}), 0) FROM {days}
+         WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4"
+    ))?;
+    // The best found so far, most first, ties by key: at most TOP.
+    let mut best: Vec<(String, u64)> = Vec::with_capacity(TOP + 1);
+    while let Some(row) = rows.next()? {
+        let total = row.get::<_, i64>(1)?.max(0) as u64;
+        if best.len() == TOP && (covers_window || total < best[TOP - 1].1) {
+            break; // nobody further down can reach the list
+        }
+        let id: String = row.get(0)?;
+        let exact = if covers_window {
+            total
+        } else {
+            exact_sum
+                .query_row(params![server_id, id, from, to], |r| r.get::<_, i64>(0))?
+                .max(0) as u64
+        };
+        if exact >= min as u64 {
+            keep_best(&mut best, (id, exact));
+        }
+    }
+    Ok(ranked(best))
+}
+
+/// Puts `entry` into `best` (most first, ties by key) if it belongs in
+/// the first [`TOP`].
+fn keep_best(best: &mut Vec<(String, u64)>, entry: (String, u64)) {
+    let at = best.partition_point(|(id, n)| *n > entry.1 || (*n == entry.1 && *id < entry.0));
+    if at < TOP {
+        best.insert(at, entry);
+        best.truncate(TOP);
+    }
+}
+
+/// Whether `server_id` has anything counted after day `to` (events a little
+/// ahead of the clock, in the next day of the server's zone).
+fn counted_after(
+    tx: &Transaction<'_>,
+    rollup: Rollup,
+    server_id: &str,
+    to: i64,
+) -> Result<bool, StoreError> {
+    Ok(tx
+        .prepare_cached(&format!(
+            "SELECT 1 FROM {} WHERE server_id = ?1 AND day > ?2 LIMIT 1",
+            rollup.days_table()
+        ))?
+        .query_row(params![server_id, to], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Recomputes every total of `rollup` from the day rows (every day counts),
+/// for rows written around [`add`] (the bench's bulk seeding).
+pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
+    tx.execute(
+        "DELETE FROM ranking_windows WHERE rollup = ?1",
+        [rollup.as_str()],
+    )?;
+    for ranking in ALL.iter().filter(|r| r.rollup == rollup) {
+        let Ranking {
+            days, totals, key, ..
+        } = *ranking;
+        let columns = ranking.counts.join(", ");
+        let sums = ranking
+            .counts
+            .iter()
+            .map(|c| format!("SUM({c})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        tx.execute_batch(&format!(
+            "DELETE FROM {totals};
+             INSERT INTO {totals} (server_id, {key}, {columns})
+                 SELECT server_id, {key}, {sums} FROM {days} GROUP BY server_id, {key};"
+        ))?;
+    }
+    Ok(())
+}

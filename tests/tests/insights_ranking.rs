@@ -1,0 +1,244 @@
+//! The insights' top lists (issue #12), read from running totals
+//! (`daemon/src/store/ranking.rs`), checked against lists computed here from
+//! everything that was posted: for windows of every length, before the
+//! retention worker first narrows the totals to a year, after it, after the
+//! clock moved on and it subtracted the days that left the year, and after
+//! the server's time zone moved its today behind the totals' first day.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use modctl_e2e::{ALPHA_DISCORD, Fixture};
+use modctl_types::activity::{CommunityInsights, Ranked};
+use modctl_types::config::SectionName;
+use modctl_types::moderation::{Action, ActionRequest};
+use serde_json::json;
+
+const DAY: i64 = 86_400;
+const WINDOWS: [u32; 7] = [1, 2, 7, 30, 90, 200, 365];
+
+/// A small deterministic generator (the test must not depend on a seed file).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+
+    /// Skewed towards 0: a few very active members, a long tail.
+    fn skewed(&mut self, n: u64) -> u64 {
+        let a = self.below(n);
+        self.below(a + 1)
+    }
+}
+
+/// One posted event, as the expected lists count it.
+struct Posted {
+    day: i64,
+    user: String,
+    channel: String,
+    messages: u64,
+    minutes: u64,
+}
+
+/// The top ten of `counts` (zeros left out), most first, ties by id.
+fn top_of(counts: BTreeMap<String, u64>, min: u64) -> Vec<Ranked> {
+    let mut all: Vec<(String, u64)> = counts.into_iter().filter(|(_, n)| *n >= min).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    all.truncate(10);
+    all.into_iter()
+        .map(|(id, count)| Ranked { id, count })
+        .collect()
+}
+
+/// The four community lists over days `from..=to`, computed from `posted`.
+fn expected(posted: &[Posted], from: i64, to: i64) -> [Vec<Ranked>; 4] {
+    let mut sums: [BTreeMap<String, u64>; 4] = Default::default();
+    for p in posted.iter().filter(|p| (from..=to).contains(&p.day)) {
+        *sums[0].entry(p.channel.clone()).or_default() += p.messages;
+        *sums[1].entry(p.channel.clone()).or_default() += p.minutes;
+        *sums[2].entry(p.user.clone()).or_default() += p.messages;
+        *sums[3].entry(p.user.clone()).or_default() += p.minutes;
+    }
+    sums.map(|s| top_of(s, 1))
+}
+
+async fn community(fixture: &Fixture, days: u32) -> CommunityInsights {
+    fixture
+        .daemon
+        .client(&fixture.alpha_ro)
+        .community_insights(ALPHA_DISCORD, Some(days))
+        .await
+        .expect("community insights")
+}
+
+/// Checks every window's four lists against `posted`, today being `today`.
+async fn check_community(fixture: &Fixture, posted: &[Posted], today: i64, when: &str) {
+    for days in WINDOWS {
+        let got = community(fixture, days).await;
+        let from = today - i64::from(days) + 1;
+        let want = expected(posted, from, today);
+        let lists = [
+            &got.top_channels_by_messages,
+            &got.top_channels_by_voice,
+            &got.top_members_by_messages,
+            &got.top_members_by_voice,
+        ];
+        for (i, (got, want)) in lists.into_iter().zip(&want).enumerate() {
+            assert_eq!(got, want, "{when}: list {i} of days={days}");
+        }
+        assert!(!want[2].is_empty(), "{when}: days={days} has activity");
+    }
+}
+
+/// Posts `n` events spread over the `span` days before `now`, remembering
+/// them in `posted`.
+async fn post_events(
+    fixture: &Fixture,
+    rng: &mut Lcg,
+    posted: &mut Vec<Posted>,
+    (now, span, n): (i64, i64, usize),
+) {
+    let mut events = Vec::new();
+    for _ in 0..n {
+        let at = now - 1 - rng.below((span * DAY) as u64) as i64;
+        let user = format!("5{:017}", rng.skewed(60));
+        let channel = format!("7{:017}", rng.skewed(8));
+        let id = format!("e{}", posted.len());
+        let voice = rng.below(5) == 0;
+        let minutes = if voice { 1 + rng.below(90) } else { 0 };
+        let at_text = jiff::Timestamp::from_second(at).unwrap().to_string();
+        events.push(if voice {
+            json!({"id": id, "kind": "voice", "user_id": user, "channel_id": channel,
+                   "at": at_text, "minutes": minutes})
+        } else {
+            json!({"id": id, "kind": "message", "user_id": user, "channel_id": channel,
+                   "at": at_text})
+        });
+        posted.push(Posted {
+            day: at.div_euclid(DAY),
+            user,
+            channel,
+            messages: u64::from(!voice),
+            minutes,
+        });
+    }
+    let response = reqwest::Client::new()
+        .post(
+            fixture
+                .daemon
+                .api(&format!("/servers/{ALPHA_DISCORD}/activity")),
+        )
+        .bearer_auth(&fixture.alpha_rw.full)
+        .json(&json!({ "events": events }))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
+}
+
+#[tokio::test]
+async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let start = "2026-11-22T12:00:00Z".parse::<jiff::Timestamp>().unwrap();
+    daemon.clock().set(start);
+    let now = start.as_second();
+    let mut rng = Lcg(7);
+    let mut posted = Vec::new();
+    // 398 days: some before the year the totals will keep.
+    post_events(&fixture, &mut rng, &mut posted, (now, 398, 6000)).await;
+    let today = now.div_euclid(DAY);
+
+    // No window start yet: the totals hold every day, a bound for each window.
+    check_community(&fixture, &posted, today, "before the worker").await;
+    // The worker narrows them to the year: the year is read from the totals.
+    daemon.tick_workers();
+    check_community(&fixture, &posted, today, "narrowed to the year").await;
+
+    // Three days on: the days leaving the year are subtracted, new ones added.
+    daemon.clock().advance(Duration::from_secs(3 * DAY as u64));
+    let now = now + 3 * DAY;
+    post_events(&fixture, &mut rng, &mut posted, (now, 4, 500)).await;
+    check_community(&fixture, &posted, today + 3, "moved, before the worker").await;
+    daemon.tick_workers();
+    check_community(&fixture, &posted, today + 3, "moved, after the worker").await;
+
+    // 02:00 UTC is the day before in Los Angeles: the year now starts a day
+    // before the totals do, and the lists are summed from the day rows (the
+    // rows keep the days they were counted on, in UTC).
+    let today = today + 3;
+    daemon
+        .clock()
+        .set(jiff::Timestamp::from_second(today * DAY + 2 * 3600).unwrap());
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"timezone": "America/Los_Angeles"}),
+    );
+    check_community(&fixture, &posted, today - 1, "a zone behind the totals").await;
+    daemon.tick_workers();
+    check_community(&fixture, &posted, today - 1, "a zone behind, after the worker").await;
+}
+
+#[tokio::test]
+async fn moderation_top_lists_are_exact_for_every_window_as_the_year_moves() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let start = "2026-11-22T12:00:00Z".parse::<jiff::Timestamp>().unwrap();
+    let client = daemon.client(&fixture.alpha_rw);
+    let mut rng = Lcg(11);
+    // Notes on skewed members, a batch every 20 days of the last 400.
+    for step in 0..21 {
+        let at = start.as_second() - (400 - 20 * step) * DAY;
+        daemon
+            .clock()
+            .set(jiff::Timestamp::from_second(at).unwrap());
+        for _ in 0..(3 + rng.below(6)) {
+            let request = ActionRequest {
+                user_id: format!("5{:017}", rng.skewed(25)),
+                reason: Some("ranking".into()),
+                ..Default::default()
+            };
+            client
+                .perform_action(ALPHA_DISCORD, Action::Note, &request)
+                .await
+                .expect("note");
+        }
+    }
+    daemon.clock().set(start);
+    let cases = client.all_cases(ALPHA_DISCORD, None).await.unwrap();
+    let check = |today: i64, when: &'static str| {
+        let client = daemon.client(&fixture.alpha_ro);
+        let cases = &cases;
+        async move {
+            for days in WINDOWS {
+                let from = today - i64::from(days) + 1;
+                let (mut targets, mut actors) = (BTreeMap::new(), BTreeMap::new());
+                for case in cases {
+                    let day = case.created_at.as_second().div_euclid(DAY);
+                    if (from..=today).contains(&day) {
+                        *targets.entry(case.user_id.clone()).or_default() += 1;
+                        *actors.entry(case.actor.clone()).or_default() += 1;
+                    }
+                }
+                let got = client.insights(ALPHA_DISCORD, Some(days)).await.unwrap();
+                assert_eq!(got.top_repeat_targets, top_of(targets, 2), "{when}: days={days}");
+                assert_eq!(got.top_moderators, top_of(actors, 1), "{when}: days={days}");
+            }
+        }
+    };
+    let today = start.as_second().div_euclid(DAY);
+    check(today, "before the worker").await;
+    daemon.tick_workers();
+    check(today, "narrowed to the year").await;
+    daemon
+        .clock()
+        .advance(Duration::from_secs(45 * DAY as u64));
+    daemon.tick_workers();
+    check(today + 45, "45 days on").await;
+}
