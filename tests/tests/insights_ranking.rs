@@ -182,7 +182,13 @@ async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
     );
     check_community(&fixture, &posted, today - 1, "a zone behind the totals").await;
     daemon.tick_workers();
-    check_community(&fixture, &posted, today - 1, "a zone behind, after the worker").await;
+    check_community(
+        &fixture,
+        &posted,
+        today - 1,
+        "a zone behind, after the worker",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -227,7 +233,11 @@ async fn moderation_top_lists_are_exact_for_every_window_as_the_year_moves() {
                     }
                 }
                 let got = client.insights(ALPHA_DISCORD, Some(days)).await.unwrap();
-                assert_eq!(got.top_repeat_targets, top_of(targets, 2), "{when}: days={days}");
+                assert_eq!(
+                    got.top_repeat_targets,
+                    top_of(targets, 2),
+                    "{when}: days={days}"
+                );
                 assert_eq!(got.top_moderators, top_of(actors, 1), "{when}: days={days}");
             }
         }
@@ -236,9 +246,7 @@ async fn moderation_top_lists_are_exact_for_every_window_as_the_year_moves() {
     check(today, "before the worker").await;
     daemon.tick_workers();
     check(today, "narrowed to the year").await;
-    daemon
-        .clock()
-        .advance(Duration::from_secs(45 * DAY as u64));
+    daemon.clock().advance(Duration::from_secs(45 * DAY as u64));
     daemon.tick_workers();
     check(today + 45, "45 days on").await;
 }

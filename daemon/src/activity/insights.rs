@@ -7,14 +7,13 @@
 //! were ever counted.
 
 use modctl_types::activity::{
-    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights,
-    Window,
+    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Window,
 };
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::days::{self, DayFinder};
-use crate::store::{case_rollup, ranking};
 use crate::store::{StoreError, timestamp};
+use crate::store::{case_rollup, ranking};
 
 /// The window of `days` days ending today (at `now`) in the server's zone,
 /// as day numbers `(from, to)`, and its wire form.
@@ -196,4 +195,3 @@ fn change(now: f64, before: f64) -> Option<f64> {
 fn one_decimal(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
-

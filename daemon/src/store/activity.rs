@@ -189,21 +189,14 @@ pub fn ingest(
         .execute(params![server_id, member_json])?;
     }
     let from_day = ranking::window_start(tx, server_id, Rollup::Activity)?;
-    let counts = |c: &Counts| [c.messages, c.voice_minutes];
-    ranking::add(
-        tx,
-        ranking::MEMBERS,
-        server_id,
-        from_day,
-        members.iter().map(|((day, user), c)| (*day, *user, counts(c))),
-    )?;
-    ranking::add(
-        tx,
-        ranking::CHANNELS,
-        server_id,
-        from_day,
-        channels.iter().map(|((day, id), c)| (*day, *id, counts(c))),
-    )?;
+    let member_sums = members
+        .iter()
+        .map(|(&(day, user), c)| (day, user, c.messages, c.voice_minutes));
+    ranking::add_activity(tx, ranking::MEMBERS, server_id, from_day, member_sums)?;
+    let channel_sums = channels
+        .iter()
+        .map(|(&(day, id), c)| (day, id, c.messages, c.voice_minutes));
+    ranking::add_activity(tx, ranking::CHANNELS, server_id, from_day, channel_sums)?;
     if !channels.is_empty() {
         let channel_rows: Vec<(i64, &str, i64, i64)> = channels
             .iter()

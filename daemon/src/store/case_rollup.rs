@@ -134,9 +134,10 @@ pub fn read(
             "SELECT COALESCE(SUM(cases), 0) FROM case_days
              WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
         )?
-        .query_row(params![server_id, from - (to - from + 1), from - 1], |row| {
-            row.get::<_, i64>(0)
-        })?
+        .query_row(
+            params![server_id, from - (to - from + 1), from - 1],
+            |row| row.get::<_, i64>(0),
+        )?
         .max(0) as u64;
     let mut stmt = tx.prepare_cached(
         "SELECT day, action, source, cases, applied FROM case_days
@@ -170,8 +171,7 @@ pub fn read(
     totals.not_applied = totals.cases - totals.applied.min(totals.cases);
 
     let top_moderators = ranking::top(tx, ranking::ACTORS, "cases", server_id, (from, to), 1)?;
-    let top_repeat_targets =
-        ranking::top(tx, ranking::TARGETS, "cases", server_id, (from, to), 2)?;
+    let top_repeat_targets = ranking::top(tx, ranking::TARGETS, "cases", server_id, (from, to), 2)?;
     Ok(CaseRollup {
         daily,
         totals,

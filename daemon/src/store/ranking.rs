@@ -9,9 +9,9 @@
 //! key (member, channel, moderator), the sum of the key's day rows from the
 //! server's *window start* on (`ranking_windows.from_day`; every day when
 //! the server has none). Writers add to the totals in the transaction that
-//! adds to the day rows ([`add`]); the retention worker moves the window
-//! start forward as days leave the longest insights window and subtracts
-//! the days it passes ([`advance`]). Totals of zero are deleted, so the
+//! adds to the day rows ([`add_activity`], [`add_case`]); the retention
+//! worker moves the window start forward as days leave the longest insights
+//! window and subtracts the days it passes ([`advance`]). Totals of zero are deleted, so the
 //! tables hold the keys of the last year only.
 //!
 //! # Reading a window exactly
@@ -28,6 +28,8 @@
 //! activity is skewed (a year's most active members are mostly the month's
 //! too); a window starting before the window start (the server's time zone
 //! changed) falls back to summing the window's rows.
+
+use std::collections::HashMap;
 
 use modctl_types::activity::Ranked;
 use modctl_types::query::INSIGHTS_MAX_DAYS;
@@ -128,52 +130,41 @@ pub fn window_start(
         .optional()?)
 }
 
-/// Adds what was just added to `ranking`'s day rows of `server_id` to its
-/// totals: `(day, key, counts)` with one count per ranked column (the
-/// caller's order, see the constants). Rows of days before the window start
-/// (`from_day`, see [`window_start`]) are not in the totals and are skipped.
-pub fn add<'a>(
+/// Adds what was just added to the day rows of [`MEMBERS`] or [`CHANNELS`]
+/// of `server_id` to their totals: `(day, key, messages, voice minutes)`.
+/// Rows of days before the window start (`from_day`, see [`window_start`])
+/// are not in the totals and are skipped.
+pub fn add_activity<'a>(
     tx: &Transaction<'_>,
     ranking: Ranking,
     server_id: &str,
     from_day: Option<i64>,
-    rows: impl IntoIterator<Item = (i64, &'a str, [i64; 2])>,
+    rows: impl IntoIterator<Item = (i64, &'a str, i64, i64)>,
 ) -> Result<(), StoreError> {
-    let n = ranking.counts.len();
-    let columns = ranking.counts.join(", ");
-    let values = (0..n)
-        .map(|i| format!("json_extract(value, '$[{}]')", i + 1))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let updates = ranking
-        .counts
-        .iter()
-        .map(|c| format!("{c} = {c} + excluded.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut json = String::from("[");
-    for (day, key, counts) in rows {
-        if from_day.is_some_and(|from| day < from) {
-            continue;
+    debug_assert_eq!(ranking.counts, ["messages", "voice_minutes"]);
+    // A batch spanning midnight has a key on two days: one total.
+    let mut by_key: HashMap<&str, (i64, i64)> = HashMap::new();
+    for (day, key, messages, minutes) in rows {
+        if from_day.is_none_or(|from| day >= from) {
+            let sums = by_key.entry(key).or_default();
+            sums.0 += messages;
+            sums.1 += minutes;
         }
-        if json.len() > 1 {
-            json.push(',');
-        }
-        // [key, count, ...]
-        let mut row = vec![serde_json::Value::from(key)];
-        row.extend(counts[..n].iter().map(|&c| serde_json::Value::from(c)));
-        json.push_str(&serde_json::Value::Array(row).to_string());
     }
-    if json.len() == 1 {
+    if by_key.is_empty() {
         return Ok(());
     }
-    json.push(']');
+    let rows: Vec<(&str, i64, i64)> = by_key.into_iter().map(|(k, (m, v))| (k, m, v)).collect();
+    let json = serde_json::to_string(&rows).expect("strings and numbers serialize");
     // One statement over a JSON array, not one per key: see `ingest` on
-    // statement savepoints. A key twice in the array adds twice.
+    // statement savepoints.
     tx.prepare_cached(&format!(
-        "INSERT INTO {totals} (server_id, {key}, {columns})
-         SELECT ?1, json_extract(value, '$[0]'), {values} FROM json_each(?2) WHERE true
-         ON CONFLICT DO UPDATE SET {updates}",
+        "INSERT INTO {totals} (server_id, {key}, messages, voice_minutes)
+         SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+                json_extract(value, '$[2]')
+         FROM json_each(?2) WHERE true
+         ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
+             voice_minutes = voice_minutes + excluded.voice_minutes",
         totals = ranking.totals,
         key = ranking.key,
     ))?
@@ -306,7 +297,10 @@ pub fn top(
         ))?;
         let all = stmt
             .query_map(params![server_id, from, to, min], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?.max(0) as u64))
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, i64>(1)?.max(0) as u64,
+                ))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         return Ok(ranked(all));
@@ -372,7 +366,8 @@ fn counted_after(
 }
 
 /// Recomputes every total of `rollup` from the day rows (every day counts),
-/// for rows written around [`add`] (the bench's bulk seeding).
+/// for rows written around [`add_activity`] and [`add_case`] (the bench's
+/// bulk seeding).
 pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
     tx.execute(
         "DELETE FROM ranking_windows WHERE rollup = ?1",
