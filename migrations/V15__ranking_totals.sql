@@ -66,9 +66,22 @@ CREATE INDEX activity_channel_days_by_channel ON activity_channel_days (server_i
 CREATE INDEX case_target_days_by_user ON case_target_days (server_id, user_id, day);
 CREATE INDEX case_actor_days_by_actor ON case_actor_days (server_id, actor, day);
 
--- Strikes in force now are those without an end and those ending later:
--- one range of this index each, without reading the strikes themselves.
+-- The strikes in force on a server (the insights' `active_strikes`),
+-- without reading every strike: the weights of its strikes per UTC day they
+-- end (`day` = expires_at / 86400; strikes without an end on day
+-- 9223372036854775807), written with each strike. In force at `now`: the
+-- days after today's, plus today's strikes not ended yet, read from
+-- `strikes_by_expiry`. Strikes are never updated or deleted one by one.
+CREATE TABLE strike_expiry_days (
+    server_id  TEXT    NOT NULL REFERENCES servers (id) ON DELETE CASCADE,
+    day        INTEGER NOT NULL,
+    weight     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (server_id, day)
+) STRICT, WITHOUT ROWID;
 CREATE INDEX strikes_by_expiry ON strikes (server_id, expires_at, weight);
+INSERT INTO strike_expiry_days (server_id, day, weight)
+    SELECT server_id, COALESCE(expires_at / 86400, 9223372036854775807), SUM(weight)
+    FROM strikes GROUP BY 1, 2;
 
 -- Existing rollups: every day counts (no `ranking_windows` row yet); the
 -- worker narrows them to the window on its next pass.

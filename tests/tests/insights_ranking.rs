@@ -12,6 +12,7 @@ use modctl_e2e::{ALPHA_DISCORD, Fixture};
 use modctl_types::activity::{CommunityInsights, Ranked};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
+use modctld::operator::demo::discord_members::{ALICE, BOB, MODERATOR};
 use serde_json::json;
 
 const DAY: i64 = 86_400;
@@ -249,4 +250,57 @@ async fn moderation_top_lists_are_exact_for_every_window_as_the_year_moves() {
     daemon.clock().advance(Duration::from_secs(45 * DAY as u64));
     daemon.tick_workers();
     check(today + 45, "45 days on").await;
+}
+
+#[tokio::test]
+async fn strikes_in_force_follow_the_clock_through_the_day_they_end() {
+    let fixture = Fixture::simulated();
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    let reader = daemon.client(&fixture.alpha_ro);
+    let warn = |user: &'static str| {
+        let client = client.clone();
+        async move {
+            let request = ActionRequest {
+                user_id: user.into(),
+                reason: Some("strikes".into()),
+                ..Default::default()
+            };
+            client
+                .perform_action(ALPHA_DISCORD, Action::Warn, &request)
+                .await
+                .expect("warn");
+        }
+    };
+    // A strike without end, then strikes ending a day after they were given.
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"expiry_days": 0}),
+    );
+    daemon.clock().set("2026-11-22T20:00:00Z".parse().unwrap());
+    warn(MODERATOR).await;
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"expiry_days": 1}),
+    );
+    warn(ALICE).await;
+    warn(BOB).await;
+    // In force as `GET /strikes` counts them, at each moment.
+    let check = |at: &'static str, want: u64| {
+        let (reader, clock) = (reader.clone(), daemon.clock());
+        async move {
+            clock.set(at.parse().unwrap());
+            let insights = reader.insights(ALPHA_DISCORD, Some(1)).await.unwrap();
+            let strikes = reader.strikes(ALPHA_DISCORD).await.unwrap();
+            let listed = strikes.iter().map(|s| u64::from(s.active)).sum::<u64>();
+            assert_eq!((insights.active_strikes, listed), (want, want), "at {at}");
+        }
+    };
+    check("2026-11-22T20:00:01Z", 3).await;
+    // The day the two end: still in force until 20:00.
+    check("2026-11-23T19:59:59Z", 3).await;
+    check("2026-11-23T20:00:01Z", 1).await;
+    check("2026-11-30T00:00:00Z", 1).await;
 }

@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::days::{self, DayFinder};
 use crate::store::{StoreError, timestamp};
-use crate::store::{case_rollup, ranking};
+use crate::store::{case_rollup, cases, ranking};
 
 /// The window of `days` days ending today (at `now`) in the server's zone,
 /// as day numbers `(from, to)`, and its wire form.
@@ -131,16 +131,7 @@ pub fn moderation(
 ) -> Result<ModerationInsights, StoreError> {
     let (from, to, window) = window(tx, server_id, days_wanted, now)?;
     let rollup = case_rollup::read(tx, server_id, from, to)?;
-    let active_strikes: i64 = tx
-        .prepare_cached(
-            // Two ranges of `strikes_by_expiry`: those without an end, and
-            // those ending later.
-            "SELECT (SELECT COALESCE(SUM(weight), 0) FROM strikes
-                     WHERE server_id = ?1 AND expires_at IS NULL)
-                  + (SELECT COALESCE(SUM(weight), 0) FROM strikes
-                     WHERE server_id = ?1 AND expires_at > ?2)",
-        )?
-        .query_row(params![server_id, now], |row| row.get(0))?;
+    let active_strikes = cases::strikes_in_force(tx, server_id, now)?;
     let active_jails: i64 = tx
         .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get(0))?;
@@ -153,7 +144,7 @@ pub fn moderation(
         previous_cases: rollup.previous_cases,
         top_moderators: rollup.top_moderators,
         top_repeat_targets: rollup.top_repeat_targets,
-        active_strikes: active_strikes.max(0) as u64,
+        active_strikes,
         active_jails: active_jails.max(0) as u64,
     })
 }

@@ -224,6 +224,7 @@ pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
              WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, user_id;",
     )?;
     ranking::rebuild(tx, Rollup::Cases)?;
+    super::cases::rebuild_strike_days(tx)?;
     Ok(tx.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],

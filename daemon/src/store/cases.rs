@@ -60,6 +60,9 @@ pub struct NewCase<'a> {
 // stays internal (the foreign keys of strikes, jails, idempotency keys and
 // linked cases point at it), so the linked case is read as its number (the
 // lookup skipped for the cases that link none, nearly all of a listing).
+/// Seconds in a UTC day.
+const DAY_SECONDS: i64 = 86_400;
+
 const CASE_COLUMNS: &str =
     "number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
     applied, platform, detail, created_at, source,
@@ -393,6 +396,54 @@ pub fn add_strike(
     .execute(params![
         server_id, user_id, case_id, weight, now, expires_at
     ])?;
+    tx.prepare_cached(
+        "INSERT INTO strike_expiry_days (server_id, day, weight) VALUES (?1, ?2, ?3)
+         ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
+    )?
+    .execute(params![server_id, expiry_day(expires_at), weight])?;
+    Ok(())
+}
+
+/// The `strike_expiry_days` day of a strike ending at `expires_at` (see
+/// migration V15): its UTC day, or the last day for a strike without end.
+fn expiry_day(expires_at: Option<i64>) -> i64 {
+    expires_at.map_or(i64::MAX, |at| at.div_euclid(DAY_SECONDS))
+}
+
+/// The weights of every strike of `server_id` in force at `now`: those
+/// ending after today (a row per day), plus today's not ended yet.
+pub fn strikes_in_force(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    now: i64,
+) -> Result<u64, StoreError> {
+    let today = now.div_euclid(DAY_SECONDS);
+    let later: i64 = tx
+        .prepare_cached(
+            "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
+             WHERE server_id = ?1 AND day > ?2",
+        )?
+        .query_row(params![server_id, today], |row| row.get(0))?;
+    let rest_of_today: i64 = tx
+        .prepare_cached(
+            "SELECT COALESCE(SUM(weight), 0) FROM strikes
+             WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3",
+        )?
+        .query_row(params![server_id, now, (today + 1) * DAY_SECONDS], |row| {
+            row.get(0)
+        })?;
+    Ok((later + rest_of_today).max(0) as u64)
+}
+
+/// Recomputes `strike_expiry_days` from the strikes, for strikes written
+/// around [`add_strike`] (the bench's bulk seeding).
+pub fn rebuild_strike_days(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute_batch(
+        "DELETE FROM strike_expiry_days;
+         INSERT INTO strike_expiry_days (server_id, day, weight)
+             SELECT server_id, COALESCE(expires_at / 86400, 9223372036854775807), SUM(weight)
+             FROM strikes GROUP BY 1, 2;",
+    )?;
     Ok(())
 }
 
