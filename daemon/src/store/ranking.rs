@@ -69,8 +69,10 @@ impl Rollup {
 pub struct Ranking {
     rollup: Rollup,
     /// Per-day rows: `(server_id, day, key, counts...)`, primary key
-    /// `(server_id, day, key)`, with an index `(server_id, key, day)`.
+    /// `(server_id, day, key)`.
     days: &'static str,
+    /// The index `(server_id, key, day)` of `days`.
+    days_by_key: &'static str,
     /// Totals: `(server_id, key, counts...)`, with an index per count.
     totals: &'static str,
     key: &'static str,
@@ -81,6 +83,7 @@ pub struct Ranking {
 pub const MEMBERS: Ranking = Ranking {
     rollup: Rollup::Activity,
     days: "activity_member_days",
+    days_by_key: "activity_member_days_by_user",
     totals: "activity_member_totals",
     key: "user_id",
     counts: &["messages", "voice_minutes"],
@@ -90,6 +93,7 @@ pub const MEMBERS: Ranking = Ranking {
 pub const CHANNELS: Ranking = Ranking {
     rollup: Rollup::Activity,
     days: "activity_channel_days",
+    days_by_key: "activity_channel_days_by_channel",
     totals: "activity_channel_totals",
     key: "channel_id",
     counts: &["messages", "voice_minutes"],
@@ -99,6 +103,7 @@ pub const CHANNELS: Ranking = Ranking {
 pub const TARGETS: Ranking = Ranking {
     rollup: Rollup::Cases,
     days: "case_target_days",
+    days_by_key: "case_target_days_by_user",
     totals: "case_target_totals",
     key: "user_id",
     counts: &["cases"],
@@ -108,6 +113,7 @@ pub const TARGETS: Ranking = Ranking {
 pub const ACTORS: Ranking = Ranking {
     rollup: Rollup::Cases,
     days: "case_actor_days",
+    days_by_key: "case_actor_days_by_actor",
     totals: "case_actor_totals",
     key: "actor",
     counts: &["cases"],
@@ -311,9 +317,12 @@ pub fn top(
          ORDER BY {count} DESC, {key}"
     ))?;
     let mut rows = by_total.query(params![server_id, min])?;
+    // Named: without statistics SQLite prefers the primary key's range of
+    // days, i.e. every row of the window, to the key's few rows.
     let mut exact_sum = tx.prepare_cached(&format!(
-        "SELECT COALESCE(SUM({count}), 0) FROM {days}
-         WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4"
+        "SELECT COALESCE(SUM({count}), 0) FROM {days} INDEXED BY {by_key}
+         WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4",
+        by_key = ranking.days_by_key,
     ))?;
     // The best found so far, most first, ties by key: at most TOP.
     let mut best: Vec<(String, u64)> = Vec::with_capacity(TOP + 1);
