@@ -95,3 +95,36 @@ INSERT INTO case_target_totals (server_id, user_id, cases)
     SELECT server_id, user_id, SUM(cases) FROM case_target_days GROUP BY server_id, user_id;
 INSERT INTO case_actor_totals (server_id, actor, cases)
     SELECT server_id, actor, SUM(cases) FROM case_actor_days GROUP BY server_id, actor;
+
+-- Cases per day in one row: by action and by source as columns, so a year
+-- of `GET /insights` is 365 rows instead of one per day, action and source.
+-- A new action or source needs its column here (a test checks that every
+-- `Action` and `CaseSource` has one). Replaces `case_days` (V10).
+CREATE TABLE case_day_counts (
+    server_id          TEXT    NOT NULL REFERENCES servers (id) ON DELETE CASCADE,
+    day                INTEGER NOT NULL,
+    cases              INTEGER NOT NULL DEFAULT 0,
+    applied            INTEGER NOT NULL DEFAULT 0,
+    action_note        INTEGER NOT NULL DEFAULT 0,
+    action_warn        INTEGER NOT NULL DEFAULT 0,
+    action_timeout     INTEGER NOT NULL DEFAULT 0,
+    action_kick        INTEGER NOT NULL DEFAULT 0,
+    action_ban         INTEGER NOT NULL DEFAULT 0,
+    action_unban       INTEGER NOT NULL DEFAULT 0,
+    action_jail        INTEGER NOT NULL DEFAULT 0,
+    action_unjail      INTEGER NOT NULL DEFAULT 0,
+    source_api         INTEGER NOT NULL DEFAULT 0,
+    source_escalation  INTEGER NOT NULL DEFAULT 0,
+    source_expiry      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (server_id, day)
+) STRICT, WITHOUT ROWID;
+INSERT INTO case_day_counts
+    SELECT server_id, day, SUM(cases), SUM(applied),
+        SUM(cases * (action = 'note')), SUM(cases * (action = 'warn')),
+        SUM(cases * (action = 'timeout')), SUM(cases * (action = 'kick')),
+        SUM(cases * (action = 'ban')), SUM(cases * (action = 'unban')),
+        SUM(cases * (action = 'jail')), SUM(cases * (action = 'unjail')),
+        SUM(cases * (source = 'api')), SUM(cases * (source = 'escalation')),
+        SUM(cases * (source = 'expiry'))
+    FROM case_days GROUP BY server_id, day;
+DROP TABLE case_days;

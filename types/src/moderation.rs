@@ -227,6 +227,9 @@ pub enum CaseSource {
 }
 
 impl CaseSource {
+    /// Every source.
+    pub const ALL: [CaseSource; 3] = [CaseSource::Api, CaseSource::Escalation, CaseSource::Expiry];
+
     /// The name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -8,10 +8,18 @@
 //! server's time zone at that moment (`cases.rollup_day`); it counts as
 //! applied once it is applied: when inserted already settled, or settled
 //! later.
+//!
+//! A day is one row of `case_day_counts`, its counts by action and by source
+//! in columns (migration V15): a year is 365 rows to read. The statements
+//! that name those columns are made from [`Action::ALL`] and
+//! [`CaseSource::ALL`], so an action added without its column fails every
+//! test that records a case, not silently.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
+use modctl_types::moderation::{Action, CaseSource};
 use rusqlite::{Transaction, params};
 
 use super::StoreError;
@@ -26,9 +34,9 @@ pub struct Counted<'a> {
     /// The case's day.
     pub day: i64,
     /// `warn`, `ban`, ...
-    pub action: &'a str,
+    pub action: Action,
     /// `api`, `escalation`, `expiry`.
-    pub source: &'a str,
+    pub source: CaseSource,
     /// The moderator.
     pub actor: &'a str,
     /// The member acted on.
@@ -37,19 +45,46 @@ pub struct Counted<'a> {
     pub applied: bool,
 }
 
+/// The count columns of `case_day_counts` after `cases` and `applied`:
+/// one per action, then one per source.
+fn count_columns() -> impl Iterator<Item = String> {
+    let actions = Action::ALL.iter().map(|a| format!("action_{}", a.as_str()));
+    actions.chain(
+        CaseSource::ALL
+            .iter()
+            .map(|s| format!("source_{}", s.as_str())),
+    )
+}
+
 /// Counts a case just inserted.
 pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "INSERT INTO case_days (server_id, day, action, source, cases, applied)
-         VALUES (?1, ?2, ?3, ?4, 1, ?5)
-         ON CONFLICT DO UPDATE SET cases = cases + 1, applied = applied + excluded.applied",
-    )?
-    .execute(params![
+    // ?3 applied, ?4 the action, ?5 the source: each column adds 1 or 0.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        let columns: Vec<String> = count_columns().collect();
+        let ones = Action::ALL
+            .iter()
+            .map(|a| format!("?4 = '{}'", a.as_str()))
+            .chain(
+                CaseSource::ALL
+                    .iter()
+                    .map(|s| format!("?5 = '{}'", s.as_str())),
+            );
+        let adds = columns.iter().map(|c| format!("{c} = {c} + excluded.{c}"));
+        format!(
+            "INSERT INTO case_day_counts (server_id, day, cases, applied, {})
+             VALUES (?1, ?2, 1, ?3, {})
+             ON CONFLICT DO UPDATE SET cases = cases + 1, applied = applied + excluded.applied, {}",
+            columns.join(", "),
+            ones.collect::<Vec<_>>().join(", "),
+            adds.collect::<Vec<_>>().join(", "),
+        )
+    });
+    tx.prepare_cached(&SQL)?.execute(params![
         case.server_id,
         case.day,
-        case.action,
-        case.source,
-        i64::from(case.applied)
+        i64::from(case.applied),
+        case.action.as_str(),
+        case.source.as_str(),
     ])?;
     tx.prepare_cached(
         "INSERT INTO case_actor_days (server_id, day, actor, cases) VALUES (?1, ?2, ?3, 1)
@@ -68,19 +103,12 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
     Ok(())
 }
 
-/// Counts a pending case that settled applied.
-pub fn count_applied(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    day: i64,
-    action: &str,
-    source: &str,
-) -> Result<(), StoreError> {
+/// Counts a pending case of `day` that settled applied.
+pub fn count_applied(tx: &Transaction<'_>, server_id: &str, day: i64) -> Result<(), StoreError> {
     tx.prepare_cached(
-        "UPDATE case_days SET applied = applied + 1
-         WHERE server_id = ?1 AND day = ?2 AND action = ?3 AND source = ?4",
+        "UPDATE case_day_counts SET applied = applied + 1 WHERE server_id = ?1 AND day = ?2",
     )?
-    .execute(params![server_id, day, action, source])?;
+    .execute(params![server_id, day])?;
     Ok(())
 }
 
@@ -131,7 +159,7 @@ pub fn read(
     // The period before only counts: summed by SQLite.
     let previous_cases = tx
         .prepare_cached(
-            "SELECT COALESCE(SUM(cases), 0) FROM case_days
+            "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
              WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
         )?
         .query_row(
@@ -139,30 +167,47 @@ pub fn read(
             |row| row.get::<_, i64>(0),
         )?
         .max(0) as u64;
-    let mut stmt = tx.prepare_cached(
-        "SELECT day, action, source, cases, applied FROM case_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
-    )?;
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT day, cases, applied, {} FROM case_day_counts
+             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
+            count_columns().collect::<Vec<_>>().join(", ")
+        )
+    });
+    let mut stmt = tx.prepare_cached(&SQL)?;
     let mut rows = stmt.query(params![server_id, from, to])?;
+    let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
     while let Some(row) = rows.next()? {
         let day: i64 = row.get(0)?;
-        let cases = row.get::<_, i64>(3)?.max(0) as u64;
-        let applied = row.get::<_, i64>(4)?.max(0) as u64;
-        let action = row.get_ref(1)?.as_str().unwrap_or_default();
-        let source = row.get_ref(2)?.as_str().unwrap_or_default();
         let Some(entry) = daily.get_mut((day - from) as usize) else {
             continue;
         };
-        entry.cases += cases;
-        entry.applied += applied;
-        add_to(&mut entry.by_action, action, cases);
-        add_to(&mut entry.by_source, source, cases);
-        totals.cases += cases;
-        totals.applied += applied;
-        add_to(&mut totals.by_action, action, cases);
-        add_to(&mut totals.by_source, source, cases);
-        if source == "escalation" {
-            totals.escalations += cases;
+        entry.cases = count(row, 1)?;
+        entry.applied = count(row, 2)?;
+        totals.cases += entry.cases;
+        totals.applied += entry.applied;
+        for (i, action) in Action::ALL.iter().enumerate() {
+            let n = count(row, 3 + i)?;
+            if n > 0 {
+                entry.by_action.insert(action.as_str().to_owned(), n);
+                *totals
+                    .by_action
+                    .entry(action.as_str().to_owned())
+                    .or_default() += n;
+            }
+        }
+        for (i, source) in CaseSource::ALL.iter().enumerate() {
+            let n = count(row, 3 + Action::ALL.len() + i)?;
+            if n > 0 {
+                entry.by_source.insert(source.as_str().to_owned(), n);
+                *totals
+                    .by_source
+                    .entry(source.as_str().to_owned())
+                    .or_default() += n;
+                if *source == CaseSource::Escalation {
+                    totals.escalations += n;
+                }
+            }
         }
     }
     for day in &mut daily {
@@ -179,16 +224,6 @@ pub fn read(
         top_moderators,
         top_repeat_targets,
     })
-}
-
-/// Adds `n` to `key`'s count, allocating the key only the first time.
-fn add_to(counts: &mut BTreeMap<String, u64>, key: &str, n: u64) {
-    match counts.get_mut(key) {
-        Some(count) => *count += n,
-        None => {
-            counts.insert(key.to_owned(), n);
-        }
-    }
 }
 
 /// The [`TOP`] entries of `counts`, most first, ties by id.
@@ -209,20 +244,29 @@ pub fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
 /// cases written around [`super::cases::insert`] (the bench's bulk seeding);
 /// returns the cases counted.
 pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
-    tx.execute_batch(
-        "DELETE FROM case_days; DELETE FROM case_actor_days; DELETE FROM case_target_days;
-         INSERT INTO case_days (server_id, day, action, source, cases, applied)
-             SELECT server_id, rollup_day, action, source, COUNT(*),
-                    SUM(applied AND state <> 'pending')
-             FROM cases WHERE rollup_day IS NOT NULL
-             GROUP BY server_id, rollup_day, action, source;
+    let sums = Action::ALL
+        .iter()
+        .map(|a| format!("SUM(action = '{}')", a.as_str()))
+        .chain(
+            CaseSource::ALL
+                .iter()
+                .map(|s| format!("SUM(source = '{}')", s.as_str())),
+        )
+        .collect::<Vec<_>>()
+        .join(", ");
+    tx.execute_batch(&format!(
+        "DELETE FROM case_day_counts; DELETE FROM case_actor_days; DELETE FROM case_target_days;
+         INSERT INTO case_day_counts (server_id, day, cases, applied, {columns})
+             SELECT server_id, rollup_day, COUNT(*), SUM(applied AND state <> 'pending'), {sums}
+             FROM cases WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day;
          INSERT INTO case_actor_days (server_id, day, actor, cases)
              SELECT server_id, rollup_day, actor, COUNT(*) FROM cases
              WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, actor;
          INSERT INTO case_target_days (server_id, day, user_id, cases)
              SELECT server_id, rollup_day, user_id, COUNT(*) FROM cases
              WHERE rollup_day IS NOT NULL GROUP BY server_id, rollup_day, user_id;",
-    )?;
+        columns = count_columns().collect::<Vec<_>>().join(", "),
+    ))?;
     ranking::rebuild(tx, Rollup::Cases)?;
     super::cases::rebuild_strike_days(tx)?;
     Ok(tx.query_row(

@@ -116,8 +116,8 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         &case_rollup::Counted {
             server_id: case.server_id,
             day,
-            action: case.action.as_str(),
-            source: case.source.as_str(),
+            action: case.action,
+            source: case.source,
             actor: case.actor,
             user_id: case.user_id,
             applied: settled && case.applied,
@@ -219,12 +219,12 @@ pub fn settle(
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    type Settled = (i64, Option<i64>, String, String);
+    type Settled = (i64, Option<i64>);
     let settled: Option<Settled> = tx
         .prepare_cached(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
-         RETURNING created_at, rollup_day, action, source",
+         RETURNING created_at, rollup_day",
         )?
         .query_row(
             params![
@@ -235,10 +235,10 @@ pub fn settle(
                 settlement.detail,
                 settlement.active_strikes,
             ],
-            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            |row| Ok((row.get(0)?, row.get(1)?)),
         )
         .optional()?;
-    let Some((created_at, day, action, source)) = settled else {
+    let Some((created_at, day)) = settled else {
         return Err(StoreError::Conflict(format!(
             "case #{case_id} of server {server_id} was already settled"
         )));
@@ -246,7 +246,7 @@ pub fn settle(
     if settlement.applied
         && let Some(day) = day
     {
-        case_rollup::count_applied(tx, server_id, day, &action, &source)?;
+        case_rollup::count_applied(tx, server_id, day)?;
     }
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending.

@@ -59,7 +59,7 @@ impl Rollup {
     fn days_table(self) -> &'static str {
         match self {
             Rollup::Activity => "activity_days",
-            Rollup::Cases => "case_days",
+            Rollup::Cases => "case_day_counts",
         }
     }
 }
