@@ -119,8 +119,6 @@ pub struct AppState {
     /// Community activity received from the platforms, until the flush
     /// worker writes it (see [`activity`]).
     pub activity: activity::Ingestor,
-    /// Insights answers kept until the next commit (see [`activity::cache`]).
-    pub insights_cache: activity::cache::InsightsCache,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
@@ -145,7 +143,6 @@ impl AppState {
             request_limits: request_limits::RequestLimits::on(),
             onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
-            insights_cache: activity::cache::InsightsCache::default(),
             receivers: receive::Receivers::new(
                 std::sync::Arc::new(move |event| activity.record(event)),
                 true,

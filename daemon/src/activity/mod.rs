@@ -11,7 +11,6 @@
 //! - both go through [`crate::store::activity::ingest`], into daily rollups
 //!   in the server's time zone ([`days`]).
 
-pub mod cache;
 pub mod days;
 pub mod insights;
 

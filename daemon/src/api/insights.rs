@@ -13,7 +13,6 @@ use modctl_types::activity::{
 use modctl_types::query::InsightsQuery;
 
 use crate::AppState;
-use crate::activity::cache::Kind;
 use crate::activity::days::{DayFinder, server_timezone};
 use crate::activity::{ActivityEvent, MAX_FUTURE_SECONDS, insights};
 use crate::auth::{ReadServer, WriteServer};
@@ -173,13 +172,9 @@ pub async fn moderation(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = window_days(&access, &query)?;
-    cached(
-        &state,
-        access.server.id,
-        Kind::Moderation,
-        days,
-        move |tx, id, now| insights::moderation(tx, id, days, now),
-    )
+    answer(&state, access.server.id, move |tx, id, now| {
+        insights::moderation(tx, id, days, now)
+    })
     .await
 }
 
@@ -206,13 +201,9 @@ pub async fn community(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = window_days(&access, &query)?;
-    cached(
-        &state,
-        access.server.id,
-        Kind::Community,
-        days,
-        move |tx, id, now| insights::community(tx, id, days, now),
-    )
+    answer(&state, access.server.id, move |tx, id, now| {
+        insights::community(tx, id, days, now)
+    })
     .await
 }
 
@@ -224,40 +215,18 @@ fn window_days(access: &ReadServer, query: &InsightsQuery) -> ApiResult<u32> {
     Ok(days)
 }
 
-/// The kept answer (see [`crate::activity::cache`]) when nothing was
-/// committed since it was computed in this minute; else `read` computes it
-/// in one read transaction, and it is kept.
-async fn cached<T, F>(
-    state: &AppState,
-    server: String,
-    kind: Kind,
-    days: u32,
-    read: F,
-) -> ApiResult<Response>
+/// Computes an answer with `read` in one read transaction. Nothing is
+/// kept: read from the rollups and the ranking totals, a year costs well
+/// under a millisecond (see "Cost" in `docs/api.md`).
+async fn answer<T, F>(state: &AppState, server: String, read: F) -> ApiResult<Response>
 where
     T: serde::Serialize + Send + 'static,
     F: FnOnce(&rusqlite::Transaction<'_>, &str, i64) -> Result<T, StoreError> + Send + 'static,
 {
     let now = state.clock.now_unix();
-    let minute = now.div_euclid(60);
-    let cache = &state.insights_cache;
-    // Read before the answer is: a commit in between only makes it recomputed.
-    let commits = state.store.writer_stats().commits;
-    if let Some(body) = cache.get(&server, kind, days, commits, minute) {
-        return Ok(json_body(body));
-    }
-    // One computation at a time per answer: those who waited find it kept.
-    let computing = cache.computing(&server, kind, days);
-    let _computing = computing.lock().await;
-    let commits = state.store.writer_stats().commits;
-    if let Some(body) = cache.get(&server, kind, days, commits, minute) {
-        return Ok(json_body(body));
-    }
-    let id = server.clone();
-    let answer = state.store.read(move |tx| read(tx, &id, now)).await?;
+    let answer = state.store.read(move |tx| read(tx, &server, now)).await?;
     let body = to_bytes(&answer)
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("cannot serialize insights: {e}")))?;
-    cache.put(&server, kind, days, commits, minute, body.clone());
     Ok(json_body(body))
 }
 
