@@ -39,6 +39,7 @@ mod seed_activity;
 mod skew;
 mod verify;
 mod webhooks;
+mod webhooks_receiver;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -106,7 +106,7 @@ impl Report {
                     .join(", ")
             };
             notes.push(format!(
-                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90); daemon CPU per warn off {} / on {} µs (on: the outbox write plus posting the event)",
+                "webhooks: {} events delivered to one local receiver in {:.2} s: {:.0} events/s; warn req/s with webhooks off {} / on {} (alternating): on/off {:.2} (goal >= 0.90); daemon CPU per warn off {} / on {} µs (on: the outbox write plus posting the event); the receiver checked every signature after the run ({:.1} µs each)",
                 w.backlog,
                 w.drain_seconds,
                 w.events_per_s,
@@ -115,6 +115,7 @@ impl Report {
                 w.on_over_off,
                 rates(&w.cpu_us_per_warn_off),
                 rates(&w.cpu_us_per_warn_on),
+                w.receiver_check_us,
             ));
         }
         if let Some(cases) = self.verified_cases {

@@ -219,13 +219,17 @@ pub fn settle(
     case_id: i64,
     settlement: &Settlement<'_>,
 ) -> Result<(), StoreError> {
-    type Settled = (i64, Option<i64>);
+    // The `case_created` event carries the case as settled, so it is written
+    // here, in the settling transaction, and not when the case went pending;
+    // the case is read back by the update itself when an event is wanted.
+    let url = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)?;
+    type Settled = (i64, Option<i64>, Option<Case>);
     let settled: Option<Settled> = tx
-        .prepare_cached(
+        .prepare_cached(&format!(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
-         RETURNING created_at, rollup_day",
-        )?
+         RETURNING created_at, rollup_day, {CASE_COLUMNS}"
+        ))?
         .query_row(
             params![
                 server_id,
@@ -235,10 +239,16 @@ pub fn settle(
                 settlement.detail,
                 settlement.active_strikes,
             ],
-            |row| Ok((row.get(0)?, row.get(1)?)),
+            |row| {
+                let case = match url {
+                    Some(_) => Some(case_from_row_at(row, 2)?),
+                    None => None,
+                };
+                Ok((row.get(0)?, row.get(1)?, case))
+            },
         )
         .optional()?;
-    let Some((created_at, day)) = settled else {
+    let Some((created_at, day, case)) = settled else {
         return Err(StoreError::Conflict(format!(
             "case #{case_id} of server {server_id} was already settled"
         )));
@@ -248,12 +258,7 @@ pub fn settle(
     {
         case_rollup::count_applied(tx, server_id, day)?;
     }
-    // The `case_created` event carries the case as settled, so it is written
-    // here, in the settling transaction, and not when the case went pending.
-    if let Some(url) = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)? {
-        let case = get(tx, server_id, case_id)?.ok_or_else(|| {
-            StoreError::Corrupt(format!("case #{case_id} vanished after settling"))
-        })?;
+    if let (Some(url), Some(case)) = (url, case) {
         webhooks::write(
             tx,
             server_id,

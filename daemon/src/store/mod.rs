@@ -485,6 +485,9 @@ pub fn timestamp(seconds: i64) -> jiff::Timestamp {
 mod at_rest_tests;
 
 #[cfg(test)]
+mod webhooks_migration_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

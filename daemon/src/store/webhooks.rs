@@ -6,7 +6,15 @@
 //! with it, so nothing is sent for a change that did not happen and nothing
 //! is lost when the daemon dies after the commit. The delivery worker
 //! ([`crate::webhooks`]) reads what is [`due`] and records each attempt.
+//!
+//! Every row written here is paid for by an action's settling transaction
+//! or by the writer thread every action shares, so the outbox is kept cheap
+//! (issue #11's benchmark, see `V14__cheaper_webhook_outbox.sql`): one row
+//! per event and its delivery, appended; deciding whether an event is
+//! wanted takes one query; a delivery's latest attempt is kept on its row,
+//! and a chunk of attempts is recorded in one statement.
 
+use modctl_types::Plan;
 use modctl_types::config::{WebhookEvent, Webhooks};
 use modctl_types::moderation::{Case, JailRecord};
 use modctl_types::webhooks::{
@@ -31,32 +39,36 @@ pub fn subscribed(
     server_id: &str,
     kind: WebhookEvent,
 ) -> Result<Option<String>, StoreError> {
-    // One row of the section table, not the whole config: this runs in every
-    // settling transaction.
-    let json: Option<String> = tx
+    // One query, not the whole config: this runs in every settling
+    // transaction. No row: no webhooks section, so nothing is wanted.
+    let found: Option<(String, String, bool)> = tx
         .prepare_cached(
-            "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'webhooks'",
+            "SELECT c.value, t.plan,
+                    EXISTS (SELECT 1 FROM webhook_secrets w WHERE w.server_id = c.server_id)
+             FROM config_sections c
+             JOIN servers s ON s.id = c.server_id
+             JOIN teams t ON t.id = s.team_id
+             WHERE c.server_id = ?1 AND c.section = 'webhooks'",
         )?
-        .query_row([server_id], |row| row.get(0))
+        .query_row([server_id], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })
         .optional()?;
-    let Some(json) = json else {
+    let Some((json, plan, secret_set)) = found else {
         return Ok(None);
     };
     let section: Webhooks = serde_json::from_str(&json)
         .map_err(|e| StoreError::Corrupt(format!("webhooks section of server {server_id}: {e}")))?;
     let wanted =
         kind == WebhookEvent::Test || section.events.is_empty() || section.events.contains(&kind);
-    let Some(url) = section.url.clone().filter(|_| section.enabled && wanted) else {
+    let Some(url) = section.url.filter(|_| section.enabled && wanted) else {
         return Ok(None);
     };
-    if !crate::plans::of(super::teams::of_server(tx, server_id)?.plan).webhooks {
-        return Ok(None);
-    }
+    // A downgraded team's section may still be on; the CHECK constraint
+    // only admits known plans.
+    let plan: Plan = plan.parse().unwrap_or(Plan::Free);
     // Unsigned events are never sent: without a secret there is no event.
-    let secret_set: bool = tx
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
-        .query_row([server_id], |row| row.get(0))?;
-    Ok(secret_set.then_some(url))
+    Ok((crate::plans::of(plan).webhooks && secret_set).then_some(url))
 }
 
 /// Writes an event of `kind` with `data` and its delivery, when the server's
@@ -135,16 +147,13 @@ pub fn write(
         data,
     })
     .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
+    // One row, appended (see `V14__cheaper_webhook_outbox.sql`).
     tx.prepare_cached(
-        "INSERT INTO webhook_events (id, server_id, kind, created_at, payload)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO webhook_deliveries
+             (event_id, server_id, kind, url, state, next_attempt_at, created_at, payload)
+         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5, ?6)",
     )?
-    .execute(params![id, server_id, kind.as_str(), now, payload])?;
-    tx.prepare_cached(
-        "INSERT INTO webhook_deliveries (event_id, server_id, kind, url, state, next_attempt_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5)",
-    )?
-    .execute(params![id, server_id, kind.as_str(), url, now])?;
+    .execute(params![id, server_id, kind.as_str(), url, now, payload])?;
     Ok(Enqueued {
         event_id: id,
         delivery_id: tx.last_insert_rowid(),
@@ -222,8 +231,13 @@ pub fn get(
     };
     let history = tx
         .prepare_cached(
+            // The history, then the latest attempt, kept on the delivery.
             "SELECT attempt, at, status, error, duration_ms FROM webhook_attempts
-             WHERE delivery_id = ?1 ORDER BY attempt",
+             WHERE delivery_id = ?1
+             UNION ALL
+             SELECT attempts, attempt_at, attempt_status, attempt_error, attempt_ms
+             FROM webhook_deliveries WHERE id = ?1 AND attempt_at IS NOT NULL
+             ORDER BY 1",
         )?
         .query_map([id], |row| {
             Ok(Attempt {
@@ -259,10 +273,9 @@ pub struct Due {
 pub fn due(tx: &Transaction<'_>, now: i64, limit: u32) -> Result<Vec<Due>, StoreError> {
     let rows = tx
         .prepare_cached(
-            "SELECT d.id, d.server_id, d.event_id, d.url, e.payload, d.attempts
-             FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-             WHERE d.state = 'pending' AND d.next_attempt_at <= ?1
-             ORDER BY d.next_attempt_at, d.id",
+            "SELECT id, server_id, event_id, url, payload, attempts FROM webhook_deliveries
+             WHERE state = 'pending' AND next_attempt_at <= ?1
+             ORDER BY next_attempt_at, id",
         )?
         .query_map([now], |row| {
             Ok(Due {
@@ -296,40 +309,54 @@ pub struct Outcome {
     pub next_attempt_at: Option<i64>,
 }
 
-/// Records attempt number `attempt` of delivery `id` and the delivery's new
-/// state, in one transaction. A 410 also turns the server's webhooks off
-/// (see [`disable`]).
-pub fn record_attempt(
-    tx: &Transaction<'_>,
-    id: i64,
-    attempt: u32,
-    outcome: &Outcome,
-) -> Result<(), StoreError> {
+/// One attempt to record: the delivery, the attempt's number, its outcome.
+pub type Recorded = (i64, u32, Outcome);
+
+/// Records `attempts` and each delivery's new state, in two statements at
+/// most whatever their number: the writer is shared with every action. Each
+/// attempt is kept on its delivery's row; the one it replaces, if any, moves
+/// to the history first, so a delivery accepted at the first try costs one
+/// row update and no history row.
+pub fn record_attempts(tx: &Transaction<'_>, attempts: &[Recorded]) -> Result<(), StoreError> {
+    if attempts.is_empty() {
+        return Ok(());
+    }
+    // [id, attempt, state, next_attempt_at, status, error, at, duration_ms]
+    let rows: Vec<serde_json::Value> = attempts
+        .iter()
+        .map(|(id, number, o)| {
+            serde_json::json!([
+                id,
+                number,
+                o.state.as_str(),
+                o.next_attempt_at,
+                o.status,
+                o.error,
+                o.at,
+                i64::try_from(o.duration_ms).unwrap_or(i64::MAX),
+            ])
+        })
+        .collect();
+    let rows = serde_json::Value::Array(rows).to_string();
+    if attempts.iter().any(|(_, number, _)| *number > 1) {
+        tx.prepare_cached(
+            "INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms)
+             SELECT d.id, d.attempts, d.attempt_at, d.attempt_status, d.attempt_error, d.attempt_ms
+             FROM json_each(?1) j JOIN webhook_deliveries d ON d.id = j.value ->> 0
+             WHERE d.attempt_at IS NOT NULL",
+        )?
+        .execute([&rows])?;
+    }
     tx.prepare_cached(
-        "INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "UPDATE webhook_deliveries AS d SET attempts = j.value ->> 1, state = j.value ->> 2,
+             next_attempt_at = j.value ->> 3, last_status = j.value ->> 4,
+             last_error = j.value ->> 5, attempt_at = j.value ->> 6,
+             attempt_status = j.value ->> 4, attempt_error = j.value ->> 5,
+             attempt_ms = j.value ->> 7
+         FROM json_each(?1) AS j
+         WHERE d.id = j.value ->> 0",
     )?
-    .execute(params![
-        id,
-        attempt,
-        outcome.at,
-        outcome.status,
-        outcome.error,
-        i64::try_from(outcome.duration_ms).unwrap_or(i64::MAX),
-    ])?;
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries SET attempts = ?2, state = ?3, next_attempt_at = ?4,
-             last_status = ?5, last_error = ?6
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        id,
-        attempt,
-        outcome.state.as_str(),
-        outcome.next_attempt_at,
-        outcome.status,
-        outcome.error,
-    ])?;
+    .execute([&rows])?;
     Ok(())
 }
 
@@ -375,10 +402,17 @@ pub fn failing_since(
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
         .prepare_cached(
-            "SELECT MIN(a.at) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-             WHERE d.server_id = ?1 AND d.url = ?2 AND a.at > COALESCE(
-                 (SELECT MAX(s.at) FROM webhook_attempts s JOIN webhook_deliveries sd ON sd.id = s.delivery_id
-                  WHERE sd.server_id = ?1 AND sd.url = ?2 AND s.status BETWEEN 200 AND 299), -1)",
+            // Every attempt to the endpoint: the histories and the latest
+            // attempts, kept on the deliveries.
+            "WITH tried (at, status) AS (
+                 SELECT a.at, a.status FROM webhook_attempts a
+                 JOIN webhook_deliveries d ON d.id = a.delivery_id
+                 WHERE d.server_id = ?1 AND d.url = ?2
+                 UNION ALL
+                 SELECT attempt_at, attempt_status FROM webhook_deliveries
+                 WHERE server_id = ?1 AND url = ?2 AND attempt_at IS NOT NULL)
+             SELECT MIN(at) FROM tried WHERE at > COALESCE(
+                 (SELECT MAX(at) FROM tried WHERE status BETWEEN 200 AND 299), -1)",
         )?
         .query_row(params![server_id, url], |row| row.get(0))?)
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use modctl_types::config::WebhookEvent;
 use modctl_types::webhooks::DeliveryState;
 use reqwest::StatusCode;
-use reqwest::header::{CONTENT_TYPE, HeaderMap, RETRY_AFTER};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, RETRY_AFTER};
 
 use crate::AppState;
 use crate::moderation::ModerationResult;
@@ -196,6 +196,15 @@ async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()
             .await?;
         return Ok(());
     }
+    // The URL is checked once for the queue (all of it goes to this URL);
+    // the resolved addresses are checked at each connection (see `guard`).
+    let target = guard::parse(&url).and_then(|target| {
+        if state.webhooks.allow_internal {
+            Ok(target)
+        } else {
+            guard::check_literal(&target).map(|()| target)
+        }
+    });
     let signing = signing.map_err(|e| e.to_string()).and_then(|secrets| {
         if secrets.is_empty() {
             Err(
@@ -212,9 +221,11 @@ async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()
         for delivery in chunk {
             let now = state.clock.now_unix();
             let started = Instant::now();
-            let sent = match &signing {
-                Ok(secrets) => send(&state.webhooks, delivery, secrets, now).await,
-                Err(e) => Sent::Refused(e.clone()),
+            let sent = match (&target, &signing) {
+                (Ok(target), Ok(secrets)) => {
+                    send(&state.webhooks, target, delivery, secrets, now).await
+                }
+                (Err(e), _) | (_, Err(e)) => Sent::Refused(e.clone()),
             };
             let number = delivery.attempts + 1;
             let outcome = outcome_of(&sent, number, now, started.elapsed());
@@ -251,9 +262,7 @@ async fn record(
     state
         .store
         .write(move |tx| {
-            for (id, number, outcome) in &attempts {
-                outbox::record_attempt(tx, *id, *number, outcome)?;
-            }
+            outbox::record_attempts(tx, &attempts)?;
             let Some((_, _, last)) = attempts.last() else {
                 return Ok(());
             };
@@ -310,24 +319,27 @@ enum Sent {
     Refused(String),
 }
 
-async fn send(deliverer: &Deliverer, delivery: &Due, secrets: &[String], now: i64) -> Sent {
-    let url = match guard::parse(&delivery.url) {
-        Ok(url) => url,
-        Err(e) => return Sent::Refused(e),
-    };
-    if !deliverer.allow_internal
-        && let Err(e) = guard::check_literal(&url)
-    {
-        return Sent::Refused(e);
-    }
+/// The Standard Webhooks headers, named once rather than parsed per request.
+const WEBHOOK_ID: HeaderName = HeaderName::from_static("webhook-id");
+const WEBHOOK_TIMESTAMP: HeaderName = HeaderName::from_static("webhook-timestamp");
+const WEBHOOK_SIGNATURE: HeaderName = HeaderName::from_static("webhook-signature");
+
+/// Posts `delivery` to `url` (its endpoint's URL, checked by the caller).
+async fn send(
+    deliverer: &Deliverer,
+    url: &reqwest::Url,
+    delivery: &Due,
+    secrets: &[String],
+    now: i64,
+) -> Sent {
     let signature = sign::header(secrets, &delivery.event_id, now, &delivery.payload);
     let response = deliverer
         .http
-        .post(url)
+        .post(url.clone())
         .header(CONTENT_TYPE, "application/json")
-        .header("webhook-id", &delivery.event_id)
-        .header("webhook-timestamp", now.to_string())
-        .header("webhook-signature", signature)
+        .header(WEBHOOK_ID, &delivery.event_id)
+        .header(WEBHOOK_TIMESTAMP, now.to_string())
+        .header(WEBHOOK_SIGNATURE, signature)
         .body(delivery.payload.clone())
         .send()
         .await;
