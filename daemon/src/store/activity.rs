@@ -6,7 +6,7 @@
 //! and per member, and upserts each aggregate once. The reads of the
 //! community insights are in [`crate::activity::insights`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use modctl_types::activity::ActivityKind;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -43,17 +43,20 @@ struct DayTotals {
     leaves: i64,
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct Counts {
-    messages: i64,
-    voice_minutes: i64,
+/// What a batch adds to a member's or a channel's day.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Messages.
+    pub messages: i64,
+    /// Voice minutes.
+    pub voice_minutes: i64,
 }
 
-/// The key of event `event_id` of `server_id` in `activity_seen`: the first
-/// 8 bytes of SHA-256(server, NUL, id). A keyed digest of both, so ids of
-/// two servers never share a key and nobody can pick ids that collide with
-/// another's (a collision would drop an event); 64 bits make an accidental
-/// one negligible (about 3 in a million over ten million ids).
+/// The key of event `event_id` of `server_id` in `activity_seen_hashed`,
+/// where ids were remembered before migration V16: the first 8 bytes of
+/// SHA-256(server, NUL, id). Ids are now remembered as they are (exact, and
+/// ids given in order stay together); the hashes are still consulted until
+/// they age out.
 pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
     let mut hash = Sha256::new();
     hash.update(server_id.as_bytes());
@@ -68,16 +71,32 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// Counts `events` of `server_id` into the rollups, in the server's time
 /// zone (`days`), at `now` (unix seconds). The caller validated them.
 ///
-/// # Why a handful of statements, whatever the batch size
+/// # Where the time goes, and why it is written this way
+///
+/// A 10,000-event batch is a few thousand B-tree writes, and what they cost
+/// is mostly the pages they touch: every page a transaction changes is
+/// written to the WAL (and later copied into the database), and a page not
+/// in the writer's cache is read back first. So:
+/// - event ids are remembered by their own text, sorted, by one statement
+///   per day ([`remember_ids`]):
+///   ids given in order (snowflakes, sequence numbers, a counter) land on
+///   the same few pages, where a hash of each sent every id to a page of its
+///   own (a batch rewrote thousands of pages);
+/// - each aggregate is written once, in key order, by prepared single-row
+///   statements ([`write_members`]).
+///
+/// # Which statements may need a statement journal
 ///
 /// Each write runs in a savepoint (see the store's writer), and SQLite
 /// keeps a copy of every page the savepoint changes in an in-memory
-/// sub-journal; every statement that may need undoing on its own opens and
-/// releases a statement savepoint, and releasing one walks that sub-journal.
-/// One statement per event made a 10,000-event batch quadratic (90% of the
-/// writer's time in `sqlite3BtreeSavepoint`). So the ids, the member rows
-/// and the channel rows are each written by one statement over a JSON array
-/// (`json_each`), and which ids and members are new is read back in sets.
+/// sub-journal. A statement that may have to be undone on its own (one that
+/// writes several rows, or has a trigger, which is how SQLite runs
+/// `RETURNING`) opens a statement savepoint, and releasing it walks that
+/// sub-journal from its start: one such statement per event made a batch
+/// quadratic (60% of the writer's time in `sqlite3BtreeSavepoint`). So the
+/// statements run per member or channel are single-row `INSERT`s and
+/// `UPDATE`s without triggers, which need none, and the one over a set (the
+/// ids) runs once per day.
 pub fn ingest(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -85,40 +104,14 @@ pub fn ingest(
     days: &mut DayFinder,
     now: i64,
 ) -> Result<Ingested, StoreError> {
+    let new = remember_ids(tx, server_id, events)?;
     let mut done = Ingested::default();
-    // Remember every id at once; the keys SQLite inserted are the new ones.
-    let keys: Vec<Option<i64>> = events
-        .iter()
-        .map(|e| e.event_id.as_deref().map(|id| seen_key(server_id, id)))
-        .collect();
-    let rows: Vec<(i64, i64)> = keys
-        .iter()
-        .zip(events)
-        .filter_map(|(key, e)| key.map(|k| (k, e.at.as_second().div_euclid(DAY_SECONDS))))
-        .collect();
-    let mut new_keys: HashSet<(i64, i64)> = HashSet::with_capacity(rows.len());
-    if !rows.is_empty() {
-        let mut stmt = tx.prepare_cached(
-            "INSERT OR IGNORE INTO activity_seen (key, day)
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1)
-             RETURNING key, day",
-        )?;
-        let mut inserted = stmt.query([json(&rows)])?;
-        while let Some(row) = inserted.next()? {
-            new_keys.insert((row.get(0)?, row.get(1)?));
-        }
-    }
-
     let mut totals: HashMap<i64, DayTotals> = HashMap::new();
     let mut channels: HashMap<(i64, &str), Counts> = HashMap::new();
-    let mut members: HashMap<(i64, &str), Counts> = HashMap::new();
+    let mut members = MemberDays::new();
     let mut last_event_at: Option<i64> = None;
-    for (event, key) in events.iter().zip(&keys) {
-        // An id counts once: a key SQLite did not insert was known, and a
-        // key it did insert counts for the first event holding it only.
-        if let Some(key) = key
-            && !new_keys.remove(&(*key, event.at.as_second().div_euclid(DAY_SECONDS)))
-        {
+    for (event, new) in events.iter().zip(new) {
+        if !new {
             done.duplicates += 1;
             continue;
         }
@@ -156,38 +149,8 @@ pub fn ingest(
         m.voice_minutes += minutes;
     }
 
-    // Members active on a day count once: those without a row yet are new.
-    let member_rows: Vec<(i64, &str, i64, i64)> = members
-        .iter()
-        .map(|((day, user), c)| (*day, *user, c.messages, c.voice_minutes))
-        .collect();
-    let mut new_members: HashMap<i64, i64> = HashMap::new();
-    if !member_rows.is_empty() {
-        let member_json = json(&member_rows);
-        for (day, _, _, _) in &member_rows {
-            *new_members.entry(*day).or_default() += 1;
-        }
-        let mut existing = tx.prepare_cached(
-            // CROSS JOIN keeps json_each outside: one primary-key probe per member.
-            "SELECT m.day FROM json_each(?2) AS j CROSS JOIN activity_member_days AS m
-             WHERE m.server_id = ?1 AND m.day = json_extract(j.value, '$[0]')
-                 AND m.user_id = json_extract(j.value, '$[1]')",
-        )?;
-        let mut found = existing.query(params![server_id, member_json])?;
-        while let Some(row) = found.next()? {
-            *new_members.entry(row.get(0)?).or_default() -= 1;
-        }
-        drop(found);
-        tx.prepare_cached(
-            "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
-             SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
-                    json_extract(value, '$[2]'), json_extract(value, '$[3]')
-             FROM json_each(?2) WHERE true
-             ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
-                 voice_minutes = voice_minutes + excluded.voice_minutes",
-        )?
-        .execute(params![server_id, member_json])?;
-    }
+    let new_members = write_members(tx, server_id, &members)?;
+    // The top lists' running totals, in the same transaction.
     let from_day = ranking::window_start(tx, server_id, Rollup::Activity)?;
     let member_sums = members
         .iter()
@@ -197,21 +160,7 @@ pub fn ingest(
         .iter()
         .map(|(&(day, id), c)| (day, id, c.messages, c.voice_minutes));
     ranking::add_activity(tx, ranking::CHANNELS, server_id, from_day, channel_sums)?;
-    if !channels.is_empty() {
-        let channel_rows: Vec<(i64, &str, i64, i64)> = channels
-            .iter()
-            .map(|((day, id), c)| (*day, *id, c.messages, c.voice_minutes))
-            .collect();
-        tx.prepare_cached(
-            "INSERT INTO activity_channel_days (server_id, day, channel_id, messages, voice_minutes)
-             SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
-                    json_extract(value, '$[2]'), json_extract(value, '$[3]')
-             FROM json_each(?2) WHERE true
-             ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
-                 voice_minutes = voice_minutes + excluded.voice_minutes",
-        )?
-        .execute(params![server_id, json(&channel_rows)])?;
-    }
+    write_channels(tx, server_id, channels)?;
     // A batch spans a day or two: one statement per day.
     let mut day_row = tx.prepare_cached(
         "INSERT INTO activity_days (server_id, day, messages, active_members, voice_minutes, joins, leaves)
@@ -245,9 +194,155 @@ pub fn ingest(
     Ok(done)
 }
 
-/// `rows` as a JSON array of arrays, for `json_each`.
+/// Messages and voice minutes per (day, member) of a batch, in key order.
+pub type MemberDays<'a> = BTreeMap<(i64, &'a str), Counts>;
+
+/// Remembers the ids of `events` (in `activity_seen`) and returns, per
+/// event, whether it counts: it has no id, or its id was not remembered on
+/// its UTC day before (by an earlier batch, or an earlier event of this one:
+/// the first event holding an id counts).
+///
+/// One statement per UTC day (a batch spans one or two) inserts the day's
+/// ids in key order, so consecutive ids go to the same page and SQLite's
+/// cursor stays on it; `RETURNING` names the ids it inserted: the new ones.
+fn remember_ids(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    events: &[ActivityEvent],
+) -> Result<Vec<bool>, StoreError> {
+    let mut new = vec![true; events.len()];
+    // Stable for equal ids: the first event holding an id is the one counted.
+    let mut order: Vec<(i64, &str, usize)> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let id = e.event_id.as_deref()?;
+            Some((e.at.as_second().div_euclid(DAY_SECONDS), id, i))
+        })
+        .collect();
+    order.sort_unstable();
+    let mut insert = tx.prepare_cached(
+        "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id)
+         SELECT ?1, ?2, value FROM json_each(?3) WHERE true
+         RETURNING event_id",
+    )?;
+    let mut hashed = HashedIds {
+        tx,
+        server_id,
+        days: HashMap::new(),
+    };
+    for group in order.chunk_by(|a, b| a.0 == b.0) {
+        let day = group[0].0;
+        let ids: Vec<&str> = group.iter().map(|(_, id, _)| *id).collect();
+        let mut inserted: HashSet<String> = insert
+            .query_map(params![day, server_id, json(&ids)], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        for &(_, id, i) in group {
+            // `remove`: a second event with the same id is a duplicate.
+            new[i] = inserted.remove(id) && !hashed.contains(day, id)?;
+        }
+    }
+    Ok(new)
+}
+
+/// `rows` as a JSON array, for `json_each`.
 fn json<T: serde::Serialize>(rows: &T) -> String {
-    serde_json::to_string(rows).expect("numbers and strings serialize")
+    serde_json::to_string(rows).expect("strings serialize")
+}
+
+/// The ids remembered before migration V16 (as hashes, see [`seen_key`]),
+/// consulted only on the days that still have some: they age out with the
+/// retention window.
+struct HashedIds<'t> {
+    tx: &'t Transaction<'t>,
+    server_id: &'t str,
+    /// Whether the table has rows on a day, per day asked.
+    days: HashMap<i64, bool>,
+}
+
+impl HashedIds<'_> {
+    fn contains(&mut self, day: i64, id: &str) -> Result<bool, StoreError> {
+        let has_day = match self.days.get(&day) {
+            Some(has) => *has,
+            None => {
+                let has = self
+                    .tx
+                    .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 LIMIT 1")?
+                    .query_row([day], |_| Ok(()))
+                    .optional()?
+                    .is_some();
+                self.days.insert(day, has);
+                has
+            }
+        };
+        if !has_day {
+            return Ok(false);
+        }
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 AND key = ?2")?
+            .query_row(params![day, seen_key(self.server_id, id)], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+}
+
+/// Adds `members` to their per-member rows and returns, per day, how many
+/// members had no row yet (the day's new active members).
+///
+/// Most members of a batch already have a row on its day: the `UPDATE`
+/// comes first, and a member it found no row for is inserted. Neither an
+/// upsert's `RETURNING` (SQLite runs it as a trigger, so the statement gets
+/// a statement journal, see [`ingest`]) nor a separate probe is needed.
+pub fn write_members(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    members: &MemberDays<'_>,
+) -> Result<HashMap<i64, i64>, StoreError> {
+    let mut update = tx.prepare_cached(
+        "UPDATE activity_member_days
+         SET messages = messages + ?4, voice_minutes = voice_minutes + ?5
+         WHERE server_id = ?1 AND day = ?2 AND user_id = ?3",
+    )?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    let mut new_members: HashMap<i64, i64> = HashMap::new();
+    for ((day, user), c) in members {
+        let row = params![server_id, day, user, c.messages, c.voice_minutes];
+        if update.execute(row)? == 0 {
+            insert.execute(row)?;
+            *new_members.entry(*day).or_default() += 1;
+        }
+    }
+    Ok(new_members)
+}
+
+/// Adds `channels` to their per-channel rows, in key order.
+fn write_channels(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    channels: HashMap<(i64, &str), Counts>,
+) -> Result<(), StoreError> {
+    let mut rows: Vec<_> = channels.into_iter().collect();
+    rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO activity_channel_days (server_id, day, channel_id, messages, voice_minutes)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
+             voice_minutes = voice_minutes + excluded.voice_minutes",
+    )?;
+    for ((day, channel), c) in rows {
+        upsert.execute(params![
+            server_id,
+            day,
+            channel,
+            c.messages,
+            c.voice_minutes
+        ])?;
+    }
+    Ok(())
 }
 
 /// Whether `server_id` is a claimed server (activity of others is dropped).
@@ -281,8 +376,92 @@ pub fn prune(tx: &Transaction<'_>, now: i64) -> Result<usize, StoreError> {
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
     }
-    deleted += tx
-        .prepare_cached("DELETE FROM activity_seen WHERE day < ?1")?
-        .execute([cutoff])?;
+    for table in ["activity_seen", "activity_seen_hashed"] {
+        deleted += tx
+            .prepare_cached(&format!("DELETE FROM {table} WHERE day < ?1"))?
+            .execute([cutoff])?;
+    }
     Ok(deleted)
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::tz::TimeZone;
+    use modctl_types::{Plan, Platform, Timestamp};
+
+    use super::*;
+    use crate::store::{Store, servers, teams};
+
+    const GUILD: &str = "100000000000000001";
+    /// 2026-11-22T12:00:00Z.
+    const NOON: i64 = 1_795_348_800;
+
+    fn message(id: &str, user: &str, at: i64) -> ActivityEvent {
+        ActivityEvent {
+            server_id: GUILD.into(),
+            event_id: Some(id.into()),
+            kind: ActivityKind::Message,
+            user_id: user.into(),
+            channel_id: Some("c".into()),
+            at: Timestamp::from_second(at).unwrap(),
+            minutes: 0,
+        }
+    }
+
+    /// (messages, active members) of `day`.
+    fn day_row(tx: &Transaction<'_>, day: i64) -> (i64, i64) {
+        tx.query_row(
+            "SELECT messages, active_members FROM activity_days WHERE server_id = ?1 AND day = ?2",
+            params![GUILD, day],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn ids_count_once_whether_remembered_as_text_or_as_a_hash_before_v16() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        let day = NOON.div_euclid(DAY_SECONDS);
+        store
+            .write(move |tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
+                // An id counted before migration V16 left only its hash.
+                tx.execute(
+                    "INSERT INTO activity_seen_hashed (day, key) VALUES (?1, ?2)",
+                    params![day, seen_key(GUILD, "old")],
+                )?;
+                let mut days = DayFinder::new(TimeZone::UTC);
+                let first = [
+                    message("old", "u1", NOON),
+                    message("a", "u1", NOON),
+                    message("a", "u2", NOON + 1), // the same id again
+                    message("b", "u2", NOON + 2),
+                ];
+                let done = ingest(tx, GUILD, &first, &mut days, NOON)?;
+                assert_eq!((done.counted, done.duplicates), (2, 2));
+                assert_eq!(day_row(tx, day), (2, 2), "u1 and u2 are new that day");
+
+                // A retry counts nothing; a new id of a known member adds a
+                // message, not an active member; a new member adds both.
+                let second = [
+                    message("b", "u2", NOON + 2),
+                    message("c", "u2", NOON + 3),
+                    message("d", "u3", NOON + 4),
+                ];
+                let done = ingest(tx, GUILD, &second, &mut days, NOON)?;
+                assert_eq!((done.counted, done.duplicates), (2, 1));
+                assert_eq!(day_row(tx, day), (4, 3));
+                let u2: i64 = tx.query_row(
+                    "SELECT messages FROM activity_member_days WHERE user_id = 'u2'",
+                    [],
+                    |row| row.get(0),
+                )?;
+                assert_eq!(u2, 2, "b once, then c");
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+    }
 }
