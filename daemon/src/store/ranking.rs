@@ -29,7 +29,7 @@
 //! too); a window starting before the window start (the server's time zone
 //! changed) falls back to summing the window's rows.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use modctl_types::activity::Ranked;
 use modctl_types::query::INSIGHTS_MAX_DAYS;
@@ -148,8 +148,9 @@ pub fn add_activity<'a>(
     rows: impl IntoIterator<Item = (i64, &'a str, i64, i64)>,
 ) -> Result<(), StoreError> {
     debug_assert_eq!(ranking.counts, ["messages", "voice_minutes"]);
-    // A batch spanning midnight has a key on two days: one total.
-    let mut by_key: HashMap<&str, (i64, i64)> = HashMap::new();
+    // A batch spanning midnight has a key on two days: one total. In key
+    // order, so consecutive writes land on neighbouring pages.
+    let mut by_key: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
     for (day, key, messages, minutes) in rows {
         if from_day.is_none_or(|from| day >= from) {
             let sums = by_key.entry(key).or_default();
@@ -157,24 +158,30 @@ pub fn add_activity<'a>(
             sums.1 += minutes;
         }
     }
-    if by_key.is_empty() {
-        return Ok(());
+    // One statement per count, each assigning only its column: SQLite then
+    // rewrites only that column's index entry (a statement assigning both
+    // would move every key's entry in both indexes). One statement over a
+    // JSON array each, not one per key: see `ingest` on statement savepoints.
+    for (i, column) in ranking.counts.iter().enumerate() {
+        let rows: Vec<(&str, i64)> = by_key
+            .iter()
+            .map(|(key, sums)| (*key, if i == 0 { sums.0 } else { sums.1 }))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let json = serde_json::to_string(&rows).expect("strings and numbers serialize");
+        tx.prepare_cached(&format!(
+            "INSERT INTO {totals} (server_id, {key}, {column})
+             SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]')
+             FROM json_each(?2) WHERE true
+             ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}",
+            totals = ranking.totals,
+            key = ranking.key,
+        ))?
+        .execute(params![server_id, json])?;
     }
-    let rows: Vec<(&str, i64, i64)> = by_key.into_iter().map(|(k, (m, v))| (k, m, v)).collect();
-    let json = serde_json::to_string(&rows).expect("strings and numbers serialize");
-    // One statement over a JSON array, not one per key: see `ingest` on
-    // statement savepoints.
-    tx.prepare_cached(&format!(
-        "INSERT INTO {totals} (server_id, {key}, messages, voice_minutes)
-         SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]'),
-                json_extract(value, '$[2]')
-         FROM json_each(?2) WHERE true
-         ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
-             voice_minutes = voice_minutes + excluded.voice_minutes",
-        totals = ranking.totals,
-        key = ranking.key,
-    ))?
-    .execute(params![server_id, json])?;
     Ok(())
 }
 
