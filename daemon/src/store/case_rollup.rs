@@ -177,6 +177,10 @@ pub fn read(
     let mut stmt = tx.prepare_cached(&SQL)?;
     let mut rows = stmt.query(params![server_id, from, to])?;
     let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+    // The window's sums by action and by source, in the columns' order:
+    // turned into maps once, at the end, not a key allocated per day.
+    let mut by_action = [0u64; Action::ALL.len()];
+    let mut by_source = [0u64; CaseSource::ALL.len()];
     while let Some(row) = rows.next()? {
         let day: i64 = row.get(0)?;
         let Some(entry) = daily.get_mut((day - from) as usize) else {
@@ -190,26 +194,31 @@ pub fn read(
             let n = count(row, 3 + i)?;
             if n > 0 {
                 entry.by_action.insert(action.as_str().to_owned(), n);
-                *totals
-                    .by_action
-                    .entry(action.as_str().to_owned())
-                    .or_default() += n;
+                by_action[i] += n;
             }
         }
         for (i, source) in CaseSource::ALL.iter().enumerate() {
             let n = count(row, 3 + Action::ALL.len() + i)?;
             if n > 0 {
                 entry.by_source.insert(source.as_str().to_owned(), n);
-                *totals
-                    .by_source
-                    .entry(source.as_str().to_owned())
-                    .or_default() += n;
-                if *source == CaseSource::Escalation {
-                    totals.escalations += n;
-                }
+                by_source[i] += n;
             }
         }
     }
+    let named = |names: &mut dyn Iterator<Item = &'static str>, sums: &[u64]| {
+        names
+            .zip(sums.iter().copied())
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| (name.to_owned(), n))
+            .collect::<BTreeMap<String, u64>>()
+    };
+    totals.by_action = named(&mut Action::ALL.iter().map(|a| a.as_str()), &by_action);
+    totals.by_source = named(&mut CaseSource::ALL.iter().map(|s| s.as_str()), &by_source);
+    totals.escalations = totals
+        .by_source
+        .get(CaseSource::Escalation.as_str())
+        .copied()
+        .unwrap_or(0);
     for day in &mut daily {
         day.not_applied = day.cases - day.applied.min(day.cases);
     }
