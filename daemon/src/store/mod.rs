@@ -497,6 +497,8 @@ pub fn timestamp(seconds: i64) -> jiff::Timestamp {
 mod at_rest_tests;
 
 #[cfg(test)]
+mod ranking_migration_tests;
+#[cfg(test)]
 mod webhooks_migration_tests;
 
 #[cfg(test)]
