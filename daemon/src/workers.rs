@@ -32,8 +32,10 @@
 //! - **activity flush** ([`crate::activity::flush`]): writes the activity
 //!   the platform receivers buffered into the rollups, one transaction per
 //!   interval (group commit). Tests record events and tick it.
-//! - **activity retention** ([`crate::activity::prune`]): deletes per-member
-//!   rollups and remembered event ids older than the retention window.
+//! - **activity retention** ([`crate::activity::prune`]): moves the insights'
+//!   ranking totals to the year ending today ([`crate::store::ranking`]),
+//!   then deletes per-member rollups and remembered event ids older than the
+//!   retention window.
 //! - **activity receivers** ([`crate::receive::reconcile`]): starts the
 //!   platform sessions (Discord gateway, Telegram polling) the stored
 //!   connections need and stops the ones no longer needed; every minute, so

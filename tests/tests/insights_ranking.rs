@@ -181,6 +181,39 @@ async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
         SectionName::General,
         json!({"timezone": "America/Los_Angeles"}),
     );
+    // A member whose only messages are on the day before the totals' first
+    // day (`today - 364`): no total at all, yet first in Los Angeles's year.
+    let early_day = today - 365;
+    let events: Vec<serde_json::Value> = (0..2000)
+        .map(|i| {
+            let at = jiff::Timestamp::from_second(early_day * DAY + 43_200 + i).unwrap();
+            json!({"id": format!("early{i}"), "kind": "message", "user_id": "599999999999999999",
+                   "channel_id": "799999999999999999", "at": at.to_string()})
+        })
+        .collect();
+    let response = reqwest::Client::new()
+        .post(daemon.api(&format!("/servers/{ALPHA_DISCORD}/activity")))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .json(&json!({ "events": events }))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    posted.extend((0..2000).map(|_| Posted {
+        day: early_day,
+        user: "599999999999999999".into(),
+        channel: "799999999999999999".into(),
+        messages: 1,
+        minutes: 0,
+    }));
+    let year = community(&fixture, 365).await;
+    assert_eq!(
+        year.top_members_by_messages[0],
+        Ranked {
+            id: "599999999999999999".into(),
+            count: 2000
+        }
+    );
     check_community(&fixture, &posted, today - 1, "a zone behind the totals").await;
     daemon.tick_workers();
     check_community(

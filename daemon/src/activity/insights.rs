@@ -82,7 +82,16 @@ pub fn community(
     let (totals, previous) = (current.totals(len), previous.totals(len));
 
     let window_days = (from, to);
-    let top = |ranking, count| ranking::top(tx, ranking, count, server_id, window_days, 1);
+    let top = |ranking, count| {
+        let list = ranking::TopList {
+            ranking,
+            count,
+            server_id,
+            window: window_days,
+            min: 1,
+        };
+        ranking::top(tx, &list)
+    };
     let (channels_by_messages, channels_by_voice) = (
         top(ranking::CHANNELS, "messages")?,
         top(ranking::CHANNELS, "voice_minutes")?,

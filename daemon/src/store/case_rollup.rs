@@ -224,8 +224,15 @@ pub fn read(
     }
     totals.not_applied = totals.cases - totals.applied.min(totals.cases);
 
-    let top_moderators = ranking::top(tx, ranking::ACTORS, "cases", server_id, (from, to), 1)?;
-    let top_repeat_targets = ranking::top(tx, ranking::TARGETS, "cases", server_id, (from, to), 2)?;
+    let list = |ranking, min| ranking::TopList {
+        ranking,
+        count: "cases",
+        server_id,
+        window: (from, to),
+        min,
+    };
+    let top_moderators = ranking::top(tx, &list(ranking::ACTORS, 1))?;
+    let top_repeat_targets = ranking::top(tx, &list(ranking::TARGETS, 2))?;
     Ok(CaseRollup {
         daily,
         totals,

@@ -60,9 +60,6 @@ pub struct NewCase<'a> {
 // stays internal (the foreign keys of strikes, jails, idempotency keys and
 // linked cases point at it), so the linked case is read as its number (the
 // lookup skipped for the cases that link none, nearly all of a listing).
-/// Seconds in a UTC day.
-const DAY_SECONDS: i64 = 86_400;
-
 const CASE_COLUMNS: &str =
     "number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
     applied, platform, detail, created_at, source,
@@ -408,6 +405,9 @@ pub fn add_strike(
     .execute(params![server_id, expiry_day(expires_at), weight])?;
     Ok(())
 }
+
+/// Seconds in a UTC day.
+const DAY_SECONDS: i64 = 86_400;
 
 /// The `strike_expiry_days` day of a strike ending at `expires_at` (see
 /// migration V15): its UTC day, or the last day for a strike without end.

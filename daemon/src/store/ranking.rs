@@ -24,12 +24,17 @@
 //! further down can enter the list. When the window is exactly what the
 //! totals cover (a year, the worker up to date, nothing counted after
 //! today) the totals *are* the exact sums and the first ten entries of the
-//! index are the answer. A shorter window walks further, as far as
-//! activity is skewed (a year's most active members are mostly the month's
-//! too); a window starting before the window start (the server's time zone
-//! changed) falls back to summing the window's rows.
+//! index are the answer (this needs the worker to have moved the window
+//! start since the server's midnight: it ticks every few minutes). A
+//! shorter window walks further, as far as activity is skewed (a year's
+//! most active members are mostly the month's too); once the walk has read
+//! about as many rows as the window holds (a bound from a few rows: members
+//! active per day, cases per day), summing the window's rows is cheaper and
+//! is done instead. When the window starts a day or two before the window
+//! start (the server's time zone moved its today back), the keys' counts on
+//! those days are read first and added to their totals and exact counts.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use modctl_types::activity::Ranked;
 use modctl_types::query::INSIGHTS_MAX_DAYS;
@@ -161,7 +166,8 @@ pub fn add_activity<'a>(
     // One statement per count, each assigning only its column: SQLite then
     // rewrites only that column's index entry (a statement assigning both
     // would move every key's entry in both indexes). One statement over a
-    // JSON array each, not one per key: see `ingest` on statement savepoints.
+    // JSON array each: a multi-row statement opens a statement journal (see
+    // `ingest`), but two per batch cost nothing next to a statement per key.
     for (i, column) in ranking.counts.iter().enumerate() {
         let rows: Vec<(&str, i64)> = by_key
             .iter()
@@ -209,7 +215,8 @@ pub fn add_case(
 
 /// Moves the window start of every ranking of every server to the first day
 /// of the longest insights window ending today (`today` gives a server's
-/// today), subtracting the days it passes; returns the servers moved.
+/// today), subtracting the days it passes; returns how many (server,
+/// rollup) window starts moved.
 pub fn advance(
     tx: &Transaction<'_>,
     mut today: impl FnMut(&Transaction<'_>, &str) -> Result<i64, StoreError>,
@@ -285,45 +292,69 @@ fn subtract(
     Ok(())
 }
 
-/// The [`TOP`] keys of `ranking` with the highest `count` (one of its
-/// columns) over days `from..=to` of `server_id`, at least `min` each, most
-/// first, ties by key. See the module's documentation for how.
-pub fn top(
-    tx: &Transaction<'_>,
-    ranking: Ranking,
-    count: &str,
-    server_id: &str,
-    (from, to): (i64, i64),
-    min: u64,
-) -> Result<Vec<Ranked>, StoreError> {
-    debug_assert!(ranking.counts.contains(&count), "{count} is ranked");
+/// A top list wanted: the [`TOP`] keys of `ranking` with the highest
+/// `count` (one of its columns) over days `window` (`from..=to`) of
+/// `server_id`, at least `min` each.
+#[derive(Debug, Clone, Copy)]
+pub struct TopList<'a> {
+    /// Which list.
+    pub ranking: Ranking,
+    /// The column ranked.
+    pub count: &'static str,
+    /// The server.
+    pub server_id: &'a str,
+    /// The days, first and last.
+    pub window: (i64, i64),
+    /// The least count listed.
+    pub min: u64,
+}
+
+/// The list `list` asks for, most first, ties by key. See the module's
+/// documentation for how.
+pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
+    let TopList {
+        ranking,
+        count,
+        server_id,
+        window: (from, to),
+        min,
+    } = *list;
+    // `count` is put into SQL: only the constants' column names may be.
+    assert!(
+        ranking.counts.contains(&count),
+        "{count} is not a count of {}",
+        ranking.totals
+    );
     let Ranking {
         days, totals, key, ..
     } = ranking;
-    let min = i64::try_from(min.max(1)).unwrap_or(i64::MAX);
+    let min = min.max(1);
     let start = window_start(tx, server_id, ranking.rollup)?;
-    if start.is_some_and(|start| start > from) {
-        // The totals miss days of the window: sum its rows.
+    // Days of the window before the window start (the server's zone moved
+    // its today back): the totals miss them, so each key's counts on them
+    // are added to its total (an upper bound again) and to its exact count.
+    let mut early: HashMap<String, u64> = HashMap::new();
+    if let Some(start) = start.filter(|&start| start > from) {
         let mut stmt = tx.prepare_cached(&format!(
-            "SELECT {key}, SUM({count}) AS n FROM {days}
-             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
+            "SELECT {key}, SUM({count}) FROM {days}
+             WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}"
         ))?;
-        let all = stmt
-            .query_map(params![server_id, from, to, min], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, i64>(1)?.max(0) as u64,
-                ))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        return Ok(ranked(all));
+        let mut rows = stmt.query(params![server_id, from, start.min(to + 1)])?;
+        while let Some(row) = rows.next()? {
+            early.insert(row.get(0)?, row.get::<_, i64>(1)?.max(0) as u64);
+        }
     }
-    let covers_window = start == Some(from) && !counted_after(tx, ranking.rollup, server_id, to)?;
+    let most_early = early.values().copied().max().unwrap_or(0);
+    // The totals are the exact counts of the days from the window start on
+    // when the window holds all of them (nothing counted after `to`).
+    let totals_exact = start.is_some_and(|start| start >= from)
+        && !counted_after(tx, ranking.rollup, server_id, to)?;
     let mut by_total = tx.prepare_cached(&format!(
         "SELECT {key}, {count} FROM {totals} WHERE server_id = ?1 AND {count} >= ?2
          ORDER BY {count} DESC, {key}"
     ))?;
-    let mut rows = by_total.query(params![server_id, min])?;
+    let lowest = i64::try_from(min.saturating_sub(most_early)).unwrap_or(i64::MAX);
+    let mut rows = by_total.query(params![server_id, lowest])?;
     // Named: without statistics SQLite prefers the primary key's range of
     // days, i.e. every row of the window, to the key's few rows.
     let mut exact_sum = tx.prepare_cached(&format!(
@@ -331,26 +362,103 @@ pub fn top(
          WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4",
         by_key = ranking.days_by_key,
     ))?;
+    // A key's exact count reads up to a window of its rows: past about as
+    // many rows as the window holds, summing the window is cheaper (a short
+    // window whose top keys are not the year's, or fewer than TOP keys in it).
+    let window_days = u64::try_from(to - from + 1).unwrap_or(1);
+    let mut read_rows = 0u64;
+    let mut window_rows: Option<u64> = None;
     // The best found so far, most first, ties by key: at most TOP.
     let mut best: Vec<(String, u64)> = Vec::with_capacity(TOP + 1);
+    let mut ended = true;
     while let Some(row) = rows.next()? {
         let total = row.get::<_, i64>(1)?.max(0) as u64;
-        if best.len() == TOP && (covers_window || total < best[TOP - 1].1) {
-            break; // nobody further down can reach the list
+        if best.len() == TOP {
+            let tenth = best[TOP - 1].1;
+            // In index order ties come by key: exact totals end at the tenth.
+            if (totals_exact && early.is_empty()) || total + most_early < tenth {
+                ended = false;
+                break; // nobody further down can reach the list
+            }
         }
         let id: String = row.get(0)?;
-        let exact = if covers_window {
-            total
+        let before_start = early.remove(&id).unwrap_or(0);
+        let exact = if totals_exact {
+            total + before_start
         } else {
+            read_rows += window_days;
+            if read_rows > 4 * 1024 && window_rows.is_none() {
+                window_rows = Some(window_rows_bound(tx, ranking, server_id, (from, to))?);
+            }
+            if window_rows.is_some_and(|rows| read_rows > rows) {
+                return sum_window(tx, &TopList { min, ..*list });
+            }
             exact_sum
                 .query_row(params![server_id, id, from, to], |r| r.get::<_, i64>(0))?
                 .max(0) as u64
         };
-        if exact >= min as u64 {
+        if exact >= min {
             keep_best(&mut best, (id, exact));
         }
     }
+    if ended {
+        // Keys whose only counts are before the window start have no total.
+        for (id, exact) in early {
+            if exact >= min {
+                keep_best(&mut best, (id, exact));
+            }
+        }
+    }
     Ok(ranked(best))
+}
+
+/// The top list of days `from..=to` summed from the window's rows.
+fn sum_window(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
+    let Ranking { days, key, .. } = list.ranking;
+    let (count, server_id, (from, to), min) = (list.count, list.server_id, list.window, list.min);
+    let mut stmt = tx.prepare_cached(&format!(
+        "SELECT {key}, SUM({count}) AS n FROM {days}
+         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
+    ))?;
+    let min = i64::try_from(min).unwrap_or(i64::MAX);
+    let all = stmt
+        .query_map(params![server_id, from, to, min], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, i64>(1)?.max(0) as u64,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(ranked(all))
+}
+
+/// At least as many day rows as `ranking` has in days `from..=to` of
+/// `server_id`, from a few rows: the members active per day, the cases per
+/// day (a case is one target row and one moderator row at most), or every
+/// channel on every day.
+fn window_rows_bound(
+    tx: &Transaction<'_>,
+    ranking: Ranking,
+    server_id: &str,
+    (from, to): (i64, i64),
+) -> Result<u64, StoreError> {
+    let sql = match ranking.rollup {
+        Rollup::Cases => {
+            "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
+             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3"
+        }
+        Rollup::Activity if ranking.totals == MEMBERS.totals => {
+            "SELECT COALESCE(SUM(active_members), 0) FROM activity_days
+             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3"
+        }
+        Rollup::Activity => {
+            "SELECT (?3 - ?2 + 1) * COUNT(*) FROM activity_channel_totals WHERE server_id = ?1"
+        }
+    };
+    let rows: i64 = tx
+        .prepare_cached(sql)?
+        .query_row(params![server_id, from, to], |row| row.get(0))?;
+    Ok(rows.max(0) as u64)
 }
 
 /// Puts `entry` into `best` (most first, ties by key) if it belongs in

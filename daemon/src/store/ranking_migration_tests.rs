@@ -66,12 +66,22 @@ async fn older_rollups_read_the_same_after_v15() {
     let (rollup, lists, strikes) = store
         .read(|tx| {
             let both = (19_999, 20_000);
+            let top = |ranking, count, window, min| {
+                let list = ranking::TopList {
+                    ranking,
+                    count,
+                    server_id: SERVER,
+                    window,
+                    min,
+                };
+                ranking::top(tx, &list)
+            };
             let lists = [
-                ranking::top(tx, TARGETS, "cases", SERVER, both, 2)?,
-                ranking::top(tx, ACTORS, "cases", SERVER, both, 1)?,
-                ranking::top(tx, MEMBERS, "messages", SERVER, both, 1)?,
-                ranking::top(tx, MEMBERS, "voice_minutes", SERVER, both, 1)?,
-                ranking::top(tx, CHANNELS, "messages", SERVER, (20_000, 20_000), 1)?,
+                top(TARGETS, "cases", both, 2)?,
+                top(ACTORS, "cases", both, 1)?,
+                top(MEMBERS, "messages", both, 1)?,
+                top(MEMBERS, "voice_minutes", both, 1)?,
+                top(CHANNELS, "messages", (20_000, 20_000), 1)?,
             ];
             Ok::<_, StoreError>((
                 case_rollup::read(tx, SERVER, 19_999, 20_000)?,
