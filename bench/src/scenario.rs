@@ -120,6 +120,20 @@ pub const SCENARIOS: &[Scenario] = &[
         writes: false,
     },
     Scenario {
+        name: "insights-30",
+        route: "GET /servers/{id}/insights?days=30",
+        about: "moderation insights of 30 days (the default window), on the same server: the top lists walk the year's totals further",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "community-30",
+        route: "GET /servers/{id}/community-insights?days=30",
+        about: "community insights of 30 days (the default window), on the same server",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
         name: "activity-batch",
         route: "POST /servers/{id}/activity",
         about: "batches of 10,000 new activity events (events/s = req/s x 10,000), each durable when answered",
@@ -228,6 +242,10 @@ impl Context {
             "insights-365" => one(self.read(&[format!("/api/v1/servers/{hot}/insights?days=365")])),
             "community-365" => {
                 one(self.read(&[format!("/api/v1/servers/{hot}/community-insights?days=365")]))
+            }
+            "insights-30" => one(self.read(&[format!("/api/v1/servers/{hot}/insights?days=30")])),
+            "community-30" => {
+                one(self.read(&[format!("/api/v1/servers/{hot}/community-insights?days=30")]))
             }
             "activity-batch" => one(Arc::new(Batch {
                 uri: format!("/api/v1/servers/{hot}/activity")
