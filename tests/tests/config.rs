@@ -498,6 +498,35 @@ async fn imports_refuse_foreign_formats_and_newer_schemas() {
         "not a modctl config export: `format` is \"other.tool\", expected \"modctl.config\""
     );
     envelope["format"] = json!("modctl.config");
+    // The informational fields are checked too: they are what an export is.
+    let platform = envelope["source"]["platform"].clone();
+    envelope["source"]["platform"] = json!("myspace");
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert!(
+        err.message().starts_with(
+            "`source` must be the exported server: `id`, `platform` (discord, telegram or slack) and `name`: "
+        ),
+        "{}",
+        err.message()
+    );
+    envelope["source"]["platform"] = platform;
+    let revision = envelope
+        .as_object_mut()
+        .unwrap()
+        .remove("revision")
+        .unwrap();
+    let err = client
+        .import_config(ALPHA_DISCORD, &envelope, false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "not a modctl config export: `revision` is missing (import an envelope as `GET /config/export` returns it)"
+    );
+    envelope["revision"] = revision;
     envelope["schema_version"] = json!(2);
     let err = client
         .import_config(ALPHA_DISCORD, &envelope, false)

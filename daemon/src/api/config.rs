@@ -447,6 +447,16 @@ impl ParsedEnvelope {
                 ));
             }
         }
+        // Not acted on, but what an export holds and the API documents: an
+        // envelope with them missing or malformed is not an export.
+        informational::<modctl_types::Timestamp>(&body, "exported_at", "a date-time")?;
+        informational::<modctl_types::config::ExportSource>(
+            &body,
+            "source",
+            "the exported server: `id`, `platform` (discord, telegram or slack) and `name`",
+        )?;
+        informational::<u64>(&body, "revision", "a revision number")?;
+        informational::<Vec<String>>(&body, "redacted", "a list of field names")?;
         let Some(Value::Object(sections)) = body.remove("sections") else {
             return Err(ApiError::BadRequest(
                 "`sections` must be an object of config sections".into(),
@@ -463,6 +473,22 @@ impl ParsedEnvelope {
             .collect::<Result<Vec<_>, ApiError>>()?;
         Ok(ParsedEnvelope { sections })
     }
+}
+
+/// Checks that the envelope's field `name` is there and reads as a `T`.
+fn informational<T: serde::de::DeserializeOwned>(
+    body: &serde_json::Map<String, Value>,
+    name: &str,
+    what: &str,
+) -> Result<(), ApiError> {
+    let value = body.get(name).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "not a modctl config export: `{name}` is missing (import an envelope as `GET /config/export` returns it)"
+        ))
+    })?;
+    T::deserialize(value)
+        .map(drop)
+        .map_err(|e| ApiError::BadRequest(format!("`{name}` must be {what}: {e}")))
 }
 
 /// The `from` of a clone body, checked strictly.
