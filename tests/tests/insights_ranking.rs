@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use modctl_e2e::{ALPHA_DISCORD, Fixture};
-use modctl_types::activity::{CommunityInsights, Ranked};
+use modctl_types::activity::{ActivityBatch, ActivityKind, BatchEvent, CommunityInsights, Ranked};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
 use modctld::operator::demo::discord_members::{ALICE, BOB, MODERATOR};
@@ -96,6 +96,16 @@ async fn check_community(fixture: &Fixture, posted: &[Posted], today: i64, when:
     }
 }
 
+/// Posts `events` through the SDK.
+async fn post(fixture: &Fixture, events: Vec<BatchEvent>) {
+    fixture
+        .daemon
+        .client(&fixture.alpha_rw)
+        .post_activity(ALPHA_DISCORD, &ActivityBatch { events })
+        .await
+        .expect("batch counted");
+}
+
 /// Posts `n` events spread over the `span` days before `now`, remembering
 /// them in `posted`.
 async fn post_events(
@@ -109,16 +119,19 @@ async fn post_events(
         let at = now - 1 - rng.below((span * DAY) as u64) as i64;
         let user = format!("5{:017}", rng.skewed(60));
         let channel = format!("7{:017}", rng.skewed(8));
-        let id = format!("e{}", posted.len());
         let voice = rng.below(5) == 0;
         let minutes = if voice { 1 + rng.below(90) } else { 0 };
-        let at_text = jiff::Timestamp::from_second(at).unwrap().to_string();
-        events.push(if voice {
-            json!({"id": id, "kind": "voice", "user_id": user, "channel_id": channel,
-                   "at": at_text, "minutes": minutes})
-        } else {
-            json!({"id": id, "kind": "message", "user_id": user, "channel_id": channel,
-                   "at": at_text})
+        events.push(BatchEvent {
+            id: format!("e{}", posted.len()),
+            kind: if voice {
+                ActivityKind::Voice
+            } else {
+                ActivityKind::Message
+            },
+            user_id: user.clone(),
+            channel_id: Some(channel.clone()),
+            at: jiff::Timestamp::from_second(at).unwrap(),
+            minutes: voice.then_some(minutes as u32),
         });
         posted.push(Posted {
             day: at.div_euclid(DAY),
@@ -128,18 +141,7 @@ async fn post_events(
             minutes,
         });
     }
-    let response = reqwest::Client::new()
-        .post(
-            fixture
-                .daemon
-                .api(&format!("/servers/{ALPHA_DISCORD}/activity")),
-        )
-        .bearer_auth(&fixture.alpha_rw.full)
-        .json(&json!({ "events": events }))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
+    post(fixture, events).await;
 }
 
 #[tokio::test]
@@ -184,21 +186,17 @@ async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
     // A member whose only messages are on the day before the totals' first
     // day (`today - 364`): no total at all, yet first in Los Angeles's year.
     let early_day = today - 365;
-    let events: Vec<serde_json::Value> = (0..2000)
-        .map(|i| {
-            let at = jiff::Timestamp::from_second(early_day * DAY + 43_200 + i).unwrap();
-            json!({"id": format!("early{i}"), "kind": "message", "user_id": "599999999999999999",
-                   "channel_id": "799999999999999999", "at": at.to_string()})
+    let events = (0..2000)
+        .map(|i| BatchEvent {
+            id: format!("early{i}"),
+            kind: ActivityKind::Message,
+            user_id: "599999999999999999".into(),
+            channel_id: Some("799999999999999999".into()),
+            at: jiff::Timestamp::from_second(early_day * DAY + 43_200 + i).unwrap(),
+            minutes: None,
         })
         .collect();
-    let response = reqwest::Client::new()
-        .post(daemon.api(&format!("/servers/{ALPHA_DISCORD}/activity")))
-        .bearer_auth(&fixture.alpha_rw.full)
-        .json(&json!({ "events": events }))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
+    post(&fixture, events).await;
     posted.extend((0..2000).map(|_| Posted {
         day: early_day,
         user: "599999999999999999".into(),

@@ -112,9 +112,6 @@ pub fn count_applied(tx: &Transaction<'_>, server_id: &str, day: i64) -> Result<
     Ok(())
 }
 
-/// The most entries of a top list.
-pub const TOP: usize = 10;
-
 /// What `GET /insights` reads from the rollup for days `from..=to` (day
 /// numbers), with the cases of the `days` before `from`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,20 +237,6 @@ pub fn read(
         top_moderators,
         top_repeat_targets,
     })
-}
-
-/// The [`TOP`] entries of `counts`, most first, ties by id.
-pub fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
-    let order = |a: &(String, u64), b: &(String, u64)| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0));
-    if counts.len() > TOP {
-        counts.select_nth_unstable_by(TOP - 1, order);
-        counts.truncate(TOP);
-    }
-    counts.sort_unstable_by(order);
-    counts
-        .into_iter()
-        .map(|(id, count)| Ranked { id, count })
-        .collect()
 }
 
 /// Recomputes the whole rollup from the cases and their `rollup_day`s, for

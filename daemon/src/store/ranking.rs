@@ -41,7 +41,9 @@ use modctl_types::query::INSIGHTS_MAX_DAYS;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
-use super::case_rollup::{TOP, ranked};
+
+/// The most entries of a top list.
+pub const TOP: usize = 10;
 
 /// Which rollup's window start a ranking follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +84,9 @@ pub struct Ranking {
     totals: &'static str,
     key: &'static str,
     counts: &'static [&'static str],
+    /// At least as many `days` rows as days `?2..=?3` of server `?1` hold,
+    /// from a few rows (see [`top`]'s walk).
+    window_rows: &'static str,
 }
 
 /// Members by messages and voice minutes.
@@ -92,6 +97,8 @@ pub const MEMBERS: Ranking = Ranking {
     totals: "activity_member_totals",
     key: "user_id",
     counts: &["messages", "voice_minutes"],
+    window_rows: "SELECT COALESCE(SUM(active_members), 0) FROM activity_days
+                  WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
 };
 
 /// Channels by messages and voice minutes.
@@ -102,6 +109,8 @@ pub const CHANNELS: Ranking = Ranking {
     totals: "activity_channel_totals",
     key: "channel_id",
     counts: &["messages", "voice_minutes"],
+    // Every channel with a total, on every day.
+    window_rows: "SELECT (?3 - ?2 + 1) * COUNT(*) FROM activity_channel_totals WHERE server_id = ?1",
 };
 
 /// Members acted on, by cases.
@@ -112,6 +121,9 @@ pub const TARGETS: Ranking = Ranking {
     totals: "case_target_totals",
     key: "user_id",
     counts: &["cases"],
+    // A case is one row of each at most.
+    window_rows: "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
+                  WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
 };
 
 /// Moderators, by cases.
@@ -122,6 +134,9 @@ pub const ACTORS: Ranking = Ranking {
     totals: "case_actor_totals",
     key: "actor",
     counts: &["cases"],
+    // A case is one row of each at most.
+    window_rows: "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
+                  WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
 };
 
 /// Every ranking, for the worker.
@@ -221,14 +236,14 @@ pub fn advance(
     tx: &Transaction<'_>,
     mut today: impl FnMut(&Transaction<'_>, &str) -> Result<i64, StoreError>,
 ) -> Result<usize, StoreError> {
+    let servers: Vec<String> = tx
+        .prepare_cached("SELECT id FROM servers")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     let mut moved = 0;
-    for rollup in [Rollup::Activity, Rollup::Cases] {
-        let servers: Vec<String> = tx
-            .prepare_cached("SELECT id FROM servers")?
-            .query_map([], |row| row.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        for server in servers {
-            let target = today(tx, &server)? - i64::from(INSIGHTS_MAX_DAYS) + 1;
+    for server in servers {
+        let target = today(tx, &server)? - i64::from(INSIGHTS_MAX_DAYS) + 1;
+        for rollup in [Rollup::Activity, Rollup::Cases] {
             let from = match window_start(tx, &server, rollup)? {
                 Some(from) if from >= target => continue,
                 Some(from) => from,
@@ -388,7 +403,10 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
         } else {
             read_rows += window_days;
             if read_rows > 4 * 1024 && window_rows.is_none() {
-                window_rows = Some(window_rows_bound(tx, ranking, server_id, (from, to))?);
+                let bound: i64 = tx
+                    .prepare_cached(ranking.window_rows)?
+                    .query_row(params![server_id, from, to], |row| row.get(0))?;
+                window_rows = Some(bound.max(0) as u64);
             }
             if window_rows.is_some_and(|rows| read_rows > rows) {
                 return sum_window(tx, &TopList { min, ..*list });
@@ -432,43 +450,32 @@ fn sum_window(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, S
     Ok(ranked(all))
 }
 
-/// At least as many day rows as `ranking` has in days `from..=to` of
-/// `server_id`, from a few rows: the members active per day, the cases per
-/// day (a case is one target row and one moderator row at most), or every
-/// channel on every day.
-fn window_rows_bound(
-    tx: &Transaction<'_>,
-    ranking: Ranking,
-    server_id: &str,
-    (from, to): (i64, i64),
-) -> Result<u64, StoreError> {
-    let sql = match ranking.rollup {
-        Rollup::Cases => {
-            "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
-             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3"
-        }
-        Rollup::Activity if ranking.totals == MEMBERS.totals => {
-            "SELECT COALESCE(SUM(active_members), 0) FROM activity_days
-             WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3"
-        }
-        Rollup::Activity => {
-            "SELECT (?3 - ?2 + 1) * COUNT(*) FROM activity_channel_totals WHERE server_id = ?1"
-        }
-    };
-    let rows: i64 = tx
-        .prepare_cached(sql)?
-        .query_row(params![server_id, from, to], |row| row.get(0))?;
-    Ok(rows.max(0) as u64)
+/// The order of a top list: most first, ties by key.
+fn order(a: &(String, u64), b: &(String, u64)) -> std::cmp::Ordering {
+    b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
 }
 
-/// Puts `entry` into `best` (most first, ties by key) if it belongs in
-/// the first [`TOP`].
+/// Puts `entry` into `best` (in [`order`]) if it belongs in the first
+/// [`TOP`].
 fn keep_best(best: &mut Vec<(String, u64)>, entry: (String, u64)) {
-    let at = best.partition_point(|(id, n)| *n > entry.1 || (*n == entry.1 && *id < entry.0));
+    let at = best.partition_point(|kept| order(kept, &entry).is_lt());
     if at < TOP {
         best.insert(at, entry);
         best.truncate(TOP);
     }
+}
+
+/// The [`TOP`] entries of `counts`, in [`order`].
+fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
+    if counts.len() > TOP {
+        counts.select_nth_unstable_by(TOP - 1, order);
+        counts.truncate(TOP);
+    }
+    counts.sort_unstable_by(order);
+    counts
+        .into_iter()
+        .map(|(id, count)| Ranked { id, count })
+        .collect()
 }
 
 /// Whether `server_id` has anything counted after day `to` (events a little
