@@ -10,6 +10,7 @@
 //! sections, envelopes) silently keeps the last one, and a body whose meaning
 //! depends on which duplicate wins is a mistake worth naming.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -67,9 +68,15 @@ where
                 "request body is not valid JSON: {duplicate}"
             )));
         }
-        axum::Json::<T>::from_bytes(&bytes)
-            .map(|axum::Json(value)| ApiJson(value))
-            .map_err(json_rejection)
+        // serde_json alone on the way in; axum's parse, which tracks the
+        // path to every value to name it in an error, only to explain one.
+        match serde_json::from_slice(&bytes) {
+            Ok(value) => Ok(ApiJson(value)),
+            Err(_) => match axum::Json::<T>::from_bytes(&bytes) {
+                Err(rejection) => Err(json_rejection(rejection)),
+                Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            },
+        }
     }
 }
 
@@ -143,10 +150,17 @@ impl fmt::Display for DuplicateKey {
 /// The first repeated key in `bytes`. `None` when there is none, and also
 /// when `bytes` is not JSON at all: the typed parse that follows says why,
 /// with serde_json's line and column.
+///
+/// Every body goes through this before its typed parse, and a batch of
+/// activity is 10,000 objects, so the walk allocates nothing per value: keys
+/// are borrowed from `bytes` where they have no escapes, the keys of the
+/// objects being walked share one stack, and the path is only spelled out
+/// for the duplicate found.
 fn first_duplicate_key(bytes: &[u8]) -> Option<DuplicateKey> {
     let mut found = None;
     let walk = Walk {
-        path: &mut String::new(),
+        path: &mut Vec::new(),
+        keys: &mut Vec::new(),
         found: &mut found,
     };
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
@@ -155,24 +169,55 @@ fn first_duplicate_key(bytes: &[u8]) -> Option<DuplicateKey> {
     found
 }
 
+/// One step of the path to a value.
+enum Step {
+    /// Into an array, at this index.
+    Index(usize),
+    /// Into an object, at the key this many keys up the shared stack.
+    Key(usize),
+}
+
+/// Keys of an object up to which a linear search beats hashing.
+const LINEAR_KEYS: usize = 32;
+
 /// Visits every value of a JSON document, keeping the path to it, and stops
 /// at the first object that repeats a key. serde_json's recursion limit
 /// bounds the depth.
-struct Walk<'a> {
-    path: &'a mut String,
+struct Walk<'a, 'de> {
+    path: &'a mut Vec<Step>,
+    /// The keys of every object on the path, outermost first.
+    keys: &'a mut Vec<Cow<'de, str>>,
     found: &'a mut Option<DuplicateKey>,
 }
 
-impl Walk<'_> {
-    fn child(&mut self) -> Walk<'_> {
+impl<'de> Walk<'_, 'de> {
+    fn child(&mut self) -> Walk<'_, 'de> {
         Walk {
             path: self.path,
+            keys: self.keys,
             found: self.found,
         }
     }
+
+    /// The path to the current value, e.g. `sections.strikes.ladder[0].at`.
+    fn spell_path(&self) -> String {
+        let mut spelled = String::new();
+        for step in self.path.iter() {
+            match step {
+                Step::Index(i) => spelled.push_str(&format!("[{i}]")),
+                Step::Key(k) => {
+                    if !spelled.is_empty() {
+                        spelled.push('.');
+                    }
+                    spelled.push_str(&self.keys[*k]);
+                }
+            }
+        }
+        spelled
+    }
 }
 
-impl<'de> DeserializeSeed<'de> for Walk<'_> {
+impl<'de> DeserializeSeed<'de> for Walk<'_, 'de> {
     type Value = ();
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -180,7 +225,37 @@ impl<'de> DeserializeSeed<'de> for Walk<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Walk<'_> {
+/// An object key, borrowed from the body unless it has escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(key))
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key.to_owned()))
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_, 'de> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -212,11 +287,10 @@ impl<'de> Visitor<'de> for Walk<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let parent = self.path.len();
         for index in 0.. {
-            self.path.push_str(&format!("[{index}]"));
+            self.path.push(Step::Index(index));
             let more = seq.next_element_seed(self.child())?;
-            self.path.truncate(parent);
+            self.path.pop();
             if more.is_none() {
                 break;
             }
@@ -225,24 +299,33 @@ impl<'de> Visitor<'de> for Walk<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        let parent = self.path.len();
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !self.path.is_empty() {
-                self.path.push('.');
-            }
-            self.path.push_str(&key);
-            if seen.contains(&key) {
+        // This object's keys are `keys[first..]`; past `LINEAR_KEYS` of them
+        // they are also in a set.
+        let first = self.keys.len();
+        let mut many: Option<HashSet<Cow<'de, str>>> = None;
+        while let Some(key) = map.next_key_seed(Key)? {
+            let repeated = match &mut many {
+                Some(set) => !set.insert(key.clone()),
+                None => self.keys[first..].contains(&key),
+            };
+            self.keys.push(key);
+            let at = self.keys.len() - 1;
+            if repeated {
+                self.path.push(Step::Key(at));
                 *self.found = Some(DuplicateKey {
-                    key,
-                    path: self.path.clone(),
+                    key: self.keys[at].to_string(),
+                    path: self.spell_path(),
                 });
                 return Err(A::Error::custom("duplicate key"));
             }
+            if many.is_none() && at - first == LINEAR_KEYS {
+                many = Some(self.keys[first..].iter().cloned().collect());
+            }
+            self.path.push(Step::Key(at));
             map.next_value_seed(self.child())?;
-            self.path.truncate(parent);
-            seen.insert(key);
+            self.path.pop();
         }
+        self.keys.truncate(first);
         Ok(())
     }
 }
@@ -314,6 +397,23 @@ mod tests {
         assert_eq!(
             duplicate(r#"{"ladder":[{"at":1},{"at":2,"action":"ban","at":3}]}"#).as_deref(),
             Some("duplicate key `at` at ladder[1].at")
+        );
+        // A key written with an escape is the same key.
+        assert_eq!(
+            duplicate(r#"{"a":[{"b":1}],"x":{"key":1,"k\u0065y":2}}"#).as_deref(),
+            Some("duplicate key `key` at x.key")
+        );
+        // An object past the linear search's length.
+        let keys: Vec<String> = (0..40).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        let big = format!(r#"{{"list":[{{{}, "k3": 0}}]}}"#, keys.join(","));
+        assert_eq!(
+            duplicate(&big).as_deref(),
+            Some("duplicate key `k3` at list[0].k3")
+        );
+        let late = format!(r#"{{{}, "k39": 0}}"#, keys.join(","));
+        assert_eq!(
+            duplicate(&late).as_deref(),
+            Some("duplicate key `k39` in the top-level object")
         );
     }
 

@@ -119,6 +119,9 @@ pub struct AppState {
     /// Community activity received from the platforms, until the flush
     /// worker writes it (see [`activity`]).
     pub activity: activity::Ingestor,
+    /// Batches posted to the API, waiting to be written together (see
+    /// [`activity::batches`]).
+    pub activity_batches: activity::batches::BatchQueue,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
@@ -143,6 +146,7 @@ impl AppState {
             request_limits: request_limits::RequestLimits::on(),
             onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
+            activity_batches: activity::batches::BatchQueue::default(),
             receivers: receive::Receivers::new(
                 std::sync::Arc::new(move |event| activity.record(event)),
                 true,

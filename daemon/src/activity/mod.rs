@@ -7,10 +7,12 @@
 //! - platform receivers call [`Ingestor::record`] (in [`crate::AppState`]),
 //!   and the flush worker ([`flush`]) writes the buffer in one transaction
 //!   per interval;
-//! - the batch endpoint writes its events itself, before it answers;
+//! - the batch endpoint writes its events before it answers, together with
+//!   the other batches waiting for the writer ([`batches`]);
 //! - both go through [`crate::store::activity::ingest`], into daily rollups
 //!   in the server's time zone ([`days`]).
 
+pub mod batches;
 pub mod days;
 pub mod insights;
 

@@ -13,7 +13,6 @@ use modctl_types::activity::{
 use modctl_types::query::InsightsQuery;
 
 use crate::AppState;
-use crate::activity::days::{DayFinder, server_timezone};
 use crate::activity::{ActivityEvent, MAX_FUTURE_SECONDS, insights};
 use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
@@ -51,13 +50,7 @@ pub async fn ingest(
     let server = access.server.id;
     let now = state.clock.now_unix();
     let events = validate(&server, batch, now).map_err(ApiError::BadRequest)?;
-    let done = state
-        .store
-        .write(move |tx| {
-            let mut days = DayFinder::new(server_timezone(tx, &server)?);
-            rollups::ingest(tx, &server, &events, &mut days, now)
-        })
-        .await?;
+    let done = crate::activity::batches::post(&state, server, events, now).await?;
     Ok(Json(BatchReceipt {
         counted: done.counted as u64,
         duplicates: done.duplicates as u64,

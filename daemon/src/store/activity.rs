@@ -6,7 +6,7 @@
 //! and per member, and upserts each aggregate once. The reads of the
 //! community insights are in [`crate::activity::insights`].
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use modctl_types::activity::ActivityKind;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -77,13 +77,15 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// is mostly the pages they touch: every page a transaction changes is
 /// written to the WAL (and later copied into the database), and a page not
 /// in the writer's cache is read back first. So:
-/// - event ids are remembered by their own text, sorted, by one statement
-///   per day ([`remember_ids`]):
-///   ids given in order (snowflakes, sequence numbers, a counter) land on
-///   the same few pages, where a hash of each sent every id to a page of its
-///   own (a batch rewrote thousands of pages);
+/// - event ids are remembered by their own text, in key order
+///   ([`remember_ids`]): ids given in order (snowflakes, sequence numbers, a
+///   counter) land on the same few pages, where a hash of each sent every
+///   id to a page of its own (a batch rewrote thousands of pages);
 /// - each aggregate is written once, in key order, by prepared single-row
-///   statements ([`write_members`]).
+///   statements ([`write_members`]);
+/// - batches waiting for the writer are counted together
+///   ([`ingest_batches`]), so a member's rows are written once for all of
+///   them.
 ///
 /// # Which statements may need a statement journal
 ///
@@ -94,9 +96,9 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// `RETURNING`) opens a statement savepoint, and releasing it walks that
 /// sub-journal from its start: one such statement per event made a batch
 /// quadratic (60% of the writer's time in `sqlite3BtreeSavepoint`). So the
-/// statements run per member or channel are single-row `INSERT`s and
-/// `UPDATE`s without triggers, which need none, and the one over a set (the
-/// ids) runs once per day.
+/// statements run per event, member or channel are single-row `INSERT`s
+/// and `UPDATE`s without triggers, which need none, and the few over a set
+/// (the running totals) run once per batch.
 pub fn ingest(
     tx: &Transaction<'_>,
     server_id: &str,
@@ -104,13 +106,37 @@ pub fn ingest(
     days: &mut DayFinder,
     now: i64,
 ) -> Result<Ingested, StoreError> {
+    let done = ingest_batches(tx, server_id, events, &[events.len()], days, now)?;
+    Ok(done[0])
+}
+
+/// Counts batches of `server_id` given one after the other in `events`
+/// (`lengths` are their sizes, in order) exactly as [`ingest`] would count
+/// each in turn, and returns what each counted; but each member's and
+/// channel's rows are written once for all of them. See
+/// [`crate::activity::batches`] for why.
+pub fn ingest_batches(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    events: &[ActivityEvent],
+    lengths: &[usize],
+    days: &mut DayFinder,
+    now: i64,
+) -> Result<Vec<Ingested>, StoreError> {
+    debug_assert_eq!(lengths.iter().sum::<usize>(), events.len());
     let new = remember_ids(tx, server_id, events)?;
-    let mut done = Ingested::default();
+    let mut receipts = vec![Ingested::default(); lengths.len()];
+    // Which batch each event belongs to, in order.
+    let batch_of = lengths
+        .iter()
+        .enumerate()
+        .flat_map(|(batch, &len)| std::iter::repeat_n(batch, len));
     let mut totals: HashMap<i64, DayTotals> = HashMap::new();
     let mut channels: HashMap<(i64, &str), Counts> = HashMap::new();
     let mut members = MemberDays::new();
     let mut last_event_at: Option<i64> = None;
-    for (event, new) in events.iter().zip(new) {
+    for ((event, new), batch) in events.iter().zip(new).zip(batch_of) {
+        let done = &mut receipts[batch];
         if !new {
             done.duplicates += 1;
             continue;
@@ -191,7 +217,7 @@ pub fn ingest(
         )?
         .execute(params![server_id, last, now])?;
     }
-    Ok(done)
+    Ok(receipts)
 }
 
 /// Messages and voice minutes per (day, member) of a batch, in key order.
@@ -202,16 +228,18 @@ pub type MemberDays<'a> = BTreeMap<(i64, &'a str), Counts>;
 /// its UTC day before (by an earlier batch, or an earlier event of this one:
 /// the first event holding an id counts).
 ///
-/// One statement per UTC day (a batch spans one or two) inserts the day's
-/// ids in key order, so consecutive ids go to the same page and SQLite's
-/// cursor stays on it; `RETURNING` names the ids it inserted: the new ones.
+/// The ids are inserted in key order, one prepared single-row `INSERT OR
+/// IGNORE` each with the day and server bound once: consecutive ids go to
+/// the same page, where SQLite's cursor already is, and whether a row was
+/// inserted (`changes`) says whether the id is new. No statement journal
+/// (see [`ingest`]), no JSON to build and parse, no set of the ids inserted.
 fn remember_ids(
     tx: &Transaction<'_>,
     server_id: &str,
     events: &[ActivityEvent],
 ) -> Result<Vec<bool>, StoreError> {
     let mut new = vec![true; events.len()];
-    // Stable for equal ids: the first event holding an id is the one counted.
+    // Equal ids sort by position: the first event holding an id counts.
     let mut order: Vec<(i64, &str, usize)> = events
         .iter()
         .enumerate()
@@ -222,32 +250,28 @@ fn remember_ids(
         .collect();
     order.sort_unstable();
     let mut insert = tx.prepare_cached(
-        "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id)
-         SELECT ?1, ?2, value FROM json_each(?3) WHERE true
-         RETURNING event_id",
+        "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
+    insert.raw_bind_parameter(2, server_id)?;
     let mut hashed = HashedIds {
         tx,
         server_id,
         days: HashMap::new(),
     };
-    for group in order.chunk_by(|a, b| a.0 == b.0) {
-        let day = group[0].0;
-        let ids: Vec<&str> = group.iter().map(|(_, id, _)| *id).collect();
-        let mut inserted: HashSet<String> = insert
-            .query_map(params![day, server_id, json(&ids)], |row| row.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        for &(_, id, i) in group {
-            // `remove`: a second event with the same id is a duplicate.
-            new[i] = inserted.remove(id) && !hashed.contains(day, id)?;
+    let mut previous: Option<(i64, &str)> = None;
+    for &(day, id, i) in &order {
+        if previous == Some((day, id)) {
+            new[i] = false; // the same id again, in this batch
+            continue;
         }
+        if previous.is_none_or(|(d, _)| d != day) {
+            insert.raw_bind_parameter(1, day)?;
+        }
+        previous = Some((day, id));
+        insert.raw_bind_parameter(3, id)?;
+        new[i] = insert.raw_execute()? == 1 && !hashed.contains(day, id)?;
     }
     Ok(new)
-}
-
-/// `rows` as a JSON array, for `json_each`.
-fn json<T: serde::Serialize>(rows: &T) -> String {
-    serde_json::to_string(rows).expect("strings serialize")
 }
 
 /// The ids remembered before migration V16 (as hashes, see [`seen_key`]),
