@@ -341,6 +341,59 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
     );
 }
 
+/// Batches posted at once are written together when they queue behind the
+/// writer (`daemon/src/activity/batches.rs`): whichever way they are
+/// grouped, each batch's receipt accounts for each of its events once, an
+/// id is counted by exactly one of the batches holding it, and the rollups
+/// and top lists hold each distinct event once.
+#[tokio::test]
+async fn batches_posted_at_once_count_every_distinct_event_once() {
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .clock()
+        .set("2026-11-22T12:00:00Z".parse().unwrap());
+    // Batch k holds ids k*1000 .. k*1000+1999: each overlaps the next by half.
+    const BATCHES: u64 = 8;
+    const SIZE: u64 = 2_000;
+    let posts = (0..BATCHES).map(|k| {
+        let events: Vec<_> = (k * 1_000..k * 1_000 + SIZE)
+            .map(|i| {
+                msg(
+                    &format!("m{i}"),
+                    &format!("u{}", i % 7),
+                    "c1",
+                    "2026-11-22T10:00:00Z",
+                )
+            })
+            .collect();
+        let fixture = &fixture;
+        async move {
+            let response = post_batch(fixture, ALPHA_DISCORD, json!({"events": events})).await;
+            assert_eq!(response.status(), 200);
+            response.json::<BatchReceipt>().await.unwrap()
+        }
+    });
+    let receipts = futures_util::future::join_all(posts).await;
+    let distinct = (BATCHES - 1) * 1_000 + SIZE;
+    for receipt in &receipts {
+        assert_eq!(receipt.counted + receipt.duplicates, SIZE, "{receipts:?}");
+    }
+    let counted: u64 = receipts.iter().map(|r| r.counted).sum();
+    assert_eq!(counted, distinct, "{receipts:?}");
+
+    let insights = community(&fixture, ALPHA_DISCORD, 1).await;
+    assert_eq!(insights.totals.messages, distinct);
+    // Ids i with i % 7 == u: members 0..=4 have one more than 5 and 6.
+    let top = &insights.top_members_by_messages;
+    let by_member = |u: u64| (0..distinct).filter(|i| i % 7 == u).count() as u64;
+    assert_eq!(top.len(), 7, "{top:?}");
+    for entry in top {
+        let u: u64 = entry.id.trim_start_matches('u').parse().unwrap();
+        assert_eq!(entry.count, by_member(u), "{top:?}");
+    }
+}
+
 #[tokio::test]
 async fn insights_list_every_day_of_the_window_with_zeros_and_the_change() {
     let fixture = Fixture::start();

@@ -6,11 +6,11 @@
 //! in it (their day rows and the top lists' running totals, a few B-tree
 //! writes each), not per event. Bots and importers posting at once send
 //! batches about the same members: written one by one, every batch rewrites
-//! those members' rows. So batches that arrive while the writer is busy wait
-//! in a [`BatchQueue`], and the next write takes all of them (up to
-//! [`MAX_EVENTS_PER_WRITE`]) and counts them as one aggregate
-//! ([`rollups::ingest_batches`]): each member's rows are written once for
-//! all of them.
+//! those members' rows. So batches that arrive while a write of batches is
+//! under way wait in a [`BatchQueue`], and the next write takes all of them
+//! (up to [`MAX_EVENTS_PER_WRITE`]) and counts each server's as one
+//! aggregate ([`rollups::ingest_batches`]): each member's rows are written
+//! once for all of them.
 //!
 //! Nothing a client sees changes:
 //! - each batch gets its own receipt, counted exactly as if the batches had
@@ -18,6 +18,9 @@
 //!   duplicate id is a duplicate of the first event that held it, in
 //!   whichever batch);
 //! - a batch is answered only once the commit that holds it is durable;
+//! - a failure stays with its server: each server's batches are counted in
+//!   a savepoint of their own, so one server's error does not fail the
+//!   others' batches of the same write;
 //! - a lone batch is written at once: grouping happens only when batches
 //!   already wait, so it adds no latency.
 //!
@@ -26,9 +29,10 @@
 //! that hangs up does not take the other batches' answers with it, and its
 //! own batch is still written.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use rusqlite::Transaction;
 use tokio::sync::oneshot;
 
 use super::ActivityEvent;
@@ -51,17 +55,30 @@ pub struct BatchQueue {
 #[derive(Debug, Default)]
 struct Queue {
     waiting: VecDeque<Posted>,
-    /// Whether a drain task is running; it empties the queue before it ends.
+    /// Whether a drain task is running (or about to); it empties the queue
+    /// before it ends.
     draining: bool,
 }
 
-/// A validated batch and where its receipt goes.
+/// A validated batch, who posted it, and where its receipt goes.
 #[derive(Debug)]
 struct Posted {
-    server_id: String,
-    events: Vec<ActivityEvent>,
-    now: i64,
+    batch: Batch,
     reply: oneshot::Sender<Result<Ingested, StoreError>>,
+}
+
+/// A validated batch of a server, as posted by a key of `team_id`.
+#[derive(Debug)]
+pub struct Batch {
+    /// The team whose key posted it: the server must still be its claim
+    /// when the batch is written.
+    pub team_id: i64,
+    /// The server (as claimed).
+    pub server_id: String,
+    /// The events, validated.
+    pub events: Vec<ActivityEvent>,
+    /// When it was received (unix seconds).
+    pub now: i64,
 }
 
 impl BatchQueue {
@@ -80,10 +97,11 @@ impl BatchQueue {
         let mut taken = Vec::new();
         let mut events = 0;
         while let Some(next) = queue.waiting.front() {
-            if !taken.is_empty() && events + next.events.len() > MAX_EVENTS_PER_WRITE {
+            let len = next.batch.events.len();
+            if !taken.is_empty() && events + len > MAX_EVENTS_PER_WRITE {
                 break;
             }
-            events += next.events.len();
+            events += len;
             taken.extend(queue.waiting.pop_front());
         }
         if taken.is_empty() {
@@ -93,58 +111,49 @@ impl BatchQueue {
     }
 }
 
-/// Counts `events`, a validated batch of `server_id` received at `now` (unix
-/// seconds), into the rollups, and returns what was counted once that is
-/// durable. Written with whatever other batches wait for the writer.
-pub async fn post(
-    state: &AppState,
-    server_id: String,
-    events: Vec<ActivityEvent>,
-    now: i64,
-) -> Result<Ingested, StoreError> {
+/// Counts `batch` into the rollups and returns what was counted once that
+/// is durable. Written with whatever other batches wait for the writer.
+pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, StoreError> {
     let (reply, receipt) = oneshot::channel();
     let start_draining = {
         let mut queue = state.activity_batches.lock();
-        queue.waiting.push_back(Posted {
-            server_id,
-            events,
-            now,
-            reply,
-        });
+        queue.waiting.push_back(Posted { batch, reply });
         !std::mem::replace(&mut queue.draining, true)
     };
     if start_draining {
+        // Made before the task is spawned: a task dropped before it ever
+        // runs (the runtime shutting down) still ends the drain.
+        let guard = DrainGuard {
+            queue: state.activity_batches.clone(),
+            ended: false,
+        };
         let drain_state = state.clone();
         state
             .in_flight
-            .spawn(async move { drain(&drain_state).await });
+            .spawn(async move { drain(&drain_state, guard).await });
     }
     receipt.await.map_err(|_| {
         StoreError::Sqlite(rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
-            Some("the activity batch was dropped before it was written".into()),
+            Some(
+                "the write of this activity batch was abandoned (the daemon is stopping, or a bug); \
+                 it may or may not have been counted: post it again, counted ids are skipped"
+                    .into(),
+            ),
         ))
     })?
 }
 
 /// Writes the queued batches, a write at a time, until none wait.
-async fn drain(state: &AppState) {
-    let mut guard = DrainGuard {
-        queue: &state.activity_batches,
-        ended: false,
-    };
+async fn drain(state: &AppState, mut guard: DrainGuard) {
     loop {
         let taken = state.activity_batches.take();
         if taken.is_empty() {
             guard.ended = true;
             return;
         }
-        let mut replies = Vec::with_capacity(taken.len());
-        let mut batches = Vec::with_capacity(taken.len());
-        for posted in taken {
-            replies.push(posted.reply);
-            batches.push((posted.server_id, posted.events, posted.now));
-        }
+        let (batches, replies): (Vec<Batch>, Vec<_>) =
+            taken.into_iter().map(|p| (p.batch, p.reply)).unzip();
         let written = state
             .store
             .write(move |tx| write_batches(tx, batches))
@@ -159,23 +168,25 @@ async fn drain(state: &AppState) {
             Err(e) => {
                 tracing::error!(error = %e, batches = replies.len(), "cannot write activity batches");
                 for reply in replies {
-                    let _ = reply.send(Err(copy(&e)));
+                    let _ = reply.send(Err(e.copy()));
                 }
             }
         }
     }
 }
 
-/// Ends a drain that did not end by emptying the queue (a write panicked,
-/// or the runtime dropped the task): the batches still waiting are dropped,
-/// so their posters get an error instead of waiting forever, and the next
-/// batch posted starts a new drain.
-struct DrainGuard<'a> {
-    queue: &'a BatchQueue,
+/// Ends a drain that did not end by emptying the queue: a write panicked,
+/// or the runtime dropped the task (perhaps before it ever ran). The
+/// batches still waiting are dropped, so their posters get an error (500,
+/// "post it again") instead of waiting for an answer that would never
+/// come, and the next batch posted starts a new drain. Deliberately not a
+/// retry: the write that panicked would likely panic again.
+struct DrainGuard {
+    queue: BatchQueue,
     ended: bool,
 }
 
-impl Drop for DrainGuard<'_> {
+impl Drop for DrainGuard {
     fn drop(&mut self) {
         if !self.ended {
             let mut queue = self.queue.lock();
@@ -185,64 +196,102 @@ impl Drop for DrainGuard<'_> {
     }
 }
 
-/// Counts `batches` (server, events, received at), in order, grouping each
-/// server's batches into one aggregate; returns each batch's receipt, or
-/// `NotFound` for a batch whose server was unclaimed since it was posted.
+/// Counts `batches` in order, each server's together, and returns each
+/// batch's receipt: `NotFound` for a batch whose server is no longer its
+/// team's claim, or the error that stopped its server's count (rolled back
+/// alone, in a savepoint).
 fn write_batches(
-    tx: &rusqlite::Transaction<'_>,
-    batches: Vec<(String, Vec<ActivityEvent>, i64)>,
+    tx: &Transaction<'_>,
+    batches: Vec<Batch>,
 ) -> Result<Vec<Result<Ingested, StoreError>>, StoreError> {
-    let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
-        (0..batches.len()).map(|_| None).collect();
-    // Each server's batches, in the order they came.
-    let mut servers: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, (server, _, _)) in batches.iter().enumerate() {
-        match servers.iter_mut().find(|(s, _)| s == server) {
-            Some((_, of_server)) => of_server.push(i),
-            None => servers.push((server.clone(), vec![i])),
-        }
+    // Each (team, server)'s batches, in the order they came.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<(i64, &str), usize> = HashMap::new();
+    for (i, batch) in batches.iter().enumerate() {
+        let group = *group_of
+            .entry((batch.team_id, batch.server_id.as_str()))
+            .or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+        groups[group].push(i);
     }
-    let mut batches: Vec<_> = batches.into_iter().map(Some).collect();
-    for (server, of_server) in servers {
-        if !rollups::server_exists(tx, &server)? {
-            for i in of_server {
-                receipts[i] = Some(Err(StoreError::NotFound(format!(
-                    "server {server} is no longer claimed"
-                ))));
+    let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
+        batches.iter().map(|_| None).collect();
+    let mut batches = batches;
+    for group in groups {
+        let server_id = batches[group[0]].server_id.clone();
+        let counted = in_savepoint(tx, || count_group(tx, &mut batches, &group))?;
+        match counted {
+            Ok(Some(counted)) => {
+                for (&i, receipt) in group.iter().zip(counted) {
+                    receipts[i] = Some(Ok(receipt));
+                }
             }
-            continue;
-        }
-        let mut events = Vec::new();
-        let mut lengths = Vec::with_capacity(of_server.len());
-        let mut now = i64::MIN;
-        for &i in &of_server {
-            let (_, mut batch, at) = batches[i].take().expect("each batch once");
-            lengths.push(batch.len());
-            events.append(&mut batch);
-            now = now.max(at);
-        }
-        let mut days = DayFinder::new(server_timezone(tx, &server)?);
-        let counted = rollups::ingest_batches(tx, &server, &events, &lengths, &mut days, now)?;
-        for (i, receipt) in of_server.into_iter().zip(counted) {
-            receipts[i] = Some(Ok(receipt));
+            Ok(None) => {
+                for &i in &group {
+                    receipts[i] = Some(Err(StoreError::NotFound(format!(
+                        "server {server_id} is no longer claimed by your team"
+                    ))));
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, server = server_id, "cannot count activity batches");
+                for &i in &group {
+                    receipts[i] = Some(Err(e.copy()));
+                }
+            }
         }
     }
     Ok(receipts
         .into_iter()
-        .map(|r| r.expect("every batch has a receipt"))
+        .map(|r| r.expect("every batch is in a group"))
         .collect())
 }
 
-/// A copy of `error` for each batch of a failed write (`StoreError` is not
-/// `Clone`).
-fn copy(error: &StoreError) -> StoreError {
-    match error {
-        StoreError::NotFound(m) => StoreError::NotFound(m.clone()),
-        other => StoreError::Sqlite(rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
-            Some(other.to_string()),
-        )),
+/// Counts the batches `group` of `batches` (one server's, in order) as one
+/// aggregate; `None` if the server is no longer the posting team's claim.
+/// The group's events are moved out of `batches`.
+fn count_group(
+    tx: &Transaction<'_>,
+    batches: &mut [Batch],
+    group: &[usize],
+) -> Result<Option<Vec<Ingested>>, StoreError> {
+    let (team_id, server_id) = {
+        let first = &batches[group[0]];
+        (first.team_id, first.server_id.clone())
+    };
+    if !rollups::claimed_by(tx, &server_id, team_id)? {
+        return Ok(None);
     }
+    let mut events = Vec::new();
+    let mut lengths = Vec::with_capacity(group.len());
+    let mut now = i64::MIN;
+    for &i in group {
+        let batch = &mut batches[i];
+        lengths.push(batch.events.len());
+        events.append(&mut batch.events);
+        now = now.max(batch.now);
+    }
+    let mut days = DayFinder::new(server_timezone(tx, &server_id)?);
+    let counted = rollups::ingest_batches(tx, &server_id, &events, &lengths, &mut days, now)?;
+    Ok(Some(counted))
+}
+
+/// Runs `f` in a savepoint of `tx`, rolled back if `f` fails; the outer
+/// error is one the transaction itself cannot go on from.
+fn in_savepoint<T>(
+    tx: &Transaction<'_>,
+    f: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<Result<T, StoreError>, StoreError> {
+    let run = |sql: &str| tx.prepare_cached(sql)?.execute([]).map(drop);
+    run("SAVEPOINT activity_server")?;
+    let result = f();
+    if result.is_err() {
+        run("ROLLBACK TO activity_server")?;
+    }
+    run("RELEASE activity_server")?;
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -280,6 +329,32 @@ mod tests {
             .collect()
     }
 
+    fn posted(team_id: i64, server: &str, events: Vec<ActivityEvent>) -> Batch {
+        Batch {
+            team_id,
+            server_id: server.into(),
+            events,
+            now: NOON,
+        }
+    }
+
+    /// A store where team `alpha` claims `claims`, and the team's id.
+    async fn store_claiming(claims: &'static [&'static str]) -> (tempfile::TempDir, Store, i64) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        let team = store
+            .write(|tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro)?;
+                for (i, id) in claims.iter().enumerate() {
+                    servers::claim(tx, team.id, Platform::Discord, id, &format!("s{i}"))?;
+                }
+                Ok::<_, StoreError>(team.id)
+            })
+            .await
+            .unwrap();
+        (dir, store, team)
+    }
+
     fn receipt(counted: usize, duplicates: usize) -> Ingested {
         Ingested {
             counted,
@@ -292,17 +367,7 @@ mod tests {
     /// batch whose server went meanwhile is refused alone.
     #[tokio::test]
     async fn batches_waiting_for_the_writer_are_written_together_as_if_one_by_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        store
-            .write(|tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
-                servers::claim(tx, team.id, Platform::Discord, GONE, "b")?;
-                Ok::<_, StoreError>(())
-            })
-            .await
-            .unwrap();
+        let (_dir, store, team) = store_claiming(&[GUILD, GONE]).await;
         let state = AppState::new(store.clone());
 
         // Hold the writer; the held write unclaims GONE when released.
@@ -330,7 +395,7 @@ mod tests {
             .into_iter()
             .map(|(server, events)| {
                 let state = state.clone();
-                tokio::spawn(async move { post(&state, server.into(), events, NOON).await })
+                tokio::spawn(async move { post(&state, posted(team, server, events)).await })
             })
             .collect();
         tokio::task::yield_now().await;
@@ -389,22 +454,96 @@ mod tests {
     /// the next one afterwards.
     #[tokio::test]
     async fn a_lone_batch_is_written_alone_and_the_next_starts_a_new_drain() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        store
-            .write(|tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")
-            })
-            .await
-            .unwrap();
+        let (_dir, store, team) = store_claiming(&[GUILD]).await;
         let state = AppState::new(store.clone());
         for (i, id) in ["a", "b"].into_iter().enumerate() {
-            let done = post(&state, GUILD.into(), batch(GUILD, &[(id, "u1")]), NOON)
+            let done = post(&state, posted(team, GUILD, batch(GUILD, &[(id, "u1")])))
                 .await
                 .unwrap();
             assert_eq!(done, receipt(1, 0), "batch {i}");
+            // The drain took the queue again, found it empty and ended
+            // before this task ran again: on the test's one thread it runs
+            // from sending the receipt to that check without yielding.
             assert!(!state.activity_batches.lock().draining, "batch {i}");
         }
+        // A key of another team cannot write to it (the server was
+        // unclaimed and claimed again while the batch waited, say).
+        let refused = post(
+            &state,
+            posted(team + 1, GUILD, batch(GUILD, &[("c", "u1")])),
+        )
+        .await;
+        assert!(
+            matches!(refused, Err(StoreError::NotFound(_))),
+            "{refused:?}"
+        );
+    }
+
+    /// When counting one server's batches fails, that server's batches get
+    /// the error and are rolled back; the other servers' batches of the
+    /// same write are counted and committed.
+    #[tokio::test]
+    async fn a_server_whose_count_fails_fails_alone() {
+        let (_dir, store, team) = store_claiming(&[GUILD, GONE]).await;
+        store
+            .write(|tx| {
+                // On the writer's connection only: the day rows of GONE
+                // cannot be written.
+                tx.execute_batch(&format!(
+                    "CREATE TEMP TRIGGER refuse BEFORE INSERT ON activity_member_days
+                     WHEN NEW.server_id = '{GONE}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+                ))
+            })
+            .await
+            .unwrap();
+        let batches = vec![
+            posted(team, GONE, batch(GONE, &[("a", "u1")])),
+            posted(team, GUILD, batch(GUILD, &[("a", "u1")])),
+        ];
+        let receipts = store
+            .write(move |tx| write_batches(tx, batches))
+            .await
+            .unwrap();
+        assert!(receipts[0].is_err(), "{:?}", receipts[0]);
+        assert_eq!(receipts[1].as_ref().unwrap(), &receipt(1, 0));
+        let counted: Vec<(String, i64)> = store
+            .read(|tx| {
+                let mut stmt =
+                    tx.prepare("SELECT server_id, COUNT(*) FROM activity_seen GROUP BY server_id")?;
+                let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .await
+            .unwrap();
+        assert_eq!(
+            counted,
+            [(GUILD.to_owned(), 1)],
+            "GONE's id was rolled back"
+        );
+    }
+
+    /// A write takes at most `MAX_EVENTS_PER_WRITE` events, oldest first,
+    /// but always at least one batch; the rest wait for the next write.
+    #[test]
+    fn a_write_takes_the_oldest_batches_up_to_the_event_cap() {
+        let queue = BatchQueue::default();
+        let events = |n: usize| vec![message(GUILD, "x", "u"); n];
+        let mut receipts = Vec::new();
+        for n in [60_000, 40_000, 1, MAX_EVENTS_PER_WRITE + 1] {
+            let (reply, receipt) = oneshot::channel();
+            receipts.push(receipt);
+            let batch = posted(1, GUILD, events(n));
+            queue.lock().waiting.push_back(Posted { batch, reply });
+        }
+        let sizes = |taken: Vec<Posted>| -> Vec<usize> {
+            taken.iter().map(|p| p.batch.events.len()).collect()
+        };
+        queue.lock().draining = true;
+        assert_eq!(sizes(queue.take()), [60_000, 40_000]);
+        assert_eq!(sizes(queue.take()), [1]);
+        assert_eq!(sizes(queue.take()), [MAX_EVENTS_PER_WRITE + 1], "alone");
+        assert!(queue.lock().draining);
+        assert!(queue.take().is_empty());
+        assert!(!queue.lock().draining, "an empty queue ends the drain");
     }
 }

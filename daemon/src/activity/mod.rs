@@ -9,7 +9,7 @@
 //!   per interval;
 //! - the batch endpoint writes its events before it answers, together with
 //!   the other batches waiting for the writer ([`batches`]);
-//! - both go through [`crate::store::activity::ingest`], into daily rollups
+//! - both go through [`crate::store::activity::ingest_batches`], into daily rollups
 //!   in the server's time zone ([`days`]).
 
 pub mod batches;

@@ -13,6 +13,7 @@ use modctl_types::activity::{
 use modctl_types::query::InsightsQuery;
 
 use crate::AppState;
+use crate::activity::batches::{self, Batch};
 use crate::activity::{ActivityEvent, MAX_FUTURE_SECONDS, insights};
 use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
@@ -50,7 +51,13 @@ pub async fn ingest(
     let server = access.server.id;
     let now = state.clock.now_unix();
     let events = validate(&server, batch, now).map_err(ApiError::BadRequest)?;
-    let done = crate::activity::batches::post(&state, server, events, now).await?;
+    let batch = Batch {
+        team_id: access.caller.team_id(),
+        server_id: server,
+        events,
+        now,
+    };
+    let done = batches::post(&state, batch).await?;
     Ok(Json(BatchReceipt {
         counted: done.counted as u64,
         duplicates: done.duplicates as u64,

@@ -1,7 +1,8 @@
 //! Community activity rollups: writing events into them, pruning them.
 //!
-//! [`ingest`] is the one write path, for batches posted to the API and for
-//! what the platform receivers buffered alike: it drops the events whose id
+//! [`ingest_batches`] is the one write path, for batches posted to the API
+//! (several at a time, see [`crate::activity::batches`]) and for what the
+//! platform receivers buffered ([`ingest`]) alike: it drops the events whose id
 //! was already counted, aggregates the rest in memory per day, per channel
 //! and per member, and upserts each aggregate once. The reads of the
 //! community insights are in [`crate::activity::insights`].
@@ -374,6 +375,16 @@ pub fn server_exists(tx: &Transaction<'_>, server_id: &str) -> Result<bool, Stor
     Ok(tx
         .prepare_cached("SELECT 1 FROM servers WHERE id = ?1")?
         .query_row([server_id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Whether `server_id` is claimed by team `team_id` (a batch posted by the
+/// team's key is written only while it is).
+pub fn claimed_by(tx: &Transaction<'_>, server_id: &str, team_id: i64) -> Result<bool, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT 1 FROM servers WHERE id = ?1 AND team_id = ?2")?
+        .query_row(params![server_id, team_id], |_| Ok(()))
         .optional()?
         .is_some())
 }

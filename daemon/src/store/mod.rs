@@ -483,6 +483,22 @@ pub enum StoreError {
     PlanLimit(#[from] crate::plans::PlanLimit),
 }
 
+impl StoreError {
+    /// A copy of this error, of the same kind, for each of several callers
+    /// that share one failed write (`rusqlite::Error` is not `Clone`).
+    pub fn copy(&self) -> StoreError {
+        match self {
+            StoreError::Sqlite(e) => StoreError::Sqlite(writer::copy_error(e)),
+            StoreError::Conflict(m) => StoreError::Conflict(m.clone()),
+            StoreError::NotFound(m) => StoreError::NotFound(m.clone()),
+            StoreError::Invalid(m) => StoreError::Invalid(m.clone()),
+            StoreError::Corrupt(m) => StoreError::Corrupt(m.clone()),
+            StoreError::PreconditionFailed(m) => StoreError::PreconditionFailed(m.clone()),
+            StoreError::PlanLimit(limit) => StoreError::PlanLimit(limit.clone()),
+        }
+    }
+}
+
 /// Current time as unix seconds, the representation stored in every table.
 pub fn now_unix() -> i64 {
     jiff::Timestamp::now().as_second()

@@ -248,8 +248,8 @@ fn rolled_back() -> rusqlite::Error {
 }
 
 /// A copy of a commit error for every job of the batch (`rusqlite::Error`
-/// is not `Clone`).
-fn copy_error(error: &rusqlite::Error) -> rusqlite::Error {
+/// is not `Clone`); it keeps the error's code.
+pub(super) fn copy_error(error: &rusqlite::Error) -> rusqlite::Error {
     match error {
         rusqlite::Error::SqliteFailure(code, message) => {
             rusqlite::Error::SqliteFailure(*code, message.clone())
