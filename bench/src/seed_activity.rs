@@ -10,6 +10,7 @@ use modctld::activity::ActivityEvent;
 use modctld::activity::days::{DayFinder, server_timezone};
 use modctld::store::Store;
 use modctld::store::activity::ingest;
+use modctld::store::ranking;
 
 use crate::skew::{Rng, Zipf};
 
@@ -65,5 +66,17 @@ pub async fn seed(store: &Store, server: &'static str, events: u64) -> anyhow::R
             .await?;
         written += n;
     }
+    // What the daemon's retention worker would have done on each day of the
+    // year: the top lists' totals cover their windows ending today (the
+    // year's, and the default month's). Left to the daemon, its first tick
+    // would subtract eleven months of member rows from the month's totals
+    // during the first scenario measured.
+    store
+        .write(move |tx| {
+            ranking::advance(tx, |tx, server| {
+                Ok(DayFinder::new(server_timezone(tx, server)?).today(now))
+            })
+        })
+        .await?;
     Ok(())
 }

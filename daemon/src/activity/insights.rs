@@ -96,10 +96,9 @@ pub fn community(
         top(ranking::CHANNELS, "messages")?,
         top(ranking::CHANNELS, "voice_minutes")?,
     );
-    let (members_by_messages, members_by_voice) = (
-        top(ranking::MEMBERS, "messages")?,
-        top(ranking::MEMBERS, "voice_minutes")?,
-    );
+    let members = ranking::members_for(to - from + 1);
+    let (members_by_messages, members_by_voice) =
+        (top(members, "messages")?, top(members, "voice_minutes")?);
     let last: Option<(i64, i64)> = tx
         .prepare_cached(
             "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",

@@ -179,10 +179,15 @@ pub fn ingest_batches(
     let new_members = write_members(tx, server_id, &members)?;
     // The top lists' running totals, in the same transaction.
     let from_day = ranking::window_start(tx, server_id, Rollup::Activity)?;
-    let member_sums = members
-        .iter()
-        .map(|(&(day, user), c)| (day, user, c.messages, c.voice_minutes));
-    ranking::add_activity(tx, ranking::MEMBERS, server_id, from_day, member_sums)?;
+    let member_sums = || {
+        members
+            .iter()
+            .map(|(&(day, user), c)| (day, user, c.messages, c.voice_minutes))
+    };
+    ranking::add_activity(tx, ranking::MEMBERS, server_id, from_day, member_sums())?;
+    let recent_from = ranking::window_start(tx, server_id, Rollup::RecentActivity)?;
+    let recent = ranking::MEMBERS_RECENT;
+    ranking::add_activity(tx, recent, server_id, recent_from, member_sums())?;
     let channel_sums = channels
         .iter()
         .map(|(&(day, id), c)| (day, id, c.messages, c.voice_minutes));
@@ -333,12 +338,22 @@ pub fn write_members(
         "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
+    // Bound once; each row binds what changes.
+    update.raw_bind_parameter(1, server_id)?;
+    insert.raw_bind_parameter(1, server_id)?;
     let mut new_members: HashMap<i64, i64> = HashMap::new();
-    for ((day, user), c) in members {
-        let row = params![server_id, day, user, c.messages, c.voice_minutes];
-        if update.execute(row)? == 0 {
-            insert.execute(row)?;
-            *new_members.entry(*day).or_default() += 1;
+    let bind = |statement: &mut rusqlite::CachedStatement<'_>, day: i64, user, c: &Counts| {
+        statement.raw_bind_parameter(2, day)?;
+        statement.raw_bind_parameter(3, user)?;
+        statement.raw_bind_parameter(4, c.messages)?;
+        statement.raw_bind_parameter(5, c.voice_minutes)
+    };
+    for (&(day, user), c) in members {
+        bind(&mut update, day, user, c)?;
+        if update.raw_execute()? == 0 {
+            bind(&mut insert, day, user, c)?;
+            insert.raw_execute()?;
+            *new_members.entry(day).or_default() += 1;
         }
     }
     Ok(new_members)

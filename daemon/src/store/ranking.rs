@@ -11,8 +11,10 @@
 //! the server has none). Writers add to the totals in the transaction that
 //! adds to the day rows ([`add_activity`], [`add_case`]); the retention
 //! worker moves the window start forward as days leave the longest insights
-//! window and subtracts the days it passes ([`advance`]). Totals of zero are deleted, so the
-//! tables hold the keys of the last year only.
+//! window and subtracts the days it passes ([`advance`]). Totals of zero are
+//! deleted, so the tables hold the keys of the last year only. Members also
+//! have totals of the default window, 30 days ([`MEMBERS_RECENT`]), kept the
+//! same way, for windows of up to 30 days.
 //!
 //! # Reading a window exactly
 //!
@@ -37,7 +39,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use modctl_types::activity::Ranked;
-use modctl_types::query::INSIGHTS_MAX_DAYS;
+use modctl_types::query::{INSIGHTS_DEFAULT_DAYS, INSIGHTS_MAX_DAYS};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
@@ -45,27 +47,42 @@ use super::StoreError;
 /// The most entries of a top list.
 pub const TOP: usize = 10;
 
-/// Which rollup's window start a ranking follows.
+/// Which window start a ranking's totals follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rollup {
-    /// Community activity: members and channels.
+    /// Community activity of the longest window: members and channels.
     Activity,
-    /// Cases: repeat targets and moderators.
+    /// Community activity of the default window: members only (see
+    /// [`MEMBERS_RECENT`]).
+    RecentActivity,
+    /// Cases of the longest window: repeat targets and moderators.
     Cases,
 }
 
 impl Rollup {
+    const ALL: [Rollup; 3] = [Rollup::Activity, Rollup::RecentActivity, Rollup::Cases];
+
     fn as_str(self) -> &'static str {
         match self {
             Rollup::Activity => "activity",
+            Rollup::RecentActivity => "activity-30",
             Rollup::Cases => "cases",
+        }
+    }
+
+    /// How many days, ending today, the totals cover once the worker has
+    /// moved the window start.
+    fn span(self) -> i64 {
+        match self {
+            Rollup::Activity | Rollup::Cases => i64::from(INSIGHTS_MAX_DAYS),
+            Rollup::RecentActivity => i64::from(INSIGHTS_DEFAULT_DAYS),
         }
     }
 
     /// The table with one row per server per day with anything counted.
     fn days_table(self) -> &'static str {
         match self {
-            Rollup::Activity => "activity_days",
+            Rollup::Activity | Rollup::RecentActivity => "activity_days",
             Rollup::Cases => "case_day_counts",
         }
     }
@@ -100,6 +117,32 @@ pub const MEMBERS: Ranking = Ranking {
     window_rows: "SELECT COALESCE(SUM(active_members), 0) FROM activity_days
                   WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
 };
+
+/// Members by messages and voice minutes, with totals of the default
+/// window (30 days), for windows that short or shorter.
+///
+/// Why a second set of totals for members only: a window shorter than the
+/// year's totals is walked key by key, each key's exact count summed from
+/// its day rows (one table lookup per day: an index covering the counts
+/// would have to move thousands of members' entries, pages apart, on every
+/// batch of activity). Walking the year's totals for 30 days visits about a
+/// hundred members; walking totals of the same 30 days visits ten. Channels
+/// are few and their day index covers their counts; cases are ranked over
+/// fewer keys.
+pub const MEMBERS_RECENT: Ranking = Ranking {
+    rollup: Rollup::RecentActivity,
+    totals: "activity_member_recent_totals",
+    ..MEMBERS
+};
+
+/// The members' ranking to walk for a window of `days` days.
+pub fn members_for(days: i64) -> Ranking {
+    if days <= Rollup::RecentActivity.span() {
+        MEMBERS_RECENT
+    } else {
+        MEMBERS
+    }
+}
 
 /// Channels by messages and voice minutes.
 pub const CHANNELS: Ranking = Ranking {
@@ -140,7 +183,7 @@ pub const ACTORS: Ranking = Ranking {
 };
 
 /// Every ranking, for the worker.
-const ALL: [Ranking; 4] = [MEMBERS, CHANNELS, TARGETS, ACTORS];
+const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
 pub fn window_start(
@@ -180,28 +223,24 @@ pub fn add_activity<'a>(
     }
     // One statement per count, each assigning only its column: SQLite then
     // rewrites only that column's index entry (a statement assigning both
-    // would move every key's entry in both indexes). One statement over a
-    // JSON array each: a multi-row statement opens a statement journal (see
-    // `ingest`), but two per batch cost nothing next to a statement per key.
+    // would move every key's entry in both indexes). A prepared single-row
+    // upsert per key, in key order, with the server bound once.
     for (i, column) in ranking.counts.iter().enumerate() {
-        let rows: Vec<(&str, i64)> = by_key
-            .iter()
-            .map(|(key, sums)| (*key, if i == 0 { sums.0 } else { sums.1 }))
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        let json = serde_json::to_string(&rows).expect("strings and numbers serialize");
-        tx.prepare_cached(&format!(
-            "INSERT INTO {totals} (server_id, {key}, {column})
-             SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]')
-             FROM json_each(?2) WHERE true
+        let mut upsert = tx.prepare_cached(&format!(
+            "INSERT INTO {totals} (server_id, {key}, {column}) VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}",
             totals = ranking.totals,
             key = ranking.key,
-        ))?
-        .execute(params![server_id, json])?;
+        ))?;
+        upsert.raw_bind_parameter(1, server_id)?;
+        for (key, sums) in &by_key {
+            let n = if i == 0 { sums.0 } else { sums.1 };
+            if n > 0 {
+                upsert.raw_bind_parameter(2, *key)?;
+                upsert.raw_bind_parameter(3, n)?;
+                upsert.raw_execute()?;
+            }
+        }
     }
     Ok(())
 }
@@ -229,9 +268,10 @@ pub fn add_case(
 }
 
 /// Moves the window start of every ranking of every server to the first day
-/// of the longest insights window ending today (`today` gives a server's
-/// today), subtracting the days it passes; returns how many (server,
-/// rollup) window starts moved.
+/// of the window its totals cover ending today (the longest insights
+/// window, or the default one; `today` gives a server's today), subtracting
+/// the days it passes; returns how many (server, rollup) window starts
+/// moved.
 pub fn advance(
     tx: &Transaction<'_>,
     mut today: impl FnMut(&Transaction<'_>, &str) -> Result<i64, StoreError>,
@@ -242,8 +282,9 @@ pub fn advance(
         .collect::<rusqlite::Result<_>>()?;
     let mut moved = 0;
     for server in servers {
-        let target = today(tx, &server)? - i64::from(INSIGHTS_MAX_DAYS) + 1;
-        for rollup in [Rollup::Activity, Rollup::Cases] {
+        let today = today(tx, &server)?;
+        for rollup in Rollup::ALL {
+            let target = today - rollup.span() + 1;
             let from = match window_start(tx, &server, rollup)? {
                 Some(from) if from >= target => continue,
                 Some(from) => from,

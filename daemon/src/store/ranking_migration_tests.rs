@@ -1,11 +1,12 @@
-//! The insights rollups of an older modctld (schema V14: a row per day,
-//! action and source; no running totals) migrated to V15: the cases per day
-//! read as they did, the top lists come from the totals the migration sums,
-//! and the strikes in force from the expiry rollup it builds.
+//! The insights rollups of an older modctld migrated: from V14 (a row per
+//! day, action and source; no running totals) to V15, the cases per day read
+//! as they did, the top lists come from the totals the migration sums, and
+//! the strikes in force from the expiry rollup it builds; from V17 to V18,
+//! the members' totals of the default window start a month back.
 
 use modctl_types::activity::Ranked;
 
-use super::ranking::{self, ACTORS, CHANNELS, MEMBERS, TARGETS};
+use super::ranking::{self, ACTORS, CHANNELS, MEMBERS, MEMBERS_RECENT, TARGETS};
 use super::*;
 
 const SERVER: &str = "123456789012345678";
@@ -126,4 +127,89 @@ async fn older_rollups_read_the_same_after_v15() {
     // At noon: the strike without end, the two ending later; not the one
     // that ended a minute ago.
     assert_eq!(strikes, 1 + 2 + 1);
+}
+
+/// A V17 database's members, migrated to V18: the default window's totals
+/// hold the days from 32 UTC days back, so the month's list is read from
+/// them; the worker then moves their start to the server's own day.
+#[tokio::test]
+async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    let today = now_unix().div_euclid(86_400);
+    {
+        let mut conn = rusqlite::Connection::open(&db).unwrap();
+        configure(&conn, Role::Writer).unwrap();
+        embedded::migrations::runner()
+            .set_target(refinery::Target::Version(17))
+            .run(&mut conn)
+            .unwrap();
+        // m1 is the month's most active, m2 the year's (40 days ago).
+        let old = today - 40;
+        let recent = today - 10;
+        conn.execute_batch(&format!(
+            "PRAGMA foreign_keys = OFF;
+             INSERT INTO teams (id, name, plan, created_at) VALUES (1, 'alpha', 'pro', 0);
+             INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES ('{SERVER}', 1, 'discord', 'G', 0);
+             INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes) VALUES
+                 ('{SERVER}', {old}, 'm2', 50, 0), ('{SERVER}', {recent}, 'm2', 1, 0),
+                 ('{SERVER}', {recent}, 'm1', 3, 4), ('{SERVER}', {today}, 'm1', 2, 0);
+             INSERT INTO activity_member_totals (server_id, user_id, messages, voice_minutes) VALUES
+                 ('{SERVER}', 'm2', 51, 0), ('{SERVER}', 'm1', 5, 4);"
+        ))
+        .unwrap();
+    }
+    let store = Store::open(&db).await.unwrap();
+    let lists = |store: Store| async move {
+        store
+            .read(move |tx| {
+                let top = |ranking, count, days: i64| {
+                    let list = ranking::TopList {
+                        ranking,
+                        count,
+                        server_id: SERVER,
+                        window: (today - days + 1, today),
+                        min: 1,
+                    };
+                    ranking::top(tx, &list)
+                };
+                Ok::<_, StoreError>([
+                    top(MEMBERS_RECENT, "messages", 30)?,
+                    top(MEMBERS_RECENT, "voice_minutes", 30)?,
+                    top(MEMBERS_RECENT, "messages", 7)?,
+                    top(MEMBERS, "messages", 365)?,
+                ])
+            })
+            .await
+            .unwrap()
+    };
+    let expected = [
+        ranked(&[("m1", 5), ("m2", 1)]),
+        ranked(&[("m1", 4)]),
+        ranked(&[("m1", 2)]),
+        ranked(&[("m2", 51), ("m1", 5)]),
+    ];
+    assert_eq!(lists(store.clone()).await, expected);
+    let recent: Vec<(String, i64)> = store
+        .read(|tx| {
+            let mut stmt = tx.prepare(
+                "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
+            )?;
+            let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        recent,
+        [("m1".to_owned(), 5), ("m2".to_owned(), 1)],
+        "not the day 40 days back"
+    );
+
+    // The worker (UTC server) moves the start to today - 29: the same lists.
+    store
+        .write(move |tx| ranking::advance(tx, |_, _| Ok(today)))
+        .await
+        .unwrap();
+    assert_eq!(lists(store).await, expected);
 }
