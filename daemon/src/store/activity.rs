@@ -97,9 +97,9 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// `RETURNING`) opens a statement savepoint, and releasing it walks that
 /// sub-journal from its start: one such statement per event made a batch
 /// quadratic (60% of the writer's time in `sqlite3BtreeSavepoint`). So the
-/// statements run per event, member or channel are single-row `INSERT`s
-/// and `UPDATE`s without triggers, which need none, and the few over a set
-/// (the running totals) run once per batch.
+/// statements run per event, member or channel (ids, day rows, running
+/// totals) are single-row `INSERT`s, upserts and `UPDATE`s without
+/// triggers, which need none.
 pub fn ingest(
     tx: &Transaction<'_>,
     server_id: &str,
