@@ -33,7 +33,8 @@
 //!   the platform receivers buffered into the rollups, one transaction per
 //!   interval (group commit). Tests record events and tick it.
 //! - **activity retention** ([`crate::activity::prune`]): moves the insights'
-//!   ranking totals to the year ending today ([`crate::store::ranking`]),
+//!   ranking totals to the year (and the month) ending today
+//!   ([`crate::store::ranking`]),
 //!   then deletes per-member rollups and remembered event ids older than the
 //!   retention window.
 //! - **activity receivers** ([`crate::receive::reconcile`]): starts the

@@ -162,6 +162,44 @@ async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
     // The worker narrows them to the year: the year is read from the totals.
     daemon.tick_workers();
     check_community(&fixture, &posted, today, "narrowed to the year").await;
+    // Late rows between the year's start and the month's (today - 29): in
+    // the year's totals, not the month's. A member with many messages 45
+    // days back, one with many the day before the month and one the month's
+    // first day would top a month listed from totals that took them in.
+    let late = [
+        ("588888888888888888", today - 45, 300),
+        ("577777777777777777", today - 30, 200),
+        ("577777777777777777", today - 29, 1),
+        ("566666666666666666", today - 29, 3),
+    ];
+    let mut events = Vec::new();
+    for (user, day, n) in late {
+        for i in 0..n {
+            events.push(BatchEvent {
+                id: format!("late-{user}-{day}-{i}"),
+                kind: ActivityKind::Message,
+                user_id: user.into(),
+                channel_id: Some("788888888888888888".into()),
+                at: jiff::Timestamp::from_second(day * DAY + 43_200 + i).unwrap(),
+                minutes: None,
+            });
+            posted.push(Posted {
+                day,
+                user: user.into(),
+                channel: "788888888888888888".into(),
+                messages: 1,
+                minutes: 0,
+            });
+        }
+    }
+    post(&fixture, events).await;
+    check_community(
+        &fixture,
+        &posted,
+        today,
+        "late rows around the month's start",
+    )
+    .await;
 
     // Three days on: the days leaving the year are subtracted, new ones added.
     daemon.clock().advance(Duration::from_secs(3 * DAY as u64));

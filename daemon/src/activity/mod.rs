@@ -201,7 +201,8 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
 pub const MAX_FUTURE_SECONDS: i64 = 15 * 60;
 
 /// The retention worker's tick: moves the top lists' running totals to the
-/// longest insights window ending today ([`crate::store::ranking::advance`]),
+/// windows they cover ending today, the year and the default month
+/// ([`crate::store::ranking::advance`]),
 /// then deletes per-member rows and remembered event ids older than
 /// [`rollups::RETENTION_DAYS`]; returns how many rows went. In one
 /// transaction, in this order, so no day row is deleted before the totals

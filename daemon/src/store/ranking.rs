@@ -24,8 +24,8 @@
 //! exact sum over the window from its own day rows (another index), and
 //! stops once the next total is below the tenth exact sum found: no key
 //! further down can enter the list. When the window is exactly what the
-//! totals cover (a year, the worker up to date, nothing counted after
-//! today) the totals *are* the exact sums and the first ten entries of the
+//! totals cover (a year, or the month of [`MEMBERS_RECENT`]; the worker up
+//! to date, nothing counted after today) the totals *are* the exact sums and the first ten entries of the
 //! index are the answer (this needs the worker to have moved the window
 //! start since the server's midnight: it ticks every few minutes). A
 //! shorter window walks further, as far as activity is skewed (a year's
@@ -71,7 +71,9 @@ impl Rollup {
     }
 
     /// How many days, ending today, the totals cover once the worker has
-    /// moved the window start.
+    /// moved the window start. The recent span is the default window: its
+    /// name (`activity-30`) and migration V18 (which starts it 32 days back)
+    /// say 30, hence the assertion below.
     fn span(self) -> i64 {
         match self {
             Rollup::Activity | Rollup::Cases => i64::from(INSIGHTS_MAX_DAYS),
@@ -117,6 +119,11 @@ pub const MEMBERS: Ranking = Ranking {
     window_rows: "SELECT COALESCE(SUM(active_members), 0) FROM activity_days
                   WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
 };
+
+const _: () = assert!(
+    INSIGHTS_DEFAULT_DAYS == 30,
+    "the recent totals (`activity-30`, migration V18) cover the default window of 30 days"
+);
 
 /// Members by messages and voice minutes, with totals of the default
 /// window (30 days), for windows that short or shorter.
@@ -199,8 +206,8 @@ pub fn window_start(
         .optional()?)
 }
 
-/// Adds what was just added to the day rows of [`MEMBERS`] or [`CHANNELS`]
-/// of `server_id` to their totals: `(day, key, messages, voice minutes)`.
+/// Adds what was just added to the day rows of [`MEMBERS`],
+/// [`MEMBERS_RECENT`] or [`CHANNELS`] of `server_id` to their totals: `(day, key, messages, voice minutes)`.
 /// Rows of days before the window start (`from_day`, see [`window_start`])
 /// are not in the totals and are skipped.
 pub fn add_activity<'a>(
@@ -282,9 +289,9 @@ pub fn advance(
         .collect::<rusqlite::Result<_>>()?;
     let mut moved = 0;
     for server in servers {
-        let today = today(tx, &server)?;
+        let server_today = today(tx, &server)?;
         for rollup in Rollup::ALL {
-            let target = today - rollup.span() + 1;
+            let target = server_today - rollup.span() + 1;
             let from = match window_start(tx, &server, rollup)? {
                 Some(from) if from >= target => continue,
                 Some(from) => from,
@@ -541,11 +548,18 @@ fn counted_after(
 /// for rows written around [`add_activity`] and [`add_case`] (the bench's
 /// bulk seeding).
 pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
-    tx.execute(
-        "DELETE FROM ranking_windows WHERE rollup = ?1",
-        [rollup.as_str()],
-    )?;
-    for ranking in ALL.iter().filter(|r| r.rollup == rollup) {
+    // Both sets of activity totals are sums of the same day rows.
+    let rollups: &[Rollup] = match rollup {
+        Rollup::Activity | Rollup::RecentActivity => &[Rollup::Activity, Rollup::RecentActivity],
+        Rollup::Cases => &[Rollup::Cases],
+    };
+    for rollup in rollups {
+        tx.execute(
+            "DELETE FROM ranking_windows WHERE rollup = ?1",
+            [rollup.as_str()],
+        )?;
+    }
+    for ranking in ALL.iter().filter(|r| rollups.contains(&r.rollup)) {
         let Ranking {
             days, totals, key, ..
         } = *ranking;

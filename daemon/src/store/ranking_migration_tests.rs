@@ -144,18 +144,21 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
             .set_target(refinery::Target::Version(17))
             .run(&mut conn)
             .unwrap();
-        // m1 is the month's most active, m2 the year's (40 days ago).
+        // m1 is the month's most active, m2 the year's (40 days ago); m3's
+        // day is in the 32 days V18 sums, not in the 30 the worker keeps.
         let old = today - 40;
         let recent = today - 10;
+        let edge = today - 31;
         conn.execute_batch(&format!(
             "PRAGMA foreign_keys = OFF;
              INSERT INTO teams (id, name, plan, created_at) VALUES (1, 'alpha', 'pro', 0);
              INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES ('{SERVER}', 1, 'discord', 'G', 0);
              INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes) VALUES
                  ('{SERVER}', {old}, 'm2', 50, 0), ('{SERVER}', {recent}, 'm2', 1, 0),
-                 ('{SERVER}', {recent}, 'm1', 3, 4), ('{SERVER}', {today}, 'm1', 2, 0);
+                 ('{SERVER}', {recent}, 'm1', 3, 4), ('{SERVER}', {today}, 'm1', 2, 0),
+                 ('{SERVER}', {edge}, 'm3', 9, 0);
              INSERT INTO activity_member_totals (server_id, user_id, messages, voice_minutes) VALUES
-                 ('{SERVER}', 'm2', 51, 0), ('{SERVER}', 'm1', 5, 4);"
+                 ('{SERVER}', 'm2', 51, 0), ('{SERVER}', 'm1', 5, 4), ('{SERVER}', 'm3', 9, 0);"
         ))
         .unwrap();
     }
@@ -187,7 +190,7 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
         ranked(&[("m1", 5), ("m2", 1)]),
         ranked(&[("m1", 4)]),
         ranked(&[("m1", 2)]),
-        ranked(&[("m2", 51), ("m1", 5)]),
+        ranked(&[("m2", 51), ("m3", 9), ("m1", 5)]),
     ];
     assert_eq!(lists(store.clone()).await, expected);
     let recent: Vec<(String, i64)> = store
@@ -202,14 +205,29 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
         .unwrap();
     assert_eq!(
         recent,
-        [("m1".to_owned(), 5), ("m2".to_owned(), 1)],
-        "not the day 40 days back"
+        [
+            ("m1".to_owned(), 5),
+            ("m2".to_owned(), 1),
+            ("m3".to_owned(), 9)
+        ],
+        "from 32 days back: not the day 40 days back"
     );
 
-    // The worker (UTC server) moves the start to today - 29: the same lists.
+    // The worker (UTC server) moves the start to today - 29, subtracting
+    // m3's day: the same lists, from totals that are now exact.
     store
         .write(move |tx| ranking::advance(tx, |_, _| Ok(today)))
         .await
         .unwrap();
-    assert_eq!(lists(store).await, expected);
+    assert_eq!(lists(store.clone()).await, expected);
+    let in_totals: Vec<String> = store
+        .read(|tx| {
+            let mut stmt =
+                tx.prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
+            let rows = stmt.query_map([], |row| row.get(0))?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await
+        .unwrap();
+    assert_eq!(in_totals, ["m1", "m2"], "m3's total reached zero and went");
 }
