@@ -134,6 +134,20 @@ pub const SCENARIOS: &[Scenario] = &[
         writes: false,
     },
     Scenario {
+        name: "insights-90",
+        route: "GET /servers/{id}/insights?days=90",
+        about: "moderation insights of 90 days, between the two sets of totals: the top lists walk the year's",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
+        name: "community-90",
+        route: "GET /servers/{id}/community-insights?days=90",
+        about: "community insights of 90 days, between the two sets of totals: the top lists walk the year's",
+        data: Data::Large,
+        writes: false,
+    },
+    Scenario {
         name: "activity-batch",
         route: "POST /servers/{id}/activity",
         about: "batches of 10,000 new activity events (events/s = req/s x 10,000), each durable when answered",
@@ -246,6 +260,10 @@ impl Context {
             "insights-30" => one(self.read(&[format!("/api/v1/servers/{hot}/insights?days=30")])),
             "community-30" => {
                 one(self.read(&[format!("/api/v1/servers/{hot}/community-insights?days=30")]))
+            }
+            "insights-90" => one(self.read(&[format!("/api/v1/servers/{hot}/insights?days=90")])),
+            "community-90" => {
+                one(self.read(&[format!("/api/v1/servers/{hot}/community-insights?days=90")]))
             }
             "activity-batch" => one(Arc::new(Batch {
                 uri: format!("/api/v1/servers/{hot}/activity")
