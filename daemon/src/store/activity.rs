@@ -14,7 +14,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
-use super::ranking::{self, Rollup};
+use super::ranking;
 use crate::activity::ActivityEvent;
 use crate::activity::days::DayFinder;
 
@@ -178,20 +178,16 @@ pub fn ingest_batches(
 
     let new_members = write_members(tx, server_id, &members)?;
     // The top lists' running totals, in the same transaction.
-    let from_day = ranking::window_start(tx, server_id, Rollup::Activity)?;
-    let member_sums = || {
-        members
+    for members_ranking in [ranking::MEMBERS, ranking::MEMBERS_RECENT] {
+        let sums = members
             .iter()
-            .map(|(&(day, user), c)| (day, user, c.messages, c.voice_minutes))
-    };
-    ranking::add_activity(tx, ranking::MEMBERS, server_id, from_day, member_sums())?;
-    let recent_from = ranking::window_start(tx, server_id, Rollup::RecentActivity)?;
-    let recent = ranking::MEMBERS_RECENT;
-    ranking::add_activity(tx, recent, server_id, recent_from, member_sums())?;
+            .map(|(&(day, user), c)| (day, user, c.messages, c.voice_minutes));
+        ranking::add_activity(tx, members_ranking, server_id, sums)?;
+    }
     let channel_sums = channels
         .iter()
         .map(|(&(day, id), c)| (day, id, c.messages, c.voice_minutes));
-    ranking::add_activity(tx, ranking::CHANNELS, server_id, from_day, channel_sums)?;
+    ranking::add_activity(tx, ranking::CHANNELS, server_id, channel_sums)?;
     write_channels(tx, server_id, channels)?;
     // A batch spans a day or two: one statement per day.
     let mut day_row = tx.prepare_cached(

@@ -45,15 +45,18 @@ pub struct Counted<'a> {
     pub applied: bool,
 }
 
-/// The count columns of `case_day_counts` after `cases` and `applied`:
-/// one per action, then one per source.
+/// What the count columns of `case_day_counts` after `cases` and `applied`
+/// count, in their order: the cases whose `field` (`action` or `source`, the
+/// column of `cases`) is `value`, one per action, then one per source. The
+/// column is named `{field}_{value}`.
+fn counted() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let actions = Action::ALL.iter().map(|a| ("action", a.as_str()));
+    actions.chain(CaseSource::ALL.iter().map(|s| ("source", s.as_str())))
+}
+
+/// The count columns of `case_day_counts`, in [`counted`]'s order.
 fn count_columns() -> impl Iterator<Item = String> {
-    let actions = Action::ALL.iter().map(|a| format!("action_{}", a.as_str()));
-    actions.chain(
-        CaseSource::ALL
-            .iter()
-            .map(|s| format!("source_{}", s.as_str())),
-    )
+    counted().map(|(field, value)| format!("{field}_{value}"))
 }
 
 /// Counts a case just inserted.
@@ -61,14 +64,10 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
     // ?3 applied, ?4 the action, ?5 the source: each column adds 1 or 0.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         let columns: Vec<String> = count_columns().collect();
-        let ones = Action::ALL
-            .iter()
-            .map(|a| format!("?4 = '{}'", a.as_str()))
-            .chain(
-                CaseSource::ALL
-                    .iter()
-                    .map(|s| format!("?5 = '{}'", s.as_str())),
-            );
+        let ones = counted().map(|(field, value)| {
+            let param = if field == "action" { "?4" } else { "?5" };
+            format!("{param} = '{value}'")
+        });
         let adds = columns.iter().map(|c| format!("{c} = {c} + excluded.{c}"));
         format!(
             "INSERT INTO case_day_counts (server_id, day, cases, applied, {})
@@ -96,10 +95,9 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
          ON CONFLICT DO UPDATE SET cases = cases + 1",
     )?
     .execute(params![case.server_id, case.day, case.user_id])?;
-    let from_day = ranking::window_start(tx, case.server_id, Rollup::Cases)?;
     let (server, day) = (case.server_id, case.day);
-    ranking::add_case(tx, ranking::ACTORS, server, from_day, (day, case.actor))?;
-    ranking::add_case(tx, ranking::TARGETS, server, from_day, (day, case.user_id))?;
+    ranking::add_case(tx, ranking::ACTORS, server, (day, case.actor))?;
+    ranking::add_case(tx, ranking::TARGETS, server, (day, case.user_id))?;
     Ok(())
 }
 
@@ -174,10 +172,9 @@ pub fn read(
     let mut stmt = tx.prepare_cached(&SQL)?;
     let mut rows = stmt.query(params![server_id, from, to])?;
     let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
-    // The window's sums by action and by source, in the columns' order:
-    // turned into maps once, at the end, not a key allocated per day.
-    let mut by_action = [0u64; Action::ALL.len()];
-    let mut by_source = [0u64; CaseSource::ALL.len()];
+    // The window's sums per count column, in [`counted`]'s order: turned
+    // into maps once, at the end, not a key allocated per day.
+    let mut sums = [0u64; Action::ALL.len() + CaseSource::ALL.len()];
     while let Some(row) = rows.next()? {
         let day: i64 = row.get(0)?;
         let Some(entry) = daily.get_mut((day - from) as usize) else {
@@ -187,30 +184,21 @@ pub fn read(
         entry.applied = count(row, 2)?;
         totals.cases += entry.cases;
         totals.applied += entry.applied;
-        for (i, action) in Action::ALL.iter().enumerate() {
+        for (i, (field, value)) in counted().enumerate() {
             let n = count(row, 3 + i)?;
             if n > 0 {
-                entry.by_action.insert(action.as_str().to_owned(), n);
-                by_action[i] += n;
-            }
-        }
-        for (i, source) in CaseSource::ALL.iter().enumerate() {
-            let n = count(row, 3 + Action::ALL.len() + i)?;
-            if n > 0 {
-                entry.by_source.insert(source.as_str().to_owned(), n);
-                by_source[i] += n;
+                by_field(field, &mut entry.by_action, &mut entry.by_source)
+                    .insert(value.to_owned(), n);
+                sums[i] += n;
             }
         }
     }
-    let named = |names: &mut dyn Iterator<Item = &'static str>, sums: &[u64]| {
-        names
-            .zip(sums.iter().copied())
-            .filter(|(_, n)| *n > 0)
-            .map(|(name, n)| (name.to_owned(), n))
-            .collect::<BTreeMap<String, u64>>()
-    };
-    totals.by_action = named(&mut Action::ALL.iter().map(|a| a.as_str()), &by_action);
-    totals.by_source = named(&mut CaseSource::ALL.iter().map(|s| s.as_str()), &by_source);
+    for ((field, value), n) in counted().zip(sums) {
+        if n > 0 {
+            by_field(field, &mut totals.by_action, &mut totals.by_source)
+                .insert(value.to_owned(), n);
+        }
+    }
     totals.escalations = totals
         .by_source
         .get(CaseSource::Escalation.as_str())
@@ -239,18 +227,26 @@ pub fn read(
     })
 }
 
+/// The map of `field` ([`counted`]'s `action` or `source`) of a day or of
+/// the totals.
+fn by_field<'a>(
+    field: &str,
+    by_action: &'a mut BTreeMap<String, u64>,
+    by_source: &'a mut BTreeMap<String, u64>,
+) -> &'a mut BTreeMap<String, u64> {
+    if field == "action" {
+        by_action
+    } else {
+        by_source
+    }
+}
+
 /// Recomputes the whole rollup from the cases and their `rollup_day`s, for
 /// cases written around [`super::cases::insert`] (the bench's bulk seeding);
 /// returns the cases counted.
 pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
-    let sums = Action::ALL
-        .iter()
-        .map(|a| format!("SUM(action = '{}')", a.as_str()))
-        .chain(
-            CaseSource::ALL
-                .iter()
-                .map(|s| format!("SUM(source = '{}')", s.as_str())),
-        )
+    let sums = counted()
+        .map(|(field, value)| format!("SUM({field} = '{value}')"))
         .collect::<Vec<_>>()
         .join(", ");
     tx.execute_batch(&format!(

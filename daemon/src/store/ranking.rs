@@ -108,6 +108,15 @@ pub struct Ranking {
     window_rows: &'static str,
 }
 
+impl Ranking {
+    /// `each(count)` for every count column, joined by `separator`: a piece
+    /// of SQL that names each of them.
+    fn for_counts(&self, each: impl Fn(&str) -> String, separator: &str) -> String {
+        let pieces: Vec<String> = self.counts.iter().map(|c| each(c)).collect();
+        pieces.join(separator)
+    }
+}
+
 /// Members by messages and voice minutes.
 pub const MEMBERS: Ranking = Ranking {
     rollup: Rollup::Activity,
@@ -193,7 +202,7 @@ pub const ACTORS: Ranking = Ranking {
 const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
-pub fn window_start(
+fn window_start(
     tx: &Transaction<'_>,
     server_id: &str,
     rollup: Rollup,
@@ -207,17 +216,17 @@ pub fn window_start(
 }
 
 /// Adds what was just added to the day rows of [`MEMBERS`],
-/// [`MEMBERS_RECENT`] or [`CHANNELS`] of `server_id` to their totals: `(day, key, messages, voice minutes)`.
-/// Rows of days before the window start (`from_day`, see [`window_start`])
-/// are not in the totals and are skipped.
+/// [`MEMBERS_RECENT`] or [`CHANNELS`] of `server_id` to their totals:
+/// `(day, key, messages, voice minutes)`. Rows of days before the ranking's
+/// window start ([`window_start`]) are not in its totals and are skipped.
 pub fn add_activity<'a>(
     tx: &Transaction<'_>,
     ranking: Ranking,
     server_id: &str,
-    from_day: Option<i64>,
     rows: impl IntoIterator<Item = (i64, &'a str, i64, i64)>,
 ) -> Result<(), StoreError> {
     debug_assert_eq!(ranking.counts, ["messages", "voice_minutes"]);
+    let from_day = window_start(tx, server_id, ranking.rollup)?;
     // A batch spanning midnight has a key on two days: one total. In key
     // order, so consecutive writes land on neighbouring pages.
     let mut by_key: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
@@ -253,15 +262,15 @@ pub fn add_activity<'a>(
 }
 
 /// Adds one to `key`'s count (a [`TARGETS`] or [`ACTORS`] total) for a
-/// case of `day`, unless the day is before the window start `from_day`.
+/// case of `day`, unless the day is before the ranking's window start.
 pub fn add_case(
     tx: &Transaction<'_>,
     ranking: Ranking,
     server_id: &str,
-    from_day: Option<i64>,
     (day, key): (i64, &str),
 ) -> Result<(), StoreError> {
     debug_assert_eq!(ranking.counts, ["cases"]);
+    let from_day = window_start(tx, server_id, ranking.rollup)?;
     if from_day.is_some_and(|from| day < from) {
         return Ok(());
     }
@@ -323,24 +332,9 @@ fn subtract(
     let Ranking {
         days, totals, key, ..
     } = ranking;
-    let sums = ranking
-        .counts
-        .iter()
-        .map(|c| format!("SUM({c}) AS {c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sets = ranking
-        .counts
-        .iter()
-        .map(|c| format!("{c} = t.{c} - d.{c}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let zero = ranking
-        .counts
-        .iter()
-        .map(|c| format!("{c} <= 0"))
-        .collect::<Vec<_>>()
-        .join(" AND ");
+    let sums = ranking.for_counts(|c| format!("SUM({c}) AS {c}"), ", ");
+    let sets = ranking.for_counts(|c| format!("{c} = t.{c} - d.{c}"), ", ");
+    let zero = ranking.for_counts(|c| format!("{c} <= 0"), " AND ");
     tx.prepare_cached(&format!(
         "UPDATE {totals} AS t SET {sets}
          FROM (SELECT {key} AS k, {sums} FROM {days}
@@ -564,12 +558,7 @@ pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
             days, totals, key, ..
         } = *ranking;
         let columns = ranking.counts.join(", ");
-        let sums = ranking
-            .counts
-            .iter()
-            .map(|c| format!("SUM({c})"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let sums = ranking.for_counts(|c| format!("SUM({c})"), ", ");
         tx.execute_batch(&format!(
             "DELETE FROM {totals};
              INSERT INTO {totals} (server_id, {key}, {columns})
