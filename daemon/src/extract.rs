@@ -63,11 +63,7 @@ where
                     ))
                 })?
         };
-        if let Some(duplicate) = first_duplicate_key(&bytes) {
-            return Err(ApiError::BadRequest(format!(
-                "request body is not valid JSON: {duplicate}"
-            )));
-        }
+        refuse_duplicate_keys(&bytes)?;
         // serde_json alone on the way in; axum's parse, which tracks the
         // path to every value to name it in an error, only to explain one.
         match serde_json::from_slice(&bytes) {
@@ -144,6 +140,20 @@ impl fmt::Display for DuplicateKey {
         } else {
             write!(f, "duplicate key `{}` at {}", self.key, self.path)
         }
+    }
+}
+
+/// Refuses a body whose objects repeat a key (400, naming the key and where
+/// it is). For every JSON body the daemon reads, the platforms' hooks
+/// included: a body that means one thing to the check that picks a secret
+/// and another to the parse that follows is how a request reaches what its
+/// signer does not own.
+pub fn refuse_duplicate_keys(bytes: &[u8]) -> Result<(), ApiError> {
+    match first_duplicate_key(bytes) {
+        Some(duplicate) => Err(ApiError::BadRequest(format!(
+            "request body is not valid JSON: {duplicate}"
+        ))),
+        None => Ok(()),
     }
 }
 

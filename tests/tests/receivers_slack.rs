@@ -206,3 +206,124 @@ async fn a_workspace_without_a_signing_secret_is_refused_with_what_to_do() {
     assert!(error.contains("--signing-secret-env"), "{error}");
     assert_eq!(totals(&fixture), (0, 0));
 }
+
+/// Team beta's Slack workspace, for the tests of what one workspace's
+/// secret can reach.
+const BETA_SLACK: &str = "T0BETA0001";
+const BETA_SIGNING_SECRET: &str = "beta-signing-secret-0123456789ab";
+
+/// `connected()`, plus a Slack workspace of team beta with its own secret.
+fn two_teams_connected() -> (Fixture, FakeSlack) {
+    let (fixture, slack) = connected();
+    let daemon = &fixture.daemon;
+    daemon.claim(
+        "beta",
+        modctl_types::Platform::Slack,
+        BETA_SLACK,
+        "Beta Workspace",
+    );
+    daemon.connect_live(BETA_SLACK, "xoxb-beta", &slack.uri());
+    daemon.set_receiving(
+        BETA_SLACK,
+        Receiving {
+            signing_secret: Some(BETA_SIGNING_SECRET.to_owned()),
+            ..Receiving::default()
+        },
+    );
+    (fixture, slack)
+}
+
+/// Beta's messages over the last 7 days, read with beta's key.
+fn beta_messages(fixture: &Fixture) -> u64 {
+    fixture
+        .daemon
+        .community_insights(&fixture.beta_rw, BETA_SLACK)
+        .totals
+        .messages
+}
+
+#[tokio::test]
+async fn a_workspace_signing_for_another_teams_workspace_counts_nothing_there() {
+    let (fixture, _slack) = two_teams_connected();
+    let daemon = &fixture.daemon;
+    let now = daemon.now_unix();
+    let event = r#"{"type":"message","channel":"C1","user":"U1","ts":"1.1"}"#;
+
+    // Alpha knows its own secret and names itself first, beta last: the
+    // secret would be picked by one team_id and the event counted for the
+    // other. A body that repeats a key is refused before anything is read.
+    let forged = format!(
+        r#"{{"team_id":"{ALPHA_SLACK}","type":"event_callback","event_id":"EvX","event_time":{now},"event":{event},"team_id":"{BETA_SLACK}"}}"#
+    );
+    let (status, error) = error_body(post(daemon, &forged, SIGNING_SECRET, now).await).await;
+    assert_eq!(status, 400);
+    assert!(error.contains("duplicate key `team_id`"), "{error}");
+
+    // Naming beta alone, signed with alpha's secret: only beta's secret is
+    // tried, and it did not sign this.
+    let beta_body = format!(
+        r#"{{"team_id":"{BETA_SLACK}","type":"event_callback","event_id":"EvY","event_time":{now},"event":{event}}}"#
+    );
+    let (status, _) = error_body(post(daemon, &beta_body, SIGNING_SECRET, now).await).await;
+    assert_eq!(status, 401);
+    // A duplicate nested in the event is refused too (the user would be one
+    // to a reader and another to the count).
+    let nested = format!(
+        r#"{{"team_id":"{ALPHA_SLACK}","type":"event_callback","event_id":"EvZ","event_time":{now},"event":{{"type":"message","channel":"C1","user":"U1","user":"U2","ts":"1.1"}}}}"#
+    );
+    let (status, _) = error_body(post(daemon, &nested, SIGNING_SECRET, now).await).await;
+    assert_eq!(status, 400);
+
+    assert_eq!(beta_messages(&fixture), 0, "nothing counted for beta");
+    assert_eq!(totals(&fixture), (0, 0), "nor for alpha");
+
+    // Beta's own secret counts for beta.
+    let answer = post(daemon, &beta_body, BETA_SIGNING_SECRET, now).await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(beta_messages(&fixture), 1);
+}
+
+#[tokio::test]
+async fn event_ids_are_remembered_per_workspace() {
+    let (fixture, _slack) = two_teams_connected();
+    let daemon = &fixture.daemon;
+    let now = daemon.now_unix();
+    let event = json!({"type": "message", "channel": "C1", "user": "U1", "ts": "1.1"});
+    // Slack's event ids are unique per app, not across the apps of every
+    // workspace a daemon serves: the same id in another workspace is
+    // another event.
+    let alpha = callback("Ev1", event.clone(), now);
+    let beta = callback("Ev1", event, now).replace(ALPHA_SLACK, BETA_SLACK);
+    for (body, secret) in [(&alpha, SIGNING_SECRET), (&beta, BETA_SIGNING_SECRET)] {
+        let answer = post(daemon, body, secret, now).await;
+        assert_eq!(answer.json::<Value>().await.unwrap()["counted"], true);
+    }
+    assert_eq!(totals(&fixture).0, 1);
+    assert_eq!(beta_messages(&fixture), 1);
+}
+
+#[tokio::test]
+async fn an_event_answered_counted_is_in_the_database_before_the_answer() {
+    let (fixture, _slack) = connected();
+    let daemon = &fixture.daemon;
+    let now = daemon.now_unix();
+    for i in 0..5 {
+        let body = callback(
+            &format!("Ev{i}"),
+            json!({"type": "message", "channel": "C1", "user": "U1", "ts": "1.1"}),
+            now,
+        );
+        let answer = post(daemon, &body, SIGNING_SECRET, now).await;
+        assert_eq!(answer.json::<Value>().await.unwrap()["counted"], true);
+    }
+    // Nothing waits in the ingestion's buffer (which a kill would lose, and
+    // Slack would never send again): read without flushing it.
+    assert_eq!(daemon.state().activity.pending(), 0);
+    let insights = fixture
+        .daemon
+        .client(&fixture.alpha_ro)
+        .community_insights(ALPHA_SLACK, Some(7))
+        .await
+        .unwrap();
+    assert_eq!(insights.totals.messages, 5);
+}

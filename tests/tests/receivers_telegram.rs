@@ -149,6 +149,9 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
     let join = telegram.push_join(6, now);
     let accepted = post_update(daemon, ALPHA_TELEGRAM, &join, Some(secret)).await;
     assert_eq!(accepted.json::<Value>().await.unwrap()["events"], 1);
+    // Counted before the answer (Telegram does not send again what was
+    // answered): nothing waits in the ingestion's buffer.
+    assert_eq!(daemon.state().activity.pending(), 0);
     assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
     // Telegram delivers an update again when it did not get the answer:
     // counted once.
@@ -156,6 +159,24 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
         let again = post_update(daemon, ALPHA_TELEGRAM, update, Some(secret)).await;
         assert_eq!(again.status(), 200);
     }
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
+
+    // A body that repeats a key is refused like an API body, nothing counted.
+    let repeated = format!(
+        r#"{{"update_id":99,"message":{{"message_id":99,"date":{},"chat":{{"id":{ALPHA_TELEGRAM},"type":"supergroup"}},"from":{{"id":5,"is_bot":false,"first_name":"a"}},"from":{{"id":6,"is_bot":false,"first_name":"b"}},"text":"x"}}}}"#,
+        daemon.now_unix()
+    );
+    let refused = reqwest::Client::new()
+        .post(format!("{}/hooks/telegram/{ALPHA_TELEGRAM}", daemon.url()))
+        .header("X-Telegram-Bot-Api-Secret-Token", secret)
+        .header("content-type", "application/json")
+        .body(repeated)
+        .send()
+        .await
+        .unwrap();
+    let (status, error) = error_body(refused).await;
+    assert_eq!(status, 400);
+    assert!(error.contains("duplicate key `from`"), "{error}");
     assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 1, 0));
 
     // A group without a webhook has no hook.

@@ -163,22 +163,7 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
         .write(move |tx| {
             let mut counted = 0;
             for (server, events) in &batch.by_server {
-                if !rollups::server_exists(tx, server)? {
-                    tracing::debug!(
-                        server,
-                        events = events.len(),
-                        "activity for an unclaimed server dropped"
-                    );
-                    continue;
-                }
-                let oldest = rollups::oldest_accepted(now);
-                let events: Vec<ActivityEvent> = events
-                    .iter()
-                    .filter(|e| (oldest..=now + MAX_FUTURE_SECONDS).contains(&e.at.as_second()))
-                    .cloned()
-                    .collect();
-                let mut finder = days::DayFinder::new(days::server_timezone(tx, server)?);
-                counted += rollups::ingest(tx, server, &events, &mut finder, now)?.counted;
+                counted += count_received(tx, server, events, now)?;
             }
             Ok::<_, StoreError>(counted)
         })
@@ -194,6 +179,56 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
             Err(e)
         }
     }
+}
+
+/// Counts events a platform pushed for `server` and answers once they are
+/// durable: how many counted (an id already counted counts 0).
+///
+/// For the hooks whose caller takes the answer as "received": Slack does
+/// not send an event again once it was answered 200, so an event that sat
+/// in the [`Ingestor`]'s buffer when the daemon died would be lost for
+/// good. The event's id is remembered in the same transaction as its count
+/// ([`rollups::ingest`]), so a retry after a failure counts it once.
+pub async fn count_now(
+    state: &AppState,
+    server: String,
+    events: Vec<ActivityEvent>,
+) -> Result<usize, StoreError> {
+    if events.is_empty() {
+        return Ok(0);
+    }
+    let now = state.clock.now_unix();
+    state
+        .store
+        .write(move |tx| count_received(tx, &server, &events, now))
+        .await
+}
+
+/// Counts `events` of `server` as received from its platform: dropped when
+/// nobody claims the server, or when older than the retention window or more
+/// than [`MAX_FUTURE_SECONDS`] ahead of `now`.
+fn count_received(
+    tx: &rusqlite::Transaction<'_>,
+    server: &str,
+    events: &[ActivityEvent],
+    now: i64,
+) -> Result<usize, StoreError> {
+    if !rollups::server_exists(tx, server)? {
+        tracing::debug!(
+            server,
+            events = events.len(),
+            "activity for an unclaimed server dropped"
+        );
+        return Ok(0);
+    }
+    let oldest = rollups::oldest_accepted(now);
+    let events: Vec<ActivityEvent> = events
+        .iter()
+        .filter(|e| (oldest..=now + MAX_FUTURE_SECONDS).contains(&e.at.as_second()))
+        .cloned()
+        .collect();
+    let mut finder = days::DayFinder::new(days::server_timezone(tx, server)?);
+    Ok(rollups::ingest(tx, server, &events, &mut finder, now)?.counted)
 }
 
 /// How far ahead of the clock an event may be (platform clocks and ours

@@ -7,16 +7,20 @@
 //!   body's `team_id` (the server), or, for `url_verification`, which names
 //!   no team, among every connected Slack server's. Refused with 401 and
 //!   nothing counted when the signature does not match or the timestamp is
-//!   more than 5 minutes off the daemon's clock. An event id already counted
-//!   (Slack's retries, a replay) is acknowledged and not counted again.
+//!   more than 5 minutes off the daemon's clock. The event counts only for
+//!   the workspace whose secret verified it, and a body that repeats a key
+//!   (one `team_id` to pick the secret, another to count for) is refused.
+//!   An event id already counted in that workspace (Slack's retries, a
+//!   replay) is acknowledged and not counted again.
 //! - `POST /hooks/telegram/{server_id}`: the webhook `setWebhook` registered
 //!   for a group connected with a public URL. Checked with
 //!   `X-Telegram-Bot-Api-Secret-Token` (the secret the daemon gave
 //!   `setWebhook`), compared in constant time; 401 when it is missing or
 //!   wrong. Only updates of that group count.
 //!
-//! Both answer 200 quickly: the events go to the ingestion's buffer, never
-//! through a platform call.
+//! Both answer once the events are counted and durable, never through a
+//! platform call: the platforms do not send again what was answered 200,
+//! so an answer must not run ahead of the write ([`activity::count_now`]).
 
 use axum::Router;
 use axum::body::Bytes;
@@ -27,12 +31,13 @@ use modctl_types::Platform;
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::refuse_duplicate_keys;
 use crate::platform::slack::events::{self, Refused, Request};
 use crate::platform::telegram::updates;
 use crate::response::Json;
 use crate::store::receivers::{self, LiveConnection};
+use crate::{AppState, activity};
 
 /// The header Telegram puts the webhook's secret token in.
 pub const TELEGRAM_SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
@@ -67,6 +72,9 @@ async fn slack_events(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
+    // Before the team is read: a body that named two teams would pick the
+    // secret by one and count for the other.
+    refuse_duplicate_keys(&body)?;
     let team = events::team_of(&body);
     let connections: Vec<LiveConnection> = live(&state)
         .await?
@@ -85,7 +93,7 @@ async fn slack_events(
     let secrets = connections
         .iter()
         .filter_map(|c| c.receiving.signing_secret.as_deref());
-    events::verify(
+    let signed_by = events::verify(
         secrets,
         header(&headers, "x-slack-request-timestamp"),
         header(&headers, "x-slack-signature"),
@@ -96,28 +104,29 @@ async fn slack_events(
         Refused::Malformed(m) => ApiError::Unauthorized(m),
         other => ApiError::Unauthorized(other.to_string()),
     })?;
+    let workspace = connections[signed_by].server_id.clone();
 
     match events::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))? {
         Some(Request::UrlVerification { challenge }) => Ok(Json(json!({ "challenge": challenge }))),
-        Some(Request::Event {
-            event_id,
-            event: Some(event),
-        }) => {
-            // Only events that count are remembered: the others cost no write.
-            let now = state.clock.now_unix();
-            let first = state
-                .store
-                .write(move |tx| receivers::first_slack_sighting(tx, &event_id, now))
-                .await?;
-            if first {
-                state.receivers.sink()(event);
-            }
-            Ok(Json(json!({ "ok": true, "counted": first })))
+        // The workspace whose secret signed the request is the only one its
+        // event may count for.
+        Some(Request::Event { team_id, .. }) if team_id != workspace => {
+            Err(ApiError::Unauthorized(format!(
+                "the request is signed with the signing secret of `{workspace}` but its event is of `{team_id}`"
+            )))
         }
-        Some(Request::Event { event: None, .. }) => {
+        Some(Request::Event {
+            event: Some(event), ..
+        }) => {
+            // Counted before the answer, its id with it: Slack sends no
+            // event again once it was answered, and a retry of one that was
+            // counted counts 0.
+            let counted = activity::count_now(&state, workspace, vec![event]).await?;
+            Ok(Json(json!({ "ok": true, "counted": counted > 0 })))
+        }
+        Some(Request::Event { event: None, .. }) | None => {
             Ok(Json(json!({ "ok": true, "counted": false })))
         }
-        None => Ok(Json(json!({ "ok": true, "counted": false }))),
     }
 }
 
@@ -149,17 +158,22 @@ async fn telegram_update(
                 .to_owned(),
         ));
     }
+    refuse_duplicate_keys(&body)?;
     let update: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
     let update = updates::decode(update).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    // Handed to the ingestion, which counts an event id once (Telegram
-    // delivers an update again when an answer is lost).
-    let mut events = 0;
-    for event in update.events {
-        if event.server_id == server_id {
-            state.receivers.sink()(event);
-            events += 1;
-        }
-    }
-    Ok(Json(json!({ "ok": true, "events": events })))
+    // Only this group's events: the secret is the group's, not the bot's.
+    let events: Vec<_> = update
+        .events
+        .into_iter()
+        .filter(|event| event.server_id == server_id)
+        .collect();
+    let received = events.len();
+    // Counted before the answer, each with its id: Telegram does not send an
+    // update again once it was answered, and sends it again (counted once)
+    // when it was not.
+    let counted = activity::count_now(&state, server_id, events).await?;
+    Ok(Json(
+        json!({ "ok": true, "events": received, "counted": counted }),
+    ))
 }

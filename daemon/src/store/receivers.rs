@@ -1,17 +1,14 @@
 //! What the activity receivers keep ([`crate::receive`]): how each live
 //! connection receives events (Slack's signing secret, Telegram's webhook),
-//! open Discord voice sessions, Telegram's `getUpdates` offset, when a
-//! receiver was last known to listen, and the Slack event ids already
-//! counted. Secrets are sealed like the bot token ([`super::secrets`]).
+//! open Discord voice sessions, Telegram's `getUpdates` offset, and when a
+//! receiver was last known to listen. (The ids of events already counted
+//! are kept with the counts, per server: [`super::activity`].) Secrets are sealed like the bot token ([`super::secrets`]).
 
 use modctl_types::Platform;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::StoreError;
 use super::secrets::{SecretField, Secrets};
-
-/// How long a counted Slack event id is remembered, in seconds.
-pub const SLACK_EVENT_MEMORY_SECS: i64 = 3600;
 
 /// How a live connection receives events, beyond its bot token.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -160,23 +157,6 @@ pub fn live_connections(
             },
         )
         .collect()
-}
-
-/// Records `event_id` as counted at `now` (forgetting ids older than
-/// [`SLACK_EVENT_MEMORY_SECS`]); whether it was new.
-pub fn first_slack_sighting(
-    tx: &Transaction<'_>,
-    event_id: &str,
-    now: i64,
-) -> Result<bool, StoreError> {
-    tx.prepare_cached("DELETE FROM slack_events_seen WHERE seen_at < ?1")?
-        .execute([now - SLACK_EVENT_MEMORY_SECS])?;
-    let inserted = tx
-        .prepare_cached(
-            "INSERT INTO slack_events_seen (event_id, seen_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-        )?
-        .execute(params![event_id, now])?;
-    Ok(inserted == 1)
 }
 
 /// Telegram's next `getUpdates` offset for a bot serving `servers`: the

@@ -57,14 +57,15 @@ pub fn sign(secret: &str, timestamp: &str, body: &[u8]) -> String {
 
 /// Checks a request's timestamp (against `now`) and signature (against each
 /// of `secrets`, in constant time: the signature is compared whole, never
-/// byte by byte with an early exit).
+/// byte by byte with an early exit); the index of the secret that signed it.
+/// The caller lets the request touch only what that secret's workspace owns.
 pub fn verify<'a>(
     secrets: impl IntoIterator<Item = &'a str>,
     timestamp: Option<&str>,
     signature: Option<&str>,
     body: &[u8],
     now: Timestamp,
-) -> Result<(), Refused> {
+) -> Result<usize, Refused> {
     let timestamp = timestamp.ok_or_else(|| {
         Refused::Malformed("the X-Slack-Request-Timestamp header is missing".to_owned())
     })?;
@@ -76,15 +77,16 @@ pub fn verify<'a>(
     if (now.as_second() - sent).abs() > MAX_AGE_SECS {
         return Err(Refused::Stale);
     }
-    let matches = secrets.into_iter().fold(false, |found, secret| {
+    let mut signed_by = None;
+    for (i, secret) in secrets.into_iter().enumerate() {
         let expected = sign(secret, timestamp, body);
-        found | bool::from(expected.as_bytes().ct_eq(signature.as_bytes()))
-    });
-    if matches {
-        Ok(())
-    } else {
-        Err(Refused::BadSignature)
+        if bool::from(expected.as_bytes().ct_eq(signature.as_bytes())) {
+            // Two workspaces sharing a secret: the first is as good as any,
+            // the caller checks the body names it.
+            signed_by.get_or_insert(i);
+        }
     }
+    signed_by.ok_or(Refused::BadSignature)
 }
 
 /// The team a request body names, read before it is verified, only to find
@@ -107,6 +109,8 @@ pub enum Request {
     },
     /// An event; `event` is `None` when it is not one the daemon counts.
     Event {
+        /// The workspace it happened in.
+        team_id: String,
         /// Slack's id of the event, the same on each retry.
         event_id: String,
         /// What it counts for.
@@ -225,6 +229,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
         _ => None,
     };
     Ok(Some(Request::Event {
+        team_id,
         event_id,
         event: counted,
     }))
@@ -272,7 +277,7 @@ mod tests {
         );
         assert_eq!(
             verify(["x", SECRET], Some("1531420618"), Some(&good), body, now()),
-            Ok(())
+            Ok(1)
         );
         let old = (now().as_second() - MAX_AGE_SECS - 1).to_string();
         let signed_old = sign(SECRET, &old, body);
@@ -311,13 +316,14 @@ mod tests {
         ))
         .unwrap();
         let Some(Request::Event {
+            team_id,
             event_id,
             event: Some(event),
         }) = message
         else {
             panic!("{message:?}")
         };
-        assert_eq!(event_id, "Ev1");
+        assert_eq!((team_id.as_str(), event_id.as_str()), ("T1", "Ev1"));
         assert_eq!(
             (event.server_id.as_str(), event.kind, event.user_id.as_str()),
             ("T1", ActivityKind::Message, "U1")
