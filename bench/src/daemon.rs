@@ -2,9 +2,10 @@
 //! through `/proc`.
 //!
 //! It runs as `modctld serve --db FILE --listen 127.0.0.1:PORT
-//! --no-rate-limits`, as an operator runs it but without the per-key request
-//! limits (the bench makes thousands of requests a second with one key, and
-//! measures the daemon, not its 429s), so what is measured is the shipped binary with its
+//! --no-rate-limits --max-connections-per-address 1024`, as an operator runs
+//! it but without the per-key request limits (the bench makes thousands of
+//! requests a second with one key, and measures the daemon, not its 429s)
+//! and with every connection allowed from its one address, so what is measured is the shipped binary with its
 //! logging (to a file, as under a service manager), its runtime and its
 //! defaults. Its secret key is the key file beside the database (the
 //! environment's `MODCTLD_SECRET_KEY` is removed so that an operator's key
@@ -138,6 +139,9 @@ impl Daemon {
             .arg("--listen")
             .arg(addr.to_string())
             .arg("--no-rate-limits")
+            // Every client of the bench is one address, 127.0.0.1: the cap
+            // per address is for a daemon many addresses reach.
+            .args(["--max-connections-per-address", "1024"])
             .args(extra)
             .env_remove("MODCTLD_SECRET_KEY")
             .env_remove("MODCTLD_LOG")

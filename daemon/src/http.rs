@@ -17,6 +17,14 @@
 //!   outlives it. A dropped request's handler future is dropped with it; work
 //!   that must complete anyway (moderation actions) runs in its own task.
 //!
+//! - a write that makes no progress for the write timeout closes the
+//!   connection ([`stall`]): a client that never reads its answers does not
+//!   hold the connection forever;
+//! - at most so many connections are served at once, in all and from one
+//!   address ([`admission`]); one over a cap is shed ([`shed`]): a health
+//!   or readiness probe is still answered, anything else gets a JSON
+//!   `429`/`503`, and the accept loop never stops.
+//!
 //! hyper answers some malformed requests itself, before any service sees
 //! them, with a status line and an empty body, and offers no hook to give
 //! them a body. To keep those rare, the daemon's own size limits
@@ -50,6 +58,14 @@ use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
 use crate::error::ApiError;
+
+pub mod admission;
+pub mod shed;
+pub mod stall;
+
+pub use admission::ConnectionCaps;
+use admission::{Admission, OverCap};
+use stall::WriteDeadline;
 
 /// The longest request target (path and query) the daemon reads; longer ones
 /// are answered `414`. No endpoint needs a fraction of this.
@@ -85,6 +101,12 @@ pub struct HttpLimits {
     /// before their connections are dropped. Default 10 s: below the 30 s
     /// service managers usually wait before they SIGKILL.
     pub shutdown_deadline: Duration,
+    /// How long an answer may wait for a client that reads none of it
+    /// before the connection is closed ([`stall`]). Default 20 s: any
+    /// reader makes progress far sooner; the socket buffers hold the rest.
+    pub write_timeout: Duration,
+    /// The caps on open connections ([`admission`]).
+    pub connections: ConnectionCaps,
 }
 
 impl Default for HttpLimits {
@@ -93,6 +115,8 @@ impl Default for HttpLimits {
             header_read_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             shutdown_deadline: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(20),
+            connections: ConnectionCaps::default(),
         }
     }
 }
@@ -100,12 +124,15 @@ impl Default for HttpLimits {
 /// Serves `app` on `listener` until `shutdown` completes; then stops
 /// accepting, lets requests in flight finish for at most
 /// `limits.shutdown_deadline`, drops the connections still open, and returns.
+/// `proxies` are bound by the total connection cap only.
 pub async fn serve_http(
     listener: TcpListener,
     app: Router,
     limits: HttpLimits,
+    proxies: crate::client_address::TrustedProxies,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let admission = Admission::new(limits.connections, proxies);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
@@ -119,10 +146,16 @@ pub async fn serve_http(
         tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let connection = serve_connection(stream, peer, http.clone(), app.clone(), limits, closing_rx.clone());
-                    connections.spawn(connection);
-                }
+                Ok((stream, peer)) => match admission.admit(peer.ip()) {
+                    Ok(slot) => {
+                        let connection = serve_connection(stream, peer, http.clone(), app.clone(), limits, closing_rx.clone());
+                        connections.spawn(async move {
+                            connection.await;
+                            drop(slot);
+                        });
+                    }
+                    Err(why) => shed(&admission, &mut connections, stream, peer, &app, why, limits.connections),
+                },
                 Err(error) if is_connection_error(&error) => {}
                 Err(error) => {
                     tracing::error!(%error, "cannot accept connections; retrying in {ACCEPT_RETRY:?}");
@@ -154,6 +187,28 @@ pub async fn serve_http(
         connections.shutdown().await;
     }
     Ok(())
+}
+
+/// Sheds a connection over a cap ([`shed`]), or closes it at once when as
+/// many shed connections are open as there are places for.
+fn shed(
+    admission: &Admission,
+    connections: &mut JoinSet<()>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: &Router,
+    why: OverCap,
+    caps: ConnectionCaps,
+) {
+    match admission.shed_slot() {
+        Some(slot) => {
+            connections.spawn(shed::serve_shed(stream, peer, app.clone(), why, caps, slot));
+        }
+        None => {
+            tracing::debug!(peer = %peer.ip(), ?why, "connection over its cap closed: no shed place left");
+            drop(stream);
+        }
+    }
 }
 
 /// Errors of one incoming connection (the client gave up before `accept`),
@@ -190,7 +245,8 @@ async fn serve_connection(
     let service = hyper::service::service_fn(move |request| {
         handle_request(app.clone(), peer, limits.body_timeout, request)
     });
-    let mut connection = pin!(http.serve_connection(TokioIo::new(stream), service));
+    let io = TokioIo::new(WriteDeadline::new(stream, limits.write_timeout));
+    let mut connection = pin!(http.serve_connection(io, service));
     let result = tokio::select! {
         result = connection.as_mut() => result,
         () = closing_started(&mut closing) => {

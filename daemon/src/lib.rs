@@ -44,6 +44,7 @@ pub mod activity;
 pub mod api;
 pub mod api_key;
 pub mod auth;
+pub mod client_address;
 pub mod clock;
 pub mod error;
 pub mod extract;
@@ -103,8 +104,12 @@ pub struct AppState {
     pub in_flight: TaskTracker,
     /// How often the background workers wake up.
     pub worker_intervals: Intervals,
-    /// Time limits of the HTTP server (slow clients, shutdown).
+    /// Time limits of the HTTP server (slow clients, shutdown) and its
+    /// connection caps.
     pub http_limits: HttpLimits,
+    /// The proxies whose `X-Forwarded-For` names the client (see
+    /// [`client_address`]).
+    pub trusted_proxies: client_address::TrustedProxies,
     /// Wakes the restore worker when a job is accepted.
     pub restore_wake: Arc<Notify>,
     /// Held by whoever runs restore jobs (the worker, or a test driving
@@ -140,6 +145,7 @@ impl AppState {
             in_flight: TaskTracker::new(),
             worker_intervals: Intervals::default(),
             http_limits: HttpLimits::default(),
+            trusted_proxies: client_address::TrustedProxies::default(),
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(false),
@@ -203,6 +209,13 @@ impl AppState {
         self.http_limits = limits;
         self
     }
+
+    /// Believes `X-Forwarded-For` from these proxies (`modctld serve
+    /// --trusted-proxy`).
+    pub fn with_trusted_proxies(mut self, proxies: client_address::TrustedProxies) -> Self {
+        self.trusted_proxies = proxies;
+        self
+    }
 }
 
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything
@@ -235,8 +248,14 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let workers = Workers::start(&state).await;
-    let result =
-        http::serve_http(listener, router(state.clone()), state.http_limits, shutdown).await;
+    let result = http::serve_http(
+        listener,
+        router(state.clone()),
+        state.http_limits,
+        state.trusted_proxies.clone(),
+        shutdown,
+    )
+    .await;
     state.in_flight.close();
     state.in_flight.wait().await;
     workers.stop().await;

@@ -24,15 +24,27 @@
 //! middleware ([`headers`]) copies them onto whatever response the request
 //! ends with, a `402` or a `409` included.
 //!
-//! # Failed authentication, per address
+//! # Failed authentication, per address and per key
 //!
-//! A flood of wrong keys would make every request a store read (an unknown
-//! key id is never cached). Each `401` therefore spends a unit of its client
-//! address's budget ([`FAILURES_PER_MINUTE`], bursts of [`FAILURE_BURST`]);
-//! once that is spent, every request from the address is answered `429`
-//! before its key is looked at, until the budget allows one again (two
-//! seconds at most). A key's own budget is never spent by someone else's
-//! wrong secrets: only authenticated requests spend it.
+//! Each `401` spends a unit of its client address's budget
+//! ([`FAILURES_PER_MINUTE`], bursts of [`FAILURE_BURST`]), and, when the key
+//! id is a real key's (a wrong secret), of that key's. Once a budget is
+//! spent, failed authentications from the address (or of the key) are
+//! answered `429` with `Retry-After` instead of `401`, until the budget
+//! allows one again (two seconds at most): a client that keeps sending
+//! wrong keys is told to back off.
+//!
+//! A valid key is never refused for anyone's failures, its own address's
+//! included: every request is still checked, and one that authenticates
+//! goes through. Behind a NAT or a proxy everyone shares an address, and
+//! one misconfigured client must not lock the others out (the address is
+//! the client's as [`crate::client_address`] finds it, so a trusted proxy's
+//! clients each have their own). What the budgets save is not a key's
+//! secret (40 random characters; no rate of guesses reaches one), but the
+//! daemon's time: a request with no key, or a malformed one, costs nothing
+//! to refuse, and one with a made-up key id costs a single read by primary
+//! key. A key's request budget is never spent by someone else's wrong
+//! secrets: only authenticated requests spend it.
 //!
 //! `modctld serve --no-rate-limits` turns both off (the benchmarks do; so do
 //! the e2e tests, except those of the limits themselves).
@@ -118,9 +130,61 @@ struct Inner {
     /// One keyed limiter per rate in use (plans and operators' raises),
     /// keyed by key id.
     keys: Mutex<HashMap<Rate, Arc<Keyed<String>>>>,
-    failures: Keyed<IpAddr>,
-    /// Addresses whose failure budget is spent, until when.
-    blocked: Mutex<HashMap<IpAddr, Instant>>,
+    /// Failed authentications by client address.
+    address_failures: FailureBudget<IpAddr>,
+    /// Failed authentications by key id (wrong secrets of a real key).
+    key_failures: FailureBudget<String>,
+}
+
+/// A budget of failed authentications per `K`, and who spent theirs, until
+/// when.
+struct FailureBudget<K: std::hash::Hash + Eq + Clone> {
+    limiter: Keyed<K>,
+    spent: Mutex<HashMap<K, Instant>>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> FailureBudget<K> {
+    fn new() -> Self {
+        let rate = Rate {
+            per_minute: FAILURES_PER_MINUTE,
+            burst: FAILURE_BURST,
+        };
+        FailureBudget {
+            limiter: RateLimiter::keyed(rate.quota()).with_middleware(),
+            spent: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn spend(&self, key: &K) {
+        if let Err(not_until) = self.limiter.check_key(key) {
+            let wait = not_until.wait_time_from(self.limiter.clock().now());
+            let mut spent = lock(&self.spent);
+            let now = Instant::now();
+            if spent.len() >= MAX_TRACKED {
+                spent.retain(|_, until| *until > now);
+            }
+            spent.insert(key.clone(), now + wait);
+        }
+        // The limiter keeps a cell per key it has seen; made-up keys must
+        // not grow it without end.
+        if self.limiter.len() >= MAX_TRACKED {
+            self.limiter.retain_recent();
+        }
+    }
+
+    /// How long until `key` may fail again, if its budget is spent.
+    fn wait(&self, key: &K) -> Option<Duration> {
+        let now = Instant::now();
+        let mut spent = lock(&self.spent);
+        match spent.get(key) {
+            Some(until) if *until > now => Some(*until - now),
+            Some(_) => {
+                spent.remove(key);
+                None
+            }
+            None => None,
+        }
+    }
 }
 
 impl std::fmt::Debug for RequestLimits {
@@ -134,16 +198,11 @@ impl std::fmt::Debug for RequestLimits {
 impl RequestLimits {
     /// Limits on (what `modctld serve` runs with).
     pub fn on() -> RequestLimits {
-        let failures = Rate {
-            per_minute: FAILURES_PER_MINUTE,
-            burst: FAILURE_BURST,
-        };
         RequestLimits {
             inner: Some(Arc::new(Inner {
                 keys: Mutex::new(HashMap::new()),
-                failures: RateLimiter::keyed(failures.quota())
-                    .with_middleware::<StateInformationMiddleware>(),
-                blocked: Mutex::new(HashMap::new()),
+                address_failures: FailureBudget::new(),
+                key_failures: FailureBudget::new(),
             })),
         }
     }
@@ -196,46 +255,38 @@ impl RequestLimits {
         }
     }
 
-    /// `Err(429)` when `address` spent its budget of failed
-    /// authentications; checked before a key is looked up.
-    pub fn refuse_blocked(&self, address: Option<IpAddr>) -> Result<(), ApiError> {
-        let (Some(inner), Some(address)) = (&self.inner, address) else {
-            return Ok(());
+    /// Records a failed authentication (a `401`) from `address`, of
+    /// `key_id` when the key exists, and returns what to answer: the `401`,
+    /// or a `429` once the address's or the key's failures are spent.
+    pub fn failed(
+        &self,
+        error: ApiError,
+        address: Option<IpAddr>,
+        key_id: Option<&str>,
+    ) -> ApiError {
+        let Some(inner) = &self.inner else {
+            return error;
         };
-        let now = Instant::now();
-        let mut blocked = lock(&inner.blocked);
-        match blocked.get(&address) {
-            Some(until) if *until > now => {
-                let wait = *until - now;
-                let retry_after = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-                Err(ApiError::TooManyRequests {
-                    message: format!(
-                        "too many failed authentications from this address: retry after {retry_after} s with a valid key"
-                    ),
-                    retry_after,
-                })
-            }
-            Some(_) => {
-                blocked.remove(&address);
-                Ok(())
-            }
-            None => Ok(()),
+        let key_id = key_id.map(str::to_owned);
+        if let Some(address) = &address {
+            inner.address_failures.spend(address);
         }
-    }
-
-    /// Spends one unit of `address`'s failure budget (a 401 was answered).
-    pub fn record_failure(&self, address: Option<IpAddr>) {
-        let (Some(inner), Some(address)) = (&self.inner, address) else {
-            return;
+        if let Some(key_id) = &key_id {
+            inner.key_failures.spend(key_id);
+        }
+        let by_address = address.and_then(|a| inner.address_failures.wait(&a));
+        let by_key = key_id.and_then(|k| inner.key_failures.wait(&k));
+        let (whose, wait) = match (by_address, by_key) {
+            (Some(wait), _) => ("from this address", wait),
+            (None, Some(wait)) => ("of this key", wait),
+            (None, None) => return error,
         };
-        if let Err(not_until) = inner.failures.check_key(&address) {
-            let wait = not_until.wait_time_from(inner.failures.clock().now());
-            let mut blocked = lock(&inner.blocked);
-            if blocked.len() >= MAX_TRACKED {
-                let now = Instant::now();
-                blocked.retain(|_, until| *until > now);
-            }
-            blocked.insert(address, Instant::now() + wait);
+        let retry_after = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+        ApiError::TooManyRequests {
+            message: format!(
+                "too many failed authentications {whose} ({error}): retry after {retry_after} s with a valid key"
+            ),
+            retry_after,
         }
     }
 }
@@ -319,22 +370,40 @@ mod tests {
         }
     }
 
+    fn is_429(error: &ApiError) -> bool {
+        matches!(error, ApiError::TooManyRequests { .. })
+    }
+
+    fn fail(limits: &RequestLimits, address: [u8; 4], key: Option<&str>) -> ApiError {
+        let wrong = ApiError::Unauthorized("invalid API key".into());
+        limits.failed(wrong, Some(IpAddr::from(address)), key)
+    }
+
     #[test]
-    fn an_address_is_blocked_once_its_failures_are_spent() {
+    fn failures_are_answered_429_once_an_address_or_a_key_spent_its_budget() {
         let limits = RequestLimits::on();
-        let address = Some(IpAddr::from([10, 0, 0, 1]));
         for _ in 0..FAILURE_BURST {
-            limits.refuse_blocked(address).unwrap();
-            limits.record_failure(address);
+            assert!(!is_429(&fail(&limits, [10, 0, 0, 1], None)));
         }
-        limits.refuse_blocked(address).unwrap();
-        limits.record_failure(address);
-        assert!(limits.refuse_blocked(address).is_err());
-        assert!(
-            limits
-                .refuse_blocked(Some(IpAddr::from([10, 0, 0, 2])))
-                .is_ok()
-        );
+        let error = fail(&limits, [10, 0, 0, 1], None);
+        assert!(is_429(&error), "{error:?}");
+        assert!(error.to_string().contains("from this address"), "{error}");
+        // Another address has its own budget.
+        assert!(!is_429(&fail(&limits, [10, 0, 0, 2], None)));
+
+        // Wrong secrets of one key, from addresses that each fail once.
+        for i in 0..FAILURE_BURST {
+            assert!(!is_429(&fail(&limits, [10, 1, 0, i as u8], Some("k1"))));
+        }
+        let error = fail(&limits, [10, 2, 0, 1], Some("k1"));
+        assert!(error.to_string().contains("of this key"), "{error}");
+        assert!(!is_429(&fail(&limits, [10, 2, 0, 2], Some("k2"))));
+
+        // Off: the 401 as it is.
+        let off = RequestLimits::off();
+        for _ in 0..FAILURE_BURST * 2 {
+            assert!(!is_429(&fail(&off, [10, 0, 0, 1], Some("k1"))));
+        }
     }
 
     #[test]

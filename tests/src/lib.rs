@@ -42,6 +42,8 @@ pub const TEST_HTTP_LIMITS: HttpLimits = HttpLimits {
     header_read_timeout: Duration::from_secs(1),
     body_timeout: Duration::from_secs(1),
     shutdown_deadline: Duration::from_secs(1),
+    write_timeout: Duration::from_secs(1),
+    connections: modctld::http::ConnectionCaps::DEFAULT,
 };
 
 /// The production HTTP limits, but a daemon that stops within a second.
@@ -148,12 +150,48 @@ impl TestDaemon {
         )
     }
 
+    /// Like [`TestDaemon::start_with_rate_limits`], behind a proxy on
+    /// 127.0.0.1 whose `X-Forwarded-For` the daemon believes (`modctld
+    /// serve --trusted-proxy 127.0.0.1`). A restart forgets the proxy.
+    pub fn start_behind_proxy() -> TestDaemon {
+        TestDaemon::start_configured(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            true,
+            true,
+            |state| {
+                state.with_trusted_proxies(modctld::client_address::TrustedProxies::new(vec![
+                    "127.0.0.1".parse().expect("an address"),
+                ]))
+            },
+        )
+    }
+
     fn start_in(
         dir: tempfile::TempDir,
         clock: Clock,
         limits: HttpLimits,
         webhooks_allow_internal: bool,
         rate_limits: bool,
+    ) -> TestDaemon {
+        TestDaemon::start_configured(
+            dir,
+            clock,
+            limits,
+            webhooks_allow_internal,
+            rate_limits,
+            |state| state,
+        )
+    }
+
+    fn start_configured(
+        dir: tempfile::TempDir,
+        clock: Clock,
+        limits: HttpLimits,
+        webhooks_allow_internal: bool,
+        rate_limits: bool,
+        configure: impl FnOnce(AppState) -> AppState + Send + 'static,
     ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
@@ -190,6 +228,7 @@ impl TestDaemon {
                     // Platform sessions start when a test asks
                     // (`start_receivers`), never behind its back.
                     .with_activity_receivers(false);
+                let state = configure(state);
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");

@@ -8,7 +8,9 @@ use modctl_e2e::{
     ALPHA_DISCORD, Fixture, TEST_HTTP_LIMITS, TestDaemon, assert_config_untouched, error_body,
 };
 use modctld::AppState;
-use modctld::http::{HttpLimits, MAX_HEADER_BYTES, MAX_URI_BYTES, READ_BUFFER_BYTES};
+use modctld::http::{
+    ConnectionCaps, HttpLimits, MAX_HEADER_BYTES, MAX_URI_BYTES, READ_BUFFER_BYTES,
+};
 use modctld::store::Store;
 use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -181,6 +183,7 @@ async fn a_stalled_client_does_not_keep_serve_alive_after_shutdown() {
         header_read_timeout: Duration::from_secs(3600),
         body_timeout: Duration::from_secs(3600),
         shutdown_deadline: Duration::from_millis(200),
+        ..HttpLimits::default()
     };
     let (stop, stopped) = oneshot::channel::<()>();
     let serving = tokio::spawn(modctld::serve(
@@ -303,4 +306,115 @@ async fn more_than_100_header_fields_is_431_from_hyper_with_an_empty_body() {
     }
     head.push_str("\r\n");
     assert_eq!(answer_from_hyper(head.as_bytes()).await, 431);
+}
+
+/// A client that pipelines `count` requests for the OpenAPI document (some
+/// 270 KB each, far more than the sockets buffer) and reads none of them.
+async fn never_reading(daemon: &TestDaemon, count: usize) -> TcpStream {
+    let mut stream = connect(daemon).await;
+    let request = b"GET /api/v1/openapi.json HTTP/1.1\r\nHost: modctld\r\n\r\n".repeat(count);
+    stream.write_all(&request).await.unwrap();
+    stream
+}
+
+/// Sends `request` on a new connection and reads the answer.
+async fn one_request(daemon: &TestDaemon, request: &[u8]) -> RawResponse {
+    let mut stream = connect(daemon).await;
+    stream.write_all(request).await.unwrap();
+    read_response(&mut stream).await
+}
+
+#[tokio::test]
+async fn clients_that_never_read_are_capped_per_address_and_closed_by_the_write_timeout() {
+    let per_address = 8;
+    let daemon = TestDaemon::start_with_http_limits(HttpLimits {
+        connections: ConnectionCaps {
+            total: 1024,
+            per_address,
+        },
+        ..TEST_HTTP_LIMITS
+    });
+    const PIPELINED: usize = 100;
+    let mut stalled = Vec::new();
+    for _ in 0..per_address {
+        stalled.push(never_reading(&daemon, PIPELINED).await);
+    }
+
+    // One connection more from the address is shed: a probe still gets its
+    // answer, anything else a JSON 429 saying why, and it is closed.
+    let health = one_request(&daemon, b"GET /api/v1/health HTTP/1.1\r\nHost: m\r\n\r\n").await;
+    assert_eq!(health.status, 200, "{health:?}");
+    let ready = one_request(&daemon, b"GET /api/v1/ready HTTP/1.1\r\nHost: m\r\n\r\n").await;
+    assert_eq!(ready.status, 200, "{ready:?}");
+    let shed = one_request(&daemon, ANONYMOUS_ME).await;
+    assert_eq!(shed.status, 429, "{shed:?}");
+    assert!(
+        shed.error_message()
+            .contains("too many connections from your address")
+    );
+    assert_eq!(shed.header("retry-after"), Some("1"));
+    assert_eq!(shed.header("connection"), Some("close"));
+
+    // Past the write timeout (1 s), the daemon has closed the stalled
+    // connections: what they read now is what the sockets held, far from the
+    // hundred documents they asked for.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let document = modctld::api::openapi::document_json().len();
+    for mut stream in stalled {
+        let received = read_until_closed(&mut stream).await.len();
+        assert!(
+            received < PIPELINED * document / 2,
+            "{received} bytes: the connection was served on"
+        );
+    }
+    // Their places are free again.
+    assert_eq!(one_request(&daemon, ANONYMOUS_ME).await.status, 401);
+}
+
+#[tokio::test]
+async fn over_the_total_cap_a_probe_is_answered_and_the_rest_is_503() {
+    let daemon = TestDaemon::start_with_http_limits(HttpLimits {
+        connections: ConnectionCaps {
+            total: 4,
+            per_address: 4,
+        },
+        // Long enough that the held connections stay for the test.
+        write_timeout: Duration::from_secs(60),
+        header_read_timeout: Duration::from_secs(60),
+        ..TEST_HTTP_LIMITS
+    });
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut stream = connect(&daemon).await;
+        stream.write_all(HALF_A_HEAD).await.unwrap();
+        held.push(stream);
+    }
+    let health = one_request(&daemon, b"GET /api/v1/health HTTP/1.1\r\nHost: m\r\n\r\n").await;
+    assert_eq!(health.status, 200);
+    let shed = one_request(&daemon, ANONYMOUS_ME).await;
+    assert_eq!(shed.status, 503, "{shed:?}");
+    assert!(shed.error_message().contains("4 connections"), "{shed:?}");
+    assert_eq!(shed.header("retry-after"), Some("1"));
+    drop(held);
+    // The accept loop gives the places back as the connections close.
+    let mut status = 0;
+    for _ in 0..100 {
+        status = one_request(&daemon, ANONYMOUS_ME).await.status;
+        if status == 401 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(status, 401);
+}
+
+/// Documented exception: a path beyond hyper's own URI limit (64 KiB) is
+/// refused by hyper before our code sees it.
+#[tokio::test]
+async fn a_path_over_64_kib_is_414_from_hyper_with_an_empty_body() {
+    let head = format!(
+        "GET /api/v1/me?filler={} HTTP/1.1\r\nHost: modctld\r\n\r\n",
+        "a".repeat(70 * 1024)
+    );
+    assert_eq!(answer_from_hyper(head.as_bytes()).await, 414);
 }

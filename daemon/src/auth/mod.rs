@@ -250,23 +250,24 @@ async fn authorize(
     let address = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|info| info.0.ip());
+        .map(|info| state.trusted_proxies.client(info.0.ip(), &parts.headers));
     let limits = &state.request_limits;
-    limits.refuse_blocked(address)?;
-    let unauthorized = |error: ApiError| {
-        if matches!(error, ApiError::Unauthorized(_)) {
-            limits.record_failure(address);
-        }
-        error
+    // Failures spend the address's (and a real key's) budget, and are
+    // answered 429 once it is spent; a key that checks out always passes.
+    let unauthorized = |error: ApiError, key_id: Option<&str>| match error {
+        ApiError::Unauthorized(_) => limits.failed(error, address, key_id),
+        other => other,
     };
-    let presented = presented_key(parts).map_err(unauthorized)?;
+    let presented = presented_key(parts).map_err(|e| unauthorized(e, None))?;
     let wanted = server_id.as_ref().and_then(|id| id.as_deref().ok());
     let found = state
         .auth_cache
         .lookup(&state.store, Some(presented.key_id), wanted)
         .await?;
     let now = state.clock.now_unix();
-    let caller = check_key(&presented, found.key, required, now).map_err(unauthorized)?;
+    let known = found.key.is_some().then_some(presented.key_id);
+    let caller =
+        check_key(&presented, found.key, required, now).map_err(|e| unauthorized(e, known))?;
     spend_request(parts, limits, &caller)?;
     let server = match server_id {
         None => None,

@@ -26,6 +26,8 @@ use clap::{Args, Parser, Subcommand};
 use modctl_types::{Plan, Platform, Scope};
 use tokio::net::TcpListener;
 
+use crate::client_address::{AddressRange, TrustedProxies};
+use crate::http::{ConnectionCaps, HttpLimits};
 use crate::store::{KeySource, Store, keys, teams};
 use crate::{AppState, api_key};
 
@@ -93,6 +95,21 @@ enum Command {
         /// a proxy that limits already)
         #[arg(long, env = "MODCTLD_NO_RATE_LIMITS")]
         no_rate_limits: bool,
+        /// A proxy (address or CIDR range) whose X-Forwarded-For names the
+        /// client; repeat it or separate with commas
+        #[arg(
+            long = "trusted-proxy",
+            env = "MODCTLD_TRUSTED_PROXIES",
+            value_delimiter = ','
+        )]
+        trusted_proxies: Vec<AddressRange>,
+        /// Connections served at once (lowered to what the file limit allows)
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS", default_value_t = ConnectionCaps::DEFAULT.total)]
+        max_connections: usize,
+        /// Connections served at once from one client address (trusted
+        /// proxies are bound by --max-connections only)
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = ConnectionCaps::DEFAULT.per_address)]
+        max_connections_per_address: usize,
     },
     /// Apply pending database migrations and exit
     Migrate {
@@ -328,23 +345,50 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             listen,
             webhooks_allow_internal,
             no_rate_limits,
+            trusted_proxies,
+            max_connections,
+            max_connections_per_address,
         } => {
             let db = db.path()?;
             let _logging = init_logging();
             let store = open_store(&db).await?;
             let listener = bind(listen).await?;
+            if max_connections == 0 || max_connections_per_address == 0 {
+                anyhow::bail!(
+                    "--max-connections and --max-connections-per-address must be at least 1"
+                );
+            }
+            let (connections, file_limit) = ConnectionCaps {
+                total: max_connections,
+                per_address: max_connections_per_address,
+            }
+            .fit();
             tracing::info!(
                 address = %listener.local_addr()?,
                 db = %db.display(),
                 key = %store.secrets().origin(),
+                max_connections = connections.total,
+                max_connections_per_address = connections.per_address,
                 "serving"
             );
+            if connections.total < max_connections {
+                tracing::warn!(
+                    file_limit,
+                    max_connections = connections.total,
+                    "the open-file limit allows fewer connections than --max-connections: raise it (ulimit -n, LimitNOFILE=)"
+                );
+            }
             if no_rate_limits {
                 tracing::warn!("request rate limits are off (--no-rate-limits)");
             }
             let state = AppState::new(store)
                 .with_webhooks_allow_internal(webhooks_allow_internal)
-                .with_rate_limits(!no_rate_limits);
+                .with_rate_limits(!no_rate_limits)
+                .with_trusted_proxies(TrustedProxies::new(trusted_proxies))
+                .with_http_limits(HttpLimits {
+                    connections,
+                    ..HttpLimits::default()
+                });
             crate::serve(listener, state, shutdown_signal()).await?;
             tracing::info!("stopped");
             Ok(())
