@@ -178,6 +178,8 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
     store
         .write(move |tx| {
             let team = teams::create(tx, "bench", Plan::Pro)?;
+            // The ingestion scenarios post more events than a day's quota.
+            teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
             keys::insert(
                 tx,
                 &write_key,
@@ -515,6 +517,7 @@ pub async fn fresh(db: &Path, label: &'static str) -> anyhow::Result<(Store, i64
     let team = store
         .write(move |tx| {
             let team = teams::create(tx, "bench", Plan::Pro)?;
+            teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
             keys::insert(tx, &insert, team.id, Scope::Write, Some(label), None)?;
             Ok::<_, anyhow::Error>(team.id)
         })

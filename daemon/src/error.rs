@@ -154,6 +154,10 @@ impl From<StoreError> for ApiError {
             StoreError::Invalid(m) => ApiError::BadRequest(m),
             StoreError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
             StoreError::PlanLimit(limit) => ApiError::PaymentRequired(limit),
+            StoreError::Quota(quota) => ApiError::TooManyRequests {
+                message: quota.message,
+                retry_after: quota.retry_after,
+            },
         }
     }
 }

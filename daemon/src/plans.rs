@@ -21,6 +21,7 @@
 //! | `webhooks` | [`check_config`], the [`NeedsWebhooks`] extractor and [`crate::store::webhooks::subscribed`] | enabling is a 402, test/redeliver/rotate are 402, no new events are recorded |
 //! | `bulk_users_per_file` | the CLI's bulk actions (none yet) | - |
 //! | `requests_per_minute`, `burst` | the request limits ([`crate::request_limits`]) | 60/min, bursts of 30 |
+//! | `activity_events_per_day` | [`check_activity_quota`], by [`crate::activity::batches`] | a batch that would count past 100,000 events today is a 429 until the next UTC day |
 //!
 //! Endpoints whose whole purpose is a feature a plan lacks say so in their
 //! signature, like scopes: `ServerAccess<NeedsWrite, NeedsWebhooks>` (see
@@ -42,6 +43,7 @@ pub const FREE: Entitlements = Entitlements {
     bulk_users_per_file: 25,
     requests_per_minute: 60,
     burst: 30,
+    activity_events_per_day: 100_000,
 };
 
 /// The pro plan.
@@ -54,6 +56,7 @@ pub const PRO: Entitlements = Entitlements {
     bulk_users_per_file: 1000,
     requests_per_minute: 600,
     burst: 120,
+    activity_events_per_day: 2_000_000,
 };
 
 /// What `plan` allows.
@@ -105,6 +108,55 @@ pub fn check_servers(team: &Team, current: u64) -> Result<(), PlanLimit> {
         &format!("claiming more than {max} servers"),
         Some(max),
     ))
+}
+
+/// A team's daily quota of activity events is spent: what to answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct QuotaExceeded {
+    /// What was refused, the quota, and when it renews.
+    pub message: String,
+    /// Seconds until the quota renews (the next UTC midnight).
+    pub retry_after: u64,
+}
+
+/// A batch of `adding` events, for a team whose batches counted `used`
+/// events today (UTC day of `now`); `own` is the team's own quota, when an
+/// operator set one (`modctld team set-activity-quota`).
+///
+/// Why a quota: every event counted keeps its id for the 400 days of the
+/// retention window, so a key posting as fast as it may would grow the
+/// database by gigabytes a day (issue #22 measured 159 MB in 5.6 s). The
+/// quota is per UTC day rather than a total, so a team is never locked out
+/// of the insights it already has, and tomorrow it may post again. Checked
+/// against the batch's size before it is counted, so a batch is counted
+/// whole or refused whole.
+pub fn check_activity_quota(
+    team: &Team,
+    own: Option<u64>,
+    used: u64,
+    adding: u64,
+    now: i64,
+) -> Result<(), QuotaExceeded> {
+    let quota = own.unwrap_or(of(team.plan).activity_events_per_day);
+    if used.saturating_add(adding) <= quota {
+        return Ok(());
+    }
+    let retry_after = (86_400 - now.rem_euclid(86_400)) as u64;
+    let upgrade = match team.plan {
+        Plan::Free if own.is_none() => format!(
+            "; the pro plan counts {} a day (`modctld team set-plan {} pro`)",
+            PRO.activity_events_per_day, team.name
+        ),
+        _ => String::new(),
+    };
+    Err(QuotaExceeded {
+        message: format!(
+            "team {}'s batches may count {quota} activity events a UTC day and counted {used} today:              this batch of {adding} would pass it; post again after midnight UTC, in {retry_after} s{upgrade}",
+            team.name
+        ),
+        retry_after,
+    })
 }
 
 /// Insights over `days` days. The insights endpoints call this with the

@@ -471,3 +471,26 @@ fn openapi_prints_the_document_the_daemon_serves_without_opening_a_database() {
     assert_eq!(document["openapi"], "3.1.0");
     assert!(!db.exists(), "printing the document touches no database");
 }
+
+#[test]
+fn an_operator_sets_and_resets_a_teams_daily_activity_quota() {
+    let (_dir, db) = setup();
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-activity-quota", "alpha", "5000000"]),
+        0,
+    );
+    assert!(
+        err.contains("may count 5000000 activity events a UTC day"),
+        "{err}"
+    );
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-activity-quota", "alpha", "default"]),
+        0,
+    );
+    assert!(err.contains("pro plan's quota (2000000"), "{err}");
+    let (_, err) = run(
+        modctld(&db).args(["team", "set-activity-quota", "alpha", "0"]),
+        2,
+    );
+    assert!(err.contains("at least 1"), "{err}");
+}

@@ -623,3 +623,107 @@ async fn today_turns_at_the_servers_midnight_on_the_clock() {
         vec![("2026-11-22".into(), 1, 1), ("2026-11-23".into(), 1, 1)]
     );
 }
+
+#[tokio::test]
+async fn a_teams_batches_count_their_plans_events_a_day_and_no_more() {
+    use modctl_client::ErrorKind;
+    use modctl_types::activity::{ActivityBatch, BatchEvent};
+
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    // 18:00 UTC: six hours left of the day.
+    daemon.clock().set("2026-11-22T18:00:00Z".parse().unwrap());
+    let at: Timestamp = "2026-11-22T17:00:00Z".parse().unwrap();
+    let batch = |first: usize, len: usize| ActivityBatch {
+        events: (first..first + len)
+            .map(|n| BatchEvent {
+                id: format!("e{n}"),
+                kind: ActivityKind::Join,
+                user_id: format!("u{}", n % 50),
+                channel_id: None,
+                at,
+                minutes: None,
+            })
+            .collect(),
+    };
+    // Beta is on free: 100,000 events a UTC day, over all its servers.
+    let quota = modctld::plans::FREE.activity_events_per_day as usize;
+    // (The SDK never waits out a Retry-After of hours.)
+    let client = daemon.client(&fixture.beta_rw);
+    let mut posted = 0;
+    while posted < quota {
+        let receipt = client
+            .post_activity(modctl_e2e::BETA_DISCORD, &batch(posted, 10_000))
+            .await
+            .unwrap();
+        assert_eq!(receipt.counted, 10_000);
+        posted += 10_000;
+    }
+    // A batch is admitted by its size, before its ids are looked at: once
+    // the day's events are counted, even one event is refused, with when to
+    // come back, and nothing of it is counted.
+    let error = client
+        .post_activity(modctl_e2e::BETA_DISCORD, &batch(0, 1))
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::RateLimited, "{error}");
+    assert_eq!(
+        error.retry_after(),
+        Some(std::time::Duration::from_secs(6 * 3600))
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("100000 activity events a UTC day"),
+        "{error}"
+    );
+    assert!(error.to_string().contains("set-plan beta pro"), "{error}");
+    let refused = reqwest::Client::new()
+        .post(daemon.api(&format!("/servers/{}/activity", modctl_e2e::BETA_DISCORD)))
+        .bearer_auth(&fixture.beta_rw.full)
+        .json(&batch(quota, 1))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.headers()["retry-after"], "21600");
+    let (status, _) = error_body(refused).await;
+    assert_eq!(status, 429);
+    let joins = || {
+        daemon.write(|tx| {
+            tx.query_row(
+                "SELECT SUM(joins) FROM activity_days WHERE server_id = ?1",
+                [modctl_e2e::BETA_DISCORD],
+                |row| row.get::<_, i64>(0),
+            )
+            .map_err(Into::into)
+        })
+    };
+    assert_eq!(joins(), quota as i64);
+    // An operator may give the team more (`modctld team set-activity-quota`),
+    // from its next batch.
+    daemon.write(|tx| modctld::store::teams::set_activity_quota(tx, "beta", Some(100_001)));
+    let receipt = client
+        .post_activity(modctl_e2e::BETA_DISCORD, &batch(quota, 1))
+        .await
+        .unwrap();
+    assert_eq!(receipt.counted, 1);
+    daemon.write(|tx| modctld::store::teams::set_activity_quota(tx, "beta", None));
+
+    // Another team's quota is its own.
+    let alpha = daemon.client(&fixture.alpha_rw);
+    assert_eq!(
+        alpha
+            .post_activity(ALPHA_DISCORD, &batch(0, 10))
+            .await
+            .unwrap()
+            .counted,
+        10
+    );
+    // The next UTC day, beta posts again.
+    daemon.clock().set("2026-11-23T00:00:01Z".parse().unwrap());
+    let receipt = client
+        .post_activity(modctl_e2e::BETA_DISCORD, &batch(quota + 1, 1))
+        .await
+        .unwrap();
+    assert_eq!(receipt.counted, 1);
+}

@@ -182,6 +182,10 @@ pub struct PlanLimits {
     pub requests_per_minute: u32,
     /// Requests a key may make at once before the rate applies.
     pub burst: u32,
+    /// Events a team's batches (`POST /servers/{id}/activity`) may count per
+    /// UTC day, over all its servers (absent from daemons before the quota).
+    #[serde(default)]
+    pub activity_events_per_day: u64,
 }
 
 impl Me {

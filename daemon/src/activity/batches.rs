@@ -22,7 +22,9 @@
 //!   a savepoint of their own, so one server's error does not fail the
 //!   others' batches of the same write;
 //! - a lone batch is written at once: grouping happens only when batches
-//!   already wait, so it adds no latency.
+//!   already wait, so it adds no latency;
+//! - each batch is admitted against its team's daily quota on its own, in
+//!   the order the batches came ([`count_group`]).
 //!
 //! The writes are run by a drain task (tracked with the daemon's other
 //! in-flight work, so shutdown waits for it), never by a request: a client
@@ -37,9 +39,9 @@ use tokio::sync::oneshot;
 
 use super::ActivityEvent;
 use super::days::{DayFinder, server_timezone};
-use crate::AppState;
-use crate::store::StoreError;
 use crate::store::activity::{self as rollups, Ingested};
+use crate::store::{StoreError, teams};
+use crate::{AppState, plans};
 
 /// The most events one write takes from the queue. Bounds how long a
 /// batch waits behind the others of its write, and the write's memory.
@@ -225,7 +227,7 @@ fn write_batches(
         match counted {
             Ok(Some(counted)) => {
                 for (&i, receipt) in group.iter().zip(counted) {
-                    receipts[i] = Some(Ok(receipt));
+                    receipts[i] = Some(receipt);
                 }
             }
             Ok(None) => {
@@ -250,13 +252,15 @@ fn write_batches(
 }
 
 /// Counts the batches `group` of `batches` (one server's, in order) as one
-/// aggregate; `None` if the server is no longer the posting team's claim.
-/// The group's events are moved out of `batches`.
+/// aggregate and returns each one's receipt, or its refusal when it would
+/// pass the team's daily quota ([`plans::check_activity_quota`]); `None` if
+/// the server is no longer the posting team's claim. The group's events are
+/// moved out of `batches`.
 fn count_group(
     tx: &Transaction<'_>,
     batches: &mut [Batch],
     group: &[usize],
-) -> Result<Option<Vec<Ingested>>, StoreError> {
+) -> Result<Option<Vec<Result<Ingested, StoreError>>>, StoreError> {
     let (team_id, server_id) = {
         let first = &batches[group[0]];
         (first.team_id, first.server_id.clone())
@@ -264,18 +268,47 @@ fn count_group(
     if !rollups::claimed_by(tx, &server_id, team_id)? {
         return Ok(None);
     }
+    // The quota's day is the day the batches were received (UTC). Each
+    // batch is admitted whole against what is counted so far plus its
+    // size, in the order the batches came.
+    let team = teams::get(tx, team_id)?;
+    let own = teams::activity_quota(tx, team_id)?;
+    let day = rollups::utc_day(batches[group[0]].now);
+    let mut used = rollups::quota_used(tx, team_id, day)?;
+    let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
+        group.iter().map(|_| None).collect();
     let mut events = Vec::new();
     let mut lengths = Vec::with_capacity(group.len());
+    let mut admitted = Vec::with_capacity(group.len());
     let mut now = i64::MIN;
-    for &i in group {
+    for (k, &i) in group.iter().enumerate() {
         let batch = &mut batches[i];
+        let size = batch.events.len() as u64;
+        if let Err(exceeded) = plans::check_activity_quota(&team, own, used, size, batch.now) {
+            receipts[k] = Some(Err(exceeded.into()));
+            continue;
+        }
+        used += size;
+        admitted.push(k);
         lengths.push(batch.events.len());
         events.append(&mut batch.events);
         now = now.max(batch.now);
     }
-    let mut days = DayFinder::new(server_timezone(tx, &server_id)?);
-    let counted = rollups::ingest_batches(tx, &server_id, &events, &lengths, &mut days, now)?;
-    Ok(Some(counted))
+    if !admitted.is_empty() {
+        let mut days = DayFinder::new(server_timezone(tx, &server_id)?);
+        let counted = rollups::ingest_batches(tx, &server_id, &events, &lengths, &mut days, now)?;
+        let spent: usize = counted.iter().map(|c| c.counted).sum();
+        rollups::add_quota_used(tx, team_id, day, spent as u64)?;
+        for (k, receipt) in admitted.into_iter().zip(counted) {
+            receipts[k] = Some(Ok(receipt));
+        }
+    }
+    Ok(Some(
+        receipts
+            .into_iter()
+            .map(|r| r.expect("every batch is admitted or refused"))
+            .collect(),
+    ))
 }
 
 /// Runs `f` in a savepoint of `tx`, rolled back if `f` fails; the outer

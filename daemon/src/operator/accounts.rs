@@ -34,6 +34,26 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
                 ),
             }
         }
+        TeamCommand::SetActivityQuota {
+            name,
+            events_per_day: QuotaSetting(events),
+        } => {
+            let team = store
+                .write(move |tx| teams::set_activity_quota(tx, &name, events))
+                .await?;
+            match events {
+                Some(n) => eprintln!(
+                    "batches of team {} may count {n} activity events a UTC day",
+                    team.name
+                ),
+                None => eprintln!(
+                    "batches of team {} are back to the {} plan's quota ({} events a UTC day)",
+                    team.name,
+                    team.plan,
+                    crate::plans::of(team.plan).activity_events_per_day
+                ),
+            }
+        }
         TeamCommand::List => {
             let rows = store.read(teams::list).await?;
             print_rows(

@@ -169,6 +169,31 @@ enum TeamCommand {
         #[arg(value_parser = parse_rate)]
         requests_per_minute: RateSetting,
     },
+    /// Set how many activity events a team's batches may count a UTC day,
+    /// or `default` for the plan's; from the team's next batch
+    SetActivityQuota {
+        /// The team
+        name: String,
+        /// Events per UTC day (at least 1), or `default`
+        #[arg(value_parser = parse_quota)]
+        events_per_day: QuotaSetting,
+    },
+}
+
+/// A team's own daily activity quota, or the plan's.
+#[derive(Debug, Clone, Copy)]
+struct QuotaSetting(Option<u64>);
+
+fn parse_quota(s: &str) -> Result<QuotaSetting, String> {
+    if s == "default" {
+        return Ok(QuotaSetting(None));
+    }
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(QuotaSetting(Some(n))),
+        _ => Err(format!(
+            "`{s}` is not a number of events of at least 1, nor `default` (the plan's)"
+        )),
+    }
 }
 
 /// A team's own request rate, or the plan's.

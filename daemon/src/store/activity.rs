@@ -255,6 +255,7 @@ fn remember_ids(
         "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
     insert.raw_bind_parameter(2, server_id)?;
+    let mut long = LongIds::new(tx, server_id)?;
     let mut hashed = HashedIds {
         tx,
         server_id,
@@ -266,14 +267,75 @@ fn remember_ids(
             new[i] = false; // the same id again, in this batch
             continue;
         }
-        if previous.is_none_or(|(d, _)| d != day) {
-            insert.raw_bind_parameter(1, day)?;
-        }
         previous = Some((day, id));
-        insert.raw_bind_parameter(3, id)?;
-        new[i] = insert.raw_execute()? == 1 && !hashed.contains(day, id)?;
+        let first_time = if id.len() > MAX_TEXT_ID_BYTES {
+            long.remember(day, id)?
+        } else {
+            // Bound per statement: the day only changes between runs of ids.
+            insert.raw_bind_parameter(1, day)?;
+            insert.raw_bind_parameter(3, id)?;
+            insert.raw_execute()? == 1
+        };
+        new[i] = first_time && !hashed.contains(day, id)?;
     }
     Ok(new)
+}
+
+/// The longest event id remembered as it is; longer ones are remembered by
+/// a digest ([`LongIds`]).
+pub const MAX_TEXT_ID_BYTES: usize = 32;
+
+/// Event ids longer than [`MAX_TEXT_ID_BYTES`], remembered by the first 16
+/// bytes of their SHA-256 in `activity_seen_digests` (migration V21): a
+/// 200-byte id costs 16 bytes for its 400 days. Such ids were kept as text
+/// before V21; those are still consulted, on the days up to V21's.
+struct LongIds<'t> {
+    tx: &'t Transaction<'t>,
+    server_id: &'t str,
+    insert: rusqlite::CachedStatement<'t>,
+    /// The last day that may hold long ids as text.
+    text_until: i64,
+}
+
+impl<'t> LongIds<'t> {
+    fn new(tx: &'t Transaction<'t>, server_id: &'t str) -> Result<Self, StoreError> {
+        let mut insert = tx.prepare_cached(
+            "INSERT OR IGNORE INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3)",
+        )?;
+        insert.raw_bind_parameter(2, server_id)?;
+        let text_until = tx
+            .prepare_cached("SELECT day FROM activity_seen_long_text_until")?
+            .query_row([], |row| row.get(0))
+            .optional()?
+            .unwrap_or(-1);
+        Ok(LongIds {
+            tx,
+            server_id,
+            insert,
+            text_until,
+        })
+    }
+
+    /// Remembers `id` on `day`; whether it was not remembered before.
+    fn remember(&mut self, day: i64, id: &str) -> Result<bool, StoreError> {
+        let digest = Sha256::digest(id.as_bytes());
+        self.insert.raw_bind_parameter(1, day)?;
+        self.insert.raw_bind_parameter(3, &digest[..16])?;
+        if self.insert.raw_execute()? == 0 {
+            return Ok(false);
+        }
+        if day > self.text_until {
+            return Ok(true);
+        }
+        let as_text = self
+            .tx
+            .prepare_cached(
+                "SELECT 1 FROM activity_seen WHERE day = ?1 AND server_id = ?2 AND event_id = ?3",
+            )?
+            .query_row(params![day, self.server_id, id], |_| Ok(()))
+            .optional()?;
+        Ok(as_text.is_none())
+    }
 }
 
 /// The ids remembered before migration V16 (as hashes, see [`seen_key`]),
@@ -405,6 +467,36 @@ pub fn oldest_accepted(now: i64) -> i64 {
     now - RETENTION_DAYS * DAY_SECONDS
 }
 
+/// Events `team_id`'s batches counted on UTC day `day` (the daily quota,
+/// [`crate::plans::check_activity_quota`]).
+pub fn quota_used(tx: &Transaction<'_>, team_id: i64, day: i64) -> Result<u64, StoreError> {
+    let used: Option<i64> = tx
+        .prepare_cached("SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2")?
+        .query_row(params![team_id, day], |row| row.get(0))
+        .optional()?;
+    Ok(used.unwrap_or(0).max(0) as u64)
+}
+
+/// Adds `events` to what `team_id`'s batches counted on UTC day `day`.
+pub fn add_quota_used(
+    tx: &Transaction<'_>,
+    team_id: i64,
+    day: i64,
+    events: u64,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO activity_quota_days (team_id, day, events) VALUES (?1, ?2, ?3)
+         ON CONFLICT (team_id, day) DO UPDATE SET events = events + excluded.events",
+    )?
+    .execute(params![team_id, day, events as i64])?;
+    Ok(())
+}
+
+/// The UTC day of unix time `at`, as the quota counts days.
+pub fn utc_day(at: i64) -> i64 {
+    at.div_euclid(DAY_SECONDS)
+}
+
 /// Deletes per-member rows and remembered event ids older than the
 /// retention window at `now`; returns how many rows went. Both are ranges
 /// of their primary keys (per server and day, and by day). A day of margin
@@ -422,11 +514,20 @@ pub fn prune(tx: &Transaction<'_>, now: i64) -> Result<usize, StoreError> {
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
     }
-    for table in ["activity_seen", "activity_seen_hashed"] {
+    for table in [
+        "activity_seen",
+        "activity_seen_digests",
+        "activity_seen_hashed",
+    ] {
         deleted += tx
             .prepare_cached(&format!("DELETE FROM {table} WHERE day < ?1"))?
             .execute([cutoff])?;
     }
+    // Only today's quota is read; yesterday's is kept for a clock that
+    // steps back over midnight.
+    deleted += tx
+        .prepare_cached("DELETE FROM activity_quota_days WHERE day < ?1")?
+        .execute([utc_day(now) - 1])?;
     Ok(deleted)
 }
 
@@ -505,6 +606,57 @@ mod tests {
                     |row| row.get(0),
                 )?;
                 assert_eq!(u2, 2, "b once, then c");
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn long_ids_are_remembered_by_a_digest_and_long_ids_kept_as_text_still_count_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        let day = NOON.div_euclid(DAY_SECONDS);
+        let long = |n: u32| format!("{n:0>200}");
+        store
+            .write(move |tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
+                // A long id counted before migration V21 was kept as text,
+                // on a day up to V21's.
+                tx.execute(
+                    "INSERT INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
+                    params![day, GUILD, long(0)],
+                )?;
+                tx.execute("UPDATE activity_seen_long_text_until SET day = ?1", [day])?;
+                let mut days = DayFinder::new(TimeZone::UTC);
+                let exactly_32 = "x".repeat(MAX_TEXT_ID_BYTES);
+                let batch = [
+                    message(&long(0), "u1", NOON),
+                    message(&long(1), "u1", NOON),
+                    message(&long(1), "u1", NOON + 1), // again, in the batch
+                    message(&long(2), "u2", NOON),
+                    message(&exactly_32, "u2", NOON),
+                ];
+                let done = ingest(tx, GUILD, &batch, &mut days, NOON)?;
+                assert_eq!((done.counted, done.duplicates), (3, 2));
+                let retry = ingest(tx, GUILD, &batch, &mut days, NOON)?;
+                assert_eq!((retry.counted, retry.duplicates), (0, 5));
+
+                // The long ids as 16-byte digests (the one from before V21
+                // too, once seen again), nothing longer kept as text but that
+                // one; the 32-byte id as it is.
+                let digests: Vec<usize> = tx
+                    .prepare("SELECT length(digest) FROM activity_seen_digests")?
+                    .query_map([], |row| row.get(0))?
+                    .collect::<rusqlite::Result<_>>()?;
+                assert_eq!(digests, [16, 16, 16]);
+                let longest_text: usize = tx.query_row(
+                    "SELECT max(length(event_id)) FROM activity_seen WHERE event_id != ?1",
+                    [long(0)],
+                    |row| row.get(0),
+                )?;
+                assert_eq!(longest_text, MAX_TEXT_ID_BYTES);
                 Ok::<_, StoreError>(())
             })
             .await

@@ -481,6 +481,9 @@ pub enum StoreError {
     /// The team's plan does not allow the change (see [`crate::plans`]).
     #[error(transparent)]
     PlanLimit(#[from] crate::plans::PlanLimit),
+    /// The team spent a quota of its plan for now (see [`crate::plans`]).
+    #[error(transparent)]
+    Quota(#[from] crate::plans::QuotaExceeded),
 }
 
 impl StoreError {
@@ -495,6 +498,7 @@ impl StoreError {
             StoreError::Corrupt(m) => StoreError::Corrupt(m.clone()),
             StoreError::PreconditionFailed(m) => StoreError::PreconditionFailed(m.clone()),
             StoreError::PlanLimit(limit) => StoreError::PlanLimit(limit.clone()),
+            StoreError::Quota(quota) => StoreError::Quota(quota.clone()),
         }
     }
 }

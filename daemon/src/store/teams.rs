@@ -79,6 +79,30 @@ pub fn set_rate_limit(
     Ok(team)
 }
 
+/// Sets how many activity events team `name`'s batches may count a UTC
+/// day; `None` goes back to the plan's. Takes effect on its next batch.
+pub fn set_activity_quota(
+    tx: &Transaction<'_>,
+    name: &str,
+    events_per_day: Option<u64>,
+) -> Result<Team, StoreError> {
+    let team = get_by_name(tx, name)?;
+    let events = events_per_day.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+    tx.execute(
+        "UPDATE teams SET activity_events_per_day = ?1 WHERE id = ?2",
+        params![events, team.id],
+    )?;
+    Ok(team)
+}
+
+/// Team `team_id`'s own daily activity quota, if an operator set one.
+pub fn activity_quota(tx: &Transaction<'_>, team_id: i64) -> Result<Option<u64>, StoreError> {
+    let own: Option<i64> = tx
+        .prepare_cached("SELECT activity_events_per_day FROM teams WHERE id = ?1")?
+        .query_row([team_id], |row| row.get(0))?;
+    Ok(own.map(|n| n.max(0) as u64))
+}
+
 /// The team called `name`, if any.
 pub fn find_by_name(tx: &Transaction<'_>, name: &str) -> Result<Option<Team>, StoreError> {
     let team = tx
