@@ -200,9 +200,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
                     tx,
                     &secrets,
                     server.id,
-                    &Connection {
-                        mode: ConnectionMode::Simulated,
-                    },
+                    &Connection::new(ConnectionMode::Simulated),
                 )?;
                 seed_community(tx, &server, size)?;
                 seed_config(tx, &secrets, &server)?;

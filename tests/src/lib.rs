@@ -407,7 +407,7 @@ impl TestDaemon {
         let secrets = self.store.secrets().clone();
         self.block_on(
             self.store
-                .write(move |tx| connections::set(tx, &secrets, &server, &Connection { mode })),
+                .write(move |tx| connections::set(tx, &secrets, &server, &Connection::new(mode))),
         )
         .expect("connect");
     }
@@ -421,9 +421,7 @@ impl TestDaemon {
                 tx,
                 &secrets,
                 &server,
-                &Connection {
-                    mode: ConnectionMode::Simulated,
-                },
+                &Connection::new(ConnectionMode::Simulated),
             )?;
             simulator::seed(tx, &server, &modctld::operator::demo::community(platform))
         }))

@@ -26,6 +26,27 @@ pub fn run(command: &mut Command, code: i32) -> (String, String) {
     (out, err)
 }
 
+/// Claims server `id` on `platform` for `team`, named "Community".
+// Each test crate includes this module; not all of them claim servers.
+#[allow(dead_code)]
+pub fn claim(db: &Path, team: &str, platform: &str, id: &str) {
+    run(
+        modctld(db).args([
+            "server",
+            "claim",
+            "--team",
+            team,
+            "--platform",
+            platform,
+            "--id",
+            id,
+            "--name",
+            "Community",
+        ]),
+        0,
+    );
+}
+
 /// The status the daemon answers `request` with (made on a client of its own).
 // Each test crate includes this module; not all of them make requests.
 #[allow(dead_code)]
