@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use modctl_e2e::fakes::telegram::TOKEN;
 
 mod support;
 
-use support::{claim, modctld, run};
+use support::{claim, modctld, run, spawn_serve};
 
 const GROUP: &str = "-1001234567890";
 
@@ -30,15 +30,7 @@ impl Drop for Daemon {
 /// `modctld serve` on an ephemeral port, with its log lines sent to the
 /// returned channel as they are written.
 fn serve(db: &Path) -> (Daemon, mpsc::Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_modctld"))
-        .env_clear()
-        .env("MODCTLD_DB", db)
-        .env("NO_COLOR", "1")
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_serve(db);
     let stderr = BufReader::new(child.stderr.take().unwrap());
     let (lines_tx, lines) = mpsc::channel();
     std::thread::spawn(move || {
