@@ -282,12 +282,10 @@ async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
                 tx,
                 &secrets,
                 GUILD,
-                &Connection {
-                    mode: ConnectionMode::Live {
-                        token: TOKEN.to_owned(),
-                        api_base: Some(api_base),
-                    },
-                },
+                &Connection::new(ConnectionMode::Live {
+                    token: TOKEN.to_owned(),
+                    api_base: Some(api_base),
+                }),
             )?;
             Ok::<_, anyhow::Error>(())
         })

@@ -202,9 +202,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
                     tx,
                     &secrets,
                     server.id,
-                    &Connection {
-                        mode: ConnectionMode::Simulated,
-                    },
+                    &Connection::new(ConnectionMode::Simulated),
                 )?;
                 seed_community(tx, &server, size)?;
                 seed_config(tx, &secrets, &server)?;
@@ -412,7 +410,8 @@ fn seed_cases(
     let mut counts: Vec<Vec<u64>> = members.iter().map(|z| vec![0; z.len()]).collect();
     let mut numbers = [0i64; SERVERS.len()];
 
-    // The rows go in oldest first, so the table and the (server, number) and
+    // The rows go in oldest first (each its own `clock_high`: the seeded
+    // clock never steps back), so the table and the (server, number) and
     // time indexes grow at their ends, but the per-member, per-action and
     // per-actor indexes and `strikes_by_user` take them all
     // over: with SQLite's default 2 MiB page cache, dirty pages would spill
@@ -422,8 +421,9 @@ fn seed_cases(
     let mut insert_case = tx.prepare(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
-             rollup_day)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'api', NULL, ?13, 'settled', ?14)",
+             rollup_day, clock_high)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 'api', NULL, ?13, 'settled', ?14,
+                 ?13)",
     )?;
     let mut insert_strike = tx.prepare(
         "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)

@@ -196,9 +196,7 @@ async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
                     tx,
                     &secrets,
                     id,
-                    &Connection {
-                        mode: ConnectionMode::Simulated,
-                    },
+                    &Connection::new(ConnectionMode::Simulated),
                 )?;
             }
             let mut sections = config::load(tx, ON)?.sections;

@@ -15,21 +15,7 @@ use support::{modctld, run};
 const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
 
 fn claim(db: &Path, platform: &str, id: &str) {
-    run(
-        modctld(db).args([
-            "server",
-            "claim",
-            "--team",
-            "alpha",
-            "--platform",
-            platform,
-            "--id",
-            id,
-            "--name",
-            "Community",
-        ]),
-        0,
-    );
+    support::claim(db, "alpha", platform, id);
 }
 
 fn connections(db: &Path) -> Vec<LiveConnection> {

@@ -446,7 +446,7 @@ impl TestDaemon {
         let secrets = self.store.secrets().clone();
         self.block_on(
             self.store
-                .write(move |tx| connections::set(tx, &secrets, &server, &Connection { mode })),
+                .write(move |tx| connections::set(tx, &secrets, &server, &Connection::new(mode))),
         )
         .expect("connect");
     }
@@ -460,9 +460,7 @@ impl TestDaemon {
                 tx,
                 &secrets,
                 &server,
-                &Connection {
-                    mode: ConnectionMode::Simulated,
-                },
+                &Connection::new(ConnectionMode::Simulated),
             )?;
             simulator::seed(tx, &server, &modctld::operator::demo::community(platform))
         }))

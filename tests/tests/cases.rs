@@ -23,6 +23,18 @@ fn request(user: &str) -> ActionRequest {
     }
 }
 
+/// The numbers of every case of Alpha's Discord server that `query` selects,
+/// page after page.
+async fn case_ids(client: &Client, query: CaseQuery) -> Vec<i64> {
+    client
+        .all_cases_where(ALPHA_DISCORD, &query)
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect()
+}
+
 fn simulated() -> (Fixture, Client) {
     let fixture = Fixture::simulated();
     let client = fixture.daemon.client(&fixture.alpha_rw);
@@ -754,6 +766,121 @@ async fn the_demo_servers_show_real_outcomes() {
     assert_eq!(posted, [format!("Warning for <@{}>: be kind", sm::ALICE)]);
 }
 
+/// `since` and `until` select by each case's recorded time, not by its place
+/// in the numbering: after the daemon's clock stepped back a day (issue #22),
+/// the cases recorded behind it are found by `until`, those before `since`
+/// are left out, and pages and the other filters still hold.
+#[tokio::test]
+async fn time_filters_hold_after_the_clock_steps_back() {
+    let (fixture, client) = simulated();
+    let clock = fixture.daemon.clock().clone();
+    let t = clock.now();
+    let user = |i: usize| {
+        if i.is_multiple_of(2) {
+            dm::ALICE
+        } else {
+            dm::BOB
+        }
+    };
+    // Cases 1 to 6 from T on, 7 to 11 a day earlier: the clock stepped back.
+    for i in 0..6 {
+        clock.set(t + jiff::SignedDuration::from_mins(10 * i as i64));
+        client
+            .perform_action(ALPHA_DISCORD, Action::Note, &request(user(i)))
+            .await
+            .unwrap();
+    }
+    let day_back = t - jiff::SignedDuration::from_hours(24);
+    for i in 0..5 {
+        clock.set(day_back + jiff::SignedDuration::from_mins(10 * i as i64));
+        client
+            .perform_action(ALPHA_DISCORD, Action::Note, &request(user(i)))
+            .await
+            .unwrap();
+    }
+    let at = |hours: i64, mins: i64| {
+        Some(t + jiff::SignedDuration::from_hours(hours) + jiff::SignedDuration::from_mins(mins))
+    };
+    let ids = |query: CaseQuery| case_ids(&client, query);
+    let q = CaseQuery::default;
+    assert_eq!(
+        ids(CaseQuery {
+            since: at(-1, 0),
+            ..q()
+        })
+        .await,
+        [6, 5, 4, 3, 2, 1]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            until: at(-12, 0),
+            ..q()
+        })
+        .await,
+        [11, 10, 9, 8, 7]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            since: at(-24, 15),
+            until: at(-12, 0),
+            ..q()
+        })
+        .await,
+        [11, 10, 9]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            since: at(0, 15),
+            until: at(0, 45),
+            ..q()
+        })
+        .await,
+        [5, 4, 3]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            user_id: Some(dm::ALICE.into()),
+            until: at(-12, 0),
+            ..q()
+        })
+        .await,
+        [11, 9, 7]
+    );
+    assert_eq!(
+        ids(CaseQuery {
+            user_id: Some(dm::BOB.into()),
+            since: at(-1, 0),
+            ..q()
+        })
+        .await,
+        [6, 4, 2]
+    );
+    // Pages of four across the cases behind the clock and the others: the
+    // cursor is still a case number, newest first.
+    let mut pages = Vec::new();
+    let mut before = None;
+    loop {
+        let page = client
+            .cases(
+                ALPHA_DISCORD,
+                &CaseQuery {
+                    limit: Some(4),
+                    until: at(1, 0),
+                    before,
+                    ..q()
+                },
+            )
+            .await
+            .unwrap();
+        pages.push(page.cases.iter().map(|c| c.id).collect::<Vec<_>>());
+        before = page.next_before;
+        if before.is_none() {
+            break;
+        }
+    }
+    assert_eq!(pages, [vec![11, 10, 9, 8], vec![7, 6, 5, 4], vec![3, 2, 1]]);
+}
+
 /// The listing filters combine; `since` and `until` select by the time a case
 /// was recorded (the daemon's clock here), and paging keeps the filters.
 #[tokio::test]
@@ -779,18 +906,7 @@ async fn cases_filter_by_action_actor_applied_and_time() {
             .await
             .unwrap();
     }
-    let ids = |query: CaseQuery| {
-        let client = client.clone();
-        async move {
-            client
-                .all_cases_where(ALPHA_DISCORD, &query)
-                .await
-                .unwrap()
-                .iter()
-                .map(|c| c.id)
-                .collect::<Vec<_>>()
-        }
-    };
+    let ids = |query: CaseQuery| case_ids(&client, query);
     let q = CaseQuery::default;
     assert_eq!(
         ids(CaseQuery {

@@ -369,7 +369,7 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
             let team = teams::create(tx, "demo", Plan::Pro)?;
             for (platform, id, name) in SERVERS {
                 servers::claim(tx, team.id, platform, id, name)?;
-                connections::set(tx, &secrets, id, &Connection { mode: ConnectionMode::Simulated })?;
+                connections::set(tx, &secrets, id, &Connection::new(ConnectionMode::Simulated))?;
                 simulator::seed(tx, id, &community(platform))?;
             }
             let demo_config = [

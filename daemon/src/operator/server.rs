@@ -104,7 +104,7 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     })?;
                     let simulated = mode == ConnectionMode::Simulated;
                     check_receiving(record.server.platform, &receiving)?;
-                    connections::set(tx, &secrets, &id, &connections::Connection { mode })?;
+                    connections::set(tx, &secrets, &id, &connections::Connection::new(mode))?;
                     receivers::set_receiving(tx, &secrets, &id, &receiving)?;
                     if simulated && !crate::platform::simulator::has_community(tx, &id)? {
                         crate::platform::simulator::seed(

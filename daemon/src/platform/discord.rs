@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use super::{
     Hierarchy, Member, MemberState, PlatformAdapter, PlatformClients, PlatformError,
-    PlatformResult, Role,
+    PlatformResult, Redactor, Role,
 };
 
 /// Creating the guild's structure for restores.
@@ -51,6 +51,8 @@ pub struct Discord {
     clients: PlatformClients,
     base: String,
     token: String,
+    /// The token and the connection's other secrets.
+    secrets: Redactor,
     guild_id: String,
     limiter: Arc<DiscordLimiter>,
 }
@@ -78,9 +80,17 @@ impl Discord {
             limiter,
             clients,
             base,
+            secrets: Redactor::new([&token]),
             token,
             guild_id: guild_id.to_owned(),
         }
+    }
+
+    /// Also keeps `secrets` (the connection's other ones) out of its errors.
+    #[must_use]
+    pub fn redacting(mut self, secrets: &[String]) -> Self {
+        self.secrets = self.secrets.with(secrets);
+        self
     }
 
     async fn call(
@@ -109,11 +119,14 @@ impl Discord {
                 if let Some(body) = &body {
                     request = request.json(body);
                 }
-                let response = request.send().await.map_err(PlatformError::from_reqwest)?;
+                let response = request
+                    .send()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
                 let mut observed = Observed::from_headers(response.status().as_u16(), |name| {
                     response.headers().get(name).and_then(|v| v.to_str().ok())
                 });
-                let result = read(response).await;
+                let result = read(response, &self.secrets).await;
                 if let Err(PlatformError::RateLimited { retry_after }) = &result {
                     // The body's `retry_after` (more precise than the header).
                     observed.retry_after = Some(*retry_after);
@@ -149,10 +162,14 @@ pub fn audit_log_reason(reason: &str) -> String {
     utf8_percent_encode(&cut, URI_COMPONENT).to_string()
 }
 
-async fn read(response: reqwest::Response) -> PlatformResult<Value> {
+/// The answer's JSON, or the error it reports with `secrets` redacted.
+async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult<Value> {
     let status = response.status();
     let retry_after_header = super::retry_after_header(&response);
-    let text = response.text().await.map_err(PlatformError::from_reqwest)?;
+    let text = response
+        .text()
+        .await
+        .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
     let body: Value = if text.trim().is_empty() {
         Value::Null
     } else {
@@ -185,7 +202,8 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
             message,
         },
         _ => PlatformError::Invalid(message),
-    })
+    }
+    .redacted(secrets))
 }
 
 /// A guild member as Discord sends it (the fields the daemon reads).
@@ -349,6 +367,23 @@ impl PlatformAdapter for Discord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::redact::{REDACTED, answer};
+
+    /// Discord's `message`, whatever the status, loses the bot token.
+    #[tokio::test]
+    async fn a_message_quoting_the_token_is_redacted() {
+        let token = "MTIzNDU2Nzg5MDEy.GhIjKl.discord-secret-token";
+        let secrets = Redactor::new([token]);
+        for status in [400, 403, 404, 500] {
+            let body = json!({"message": format!("Invalid Authorization Bot {token}"), "code": 0});
+            let text = read(answer(status, body), &secrets)
+                .await
+                .unwrap_err()
+                .to_string();
+            assert!(!text.contains("discord-secret-token"), "{text}");
+            assert!(text.contains(&format!("Bot {REDACTED}, code 0")), "{text}");
+        }
+    }
 
     #[test]
     fn audit_log_reasons_are_encoded_and_cut_to_512_characters() {

@@ -20,15 +20,20 @@
 //! - [`receive`]: [`receive::EventSource`], what a platform offers a bot to
 //!   learn what members do (the gateway, updates), for community activity.
 //!
+//! - [`redact`]: [`Redactor`], keeping a connection's secrets out of the
+//!   platform text an error carries.
+//!
 //! Tokens live only inside the adapters; their `Debug` output, errors and log
-//! lines never contain them (reqwest errors are stripped of their URL, which
-//! for Telegram contains the token).
+//! lines never contain them: reqwest errors are stripped of their URL (which
+//! for Telegram contains the token), and every text an adapter builds an
+//! error from passes through its connection's [`Redactor`] (issue #22).
 
 pub mod apply;
 pub mod discord;
 pub mod hierarchy;
 pub mod ratelimit;
 pub mod receive;
+pub mod redact;
 pub mod retry;
 pub mod simulator;
 pub mod slack;
@@ -43,6 +48,7 @@ use modctl_types::{Platform, Timestamp};
 pub use apply::StructureWriter;
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use receive::EventSource;
+pub use redact::Redactor;
 pub use retry::RetryPolicy;
 pub use structure::StructureReader;
 
@@ -92,12 +98,34 @@ pub enum PlatformError {
 
 impl PlatformError {
     /// Turns a reqwest failure into a platform error without its URL (a
-    /// Telegram URL carries the bot token).
-    pub fn from_reqwest(err: reqwest::Error) -> PlatformError {
+    /// Telegram URL carries the bot token) and with `secrets` redacted from
+    /// the rest of its text.
+    pub fn from_reqwest(err: reqwest::Error, secrets: &Redactor) -> PlatformError {
         if err.is_timeout() {
             PlatformError::Timeout
         } else {
-            PlatformError::Transport(err.without_url().to_string())
+            PlatformError::Transport(secrets.redact(&err.without_url().to_string()))
+        }
+    }
+
+    /// This error with `secrets` redacted from the platform's text it
+    /// carries: adapters build every error from a platform's answer through
+    /// this.
+    #[must_use]
+    pub fn redacted(self, secrets: &Redactor) -> PlatformError {
+        match self {
+            PlatformError::Forbidden(m) => PlatformError::Forbidden(secrets.redact(&m)),
+            PlatformError::NotFound(m) => PlatformError::NotFound(secrets.redact(&m)),
+            PlatformError::Server { status, message } => PlatformError::Server {
+                status,
+                message: secrets.redact(&message),
+            },
+            PlatformError::Invalid(m) => PlatformError::Invalid(secrets.redact(&m)),
+            PlatformError::Transport(m) => PlatformError::Transport(secrets.redact(&m)),
+            PlatformError::RateLimited { .. }
+            | PlatformError::Unauthorized
+            | PlatformError::Timeout
+            | PlatformError::Unsupported(_) => self,
         }
     }
 
@@ -311,20 +339,21 @@ pub fn connect(
             server_id,
             platform,
         )),
-        ConnectionMode::Live { token, api_base } => match platform {
-            Platform::Discord => Box::new(discord::Discord::new(
-                clients.clone(),
-                api_base,
-                token,
-                server_id,
-            )),
-            Platform::Telegram => Box::new(telegram::Telegram::new(
-                clients.clone(),
-                api_base,
-                token,
-                server_id,
-            )),
-            _ => Box::new(slack::Slack::new(clients.clone(), api_base, token)),
-        },
+        ConnectionMode::Live { token, api_base } => {
+            let secrets = &connection.other_secrets;
+            match platform {
+                Platform::Discord => Box::new(
+                    discord::Discord::new(clients.clone(), api_base, token, server_id)
+                        .redacting(secrets),
+                ),
+                Platform::Telegram => Box::new(
+                    telegram::Telegram::new(clients.clone(), api_base, token, server_id)
+                        .redacting(secrets),
+                ),
+                _ => {
+                    Box::new(slack::Slack::new(clients.clone(), api_base, token).redacting(secrets))
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
+use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://slack.com/api";
@@ -25,6 +25,8 @@ pub struct Slack {
     clients: PlatformClients,
     base: String,
     token: String,
+    /// The token and the connection's other secrets (the signing secret).
+    secrets: Redactor,
 }
 
 impl std::fmt::Debug for Slack {
@@ -42,8 +44,16 @@ impl Slack {
         Slack {
             clients,
             base,
+            secrets: Redactor::new([&token]),
             token,
         }
+    }
+
+    /// Also keeps `secrets` (the connection's other ones) out of its errors.
+    #[must_use]
+    pub fn redacting(mut self, secrets: &[String]) -> Self {
+        self.secrets = self.secrets.with(secrets);
+        self
     }
 
     /// Calls Web API method `method`; the answer when `ok`.
@@ -57,8 +67,11 @@ impl Slack {
                     Arguments::Json(body) => request.json(body),
                     Arguments::Form(fields) => request.form(fields),
                 };
-                let response = request.send().await.map_err(PlatformError::from_reqwest)?;
-                read(response).await
+                let response = request
+                    .send()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
+                read(response, &self.secrets).await
             })
             .await
     }
@@ -74,7 +87,8 @@ pub mod structure;
 /// Slack pushes events to the daemon's hook; it has nothing to call for them.
 impl crate::platform::EventSource for Slack {}
 
-async fn read(response: reqwest::Response) -> PlatformResult<Value> {
+/// The answer when `ok`, or the error it reports with `secrets` redacted.
+async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult<Value> {
     let status = response.status();
     if status.as_u16() == 429 {
         let retry_after = super::retry_after_header(&response).unwrap_or(1.0);
@@ -88,7 +102,10 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
             message: status.to_string(),
         });
     }
-    let text = response.text().await.map_err(PlatformError::from_reqwest)?;
+    let text = response
+        .text()
+        .await
+        .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
     let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     if body["ok"] == Value::Bool(true) {
         return Ok(body);
@@ -103,7 +120,8 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
             PlatformError::Forbidden(error)
         }
         _ => PlatformError::Invalid(error),
-    })
+    }
+    .redacted(secrets))
 }
 
 #[async_trait]
@@ -113,5 +131,34 @@ impl PlatformAdapter for Slack {
         self.call("chat.postMessage", Arguments::Json(&body))
             .await
             .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::platform::redact::{REDACTED, answer};
+
+    /// Slack's `error` is a code, but whatever it says (a proxy's text
+    /// included) loses the bot token and the signing secret.
+    #[tokio::test]
+    async fn an_error_quoting_the_token_or_signing_secret_is_redacted() {
+        let secrets = Redactor::new(["xoxb-1-2-slack-token", "8f742231b10e8888abcd99yyyzzz85a5"]);
+        for error in [
+            "invalid_arguments: token xoxb-1-2-slack-token",
+            "channel_not_found xoxb-1-2-slack-token",
+            "missing_scope 8f742231b10e8888abcd99yyyzzz85a5",
+        ] {
+            let body = json!({"ok": false, "error": error});
+            let text = read(answer(200, body), &secrets)
+                .await
+                .unwrap_err()
+                .to_string();
+            assert!(!text.contains("slack-token"), "{text}");
+            assert!(!text.contains("8f742231b10e"), "{text}");
+            assert!(text.contains(REDACTED), "{text}");
+        }
     }
 }

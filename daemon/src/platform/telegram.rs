@@ -7,7 +7,9 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult};
+use super::{
+    MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor,
+};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://api.telegram.org";
@@ -52,6 +54,8 @@ pub struct Telegram {
     clients: PlatformClients,
     base: String,
     token: String,
+    /// The token and the connection's other secrets (the webhook's).
+    secrets: Redactor,
     chat_id: i64,
 }
 
@@ -76,12 +80,31 @@ impl Telegram {
         Telegram {
             clients,
             base,
+            secrets: Redactor::new([&token]),
             token,
             chat_id: chat_id.parse().unwrap_or_default(),
         }
     }
 
+    /// Also keeps `secrets` (the connection's other ones) out of its errors.
+    #[must_use]
+    pub fn redacting(mut self, secrets: &[String]) -> Self {
+        self.secrets = self.secrets.with(secrets);
+        self
+    }
+
     async fn call(&self, method: &str, body: Value) -> PlatformResult<Value> {
+        self.call_redacting(method, body, &self.secrets).await
+    }
+
+    /// [`Self::call`], with `secrets` (this adapter's, perhaps with what
+    /// the call sends) redacted from its errors.
+    async fn call_redacting(
+        &self,
+        method: &str,
+        body: Value,
+        secrets: &Redactor,
+    ) -> PlatformResult<Value> {
         let url = format!("{}/bot{}/{method}", self.base, self.token);
         self.clients
             .retry
@@ -93,8 +116,8 @@ impl Telegram {
                     .json(&body)
                     .send()
                     .await
-                    .map_err(PlatformError::from_reqwest)?;
-                read(response).await
+                    .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
+                read(response, secrets).await
             })
             .await
     }
@@ -139,9 +162,14 @@ struct ChatMember {
     can_send_messages: Option<bool>,
 }
 
-async fn read(response: reqwest::Response) -> PlatformResult<Value> {
+/// The answer's `result`, or the error it reports with `secrets` redacted
+/// (a description may quote the request's path, `/bot<TOKEN>/method`).
+async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult<Value> {
     let status = response.status();
-    let text = response.text().await.map_err(PlatformError::from_reqwest)?;
+    let text = response
+        .text()
+        .await
+        .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
     let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     if body["ok"] == Value::Bool(true) {
         return Ok(body["result"].clone());
@@ -178,7 +206,8 @@ async fn read(response: reqwest::Response) -> PlatformResult<Value> {
             PlatformError::NotFound(description)
         }
         _ => PlatformError::Invalid(description),
-    })
+    }
+    .redacted(secrets))
 }
 
 #[async_trait]
@@ -241,5 +270,39 @@ impl PlatformAdapter for Telegram {
         self.call("sendMessage", json!({ "chat_id": chat, "text": text }))
             .await
             .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::platform::redact::{REDACTED, answer};
+
+    const TOKEN: &str = "123456:AAE-telegram-secret-part-0123456789";
+
+    /// A description quoting the request's path carries the bot token: the
+    /// error keeps the description without it, whatever kind it is read as.
+    #[tokio::test]
+    async fn a_description_quoting_the_token_is_redacted() {
+        let secrets = Redactor::new([TOKEN, "hook-secret-token"]);
+        let quoting = format!("wrong path /bot{TOKEN}/banChatMember (secret hook-secret-token)");
+        for (code, description) in [
+            (400, format!("Bad Request: {quoting}")),
+            (403, format!("Forbidden: {quoting}")),
+            (400, format!("Bad Request: user not found at {quoting}")),
+            (502, format!("Bad Gateway: {quoting}")),
+        ] {
+            let body = json!({"ok": false, "error_code": code, "description": description});
+            let error = read(answer(code, body), &secrets).await.unwrap_err();
+            let text = error.to_string();
+            assert!(!text.contains("telegram-secret-part"), "{text}");
+            assert!(!text.contains("hook-secret-token"), "{text}");
+            assert!(
+                text.contains(&format!("/bot{REDACTED}/banChatMember")),
+                "{text}"
+            );
+        }
     }
 }

@@ -74,7 +74,7 @@ async fn connect_live(store: &Store, id: &'static str, token: &'static str) {
                 token: token.to_owned(),
                 api_base: None,
             };
-            connections::set(tx, &secrets, id, &Connection { mode })
+            connections::set(tx, &secrets, id, &Connection::new(mode))
         })
         .await
         .unwrap();

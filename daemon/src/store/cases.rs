@@ -75,16 +75,25 @@ fn row_of(param: u8) -> String {
 
 /// Records a case with the next per-server number.
 pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
-    // MAX over the (server_id, number) unique index is a single index probe.
-    let number: i64 = tx
-        .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
-        .query_row([case.server_id], |row| row.get(0))?;
+    // The last case is a single probe of the (server_id, number) unique
+    // index; its `clock_high` carries the latest time recorded so far, which
+    // this case's raises unless the clock stepped back (migration V22).
+    let (number, clock_high): (i64, i64) = tx
+        .prepare_cached(
+            "SELECT number + 1, MAX(clock_high, ?2) FROM cases WHERE server_id = ?1
+             ORDER BY number DESC LIMIT 1",
+        )?
+        .query_row(params![case.server_id, case.now], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .optional()?
+        .unwrap_or((1, case.now));
     let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
     tx.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
-             rollup_day)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17)",
+             rollup_day, clock_high)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17, ?18)",
         row_of(14)
     ))?
     .execute(params![
@@ -105,6 +114,7 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         case.now,
         case.state.as_str(),
         day,
+        clock_high,
     ])?;
     // Counted applied only once settled, whether now or by `settle`.
     let settled = case.state != CaseState::Pending;

@@ -1,6 +1,7 @@
 //! How each server reaches its platform: a live bot token or the simulator.
 //!
-//! The token is stored sealed ([`super::secrets`]); only [`get`] unseals it.
+//! The token is stored sealed ([`super::secrets`]); only [`get`] unseals it
+//! (with the receiving secrets, [`Connection::other_secrets`]).
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -12,6 +13,22 @@ use super::{StoreError, now_unix};
 pub struct Connection {
     /// Live or simulated.
     pub mode: ConnectionMode,
+    /// The connection's other stored secrets (a Slack signing secret, a
+    /// Telegram webhook's secret token), unsealed by [`get`] so that the
+    /// adapter keeps them out of what the platform says, like the token
+    /// ([`crate::platform::Redactor`]). [`set`] stores none of them: they are
+    /// set with [`super::receivers::set_receiving`].
+    pub other_secrets: Vec<String>,
+}
+
+impl Connection {
+    /// A connection in `mode`, with no other secrets.
+    pub fn new(mode: ConnectionMode) -> Connection {
+        Connection {
+            mode,
+            other_secrets: Vec::new(),
+        }
+    }
 }
 
 /// Live (with a token) or simulated.
@@ -50,19 +67,32 @@ pub fn get(
 ) -> Result<Option<Connection>, StoreError> {
     let row = tx
         .prepare_cached(
-            "SELECT mode, token, api_base FROM platform_connections WHERE server_id = ?1",
+            "SELECT mode, token, api_base, signing_secret, hook_secret
+             FROM platform_connections WHERE server_id = ?1",
         )?
         .query_row([server_id], |row| {
             Ok((
                 row.get::<_, String>(0)?,
                 row.get::<_, Option<String>>(1)?,
                 row.get::<_, Option<String>>(2)?,
+                row.get::<_, Option<String>>(3)?,
+                row.get::<_, Option<String>>(4)?,
             ))
         })
         .optional()?;
-    let Some((mode, sealed, api_base)) = row else {
+    let Some((mode, sealed, api_base, signing_secret, hook_secret)) = row else {
         return Ok(None);
     };
+    // One that does not unseal is left out rather than failing the action:
+    // the daemon cannot have sent what it cannot read, and the receivers
+    // report it (`receivers::live_connections`).
+    let other_secrets = [
+        (SecretField::SlackSigningSecret, signing_secret),
+        (SecretField::TelegramHookSecret, hook_secret),
+    ]
+    .into_iter()
+    .filter_map(|(field, sealed)| secrets.unseal(field, server_id, &sealed?).ok())
+    .collect();
     let mode = match (mode.as_str(), sealed) {
         ("live", Some(sealed)) => ConnectionMode::Live {
             token: secrets
@@ -76,7 +106,10 @@ pub fn get(
         },
         _ => ConnectionMode::Simulated,
     };
-    Ok(Some(Connection { mode }))
+    Ok(Some(Connection {
+        mode,
+        other_secrets,
+    }))
 }
 
 /// Connects `server_id`, replacing any earlier connection; the token is sealed.

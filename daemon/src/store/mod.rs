@@ -52,6 +52,7 @@ pub mod config;
 pub mod connections;
 mod files;
 pub mod idempotency;
+pub mod integrity;
 pub mod jails;
 pub mod keys;
 pub mod ranking;
@@ -158,6 +159,19 @@ pub struct Checkpoint {
     /// Frames of it copied into the database file, by this checkpoint or
     /// earlier ones.
     pub copied_frames: usize,
+}
+
+impl OpenError {
+    /// Whether SQLite found the database file damaged (or not a database).
+    pub fn is_corruption(&self) -> bool {
+        match self {
+            OpenError::Sqlite { source, .. } => integrity::is_corruption(source),
+            OpenError::Migration { .. }
+            | OpenError::Files { .. }
+            | OpenError::Key(_)
+            | OpenError::Threads { .. } => false,
+        }
+    }
 }
 
 impl Checkpoint {

@@ -182,6 +182,18 @@ impl FakeTelegram {
         format!("/bot{TOKEN}/{method}")
     }
 
+    /// The next `times` calls of `method` fail with `code` and a
+    /// description that quotes the request's path, bot token included, as a
+    /// misrouted request's answer (or a proxy's page) does: the text a
+    /// daemon must not keep, return or log as it came (issue #22).
+    pub fn fail_quoting_path(&self, method: &str, code: u16, times: usize) {
+        let path = Self::path(method);
+        let description =
+            format!("Bad Request: cannot route POST {path} (https://api.telegram.org{path})");
+        self.server
+            .fail_with("POST", &path, failure(code, &description), times);
+    }
+
     /// The requests to Bot API method `method`.
     pub fn calls(&self, method: &str) -> Vec<Recorded> {
         self.requests_to("POST", &Self::path(method))

@@ -60,14 +60,16 @@ impl EventSource for Telegram {
             }))
             .send()
             .await
-            .map_err(PlatformError::from_reqwest)?;
-        payload(read(response).await?, "answer to getUpdates")
+            .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
+        payload(read(response, &self.secrets).await?, "answer to getUpdates")
     }
 
     async fn set_webhook(&self, url: &str, secret: &str) -> PlatformResult<()> {
-        self.call(
+        // The secret token is sent: an answer quoting it must not keep it.
+        self.call_redacting(
             "setWebhook",
             json!({"url": url, "secret_token": secret, "allowed_updates": ["message"]}),
+            &self.secrets.with([secret]),
         )
         .await
         .map(drop)

@@ -3,6 +3,7 @@
 //! and to stay prepared across calls.
 
 use modctl_types::moderation::{Action, Case};
+use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{CASE_COLUMNS, StoreError, case_from_row};
@@ -64,7 +65,7 @@ impl Lead {
 
     /// The listing statement. `?2` is the lead's value (unused by
     /// `Server`), `?3`..`?4` the window of numbers, `?5`..`?8` the other
-    /// filters, `NULL` when unset.
+    /// filters, `NULL` when unset, `?9`..`?10` the time bounds.
     fn sql(self) -> String {
         // Without statistics SQLite rates the unique (server_id, number)
         // index as good as the lead's, and walking it would read every case
@@ -76,45 +77,69 @@ impl Lead {
             Lead::Action => ("INDEXED BY cases_by_action", "action = ?2"),
             Lead::Applied => ("INDEXED BY cases_by_applied", "applied = ?2"),
         };
-        format!(
-            "SELECT {CASE_COLUMNS} FROM cases {index}
-             WHERE server_id = ?1 AND {lead} AND number >= ?3 AND number < ?4
-               AND (?5 IS NULL OR user_id = ?5) AND (?6 IS NULL OR actor = ?6)
-               AND (?7 IS NULL OR action = ?7) AND (?8 IS NULL OR applied = ?8)
-             ORDER BY number DESC"
-        )
+        format!("SELECT {CASE_COLUMNS} FROM cases {index} WHERE {lead} AND {CHECKS}")
     }
+}
+
+/// What every listing statement checks besides its lead: the window of
+/// numbers (`?3`..`?4`), the other filters (`?5`..`?8`, `NULL` when unset)
+/// and each case's own recorded time (`?9`..`?10`), newest first.
+const CHECKS: &str = "server_id = ?1 AND number >= ?3 AND number < ?4
+    AND (?5 IS NULL OR user_id = ?5) AND (?6 IS NULL OR actor = ?6)
+    AND (?7 IS NULL OR action = ?7) AND (?8 IS NULL OR applied = ?8)
+    AND created_at >= ?9 AND created_at < ?10
+    ORDER BY number DESC";
+
+/// The cases recorded while the clock stood behind an earlier case's time
+/// (migration V22), on their partial index; `?2` is unused (`NULL`), the
+/// rest as in [`CHECKS`].
+fn behind_sql() -> String {
+    format!(
+        "SELECT {CASE_COLUMNS} FROM cases INDEXED BY cases_behind
+         WHERE created_at < clock_high AND ?2 IS NULL AND {CHECKS}"
+    )
 }
 
 /// Cases newest first that pass `filter`, at most `limit`. Each filter has an
 /// index yielding its cases newest first (migration V13), and the time bounds
-/// become a window of case numbers with one index probe each, so the cost
-/// depends on `limit` (and on how many walked rows the other filters
+/// narrow the walk to a window of case numbers with one index probe each, so
+/// the cost depends on `limit` (and on how many walked rows the other filters
 /// reject), not on how many cases the table holds.
+///
+/// A case is selected by its own `created_at`, whatever order the clock gave
+/// the cases. Its `clock_high` (the latest time of the cases up to it) never
+/// decreases along the numbers (migration V22), so:
+/// - every case recorded at or after `since` is numbered from the first whose
+///   `clock_high` reaches `since`; the walk starts there, and rejects only
+///   cases recorded behind the clock's earlier high;
+/// - every case numbered before the first whose `clock_high` reaches `until`
+///   was recorded before `until`; of the cases from there on, only those
+///   recorded behind that high can have been, and their partial index yields
+///   them (newest first, all numbered above the others) ahead of the walk.
+///
+/// While the clock never steps back nothing is behind: two probes and the walk
+/// of the page, as before V22.
 pub fn list(
     tx: &Transaction<'_>,
     server_id: &str,
     filter: &Filter<'_>,
     limit: u32,
 ) -> Result<Vec<Case>, StoreError> {
-    // Case numbers follow the order cases are recorded in, so "recorded
-    // since T" is "numbered from the first case recorded at or after T".
     let mut low = 1;
-    let mut high = filter.before.unwrap_or(i64::MAX);
-    if let Some(until) = filter.until
-        && let Some(first) = first_recorded_at(tx, server_id, until)?
-    {
-        high = high.min(first);
-    }
+    let high = filter.before.unwrap_or(i64::MAX);
     if let Some(since) = filter.since {
-        match first_recorded_at(tx, server_id, since)? {
+        match first_reaching(tx, server_id, since)? {
             Some(first) => low = first,
             None => return Ok(Vec::new()),
         }
     }
+    let split = match filter.until {
+        Some(until) => first_reaching(tx, server_id, until)?.unwrap_or(i64::MAX),
+        None => i64::MAX,
+    };
     let lead = Lead::of(filter);
-    let lead_value: rusqlite::types::Value = match lead {
-        Lead::Server => rusqlite::types::Value::Null,
+    let lead_value: Value = match lead {
+        Lead::Server => Value::Null,
         Lead::User => filter.user_id.unwrap_or_default().to_owned().into(),
         Lead::Actor => filter.actor.unwrap_or_default().to_owned().into(),
         Lead::Action => filter
@@ -125,8 +150,46 @@ pub fn list(
             .into(),
         Lead::Applied => i64::from(filter.applied.unwrap_or_default()).into(),
     };
-    let rows = tx
-        .prepare_cached(&lead.sql())?
+    let limit = limit as usize;
+    let mut cases = Vec::new();
+    walk(
+        tx,
+        &behind_sql(),
+        (server_id, Value::Null),
+        (low.max(split), high),
+        filter,
+        limit,
+        &mut cases,
+    )?;
+    walk(
+        tx,
+        &lead.sql(),
+        (server_id, lead_value),
+        (low, high.min(split)),
+        filter,
+        limit,
+        &mut cases,
+    )?;
+    Ok(cases)
+}
+
+/// Appends to `cases`, until it holds `limit`, the cases of `server_id`
+/// that `sql` yields for `filter` within the numbers `[low, high)`.
+fn walk(
+    tx: &Transaction<'_>,
+    sql: &str,
+    (server_id, lead_value): (&str, Value),
+    (low, high): (i64, i64),
+    filter: &Filter<'_>,
+    limit: usize,
+    cases: &mut Vec<Case>,
+) -> Result<(), StoreError> {
+    let wanted = limit.saturating_sub(cases.len());
+    if wanted == 0 || low >= high {
+        return Ok(());
+    }
+    let mut statement = tx.prepare_cached(sql)?;
+    let rows = statement
         .query_map(
             params![
                 server_id,
@@ -137,12 +200,16 @@ pub fn list(
                 filter.actor,
                 filter.action.map(Action::as_str),
                 filter.applied,
+                filter.since.unwrap_or(i64::MIN),
+                filter.until.unwrap_or(i64::MAX),
             ],
             case_from_row,
         )?
-        .take(limit as usize)
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+        .take(wanted);
+    for row in rows {
+        cases.push(row?);
+    }
+    Ok(())
 }
 
 // The listing statements have no `LIMIT ?`: SQLite lets a bound LIMIT steer
@@ -152,18 +219,20 @@ pub fn list(
 // stops stepping after `limit` rows instead; the statement stays in the cache
 // prepared once.
 
-const FIRST_RECORDED_SQL: &str =
-    "SELECT number FROM cases WHERE server_id = ?1 AND created_at >= ?2
-     ORDER BY created_at, number LIMIT 1";
+const FIRST_REACHING_SQL: &str =
+    "SELECT number FROM cases WHERE server_id = ?1 AND clock_high >= ?2
+     ORDER BY clock_high, number LIMIT 1";
 
-/// The number of the first case of `server_id` recorded at or after `at`.
-fn first_recorded_at(
+/// The number of the first case of `server_id` whose `clock_high` reaches
+/// `at`: the first recorded at or after `at`, and the first after which a
+/// case recorded before `at` must have been recorded behind the clock's high.
+fn first_reaching(
     tx: &Transaction<'_>,
     server_id: &str,
     at: i64,
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .prepare_cached(FIRST_RECORDED_SQL)?
+        .prepare_cached(FIRST_REACHING_SQL)?
         .query_row(params![server_id, at], |row| row.get(0))
         .optional()?)
 }
@@ -228,13 +297,14 @@ mod tests {
                 for lead in Lead::ALL {
                     counts.push(tx.prepare_cached(&lead.sql())?.get_status(RePrepare));
                 }
-                counts.push(tx.prepare_cached(FIRST_RECORDED_SQL)?.get_status(RePrepare));
+                counts.push(tx.prepare_cached(&behind_sql())?.get_status(RePrepare));
+                counts.push(tx.prepare_cached(FIRST_REACHING_SQL)?.get_status(RePrepare));
                 counts.push(tx.prepare_cached(config::AUDIT_SQL)?.get_status(RePrepare));
                 Ok::<_, StoreError>(counts)
             })
             .await
             .unwrap();
-        assert_eq!(reprepared, [0; 7]);
+        assert_eq!(reprepared, [0; 8]);
     }
 
     #[tokio::test]
@@ -256,7 +326,8 @@ mod tests {
                         (plan(tx, &lead.sql()), index)
                     })
                     .collect();
-                plans.push((plan(tx, FIRST_RECORDED_SQL), "cases_by_time"));
+                plans.push((plan(tx, &behind_sql()), "cases_behind"));
+                plans.push((plan(tx, FIRST_REACHING_SQL), "cases_by_clock_high"));
                 Ok::<_, StoreError>(plans)
             })
             .await
@@ -273,5 +344,88 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A database of V21, whose clock stepped back between cases, migrated:
+    /// V22 finds each case's `clock_high` from the cases before it (per
+    /// server), and the time filters select by the recorded times.
+    #[tokio::test]
+    async fn cases_recorded_before_v20_filter_by_their_times() {
+        use crate::store::{Role, configure, embedded};
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("modctld.db");
+        {
+            let mut conn = rusqlite::Connection::open(&db).unwrap();
+            configure(&conn, Role::Writer).unwrap();
+            embedded::migrations::runner()
+                .set_target(refinery::Target::Version(21))
+                .run(&mut conn)
+                .unwrap();
+            // Server a: cases 1-3 at 1000-1002, 4-5 stepped back to 500-501,
+            // 6 at 1003. Server b: 1-2 at 600-601, never stepped back.
+            conn.execute_batch(
+                "INSERT INTO teams (id, name, plan, created_at) VALUES (1, 't', 'pro', 0);
+                 INSERT INTO servers (id, team_id, platform, name, claimed_at)
+                     VALUES ('a', 1, 'discord', 'A', 0), ('b', 1, 'discord', 'B', 0);
+                 INSERT INTO cases (server_id, number, action, user_id, actor, applied, platform,
+                                    detail, source, created_at, rollup_day)
+                 VALUES ('a', 1, 'note', 'u', 'k', 1, 'discord', '', 'api', 1000, 0),
+                        ('a', 2, 'note', 'u', 'k', 1, 'discord', '', 'api', 1001, 0),
+                        ('b', 1, 'note', 'u', 'k', 1, 'discord', '', 'api', 600, 0),
+                        ('a', 3, 'note', 'u', 'k', 1, 'discord', '', 'api', 1002, 0),
+                        ('a', 4, 'note', 'u', 'k', 1, 'discord', '', 'api', 500, 0),
+                        ('b', 2, 'note', 'u', 'k', 1, 'discord', '', 'api', 601, 0),
+                        ('a', 5, 'note', 'u', 'k', 1, 'discord', '', 'api', 501, 0),
+                        ('a', 6, 'note', 'u', 'k', 1, 'discord', '', 'api', 1003, 0);",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&db).await.unwrap();
+        let numbers = |server: &'static str, since: Option<i64>, until: Option<i64>| {
+            store.read(move |tx| {
+                let filter = Filter {
+                    since,
+                    until,
+                    ..Filter::default()
+                };
+                let cases = list(tx, server, &filter, 50)?;
+                Ok::<_, StoreError>(cases.iter().map(|c| c.id).collect::<Vec<_>>())
+            })
+        };
+        assert_eq!(numbers("a", Some(900), None).await.unwrap(), [6, 3, 2, 1]);
+        assert_eq!(numbers("a", None, Some(900)).await.unwrap(), [5, 4]);
+        assert_eq!(
+            numbers("a", Some(501), Some(1002)).await.unwrap(),
+            [5, 2, 1]
+        );
+        assert_eq!(numbers("b", Some(601), None).await.unwrap(), [2]);
+        assert_eq!(numbers("b", None, Some(601)).await.unwrap(), [1]);
+        let highs = store
+            .read(|tx| {
+                let mut statement = tx.prepare(
+                    "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
+                )?;
+                let rows = statement
+                    .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                    .collect::<rusqlite::Result<Vec<(String, i64, i64)>>>()?;
+                Ok::<_, StoreError>(rows)
+            })
+            .await
+            .unwrap();
+        let a = |n, high| ("a".to_owned(), n, high);
+        let b = |n, high| ("b".to_owned(), n, high);
+        assert_eq!(
+            highs,
+            [
+                a(1, 1000),
+                a(2, 1001),
+                a(3, 1002),
+                a(4, 1002),
+                a(5, 1002),
+                a(6, 1003),
+                b(1, 600),
+                b(2, 601)
+            ]
+        );
     }
 }
