@@ -185,6 +185,13 @@ impl AppState {
         self
     }
 
+    /// Gives up on a platform request after `timeout` instead of
+    /// [`platform::REQUEST_TIMEOUT`] (tests of platforms that never answer).
+    pub fn with_platform_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.platforms = self.platforms.with_request_timeout(timeout);
+        self
+    }
+
     /// Wakes the background workers at these intervals.
     pub fn with_worker_intervals(mut self, intervals: Intervals) -> Self {
         self.worker_intervals = intervals;

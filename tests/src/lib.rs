@@ -67,6 +67,8 @@ pub struct TestDaemon {
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
     dir: tempfile::TempDir,
+    /// How long a platform request may take (`None`: the daemon's default).
+    platform_timeout: Option<Duration>,
 }
 
 /// A key created for a test: the full key and its public id.
@@ -103,6 +105,21 @@ impl TestDaemon {
             limits,
             true,
             false,
+            None,
+        )
+    }
+
+    /// Like [`TestDaemon::start`], but a platform request that gets no
+    /// answer within `timeout` fails (instead of after 10 s), for tests of
+    /// platforms that never answer. Kept across [`TestDaemon::restart`].
+    pub fn start_with_platform_timeout(timeout: Duration) -> TestDaemon {
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            true,
+            false,
+            Some(timeout),
         )
     }
 
@@ -117,6 +134,7 @@ impl TestDaemon {
             quick_shutdown(),
             true,
             true,
+            None,
         )
     }
 
@@ -131,6 +149,7 @@ impl TestDaemon {
             quick_shutdown(),
             false,
             false,
+            None,
         )
     }
 
@@ -145,6 +164,7 @@ impl TestDaemon {
             self.state.http_limits,
             self.state.webhooks.allows_internal(),
             self.state.request_limits.is_on(),
+            self.platform_timeout,
         )
     }
 
@@ -154,6 +174,7 @@ impl TestDaemon {
         limits: HttpLimits,
         webhooks_allow_internal: bool,
         rate_limits: bool,
+        platform_timeout: Option<Duration>,
     ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
@@ -168,7 +189,11 @@ impl TestDaemon {
                 let store = Store::open(&db).await.expect("open store");
                 let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
                 let url = format!("http://{}", listener.local_addr().expect("address"));
-                let state = AppState::new(store)
+                let mut state = AppState::new(store);
+                if let Some(timeout) = platform_timeout {
+                    state = state.with_platform_timeout(timeout);
+                }
+                let state = state
                     .with_clock(clock)
                     .with_retry_policy(RetryPolicy {
                         max_attempts: 3,
@@ -210,6 +235,7 @@ impl TestDaemon {
             shutdown: Some(shutdown_tx),
             thread: Some(thread),
             dir,
+            platform_timeout,
         }
     }
 

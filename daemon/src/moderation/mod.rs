@@ -376,13 +376,13 @@ struct Job {
 impl Job {
     async fn run(self) -> ModerationResult<ActionResponse> {
         let adapter = self.adapter;
-        let outcome = carry(
+        let outcome = carry_case(
             adapter.as_deref(),
             &self.input,
             &self.server,
             &self.sections,
             self.jail.as_ref(),
-            self.case.expires_at,
+            &self.case,
         )
         .await;
         let settled = settle::Settle {
@@ -488,6 +488,31 @@ async fn carry(
     let mut outcome = behaviour::carry_out(adapter, input, &cx).await;
     outcome.detail = input.with_default_note(outcome.detail);
     outcome
+}
+
+/// Carries out pending `case` (as `input`) like [`carry`]; when the call
+/// failed once it may have reached the platform, asks the platform what is
+/// true instead of recording a guess ([`recovery::confirm`]).
+async fn carry_case(
+    adapter: Option<&dyn PlatformAdapter>,
+    input: &Checked,
+    server: &Server,
+    sections: &Sections,
+    jail: Option<&JailRecord>,
+    case: &Case,
+) -> Outcome {
+    let outcome = carry(adapter, input, server, sections, jail, case.expires_at).await;
+    let (Some(unconfirmed), Some(adapter)) = (&outcome.unconfirmed, adapter) else {
+        return outcome;
+    };
+    tracing::warn!(server = %server.id, case = case.id, error = %unconfirmed.error, "a platform call may have been carried out; asking the platform");
+    let asking = recovery::Asking::Failure {
+        error: &unconfirmed.error,
+        done: &unconfirmed.done,
+    };
+    let mut confirmed = recovery::confirm(adapter, server, sections, case, &asking).await;
+    confirmed.detail = input.with_default_note(confirmed.detail);
+    confirmed
 }
 
 /// The request a recorded case carried out (for settling it again).
