@@ -171,6 +171,7 @@ impl From<ModerationError> for ApiError {
             ModerationError::Conflict(m) => ApiError::Conflict(m),
             ModerationError::Store(e) => e.into(),
             e @ ModerationError::Task(_) => ApiError::Internal(e.into()),
+            e @ ModerationError::Abandoned => ApiError::ServiceUnavailable(e.to_string()),
         }
     }
 }

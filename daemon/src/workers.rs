@@ -165,7 +165,10 @@ impl Workers {
                 );
                 let state = state.clone();
                 state.in_flight.clone().spawn(async move {
-                    moderation::recovery::settle_adopted(&state, orphans).await;
+                    // Past the shutdown deadline the rest stays pending for
+                    // the next start.
+                    let settling = moderation::recovery::settle_adopted(&state, orphans);
+                    let _ = moderation::until_abandoned(&state, settling).await;
                 });
             }
             Ok(_) => {}
@@ -180,14 +183,23 @@ impl Workers {
                 intervals.jail_expiry,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { moderation::expiry::release_due(&state).await },
+                // Abandoned at the shutdown deadline: a release not recorded
+                // is simply sent again by the next start's tick.
+                |state| async move {
+                    let releasing = moderation::expiry::release_due(&state);
+                    moderation::until_abandoned(&state, releasing).await?
+                },
             ),
             every(
                 "recovery",
                 intervals.recovery,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { moderation::recovery::settle_orphans(&state).await },
+                // Abandoned at the shutdown deadline: its cases stay pending.
+                |state| async move {
+                    let settling = moderation::recovery::settle_orphans(&state);
+                    moderation::until_abandoned(&state, settling).await?
+                },
             ),
             every(
                 "checkpoint",

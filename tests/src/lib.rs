@@ -412,7 +412,10 @@ impl TestDaemon {
 }
 
 impl TestDaemon {
-    fn stop(&mut self) {
+    /// Stops the daemon as SIGTERM does (its shutdown deadline applies) and
+    /// waits until it has stopped. Its database stays for
+    /// [`TestDaemon::db_path`] and [`TestDaemon::restart`].
+    pub fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

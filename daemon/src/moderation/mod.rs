@@ -78,14 +78,32 @@ pub struct ActionCall {
 /// up, or the shutdown deadline passed) only stops waiting for the answer.
 /// Otherwise a drop between the commit of the pending case and the start of
 /// the platform call would leave a decided action never carried out.
+///
+/// The task itself stops where it is when the shutdown deadline passes
+/// ([`AppState::abandon`]): a platform that does not answer must not hold
+/// the daemon's exit for its timeouts and retries. What it wrote stays
+/// (each write is one transaction), so its case is pending, and recovery
+/// settles it at the next start by asking the platform.
 pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let state = state.clone();
     state
         .in_flight
         .clone()
-        .spawn(async move { run(&state, call).await })
+        .spawn(async move { until_abandoned(&state, run(&state, call)).await? })
         .await
         .map_err(|e| ModerationError::Task(e.to_string()))?
+}
+
+/// Runs `work` until it completes or the shutdown deadline passes, whichever
+/// is first; `Abandoned` in the second case (`work` is dropped where it is).
+pub async fn until_abandoned<T>(
+    state: &AppState,
+    work: impl Future<Output = T>,
+) -> ModerationResult<T> {
+    tokio::select! {
+        done = work => Ok(done),
+        () = state.abandon.cancelled() => Err(ModerationError::Abandoned),
+    }
 }
 
 async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
