@@ -99,6 +99,9 @@ pub struct AppState {
     pub platforms: PlatformClients,
     /// One lock per member being acted on.
     pub member_locks: MemberLocks,
+    /// The servers whose actions left pending by a stopped daemon are being
+    /// settled at start-up: their requests wait, and `/ready` is 503.
+    pub settling: moderation::recovery::Settling,
     /// The tasks carrying out actions; the server waits for them when it
     /// stops, so an action whose client is gone still reaches its case.
     pub in_flight: TaskTracker,
@@ -143,6 +146,7 @@ impl AppState {
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
             member_locks: MemberLocks::default(),
+            settling: moderation::recovery::Settling::default(),
             in_flight: TaskTracker::new(),
             abandon: CancellationToken::new(),
             worker_intervals: Intervals::default(),

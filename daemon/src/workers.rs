@@ -9,9 +9,9 @@
 //!
 //! Workers today:
 //! - **recovery** ([`crate::moderation::recovery`]): settles the cases a
-//!   killed daemon left pending. At start-up its orphans are adopted *before*
-//!   the server accepts requests; afterwards it ticks rarely, for cases whose
-//!   settling write failed.
+//!   killed daemon left pending. At start-up its orphans are adopted, and
+//!   their servers marked as settling, *before* the server accepts requests;
+//!   afterwards it ticks rarely, for cases whose settling write failed.
 //! - **jail expiry** ([`crate::moderation::expiry`]): releases timed jails
 //!   whose end has come.
 //! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
@@ -163,6 +163,9 @@ impl Workers {
                     count = orphans.len(),
                     "settling actions left pending by a daemon that stopped mid-call"
                 );
+                // Before the first request: requests naming these servers
+                // wait for their settling, and `/ready` says not ready.
+                state.settling.begin(&orphans);
                 let state = state.clone();
                 state.in_flight.clone().spawn(async move {
                     // Past the shutdown deadline the rest stays pending for

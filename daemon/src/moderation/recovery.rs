@@ -20,6 +20,16 @@
 //! start-up the server adopts every orphan (takes its member) before it
 //! accepts a request, so a retry of the same `Idempotency-Key` waits for the
 //! settled case rather than racing recovery.
+//!
+//! No request sees such a case pending: the servers whose orphans are being
+//! settled at start-up are in [`Settling`] from before the first request
+//! until their last orphan is settled. A request naming one of them waits
+//! for it (at most [`SETTLING_WAIT`], then `503` with `Retry-After`), and
+//! `/ready` answers `503` while any is left. Requests for other servers are
+//! served at once: one team's slow platform does not hold the others.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
 
 use modctl_types::config::Sections;
 use modctl_types::moderation::{Action, Case};
@@ -30,6 +40,57 @@ use super::{MemberGuard, ModerationResult, carry, input_of, settle, setup};
 use crate::AppState;
 use crate::platform::{MemberState, PlatformAdapter, PlatformError};
 use crate::store::{StoreError, cases, servers};
+
+/// How long a request naming a server waits for the orphans being settled
+/// on it before it is answered `503` with `Retry-After`.
+pub const SETTLING_WAIT: Duration = Duration::from_secs(10);
+
+/// The servers whose orphans are being settled at start-up (see the module
+/// docs); cheap to clone, clones share the set.
+#[derive(Debug, Clone)]
+pub struct Settling {
+    servers: tokio::sync::watch::Sender<BTreeSet<String>>,
+}
+
+impl Default for Settling {
+    fn default() -> Self {
+        Settling {
+            servers: tokio::sync::watch::Sender::new(BTreeSet::new()),
+        }
+    }
+}
+
+impl Settling {
+    /// Marks the servers of `orphans` as being settled.
+    pub fn begin(&self, orphans: &[Orphan]) {
+        self.servers.send_modify(|servers| {
+            servers.extend(orphans.iter().map(|o| o.server.id.clone()));
+        });
+    }
+
+    /// `server` has no orphan left to settle.
+    fn finished(&self, server: &str) {
+        self.servers
+            .send_if_modified(|servers| servers.remove(server));
+    }
+
+    /// How many servers still have orphans being settled.
+    pub fn count(&self) -> usize {
+        self.servers.borrow().len()
+    }
+
+    /// Waits until `server` has no orphan being settled, for at most
+    /// `bound`; whether it has none.
+    pub async fn wait(&self, server: &str, bound: Duration) -> bool {
+        if !self.servers.borrow().contains(server) {
+            return true;
+        }
+        let mut servers = self.servers.subscribe();
+        tokio::time::timeout(bound, servers.wait_for(|s| !s.contains(server)))
+            .await
+            .is_ok()
+    }
+}
 
 /// A member's pending cases that nobody is carrying out, with the member
 /// held, oldest first.
@@ -113,16 +174,28 @@ async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()
 }
 
 /// Settles adopted orphans one member after another, releasing each member
-/// as soon as its cases are settled; a member whose settling fails is logged
-/// and left for the next tick, never blocking the others. Returns how many
+/// as soon as its cases are settled, and each server from [`Settling`] as
+/// soon as its last member is; a member whose settling fails is logged and
+/// left for the next tick, never blocking the others. Returns how many
 /// members were settled.
 pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
+    let mut left: HashMap<String, usize> = HashMap::new();
+    for orphan in &orphans {
+        *left.entry(orphan.server.id.clone()).or_default() += 1;
+    }
     let mut settled = 0;
     for orphan in orphans {
         match settle_orphan(state, &orphan).await {
             Ok(()) => settled += 1,
             Err(e) => {
                 tracing::error!(server = %orphan.server.id, error = %e, "cannot settle a pending case; the recovery worker retries");
+            }
+        }
+        let server = &orphan.server.id;
+        if let Some(count) = left.get_mut(server) {
+            *count -= 1;
+            if *count == 0 {
+                state.settling.finished(server);
             }
         }
     }
