@@ -38,7 +38,7 @@ pub struct Outcome {
     /// Set when the platform call failed in a way that leaves open whether
     /// it was carried out ([`PlatformError::may_have_applied`]): the
     /// outcome is then found out by asking the platform
-    /// (`moderation::carry` calls `recovery::confirm`). Recorded without
+    /// (`moderation::carry_case` calls `recovery::confirm`). Recorded without
     /// asking, the outcome is `unknown`, never "not applied".
     pub unconfirmed: Option<Box<Unconfirmed>>,
 }
