@@ -71,6 +71,15 @@ pub enum ApiError {
     /// 503: the daemon cannot serve requests now (its database does not answer).
     #[error("{0}")]
     ServiceUnavailable(String),
+    /// 503: the daemon cannot serve this request yet; retry after this many
+    /// seconds.
+    #[error("{message}")]
+    RetryLater {
+        /// What is under way and when to retry.
+        message: String,
+        /// Seconds until the request is likely to be served.
+        retry_after: u64,
+    },
     /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -95,7 +104,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ServiceUnavailable(_) | ApiError::RetryLater { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -123,7 +134,8 @@ impl IntoResponse for ApiError {
                     .headers_mut()
                     .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            ApiError::TooManyRequests { retry_after, .. } => {
+            ApiError::TooManyRequests { retry_after, .. }
+            | ApiError::RetryLater { retry_after, .. } => {
                 response
                     .headers_mut()
                     .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
@@ -175,6 +187,7 @@ impl From<ModerationError> for ApiError {
             ModerationError::Conflict(m) => ApiError::Conflict(m),
             ModerationError::Store(e) => e.into(),
             e @ ModerationError::Task(_) => ApiError::Internal(e.into()),
+            e @ ModerationError::Abandoned => ApiError::ServiceUnavailable(e.to_string()),
         }
     }
 }

@@ -75,6 +75,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::auth::AuthCache;
@@ -99,9 +100,17 @@ pub struct AppState {
     pub platforms: PlatformClients,
     /// One lock per member being acted on.
     pub member_locks: MemberLocks,
+    /// The servers whose actions left pending by a stopped daemon are being
+    /// settled at start-up: their requests wait, and `/ready` is 503.
+    pub settling: moderation::recovery::Settling,
     /// The tasks carrying out actions; the server waits for them when it
     /// stops, so an action whose client is gone still reaches its case.
     pub in_flight: TaskTracker,
+    /// Cancelled when the shutdown deadline has passed since the daemon was
+    /// asked to stop: actions and recovery still talking to a platform stop
+    /// where they are (their cases stay pending for the next start), so the
+    /// deadline bounds the whole stop.
+    pub abandon: CancellationToken,
     /// How often the background workers wake up.
     pub worker_intervals: Intervals,
     /// Time limits of the HTTP server (slow clients, shutdown) and its
@@ -142,7 +151,9 @@ impl AppState {
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
             member_locks: MemberLocks::default(),
+            settling: moderation::recovery::Settling::default(),
             in_flight: TaskTracker::new(),
+            abandon: CancellationToken::new(),
             worker_intervals: Intervals::default(),
             http_limits: HttpLimits::default(),
             trusted_proxies: client_address::TrustedProxies::default(),
@@ -188,6 +199,13 @@ impl AppState {
     /// Uses `retry` for platform calls (tests shorten the waits).
     pub fn with_retry_policy(mut self, retry: RetryPolicy) -> Self {
         self.platforms.retry = retry;
+        self
+    }
+
+    /// Gives up on a platform request after `timeout` instead of
+    /// [`platform::REQUEST_TIMEOUT`] (tests of platforms that never answer).
+    pub fn with_platform_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.platforms = self.platforms.with_request_timeout(timeout);
         self
     }
 
@@ -242,12 +260,25 @@ pub fn router(state: AppState) -> Router {
 /// shutdown deadline (see [`http::serve_http`]); then the actions they
 /// started finish too, also those whose client is gone or whose request was
 /// dropped at the deadline; then the workers stop.
+///
+/// The shutdown deadline, counted from `shutdown`, bounds all of it: when
+/// it passes, [`AppState::abandon`] stops the actions and the recovery
+/// still waiting for a platform, leaving their cases pending for the next
+/// start, and the workers' loops stop at once.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let workers = Workers::start(&state).await;
+    let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
+    let shutdown = async move {
+        shutdown.await;
+        tokio::spawn(async move {
+            tokio::time::sleep(deadline).await;
+            abandon.cancel();
+        });
+    };
     let result = http::serve_http(
         listener,
         router(state.clone()),
@@ -258,6 +289,12 @@ pub async fn serve(
     .await;
     state.in_flight.close();
     state.in_flight.wait().await;
+    if state.abandon.is_cancelled() {
+        tracing::warn!(
+            "shutdown deadline of {:?} passed: actions still being carried out were left pending; the next start settles them",
+            state.http_limits.shutdown_deadline
+        );
+    }
     workers.stop().await;
     // What the receivers buffered since the last flush is written before
     // the daemon stops (a crash loses it; a clean stop does not).

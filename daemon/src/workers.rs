@@ -9,9 +9,9 @@
 //!
 //! Workers today:
 //! - **recovery** ([`crate::moderation::recovery`]): settles the cases a
-//!   killed daemon left pending. At start-up its orphans are adopted *before*
-//!   the server accepts requests; afterwards it ticks rarely, for cases whose
-//!   settling write failed.
+//!   killed daemon left pending. At start-up its orphans are adopted, and
+//!   their servers marked as settling, *before* the server accepts requests;
+//!   afterwards it ticks rarely, for cases whose settling write failed.
 //! - **jail expiry** ([`crate::moderation::expiry`]): releases timed jails
 //!   whose end has come.
 //! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
@@ -163,9 +163,15 @@ impl Workers {
                     count = orphans.len(),
                     "settling actions left pending by a daemon that stopped mid-call"
                 );
+                // Before the first request: requests naming these servers
+                // wait for their settling, and `/ready` says not ready.
+                state.settling.begin(&orphans);
                 let state = state.clone();
                 state.in_flight.clone().spawn(async move {
-                    moderation::recovery::settle_adopted(&state, orphans).await;
+                    // Past the shutdown deadline the rest stays pending for
+                    // the next start.
+                    let settling = moderation::recovery::settle_adopted(&state, orphans);
+                    let _ = moderation::until_abandoned(&state, settling).await;
                 });
             }
             Ok(_) => {}
@@ -180,14 +186,23 @@ impl Workers {
                 intervals.jail_expiry,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { moderation::expiry::release_due(&state).await },
+                // Abandoned at the shutdown deadline: a release not recorded
+                // is simply sent again by the next start's tick.
+                |state| async move {
+                    let releasing = moderation::expiry::release_due(&state);
+                    moderation::until_abandoned(&state, releasing).await?
+                },
             ),
             every(
                 "recovery",
                 intervals.recovery,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { moderation::recovery::settle_orphans(&state).await },
+                // Abandoned at the shutdown deadline: its cases stay pending.
+                |state| async move {
+                    let settling = moderation::recovery::settle_orphans(&state);
+                    moderation::until_abandoned(&state, settling).await?
+                },
             ),
             every(
                 "checkpoint",

@@ -69,6 +69,8 @@ pub struct TestDaemon {
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
     dir: tempfile::TempDir,
+    /// How long a platform request may take (`None`: the daemon's default).
+    platform_timeout: Option<Duration>,
 }
 
 /// A key created for a test: the full key and its public id.
@@ -105,6 +107,21 @@ impl TestDaemon {
             limits,
             true,
             false,
+            None,
+        )
+    }
+
+    /// Like [`TestDaemon::start`], but a platform request that gets no
+    /// answer within `timeout` fails (instead of after 10 s), for tests of
+    /// platforms that never answer. Kept across [`TestDaemon::restart`].
+    pub fn start_with_platform_timeout(timeout: Duration) -> TestDaemon {
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            true,
+            false,
+            Some(timeout),
         )
     }
 
@@ -119,6 +136,7 @@ impl TestDaemon {
             quick_shutdown(),
             true,
             true,
+            None,
         )
     }
 
@@ -133,6 +151,7 @@ impl TestDaemon {
             quick_shutdown(),
             false,
             false,
+            None,
         )
     }
 
@@ -147,6 +166,7 @@ impl TestDaemon {
             self.state.http_limits,
             self.state.webhooks.allows_internal(),
             self.state.request_limits.is_on(),
+            self.platform_timeout,
         )
     }
 
@@ -160,6 +180,7 @@ impl TestDaemon {
             quick_shutdown(),
             true,
             true,
+            None,
             |state| {
                 state.with_trusted_proxies(modctld::client_address::TrustedProxies::new(vec![
                     "127.0.0.1".parse().expect("an address"),
@@ -174,6 +195,7 @@ impl TestDaemon {
         limits: HttpLimits,
         webhooks_allow_internal: bool,
         rate_limits: bool,
+        platform_timeout: Option<Duration>,
     ) -> TestDaemon {
         TestDaemon::start_configured(
             dir,
@@ -181,6 +203,7 @@ impl TestDaemon {
             limits,
             webhooks_allow_internal,
             rate_limits,
+            platform_timeout,
             |state| state,
         )
     }
@@ -191,6 +214,7 @@ impl TestDaemon {
         limits: HttpLimits,
         webhooks_allow_internal: bool,
         rate_limits: bool,
+        platform_timeout: Option<Duration>,
         configure: impl FnOnce(AppState) -> AppState + Send + 'static,
     ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
@@ -206,7 +230,11 @@ impl TestDaemon {
                 let store = Store::open(&db).await.expect("open store");
                 let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
                 let url = format!("http://{}", listener.local_addr().expect("address"));
-                let state = AppState::new(store)
+                let mut state = AppState::new(store);
+                if let Some(timeout) = platform_timeout {
+                    state = state.with_platform_timeout(timeout);
+                }
+                let state = state
                     .with_clock(clock)
                     .with_retry_policy(RetryPolicy {
                         max_attempts: 3,
@@ -249,6 +277,7 @@ impl TestDaemon {
             shutdown: Some(shutdown_tx),
             thread: Some(thread),
             dir,
+            platform_timeout,
         }
     }
 
@@ -425,7 +454,10 @@ impl TestDaemon {
 }
 
 impl TestDaemon {
-    fn stop(&mut self) {
+    /// Stops the daemon as SIGTERM does (its shutdown deadline applies) and
+    /// waits until it has stopped. Its database stays for
+    /// [`TestDaemon::db_path`] and [`TestDaemon::restart`].
+    pub fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

@@ -762,7 +762,7 @@ async fn platform_failures_become_applied_false_and_the_case_is_kept() {
     assert_outcome(
         &response,
         false,
-        "not applied: the platform failed with status 502 (Bad Gateway) after retrying",
+        "not applied: the platform failed with status 502: Bad Gateway, and asked afterwards discord shows the ban was not carried out",
     );
     assert_discord_writes(&discord, &[("PUT", ban.as_str(), None); 3]);
     assert!(!discord.is_banned(TARGET));

@@ -146,8 +146,9 @@ pub struct Escalation {
 /// with the platform's answer afterwards, so that no action the daemon
 /// decided to take can go unrecorded. A case whose platform call was cut off
 /// (the daemon was killed) is settled at the next start by checking the
-/// platform; when that cannot tell what happened, the case is `unknown` and
-/// its `detail` says what to check by hand.
+/// platform, and so is one whose answer was lost (a 5xx, a timeout) at once;
+/// when that cannot tell what happened, the case is `unknown` and its
+/// `detail` says what to check by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
@@ -158,7 +159,8 @@ pub enum CaseState {
     /// The platform's answer is recorded in `applied` and `detail`.
     #[default]
     Settled,
-    /// The platform call was cut off and its effect could not be checked.
+    /// The platform call was cut off or its answer lost, and its effect
+    /// could not be checked.
     Unknown,
 }
 

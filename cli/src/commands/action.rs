@@ -2,9 +2,10 @@
 
 use clap::{Args, ValueEnum};
 use modctl_client::Client;
-use modctl_types::moderation::{Action, ActionRequest, ActionResponse};
+use modctl_types::moderation::{Action, ActionRequest, ActionResponse, CaseState};
 use modctl_types::servers::Server;
 
+use crate::commands::cases::applied_text;
 use crate::commands::{print, read_input};
 use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
@@ -177,9 +178,16 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
         }
         .map_err(api_error(words::ACTION))?;
         print(&render_response(&response, context.output));
-        if !response.applied {
+        let note = match response.state {
+            CaseState::Unknown => Some(
+                "whether the platform applied it is unknown: the detail says what to check; the case is recorded",
+            ),
+            _ if !response.applied => Some("the platform did not apply it; the case is recorded"),
+            _ => None,
+        };
+        if let Some(note) = note {
             eprintln!(
-                "{} the platform did not apply it; the case is recorded",
+                "{} {note}",
                 paint_stderr("note:", console::Style::new().yellow())
             );
         }
@@ -366,7 +374,10 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     }
     let mut pairs = vec![
         ("case", format!("#{}", response.case_id)),
-        ("applied", response.applied.to_string()),
+        (
+            "applied",
+            applied_text(response.applied, response.state, ("true", "false")),
+        ),
         ("platform", response.platform.to_string()),
         ("detail", response.detail.clone()),
         ("active_strikes", response.active_strikes.to_string()),
@@ -379,7 +390,10 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
             "escalation",
             format!(
                 "{} (case #{}): applied={}: {}",
-                escalation.action, escalation.case_id, escalation.applied, escalation.detail
+                escalation.action,
+                escalation.case_id,
+                applied_text(escalation.applied, escalation.state, ("true", "false")),
+                escalation.detail
             ),
         ));
     }
@@ -397,7 +411,7 @@ pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
             (Some(r), _) => vec![
                 result.user_id.clone(),
                 r.case_id.to_string(),
-                r.applied.to_string(),
+                applied_text(r.applied, r.state, ("true", "false")),
                 r.detail.clone(),
             ],
             (None, error) => vec![

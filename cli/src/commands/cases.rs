@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand, ValueEnum};
 use modctl_client::CaseQuery;
 use modctl_types::Timestamp;
-use modctl_types::moderation::{Action, Case, JailRecord, StrikeSummary};
+use modctl_types::moderation::{Action, Case, CaseState, JailRecord, StrikeSummary};
 
 use crate::commands::print;
 use crate::context::Context;
@@ -281,6 +281,18 @@ pub fn render_cases(cases: &[Case], mode: OutputMode) -> String {
     cases_rows(cases, mode, crate::output::relative_to()).render(mode)
 }
 
+/// `applied` as tables and plain output show it: `unknown` for a case
+/// whose outcome nobody could check and `pending` for one being carried
+/// out, rather than a "no" that may be untrue; otherwise `yes` or `no` as
+/// the caller words them (JSON keeps the boolean and the `state`).
+pub fn applied_text(applied: bool, state: CaseState, (yes, no): (&str, &str)) -> String {
+    match state {
+        CaseState::Unknown | CaseState::Pending => state.as_str().to_owned(),
+        _ if applied => yes.to_owned(),
+        _ => no.to_owned(),
+    }
+}
+
 /// The rows of [`render_cases`]; table times relative to `now` if given.
 /// A table shows source and actor with `--wide` only; plain rows have every
 /// column.
@@ -296,7 +308,7 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
             c.id.to_string(),
             c.action.to_string(),
             c.user_id.clone(),
-            if c.applied { "yes".into() } else { "no".into() },
+            applied_text(c.applied, c.state, ("yes", "no")),
             match c.linked_case_id {
                 Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
                 _ => c.source.to_string(),
@@ -335,7 +347,10 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                 "delete_message_days",
                 optional(case.delete_message_days.map(|d| d.to_string())),
             ),
-            ("applied", case.applied.to_string()),
+            (
+                "applied",
+                applied_text(case.applied, case.state, ("true", "false")),
+            ),
             ("platform", case.platform.to_string()),
             ("detail", case.detail.clone()),
             ("source", case.source.to_string()),
@@ -499,6 +514,23 @@ mod tests {
 
     fn now() -> Option<Timestamp> {
         Some("2026-11-21T09:11:10Z".parse().unwrap())
+    }
+
+    /// A case whose outcome could not be checked never reads "no".
+    #[test]
+    fn an_unknown_outcome_is_shown_as_unknown() {
+        let mut unknown = case(
+            4,
+            Action::Kick,
+            false,
+            "outcome unknown: the platform did not answer in time while this kick was being sent to discord, and checking afterwards failed; check whether user 800000000000000004 is still a member",
+        );
+        unknown.state = CaseState::Unknown;
+        let plain = cases_rows(std::slice::from_ref(&unknown), OutputMode::Plain, None)
+            .render(OutputMode::Plain);
+        assert_eq!(plain.split('\t').nth(3), Some("unknown"), "{plain}");
+        let shown = render_case(&unknown, OutputMode::Plain);
+        assert!(shown.contains("applied\tunknown\n"), "{shown}");
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //!
 //! `health` answers from memory, so it says only that the process serves
 //! HTTP (it is also the benchmark's baseline route). `ready` asks the store,
-//! so a daemon whose database is stuck is taken out of rotation.
+//! so a daemon whose database is stuck is taken out of rotation, and says
+//! not ready while actions a stopped daemon left pending are being settled
+//! (their servers' requests wait meanwhile: see
+//! [`crate::moderation::recovery`]).
 
 use std::time::Duration;
 
@@ -39,13 +42,22 @@ pub async fn health() -> Json<Health> {
     path = "/ready",
     tag = "meta",
     summary = "Readiness",
-    description = "The daemon can serve requests: its database answers within 2 seconds. Needs no key.",
+    description = "The daemon can serve requests: the actions a stopped daemon left pending are settled, and its database answers within 2 seconds. Needs no key.",
     responses(
         (status = 200, description = "Ready.", body = Readiness),
-        (status = 503, description = "Not ready: the database did not answer; the message says why.", body = ErrorBody),
+        (status = 503, description = "Not ready: actions left pending when the daemon last stopped are still being settled, or the database did not answer; the message says which.", body = ErrorBody),
     ),
 )]
 pub async fn ready(State(state): State<AppState>) -> ApiResult<Json<Readiness>> {
+    let settling = state.settling.count();
+    if settling > 0 {
+        return Err(ApiError::RetryLater {
+            message: format!(
+                "not ready: settling the actions left pending on {settling} server(s) when the daemon last stopped"
+            ),
+            retry_after: 1,
+        });
+    }
     let probe = state
         .store
         .read(|tx| tx.query_row("SELECT 1", [], |row| row.get::<_, i64>(0)));

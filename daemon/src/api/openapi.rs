@@ -14,7 +14,8 @@
 //! - a `security` requirement (`bearer` with the scope as its role) means the
 //!   key is checked: `401` and `403`, the `x-required-scope` extension and a
 //!   sentence naming the scope;
-//! - a `{id}` in the path means a server is looked up: `404`;
+//! - a `{id}` in the path means a server is looked up: `404`, and `503`
+//!   while its actions left pending by a stopped daemon are being settled;
 //! - parameters mean `400`; a request body means `400`, `408`, `413`, `415`;
 //! - every request can meet the HTTP limits (`414`, `431`) and `500`.
 //!
@@ -305,6 +306,14 @@ fn add_shared(path: &str, operation: &mut Operation) {
     }
     if path.contains("{id}") {
         add_error(operation, "404", "No server with this id is claimed.");
+        add_error(
+            operation,
+            "503",
+            &format!(
+                "The server's actions left pending when the daemon last stopped are still being settled after {} s; `Retry-After` says when to retry.",
+                crate::moderation::recovery::SETTLING_WAIT.as_secs()
+            ),
+        );
         // `/servers//activity` and `/servers/./activity` reach the daemon
         // as `/servers/activity`: the `{id}` route, which has other methods.
         add_error(

@@ -60,6 +60,7 @@ use modctl_types::{Scope, Server, Team};
 use crate::AppState;
 use crate::api_key::PresentedKey;
 use crate::error::ApiError;
+use crate::moderation::recovery::SETTLING_WAIT;
 use crate::plans::{AnyPlan, RequiredFeature};
 use crate::request_limits::{Rate, RequestLimits, UsageSlot};
 use crate::store::keys::{self, KeyRecord};
@@ -187,14 +188,32 @@ impl<S: RequiredScope, F: RequiredFeature> FromRequestParts<AppState> for Server
         let id = server_id_from_path(parts, state).await;
         let (caller, server) = authorize(parts, state, S::SCOPE, Some(id)).await?;
         F::check(caller.team())?;
+        let server = server.ok_or_else(|| {
+            ApiError::Internal(anyhow::anyhow!("a server check without a server"))
+        })?;
+        settled(state, &server.id).await?;
         Ok(ServerAccess {
             caller,
-            server: server.ok_or_else(|| {
-                ApiError::Internal(anyhow::anyhow!("a server check without a server"))
-            })?,
+            server,
             _scope: PhantomData,
         })
     }
+}
+
+/// Waits while actions a stopped daemon left pending on server `id` are
+/// being settled, so no request sees them pending (see
+/// [`crate::moderation::recovery::Settling`]); `503` with `Retry-After` when
+/// that takes longer than [`SETTLING_WAIT`].
+async fn settled(state: &AppState, id: &str) -> Result<(), ApiError> {
+    if state.settling.wait(id, SETTLING_WAIT).await {
+        return Ok(());
+    }
+    Err(ApiError::RetryLater {
+        message: format!(
+            "server `{id}` is settling actions left pending when the daemon last stopped (asking its platform how they ended): retry in a few seconds"
+        ),
+        retry_after: 5,
+    })
 }
 
 /// Loads server `id` for `caller`: 404 when nobody claimed it, 403 when another

@@ -35,6 +35,22 @@ pub struct Outcome {
     pub jail: JailEffect,
     /// Settled, or unknown when nobody can tell what the platform did.
     pub state: CaseState,
+    /// Set when the platform call failed in a way that leaves open whether
+    /// it was carried out ([`PlatformError::may_have_applied`]): the
+    /// outcome is then found out by asking the platform
+    /// (`moderation::carry_case` calls `recovery::confirm`). Recorded without
+    /// asking, the outcome is `unknown`, never "not applied".
+    pub unconfirmed: Option<Box<Unconfirmed>>,
+}
+
+/// A platform call that may or may not have been carried out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unconfirmed {
+    /// How the call failed.
+    pub error: PlatformError,
+    /// What the case records if the platform shows it done (its detail,
+    /// and the jail change with the roles saved before the call).
+    pub done: Outcome,
 }
 
 /// An action's effect on the member's jail.
@@ -60,6 +76,7 @@ impl Outcome {
             counts: true,
             jail: JailEffect::Unchanged,
             state: CaseState::Settled,
+            unconfirmed: None,
         }
     }
 
@@ -86,6 +103,20 @@ impl Outcome {
         Outcome {
             state: CaseState::Unknown,
             ..Outcome::refused(detail)
+        }
+    }
+
+    /// A call that failed with `error` after it may have reached the
+    /// platform; `done` is what it records if the platform shows it done.
+    pub fn unconfirmed(error: PlatformError, done: Outcome) -> Self {
+        Outcome {
+            unconfirmed: Some(Box::new(Unconfirmed {
+                error: error.clone(),
+                done,
+            })),
+            ..Outcome::unknown(format!(
+                "outcome unknown: {error}, and it was not checked on the platform"
+            ))
         }
     }
 
@@ -189,47 +220,45 @@ pub async fn carry_out(
         (Platform::Discord, Action::Timeout) => {
             let until = cx.until.expect("timeouts have an end");
             discord(adapter, user, Act::Timeout, async {
-                adapter
-                    .timeout(user, until, reason)
-                    .await
-                    .map(|()| Outcome::applied(format!("timed out until {until}")))
+                result(
+                    adapter.timeout(user, until, reason).await,
+                    Outcome::applied(format!("timed out until {until}")),
+                )
             })
             .await
         }
         (Platform::Telegram, Action::Timeout) => result(
-            adapter
-                .mute(user, cx.until)
-                .await
-                .map(|()| Outcome::applied(format!("muted {until_text} (restrictChatMember)"))),
+            adapter.mute(user, cx.until).await,
+            Outcome::applied(format!("muted {until_text} (restrictChatMember)")),
         ),
 
         (Platform::Discord, Action::Kick) => {
             discord(adapter, user, Act::Kick, async {
-                adapter
-                    .kick(user, reason)
-                    .await
-                    .map(|()| Outcome::applied("kicked"))
+                result(adapter.kick(user, reason).await, Outcome::applied("kicked"))
             })
             .await
         }
         (Platform::Telegram, Action::Kick) => {
             // Telegram has no kick: ban, then unban so the member may rejoin.
-            let kicked = async {
-                adapter.ban(user, 0, reason).await?;
-                adapter.unban(user, reason).await?;
-                Ok(Outcome::applied(
-                    "removed with a ban followed by an unban; they may rejoin",
-                ))
-            };
-            result(kicked.await)
+            let done = Outcome::applied("removed with a ban followed by an unban; they may rejoin");
+            match adapter.ban(user, 0, reason).await {
+                Err(e) => result(Err(e), done),
+                // Banned for sure: whatever stopped the unban, the platform
+                // is asked what the member's state is now.
+                Ok(()) => match adapter.unban(user, reason).await {
+                    Ok(()) => done,
+                    Err(e) => Outcome::unconfirmed(e, done),
+                },
+            }
         }
 
         (Platform::Discord, Action::Ban) => {
             let days = input.delete_message_days.unwrap_or(0);
             discord(adapter, user, Act::Ban, async {
-                adapter.ban(user, days, reason).await.map(|()| {
-                    Outcome::applied(format!("banned; deleted {days} day(s) of their messages"))
-                })
+                result(
+                    adapter.ban(user, days, reason).await,
+                    Outcome::applied(format!("banned; deleted {days} day(s) of their messages")),
+                )
             })
             .await
         }
@@ -241,43 +270,37 @@ pub async fn carry_out(
                 "banned (banChatMember)"
             };
             result(
-                adapter
-                    .ban(user, days, reason)
-                    .await
-                    .map(|()| Outcome::applied(detail)),
+                adapter.ban(user, days, reason).await,
+                Outcome::applied(detail),
             )
         }
 
         (Platform::Discord, Action::Unban) => {
             discord(adapter, user, Act::Unban, async {
-                adapter
-                    .unban(user, reason)
-                    .await
-                    .map(|()| Outcome::applied("ban lifted"))
+                result(
+                    adapter.unban(user, reason).await,
+                    Outcome::applied("ban lifted"),
+                )
             })
             .await
         }
         (Platform::Telegram, Action::Unban) => result(
-            adapter
-                .unban(user, reason)
-                .await
-                .map(|()| Outcome::applied("ban lifted (unbanChatMember); they may rejoin")),
+            adapter.unban(user, reason).await,
+            Outcome::applied("ban lifted (unbanChatMember); they may rejoin"),
         ),
 
         (Platform::Discord, Action::Jail) => discord_jail(adapter, input, cx).await,
-        (Platform::Telegram, Action::Jail) => {
-            result(adapter.mute(user, cx.until).await.map(|()| {
-                Outcome::applied(format!("jailed: muted {until_text}")).with_jail(
-                    JailEffect::Jailed {
-                        saved_roles: Vec::new(),
-                    },
-                )
-            }))
-        }
+        (Platform::Telegram, Action::Jail) => result(
+            adapter.mute(user, cx.until).await,
+            Outcome::applied(format!("jailed: muted {until_text}")).with_jail(JailEffect::Jailed {
+                saved_roles: Vec::new(),
+            }),
+        ),
         (Platform::Discord, Action::Unjail) => discord_unjail(adapter, input, cx).await,
-        (Platform::Telegram, Action::Unjail) => result(adapter.unmute(user).await.map(|()| {
-            Outcome::applied("released: send permissions restored").with_jail(JailEffect::Released)
-        })),
+        (Platform::Telegram, Action::Unjail) => result(
+            adapter.unmute(user).await,
+            Outcome::applied("released: send permissions restored").with_jail(JailEffect::Released),
+        ),
         // The record-only actions were answered by `known_outcome`.
         // Validation keeps the others from getting here: Slack has no jail,
         // and future actions or platforms are refused rather than half-done.
@@ -287,21 +310,29 @@ pub async fn carry_out(
     }
 }
 
-/// A platform result as an outcome: failures become `applied: false` with advice.
-fn result(outcome: Result<Outcome, PlatformError>) -> Outcome {
-    outcome.unwrap_or_else(|e| Outcome::refused(format!("not applied: {}", e.advice())))
+/// A platform call's result as an outcome: `done` when it succeeded; a
+/// refusal becomes `applied: false` with advice; a failure after which the
+/// platform may have carried it out (a 5xx, a lost answer) is never
+/// recorded as not applied: the platform is asked ([`Outcome::unconfirmed`]).
+fn result(call: Result<(), PlatformError>, done: Outcome) -> Outcome {
+    match call {
+        Ok(()) => done,
+        Err(e) if e.may_have_applied() => Outcome::unconfirmed(e, done),
+        Err(e) => Outcome::refused(format!("not applied: {}", e.advice())),
+    }
 }
 
 /// Reads the hierarchy and checks it before doing anything on Discord, so a
-/// refusal names its reason and no doomed request is sent.
+/// refusal names its reason and no doomed request is sent. A failed read
+/// changed nothing, so it is a plain refusal.
 async fn discord(
     adapter: &dyn PlatformAdapter,
     user: &str,
     act: Act<'_>,
-    call: impl Future<Output = Result<Outcome, PlatformError>>,
+    call: impl Future<Output = Outcome>,
 ) -> Outcome {
     match checked_hierarchy(adapter, user, act).await {
-        Ok(_) => result(call.await),
+        Ok(_) => call.await,
         Err(refusal) => refusal,
     }
 }
@@ -339,18 +370,17 @@ async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Conte
         .until
         .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
     let saved = current.len();
+    let done = Outcome::applied(format!(
+        "jailed {until}: {saved} role(s) saved, jail role given"
+    ))
+    .with_jail(JailEffect::Jailed {
+        saved_roles: current,
+    });
     result(
         adapter
             .set_roles(&input.user_id, &new_roles, input.reason.as_deref())
-            .await
-            .map(|()| {
-                Outcome::applied(format!(
-                    "jailed {until}: {saved} role(s) saved, jail role given"
-                ))
-                .with_jail(JailEffect::Jailed {
-                    saved_roles: current,
-                })
-            }),
+            .await,
+        done,
     )
 }
 
@@ -387,11 +417,9 @@ async fn discord_unjail(
     result(
         adapter
             .set_roles(&input.user_id, &restored, input.reason.as_deref())
-            .await
-            .map(|()| {
-                Outcome::applied(format!("released: {count} role(s) restored"))
-                    .with_jail(JailEffect::Released)
-            }),
+            .await,
+        Outcome::applied(format!("released: {count} role(s) restored"))
+            .with_jail(JailEffect::Released),
     )
 }
 
@@ -444,8 +472,11 @@ async fn post_to_modlog(
         user = input.user_id,
         reason = input.reason.as_deref().unwrap_or("no reason given")
     );
+    let done = Outcome::applied("case recorded and written to the mod-log");
     match adapter.post_message(channel, &text).await {
-        Ok(()) => Outcome::applied("case recorded and written to the mod-log"),
+        Ok(()) => done,
+        // Posted or not, nobody can tell from here: the case says what to check.
+        Err(e) if e.may_have_applied() => Outcome::unconfirmed(e, done),
         Err(e) => Outcome::recorded(format!(
             "case recorded; not written to the mod-log: {}",
             e.advice()

@@ -19,6 +19,13 @@ pub enum ModerationError {
     /// The task carrying the action out panicked (a bug; logged).
     #[error("the action's task failed: {0}")]
     Task(String),
+    /// The daemon's shutdown deadline passed while the action was being
+    /// carried out: its case is left pending, and the next start settles
+    /// it by asking the platform.
+    #[error(
+        "the daemon stopped before the action finished: its case is left pending and settled when the daemon starts again"
+    )]
+    Abandoned,
 }
 
 impl From<rusqlite::Error> for ModerationError {

@@ -78,14 +78,32 @@ pub struct ActionCall {
 /// up, or the shutdown deadline passed) only stops waiting for the answer.
 /// Otherwise a drop between the commit of the pending case and the start of
 /// the platform call would leave a decided action never carried out.
+///
+/// The task itself stops where it is when the shutdown deadline passes
+/// ([`AppState::abandon`]): a platform that does not answer must not hold
+/// the daemon's exit for its timeouts and retries. What it wrote stays
+/// (each write is one transaction), so its case is pending, and recovery
+/// settles it at the next start by asking the platform.
 pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
     let state = state.clone();
     state
         .in_flight
         .clone()
-        .spawn(async move { run(&state, call).await })
+        .spawn(async move { until_abandoned(&state, run(&state, call)).await? })
         .await
         .map_err(|e| ModerationError::Task(e.to_string()))?
+}
+
+/// Runs `work` until it completes or the shutdown deadline passes, whichever
+/// is first; `Abandoned` in the second case (`work` is dropped where it is).
+pub async fn until_abandoned<T>(
+    state: &AppState,
+    work: impl Future<Output = T>,
+) -> ModerationResult<T> {
+    tokio::select! {
+        done = work => Ok(done),
+        () = state.abandon.cancelled() => Err(ModerationError::Abandoned),
+    }
 }
 
 async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
@@ -376,13 +394,13 @@ struct Job {
 impl Job {
     async fn run(self) -> ModerationResult<ActionResponse> {
         let adapter = self.adapter;
-        let outcome = carry(
+        let outcome = carry_case(
             adapter.as_deref(),
             &self.input,
             &self.server,
             &self.sections,
             self.jail.as_ref(),
-            self.case.expires_at,
+            &self.case,
         )
         .await;
         let settled = settle::Settle {
@@ -488,6 +506,31 @@ async fn carry(
     let mut outcome = behaviour::carry_out(adapter, input, &cx).await;
     outcome.detail = input.with_default_note(outcome.detail);
     outcome
+}
+
+/// Carries out pending `case` (as `input`) like [`carry`]; when the call
+/// failed once it may have reached the platform, asks the platform what is
+/// true instead of recording a guess ([`recovery::confirm`]).
+async fn carry_case(
+    adapter: Option<&dyn PlatformAdapter>,
+    input: &Checked,
+    server: &Server,
+    sections: &Sections,
+    jail: Option<&JailRecord>,
+    case: &Case,
+) -> Outcome {
+    let outcome = carry(adapter, input, server, sections, jail, case.expires_at).await;
+    let (Some(unconfirmed), Some(adapter)) = (&outcome.unconfirmed, adapter) else {
+        return outcome;
+    };
+    tracing::warn!(server = %server.id, case = case.id, error = %unconfirmed.error, "a platform call may have been carried out; asking the platform");
+    let asking = recovery::Asking::Failure {
+        error: &unconfirmed.error,
+        done: &unconfirmed.done,
+    };
+    let mut confirmed = recovery::confirm(adapter, server, sections, case, &asking).await;
+    confirmed.detail = input.with_default_note(confirmed.detail);
+    confirmed
 }
 
 /// The request a recorded case carried out (for settling it again).

@@ -20,6 +20,16 @@
 //! start-up the server adopts every orphan (takes its member) before it
 //! accepts a request, so a retry of the same `Idempotency-Key` waits for the
 //! settled case rather than racing recovery.
+//!
+//! No request sees such a case pending: the servers whose orphans are being
+//! settled at start-up are in [`Settling`] from before the first request
+//! until their last orphan is settled. A request naming one of them waits
+//! for it (at most [`SETTLING_WAIT`], then `503` with `Retry-After`), and
+//! `/ready` answers `503` while any is left. Requests for other servers are
+//! served at once: one team's slow platform does not hold the others.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
 
 use modctl_types::config::Sections;
 use modctl_types::moderation::{Action, Case};
@@ -28,8 +38,59 @@ use modctl_types::{Platform, Server};
 use super::behaviour::{self, JailEffect, Outcome};
 use super::{MemberGuard, ModerationResult, carry, input_of, settle, setup};
 use crate::AppState;
-use crate::platform::{MemberState, PlatformAdapter};
+use crate::platform::{MemberState, PlatformAdapter, PlatformError};
 use crate::store::{StoreError, cases, servers};
+
+/// How long a request naming a server waits for the orphans being settled
+/// on it before it is answered `503` with `Retry-After`.
+pub const SETTLING_WAIT: Duration = Duration::from_secs(10);
+
+/// The servers whose orphans are being settled at start-up (see the module
+/// docs); cheap to clone, clones share the set.
+#[derive(Debug, Clone)]
+pub struct Settling {
+    servers: tokio::sync::watch::Sender<BTreeSet<String>>,
+}
+
+impl Default for Settling {
+    fn default() -> Self {
+        Settling {
+            servers: tokio::sync::watch::Sender::new(BTreeSet::new()),
+        }
+    }
+}
+
+impl Settling {
+    /// Marks the servers of `orphans` as being settled.
+    pub fn begin(&self, orphans: &[Orphan]) {
+        self.servers.send_modify(|servers| {
+            servers.extend(orphans.iter().map(|o| o.server.id.clone()));
+        });
+    }
+
+    /// `server` has no orphan left to settle.
+    fn finished(&self, server: &str) {
+        self.servers
+            .send_if_modified(|servers| servers.remove(server));
+    }
+
+    /// How many servers still have orphans being settled.
+    pub fn count(&self) -> usize {
+        self.servers.borrow().len()
+    }
+
+    /// Waits until `server` has no orphan being settled, for at most
+    /// `bound`; whether it has none.
+    pub async fn wait(&self, server: &str, bound: Duration) -> bool {
+        if !self.servers.borrow().contains(server) {
+            return true;
+        }
+        let mut servers = self.servers.subscribe();
+        tokio::time::timeout(bound, servers.wait_for(|s| !s.contains(server)))
+            .await
+            .is_ok()
+    }
+}
 
 /// A member's pending cases that nobody is carrying out, with the member
 /// held, oldest first.
@@ -113,16 +174,28 @@ async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()
 }
 
 /// Settles adopted orphans one member after another, releasing each member
-/// as soon as its cases are settled; a member whose settling fails is logged
-/// and left for the next tick, never blocking the others. Returns how many
+/// as soon as its cases are settled, and each server from [`Settling`] as
+/// soon as its last member is; a member whose settling fails is logged and
+/// left for the next tick, never blocking the others. Returns how many
 /// members were settled.
 pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
+    let mut left: HashMap<String, usize> = HashMap::new();
+    for orphan in &orphans {
+        *left.entry(orphan.server.id.clone()).or_default() += 1;
+    }
     let mut settled = 0;
     for orphan in orphans {
         match settle_orphan(state, &orphan).await {
             Ok(()) => settled += 1,
             Err(e) => {
                 tracing::error!(server = %orphan.server.id, error = %e, "cannot settle a pending case; the recovery worker retries");
+            }
+        }
+        let server = &orphan.server.id;
+        if let Some(count) = left.get_mut(server) {
+            *count -= 1;
+            if *count == 0 {
+                state.settling.finished(server);
             }
         }
     }
@@ -155,18 +228,60 @@ async fn check(
             what_to_check(case)
         ));
     };
+    confirm(adapter, server, sections, case, &Asking::Restart).await
+}
+
+/// Why the platform is asked how a case ended.
+#[derive(Debug, Clone, Copy)]
+pub enum Asking<'a> {
+    /// The daemon stopped while the case was pending (recovery at start).
+    Restart,
+    /// The call failed with `error` after it may have reached the platform;
+    /// `done` is what the case records if the platform shows it done.
+    Failure {
+        /// How the call failed.
+        error: &'a PlatformError,
+        /// The outcome of the call had it answered.
+        done: &'a Outcome,
+    },
+}
+
+impl Asking<'_> {
+    /// What left the outcome open, while `doing` what.
+    fn cause(&self, doing: &str) -> String {
+        match self {
+            Asking::Restart => format!("the daemon stopped while {doing}"),
+            Asking::Failure { error, .. } => format!("{error} while {doing}"),
+        }
+    }
+}
+
+/// Settles `case` from what the platform shows now, without repeating its
+/// call: after a restart ([`Asking::Restart`]) and right after a call that
+/// failed once it may have reached the platform ([`Asking::Failure`]). When
+/// the platform cannot tell, or cannot be asked, the case is `unknown` and
+/// its detail says what to check.
+pub(super) async fn confirm(
+    adapter: &dyn PlatformAdapter,
+    server: &Server,
+    sections: &Sections,
+    case: &Case,
+    asking: &Asking<'_>,
+) -> Outcome {
     if server.platform == Platform::Slack {
         return Outcome::unknown(format!(
-            "outcome unknown: the daemon stopped while posting this {} to the mod-log; check the mod-log channel for it",
-            case.action
+            "outcome unknown: {}; check the mod-log channel for it",
+            asking.cause(&format!("posting this {} to the mod-log", case.action))
         ));
     }
     match adapter.inspect_member(&case.user_id).await {
-        Ok(member) => verdict(server.platform, sections, case, &member),
+        Ok(member) => verdict(server.platform, sections, case, &member, asking),
         Err(e) => Outcome::unknown(format!(
-            "outcome unknown: the daemon stopped while this {} was being sent to {}, and checking afterwards failed ({}); {}",
-            case.action,
-            server.platform,
+            "outcome unknown: {}, and checking afterwards failed ({}); {}",
+            asking.cause(&format!(
+                "this {} was being sent to {}",
+                case.action, server.platform
+            )),
             e.advice(),
             what_to_check(case)
         )),
@@ -187,21 +302,44 @@ fn what_to_check(case: &Case) -> String {
     }
 }
 
-/// How `case` ended, judged from `member` as the platform shows it now.
-/// Pure: every row is unit-tested.
+/// How `case` ended, judged from `member` as the platform shows it now,
+/// asked for the reason `asking` gives. Pure: every row is unit-tested.
 pub fn verdict(
     platform: Platform,
     sections: &Sections,
     case: &Case,
     member: &MemberState,
+    asking: &Asking<'_>,
 ) -> Outcome {
-    const CONFIRMED: &str = "(confirmed on the platform after the daemon restarted)";
-    let lost = |what: &str| {
-        Outcome::refused(format!(
-            "not applied: the daemon stopped before the {} reached {platform}; {what}",
-            case.action
+    // Done: after a failure, what the call would have recorded (its jail
+    // change holds the roles saved before it); after a restart, `detail`
+    // and `jail` as read from the platform.
+    let applied = |detail: &str, jail: JailEffect| match asking {
+        Asking::Restart => Outcome::applied(format!(
+            "{detail} (confirmed on the platform after the daemon restarted)"
         ))
+        .with_jail(jail),
+        Asking::Failure { error, done } => Outcome {
+            detail: format!(
+                "{} (confirmed on the platform: {error}, and asked afterwards it shows the {} done)",
+                done.detail, case.action
+            ),
+            ..(*done).clone()
+        },
     };
+    let lost = |what: &str| {
+        Outcome::refused(match asking {
+            Asking::Restart => format!(
+                "not applied: the daemon stopped before the {} reached {platform}; {what}",
+                case.action
+            ),
+            Asking::Failure { error, .. } => format!(
+                "not applied: {error}, and asked afterwards {platform} shows the {} was not carried out; {what}",
+                case.action
+            ),
+        })
+    };
+    let carrying_out = asking.cause(&format!("this {} was being carried out", case.action));
     let jail_role = sections.jail.role_id.as_deref();
     let has_jail_role = || {
         member
@@ -211,16 +349,16 @@ pub fn verdict(
     };
     let muted = member.muted == Some(true);
     match (platform, case.action) {
-        (_, Action::Ban) if member.banned => Outcome::applied(format!("banned {CONFIRMED}")),
+        (_, Action::Ban) if member.banned => applied("banned", JailEffect::Unchanged),
         (_, Action::Ban) => lost("ban again if it is still needed"),
-        (_, Action::Unban) if !member.banned => Outcome::applied(format!("ban lifted {CONFIRMED}")),
+        (_, Action::Unban) if !member.banned => applied("ban lifted", JailEffect::Unchanged),
         (_, Action::Unban) => lost("unban again if it is still needed"),
 
         (Platform::Telegram, Action::Kick) if member.banned => Outcome::unknown(format!(
-            "outcome unknown: the daemon stopped between the ban and the unban that make a Telegram kick; user {} is still banned: unban them so they can rejoin",
+            "outcome unknown: {carrying_out}, between the ban and the unban that make a Telegram kick; user {} is still banned: unban them so they can rejoin",
             case.user_id
         )),
-        (_, Action::Kick) if !member.present => Outcome::applied(format!("removed {CONFIRMED}")),
+        (_, Action::Kick) if !member.present => applied("removed", JailEffect::Unchanged),
         (_, Action::Kick) => lost("kick again if it is still needed"),
 
         (Platform::Discord, Action::Timeout) => {
@@ -228,19 +366,21 @@ pub fn verdict(
             match member.timed_out_until {
                 // Discord may round the end; a minute of slack is the same timeout.
                 Some(until) if until.as_second() >= wanted - 60 => {
-                    Outcome::applied(format!("timed out until {until} {CONFIRMED}"))
+                    applied(&format!("timed out until {until}"), JailEffect::Unchanged)
                 }
                 _ => lost("time them out again if it is still needed"),
             }
         }
-        (Platform::Telegram, Action::Timeout) if muted => {
-            Outcome::applied(format!("muted {CONFIRMED}"))
-        }
+        (Platform::Telegram, Action::Timeout) if muted => applied("muted", JailEffect::Unchanged),
         (Platform::Telegram, Action::Timeout) => lost("time them out again if it is still needed"),
 
-        (Platform::Discord, Action::Jail) if has_jail_role() && !sections.jail.strip_roles => {
+        (Platform::Discord, Action::Jail)
+            if has_jail_role()
+                && (!sections.jail.strip_roles || matches!(asking, Asking::Failure { .. })) =>
+        {
             // With strip_roles off a jail only adds the jail role, so the
-            // roles to give back are the ones they have besides it.
+            // roles to give back are the ones they have besides it. (After
+            // a failure the call's own saved roles are used.)
             let saved: Vec<String> = member
                 .roles
                 .iter()
@@ -248,18 +388,18 @@ pub fn verdict(
                 .filter(|r| Some(r.as_str()) != jail_role)
                 .cloned()
                 .collect();
-            Outcome::applied(format!("jailed {CONFIRMED}"))
-                .with_jail(JailEffect::Jailed { saved_roles: saved })
+            applied("jailed", JailEffect::Jailed { saved_roles: saved })
         }
         (Platform::Discord, Action::Jail) if has_jail_role() => Outcome::unknown(format!(
             "outcome unknown: user {} has the jail role, but the daemon stopped before it saved the roles the jail replaced; give their roles back and remove the jail role by hand",
             case.user_id
         )),
-        (Platform::Telegram, Action::Jail) if muted => {
-            Outcome::applied(format!("jailed: muted {CONFIRMED}")).with_jail(JailEffect::Jailed {
+        (Platform::Telegram, Action::Jail) if muted => applied(
+            "jailed: muted",
+            JailEffect::Jailed {
                 saved_roles: Vec::new(),
-            })
-        }
+            },
+        ),
         (_, Action::Jail) => lost("jail them again if it is still needed"),
 
         (_, Action::Unjail) if !member.present => {
@@ -267,17 +407,15 @@ pub fn verdict(
                 .with_jail(JailEffect::Released)
         }
         (Platform::Discord, Action::Unjail) if !has_jail_role() => {
-            Outcome::applied(format!("released {CONFIRMED}")).with_jail(JailEffect::Released)
+            applied("released", JailEffect::Released)
         }
         (Platform::Telegram, Action::Unjail) if member.muted == Some(false) => {
-            Outcome::applied(format!("released: send permissions restored {CONFIRMED}"))
-                .with_jail(JailEffect::Released)
+            applied("released: send permissions restored", JailEffect::Released)
         }
         (_, Action::Unjail) => lost("unjail again"),
 
         _ => Outcome::unknown(format!(
-            "outcome unknown: the daemon stopped while this {} was being carried out; {}",
-            case.action,
+            "outcome unknown: {carrying_out}; {}",
             what_to_check(case)
         )),
     }
@@ -340,6 +478,7 @@ mod tests {
             &sections,
             &case(Action::Ban, None),
             &banned,
+            &Asking::Restart,
         );
         assert!(
             outcome.applied && outcome.state == CaseState::Settled,
@@ -350,6 +489,7 @@ mod tests {
             &sections,
             &case(Action::Ban, None),
             &member(),
+            &Asking::Restart,
         );
         assert!(!outcome.applied && !outcome.counts, "{outcome:?}");
         assert!(
@@ -362,6 +502,7 @@ mod tests {
             &sections,
             &case(Action::Unban, None),
             &member(),
+            &Asking::Restart,
         );
         assert!(outcome.applied, "{outcome:?}");
     }
@@ -375,9 +516,19 @@ mod tests {
             ..member()
         };
         let case = case(Action::Timeout, Some(end));
-        assert!(verdict(Platform::Discord, &sections, &case, &timed_out(end)).applied);
-        assert!(!verdict(Platform::Discord, &sections, &case, &timed_out(end - 3600)).applied);
-        assert!(!verdict(Platform::Discord, &sections, &case, &member()).applied);
+        let applied = |member: &MemberState| {
+            verdict(
+                Platform::Discord,
+                &sections,
+                &case,
+                member,
+                &Asking::Restart,
+            )
+            .applied
+        };
+        assert!(applied(&timed_out(end)));
+        assert!(!applied(&timed_out(end - 3600)));
+        assert!(!applied(&member()));
     }
 
     #[test]
@@ -387,7 +538,13 @@ mod tests {
             ..member()
         };
         let case = case(Action::Jail, None);
-        let outcome = verdict(Platform::Discord, &jail_sections(false), &case, &jailed);
+        let outcome = verdict(
+            Platform::Discord,
+            &jail_sections(false),
+            &case,
+            &jailed,
+            &Asking::Restart,
+        );
         assert!(outcome.applied);
         assert_eq!(
             outcome.jail,
@@ -395,12 +552,24 @@ mod tests {
                 saved_roles: vec!["member".into()]
             }
         );
-        let outcome = verdict(Platform::Discord, &jail_sections(true), &case, &jailed);
+        let outcome = verdict(
+            Platform::Discord,
+            &jail_sections(true),
+            &case,
+            &jailed,
+            &Asking::Restart,
+        );
         assert_eq!(outcome.state, CaseState::Unknown);
         assert_eq!(outcome.jail, JailEffect::Unchanged);
         assert!(outcome.detail.contains("by hand"), "{}", outcome.detail);
 
-        let outcome = verdict(Platform::Discord, &jail_sections(true), &case, &member());
+        let outcome = verdict(
+            Platform::Discord,
+            &jail_sections(true),
+            &case,
+            &member(),
+            &Asking::Restart,
+        );
         assert!(!outcome.applied && outcome.state == CaseState::Settled);
     }
 
@@ -416,6 +585,7 @@ mod tests {
             &sections,
             &case(Action::Jail, None),
             &muted,
+            &Asking::Restart,
         );
         assert!(outcome.applied);
         let outcome = verdict(
@@ -423,6 +593,7 @@ mod tests {
             &sections,
             &case(Action::Unjail, None),
             &muted,
+            &Asking::Restart,
         );
         assert!(!outcome.applied);
         let banned = MemberState {
@@ -435,8 +606,77 @@ mod tests {
             &sections,
             &case(Action::Kick, None),
             &banned,
+            &Asking::Restart,
         );
         assert_eq!(outcome.state, CaseState::Unknown);
         assert!(outcome.detail.contains("unban them"), "{}", outcome.detail);
+    }
+
+    /// After a call that failed once it may have reached the platform, what
+    /// the platform shows settles it: done, with what the call would have
+    /// recorded (the roles it saved, even when the jail stripped them);
+    /// not done, as not applied with the failure named.
+    #[test]
+    fn after_a_failed_call_the_platform_state_settles_the_case() {
+        let error = PlatformError::Server {
+            status: 502,
+            message: "Bad Gateway".into(),
+        };
+        let gone = MemberState::default();
+        let kicked = Outcome::applied("kicked");
+        let asking = Asking::Failure {
+            error: &error,
+            done: &kicked,
+        };
+        let sections = Sections::default();
+        let outcome = verdict(
+            Platform::Discord,
+            &sections,
+            &case(Action::Kick, None),
+            &gone,
+            &asking,
+        );
+        assert!(outcome.applied && outcome.counts, "{outcome:?}");
+        assert_eq!(outcome.state, CaseState::Settled);
+        assert!(
+            outcome.detail.starts_with("kicked (confirmed on the platform: the platform failed with status 502: Bad Gateway"),
+            "{}",
+            outcome.detail
+        );
+        let outcome = verdict(
+            Platform::Discord,
+            &sections,
+            &case(Action::Kick, None),
+            &member(),
+            &asking,
+        );
+        assert!(!outcome.applied && !outcome.counts, "{outcome:?}");
+        assert_eq!(outcome.state, CaseState::Settled);
+        assert!(
+            outcome.detail.starts_with("not applied: the platform failed with status 502: Bad Gateway, and asked afterwards discord shows the kick was not carried out"),
+            "{}",
+            outcome.detail
+        );
+
+        let jailed = MemberState {
+            roles: Some(vec!["jail".into()]),
+            ..member()
+        };
+        let done = Outcome::applied("jailed until unjailed").with_jail(JailEffect::Jailed {
+            saved_roles: vec!["member".into()],
+        });
+        let asking = Asking::Failure {
+            error: &error,
+            done: &done,
+        };
+        let outcome = verdict(
+            Platform::Discord,
+            &jail_sections(true),
+            &case(Action::Jail, None),
+            &jailed,
+            &asking,
+        );
+        assert!(outcome.applied, "{outcome:?}");
+        assert_eq!(outcome.jail, done.jail);
     }
 }

@@ -14,7 +14,7 @@ use rusqlite::Transaction;
 use super::behaviour::{JailEffect, Outcome};
 use super::escalation::{self, InForce, JailInForce, Plan, Reached};
 use super::validate::Checked;
-use super::{ModerationResult, Pending, carry, insert_pending};
+use super::{ModerationResult, Pending, carry_case, insert_pending};
 use crate::AppState;
 use crate::platform::PlatformAdapter;
 use crate::store::cases::{self, NewCase, Settlement};
@@ -57,13 +57,13 @@ impl Settle<'_> {
         escalation: &Case,
         input: &Checked,
     ) -> ModerationResult<Option<ActionResponse>> {
-        let outcome = carry(
+        let outcome = carry_case(
             self.adapter,
             input,
             self.server,
             self.sections,
             None,
-            escalation.expires_at,
+            escalation,
         )
         .await;
         // An escalation adds no strikes, so it never triggers another.

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use super::{
     Hierarchy, Member, MemberState, PlatformAdapter, PlatformClients, PlatformError,
-    PlatformResult, Redactor, Role,
+    PlatformResult, Redactor, Repeat, Role,
 };
 
 /// Creating the guild's structure for restores.
@@ -104,7 +104,7 @@ impl Discord {
         let route = Route::new(method.as_str(), path);
         self.clients
             .retry
-            .run(|| async {
+            .run(repeat(&method), || async {
                 let permit = self
                     .limiter
                     .acquire(&route, self.clients.retry.max_wait)
@@ -153,6 +153,22 @@ impl Discord {
             Err(PlatformError::NotFound(_)) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// Whether a request may be sent again after a failure that leaves open
+/// whether Discord carried it out (see [`super::retry`]). GET reads; every
+/// PUT and PATCH the daemon sends sets a state (a ban, a member's roles or
+/// timeout, a channel's topic, an overwrite, role positions), so a repeat
+/// does what one did (shared/platform-specs/discord-docs/guild.mdx, "Create
+/// Guild Ban", "Modify Guild Member"). A repeated DELETE is answered 404
+/// Unknown Member or Unknown Ban ("Remove Guild Member", "Remove Guild
+/// Ban"), and a repeated POST creates a second role, channel or message.
+fn repeat(method: &Method) -> Repeat {
+    if *method == Method::GET || *method == Method::PUT || *method == Method::PATCH {
+        Repeat::Safe
+    } else {
+        Repeat::Once
     }
 }
 

@@ -49,7 +49,7 @@ pub use apply::StructureWriter;
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use receive::EventSource;
 pub use redact::Redactor;
-pub use retry::RetryPolicy;
+pub use retry::{Repeat, RetryPolicy};
 pub use structure::StructureReader;
 
 use crate::clock::Clock;
@@ -85,12 +85,17 @@ pub enum PlatformError {
     /// The platform refused the request as invalid.
     #[error("the platform refused the request: {0}")]
     Invalid(String),
-    /// No answer in time.
+    /// No answer in time: the request may have been carried out.
     #[error("the platform did not answer in time")]
     Timeout,
-    /// The platform could not be reached.
+    /// The platform could not be reached: no connection, so the request
+    /// was never sent.
     #[error("cannot reach the platform: {0}")]
     Transport(String),
+    /// The connection failed after the request was sent (reset, closed
+    /// mid-answer): the request may have been carried out.
+    #[error("the connection to the platform failed before its answer arrived: {0}")]
+    Interrupted(String),
     /// The adapter has no such primitive (a bug in the behaviour table).
     #[error("{0} is not supported on this platform")]
     Unsupported(&'static str),
@@ -99,12 +104,16 @@ pub enum PlatformError {
 impl PlatformError {
     /// Turns a reqwest failure into a platform error without its URL (a
     /// Telegram URL carries the bot token) and with `secrets` redacted from
-    /// the rest of its text.
+    /// the rest of its text. Only a failure to connect says the request was
+    /// never sent; any later failure may have come after the platform acted
+    /// on it.
     pub fn from_reqwest(err: reqwest::Error, secrets: &Redactor) -> PlatformError {
-        if err.is_timeout() {
+        if err.is_connect() {
+            PlatformError::Transport(secrets.redact(&err.without_url().to_string()))
+        } else if err.is_timeout() {
             PlatformError::Timeout
         } else {
-            PlatformError::Transport(secrets.redact(&err.without_url().to_string()))
+            PlatformError::Interrupted(secrets.redact(&err.without_url().to_string()))
         }
     }
 
@@ -122,10 +131,30 @@ impl PlatformError {
             },
             PlatformError::Invalid(m) => PlatformError::Invalid(secrets.redact(&m)),
             PlatformError::Transport(m) => PlatformError::Transport(secrets.redact(&m)),
+            PlatformError::Interrupted(m) => PlatformError::Interrupted(secrets.redact(&m)),
             PlatformError::RateLimited { .. }
             | PlatformError::Unauthorized
             | PlatformError::Timeout
             | PlatformError::Unsupported(_) => self,
+        }
+    }
+
+    /// Whether the platform may have carried the request out although the
+    /// call failed: it answered 5xx (it had the request), or the answer was
+    /// lost (a timeout, a connection that failed after sending). A refusal
+    /// (4xx, 429) or a connection never made says it did not.
+    pub fn may_have_applied(&self) -> bool {
+        match self {
+            PlatformError::Server { .. }
+            | PlatformError::Timeout
+            | PlatformError::Interrupted(_) => true,
+            PlatformError::Forbidden(_)
+            | PlatformError::NotFound(_)
+            | PlatformError::RateLimited { .. }
+            | PlatformError::Unauthorized
+            | PlatformError::Invalid(_)
+            | PlatformError::Transport(_)
+            | PlatformError::Unsupported(_) => false,
         }
     }
 
@@ -150,6 +179,7 @@ impl PlatformError {
             PlatformError::Invalid(m) => format!("the platform refused the request: {m}"),
             PlatformError::Timeout => "the platform did not answer in time after retrying: try again later".to_owned(),
             PlatformError::Transport(m) => format!("cannot reach the platform ({m}): try again later"),
+            PlatformError::Interrupted(m) => format!("the connection to the platform failed before its answer arrived ({m}): try again later"),
             PlatformError::Unsupported(what) => format!("{what} is not supported on this platform"),
         }
     }
@@ -284,25 +314,39 @@ pub struct PlatformClients {
     pub discord_limits: ratelimit::DiscordLimiters,
 }
 
+/// How long one platform request may take, answer included, before it
+/// fails with [`PlatformError::Timeout`].
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
 impl PlatformClients {
-    /// Clients with a 10-second request timeout and the default retry policy.
+    /// Clients with a [`REQUEST_TIMEOUT`] and the default retry policy.
     pub fn new(retry: RetryPolicy, clock: Clock) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .user_agent(concat!(
-                "modctld/",
-                env!("CARGO_PKG_VERSION"),
-                " (+https://example.invalid/modctl)"
-            ))
-            .build()
-            .expect("the HTTP client builds with a static configuration");
         PlatformClients {
-            http,
+            http: http_client(REQUEST_TIMEOUT),
             retry,
             clock,
             discord_limits: ratelimit::DiscordLimiters::default(),
         }
     }
+
+    /// The same clients with another request timeout (tests of platforms
+    /// that never answer shorten it).
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.http = http_client(timeout);
+        self
+    }
+}
+
+fn http_client(timeout: Duration) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .user_agent(concat!(
+            "modctld/",
+            env!("CARGO_PKG_VERSION"),
+            " (+https://example.invalid/modctl)"
+        ))
+        .build()
+        .expect("the HTTP client builds with a static configuration")
 }
 
 /// Everything a connected platform offers: the moderation primitives,

@@ -1,5 +1,16 @@
 //! Bounded retries for answers that say "later": 429 (honouring the
 //! platform's `retry_after`) and 5xx or timeouts (with exponential backoff).
+//!
+//! A 5xx or a lost answer does not say the platform did nothing: it may
+//! have carried the request out and failed afterwards. Sending it again is
+//! only harmless when a second send has the effect of one and answers the
+//! same ([`Repeat::Safe`]: setting a state, reading). Any other call
+//! ([`Repeat::Once`]: a kick, lifting a ban, posting a message) is repeated
+//! only after an answer that says it was not carried out (429) or when it
+//! never left (no connection); its caller asks the platform what is true
+//! (see `crate::moderation::recovery::confirm`). Otherwise a kick applied,
+//! then answered 502, is repeated, answered 404 "Unknown Member", and
+//! recorded as "not applied: check the user id".
 
 use std::future::Future;
 use std::time::Duration;
@@ -27,10 +38,23 @@ impl Default for RetryPolicy {
     }
 }
 
+/// Whether a call may be sent again after a failure that leaves open
+/// whether the platform carried it out (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeat {
+    /// Sending it twice does what sending it once does, and answers the
+    /// same: retried after 5xx and lost answers too.
+    Safe,
+    /// A second send could act twice or answer differently: retried only
+    /// after a 429 or a connection that was never made.
+    Once,
+}
+
 impl RetryPolicy {
     /// Runs `call` until it succeeds, fails for good, or attempts run out;
-    /// then returns the last result.
-    pub async fn run<T, F, Fut>(&self, mut call: F) -> PlatformResult<T>
+    /// then returns the last result. `repeat` says whether a failure that
+    /// may have been carried out is retried.
+    pub async fn run<T, F, Fut>(&self, repeat: Repeat, mut call: F) -> PlatformResult<T>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = PlatformResult<T>>,
@@ -44,11 +68,10 @@ impl RetryPolicy {
                 {
                     *retry_after
                 }
-                Err(
-                    PlatformError::Server { .. }
-                    | PlatformError::Timeout
-                    | PlatformError::Transport(_),
-                ) => self.backoff * 2u32.saturating_pow(attempt - 1),
+                Err(PlatformError::Transport(_)) => self.backoff * 2u32.saturating_pow(attempt - 1),
+                Err(e) if e.may_have_applied() && repeat == Repeat::Safe => {
+                    self.backoff * 2u32.saturating_pow(attempt - 1)
+                }
                 _ => return result,
             };
             if attempt >= self.max_attempts {
@@ -83,7 +106,7 @@ mod tests {
     async fn a_429_then_success_succeeds() {
         let calls = AtomicU32::new(0);
         let result = policy()
-            .run(|| async {
+            .run(Repeat::Safe, || async {
                 match calls.fetch_add(1, Ordering::SeqCst) {
                     0 => Err(PlatformError::RateLimited {
                         retry_after: Duration::from_millis(5),
@@ -100,7 +123,7 @@ mod tests {
     async fn attempts_are_bounded_and_permanent_errors_are_not_retried() {
         let calls = AtomicU32::new(0);
         let result: PlatformResult<()> = policy()
-            .run(|| async {
+            .run(Repeat::Safe, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
                 Err(PlatformError::Server {
                     status: 502,
@@ -116,7 +139,7 @@ mod tests {
 
         calls.store(0, Ordering::SeqCst);
         let result: PlatformResult<()> = policy()
-            .run(|| async {
+            .run(Repeat::Safe, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
                 Err(PlatformError::Forbidden("Missing Permissions".into()))
             })
@@ -125,11 +148,53 @@ mod tests {
         assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 
+    /// A call that may act twice is not sent again once the platform may
+    /// have carried it out; a 429 or a connection never made still is.
+    #[tokio::test]
+    async fn a_call_sent_once_is_repeated_only_when_it_surely_did_nothing() {
+        for failure in [
+            PlatformError::Server {
+                status: 502,
+                message: "bad gateway".into(),
+            },
+            PlatformError::Timeout,
+            PlatformError::Interrupted("connection reset".into()),
+        ] {
+            let calls = AtomicU32::new(0);
+            let result: PlatformResult<()> = policy()
+                .run(Repeat::Once, || async {
+                    calls.fetch_add(1, Ordering::SeqCst);
+                    Err(failure.clone())
+                })
+                .await;
+            assert_eq!(result, Err(failure.clone()));
+            assert_eq!(calls.load(Ordering::SeqCst), 1, "{failure:?}");
+        }
+        for failure in [
+            PlatformError::RateLimited {
+                retry_after: Duration::from_millis(1),
+            },
+            PlatformError::Transport("connection refused".into()),
+        ] {
+            let calls = AtomicU32::new(0);
+            let result = policy()
+                .run(Repeat::Once, || async {
+                    match calls.fetch_add(1, Ordering::SeqCst) {
+                        0 => Err(failure.clone()),
+                        _ => Ok(()),
+                    }
+                })
+                .await;
+            assert_eq!(result, Ok(()), "{failure:?}");
+            assert_eq!(calls.load(Ordering::SeqCst), 2);
+        }
+    }
+
     #[tokio::test]
     async fn a_retry_after_beyond_the_limit_is_not_waited_for() {
         let calls = AtomicU32::new(0);
         let result: PlatformResult<()> = policy()
-            .run(|| async {
+            .run(Repeat::Safe, || async {
                 calls.fetch_add(1, Ordering::SeqCst);
                 Err(PlatformError::RateLimited {
                     retry_after: Duration::from_secs(60),

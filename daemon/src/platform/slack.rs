@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor};
+use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor, Repeat};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://slack.com/api";
@@ -61,7 +61,7 @@ impl Slack {
         let url = format!("{}/{method}", self.base);
         self.clients
             .retry
-            .run(|| async {
+            .run(repeat(method), || async {
                 let request = self.clients.http.post(&url).bearer_auth(&self.token);
                 let request = match arguments {
                     Arguments::Json(body) => request.json(body),
@@ -74,6 +74,26 @@ impl Slack {
                 read(response, &self.secrets).await
             })
             .await
+    }
+}
+
+/// Whether `method` may be sent again after a failure that leaves open
+/// whether Slack carried it out (see [`super::retry`]): reads
+/// (`conversations.list`, `usergroups.list`) and methods that set a state
+/// (`conversations.setTopic`, `conversations.setPurpose`,
+/// `usergroups.users.update`, shared/platform-specs/slack-web-openapi.json)
+/// may, and so may `conversations.create`, whose `name_taken` answer to a
+/// repeat the adapter takes as the channel made; `chat.postMessage` would
+/// post twice and `usergroups.create` answer `name_already_exists`.
+fn repeat(method: &str) -> Repeat {
+    match method {
+        "conversations.create"
+        | "conversations.list"
+        | "usergroups.list"
+        | "conversations.setTopic"
+        | "conversations.setPurpose"
+        | "usergroups.users.update" => Repeat::Safe,
+        _ => Repeat::Once,
     }
 }
 

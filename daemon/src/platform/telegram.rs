@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{
-    MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor,
+    MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor, Repeat,
 };
 
 /// The public API.
@@ -108,7 +108,7 @@ impl Telegram {
         let url = format!("{}/bot{}/{method}", self.base, self.token);
         self.clients
             .retry
-            .run(|| async {
+            .run(repeat(method), || async {
                 let response = self
                     .clients
                     .http
@@ -143,6 +143,26 @@ impl Telegram {
             body["until_date"] = json!(until.map_or(0, |t| t.as_second()));
         }
         self.call("restrictChatMember", body).await.map(drop)
+    }
+}
+
+/// Whether `method` may be sent again after a failure that leaves open
+/// whether Telegram carried it out (see [`super::retry`]). The methods the
+/// daemon calls set a state and answer `True` whatever it was before
+/// (shared/platform-specs/telegram-bot-api.json: `banChatMember`,
+/// `restrictChatMember`, `setChat*`; `unbanChatMember` because the daemon
+/// passes `only_if_banned`, without which a repeat would remove a member
+/// who rejoined) or only read; `sendMessage` sends a second message.
+fn repeat(method: &str) -> Repeat {
+    match method {
+        "sendMessage" => Repeat::Once,
+        _ if method.starts_with("get") => Repeat::Safe,
+        "banChatMember" | "unbanChatMember" | "restrictChatMember" | "setChatTitle"
+        | "setChatDescription" | "setChatPermissions" | "setWebhook" | "deleteWebhook" => {
+            Repeat::Safe
+        }
+        // A method added later is not repeated until its entry says it may be.
+        _ => Repeat::Once,
     }
 }
 

@@ -8,8 +8,10 @@
 //! sent ([`Recorded`], via `requests()` / `requests_to()`), and the effect on
 //! the community (`is_banned`, `roles_of`, ...). Failures a test cannot get
 //! from the state (a 429, a 5xx, a refusal the daemon did not foresee) are
-//! injected with `fail`; a slow platform is a `hold` whose [`Gate`] the test
-//! opens when it is ready.
+//! injected with `fail`; failures after the platform acted (the request
+//! carried out, then answered 502 or never answered) with `fail_after` and
+//! `lose_answers`; a slow platform is a `hold` whose [`Gate`] the test opens
+//! when it is ready.
 //!
 //! Each fake runs on its own thread with its own tokio runtime, like
 //! `TestDaemon`, so it serves sync tests (running the CLI) and async tests
@@ -18,7 +20,9 @@
 //!
 //! Every request is handled the same way, whatever the platform: recorded on
 //! arrival, held while a matching gate is closed, answered by an injected
-//! failure if one matches, and only then handed to the platform's own logic,
+//! failure if one matches (one that comes after the platform acted hands
+//! it over first and drops its answer), and otherwise handed to the
+//! platform's own logic,
 //! which runs under the state's lock so concurrent writes behave like the
 //! real service (each request is atomic; the last write wins). The answer is
 //! computed in a task of its own, so a client that hangs up mid-request does
@@ -32,7 +36,7 @@
 //! waits in real time too), read from the monotonic clock.
 
 pub mod discord;
-mod server;
+pub(crate) mod server;
 pub mod slack;
 pub mod telegram;
 
@@ -75,10 +79,10 @@ macro_rules! server_methods {
                 body: serde_json::Value,
                 times: usize,
             ) {
-                self.server.fail_with(
+                self.server.inject(
                     method,
                     path,
-                    $crate::fakes::Reply::json(status, body),
+                    $crate::fakes::server::Fault::Instead($crate::fakes::Reply::json(status, body)),
                     times,
                 );
             }
@@ -92,7 +96,40 @@ macro_rules! server_methods {
                 reply: $crate::fakes::Reply,
                 times: usize,
             ) {
-                self.server.fail_with(method, path, reply, times);
+                self.server.inject(
+                    method,
+                    path,
+                    $crate::fakes::server::Fault::Instead(reply),
+                    times,
+                );
+            }
+
+            /// The next `times` requests to `method` `path` are carried out
+            /// by the platform, and then answered with `status` and the JSON
+            /// `body` instead of its answer: a failure that comes after the
+            /// platform acted, as a gateway's 502 does.
+            pub fn fail_after(
+                &self,
+                method: &str,
+                path: &str,
+                status: u16,
+                body: serde_json::Value,
+                times: usize,
+            ) {
+                self.server.inject(
+                    method,
+                    path,
+                    $crate::fakes::server::Fault::After($crate::fakes::Reply::json(status, body)),
+                    times,
+                );
+            }
+
+            /// The next `times` requests to `method` `path` are carried out
+            /// by the platform and never answered: the client sees only its
+            /// own timeout.
+            pub fn lose_answers(&self, method: &str, path: &str, times: usize) {
+                self.server
+                    .inject(method, path, $crate::fakes::server::Fault::Lost, times);
             }
 
             /// Requests to `method` `path` wait until the returned gate is

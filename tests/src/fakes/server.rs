@@ -214,11 +214,24 @@ struct Hold {
     gate: Arc<GateInner>,
 }
 
+/// What an injected failure does with a request.
+#[derive(Debug, Clone)]
+pub(crate) enum Fault {
+    /// Answered with this reply; the platform never sees the request.
+    Instead(Reply),
+    /// The platform carries the request out, and this reply is sent instead
+    /// of its answer (a gateway's 502 after the service acted).
+    After(Reply),
+    /// The platform carries the request out, and no answer ever comes (the
+    /// connection stays open until the client gives up).
+    Lost,
+}
+
 #[derive(Debug)]
 struct Injected {
     method: String,
     path: String,
-    reply: Reply,
+    fault: Fault,
     remaining: usize,
 }
 
@@ -246,24 +259,32 @@ impl Shared {
         if let Some(gate) = gate {
             gate.pass().await;
         }
-        if let Some(reply) = self.injected_reply(&request) {
-            return reply;
+        match self.injected_fault(&request) {
+            None => (self.platform)(&request),
+            Some(Fault::Instead(reply)) => reply,
+            Some(Fault::After(reply)) => {
+                (self.platform)(&request);
+                reply
+            }
+            Some(Fault::Lost) => {
+                (self.platform)(&request);
+                std::future::pending().await
+            }
         }
-        (self.platform)(&request)
     }
 
-    fn injected_reply(&self, request: &Recorded) -> Option<Reply> {
+    fn injected_fault(&self, request: &Recorded) -> Option<Fault> {
         let mut injected = lock(&self.injected);
         let position = injected
             .iter()
             .position(|i| request.matches(&i.method, &i.path) && i.remaining > 0)?;
         let entry = &mut injected[position];
         entry.remaining -= 1;
-        let reply = entry.reply.clone();
+        let fault = entry.fault.clone();
         if entry.remaining == 0 {
             injected.remove(position);
         }
-        Some(reply)
+        Some(fault)
     }
 }
 
@@ -352,14 +373,15 @@ impl FakeServer {
             .collect()
     }
 
-    pub(crate) fn fail_with(&self, method: &str, path: &str, reply: Reply, times: usize) {
+    /// The next `times` requests to `method` `path` meet `fault`.
+    pub(crate) fn inject(&self, method: &str, path: &str, fault: Fault, times: usize) {
         if times == 0 {
             return;
         }
         lock(&self.shared.injected).push(Injected {
             method: method.to_owned(),
             path: path.to_owned(),
-            reply,
+            fault,
             remaining: times,
         });
     }

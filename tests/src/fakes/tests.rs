@@ -361,6 +361,34 @@ async fn injected_failures_answer_instead_and_change_nothing() {
     assert_eq!(recorded[0].body["text"], "x");
 }
 
+/// A failure after the platform acted changes the state as the request
+/// asked, then answers the injected reply, or nothing at all; the calls
+/// after the injected ones are answered by the platform again (so a repeat
+/// of a kick sees the member gone).
+#[tokio::test]
+async fn failures_after_the_platform_acted_change_the_state_and_lose_the_answer() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[MEMBER_ROLE]);
+    let kick = format!("/guilds/{GUILD}/members/{USER}");
+    fake.fail_after("DELETE", &kick, 502, json!({"message": "Bad Gateway"}), 1);
+    let (status, body) = discord_call(&fake, "DELETE", &kick, None).await;
+    assert_eq!((status, &body["message"]), (502, &json!("Bad Gateway")));
+    assert!(!fake.is_member(USER), "the kick was carried out");
+    let (status, body) = discord_call(&fake, "DELETE", &kick, None).await;
+    assert_eq!((status, &body["code"]), (404, &json!(10007)), "{body}");
+
+    let ban = format!("/guilds/{GUILD}/bans/{USER}");
+    fake.lose_answers("PUT", &ban, 1);
+    let url = format!("{}{ban}", fake.uri());
+    let lost = tokio::time::timeout(
+        Duration::from_millis(300),
+        send("PUT", url, Some(&format!("Bot {}", discord::TOKEN)), None),
+    )
+    .await;
+    assert!(lost.is_err(), "no answer: {lost:?}");
+    assert!(fake.is_banned(USER), "the ban was carried out");
+}
+
 #[tokio::test]
 async fn a_held_request_completes_only_after_release() {
     let fake = FakeDiscord::start(GUILD);
