@@ -30,6 +30,7 @@ use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::{self, Store, StoreError, config, keys, servers, teams};
+use modctld::webhooks::DeliveryOptions;
 use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
@@ -49,6 +50,16 @@ fn quick_shutdown() -> HttpLimits {
     HttpLimits {
         shutdown_deadline: Duration::from_secs(1),
         ..HttpLimits::default()
+    }
+}
+
+/// The webhook options of most test daemons: as in production, but
+/// internal addresses allowed (like `modctld serve --webhooks-allow-internal`)
+/// to reach the test receivers on 127.0.0.1.
+pub fn webhooks_to_localhost() -> DeliveryOptions {
+    DeliveryOptions {
+        allow_internal: true,
+        ..DeliveryOptions::default()
     }
 }
 
@@ -101,7 +112,19 @@ impl TestDaemon {
             tempfile::tempdir().expect("temp dir"),
             manual_clock(),
             limits,
-            true,
+            webhooks_to_localhost(),
+            false,
+        )
+    }
+
+    /// Like [`TestDaemon::start`], delivering webhooks with `options` (e.g.
+    /// a short timeout, or a proxy).
+    pub fn start_with_webhooks(options: DeliveryOptions) -> TestDaemon {
+        TestDaemon::start_in(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            options,
             false,
         )
     }
@@ -115,7 +138,7 @@ impl TestDaemon {
             tempfile::tempdir().expect("temp dir"),
             manual_clock(),
             quick_shutdown(),
-            true,
+            webhooks_to_localhost(),
             true,
         )
     }
@@ -129,7 +152,7 @@ impl TestDaemon {
             tempfile::tempdir().expect("temp dir"),
             manual_clock(),
             quick_shutdown(),
-            false,
+            DeliveryOptions::default(),
             false,
         )
     }
@@ -143,7 +166,7 @@ impl TestDaemon {
             dir,
             self.state.clock.clone(),
             self.state.http_limits,
-            self.state.webhooks.allows_internal(),
+            self.state.webhooks.options().clone(),
             self.state.request_limits.is_on(),
         )
     }
@@ -152,7 +175,7 @@ impl TestDaemon {
         dir: tempfile::TempDir,
         clock: Clock,
         limits: HttpLimits,
-        webhooks_allow_internal: bool,
+        webhooks: DeliveryOptions,
         rate_limits: bool,
     ) -> TestDaemon {
         let db = dir.path().join("modctld.db");
@@ -176,12 +199,15 @@ impl TestDaemon {
                         backoff: Duration::from_millis(10),
                     })
                     .with_http_limits(limits)
-                    .with_webhooks_allow_internal(webhooks_allow_internal)
+                    .with_webhooks(
+                        modctld::webhooks::Deliverer::new(webhooks).expect("delivery options"),
+                    )
                     .with_rate_limits(rate_limits)
-                    // The delivery loop ticks once at start, then the tests
-                    // drive it (`deliver_webhooks`): which attempt happens
-                    // when is then decided by the test alone.
-                    // The same for the activity flush (`flush_activity`).
+                    // The delivery loop ticks only an hour after the start:
+                    // the tests drive it (`deliver_webhooks`), so which
+                    // attempt happens when is decided by the test alone.
+                    // The activity flush ticks once at start, then the
+                    // tests drive it (`flush_activity`).
                     .with_worker_intervals(workers::Intervals {
                         webhooks: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
@@ -243,11 +269,23 @@ impl TestDaemon {
         self.state.clock.now_unix()
     }
 
-    /// Runs the webhook delivery worker once at the clock's now (waiting for
-    /// a run of its loop under way); returns the attempts it made.
+    /// Runs the webhook delivery worker once at the clock's now and waits
+    /// for the deliveries it started; returns the attempts it made. (An
+    /// endpoint already being delivered to is left to that run.)
     pub fn deliver_webhooks(&self) -> usize {
         self.block_on(modctld::webhooks::deliver_due(&self.state))
             .expect("deliver webhooks")
+    }
+
+    /// [`TestDaemon::deliver_webhooks`] without waiting: runs the worker on
+    /// the daemon's runtime in the background, e.g. to hang on an endpoint
+    /// that never answers while the test goes on.
+    pub fn deliver_webhooks_in_background(
+        &self,
+    ) -> tokio::task::JoinHandle<modctld::moderation::ModerationResult<usize>> {
+        let state = self.state.clone();
+        self.runtime
+            .spawn(async move { modctld::webhooks::deliver_due(&state).await })
     }
 
     /// Runs the activity flush worker once: what the platform receivers
