@@ -1,19 +1,60 @@
-//! Webhook delivery in a real `modctld serve` process (issue #22): stopped
-//! with SIGTERM while its worker waits on an endpoint that never answers,
-//! the stop does not wait for the delivery, records no failure for it, and
-//! the next start delivers it.
+//! Webhook delivery in a real `modctld serve` process (issue #22):
+//!
+//! - with proxies in its environment: a proxy resolves the target itself,
+//!   past the SSRF guard's resolver, so deliveries never go through
+//!   `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` (only through
+//!   `--webhooks-proxy`, tested in `tests/tests/webhooks.rs`). A process of
+//!   its own: setting the variables in the test process would race every
+//!   other test's HTTP client;
+//! - stopped with SIGTERM while its worker waits on an endpoint that never
+//!   answers: the stop does not wait for the delivery, records no failure
+//!   for it, and the next start delivers it.
 
 mod support;
 
 use std::time::{Duration, Instant};
 
-use modctl_e2e::webhooks::Receiver;
+use modctl_e2e::webhooks::{Receiver, RecordingProxy};
 use modctl_types::webhooks::{DeliveryDetail, DeliveryState};
 use modctld::http::HttpLimits;
 use serde_json::{Value, json};
 use support::{seed, serve};
 
 const GUILD: &str = "112233445566778899";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxies_in_the_environment_do_not_carry_webhooks_past_the_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    let key = seed(&db, "pro", "discord", GUILD);
+    let proxy = RecordingProxy::start();
+    let env: Vec<(&str, &str)> = [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+    ]
+    .into_iter()
+    .map(|var| (var, proxy.url()))
+    .collect();
+    // The guard on, as `modctld serve` runs by default.
+    let (_daemon, url) = serve(&db, &env);
+
+    // A name for this machine: the guard refuses it when it resolves it.
+    let receiver = Receiver::start();
+    let local = receiver.url().replace("127.0.0.1", "localhost");
+    let api = Api::new(&url, &key);
+    let id = api.send_test_to(&local, &receiver).await;
+
+    let detail = api.attempted(id).await;
+    assert_eq!(detail.delivery.state, DeliveryState::Failed);
+    let error = detail.delivery.last_error.unwrap_or_default();
+    assert!(error.contains("internal address"), "{error}");
+    assert_eq!(proxy.seen(), Vec::<String>::new(), "sent to the proxy");
+    assert!(receiver.received().is_empty());
+}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sigterm_interrupts_a_hung_delivery_which_goes_again_after_the_restart() {

@@ -7,8 +7,9 @@
 //! for an endpoint that accepts a delivery and never answers); once it runs
 //! out, every delivery gets 200.
 //!
-//! Below the receiver: the calls the webhook tests make over HTTP
-//! ([`configure`], [`send_test`], [`delivery`], ...).
+//! Then a [`RecordingProxy`], which records what reaches it and refuses it,
+//! and the calls the webhook tests make over HTTP ([`configure`],
+//! [`send_test`], [`delivery`], ...).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,7 @@ use hmac::{Hmac, Mac};
 use modctl_types::webhooks::{DeliveryDetail, Enqueued};
 use serde_json::{Value, json};
 use sha2::Sha256;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::sync::{oneshot, watch};
 
 use crate::{TestDaemon, TestKey};
@@ -262,6 +264,63 @@ async fn receive(State(handler): State<Handler>, headers: HeaderMap, body: Bytes
         );
     }
     response
+}
+
+/// An HTTP proxy on `127.0.0.1` that proxies nothing: it records the
+/// request line of every connection (`POST http://host/...` or `CONNECT
+/// host:443`) and answers 502. Stopped when dropped.
+#[derive(Debug)]
+pub struct RecordingProxy {
+    url: String,
+    seen: Arc<Mutex<Vec<String>>>,
+    _server: LocalServer,
+}
+
+impl RecordingProxy {
+    /// Starts one on an ephemeral port.
+    pub fn start() -> RecordingProxy {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recorded = seen.clone();
+        let server = LocalServer::start(|listener, mut shutdown| async move {
+            loop {
+                let (stream, _) = tokio::select! {
+                    accepted = listener.accept() => accepted.expect("accept"),
+                    _ = &mut shutdown => return,
+                };
+                let recorded = recorded.clone();
+                tokio::spawn(async move {
+                    let mut stream = tokio::io::BufReader::new(stream);
+                    let mut line = String::new();
+                    let _ = stream.read_line(&mut line).await;
+                    recorded
+                        .lock()
+                        .expect("proxy state")
+                        .push(line.trim_end().to_owned());
+                    let _ = stream
+                        .get_mut()
+                        .write_all(
+                            b"HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                        )
+                        .await;
+                });
+            }
+        });
+        RecordingProxy {
+            url: format!("http://127.0.0.1:{}", server.port),
+            seen,
+            _server: server,
+        }
+    }
+
+    /// Its URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The request line of every connection so far.
+    pub fn seen(&self) -> Vec<String> {
+        self.seen.lock().expect("proxy state").clone()
+    }
 }
 
 /// Standard Webhooks verification: one of the space-separated `v1,<sig>`

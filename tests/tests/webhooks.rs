@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use modctl_e2e::webhooks::{
-    Receiver, advance, configure, delivery, get, http, post, put_webhooks, send_test,
+    Receiver, RecordingProxy, advance, configure, delivery, get, http, post, put_webhooks,
+    send_test,
 };
 use modctl_e2e::{
     ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually,
@@ -396,6 +397,43 @@ async fn internal_addresses_are_refused() {
     assert!(receiver.received().is_empty());
     assert_eq!(refused.state, DeliveryState::Failed);
     assert!(refused.last_error.unwrap().contains("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_configured_proxy_does_not_get_past_the_address_guard() {
+    // `modctld serve --webhooks-proxy URL`, the guard on.
+    let proxy = RecordingProxy::start();
+    let d = TestDaemon::start_with_webhooks(DeliveryOptions {
+        proxy: Some(proxy.url().parse().unwrap()),
+        ..DeliveryOptions::default()
+    });
+    let key = alpha_with_a_secret(&d).await;
+
+    // The proxy would resolve `localhost` itself: the daemon resolves it
+    // first, and refuses it.
+    let receiver = Receiver::start();
+    let local = receiver.url().replace("127.0.0.1", "localhost");
+    let refused = guarded_attempt(&d, &key, &local).await;
+    assert_eq!(proxy.seen(), Vec::<String>::new(), "sent to the proxy");
+    assert!(receiver.received().is_empty());
+    assert_eq!(refused.state, DeliveryState::Failed);
+    let error = refused.last_error.unwrap();
+    assert!(error.contains("internal address"), "{error}");
+
+    // A public address goes through the proxy (which, an internal address
+    // itself, is the operator's choice): it refuses the tunnel, so the
+    // delivery waits for its retry.
+    let public = guarded_attempt(&d, &key, "https://93.184.216.34/hook").await;
+    // (The config change that set the URL is announced to it too.)
+    let seen = proxy.seen();
+    assert!(
+        !seen.is_empty()
+            && seen
+                .iter()
+                .all(|line| line == "CONNECT 93.184.216.34:443 HTTP/1.1"),
+        "{seen:?}"
+    );
+    assert_eq!(public.state, DeliveryState::Pending);
 }
 
 /// Team gamma's Discord server: another team with webhooks (beta's plan has none).

@@ -10,6 +10,11 @@
 //! The operator turns the guard off with `modctld serve
 //! --webhooks-allow-internal` (tests and the demo deliver to 127.0.0.1).
 //!
+//! Through a proxy (`modctld serve --webhooks-proxy URL`, never one from the
+//! environment: see [`super::Deliverer`]) the client connects to the proxy,
+//! which resolves the target itself; the target's name is then resolved and
+//! checked here before the request is sent ([`check_resolved`]).
+//!
 //! An IPv6 address can reach an IPv4 host through a translator or a tunnel:
 //! IPv4-mapped and -translated addresses, NAT64 (RFC 6052), 6to4, Teredo and
 //! ISATAP carry the IPv4 address they reach, and that one is judged
@@ -46,6 +51,33 @@ pub fn check_literal(url: &Url) -> Result<(), String> {
         _ => return Ok(()),
     };
     refuse_internal(url.host_str().unwrap_or_default(), ip).map_err(|e| e.to_string())
+}
+
+/// Resolves `url`'s host (a name; a literal was checked by [`check_literal`])
+/// and checks every address it has, for a client that does not resolve the
+/// target itself (a proxy does). `Err(Ok(_))`: refused; `Err(Err(_))`: the
+/// name did not resolve, which a later attempt may fix.
+pub async fn check_resolved(url: &Url) -> Result<(), Result<InternalAddress, std::io::Error>> {
+    let Some(Host::Domain(host)) = url.host() else {
+        return Ok(());
+    };
+    let port = url.port_or_known_default().unwrap_or(0);
+    resolve_checked(host, port).await.map(drop)
+}
+
+/// Every address of `host`, or the first internal one among them.
+async fn resolve_checked(
+    host: &str,
+    port: u16,
+) -> Result<Vec<SocketAddr>, Result<InternalAddress, std::io::Error>> {
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(Err)?
+        .collect();
+    for addr in &addrs {
+        refuse_internal(host, addr.ip()).map_err(Ok)?;
+    }
+    Ok(addrs)
 }
 
 /// A host that is, or resolves to, an internal address. A type of its own
@@ -149,12 +181,14 @@ pub struct GuardedResolver;
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
         Box::pin(async move {
-            let host = name.as_str().to_owned();
-            let addrs: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
-            for addr in &addrs {
-                refuse_internal(&host, addr.ip())?;
-            }
+            let addrs = resolve_checked(name.as_str(), 0).await.map_err(
+                |e| -> Box<dyn std::error::Error + Send + Sync> {
+                    match e {
+                        Ok(internal) => Box::new(internal),
+                        Err(lookup) => Box::new(lookup),
+                    }
+                },
+            )?;
             let addrs: Addrs = Box::new(addrs.into_iter());
             Ok(addrs)
         })

@@ -83,6 +83,9 @@ const RECORD_EVERY: usize = 50;
 pub struct DeliveryOptions {
     /// Let webhooks reach internal addresses (`--webhooks-allow-internal`).
     pub allow_internal: bool,
+    /// The proxy every delivery goes through (`--webhooks-proxy`). Proxies
+    /// in the environment (`HTTPS_PROXY`, ...) are never used.
+    pub proxy: Option<Url>,
     /// A delivery's time limit.
     pub timeout: Duration,
     /// Timeouts in a row that open an endpoint's circuit breaker (1 or more).
@@ -93,10 +96,11 @@ pub struct DeliveryOptions {
 }
 
 impl Default for DeliveryOptions {
-    /// The guard on, [`TIMEOUT`], [`BREAKER_AFTER`], [`BREAKER_OPEN`].
+    /// The guard on, no proxy, [`TIMEOUT`], [`BREAKER_AFTER`], [`BREAKER_OPEN`].
     fn default() -> Self {
         DeliveryOptions {
             allow_internal: false,
+            proxy: None,
             timeout: TIMEOUT,
             breaker_after: BREAKER_AFTER,
             breaker_open: BREAKER_OPEN,
@@ -144,17 +148,24 @@ struct Breaker {
 }
 
 impl Deliverer {
-    /// A deliverer with `options`.
+    /// A deliverer with `options`; fails only on a proxy URL reqwest cannot use.
     pub fn new(options: DeliveryOptions) -> Result<Self, reqwest::Error> {
         let builder = reqwest::Client::builder()
             .timeout(options.timeout)
             // A redirect would be a request to a URL nobody checked.
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("modctld-webhooks/", env!("CARGO_PKG_VERSION")));
-        let builder = if options.allow_internal {
-            builder
-        } else {
-            builder.dns_resolver(Arc::new(guard::GuardedResolver))
+            .user_agent(concat!("modctld-webhooks/", env!("CARGO_PKG_VERSION")))
+            // `HTTPS_PROXY`, `HTTP_PROXY` and `ALL_PROXY` are not ours to
+            // follow: a proxy resolves the target itself, where the guard's
+            // resolver never sees it (issue #22).
+            .no_proxy();
+        let builder = match &options.proxy {
+            // The client only ever connects to the proxy, which the operator
+            // chose (it may well be internal); the target is resolved and
+            // checked before each batch instead (`guard::check_resolved`).
+            Some(proxy) => builder.proxy(reqwest::Proxy::all(proxy.clone())?),
+            None if options.allow_internal => builder,
+            None => builder.dns_resolver(Arc::new(guard::GuardedResolver)),
         };
         Ok(Deliverer {
             http: builder.build()?,
@@ -401,8 +412,9 @@ async fn deliver_queue(
         return Ok((0, true));
     }
     // The URL is checked once for the queue (all of it goes to this URL);
-    // the resolved addresses are checked at each connection (see `guard`).
-    let target = check_target(deliverer, &endpoint.url);
+    // the resolved addresses are checked at each connection (see `guard`),
+    // or here when a proxy resolves them.
+    let target = check_target(deliverer, &endpoint.url).await;
     let signing = signing.map_err(|e| e.to_string()).and_then(|secrets| {
         if secrets.is_empty() {
             Err(
@@ -463,12 +475,26 @@ async fn deliver_queue(
     Ok((made, true))
 }
 
-/// `url` parsed and checked: refused outright when it is an internal
-/// address.
-fn check_target(deliverer: &Deliverer, url: &str) -> Result<Url, Sent> {
+/// `url` parsed and checked: refused outright when it is (or, through a
+/// proxy, resolves to) an internal address; a name a proxy is to reach that
+/// does not resolve is a failure to retry.
+async fn check_target(deliverer: &Deliverer, url: &str) -> Result<Url, Sent> {
     let target = guard::parse(url).map_err(Sent::Refused)?;
-    if !deliverer.options.allow_internal {
-        guard::check_literal(&target).map_err(Sent::Refused)?;
+    if deliverer.options.allow_internal {
+        return Ok(target);
+    }
+    guard::check_literal(&target).map_err(Sent::Refused)?;
+    if deliverer.options.proxy.is_some() {
+        match guard::check_resolved(&target).await {
+            Ok(()) => {}
+            Err(Ok(internal)) => return Err(Sent::Refused(internal.to_string())),
+            Err(Err(lookup)) => {
+                return Err(Sent::Transport {
+                    error: format!("cannot resolve the host of {target}: {lookup}"),
+                    timed_out: false,
+                });
+            }
+        }
     }
     Ok(target)
 }
