@@ -159,7 +159,8 @@ impl AppState {
             trusted_proxies: client_address::TrustedProxies::default(),
             restore_wake: Arc::new(Notify::new()),
             restore_runner: Arc::new(tokio::sync::Mutex::new(())),
-            webhooks: webhooks::Deliverer::new(false),
+            webhooks: webhooks::Deliverer::new(webhooks::DeliveryOptions::default())
+                .expect("the default delivery options build"),
             request_limits: request_limits::RequestLimits::on(),
             onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
@@ -217,8 +218,20 @@ impl AppState {
 
     /// Lets webhooks reach loopback, private and link-local addresses
     /// (`modctld serve --webhooks-allow-internal`; tests and the demo).
-    pub fn with_webhooks_allow_internal(mut self, allow: bool) -> Self {
-        self.webhooks = webhooks::Deliverer::new(allow);
+    pub fn with_webhooks_allow_internal(self, allow: bool) -> Self {
+        let options = webhooks::DeliveryOptions {
+            allow_internal: allow,
+            ..webhooks::DeliveryOptions::default()
+        };
+        self.with_webhooks(
+            webhooks::Deliverer::new(options).expect("delivery options without a proxy build"),
+        )
+    }
+
+    /// Delivers webhooks with `deliverer` (`modctld serve`'s options; tests
+    /// shorten the times).
+    pub fn with_webhooks(mut self, deliverer: webhooks::Deliverer) -> Self {
+        self.webhooks = deliverer;
         self
     }
 

@@ -25,9 +25,13 @@
 //!   accepted; stopping the server drops a job mid-item, exactly like a
 //!   crash, and the next start resumes it.
 //!
-//! - **webhook delivery** ([`crate::webhooks::deliver_due`]): posts the
-//!   outbox's due deliveries. It wakes every second; when a delivery is due
-//!   is decided on the clock, so tests move the clock and tick.
+//! - **webhook delivery** ([`crate::webhooks::start_due`]): starts a run
+//!   for each endpoint with due deliveries, and does not wait for them (one
+//!   hung endpoint must not hold the others). It wakes every second, the
+//!   first time a second after the start; when a delivery is due is decided
+//!   on the clock, so tests move the clock and tick
+//!   ([`crate::webhooks::deliver_due`] waits for the runs it starts).
+//!   Stopping the workers interrupts the deliveries in flight; they stay due.
 //!
 //! - **activity flush** ([`crate::activity::flush`]): writes the activity
 //!   the platform receivers buffered into the rollups, one transaction per
@@ -151,6 +155,7 @@ pub struct Workers {
     stop: watch::Sender<bool>,
     loops: Vec<JoinHandle<()>>,
     receivers: crate::receive::Receivers,
+    webhooks: crate::webhooks::Deliverer,
 }
 
 impl Workers {
@@ -183,6 +188,7 @@ impl Workers {
         let mut loops = vec![
             every(
                 "jail expiry",
+                Start::Now,
                 intervals.jail_expiry,
                 stopped.clone(),
                 state.clone(),
@@ -195,6 +201,7 @@ impl Workers {
             ),
             every(
                 "recovery",
+                Start::Now,
                 intervals.recovery,
                 stopped.clone(),
                 state.clone(),
@@ -206,6 +213,7 @@ impl Workers {
             ),
             every(
                 "checkpoint",
+                Start::Now,
                 intervals.checkpoint,
                 stopped.clone(),
                 state.clone(),
@@ -213,6 +221,7 @@ impl Workers {
             ),
             every(
                 "scheduled snapshots",
+                Start::Now,
                 intervals.snapshots,
                 stopped.clone(),
                 state.clone(),
@@ -220,13 +229,15 @@ impl Workers {
             ),
             every(
                 "webhook delivery",
+                Start::AfterInterval,
                 intervals.webhooks,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { crate::webhooks::deliver_due(&state).await },
+                |state| async move { Ok(crate::webhooks::start_due(&state).await?.len()) },
             ),
             every(
                 "activity flush",
+                Start::Now,
                 intervals.activity_flush,
                 stopped.clone(),
                 state.clone(),
@@ -234,6 +245,7 @@ impl Workers {
             ),
             every(
                 "activity retention",
+                Start::Now,
                 intervals.activity_retention,
                 stopped.clone(),
                 state.clone(),
@@ -244,6 +256,7 @@ impl Workers {
         if state.receivers.autostart() {
             loops.push(every(
                 "activity receivers",
+                Start::Now,
                 intervals.receivers,
                 stopped,
                 state.clone(),
@@ -254,15 +267,18 @@ impl Workers {
             stop,
             loops,
             receivers: state.receivers.clone(),
+            webhooks: state.webhooks.clone(),
         }
     }
 
-    /// Stops every loop, letting a tick under way finish first.
+    /// Stops every loop, letting a tick under way finish first; the webhook
+    /// deliveries in flight are interrupted (they stay due).
     pub async fn stop(self) {
         let _ = self.stop.send(true);
         for handle in self.loops {
             let _ = handle.await;
         }
+        self.webhooks.stop().await;
         // Sessions started by the loop or by a test.
         self.receivers.stop().await;
     }
@@ -295,9 +311,22 @@ fn restorer(
     })
 }
 
-/// Calls `tick` now and then every `interval`, until `stop` turns true.
+/// When a loop's first tick comes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// At once.
+    Now,
+    /// One interval after the start: for a worker whose tick starts work
+    /// that tests drive themselves (webhook delivery), so that the loop never
+    /// races them after a test daemon starts.
+    AfterInterval,
+}
+
+/// Calls `tick` from `start` on and then every `interval`, until `stop`
+/// turns true.
 fn every<F, Fut>(
     name: &'static str,
+    start: Start,
     interval: Duration,
     mut stop: watch::Receiver<bool>,
     state: AppState,
@@ -308,6 +337,12 @@ where
     Fut: Future<Output = ModerationResult<usize>> + Send,
 {
     tokio::spawn(async move {
+        if start == Start::AfterInterval {
+            tokio::select! {
+                _ = tokio::time::sleep(interval) => {}
+                _ = stop.changed() => return,
+            }
+        }
         loop {
             match tick(state.clone()).await {
                 Ok(0) => {}

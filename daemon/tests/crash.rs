@@ -7,106 +7,18 @@
 //! - under load, with many writes committed in groups: every action that was
 //!   answered is in the database.
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+mod support;
+
 use std::time::Duration;
 
 use modctl_e2e::fakes::FakeDiscord;
 use modctl_e2e::fakes::discord::{BOT, MEMBER_ROLE, MOD_ROLE, TOKEN};
 use modctl_types::moderation::{Action, ActionResponse, CaseList, CaseState};
 use serde_json::json;
+use support::{operator, seed, serve};
 
 const GUILD: &str = "112233445566778899";
 const TARGET: &str = "500000000000000003";
-
-fn modctld(db: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_modctld"));
-    command.env_clear().env("MODCTLD_DB", db);
-    command
-}
-
-/// Runs an operator command that must succeed; its stdout.
-fn operator(db: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
-    let output = modctld(db)
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "modctld {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-/// A `modctld serve` process, killed when dropped (also when a test fails).
-struct Daemon(Child);
-
-impl Daemon {
-    /// SIGKILL: no shutdown, no settling of what is in flight.
-    fn kill(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// `modctld serve` on an ephemeral port; its base URL once it listens.
-/// Without request rate limits: the load test sends far more than a key's
-/// budget, and what it checks is durability, not the limits.
-fn serve(db: &Path) -> (Daemon, String) {
-    let mut child = modctld(db)
-        .args(["serve", "--listen", "127.0.0.1:0", "--no-rate-limits"])
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let daemon = Daemon(child);
-    for line in stderr.lines() {
-        let line = line.unwrap();
-        if let Some(address) = line.split("address=").nth(1) {
-            let address = address.split_whitespace().next().unwrap().to_owned();
-            return (daemon, format!("http://{address}"));
-        }
-    }
-    panic!("modctld serve exited before it listened");
-}
-
-/// A team `alpha` with a read+write key (returned) and a claim on `server`.
-fn seed(db: &Path, platform: &str, server: &str) -> String {
-    operator(db, &["team", "create", "alpha"], &[]);
-    let key = operator(
-        db,
-        &["key", "create", "--team", "alpha", "--scopes", "read,write"],
-        &[],
-    );
-    operator(
-        db,
-        &[
-            "server",
-            "claim",
-            "--team",
-            "alpha",
-            "--platform",
-            platform,
-            "--id",
-            server,
-            "--name",
-            "Server",
-        ],
-        &[],
-    );
-    key.trim().to_owned()
-}
 
 async fn ban(url: &str, key: &str) -> reqwest::Result<reqwest::Response> {
     reqwest::Client::new()
@@ -125,7 +37,7 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     let fake = FakeDiscord::start(GUILD);
     fake.add_member(BOT, &[MOD_ROLE]);
     fake.add_member(TARGET, &[MEMBER_ROLE]);
-    let key = seed(&db, "discord", GUILD);
+    let key = seed(&db, "free", "discord", GUILD);
     let key = key.as_str();
     let api_base = fake.uri();
     operator(
@@ -142,7 +54,7 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
         &[("BOT_TOKEN", TOKEN)],
     );
 
-    let (mut daemon, url) = serve(&db);
+    let (mut daemon, url) = serve(&db, &[]);
     let ban_path = format!("/guilds/{GUILD}/bans/{TARGET}");
     let gate = fake.hold("PUT", &ban_path);
     let request = tokio::spawn({
@@ -166,7 +78,7 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     }
     assert!(fake.is_banned(TARGET));
 
-    let (_daemon, url) = serve(&db);
+    let (_daemon, url) = serve(&db, &[]);
     let retry = ban(&url, key).await.unwrap();
     assert_eq!(retry.status(), 200);
     let retry: ActionResponse = retry.json().await.unwrap();
@@ -208,8 +120,8 @@ async fn a_daemon_killed_under_load_loses_no_acknowledged_case() {
 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("modctld.db");
-    let key = seed(&db, "telegram", SERVER);
-    let (mut daemon, url) = serve(&db);
+    let key = seed(&db, "free", "telegram", SERVER);
+    let (mut daemon, url) = serve(&db, &[]);
 
     // Notes are recorded without a platform call: each one is a write.
     let (acks, mut acked) = tokio::sync::mpsc::unbounded_channel::<i64>();

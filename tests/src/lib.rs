@@ -30,6 +30,7 @@ use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::{self, Store, StoreError, config, keys, servers, teams};
+use modctld::webhooks::DeliveryOptions;
 use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
 use tokio::runtime::Handle;
@@ -54,9 +55,43 @@ fn quick_shutdown() -> HttpLimits {
     }
 }
 
+/// The webhook options of most test daemons: as in production, but
+/// internal addresses allowed (like `modctld serve --webhooks-allow-internal`)
+/// to reach the test receivers on 127.0.0.1.
+pub fn webhooks_to_localhost() -> DeliveryOptions {
+    DeliveryOptions {
+        allow_internal: true,
+        ..DeliveryOptions::default()
+    }
+}
+
 /// A manual clock standing at the real time now.
 fn manual_clock() -> Clock {
     Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"))
+}
+
+/// How a [`TestDaemon`] is set up; [`TestDaemon::restart`] starts the new
+/// daemon the same way.
+#[derive(Debug, Clone)]
+struct Setup {
+    limits: HttpLimits,
+    webhooks: DeliveryOptions,
+    rate_limits: bool,
+    /// How long a platform request may take (`None`: the daemon's default).
+    platform_timeout: Option<Duration>,
+    trusted_proxies: modctld::client_address::TrustedProxies,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            limits: quick_shutdown(),
+            webhooks: webhooks_to_localhost(),
+            rate_limits: false,
+            platform_timeout: None,
+            trusted_proxies: Default::default(),
+        }
+    }
 }
 
 /// A running daemon; stopped when dropped.
@@ -69,8 +104,7 @@ pub struct TestDaemon {
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
     dir: tempfile::TempDir,
-    /// How long a platform request may take (`None`: the daemon's default).
-    platform_timeout: Option<Duration>,
+    setup: Setup,
 }
 
 /// A key created for a test: the full key and its public id.
@@ -87,42 +121,40 @@ impl TestDaemon {
     /// [`Clock`] that stands at the real time of the start until the test
     /// moves it ([`TestDaemon::clock`]). Platform retries wait at most 2 s.
     /// The background workers run, but tests that need them to act call
-    /// [`TestDaemon::tick_workers`] rather than waiting for them.
+    /// [`TestDaemon::tick_workers`] rather than waiting for them. The HTTP
+    /// limits are production's, but for a shutdown deadline of a second (a
+    /// 1-second keep-alive would race the SDK's reuse of pooled
+    /// connections).
     pub fn start() -> TestDaemon {
-        TestDaemon::start_with_http_limits(HttpLimits {
-            // Short, so that stopping a daemon never waits long; the other
-            // limits stay as in production, since a 1-second keep-alive would
-            // race the SDK's reuse of pooled connections.
-            shutdown_deadline: Duration::from_secs(1),
-            ..HttpLimits::default()
-        })
+        TestDaemon::start_as(Setup::default())
     }
 
     /// Like [`TestDaemon::start`], with these HTTP limits (e.g.
     /// [`TEST_HTTP_LIMITS`], to test slow clients quickly).
     pub fn start_with_http_limits(limits: HttpLimits) -> TestDaemon {
-        TestDaemon::start_in(
-            tempfile::tempdir().expect("temp dir"),
-            manual_clock(),
+        TestDaemon::start_as(Setup {
             limits,
-            true,
-            false,
-            None,
-        )
+            ..Setup::default()
+        })
+    }
+
+    /// Like [`TestDaemon::start`], delivering webhooks with `options` (e.g.
+    /// a short timeout, or a proxy).
+    pub fn start_with_webhooks(options: DeliveryOptions) -> TestDaemon {
+        TestDaemon::start_as(Setup {
+            webhooks: options,
+            ..Setup::default()
+        })
     }
 
     /// Like [`TestDaemon::start`], but a platform request that gets no
     /// answer within `timeout` fails (instead of after 10 s), for tests of
-    /// platforms that never answer. Kept across [`TestDaemon::restart`].
+    /// platforms that never answer.
     pub fn start_with_platform_timeout(timeout: Duration) -> TestDaemon {
-        TestDaemon::start_in(
-            tempfile::tempdir().expect("temp dir"),
-            manual_clock(),
-            quick_shutdown(),
-            true,
-            false,
-            Some(timeout),
-        )
+        TestDaemon::start_as(Setup {
+            platform_timeout: Some(timeout),
+            ..Setup::default()
+        })
     }
 
     /// Like [`TestDaemon::start`], with the request rate limits on, as
@@ -130,14 +162,23 @@ impl TestDaemon {
     /// `--no-rate-limits`): the suite makes many requests per key in a
     /// second, and the limits have tests of their own (`tests/tests/request_limits.rs`).
     pub fn start_with_rate_limits() -> TestDaemon {
-        TestDaemon::start_in(
-            tempfile::tempdir().expect("temp dir"),
-            manual_clock(),
-            quick_shutdown(),
-            true,
-            true,
-            None,
-        )
+        TestDaemon::start_as(Setup {
+            rate_limits: true,
+            ..Setup::default()
+        })
+    }
+
+    /// Like [`TestDaemon::start_with_rate_limits`], behind a proxy on
+    /// 127.0.0.1 whose `X-Forwarded-For` the daemon believes (`modctld
+    /// serve --trusted-proxy 127.0.0.1`).
+    pub fn start_behind_proxy() -> TestDaemon {
+        TestDaemon::start_as(Setup {
+            rate_limits: true,
+            trusted_proxies: modctld::client_address::TrustedProxies::new(vec![
+                "127.0.0.1".parse().expect("an address"),
+            ]),
+            ..Setup::default()
+        })
     }
 
     /// Like [`TestDaemon::start`], but with the webhook SSRF guard on, as in
@@ -145,81 +186,33 @@ impl TestDaemon {
     /// refused. (Every other test daemon lets them through, like
     /// `modctld serve --webhooks-allow-internal`, to reach its receiver.)
     pub fn start_guarded() -> TestDaemon {
-        TestDaemon::start_in(
-            tempfile::tempdir().expect("temp dir"),
-            manual_clock(),
-            quick_shutdown(),
-            false,
-            false,
-            None,
-        )
+        TestDaemon::start_as(Setup {
+            webhooks: DeliveryOptions::default(),
+            ..Setup::default()
+        })
     }
 
-    /// Stops this daemon and starts a new one on the same database and the
-    /// same clock, as after a restart of `modctld`.
+    /// Stops this daemon and starts a new one on the same database, set up
+    /// the same way, with the same clock, as after a restart of `modctld`.
     pub fn restart(mut self) -> TestDaemon {
         self.stop();
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("temp dir"));
-        TestDaemon::start_in(
-            dir,
-            self.state.clock.clone(),
-            self.state.http_limits,
-            self.state.webhooks.allows_internal(),
-            self.state.request_limits.is_on(),
-            self.platform_timeout,
-        )
+        TestDaemon::start_in(dir, self.state.clock.clone(), self.setup.clone())
     }
 
-    /// Like [`TestDaemon::start_with_rate_limits`], behind a proxy on
-    /// 127.0.0.1 whose `X-Forwarded-For` the daemon believes (`modctld
-    /// serve --trusted-proxy 127.0.0.1`). A restart forgets the proxy.
-    pub fn start_behind_proxy() -> TestDaemon {
-        TestDaemon::start_configured(
+    fn start_as(setup: Setup) -> TestDaemon {
+        TestDaemon::start_in(
             tempfile::tempdir().expect("temp dir"),
             manual_clock(),
-            quick_shutdown(),
-            true,
-            true,
-            None,
-            |state| {
-                state.with_trusted_proxies(modctld::client_address::TrustedProxies::new(vec![
-                    "127.0.0.1".parse().expect("an address"),
-                ]))
-            },
+            setup,
         )
     }
 
-    fn start_in(
-        dir: tempfile::TempDir,
-        clock: Clock,
-        limits: HttpLimits,
-        webhooks_allow_internal: bool,
-        rate_limits: bool,
-        platform_timeout: Option<Duration>,
-    ) -> TestDaemon {
-        TestDaemon::start_configured(
-            dir,
-            clock,
-            limits,
-            webhooks_allow_internal,
-            rate_limits,
-            platform_timeout,
-            |state| state,
-        )
-    }
-
-    fn start_configured(
-        dir: tempfile::TempDir,
-        clock: Clock,
-        limits: HttpLimits,
-        webhooks_allow_internal: bool,
-        rate_limits: bool,
-        platform_timeout: Option<Duration>,
-        configure: impl FnOnce(AppState) -> AppState + Send + 'static,
-    ) -> TestDaemon {
+    fn start_in(dir: tempfile::TempDir, clock: Clock, setup: Setup) -> TestDaemon {
         let db = dir.path().join("modctld.db");
         let (ready_tx, ready_rx) = mpsc::channel();
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let kept = setup.clone();
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
@@ -231,7 +224,7 @@ impl TestDaemon {
                 let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
                 let url = format!("http://{}", listener.local_addr().expect("address"));
                 let mut state = AppState::new(store);
-                if let Some(timeout) = platform_timeout {
+                if let Some(timeout) = setup.platform_timeout {
                     state = state.with_platform_timeout(timeout);
                 }
                 let state = state
@@ -241,13 +234,18 @@ impl TestDaemon {
                         max_wait: Duration::from_secs(2),
                         backoff: Duration::from_millis(10),
                     })
-                    .with_http_limits(limits)
-                    .with_webhooks_allow_internal(webhooks_allow_internal)
-                    .with_rate_limits(rate_limits)
-                    // The delivery loop ticks once at start, then the tests
-                    // drive it (`deliver_webhooks`): which attempt happens
-                    // when is then decided by the test alone.
-                    // The same for the activity flush (`flush_activity`).
+                    .with_http_limits(setup.limits)
+                    .with_webhooks(
+                        modctld::webhooks::Deliverer::new(setup.webhooks)
+                            .expect("delivery options"),
+                    )
+                    .with_rate_limits(setup.rate_limits)
+                    .with_trusted_proxies(setup.trusted_proxies)
+                    // The delivery loop ticks only an hour after the start:
+                    // the tests drive it (`deliver_webhooks`), so which
+                    // attempt happens when is decided by the test alone.
+                    // The activity flush ticks once at start, then the
+                    // tests drive it (`flush_activity`).
                     .with_worker_intervals(workers::Intervals {
                         webhooks: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
@@ -256,7 +254,6 @@ impl TestDaemon {
                     // Platform sessions start when a test asks
                     // (`start_receivers`), never behind its back.
                     .with_activity_receivers(false);
-                let state = configure(state);
                 ready_tx
                     .send((url, state.clone(), Handle::current()))
                     .expect("report ready");
@@ -277,7 +274,7 @@ impl TestDaemon {
             shutdown: Some(shutdown_tx),
             thread: Some(thread),
             dir,
-            platform_timeout,
+            setup: kept,
         }
     }
 
@@ -311,11 +308,23 @@ impl TestDaemon {
         self.state.clock.now_unix()
     }
 
-    /// Runs the webhook delivery worker once at the clock's now (waiting for
-    /// a run of its loop under way); returns the attempts it made.
+    /// Runs the webhook delivery worker once at the clock's now and waits
+    /// for the deliveries it started; returns the attempts it made. (An
+    /// endpoint already being delivered to is left to that run.)
     pub fn deliver_webhooks(&self) -> usize {
         self.block_on(modctld::webhooks::deliver_due(&self.state))
             .expect("deliver webhooks")
+    }
+
+    /// [`TestDaemon::deliver_webhooks`] without waiting: runs the worker on
+    /// the daemon's runtime in the background, e.g. to hang on an endpoint
+    /// that never answers while the test goes on.
+    pub fn deliver_webhooks_in_background(
+        &self,
+    ) -> tokio::task::JoinHandle<modctld::moderation::ModerationResult<usize>> {
+        let state = self.state.clone();
+        self.runtime
+            .spawn(async move { modctld::webhooks::deliver_due(&state).await })
     }
 
     /// Runs the activity flush worker once: what the platform receivers

@@ -3,11 +3,13 @@
 //! `sha2` and `base64` crates used directly, nothing of the daemon's), so a
 //! bug in the daemon's signing cannot hide behind the same bug here.
 //!
-//! Answers come from a script ([`Receiver::answer`]); once it runs out, every
-//! delivery gets 200.
+//! Answers come from a script ([`Receiver::answer`], or [`Receiver::hang`]
+//! for an endpoint that accepts a delivery and never answers); once it runs
+//! out, every delivery gets 200.
 //!
-//! Below the receiver: the calls the webhook tests make over HTTP
-//! ([`configure`], [`send_test`], [`delivery`], ...).
+//! Then a [`RecordingProxy`], which records what reaches it and refuses it,
+//! and the calls the webhook tests make over HTTP ([`configure`],
+//! [`send_test`], [`delivery`], ...).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -24,7 +26,8 @@ use hmac::{Hmac, Mac};
 use modctl_types::webhooks::{DeliveryDetail, Enqueued};
 use serde_json::{Value, json};
 use sha2::Sha256;
-use tokio::sync::oneshot;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tokio::sync::{oneshot, watch};
 
 use crate::{TestDaemon, TestKey};
 
@@ -46,13 +49,30 @@ pub struct Received {
     pub verified: bool,
 }
 
+/// One scripted answer.
+#[derive(Debug)]
+enum Answer {
+    /// This status with these headers.
+    Status(u16, Vec<(String, String)>),
+    /// None: the request is held until the receiver stops.
+    Hang,
+}
+
 #[derive(Debug, Default)]
 struct Shared {
     secret: Option<String>,
-    script: VecDeque<(u16, Vec<(String, String)>)>,
+    script: VecDeque<Answer>,
     received: Vec<Received>,
     /// How many of `received` verified.
     verified: usize,
+}
+
+/// The receiver's state as its handler sees it.
+#[derive(Debug, Clone)]
+struct Handler {
+    shared: Arc<Mutex<Shared>>,
+    /// Turns true when the receiver stops: the held requests end.
+    stopping: watch::Receiver<bool>,
 }
 
 /// A receiver on `127.0.0.1`; stopped when dropped.
@@ -60,43 +80,35 @@ struct Shared {
 pub struct Receiver {
     url: String,
     shared: Arc<Mutex<Shared>>,
-    shutdown: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    stopping: watch::Sender<bool>,
+    // Dropped after `stopping` is sent (see `Drop`), so that the requests
+    // held end and the server can stop.
+    _server: LocalServer,
 }
 
 impl Receiver {
     /// Starts a receiver on an ephemeral port.
     pub fn start() -> Receiver {
         let shared = Arc::new(Mutex::new(Shared::default()));
-        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
-        let state = shared.clone();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                let port = listener.local_addr().expect("address").port();
-                ready_tx.send(port).expect("report ready");
-                let app = axum::Router::new().fallback(receive).with_state(state);
-                axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = shutdown_rx.await;
-                    })
-                    .await
-                    .expect("serve");
-            });
+        let (stopping, stopping_rx) = watch::channel(false);
+        let state = Handler {
+            shared: shared.clone(),
+            stopping: stopping_rx,
+        };
+        let server = LocalServer::start(|listener, shutdown| async move {
+            let app = axum::Router::new().fallback(receive).with_state(state);
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = shutdown.await;
+                })
+                .await
+                .expect("serve");
         });
-        let port = ready_rx.recv().expect("receiver started");
         Receiver {
-            url: format!("http://127.0.0.1:{port}/hook"),
+            url: format!("http://127.0.0.1:{}/hook", server.port),
             shared,
-            shutdown: Some(shutdown_tx),
-            thread: Some(thread),
+            stopping,
+            _server: server,
         }
     }
 
@@ -117,7 +129,16 @@ impl Receiver {
             .iter()
             .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
             .collect();
-        self.lock().script.push_back((status, headers));
+        self.lock()
+            .script
+            .push_back(Answer::Status(status, headers));
+    }
+
+    /// The next delivery (after those already scripted) is received and
+    /// never answered: the request is held until the receiver is dropped,
+    /// as by an endpoint that hangs.
+    pub fn hang(&self) {
+        self.lock().script.push_back(Answer::Hang);
     }
 
     /// How many deliveries were received, and how many of them verified
@@ -139,6 +160,53 @@ impl Receiver {
 
 impl Drop for Receiver {
     fn drop(&mut self) {
+        let _ = self.stopping.send(true);
+    }
+}
+
+/// A server on `127.0.0.1` in a thread with a runtime of its own; stopped
+/// (its shutdown signal sent, its thread joined) when dropped.
+#[derive(Debug)]
+struct LocalServer {
+    port: u16,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl LocalServer {
+    /// Binds an ephemeral port and runs `serve` on it until the shutdown
+    /// signal it is given completes.
+    fn start<F, Fut>(serve: F) -> LocalServer
+    where
+        F: FnOnce(tokio::net::TcpListener, oneshot::Receiver<()>) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()>,
+    {
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                let port = listener.local_addr().expect("address").port();
+                ready_tx.send(port).expect("report ready");
+                serve(listener, shutdown_rx).await;
+            });
+        });
+        LocalServer {
+            port: ready_rx.recv().expect("server started"),
+            shutdown: Some(shutdown_tx),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -148,11 +216,7 @@ impl Drop for Receiver {
     }
 }
 
-async fn receive(
-    State(shared): State<Arc<Mutex<Shared>>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn receive(State(handler): State<Handler>, headers: HeaderMap, body: Bytes) -> Response {
     let header = |name: &str| {
         headers
             .get(name)
@@ -164,21 +228,32 @@ async fn receive(
     let timestamp = header("webhook-timestamp").parse().unwrap_or(-1);
     let signature = header("webhook-signature");
     let text = String::from_utf8_lossy(&body).into_owned();
-    let mut shared = shared.lock().expect("receiver state");
-    let verified = shared
-        .secret
-        .as_deref()
-        .is_some_and(|secret| verify(secret, &id, timestamp, &text, &signature));
-    shared.verified += usize::from(verified);
-    shared.received.push(Received {
-        id,
-        timestamp,
-        signature,
-        body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        raw: body.to_vec(),
-        verified,
-    });
-    let (status, extra) = shared.script.pop_front().unwrap_or((200, Vec::new()));
+    let next = {
+        let mut shared = handler.shared.lock().expect("receiver state");
+        let verified = shared
+            .secret
+            .as_deref()
+            .is_some_and(|secret| verify(secret, &id, timestamp, &text, &signature));
+        shared.verified += usize::from(verified);
+        shared.received.push(Received {
+            id,
+            timestamp,
+            signature,
+            body: serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            raw: body.to_vec(),
+            verified,
+        });
+        shared.script.pop_front()
+    };
+    let (status, extra) = match next {
+        Some(Answer::Status(status, extra)) => (status, extra),
+        None => (200, Vec::new()),
+        Some(Answer::Hang) => {
+            let mut stopping = handler.stopping;
+            let _ = stopping.wait_for(|stopping| *stopping).await;
+            (503, Vec::new())
+        }
+    };
     let mut response = StatusCode::from_u16(status)
         .expect("a valid status")
         .into_response();
@@ -189,6 +264,63 @@ async fn receive(
         );
     }
     response
+}
+
+/// An HTTP proxy on `127.0.0.1` that proxies nothing: it records the
+/// request line of every connection (`POST http://host/...` or `CONNECT
+/// host:443`) and answers 502. Stopped when dropped.
+#[derive(Debug)]
+pub struct RecordingProxy {
+    url: String,
+    seen: Arc<Mutex<Vec<String>>>,
+    _server: LocalServer,
+}
+
+impl RecordingProxy {
+    /// Starts one on an ephemeral port.
+    pub fn start() -> RecordingProxy {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recorded = seen.clone();
+        let server = LocalServer::start(|listener, mut shutdown| async move {
+            loop {
+                let (stream, _) = tokio::select! {
+                    accepted = listener.accept() => accepted.expect("accept"),
+                    _ = &mut shutdown => return,
+                };
+                let recorded = recorded.clone();
+                tokio::spawn(async move {
+                    let mut stream = tokio::io::BufReader::new(stream);
+                    let mut line = String::new();
+                    let _ = stream.read_line(&mut line).await;
+                    recorded
+                        .lock()
+                        .expect("proxy state")
+                        .push(line.trim_end().to_owned());
+                    let _ = stream
+                        .get_mut()
+                        .write_all(
+                            b"HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                        )
+                        .await;
+                });
+            }
+        });
+        RecordingProxy {
+            url: format!("http://127.0.0.1:{}", server.port),
+            seen,
+            _server: server,
+        }
+    }
+
+    /// Its URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The request line of every connection so far.
+    pub fn seen(&self) -> Vec<String> {
+        self.seen.lock().expect("proxy state").clone()
+    }
 }
 
 /// Standard Webhooks verification: one of the space-separated `v1,<sig>`

@@ -3,16 +3,23 @@
 //! signature with its own implementation. No test sleeps: the daemon's clock
 //! is moved and the delivery worker driven by hand.
 
+use std::time::Duration;
+
 use modctl_e2e::webhooks::{
-    Receiver, advance, configure, delivery, get, http, post, put_webhooks, send_test,
+    Receiver, RecordingProxy, advance, configure, delivery, get, http, post, put_webhooks,
+    send_test,
 };
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body};
+use modctl_e2e::{
+    ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually,
+    webhooks_to_localhost,
+};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
 use modctl_types::webhooks::{Delivery, DeliveryList, DeliveryState};
 use modctl_types::{Plan, Platform, Scope};
 use modctld::operator::demo::discord_members::{ALICE, BOB};
 use modctld::operator::demo::telegram_members;
+use modctld::webhooks::{BREAKER_AFTER, BREAKER_OPEN, DeliveryOptions};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
@@ -376,17 +383,8 @@ async fn internal_addresses_are_refused() {
     // Without --webhooks-allow-internal, a name that resolves to 127.0.0.1
     // is refused when the delivery is sent, and nothing reaches it.
     let d = TestDaemon::start_guarded();
-    d.team("alpha", Plan::Pro);
-    d.claim("alpha", Platform::Discord, ALPHA_DISCORD, "Alpha Guild");
-    let key = d.key("alpha", Scope::Write);
+    let key = alpha_with_a_secret(&d).await;
     let receiver = Receiver::start();
-    let response = post(
-        &d,
-        &key,
-        &format!("/servers/{ALPHA_DISCORD}/webhooks/secret"),
-    )
-    .await;
-    assert_eq!(response.status(), 200);
     let local = receiver.url().replace("127.0.0.1", "localhost");
     let refused = guarded_attempt(&d, &key, &local).await;
     assert!(receiver.received().is_empty());
@@ -399,6 +397,154 @@ async fn internal_addresses_are_refused() {
     assert!(receiver.received().is_empty());
     assert_eq!(refused.state, DeliveryState::Failed);
     assert!(refused.last_error.unwrap().contains("127.0.0.1"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_configured_proxy_does_not_get_past_the_address_guard() {
+    // `modctld serve --webhooks-proxy URL`, the guard on.
+    let proxy = RecordingProxy::start();
+    let d = TestDaemon::start_with_webhooks(DeliveryOptions {
+        proxy: Some(proxy.url().parse().unwrap()),
+        ..DeliveryOptions::default()
+    });
+    let key = alpha_with_a_secret(&d).await;
+
+    // The proxy would resolve `localhost` itself: the daemon resolves it
+    // first, and refuses it.
+    let receiver = Receiver::start();
+    let local = receiver.url().replace("127.0.0.1", "localhost");
+    let refused = guarded_attempt(&d, &key, &local).await;
+    assert_eq!(proxy.seen(), Vec::<String>::new(), "sent to the proxy");
+    assert!(receiver.received().is_empty());
+    assert_eq!(refused.state, DeliveryState::Failed);
+    let error = refused.last_error.unwrap();
+    assert!(error.contains("internal address"), "{error}");
+
+    // A public address goes through the proxy (which, an internal address
+    // itself, is the operator's choice): it refuses the tunnel, so the
+    // delivery waits for its retry.
+    let public = guarded_attempt(&d, &key, "https://93.184.216.34/hook").await;
+    // (The config change that set the URL is announced to it too.)
+    let seen = proxy.seen();
+    assert!(
+        !seen.is_empty()
+            && seen
+                .iter()
+                .all(|line| line == "CONNECT 93.184.216.34:443 HTTP/1.1"),
+        "{seen:?}"
+    );
+    assert_eq!(public.state, DeliveryState::Pending);
+}
+
+/// Team gamma's Discord server: another team with webhooks (beta's plan has none).
+const GAMMA_DISCORD: &str = "300000000000000003";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_teams_delivery_goes_out_while_an_endpoint_hangs() {
+    let f = Fixture::start();
+    let d = &f.daemon;
+    let hung = Receiver::start();
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &hung, json!(["test"])).await;
+    hung.hang();
+    let stuck = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    let _hanging = d.deliver_webhooks_in_background();
+    eventually("the delivery to reach the hung endpoint", || {
+        hung.received().len() == 1
+    });
+
+    d.team("gamma", Plan::Pro);
+    d.claim("gamma", Platform::Discord, GAMMA_DISCORD, "Gamma Guild");
+    let gamma = d.key("gamma", Scope::Write);
+    let receiver = Receiver::start();
+    configure(d, &gamma, GAMMA_DISCORD, &receiver, json!(["test"])).await;
+    let queued = send_test(d, &gamma, GAMMA_DISCORD).await;
+    assert_eq!(d.deliver_webhooks(), 1);
+    let received = receiver.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0].verified);
+    assert_eq!(received[0].id, queued.event_id);
+    // Delivered while the other endpoint still holds its delivery: that
+    // attempt has not ended, so nothing is recorded of it yet.
+    let stuck = delivery(d, &f.alpha_ro, ALPHA_DISCORD, stuck.delivery_id).await;
+    assert_eq!(
+        (stuck.delivery.state, stuck.delivery.attempts),
+        (DeliveryState::Pending, 0)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_that_keeps_timing_out_waits_behind_its_open_breaker() {
+    let f = Fixture::seed(TestDaemon::start_with_webhooks(DeliveryOptions {
+        // Each hung attempt ends after a second rather than 15.
+        timeout: Duration::from_secs(1),
+        ..webhooks_to_localhost()
+    }));
+    let d = &f.daemon;
+    let receiver = Receiver::start();
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
+    let timeouts = BREAKER_AFTER as usize;
+    for _ in 0..timeouts {
+        receiver.hang();
+    }
+    let mut queued = Vec::new();
+    for _ in 0..=timeouts {
+        queued.push(send_test(d, &f.alpha_rw, ALPHA_DISCORD).await);
+    }
+    let until = d.now_unix() + BREAKER_OPEN.as_secs() as i64;
+
+    // Three timeouts in a row open the breaker: the fourth delivery is not
+    // attempted, and every one waits for the breaker's end.
+    assert_eq!(d.deliver_webhooks(), timeouts);
+    assert_eq!(receiver.received().len(), timeouts);
+    for (n, q) in queued.iter().enumerate() {
+        let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, q.delivery_id).await;
+        let delivery = detail.delivery;
+        assert_eq!(delivery.state, DeliveryState::Pending);
+        assert_eq!(delivery.attempts, u32::from(n < timeouts), "{n}");
+        assert_eq!(delivery.next_attempt_at.unwrap().as_second(), until, "{n}");
+        let error = delivery.last_error.unwrap();
+        assert!(error.contains("circuit breaker"), "{error}");
+    }
+    // While it is open, a new event waits too, and nothing is attempted.
+    let late = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    assert_eq!(d.deliver_webhooks(), 0);
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, late.delivery_id).await;
+    assert_eq!(detail.delivery.attempts, 0);
+    assert_eq!(detail.delivery.next_attempt_at.unwrap().as_second(), until);
+    advance(d, BREAKER_OPEN.as_secs() - 1);
+    assert_eq!(d.deliver_webhooks(), 0);
+    assert_eq!(receiver.received().len(), timeouts);
+
+    // Then the endpoint answers again: everything goes, in order.
+    advance(d, 1);
+    assert_eq!(d.deliver_webhooks(), queued.len() + 1);
+    queued.push(late);
+    let received: Vec<String> = receiver.received()[timeouts..]
+        .iter()
+        .map(|r| r.id.clone())
+        .collect();
+    let sent: Vec<String> = queued.iter().map(|q| q.event_id.clone()).collect();
+    assert_eq!(received, sent);
+    for q in &queued {
+        let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, q.delivery_id).await;
+        assert_eq!(detail.delivery.state, DeliveryState::Delivered);
+    }
+}
+
+/// Team alpha on the pro plan with ALPHA_DISCORD and a webhook secret, on a
+/// daemon not seeded by [`Fixture`]; its read+write key.
+async fn alpha_with_a_secret(d: &TestDaemon) -> TestKey {
+    d.team("alpha", Plan::Pro);
+    d.claim("alpha", Platform::Discord, ALPHA_DISCORD, "Alpha Guild");
+    let key = d.key("alpha", Scope::Write);
+    let response = post(
+        d,
+        &key,
+        &format!("/servers/{ALPHA_DISCORD}/webhooks/secret"),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    key
 }
 
 /// Points the webhooks of a guarded daemon's server at `url`, sends a test
@@ -507,7 +653,7 @@ async fn an_event_committed_before_a_restart_is_delivered_after_it() {
     .await;
     let queued = send_test(&daemon, &alpha_rw, ALPHA_DISCORD).await;
     // Stopped before the worker got to it; the next start delivers it (its
-    // loop's first tick, or this one, whichever runs first).
+    // loop's first tick a second after the start; here the test's).
     assert!(receiver.received().is_empty());
     let daemon = daemon.restart();
     daemon.deliver_webhooks();

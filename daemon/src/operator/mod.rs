@@ -93,6 +93,11 @@ enum Command {
         /// (for a receiver on this machine; never on a shared host)
         #[arg(long, env = "MODCTLD_WEBHOOKS_ALLOW_INTERNAL")]
         webhooks_allow_internal: bool,
+        /// Send webhooks through this HTTP(S) proxy (`http://host:port`);
+        /// the target must still resolve to public addresses. HTTPS_PROXY,
+        /// HTTP_PROXY and ALL_PROXY are never used for webhooks
+        #[arg(long, env = "MODCTLD_WEBHOOKS_PROXY", value_name = "URL", value_parser = parse_proxy)]
+        webhooks_proxy: Option<reqwest::Url>,
         /// Serve without request rate limits (benchmarks; a daemon behind
         /// a proxy that limits already)
         #[arg(long, env = "MODCTLD_NO_RATE_LIMITS")]
@@ -377,6 +382,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             db,
             listen,
             webhooks_allow_internal,
+            webhooks_proxy,
             no_rate_limits,
             trusted_proxies,
             max_connections,
@@ -416,7 +422,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 tracing::warn!("request rate limits are off (--no-rate-limits)");
             }
             let state = AppState::new(store)
-                .with_webhooks_allow_internal(webhooks_allow_internal)
+                .with_webhooks(webhooks_deliverer(webhooks_allow_internal, webhooks_proxy)?)
                 .with_rate_limits(!no_rate_limits)
                 .with_trusted_proxies(TrustedProxies::new(trusted_proxies))
                 .with_http_limits(HttpLimits {
@@ -451,6 +457,44 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Simulate(group) => {
             simulate(open_store(&group.db.path()?).await?, group.command).await
         }
+    }
+}
+
+/// The webhook delivery client of `modctld serve`: the guard on unless
+/// `allow_internal`, through `proxy` if one is given (and never through a
+/// proxy of the environment).
+fn webhooks_deliverer(
+    allow_internal: bool,
+    proxy: Option<reqwest::Url>,
+) -> anyhow::Result<crate::webhooks::Deliverer> {
+    if let Some(proxy) = &proxy {
+        tracing::info!(proxy = %proxy_host(proxy), "webhooks go through a proxy (--webhooks-proxy)");
+    }
+    let options = crate::webhooks::DeliveryOptions {
+        allow_internal,
+        proxy,
+        ..crate::webhooks::DeliveryOptions::default()
+    };
+    crate::webhooks::Deliverer::new(options).context("cannot use the --webhooks-proxy URL")
+}
+
+/// `--webhooks-proxy`: an `http://` or `https://` URL with a host.
+fn parse_proxy(s: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(s)
+        .map_err(|e| format!("`{s}` is not a URL ({e}): give the proxy as http://host:port"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!(
+            "`{s}` is not an HTTP proxy: give it as http://host:port (or https://)"
+        ));
+    }
+    Ok(url)
+}
+
+/// A proxy's host and port for the log, never its credentials.
+fn proxy_host(proxy: &reqwest::Url) -> String {
+    match proxy.port_or_known_default() {
+        Some(port) => format!("{}:{port}", proxy.host_str().unwrap_or_default()),
+        None => proxy.host_str().unwrap_or_default().to_owned(),
     }
 }
 
@@ -645,6 +689,15 @@ mod tests {
         assert_eq!(parse_scopes("write").unwrap(), Scope::Write);
         assert!(parse_scopes("read,admin").unwrap_err().contains("admin"));
         assert!(parse_scopes("").is_err());
+    }
+
+    #[test]
+    fn a_webhooks_proxy_is_an_http_url_and_logged_without_credentials() {
+        let proxy = parse_proxy("http://user:pw@proxy.internal:3128").unwrap();
+        assert_eq!(proxy_host(&proxy), "proxy.internal:3128");
+        assert!(parse_proxy("socks5://proxy:1080").is_err());
+        assert!(parse_proxy("proxy:3128").is_err());
+        assert!(webhooks_deliverer(false, Some(proxy)).is_ok());
     }
 
     #[test]

@@ -269,15 +269,41 @@ pub struct Due {
     pub attempts: u32,
 }
 
-/// Pending deliveries whose next attempt is due at `now`, oldest first.
-pub fn due(tx: &Transaction<'_>, now: i64, limit: u32) -> Result<Vec<Due>, StoreError> {
+/// The endpoints (server and URL) with deliveries due at `now`, the one
+/// waiting longest first.
+pub fn due_endpoints(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, String)>, StoreError> {
     let rows = tx
         .prepare_cached(
-            "SELECT id, server_id, event_id, url, payload, attempts FROM webhook_deliveries
+            "SELECT server_id, url FROM webhook_deliveries
              WHERE state = 'pending' AND next_attempt_at <= ?1
-             ORDER BY next_attempt_at, id",
+             GROUP BY server_id, url
+             ORDER BY MIN(next_attempt_at), MIN(id)",
         )?
-        .query_map([now], |row| {
+        .query_map([now], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// `server_id`'s pending deliveries to `url` whose next attempt is due at
+/// `now`, oldest first, at most `limit`. Read along the due index, which is
+/// in that order, so the read stops at `limit`; left to itself SQLite takes
+/// the server's index and sorts every delivery the server ever had.
+pub fn due_to(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    url: &str,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<Due>, StoreError> {
+    let rows = tx
+        .prepare_cached(
+            "SELECT id, server_id, event_id, url, payload, attempts
+             FROM webhook_deliveries INDEXED BY webhook_deliveries_due
+             WHERE state = 'pending' AND next_attempt_at <= ?3 AND server_id = ?1 AND url = ?2
+             ORDER BY next_attempt_at, id
+             LIMIT ?4",
+        )?
+        .query_map(params![server_id, url, now, limit], |row| {
             Ok(Due {
                 id: row.get(0)?,
                 server_id: row.get(1)?,
@@ -287,9 +313,28 @@ pub fn due(tx: &Transaction<'_>, now: i64, limit: u32) -> Result<Vec<Due>, Store
                 attempts: row.get(5)?,
             })
         })?
-        .take(limit as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
+}
+
+/// Puts `server_id`'s pending deliveries to `url` that are due before
+/// `until` off to `until`, without an attempt, `why` as their last error
+/// (the endpoint's circuit breaker is open). Along the due index, as
+/// [`due_to`]: the pending ones only.
+pub fn postpone(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    url: &str,
+    until: i64,
+    why: &str,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "UPDATE webhook_deliveries INDEXED BY webhook_deliveries_due
+         SET next_attempt_at = ?3, last_error = ?4
+         WHERE server_id = ?1 AND url = ?2 AND state = 'pending' AND next_attempt_at < ?3",
+    )?
+    .execute(params![server_id, url, until, why])?;
+    Ok(())
 }
 
 /// One attempt's result, as recorded.

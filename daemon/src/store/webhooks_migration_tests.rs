@@ -97,7 +97,16 @@ async fn an_older_outbox_reads_the_same_after_v14_and_goes_on() {
 
     // The worker picks the retried delivery up with its payload, and its
     // third attempt joins the history after the two before it.
-    let due = store.read(|tx| outbox::due(tx, 600, 10)).await.unwrap();
+    let (due_endpoints, due) = store
+        .read(|tx| {
+            Ok::<_, StoreError>((
+                outbox::due_endpoints(tx, 600)?,
+                outbox::due_to(tx, SERVER, URL, 600, 10)?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert_eq!(due_endpoints, [(SERVER.to_owned(), URL.to_owned())]);
     assert_eq!(due.len(), 1);
     assert_eq!(
         (due[0].id, due[0].event_id.as_str(), due[0].payload.as_str()),

@@ -1,22 +1,40 @@
 //! Outbound webhooks (issue #11): delivering the outbox.
 //!
 //! Events are written by the changes that cause them ([`crate::store::webhooks`]);
-//! the worker here ([`deliver_due`]) posts every due delivery, signed
-//! ([`sign`]), to a URL that passed the SSRF [`guard`], and records the
-//! attempt. Failures are retried on [`SCHEDULE`]; see `docs/api.md`,
-//! "Webhooks (issue #11)". A tick delivers to up to [`CONCURRENT_ENDPOINTS`]
-//! endpoints at once, each endpoint's deliveries one after another.
+//! the worker here posts every due delivery, signed ([`sign`]), to a URL that
+//! passed the SSRF [`guard`], and records the attempt. Failures are retried
+//! on [`SCHEDULE`]; see `docs/api.md`, "Webhooks (issue #11)".
+//!
+//! One team's endpoint must not hold up another's (issue #22): an endpoint
+//! that accepts a connection and never answers costs a delivery its whole
+//! [`TIMEOUT`], and did cost every team's deliveries as long as a tick
+//! waited for all of its endpoints. So each endpoint (a server's URL) is
+//! delivered to by a run of its own ([`start_due`]): its deliveries one after
+//! another, oldest first, so a receiver sees its events in order, and up to
+//! [`MAX_RUNNING`] endpoints at once. The worker's tick starts a run for each
+//! endpoint with something due and none under way, and does not wait for
+//! them: the next tick, a second later, finds the endpoints that are free
+//! again. An endpoint that timed out [`BREAKER_AFTER`] times in a row is not
+//! tried for [`BREAKER_OPEN`] (its circuit breaker is open): its due
+//! deliveries are postponed, not attempted, and then one delivery probes it.
+//! Stopping the daemon interrupts the deliveries in flight ([`Deliverer::stop`]):
+//! they stay due, unrecorded, and go again after the restart (delivery is
+//! at least once; receivers deduplicate on `webhook-id`).
 
 pub mod guard;
 pub mod sign;
 
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use modctl_types::config::WebhookEvent;
 use modctl_types::webhooks::DeliveryState;
-use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, RETRY_AFTER};
+use reqwest::{StatusCode, Url};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::AppState;
 use crate::moderation::ModerationResult;
@@ -31,6 +49,16 @@ pub const SCHEDULE: [i64; 8] = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]
 /// A delivery's time limit, connection included.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
 
+/// Timeouts in a row after which an endpoint's circuit breaker opens.
+pub const BREAKER_AFTER: u32 = 3;
+
+/// How long an open breaker keeps its endpoint's deliveries waiting.
+pub const BREAKER_OPEN: Duration = Duration::from_secs(300);
+
+/// Endpoints delivered to at once; the others wait for a free place at the
+/// next tick. Each holds one connection (one socket) while it runs.
+pub const MAX_RUNNING: usize = 128;
+
 /// The longest `Retry-After` honoured; a bogus value cannot park a delivery
 /// for months.
 const MAX_RETRY_AFTER: i64 = 86_400;
@@ -38,141 +66,328 @@ const MAX_RETRY_AFTER: i64 = 86_400;
 /// `last_error` of a delivery dropped because webhooks were turned off.
 const TURNED_OFF: &str = "webhooks were turned off for this server (or their url or secret removed) before this delivery was sent; turn them on again and redeliver it";
 
-/// Deliveries read from the outbox at a time.
+/// Deliveries an endpoint's run reads from the outbox at a time.
 const BATCH: u32 = 200;
 
-/// Batches one tick works through at most, so that a tick ends even while
-/// events keep coming; the rest wait for the next tick, a second later.
+/// Batches one run works through at most, so that a run ends (and its
+/// endpoint is looked at again: turned off, say) even while events keep
+/// coming; the rest wait for the next tick, a second later.
 const MAX_BATCHES: usize = 50;
 
 /// Attempts recorded per write transaction.
 const RECORD_EVERY: usize = 50;
 
-/// Endpoints posted to at once. One endpoint's deliveries go one after
-/// another, oldest first, so a receiver sees its events in order and a slow
-/// one delays only its own.
-const CONCURRENT_ENDPOINTS: usize = 16;
+/// How deliveries are made: `modctld serve`'s options (tests shorten the
+/// times).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryOptions {
+    /// Let webhooks reach internal addresses (`--webhooks-allow-internal`).
+    pub allow_internal: bool,
+    /// The proxy every delivery goes through (`--webhooks-proxy`). Proxies
+    /// in the environment (`HTTPS_PROXY`, ...) are never used.
+    pub proxy: Option<Url>,
+    /// A delivery's time limit.
+    pub timeout: Duration,
+    /// Timeouts in a row that open an endpoint's circuit breaker (1 or more).
+    pub breaker_after: u32,
+    /// How long an open breaker keeps the endpoint's deliveries waiting, on
+    /// the daemon's clock.
+    pub breaker_open: Duration,
+}
 
-/// The delivery client and its options, shared by every tick.
+impl Default for DeliveryOptions {
+    /// The guard on, no proxy, [`TIMEOUT`], [`BREAKER_AFTER`], [`BREAKER_OPEN`].
+    fn default() -> Self {
+        DeliveryOptions {
+            allow_internal: false,
+            proxy: None,
+            timeout: TIMEOUT,
+            breaker_after: BREAKER_AFTER,
+            breaker_open: BREAKER_OPEN,
+        }
+    }
+}
+
+/// The delivery client, its options, and the endpoints being delivered to;
+/// shared by every tick.
 #[derive(Debug, Clone)]
 pub struct Deliverer {
     http: reqwest::Client,
-    allow_internal: bool,
-    /// Held by whoever delivers (the worker's loop or a test driving it), so
-    /// no delivery is attempted twice at once.
-    runner: Arc<tokio::sync::Mutex<()>>,
+    options: DeliveryOptions,
+    endpoints: Arc<Mutex<Endpoints>>,
+    /// The runs started, so that [`Deliverer::stop`] waits for them.
+    runs: TaskTracker,
+    /// Cancelled when the daemon stops: interrupts the deliveries in flight.
+    stopping: CancellationToken,
+}
+
+/// Where deliveries go: a server's URL (two servers may share a URL, each
+/// signing with its own secret).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Endpoint {
+    server_id: String,
+    url: String,
+}
+
+/// The endpoints with a run under way, and the breakers of those that timed
+/// out lately. Kept in memory: after a restart every breaker is closed, but
+/// the deliveries an open one postponed stay postponed (the outbox has them).
+#[derive(Debug, Default)]
+struct Endpoints {
+    running: HashSet<Endpoint>,
+    breakers: HashMap<Endpoint, Breaker>,
+}
+
+/// An endpoint's circuit breaker: open while `open_until` (clock seconds)
+/// is ahead. Past it, the next attempt probes the endpoint: a timeout opens
+/// the breaker again at once (the count stays), an answer closes it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Breaker {
+    timeouts: u32,
+    open_until: i64,
 }
 
 impl Deliverer {
-    /// A deliverer refusing internal addresses unless `allow_internal`.
-    pub fn new(allow_internal: bool) -> Self {
+    /// A deliverer with `options`; fails only on a proxy URL reqwest cannot use.
+    pub fn new(options: DeliveryOptions) -> Result<Self, reqwest::Error> {
         let builder = reqwest::Client::builder()
-            .timeout(TIMEOUT)
+            .timeout(options.timeout)
             // A redirect would be a request to a URL nobody checked.
             .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("modctld-webhooks/", env!("CARGO_PKG_VERSION")));
-        let builder = if allow_internal {
-            builder
-        } else {
-            builder.dns_resolver(Arc::new(guard::GuardedResolver))
+            .user_agent(concat!("modctld-webhooks/", env!("CARGO_PKG_VERSION")))
+            // `HTTPS_PROXY`, `HTTP_PROXY` and `ALL_PROXY` are not ours to
+            // follow: a proxy resolves the target itself, where the guard's
+            // resolver never sees it (issue #22).
+            .no_proxy();
+        let builder = match &options.proxy {
+            // The client only ever connects to the proxy, which the operator
+            // chose (it may well be internal); the target is resolved and
+            // checked before each batch instead (`guard::check_resolved`).
+            Some(proxy) => builder.proxy(reqwest::Proxy::all(proxy.clone())?),
+            None if options.allow_internal => builder,
+            None => builder.dns_resolver(Arc::new(guard::GuardedResolver)),
         };
-        Deliverer {
-            http: builder
-                .build()
-                .expect("the HTTP client builds with a static configuration"),
-            allow_internal,
-            runner: Arc::default(),
-        }
+        Ok(Deliverer {
+            http: builder.build()?,
+            options,
+            endpoints: Arc::default(),
+            runs: TaskTracker::new(),
+            stopping: CancellationToken::new(),
+        })
     }
 
-    /// Whether internal addresses may be reached.
-    pub fn allows_internal(&self) -> bool {
-        self.allow_internal
+    /// The options it was made with.
+    pub fn options(&self) -> &DeliveryOptions {
+        &self.options
+    }
+
+    /// Interrupts the deliveries in flight and waits for their runs to
+    /// record what they finished. An interrupted delivery is not recorded:
+    /// it stays due and is sent again after the restart, and its endpoint
+    /// is not charged with a failure that was the daemon's. Nothing is
+    /// delivered afterwards.
+    pub async fn stop(&self) {
+        self.stopping.cancel();
+        self.runs.close();
+        self.runs.wait().await;
+    }
+
+    fn endpoints(&self) -> MutexGuard<'_, Endpoints> {
+        // Each change is one insert or remove: consistent whatever a
+        // panicking holder was doing.
+        self.endpoints
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Counts `sent`, an attempt to `endpoint` at `now`, in its breaker;
+    /// returns the breaker if the attempt opened it.
+    fn count(&self, endpoint: &Endpoint, sent: &Sent, now: i64) -> Option<Breaker> {
+        let mut endpoints = self.endpoints();
+        if !matches!(
+            sent,
+            Sent::Transport {
+                timed_out: true,
+                ..
+            }
+        ) {
+            endpoints.breakers.remove(endpoint);
+            return None;
+        }
+        let breaker = endpoints.breakers.entry(endpoint.clone()).or_default();
+        breaker.timeouts += 1;
+        (breaker.timeouts >= self.options.breaker_after.max(1)).then(|| {
+            breaker.open_until = now + seconds(self.options.breaker_open);
+            *breaker
+        })
     }
 }
 
-/// The worker's tick: attempts every delivery due at the clock's now, a
-/// batch at a time; returns how many it attempted. An attempt never leaves
-/// its delivery due at the same `now` (a retry waits at least 5 s), so the
-/// batches end.
-pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
-    let _running = state.webhooks.runner.lock().await;
+/// Whole seconds of `d`, for the clock's arithmetic.
+fn seconds(d: Duration) -> i64 {
+    d.as_secs().try_into().unwrap_or(i64::MAX)
+}
+
+/// An endpoint claimed by a run; freed when the run ends, however it ends.
+struct Claim {
+    endpoint: Endpoint,
+    endpoints: Arc<Mutex<Endpoints>>,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        self.endpoints
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .running
+            .remove(&self.endpoint);
+    }
+}
+
+/// A run under way: the attempts it made, once it ends.
+pub type Run = JoinHandle<ModerationResult<usize>>;
+
+/// The worker's tick: starts a run for every endpoint with deliveries due at
+/// the clock's now and no run under way (up to [`MAX_RUNNING`] at once), and
+/// returns without waiting for them. The due deliveries of an endpoint whose
+/// breaker is open are postponed to its end instead.
+pub async fn start_due(state: &AppState) -> ModerationResult<Vec<Run>> {
+    let deliverer = &state.webhooks;
+    if deliverer.stopping.is_cancelled() {
+        return Ok(Vec::new());
+    }
     let now = state.clock.now_unix();
-    let mut count = 0;
+    let due = state
+        .store
+        .read(move |tx| outbox::due_endpoints(tx, now))
+        .await?;
+    let mut claims = Vec::new();
+    let mut postponed = Vec::new();
+    {
+        let mut endpoints = deliverer.endpoints();
+        for (server_id, url) in due {
+            let endpoint = Endpoint { server_id, url };
+            if endpoints.running.contains(&endpoint) {
+                continue;
+            }
+            match endpoints.breakers.get(&endpoint) {
+                Some(breaker) if breaker.open_until > now => {
+                    postponed.push((endpoint, *breaker));
+                }
+                _ if endpoints.running.len() < MAX_RUNNING => {
+                    endpoints.running.insert(endpoint.clone());
+                    claims.push(Claim {
+                        endpoint,
+                        endpoints: deliverer.endpoints.clone(),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    if !postponed.is_empty() {
+        state
+            .store
+            .write(move |tx| {
+                postponed
+                    .iter()
+                    .try_for_each(|(endpoint, breaker)| postpone(tx, endpoint, breaker))
+            })
+            .await?;
+    }
+    Ok(claims
+        .into_iter()
+        .map(|claim| {
+            let state = state.clone();
+            deliverer.runs.spawn(async move {
+                let result = run(&state, &claim.endpoint, now).await;
+                if let Err(e) = &result {
+                    tracing::error!(server = %claim.endpoint.server_id, error = %e, "webhook delivery run failed");
+                }
+                drop(claim);
+                result
+            })
+        })
+        .collect())
+}
+
+/// Runs the delivery worker once and waits for it: starts what
+/// [`start_due`] starts and waits for those runs (not for a run already
+/// under way); returns the attempts they made. Tests drive the worker with
+/// it after moving the clock.
+pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
+    let mut attempts = 0;
+    for run in start_due(state).await? {
+        match run.await {
+            Ok(made) => attempts += made?,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // Cancelled: the runtime is stopping; the deliveries stay due.
+            Err(_) => {}
+        }
+    }
+    Ok(attempts)
+}
+
+/// Postpones `endpoint`'s pending deliveries to the end of its open `breaker`.
+fn postpone(
+    tx: &rusqlite::Transaction<'_>,
+    endpoint: &Endpoint,
+    breaker: &Breaker,
+) -> Result<(), StoreError> {
+    let why = format!(
+        "not attempted: the endpoint timed out {} times in a row, so its deliveries wait until {} (circuit breaker)",
+        breaker.timeouts,
+        timestamp(breaker.open_until)
+    );
+    outbox::postpone(
+        tx,
+        &endpoint.server_id,
+        &endpoint.url,
+        breaker.open_until,
+        &why,
+    )
+}
+
+/// One endpoint's run: its deliveries due at `now`, in order, a batch at a
+/// time; returns the attempts made.
+async fn run(state: &AppState, endpoint: &Endpoint, now: i64) -> ModerationResult<usize> {
+    let mut attempts = 0;
     for _ in 0..MAX_BATCHES {
+        let (server_id, url) = (endpoint.server_id.clone(), endpoint.url.clone());
         let due = state
             .store
-            .read(move |tx| outbox::due(tx, now, BATCH))
+            .read(move |tx| outbox::due_to(tx, &server_id, &url, now, BATCH))
             .await?;
         if due.is_empty() {
             break;
         }
-        count += due.len();
-        deliver_batch(state, due).await?;
-    }
-    Ok(count)
-}
-
-/// Attempts `due`: endpoints concurrently (at most
-/// [`CONCURRENT_ENDPOINTS`]), each endpoint's deliveries in order.
-async fn deliver_batch(state: &AppState, due: Vec<Due>) -> ModerationResult<()> {
-    // An endpoint is a server's URL: two servers may share a URL, each
-    // signing with its own secret.
-    let mut queues: Vec<Vec<Due>> = Vec::new();
-    let mut by_endpoint = std::collections::HashMap::new();
-    for delivery in due {
-        let endpoint = (delivery.server_id.clone(), delivery.url.clone());
-        let at = *by_endpoint.entry(endpoint).or_insert_with(|| {
-            queues.push(Vec::new());
-            queues.len() - 1
-        });
-        queues[at].push(delivery);
-    }
-    let mut queues = queues.into_iter();
-    let mut running = tokio::task::JoinSet::new();
-    let start = |running: &mut tokio::task::JoinSet<ModerationResult<()>>, queue: Vec<Due>| {
-        let state = state.clone();
-        running.spawn(async move { deliver_queue(&state, queue).await });
-    };
-    for queue in queues.by_ref().take(CONCURRENT_ENDPOINTS) {
-        start(&mut running, queue);
-    }
-    let mut result = Ok(());
-    while let Some(done) = running.join_next().await {
-        match done {
-            Ok(Ok(())) => {}
-            // The others run to their end; the first error is the tick's.
-            Ok(Err(e)) => {
-                if result.is_ok() {
-                    result = Err(e);
-                }
-            }
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            // Cancelled: the runtime is stopping; the delivery stays due.
-            Err(_) => {}
-        }
-        if let Some(queue) = queues.next() {
-            start(&mut running, queue);
+        let (made, go_on) = deliver_queue(state, endpoint, due).await?;
+        attempts += made;
+        if !go_on {
+            break;
         }
     }
-    result
+    Ok(attempts)
 }
 
-/// Attempts one endpoint's `queue` (one server, one URL) in order. The
-/// server's state is read once, and attempts are recorded a chunk at a time
-/// in one write each: the writer is shared with every action, so a delivery
-/// should not cost it a transaction of its own. A daemon that dies before a
-/// chunk is recorded sends those deliveries again after the restart, which
+/// Attempts `queue`, due deliveries to `endpoint`, in order; returns the
+/// attempts made and whether the run may go on (not when the endpoint said
+/// it is gone, its breaker opened or the daemon is stopping). The server's
+/// state is read once, and attempts are recorded a chunk at a time in one
+/// write each: the writer is shared with every action, so a delivery should
+/// not cost it a transaction of its own. A daemon that dies before a chunk
+/// is recorded sends those deliveries again after the restart, which
 /// receivers deduplicate on `webhook-id`.
-async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()> {
-    let Some(first) = queue.first() else {
-        return Ok(());
-    };
-    let (server_id, url) = (first.server_id.clone(), first.url.clone());
+async fn deliver_queue(
+    state: &AppState,
+    endpoint: &Endpoint,
+    queue: Vec<Due>,
+) -> ModerationResult<(usize, bool)> {
+    let deliverer = &state.webhooks;
     let secrets = state.store.secrets().clone();
     let now = state.clock.now_unix();
     let (turned_on, signing) = {
-        let server_id = server_id.clone();
+        let server_id = endpoint.server_id.clone();
         state
             .store
             .read(move |tx| {
@@ -194,17 +409,12 @@ async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()
                     .try_for_each(|&id| outbox::abandon(tx, id, TURNED_OFF))
             })
             .await?;
-        return Ok(());
+        return Ok((0, true));
     }
     // The URL is checked once for the queue (all of it goes to this URL);
-    // the resolved addresses are checked at each connection (see `guard`).
-    let target = guard::parse(&url).and_then(|target| {
-        if state.webhooks.allow_internal {
-            Ok(target)
-        } else {
-            guard::check_literal(&target).map(|()| target)
-        }
-    });
+    // the resolved addresses are checked at each connection (see `guard`),
+    // or here when a proxy resolves them.
+    let target = check_target(deliverer, &endpoint.url).await;
     let signing = signing.map_err(|e| e.to_string()).and_then(|secrets| {
         if secrets.is_empty() {
             Err(
@@ -215,18 +425,34 @@ async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()
             Ok(secrets)
         }
     });
+    let mut made = 0;
     for chunk in queue.chunks(RECORD_EVERY) {
         let mut attempts = Vec::with_capacity(chunk.len());
-        let mut gone = false;
+        let (mut gone, mut opened, mut interrupted) = (false, None, false);
         for delivery in chunk {
             let now = state.clock.now_unix();
             let started = Instant::now();
             let sent = match (&target, &signing) {
                 (Ok(target), Ok(secrets)) => {
-                    send(&state.webhooks, target, delivery, secrets, now).await
+                    let sending = send(deliverer, target, delivery, secrets, now);
+                    tokio::select! {
+                        biased;
+                        () = deliverer.stopping.cancelled() => None,
+                        sent = sending => Some(sent),
+                    }
                 }
-                (Err(e), _) | (_, Err(e)) => Sent::Refused(e.clone()),
+                (Err(refused), _) => Some(refused.clone()),
+                (_, Err(e)) => Some(Sent::Refused(e.clone())),
             };
+            let Some(sent) = sent else {
+                // Our own stop: not the endpoint's failure, and not an
+                // attempt; the delivery stays due.
+                interrupted = true;
+                break;
+            };
+            if target.is_ok() && signing.is_ok() {
+                opened = deliverer.count(endpoint, &sent, now);
+            }
             let number = delivery.attempts + 1;
             let outcome = outcome_of(&sent, number, now, started.elapsed());
             if outcome.state == DeliveryState::Failed {
@@ -234,30 +460,61 @@ async fn deliver_queue(state: &AppState, queue: Vec<Due>) -> ModerationResult<()
             }
             gone = matches!(sent, Sent::Answered { status, .. } if status == StatusCode::GONE);
             attempts.push((delivery.id, number, outcome));
-            if gone {
-                // Nothing more goes to an endpoint that said it is gone.
+            // Nothing more goes to an endpoint that said it is gone, or
+            // whose breaker just opened.
+            if gone || opened.is_some() {
                 break;
             }
         }
-        record(state, &server_id, &url, attempts, gone).await?;
-        if gone {
-            break;
+        made += attempts.len();
+        record(state, endpoint, attempts, gone, opened).await?;
+        if gone || opened.is_some() || interrupted {
+            return Ok((made, false));
         }
     }
-    Ok(())
+    Ok((made, true))
 }
 
-/// Records a chunk's `attempts` in one write; then turns the server's
-/// webhooks off if the last one was answered 410 (`gone`) or the endpoint
-/// has failed everything for [`outbox::FAILING_LIMIT`].
+/// `url` parsed and checked: refused outright when it is (or, through a
+/// proxy, resolves to) an internal address; a name a proxy is to reach that
+/// does not resolve is a failure to retry.
+async fn check_target(deliverer: &Deliverer, url: &str) -> Result<Url, Sent> {
+    let target = guard::parse(url).map_err(Sent::Refused)?;
+    if deliverer.options.allow_internal {
+        return Ok(target);
+    }
+    guard::check_literal(&target).map_err(Sent::Refused)?;
+    if deliverer.options.proxy.is_some() {
+        match guard::check_resolved(&target).await {
+            Ok(()) => {}
+            Err(Ok(internal)) => return Err(Sent::Refused(internal.to_string())),
+            Err(Err(lookup)) => {
+                return Err(Sent::Transport {
+                    error: format!("cannot resolve the host of {target}: {lookup}"),
+                    timed_out: false,
+                });
+            }
+        }
+    }
+    Ok(target)
+}
+
+/// Records a chunk's `attempts` to `endpoint` in one write; postpones its
+/// pending deliveries if its breaker just `opened`; then turns the server's webhooks off if the last attempt was
+/// answered 410 (`gone`) or the endpoint has failed everything for
+/// [`outbox::FAILING_LIMIT`].
 async fn record(
     state: &AppState,
-    server_id: &str,
-    url: &str,
+    endpoint: &Endpoint,
     attempts: Vec<(i64, u32, Outcome)>,
     gone: bool,
+    opened: Option<Breaker>,
 ) -> ModerationResult<()> {
-    let (server_id, url) = (server_id.to_owned(), url.to_owned());
+    if attempts.is_empty() {
+        // The daemon stopped before the chunk's first attempt ended.
+        return Ok(());
+    }
+    let endpoint = endpoint.clone();
     let secrets = state.store.secrets().clone();
     state
         .store
@@ -267,19 +524,29 @@ async fn record(
                 return Ok(());
             };
             let now = last.at;
+            if let Some(breaker) = &opened {
+                tracing::warn!(
+                    server = %endpoint.server_id,
+                    timeouts = breaker.timeouts,
+                    until = %timestamp(breaker.open_until),
+                    "webhook endpoint keeps timing out: its deliveries wait (circuit breaker)"
+                );
+                postpone(tx, &endpoint, breaker)?;
+            }
+            let (server_id, url) = (&endpoint.server_id, &endpoint.url);
             let reason = if gone {
                 Some(format!(
                     "the endpoint answered 410 Gone at {}: set webhooks.enabled to true again once it accepts events",
                     timestamp(now)
                 ))
             } else if last.state != DeliveryState::Delivered {
-                failing_too_long(tx, &server_id, &url, now)?
+                failing_too_long(tx, server_id, url, now)?
             } else {
                 None
             };
             if let Some(reason) = reason {
                 tracing::warn!(server = %server_id, reason, "webhooks turned off");
-                outbox::disable(tx, &secrets, &server_id, reason, now)?;
+                outbox::disable(tx, &secrets, server_id, reason, now)?;
             }
             Ok::<_, StoreError>(())
         })
@@ -306,15 +573,16 @@ fn failing_too_long(
 }
 
 /// What one attempt came to.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Sent {
     /// The endpoint answered.
     Answered {
         status: StatusCode,
         retry_after: Option<i64>,
     },
-    /// No answer: connection refused, timeout, a refused address.
-    Transport(String),
+    /// No answer: connection refused, a timeout (`timed_out`, which the
+    /// endpoint's breaker counts).
+    Transport { error: String, timed_out: bool },
     /// Not sent, and sending again will not help by itself.
     Refused(String),
 }
@@ -349,7 +617,10 @@ async fn send(
             retry_after: retry_after(response.headers(), now),
         },
         Err(e) if refused_by_guard(&e) => Sent::Refused(error_chain(&e)),
-        Err(e) => Sent::Transport(error_chain(&e)),
+        Err(e) => Sent::Transport {
+            error: error_chain(&e),
+            timed_out: e.is_timeout(),
+        },
     }
 }
 
@@ -409,7 +680,7 @@ fn outcome_of(sent: &Sent, number: u32, now: i64, took: Duration) -> Outcome {
             };
             (Some(*status), Some(error), retry, *retry_after)
         }
-        Sent::Transport(e) => (None, Some(e.clone()), true, None),
+        Sent::Transport { error, .. } => (None, Some(error.clone()), true, None),
         Sent::Refused(e) => (None, Some(e.clone()), false, None),
     };
     let (state, next) = match (status, retry) {
@@ -488,7 +759,10 @@ mod tests {
         assert_eq!(at(&answered(400, None)), DeliveryState::Failed);
         assert_eq!(at(&answered(302, None)), DeliveryState::Failed);
         assert_eq!(
-            at(&Sent::Transport("refused".into())),
+            at(&Sent::Transport {
+                error: "refused".into(),
+                timed_out: false
+            }),
             DeliveryState::Pending
         );
         assert_eq!(at(&Sent::Refused("internal".into())), DeliveryState::Failed);

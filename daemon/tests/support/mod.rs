@@ -1,6 +1,12 @@
-//! Running the `modctld` binary from the operator tests.
+//! Running the `modctld` binary from the operator tests: its commands, and
+//! `modctld serve` as a process of its own.
+// Each test crate includes this module and uses part of it.
+#![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::process::{Child, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 
@@ -64,8 +70,6 @@ pub fn claim(db: &Path, team: &str, platform: &str, id: &str) {
 }
 
 /// The status the daemon answers `request` with (made on a client of its own).
-// Each test crate includes this module; not all of them make requests.
-#[allow(dead_code)]
 pub fn status_of_request(request: impl FnOnce(reqwest::Client) -> reqwest::RequestBuilder) -> u16 {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -79,4 +83,97 @@ pub fn status_of_request(request: impl FnOnce(reqwest::Client) -> reqwest::Reque
                 .status()
                 .as_u16()
         })
+}
+
+/// Runs an operator command with `env` that must succeed; its stdout.
+pub fn operator(db: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    run(modctld(db).args(args).envs(env.iter().copied()), 0).0
+}
+
+/// A team `alpha` on `plan` with a read+write key (returned) and a claim on
+/// `server` of `platform`.
+pub fn seed(db: &Path, plan: &str, platform: &str, server: &str) -> String {
+    operator(db, &["team", "create", "alpha", "--plan", plan], &[]);
+    let key = operator(
+        db,
+        &["key", "create", "--team", "alpha", "--scopes", "read,write"],
+        &[],
+    );
+    operator(
+        db,
+        &[
+            "server",
+            "claim",
+            "--team",
+            "alpha",
+            "--platform",
+            platform,
+            "--id",
+            server,
+            "--name",
+            "Server",
+        ],
+        &[],
+    );
+    key.trim().to_owned()
+}
+
+/// A `modctld serve` process, killed when dropped (also when a test fails).
+pub struct Daemon(Child);
+
+impl Daemon {
+    /// SIGKILL: no shutdown, no settling of what is in flight.
+    pub fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+
+    /// SIGTERM, as a service manager stops it; waits for the exit. Returns
+    /// how it exited and how long it took.
+    pub fn terminate(&mut self) -> (ExitStatus, Duration) {
+        let started = Instant::now();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -TERM failed");
+        let status = self.0.wait().unwrap();
+        (status, started.elapsed())
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `modctld serve` on `db` and an ephemeral port, with `env` and nothing
+/// else from the environment; its base URL once it listens. Without request
+/// rate limits: the tests send more than a key's budget, and check other things.
+pub fn serve(db: &Path, env: &[(&str, &str)]) -> (Daemon, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_modctld"))
+        .env_clear()
+        .env("MODCTLD_DB", db)
+        .envs(env.iter().copied())
+        .args(["serve", "--listen", "127.0.0.1:0", "--no-rate-limits"])
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let daemon = Daemon(child);
+    let mut lines = stderr.lines();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(address) = line.split("address=").nth(1) {
+            let address = address.split_whitespace().next().unwrap().to_owned();
+            // The rest of the log is read (and dropped) until the process
+            // ends, so that it never writes to a closed pipe.
+            std::thread::spawn(move || lines.for_each(drop));
+            return (daemon, format!("http://{address}"));
+        }
+    }
+    panic!("modctld serve exited before it listened");
 }
