@@ -107,15 +107,16 @@ enum Command {
         #[arg(
             long = "trusted-proxy",
             env = "MODCTLD_TRUSTED_PROXIES",
-            value_delimiter = ','
+            value_delimiter = ',',
+            value_name = "ADDRESS|RANGE"
         )]
         trusted_proxies: Vec<AddressRange>,
         /// Connections served at once (lowered to what the file limit allows)
-        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS", default_value_t = ConnectionCaps::DEFAULT.total)]
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.total)]
         max_connections: usize,
         /// Connections served at once from one client address (trusted
         /// proxies are bound by --max-connections only)
-        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = ConnectionCaps::DEFAULT.per_address)]
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.per_address)]
         max_connections_per_address: usize,
     },
     /// Apply pending database migrations and exit
