@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
 
-use super::server::{FakeServer, Fault, Recorded, Reply, arguments, lock};
+use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
 mod settings;
 mod updates;
@@ -190,12 +190,7 @@ impl FakeTelegram {
         let path = Self::path(method);
         let description =
             format!("Bad Request: cannot route POST {path} (https://api.telegram.org{path})");
-        self.server.inject(
-            "POST",
-            &path,
-            Fault::Instead(failure(code, &description)),
-            times,
-        );
+        self.fail_with("POST", &path, failure(code, &description), times);
     }
 
     /// The requests to Bot API method `method`.
