@@ -218,10 +218,9 @@ fn write_batches(
     }
     let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
         batches.iter().map(|_| None).collect();
-    let mut batches = batches;
     for group in groups {
         let server_id = batches[group[0]].server_id.clone();
-        let counted = in_savepoint(tx, || count_group(tx, &mut batches, &group))?;
+        let counted = in_savepoint(tx, || count_group(tx, &batches, &group))?;
         match counted {
             Ok(Some(counted)) => {
                 for (&i, receipt) in group.iter().zip(counted) {
@@ -251,30 +250,24 @@ fn write_batches(
 
 /// Counts the batches `group` of `batches` (one server's, in order) as one
 /// aggregate; `None` if the server is no longer the posting team's claim.
-/// The group's events are moved out of `batches`.
 fn count_group(
     tx: &Transaction<'_>,
-    batches: &mut [Batch],
+    batches: &[Batch],
     group: &[usize],
 ) -> Result<Option<Vec<Ingested>>, StoreError> {
-    let (team_id, server_id) = {
-        let first = &batches[group[0]];
-        (first.team_id, first.server_id.clone())
-    };
-    if !rollups::claimed_by(tx, &server_id, team_id)? {
+    let first = &batches[group[0]];
+    let (team_id, server_id) = (first.team_id, first.server_id.as_str());
+    if !rollups::claimed_by(tx, server_id, team_id)? {
         return Ok(None);
     }
-    let mut events = Vec::new();
-    let mut lengths = Vec::with_capacity(group.len());
-    let mut now = i64::MIN;
-    for &i in group {
-        let batch = &mut batches[i];
-        lengths.push(batch.events.len());
-        events.append(&mut batch.events);
-        now = now.max(batch.now);
-    }
-    let mut days = DayFinder::new(server_timezone(tx, &server_id)?);
-    let counted = rollups::ingest_batches(tx, &server_id, &events, &lengths, &mut days, now)?;
+    let events: Vec<&[ActivityEvent]> = group.iter().map(|&i| &batches[i].events[..]).collect();
+    let now = group
+        .iter()
+        .map(|&i| batches[i].now)
+        .max()
+        .unwrap_or(i64::MIN);
+    let mut days = DayFinder::new(server_timezone(tx, server_id)?);
+    let counted = rollups::ingest_batches(tx, server_id, &events, &mut days, now)?;
     Ok(Some(counted))
 }
 

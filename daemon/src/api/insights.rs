@@ -2,6 +2,8 @@
 //! #12): batch ingestion of community activity, and the two insights read
 //! from the rollups ([`crate::activity`], [`crate::store::case_rollup`]).
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -74,6 +76,8 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
         ));
     }
     let oldest = rollups::oldest_accepted(now);
+    // One copy of the server's id for the whole batch, not one per event.
+    let server: Arc<str> = server.into();
     batch
         .events
         .into_iter()
@@ -82,7 +86,7 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
             check(&event, oldest, now)
                 .map_err(|why| format!("events[{i}] (id `{}`): {why}", event.id))?;
             Ok(ActivityEvent {
-                server_id: server.to_owned(),
+                server_id: Arc::clone(&server),
                 event_id: Some(event.id),
                 kind: event.kind,
                 user_id: event.user_id,
