@@ -71,6 +71,16 @@ pub enum ApiError {
     /// 503: the daemon cannot serve requests now (its database does not answer).
     #[error("{0}")]
     ServiceUnavailable(String),
+    /// 503 with `Retry-After`: the daemon is too busy for this request now
+    /// (e.g. the memory budget of activity batches is spent); it changed
+    /// nothing and may be sent again after this many seconds.
+    #[error("{message}")]
+    Busy {
+        /// What is busy and when to retry.
+        message: String,
+        /// Seconds to wait before sending it again.
+        retry_after: u64,
+    },
     /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -95,7 +105,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ServiceUnavailable(_) | ApiError::Busy { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -123,7 +135,7 @@ impl IntoResponse for ApiError {
                     .headers_mut()
                     .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            ApiError::TooManyRequests { retry_after, .. } => {
+            ApiError::TooManyRequests { retry_after, .. } | ApiError::Busy { retry_after, .. } => {
                 response
                     .headers_mut()
                     .insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));

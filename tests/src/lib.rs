@@ -150,6 +150,19 @@ impl TestDaemon {
         )
     }
 
+    /// Like [`TestDaemon::start`], with this memory budget for activity
+    /// batches (production's is 32 MiB; tests of the budget use a few KiB).
+    pub fn start_with_batch_budget(budget: modctld::activity::budget::BatchBudget) -> TestDaemon {
+        TestDaemon::start_configured(
+            tempfile::tempdir().expect("temp dir"),
+            manual_clock(),
+            quick_shutdown(),
+            true,
+            false,
+            move |state| state.with_batch_budget(budget),
+        )
+    }
+
     /// Like [`TestDaemon::start_with_rate_limits`], behind a proxy on
     /// 127.0.0.1 whose `X-Forwarded-For` the daemon believes (`modctld
     /// serve --trusted-proxy 127.0.0.1`). A restart forgets the proxy.

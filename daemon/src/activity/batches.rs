@@ -79,6 +79,9 @@ pub struct Batch {
     pub events: Vec<ActivityEvent>,
     /// When it was received (unix seconds).
     pub now: i64,
+    /// Its share of the memory budget ([`super::budget`]), given back when
+    /// the batch is dropped: once it is written, or refused.
+    pub permit: Option<super::budget::Permit>,
 }
 
 impl BatchQueue {
@@ -328,6 +331,7 @@ mod tests {
             server_id: server.into(),
             events,
             now: NOON,
+            permit: None,
         }
     }
 

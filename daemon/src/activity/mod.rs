@@ -13,6 +13,7 @@
 //!   in the server's time zone ([`days`]).
 
 pub mod batches;
+pub mod budget;
 pub mod days;
 pub mod insights;
 
