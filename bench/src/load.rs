@@ -409,7 +409,8 @@ async fn connection(shared: Arc<Shared>, workload: Arc<dyn Workload>) -> Connect
     me
 }
 
-async fn connect(addr: SocketAddr) -> anyhow::Result<SendRequest<Full<Bytes>>> {
+/// A kept-alive HTTP/1.1 connection to `addr`, Nagle off.
+pub async fn connect(addr: SocketAddr) -> anyhow::Result<SendRequest<Full<Bytes>>> {
     let stream = TcpStream::connect(addr).await?;
     // Requests are small and answered one at a time: Nagle would only add delay.
     stream.set_nodelay(true)?;

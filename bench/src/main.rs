@@ -22,6 +22,8 @@
 //! - [`restore`]: the structure restore scenario, timed against the rate
 //!   limits of the fake Discord rather than driven by the load generator.
 //! - [`webhooks`]: delivery throughput, and warn with webhooks on vs off.
+//! - [`memory`]: a burst of the largest activity batches: the daemon's
+//!   peak memory, and how soon it gives it back.
 //!
 //! Nothing here asserts a timing: the numbers are for people to read, and
 //! the run fails only on errors (a wrong status, a failed request, a lost
@@ -30,6 +32,7 @@
 mod daemon;
 mod dataset;
 mod load;
+mod memory;
 mod report;
 mod restore;
 mod run_report;
@@ -283,6 +286,7 @@ impl Suite {
             verified_cases: None,
             restore: None,
             webhooks: None,
+            memory: None,
             total_seconds: 0.0,
             failures: Vec::new(),
         };
@@ -303,7 +307,7 @@ impl Suite {
             let size = match data {
                 Data::Small => Size::small(self.smoke),
                 Data::Large => Size::large(self.smoke),
-                Data::Structure | Data::Webhooks => continue,
+                Data::Structure | Data::Webhooks | Data::Memory => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -359,6 +363,23 @@ impl Suite {
                     report.webhooks = Some(measured);
                 }
                 Err(e) => report.failures.push(format!("webhooks: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::Memory) {
+            eprintln!("running memory ...");
+            let shape = memory::Shape::of(self.smoke);
+            match memory::run(&self.settings.daemon, &run_dir, shape).await {
+                Ok(measured) => {
+                    if measured.errors > 0 {
+                        report.failures.push(format!(
+                            "memory: {} errors, the first: {}",
+                            measured.errors,
+                            measured.first_error.as_deref().unwrap_or("?")
+                        ));
+                    }
+                    report.memory = Some(measured);
+                }
+                Err(e) => report.failures.push(format!("memory: {e:#}")),
             }
         }
         let rate = |name: &str| {

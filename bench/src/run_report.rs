@@ -23,6 +23,8 @@ pub(crate) struct Report {
     pub(crate) restore: Option<restore::RestoreReport>,
     /// The `webhooks` scenario.
     pub(crate) webhooks: Option<webhooks::WebhooksReport>,
+    /// The `memory` scenario.
+    pub(crate) memory: Option<memory::MemoryReport>,
     pub(crate) total_seconds: f64,
     pub(crate) failures: Vec<String>,
 }
@@ -116,6 +118,33 @@ impl Report {
                 rates(&w.cpu_us_per_warn_off),
                 rates(&w.cpu_us_per_warn_on),
                 w.receiver_check_us,
+            ));
+        }
+        if let Some(m) = &self.memory {
+            let mib = |kib: Option<u64>| {
+                kib.map_or("?".to_owned(), |k| format!("{:.1} MiB", k as f64 / 1024.0))
+            };
+            let after: Vec<String> = m
+                .rss_after_kib
+                .iter()
+                .map(|(s, kib)| format!("{s:.0} s {}", mib(Some(*kib))))
+                .collect();
+            notes.push(format!(
+                "memory: {} batches of {} events ({:.1} MiB each) at once: peak RSS {} (goal < {}), idle before {}; {:.1} s to count them all, {} answers refused for the budget and posted again; after the burst: {}; back under {} {} (goal: within 30 s)",
+                m.shape.batches,
+                m.shape.events,
+                m.body_bytes as f64 / 1024.0 / 1024.0,
+                mib(m.peak_rss_kib),
+                mib(Some(memory::PEAK_GOAL_KIB)),
+                mib(m.idle_rss_kib),
+                m.burst_seconds,
+                m.refused,
+                after.join(", "),
+                mib(Some(memory::SETTLED_KIB)),
+                m.settled_after_s.map_or(
+                    format!("not within the {} s watched", m.shape.watch.as_secs()),
+                    |s| format!("after {s:.1} s")
+                ),
             ));
         }
         if let Some(cases) = self.verified_cases {

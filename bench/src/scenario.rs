@@ -31,6 +31,9 @@ pub enum Data {
     /// A fresh database with two Discord servers, one of them with webhooks
     /// to a local receiver (`webhooks`).
     Webhooks,
+    /// A fresh database with one Discord server, for a burst of the
+    /// largest activity batches (`memory`).
+    Memory,
 }
 
 /// One scenario.
@@ -187,6 +190,13 @@ pub const SCENARIOS: &[Scenario] = &[
         route: "outbox + delivery worker",
         about: "delivery throughput of a backlog to a local receiver (events/s), and warn's req/s with webhooks on vs off in the same run",
         data: Data::Webhooks,
+        writes: false,
+    },
+    Scenario {
+        name: "memory",
+        route: "POST /servers/{id}/activity",
+        about: "96 batches of 10,000 events with 200-byte ids (3.2 MB each) at once: the daemon's peak RSS, and how soon it is back under 60 MiB",
+        data: Data::Memory,
         writes: false,
     },
     Scenario {

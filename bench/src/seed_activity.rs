@@ -44,7 +44,7 @@ pub async fn seed(store: &Store, server: &'static str, events: u64) -> anyhow::R
                 };
                 let talks = matches!(kind, ActivityKind::Message | ActivityKind::Voice);
                 ActivityEvent {
-                    server_id: server.to_owned(),
+                    server_id: server.into(),
                     event_id: Some(format!("seed-{i}")),
                     kind,
                     user_id: format!("5{:017}", members.sample(&mut rng)),

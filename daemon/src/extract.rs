@@ -19,6 +19,7 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
+use http_body_util::BodyExt as _;
 use serde::de::{DeserializeOwned, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 
 use crate::error::ApiError;
@@ -45,34 +46,102 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         // axum's `Json` checks the same, but reads the body only to parse it;
         // we need the bytes twice (duplicate keys, then `T`).
-        if !is_json_content_type(req.headers()) {
-            return Err(not_json());
-        }
-        let bytes = if LIMIT == MAX_BODY_BYTES {
-            Bytes::from_request(req, state)
-                .await
-                .map_err(|e| json_rejection(JsonRejection::from(e)))?
-        } else {
+        require_json(req.headers())?;
+        if LIMIT != MAX_BODY_BYTES {
             // The router's limit is for every other route: read this body
             // with its own.
-            axum::body::to_bytes(req.into_body(), LIMIT)
-                .await
-                .map_err(|_| {
-                    ApiError::PayloadTooLarge(format!(
-                        "request body is too large: the limit is {LIMIT} bytes"
-                    ))
-                })?
-        };
-        refuse_duplicate_keys(&bytes)?;
-        // serde_json alone on the way in; axum's parse, which tracks the
-        // path to every value to name it in an error, only to explain one.
-        match serde_json::from_slice(&bytes) {
-            Ok(value) => Ok(ApiJson(value)),
-            Err(_) => match axum::Json::<T>::from_bytes(&bytes) {
-                Err(rejection) => Err(json_rejection(rejection)),
-                Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            },
+            return read_json(req, LIMIT).await.map(ApiJson);
         }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| json_rejection(JsonRejection::from(e)))?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// Refuses (415) a request whose body is not declared JSON.
+pub fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+    if is_json_content_type(headers) {
+        Ok(())
+    } else {
+        Err(not_json())
+    }
+}
+
+/// The body's declared `Content-Length`, if it has a valid one.
+pub fn declared_length(headers: &HeaderMap) -> Option<usize> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// The 413 of a body over `limit` bytes.
+pub fn too_large(limit: usize) -> ApiError {
+    ApiError::PayloadTooLarge(format!(
+        "request body is too large: the limit is {limit} bytes"
+    ))
+}
+
+/// Reads a JSON body of at most `limit` bytes into `T`, holding the body
+/// only until `T` is parsed.
+///
+/// For the large bodies (activity batches, up to 4 MiB): the body is
+/// copied once, from the chunks as they arrive into one buffer sized by
+/// its `Content-Length` (axum's `to_bytes` keeps the chunks until the end,
+/// then copies them into a second buffer: twice the body at once), and
+/// that buffer is dropped as soon as `T` is parsed.
+pub async fn read_json<T: DeserializeOwned>(req: Request, limit: usize) -> Result<T, ApiError> {
+    require_json(req.headers())?;
+    let declared = declared_length(req.headers());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(too_large(limit));
+    }
+    let mut body = req.into_body();
+    let mut bytes = Vec::with_capacity(declared.unwrap_or(0));
+    while let Some(frame) = body.frame().await {
+        // A body that stalls fails here; the server answers 408 for it
+        // whatever this says (see `crate::http`).
+        let frame =
+            frame.map_err(|e| ApiError::BadRequest(format!("cannot read request body: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > limit {
+                return Err(too_large(limit));
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    parse_json(&bytes)
+}
+
+/// Reads and drops what is left of `body`, a chunk at a time, up to
+/// `limit` bytes: for a request refused before its body was read, so the
+/// client, which may still be sending it, gets the answer (a connection
+/// closed with unread data is reset, and the answer can be lost with it).
+pub async fn discard_body(body: axum::body::Body, limit: usize) {
+    let mut body = body;
+    let mut read = 0;
+    while let Some(Ok(frame)) = body.frame().await {
+        read += frame.data_ref().map_or(0, Bytes::len);
+        if read > limit {
+            break;
+        }
+    }
+}
+
+/// Parses a JSON body: refuses repeated keys, then `T`.
+fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    refuse_duplicate_keys(bytes)?;
+    // serde_json alone on the way in; axum's parse, which tracks the
+    // path to every value to name it in an error, only to explain one.
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(_) => match axum::Json::<T>::from_bytes(bytes) {
+            Err(rejection) => Err(json_rejection(rejection)),
+            Ok(axum::Json(value)) => Ok(value),
+        },
     }
 }
 

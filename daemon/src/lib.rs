@@ -136,6 +136,9 @@ pub struct AppState {
     /// Batches posted to the API, waiting to be written together (see
     /// [`activity::batches`]).
     pub activity_batches: activity::batches::BatchQueue,
+    /// The memory budget of those batches, from before a body is read
+    /// until its batch is written (see [`activity::budget`]).
+    pub activity_budget: activity::budget::BatchBudget,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
@@ -165,6 +168,7 @@ impl AppState {
             onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
             activity_batches: activity::batches::BatchQueue::default(),
+            activity_budget: activity::budget::BatchBudget::default(),
             receivers: receive::Receivers::new(
                 std::sync::Arc::new(move |event| activity.record(event)),
                 true,
@@ -238,6 +242,13 @@ impl AppState {
     /// Uses `limits` for the HTTP server (tests shorten them).
     pub fn with_http_limits(mut self, limits: HttpLimits) -> Self {
         self.http_limits = limits;
+        self
+    }
+
+    /// Bounds the activity batches in flight with `budget` (`modctld serve
+    /// --batch-budget-mib`; tests use a small one).
+    pub fn with_batch_budget(mut self, budget: activity::budget::BatchBudget) -> Self {
+        self.activity_budget = budget;
         self
     }
 

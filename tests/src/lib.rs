@@ -80,6 +80,8 @@ struct Setup {
     /// How long a platform request may take (`None`: the daemon's default).
     platform_timeout: Option<Duration>,
     trusted_proxies: modctld::client_address::TrustedProxies,
+    /// The memory budget of activity batches (`None`: the daemon's default).
+    batch_budget: Option<modctld::activity::budget::BatchBudget>,
 }
 
 impl Default for Setup {
@@ -90,6 +92,7 @@ impl Default for Setup {
             rate_limits: false,
             platform_timeout: None,
             trusted_proxies: Default::default(),
+            batch_budget: None,
         }
     }
 }
@@ -168,6 +171,15 @@ impl TestDaemon {
         })
     }
 
+    /// Like [`TestDaemon::start`], with this memory budget for activity
+    /// batches (production's is 24 MiB; tests of the budget use a few KiB).
+    pub fn start_with_batch_budget(budget: modctld::activity::budget::BatchBudget) -> TestDaemon {
+        TestDaemon::start_as(Setup {
+            batch_budget: Some(budget),
+            ..Setup::default()
+        })
+    }
+
     /// Like [`TestDaemon::start_with_rate_limits`], behind a proxy on
     /// 127.0.0.1 whose `X-Forwarded-For` the daemon believes (`modctld
     /// serve --trusted-proxy 127.0.0.1`).
@@ -226,6 +238,9 @@ impl TestDaemon {
                 let mut state = AppState::new(store);
                 if let Some(timeout) = setup.platform_timeout {
                     state = state.with_platform_timeout(timeout);
+                }
+                if let Some(budget) = setup.batch_budget {
+                    state = state.with_batch_budget(budget);
                 }
                 let state = state
                     .with_clock(clock)

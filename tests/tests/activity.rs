@@ -3,7 +3,7 @@
 //! rollups they land in and the community insights read from them. No test
 //! sleeps: the clock is set and the flush worker driven by hand.
 
-use modctl_e2e::{ALPHA_DISCORD, Fixture, TestDaemon, UNCLAIMED, error_body};
+use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, TestDaemon, UNCLAIMED, error_body};
 use modctl_types::Timestamp;
 use modctl_types::activity::{ActivityKind, BatchReceipt, CommunityInsights, Ranked};
 use modctl_types::config::SectionName;
@@ -726,4 +726,175 @@ async fn a_teams_batches_count_their_plans_events_a_day_and_no_more() {
         .await
         .unwrap();
     assert_eq!(receipt.counted, 1);
+}
+
+/// A batch of `events` messages whose ids start with `tag`; every batch of
+/// the same tag length and count has the same body length.
+fn tagged_batch(tag: &str, events: usize) -> Vec<u8> {
+    let events: Vec<_> = (0..events)
+        .map(|i| msg(&format!("{tag}-{i:05}"), "u1", "c1", "2026-11-22T10:00:00Z"))
+        .collect();
+    serde_json::to_vec(&json!({ "events": events })).unwrap()
+}
+
+/// Posts `body` to `server` with `key`, giving up (failing the test) after
+/// a while: a batch the budget does not refuse waits for the held writer.
+async fn post_raw(
+    daemon: &TestDaemon,
+    server: &str,
+    key: &str,
+    body: Vec<u8>,
+) -> reqwest::Response {
+    reqwest::Client::builder()
+        .timeout(modctl_e2e::NETWORK_DEADLINE)
+        .build()
+        .unwrap()
+        .post(daemon.api(&format!("/servers/{server}/activity")))
+        .bearer_auth(key)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .expect("an answer before the deadline")
+}
+
+/// Waits until the batches in flight hold `bytes` of the budget.
+async fn in_flight(daemon: &TestDaemon, bytes: usize) {
+    let budget = &daemon.state().activity_budget;
+    let deadline = std::time::Instant::now() + modctl_e2e::NETWORK_DEADLINE;
+    while budget.in_flight_bytes() != bytes {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} bytes in flight, waiting for {bytes}",
+            budget.in_flight_bytes()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// Issue #22: activity batches hold at most the memory budget from before
+/// their body is read until they are written. The budget here is two and a
+/// half batches, a team's share one and a half, and the writer is held so
+/// that the batches let in stay in flight: alpha's first batch and beta's
+/// are let in; alpha's second finds its team's share full (429), gamma's
+/// the daemon's budget full (503), each after the short wait, with
+/// `Retry-After`, and neither counts anything. Once the writer goes on the
+/// two let in are counted, and the refused ones, posted again, count whole:
+/// none of their ids had been remembered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batches_beyond_the_memory_budget_are_refused_with_retry_after_and_change_nothing() {
+    use modctld::activity::budget::BatchBudget;
+    const EVENTS: usize = 40;
+    let bodies = ["a1", "a2", "b1", "g1"].map(|tag| tagged_batch(tag, EVENTS));
+    let size = bodies[0].len();
+    assert!(bodies.iter().all(|b| b.len() == size));
+    let budget = BatchBudget::with_team_share(
+        2 * size + size / 2,
+        size + size / 2,
+        std::time::Duration::from_millis(200),
+    );
+    let fixture = std::sync::Arc::new(Fixture::seed(TestDaemon::start_with_batch_budget(budget)));
+    let daemon = &fixture.daemon;
+    daemon.clock().set("2026-11-22T12:00:00Z".parse().unwrap());
+    const GAMMA_DISCORD: &str = "300000000000000003";
+    daemon.team("gamma", modctl_types::Plan::Pro);
+    daemon.claim(
+        "gamma",
+        modctl_types::Platform::Discord,
+        GAMMA_DISCORD,
+        "Gamma Guild",
+    );
+    let gamma_rw = daemon.key("gamma", modctl_types::Scope::Write);
+    let [a1, a2, b1, g1] = bodies;
+    let (alpha, beta, gamma) = (
+        fixture.alpha_rw.full.clone(),
+        fixture.beta_rw.full.clone(),
+        gamma_rw.full.clone(),
+    );
+    // Each key's first use is recorded by a write: done now, not behind
+    // the held writer.
+    for key in [&alpha, &beta, &gamma] {
+        let me = reqwest::Client::new()
+            .get(daemon.api("/me"))
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(me.status(), 200);
+    }
+
+    // Hold the writer until released.
+    let (started, has_started) = std::sync::mpsc::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let held = daemon.store().write(move |_tx| {
+        started.send(()).unwrap();
+        released.recv().unwrap();
+        Ok::<_, rusqlite::Error>(())
+    });
+    let held = tokio::spawn(held);
+    has_started.recv().unwrap();
+
+    let post = |server: &'static str, key: &String, body: &Vec<u8>| {
+        let (fixture, key, body) = (fixture.clone(), key.clone(), body.clone());
+        async move { post_raw(&fixture.daemon, server, &key, body).await }
+    };
+    let first_alpha = tokio::spawn(post(ALPHA_DISCORD, &alpha, &a1));
+    in_flight(daemon, size).await;
+    let first_beta = tokio::spawn(post(BETA_DISCORD, &beta, &b1));
+    in_flight(daemon, 2 * size).await;
+
+    let refused = [
+        (post(ALPHA_DISCORD, &alpha, &a2).await, 429, "your team's"),
+        (
+            post(GAMMA_DISCORD, &gamma, &g1).await,
+            503,
+            "the daemon is holding",
+        ),
+    ];
+    for (response, status, says) in refused {
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let (got, message) = error_body(response).await;
+        assert_eq!(got, status, "{message}");
+        assert!(message.contains(says), "{message}");
+        assert!(
+            message.contains("nothing of this batch was counted"),
+            "{message}"
+        );
+        let retry_after: u64 = retry_after.expect("Retry-After").parse().unwrap();
+        assert!(retry_after >= 1);
+    }
+    assert_eq!(
+        daemon.state().activity_budget.in_flight_bytes(),
+        2 * size,
+        "the refused batches hold nothing"
+    );
+
+    release.send(()).unwrap();
+    held.await.unwrap().unwrap();
+    for posted in [first_alpha, first_beta] {
+        let response = posted.await.unwrap();
+        assert_eq!(response.status(), 200);
+        let receipt: BatchReceipt = response.json().await.unwrap();
+        assert_eq!((receipt.counted, receipt.duplicates), (EVENTS as u64, 0));
+    }
+    assert_eq!(daemon.state().activity_budget.in_flight_bytes(), 0);
+    assert_eq!(days(daemon, ALPHA_DISCORD).len(), 1);
+    assert_eq!(days(daemon, ALPHA_DISCORD)[0].1, EVENTS as i64);
+    assert!(days(daemon, GAMMA_DISCORD).is_empty());
+
+    // Posted again, the refused batches count whole.
+    for (server, key, body) in [(ALPHA_DISCORD, &alpha, &a2), (GAMMA_DISCORD, &gamma, &g1)] {
+        let response = post(server, key, body).await;
+        assert_eq!(response.status(), 200);
+        let receipt: BatchReceipt = response.json().await.unwrap();
+        assert_eq!(
+            (receipt.counted, receipt.duplicates),
+            (EVENTS as u64, 0),
+            "{server}"
+        );
+    }
+    assert_eq!(days(daemon, ALPHA_DISCORD)[0].1, 2 * EVENTS as i64);
 }

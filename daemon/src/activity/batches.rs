@@ -81,6 +81,9 @@ pub struct Batch {
     pub events: Vec<ActivityEvent>,
     /// When it was received (unix seconds).
     pub now: i64,
+    /// Its share of the memory budget ([`super::budget`]), given back when
+    /// the batch is dropped: once it is written, or refused.
+    pub permit: Option<super::budget::Permit>,
 }
 
 impl BatchQueue {
@@ -220,10 +223,9 @@ fn write_batches(
     }
     let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
         batches.iter().map(|_| None).collect();
-    let mut batches = batches;
     for group in groups {
         let server_id = batches[group[0]].server_id.clone();
-        let counted = in_savepoint(tx, || count_group(tx, &mut batches, &group))?;
+        let counted = in_savepoint(tx, || count_group(tx, &batches, &group))?;
         match counted {
             Ok(Some(counted)) => {
                 for (&i, receipt) in group.iter().zip(counted) {
@@ -254,18 +256,16 @@ fn write_batches(
 /// Counts the batches `group` of `batches` (one server's, in order) as one
 /// aggregate and returns each one's receipt, or its refusal when it would
 /// pass the team's daily quota ([`plans::check_activity_quota`]); `None` if
-/// the server is no longer the posting team's claim. The group's events are
-/// moved out of `batches`.
+/// the server is no longer the posting team's claim. The events are read
+/// where they are, never copied into one list.
 fn count_group(
     tx: &Transaction<'_>,
-    batches: &mut [Batch],
+    batches: &[Batch],
     group: &[usize],
 ) -> Result<Option<Vec<Result<Ingested, StoreError>>>, StoreError> {
-    let (team_id, server_id) = {
-        let first = &batches[group[0]];
-        (first.team_id, first.server_id.clone())
-    };
-    if !rollups::claimed_by(tx, &server_id, team_id)? {
+    let first = &batches[group[0]];
+    let (team_id, server_id) = (first.team_id, first.server_id.as_str());
+    if !rollups::claimed_by(tx, server_id, team_id)? {
         return Ok(None);
     }
     // The quota's day is the day the batches were received (UTC). Each
@@ -273,16 +273,15 @@ fn count_group(
     // size, in the order the batches came.
     let team = teams::get(tx, team_id)?;
     let own = teams::activity_quota(tx, team_id)?;
-    let day = rollups::utc_day(batches[group[0]].now);
+    let day = rollups::utc_day(first.now);
     let mut used = rollups::quota_used(tx, team_id, day)?;
     let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
         group.iter().map(|_| None).collect();
-    let mut events = Vec::new();
-    let mut lengths = Vec::with_capacity(group.len());
+    let mut events: Vec<&[ActivityEvent]> = Vec::with_capacity(group.len());
     let mut admitted = Vec::with_capacity(group.len());
     let mut now = i64::MIN;
     for (k, &i) in group.iter().enumerate() {
-        let batch = &mut batches[i];
+        let batch = &batches[i];
         let size = batch.events.len() as u64;
         if let Err(exceeded) = plans::check_activity_quota(&team, own, used, size, batch.now) {
             receipts[k] = Some(Err(exceeded.into()));
@@ -290,13 +289,12 @@ fn count_group(
         }
         used += size;
         admitted.push(k);
-        lengths.push(batch.events.len());
-        events.append(&mut batch.events);
+        events.push(&batch.events[..]);
         now = now.max(batch.now);
     }
     if !admitted.is_empty() {
-        let mut days = DayFinder::new(server_timezone(tx, &server_id)?);
-        let counted = rollups::ingest_batches(tx, &server_id, &events, &lengths, &mut days, now)?;
+        let mut days = DayFinder::new(server_timezone(tx, server_id)?);
+        let counted = rollups::ingest_batches(tx, server_id, &events, &mut days, now)?;
         let spent: usize = counted.iter().map(|c| c.counted).sum();
         rollups::add_quota_used(tx, team_id, day, spent as u64)?;
         for (k, receipt) in admitted.into_iter().zip(counted) {
@@ -368,6 +366,7 @@ mod tests {
             server_id: server.into(),
             events,
             now: NOON,
+            permit: None,
         }
     }
 

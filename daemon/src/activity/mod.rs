@@ -13,6 +13,7 @@
 //!   in the server's time zone ([`days`]).
 
 pub mod batches;
+pub mod budget;
 pub mod days;
 pub mod insights;
 
@@ -30,8 +31,9 @@ use crate::store::{StoreError, activity as rollups};
 /// batch). Never holds message content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActivityEvent {
-    /// The server (the platform's id, as claimed) the event happened in.
-    pub server_id: String,
+    /// The server (the platform's id, as claimed) the event happened in;
+    /// shared, so the events of one batch or update hold one copy of it.
+    pub server_id: Arc<str>,
     /// An id that identifies the event at its source (the batch's event id,
     /// the platform's message or update id), so an event received twice is
     /// counted once. `None` when the source has no stable id.
@@ -78,7 +80,7 @@ struct Inner {
 /// Events per server, waiting for the next flush.
 #[derive(Debug, Default)]
 struct Pending {
-    by_server: HashMap<String, Vec<ActivityEvent>>,
+    by_server: HashMap<Arc<str>, Vec<ActivityEvent>>,
     len: usize,
 }
 

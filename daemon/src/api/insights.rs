@@ -2,7 +2,9 @@
 //! #12): batch ingestion of community activity, and the two insights read
 //! from the rollups ([`crate::activity`], [`crate::store::case_rollup`]).
 
-use axum::extract::State;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use modctl_types::ErrorBody;
@@ -14,10 +16,11 @@ use modctl_types::query::InsightsQuery;
 
 use crate::AppState;
 use crate::activity::batches::{self, Batch};
+use crate::activity::budget::{self, Refused};
 use crate::activity::{ActivityEvent, MAX_FUTURE_SECONDS, insights};
 use crate::auth::{ReadServer, WriteServer};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, ApiQuery, MAX_BATCH_BODY_BYTES};
+use crate::extract::{self, ApiQuery, MAX_BATCH_BODY_BYTES};
 use crate::response::{Json, to_bytes};
 use crate::store::StoreError;
 use crate::store::activity::{self as rollups, RETENTION_DAYS};
@@ -37,31 +40,95 @@ const MAX_ID_BYTES: usize = 100;
         for bots and importers. The batch is validated as a whole: the first bad event is named (400) and nothing is \
         stored. An event whose `id` was already counted is skipped (`duplicates`), so a retried batch counts once. \
         Events older than the retention window (400 days) or more than 15 minutes in the future are refused. The \
-        events are stored durably when the answer is sent. The body may be up to 4 MiB.",
+        events are stored durably when the answer is sent. The body may be up to 4 MiB. The daemon holds at most \
+        24 MiB of batches at once by default (a team: 4 MiB less), counted by `Content-Length` from before the body \
+        is read until the batch is written; a batch that finds no room within 2 s is refused with `Retry-After`, \
+        having changed nothing: 429 when its team's share is full, 503 when the daemon's budget is.",
     params(ServerPath),
     request_body = ActivityBatch,
     security(("bearer" = ["write"])),
-    responses((status = 200, description = "What was counted.", body = BatchReceipt)),
+    responses(
+        (status = 200, description = "What was counted.", body = BatchReceipt),
+        (status = 413, description = "The request body is larger than 4 MiB.", body = ErrorBody),
+        (status = 429, description = "Too many requests for the key's plan, too many failed authentications from this address, or the team's batches in flight fill its share of the daemon's memory for batches (nothing was counted); `Retry-After` says when to retry.", body = ErrorBody),
+        (status = 503, description = "The batches in flight fill the daemon's memory for batches; nothing was counted: post it again after `Retry-After`.", body = ErrorBody),
+    ),
 )]
 pub async fn ingest(
     State(state): State<AppState>,
     access: WriteServer,
-    ApiJson(batch): ApiJson<ActivityBatch, MAX_BATCH_BODY_BYTES>,
+    request: Request,
 ) -> ApiResult<Json<BatchReceipt>> {
     let server = access.server.id;
+    let team_id = access.caller.team_id();
+    extract::require_json(request.headers())?;
+    // The share of the memory budget is taken before the body is read (see
+    // `activity::budget`), sized by what the body says it is.
+    let declared = extract::declared_length(request.headers());
+    if declared.is_some_and(|length| length > MAX_BATCH_BODY_BYTES) {
+        return Err(extract::too_large(MAX_BATCH_BODY_BYTES));
+    }
+    let budget = &state.activity_budget;
+    let permit = match budget
+        .admit(team_id, declared.unwrap_or(MAX_BATCH_BODY_BYTES))
+        .await
+    {
+        Ok(permit) => permit,
+        Err(refused) => {
+            extract::discard_body(request.into_body(), MAX_BATCH_BODY_BYTES).await;
+            return Err(refusal(refused));
+        }
+    };
+    // The body's bytes are dropped once parsed.
+    let batch: ActivityBatch = extract::read_json(request, MAX_BATCH_BODY_BYTES).await?;
     let now = state.clock.now_unix();
     let events = validate(&server, batch, now).map_err(ApiError::BadRequest)?;
     let batch = Batch {
-        team_id: access.caller.team_id(),
+        team_id,
         server_id: server,
         events,
         now,
+        permit: Some(permit),
     };
     let done = batches::post(&state, batch).await?;
     Ok(Json(BatchReceipt {
         counted: done.counted as u64,
         duplicates: done.duplicates as u64,
     }))
+}
+
+/// The answer to a batch the memory budget did not let in.
+fn refusal(refused: Refused) -> ApiError {
+    let retry_after = budget::RETRY_AFTER_SECONDS;
+    match refused {
+        Refused::Busy { total_bytes } => ApiError::RetryLater {
+            message: format!(
+                "the daemon is holding all the activity batches it takes at once ({}): \
+                 nothing of this batch was counted; post it again after {retry_after} s",
+                size(total_bytes)
+            ),
+            retry_after,
+        },
+        Refused::TeamShare { team_bytes } => ApiError::TooManyRequests {
+            message: format!(
+                "your team's activity batches in flight fill its share of the daemon's memory ({}): \
+                 nothing of this batch was counted; post it again after {retry_after} s, \
+                 or send fewer batches at once",
+                size(team_bytes)
+            ),
+            retry_after,
+        },
+    }
+}
+
+/// `bytes` for a message: whole MiB as such, anything else in bytes.
+fn size(bytes: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 /// Checks every event of `batch` (received at `now`) and turns them into
@@ -74,6 +141,8 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
         ));
     }
     let oldest = rollups::oldest_accepted(now);
+    // One copy of the server's id for the whole batch, not one per event.
+    let server: Arc<str> = server.into();
     batch
         .events
         .into_iter()
@@ -82,7 +151,7 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
             check(&event, oldest, now)
                 .map_err(|why| format!("events[{i}] (id `{}`): {why}", event.id))?;
             Ok(ActivityEvent {
-                server_id: server.to_owned(),
+                server_id: Arc::clone(&server),
                 event_id: Some(event.id),
                 kind: event.kind,
                 user_id: event.user_id,

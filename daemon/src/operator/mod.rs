@@ -27,11 +27,15 @@ use clap::{Args, Parser, Subcommand};
 use modctl_types::{Plan, Platform, Scope};
 use tokio::net::TcpListener;
 
+use crate::activity::budget::{self, BatchBudget};
 use crate::client_address::{AddressRange, TrustedProxies};
 use crate::http::{ConnectionCaps, HttpLimits};
 use crate::store::integrity::{self, Depth, Verdict};
 use crate::store::{KeySource, Store, keys, teams};
 use crate::{AppState, api_key};
+
+/// Bytes in a MiB, for `--batch-budget-mib`.
+const MIB: usize = 1024 * 1024;
 
 /// The address `modctld serve` and `modctld demo` listen on by default.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
@@ -118,6 +122,17 @@ enum Command {
         /// proxies are bound by --max-connections only)
         #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.per_address)]
         max_connections_per_address: usize,
+        /// MiB of activity batches held at once, from before a body is read
+        /// until its batch is written (a team: all but 4 MiB of it); past
+        /// it batches wait up to 2 s, then are refused with Retry-After
+        #[arg(
+            long,
+            env = "MODCTLD_BATCH_BUDGET_MIB",
+            value_name = "MIB",
+            default_value_t = budget::DEFAULT_BUDGET_BYTES / MIB,
+            value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(8..=4095), usize::from)
+        )]
+        batch_budget_mib: usize,
     },
     /// Apply pending database migrations and exit
     Migrate {
@@ -388,6 +403,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             trusted_proxies,
             max_connections,
             max_connections_per_address,
+            batch_budget_mib,
         } => {
             let db = db.path()?;
             let _logging = init_logging();
@@ -410,6 +426,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 key = %store.secrets().origin(),
                 max_connections = connections.total,
                 max_connections_per_address = connections.per_address,
+                batch_budget_mib,
                 "serving"
             );
             if connections.total < max_connections {
@@ -429,7 +446,11 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 .with_http_limits(HttpLimits {
                     connections,
                     ..HttpLimits::default()
-                });
+                })
+                .with_batch_budget(BatchBudget::new(
+                    batch_budget_mib * MIB,
+                    budget::DEFAULT_WAIT,
+                ));
             crate::serve(listener, state, shutdown_signal()).await?;
             tracing::info!("stopped");
             Ok(())

@@ -166,7 +166,7 @@ async fn telegram_update(
     let events: Vec<_> = update
         .events
         .into_iter()
-        .filter(|event| event.server_id == server_id)
+        .filter(|event| *event.server_id == *server_id)
         .collect();
     let received = events.len();
     // Counted before the answer, each with its id: Telegram does not send an

@@ -120,7 +120,7 @@ impl std::fmt::Debug for SessionContext {
 impl SessionContext {
     /// Hands `event` on if it belongs to a server of this session.
     pub fn count(&self, event: ActivityEvent) -> bool {
-        let ours = self.servers.borrow().contains(&event.server_id);
+        let ours = self.servers.borrow().contains(&*event.server_id);
         if ours {
             (self.sink)(event);
         }

@@ -29,7 +29,7 @@ fn closed(server: &str, session: &VoiceSession, end: i64) -> Option<ActivityEven
     let seconds = (end - session.started_at).max(0);
     let minutes = u32::try_from((seconds + 30) / 60).unwrap_or(u32::MAX);
     (minutes > 0).then(|| ActivityEvent {
-        server_id: server.to_owned(),
+        server_id: server.into(),
         event_id: None,
         kind: ActivityKind::Voice,
         user_id: session.user_id.clone(),

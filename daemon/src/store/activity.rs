@@ -107,36 +107,37 @@ pub fn ingest(
     days: &mut DayFinder,
     now: i64,
 ) -> Result<Ingested, StoreError> {
-    let done = ingest_batches(tx, server_id, events, &[events.len()], days, now)?;
+    let done = ingest_batches(tx, server_id, &[events], days, now)?;
     Ok(done[0])
 }
 
-/// Counts batches of `server_id` given one after the other in `events`
-/// (`lengths` are their sizes, in order) exactly as [`ingest`] would count
-/// each in turn, and returns what each counted; but each member's and
+/// Counts `batches` of `server_id`, in order, exactly as [`ingest`] would
+/// count each in turn, and returns what each counted; but each member's and
 /// channel's rows are written once for all of them. See
-/// [`crate::activity::batches`] for why.
+/// [`crate::activity::batches`] for why. The batches are read where they
+/// are, never copied into one list (issue #22: a write of ten of the
+/// largest batches held another 11 MiB that way).
 pub fn ingest_batches(
     tx: &Transaction<'_>,
     server_id: &str,
-    events: &[ActivityEvent],
-    lengths: &[usize],
+    batches: &[&[ActivityEvent]],
     days: &mut DayFinder,
     now: i64,
 ) -> Result<Vec<Ingested>, StoreError> {
-    debug_assert_eq!(lengths.iter().sum::<usize>(), events.len());
-    let new = remember_ids(tx, server_id, events)?;
-    let mut receipts = vec![Ingested::default(); lengths.len()];
-    // Which batch each event belongs to, in order.
-    let batch_of = lengths
-        .iter()
-        .enumerate()
-        .flat_map(|(batch, &len)| std::iter::repeat_n(batch, len));
+    // Every event, in order, with the batch it belongs to.
+    let events = || {
+        batches
+            .iter()
+            .enumerate()
+            .flat_map(|(batch, events)| events.iter().map(move |event| (batch, event)))
+    };
+    let new = remember_ids(tx, server_id, events().map(|(_, event)| event))?;
+    let mut receipts = vec![Ingested::default(); batches.len()];
     let mut totals: HashMap<i64, DayTotals> = HashMap::new();
     let mut channels: HashMap<(i64, &str), Counts> = HashMap::new();
     let mut members = MemberDays::new();
     let mut last_event_at: Option<i64> = None;
-    for ((event, new), batch) in events.iter().zip(new).zip(batch_of) {
+    for ((batch, event), new) in events().zip(new) {
         let done = &mut receipts[batch];
         if !new {
             done.duplicates += 1;
@@ -235,22 +236,23 @@ pub type MemberDays<'a> = BTreeMap<(i64, &'a str), Counts>;
 /// the same page, where SQLite's cursor already is, and whether a row was
 /// inserted (`changes`) says whether the id is new. No statement journal
 /// (see [`ingest`]), no JSON to build and parse, no set of the ids inserted.
-fn remember_ids(
+fn remember_ids<'e>(
     tx: &Transaction<'_>,
     server_id: &str,
-    events: &[ActivityEvent],
+    events: impl Iterator<Item = &'e ActivityEvent>,
 ) -> Result<Vec<bool>, StoreError> {
-    let mut new = vec![true; events.len()];
     // Equal ids sort by position: the first event holding an id counts.
+    let mut count = 0;
     let mut order: Vec<(i64, &str, usize)> = events
-        .iter()
         .enumerate()
         .filter_map(|(i, e)| {
+            count = i + 1;
             let id = e.event_id.as_deref()?;
             Some((e.at.as_second().div_euclid(DAY_SECONDS), id, i))
         })
         .collect();
     order.sort_unstable();
+    let mut new = vec![true; count];
     let mut insert = tx.prepare_cached(
         "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;

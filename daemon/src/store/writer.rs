@@ -41,6 +41,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread::{self, JoinHandle, ThreadId};
+use std::time::Duration;
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
@@ -172,9 +173,37 @@ impl Drop for Writer {
     }
 }
 
+/// How long the writer waits without a write before it gives its page
+/// cache's memory back (see [`run`]).
+pub const IDLE_BEFORE_SHRINK: Duration = Duration::from_secs(5);
+
 fn run(mut conn: Connection, jobs: mpsc::Receiver<Job>, counters: &Counters) {
-    while let Ok(first) = jobs.recv() {
+    loop {
+        let first = match jobs.recv_timeout(IDLE_BEFORE_SHRINK) {
+            Ok(job) => job,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                shrink(&conn);
+                // Nothing more to give back until the next write.
+                match jobs.recv() {
+                    Ok(job) => job,
+                    Err(_) => return,
+                }
+            }
+        };
         run_batch(&mut conn, first, &jobs, counters);
+    }
+}
+
+/// Frees what the connection's page cache holds. Under a burst of writes
+/// the writer's cache fills to its 32 MiB (`WRITER_PAGE_CACHE_KIB`) and
+/// SQLite keeps it for the connection's life; a daemon that has stopped
+/// writing gives it back (issue #22: a burst of activity batches left the
+/// daemon's memory high for good). The next write reads its pages again,
+/// from the operating system's file cache.
+fn shrink(conn: &Connection) {
+    if let Err(e) = conn.execute_batch("PRAGMA shrink_memory") {
+        tracing::warn!(error = %e, "cannot shrink the writer's page cache");
     }
 }
 

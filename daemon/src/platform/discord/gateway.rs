@@ -151,7 +151,7 @@ pub fn dispatch_of(json: &str) -> PlatformResult<Option<(String, Value)>> {
 pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Dispatch> {
     let event = |guild_id: String, kind, user_id: String, channel_id, event_id| {
         Dispatch::Count(ActivityEvent {
-            server_id: guild_id,
+            server_id: guild_id.into(),
             event_id,
             kind,
             user_id,

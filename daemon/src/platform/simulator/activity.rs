@@ -125,7 +125,7 @@ fn day_events(
         |rng: &mut Rng, kind: ActivityKind, user: String, channel: Option<String>, minutes: u32| {
             let at = start + rng.below(seconds.max(1) as u64) as i64;
             events.push(ActivityEvent {
-                server_id: server_id.to_owned(),
+                server_id: server_id.into(),
                 event_id: Some(format!("{id_prefix}-{start}-{}", rng.next())),
                 kind,
                 user_id: user,

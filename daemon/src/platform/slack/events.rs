@@ -193,7 +193,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
     })?;
     let counted = |kind, user_id: String, channel_id: Option<String>| {
         Some(ActivityEvent {
-            server_id: team_id.clone(),
+            server_id: team_id.as_str().into(),
             event_id: Some(format!("slack:{event_id}")),
             kind,
             user_id,
@@ -325,7 +325,7 @@ mod tests {
         };
         assert_eq!((team_id.as_str(), event_id.as_str()), ("T1", "Ev1"));
         assert_eq!(
-            (event.server_id.as_str(), event.kind, event.user_id.as_str()),
+            (&*event.server_id, event.kind, event.user_id.as_str()),
             ("T1", ActivityKind::Message, "U1")
         );
         assert_eq!(event.channel_id.as_deref(), Some("C1"));

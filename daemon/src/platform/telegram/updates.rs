@@ -146,7 +146,7 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
             message.date
         ))
     })?;
-    let chat = message.chat.id.to_string();
+    let chat: std::sync::Arc<str> = message.chat.id.to_string().into();
     let event = |kind, user: &User, channel_id, event_id| ActivityEvent {
         server_id: chat.clone(),
         event_id,
@@ -181,7 +181,7 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
     if let Some(author) = message.from.as_ref().filter(|a| !a.is_bot && !service) {
         let channel = message
             .message_thread_id
-            .map_or_else(|| chat.clone(), |thread| thread.to_string());
+            .map_or_else(|| chat.to_string(), |thread| thread.to_string());
         events.push(event(
             ActivityKind::Message,
             author,
