@@ -5,20 +5,18 @@
 //! holds one or more space-separated `v1,<base64>` entries, each an
 //! HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed with the
 //! base64-decoded part of the `whsec_...` secret. Several entries appear
-//! while a secret is being rotated, so one matching entry is enough.
+//! while a secret is being rotated, so one matching entry is enough. The
+//! check is [`modctl_types::signing`], the code the daemon signs with.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use hmac::{Hmac, Mac};
 use modctl_types::query::DeliveryQuery;
+use modctl_types::signing::SigningKey;
 use modctl_types::webhooks::{
     DeliveryDetail, DeliveryList, Enqueued, Event, WebhookEvent, WebhookSecret,
 };
 use reqwest::Method;
 use serde_json::Value;
-use sha2::Sha256;
 
 use crate::client::Client;
 use crate::error::Error;
@@ -201,7 +199,8 @@ pub fn summarize(event: &Event) -> String {
 /// Why [`verify`] refused a delivery.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {
-    /// The secret is not `whsec_<base64>`.
+    /// The secret is not `whsec_<base64>` (nor base64 alone, as the
+    /// reference libraries also take).
     #[error(
         "the webhook secret is not `whsec_<base64>`: use the secret `modctl webhooks rotate-secret` printed"
     )]
@@ -248,14 +247,9 @@ pub fn verify_at(
     body: &[u8],
     now: i64,
 ) -> Result<(), VerifyError> {
-    // The daemon keys with the decoded base64 of a `whsec_` secret, and with
-    // the UTF-8 bytes of a secret set in another form through the config.
-    let key = match secret.strip_prefix("whsec_") {
-        Some(b64) => STANDARD.decode(b64).ok(),
-        None => Some(secret.as_bytes().to_vec()),
-    }
-    .filter(|key| !key.is_empty())
-    .ok_or(VerifyError::BadSecret)?;
+    // Read as the reference libraries read a secret (what the daemon signs
+    // with too): an optional `whsec_`, then base64.
+    let key = SigningKey::read_stored(secret).map_err(|_| VerifyError::BadSecret)?;
     let header = |name: &'static str| {
         headers
             .get(name)
@@ -270,38 +264,20 @@ pub fn verify_at(
     if skew.saturating_abs() > TIMESTAMP_TOLERANCE_SECS {
         return Err(VerifyError::StaleTimestamp(skew));
     }
-    let mut mac = Hmac::<Sha256>::new_from_slice(&key).expect("HMAC takes a key of any length");
-    mac.update(id.as_bytes());
-    mac.update(b".");
-    mac.update(timestamp.as_bytes());
-    mac.update(b".");
-    mac.update(body);
-    let expected = mac.finalize().into_bytes();
-    let matched = signatures.split(' ').any(|entry| {
-        // An empty `v1,` must never match: decoding it yields no bytes, and
-        // `verify_slice` on a truncated tag would compare nothing.
-        entry
-            .strip_prefix("v1,")
-            .and_then(|sig| STANDARD.decode(sig).ok())
-            .is_some_and(|sig| sig.len() == expected.len() && constant_eq(&sig, &expected))
-    });
-    if matched {
+    if key.verify(id, seconds, body, signatures) {
         Ok(())
     } else {
         Err(VerifyError::NoMatch)
     }
 }
 
-/// Compares in time independent of where the inputs differ, so a forger
-/// cannot find a valid signature byte by byte from response times.
-fn constant_eq(a: &[u8], b: &[u8]) -> bool {
-    use subtle::ConstantTimeEq;
-    a.ct_eq(b).into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    use hmac::{Hmac, Mac};
+    use sha2::Sha256;
 
     // `whsec_` + base64("modctl-test-key-0123456789abcdef").
     const SECRET: &str = "whsec_bW9kY3RsLXRlc3Qta2V5LTAxMjM0NTY3ODlhYmNkZWY=";
@@ -427,14 +403,14 @@ mod tests {
     }
 
     #[test]
-    fn a_secret_set_in_another_form_keys_with_its_bytes() {
-        let mut mac = Hmac::<Sha256>::new_from_slice(b"plain-secret").unwrap();
-        mac.update(format!("evt_1.{NOW}.").as_bytes());
-        mac.update(BODY);
-        let sig = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+    fn a_secret_without_its_prefix_is_read_as_the_reference_libraries_read_it() {
+        let sig = sign(SECRET, "evt_1", NOW, BODY);
+        let bare = SECRET.strip_prefix("whsec_").unwrap();
+        assert_eq!(verify_at(bare, &headers(NOW, &sig), BODY, NOW), Ok(()));
+        // Not base64: no key the reference libraries would read.
         assert_eq!(
             verify_at("plain-secret", &headers(NOW, &sig), BODY, NOW),
-            Ok(())
+            Err(VerifyError::BadSecret)
         );
     }
 

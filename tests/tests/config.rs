@@ -95,8 +95,14 @@ async fn every_section_rejects_bad_values_with_the_exact_error() {
         ),
         (
             SectionName::Webhooks,
-            json!({"secret": "short"}),
-            "webhooks.secret: must be 16 to 256 characters long",
+            json!({"secret": "a-passphrase-of-some-length"}),
+            "webhooks.secret: must be a Standard Webhooks secret: `whsec_` followed by the base64 of 24 to 64 random bytes (`=` padding included); `modctl webhooks rotate-secret SERVER` makes one and sets it, or `echo whsec_$(openssl rand -base64 32)` prints one",
+        ),
+        (
+            // base64 of 16 bytes: a key too short for the reference libraries' rule.
+            SectionName::Webhooks,
+            json!({"secret": "whsec_MDEyMzQ1Njc4OWFiY2RlZg=="}),
+            "webhooks.secret: must have a key of 24 to 64 bytes, and its base64 decodes to 16; `modctl webhooks rotate-secret SERVER` makes one and sets it, or `echo whsec_$(openssl rand -base64 32)` prints one",
         ),
     ];
     for (section, body, expected) in cases {
@@ -257,7 +263,7 @@ async fn a_put_replaces_one_section_bumps_the_revision_and_is_audited() {
 async fn the_webhook_secret_is_write_only_and_kept_unless_replaced() {
     let fixture = Fixture::start();
     let client = fixture.daemon.client(&fixture.alpha_rw);
-    let secret = "s3cr3t-s3cr3t-s3cr3t";
+    let secret = "whsec_czNjcjN0LXMzY3IzdC1zM2NyM3QtczNjcjN0";
     let body =
         json!({"enabled": true, "url": "https://hooks.example.com/modctl", "secret": secret});
     let updated = client
@@ -345,7 +351,7 @@ async fn customise(client: &Client, server: &str) {
         ),
         (
             SectionName::Webhooks,
-            json!({"url": "https://hooks.example.com/x", "secret": "0123456789abcdef"}),
+            json!({"url": "https://hooks.example.com/x", "secret": "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3"}),
         ),
     ] {
         client

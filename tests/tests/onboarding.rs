@@ -131,9 +131,9 @@ async fn each_item_flips_from_todo_to_done_when_its_state_is_fixed() {
         daemon.set_config(
             ALPHA_DISCORD,
             SectionName::Webhooks,
-            json!({"enabled": true, "url": receiver.url(), "secret": "a-secret-of-sixteen"}),
+            json!({"enabled": true, "url": receiver.url(), "secret": "whsec_YS1zZWNyZXQtb2YtdHdlbnR5LWZvdXIh"}),
         );
-        receiver.set_secret("a-secret-of-sixteen");
+        receiver.set_secret("whsec_YS1zZWNyZXQtb2YtdHdlbnR5LWZvdXIh");
         client.test_webhook(ALPHA_DISCORD).await.unwrap();
         daemon.deliver_webhooks();
     })

@@ -58,7 +58,7 @@ async fn assert_payment_required(response: reqwest::Response, team: &str, limit:
 }
 
 fn webhooks_on() -> Value {
-    json!({"enabled": true, "url": "https://hooks.example.com/modctl", "secret": "a-secret-of-sixteen-chars"})
+    json!({"enabled": true, "url": "https://hooks.example.com/modctl", "secret": "whsec_YS1zZWNyZXQtb2YtdHdlbnR5LWZpdmUhIQ=="})
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest};
 use modctld::store::receivers::Receiving;
 use serde_json::json;
-const WEBHOOK_SECRET: &str = "webhook-secret-that-stays-out-too";
+const WEBHOOK_SECRET: &str = "whsec_d2ViaG9vay1zZWNyZXQtdGhhdC1zdGF5cy1vdXQtdG9v";
 /// Telegram's `secret_token` of the server's webhook.
 const HOOK_SECRET: &str = "telegram-hook-secret-token-2f9c";
 

@@ -79,7 +79,7 @@ async fn a_config_change_delivers_its_diff_without_the_secret() {
         .unwrap();
     assert_eq!(response.status(), 412);
     // A secret set through the config: its change is announced, redacted.
-    let config_secret = "a-secret-set-through-the-config";
+    let config_secret = "whsec_YS1zZWNyZXQtc2V0LXRocm91Z2gtdGhlLWNvbmZpZw==";
     let response = put_section(
         d,
         &f.alpha_rw,
@@ -322,7 +322,7 @@ async fn a_rotation_signs_with_both_secrets_for_a_day() {
     }
 
     // A secret set through the config starts an overlap too.
-    let config_secret = "a-secret-set-through-the-config";
+    let config_secret = "whsec_YS1zZWNyZXQtc2V0LXRocm91Z2gtdGhlLWNvbmZpZw==";
     let response = put_section(
         d,
         &f.alpha_rw,

@@ -1,6 +1,6 @@
 //! Outbound webhooks (issue #11) end to end: a real daemon delivers to the
 //! test receiver ([`modctl_e2e::webhooks::Receiver`]), which checks every
-//! signature with its own implementation. No test sleeps: the daemon's clock
+//! signature with the Standard Webhooks reference library. No test sleeps: the daemon's clock
 //! is moved and the delivery worker driven by hand.
 
 use std::time::Duration;
@@ -257,6 +257,122 @@ async fn failures_are_retried_on_the_schedule() {
         detail.history.iter().map(|a| a.status).collect::<Vec<_>>(),
         [Some(500), Some(500), Some(200)]
     );
+}
+
+/// Retries, and a redelivery, go to the server's endpoint as it is now:
+/// a URL is changed because the old one is wrong or gone.
+#[tokio::test(flavor = "multi_thread")]
+async fn retries_and_redeliveries_go_to_the_endpoint_as_it_is_now() {
+    let f = Fixture::start();
+    let (old, new) = (Receiver::start(), Receiver::start());
+    let d = &f.daemon;
+    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &old, json!(["test"])).await;
+    new.set_secret(&secret);
+    old.answer(500, &[]);
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    assert_eq!(old.received().len(), 1);
+
+    let response = put_webhooks(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": true, "url": new.url(), "events": ["test"]}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    assert_eq!(
+        detail.delivery.url,
+        new.url(),
+        "the pending retry follows the URL"
+    );
+    advance(d, 5);
+    assert_eq!(d.deliver_webhooks(), 1);
+    assert_eq!(old.received().len(), 1, "nothing more to the old URL");
+    let received = new.received();
+    assert_eq!(received.len(), 1);
+    assert!(received[0].verified);
+    assert_eq!(received[0].id, queued.event_id);
+
+    // A delivered event redelivered after the URL changed again goes to
+    // the new one too.
+    let third = Receiver::start();
+    third.set_secret(&secret);
+    let response = put_webhooks(
+        d,
+        &f.alpha_rw,
+        ALPHA_DISCORD,
+        json!({"enabled": true, "url": third.url(), "events": ["test"]}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let response = post(
+        d,
+        &f.alpha_rw,
+        &format!(
+            "/servers/{ALPHA_DISCORD}/webhooks/deliveries/{}/redeliver",
+            queued.delivery_id
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 202);
+    d.deliver_webhooks();
+    assert_eq!(new.received().len(), 1);
+    assert_eq!(third.received().len(), 1);
+    assert!(third.received()[0].verified);
+}
+
+/// The SDK's `verify` takes what the daemon sends (the reference library
+/// checks it in the receiver), and a secret stored before secrets were
+/// checked when set, which the reference libraries cannot read, signs
+/// nothing: its deliveries fail saying how to replace it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sdk_verifies_deliveries_and_an_unreadable_stored_secret_signs_nothing() {
+    let f = Fixture::start();
+    let receiver = Receiver::start();
+    let d = &f.daemon;
+    let secret = configure(d, &f.alpha_rw, ALPHA_DISCORD, &receiver, json!(["test"])).await;
+    send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    let received = receiver.received();
+    assert!(received[0].verified, "{:?}", received[0]);
+    let mut headers = modctl_client::webhooks::HeaderMap::new();
+    headers.insert("webhook-id", received[0].id.parse().unwrap());
+    headers.insert("webhook-timestamp", received[0].timestamp.into());
+    headers.insert("webhook-signature", received[0].signature.parse().unwrap());
+    assert_eq!(
+        modctl_client::webhooks::verify_at(
+            &secret,
+            &headers,
+            &received[0].raw,
+            received[0].timestamp
+        ),
+        Ok(())
+    );
+
+    // As an older modctld stored a secret set through the config, unchecked.
+    let legacy = "a passphrase, not base64";
+    let secrets = d.store().secrets().clone();
+    d.store()
+        .write(move |tx| {
+            let mut sections = modctld::store::config::load(tx, ALPHA_DISCORD)?.sections;
+            sections.webhooks.secret = modctl_types::config::SecretUpdate::Set(legacy.into());
+            modctld::store::config::apply(
+                tx,
+                &secrets,
+                modctld::store::config::Change::by(ALPHA_DISCORD, "operator", sections, 0),
+            )
+        })
+        .await
+        .unwrap();
+    let queued = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    d.deliver_webhooks();
+    assert_eq!(receiver.received().len(), 1, "nothing was sent unsigned");
+    let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+    let error = detail.delivery.last_error.unwrap_or_default();
+    assert!(error.contains("rotate-secret"), "{error}");
+    assert!(!error.contains(legacy), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

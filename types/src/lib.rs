@@ -15,6 +15,8 @@
 //! - [`meta`]: the API's own health and readiness.
 //! - [`query`]: query strings (case filters, paging, import and clone options)
 //!   and their bounds.
+//! - [`signing`]: Standard Webhooks signatures of webhook deliveries, made
+//!   by the daemon and checked by the SDK with the same code.
 //! - [`snapshot`]: structure snapshots (roles, channels, settings) and their
 //!   metadata.
 //!
@@ -32,6 +34,7 @@ pub mod onboarding;
 pub mod query;
 pub mod restore;
 pub mod servers;
+pub mod signing;
 pub mod snapshot;
 pub mod webhooks;
 

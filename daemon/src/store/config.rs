@@ -317,6 +317,14 @@ pub fn apply(
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
         params![change.server_id, revision as i64, now],
     )?;
+    // Deliveries still to be made go to the endpoint as it is now, not to
+    // the one their event was written for: a URL is changed because the
+    // old one is wrong or gone.
+    if let Some(url) = &next.webhooks.url
+        && current.sections.webhooks.url.as_ref() != Some(url)
+    {
+        webhooks::follow_url(tx, change.server_id, url)?;
+    }
     // Looked up after the writes: a change that turns webhooks on (or sets
     // the secret) is announced to the endpoint it configures; one that turns
     // them off is not.

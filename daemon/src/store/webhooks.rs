@@ -416,20 +416,37 @@ pub fn abandon(tx: &Transaction<'_>, id: i64, reason: &str) -> Result<(), StoreE
     Ok(())
 }
 
+/// Points `server_id`'s pending deliveries at `url`, its endpoint now: a
+/// delivery's `url` is where its next attempt goes (and, once it is made,
+/// where its last one went).
+pub fn follow_url(tx: &Transaction<'_>, server_id: &str, url: &str) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "UPDATE webhook_deliveries SET url = ?2 WHERE server_id = ?1 AND state = 'pending'",
+    )?
+    .execute(params![server_id, url])?;
+    Ok(())
+}
+
 /// Puts delivery `id` of `server_id` back in the queue, due at `now`, for one
-/// more round of attempts. `false` when there is no such delivery.
+/// more round of attempts, to the server's endpoint as it is now (the URL
+/// it was first sent to may be the reason it failed). `false` when there is
+/// no such delivery.
 pub fn redeliver(
     tx: &Transaction<'_>,
     server_id: &str,
     id: i64,
     now: i64,
 ) -> Result<bool, StoreError> {
+    // With webhooks off (or no URL) the delivery keeps its URL: the run
+    // that picks it up abandons it, saying they are off.
+    let url = subscribed(tx, server_id, WebhookEvent::Test)?;
     let changed = tx
         .prepare_cached(
-            "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?3
+            "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?3,
+                 url = COALESCE(?4, url)
              WHERE server_id = ?1 AND id = ?2",
         )?
-        .execute(params![server_id, id, now])?;
+        .execute(params![server_id, id, now, url])?;
     Ok(changed > 0)
 }
 

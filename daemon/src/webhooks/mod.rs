@@ -29,6 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use modctl_types::config::WebhookEvent;
+use modctl_types::signing::{self, SigningKey};
 use modctl_types::webhooks::DeliveryState;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, RETRY_AFTER};
 use reqwest::{StatusCode, Url};
@@ -415,16 +416,9 @@ async fn deliver_queue(
     // the resolved addresses are checked at each connection (see `guard`),
     // or here when a proxy resolves them.
     let target = check_target(deliverer, &endpoint.url).await;
-    let signing = signing.map_err(|e| e.to_string()).and_then(|secrets| {
-        if secrets.is_empty() {
-            Err(
-                "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
-                    .into(),
-            )
-        } else {
-            Ok(secrets)
-        }
-    });
+    let signing = signing
+        .map_err(|e| e.to_string())
+        .and_then(|secrets| sign::keys(&secrets));
     let mut made = 0;
     for chunk in queue.chunks(RECORD_EVERY) {
         let mut attempts = Vec::with_capacity(chunk.len());
@@ -433,8 +427,8 @@ async fn deliver_queue(
             let now = state.clock.now_unix();
             let started = Instant::now();
             let sent = match (&target, &signing) {
-                (Ok(target), Ok(secrets)) => {
-                    let sending = send(deliverer, target, delivery, secrets, now);
+                (Ok(target), Ok(keys)) => {
+                    let sending = send(deliverer, target, delivery, keys, now);
                     tokio::select! {
                         biased;
                         () = deliverer.stopping.cancelled() => None,
@@ -597,10 +591,10 @@ async fn send(
     deliverer: &Deliverer,
     url: &reqwest::Url,
     delivery: &Due,
-    secrets: &[String],
+    keys: &[SigningKey],
     now: i64,
 ) -> Sent {
-    let signature = sign::header(secrets, &delivery.event_id, now, &delivery.payload);
+    let signature = signing::header(keys, &delivery.event_id, now, delivery.payload.as_bytes());
     let response = deliverer
         .http
         .post(url.clone())

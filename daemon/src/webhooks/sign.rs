@@ -1,62 +1,47 @@
-//! Standard Webhooks signing (standardwebhooks.com).
-//!
-//! `webhook-signature` is `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`.
-//! The key is the base64-decoded part of a `whsec_<base64>` secret (the form
-//! `POST /webhooks/secret` generates). A secret set through the config in
-//! another form keeps working: its UTF-8 bytes are the key.
-//!
-//! While a rotation's overlap lasts, [`header`] carries one signature per
-//! secret, space-separated, as the specification allows: a receiver still on
-//! the old secret and one already on the new one both find theirs.
+//! The daemon's side of Standard Webhooks signing: making secrets and
+//! reading the stored ones into keys. Signing itself is
+//! [`modctl_types::signing`], the code the SDK verifies with.
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
-
-/// The prefix of a secret in the Standard Webhooks form.
-pub const SECRET_PREFIX: &str = "whsec_";
+use modctl_types::signing::{self, SigningKey};
 
 /// Bytes of key in a generated secret.
 const GENERATED_KEY_BYTES: usize = 32;
 
 /// A new `whsec_<base64>` secret with a random 32-byte key.
 pub fn generate_secret() -> String {
-    let mut key = zeroize::Zeroizing::new([0u8; GENERATED_KEY_BYTES]);
+    let mut key = zeroize::Zeroizing::new(vec![0u8; GENERATED_KEY_BYTES]);
     getrandom::fill(key.as_mut()).expect("the OS random generator is available");
-    format!("{SECRET_PREFIX}{}", STANDARD.encode(key.as_ref()))
+    SigningKey::from_bytes(key.to_vec()).to_secret()
 }
 
-/// The HMAC key of `secret`.
-fn key_of(secret: &str) -> Vec<u8> {
-    secret
-        .strip_prefix(SECRET_PREFIX)
-        .and_then(|b64| STANDARD.decode(b64).ok())
-        .filter(|key| !key.is_empty())
-        .unwrap_or_else(|| secret.as_bytes().to_vec())
-}
-
-/// The `webhook-signature` header of one delivery attempt.
-pub fn signature(secret: &str, id: &str, timestamp: i64, body: &str) -> String {
-    let mut mac =
-        Hmac::<Sha256>::new_from_slice(&key_of(secret)).expect("HMAC takes a key of any length");
-    // Fed piece by piece: `format!` would copy the whole body first.
-    mac.update(id.as_bytes());
-    mac.update(b".");
-    mac.update(timestamp.to_string().as_bytes());
-    mac.update(b".");
-    mac.update(body.as_bytes());
-    format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
-}
-
-/// The `webhook-signature` header signed with every one of `secrets`
-/// (newest first), space-separated.
-pub fn header(secrets: &[String], id: &str, timestamp: i64, body: &str) -> String {
-    secrets
-        .iter()
-        .map(|secret| signature(secret, id, timestamp, body))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The keys of a server's stored secrets (newest first), read as the
+/// reference libraries read them. A current secret they cannot read (stored
+/// before secrets were checked when set) signs nothing: the delivery fails
+/// with how to replace it, rather than going out with a signature no
+/// receiver can check. A previous one they cannot read is left out.
+pub fn keys(secrets: &[String]) -> Result<Vec<SigningKey>, String> {
+    let mut keys = Vec::with_capacity(secrets.len());
+    for (i, secret) in secrets.iter().enumerate() {
+        match SigningKey::read_stored(secret) {
+            Ok(key) => keys.push(key),
+            Err(_) if i > 0 => {}
+            Err(_) => {
+                return Err(format!(
+                    "the server's signing secret is not a Standard Webhooks secret (`{}` and base64), \
+                     so no receiver could check its signatures: replace it with POST \
+                     /servers/{{id}}/webhooks/secret (`modctl webhooks rotate-secret SERVER`)",
+                    signing::PREFIX
+                ));
+            }
+        }
+    }
+    if keys.is_empty() {
+        return Err(
+            "no signing secret is stored: create one with POST /servers/{id}/webhooks/secret"
+                .into(),
+        );
+    }
+    Ok(keys)
 }
 
 #[cfg(test)]
@@ -64,40 +49,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_header_carries_one_signature_per_secret() {
-        let secrets = [
-            "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_owned(),
-            "old secret here".to_owned(),
-        ];
-        let header = header(&secrets, "msg_1", 7, "{}");
-        let parts: Vec<_> = header.split(' ').collect();
-        assert_eq!(
-            parts,
-            [
-                signature(&secrets[0], "msg_1", 7, "{}"),
-                signature(&secrets[1], "msg_1", 7, "{}")
-            ]
-        );
-        assert_ne!(parts[0], parts[1]);
-    }
-
-    /// The example of the Standard Webhooks specification.
-    #[test]
-    fn signs_the_specifications_example() {
-        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-        let id = "msg_p5jXN8AQM9LWM0D4loKWxJek";
-        let body = r#"{"test": 2432232314}"#;
-        assert_eq!(
-            signature(secret, id, 1614265330, body),
-            "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
-        );
-    }
-
-    #[test]
-    fn a_generated_secret_decodes_to_a_32_byte_key() {
+    fn a_generated_secret_is_one_the_api_takes() {
         let secret = generate_secret();
-        assert!(secret.starts_with(SECRET_PREFIX));
-        assert_eq!(key_of(&secret).len(), 32);
+        assert!(SigningKey::parse(&secret).is_ok());
         assert_ne!(generate_secret(), secret);
+    }
+
+    #[test]
+    fn an_unreadable_current_secret_signs_nothing_and_an_old_one_is_left_out() {
+        let good = generate_secret();
+        assert_eq!(
+            keys(&[good.clone(), "old secret here".into()])
+                .unwrap()
+                .len(),
+            1
+        );
+        let refused = keys(&["old secret here".into(), good]).unwrap_err();
+        assert!(refused.contains("rotate-secret"), "{refused}");
+        assert!(!refused.contains("old secret here"), "{refused}");
+        assert!(keys(&[]).is_err());
     }
 }

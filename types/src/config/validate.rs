@@ -357,7 +357,9 @@ impl Sections {
         }
         if let SecretUpdate::Set(secret) = &w.secret {
             // Never echo the secret itself.
-            c.text("webhooks.secret", secret, 16, 256);
+            if let Err(e) = crate::signing::SigningKey::parse(secret) {
+                c.fail("webhooks.secret", e.to_string());
+            }
         }
         let mut events = w.events.clone();
         events.sort();

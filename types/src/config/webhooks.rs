@@ -79,12 +79,19 @@ pub struct Webhooks {
     /// Event kinds delivered; empty = all.
     pub events: Vec<WebhookEvent>,
     /// The signing secret, **write-only**: never returned. In a `PUT` body,
-    /// leave it out to keep the stored one, send a string (16 to 256
-    /// characters) to replace it, or `null` to remove it.
+    /// leave it out to keep the stored one, send a Standard Webhooks
+    /// secret (`whsec_` and the base64 of 24 to 64 bytes, see
+    /// [`crate::signing`]) to replace it, or `null` to remove it.
     #[serde(skip_serializing_if = "SecretUpdate::is_keep")]
     #[cfg_attr(
         feature = "openapi",
-        schema(value_type = Option<String>, write_only, min_length = 16, max_length = 256)
+        schema(
+            value_type = Option<String>,
+            write_only,
+            min_length = 38,
+            max_length = 94,
+            pattern = "^whsec_[A-Za-z0-9+/]+={0,2}$"
+        )
     )]
     pub secret: SecretUpdate,
     /// Read-only: whether a signing secret is stored. Ignored on input.
