@@ -14,7 +14,7 @@ use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture};
 use modctl_types::Platform;
 use modctl_types::restore::{
     ItemKind, ItemOutcome, JobItem, JobState, KindProgress, MatchedBy, PlanItem, PlanStep,
-    RestoreJob, RestorePlan,
+    RemappedId, RestoreJob, RestorePlan,
 };
 use modctl_types::snapshot::{
     DiscordChannel, DiscordGuildSettings, DiscordRole, DiscordStructure, OverwriteKind,
@@ -390,6 +390,11 @@ fn ended_job() -> RestoreJob {
             progress(ItemKind::Overwrite, 0, 0, 3),
         ],
         items,
+        config_remapped: vec![RemappedId {
+            path: "jail.role_id".into(),
+            from: "12".into(),
+            to: "40".into(),
+        }],
     }
 }
 

@@ -306,6 +306,7 @@ mod tests {
             summary: PlanSummary::default(),
             progress: Vec::new(),
             items: Vec::new(),
+            config_remapped: Vec::new(),
         })
         .unwrap()
     }

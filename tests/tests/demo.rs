@@ -5,10 +5,14 @@
 //! webhook receiver (issue #11) prints a verified test event, then every
 //! event of the demo guild.
 
+use std::collections::{HashMap, HashSet};
+
 use modctl_client::Client;
 use modctl_e2e::TestDaemon;
 use modctl_types::Platform;
-use modctl_types::snapshot::SnapshotSource;
+use modctl_types::config::AuditSource;
+use modctl_types::restore::JobState;
+use modctl_types::snapshot::{SnapshotSource, StructureContent};
 use modctld::operator::demo;
 use modctld::platform::simulator::nuke;
 
@@ -240,5 +244,210 @@ async fn the_demo_servers_start_with_ninety_days_of_insights() {
         daemon.flush_activity();
         let after = today(&client.community_insights(server, Some(1)).await.unwrap());
         assert_eq!(after, before + messages, "{server}");
+    }
+}
+
+/// The names of a Discord structure's roles and channels, by id.
+fn names(content: &StructureContent) -> HashMap<String, String> {
+    let StructureContent::Discord(guild) = content else {
+        panic!("not a guild: {content:?}");
+    };
+    let roles = guild.roles.iter().map(|r| (r.id.clone(), r.name.clone()));
+    let channels = guild
+        .channels
+        .iter()
+        .map(|c| (c.id.clone(), c.name.clone()));
+    roles.chain(channels).collect()
+}
+
+/// After a nuke and a restore, the config names what the restore made, not
+/// what the nuke deleted (issue #23: `jail.role_id` kept the deleted Jailed
+/// role's id, which the simulator then gave the new Moderator role), in one
+/// config revision of source `restore` that the job's report lists; and the
+/// simulator never gives an id twice.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restore_points_the_config_at_what_it_recreated() {
+    let daemon = TestDaemon::start();
+    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let client = Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap();
+    let server = demo::DISCORD;
+    let snapshot = client
+        .snapshots(server, false)
+        .await
+        .unwrap()
+        .latest
+        .meta
+        .id;
+    let before = names(
+        &client
+            .snapshot(server, snapshot, true)
+            .await
+            .unwrap()
+            .content
+            .unwrap(),
+    );
+    let config = client.config(server).await.unwrap().sections;
+    let named = [
+        (
+            "general.modlog_channel_id",
+            config.general.modlog_channel_id.clone(),
+        ),
+        ("jail.role_id", config.jail.role_id.clone()),
+        ("jail.channel_id", config.jail.channel_id.clone()),
+    ];
+
+    // Every role and channel the nuke may delete goes.
+    let nuked = daemon
+        .block_on(
+            daemon
+                .store()
+                .write(|tx| nuke::nuke(tx, server, Platform::Discord, 100, 100)),
+        )
+        .unwrap();
+    let gone: HashSet<String> = nuked
+        .roles
+        .iter()
+        .chain(&nuked.channels)
+        .map(|d| d.id.clone())
+        .collect();
+    for (path, id) in &named {
+        assert!(
+            gone.contains(id.as_deref().unwrap()),
+            "{path} was not nuked"
+        );
+    }
+
+    let job = client.restore(server, Some(snapshot)).await.unwrap();
+    let wait = modctl_client::RestoreWait {
+        interval: std::time::Duration::from_millis(50),
+        timeout: Some(std::time::Duration::from_secs(60)),
+    };
+    let job = client
+        .wait_for_restore(server, job.id, &wait, |_| {})
+        .await
+        .unwrap();
+    assert_eq!(job.state, JobState::Done, "{job:?}");
+    let live = names(
+        &client
+            .snapshot(
+                server,
+                client.capture_snapshot(server).await.unwrap().id,
+                true,
+            )
+            .await
+            .unwrap()
+            .content
+            .unwrap(),
+    );
+    assert!(
+        live.keys().all(|id| !gone.contains(id)),
+        "an id was given again"
+    );
+
+    let after = client.config(server).await.unwrap();
+    let sections = &after.sections;
+    let now_named = [
+        sections.general.modlog_channel_id.clone(),
+        sections.jail.role_id.clone(),
+        sections.jail.channel_id.clone(),
+    ];
+    for ((path, old), new) in named.iter().zip(&now_named) {
+        let (old, new) = (old.as_deref().unwrap(), new.as_deref().unwrap());
+        assert_ne!(old, new, "{path} still names the deleted id");
+        assert_eq!(
+            live.get(new),
+            before.get(old),
+            "{path} names something else"
+        );
+        assert!(
+            job.config_remapped
+                .iter()
+                .any(|r| r.path == *path && r.from == old && r.to == new),
+            "{path} not in the report: {:?}",
+            job.config_remapped
+        );
+    }
+    // One revision, of source `restore`, by the key that asked.
+    let audit = client.config_audit(server, Some(10), None).await.unwrap();
+    let restored: Vec<_> = audit
+        .iter()
+        .filter(|e| e.source == AuditSource::Restore)
+        .collect();
+    assert!(!restored.is_empty(), "{audit:?}");
+    assert!(restored.iter().all(|e| e.revision == after.revision));
+    assert!(
+        restored.iter().all(|e| e.actor.starts_with("key:")),
+        "{restored:?}"
+    );
+}
+
+/// A channel the simulator recreates in a Slack workspace has an id shaped
+/// like Slack's, so the daemon's own validation takes it in the config
+/// (issue #23: it was `C900000000000000002`, refused as a Slack channel id).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restored_slack_channel_has_an_id_the_config_takes() {
+    let daemon = TestDaemon::start();
+    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let client = Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap();
+    let server = demo::SLACK;
+    let snapshot = client
+        .snapshots(server, false)
+        .await
+        .unwrap()
+        .latest
+        .meta
+        .id;
+    let nuked = daemon
+        .block_on(
+            daemon
+                .store()
+                .write(|tx| nuke::nuke(tx, server, Platform::Slack, 0, 2)),
+        )
+        .unwrap();
+    assert_eq!(nuked.channels.len(), 2);
+    let job = client.restore(server, Some(snapshot)).await.unwrap();
+    let wait = modctl_client::RestoreWait {
+        interval: std::time::Duration::from_millis(50),
+        timeout: Some(std::time::Duration::from_secs(60)),
+    };
+    let job = client
+        .wait_for_restore(server, job.id, &wait, |_| {})
+        .await
+        .unwrap();
+    assert_eq!(job.state, JobState::Done, "{job:?}");
+    let created: Vec<String> = job
+        .items
+        .iter()
+        .filter(|i| {
+            i.result
+                .as_deref()
+                .is_some_and(|r| r.starts_with("created as"))
+        })
+        .filter_map(|i| i.planned.live_id.clone())
+        .collect();
+    assert_eq!(created.len(), 2, "{job:?}");
+    assert_ne!(created[0], created[1]);
+    for id in created {
+        assert!(
+            Platform::Slack.validate_channel_id(&id).is_ok(),
+            "{id} is not a Slack channel id"
+        );
+        client
+            .replace_section_json(
+                server,
+                modctl_types::config::SectionName::General,
+                &serde_json::json!({"modlog_channel_id": id}),
+                None,
+            )
+            .await
+            .unwrap();
     }
 }

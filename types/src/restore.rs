@@ -295,4 +295,22 @@ pub struct RestoreJob {
     pub progress: Vec<KindProgress>,
     /// Every item, in order, with its outcome: the report.
     pub items: Vec<JobItem>,
+    /// The config fields the job pointed at what it recreated (additive,
+    /// issue #23): e.g. `jail.role_id` from the deleted Jailed role's id to
+    /// the new one's. Empty until the job has worked through its items, and
+    /// when nothing in the config named what it recreated.
+    #[serde(default)]
+    pub config_remapped: Vec<RemappedId>,
+}
+
+/// A config id a restore replaced by the id of what it recreated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RemappedId {
+    /// The field, e.g. `jail.role_id` or `welcome.auto_role_ids[0]`.
+    pub path: String,
+    /// The id it named (of what the snapshot had, deleted since).
+    pub from: String,
+    /// The id of what the restore made in its place.
+    pub to: String,
 }

@@ -150,6 +150,7 @@ mod tests {
             id: 1,
             server_id: "s".into(),
             snapshot_id: 1,
+            actor: "operator".into(),
             content: StructureContent::Discord(DiscordStructure {
                 settings: DiscordGuildSettings {
                     name: "g".into(),
@@ -178,6 +179,7 @@ mod tests {
                 item(4, "5", PlanStep::Present, ItemOutcome::Done),
             ],
             roles_positioned: true,
+            config_remapped: false,
         };
         assert_eq!(
             topics_to_fix(&job),

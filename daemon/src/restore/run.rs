@@ -19,7 +19,9 @@
 //! (present) or was created as (done): a channel's parent category, an
 //! overwrite's channel and role, a user group's default channels and the
 //! `<#channel>` and `<@&role>` mentions of a topic all go through it.
-//! Member overwrites keep their id: members do not change ids.
+//! Member overwrites keep their id: members do not change ids. At the end,
+//! the config's own ids go through it too ([`Runner::remap_config`]): a
+//! config naming the deleted Jailed role names the recreated one after.
 //!
 //! An item the platform refuses is recorded failed with the platform's
 //! reason, and the job goes on; only a refused token or a lost connection
@@ -28,6 +30,7 @@
 use std::collections::HashMap;
 
 use modctl_types::Server;
+use modctl_types::config::AuditSource;
 use modctl_types::restore::{ItemKind, ItemOutcome, JobState, MatchedBy, PlanItem, PlanStep};
 use modctl_types::snapshot::{
     DiscordStructure, OverwriteKind, PermissionOverwrite, SlackStructure, StructureContent,
@@ -41,7 +44,7 @@ use crate::AppState;
 use crate::platform::{Connected, PlatformError};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};
-use crate::store::servers;
+use crate::store::{config, servers};
 
 /// Discord's ADMINISTRATOR bit.
 const ADMINISTRATOR: u64 = 1 << 3;
@@ -125,7 +128,14 @@ async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
     )
     .await?;
     let mut runner = Runner::new(state, &server, platform, job, fresh.items, bot);
-    runner.work().await
+    let worked = runner.work().await;
+    if let Err(Stop::Store(e)) = worked {
+        return Err(Stop::Store(e));
+    }
+    // A job that failed part way (its token refused, say) still remaps
+    // what it did recreate.
+    runner.remap_config().await?;
+    worked
 }
 
 struct Runner<'a> {
@@ -202,6 +212,60 @@ impl<'a> Runner<'a> {
             self.position_roles().await?;
         }
         self.fix_topics().await;
+        Ok(())
+    }
+
+    /// Points the config's ids at what the job recreated (`jail.role_id`
+    /// from the deleted Jailed role to the new one, the mod-log, log
+    /// channels, welcome roles, ...) in one config revision of source
+    /// `restore`, by the job's actor, and records the fields in the job's
+    /// report. Once per job: a resumed job that already did it does not
+    /// again (its second pass would find nothing and record that).
+    async fn remap_config(&mut self) -> Result<(), Stop> {
+        if self.job.config_remapped {
+            return Ok(());
+        }
+        let (job_id, server_id) = (self.job.id, self.server.id.clone());
+        let actor = self.job.actor.clone();
+        let resolved = self.resolved.clone();
+        let secrets = self.state.store.secrets().clone();
+        let now = self.state.clock.now_unix();
+        let remapped = self
+            .state
+            .store
+            .write(move |tx| {
+                let mut sections = config::load(tx, &server_id)?.sections;
+                let remapped = sections.remap_ids(|id| resolved.get(id).cloned());
+                if !remapped.is_empty() {
+                    let change = config::Change {
+                        source: AuditSource::Restore,
+                        ..config::Change::by(&server_id, &actor, sections, now)
+                    };
+                    match config::apply(tx, &secrets, change) {
+                        Ok(_) => {}
+                        // A plan that no longer allows a section the config
+                        // has cannot take a change to it: the restore is not
+                        // undone for it, and the report says nothing moved.
+                        Err(StoreError::PlanLimit(limit)) => {
+                            tracing::warn!(job = job_id, %limit, "a restore cannot remap the config");
+                            stored::set_config_remapped(tx, job_id, &[])?;
+                            return Ok(Vec::new());
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                stored::set_config_remapped(tx, job_id, &remapped)?;
+                Ok(remapped)
+            })
+            .await?;
+        if !remapped.is_empty() {
+            tracing::info!(
+                job = job_id,
+                fields = remapped.len(),
+                "restore remapped config ids"
+            );
+        }
+        self.job.config_remapped = true;
         Ok(())
     }
 

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use modctl_types::restore::{
-    ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary, RestoreJob,
-    RestorePlan,
+    ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary, RemappedId,
+    RestoreJob, RestorePlan,
 };
 use modctl_types::snapshot::StructureContent;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -55,12 +55,16 @@ pub struct JobRun {
     pub server_id: String,
     /// The snapshot it restores.
     pub snapshot_id: i64,
+    /// Who asked for it (`key:<id>` or `operator`).
+    pub actor: String,
     /// The snapshot's content.
     pub content: StructureContent,
     /// Every item, in order.
     pub items: Vec<RunItem>,
     /// Whether the created roles were placed.
     pub roles_positioned: bool,
+    /// Whether the config was remapped ([`set_config_remapped`]).
+    pub config_remapped: bool,
 }
 
 fn outcome_name(outcome: ItemOutcome) -> &'static str {
@@ -211,11 +215,12 @@ pub fn get(
         i64,
         Option<i64>,
         [u32; 4],
+        Option<String>,
     );
     let row: Option<Row> = tx
         .prepare_cached(
             "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
-             plan_present, plan_create, plan_update, plan_skip \
+             plan_present, plan_create, plan_update, plan_skip, config_remapped \
              FROM restore_jobs WHERE server_id = ?1 AND id = ?2",
         )?
         .query_row(params![server_id, id], |row| {
@@ -227,11 +232,19 @@ pub fn get(
                 row.get(4)?,
                 row.get(5)?,
                 [row.get(6)?, row.get(7)?, row.get(8)?, row.get(9)?],
+                row.get(10)?,
             ))
         })
         .optional()?;
-    let Some((snapshot_id, actor, state, detail, created_at, finished_at, counts)) = row else {
+    let Some((snapshot_id, actor, state, detail, created_at, finished_at, counts, remapped)) = row
+    else {
         return Ok(None);
+    };
+    let config_remapped = match remapped {
+        Some(json) => serde_json::from_str(&json).map_err(|e| {
+            StoreError::Corrupt(format!("config_remapped of restore job {id}: {e}"))
+        })?,
+        None => Vec::new(),
     };
     let items: Vec<JobItem> = items(tx, id)?
         .into_iter()
@@ -264,6 +277,7 @@ pub fn get(
         },
         progress: progress(&items),
         items,
+        config_remapped,
     }))
 }
 
@@ -299,13 +313,25 @@ pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
 
 /// What the worker needs to run job `id`; `None` if there is no such job.
 pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
-    let row: Option<(String, i64, String, bool)> = tx
+    type Row = (String, i64, String, String, bool, bool);
+    let row: Option<Row> = tx
         .prepare_cached(
-            "SELECT server_id, snapshot_id, content, roles_positioned FROM restore_jobs WHERE id = ?1",
+            "SELECT server_id, snapshot_id, actor, content, roles_positioned, config_remapped IS NOT NULL \
+             FROM restore_jobs WHERE id = ?1",
         )?
-        .query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+        .query_row([id], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+                row.get(5)?,
+            ))
+        })
         .optional()?;
-    let Some((server_id, snapshot_id, content, roles_positioned)) = row else {
+    let Some((server_id, snapshot_id, actor, content, roles_positioned, config_remapped)) = row
+    else {
         return Ok(None);
     };
     let content = serde_json::from_str(&content).map_err(|e| {
@@ -317,9 +343,11 @@ pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError>
         id,
         server_id,
         snapshot_id,
+        actor,
         content,
         items: items(tx, id)?.into_iter().map(|(item, _)| item).collect(),
         roles_positioned,
+        config_remapped,
     }))
 }
 
@@ -351,6 +379,19 @@ pub fn set_state(
         })?;
         webhooks::enqueue(tx, &server_id, WebhookEvent::SnapshotRestored, &job, now)?;
     }
+    Ok(())
+}
+
+/// Records the config fields job `id` remapped (possibly none): the job
+/// has done its remapping, and its report lists them.
+pub fn set_config_remapped(
+    tx: &Transaction<'_>,
+    id: i64,
+    remapped: &[RemappedId],
+) -> Result<(), StoreError> {
+    let json = serde_json::to_string(remapped).expect("remapped ids serialize");
+    tx.prepare_cached("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
+        .execute(params![id, json])?;
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 
 use super::{FieldError, Sections};
 use crate::Platform;
+use crate::restore::RemappedId;
 
 /// A role or channel id a config names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,39 +84,91 @@ impl Sections {
     /// ```
     pub fn referenced_ids(&self) -> Vec<ReferencedId> {
         let mut ids = Vec::new();
-        let mut add = |path: String, is_role: bool, id: &Option<String>| {
-            if let Some(id) = id {
+        // The visitor takes slots to change; reading goes through a copy
+        // (a config is a few KiB, read once per check).
+        self.clone().visit_ids_mut(|path, kind, slot| {
+            if let Some(id) = slot {
                 ids.push(ReferencedId {
-                    path,
+                    path: path.to_owned(),
                     id: id.clone(),
-                    is_role,
+                    is_role: kind == IdKind::Role,
                 });
             }
-        };
-        add(
-            "general.modlog_channel_id".into(),
-            false,
-            &self.general.modlog_channel_id,
-        );
-        add("jail.role_id".into(), true, &self.jail.role_id);
-        add("jail.channel_id".into(), false, &self.jail.channel_id);
-        for (name, slot) in self.logging.channels() {
-            add(format!("logging.{name}"), false, slot);
-        }
-        add("welcome.channel_id".into(), false, &self.welcome.channel_id);
-        for (i, role) in self.welcome.auto_role_ids.iter().enumerate() {
-            add(
-                format!("welcome.auto_role_ids[{i}]"),
-                true,
-                &Some(role.clone()),
-            );
-        }
-        add(
-            "welcome.verified_role_id".into(),
-            true,
-            &self.welcome.verified_role_id,
-        );
+        });
         ids
+    }
+
+    /// Calls `f` with every role and channel id slot of the config, in
+    /// section order: its path (e.g. `welcome.auto_role_ids[1]`), what it
+    /// names, and the slot. Setting a slot to `None` removes the id (from
+    /// a list, the entry). The one list of id fields: a new one added here
+    /// is checked, dropped, listed and remapped everywhere.
+    pub(super) fn visit_ids_mut(&mut self, mut f: impl FnMut(&str, IdKind, &mut Option<String>)) {
+        f(
+            "general.modlog_channel_id",
+            IdKind::Channel,
+            &mut self.general.modlog_channel_id,
+        );
+        f("jail.role_id", IdKind::Role, &mut self.jail.role_id);
+        f(
+            "jail.channel_id",
+            IdKind::Channel,
+            &mut self.jail.channel_id,
+        );
+        for (name, slot) in self.logging.channels_mut() {
+            f(&format!("logging.{name}"), IdKind::Channel, slot);
+        }
+        let welcome = &mut self.welcome;
+        f(
+            "welcome.channel_id",
+            IdKind::Channel,
+            &mut welcome.channel_id,
+        );
+        // Each auto-role is a slot of its own; the kept ones go back in order.
+        let auto_roles = std::mem::take(&mut welcome.auto_role_ids);
+        for (i, role) in auto_roles.into_iter().enumerate() {
+            let mut slot = Some(role);
+            f(
+                &format!("welcome.auto_role_ids[{i}]"),
+                IdKind::Role,
+                &mut slot,
+            );
+            welcome.auto_role_ids.extend(slot);
+        }
+        f(
+            "welcome.verified_role_id",
+            IdKind::Role,
+            &mut welcome.verified_role_id,
+        );
+    }
+
+    /// Replaces every id that `live` maps to another id (what a restore
+    /// recreated under a new id), and returns one entry per replaced id, in
+    /// section order.
+    ///
+    /// ```
+    /// use modctl_types::config::Sections;
+    /// let mut config = Sections::default();
+    /// config.jail.role_id = Some("300000000000000004".into());
+    /// let remapped = config.remap_ids(|id| (id == "300000000000000004").then(|| "900000000000000001".to_owned()));
+    /// assert_eq!(config.jail.role_id.as_deref(), Some("900000000000000001"));
+    /// assert_eq!(remapped[0].path, "jail.role_id");
+    /// ```
+    pub fn remap_ids(&mut self, live: impl Fn(&str) -> Option<String>) -> Vec<RemappedId> {
+        let mut remapped = Vec::new();
+        self.visit_ids_mut(|path, _, slot| {
+            if let Some(from) = slot.as_deref()
+                && let Some(to) = live(from).filter(|to| to != from)
+            {
+                remapped.push(RemappedId {
+                    path: path.to_owned(),
+                    from: from.to_owned(),
+                    to: to.clone(),
+                });
+                *slot = Some(to);
+            }
+        });
+        remapped
     }
 
     /// Clears every channel and role id that is not an id of `platform`
@@ -137,49 +190,12 @@ impl Sections {
     /// ```
     pub fn drop_foreign_ids(&mut self, platform: Platform) -> Vec<FieldError> {
         let mut dropped = Vec::new();
-        let mut clear = |path: &str, kind: IdKind, slot: &mut Option<String>| {
+        self.visit_ids_mut(|path, kind, slot| {
             if let Some(Err(message)) = slot.as_deref().map(|id| check_id(platform, kind, id)) {
                 dropped.push(FieldError::new(path, message));
                 *slot = None;
             }
-        };
-        let general = &mut self.general;
-        clear(
-            "general.modlog_channel_id",
-            IdKind::Channel,
-            &mut general.modlog_channel_id,
-        );
-        clear("jail.role_id", IdKind::Role, &mut self.jail.role_id);
-        clear(
-            "jail.channel_id",
-            IdKind::Channel,
-            &mut self.jail.channel_id,
-        );
-        for (name, slot) in self.logging.channels_mut() {
-            clear(&format!("logging.{name}"), IdKind::Channel, slot);
-        }
-        let welcome = &mut self.welcome;
-        clear(
-            "welcome.channel_id",
-            IdKind::Channel,
-            &mut welcome.channel_id,
-        );
-        // Each auto-role goes through the same check; the kept ones are put back in order.
-        let auto_roles = std::mem::take(&mut welcome.auto_role_ids);
-        for (i, role) in auto_roles.into_iter().enumerate() {
-            let mut slot = Some(role);
-            clear(
-                &format!("welcome.auto_role_ids[{i}]"),
-                IdKind::Role,
-                &mut slot,
-            );
-            welcome.auto_role_ids.extend(slot);
-        }
-        clear(
-            "welcome.verified_role_id",
-            IdKind::Role,
-            &mut welcome.verified_role_id,
-        );
+        });
         dropped
     }
 }

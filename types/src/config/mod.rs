@@ -391,6 +391,8 @@ pub enum AuditSource {
     Import,
     /// `POST /config/clone`.
     Clone,
+    /// A restore pointing the config at what it recreated (issue #23).
+    Restore,
 }
 
 impl AuditSource {
@@ -400,6 +402,7 @@ impl AuditSource {
             AuditSource::Api => "api",
             AuditSource::Import => "import",
             AuditSource::Clone => "clone",
+            AuditSource::Restore => "restore",
         }
     }
 }

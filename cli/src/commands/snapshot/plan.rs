@@ -230,6 +230,21 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
             );
         }
     }
+    if !job.config_remapped.is_empty() {
+        out += "\nConfig pointed at what was recreated (one revision, source restore):\n";
+        let width = job
+            .config_remapped
+            .iter()
+            .map(|r| r.path.chars().count())
+            .max()
+            .unwrap_or(0);
+        for remapped in &job.config_remapped {
+            out += &format!(
+                "  {:<width$}  {} -> {}\n",
+                remapped.path, remapped.from, remapped.to
+            );
+        }
+    }
     out
 }
 

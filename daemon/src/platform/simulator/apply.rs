@@ -58,32 +58,51 @@ fn standing(tx: &Transaction<'_>, server_id: &str) -> Result<BotStanding, SimErr
     Ok(standing)
 }
 
-/// A new id, above every id the community has.
-fn new_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
-    let highest: Option<i64> = tx
+/// A new id, above every id the community has and ever had: like a
+/// platform's, an id is never given twice, so a config still naming a
+/// deleted role never lands on a new one by chance.
+fn new_id(tx: &Transaction<'_>, server_id: &str) -> Result<u64, SimError> {
+    let (highest, high_water): (Option<i64>, i64) = tx
         .prepare_cached(
-            "SELECT MAX(id) FROM (SELECT CAST(role_id AS INTEGER) AS id FROM sim_roles WHERE server_id = ?1 \
-             UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)",
+            "SELECT (SELECT MAX(id) FROM (SELECT CAST(role_id AS INTEGER) AS id FROM sim_roles WHERE server_id = ?1 \
+             UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)),
+                    id_high_water
+             FROM sim_communities WHERE server_id = ?1",
         )?
-        .query_row([server_id], |row| row.get(0))?;
-    let next = highest.map_or(FIRST_CREATED_ID, |h| (h as u64 + 1).max(FIRST_CREATED_ID));
-    Ok(next.to_string())
+        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let next = (highest.unwrap_or(0).max(high_water) as u64 + 1).max(FIRST_CREATED_ID);
+    tx.prepare_cached("UPDATE sim_communities SET id_high_water = ?2 WHERE server_id = ?1")?
+        .execute(params![server_id, next as i64])?;
+    Ok(next)
 }
 
-/// A new Slack channel id (`C` and digits; Slack ids are not numbers, so
-/// the first free one after the channels there are).
-fn slack_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
-    let mut taken = tx.prepare_cached(
-        "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
-    )?;
-    let mut n = FIRST_CREATED_ID + count(tx, "sim_channels", server_id)? as u64;
-    loop {
-        let id = format!("C{n}");
-        if !taken.query_row([server_id, id.as_str()], |row| row.get::<_, bool>(0))? {
-            return Ok(id);
-        }
-        n += 1;
+/// Remembers `id` (of something being deleted) as had: [`new_id`] never
+/// gives it again. Ids that are not numbers (Slack's) are counted apart.
+pub(super) fn retire_id(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    id: &str,
+) -> Result<(), rusqlite::Error> {
+    if let Ok(id) = id.parse::<i64>() {
+        tx.prepare_cached(
+            "UPDATE sim_communities SET id_high_water = MAX(id_high_water, ?2) WHERE server_id = ?1",
+        )?
+        .execute(params![server_id, id])?;
     }
+    Ok(())
+}
+
+/// A new Slack channel id, shaped like Slack's (`C` and upper-case letters
+/// or digits, which the daemon's own validation takes): `C9` and the
+/// community's count of ids given, never given before.
+fn slack_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
+    let given: i64 = tx
+        .prepare_cached(
+            "UPDATE sim_communities SET slack_ids_given = slack_ids_given + 1 WHERE server_id = ?1
+             RETURNING slack_ids_given",
+        )?
+        .query_row([server_id], |row| row.get(0))?;
+    Ok(format!("C9{given:08}"))
 }
 
 fn count(tx: &Transaction<'_>, table: &str, server_id: &str) -> Result<usize, SimError> {
@@ -114,7 +133,7 @@ fn create_role(
             "Maximum number of server roles reached (250), code 30005",
         ));
     }
-    let id = new_id(tx, server_id)?;
+    let id = new_id(tx, server_id)?.to_string();
     tx.execute(
         "UPDATE sim_roles SET position = position + 1 WHERE server_id = ?1 AND position >= 1",
         [server_id],
@@ -187,7 +206,7 @@ fn create_channel(
             "Maximum number of guild channels reached (500), code 30013",
         ));
     }
-    let id = new_id(tx, server_id)?;
+    let id = new_id(tx, server_id)?.to_string();
     insert_channel(
         tx,
         server_id,

@@ -233,6 +233,7 @@ fn bot_roles(tx: &Transaction<'_>, server_id: &str) -> Result<HashSet<String>, N
 /// Deletes a role as Discord does: from the roles, from every member who
 /// holds it, and from every channel's overwrites.
 fn delete_role(tx: &Transaction<'_>, server_id: &str, role_id: &str) -> Result<(), NukeError> {
+    super::apply::retire_id(tx, server_id, role_id)?;
     tx.execute(
         "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
         [server_id, role_id],
@@ -282,6 +283,7 @@ fn delete_channel(
     server_id: &str,
     channel: &Channel,
 ) -> Result<(), NukeError> {
+    super::apply::retire_id(tx, server_id, &channel.id)?;
     for sql in [
         "DELETE FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
         "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2",
