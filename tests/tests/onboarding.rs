@@ -214,19 +214,52 @@ async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
     assert!(cached.cached);
     assert_eq!(cached.checked_at, first.checked_at);
     assert_eq!(status(&cached, "jail"), ItemStatus::Done);
-    // Store state is never cached: a config change shows at once.
+    let refreshed = client.onboarding(ALPHA_DISCORD, true).await.unwrap();
+    assert!(!refreshed.cached);
+    assert_eq!(status(&refreshed, "jail"), ItemStatus::Todo);
+    assert_eq!(status(&refreshed, "config_ids"), ItemStatus::Warning);
+
+    // Issue #23: what changes the answer drops it. The role is back on the
+    // platform; a config change (it may name what was just made there)
+    // asks the platform again, and so does a snapshot (or a restore).
+    daemon.write(|tx| {
+        tx.execute(
+            "INSERT INTO sim_roles (server_id, role_id, name, position, permissions) VALUES (?1, ?2, 'Jailed', 2, 0)",
+            [ALPHA_DISCORD, JAILED_ROLE],
+        )?;
+        Ok(())
+    });
+    assert!(
+        client
+            .onboarding(ALPHA_DISCORD, false)
+            .await
+            .unwrap()
+            .cached
+    );
     daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Strikes,
         json!({"expiry_days": 60}),
     );
-    let cached = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
-    assert_eq!(status(&cached, "strikes_reviewed"), ItemStatus::Done);
-
-    let refreshed = client.onboarding(ALPHA_DISCORD, true).await.unwrap();
-    assert!(!refreshed.cached);
-    assert_eq!(status(&refreshed, "jail"), ItemStatus::Todo);
-    assert_eq!(status(&refreshed, "config_ids"), ItemStatus::Warning);
+    let changed = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert!(!changed.cached);
+    assert_eq!(status(&changed, "strikes_reviewed"), ItemStatus::Done);
+    assert_eq!(status(&changed, "jail"), ItemStatus::Done);
+    daemon.write(|tx| {
+        tx.execute("DELETE FROM sim_roles WHERE role_id = ?1", [JAILED_ROLE])?;
+        Ok(())
+    });
+    assert!(
+        client
+            .onboarding(ALPHA_DISCORD, false)
+            .await
+            .unwrap()
+            .cached
+    );
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    let snapshotted = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    assert!(!snapshotted.cached);
+    assert_eq!(status(&snapshotted, "jail"), ItemStatus::Todo);
 
     // After five minutes the cache is not used either.
     daemon.write(|tx| {

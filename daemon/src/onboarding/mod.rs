@@ -2,7 +2,8 @@
 //! from its live state: what the store holds (connection, config, snapshots,
 //! webhook deliveries, the team's keys) read in one trip, and what the
 //! platform says (token, bot permissions, roles and channels that exist),
-//! cached per server for 5 minutes ([`platform`]).
+//! cached per server for 5 minutes, or until the config changes or a
+//! restore or snapshot runs ([`platform`]).
 //!
 //! Every item says what was found (`detail`) and, when it is not done, the
 //! exact command that fixes it (`fix`). A platform that cannot be reached is
@@ -44,6 +45,9 @@ pub struct StoreFacts {
     pub keys: Vec<KeyRecord>,
     /// When community activity was last received for it.
     pub last_activity_at: Option<i64>,
+    /// What the cached platform answer was asked under (see
+    /// [`platform::Basis`]).
+    pub basis: platform::Basis,
 }
 
 fn read_facts(
@@ -74,8 +78,20 @@ fn read_facts(
         .prepare_cached("SELECT last_received_at FROM activity_servers WHERE server_id = ?1")?
         .query_row([server], |row| row.get(0))
         .optional()?;
+    let latest_restore = tx
+        .prepare_cached(
+            "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([server], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()?;
+    let basis = platform::Basis {
+        config_revision: stored.revision,
+        latest_snapshot_at,
+        latest_restore,
+    };
     Ok(StoreFacts {
         last_activity_at,
+        basis,
         connection: connections::get(tx, secrets, server)?,
         sections: stored.sections,
         written,
@@ -86,7 +102,8 @@ fn read_facts(
 }
 
 /// The checklist of `server` (of `team`), asking the platform only when its
-/// cached answer is older than 5 minutes or `refresh` is set.
+/// cached answer is older than 5 minutes, was asked before what changes its
+/// answer ([`platform::Basis`]), or `refresh` is set.
 pub async fn checklist(
     state: &AppState,
     server: &Server,
@@ -104,7 +121,7 @@ pub async fn checklist(
         Some(connection) => {
             let (answer, cached) = state
                 .onboarding
-                .get(state, server, connection, refresh)
+                .get(state, server, connection, &facts.basis, refresh)
                 .await;
             (Some(answer), cached)
         }

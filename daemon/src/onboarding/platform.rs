@@ -3,6 +3,12 @@
 //! Asking a platform takes a few requests (Discord: guild, roles, channels,
 //! the bot's member), so the answer is kept for [`CACHE_TTL`] per server and
 //! the endpoint answers from memory in between; `?refresh=true` asks now.
+//! An answer is also dropped when what the checklist compares it with, or
+//! what changed the platform through us, moved since it was asked
+//! ([`Basis`]): a new config revision (the mod-log set to a channel made a
+//! minute ago), a restore job (it recreated roles and channels), a
+//! snapshot (it read the structure anew). Changes made on the platform by
+//! hand are seen within [`CACHE_TTL`], or at once with `?refresh=true`.
 //! A failure is an answer too (kept as long), so a platform that is down is
 //! not asked again by every dashboard refresh.
 
@@ -22,11 +28,25 @@ pub const CACHE_TTL: Duration = Duration::from_secs(300);
 /// Servers remembered before the cache is emptied (memory bound).
 const MAX_ENTRIES: usize = 10_000;
 
+/// What, in the store, an answer of the platform was asked under: when
+/// any of it differs, the answer is asked again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Basis {
+    /// The server's config revision.
+    pub config_revision: u64,
+    /// When its newest snapshot was captured.
+    pub latest_snapshot_at: Option<i64>,
+    /// Its newest restore job: id and state.
+    pub latest_restore: Option<(i64, String)>,
+}
+
 /// What the platform said, when.
 #[derive(Debug, Clone)]
 pub struct PlatformFacts {
     /// When it was asked (unix seconds, the daemon's clock).
     pub checked_at: i64,
+    /// What it was asked under.
+    pub basis: Basis,
     /// Its structure and (Discord) the bot's place in the role hierarchy, or
     /// why it could not be read.
     pub answer: Result<Answer, PlatformError>,
@@ -49,24 +69,27 @@ pub struct FactsCache {
 
 impl FactsCache {
     /// The platform's answer for `server`: from the cache when it is younger
-    /// than [`CACHE_TTL`] and `refresh` is false (`true` in the pair), else
-    /// asked now.
+    /// than [`CACHE_TTL`], was asked under `basis` and `refresh` is false
+    /// (`true` in the pair), else asked now.
     pub async fn get(
         &self,
         state: &AppState,
         server: &Server,
         connection: Connection,
+        basis: &Basis,
         refresh: bool,
     ) -> (PlatformFacts, bool) {
         let now = state.clock.now_unix();
         if !refresh
             && let Some(facts) = self.lock().get(&server.id)
             && now - facts.checked_at < CACHE_TTL.as_secs() as i64
+            && facts.basis == *basis
         {
             return (facts.clone(), true);
         }
         let facts = PlatformFacts {
             checked_at: now,
+            basis: basis.clone(),
             answer: ask(state, server, connection).await,
         };
         let mut entries = self.lock();
