@@ -9,9 +9,11 @@
 
 use modctl_client::Client;
 use modctl_e2e::fakes::FakeDiscord;
+use modctl_e2e::fakes::FakeSlack;
 use modctl_e2e::fakes::discord::TOKEN;
+use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
 use modctl_e2e::webhooks::Receiver;
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture};
 use modctl_types::Platform;
 use modctl_types::Scope;
 use modctl_types::activity::{ActivityBatch, ActivityKind, BatchEvent};
@@ -331,4 +333,56 @@ async fn free_teams_see_plan_items_as_not_applicable_and_others_need_read() {
     );
     let err = beta.onboarding(ALPHA_DISCORD, false).await.unwrap_err();
     assert_eq!(err.status(), Some(modctl_client::StatusCode::FORBIDDEN));
+}
+
+/// Slack (issue #23): the mod-log item asks that the bot be a member of
+/// the channel, not only that it exists (without `chat:write.public` a bot
+/// posts nowhere else), and an expired rotating token is a refused one.
+#[tokio::test]
+async fn on_slack_the_mod_log_needs_the_bot_in_it_and_an_expired_token_is_refused() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let slack = FakeSlack::start();
+    slack.add_channel_without_bot("C0LOGS0001", "mod-logs");
+    daemon.connect_live(ALPHA_SLACK, SLACK_TOKEN, &slack.uri());
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::General,
+        json!({"modlog_channel_id": "C0LOGS0001"}),
+    );
+    let client = daemon.client(&fixture.alpha_ro);
+    let checklist = fresh(&client, ALPHA_SLACK).await;
+    let modlog = checklist
+        .items
+        .iter()
+        .find(|i| i.id == "modlog_channel")
+        .unwrap();
+    assert_eq!(modlog.status, ItemStatus::Todo, "{modlog:?}");
+    assert!(modlog.detail.contains("not a member"), "{modlog:?}");
+    assert!(
+        modlog
+            .fix
+            .as_deref()
+            .unwrap_or_default()
+            .contains("/invite"),
+        "{modlog:?}"
+    );
+    // The bot is invited.
+    slack.add_channel("C0LOGS0001", "mod-logs");
+    let checklist = fresh(&client, ALPHA_SLACK).await;
+    assert_eq!(status(&checklist, "modlog_channel"), ItemStatus::Done);
+
+    slack.fail(
+        "POST",
+        "/conversations.list",
+        200,
+        json!({"ok": false, "error": "token_expired"}),
+        1,
+    );
+    let checklist = fresh(&client, ALPHA_SLACK).await;
+    assert_eq!(
+        status(&checklist, "bot_token"),
+        ItemStatus::Todo,
+        "{checklist:#?}"
+    );
 }

@@ -73,6 +73,42 @@ async fn a_slack_restore_recreates_channels_and_user_groups_with_their_members()
     assert_eq!(slack.calls("usergroups.create").len(), 1);
 }
 
+/// A `usergroups.create` that Slack carried out but whose answer was lost
+/// (a 500 after the fact) is sent again, and its `name_already_exists`
+/// answer is the group made (issue #23): one group, with its members.
+#[tokio::test]
+async fn a_user_group_created_before_a_lost_answer_is_found_not_made_twice() {
+    let slack = FakeSlack::start();
+    slack.add_channel("C0GENERAL1", "general");
+    slack.add_user_group(UserGroup {
+        id: "S0MODS0001".into(),
+        name: "Moderators".into(),
+        handle: "mods".into(),
+        description: "The mods".into(),
+        channels: Vec::new(),
+        users: vec!["U0ALICE001".into()],
+    });
+    let fixture = Fixture::start();
+    fixture
+        .daemon
+        .connect_live(ALPHA_SLACK, SLACK_TOKEN, &slack.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_SLACK).await.unwrap();
+    slack.delete_user_group("S0MODS0001");
+    slack.fail_after("POST", "/usergroups.create", 500, json!({}), 1);
+
+    let job = restore(&fixture.daemon, &fixture.alpha_rw, ALPHA_SLACK).await;
+    assert_nothing_remains(&job);
+    assert_eq!(slack.calls("usergroups.create").len(), 2, "sent again");
+    let groups = slack.user_groups_handled("mods");
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0].users, ["U0ALICE001"]);
+    assert_eq!(
+        item(&job, ItemKind::UserGroup, "S0MODS0001").outcome,
+        ItemOutcome::Done
+    );
+}
+
 #[tokio::test]
 async fn a_telegram_restore_sets_title_description_and_default_permissions_back() {
     let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());

@@ -262,9 +262,32 @@ fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
             }
         }
         StructureContent::Slack(workspace) => {
+            let joined = answer
+                .joined_channels
+                .as_ref()
+                .is_none_or(|joined| joined.contains(channel));
             match workspace.channels.iter().find(|c| &c.id == channel) {
                 None => gone(),
-                Some(found) => done(id, title, format!("#{} ({channel})", found.name)),
+                // Without `chat:write.public` (not asked for), a bot posts
+                // only in channels it is a member of.
+                Some(found) if !joined => item(
+                    id,
+                    title,
+                    ItemStatus::Todo,
+                    format!(
+                        "the bot is not a member of #{} ({channel}), so it cannot post there",
+                        found.name
+                    ),
+                    Some(format!(
+                        "in Slack, open #{} and add the app (`/invite @<your app>`)",
+                        found.name
+                    )),
+                ),
+                Some(found) => done(
+                    id,
+                    title,
+                    format!("#{} ({channel}); the bot is a member", found.name),
+                ),
             }
         }
         // Telegram: the group itself is where the bot posts.

@@ -59,6 +59,9 @@ pub struct Answer {
     pub structure: StructureContent,
     /// Discord only: roles with permissions and the bot's roles.
     pub hierarchy: Option<Hierarchy>,
+    /// Slack only: the channels the bot is a member of (it posts nowhere
+    /// else).
+    pub joined_channels: Option<Vec<String>>,
 }
 
 /// The cached answers, per server; cheap to clone.
@@ -129,8 +132,10 @@ async fn ask(
         Err(PlatformError::Unsupported(_)) => None,
         Err(e) => return Err(e),
     };
+    let joined_channels = platform.joined_channels().await?;
     Ok(Answer {
         structure,
         hierarchy,
+        joined_channels,
     })
 }

@@ -216,6 +216,14 @@ pub trait PlatformAdapter: Send + Sync + std::fmt::Debug {
         Ok(None)
     }
 
+    /// The channels the bot is a member of, on platforms where a bot posts
+    /// only in those (Slack); `None` where being able to post is a matter
+    /// of permissions (Discord: see [`PlatformAdapter::hierarchy`]) or the
+    /// bot is in its one chat (Telegram).
+    async fn joined_channels(&self) -> PlatformResult<Option<Vec<String>>> {
+        Ok(None)
+    }
+
     /// Times the member out until `until` (Discord).
     async fn timeout(
         &self,

@@ -82,12 +82,14 @@ impl Slack {
 /// (`conversations.list`, `usergroups.list`) and methods that set a state
 /// (`conversations.setTopic`, `conversations.setPurpose`,
 /// `usergroups.users.update`, shared/platform-specs/slack-web-openapi.json)
-/// may, and so may `conversations.create`, whose `name_taken` answer to a
-/// repeat the adapter takes as the channel made; `chat.postMessage` would
-/// post twice and `usergroups.create` answer `name_already_exists`.
+/// may, and so may `conversations.create` and `usergroups.create`, whose
+/// `name_taken` and `name_already_exists` answers to a repeat the adapter
+/// takes as the channel or group made ([`apply`]); `chat.postMessage` would
+/// post twice.
 fn repeat(method: &str) -> Repeat {
     match method {
         "conversations.create"
+        | "usergroups.create"
         | "conversations.list"
         | "usergroups.list"
         | "conversations.setTopic"
@@ -132,7 +134,9 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
     }
     let error = body["error"].as_str().unwrap_or("unknown_error").to_owned();
     Err(match error.as_str() {
-        "invalid_auth" | "not_authed" | "token_revoked" | "account_inactive" => {
+        // `token_expired`: a rotating token past its 12 hours (Slack's token
+        // rotation docs) is as refused as a revoked one until replaced.
+        "invalid_auth" | "not_authed" | "token_revoked" | "token_expired" | "account_inactive" => {
             PlatformError::Unauthorized
         }
         "channel_not_found" => PlatformError::NotFound(error),
@@ -146,6 +150,10 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
 
 #[async_trait]
 impl PlatformAdapter for Slack {
+    async fn joined_channels(&self) -> PlatformResult<Option<Vec<String>>> {
+        self.joined_channels().await.map(Some)
+    }
+
     async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
         let body = json!({ "channel": channel, "text": text });
         self.call("chat.postMessage", Arguments::Json(&body))

@@ -110,6 +110,14 @@ impl FakeSlack {
         self.state().add_channel(id, name, false);
     }
 
+    /// Adds a private channel the bot is not in: Slack does not list it to
+    /// the bot.
+    pub fn add_private_channel_without_bot(&self, id: &str, name: &str) {
+        let mut state = self.state();
+        state.add_channel(id, name, false);
+        state.channels.get_mut(id).expect("just added").is_private = true;
+    }
+
     /// Adds a private channel the bot is in, with a topic and purpose.
     pub fn add_private_channel(&self, id: &str, name: &str, topic: &str, purpose: &str) {
         let mut state = self.state();
@@ -277,7 +285,10 @@ impl Workspace {
             .filter(|(_, c)| {
                 types.split(',').any(|t| match t {
                     "public_channel" => !c.is_private,
-                    "private_channel" => c.is_private,
+                    // conversations.list (Slack Web API reference): a bot
+                    // token lists the private channels its bot is a member
+                    // of, no others.
+                    "private_channel" => c.is_private && c.bot_is_member,
                     _ => false,
                 })
             })
@@ -336,6 +347,9 @@ impl Workspace {
         else {
             return failure("channel_not_found");
         };
+        // chat.postMessage (Slack Web API reference): `not_in_channel` when
+        // the bot is not a member (without the `chat:write.public` scope,
+        // which the daemon does not ask for).
         if !channel.bot_is_member {
             return failure("not_in_channel");
         }

@@ -82,12 +82,29 @@ impl StructureWriter for Slack {
         if !group.default_channels.is_empty() {
             body["channels"] = json!(group.default_channels.join(","));
         }
-        let answer = self
-            .call("usergroups.create", Arguments::Json(&body))
-            .await?;
-        let id = payload::<GroupAnswer>(answer, "usergroups.create answer from Slack")?
-            .usergroup
-            .id;
+        let id = match self.call("usergroups.create", Arguments::Json(&body)).await {
+            Ok(answer) => {
+                payload::<GroupAnswer>(answer, "usergroups.create answer from Slack")?
+                    .usergroup
+                    .id
+            }
+            // Names are unique in a workspace: after a first try whose
+            // answer was lost (a timeout, a 5xx), the repeat finds its own
+            // group. It is the one wanted, and its members are set below.
+            Err(PlatformError::Invalid(error)) if error == "name_already_exists" => self
+                .user_groups()
+                .await?
+                .into_iter()
+                .find(|g| g.name == group.name)
+                .map(|g| g.id)
+                .ok_or_else(|| {
+                    PlatformError::Invalid(format!(
+                        "Slack says the user group name {} exists, but lists no group of that name",
+                        group.name
+                    ))
+                })?,
+            Err(e) => return Err(e),
+        };
         if !group.members.is_empty() {
             let body = json!({ "usergroup": id, "users": group.members.join(",") });
             self.call("usergroups.users.update", Arguments::Json(&body))

@@ -37,6 +37,11 @@ struct ChannelPayload {
     name: String,
     is_private: bool,
     is_archived: bool,
+    /// Whether the bot is in it: a bot posts only where it is a member
+    /// (`chat.postMessage` answers `not_in_channel`), and is told of
+    /// messages only there. Sent for a bot token's listing.
+    #[serde(default)]
+    is_member: bool,
     topic: TextPayload,
     purpose: TextPayload,
 }
@@ -70,6 +75,16 @@ struct PrefsPayload {
 
 impl Slack {
     pub(super) async fn channels(&self) -> PlatformResult<Vec<SlackChannel>> {
+        Ok(self
+            .listed_channels()
+            .await?
+            .into_iter()
+            .map(|(channel, _)| channel)
+            .collect())
+    }
+
+    /// Every channel the bot can see, with whether it is a member.
+    async fn listed_channels(&self) -> PlatformResult<Vec<(SlackChannel, bool)>> {
         let mut channels = Vec::new();
         let mut cursor = String::new();
         for _ in 0..MAX_PAGES {
@@ -86,13 +101,16 @@ impl Slack {
                     .await?,
                 "conversations.list answer from Slack",
             )?;
-            channels.extend(page.channels.into_iter().map(|c| SlackChannel {
-                id: c.id,
-                name: c.name,
-                is_private: c.is_private,
-                topic: c.topic.value,
-                purpose: c.purpose.value,
-                is_archived: c.is_archived,
+            channels.extend(page.channels.into_iter().map(|c| {
+                let channel = SlackChannel {
+                    id: c.id,
+                    name: c.name,
+                    is_private: c.is_private,
+                    topic: c.topic.value,
+                    purpose: c.purpose.value,
+                    is_archived: c.is_archived,
+                };
+                (channel, c.is_member)
             }));
             match page.response_metadata.map(|m| m.next_cursor) {
                 Some(next) if !next.is_empty() => cursor = next,
@@ -104,7 +122,18 @@ impl Slack {
         )))
     }
 
-    async fn user_groups(&self) -> PlatformResult<Vec<SlackUserGroup>> {
+    /// The channels the bot is a member of.
+    pub(super) async fn joined_channels(&self) -> PlatformResult<Vec<String>> {
+        Ok(self
+            .listed_channels()
+            .await?
+            .into_iter()
+            .filter(|(_, member)| *member)
+            .map(|(channel, _)| channel.id)
+            .collect())
+    }
+
+    pub(super) async fn user_groups(&self) -> PlatformResult<Vec<SlackUserGroup>> {
         let fields = [("include_users", "true")];
         let answer = match self.call("usergroups.list", Arguments::Form(&fields)).await {
             Ok(answer) => answer,
