@@ -70,7 +70,8 @@ fn route(method: &str, path: &str) -> (String, String) {
 }
 
 /// Asserts that every request to the fake Discord carried the bot token and
-/// that the writes were exactly `expected`, in order, each with the audit-log
+/// the user agent Discord documents (`DiscordBot ($url, $versionNumber)`,
+/// discord-docs/reference.mdx "User Agent"), and that the writes were exactly `expected`, in order, each with the audit-log
 /// `reason` given (`None`: no header); returns the writes.
 fn assert_discord_writes(
     discord: &FakeDiscord,
@@ -82,6 +83,13 @@ fn assert_discord_writes(
             request.header("authorization"),
             Some(format!("Bot {DISCORD_TOKEN}").as_str()),
             "{} {}",
+            request.method,
+            request.path
+        );
+        let agent = request.header("user-agent").unwrap_or_default();
+        assert!(
+            agent.starts_with("DiscordBot (https://") && agent.ends_with(')') && agent.contains(", "),
+            "user agent of {} {}: {agent:?}",
             request.method,
             request.path
         );

@@ -32,6 +32,17 @@ pub mod structure;
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";
+/// Discord wants `DiscordBot ($url, $versionNumber)` from every HTTP API
+/// client and may block requests without it (Cloudflare errors):
+/// shared/platform-specs/discord-docs/reference.mdx, "User Agent". The
+/// daemon's general user agent (`modctld/...`) is not of that form.
+pub const USER_AGENT: &str = concat!(
+    "DiscordBot (",
+    env!("CARGO_PKG_REPOSITORY"),
+    ", ",
+    env!("CARGO_PKG_VERSION"),
+    ")"
+);
 /// Longest reason Discord keeps in its audit log.
 const MAX_AUDIT_REASON_CHARS: usize = 512;
 /// encodeURIComponent's set: everything but letters, digits and `-_.!~*'()`.
@@ -109,10 +120,12 @@ impl Discord {
                     .limiter
                     .acquire(&route, self.clients.retry.max_wait)
                     .await?;
-                let mut request = self.clients.http.request(method.clone(), &url).header(
-                    reqwest::header::AUTHORIZATION,
-                    format!("Bot {}", self.token),
-                );
+                let mut request = self
+                    .clients
+                    .http
+                    .request(method.clone(), &url)
+                    .header(reqwest::header::AUTHORIZATION, format!("Bot {}", self.token))
+                    .header(reqwest::header::USER_AGENT, USER_AGENT);
                 if let Some(reason) = reason.filter(|r| !r.is_empty()) {
                     request = request.header("X-Audit-Log-Reason", audit_log_reason(reason));
                 }
@@ -399,6 +412,18 @@ mod tests {
             assert!(!text.contains("discord-secret-token"), "{text}");
             assert!(text.contains(&format!("Bot {REDACTED}, code 0")), "{text}");
         }
+    }
+
+    /// reference.mdx, "User Agent": `DiscordBot ($url, $versionNumber)`.
+    #[test]
+    fn the_user_agent_has_discords_form() {
+        let inner = USER_AGENT
+            .strip_prefix("DiscordBot (")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .expect("DiscordBot (...)");
+        let (url, version) = inner.split_once(", ").expect("url, version");
+        assert!(url.starts_with("https://"), "{url}");
+        assert_eq!(version, env!("CARGO_PKG_VERSION"));
     }
 
     #[test]

@@ -11,6 +11,10 @@
 //! from the daemon, so a disagreement between the daemon's own check and the
 //! platform shows up in tests.
 //!
+//! A request without the user agent Discord documents (`DiscordBot ($url,
+//! $versionNumber)`, discord-docs/reference.mdx "User Agent") is blocked
+//! with a bare 403, as Discord's edge may block it, before anything else.
+//!
 //! Rate limits are enforced as Discord does (see [`limits`]): every answer
 //! carries the `X-RateLimit-*` headers of its route bucket, a request beyond
 //! a bucket or the global limit gets a 429 and changes nothing, and the fake
@@ -61,6 +65,10 @@ pub const MANAGE_ROLES: u64 = 1 << 28;
 pub const MODERATE_MEMBERS: u64 = 1 << 40;
 /// KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS
 pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS;
+
+/// A user agent of the form Discord documents, for tests that call the fake
+/// themselves.
+pub const TEST_USER_AGENT: &str = "DiscordBot (https://example.invalid/modctl-tests, 1.0)";
 
 /// Ids the fake gives to roles, channels and messages it creates.
 const FIRST_CREATED_ID: u64 = 800_000_000_000_000_001;
@@ -134,6 +142,11 @@ impl FakeDiscord {
         let server = FakeServer::start(Box::new({
             let (guild, limits) = (guild.clone(), limits.clone());
             move |request| {
+                // Discord's edge blocks clients without the documented user
+                // agent before the API sees them.
+                if !guild::valid_user_agent(request.header("user-agent")) {
+                    return guild::blocked_user_agent();
+                }
                 // A wrong token is refused before any limit counts it.
                 if request.header("authorization") != Some(&format!("Bot {TOKEN}")) {
                     return answer(&mut lock(&guild), request);

@@ -12,6 +12,14 @@ const GUILD: &str = "100000000000000001";
 const USER: &str = "500000000000000003";
 const CHAT: i64 = -1_001_000_000_001;
 
+/// A client with the user agent Discord wants (the other fakes ignore it).
+pub(super) fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .user_agent(discord::TEST_USER_AGENT)
+        .build()
+        .unwrap()
+}
+
 /// Sends `method` `url` with an optional authorization header and JSON body;
 /// the status, the `Retry-After` header and the JSON body (`Null` if none).
 pub(super) async fn send(
@@ -20,7 +28,7 @@ pub(super) async fn send(
     auth: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Option<String>, Value) {
-    let http = reqwest::Client::new();
+    let http = http_client();
     let mut request = http.request(method.parse().unwrap(), url);
     if let Some(auth) = auth {
         request = request.header("authorization", auth);
@@ -67,7 +75,7 @@ async fn discord_bans_remove_the_member_and_unknown_bans_are_404() {
         (404, json!({"message": "Unknown Ban", "code": 10026}))
     );
     let auth = format!("Bot {}", discord::TOKEN);
-    let http = reqwest::Client::new();
+    let http = http_client();
     let status = http
         .put(format!("{}{ban}", fake.uri()))
         .header("authorization", auth)
@@ -452,7 +460,7 @@ async fn discord_limited(
     method: &str,
     path: &str,
 ) -> (u16, std::collections::HashMap<String, String>, Value) {
-    let response = reqwest::Client::new()
+    let response = http_client()
         .request(method.parse().unwrap(), format!("{}{path}", fake.uri()))
         .header("authorization", format!("Bot {}", discord::TOKEN))
         .send()

@@ -94,6 +94,28 @@ pub(super) fn invalid_form(field: &str, problem: &str) -> Reply {
     )
 }
 
+/// shared/platform-specs/discord-docs/reference.mdx, "User Agent": HTTP
+/// API clients must send `User-Agent: DiscordBot ($url, $versionNumber)`
+/// (more may follow); "requests that do not have a valid User Agent
+/// specified may be blocked and return a Cloudflare error". The fake always
+/// blocks them, so a missing or malformed one shows in every test.
+pub(super) fn valid_user_agent(agent: Option<&str>) -> bool {
+    let Some(inner) = agent.and_then(|a| a.strip_prefix("DiscordBot (")) else {
+        return false;
+    };
+    let Some((inner, _more)) = inner.split_once(')') else {
+        return false;
+    };
+    matches!(inner.split_once(", "), Some((url, version)) if !url.trim().is_empty() && !version.trim().is_empty())
+}
+
+/// What Cloudflare answers a blocked client: 403 and an error page, not
+/// Discord's JSON (error 1010, "the owner of this website has banned your
+/// access based on your browser's signature").
+pub(super) fn blocked_user_agent() -> Reply {
+    Reply::empty(403)
+}
+
 fn method_not_allowed() -> Reply {
     error(405, "405: Method Not Allowed", 0)
 }
