@@ -327,6 +327,79 @@ async fn discord_every_action() {
     );
 }
 
+/// A role an integration manages (the server booster role), below the bot.
+const BOOSTER_ROLE: &str = "600000000000000010";
+
+/// Discord refuses a member role list that adds or removes a managed role
+/// (the fake answers `400 Invalid Role, 50028` as Discord does): a jail keeps
+/// it, saves only what it took, and the unjail gives back exactly that,
+/// without the roles the bot can no longer give.
+#[tokio::test]
+async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
+    let s = setup();
+    let target = member_path(TARGET);
+    let discord = fake_discord(
+        &[MOD_ROLE],
+        Some(&[MEMBER_ROLE, BOOSTER_ROLE, EXTRA_ROLE]),
+    );
+    discord.add_role(EXTRA_ROLE, 3, 0);
+    discord.add_role(BOOSTER_ROLE, 4, 0);
+    discord.mark_role(BOOSTER_ROLE, None, true);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+
+    let jailed = s.act(ALPHA_DISCORD, Action::Jail, &request(TARGET)).await;
+    assert_outcome(
+        &jailed,
+        true,
+        &format!("jailed until unjailed: 2 role(s) saved, jail role given; kept 1 role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {BOOSTER_ROLE}"),
+    );
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![BOOSTER_ROLE.to_owned(), JAIL_ROLE.to_owned()])
+    );
+    let jails = s.client.jails(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(jails[0].saved_roles, [MEMBER_ROLE, EXTRA_ROLE]);
+
+    let released = s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await;
+    assert_outcome(&released, true, "released: 2 role(s) restored");
+    assert_eq!(released.detail, "released: 2 role(s) restored");
+    let sent = assert_discord_writes(
+        &discord,
+        &[("PATCH", &target, None), ("PATCH", &target, None)],
+    );
+    assert_eq!(sent[0].body, json!({"roles": [BOOSTER_ROLE, JAIL_ROLE]}));
+    assert_eq!(
+        sent[1].body,
+        json!({"roles": [BOOSTER_ROLE, MEMBER_ROLE, EXTRA_ROLE]})
+    );
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![
+            BOOSTER_ROLE.to_owned(),
+            MEMBER_ROLE.to_owned(),
+            EXTRA_ROLE.to_owned()
+        ])
+    );
+
+    // A saved role deleted while they were jailed is not asked for (Discord
+    // would refuse the whole list: 10011 Unknown Role), and the detail says so.
+    s.act(ALPHA_DISCORD, Action::Jail, &request(TARGET)).await;
+    discord.delete_role(EXTRA_ROLE);
+    let released = s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await;
+    assert_eq!(
+        released.detail,
+        format!("released: 1 role(s) restored; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {EXTRA_ROLE}")
+    );
+    assert!(released.applied);
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![BOOSTER_ROLE.to_owned(), MEMBER_ROLE.to_owned()])
+    );
+    assert!(s.client.jails(ALPHA_DISCORD).await.unwrap().is_empty());
+}
+
 fn all_send_permissions(allowed: bool) -> Value {
     json!({
         "can_send_messages": allowed, "can_send_audios": allowed, "can_send_documents": allowed,

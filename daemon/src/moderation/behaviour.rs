@@ -9,8 +9,8 @@
 //! | kick     | kick | ban then unban | recorded; removal on the admin side |
 //! | ban      | ban | `banChatMember` | recorded; deactivation on the admin side |
 //! | unban    | unban | `unbanChatMember` | recorded; reactivation on the admin side |
-//! | jail     | jail role, roles saved | indefinite or timed mute | refused (400) |
-//! | unjail   | roles restored | mute lifted | nothing to unjail (409) |
+//! | jail     | jail role, roles the bot may take saved (managed ones kept) | indefinite or timed mute | refused (400) |
+//! | unjail   | saved roles given back | mute lifted | nothing to unjail (409) |
 
 use modctl_types::config::Sections;
 use modctl_types::moderation::{Action, CaseState, JailRecord};
@@ -360,22 +360,41 @@ async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Conte
         .filter(|r| *r != jail_role)
         .cloned()
         .collect();
-    let mut new_roles = if cx.config.jail.strip_roles {
-        Vec::new()
+    // Discord refuses a role list that takes away a role the bot may not
+    // (an integration's or the booster role, or one at or above the bot's
+    // highest): those stay, and only what is taken is saved, so the unjail
+    // gives back exactly that.
+    let (saved_roles, kept): (Vec<String>, Vec<String>) = if cx.config.jail.strip_roles {
+        current
+            .iter()
+            .cloned()
+            .partition(|r| hierarchy.bot_may_assign(r))
     } else {
-        current.clone()
+        (current.clone(), Vec::new())
+    };
+    let mut new_roles = if cx.config.jail.strip_roles {
+        kept.clone()
+    } else {
+        current
     };
     new_roles.push(jail_role.to_owned());
     let until = cx
         .until
         .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
-    let saved = current.len();
+    let saved = saved_roles.len();
+    let kept_note = if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; kept {} role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {}",
+            kept.len(),
+            kept.join(", ")
+        )
+    };
     let done = Outcome::applied(format!(
-        "jailed {until}: {saved} role(s) saved, jail role given"
+        "jailed {until}: {saved} role(s) saved, jail role given{kept_note}"
     ))
-    .with_jail(JailEffect::Jailed {
-        saved_roles: current,
-    });
+    .with_jail(JailEffect::Jailed { saved_roles });
     result(
         adapter
             .set_roles(&input.user_id, &new_roles, input.reason.as_deref())
@@ -402,24 +421,51 @@ async fn discord_unjail(
             Err(refusal) => return refusal,
         };
     let saved = cx.jail.map(|j| j.saved_roles.clone()).unwrap_or_default();
-    let restored: Vec<String> = if cx.config.jail.strip_roles {
-        saved
+    // What they have now (minus the jail role) stays: the roles the jail
+    // kept (managed, above the bot) and any given since. The saved roles
+    // are added back, except those the bot can no longer give (deleted, or
+    // moved to or above its highest role, or now managed): Discord would
+    // refuse the whole list for one of them.
+    let mut restored: Vec<String> = hierarchy
+        .roles_of(&input.user_id)
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| Some(r.as_str()) != jail_role)
+        .cloned()
+        .collect();
+    let mut given = 0;
+    let mut not_given = Vec::new();
+    if cx.config.jail.strip_roles {
+        for role in saved {
+            if restored.contains(&role) {
+                continue;
+            }
+            if hierarchy.bot_may_assign(&role) {
+                restored.push(role);
+                given += 1;
+            } else {
+                not_given.push(role);
+            }
+        }
     } else {
-        hierarchy
-            .roles_of(&input.user_id)
-            .unwrap_or_default()
-            .iter()
-            .filter(|r| Some(r.as_str()) != jail_role)
-            .cloned()
-            .collect()
+        given = restored.len();
+    }
+    let not_given_note = if not_given.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {}",
+            not_given.join(", ")
+        )
     };
-    let count = restored.len();
     result(
         adapter
             .set_roles(&input.user_id, &restored, input.reason.as_deref())
             .await,
-        Outcome::applied(format!("released: {count} role(s) restored"))
-            .with_jail(JailEffect::Released),
+        Outcome::applied(format!(
+            "released: {given} role(s) restored{not_given_note}"
+        ))
+        .with_jail(JailEffect::Released),
     )
 }
 

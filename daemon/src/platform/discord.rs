@@ -293,6 +293,7 @@ impl PlatformAdapter for Discord {
                             .as_str()
                             .and_then(|p| p.parse().ok())
                             .unwrap_or(0),
+                        managed: role["managed"].as_bool().unwrap_or(false),
                     })
                     .collect()
             })

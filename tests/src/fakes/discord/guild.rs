@@ -407,6 +407,16 @@ impl Guild {
             .filter(|r| !current.contains(r))
             .chain(current.iter().filter(|r| !wanted.contains(r)));
         for id in changed {
+            // Only Discord gives and takes a role an integration manages
+            // (the role object's `managed`, discord-docs/permissions.mdx
+            // "Role Object"): a member list adding or removing one is
+            // refused as a whole with `50028 Invalid role`
+            // (opcodes-and-status-codes.mdx, "JSON Error Codes").
+            if self.role(id).is_some_and(|r| r.managed) {
+                return Err(error(400, "Invalid Role", 50028));
+            }
+            // permissions.mdx "Permission Hierarchy": a bot grants (and
+            // takes) only roles below its own highest.
             let position = self.role(id).map_or(0, |r| r.position);
             if BOT != self.owner_id && position >= bot_highest {
                 return Err(missing_permissions());
