@@ -186,7 +186,21 @@ impl FakeDiscord {
     /// The next request to `method` `path` is answered `429` with
     /// `retry_after` (a global one when `global`), and does not count.
     pub fn inject_429(&self, method: &str, path: &str, retry_after: Duration, global: bool) {
-        lock(&self.limits).inject(method, path, retry_after, global);
+        lock(&self.limits).inject(method, path, retry_after, global, false);
+    }
+
+    /// The next request to `method` `path` is answered `429` with only a
+    /// `Retry-After` header (whole seconds, at least 1) and no body: a 429
+    /// from outside Discord's buckets, as a proxy in front of the API sends.
+    pub fn inject_unbucketed_429(&self, method: &str, path: &str, retry_after: Duration) {
+        lock(&self.limits).inject(method, path, retry_after, false, true);
+    }
+
+    /// Every request to `path` (any method) for the next `retry_after` is
+    /// answered `429` with `X-RateLimit-Scope: shared`: the resource is
+    /// limited, its bucket is not (see [`limits`]).
+    pub fn limit_resource(&self, path: &str, retry_after: Duration) {
+        lock(&self.limits).limit_resource(path, Instant::now() + retry_after);
     }
 
     /// The 429s sent so far, by cause.
