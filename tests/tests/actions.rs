@@ -400,6 +400,55 @@ async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
     assert!(s.client.jails(ALPHA_DISCORD).await.unwrap().is_empty());
 }
 
+/// guild.mdx, "Modify Guild Member": a timeout ends "up to 28 days in the
+/// future", of Discord's clock. With the daemon's clock a minute ahead of
+/// Discord's (the fake's is the machine's), a 28-day timeout is sent 5
+/// minutes short, says so, and its case records the end sent; a clock
+/// further ahead than the margin is refused, and the case says why.
+#[tokio::test]
+async fn discord_a_28_day_timeout_keeps_a_margin_for_clock_difference() {
+    let s = setup();
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE]));
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let daemon = &s.fixture.daemon;
+    daemon.clock().advance(std::time::Duration::from_secs(60));
+    let body = ActionRequest {
+        minutes: Some(40_320),
+        ..request(TARGET)
+    };
+
+    let response = s.act(ALPHA_DISCORD, Action::Timeout, &body).await;
+    assert!(response.applied, "{response:?}");
+    assert!(
+        response.detail.ends_with(
+            "; 40320 minutes asked, cut to 28 days less 5 minutes: Discord refuses a timeout ending more than 28 days ahead of its own clock, and the margin allows for the daemon's clock being ahead of it"
+        ),
+        "{}",
+        response.detail
+    );
+    let case = s.client.case(ALPHA_DISCORD, response.case_id).await.unwrap();
+    let expires = case.expires_at.expect("a timeout's end");
+    assert_eq!(
+        expires.as_second() - case.created_at.as_second(),
+        28 * 86_400 - 300
+    );
+    let sent = discord.timed_out_until(TARGET).expect("timed out");
+    assert_eq!(sent.parse::<modctl_types::Timestamp>().unwrap(), expires);
+
+    // Ten minutes more ahead: beyond the margin, Discord refuses, and the
+    // case names the field and Discord's reason.
+    daemon.clock().advance(std::time::Duration::from_secs(600));
+    let refused = s.act(ALPHA_DISCORD, Action::Timeout, &body).await;
+    assert!(!refused.applied, "{refused:?}");
+    assert_eq!(
+        refused.detail,
+        "not applied: the platform refused the request: Invalid Form Body, code 50035 (communication_disabled_until: Timeout cannot be longer than 28 days.)"
+    );
+    assert_eq!(discord.timed_out_until(TARGET).as_deref(), Some(sent.as_str()));
+}
+
 fn all_send_permissions(allowed: bool) -> Value {
     json!({
         "can_send_messages": allowed, "can_send_audios": allowed, "can_send_documents": allowed,

@@ -148,6 +148,48 @@ pub struct Context<'a> {
     pub until: Option<Timestamp>,
 }
 
+/// Discord's longest timeout: `communication_disabled_until` may be "up to
+/// 28 days in the future" (discord-docs/guild.mdx, "Modify Guild Member"),
+/// in the future of Discord's clock.
+pub const DISCORD_MAX_TIMEOUT_SECONDS: i64 = 28 * 86_400;
+/// How far below that a Discord timeout's end is kept: the end is computed
+/// on the daemon's clock, and one running ahead of Discord's by up to this
+/// much would otherwise see a 28-day timeout refused. Five minutes is far
+/// more than a synchronised clock is off, and costs a moderator at most
+/// five minutes of a four-week timeout.
+pub const DISCORD_CLOCK_MARGIN_SECONDS: i64 = 300;
+
+/// When a timeout of `minutes` from `now` (unix seconds) ends on
+/// `platform`: on Discord at most 28 days less the clock margin from now,
+/// so the case records the end the platform was sent.
+pub fn timeout_end(platform: Platform, now: i64, minutes: u32) -> i64 {
+    let wanted = now + i64::from(minutes) * 60;
+    match platform {
+        Platform::Discord => {
+            wanted.min(now + DISCORD_MAX_TIMEOUT_SECONDS - DISCORD_CLOCK_MARGIN_SECONDS)
+        }
+        Platform::Telegram | Platform::Slack => wanted,
+        // A platform added later keeps the length asked for until its
+        // limits are written here.
+        _ => wanted,
+    }
+}
+
+/// The note a Discord timeout's detail ends with when its length was cut
+/// by [`timeout_end`]; empty otherwise.
+fn discord_timeout_note(minutes: Option<u32>) -> String {
+    let asked = minutes.map_or(0, |m| i64::from(m) * 60);
+    let most = DISCORD_MAX_TIMEOUT_SECONDS - DISCORD_CLOCK_MARGIN_SECONDS;
+    if asked <= most {
+        return String::new();
+    }
+    format!(
+        "; {minutes} minutes asked, cut to 28 days less {margin} minutes: Discord refuses a timeout ending more than 28 days ahead of its own clock, and the margin allows for the daemon's clock being ahead of it",
+        minutes = asked / 60,
+        margin = DISCORD_CLOCK_MARGIN_SECONDS / 60,
+    )
+}
+
 /// Whether carrying out `action` on `platform` changes anything on the
 /// platform. Cases of actions that do not can be settled again from scratch
 /// after a crash; the others must be checked on the platform.
@@ -222,7 +264,10 @@ pub async fn carry_out(
             discord(adapter, user, Act::Timeout, async {
                 result(
                     adapter.timeout(user, until, reason).await,
-                    Outcome::applied(format!("timed out until {until}")),
+                    Outcome::applied(format!(
+                        "timed out until {until}{}",
+                        discord_timeout_note(input.minutes)
+                    )),
                 )
             })
             .await

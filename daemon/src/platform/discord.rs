@@ -207,13 +207,20 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
     if status.is_success() {
         return Ok(body);
     }
-    let message = body["message"].as_str().map_or_else(
+    let mut message = body["message"].as_str().map_or_else(
         || status.to_string(),
         |m| match body["code"].as_i64() {
             Some(code) => format!("{m}, code {code}"),
             None => m.to_owned(),
         },
     );
+    // "Invalid Form Body" says which field and why only in `errors`
+    // (opcodes-and-status-codes.mdx, "Example JSON Error Response").
+    let mut fields = Vec::new();
+    field_errors(&body["errors"], "", &mut fields);
+    if !fields.is_empty() {
+        message = format!("{message} ({})", fields.join("; "));
+    }
     Err(match status.as_u16() {
         401 => PlatformError::Unauthorized,
         403 => PlatformError::Forbidden(message),
@@ -233,6 +240,27 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         _ => PlatformError::Invalid(message),
     }
     .redacted(secrets))
+}
+
+/// The `field: message` pairs of a 50035 error's `errors` tree, whose
+/// leaves are `_errors` arrays under the field's path (`roles.0`).
+fn field_errors(errors: &Value, path: &str, out: &mut Vec<String>) {
+    let Some(object) = errors.as_object() else {
+        return;
+    };
+    for (key, value) in object {
+        if key == "_errors" {
+            for error in value.as_array().into_iter().flatten() {
+                if let Some(text) = error["message"].as_str() {
+                    out.push(format!("{path}: {text}"));
+                }
+            }
+        } else if path.is_empty() {
+            field_errors(value, key, out);
+        } else {
+            field_errors(value, &format!("{path}.{key}"), out);
+        }
+    }
 }
 
 /// A guild member as Discord sends it (the fields the daemon reads).

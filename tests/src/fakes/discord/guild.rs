@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 use super::{ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, TOKEN};
 use crate::fakes::server::{Recorded, Reply};
 
+/// Discord's longest timeout, from its own clock (guild.mdx, "Modify Guild
+/// Member": "up to 28 days in the future").
+const MAX_TIMEOUT_SECONDS: i64 = 28 * 86_400;
 /// Discord's limit on `delete_message_seconds` (7 days).
 const MAX_DELETE_MESSAGE_SECONDS: i64 = 604_800;
 
@@ -430,6 +433,20 @@ impl Guild {
     fn check_timeout(&self, user: &str, until: &Value) -> Result<Option<String>, Reply> {
         let until = match until {
             Value::Null => None,
+            // guild.mdx, "Modify Guild Member": `communication_disabled_until`
+            // is "up to 28 days in the future", on Discord's clock: here the
+            // machine's real one (a test puts the daemon's clock ahead of it
+            // by advancing the daemon's).
+            Value::String(text)
+                if text
+                    .parse::<modctl_types::Timestamp>()
+                    .is_ok_and(|t| t.as_second() > jiff::Timestamp::now().as_second() + MAX_TIMEOUT_SECONDS) =>
+            {
+                return Err(invalid_form(
+                    "communication_disabled_until",
+                    "Timeout cannot be longer than 28 days.",
+                ));
+            }
             Value::String(text) if text.parse::<modctl_types::Timestamp>().is_ok() => {
                 Some(text.clone())
             }
