@@ -449,6 +449,33 @@ async fn discord_a_28_day_timeout_keeps_a_margin_for_clock_difference() {
     assert_eq!(discord.timed_out_until(TARGET).as_deref(), Some(sent.as_str()));
 }
 
+/// A ban may name a user who is not a member, but Discord refuses one it
+/// does not know (`404 Unknown User, 10013`): the case says so and asks to
+/// check the id; a user Discord knows is banned though not a member.
+#[tokio::test]
+async fn discord_a_ban_of_an_unknown_user_is_refused_clearly() {
+    let s = setup();
+    let discord = fake_discord(&[MOD_ROLE], None);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+
+    let refused = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
+    assert_eq!(
+        (refused.applied, refused.detail.as_str()),
+        (
+            false,
+            "not applied: not found on the platform (Unknown User, code 10013): check the user id"
+        )
+    );
+    assert!(!discord.is_banned(TARGET));
+
+    discord.add_user(TARGET);
+    let banned = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
+    assert!(banned.applied, "{banned:?}");
+    assert!(discord.is_banned(TARGET));
+}
+
 fn all_send_permissions(allowed: bool) -> Value {
     json!({
         "can_send_messages": allowed, "can_send_audios": allowed, "can_send_documents": allowed,

@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 
 use modctl_client::Client;
 use modctl_e2e::fakes::FakeDiscord;
-use modctl_e2e::fakes::discord::{ADMIN_ROLE, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::discord::{
+    ADMIN_ROLE, MANAGE_CHANNELS, MOD_PERMISSIONS, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN,
+};
 use modctl_e2e::restore::{assert_nothing_remains, dry_run, item, post_restore, restore, wait};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, error_body};
-use modctl_types::restore::{ItemKind, ItemOutcome, MatchedBy, PlanStep, RestoreJob};
+use modctl_types::restore::{ItemKind, ItemOutcome, JobState, MatchedBy, PlanStep, RestoreJob};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -607,4 +609,32 @@ async fn a_creation_answered_500_or_never_is_found_not_created_twice() {
         let done = item(&job, kind, id);
         assert_eq!(done.outcome, ItemOutcome::Done, "{done:#?}");
     }
+}
+
+/// Creating a channel needs Manage Channels (guild.mdx, "Create Guild
+/// Channel"; the fake refuses without it): a bot without it gets the roles
+/// back, and each channel is reported failed with the permission it needs.
+#[tokio::test]
+async fn a_bot_without_manage_channels_is_told_which_permission_a_channel_needs() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    discord.delete_role(HELPERS);
+    discord.delete_channel(RULES);
+    discord.set_role_permissions(MOD_ROLE, MOD_PERMISSIONS & !MANAGE_CHANNELS);
+
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_eq!(job.state, JobState::Done, "{job:#?}");
+    assert_eq!(item(&job, ItemKind::Role, HELPERS).outcome, ItemOutcome::Done);
+    only(discord.roles_named("Helpers"), "Helpers role");
+    let rules = item(&job, ItemKind::Channel, RULES);
+    assert_eq!(rules.outcome, ItemOutcome::Failed, "{rules:#?}");
+    assert_eq!(
+        rules.result.as_deref(),
+        Some(
+            "the platform refused: Missing Permissions, code 50013; creating a channel needs the Manage Channels permission"
+        )
+    );
+    assert!(discord.channels_named("rules").is_empty());
 }

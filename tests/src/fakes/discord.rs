@@ -25,10 +25,13 @@
 //! served on Discord's routes (`GET /guilds/{id}`, `/roles`, `/channels`)
 //! with the fields each channel type has. A restore's writes ([`writes`]):
 //! roles created and placed under the hierarchy's rules, channels created
-//! within Discord's limits, overwrites put. Not modelled: creating channels
-//! needs no permission (the seeded bot's role has no Manage Channels, and
-//! snapshot tests create channels through it), and editing or deleting
-//! roles and channels through the API.
+//! and edited only with Manage Channels and within Discord's limits,
+//! overwrites put. Messages are posted only where the bot may view the
+//! channel and send (its permissions there: the guild's, then the channel's
+//! overwrites, as permissions.mdx computes them). A ban names a user Discord
+//! knows (every member ever added, banned users, and [`FakeDiscord::add_user`]),
+//! else `404 Unknown User, 10013`. Not modelled: editing or deleting roles
+//! and channels through the API.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -63,8 +66,23 @@ pub const BAN_MEMBERS: u64 = 1 << 2;
 pub const MANAGE_ROLES: u64 = 1 << 28;
 /// `MODERATE_MEMBERS`.
 pub const MODERATE_MEMBERS: u64 = 1 << 40;
-/// KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS
-pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS;
+/// `MANAGE_CHANNELS`.
+pub const MANAGE_CHANNELS: u64 = 1 << 4;
+/// `VIEW_CHANNEL`.
+pub const VIEW_CHANNEL: u64 = 1 << 10;
+/// `SEND_MESSAGES`.
+pub const SEND_MESSAGES: u64 = 1 << 11;
+/// What the moderators' role (and so the seeded bot) holds: KICK_MEMBERS |
+/// BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS | MANAGE_CHANNELS |
+/// VIEW_CHANNEL | SEND_MESSAGES, every permission a feature of the daemon
+/// needs.
+pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS
+    | BAN_MEMBERS
+    | MANAGE_ROLES
+    | MODERATE_MEMBERS
+    | MANAGE_CHANNELS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES;
 
 /// A user agent of the form Discord documents, for tests that call the fake
 /// themselves.
@@ -133,6 +151,7 @@ impl FakeDiscord {
                 ),
             ]),
             bans: BTreeMap::new(),
+            users: [OWNER, BOT].iter().map(|u| (*u).to_owned()).collect(),
             messages: HashMap::new(),
             next_id: FIRST_CREATED_ID,
             gateway_url: None,
@@ -227,11 +246,15 @@ impl FakeDiscord {
     /// keeps their timeout).
     pub fn add_member(&self, user: &str, roles: &[&str]) {
         let roles = roles.iter().map(|r| (*r).to_owned()).collect();
-        self.guild()
-            .members
-            .entry(user.to_owned())
-            .or_default()
-            .roles = roles;
+        let mut guild = self.guild();
+        guild.users.insert(user.to_owned());
+        guild.members.entry(user.to_owned()).or_default().roles = roles;
+    }
+
+    /// Makes `user` a Discord user the guild has never seen (not a member):
+    /// one a ban may name.
+    pub fn add_user(&self, user: &str) {
+        self.guild().users.insert(user.to_owned());
     }
 
     /// Removes `user` from the guild (as if they left).
@@ -272,6 +295,7 @@ impl FakeDiscord {
     pub fn ban_seed(&self, user: &str) {
         let mut guild = self.guild();
         guild.members.remove(user);
+        guild.users.insert(user.to_owned());
         guild.bans.insert(user.to_owned(), None);
     }
 

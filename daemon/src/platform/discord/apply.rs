@@ -85,7 +85,7 @@ impl Discord {
         body: Value,
         fields: &[&str],
         reason: &str,
-        what: &str,
+        (what, needs): (&str, &str),
     ) -> PlatformResult<String> {
         let before = listed_ids(&self.call(Method::GET, list, None, None).await?);
         let policy = self.clients.retry;
@@ -97,6 +97,15 @@ impl Discord {
             {
                 Ok(created) => return id_of(created, &format!("{what} from Discord")),
                 Err(e) if e.may_have_applied() => e,
+                // Discord's refusal says only "Missing Permissions"; which
+                // one is documented per route (guild.mdx, "Create Guild
+                // Role" needs MANAGE_ROLES, "Create Guild Channel"
+                // MANAGE_CHANNELS).
+                Err(PlatformError::Forbidden(m)) => {
+                    return Err(PlatformError::Forbidden(format!(
+                        "{m}; creating a {what} needs the {needs} permission"
+                    )));
+                }
                 Err(e) => return Err(e),
             };
             // The list cannot be read: the item may exist, so it is not
@@ -177,7 +186,14 @@ impl StructureWriter for Discord {
             body["unicode_emoji"] = json!(emoji);
         }
         let path = format!("/guilds/{}/roles", self.guild_id);
-        self.create_once(&path, &path, body, &ROLE_FIELDS, reason, "role")
+        self.create_once(
+            &path,
+            &path,
+            body,
+            &ROLE_FIELDS,
+            reason,
+            ("role", "Manage Roles"),
+        )
             .await
     }
 
@@ -223,7 +239,14 @@ impl StructureWriter for Discord {
             }
         }
         let path = format!("/guilds/{}/channels", self.guild_id);
-        self.create_once(&path, &path, body, &CHANNEL_FIELDS, reason, "channel")
+        self.create_once(
+            &path,
+            &path,
+            body,
+            &CHANNEL_FIELDS,
+            reason,
+            ("channel", "Manage Channels"),
+        )
             .await
     }
 

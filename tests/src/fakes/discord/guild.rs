@@ -7,7 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
-use super::{ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, TOKEN};
+use super::{
+    ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, SEND_MESSAGES,
+    TOKEN, VIEW_CHANNEL,
+};
 use crate::fakes::server::{Recorded, Reply};
 
 /// Discord's longest timeout, from its own clock (guild.mdx, "Modify Guild
@@ -70,6 +73,8 @@ pub(super) struct Guild {
     pub(super) members: BTreeMap<String, GuildMember>,
     /// Banned user -> the audit-log reason, if one was given.
     pub(super) bans: BTreeMap<String, Option<String>>,
+    /// The Discord users the fake knows: a ban naming another is refused.
+    pub(super) users: std::collections::BTreeSet<String>,
     pub(super) messages: HashMap<String, Vec<String>>,
     pub(super) next_id: u64,
     /// What `GET /gateway/bot` answers as the gateway's URL.
@@ -339,6 +344,45 @@ impl Guild {
         }
     }
 
+    /// `user`'s permissions in `channel`, as permissions.mdx "Permission
+    /// Overwrites" computes them: the guild-wide ones (all of them for the
+    /// owner and administrators), then the channel's `@everyone`
+    /// overwrite, the member's roles' overwrites (denies, then allows), and
+    /// the member's own.
+    pub(super) fn channel_permissions(&self, user: &str, channel: &str) -> u64 {
+        let base = self.permissions(user);
+        if base & ADMINISTRATOR != 0 || base == u64::MAX {
+            return u64::MAX;
+        }
+        let Some(channel) = self.channels.iter().find(|c| c.id == channel) else {
+            return base;
+        };
+        let overwrite = |id: &str, kind: u8| {
+            channel
+                .overwrites
+                .iter()
+                .find(|(o, k, ..)| o == id && *k == kind)
+                .map(|(_, _, allow, deny)| (*allow, *deny))
+        };
+        let mut bits = base;
+        if let Some((allow, deny)) = overwrite(&self.id, 0) {
+            bits = (bits & !deny) | allow;
+        }
+        let roles = self.members.get(user).map(|m| m.roles.clone()).unwrap_or_default();
+        let (mut allow, mut deny) = (0, 0);
+        for role in &roles {
+            if let Some((a, d)) = overwrite(role, 0) {
+                allow |= a;
+                deny |= d;
+            }
+        }
+        bits = (bits & !deny) | allow;
+        if let Some((allow, deny)) = overwrite(user, 1) {
+            bits = (bits & !deny) | allow;
+        }
+        bits
+    }
+
     /// The bot must be a member with `permission`.
     pub(super) fn bot_needs(&self, permission: u64) -> Result<(), Reply> {
         if !self.members.contains_key(BOT) {
@@ -508,6 +552,12 @@ impl Guild {
         if let Err(reply) = self.bot_needs(BAN_MEMBERS) {
             return reply;
         }
+        // A ban may name a user who is not a member, but not one who does
+        // not exist: `404 Unknown User, 10013` (opcodes-and-status-codes.mdx,
+        // "JSON Error Codes"; guild.mdx "Create Guild Ban" bans a user).
+        if !self.users.contains(user) {
+            return error(404, "Unknown User", 10013);
+        }
         if user == self.owner_id || (self.members.contains_key(user) && !self.bot_outranks(user)) {
             return missing_permissions();
         }
@@ -529,6 +579,18 @@ impl Guild {
     fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
         if !self.channels.iter().any(|c| c.id == channel) {
             return error(404, "Unknown Channel", 10003);
+        }
+        // A channel the bot cannot view does not exist for it: `403
+        // Missing Access, 50001` (permissions.mdx, VIEW_CHANNEL; the code in
+        // opcodes-and-status-codes.mdx). Posting also needs SEND_MESSAGES
+        // there (message.mdx, "Create Message": "the current user must have
+        // the SEND_MESSAGES permission"): else `403 Missing Permissions`.
+        let held = self.channel_permissions(BOT, channel);
+        if held & VIEW_CHANNEL == 0 {
+            return error(403, "Missing Access", 50001);
+        }
+        if held & SEND_MESSAGES == 0 {
+            return missing_permissions();
         }
         let content = match body["content"].as_str() {
             Some(content) if !content.is_empty() => content.to_owned(),
