@@ -88,7 +88,9 @@ fn assert_discord_writes(
         );
         let agent = request.header("user-agent").unwrap_or_default();
         assert!(
-            agent.starts_with("DiscordBot (https://") && agent.ends_with(')') && agent.contains(", "),
+            agent.starts_with("DiscordBot (https://")
+                && agent.ends_with(')')
+                && agent.contains(", "),
             "user agent of {} {}: {agent:?}",
             request.method,
             request.path
@@ -338,10 +340,7 @@ const BOOSTER_ROLE: &str = "600000000000000010";
 async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
     let s = setup();
     let target = member_path(TARGET);
-    let discord = fake_discord(
-        &[MOD_ROLE],
-        Some(&[MEMBER_ROLE, BOOSTER_ROLE, EXTRA_ROLE]),
-    );
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE, BOOSTER_ROLE, EXTRA_ROLE]));
     discord.add_role(EXTRA_ROLE, 3, 0);
     discord.add_role(BOOSTER_ROLE, 4, 0);
     discord.mark_role(BOOSTER_ROLE, None, true);
@@ -353,7 +352,9 @@ async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
     assert_outcome(
         &jailed,
         true,
-        &format!("jailed until unjailed: 2 role(s) saved, jail role given; kept 1 role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {BOOSTER_ROLE}"),
+        &format!(
+            "jailed until unjailed: 2 role(s) saved, jail role given; kept 1 role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {BOOSTER_ROLE}"
+        ),
     );
     assert_eq!(
         discord.roles_of(TARGET),
@@ -390,7 +391,9 @@ async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
     let released = s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await;
     assert_eq!(
         released.detail,
-        format!("released: 1 role(s) restored; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {EXTRA_ROLE}")
+        format!(
+            "released: 1 role(s) restored; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {EXTRA_ROLE}"
+        )
     );
     assert!(released.applied);
     assert_eq!(
@@ -428,7 +431,11 @@ async fn discord_a_28_day_timeout_keeps_a_margin_for_clock_difference() {
         "{}",
         response.detail
     );
-    let case = s.client.case(ALPHA_DISCORD, response.case_id).await.unwrap();
+    let case = s
+        .client
+        .case(ALPHA_DISCORD, response.case_id)
+        .await
+        .unwrap();
     let expires = case.expires_at.expect("a timeout's end");
     assert_eq!(
         expires.as_second() - case.created_at.as_second(),
@@ -446,7 +453,10 @@ async fn discord_a_28_day_timeout_keeps_a_margin_for_clock_difference() {
         refused.detail,
         "not applied: the platform refused the request: Invalid Form Body, code 50035 (communication_disabled_until: Timeout cannot be longer than 28 days.)"
     );
-    assert_eq!(discord.timed_out_until(TARGET).as_deref(), Some(sent.as_str()));
+    assert_eq!(
+        discord.timed_out_until(TARGET).as_deref(),
+        Some(sent.as_str())
+    );
 }
 
 /// A ban may name a user who is not a member, but Discord refuses one it

@@ -581,9 +581,16 @@ async fn a_creation_answered_500_or_never_is_found_not_created_twice() {
     let job = restore(daemon, key, ALPHA_DISCORD).await;
     assert_nothing_remains(&job);
     let helpers = only(discord.roles_named("Helpers"), "Helpers role");
-    assert_eq!(discord.requests_to("POST", &roles).len(), 1, "never sent twice");
     assert_eq!(
-        item(&job, ItemKind::Role, HELPERS).planned.live_id.as_deref(),
+        discord.requests_to("POST", &roles).len(),
+        1,
+        "never sent twice"
+    );
+    assert_eq!(
+        item(&job, ItemKind::Role, HELPERS)
+            .planned
+            .live_id
+            .as_deref(),
         Some(helpers.as_str())
     );
     let rules = only(discord.channels_named("rules"), "rules channel");
@@ -594,11 +601,17 @@ async fn a_creation_answered_500_or_never_is_found_not_created_twice() {
         "the lost one once, the refused one twice"
     );
     assert_eq!(
-        item(&job, ItemKind::Channel, RULES).planned.live_id.as_deref(),
+        item(&job, ItemKind::Channel, RULES)
+            .planned
+            .live_id
+            .as_deref(),
         Some(rules.as_str())
     );
     assert_eq!(
-        item(&job, ItemKind::Channel, STAFF_NOTES).planned.live_id.as_deref(),
+        item(&job, ItemKind::Channel, STAFF_NOTES)
+            .planned
+            .live_id
+            .as_deref(),
         Some(notes.as_str())
     );
     for (kind, id) in [
@@ -626,7 +639,10 @@ async fn a_bot_without_manage_channels_is_told_which_permission_a_channel_needs(
 
     let job = restore(daemon, key, ALPHA_DISCORD).await;
     assert_eq!(job.state, JobState::Done, "{job:#?}");
-    assert_eq!(item(&job, ItemKind::Role, HELPERS).outcome, ItemOutcome::Done);
+    assert_eq!(
+        item(&job, ItemKind::Role, HELPERS).outcome,
+        ItemOutcome::Done
+    );
     only(discord.roles_named("Helpers"), "Helpers role");
     let rules = item(&job, ItemKind::Channel, RULES);
     assert_eq!(rules.outcome, ItemOutcome::Failed, "{rules:#?}");

@@ -124,7 +124,10 @@ impl Discord {
                     .clients
                     .http
                     .request(method.clone(), &url)
-                    .header(reqwest::header::AUTHORIZATION, format!("Bot {}", self.token))
+                    .header(
+                        reqwest::header::AUTHORIZATION,
+                        format!("Bot {}", self.token),
+                    )
                     .header(reqwest::header::USER_AGENT, USER_AGENT);
                 if let Some(reason) = reason.filter(|r| !r.is_empty()) {
                     request = request.header("X-Audit-Log-Reason", audit_log_reason(reason));

@@ -177,7 +177,11 @@ async fn discord_member_patches_replace_roles_and_set_timeouts() {
     assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until.as_str()));
     let patch = json!({"communication_disabled_until": in_days(29)});
     let (status, body) = discord_call(&fake, "PATCH", &member, Some(patch)).await;
-    assert_eq!((status, body["code"].as_u64()), (400, Some(50035)), "{body}");
+    assert_eq!(
+        (status, body["code"].as_u64()),
+        (400, Some(50035)),
+        "{body}"
+    );
     assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until.as_str()));
 
     // A role the guild does not have changes nothing.
@@ -588,13 +592,27 @@ async fn discord_enforces_the_documented_rules_of_issue_23() {
         (400, json!({"message": "Invalid Role", "code": 50028}))
     );
     let keep = json!({"roles": ["600000000000000077", JAIL_ROLE]});
-    assert_eq!(discord_call(&fake, "PATCH", &member, Some(keep)).await.0, 200);
+    assert_eq!(
+        discord_call(&fake, "PATCH", &member, Some(keep)).await.0,
+        200
+    );
 
     // Posting: View Channel, then Send Messages, in that channel.
     let post = format!("/channels/{}/messages", discord::MODLOG_CHANNEL);
     let hello = json!({"content": "hello"});
-    assert_eq!(discord_call(&fake, "POST", &post, Some(hello.clone())).await.0, 200);
-    fake.add_overwrite(discord::MODLOG_CHANNEL, MOD_ROLE, false, 0, discord::SEND_MESSAGES);
+    assert_eq!(
+        discord_call(&fake, "POST", &post, Some(hello.clone()))
+            .await
+            .0,
+        200
+    );
+    fake.add_overwrite(
+        discord::MODLOG_CHANNEL,
+        MOD_ROLE,
+        false,
+        0,
+        discord::SEND_MESSAGES,
+    );
     let (status, body) = discord_call(&fake, "POST", &post, Some(hello.clone())).await;
     assert_eq!((status, body["code"].as_u64()), (403, Some(50013)));
     fake.add_overwrite(discord::MODLOG_CHANNEL, BOT, true, 0, discord::VIEW_CHANNEL);
@@ -611,15 +629,22 @@ async fn discord_enforces_the_documented_rules_of_issue_23() {
         (404, json!({"message": "Unknown User", "code": 10013}))
     );
     fake.add_user("500000000000000077");
-    let (status, _) =
-        discord_call(&fake, "PUT", &ban("500000000000000077"), Some(json!({}))).await;
+    let (status, _) = discord_call(&fake, "PUT", &ban("500000000000000077"), Some(json!({}))).await;
     assert_eq!(status, 204);
 
     // Creating and editing channels needs Manage Channels.
-    fake.set_role_permissions(MOD_ROLE, discord::MOD_PERMISSIONS & !discord::MANAGE_CHANNELS);
+    fake.set_role_permissions(
+        MOD_ROLE,
+        discord::MOD_PERMISSIONS & !discord::MANAGE_CHANNELS,
+    );
     let channels = format!("/guilds/{GUILD}/channels");
-    let (status, body) =
-        discord_call(&fake, "POST", &channels, Some(json!({"name": "x", "type": 0}))).await;
+    let (status, body) = discord_call(
+        &fake,
+        "POST",
+        &channels,
+        Some(json!({"name": "x", "type": 0})),
+    )
+    .await;
     assert_eq!((status, body["code"].as_u64()), (403, Some(50013)));
     let edit = format!("/channels/{}", discord::MODLOG_CHANNEL);
     let (status, _) = discord_call(&fake, "PATCH", &edit, Some(json!({"topic": "t"}))).await;

@@ -57,7 +57,12 @@ fn listed_ids(list: &Value) -> HashSet<String> {
 /// `fields` as `body` sent it (a field not sent must be absent or null,
 /// e.g. a channel without a parent) and is not managed: the one the lost
 /// creation made. The oldest, should there be several.
-fn made_by(list: &Value, before: &HashSet<String>, body: &Value, fields: &[&str]) -> Option<String> {
+fn made_by(
+    list: &Value,
+    before: &HashSet<String>,
+    body: &Value,
+    fields: &[&str],
+) -> Option<String> {
     list.as_array()
         .into_iter()
         .flatten()
@@ -194,7 +199,7 @@ impl StructureWriter for Discord {
             reason,
             ("role", "Manage Roles"),
         )
-            .await
+        .await
     }
 
     async fn position_roles(
@@ -247,7 +252,7 @@ impl StructureWriter for Discord {
             reason,
             ("channel", "Manage Channels"),
         )
-            .await
+        .await
     }
 
     async fn set_channel_topic(

@@ -394,7 +394,10 @@ impl Limits {
             // The bucket's headers (room left) were taken above; only the
             // resource waits.
             let until = now + answer.retry_after.unwrap_or(Duration::from_secs(1));
-            let resource = self.resources.entry(route.resource.clone()).or_insert(until);
+            let resource = self
+                .resources
+                .entry(route.resource.clone())
+                .or_insert(until);
             *resource = (*resource).max(until);
         } else if limited {
             let retry_after = answer

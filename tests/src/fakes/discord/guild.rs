@@ -368,7 +368,11 @@ impl Guild {
         if let Some((allow, deny)) = overwrite(&self.id, 0) {
             bits = (bits & !deny) | allow;
         }
-        let roles = self.members.get(user).map(|m| m.roles.clone()).unwrap_or_default();
+        let roles = self
+            .members
+            .get(user)
+            .map(|m| m.roles.clone())
+            .unwrap_or_default();
         let (mut allow, mut deny) = (0, 0);
         for role in &roles {
             if let Some((a, d)) = overwrite(role, 0) {
@@ -482,9 +486,9 @@ impl Guild {
             // machine's real one (a test puts the daemon's clock ahead of it
             // by advancing the daemon's).
             Value::String(text)
-                if text
-                    .parse::<modctl_types::Timestamp>()
-                    .is_ok_and(|t| t.as_second() > jiff::Timestamp::now().as_second() + MAX_TIMEOUT_SECONDS) =>
+                if text.parse::<modctl_types::Timestamp>().is_ok_and(|t| {
+                    t.as_second() > jiff::Timestamp::now().as_second() + MAX_TIMEOUT_SECONDS
+                }) =>
             {
                 return Err(invalid_form(
                     "communication_disabled_until",

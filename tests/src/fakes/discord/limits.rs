@@ -229,13 +229,13 @@ impl RateLimits {
             .filter(|until| *until > now)
         {
             // The bucket's state as it is, its room not spent.
-            let (remaining, reset_after) = match self.windows.get(&(bucket.hash.clone(), bucket.major)) {
-                Some(window) if window.ends > now => (
-                    bucket.limit.saturating_sub(window.used),
-                    window.ends - now,
-                ),
-                _ => (bucket.limit, bucket.window),
-            };
+            let (remaining, reset_after) =
+                match self.windows.get(&(bucket.hash.clone(), bucket.major)) {
+                    Some(window) if window.ends > now => {
+                        (bucket.limit.saturating_sub(window.used), window.ends - now)
+                    }
+                    _ => (bucket.limit, bucket.window),
+                };
             self.refused.shared += 1;
             let headers = vec![
                 ("x-ratelimit-bucket".to_owned(), bucket.hash),
