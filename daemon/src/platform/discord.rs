@@ -179,7 +179,9 @@ impl Discord {
 /// does what one did (shared/platform-specs/discord-docs/guild.mdx, "Create
 /// Guild Ban", "Modify Guild Member"). A repeated DELETE is answered 404
 /// Unknown Member or Unknown Ban ("Remove Guild Member", "Remove Guild
-/// Ban"), and a repeated POST creates a second role, channel or message.
+/// Ban"), and a repeated POST creates a second role, channel or message:
+/// a restore's creations look for what a failed POST made before sending it
+/// again (`apply::create_once`, issue #23).
 fn repeat(method: &Method) -> Repeat {
     if *method == Method::GET || *method == Method::PUT || *method == Method::PATCH {
         Repeat::Safe

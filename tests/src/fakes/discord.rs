@@ -6,7 +6,10 @@
 //! (roles, timeout), bans (with the audit-log reason) and posted messages.
 //! Writes are refused the way Discord refuses them: `403 Missing Permissions`
 //! when the bot lacks the permission or does not outrank the member, `404`
-//! with Discord's error codes for unknown members, bans, roles and channels.
+//! with Discord's error codes for unknown members, bans, roles and channels,
+//! `400 Invalid Role, 50028` for a member role list adding or removing a
+//! managed role, `400 Invalid Form Body` for a timeout ending more than 28
+//! days after the fake's (the machine's) clock.
 //! Those rules are written here from Discord's documentation, not borrowed
 //! from the daemon, so a disagreement between the daemon's own check and the
 //! platform shows up in tests.
