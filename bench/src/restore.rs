@@ -204,7 +204,7 @@ async fn restore(
 
 fn total_429(fake: &FakeDiscord) -> usize {
     let sent = fake.too_many_requests();
-    sent.bucket + sent.global + sent.injected
+    sent.bucket + sent.global + sent.injected + sent.shared
 }
 
 /// A guild of `shape`: the bot on a top role with every permission, roles

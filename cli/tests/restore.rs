@@ -135,8 +135,9 @@ fn a_piped_restore_with_yes_prints_progress_and_the_report_and_twice_creates_not
 #[test]
 fn an_item_the_platform_refuses_fails_the_command_with_the_reason() {
     let (fixture, discord) = nuked();
-    // The bot can no longer create channels.
-    discord.set_role_permissions(MOD_ROLE, MOD_PERMISSIONS);
+    // The bot can no longer create channels (Manage Channels, which the
+    // fake requires as Discord does).
+    discord.set_role_permissions(MOD_ROLE, MOD_PERMISSIONS & !MANAGE_CHANNELS);
     let output = modctl(&fixture, Some(&fixture.alpha_rw))
         .args(["snapshot", "restore", ALPHA_DISCORD, "--yes", "--table"])
         .output()

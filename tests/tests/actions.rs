@@ -70,7 +70,8 @@ fn route(method: &str, path: &str) -> (String, String) {
 }
 
 /// Asserts that every request to the fake Discord carried the bot token and
-/// that the writes were exactly `expected`, in order, each with the audit-log
+/// the user agent Discord documents (`DiscordBot ($url, $versionNumber)`,
+/// discord-docs/reference.mdx "User Agent"), and that the writes were exactly `expected`, in order, each with the audit-log
 /// `reason` given (`None`: no header); returns the writes.
 fn assert_discord_writes(
     discord: &FakeDiscord,
@@ -82,6 +83,15 @@ fn assert_discord_writes(
             request.header("authorization"),
             Some(format!("Bot {DISCORD_TOKEN}").as_str()),
             "{} {}",
+            request.method,
+            request.path
+        );
+        let agent = request.header("user-agent").unwrap_or_default();
+        assert!(
+            agent.starts_with("DiscordBot (https://")
+                && agent.ends_with(')')
+                && agent.contains(", "),
+            "user agent of {} {}: {agent:?}",
             request.method,
             request.path
         );
@@ -317,6 +327,163 @@ async fn discord_every_action() {
         discord.roles_of(TARGET),
         Some(vec![MEMBER_ROLE.to_owned(), EXTRA_ROLE.to_owned()])
     );
+}
+
+/// A role an integration manages (the server booster role), below the bot.
+const BOOSTER_ROLE: &str = "600000000000000010";
+
+/// Discord refuses a member role list that adds or removes a managed role
+/// (the fake answers `400 Invalid Role, 50028` as Discord does): a jail keeps
+/// it, saves only what it took, and the unjail gives back exactly that,
+/// without the roles the bot can no longer give.
+#[tokio::test]
+async fn discord_jail_keeps_managed_roles_and_gives_back_what_it_took() {
+    let s = setup();
+    let target = member_path(TARGET);
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE, BOOSTER_ROLE, EXTRA_ROLE]));
+    discord.add_role(EXTRA_ROLE, 3, 0);
+    discord.add_role(BOOSTER_ROLE, 4, 0);
+    discord.mark_role(BOOSTER_ROLE, None, true);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+
+    let jailed = s.act(ALPHA_DISCORD, Action::Jail, &request(TARGET)).await;
+    assert_outcome(
+        &jailed,
+        true,
+        &format!(
+            "jailed until unjailed: 2 role(s) saved, jail role given; kept 1 role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {BOOSTER_ROLE}"
+        ),
+    );
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![BOOSTER_ROLE.to_owned(), JAIL_ROLE.to_owned()])
+    );
+    let jails = s.client.jails(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(jails[0].saved_roles, [MEMBER_ROLE, EXTRA_ROLE]);
+
+    let released = s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await;
+    assert_outcome(&released, true, "released: 2 role(s) restored");
+    assert_eq!(released.detail, "released: 2 role(s) restored");
+    let sent = assert_discord_writes(
+        &discord,
+        &[("PATCH", &target, None), ("PATCH", &target, None)],
+    );
+    assert_eq!(sent[0].body, json!({"roles": [BOOSTER_ROLE, JAIL_ROLE]}));
+    assert_eq!(
+        sent[1].body,
+        json!({"roles": [BOOSTER_ROLE, MEMBER_ROLE, EXTRA_ROLE]})
+    );
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![
+            BOOSTER_ROLE.to_owned(),
+            MEMBER_ROLE.to_owned(),
+            EXTRA_ROLE.to_owned()
+        ])
+    );
+
+    // A saved role deleted while they were jailed is not asked for (Discord
+    // would refuse the whole list: 10011 Unknown Role), and the detail says so.
+    s.act(ALPHA_DISCORD, Action::Jail, &request(TARGET)).await;
+    discord.delete_role(EXTRA_ROLE);
+    let released = s.act(ALPHA_DISCORD, Action::Unjail, &request(TARGET)).await;
+    assert_eq!(
+        released.detail,
+        format!(
+            "released: 1 role(s) restored; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {EXTRA_ROLE}"
+        )
+    );
+    assert!(released.applied);
+    assert_eq!(
+        discord.roles_of(TARGET),
+        Some(vec![BOOSTER_ROLE.to_owned(), MEMBER_ROLE.to_owned()])
+    );
+    assert!(s.client.jails(ALPHA_DISCORD).await.unwrap().is_empty());
+}
+
+/// guild.mdx, "Modify Guild Member": a timeout ends "up to 28 days in the
+/// future", of Discord's clock. With the daemon's clock a minute ahead of
+/// Discord's (the fake's is the machine's), a 28-day timeout is sent 5
+/// minutes short, says so, and its case records the end sent; a clock
+/// further ahead than the margin is refused, and the case says why.
+#[tokio::test]
+async fn discord_a_28_day_timeout_keeps_a_margin_for_clock_difference() {
+    let s = setup();
+    let discord = fake_discord(&[MOD_ROLE], Some(&[MEMBER_ROLE]));
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let daemon = &s.fixture.daemon;
+    daemon.clock().advance(std::time::Duration::from_secs(60));
+    let body = ActionRequest {
+        minutes: Some(40_320),
+        ..request(TARGET)
+    };
+
+    let response = s.act(ALPHA_DISCORD, Action::Timeout, &body).await;
+    assert!(response.applied, "{response:?}");
+    assert!(
+        response.detail.ends_with(
+            "; 40320 minutes asked, cut to 28 days less 5 minutes: Discord refuses a timeout ending more than 28 days ahead of its own clock, and the margin allows for the daemon's clock being ahead of it"
+        ),
+        "{}",
+        response.detail
+    );
+    let case = s
+        .client
+        .case(ALPHA_DISCORD, response.case_id)
+        .await
+        .unwrap();
+    let expires = case.expires_at.expect("a timeout's end");
+    assert_eq!(
+        expires.as_second() - case.created_at.as_second(),
+        28 * 86_400 - 300
+    );
+    let sent = discord.timed_out_until(TARGET).expect("timed out");
+    assert_eq!(sent.parse::<modctl_types::Timestamp>().unwrap(), expires);
+
+    // Ten minutes more ahead: beyond the margin, Discord refuses, and the
+    // case names the field and Discord's reason.
+    daemon.clock().advance(std::time::Duration::from_secs(600));
+    let refused = s.act(ALPHA_DISCORD, Action::Timeout, &body).await;
+    assert!(!refused.applied, "{refused:?}");
+    assert_eq!(
+        refused.detail,
+        "not applied: the platform refused the request: Invalid Form Body, code 50035 (communication_disabled_until: Timeout cannot be longer than 28 days.)"
+    );
+    assert_eq!(
+        discord.timed_out_until(TARGET).as_deref(),
+        Some(sent.as_str())
+    );
+}
+
+/// A ban may name a user who is not a member, but Discord refuses one it
+/// does not know (`404 Unknown User, 10013`): the case says so and asks to
+/// check the id; a user Discord knows is banned though not a member.
+#[tokio::test]
+async fn discord_a_ban_of_an_unknown_user_is_refused_clearly() {
+    let s = setup();
+    let discord = fake_discord(&[MOD_ROLE], None);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+
+    let refused = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
+    assert_eq!(
+        (refused.applied, refused.detail.as_str()),
+        (
+            false,
+            "not applied: not found on the platform (Unknown User, code 10013): check the user id"
+        )
+    );
+    assert!(!discord.is_banned(TARGET));
+
+    discord.add_user(TARGET);
+    let banned = s.act(ALPHA_DISCORD, Action::Ban, &request(TARGET)).await;
+    assert!(banned.applied, "{banned:?}");
+    assert!(discord.is_banned(TARGET));
 }
 
 fn all_send_permissions(allowed: bool) -> Value {

@@ -143,6 +143,93 @@ async fn an_injected_429_is_waited_out_and_the_action_applies() {
     assert_eq!(discord.requests_to("PUT", &ban_path(&member(5))).len(), 1);
 }
 
+fn ban_request(i: u64) -> ActionRequest {
+    ActionRequest {
+        user_id: member(i),
+        reason: Some("raid".into()),
+        ..Default::default()
+    }
+}
+
+/// rate-limits.mdx, "Header Format": a 429 with `X-RateLimit-Scope: shared`
+/// is a per-resource limit. It stops that resource (here one member's ban
+/// for a minute, longer than the daemon waits), and the daemon says so; the
+/// bucket, whose headers still show room, goes on for every other member at
+/// once, and the limited resource is not asked again while it waits.
+#[tokio::test]
+async fn a_shared_429_stops_one_resource_and_its_bucket_goes_on() {
+    let (_fixture, discord, client) = setup(3);
+    discord.limit_route(
+        "PUT",
+        "/guilds/{guild}/bans/{user}",
+        5,
+        Duration::from_secs(60),
+    );
+    discord.limit_resource(&ban_path(&member(0)), Duration::from_secs(60));
+
+    let refused = client
+        .perform_action(ALPHA_DISCORD, Action::Ban, &ban_request(0))
+        .await
+        .unwrap();
+    assert!(!refused.applied, "{refused:?}");
+    assert!(
+        refused.detail.starts_with(
+            "not applied: still rate limited by the platform after retrying (retry after 60"
+        ),
+        "{}",
+        refused.detail
+    );
+    for i in 1..3 {
+        let banned = client
+            .perform_action(ALPHA_DISCORD, Action::Ban, &ban_request(i))
+            .await
+            .unwrap();
+        assert!(banned.applied, "member {i}: {banned:?}");
+        assert!(discord.is_banned(&member(i)));
+    }
+    let again = client
+        .perform_action(ALPHA_DISCORD, Action::Ban, &ban_request(0))
+        .await
+        .unwrap();
+    assert!(!again.applied, "{again:?}");
+    assert!(!discord.is_banned(&member(0)));
+    assert_eq!(
+        discord.requests_to("PUT", &ban_path(&member(0))).len(),
+        1,
+        "the limited resource is not asked again before its retry_after"
+    );
+    assert_eq!(
+        discord.too_many_requests(),
+        TooManyRequests {
+            shared: 1,
+            ..TooManyRequests::default()
+        }
+    );
+}
+
+/// A 429 from in front of Discord's API (no `X-RateLimit-*` headers, no
+/// JSON body, only `Retry-After`) is waited out and the request sent again.
+#[tokio::test]
+async fn a_429_from_outside_the_buckets_is_waited_out() {
+    let (_fixture, discord, client) = setup(1);
+    discord.inject_unbucketed_429("PUT", &ban_path(&member(0)), Duration::from_millis(200));
+
+    let banned = client
+        .perform_action(ALPHA_DISCORD, Action::Ban, &ban_request(0))
+        .await
+        .unwrap();
+    assert!(banned.applied, "{banned:?}");
+    assert!(discord.is_banned(&member(0)));
+    assert_eq!(discord.requests_to("PUT", &ban_path(&member(0))).len(), 2);
+    assert_eq!(
+        discord.too_many_requests(),
+        TooManyRequests {
+            injected: 1,
+            ..TooManyRequests::default()
+        }
+    );
+}
+
 #[tokio::test]
 async fn the_global_limit_is_respected() {
     const BANS: u64 = 25;

@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 
 use modctl_client::Client;
 use modctl_e2e::fakes::FakeDiscord;
-use modctl_e2e::fakes::discord::{ADMIN_ROLE, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::discord::{
+    ADMIN_ROLE, MANAGE_CHANNELS, MOD_PERMISSIONS, MOD_ROLE, OWNER, TOKEN as DISCORD_TOKEN,
+};
 use modctl_e2e::restore::{assert_nothing_remains, dry_run, item, post_restore, restore, wait};
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, error_body};
-use modctl_types::restore::{ItemKind, ItemOutcome, MatchedBy, PlanStep, RestoreJob};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, error_body};
+use modctl_types::restore::{ItemKind, ItemOutcome, JobState, MatchedBy, PlanStep, RestoreJob};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -533,4 +535,122 @@ async fn an_item_the_platform_refuses_is_reported_and_the_job_goes_on() {
     assert!(discord.channels_named("chan-0").is_empty());
     assert_eq!(discord.channels_named("chan-1").len(), 1);
     assert_eq!(discord.channels_named("chan-2").len(), 1);
+}
+
+/// Discord may create a role or channel and still answer 500, or create it
+/// and lose the answer: the adapter then looks for what it sent among the
+/// guild's roles or channels that were not there before, and records the
+/// one it finds instead of creating a second. A 5xx that came before
+/// Discord acted leaves nothing to find, and the creation is sent again.
+#[tokio::test]
+async fn a_creation_answered_500_or_never_is_found_not_created_twice() {
+    let discord = guild();
+    let fixture = Fixture::seed(TestDaemon::start_with_platform_timeout(
+        Duration::from_millis(500),
+    ));
+    fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    discord.delete_role(HELPERS);
+    discord.delete_channel(RULES);
+    discord.delete_channel(STAFF_NOTES);
+    let roles = format!("/guilds/{ALPHA_DISCORD}/roles");
+    let channels = format!("/guilds/{ALPHA_DISCORD}/channels");
+    // The role: created, then answered 500.
+    discord.fail_after(
+        "POST",
+        &roles,
+        500,
+        json!({"message": "500: Internal Server Error", "code": 0}),
+        1,
+    );
+    // The first channel: created, and its answer never comes; the second:
+    // refused with a 502 before Discord acted, then created on the retry.
+    discord.lose_answers("POST", &channels, 1);
+    discord.fail(
+        "POST",
+        &channels,
+        502,
+        json!({"message": "502: Bad Gateway", "code": 0}),
+        1,
+    );
+
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_nothing_remains(&job);
+    let helpers = only(discord.roles_named("Helpers"), "Helpers role");
+    assert_eq!(
+        discord.requests_to("POST", &roles).len(),
+        1,
+        "never sent twice"
+    );
+    assert_eq!(
+        item(&job, ItemKind::Role, HELPERS)
+            .planned
+            .live_id
+            .as_deref(),
+        Some(helpers.as_str())
+    );
+    let rules = only(discord.channels_named("rules"), "rules channel");
+    let notes = only(discord.channels_named("staff-notes"), "staff-notes channel");
+    assert_eq!(
+        discord.requests_to("POST", &channels).len(),
+        3,
+        "the lost one once, the refused one twice"
+    );
+    assert_eq!(
+        item(&job, ItemKind::Channel, RULES)
+            .planned
+            .live_id
+            .as_deref(),
+        Some(rules.as_str())
+    );
+    assert_eq!(
+        item(&job, ItemKind::Channel, STAFF_NOTES)
+            .planned
+            .live_id
+            .as_deref(),
+        Some(notes.as_str())
+    );
+    for (kind, id) in [
+        (ItemKind::Role, HELPERS),
+        (ItemKind::Channel, RULES),
+        (ItemKind::Channel, STAFF_NOTES),
+    ] {
+        let done = item(&job, kind, id);
+        assert_eq!(done.outcome, ItemOutcome::Done, "{done:#?}");
+    }
+}
+
+/// Creating a channel needs Manage Channels (guild.mdx, "Create Guild
+/// Channel"; the fake refuses without it): a bot without it gets the roles
+/// back, and each channel is reported failed with the permission it needs.
+#[tokio::test]
+async fn a_bot_without_manage_channels_is_told_which_permission_a_channel_needs() {
+    let discord = guild();
+    let (fixture, client) = connected(&discord);
+    let (daemon, key) = (&fixture.daemon, &fixture.alpha_rw);
+    client.capture_snapshot(ALPHA_DISCORD).await.unwrap();
+    discord.delete_role(HELPERS);
+    discord.delete_channel(RULES);
+    discord.set_role_permissions(MOD_ROLE, MOD_PERMISSIONS & !MANAGE_CHANNELS);
+
+    let job = restore(daemon, key, ALPHA_DISCORD).await;
+    assert_eq!(job.state, JobState::Done, "{job:#?}");
+    assert_eq!(
+        item(&job, ItemKind::Role, HELPERS).outcome,
+        ItemOutcome::Done
+    );
+    only(discord.roles_named("Helpers"), "Helpers role");
+    let rules = item(&job, ItemKind::Channel, RULES);
+    assert_eq!(rules.outcome, ItemOutcome::Failed, "{rules:#?}");
+    assert_eq!(
+        rules.result.as_deref(),
+        Some(
+            "the platform refused: Missing Permissions, code 50013; creating a channel needs the Manage Channels permission"
+        )
+    );
+    assert!(discord.channels_named("rules").is_empty());
 }

@@ -9,8 +9,8 @@
 //! | kick     | kick | ban then unban | recorded; removal on the admin side |
 //! | ban      | ban | `banChatMember` | recorded; deactivation on the admin side |
 //! | unban    | unban | `unbanChatMember` | recorded; reactivation on the admin side |
-//! | jail     | jail role, roles saved | indefinite or timed mute | refused (400) |
-//! | unjail   | roles restored | mute lifted | nothing to unjail (409) |
+//! | jail     | jail role, roles the bot may take saved (managed ones kept) | indefinite or timed mute | refused (400) |
+//! | unjail   | saved roles given back | mute lifted | nothing to unjail (409) |
 
 use modctl_types::config::Sections;
 use modctl_types::moderation::{Action, CaseState, JailRecord};
@@ -148,6 +148,48 @@ pub struct Context<'a> {
     pub until: Option<Timestamp>,
 }
 
+/// Discord's longest timeout: `communication_disabled_until` may be "up to
+/// 28 days in the future" (discord-docs/guild.mdx, "Modify Guild Member"),
+/// in the future of Discord's clock.
+pub const DISCORD_MAX_TIMEOUT_SECONDS: i64 = 28 * 86_400;
+/// How far below that a Discord timeout's end is kept: the end is computed
+/// on the daemon's clock, and one running ahead of Discord's by up to this
+/// much would otherwise see a 28-day timeout refused. Five minutes is far
+/// more than a synchronised clock is off, and costs a moderator at most
+/// five minutes of a four-week timeout.
+pub const DISCORD_CLOCK_MARGIN_SECONDS: i64 = 300;
+
+/// When a timeout of `minutes` from `now` (unix seconds) ends on
+/// `platform`: on Discord at most 28 days less the clock margin from now,
+/// so the case records the end the platform was sent.
+pub fn timeout_end(platform: Platform, now: i64, minutes: u32) -> i64 {
+    let wanted = now + i64::from(minutes) * 60;
+    match platform {
+        Platform::Discord => {
+            wanted.min(now + DISCORD_MAX_TIMEOUT_SECONDS - DISCORD_CLOCK_MARGIN_SECONDS)
+        }
+        Platform::Telegram | Platform::Slack => wanted,
+        // A platform added later keeps the length asked for until its
+        // limits are written here.
+        _ => wanted,
+    }
+}
+
+/// The note a Discord timeout's detail ends with when its length was cut
+/// by [`timeout_end`]; empty otherwise.
+fn discord_timeout_note(minutes: Option<u32>) -> String {
+    let asked = minutes.map_or(0, |m| i64::from(m) * 60);
+    let most = DISCORD_MAX_TIMEOUT_SECONDS - DISCORD_CLOCK_MARGIN_SECONDS;
+    if asked <= most {
+        return String::new();
+    }
+    format!(
+        "; {minutes} minutes asked, cut to 28 days less {margin} minutes: Discord refuses a timeout ending more than 28 days ahead of its own clock, and the margin allows for the daemon's clock being ahead of it",
+        minutes = asked / 60,
+        margin = DISCORD_CLOCK_MARGIN_SECONDS / 60,
+    )
+}
+
 /// Whether carrying out `action` on `platform` changes anything on the
 /// platform. Cases of actions that do not can be settled again from scratch
 /// after a crash; the others must be checked on the platform.
@@ -222,7 +264,10 @@ pub async fn carry_out(
             discord(adapter, user, Act::Timeout, async {
                 result(
                     adapter.timeout(user, until, reason).await,
-                    Outcome::applied(format!("timed out until {until}")),
+                    Outcome::applied(format!(
+                        "timed out until {until}{}",
+                        discord_timeout_note(input.minutes)
+                    )),
                 )
             })
             .await
@@ -360,22 +405,41 @@ async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Conte
         .filter(|r| *r != jail_role)
         .cloned()
         .collect();
-    let mut new_roles = if cx.config.jail.strip_roles {
-        Vec::new()
+    // Discord refuses a role list that takes away a role the bot may not
+    // (an integration's or the booster role, or one at or above the bot's
+    // highest): those stay, and only what is taken is saved, so the unjail
+    // gives back exactly that.
+    let (saved_roles, kept): (Vec<String>, Vec<String>) = if cx.config.jail.strip_roles {
+        current
+            .iter()
+            .cloned()
+            .partition(|r| hierarchy.bot_may_assign(r))
     } else {
-        current.clone()
+        (current.clone(), Vec::new())
+    };
+    let mut new_roles = if cx.config.jail.strip_roles {
+        kept.clone()
+    } else {
+        current
     };
     new_roles.push(jail_role.to_owned());
     let until = cx
         .until
         .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
-    let saved = current.len();
+    let saved = saved_roles.len();
+    let kept_note = if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; kept {} role(s) the bot may not take away (managed by Discord or an integration, or not below the bot's highest role): {}",
+            kept.len(),
+            kept.join(", ")
+        )
+    };
     let done = Outcome::applied(format!(
-        "jailed {until}: {saved} role(s) saved, jail role given"
+        "jailed {until}: {saved} role(s) saved, jail role given{kept_note}"
     ))
-    .with_jail(JailEffect::Jailed {
-        saved_roles: current,
-    });
+    .with_jail(JailEffect::Jailed { saved_roles });
     result(
         adapter
             .set_roles(&input.user_id, &new_roles, input.reason.as_deref())
@@ -402,24 +466,51 @@ async fn discord_unjail(
             Err(refusal) => return refusal,
         };
     let saved = cx.jail.map(|j| j.saved_roles.clone()).unwrap_or_default();
-    let restored: Vec<String> = if cx.config.jail.strip_roles {
-        saved
+    // What they have now (minus the jail role) stays: the roles the jail
+    // kept (managed, above the bot) and any given since. The saved roles
+    // are added back, except those the bot can no longer give (deleted, or
+    // moved to or above its highest role, or now managed): Discord would
+    // refuse the whole list for one of them.
+    let mut restored: Vec<String> = hierarchy
+        .roles_of(&input.user_id)
+        .unwrap_or_default()
+        .iter()
+        .filter(|r| Some(r.as_str()) != jail_role)
+        .cloned()
+        .collect();
+    let mut given = 0;
+    let mut not_given = Vec::new();
+    if cx.config.jail.strip_roles {
+        for role in saved {
+            if restored.contains(&role) {
+                continue;
+            }
+            if hierarchy.bot_may_assign(&role) {
+                restored.push(role);
+                given += 1;
+            } else {
+                not_given.push(role);
+            }
+        }
     } else {
-        hierarchy
-            .roles_of(&input.user_id)
-            .unwrap_or_default()
-            .iter()
-            .filter(|r| Some(r.as_str()) != jail_role)
-            .cloned()
-            .collect()
+        given = restored.len();
+    }
+    let not_given_note = if not_given.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; not given back, the bot may no longer give them (deleted, managed, or not below its highest role): {}",
+            not_given.join(", ")
+        )
     };
-    let count = restored.len();
     result(
         adapter
             .set_roles(&input.user_id, &restored, input.reason.as_deref())
             .await,
-        Outcome::applied(format!("released: {count} role(s) restored"))
-            .with_jail(JailEffect::Released),
+        Outcome::applied(format!(
+            "released: {given} role(s) restored{not_given_note}"
+        ))
+        .with_jail(JailEffect::Released),
     )
 }
 

@@ -332,7 +332,10 @@ struct Pending<'a> {
 fn insert_pending(tx: &rusqlite::Transaction<'_>, pending: &Pending<'_>) -> ModerationResult<Case> {
     let input = pending.input;
     let expires_at = match input.action {
-        Action::Timeout | Action::Jail => input.minutes.map(|m| pending.now + i64::from(m) * 60),
+        Action::Timeout => input
+            .minutes
+            .map(|m| behaviour::timeout_end(pending.platform, pending.now, m)),
+        Action::Jail => input.minutes.map(|m| pending.now + i64::from(m) * 60),
         _ => None,
     };
     let detail = format!(

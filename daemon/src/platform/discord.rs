@@ -32,6 +32,17 @@ pub mod structure;
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://discord.com/api/v10";
+/// Discord wants `DiscordBot ($url, $versionNumber)` from every HTTP API
+/// client and may block requests without it (Cloudflare errors):
+/// shared/platform-specs/discord-docs/reference.mdx, "User Agent". The
+/// daemon's general user agent (`modctld/...`) is not of that form.
+pub const USER_AGENT: &str = concat!(
+    "DiscordBot (",
+    env!("CARGO_PKG_REPOSITORY"),
+    ", ",
+    env!("CARGO_PKG_VERSION"),
+    ")"
+);
 /// Longest reason Discord keeps in its audit log.
 const MAX_AUDIT_REASON_CHARS: usize = 512;
 /// encodeURIComponent's set: everything but letters, digits and `-_.!~*'()`.
@@ -109,10 +120,15 @@ impl Discord {
                     .limiter
                     .acquire(&route, self.clients.retry.max_wait)
                     .await?;
-                let mut request = self.clients.http.request(method.clone(), &url).header(
-                    reqwest::header::AUTHORIZATION,
-                    format!("Bot {}", self.token),
-                );
+                let mut request = self
+                    .clients
+                    .http
+                    .request(method.clone(), &url)
+                    .header(
+                        reqwest::header::AUTHORIZATION,
+                        format!("Bot {}", self.token),
+                    )
+                    .header(reqwest::header::USER_AGENT, USER_AGENT);
                 if let Some(reason) = reason.filter(|r| !r.is_empty()) {
                     request = request.header("X-Audit-Log-Reason", audit_log_reason(reason));
                 }
@@ -163,7 +179,9 @@ impl Discord {
 /// does what one did (shared/platform-specs/discord-docs/guild.mdx, "Create
 /// Guild Ban", "Modify Guild Member"). A repeated DELETE is answered 404
 /// Unknown Member or Unknown Ban ("Remove Guild Member", "Remove Guild
-/// Ban"), and a repeated POST creates a second role, channel or message.
+/// Ban"), and a repeated POST creates a second role, channel or message:
+/// a restore's creations look for what a failed POST made before sending it
+/// again (`apply::create_once`, issue #23).
 fn repeat(method: &Method) -> Repeat {
     if *method == Method::GET || *method == Method::PUT || *method == Method::PATCH {
         Repeat::Safe
@@ -194,13 +212,20 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
     if status.is_success() {
         return Ok(body);
     }
-    let message = body["message"].as_str().map_or_else(
+    let mut message = body["message"].as_str().map_or_else(
         || status.to_string(),
         |m| match body["code"].as_i64() {
             Some(code) => format!("{m}, code {code}"),
             None => m.to_owned(),
         },
     );
+    // "Invalid Form Body" says which field and why only in `errors`
+    // (opcodes-and-status-codes.mdx, "Example JSON Error Response").
+    let mut fields = Vec::new();
+    field_errors(&body["errors"], "", &mut fields);
+    if !fields.is_empty() {
+        message = format!("{message} ({})", fields.join("; "));
+    }
     Err(match status.as_u16() {
         401 => PlatformError::Unauthorized,
         403 => PlatformError::Forbidden(message),
@@ -220,6 +245,27 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         _ => PlatformError::Invalid(message),
     }
     .redacted(secrets))
+}
+
+/// The `field: message` pairs of a 50035 error's `errors` tree, whose
+/// leaves are `_errors` arrays under the field's path (`roles.0`).
+fn field_errors(errors: &Value, path: &str, out: &mut Vec<String>) {
+    let Some(object) = errors.as_object() else {
+        return;
+    };
+    for (key, value) in object {
+        if key == "_errors" {
+            for error in value.as_array().into_iter().flatten() {
+                if let Some(text) = error["message"].as_str() {
+                    out.push(format!("{path}: {text}"));
+                }
+            }
+        } else if path.is_empty() {
+            field_errors(value, key, out);
+        } else {
+            field_errors(value, &format!("{path}.{key}"), out);
+        }
+    }
 }
 
 /// A guild member as Discord sends it (the fields the daemon reads).
@@ -280,6 +326,7 @@ impl PlatformAdapter for Discord {
                             .as_str()
                             .and_then(|p| p.parse().ok())
                             .unwrap_or(0),
+                        managed: role["managed"].as_bool().unwrap_or(false),
                     })
                     .collect()
             })
@@ -399,6 +446,18 @@ mod tests {
             assert!(!text.contains("discord-secret-token"), "{text}");
             assert!(text.contains(&format!("Bot {REDACTED}, code 0")), "{text}");
         }
+    }
+
+    /// reference.mdx, "User Agent": `DiscordBot ($url, $versionNumber)`.
+    #[test]
+    fn the_user_agent_has_discords_form() {
+        let inner = USER_AGENT
+            .strip_prefix("DiscordBot (")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .expect("DiscordBot (...)");
+        let (url, version) = inner.split_once(", ").expect("url, version");
+        assert!(url.starts_with("https://"), "{url}");
+        assert_eq!(version, env!("CARGO_PKG_VERSION"));
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct Role {
     pub position: i64,
     /// Permission bits.
     pub permissions: u64,
+    /// Managed by an integration (a bot's own role, the server booster
+    /// role, a subscription's): only Discord gives and takes it.
+    pub managed: bool,
 }
 
 /// A member and their role ids.
@@ -101,6 +104,22 @@ impl Hierarchy {
             .map(|t| t.roles.as_slice())
     }
 
+    /// Whether the bot may give `role` to a member or take it away. Discord
+    /// refuses both for a role an integration manages (the role object's
+    /// `managed`, discord-docs/permissions.mdx "Role Object"; answered `50028
+    /// Invalid Role`) and for a role at or above the bot's highest
+    /// ("Permission Hierarchy": "A bot can grant roles to other users that
+    /// are of a lower position than its own highest role"); the owner is
+    /// above the hierarchy, not above `managed`. An unknown role (deleted
+    /// since) cannot be given either.
+    pub fn bot_may_assign(&self, role: &str) -> bool {
+        self.role(role).is_some_and(|r| {
+            !r.managed
+                && r.id != self.guild_id
+                && (self.bot.user_id == self.owner_id || r.position < self.highest(&self.bot))
+        })
+    }
+
     /// Whether the bot may do `act` to the target; `Err` names the reason.
     pub fn check(&self, act: Act<'_>) -> Result<(), String> {
         let (needed, name) = match act {
@@ -156,26 +175,31 @@ mod tests {
                     id: "g".into(),
                     position: 0,
                     permissions: 0,
+                    managed: false,
                 },
                 Role {
                     id: "mod".into(),
                     position: 5,
                     permissions: KICK_MEMBERS | BAN_MEMBERS | MODERATE_MEMBERS | MANAGE_ROLES,
+                    managed: false,
                 },
                 Role {
                     id: "member".into(),
                     position: 1,
                     permissions: 0,
+                    managed: false,
                 },
                 Role {
                     id: "admin".into(),
                     position: 9,
                     permissions: ADMINISTRATOR,
+                    managed: false,
                 },
                 Role {
                     id: "jail".into(),
                     position: 2,
                     permissions: 0,
+                    managed: false,
                 },
             ],
             bot: Member {
@@ -232,5 +256,25 @@ mod tests {
             Err("the user is not a member of this server".into())
         );
         assert_eq!(absent.check(Act::Ban), Ok(()));
+    }
+
+    #[test]
+    fn the_bot_assigns_only_unmanaged_roles_below_its_highest() {
+        let mut h = guild(&["mod"], &["member"]);
+        h.roles.push(Role {
+            id: "booster".into(),
+            position: 1,
+            permissions: 0,
+            managed: true,
+        });
+        assert!(h.bot_may_assign("member"));
+        assert!(h.bot_may_assign("jail"));
+        assert!(!h.bot_may_assign("booster"), "managed");
+        assert!(!h.bot_may_assign("mod"), "the bot's own highest");
+        assert!(!h.bot_may_assign("admin"), "above the bot");
+        assert!(!h.bot_may_assign("gone"), "unknown");
+        h.owner_id = "bot".into();
+        assert!(h.bot_may_assign("admin"));
+        assert!(!h.bot_may_assign("booster"));
     }
 }

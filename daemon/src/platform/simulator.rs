@@ -167,6 +167,8 @@ fn load_hierarchy(
                 id: row.get(0)?,
                 position: row.get(1)?,
                 permissions: row.get::<_, i64>(2)? as u64,
+                // The simulator has no integrations.
+                managed: false,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

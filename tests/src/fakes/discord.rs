@@ -6,10 +6,17 @@
 //! (roles, timeout), bans (with the audit-log reason) and posted messages.
 //! Writes are refused the way Discord refuses them: `403 Missing Permissions`
 //! when the bot lacks the permission or does not outrank the member, `404`
-//! with Discord's error codes for unknown members, bans, roles and channels.
+//! with Discord's error codes for unknown members, bans, roles and channels,
+//! `400 Invalid Role, 50028` for a member role list adding or removing a
+//! managed role, `400 Invalid Form Body` for a timeout ending more than 28
+//! days after the fake's (the machine's) clock.
 //! Those rules are written here from Discord's documentation, not borrowed
 //! from the daemon, so a disagreement between the daemon's own check and the
 //! platform shows up in tests.
+//!
+//! A request without the user agent Discord documents (`DiscordBot ($url,
+//! $versionNumber)`, discord-docs/reference.mdx "User Agent") is blocked
+//! with a bare 403, as Discord's edge may block it, before anything else.
 //!
 //! Rate limits are enforced as Discord does (see [`limits`]): every answer
 //! carries the `X-RateLimit-*` headers of its route bucket, a request beyond
@@ -21,10 +28,13 @@
 //! served on Discord's routes (`GET /guilds/{id}`, `/roles`, `/channels`)
 //! with the fields each channel type has. A restore's writes ([`writes`]):
 //! roles created and placed under the hierarchy's rules, channels created
-//! within Discord's limits, overwrites put. Not modelled: creating channels
-//! needs no permission (the seeded bot's role has no Manage Channels, and
-//! snapshot tests create channels through it), and editing or deleting
-//! roles and channels through the API.
+//! and edited only with Manage Channels and within Discord's limits,
+//! overwrites put. Messages are posted only where the bot may view the
+//! channel and send (its permissions there: the guild's, then the channel's
+//! overwrites, as permissions.mdx computes them). A ban names a user Discord
+//! knows (every member ever added, banned users, and [`FakeDiscord::add_user`]),
+//! else `404 Unknown User, 10013`. Not modelled: editing or deleting roles
+//! and channels through the API.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -59,8 +69,27 @@ pub const BAN_MEMBERS: u64 = 1 << 2;
 pub const MANAGE_ROLES: u64 = 1 << 28;
 /// `MODERATE_MEMBERS`.
 pub const MODERATE_MEMBERS: u64 = 1 << 40;
-/// KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS
-pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS | BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS;
+/// `MANAGE_CHANNELS`.
+pub const MANAGE_CHANNELS: u64 = 1 << 4;
+/// `VIEW_CHANNEL`.
+pub const VIEW_CHANNEL: u64 = 1 << 10;
+/// `SEND_MESSAGES`.
+pub const SEND_MESSAGES: u64 = 1 << 11;
+/// What the moderators' role (and so the seeded bot) holds: KICK_MEMBERS |
+/// BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS | MANAGE_CHANNELS |
+/// VIEW_CHANNEL | SEND_MESSAGES, every permission a feature of the daemon
+/// needs.
+pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS
+    | BAN_MEMBERS
+    | MANAGE_ROLES
+    | MODERATE_MEMBERS
+    | MANAGE_CHANNELS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES;
+
+/// A user agent of the form Discord documents, for tests that call the fake
+/// themselves.
+pub const TEST_USER_AGENT: &str = "DiscordBot (https://example.invalid/modctl-tests, 1.0)";
 
 /// Ids the fake gives to roles, channels and messages it creates.
 const FIRST_CREATED_ID: u64 = 800_000_000_000_000_001;
@@ -125,6 +154,7 @@ impl FakeDiscord {
                 ),
             ]),
             bans: BTreeMap::new(),
+            users: [OWNER, BOT].iter().map(|u| (*u).to_owned()).collect(),
             messages: HashMap::new(),
             next_id: FIRST_CREATED_ID,
             gateway_url: None,
@@ -134,6 +164,11 @@ impl FakeDiscord {
         let server = FakeServer::start(Box::new({
             let (guild, limits) = (guild.clone(), limits.clone());
             move |request| {
+                // Discord's edge blocks clients without the documented user
+                // agent before the API sees them.
+                if !guild::valid_user_agent(request.header("user-agent")) {
+                    return guild::blocked_user_agent();
+                }
                 // A wrong token is refused before any limit counts it.
                 if request.header("authorization") != Some(&format!("Bot {TOKEN}")) {
                     return answer(&mut lock(&guild), request);
@@ -173,7 +208,21 @@ impl FakeDiscord {
     /// The next request to `method` `path` is answered `429` with
     /// `retry_after` (a global one when `global`), and does not count.
     pub fn inject_429(&self, method: &str, path: &str, retry_after: Duration, global: bool) {
-        lock(&self.limits).inject(method, path, retry_after, global);
+        lock(&self.limits).inject(method, path, retry_after, global, false);
+    }
+
+    /// The next request to `method` `path` is answered `429` with only a
+    /// `Retry-After` header (whole seconds, at least 1) and no body: a 429
+    /// from outside Discord's buckets, as a proxy in front of the API sends.
+    pub fn inject_unbucketed_429(&self, method: &str, path: &str, retry_after: Duration) {
+        lock(&self.limits).inject(method, path, retry_after, false, true);
+    }
+
+    /// Every request to `path` (any method) for the next `retry_after` is
+    /// answered `429` with `X-RateLimit-Scope: shared`: the resource is
+    /// limited, its bucket is not (see [`limits`]).
+    pub fn limit_resource(&self, path: &str, retry_after: Duration) {
+        lock(&self.limits).limit_resource(path, Instant::now() + retry_after);
     }
 
     /// The 429s sent so far, by cause.
@@ -200,11 +249,15 @@ impl FakeDiscord {
     /// keeps their timeout).
     pub fn add_member(&self, user: &str, roles: &[&str]) {
         let roles = roles.iter().map(|r| (*r).to_owned()).collect();
-        self.guild()
-            .members
-            .entry(user.to_owned())
-            .or_default()
-            .roles = roles;
+        let mut guild = self.guild();
+        guild.users.insert(user.to_owned());
+        guild.members.entry(user.to_owned()).or_default().roles = roles;
+    }
+
+    /// Makes `user` a Discord user the guild has never seen (not a member):
+    /// one a ban may name.
+    pub fn add_user(&self, user: &str) {
+        self.guild().users.insert(user.to_owned());
     }
 
     /// Removes `user` from the guild (as if they left).
@@ -245,6 +298,7 @@ impl FakeDiscord {
     pub fn ban_seed(&self, user: &str) {
         let mut guild = self.guild();
         guild.members.remove(user);
+        guild.users.insert(user.to_owned());
         guild.bans.insert(user.to_owned(), None);
     }
 

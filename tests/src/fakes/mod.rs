@@ -32,8 +32,11 @@
 //! The fakes read no clock: expiry times (`communication_disabled_until`,
 //! `until_date`) are kept as sent, because the daemon's clock may be set by
 //! the test and the fakes must not second-guess it. Discord's rate limits
-//! are the exception: their windows are real time (the daemon's limiter
-//! waits in real time too), read from the monotonic clock.
+//! are one exception: their windows are real time (the daemon's limiter
+//! waits in real time too), read from the monotonic clock. Discord's
+//! 28-day limit on timeouts is the other: it counts from Discord's clock,
+//! which the fake takes to be the machine's, so a test that advances the
+//! daemon's clock is a daemon whose clock runs ahead of Discord's.
 
 pub mod discord;
 pub(crate) mod server;

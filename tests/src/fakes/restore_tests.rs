@@ -9,14 +9,15 @@ use super::tests::{discord_call, send};
 use super::{FakeDiscord, FakeSlack, slack};
 
 const GUILD: &str = "100000000000000001";
-const VIEW_CHANNEL: u64 = 1 << 10;
+/// `MANAGE_GUILD`: a permission the seeded bot does not hold.
+const MANAGE_GUILD: u64 = 1 << 5;
 
 #[tokio::test]
 async fn discord_roles_are_created_at_the_bottom_and_placed_only_below_the_bot() {
     let fake = FakeDiscord::start(GUILD);
     let roles = format!("/guilds/{GUILD}/roles");
-    // The bot lacks View Channel: it cannot grant it.
-    let body = json!({"name": "Helpers", "permissions": VIEW_CHANNEL.to_string()});
+    // The bot lacks Manage Guild: it cannot grant it.
+    let body = json!({"name": "Helpers", "permissions": MANAGE_GUILD.to_string()});
     let (status, _) = discord_call(&fake, "POST", &roles, Some(body)).await;
     assert_eq!(status, 403);
     let body = json!({"name": "Helpers", "permissions": "0", "color": 255, "hoist": true});
@@ -89,17 +90,17 @@ async fn discord_channels_need_a_category_parent_and_overwrites_what_the_bot_hol
     let chat = chat["id"].as_str().unwrap().to_owned();
 
     let put = |target: &str| format!("/channels/{chat}/permissions/{target}");
-    let body = json!({"type": 0, "allow": VIEW_CHANNEL.to_string(), "deny": "0"});
+    let body = json!({"type": 0, "allow": MANAGE_GUILD.to_string(), "deny": "0"});
     let (status, _) = discord_call(&fake, "PUT", &put(MOD_ROLE), Some(body.clone())).await;
-    assert_eq!(status, 403, "the bot does not hold View Channel");
-    fake.set_role_permissions(GUILD, VIEW_CHANNEL);
+    assert_eq!(status, 403, "the bot does not hold Manage Guild");
+    fake.set_role_permissions(GUILD, MANAGE_GUILD);
     let (status, _) = discord_call(&fake, "PUT", &put(MOD_ROLE), Some(body.clone())).await;
     assert_eq!(status, 204);
     let (status, _) = discord_call(&fake, "PUT", &put("600000000000000999"), Some(body)).await;
     assert_eq!(status, 404, "an unknown role");
     assert_eq!(
         fake.overwrites_of(&chat),
-        [(MOD_ROLE.to_owned(), false, VIEW_CHANNEL, 0)]
+        [(MOD_ROLE.to_owned(), false, MANAGE_GUILD, 0)]
     );
 
     let (status, _) = discord_call(

@@ -12,6 +12,14 @@ const GUILD: &str = "100000000000000001";
 const USER: &str = "500000000000000003";
 const CHAT: i64 = -1_001_000_000_001;
 
+/// A client with the user agent Discord wants (the other fakes ignore it).
+pub(super) fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .user_agent(discord::TEST_USER_AGENT)
+        .build()
+        .unwrap()
+}
+
 /// Sends `method` `url` with an optional authorization header and JSON body;
 /// the status, the `Retry-After` header and the JSON body (`Null` if none).
 pub(super) async fn send(
@@ -20,7 +28,7 @@ pub(super) async fn send(
     auth: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Option<String>, Value) {
-    let http = reqwest::Client::new();
+    let http = http_client();
     let mut request = http.request(method.parse().unwrap(), url);
     if let Some(auth) = auth {
         request = request.header("authorization", auth);
@@ -67,7 +75,7 @@ async fn discord_bans_remove_the_member_and_unknown_bans_are_404() {
         (404, json!({"message": "Unknown Ban", "code": 10026}))
     );
     let auth = format!("Bot {}", discord::TOKEN);
-    let http = reqwest::Client::new();
+    let http = http_client();
     let status = http
         .put(format!("{}{ban}", fake.uri()))
         .header("authorization", auth)
@@ -154,13 +162,27 @@ async fn discord_member_patches_replace_roles_and_set_timeouts() {
     assert_eq!((status, &body["roles"]), (200, &json!([JAIL_ROLE])));
     assert_eq!(fake.roles_of(USER), Some(vec![JAIL_ROLE.to_owned()]));
 
-    let until = "2031-01-01T00:00:00Z";
+    // Up to 28 days ahead of Discord's clock (the machine's), not beyond.
+    let in_days = |days: i64| {
+        jiff::Timestamp::from_second(jiff::Timestamp::now().as_second() + days * 86_400)
+            .unwrap()
+            .to_string()
+    };
+    let until = in_days(27);
     let patch = json!({"communication_disabled_until": until});
     assert_eq!(
         discord_call(&fake, "PATCH", &member, Some(patch)).await.0,
         200
     );
-    assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until));
+    assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until.as_str()));
+    let patch = json!({"communication_disabled_until": in_days(29)});
+    let (status, body) = discord_call(&fake, "PATCH", &member, Some(patch)).await;
+    assert_eq!(
+        (status, body["code"].as_u64()),
+        (400, Some(50035)),
+        "{body}"
+    );
+    assert_eq!(fake.timed_out_until(USER).as_deref(), Some(until.as_str()));
 
     // A role the guild does not have changes nothing.
     let (status, body) = discord_call(&fake, "PATCH", &member, Some(json!({"roles": ["1"]}))).await;
@@ -452,7 +474,7 @@ async fn discord_limited(
     method: &str,
     path: &str,
 ) -> (u16, std::collections::HashMap<String, String>, Value) {
-    let response = reqwest::Client::new()
+    let response = http_client()
         .request(method.parse().unwrap(), format!("{}{path}", fake.uri()))
         .header("authorization", format!("Bot {}", discord::TOKEN))
         .send()
@@ -539,4 +561,107 @@ async fn discord_enforces_the_global_limit_and_injected_429s() {
     assert_eq!(headers["x-ratelimit-remaining"], "0");
     assert_eq!(discord_limited(&fake, "GET", "/users/@me").await.0, 200);
     assert_eq!(fake.too_many_requests().injected, 1);
+}
+
+/// The rules of issue #23, each as Discord documents it: the user agent,
+/// managed roles, Manage Channels, posting where the bot may view and send,
+/// bans of users Discord does not know, and a resource's `shared` 429.
+#[tokio::test]
+async fn discord_enforces_the_documented_rules_of_issue_23() {
+    let fake = FakeDiscord::start(GUILD);
+    // reference.mdx "User Agent": no `DiscordBot (url, version)`, blocked.
+    let status = reqwest::Client::new()
+        .get(format!("{}/users/@me", fake.uri()))
+        .header("authorization", format!("Bot {}", discord::TOKEN))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 403);
+    assert_eq!(discord_call(&fake, "GET", "/users/@me", None).await.0, 200);
+
+    // A managed role is neither given nor taken.
+    fake.add_role("600000000000000077", 1, 0);
+    fake.mark_role("600000000000000077", None, true);
+    fake.add_member(USER, &[MEMBER_ROLE, "600000000000000077"]);
+    let member = format!("/guilds/{GUILD}/members/{USER}");
+    let (status, body) =
+        discord_call(&fake, "PATCH", &member, Some(json!({"roles": [JAIL_ROLE]}))).await;
+    assert_eq!(
+        (status, body),
+        (400, json!({"message": "Invalid Role", "code": 50028}))
+    );
+    let keep = json!({"roles": ["600000000000000077", JAIL_ROLE]});
+    assert_eq!(
+        discord_call(&fake, "PATCH", &member, Some(keep)).await.0,
+        200
+    );
+
+    // Posting: View Channel, then Send Messages, in that channel.
+    let post = format!("/channels/{}/messages", discord::MODLOG_CHANNEL);
+    let hello = json!({"content": "hello"});
+    assert_eq!(
+        discord_call(&fake, "POST", &post, Some(hello.clone()))
+            .await
+            .0,
+        200
+    );
+    fake.add_overwrite(
+        discord::MODLOG_CHANNEL,
+        MOD_ROLE,
+        false,
+        0,
+        discord::SEND_MESSAGES,
+    );
+    let (status, body) = discord_call(&fake, "POST", &post, Some(hello.clone())).await;
+    assert_eq!((status, body["code"].as_u64()), (403, Some(50013)));
+    fake.add_overwrite(discord::MODLOG_CHANNEL, BOT, true, 0, discord::VIEW_CHANNEL);
+    let (status, body) = discord_call(&fake, "POST", &post, Some(hello)).await;
+    assert_eq!((status, body["code"].as_u64()), (403, Some(50001)));
+    assert_eq!(fake.messages(discord::MODLOG_CHANNEL), ["hello"]);
+
+    // A ban names a user Discord knows, member or not.
+    let ban = |user: &str| format!("/guilds/{GUILD}/bans/{user}");
+    let (status, body) =
+        discord_call(&fake, "PUT", &ban("500000000000000077"), Some(json!({}))).await;
+    assert_eq!(
+        (status, body),
+        (404, json!({"message": "Unknown User", "code": 10013}))
+    );
+    fake.add_user("500000000000000077");
+    let (status, _) = discord_call(&fake, "PUT", &ban("500000000000000077"), Some(json!({}))).await;
+    assert_eq!(status, 204);
+
+    // Creating and editing channels needs Manage Channels.
+    fake.set_role_permissions(
+        MOD_ROLE,
+        discord::MOD_PERMISSIONS & !discord::MANAGE_CHANNELS,
+    );
+    let channels = format!("/guilds/{GUILD}/channels");
+    let (status, body) = discord_call(
+        &fake,
+        "POST",
+        &channels,
+        Some(json!({"name": "x", "type": 0})),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_u64()), (403, Some(50013)));
+    let edit = format!("/channels/{}", discord::MODLOG_CHANNEL);
+    let (status, _) = discord_call(&fake, "PATCH", &edit, Some(json!({"topic": "t"}))).await;
+    assert_eq!(status, 403);
+
+    // rate-limits.mdx: a resource's limit answers `shared` 429s and leaves
+    // its bucket's room alone.
+    let (_, headers, _) = discord_limited(&fake, "GET", &format!("/guilds/{GUILD}/bans/1")).await;
+    let remaining = headers["x-ratelimit-remaining"].clone();
+    let limited = format!("/guilds/{GUILD}/bans/2");
+    fake.limit_resource(&limited, Duration::from_secs(60));
+    let (status, headers, body) = discord_limited(&fake, "GET", &limited).await;
+    assert_eq!(status, 429);
+    assert_eq!(headers["x-ratelimit-scope"], "shared");
+    assert_eq!(body["message"], "The resource is being rate limited.");
+    assert_eq!(headers["x-ratelimit-remaining"], remaining);
+    let (status, _, _) = discord_limited(&fake, "GET", &format!("/guilds/{GUILD}/bans/3")).await;
+    assert_eq!(status, 404, "another resource of the bucket is served");
+    assert_eq!(fake.too_many_requests().shared, 1);
 }

@@ -4,6 +4,8 @@
 //! /channels/{id}/permissions/{target}`;
 //! and the bot's standing (`GET /users/@me`, its member, the roles).
 
+use std::collections::HashSet;
+
 use async_trait::async_trait;
 use modctl_types::snapshot::{DiscordChannel, DiscordRole, OverwriteKind, PermissionOverwrite};
 use reqwest::Method;
@@ -33,6 +35,104 @@ struct RolePayload {
 
 fn id_of(value: Value, what: &str) -> PlatformResult<String> {
     payload::<Created>(value, what).map(|c| c.id)
+}
+
+/// The fields of a role's creation that say a listed role is the one a
+/// lost answer made: the name the restore matches roles by (see
+/// `crate::restore::plan`), and what else was sent.
+const ROLE_FIELDS: [&str; 5] = ["name", "permissions", "color", "hoist", "mentionable"];
+/// The same for a channel: the restore's key (type, name, parent).
+const CHANNEL_FIELDS: [&str; 3] = ["name", "type", "parent_id"];
+
+/// The ids in a list of roles or channels.
+fn listed_ids(list: &Value) -> HashSet<String> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["id"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The item of `list` that was not there `before` and has every one of
+/// `fields` as `body` sent it (a field not sent must be absent or null,
+/// e.g. a channel without a parent) and is not managed: the one the lost
+/// creation made. The oldest, should there be several.
+fn made_by(
+    list: &Value,
+    before: &HashSet<String>,
+    body: &Value,
+    fields: &[&str],
+) -> Option<String> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter(|item| item["id"].as_str().is_some_and(|id| !before.contains(id)))
+        .filter(|item| item["managed"].as_bool() != Some(true))
+        .filter(|item| fields.iter().all(|f| item[*f] == body[*f]))
+        .filter_map(|item| item["id"].as_str().map(str::to_owned))
+        .min_by_key(|id| (id.len(), id.clone()))
+}
+
+impl Discord {
+    /// `POST path` with `body`, for a creation, sent again only when the
+    /// first try surely made nothing. A 5xx or a lost answer may come
+    /// after Discord created the item (the retry policy never repeats a
+    /// `POST` on its own): then the items at `list` are read and one that
+    /// was not there before and matches what was sent is taken as the
+    /// created one; only when there is none is the `POST` sent again (with
+    /// the policy's attempts and backoff). Reading the list before the
+    /// first try is what tells a new item from one of the same name that
+    /// was already there.
+    async fn create_once(
+        &self,
+        path: &str,
+        list: &str,
+        body: Value,
+        fields: &[&str],
+        reason: &str,
+        (what, needs): (&str, &str),
+    ) -> PlatformResult<String> {
+        let before = listed_ids(&self.call(Method::GET, list, None, None).await?);
+        let policy = self.clients.retry;
+        let mut attempt = 1;
+        loop {
+            let error = match self
+                .call(Method::POST, path, Some(body.clone()), Some(reason))
+                .await
+            {
+                Ok(created) => return id_of(created, &format!("{what} from Discord")),
+                Err(e) if e.may_have_applied() => e,
+                // Discord's refusal says only "Missing Permissions"; which
+                // one is documented per route (guild.mdx, "Create Guild
+                // Role" needs MANAGE_ROLES, "Create Guild Channel"
+                // MANAGE_CHANNELS).
+                Err(PlatformError::Forbidden(m)) => {
+                    return Err(PlatformError::Forbidden(format!(
+                        "{m}; creating a {what} needs the {needs} permission"
+                    )));
+                }
+                Err(e) => return Err(e),
+            };
+            // The list cannot be read: the item may exist, so it is not
+            // created again; the restore's next run matches it by name.
+            let Ok(now) = self.call(Method::GET, list, None, None).await else {
+                return Err(error);
+            };
+            if let Some(id) = made_by(&now, &before, &body, fields) {
+                tracing::info!(
+                    id,
+                    error = %error,
+                    "a {what} was created although its answer failed; found it, not created again"
+                );
+                return Ok(id);
+            }
+            if attempt >= policy.max_attempts {
+                return Err(error);
+            }
+            tokio::time::sleep(policy.backoff * 2u32.saturating_pow(attempt - 1)).await;
+            attempt += 1;
+        }
+    }
 }
 
 #[async_trait]
@@ -91,10 +191,15 @@ impl StructureWriter for Discord {
             body["unicode_emoji"] = json!(emoji);
         }
         let path = format!("/guilds/{}/roles", self.guild_id);
-        let created = self
-            .call(Method::POST, &path, Some(body), Some(reason))
-            .await?;
-        id_of(created, "role from Discord")
+        self.create_once(
+            &path,
+            &path,
+            body,
+            &ROLE_FIELDS,
+            reason,
+            ("role", "Manage Roles"),
+        )
+        .await
     }
 
     async fn position_roles(
@@ -139,10 +244,15 @@ impl StructureWriter for Discord {
             }
         }
         let path = format!("/guilds/{}/channels", self.guild_id);
-        let created = self
-            .call(Method::POST, &path, Some(body), Some(reason))
-            .await?;
-        id_of(created, "channel from Discord")
+        self.create_once(
+            &path,
+            &path,
+            body,
+            &CHANNEL_FIELDS,
+            reason,
+            ("channel", "Manage Channels"),
+        )
+        .await
     }
 
     async fn set_channel_topic(

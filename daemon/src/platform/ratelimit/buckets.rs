@@ -18,6 +18,14 @@
 //! - The global limit is 50 requests per second per bot token; a 429 with
 //!   `X-RateLimit-Global` (or scope `global`) stops every route until its
 //!   `retry_after` has passed.
+//! - A 429 with `X-RateLimit-Scope: shared` is a *per resource* limit
+//!   (rate-limits.mdx, "Header Format" and "Example Exceeded Resource Rate
+//!   Limit Response": its bucket headers still show room): it stops that
+//!   one resource (the path, ids and all) until its `retry_after`, not the
+//!   bucket, whose other resources go on. Discord does not count it as an
+//!   invalid request ("Invalid Request Limit").
+//! - A 429 from outside the buckets (no `X-RateLimit-*` headers, e.g. from
+//!   a proxy or Cloudflare) is waited out on the route's bucket.
 //!
 //! Requests in flight are reserved from `remaining` when they are sent, so
 //! concurrent requests never overrun a bucket while their answers are on the
@@ -41,8 +49,11 @@ use tokio::time::Instant;
 
 /// Discord's global limit: requests per [`GLOBAL_WINDOW`] per bot token.
 pub const GLOBAL_LIMIT: usize = 50;
-/// The global limit's window. No margin is needed: it is counted from when
-/// an answer was read, which is after Discord counted the request.
+/// The global limit's window: Discord's second (rate-limits.mdx, "Global
+/// Rate Limit"), with no margin added. The margin is in where it is
+/// counted from: when an answer was read, which is after Discord counted
+/// the request, however long the request took to arrive (docs/api.md,
+/// "Discord rate limits", says the same).
 pub const GLOBAL_WINDOW: Duration = Duration::from_secs(1);
 /// An answer whose window ends this much later than the one the bucket
 /// knows describes a new window; closer, it is the same window seen by a
@@ -64,6 +75,9 @@ pub struct Route {
     /// The guild, channel or webhook id; empty for routes without one
     /// (`/users/@me`).
     major: String,
+    /// The resource a `shared` 429 limits: the path with its ids (a
+    /// webhook's token replaced, as in `key`), without the method.
+    resource: String,
 }
 
 impl Route {
@@ -75,6 +89,7 @@ impl Route {
         let mut key = String::from(method);
         key.push(' ');
         let mut major = String::new();
+        let mut resource = String::new();
         for (i, segment) in segments.iter().enumerate() {
             let previous = i.checked_sub(1).map(|p| segments[p]);
             let shown = match (i, previous) {
@@ -91,8 +106,14 @@ impl Route {
             };
             key.push('/');
             key.push_str(shown);
+            resource.push('/');
+            resource.push_str(if shown == ":token" { shown } else { segment });
         }
-        Route { key, major }
+        Route {
+            key,
+            major,
+            resource,
+        }
     }
 }
 
@@ -112,6 +133,9 @@ pub struct Observed {
     pub reset_after: Option<Duration>,
     /// A 429's `X-RateLimit-Global: true` or `X-RateLimit-Scope: global`.
     pub global: bool,
+    /// A 429's `X-RateLimit-Scope: shared`: the resource is limited, not
+    /// the bucket.
+    pub shared: bool,
     /// A 429's `retry_after` (body) or `Retry-After` (header).
     pub retry_after: Option<Duration>,
 }
@@ -130,6 +154,7 @@ impl Observed {
             reset_after: number("x-ratelimit-reset-after").map(seconds),
             global: header("x-ratelimit-global").is_some_and(|v| v.eq_ignore_ascii_case("true"))
                 || header("x-ratelimit-scope").is_some_and(|v| v.eq_ignore_ascii_case("global")),
+            shared: header("x-ratelimit-scope").is_some_and(|v| v.eq_ignore_ascii_case("shared")),
             retry_after: number("retry-after").map(seconds),
         }
     }
@@ -265,6 +290,8 @@ pub struct Limits {
     answered: VecDeque<Instant>,
     /// A global 429's end.
     global_until: Option<Instant>,
+    /// Resources a `shared` 429 stopped, until when.
+    resources: HashMap<String, Instant>,
 }
 
 impl Limits {
@@ -273,6 +300,10 @@ impl Limits {
     pub fn try_acquire(&mut self, route: &Route, now: Instant) -> Decision {
         if let Some(until) = self.global_until.filter(|until| *until > now) {
             return Decision::WaitUntil(until);
+        }
+        self.resources.retain(|_, until| *until > now);
+        if let Some(until) = self.resources.get(&route.resource) {
+            return Decision::WaitUntil(*until);
         }
         while self
             .answered
@@ -359,7 +390,16 @@ impl Limits {
         {
             bucket.observe(limit, remaining, reset_after, now);
         }
-        if limited {
+        if limited && answer.shared {
+            // The bucket's headers (room left) were taken above; only the
+            // resource waits.
+            let until = now + answer.retry_after.unwrap_or(Duration::from_secs(1));
+            let resource = self
+                .resources
+                .entry(route.resource.clone())
+                .or_insert(until);
+            *resource = (*resource).max(until);
+        } else if limited {
             let retry_after = answer
                 .retry_after
                 .or(answer.reset_after)

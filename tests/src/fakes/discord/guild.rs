@@ -7,9 +7,15 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
-use super::{ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, TOKEN};
+use super::{
+    ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, SEND_MESSAGES,
+    TOKEN, VIEW_CHANNEL,
+};
 use crate::fakes::server::{Recorded, Reply};
 
+/// Discord's longest timeout, from its own clock (guild.mdx, "Modify Guild
+/// Member": "up to 28 days in the future").
+const MAX_TIMEOUT_SECONDS: i64 = 28 * 86_400;
 /// Discord's limit on `delete_message_seconds` (7 days).
 const MAX_DELETE_MESSAGE_SECONDS: i64 = 604_800;
 
@@ -67,6 +73,8 @@ pub(super) struct Guild {
     pub(super) members: BTreeMap<String, GuildMember>,
     /// Banned user -> the audit-log reason, if one was given.
     pub(super) bans: BTreeMap<String, Option<String>>,
+    /// The Discord users the fake knows: a ban naming another is refused.
+    pub(super) users: std::collections::BTreeSet<String>,
     pub(super) messages: HashMap<String, Vec<String>>,
     pub(super) next_id: u64,
     /// What `GET /gateway/bot` answers as the gateway's URL.
@@ -92,6 +100,28 @@ pub(super) fn invalid_form(field: &str, problem: &str) -> Reply {
             "errors": { field: { "_errors": [{ "code": "BASE_TYPE_INVALID", "message": problem }] } },
         }),
     )
+}
+
+/// shared/platform-specs/discord-docs/reference.mdx, "User Agent": HTTP
+/// API clients must send `User-Agent: DiscordBot ($url, $versionNumber)`
+/// (more may follow); "requests that do not have a valid User Agent
+/// specified may be blocked and return a Cloudflare error". The fake always
+/// blocks them, so a missing or malformed one shows in every test.
+pub(super) fn valid_user_agent(agent: Option<&str>) -> bool {
+    let Some(inner) = agent.and_then(|a| a.strip_prefix("DiscordBot (")) else {
+        return false;
+    };
+    let Some((inner, _more)) = inner.split_once(')') else {
+        return false;
+    };
+    matches!(inner.split_once(", "), Some((url, version)) if !url.trim().is_empty() && !version.trim().is_empty())
+}
+
+/// What Cloudflare answers a blocked client: 403 and an error page, not
+/// Discord's JSON (error 1010, "the owner of this website has banned your
+/// access based on your browser's signature").
+pub(super) fn blocked_user_agent() -> Reply {
+    Reply::empty(403)
 }
 
 fn method_not_allowed() -> Reply {
@@ -314,6 +344,49 @@ impl Guild {
         }
     }
 
+    /// `user`'s permissions in `channel`, as permissions.mdx "Permission
+    /// Overwrites" computes them: the guild-wide ones (all of them for the
+    /// owner and administrators), then the channel's `@everyone`
+    /// overwrite, the member's roles' overwrites (denies, then allows), and
+    /// the member's own.
+    pub(super) fn channel_permissions(&self, user: &str, channel: &str) -> u64 {
+        let base = self.permissions(user);
+        if base & ADMINISTRATOR != 0 || base == u64::MAX {
+            return u64::MAX;
+        }
+        let Some(channel) = self.channels.iter().find(|c| c.id == channel) else {
+            return base;
+        };
+        let overwrite = |id: &str, kind: u8| {
+            channel
+                .overwrites
+                .iter()
+                .find(|(o, k, ..)| o == id && *k == kind)
+                .map(|(_, _, allow, deny)| (*allow, *deny))
+        };
+        let mut bits = base;
+        if let Some((allow, deny)) = overwrite(&self.id, 0) {
+            bits = (bits & !deny) | allow;
+        }
+        let roles = self
+            .members
+            .get(user)
+            .map(|m| m.roles.clone())
+            .unwrap_or_default();
+        let (mut allow, mut deny) = (0, 0);
+        for role in &roles {
+            if let Some((a, d)) = overwrite(role, 0) {
+                allow |= a;
+                deny |= d;
+            }
+        }
+        bits = (bits & !deny) | allow;
+        if let Some((allow, deny)) = overwrite(user, 1) {
+            bits = (bits & !deny) | allow;
+        }
+        bits
+    }
+
     /// The bot must be a member with `permission`.
     pub(super) fn bot_needs(&self, permission: u64) -> Result<(), Reply> {
         if !self.members.contains_key(BOT) {
@@ -385,6 +458,16 @@ impl Guild {
             .filter(|r| !current.contains(r))
             .chain(current.iter().filter(|r| !wanted.contains(r)));
         for id in changed {
+            // Only Discord gives and takes a role an integration manages
+            // (the role object's `managed`, discord-docs/permissions.mdx
+            // "Role Object"): a member list adding or removing one is
+            // refused as a whole with `50028 Invalid role`
+            // (opcodes-and-status-codes.mdx, "JSON Error Codes").
+            if self.role(id).is_some_and(|r| r.managed) {
+                return Err(error(400, "Invalid Role", 50028));
+            }
+            // permissions.mdx "Permission Hierarchy": a bot grants (and
+            // takes) only roles below its own highest.
             let position = self.role(id).map_or(0, |r| r.position);
             if BOT != self.owner_id && position >= bot_highest {
                 return Err(missing_permissions());
@@ -398,6 +481,20 @@ impl Guild {
     fn check_timeout(&self, user: &str, until: &Value) -> Result<Option<String>, Reply> {
         let until = match until {
             Value::Null => None,
+            // guild.mdx, "Modify Guild Member": `communication_disabled_until`
+            // is "up to 28 days in the future", on Discord's clock: here the
+            // machine's real one (a test puts the daemon's clock ahead of it
+            // by advancing the daemon's).
+            Value::String(text)
+                if text.parse::<modctl_types::Timestamp>().is_ok_and(|t| {
+                    t.as_second() > jiff::Timestamp::now().as_second() + MAX_TIMEOUT_SECONDS
+                }) =>
+            {
+                return Err(invalid_form(
+                    "communication_disabled_until",
+                    "Timeout cannot be longer than 28 days.",
+                ));
+            }
             Value::String(text) if text.parse::<modctl_types::Timestamp>().is_ok() => {
                 Some(text.clone())
             }
@@ -459,6 +556,12 @@ impl Guild {
         if let Err(reply) = self.bot_needs(BAN_MEMBERS) {
             return reply;
         }
+        // A ban may name a user who is not a member, but not one who does
+        // not exist: `404 Unknown User, 10013` (opcodes-and-status-codes.mdx,
+        // "JSON Error Codes"; guild.mdx "Create Guild Ban" bans a user).
+        if !self.users.contains(user) {
+            return error(404, "Unknown User", 10013);
+        }
         if user == self.owner_id || (self.members.contains_key(user) && !self.bot_outranks(user)) {
             return missing_permissions();
         }
@@ -480,6 +583,18 @@ impl Guild {
     fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
         if !self.channels.iter().any(|c| c.id == channel) {
             return error(404, "Unknown Channel", 10003);
+        }
+        // A channel the bot cannot view does not exist for it: `403
+        // Missing Access, 50001` (permissions.mdx, VIEW_CHANNEL; the code in
+        // opcodes-and-status-codes.mdx). Posting also needs SEND_MESSAGES
+        // there (message.mdx, "Create Message": "the current user must have
+        // the SEND_MESSAGES permission"): else `403 Missing Permissions`.
+        let held = self.channel_permissions(BOT, channel);
+        if held & VIEW_CHANNEL == 0 {
+            return error(403, "Missing Access", 50001);
+        }
+        if held & SEND_MESSAGES == 0 {
+            return missing_permissions();
         }
         let content = match body["content"].as_str() {
             Some(content) if !content.is_empty() => content.to_owned(),

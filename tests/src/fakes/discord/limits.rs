@@ -16,6 +16,16 @@
 //! - A test can make the next request to a route answer one `429`
 //!   ([`super::FakeDiscord::inject_429`]), as when another client on the same
 //!   token spent the bucket.
+//! - A test can limit one resource ([`super::FakeDiscord::limit_resource`]):
+//!   every request to that path answers `429` with `X-RateLimit-Scope:
+//!   shared`, "The resource is being rate limited.", and the bucket's own
+//!   headers unchanged (its room is not spent), until `retry_after` has
+//!   passed (rate-limits.mdx, "Example Exceeded Resource Rate Limit
+//!   Response"); the bucket's other resources are served.
+//! - A test can make a request answer a `429` from outside the buckets
+//!   ([`super::FakeDiscord::inject_unbucketed_429`]): only `Retry-After`, no
+//!   `X-RateLimit-*` header, as a proxy in front of the API (Cloudflare,
+//!   rate-limits.mdx "Invalid Request Limit aka Cloudflare bans") answers.
 //!
 //! Requests with a wrong token are not counted (Discord answers 401 first).
 //! Unlike the guild, this reads a clock: the real monotonic one, since the
@@ -45,8 +55,11 @@ pub struct TooManyRequests {
     pub bucket: usize,
     /// The global limit was exceeded.
     pub global: usize,
-    /// Injected by the test ([`super::FakeDiscord::inject_429`]).
+    /// Injected by the test ([`super::FakeDiscord::inject_429`],
+    /// [`super::FakeDiscord::inject_unbucketed_429`]).
     pub injected: usize,
+    /// A resource the test limited ([`super::FakeDiscord::limit_resource`]).
+    pub shared: usize,
 }
 
 /// A bucket a test configured: requests matching `method` and `template`
@@ -84,6 +97,8 @@ struct Injected {
     path: String,
     retry_after: Duration,
     global: bool,
+    /// From outside the buckets: no `X-RateLimit-*` headers.
+    unbucketed: bool,
 }
 
 /// The fake's rate-limit state.
@@ -95,6 +110,8 @@ pub(super) struct RateLimits {
     global_window: Duration,
     global_sent: VecDeque<Instant>,
     injected: Vec<Injected>,
+    /// Limited resources (paths) and when their limit ends.
+    resources: HashMap<String, Instant>,
     pub(super) refused: TooManyRequests,
 }
 
@@ -107,6 +124,7 @@ impl Default for RateLimits {
             global_window: GLOBAL_WINDOW,
             global_sent: VecDeque::new(),
             injected: Vec::new(),
+            resources: HashMap::new(),
             refused: TooManyRequests::default(),
         }
     }
@@ -137,13 +155,25 @@ impl RateLimits {
         self.global_window = window;
     }
 
-    pub(super) fn inject(&mut self, method: &str, path: &str, retry_after: Duration, global: bool) {
+    pub(super) fn inject(
+        &mut self,
+        method: &str,
+        path: &str,
+        retry_after: Duration,
+        global: bool,
+        unbucketed: bool,
+    ) {
         self.injected.push(Injected {
             method: method.to_owned(),
             path: path.to_owned(),
             retry_after,
             global,
+            unbucketed,
         });
+    }
+
+    pub(super) fn limit_resource(&mut self, path: &str, until: Instant) {
+        self.resources.insert(path.to_owned(), until);
     }
 
     /// Admits `request` at `now` (then `Ok` with the headers its answer
@@ -160,6 +190,9 @@ impl RateLimits {
         {
             let injected = self.injected.remove(i);
             self.refused.injected += 1;
+            if injected.unbucketed {
+                return Err(unbucketed(injected.retry_after));
+            }
             let bucket = self.bucket(request);
             let headers = vec![
                 ("x-ratelimit-bucket".to_owned(), bucket.hash),
@@ -189,6 +222,37 @@ impl RateLimits {
             ));
         }
         let bucket = self.bucket(request);
+        if let Some(until) = self
+            .resources
+            .get(&request.path)
+            .copied()
+            .filter(|until| *until > now)
+        {
+            // The bucket's state as it is, its room not spent.
+            let (remaining, reset_after) =
+                match self.windows.get(&(bucket.hash.clone(), bucket.major)) {
+                    Some(window) if window.ends > now => {
+                        (bucket.limit.saturating_sub(window.used), window.ends - now)
+                    }
+                    _ => (bucket.limit, bucket.window),
+                };
+            self.refused.shared += 1;
+            let headers = vec![
+                ("x-ratelimit-bucket".to_owned(), bucket.hash),
+                ("x-ratelimit-limit".to_owned(), bucket.limit.to_string()),
+                ("x-ratelimit-remaining".to_owned(), remaining.to_string()),
+                ("x-ratelimit-reset-after".to_owned(), seconds(reset_after)),
+                ("x-ratelimit-reset".to_owned(), reset_epoch(reset_after)),
+            ];
+            let mut reply = too_many(until - now, false, headers);
+            reply.body["message"] = json!("The resource is being rate limited.");
+            for (name, value) in &mut reply.headers {
+                if name == "x-ratelimit-scope" {
+                    *value = "shared".to_owned();
+                }
+            }
+            return Err(reply);
+        }
         let window = self
             .windows
             .entry((bucket.hash.clone(), bucket.major))
@@ -277,6 +341,13 @@ fn reset_epoch(reset_after: Duration) -> String {
     let at = SystemTime::now() + reset_after;
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
     format!("{:.3}", since.as_secs_f64())
+}
+
+/// A 429 from in front of the API: `Retry-After` only, and a body that is
+/// not Discord's JSON.
+fn unbucketed(retry_after: Duration) -> Reply {
+    let whole = retry_after.as_nanos().div_ceil(1_000_000_000).max(1);
+    Reply::empty(429).header("retry-after", &whole.to_string())
 }
 
 /// Discord's 429: `retry_after` in the body and the headers, with the

@@ -2,7 +2,8 @@
 //! bulk `PATCH /guilds/{id}/roles` of positions, `POST
 //! /guilds/{id}/channels`, `PATCH /channels/{id}` (its topic) and `PUT
 //! /channels/{id}/permissions/{target}`,
-//! with Discord's rules: Manage Roles for roles and overwrites, nobody
+//! with Discord's rules: Manage Roles for roles and overwrites, Manage
+//! Channels for creating and editing channels, nobody
 //! grants a permission they lack, nobody moves a role to or from at or above
 //! their own highest, a guild has at most 250 roles and 500 channels, and a
 //! parent must be a category.
@@ -12,7 +13,7 @@ use serde_json::{Value, json};
 use super::guild::{
     Channel, Guild, GuildRole, error, invalid_form, missing_permissions, role_json,
 };
-use super::{ADMINISTRATOR, BOT, MANAGE_ROLES};
+use super::{ADMINISTRATOR, BOT, MANAGE_CHANNELS, MANAGE_ROLES};
 use crate::fakes::server::Reply;
 
 /// Discord's limits on a guild.
@@ -115,6 +116,11 @@ impl Guild {
     }
 
     pub(super) fn create_channel(&mut self, body: &Value) -> Reply {
+        // guild.mdx, "Create Guild Channel": "Requires the MANAGE_CHANNELS
+        // permission."
+        if let Err(reply) = self.bot_needs(MANAGE_CHANNELS) {
+            return reply;
+        }
         let name = match body["name"].as_str() {
             Some(name) if (1..=100).contains(&name.chars().count()) => name.to_owned(),
             _ => return invalid_form("name", "must be 1 to 100 characters long"),
@@ -158,6 +164,11 @@ impl Guild {
         let Some(index) = self.channels.iter().position(|c| c.id == channel) else {
             return error(404, "Unknown Channel", 10003);
         };
+        // channel.mdx, "Modify Channel": "Requires the MANAGE_CHANNELS
+        // permission for the guild."
+        if let Err(reply) = self.bot_needs(MANAGE_CHANNELS) {
+            return reply;
+        }
         match &body["topic"] {
             Value::Null => {}
             Value::String(topic) if topic.chars().count() <= 1024 => {

@@ -38,6 +38,8 @@ fn routes_keep_the_major_parameter_and_hide_other_ids() {
     assert_eq!((me.key.as_str(), me.major.as_str()), ("GET /users/@me", ""));
     let hook = Route::new("POST", "/webhooks/9/secret-token");
     assert_eq!(hook.key, "POST /webhooks/{}/:token");
+    assert_eq!(hook.resource, "/webhooks/9/:token");
+    assert_eq!(ban.resource, "/guilds/1/bans/22");
     assert_eq!(hook.major, "9");
 }
 
@@ -233,6 +235,27 @@ fn a_429_is_waited_out_globally_or_for_its_bucket() {
         Decision::WaitUntil(now + MS * 700)
     );
     send(&mut limits, &ban, now + MS * 700);
+}
+
+/// rate-limits.mdx: a `shared` 429 limits one resource; its bucket's
+/// other resources go on, and the bucket keeps the room its headers show.
+#[test]
+fn a_shared_429_stops_its_resource_not_its_bucket() {
+    let mut limits = Limits::default();
+    let now = Instant::now();
+    let ban_a = Route::new("PUT", "/guilds/1/bans/2");
+    let ban_b = Route::new("PUT", "/guilds/1/bans/3");
+    let t = send(&mut limits, &ban_a, now);
+    let mut refused = headers(429, "b", 5, 4, 1000);
+    refused.shared = true;
+    refused.retry_after = Some(MS * 60_000);
+    limits.complete(&ban_a, t, Some(&refused), now);
+    assert_eq!(
+        limits.try_acquire(&ban_a, now + MS),
+        Decision::WaitUntil(now + MS * 60_000)
+    );
+    send(&mut limits, &ban_b, now + MS);
+    send(&mut limits, &ban_a, now + MS * 60_000);
 }
 
 #[test]
