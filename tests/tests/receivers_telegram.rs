@@ -6,14 +6,52 @@
 use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::telegram::{BOT, TOKEN};
 use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually};
+use modctl_types::Platform;
 use modctld::store::receivers::{self, Receiving};
 use serde_json::Value;
+
+/// A second group of team alpha, on the same bot as [`ALPHA_TELEGRAM`].
+const SECOND_GROUP: &str = "-1002000000002";
 
 /// (messages, joins, leaves) of the group over the last 7 days, read from
 /// `GET /servers/{id}/community-insights`.
 fn totals(daemon: &TestDaemon, key: &TestKey) -> (u64, u64, u64) {
-    let t = daemon.community_insights(key, ALPHA_TELEGRAM).totals;
+    totals_of(daemon, key, ALPHA_TELEGRAM)
+}
+
+fn totals_of(daemon: &TestDaemon, key: &TestKey, server: &str) -> (u64, u64, u64) {
+    let t = daemon.community_insights(key, server).totals;
     (t.messages, t.joins, t.leaves)
+}
+
+/// [`connected`], with [`SECOND_GROUP`] a group of the same bot, claimed by
+/// alpha and connected with the same token.
+fn two_groups() -> (Fixture, FakeTelegram) {
+    let (fixture, telegram) = connected();
+    telegram.add_group(SECOND_GROUP.parse().unwrap());
+    fixture
+        .daemon
+        .claim("alpha", Platform::Telegram, SECOND_GROUP, "Second Group");
+    fixture
+        .daemon
+        .connect_live(SECOND_GROUP, TOKEN, &telegram.uri());
+    (fixture, telegram)
+}
+
+/// Connects `server` with a webhook at https://modctl.example.com.
+fn hook(daemon: &TestDaemon, server: &str, secret: &str) {
+    daemon.set_receiving(
+        server,
+        Receiving {
+            hook_url: Some("https://modctl.example.com".to_owned()),
+            hook_secret: Some(secret.to_owned()),
+            ..Receiving::default()
+        },
+    );
+}
+
+fn hook_url(server: &str) -> String {
+    format!("https://modctl.example.com/hooks/telegram/{server}")
 }
 
 fn stored_offset(daemon: &TestDaemon) -> i64 {
@@ -184,4 +222,80 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
         error_body(post_update(daemon, "-1009999", &message, Some(secret)).await).await;
     assert_eq!(status, 404);
     assert!(error.contains("--telegram-webhook-url"), "{error}");
+}
+
+/// Issue #23: Telegram keeps one webhook per bot, so two groups on one token
+/// get one `setWebhook` (the first group's URL) and the updates of both
+/// come through it, each counted for its group.
+#[tokio::test]
+async fn two_groups_on_one_bot_share_one_webhook() {
+    let (fixture, telegram) = two_groups();
+    let daemon = &fixture.daemon;
+    hook(daemon, ALPHA_TELEGRAM, "secret-one");
+    hook(daemon, SECOND_GROUP, "secret-two");
+    assert_eq!(daemon.start_receivers(), 0);
+    assert_eq!(daemon.start_receivers(), 0);
+    assert_eq!(telegram.webhooks_set(), 1, "one setWebhook for the bot");
+    assert_eq!(
+        telegram.webhook(),
+        Some((hook_url(ALPHA_TELEGRAM), Some("secret-one".to_owned())))
+    );
+    assert!(telegram.calls("getUpdates").is_empty());
+    assert!(telegram.calls("deleteWebhook").is_empty());
+
+    let now = daemon.now_unix();
+    let second: i64 = SECOND_GROUP.parse().unwrap();
+    let theirs = telegram.push_message_in(second, 5, now);
+    let ours = telegram.push_message(5, now);
+    for update in [&theirs, &ours] {
+        let accepted = post_update(daemon, ALPHA_TELEGRAM, update, Some("secret-one")).await;
+        assert_eq!(accepted.status(), 200);
+        assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
+    }
+    assert_eq!(totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP), (1, 0, 0));
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+
+    // A chat the bot is in but nobody connected counts nothing.
+    telegram.add_group(-1003000000003);
+    let stranger = telegram.push_message_in(-1003000000003, 5, now);
+    let accepted = post_update(daemon, ALPHA_TELEGRAM, &stranger, Some("secret-one")).await;
+    assert_eq!(accepted.json::<Value>().await.unwrap()["events"], 0);
+    // The other group's secret is not the registered webhook's.
+    let (status, _) =
+        error_body(post_update(daemon, ALPHA_TELEGRAM, &theirs, Some("secret-two")).await).await;
+    assert_eq!(status, 401);
+}
+
+/// Issue #23: a polled group and a webhook group on one token are served by
+/// the webhook alone (a poller would delete it); once no group asks for a
+/// webhook, one poller serves both.
+#[tokio::test]
+async fn a_polled_group_and_a_webhook_group_on_one_bot_never_poll_and_hook_at_once() {
+    let (fixture, telegram) = two_groups();
+    let daemon = &fixture.daemon;
+    hook(daemon, SECOND_GROUP, "secret-two");
+    assert_eq!(daemon.start_receivers(), 0, "no poller next to the webhook");
+    assert!(telegram.calls("deleteWebhook").is_empty());
+    assert!(telegram.calls("getUpdates").is_empty());
+    assert_eq!(
+        telegram.webhook(),
+        Some((hook_url(SECOND_GROUP), Some("secret-two".to_owned())))
+    );
+    let now = daemon.now_unix();
+    let polled_groups = telegram.push_message(5, now);
+    let accepted = post_update(daemon, SECOND_GROUP, &polled_groups, Some("secret-two")).await;
+    assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+
+    // Back to polling: one poller for both groups, after deleteWebhook.
+    daemon.set_receiving(SECOND_GROUP, Receiving::default());
+    let second: i64 = SECOND_GROUP.parse().unwrap();
+    telegram.push_message_in(second, 6, now);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the updates to be confirmed", || stored_offset(daemon) == 3);
+    assert_eq!(telegram.calls("deleteWebhook").len(), 1);
+    assert_eq!(telegram.webhook(), None);
+    assert_eq!(totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP), (1, 0, 0));
+    // The message already counted through the webhook is not counted again.
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
 }

@@ -13,14 +13,19 @@
 //!   An event id already counted in that workspace (Slack's retries, a
 //!   replay) is acknowledged and not counted again.
 //! - `POST /hooks/telegram/{server_id}`: the webhook `setWebhook` registered
-//!   for a group connected with a public URL. Checked with
+//!   for a bot with a group connected with a public URL (the URL of its
+//!   first such group: [`crate::receive`]). Checked with
 //!   `X-Telegram-Bot-Api-Secret-Token` (the secret the daemon gave
-//!   `setWebhook`), compared in constant time; 401 when it is missing or
-//!   wrong. Only updates of that group count.
+//!   `setWebhook`, the one of the group in the path), compared in constant
+//!   time; 401 when it is missing or wrong. Telegram keeps one webhook per
+//!   bot, so updates of every group connected with the bot's token count,
+//!   each for its group.
 //!
 //! Both answer once the events are counted and durable, never through a
 //! platform call: the platforms do not send again what was answered 200,
 //! so an answer must not run ahead of the write ([`activity::count_now`]).
+
+use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -137,11 +142,13 @@ async fn telegram_update(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let connection = live(&state)
-        .await?
-        .into_iter()
+    let live = live(&state).await?;
+    let connection = live
+        .iter()
         .find(|c| c.server_id == server_id && c.platform == Platform::Telegram);
-    let Some(expected) = connection.and_then(|c| c.receiving.hook_secret) else {
+    let Some((connection, expected)) =
+        connection.and_then(|c| Some((c, c.receiving.hook_secret.as_deref()?)))
+    else {
         return Err(ApiError::NotFound(format!(
             "no Telegram group `{server_id}` is connected with a webhook: connect it with `modctld server connect {server_id} --telegram-webhook-url URL`"
         )));
@@ -162,17 +169,24 @@ async fn telegram_update(
     let update: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
     let update = updates::decode(update).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    // Only this group's events: the secret is the group's, not the bot's.
-    let events: Vec<_> = update
-        .events
-        .into_iter()
-        .filter(|event| *event.server_id == *server_id)
-        .collect();
-    let received = events.len();
+    // The bot has one webhook for all its groups (Telegram keeps one per
+    // bot): the events of every group connected with the same token count,
+    // each for its own server; other chats the bot is in count nothing.
+    let groups = super::telegram::groups_of_bot(&live, connection);
+    let mut by_server: BTreeMap<String, Vec<_>> = BTreeMap::new();
+    for event in update.events {
+        if let Some(server) = groups.get(&*event.server_id) {
+            by_server.entry(server.clone()).or_default().push(event);
+        }
+    }
+    let received = by_server.values().map(Vec::len).sum::<usize>();
     // Counted before the answer, each with its id: Telegram does not send an
     // update again once it was answered, and sends it again (counted once)
     // when it was not.
-    let counted = activity::count_now(&state, server_id, events).await?;
+    let mut counted = 0;
+    for (server, events) in by_server {
+        counted += activity::count_now(&state, server, events).await?;
+    }
     Ok(Json(
         json!({ "ok": true, "events": received, "counted": counted }),
     ))

@@ -14,7 +14,10 @@
 //! removes a webhook left from earlier first, since `getUpdates` does not
 //! work while one is set.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+
+use modctl_types::Platform;
 
 use tokio::sync::watch;
 
@@ -23,7 +26,7 @@ use crate::platform::EventSource;
 use crate::platform::telegram::Telegram;
 use crate::platform::telegram::updates::{decode, update_id};
 use crate::store::StoreError;
-use crate::store::receivers;
+use crate::store::receivers::{self, LiveConnection};
 
 /// How long one `getUpdates` call waits for updates, in seconds.
 pub const POLL_SECS: u32 = 25;
@@ -121,4 +124,16 @@ pub async fn poll(
     }
     *offset = Some(next);
     Ok(count)
+}
+
+/// The groups a Telegram bot serves, among the live connections: chat id →
+/// server id, for every Telegram connection with `of`'s token and API base
+/// (one bot, one update queue or webhook, whichever group `of` is).
+pub fn groups_of_bot(live: &[LiveConnection], of: &LiveConnection) -> BTreeMap<String, String> {
+    live.iter()
+        .filter(|c| {
+            c.platform == Platform::Telegram && c.token == of.token && c.api_base == of.api_base
+        })
+        .map(|c| (c.server_id.clone(), c.server_id.clone()))
+        .collect()
 }

@@ -138,8 +138,11 @@ struct Bot {
     /// Updates not yet confirmed by a `getUpdates` offset.
     updates: Vec<Value>,
     next_update_id: i64,
-    /// `setWebhook`'s URL and secret token.
+    /// `setWebhook`'s URL and secret token: one per bot, whatever number
+    /// of groups it is in.
     webhook: Option<(String, Option<String>)>,
+    /// How many times `setWebhook` set one.
+    webhooks_set: usize,
 }
 
 impl FakeTelegram {
@@ -165,6 +168,7 @@ impl FakeTelegram {
             updates: Vec::new(),
             next_update_id: 1,
             webhook: None,
+            webhooks_set: 0,
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -201,6 +205,18 @@ impl FakeTelegram {
     /// Another chat the bot administers (e.g. a mod-log channel).
     pub fn add_chat(&self, chat_id: i64) {
         self.state().add_chat(chat_id);
+    }
+
+    /// Another group of the bot (one bot serves several groups, with one
+    /// update queue or webhook), with the bot an administrator and
+    /// [`OWNER`] its creator.
+    pub fn add_group(&self, chat_id: i64) {
+        let mut state = self.state();
+        state.add_chat(chat_id);
+        state
+            .chat(chat_id)
+            .members
+            .insert(OWNER, ChatMember::with(Status::Creator));
     }
 
     /// Makes `user` a plain member of the group.
@@ -404,6 +420,11 @@ impl Bot {
             chat.members
                 .insert(OWNER, ChatMember::with(Status::Creator));
         }
+    }
+
+    /// The `type` of `Chat` for `chat_id`.
+    fn chat_type(&self, _chat_id: i64) -> &'static str {
+        "supergroup"
     }
 
     fn chat(&mut self, chat_id: i64) -> &mut Chat {
