@@ -142,7 +142,43 @@ fn options_of_another_platform_or_a_bad_url_are_refused() {
         &["--telegram-webhook-url", "modctl.example.com"],
         1,
     );
-    assert!(err.contains("--telegram-webhook-url must be"), "{err}");
+    assert!(err.contains("--telegram-webhook-url `modctl.example.com` is not a URL"), "{err}");
+    // Telegram posts webhooks over HTTPS only, to ports 443, 80, 88 and 8443
+    // (setWebhook): anything else is refused with what to fix.
+    let err = connect(
+        &db,
+        "-1001",
+        &["--telegram-webhook-url", "http://modctl.example.com"],
+        1,
+    );
+    assert!(
+        err.contains("must be an https:// URL") && err.contains("not `http://`"),
+        "{err}"
+    );
+    let err = connect(
+        &db,
+        "-1001",
+        &["--telegram-webhook-url", "https://modctl.example.com:8080"],
+        1,
+    );
+    assert!(
+        err.contains("port 8080") && err.contains("443, 80, 88 or 8443"),
+        "{err}"
+    );
+    for accepted in [
+        "https://modctl.example.com:8443/",
+        "https://modctl.example.com:88",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("modctld.db");
+        run(modctld(&db).args(["team", "create", "alpha"]), 0);
+        claim(&db, "telegram", "-1001");
+        connect(&db, "-1001", &["--telegram-webhook-url", accepted], 0);
+        assert_eq!(
+            connections(&db)[0].receiving.hook_url.as_deref(),
+            Some(accepted.trim_end_matches('/'))
+        );
+    }
     let err = connect(&db, "-1001", &["--signing-secret-env", "UNSET_VARIABLE"], 1);
     assert!(err.contains("UNSET_VARIABLE is not set"), "{err}");
     // Nothing was connected by the refused commands.

@@ -40,6 +40,7 @@ fn two_groups() -> (Fixture, FakeTelegram) {
 
 /// Connects `server` with a webhook at https://modctl.example.com.
 fn hook(daemon: &TestDaemon, server: &str, secret: &str) {
+    // A URL Telegram accepts (HTTPS, port 443).
     daemon.set_receiving(
         server,
         Receiving {
@@ -298,4 +299,28 @@ async fn a_polled_group_and_a_webhook_group_on_one_bot_never_poll_and_hook_at_on
     assert_eq!(totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP), (1, 0, 0));
     // The message already counted through the webhook is not counted again.
     assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+}
+
+/// Issue #23: Telegram refuses a webhook that is not HTTPS on port 443, 80,
+/// 88 or 8443 (setWebhook), and so does the fake: a URL stored before
+/// `server connect` checked it is not registered, and no poller takes its
+/// place behind the operator's back.
+#[test]
+fn a_webhook_url_telegram_refuses_is_not_registered() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    for base in ["http://modctl.example.com", "https://modctl.example.com:8080"] {
+        daemon.set_receiving(
+            ALPHA_TELEGRAM,
+            Receiving {
+                hook_url: Some(base.to_owned()),
+                hook_secret: Some("secret".to_owned()),
+                ..Receiving::default()
+            },
+        );
+        assert_eq!(daemon.start_receivers(), 0);
+    }
+    assert_eq!(telegram.calls("setWebhook").len(), 2);
+    assert_eq!(telegram.webhook(), None);
+    assert_eq!(telegram.webhooks_set(), 0);
 }

@@ -147,13 +147,10 @@ fn receiving(
                 .with_context(|| format!("environment variable {var} is not set or empty"))
         })
         .transpose()?;
-    if let Some(url) = &telegram_webhook_url
-        && !(url.starts_with("https://") || url.starts_with("http://"))
-    {
-        anyhow::bail!(
-            "--telegram-webhook-url must be the daemon's public https:// base URL, e.g. https://modctl.example.com"
-        );
-    }
+    let telegram_webhook_url = telegram_webhook_url
+        .map(|url| crate::receive::hooks::check_telegram_webhook_base(&url))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let hook_secret = telegram_webhook_url.as_ref().map(|_| {
         // Telegram allows A-Z, a-z, 0-9, `_` and `-`: hex fits.
         let mut bytes = [0u8; 32];
@@ -162,7 +159,7 @@ fn receiving(
     });
     Ok(Receiving {
         signing_secret,
-        hook_url: telegram_webhook_url.map(|u| u.trim_end_matches('/').to_owned()),
+        hook_url: telegram_webhook_url,
         hook_secret,
     })
 }

@@ -54,6 +54,45 @@ pub fn routes() -> Router<AppState> {
         .route("/telegram/{server_id}", post(telegram_update))
 }
 
+/// The ports Telegram posts webhooks to (Bot API reference, setWebhook,
+/// "Notes": "Ports currently supported for webhooks: 443, 80, 88, 8443").
+pub const TELEGRAM_WEBHOOK_PORTS: [u16; 4] = [443, 80, 88, 8443];
+
+/// Checks the daemon's public base URL for a Telegram webhook as Telegram
+/// will (setWebhook: an HTTPS URL, on one of [`TELEGRAM_WEBHOOK_PORTS`]),
+/// so a URL it would refuse is refused when the group is connected rather
+/// than failing every minute in the log; returns it without a trailing `/`.
+/// The error says what to fix.
+pub fn check_telegram_webhook_base(url: &str) -> Result<String, String> {
+    const EXAMPLE: &str = "e.g. https://modctl.example.com or https://modctl.example.com:8443";
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        format!("--telegram-webhook-url `{url}` is not a URL ({e}): give the daemon's public https:// base URL, {EXAMPLE}")
+    })?;
+    if parsed.scheme() != "https" {
+        return Err(format!(
+            "--telegram-webhook-url must be an https:// URL (Telegram posts webhooks over HTTPS only), not `{}://`: serve the daemon behind TLS, {EXAMPLE}",
+            parsed.scheme()
+        ));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(format!(
+            "--telegram-webhook-url `{url}` has no host: {EXAMPLE}"
+        ));
+    }
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    if !TELEGRAM_WEBHOOK_PORTS.contains(&port) {
+        return Err(format!(
+            "--telegram-webhook-url uses port {port}, but Telegram posts webhooks only to ports 443, 80, 88 or 8443: expose the daemon (or a proxy in front of it) on one of them, {EXAMPLE}"
+        ));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(format!(
+            "--telegram-webhook-url must be a base URL without `?` or `#` (the daemon appends /hooks/telegram/ID): {EXAMPLE}"
+        ));
+    }
+    Ok(url.trim_end_matches('/').to_owned())
+}
+
 /// The webhook URL of `server_id` under the daemon's public base URL.
 pub fn telegram_hook_url(base: &str, server_id: &str) -> String {
     format!("{}/hooks/telegram/{server_id}", base.trim_end_matches('/'))
