@@ -7,6 +7,7 @@ use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::telegram::{BOT, TOKEN};
 use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually};
 use modctl_types::Platform;
+use modctl_types::moderation::{Action, ActionRequest};
 use modctld::store::receivers::{self, Receiving};
 use serde_json::Value;
 
@@ -323,4 +324,53 @@ fn a_webhook_url_telegram_refuses_is_not_registered() {
     assert_eq!(telegram.calls("setWebhook").len(), 2);
     assert_eq!(telegram.webhook(), None);
     assert_eq!(telegram.webhooks_set(), 0);
+}
+
+/// Issue #23: a basic group upgraded to a supergroup gets a new chat id
+/// (Message `migrate_to_chat_id` in the old group, `migrate_from_chat_id`
+/// in the new one). The server follows it: the supergroup's messages count
+/// for the same server, next to what the group had, and actions go to the
+/// supergroup (the old id answers every call with an error).
+#[test]
+fn an_upgraded_group_keeps_its_server_and_its_history() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    let old: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let new: i64 = -1_009_000_000_001;
+    telegram.make_basic_group(old);
+    let now = daemon.now_unix();
+    telegram.push_message(5, now);
+    telegram.upgrade_to_supergroup(old, new, now);
+    telegram.push_message_in(new, 5, now);
+    telegram.add_member(6);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the updates to be confirmed", || stored_offset(daemon) == 5);
+    // Both messages of the member, in the group and then the supergroup,
+    // count for the server; the two service messages do not.
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (2, 0, 0));
+    let secrets = daemon.store().secrets().clone();
+    let chat = daemon.write(move |tx| {
+        modctld::store::connections::get(tx, &secrets, ALPHA_TELEGRAM)
+    });
+    assert_eq!(
+        chat.unwrap().telegram_chat_id.as_deref(),
+        Some("-1009000000001")
+    );
+
+    let client = daemon.client(&fixture.alpha_rw);
+    let response = daemon
+        .block_on(client.perform_action(
+            ALPHA_TELEGRAM,
+            Action::Timeout,
+            &ActionRequest {
+                user_id: "6".into(),
+                minutes: Some(60),
+                ..Default::default()
+            },
+        ))
+        .unwrap();
+    assert!(response.applied, "{response:?}");
+    assert!(telegram.is_muted(6));
+    let restrict = telegram.calls("restrictChatMember");
+    assert_eq!(restrict[0].body["chat_id"], new);
 }

@@ -146,6 +146,66 @@ impl Telegram {
     }
 }
 
+/// What `getChat` says a chat is, for connecting it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChatKind {
+    /// A supergroup: every method the daemon calls works.
+    Supergroup,
+    /// A basic group: `restrictChatMember` and `unbanChatMember` work only in
+    /// supergroups (their entries in the Bot API reference).
+    BasicGroup,
+    /// The group was upgraded to the supergroup with this id
+    /// (ResponseParameters `migrate_to_chat_id`).
+    MigratedTo(i64),
+    /// A private chat or a channel (`type`).
+    Other(String),
+}
+
+impl Telegram {
+    /// `getChat` for the group (ChatFullInfo `type`: "private", "group",
+    /// "supergroup" or "channel"), following an upgrade: a group that became
+    /// a supergroup answers every call with `migrate_to_chat_id` in the
+    /// error's `parameters` (ResponseParameters).
+    pub async fn chat_kind(&self) -> PlatformResult<ChatKind> {
+        let url = format!("{}/bot{}/getChat", self.base, self.token);
+        let body = json!({ "chat_id": self.chat_id });
+        let secrets = &self.secrets;
+        self.clients
+            .retry
+            .run(Repeat::Safe, || async {
+                let response = self
+                    .clients
+                    .http
+                    .post(&url)
+                    .json(&body)
+                    .send()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
+                let status = response.status().as_u16();
+                let text = response
+                    .text()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
+                let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                if let Some(to) = answer["parameters"]["migrate_to_chat_id"].as_i64() {
+                    return Ok(ChatKind::MigratedTo(to));
+                }
+                let chat = interpret(status, answer, secrets)?;
+                Ok(match chat["type"].as_str() {
+                    Some("supergroup") => ChatKind::Supergroup,
+                    Some("group") => ChatKind::BasicGroup,
+                    Some(other) => ChatKind::Other(other.to_owned()),
+                    None => {
+                        return Err(PlatformError::Invalid(
+                            "unexpected chat from Telegram: no `type`".to_owned(),
+                        ));
+                    }
+                })
+            })
+            .await
+    }
+}
+
 /// Whether `method` may be sent again after a failure that leaves open
 /// whether Telegram carried it out (see [`super::retry`]). The methods the
 /// daemon calls set a state and answer `True` whatever it was before
@@ -191,12 +251,16 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         .await
         .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
     let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    interpret(status.as_u16(), body, secrets)
+}
+
+/// A Bot API answer's `result`, or the error it reports with `secrets`
+/// redacted.
+fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Value> {
     if body["ok"] == Value::Bool(true) {
         return Ok(body["result"].clone());
     }
-    let code = body["error_code"]
-        .as_u64()
-        .map_or(status.as_u16(), |c| c as u16);
+    let code = body["error_code"].as_u64().map_or(status, |c| c as u16);
     let description = body["description"]
         .as_str()
         .unwrap_or("no description")

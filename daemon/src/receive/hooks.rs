@@ -25,8 +25,6 @@
 //! platform call: the platforms do not send again what was answered 200,
 //! so an answer must not run ahead of the write ([`activity::count_now`]).
 
-use std::collections::BTreeMap;
-
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -211,13 +209,8 @@ async fn telegram_update(
     // The bot has one webhook for all its groups (Telegram keeps one per
     // bot): the events of every group connected with the same token count,
     // each for its own server; other chats the bot is in count nothing.
-    let groups = super::telegram::groups_of_bot(&live, connection);
-    let mut by_server: BTreeMap<String, Vec<_>> = BTreeMap::new();
-    for event in update.events {
-        if let Some(server) = groups.get(&*event.server_id) {
-            by_server.entry(server.clone()).or_default().push(event);
-        }
-    }
+    let mut groups = super::telegram::groups_of_bot(&live, connection);
+    let by_server = super::telegram::route(&state, &mut groups, update).await?;
     let received = by_server.values().map(Vec::len).sum::<usize>();
     // Counted before the answer, each with its id: Telegram does not send an
     // update again once it was answered, and sends it again (counted once)

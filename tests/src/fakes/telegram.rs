@@ -143,6 +143,13 @@ struct Bot {
     webhook: Option<(String, Option<String>)>,
     /// How many times `setWebhook` set one.
     webhooks_set: usize,
+    /// Groups that are basic groups (Chat `type` "group"); the others are
+    /// supergroups.
+    basic_groups: std::collections::BTreeSet<i64>,
+    /// Basic groups upgraded to a supergroup: old chat id → new one.
+    migrated: BTreeMap<i64, i64>,
+    /// Whether the bot is an administrator of its groups.
+    bot_is_admin: bool,
 }
 
 impl FakeTelegram {
@@ -169,6 +176,9 @@ impl FakeTelegram {
             next_update_id: 1,
             webhook: None,
             webhooks_set: 0,
+            basic_groups: std::collections::BTreeSet::new(),
+            migrated: BTreeMap::new(),
+            bot_is_admin: true,
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -217,6 +227,45 @@ impl FakeTelegram {
             .chat(chat_id)
             .members
             .insert(OWNER, ChatMember::with(Status::Creator));
+    }
+
+    /// Makes `chat` a basic group (Chat `type` "group"), where Telegram
+    /// refuses `restrictChatMember` and `unbanChatMember` (both "in a
+    /// supergroup" in their Bot API entries).
+    pub fn make_basic_group(&self, chat: i64) {
+        self.state().basic_groups.insert(chat);
+    }
+
+    /// Upgrades basic group `from` to supergroup `to`, as Telegram does: the
+    /// members move to the new chat, the old id answers every call with
+    /// "group chat was upgraded to a supergroup chat" and
+    /// `parameters.migrate_to_chat_id` (ResponseParameters), and two service
+    /// messages are queued: `migrate_to_chat_id` in the old group and
+    /// `migrate_from_chat_id` in the new one (Message). Returns both updates.
+    pub fn upgrade_to_supergroup(&self, from: i64, to: i64, date: i64) -> (Value, Value) {
+        {
+            let mut state = self.state();
+            state.basic_groups.remove(&from);
+            let chat = state.chats.remove(&from).unwrap_or_default();
+            state.chats.insert(to, chat);
+            state.migrated.insert(from, to);
+            if state.chat_id == from {
+                state.chat_id = to;
+            }
+        }
+        let old = self.push_old_chat(from, to, date);
+        let new = self.push_in(
+            to,
+            OWNER,
+            json!({"date": date, "migrate_from_chat_id": from}),
+        );
+        (old, new)
+    }
+
+    /// Whether the bot is an administrator of its groups; a bot that is not
+    /// gets CHAT_ADMIN_REQUIRED for what needs one.
+    pub fn set_bot_admin(&self, admin: bool) {
+        self.state().bot_is_admin = admin;
     }
 
     /// Makes `user` a plain member of the group.
@@ -357,6 +406,18 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         return failure(404, "Not Found");
     }
     let params = arguments(request);
+    // An upgraded group's old id answers every call with the new one
+    // (ResponseParameters `migrate_to_chat_id`).
+    if let Some(to) = integer(params.get("chat_id")).and_then(|chat| state.migrated.get(&chat)) {
+        return Reply::json(
+            400,
+            json!({
+                "ok": false, "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": to},
+            }),
+        );
+    }
     match method {
         "getMe" => ok(json!({
             "id": BOT, "is_bot": true, "first_name": "modctl", "username": "modctl_bot",
@@ -423,8 +484,12 @@ impl Bot {
     }
 
     /// The `type` of `Chat` for `chat_id`.
-    fn chat_type(&self, _chat_id: i64) -> &'static str {
-        "supergroup"
+    fn chat_type(&self, chat_id: i64) -> &'static str {
+        if self.basic_groups.contains(&chat_id) {
+            "group"
+        } else {
+            "supergroup"
+        }
     }
 
     fn chat(&mut self, chat_id: i64) -> &mut Chat {
@@ -448,11 +513,12 @@ impl Bot {
     }
 
     fn get_chat(&self, params: &Map<String, Value>) -> Reply {
-        let Some(chat) = integer(params.get("chat_id")).filter(|id| *id == self.chat_id) else {
+        let Some(chat) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
+        else {
             return bad_request("chat not found");
         };
         let mut info = json!({
-            "id": chat, "type": "supergroup", "title": self.title,
+            "id": chat, "type": self.chat_type(chat), "title": self.title,
             "permissions": self.default_permissions,
             "accent_color_id": 0, "max_reaction_count": 11,
         });
@@ -509,6 +575,19 @@ impl Bot {
         }
     }
 
+    /// `restrictChatMember` ("restrict a user in a supergroup") and
+    /// `unbanChatMember` ("unban a previously banned user in a supergroup or
+    /// channel") do not work in a basic group; Telegram's texts.
+    fn supergroup_only(&self, params: &Map<String, Value>, method: &str) -> Result<(), Reply> {
+        match integer(params.get("chat_id")) {
+            Some(chat) if self.basic_groups.contains(&chat) => Err(bad_request(match method {
+                "unbanChatMember" => "method is available for supergroup and channel chats only",
+                _ => "method is available only for supergroups",
+            })),
+            _ => Ok(()),
+        }
+    }
+
     fn ban(&mut self, params: &Map<String, Value>) -> Reply {
         let (chat, user) = match self.actionable(params, "can't remove chat owner") {
             Ok(target) => target,
@@ -525,6 +604,9 @@ impl Bot {
     /// Lifts a ban; without `only_if_banned` it also removes a member, as
     /// Telegram documents.
     fn unban(&mut self, params: &Map<String, Value>) -> Reply {
+        if let Err(reply) = self.supergroup_only(params, "unbanChatMember") {
+            return reply;
+        }
         let (chat, user) = match self.actionable(params, "can't remove chat owner") {
             Ok(target) => target,
             Err(reply) => return reply,
@@ -541,6 +623,9 @@ impl Bot {
     }
 
     fn restrict(&mut self, params: &Map<String, Value>) -> Reply {
+        if let Err(reply) = self.supergroup_only(params, "restrictChatMember") {
+            return reply;
+        }
         let Some(Value::Object(given)) = params.get("permissions") else {
             return bad_request("field \"permissions\" must be of type Object");
         };

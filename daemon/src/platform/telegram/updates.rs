@@ -88,6 +88,19 @@ pub struct Update {
     pub update_id: i64,
     /// What it counts for.
     pub events: Vec<ActivityEvent>,
+    /// A group upgraded to a supergroup: the message carries
+    /// `migrate_to_chat_id` (in the old group) or `migrate_from_chat_id` (in
+    /// the new supergroup), Message in the Bot API reference.
+    pub migration: Option<Migration>,
+}
+
+/// A group's upgrade to a supergroup, which gives it a new chat id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Migration {
+    /// The basic group's chat id.
+    pub from: i64,
+    /// The supergroup's chat id, which calls must use from now on.
+    pub to: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -110,6 +123,10 @@ struct Message {
     new_chat_members: Option<Vec<User>>,
     #[serde(default)]
     left_chat_member: Option<User>,
+    #[serde(default)]
+    migrate_to_chat_id: Option<i64>,
+    #[serde(default)]
+    migrate_from_chat_id: Option<i64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -136,6 +153,7 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
         return Ok(Update {
             update_id: update.update_id,
             events: Vec::new(),
+            migration: None,
         });
     };
     let service = SERVICE_FIELDS.iter().any(|f| raw.get(f).is_some());
@@ -189,9 +207,21 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
             Some(format!("telegram:{chat}:{}", message.message_id)),
         ));
     }
+    let migration = match (message.migrate_to_chat_id, message.migrate_from_chat_id) {
+        (Some(to), _) => Some(Migration {
+            from: message.chat.id,
+            to,
+        }),
+        (None, Some(from)) => Some(Migration {
+            from,
+            to: message.chat.id,
+        }),
+        (None, None) => None,
+    };
     Ok(Update {
         update_id: update.update_id,
         events,
+        migration,
     })
 }
 
