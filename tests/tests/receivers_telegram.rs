@@ -374,3 +374,59 @@ fn an_upgraded_group_keeps_its_server_and_its_history() {
     let restrict = telegram.calls("restrictChatMember");
     assert_eq!(restrict[0].body["chat_id"], new);
 }
+
+/// Issue #23: a message is in a forum topic only when `is_topic_message` is
+/// true (`message_thread_id` is also set on replies in an ordinary
+/// supergroup), and the service messages of the current Bot API (chat owner
+/// left, a boost, a topic edited, a gift, a video chat ended, ...) never
+/// count as member messages.
+#[tokio::test]
+async fn topics_replies_and_service_messages_count_as_the_reference_says() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    hook(daemon, ALPHA_TELEGRAM, "secret");
+    daemon.start_receivers();
+    let now = daemon.now_unix();
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let reply = telegram.push_in(
+        chat,
+        5,
+        serde_json::json!({"date": now, "text": "a reply", "message_thread_id": 77,
+            "reply_to_message": {"message_id": 77, "date": now, "chat": {"id": chat, "type": "supergroup"}}}),
+    );
+    let in_topic = telegram.push_in(
+        chat,
+        5,
+        serde_json::json!({"date": now, "text": "in a topic", "message_thread_id": 12, "is_topic_message": true}),
+    );
+    let mut posted = vec![reply, in_topic];
+    for service in [
+        serde_json::json!({"chat_owner_left": {}}),
+        serde_json::json!({"boost_added": {"boost_count": 1}}),
+        serde_json::json!({"forum_topic_edited": {"name": "renamed"}}),
+        serde_json::json!({"video_chat_ended": {"duration": 60}}),
+        serde_json::json!({"gift": {}}),
+        serde_json::json!({"paid_message_price_changed": {"paid_message_star_count": 1}}),
+    ] {
+        let mut fields = service;
+        fields["date"] = now.into();
+        posted.push(telegram.push_in(chat, 5, fields));
+    }
+    for update in &posted {
+        let accepted = post_update(daemon, ALPHA_TELEGRAM, update, Some("secret")).await;
+        assert_eq!(accepted.status(), 200);
+    }
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (2, 0, 0));
+    let mut channels: Vec<(String, u64)> = daemon
+        .community_insights(&fixture.alpha_ro, ALPHA_TELEGRAM)
+        .top_channels_by_messages
+        .into_iter()
+        .map(|r| (r.id, r.count))
+        .collect();
+    channels.sort();
+    assert_eq!(
+        channels,
+        vec![(ALPHA_TELEGRAM.to_owned(), 1), ("12".to_owned(), 1)],
+        "the reply counts in the group, the topic message in its topic"
+    );
+}
