@@ -276,8 +276,16 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
             status: code,
             message: description,
         },
-        // Telegram reports most refusals as 400 with a description.
+        // Telegram reports most refusals as 400 with a description: the bot
+        // is not an administrator (CHAT_ADMIN_REQUIRED, "need administrator
+        // rights"), lacks a right ("not enough rights to ...", "have no
+        // rights to ..."), may not write (CHAT_WRITE_FORBIDDEN), or the
+        // member is out of its reach (the owner, an administrator). Each is
+        // a refusal to fix on Telegram, not a request to fix here.
         _ if lower.contains("not enough rights")
+            || lower.contains("have no rights")
+            || lower.contains("chat_admin_required")
+            || lower.contains("chat_write_forbidden")
             || lower.contains("can't remove chat owner")
             || lower.contains("administrator") =>
         {

@@ -150,6 +150,9 @@ struct Bot {
     migrated: BTreeMap<i64, i64>,
     /// Whether the bot is an administrator of its groups.
     bot_is_admin: bool,
+    /// The bot's administrator rights other than can_restrict_members, as
+    /// set by the test (over those every administrator has here).
+    bot_rights: Map<String, Value>,
 }
 
 impl FakeTelegram {
@@ -179,6 +182,7 @@ impl FakeTelegram {
             basic_groups: std::collections::BTreeSet::new(),
             migrated: BTreeMap::new(),
             bot_is_admin: true,
+            bot_rights: Map::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -266,6 +270,14 @@ impl FakeTelegram {
     /// gets CHAT_ADMIN_REQUIRED for what needs one.
     pub fn set_bot_admin(&self, admin: bool) {
         self.state().bot_is_admin = admin;
+    }
+
+    /// Gives or takes an administrator right of the bot (`can_delete_messages`,
+    /// `can_change_info`, `can_invite_users`, ...; ChatMemberAdministrator).
+    pub fn set_bot_right(&self, right: &str, allowed: bool) {
+        self.state()
+            .bot_rights
+            .insert(right.to_owned(), Value::Bool(allowed));
     }
 
     /// Makes `user` a plain member of the group.
@@ -374,6 +386,7 @@ fn ok(result: Value) -> Reply {
 }
 
 const NOT_ENOUGH_RIGHTS: &str = "not enough rights to restrict/unrestrict chat member";
+const CHAT_ADMIN_REQUIRED: &str = "CHAT_ADMIN_REQUIRED";
 
 /// An integer parameter, sent as a number or a numeric string.
 fn integer(value: Option<&Value>) -> Option<i64> {
@@ -540,8 +553,11 @@ impl Bot {
         let admins: Vec<Value> = self.chats[&chat]
             .members
             .iter()
-            .filter(|(_, m)| matches!(m.status, Status::Creator | Status::Administrator))
-            .map(|(user, m)| member_json(*user, m))
+            .filter(|(user, m)| {
+                matches!(m.status, Status::Creator | Status::Administrator)
+                    && (**user != BOT || self.bot_is_admin)
+            })
+            .map(|(user, m)| self.with_bot_rights(*user, member_json(*user, m)))
             .collect();
         ok(json!(admins))
     }
@@ -552,7 +568,7 @@ impl Bot {
             Err(reply) => return reply,
         };
         match self.member(chat, user) {
-            Some(member) => ok(member_json(user, member)),
+            Some(member) => ok(self.with_bot_rights(user, member_json(user, member))),
             None => bad_request("user not found"),
         }
     }
@@ -565,6 +581,14 @@ impl Bot {
         owner_problem: &str,
     ) -> Result<(i64, i64), Reply> {
         let (chat, user) = self.target(params)?;
+        // banChatMember, restrictChatMember, unbanChatMember: "The bot must
+        // be an administrator in the chat for this to work and must have the
+        // appropriate administrator rights" (Bot API reference); Telegram
+        // answers CHAT_ADMIN_REQUIRED to a bot that is no administrator, and
+        // "not enough rights" to one without can_restrict_members.
+        if !self.bot_is_admin {
+            return Err(bad_request(CHAT_ADMIN_REQUIRED));
+        }
         if !self.bot_can_restrict {
             return Err(bad_request(NOT_ENOUGH_RIGHTS));
         }
@@ -573,6 +597,23 @@ impl Bot {
             Some(Status::Administrator) => Err(bad_request("user is an administrator of the chat")),
             _ => Ok((chat, user)),
         }
+    }
+
+    /// The bot's own `ChatMember` as the test set it up: a plain member
+    /// when it is no administrator, else an administrator with the rights
+    /// given (ChatMemberAdministrator `can_*`).
+    fn with_bot_rights(&self, user: i64, mut member: Value) -> Value {
+        if user != BOT {
+            return member;
+        }
+        if !self.bot_is_admin {
+            return json!({ "status": "member", "user": user_json(BOT) });
+        }
+        member["can_restrict_members"] = json!(self.bot_can_restrict);
+        for (right, value) in &self.bot_rights {
+            member[right] = value.clone();
+        }
+        member
     }
 
     /// `restrictChatMember` ("restrict a user in a supergroup") and
