@@ -206,6 +206,52 @@ impl Telegram {
     }
 }
 
+/// The bot's own place in the group, for the onboarding checklist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotMembership {
+    /// What the group is.
+    pub chat: ChatKind,
+    /// The bot's `ChatMember` status (`administrator`, `member`, ...).
+    pub status: String,
+    /// Its administrator rights that are true (ChatMemberAdministrator
+    /// `can_*`), sorted; none unless it is an administrator.
+    pub rights: Vec<String>,
+}
+
+impl Telegram {
+    /// The group's kind (`getChat`) and the bot's status and rights in it
+    /// (`getMe` for its id, then `getChatMember`).
+    pub async fn bot_membership(&self) -> PlatformResult<BotMembership> {
+        let chat = self.chat_kind().await?;
+        let me = self.call("getMe", json!({})).await?;
+        let Some(bot) = me["id"].as_i64() else {
+            return Err(PlatformError::Invalid(
+                "unexpected answer to getMe from Telegram: no `id`".to_owned(),
+            ));
+        };
+        let member = self
+            .call(
+                "getChatMember",
+                json!({ "chat_id": self.chat_id, "user_id": bot }),
+            )
+            .await?;
+        let status = member["status"].as_str().unwrap_or_default().to_owned();
+        let mut rights: Vec<String> = member
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(name, value)| name.starts_with("can_") && **value == Value::Bool(true))
+            .map(|(name, _)| name.clone())
+            .collect();
+        rights.sort();
+        Ok(BotMembership {
+            chat,
+            status,
+            rights,
+        })
+    }
+}
+
 /// Whether `method` may be sent again after a failure that leaves open
 /// whether Telegram carried it out (see [`super::retry`]). The methods the
 /// daemon calls set a state and answer `True` whatever it was before
