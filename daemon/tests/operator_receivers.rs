@@ -151,7 +151,10 @@ fn options_of_another_platform_or_a_bad_url_are_refused() {
         &["--telegram-webhook-url", "modctl.example.com"],
         1,
     );
-    assert!(err.contains("--telegram-webhook-url `modctl.example.com` is not a URL"), "{err}");
+    assert!(
+        err.contains("--telegram-webhook-url `modctl.example.com` is not a URL"),
+        "{err}"
+    );
     // Telegram posts webhooks over HTTPS only, to ports 443, 80, 88 and 8443
     // (setWebhook): anything else is refused with what to fix.
     let err = connect(
@@ -237,7 +240,9 @@ fn a_basic_group_is_refused_and_an_upgraded_one_is_followed() {
     telegram.make_basic_group(-1001);
     let err = connect_to_fake(&db, "-1001", &telegram, 1);
     assert!(
-        err.contains("-1001 is a basic group") && err.contains("supergroup") && err.contains("Upgrade it"),
+        err.contains("-1001 is a basic group")
+            && err.contains("supergroup")
+            && err.contains("Upgrade it"),
         "{err}"
     );
     assert!(!err.contains(TOKEN), "{err}");
@@ -245,7 +250,10 @@ fn a_basic_group_is_refused_and_an_upgraded_one_is_followed() {
 
     telegram.upgrade_to_supergroup(-1001, -1_009_000_000_001, 1_800_000_000);
     let err = connect_to_fake(&db, "-1001", &telegram, 0);
-    assert!(err.contains("upgraded to supergroup -1009000000001"), "{err}");
+    assert!(
+        err.contains("upgraded to supergroup -1009000000001"),
+        "{err}"
+    );
     assert_eq!(
         telegram_chat_id(&db, "-1001").as_deref(),
         Some("-1009000000001")

@@ -328,13 +328,24 @@ async fn telegram_bot_rights_follow_the_enabled_features() {
 
     // Antinuke restores the group's settings: can_change_info, which the
     // fake's bot lacks.
-    daemon.set_config(ALPHA_TELEGRAM, SectionName::Antinuke, json!({"enabled": true}));
+    daemon.set_config(
+        ALPHA_TELEGRAM,
+        SectionName::Antinuke,
+        json!({"enabled": true}),
+    );
     let checklist = fresh(&client, ALPHA_TELEGRAM).await;
     let rights = item(&checklist, "bot_permissions");
     assert_eq!(rights.status, ItemStatus::Todo, "{rights:?}");
-    assert!(rights.detail.contains("can_change_info (antinuke"), "{rights:?}");
     assert!(
-        rights.fix.as_deref().unwrap().ends_with("turn on can_change_info"),
+        rights.detail.contains("can_change_info (antinuke"),
+        "{rights:?}"
+    );
+    assert!(
+        rights
+            .fix
+            .as_deref()
+            .unwrap()
+            .ends_with("turn on can_change_info"),
         "{rights:?}"
     );
     telegram.set_bot_right("can_change_info", true);
@@ -347,7 +358,10 @@ async fn telegram_bot_rights_follow_the_enabled_features() {
     let checklist = fresh(&client, ALPHA_TELEGRAM).await;
     let rights = item(&checklist, "bot_permissions");
     assert_eq!(rights.status, ItemStatus::Todo);
-    assert!(rights.detail.contains("lack can_restrict_members"), "{rights:?}");
+    assert!(
+        rights.detail.contains("lack can_restrict_members"),
+        "{rights:?}"
+    );
     telegram.set_bot_can_restrict(true);
 
     telegram.set_bot_admin(false);

@@ -254,7 +254,10 @@ async fn two_groups_on_one_bot_share_one_webhook() {
         assert_eq!(accepted.status(), 200);
         assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
     }
-    assert_eq!(totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP), (1, 0, 0));
+    assert_eq!(
+        totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP),
+        (1, 0, 0)
+    );
     assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
 
     // A chat the bot is in but nobody connected counts nothing.
@@ -297,7 +300,10 @@ async fn a_polled_group_and_a_webhook_group_on_one_bot_never_poll_and_hook_at_on
     eventually("the updates to be confirmed", || stored_offset(daemon) == 3);
     assert_eq!(telegram.calls("deleteWebhook").len(), 1);
     assert_eq!(telegram.webhook(), None);
-    assert_eq!(totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP), (1, 0, 0));
+    assert_eq!(
+        totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP),
+        (1, 0, 0)
+    );
     // The message already counted through the webhook is not counted again.
     assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
 }
@@ -310,7 +316,10 @@ async fn a_polled_group_and_a_webhook_group_on_one_bot_never_poll_and_hook_at_on
 fn a_webhook_url_telegram_refuses_is_not_registered() {
     let (fixture, telegram) = connected();
     let daemon = &fixture.daemon;
-    for base in ["http://modctl.example.com", "https://modctl.example.com:8080"] {
+    for base in [
+        "http://modctl.example.com",
+        "https://modctl.example.com:8080",
+    ] {
         daemon.set_receiving(
             ALPHA_TELEGRAM,
             Receiving {
@@ -349,9 +358,8 @@ fn an_upgraded_group_keeps_its_server_and_its_history() {
     // count for the server; the two service messages do not.
     assert_eq!(totals(daemon, &fixture.alpha_ro), (2, 0, 0));
     let secrets = daemon.store().secrets().clone();
-    let chat = daemon.write(move |tx| {
-        modctld::store::connections::get(tx, &secrets, ALPHA_TELEGRAM)
-    });
+    let chat =
+        daemon.write(move |tx| modctld::store::connections::get(tx, &secrets, ALPHA_TELEGRAM));
     assert_eq!(
         chat.unwrap().telegram_chat_id.as_deref(),
         Some("-1009000000001")

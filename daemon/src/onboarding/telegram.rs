@@ -97,8 +97,12 @@ pub(super) fn bot_rights(inputs: &Inputs<'_>) -> OnboardingItem {
                 id,
                 title,
                 ItemStatus::Todo,
-                format!("the group was upgraded to supergroup {to}, which the daemon has not followed yet"),
-                Some(format!("modctld server connect {server} (it follows the upgrade)")),
+                format!(
+                    "the group was upgraded to supergroup {to}, which the daemon has not followed yet"
+                ),
+                Some(format!(
+                    "modctld server connect {server} (it follows the upgrade)"
+                )),
             );
         }
         ChatKind::Other(kind) => {

@@ -217,7 +217,9 @@ async fn check_telegram_group(
             }
         }
     }
-    anyhow::bail!("Telegram group {server_id} answers with one upgrade after another; connect it again later")
+    anyhow::bail!(
+        "Telegram group {server_id} answers with one upgrade after another; connect it again later"
+    )
 }
 
 /// How the connection receives events, from the command line.

@@ -22,13 +22,13 @@ use modctl_types::Platform;
 use tokio::sync::watch;
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
-use crate::platform::EventSource;
-use crate::platform::telegram::Telegram;
 use crate::AppState;
 use crate::activity::ActivityEvent;
+use crate::platform::EventSource;
+use crate::platform::telegram::Telegram;
 use crate::platform::telegram::updates::{Migration, Update, decode, update_id};
-use crate::store::connections;
 use crate::store::StoreError;
+use crate::store::connections;
 use crate::store::receivers::{self, LiveConnection};
 
 /// How long one `getUpdates` call waits for updates, in seconds.

@@ -389,8 +389,7 @@ mod tests {
     fn service_fields_match_the_reference() {
         let specs = std::env::var("MODCTL_PLATFORM_SPECS").map_or_else(
             |_| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("../../shared/platform-specs")
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/platform-specs")
             },
             std::path::PathBuf::from,
         );
@@ -417,7 +416,10 @@ mod tests {
             .map(|f| f["name"].as_str().unwrap())
             .collect();
         for unmarked in SERVICE_FIELDS_UNMARKED {
-            assert!(names.contains(&unmarked), "`{unmarked}` is not a Message field any more");
+            assert!(
+                names.contains(&unmarked),
+                "`{unmarked}` is not a Message field any more"
+            );
             expected.push(unmarked);
         }
         expected.sort_unstable();

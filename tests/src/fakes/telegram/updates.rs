@@ -138,7 +138,11 @@ impl FakeTelegram {
     /// The service message announcing the upgrade, in the old group (its
     /// chat is gone from the fake by then).
     pub(super) fn push_old_chat(&self, from: i64, to: i64, date: i64) -> Value {
-        let mut message = self.message(to, super::OWNER, json!({"date": date, "migrate_to_chat_id": to}));
+        let mut message = self.message(
+            to,
+            super::OWNER,
+            json!({"date": date, "migrate_to_chat_id": to}),
+        );
         message["chat"]["id"] = json!(from);
         message["chat"]["type"] = json!("group");
         self.state().push(message)
