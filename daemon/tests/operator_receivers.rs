@@ -269,3 +269,28 @@ fn a_basic_group_is_refused_and_an_upgraded_one_is_followed() {
     let err = connect_to_fake(&db, "-1002", &telegram, 1);
     assert!(err.contains("add the bot to the group"), "{err}");
 }
+
+/// Issue #23: Telegram keeps one webhook per bot, so a group connected for
+/// polling with the token of a group that has a webhook is told its updates
+/// arrive through that webhook.
+#[test]
+fn a_group_sharing_a_bot_with_a_webhook_group_is_told_it_shares_the_webhook() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("modctld.db");
+    run(modctld(&db).args(["team", "create", "alpha"]), 0);
+    claim(&db, "telegram", "-1001");
+    claim(&db, "telegram", "-1002");
+    connect(
+        &db,
+        "-1001",
+        &["--telegram-webhook-url", "https://modctl.example.com"],
+        0,
+    );
+    let err = connect(&db, "-1002", &[], 0);
+    assert!(
+        err.contains(
+            "Telegram will post updates to https://modctl.example.com/hooks/telegram/-1001 for this group and the bot's other group(s) -1001"
+        ),
+        "{err}"
+    );
+}

@@ -136,6 +136,36 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     if let Some(chat) = &telegram_chat {
                         connections::set_telegram_chat_id(tx, &id, chat.as_deref())?;
                     }
+                    // Telegram: the bot's other groups and the webhook that
+                    // serves them all, if any (one per bot).
+                    let bot = if simulated
+                        || record.server.platform != modctl_types::Platform::Telegram
+                    {
+                        None
+                    } else {
+                        let live = receivers::live_connections(tx, &secrets)?;
+                        live.iter().find(|c| c.server_id == id).map(|me| {
+                            let groups: Vec<_> = live
+                                .iter()
+                                .filter(|c| {
+                                    c.platform == record.server.platform
+                                        && c.token == me.token
+                                        && c.api_base == me.api_base
+                                })
+                                .cloned()
+                                .collect();
+                            let others: Vec<String> = groups
+                                .iter()
+                                .filter(|c| c.server_id != id)
+                                .map(|c| c.server_id.clone())
+                                .collect();
+                            let hook = crate::receive::webhook_of(&groups).and_then(|c| {
+                                let base = c.receiving.hook_url.as_deref()?;
+                                Some(crate::receive::hooks::telegram_hook_url(base, &c.server_id))
+                            });
+                            TelegramBot { others, hook }
+                        })
+                    };
                     if simulated && !crate::platform::simulator::has_community(tx, &id)? {
                         crate::platform::simulator::seed(
                             tx,
@@ -143,9 +173,10 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                             &demo::community(record.server.platform),
                         )?;
                     }
-                    Ok::<_, StoreError>(record.server.platform)
+                    Ok::<_, StoreError>((record.server.platform, bot))
                 })
                 .await?;
+            let (platform, bot) = platform;
             let how = if simulated {
                 "the simulator"
             } else {
@@ -153,10 +184,11 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             };
             eprintln!("connected {platform} server {server_id} to {how}");
             if !simulated {
-                eprintln!(
-                    "activity: {}",
-                    activity_hint(platform, &server_id, &hint_receiving)
-                );
+                let hint = match bot {
+                    Some(bot) => telegram_hint(&bot),
+                    None => activity_hint(platform, &server_id, &hint_receiving),
+                };
+                eprintln!("activity: {hint}");
             }
         }
     }
@@ -251,6 +283,35 @@ fn receiving(
         hook_url: telegram_webhook_url,
         hook_secret,
     })
+}
+
+/// A Telegram group's bot as the receivers will serve it: its other groups
+/// (connected with the same token) and the URL of the one webhook serving
+/// them all, if any group asked for one.
+struct TelegramBot {
+    others: Vec<String>,
+    hook: Option<String>,
+}
+
+/// How a Telegram group's updates will be received: Telegram keeps one
+/// webhook per bot and refuses getUpdates while it is set, so a bot is
+/// served by one webhook or one poller for all its groups.
+fn telegram_hint(bot: &TelegramBot) -> String {
+    let shared = if bot.others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " for this group and the bot's other group(s) {} (Telegram keeps one webhook or update queue per bot)",
+            bot.others.join(", ")
+        )
+    };
+    let privacy = "turn the bot's privacy mode off with @BotFather, or it sees no group messages";
+    match &bot.hook {
+        Some(url) => format!(
+            "Telegram will post updates to {url}{shared}, registered when `modctld serve` starts ({privacy})"
+        ),
+        None => format!("getUpdates long polling{shared} while `modctld serve` runs ({privacy})"),
+    }
 }
 
 /// How the server's activity will be received, for the operator.

@@ -286,7 +286,7 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
 /// A bot with a webhook group and a polled group is served by the webhook
 /// for both: the operator asked for a webhook, and a poller would remove it
 /// (`getUpdates` needs `deleteWebhook` first).
-fn webhook_of(groups: &[LiveConnection]) -> Option<LiveConnection> {
+pub fn webhook_of(groups: &[LiveConnection]) -> Option<LiveConnection> {
     groups
         .iter()
         .filter(|c| c.receiving.hook_url.is_some() && c.receiving.hook_secret.is_some())
