@@ -352,6 +352,24 @@ fn an_upgraded_group_keeps_its_server_and_its_history() {
     telegram.upgrade_to_supergroup(old, new, now);
     telegram.push_message_in(new, 5, now);
     telegram.add_member(6);
+    let client = daemon.client(&fixture.alpha_rw);
+    let timeout = ActionRequest {
+        user_id: "6".into(),
+        minutes: Some(60),
+        ..Default::default()
+    };
+    // Before the daemon heard of the upgrade, a call to the old id says
+    // what to do.
+    let response = daemon
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &timeout))
+        .unwrap();
+    assert!(!response.applied, "{response:?}");
+    assert!(
+        response
+            .detail
+            .contains("now supergroup -1009000000001: connect the server again"),
+        "{response:?}"
+    );
     assert_eq!(daemon.start_receivers(), 1);
     eventually("the updates to be confirmed", || stored_offset(daemon) == 5);
     // Both messages of the member, in the group and then the supergroup,
@@ -365,22 +383,13 @@ fn an_upgraded_group_keeps_its_server_and_its_history() {
         Some("-1009000000001")
     );
 
-    let client = daemon.client(&fixture.alpha_rw);
     let response = daemon
-        .block_on(client.perform_action(
-            ALPHA_TELEGRAM,
-            Action::Timeout,
-            &ActionRequest {
-                user_id: "6".into(),
-                minutes: Some(60),
-                ..Default::default()
-            },
-        ))
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &timeout))
         .unwrap();
     assert!(response.applied, "{response:?}");
     assert!(telegram.is_muted(6));
     let restrict = telegram.calls("restrictChatMember");
-    assert_eq!(restrict[0].body["chat_id"], new);
+    assert_eq!(restrict.last().unwrap().body["chat_id"], new);
 }
 
 /// Issue #23: a message is in a forum topic only when `is_topic_message` is

@@ -307,10 +307,18 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
         return Ok(body["result"].clone());
     }
     let code = body["error_code"].as_u64().map_or(status, |c| c as u16);
-    let description = body["description"]
+    let mut description = body["description"]
         .as_str()
         .unwrap_or("no description")
         .to_owned();
+    // A call to a group upgraded to a supergroup (ResponseParameters
+    // `migrate_to_chat_id`): the daemon follows the upgrade from the
+    // service messages; until it has, connecting again follows it.
+    if let Some(to) = body["parameters"]["migrate_to_chat_id"].as_i64() {
+        description = format!(
+            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade)"
+        );
+    }
     let lower = description.to_lowercase();
     Err(match code {
         401 => PlatformError::Unauthorized,
