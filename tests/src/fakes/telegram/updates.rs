@@ -14,6 +14,8 @@ use super::{Bot, FakeTelegram, failure, ok};
 
 impl Bot {
     pub(super) fn get_updates(&mut self, params: &Map<String, Value>) -> Reply {
+        // getUpdates, "Notes": "This method will not work if an outgoing
+        // webhook is set up"; Telegram answers 409 Conflict (its wording).
         if self.webhook.is_some() {
             return failure(
                 409,
