@@ -180,6 +180,8 @@ pub async fn route(
                     .write(move |tx| connections::set_telegram_chat_id(tx, &id, Some(&chat)))
                     .await?;
                 tracing::info!(server = %server, chat = %new_chat, "the Telegram group was upgraded to a supergroup; following its new chat id");
+                // The checklist's answer was about the old group.
+                state.onboarding.forget(&server);
                 groups.insert(new_chat, server);
             }
         }
