@@ -1102,3 +1102,42 @@ async fn read_only_keys_cannot_act() {
         .await
         .unwrap();
 }
+
+/// Issue #23: Telegram answers CHAT_ADMIN_REQUIRED to a bot that is no
+/// administrator and "not enough rights" to one without the right: both are
+/// refusals to fix on Telegram (the bot's rights), not invalid requests.
+#[tokio::test]
+async fn telegram_missing_admin_rights_are_refusals() {
+    let s = setup();
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let user: i64 = TG_USER.parse().unwrap();
+    let timeout = ActionRequest {
+        minutes: Some(60),
+        ..request(TG_USER)
+    };
+
+    let telegram = fake_telegram(chat, user);
+    telegram.set_bot_admin(false);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
+    assert_outcome(
+        &s.act(ALPHA_TELEGRAM, Action::Timeout, &timeout).await,
+        false,
+        "not applied: the platform refused (Bad Request: CHAT_ADMIN_REQUIRED): give the bot the permission",
+    );
+    assert!(!telegram.is_muted(user));
+    drop(telegram);
+
+    let telegram = fake_telegram(chat, user);
+    telegram.set_bot_can_restrict(false);
+    s.fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
+    assert_outcome(
+        &s.act(ALPHA_TELEGRAM, Action::Ban, &request(TG_USER)).await,
+        false,
+        "not applied: the platform refused (Bad Request: not enough rights",
+    );
+    assert!(!telegram.is_banned(user));
+}

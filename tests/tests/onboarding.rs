@@ -10,6 +10,7 @@
 use modctl_client::Client;
 use modctl_e2e::fakes::FakeDiscord;
 use modctl_e2e::fakes::FakeSlack;
+use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::discord::TOKEN;
 use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
 use modctl_e2e::webhooks::Receiver;
@@ -385,4 +386,85 @@ async fn on_slack_the_mod_log_needs_the_bot_in_it_and_an_expired_token_is_refuse
         ItemStatus::Todo,
         "{checklist:#?}"
     );
+}
+
+fn item<'a>(checklist: &'a Onboarding, id: &str) -> &'a modctl_types::onboarding::OnboardingItem {
+    checklist.items.iter().find(|i| i.id == id).unwrap()
+}
+
+/// Issue #23: on Telegram the checklist asks for the bot's rights
+/// (`getChatMember` of the bot): an administrator with can_restrict_members
+/// for the moderation actions, and the rights of each enabled feature
+/// (can_change_info for antinuke restores, ...); it says what to turn on,
+/// and flags a bot that is no administrator and a basic group.
+#[tokio::test]
+async fn telegram_bot_rights_follow_the_enabled_features() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());
+    daemon.connect_live(
+        ALPHA_TELEGRAM,
+        modctl_e2e::fakes::telegram::TOKEN,
+        &telegram.uri(),
+    );
+    let client = daemon.client(&fixture.alpha_ro);
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    let rights = item(&checklist, "bot_permissions");
+    assert_eq!(rights.status, ItemStatus::Done, "{rights:?}");
+    assert!(rights.detail.contains("can_restrict_members"), "{rights:?}");
+
+    // Antinuke restores the group's settings: can_change_info, which the
+    // fake's bot lacks.
+    daemon.set_config(
+        ALPHA_TELEGRAM,
+        SectionName::Antinuke,
+        json!({"enabled": true}),
+    );
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    let rights = item(&checklist, "bot_permissions");
+    assert_eq!(rights.status, ItemStatus::Todo, "{rights:?}");
+    assert!(
+        rights.detail.contains("can_change_info (antinuke"),
+        "{rights:?}"
+    );
+    assert!(
+        rights
+            .fix
+            .as_deref()
+            .unwrap()
+            .ends_with("turn on can_change_info"),
+        "{rights:?}"
+    );
+    telegram.set_bot_right("can_change_info", true);
+    assert_eq!(
+        status(&fresh(&client, ALPHA_TELEGRAM).await, "bot_permissions"),
+        ItemStatus::Done
+    );
+
+    telegram.set_bot_can_restrict(false);
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    let rights = item(&checklist, "bot_permissions");
+    assert_eq!(rights.status, ItemStatus::Todo);
+    assert!(
+        rights.detail.contains("lack can_restrict_members"),
+        "{rights:?}"
+    );
+    telegram.set_bot_can_restrict(true);
+
+    telegram.set_bot_admin(false);
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    let rights = item(&checklist, "bot_permissions");
+    assert_eq!(rights.status, ItemStatus::Todo);
+    assert!(rights.detail.contains("not an administrator"), "{rights:?}");
+    assert!(
+        rights.fix.as_deref().unwrap().contains("Add Admin"),
+        "{rights:?}"
+    );
+    telegram.set_bot_admin(true);
+
+    telegram.make_basic_group(ALPHA_TELEGRAM.parse().unwrap());
+    let checklist = fresh(&client, ALPHA_TELEGRAM).await;
+    let rights = item(&checklist, "bot_permissions");
+    assert_eq!(rights.status, ItemStatus::Todo);
+    assert!(rights.detail.contains("basic group"), "{rights:?}");
 }

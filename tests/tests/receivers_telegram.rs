@@ -6,14 +6,54 @@
 use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::telegram::{BOT, TOKEN};
 use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually};
+use modctl_types::Platform;
+use modctl_types::moderation::{Action, ActionRequest};
 use modctld::store::receivers::{self, Receiving};
 use serde_json::Value;
+
+/// A second group of team alpha, on the same bot as [`ALPHA_TELEGRAM`].
+const SECOND_GROUP: &str = "-1002000000002";
 
 /// (messages, joins, leaves) of the group over the last 7 days, read from
 /// `GET /servers/{id}/community-insights`.
 fn totals(daemon: &TestDaemon, key: &TestKey) -> (u64, u64, u64) {
-    let t = daemon.community_insights(key, ALPHA_TELEGRAM).totals;
+    totals_of(daemon, key, ALPHA_TELEGRAM)
+}
+
+fn totals_of(daemon: &TestDaemon, key: &TestKey, server: &str) -> (u64, u64, u64) {
+    let t = daemon.community_insights(key, server).totals;
     (t.messages, t.joins, t.leaves)
+}
+
+/// [`connected`], with [`SECOND_GROUP`] a group of the same bot, claimed by
+/// alpha and connected with the same token.
+fn two_groups() -> (Fixture, FakeTelegram) {
+    let (fixture, telegram) = connected();
+    telegram.add_group(SECOND_GROUP.parse().unwrap());
+    fixture
+        .daemon
+        .claim("alpha", Platform::Telegram, SECOND_GROUP, "Second Group");
+    fixture
+        .daemon
+        .connect_live(SECOND_GROUP, TOKEN, &telegram.uri());
+    (fixture, telegram)
+}
+
+/// Connects `server` with a webhook at https://modctl.example.com.
+fn hook(daemon: &TestDaemon, server: &str, secret: &str) {
+    // A URL Telegram accepts (HTTPS, port 443).
+    daemon.set_receiving(
+        server,
+        Receiving {
+            hook_url: Some("https://modctl.example.com".to_owned()),
+            hook_secret: Some(secret.to_owned()),
+            ..Receiving::default()
+        },
+    );
+}
+
+fn hook_url(server: &str) -> String {
+    format!("https://modctl.example.com/hooks/telegram/{server}")
 }
 
 fn stored_offset(daemon: &TestDaemon) -> i64 {
@@ -184,4 +224,226 @@ async fn the_webhook_is_registered_and_counts_only_with_its_secret() {
         error_body(post_update(daemon, "-1009999", &message, Some(secret)).await).await;
     assert_eq!(status, 404);
     assert!(error.contains("--telegram-webhook-url"), "{error}");
+}
+
+/// Issue #23: Telegram keeps one webhook per bot, so two groups on one token
+/// get one `setWebhook` (the first group's URL) and the updates of both
+/// come through it, each counted for its group.
+#[tokio::test]
+async fn two_groups_on_one_bot_share_one_webhook() {
+    let (fixture, telegram) = two_groups();
+    let daemon = &fixture.daemon;
+    hook(daemon, ALPHA_TELEGRAM, "secret-one");
+    hook(daemon, SECOND_GROUP, "secret-two");
+    assert_eq!(daemon.start_receivers(), 0);
+    assert_eq!(daemon.start_receivers(), 0);
+    assert_eq!(telegram.webhooks_set(), 1, "one setWebhook for the bot");
+    assert_eq!(
+        telegram.webhook(),
+        Some((hook_url(ALPHA_TELEGRAM), Some("secret-one".to_owned())))
+    );
+    assert!(telegram.calls("getUpdates").is_empty());
+    assert!(telegram.calls("deleteWebhook").is_empty());
+
+    let now = daemon.now_unix();
+    let second: i64 = SECOND_GROUP.parse().unwrap();
+    let theirs = telegram.push_message_in(second, 5, now);
+    let ours = telegram.push_message(5, now);
+    for update in [&theirs, &ours] {
+        let accepted = post_update(daemon, ALPHA_TELEGRAM, update, Some("secret-one")).await;
+        assert_eq!(accepted.status(), 200);
+        assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
+    }
+    assert_eq!(
+        totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP),
+        (1, 0, 0)
+    );
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+
+    // A chat the bot is in but nobody connected counts nothing.
+    telegram.add_group(-1003000000003);
+    let stranger = telegram.push_message_in(-1003000000003, 5, now);
+    let accepted = post_update(daemon, ALPHA_TELEGRAM, &stranger, Some("secret-one")).await;
+    assert_eq!(accepted.json::<Value>().await.unwrap()["events"], 0);
+    // The other group's secret is not the registered webhook's.
+    let (status, _) =
+        error_body(post_update(daemon, ALPHA_TELEGRAM, &theirs, Some("secret-two")).await).await;
+    assert_eq!(status, 401);
+}
+
+/// Issue #23: a polled group and a webhook group on one token are served by
+/// the webhook alone (a poller would delete it); once no group asks for a
+/// webhook, one poller serves both.
+#[tokio::test]
+async fn a_polled_group_and_a_webhook_group_on_one_bot_never_poll_and_hook_at_once() {
+    let (fixture, telegram) = two_groups();
+    let daemon = &fixture.daemon;
+    hook(daemon, SECOND_GROUP, "secret-two");
+    assert_eq!(daemon.start_receivers(), 0, "no poller next to the webhook");
+    assert!(telegram.calls("deleteWebhook").is_empty());
+    assert!(telegram.calls("getUpdates").is_empty());
+    assert_eq!(
+        telegram.webhook(),
+        Some((hook_url(SECOND_GROUP), Some("secret-two".to_owned())))
+    );
+    let now = daemon.now_unix();
+    let polled_groups = telegram.push_message(5, now);
+    let accepted = post_update(daemon, SECOND_GROUP, &polled_groups, Some("secret-two")).await;
+    assert_eq!(accepted.json::<Value>().await.unwrap()["counted"], 1);
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+
+    // Back to polling: one poller for both groups, after deleteWebhook.
+    daemon.set_receiving(SECOND_GROUP, Receiving::default());
+    let second: i64 = SECOND_GROUP.parse().unwrap();
+    telegram.push_message_in(second, 6, now);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the updates to be confirmed", || stored_offset(daemon) == 3);
+    assert_eq!(telegram.calls("deleteWebhook").len(), 1);
+    assert_eq!(telegram.webhook(), None);
+    assert_eq!(
+        totals_of(daemon, &fixture.alpha_ro, SECOND_GROUP),
+        (1, 0, 0)
+    );
+    // The message already counted through the webhook is not counted again.
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (1, 0, 0));
+}
+
+/// Issue #23: Telegram refuses a webhook that is not HTTPS on port 443, 80,
+/// 88 or 8443 (setWebhook), and so does the fake: a URL stored before
+/// `server connect` checked it is not registered, and no poller takes its
+/// place behind the operator's back.
+#[test]
+fn a_webhook_url_telegram_refuses_is_not_registered() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    for base in [
+        "http://modctl.example.com",
+        "https://modctl.example.com:8080",
+    ] {
+        daemon.set_receiving(
+            ALPHA_TELEGRAM,
+            Receiving {
+                hook_url: Some(base.to_owned()),
+                hook_secret: Some("secret".to_owned()),
+                ..Receiving::default()
+            },
+        );
+        assert_eq!(daemon.start_receivers(), 0);
+    }
+    assert_eq!(telegram.calls("setWebhook").len(), 2);
+    assert_eq!(telegram.webhook(), None);
+    assert_eq!(telegram.webhooks_set(), 0);
+}
+
+/// Issue #23: a basic group upgraded to a supergroup gets a new chat id
+/// (Message `migrate_to_chat_id` in the old group, `migrate_from_chat_id`
+/// in the new one). The server follows it: the supergroup's messages count
+/// for the same server, next to what the group had, and actions go to the
+/// supergroup (the old id answers every call with an error).
+#[test]
+fn an_upgraded_group_keeps_its_server_and_its_history() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    let old: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let new: i64 = -1_009_000_000_001;
+    telegram.make_basic_group(old);
+    let now = daemon.now_unix();
+    telegram.push_message(5, now);
+    telegram.upgrade_to_supergroup(old, new, now);
+    telegram.push_message_in(new, 5, now);
+    telegram.add_member(6);
+    let client = daemon.client(&fixture.alpha_rw);
+    let timeout = ActionRequest {
+        user_id: "6".into(),
+        minutes: Some(60),
+        ..Default::default()
+    };
+    // Before the daemon heard of the upgrade, a call to the old id says
+    // what to do.
+    let response = daemon
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &timeout))
+        .unwrap();
+    assert!(!response.applied, "{response:?}");
+    assert!(
+        response
+            .detail
+            .contains("now supergroup -1009000000001: connect the server again"),
+        "{response:?}"
+    );
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the updates to be confirmed", || stored_offset(daemon) == 5);
+    // Both messages of the member, in the group and then the supergroup,
+    // count for the server; the two service messages do not.
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (2, 0, 0));
+    let secrets = daemon.store().secrets().clone();
+    let chat =
+        daemon.write(move |tx| modctld::store::connections::get(tx, &secrets, ALPHA_TELEGRAM));
+    assert_eq!(
+        chat.unwrap().telegram_chat_id.as_deref(),
+        Some("-1009000000001")
+    );
+
+    let response = daemon
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &timeout))
+        .unwrap();
+    assert!(response.applied, "{response:?}");
+    assert!(telegram.is_muted(6));
+    let restrict = telegram.calls("restrictChatMember");
+    assert_eq!(restrict.last().unwrap().body["chat_id"], new);
+}
+
+/// Issue #23: a message is in a forum topic only when `is_topic_message` is
+/// true (`message_thread_id` is also set on replies in an ordinary
+/// supergroup), and the service messages of the current Bot API (chat owner
+/// left, a boost, a topic edited, a gift, a video chat ended, ...) never
+/// count as member messages.
+#[tokio::test]
+async fn topics_replies_and_service_messages_count_as_the_reference_says() {
+    let (fixture, telegram) = connected();
+    let daemon = &fixture.daemon;
+    hook(daemon, ALPHA_TELEGRAM, "secret");
+    daemon.start_receivers();
+    let now = daemon.now_unix();
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let reply = telegram.push_in(
+        chat,
+        5,
+        serde_json::json!({"date": now, "text": "a reply", "message_thread_id": 77,
+            "reply_to_message": {"message_id": 77, "date": now, "chat": {"id": chat, "type": "supergroup"}}}),
+    );
+    let in_topic = telegram.push_in(
+        chat,
+        5,
+        serde_json::json!({"date": now, "text": "in a topic", "message_thread_id": 12, "is_topic_message": true}),
+    );
+    let mut posted = vec![reply, in_topic];
+    for service in [
+        serde_json::json!({"chat_owner_left": {}}),
+        serde_json::json!({"boost_added": {"boost_count": 1}}),
+        serde_json::json!({"forum_topic_edited": {"name": "renamed"}}),
+        serde_json::json!({"video_chat_ended": {"duration": 60}}),
+        serde_json::json!({"gift": {}}),
+        serde_json::json!({"paid_message_price_changed": {"paid_message_star_count": 1}}),
+    ] {
+        let mut fields = service;
+        fields["date"] = now.into();
+        posted.push(telegram.push_in(chat, 5, fields));
+    }
+    for update in &posted {
+        let accepted = post_update(daemon, ALPHA_TELEGRAM, update, Some("secret")).await;
+        assert_eq!(accepted.status(), 200);
+    }
+    assert_eq!(totals(daemon, &fixture.alpha_ro), (2, 0, 0));
+    let mut channels: Vec<(String, u64)> = daemon
+        .community_insights(&fixture.alpha_ro, ALPHA_TELEGRAM)
+        .top_channels_by_messages
+        .into_iter()
+        .map(|r| (r.id, r.count))
+        .collect();
+    channels.sort();
+    assert_eq!(
+        channels,
+        vec![(ALPHA_TELEGRAM.to_owned(), 1), ("12".to_owned(), 1)],
+        "the reply counts in the group, the topic message in its topic"
+    );
 }

@@ -79,9 +79,16 @@ pub(super) fn answer<'a>(
 /// Every item, in order.
 pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
     let mut items = vec![connected(inputs), token(inputs)];
-    if inputs.server.platform == Platform::Discord {
-        items.push(discord::bot_permissions(inputs));
-        items.push(discord::bot_role(inputs));
+    match inputs.server.platform {
+        Platform::Discord => {
+            items.push(discord::bot_permissions(inputs));
+            items.push(discord::bot_role(inputs));
+        }
+        Platform::Telegram => items.push(super::telegram::bot_rights(inputs)),
+        Platform::Slack => {}
+        // `Platform` is non-exhaustive for other crates: a new platform gets
+        // its items here.
+        _ => {}
     }
     items.extend([
         modlog(inputs),

@@ -13,6 +13,7 @@
 mod discord;
 mod items;
 pub mod platform;
+mod telegram;
 
 use modctl_types::Server;
 use modctl_types::Team;

@@ -20,8 +20,9 @@ use modctl_types::Server;
 use modctl_types::snapshot::StructureContent;
 
 use crate::AppState;
+use crate::platform::telegram::{BotMembership, Telegram};
 use crate::platform::{self, Hierarchy, PlatformError};
-use crate::store::connections::Connection;
+use crate::store::connections::{Connection, ConnectionMode};
 
 /// How long the platform's answers are used before it is asked again.
 pub const CACHE_TTL: Duration = Duration::from_secs(300);
@@ -62,6 +63,9 @@ pub struct Answer {
     /// Slack only: the channels the bot is a member of (it posts nowhere
     /// else).
     pub joined_channels: Option<Vec<String>>,
+    /// Telegram on its API only: the group's kind and the bot's rights in
+    /// it, or why they could not be read.
+    pub telegram: Option<Result<BotMembership, PlatformError>>,
 }
 
 /// The cached answers, per server; cheap to clone.
@@ -118,6 +122,17 @@ async fn ask(
     server: &Server,
     connection: Connection,
 ) -> Result<Answer, PlatformError> {
+    let telegram = match (&connection.mode, server.platform) {
+        (ConnectionMode::Live { token, api_base }, modctl_types::Platform::Telegram) => {
+            Some(Telegram::new(
+                state.platforms.clone(),
+                api_base.clone(),
+                token.clone(),
+                connection.telegram_chat_id.as_deref().unwrap_or(&server.id),
+            ))
+        }
+        _ => None,
+    };
     let platform = platform::connect(
         &state.platforms,
         &state.store,
@@ -133,9 +148,14 @@ async fn ask(
         Err(e) => return Err(e),
     };
     let joined_channels = platform.joined_channels().await?;
+    let telegram = match telegram {
+        Some(telegram) => Some(telegram.bot_membership().await),
+        None => None,
+    };
     Ok(Answer {
         structure,
         hierarchy,
         joined_channels,
+        telegram,
     })
 }

@@ -92,6 +92,33 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     api_base,
                 }
             };
+            // Telegram: the group must be a supergroup, and one upgraded
+            // since it was claimed is followed to its new chat id.
+            let telegram_chat = match &mode {
+                ConnectionMode::Live { token, api_base } => {
+                    let id = server_id.clone();
+                    let secrets = store.secrets().clone();
+                    let found = store
+                        .read(move |tx| {
+                            let Some(record) = servers::find(tx, &id)? else {
+                                return Ok::<_, StoreError>(None);
+                            };
+                            let chat = connections::get(tx, &secrets, &id)
+                                .ok()
+                                .flatten()
+                                .and_then(|c| c.telegram_chat_id);
+                            Ok(Some((record.server.platform, chat)))
+                        })
+                        .await?;
+                    match found {
+                        Some((modctl_types::Platform::Telegram, stored)) => {
+                            check_telegram_group(&server_id, stored, token, api_base).await?
+                        }
+                        _ => None,
+                    }
+                }
+                ConnectionMode::Simulated => None,
+            };
             let id = server_id.clone();
             let secrets = store.secrets().clone();
             let hint_receiving = receiving.clone();
@@ -106,6 +133,39 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     check_receiving(record.server.platform, &receiving)?;
                     connections::set(tx, &secrets, &id, &connections::Connection::new(mode))?;
                     receivers::set_receiving(tx, &secrets, &id, &receiving)?;
+                    if let Some(chat) = &telegram_chat {
+                        connections::set_telegram_chat_id(tx, &id, chat.as_deref())?;
+                    }
+                    // Telegram: the bot's other groups and the webhook that
+                    // serves them all, if any (one per bot).
+                    let bot = if simulated
+                        || record.server.platform != modctl_types::Platform::Telegram
+                    {
+                        None
+                    } else {
+                        let live = receivers::live_connections(tx, &secrets)?;
+                        live.iter().find(|c| c.server_id == id).map(|me| {
+                            let groups: Vec<_> = live
+                                .iter()
+                                .filter(|c| {
+                                    c.platform == record.server.platform
+                                        && c.token == me.token
+                                        && c.api_base == me.api_base
+                                })
+                                .cloned()
+                                .collect();
+                            let others: Vec<String> = groups
+                                .iter()
+                                .filter(|c| c.server_id != id)
+                                .map(|c| c.server_id.clone())
+                                .collect();
+                            let hook = crate::receive::webhook_of(&groups).and_then(|c| {
+                                let base = c.receiving.hook_url.as_deref()?;
+                                Some(crate::receive::hooks::telegram_hook_url(base, &c.server_id))
+                            });
+                            TelegramBot { others, hook }
+                        })
+                    };
                     if simulated && !crate::platform::simulator::has_community(tx, &id)? {
                         crate::platform::simulator::seed(
                             tx,
@@ -113,9 +173,10 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                             &demo::community(record.server.platform),
                         )?;
                     }
-                    Ok::<_, StoreError>(record.server.platform)
+                    Ok::<_, StoreError>((record.server.platform, bot))
                 })
                 .await?;
+            let (platform, bot) = platform;
             let how = if simulated {
                 "the simulator"
             } else {
@@ -123,14 +184,74 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             };
             eprintln!("connected {platform} server {server_id} to {how}");
             if !simulated {
-                eprintln!(
-                    "activity: {}",
-                    activity_hint(platform, &server_id, &hint_receiving)
-                );
+                let hint = match bot {
+                    Some(bot) => telegram_hint(&bot),
+                    None => activity_hint(platform, &server_id, &hint_receiving),
+                };
+                eprintln!("activity: {hint}");
             }
         }
     }
     Ok(())
+}
+
+/// Checks with `getChat` that Telegram group `server_id` (at `stored`, the
+/// chat id recorded for it, if any) is a supergroup, following an upgrade
+/// to one; returns the chat id to record (`Some(None)`: the server id
+/// itself), or `None` to keep what is stored when Telegram could not be
+/// asked (the onboarding checklist asks again). Refuses a basic group, a
+/// channel or private chat, a chat the bot cannot see and a refused token,
+/// saying what to do.
+async fn check_telegram_group(
+    server_id: &str,
+    stored: Option<String>,
+    token: &str,
+    api_base: &Option<String>,
+) -> anyhow::Result<Option<Option<String>>> {
+    use crate::platform::telegram::{ChatKind, Telegram};
+    use crate::platform::{PlatformClients, PlatformError, RetryPolicy};
+    let clients = PlatformClients::new(RetryPolicy::default(), crate::clock::Clock::system());
+    let mut chat = stored.unwrap_or_else(|| server_id.to_owned());
+    // A group is upgraded once; a second `migrate_to_chat_id` would be a loop.
+    for _ in 0..2 {
+        let telegram = Telegram::new(clients.clone(), api_base.clone(), token.to_owned(), &chat);
+        match telegram.chat_kind().await {
+            Ok(ChatKind::Supergroup) => return Ok(Some((chat != server_id).then_some(chat))),
+            Ok(ChatKind::MigratedTo(to)) => {
+                eprintln!(
+                    "Telegram group {chat} was upgraded to supergroup {to}: server {server_id} keeps its id and history, and the daemon calls Telegram with {to}"
+                );
+                chat = to.to_string();
+            }
+            Ok(ChatKind::BasicGroup) => anyhow::bail!(
+                "Telegram group {chat} is a basic group: Telegram lets bots restrict members (timeout, jail) and lift bans only in supergroups. \
+                 Upgrade it (in Telegram, the group's settings: make the chat history visible to new members, or give the group a public link; \
+                 Telegram turns it into a supergroup), then connect {server_id} again: the daemon follows the upgrade to the supergroup's new id, \
+                 and the server keeps its id and history"
+            ),
+            Ok(ChatKind::Other(kind)) => anyhow::bail!(
+                "Telegram chat {chat} is a {kind}, not a group: claim and connect the id of the group (a supergroup's id starts with -100)"
+            ),
+            Err(PlatformError::NotFound(message)) => anyhow::bail!(
+                "Telegram does not show chat {chat} to this bot ({message}): add the bot to the group as an administrator, check the id (a supergroup's starts with -100), and connect again"
+            ),
+            Err(PlatformError::Unauthorized) => anyhow::bail!(
+                "Telegram refused the bot token: copy it again from @BotFather and connect again"
+            ),
+            Err(PlatformError::Forbidden(message)) => anyhow::bail!(
+                "Telegram refused the bot access to chat {chat} ({message}): add the bot to the group as an administrator and connect again"
+            ),
+            Err(error) => {
+                eprintln!(
+                    "warning: could not check Telegram group {chat} with getChat ({error}); connected anyway: the onboarding checklist (`GET /api/v1/servers/{server_id}/onboarding`) checks it"
+                );
+                return Ok(None);
+            }
+        }
+    }
+    anyhow::bail!(
+        "Telegram group {server_id} answers with one upgrade after another; connect it again later"
+    )
 }
 
 /// How the connection receives events, from the command line.
@@ -147,13 +268,10 @@ fn receiving(
                 .with_context(|| format!("environment variable {var} is not set or empty"))
         })
         .transpose()?;
-    if let Some(url) = &telegram_webhook_url
-        && !(url.starts_with("https://") || url.starts_with("http://"))
-    {
-        anyhow::bail!(
-            "--telegram-webhook-url must be the daemon's public https:// base URL, e.g. https://modctl.example.com"
-        );
-    }
+    let telegram_webhook_url = telegram_webhook_url
+        .map(|url| crate::receive::hooks::check_telegram_webhook_base(&url))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let hook_secret = telegram_webhook_url.as_ref().map(|_| {
         // Telegram allows A-Z, a-z, 0-9, `_` and `-`: hex fits.
         let mut bytes = [0u8; 32];
@@ -162,9 +280,38 @@ fn receiving(
     });
     Ok(Receiving {
         signing_secret,
-        hook_url: telegram_webhook_url.map(|u| u.trim_end_matches('/').to_owned()),
+        hook_url: telegram_webhook_url,
         hook_secret,
     })
+}
+
+/// A Telegram group's bot as the receivers will serve it: its other groups
+/// (connected with the same token) and the URL of the one webhook serving
+/// them all, if any group asked for one.
+struct TelegramBot {
+    others: Vec<String>,
+    hook: Option<String>,
+}
+
+/// How a Telegram group's updates will be received: Telegram keeps one
+/// webhook per bot and refuses getUpdates while it is set, so a bot is
+/// served by one webhook or one poller for all its groups.
+fn telegram_hint(bot: &TelegramBot) -> String {
+    let shared = if bot.others.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " for this group and the bot's other group(s) {} (Telegram keeps one webhook or update queue per bot)",
+            bot.others.join(", ")
+        )
+    };
+    let privacy = "turn the bot's privacy mode off with @BotFather, or it sees no group messages";
+    match &bot.hook {
+        Some(url) => format!(
+            "Telegram will post updates to {url}{shared}, registered when `modctld serve` starts ({privacy})"
+        ),
+        None => format!("getUpdates long polling{shared} while `modctld serve` runs ({privacy})"),
+    }
 }
 
 /// How the server's activity will be received, for the operator.

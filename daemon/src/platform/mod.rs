@@ -398,9 +398,15 @@ pub fn connect(
                     discord::Discord::new(clients.clone(), api_base, token, server_id)
                         .redacting(secrets),
                 ),
+                // An upgraded group's calls go to its supergroup's id.
                 Platform::Telegram => Box::new(
-                    telegram::Telegram::new(clients.clone(), api_base, token, server_id)
-                        .redacting(secrets),
+                    telegram::Telegram::new(
+                        clients.clone(),
+                        api_base,
+                        token,
+                        connection.telegram_chat_id.as_deref().unwrap_or(server_id),
+                    )
+                    .redacting(secrets),
                 ),
                 _ => {
                     Box::new(slack::Slack::new(clients.clone(), api_base, token).redacting(secrets))

@@ -146,6 +146,112 @@ impl Telegram {
     }
 }
 
+/// What `getChat` says a chat is, for connecting it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChatKind {
+    /// A supergroup: every method the daemon calls works.
+    Supergroup,
+    /// A basic group: `restrictChatMember` and `unbanChatMember` work only in
+    /// supergroups (their entries in the Bot API reference).
+    BasicGroup,
+    /// The group was upgraded to the supergroup with this id
+    /// (ResponseParameters `migrate_to_chat_id`).
+    MigratedTo(i64),
+    /// A private chat or a channel (`type`).
+    Other(String),
+}
+
+impl Telegram {
+    /// `getChat` for the group (ChatFullInfo `type`: "private", "group",
+    /// "supergroup" or "channel"), following an upgrade: a group that became
+    /// a supergroup answers every call with `migrate_to_chat_id` in the
+    /// error's `parameters` (ResponseParameters).
+    pub async fn chat_kind(&self) -> PlatformResult<ChatKind> {
+        let url = format!("{}/bot{}/getChat", self.base, self.token);
+        let body = json!({ "chat_id": self.chat_id });
+        let secrets = &self.secrets;
+        self.clients
+            .retry
+            .run(Repeat::Safe, || async {
+                let response = self
+                    .clients
+                    .http
+                    .post(&url)
+                    .json(&body)
+                    .send()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
+                let status = response.status().as_u16();
+                let text = response
+                    .text()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
+                let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                if let Some(to) = answer["parameters"]["migrate_to_chat_id"].as_i64() {
+                    return Ok(ChatKind::MigratedTo(to));
+                }
+                let chat = interpret(status, answer, secrets)?;
+                Ok(match chat["type"].as_str() {
+                    Some("supergroup") => ChatKind::Supergroup,
+                    Some("group") => ChatKind::BasicGroup,
+                    Some(other) => ChatKind::Other(other.to_owned()),
+                    None => {
+                        return Err(PlatformError::Invalid(
+                            "unexpected chat from Telegram: no `type`".to_owned(),
+                        ));
+                    }
+                })
+            })
+            .await
+    }
+}
+
+/// The bot's own place in the group, for the onboarding checklist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotMembership {
+    /// What the group is.
+    pub chat: ChatKind,
+    /// The bot's `ChatMember` status (`administrator`, `member`, ...).
+    pub status: String,
+    /// Its administrator rights that are true (ChatMemberAdministrator
+    /// `can_*`), sorted; none unless it is an administrator.
+    pub rights: Vec<String>,
+}
+
+impl Telegram {
+    /// The group's kind (`getChat`) and the bot's status and rights in it
+    /// (`getMe` for its id, then `getChatMember`).
+    pub async fn bot_membership(&self) -> PlatformResult<BotMembership> {
+        let chat = self.chat_kind().await?;
+        let me = self.call("getMe", json!({})).await?;
+        let Some(bot) = me["id"].as_i64() else {
+            return Err(PlatformError::Invalid(
+                "unexpected answer to getMe from Telegram: no `id`".to_owned(),
+            ));
+        };
+        let member = self
+            .call(
+                "getChatMember",
+                json!({ "chat_id": self.chat_id, "user_id": bot }),
+            )
+            .await?;
+        let status = member["status"].as_str().unwrap_or_default().to_owned();
+        let mut rights: Vec<String> = member
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(name, value)| name.starts_with("can_") && **value == Value::Bool(true))
+            .map(|(name, _)| name.clone())
+            .collect();
+        rights.sort();
+        Ok(BotMembership {
+            chat,
+            status,
+            rights,
+        })
+    }
+}
+
 /// Whether `method` may be sent again after a failure that leaves open
 /// whether Telegram carried it out (see [`super::retry`]). The methods the
 /// daemon calls set a state and answer `True` whatever it was before
@@ -191,16 +297,28 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         .await
         .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
     let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    interpret(status.as_u16(), body, secrets)
+}
+
+/// A Bot API answer's `result`, or the error it reports with `secrets`
+/// redacted.
+fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Value> {
     if body["ok"] == Value::Bool(true) {
         return Ok(body["result"].clone());
     }
-    let code = body["error_code"]
-        .as_u64()
-        .map_or(status.as_u16(), |c| c as u16);
-    let description = body["description"]
+    let code = body["error_code"].as_u64().map_or(status, |c| c as u16);
+    let mut description = body["description"]
         .as_str()
         .unwrap_or("no description")
         .to_owned();
+    // A call to a group upgraded to a supergroup (ResponseParameters
+    // `migrate_to_chat_id`): the daemon follows the upgrade from the
+    // service messages; until it has, connecting again follows it.
+    if let Some(to) = body["parameters"]["migrate_to_chat_id"].as_i64() {
+        description = format!(
+            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade)"
+        );
+    }
     let lower = description.to_lowercase();
     Err(match code {
         401 => PlatformError::Unauthorized,
@@ -212,8 +330,16 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
             status: code,
             message: description,
         },
-        // Telegram reports most refusals as 400 with a description.
+        // Telegram reports most refusals as 400 with a description: the bot
+        // is not an administrator (CHAT_ADMIN_REQUIRED, "need administrator
+        // rights"), lacks a right ("not enough rights to ...", "have no
+        // rights to ..."), may not write (CHAT_WRITE_FORBIDDEN), or the
+        // member is out of its reach (the owner, an administrator). Each is
+        // a refusal to fix on Telegram, not a request to fix here.
         _ if lower.contains("not enough rights")
+            || lower.contains("have no rights")
+            || lower.contains("chat_admin_required")
+            || lower.contains("chat_write_forbidden")
             || lower.contains("can't remove chat owner")
             || lower.contains("administrator") =>
         {

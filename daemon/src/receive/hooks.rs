@@ -13,10 +13,13 @@
 //!   An event id already counted in that workspace (Slack's retries, a
 //!   replay) is acknowledged and not counted again.
 //! - `POST /hooks/telegram/{server_id}`: the webhook `setWebhook` registered
-//!   for a group connected with a public URL. Checked with
+//!   for a bot with a group connected with a public URL (the URL of its
+//!   first such group: [`crate::receive`]). Checked with
 //!   `X-Telegram-Bot-Api-Secret-Token` (the secret the daemon gave
-//!   `setWebhook`), compared in constant time; 401 when it is missing or
-//!   wrong. Only updates of that group count.
+//!   `setWebhook`, the one of the group in the path), compared in constant
+//!   time; 401 when it is missing or wrong. Telegram keeps one webhook per
+//!   bot, so updates of every group connected with the bot's token count,
+//!   each for its group.
 //!
 //! Both answer once the events are counted and durable, never through a
 //! platform call: the platforms do not send again what was answered 200,
@@ -47,6 +50,45 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/slack/events", post(slack_events))
         .route("/telegram/{server_id}", post(telegram_update))
+}
+
+/// The ports Telegram posts webhooks to (Bot API reference, setWebhook,
+/// "Notes": "Ports currently supported for webhooks: 443, 80, 88, 8443").
+pub const TELEGRAM_WEBHOOK_PORTS: [u16; 4] = [443, 80, 88, 8443];
+
+/// Checks the daemon's public base URL for a Telegram webhook as Telegram
+/// will (setWebhook: an HTTPS URL, on one of [`TELEGRAM_WEBHOOK_PORTS`]),
+/// so a URL it would refuse is refused when the group is connected rather
+/// than failing every minute in the log; returns it without a trailing `/`.
+/// The error says what to fix.
+pub fn check_telegram_webhook_base(url: &str) -> Result<String, String> {
+    const EXAMPLE: &str = "e.g. https://modctl.example.com or https://modctl.example.com:8443";
+    let parsed = reqwest::Url::parse(url).map_err(|e| {
+        format!("--telegram-webhook-url `{url}` is not a URL ({e}): give the daemon's public https:// base URL, {EXAMPLE}")
+    })?;
+    if parsed.scheme() != "https" {
+        return Err(format!(
+            "--telegram-webhook-url must be an https:// URL (Telegram posts webhooks over HTTPS only), not `{}://`: serve the daemon behind TLS, {EXAMPLE}",
+            parsed.scheme()
+        ));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(format!(
+            "--telegram-webhook-url `{url}` has no host: {EXAMPLE}"
+        ));
+    }
+    let port = parsed.port_or_known_default().unwrap_or(443);
+    if !TELEGRAM_WEBHOOK_PORTS.contains(&port) {
+        return Err(format!(
+            "--telegram-webhook-url uses port {port}, but Telegram posts webhooks only to ports 443, 80, 88 or 8443: expose the daemon (or a proxy in front of it) on one of them, {EXAMPLE}"
+        ));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() {
+        return Err(format!(
+            "--telegram-webhook-url must be a base URL without `?` or `#` (the daemon appends /hooks/telegram/ID): {EXAMPLE}"
+        ));
+    }
+    Ok(url.trim_end_matches('/').to_owned())
 }
 
 /// The webhook URL of `server_id` under the daemon's public base URL.
@@ -137,11 +179,13 @@ async fn telegram_update(
     headers: HeaderMap,
     body: Bytes,
 ) -> ApiResult<Json<Value>> {
-    let connection = live(&state)
-        .await?
-        .into_iter()
+    let live = live(&state).await?;
+    let connection = live
+        .iter()
         .find(|c| c.server_id == server_id && c.platform == Platform::Telegram);
-    let Some(expected) = connection.and_then(|c| c.receiving.hook_secret) else {
+    let Some((connection, expected)) =
+        connection.and_then(|c| Some((c, c.receiving.hook_secret.as_deref()?)))
+    else {
         return Err(ApiError::NotFound(format!(
             "no Telegram group `{server_id}` is connected with a webhook: connect it with `modctld server connect {server_id} --telegram-webhook-url URL`"
         )));
@@ -162,17 +206,19 @@ async fn telegram_update(
     let update: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
     let update = updates::decode(update).map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    // Only this group's events: the secret is the group's, not the bot's.
-    let events: Vec<_> = update
-        .events
-        .into_iter()
-        .filter(|event| *event.server_id == *server_id)
-        .collect();
-    let received = events.len();
+    // The bot has one webhook for all its groups (Telegram keeps one per
+    // bot): the events of every group connected with the same token count,
+    // each for its own server; other chats the bot is in count nothing.
+    let mut groups = super::telegram::groups_of_bot(&live, connection);
+    let by_server = super::telegram::route(&state, &mut groups, update).await?;
+    let received = by_server.values().map(Vec::len).sum::<usize>();
     // Counted before the answer, each with its id: Telegram does not send an
     // update again once it was answered, and sends it again (counted once)
     // when it was not.
-    let counted = activity::count_now(&state, server_id, events).await?;
+    let mut counted = 0;
+    for (server, events) in by_server {
+        counted += activity::count_now(&state, server, events).await?;
+    }
     Ok(Json(
         json!({ "ok": true, "events": received, "counted": counted }),
     ))

@@ -6,8 +6,10 @@
 //!   guilds connected with that token (twilight-gateway: heartbeats,
 //!   identify, resume and reconnect), and [`voice`] sessions.
 //! - [`telegram`]: `getUpdates` long polling per bot token, the default (it
-//!   works behind NAT); a server connected with a public URL gets a webhook
-//!   instead, registered here with `setWebhook`.
+//!   works behind NAT); a bot with a group connected with a public URL gets
+//!   one webhook for all its groups instead, registered here with
+//!   `setWebhook` (Telegram keeps one per bot: never a poller and a webhook
+//!   for one token).
 //! - [`hooks`]: the HTTP endpoints the platforms post to, outside `/api/v1`
 //!   and without an API key: `POST /hooks/slack/events` (signed with the
 //!   Slack app's signing secret) and `POST /hooks/telegram/{server_id}`
@@ -80,8 +82,10 @@ struct Bot {
 #[derive(Default)]
 struct Running {
     sessions: HashMap<Bot, Session>,
-    /// Telegram webhooks registered by this process: server → URL.
-    webhooks: BTreeMap<String, String>,
+    /// Telegram webhooks registered by this process: bot → URL and secret
+    /// token (a new secret, from connecting the group again, is registered
+    /// again even when the URL is the same).
+    webhooks: BTreeMap<Bot, (String, String)>,
     stopped: bool,
 }
 
@@ -187,24 +191,34 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
         .await?;
 
     let mut wanted: BTreeMap<Bot, BTreeSet<String>> = BTreeMap::new();
-    let mut webhooks = Vec::new();
+    // Telegram keeps one webhook URL per bot, and `getUpdates` does not
+    // work while one is set (setWebhook, getUpdates in the Bot API
+    // reference): every group of a token is served by one webhook or by one
+    // poller, never both, so the groups are gathered by bot first.
+    let mut telegram_bots: BTreeMap<Bot, Vec<LiveConnection>> = BTreeMap::new();
     for connection in live {
-        let delivery = match delivery(connection.platform) {
-            Delivery::Updates if connection.receiving.hook_url.is_some() => {
-                webhooks.push(connection);
-                continue;
-            }
-            Delivery::Pushed => continue,
-            sessions => sessions,
+        let delivery = delivery(connection.platform);
+        let bot = Bot {
+            delivery,
+            api_base: connection.api_base.clone(),
+            token: connection.token.clone(),
         };
-        wanted
-            .entry(Bot {
-                delivery,
-                api_base: connection.api_base,
-                token: connection.token,
-            })
-            .or_default()
-            .insert(connection.server_id);
+        match delivery {
+            Delivery::Gateway => {
+                wanted.entry(bot).or_default().insert(connection.server_id);
+            }
+            Delivery::Updates => telegram_bots.entry(bot).or_default().push(connection),
+            Delivery::Pushed => {}
+        }
+    }
+    let mut webhooks = Vec::new();
+    for (bot, groups) in telegram_bots {
+        match webhook_of(&groups) {
+            Some(hook) => webhooks.push((bot, hook)),
+            None => {
+                wanted.insert(bot, groups.into_iter().map(|c| c.server_id).collect());
+            }
+        }
     }
 
     let receivers = &state.receivers;
@@ -254,17 +268,39 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
             },
         );
     }
-    for connection in webhooks {
-        register_webhook(state, &mut running.webhooks, connection).await;
+    // A bot that polls now forgets its webhook (its poller deleted it), so
+    // that going back to a webhook registers it again.
+    let hooked: BTreeSet<&Bot> = webhooks.iter().map(|(bot, _)| bot).collect();
+    running.webhooks.retain(|bot, _| hooked.contains(bot));
+    for (bot, hook) in webhooks {
+        register_webhook(state, &mut running.webhooks, bot, hook).await;
     }
     Ok(running.sessions.len())
 }
 
-/// Registers a Telegram webhook with `setWebhook`, once per process and URL
-/// (Telegram keeps it; a failure is tried again at the next reconcile).
+/// The webhook serving every group of one Telegram bot: the one of its
+/// first group (by id) connected with a webhook URL, so the choice is the
+/// same on every reconcile and after a restart. `None`: no group asked for a
+/// webhook, the bot polls.
+///
+/// A bot with a webhook group and a polled group is served by the webhook
+/// for both: the operator asked for a webhook, and a poller would remove it
+/// (`getUpdates` needs `deleteWebhook` first).
+pub fn webhook_of(groups: &[LiveConnection]) -> Option<LiveConnection> {
+    groups
+        .iter()
+        .filter(|c| c.receiving.hook_url.is_some() && c.receiving.hook_secret.is_some())
+        .min_by(|a, b| a.server_id.cmp(&b.server_id))
+        .cloned()
+}
+
+/// Registers a bot's Telegram webhook with `setWebhook`, once per process,
+/// URL and secret (Telegram keeps it; a failure is tried again at the next
+/// reconcile). A second `setWebhook` replaces the first, so a bot has one.
 async fn register_webhook(
     state: &AppState,
-    registered: &mut BTreeMap<String, String>,
+    registered: &mut BTreeMap<Bot, (String, String)>,
+    bot: Bot,
     connection: LiveConnection,
 ) {
     let (Some(base), Some(secret)) = (
@@ -274,7 +310,8 @@ async fn register_webhook(
         return;
     };
     let url = hooks::telegram_hook_url(base, &connection.server_id);
-    if registered.get(&connection.server_id) == Some(&url) {
+    let wanted = (url.clone(), secret.to_owned());
+    if registered.get(&bot) == Some(&wanted) {
         return;
     }
     let adapter = crate::platform::telegram::Telegram::new(
@@ -285,8 +322,8 @@ async fn register_webhook(
     );
     match adapter.set_webhook(&url, secret).await {
         Ok(()) => {
-            tracing::info!(server = %connection.server_id, %url, "Telegram webhook registered");
-            registered.insert(connection.server_id, url);
+            tracing::info!(server = %connection.server_id, %url, "Telegram webhook registered for every group of the bot");
+            registered.insert(bot, wanted);
         }
         Err(e) => tracing::warn!(
             server = %connection.server_id,

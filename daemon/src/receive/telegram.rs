@@ -14,16 +14,22 @@
 //! removes a webhook left from earlier first, since `getUpdates` does not
 //! work while one is set.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+
+use modctl_types::Platform;
 
 use tokio::sync::watch;
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
+use crate::AppState;
+use crate::activity::ActivityEvent;
 use crate::platform::EventSource;
 use crate::platform::telegram::Telegram;
-use crate::platform::telegram::updates::{decode, update_id};
+use crate::platform::telegram::updates::{Migration, Update, decode, update_id};
 use crate::store::StoreError;
-use crate::store::receivers;
+use crate::store::connections;
+use crate::store::receivers::{self, LiveConnection};
 
 /// How long one `getUpdates` call waits for updates, in seconds.
 pub const POLL_SECS: u32 = 25;
@@ -95,13 +101,23 @@ pub async fn poll(
         .map_err(|e| e.to_string())?;
     let count = updates.len();
     let mut next = current;
+    let servers = context.servers();
+    let mut groups = context
+        .state
+        .store
+        .read(move |tx| receivers::telegram_chats(tx, &servers))
+        .await
+        .map_err(|e| e.to_string())?;
     for raw in updates {
         if let Some(id) = update_id(&raw) {
             next = next.max(id + 1);
         }
         match decode(raw) {
             Ok(update) => {
-                for event in update.events {
+                let routed = route(&context.state, &mut groups, update)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                for event in routed.into_values().flatten() {
                     context.count(event);
                 }
             }
@@ -121,4 +137,61 @@ pub async fn poll(
     }
     *offset = Some(next);
     Ok(count)
+}
+
+/// The groups a Telegram bot serves, among the live connections: chat id →
+/// server id, for every Telegram connection with `of`'s token and API base
+/// (one bot, one update queue or webhook, whichever group `of` is), by
+/// server id and by the chat id of a group upgraded to a supergroup.
+pub fn groups_of_bot(live: &[LiveConnection], of: &LiveConnection) -> BTreeMap<String, String> {
+    live.iter()
+        .filter(|c| {
+            c.platform == Platform::Telegram && c.token == of.token && c.api_base == of.api_base
+        })
+        .flat_map(|c| {
+            [
+                (c.server_id.clone(), c.server_id.clone()),
+                (c.chat_id.clone(), c.server_id.clone()),
+            ]
+        })
+        .collect()
+}
+
+/// Routes one update of a bot to its groups (`groups`: chat id → server id,
+/// [`groups_of_bot`] or [`receivers::telegram_chats`]): each event goes to
+/// the server of the chat it names, and is dropped when the chat is none of
+/// the bot's connected groups. A group's upgrade to a supergroup is followed
+/// first: its server records the new chat id (platform calls go there; the
+/// server keeps its id and history), and the supergroup's updates count for
+/// it from then on.
+pub async fn route(
+    state: &AppState,
+    groups: &mut BTreeMap<String, String>,
+    update: Update,
+) -> Result<BTreeMap<String, Vec<ActivityEvent>>, StoreError> {
+    if let Some(Migration { from, to }) = update.migration {
+        let known = groups.get(&from.to_string()).cloned();
+        if let Some(server) = known {
+            let new_chat = to.to_string();
+            if groups.get(&new_chat) != Some(&server) {
+                let (id, chat) = (server.clone(), new_chat.clone());
+                state
+                    .store
+                    .write(move |tx| connections::set_telegram_chat_id(tx, &id, Some(&chat)))
+                    .await?;
+                tracing::info!(server = %server, chat = %new_chat, "the Telegram group was upgraded to a supergroup; following its new chat id");
+                // The checklist's answer was about the old group.
+                state.onboarding.forget(&server);
+                groups.insert(new_chat, server);
+            }
+        }
+    }
+    let mut by_server: BTreeMap<String, Vec<ActivityEvent>> = BTreeMap::new();
+    for mut event in update.events {
+        if let Some(server) = groups.get(&*event.server_id) {
+            event.server_id = server.as_str().into();
+            by_server.entry(server.clone()).or_default().push(event);
+        }
+    }
+    Ok(by_server)
 }

@@ -19,6 +19,10 @@ pub struct Connection {
     /// ([`crate::platform::Redactor`]). [`set`] stores none of them: they are
     /// set with [`super::receivers::set_receiving`].
     pub other_secrets: Vec<String>,
+    /// Telegram: the chat id the platform calls use when it is not the
+    /// server id (the supergroup a group was upgraded to; see
+    /// [`set_telegram_chat_id`]). [`set`] keeps the stored one.
+    pub telegram_chat_id: Option<String>,
 }
 
 impl Connection {
@@ -27,8 +31,25 @@ impl Connection {
         Connection {
             mode,
             other_secrets: Vec::new(),
+            telegram_chat_id: None,
         }
     }
+}
+
+/// Records that the Telegram group `server_id` is now chat `chat_id` (it
+/// was upgraded to a supergroup): platform calls go there, the server keeps
+/// its id and history. `None` goes back to the server id.
+pub fn set_telegram_chat_id(
+    tx: &Transaction<'_>,
+    server_id: &str,
+    chat_id: Option<&str>,
+) -> Result<(), StoreError> {
+    let chat_id = chat_id.filter(|chat| *chat != server_id);
+    tx.execute(
+        "UPDATE platform_connections SET telegram_chat_id = ?2 WHERE server_id = ?1",
+        params![server_id, chat_id],
+    )?;
+    Ok(())
 }
 
 /// Live (with a token) or simulated.
@@ -67,7 +88,7 @@ pub fn get(
 ) -> Result<Option<Connection>, StoreError> {
     let row = tx
         .prepare_cached(
-            "SELECT mode, token, api_base, signing_secret, hook_secret
+            "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id
              FROM platform_connections WHERE server_id = ?1",
         )?
         .query_row([server_id], |row| {
@@ -77,10 +98,11 @@ pub fn get(
                 row.get::<_, Option<String>>(2)?,
                 row.get::<_, Option<String>>(3)?,
                 row.get::<_, Option<String>>(4)?,
+                row.get::<_, Option<String>>(5)?,
             ))
         })
         .optional()?;
-    let Some((mode, sealed, api_base, signing_secret, hook_secret)) = row else {
+    let Some((mode, sealed, api_base, signing_secret, hook_secret, telegram_chat_id)) = row else {
         return Ok(None);
     };
     // One that does not unseal is left out rather than failing the action:
@@ -109,6 +131,7 @@ pub fn get(
     Ok(Some(Connection {
         mode,
         other_secrets,
+        telegram_chat_id,
     }))
 }
 

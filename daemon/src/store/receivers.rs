@@ -48,6 +48,10 @@ pub struct LiveConnection {
     pub api_base: Option<String>,
     /// How it receives events.
     pub receiving: Receiving,
+    /// Telegram: the chat its updates come from and calls go to, the server
+    /// id unless the group was upgraded to a supergroup
+    /// ([`super::connections::set_telegram_chat_id`]).
+    pub chat_id: String,
 }
 
 impl std::fmt::Debug for LiveConnection {
@@ -108,7 +112,8 @@ pub fn live_connections(
 ) -> Result<Vec<LiveConnection>, StoreError> {
     let rows = tx
         .prepare_cached(
-            "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret
+            "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret,
+                    c.telegram_chat_id
              FROM platform_connections c JOIN servers s ON s.id = c.server_id
              WHERE c.mode = 'live' ORDER BY c.server_id",
         )?
@@ -121,12 +126,13 @@ pub fn live_connections(
                 row.get::<_, Option<String>>(4)?,
                 row.get::<_, Option<String>>(5)?,
                 row.get::<_, Option<String>>(6)?,
+                row.get::<_, Option<String>>(7)?,
             ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter()
         .map(
-            |(server_id, platform, token, api_base, signing, hook_url, hook_secret)| {
+            |(server_id, platform, token, api_base, signing, hook_url, hook_secret, chat_id)| {
                 let platform = platform
                     .parse()
                     .map_err(|e: String| StoreError::Corrupt(format!("server {server_id}: {e}")))?;
@@ -148,6 +154,7 @@ pub fn live_connections(
                     )?,
                 };
                 Ok(LiveConnection {
+                    chat_id: chat_id.unwrap_or_else(|| server_id.clone()),
                     server_id,
                     platform,
                     token,
@@ -157,6 +164,30 @@ pub fn live_connections(
             },
         )
         .collect()
+}
+
+/// The chats of Telegram groups `servers`: chat id → server id, with both
+/// the server id and, for a group upgraded to a supergroup, its new chat id
+/// (the old group's last messages, e.g. the one announcing the upgrade,
+/// still carry the old id).
+pub fn telegram_chats(
+    tx: &Transaction<'_>,
+    servers: &[String],
+) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
+    let mut chats = std::collections::BTreeMap::new();
+    for server in servers {
+        let chat: Option<Option<String>> = tx
+            .prepare_cached(
+                "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
+            )?
+            .query_row([server], |row| row.get(0))
+            .optional()?;
+        if let Some(chat) = chat.flatten() {
+            chats.insert(chat, server.clone());
+        }
+        chats.insert(server.clone(), server.clone());
+    }
+    Ok(chats)
 }
 
 /// Telegram's next `getUpdates` offset for a bot serving `servers`: the

@@ -138,8 +138,21 @@ struct Bot {
     /// Updates not yet confirmed by a `getUpdates` offset.
     updates: Vec<Value>,
     next_update_id: i64,
-    /// `setWebhook`'s URL and secret token.
+    /// `setWebhook`'s URL and secret token: one per bot, whatever number
+    /// of groups it is in.
     webhook: Option<(String, Option<String>)>,
+    /// How many times `setWebhook` set one.
+    webhooks_set: usize,
+    /// Groups that are basic groups (Chat `type` "group"); the others are
+    /// supergroups.
+    basic_groups: std::collections::BTreeSet<i64>,
+    /// Basic groups upgraded to a supergroup: old chat id → new one.
+    migrated: BTreeMap<i64, i64>,
+    /// Whether the bot is an administrator of its groups.
+    bot_is_admin: bool,
+    /// The bot's administrator rights other than can_restrict_members, as
+    /// set by the test (over those every administrator has here).
+    bot_rights: Map<String, Value>,
 }
 
 impl FakeTelegram {
@@ -165,6 +178,11 @@ impl FakeTelegram {
             updates: Vec::new(),
             next_update_id: 1,
             webhook: None,
+            webhooks_set: 0,
+            basic_groups: std::collections::BTreeSet::new(),
+            migrated: BTreeMap::new(),
+            bot_is_admin: true,
+            bot_rights: Map::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -201,6 +219,65 @@ impl FakeTelegram {
     /// Another chat the bot administers (e.g. a mod-log channel).
     pub fn add_chat(&self, chat_id: i64) {
         self.state().add_chat(chat_id);
+    }
+
+    /// Another group of the bot (one bot serves several groups, with one
+    /// update queue or webhook), with the bot an administrator and
+    /// [`OWNER`] its creator.
+    pub fn add_group(&self, chat_id: i64) {
+        let mut state = self.state();
+        state.add_chat(chat_id);
+        state
+            .chat(chat_id)
+            .members
+            .insert(OWNER, ChatMember::with(Status::Creator));
+    }
+
+    /// Makes `chat` a basic group (Chat `type` "group"), where Telegram
+    /// refuses `restrictChatMember` and `unbanChatMember` (both "in a
+    /// supergroup" in their Bot API entries).
+    pub fn make_basic_group(&self, chat: i64) {
+        self.state().basic_groups.insert(chat);
+    }
+
+    /// Upgrades basic group `from` to supergroup `to`, as Telegram does: the
+    /// members move to the new chat, the old id answers every call with
+    /// "group chat was upgraded to a supergroup chat" and
+    /// `parameters.migrate_to_chat_id` (ResponseParameters), and two service
+    /// messages are queued: `migrate_to_chat_id` in the old group and
+    /// `migrate_from_chat_id` in the new one (Message). Returns both updates.
+    pub fn upgrade_to_supergroup(&self, from: i64, to: i64, date: i64) -> (Value, Value) {
+        {
+            let mut state = self.state();
+            state.basic_groups.remove(&from);
+            let chat = state.chats.remove(&from).unwrap_or_default();
+            state.chats.insert(to, chat);
+            state.migrated.insert(from, to);
+            if state.chat_id == from {
+                state.chat_id = to;
+            }
+        }
+        let old = self.push_old_chat(from, to, date);
+        let new = self.push_in(
+            to,
+            OWNER,
+            json!({"date": date, "migrate_from_chat_id": from}),
+        );
+        (old, new)
+    }
+
+    /// Whether the bot is an administrator of its groups; a bot that is not
+    /// gets CHAT_ADMIN_REQUIRED for what needs one.
+    pub fn set_bot_admin(&self, admin: bool) {
+        self.state().bot_is_admin = admin;
+    }
+
+    /// Gives or takes an administrator right of the bot (`can_delete_messages`,
+    /// `can_change_info`, `can_invite_users`, ...; ChatMemberAdministrator).
+    pub fn set_bot_right(&self, right: &str, allowed: bool) {
+        self.state()
+            .bot_rights
+            .insert(right.to_owned(), Value::Bool(allowed));
     }
 
     /// Makes `user` a plain member of the group.
@@ -309,6 +386,7 @@ fn ok(result: Value) -> Reply {
 }
 
 const NOT_ENOUGH_RIGHTS: &str = "not enough rights to restrict/unrestrict chat member";
+const CHAT_ADMIN_REQUIRED: &str = "CHAT_ADMIN_REQUIRED";
 
 /// An integer parameter, sent as a number or a numeric string.
 fn integer(value: Option<&Value>) -> Option<i64> {
@@ -341,6 +419,18 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         return failure(404, "Not Found");
     }
     let params = arguments(request);
+    // An upgraded group's old id answers every call with the new one
+    // (ResponseParameters `migrate_to_chat_id`).
+    if let Some(to) = integer(params.get("chat_id")).and_then(|chat| state.migrated.get(&chat)) {
+        return Reply::json(
+            400,
+            json!({
+                "ok": false, "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": to},
+            }),
+        );
+    }
     match method {
         "getMe" => ok(json!({
             "id": BOT, "is_bot": true, "first_name": "modctl", "username": "modctl_bot",
@@ -406,6 +496,15 @@ impl Bot {
         }
     }
 
+    /// The `type` of `Chat` for `chat_id`.
+    fn chat_type(&self, chat_id: i64) -> &'static str {
+        if self.basic_groups.contains(&chat_id) {
+            "group"
+        } else {
+            "supergroup"
+        }
+    }
+
     fn chat(&mut self, chat_id: i64) -> &mut Chat {
         self.chats.entry(chat_id).or_default()
     }
@@ -427,11 +526,12 @@ impl Bot {
     }
 
     fn get_chat(&self, params: &Map<String, Value>) -> Reply {
-        let Some(chat) = integer(params.get("chat_id")).filter(|id| *id == self.chat_id) else {
+        let Some(chat) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
+        else {
             return bad_request("chat not found");
         };
         let mut info = json!({
-            "id": chat, "type": "supergroup", "title": self.title,
+            "id": chat, "type": self.chat_type(chat), "title": self.title,
             "permissions": self.default_permissions,
             "accent_color_id": 0, "max_reaction_count": 11,
         });
@@ -453,8 +553,11 @@ impl Bot {
         let admins: Vec<Value> = self.chats[&chat]
             .members
             .iter()
-            .filter(|(_, m)| matches!(m.status, Status::Creator | Status::Administrator))
-            .map(|(user, m)| member_json(*user, m))
+            .filter(|(user, m)| {
+                matches!(m.status, Status::Creator | Status::Administrator)
+                    && (**user != BOT || self.bot_is_admin)
+            })
+            .map(|(user, m)| self.with_bot_rights(*user, member_json(*user, m)))
             .collect();
         ok(json!(admins))
     }
@@ -465,7 +568,7 @@ impl Bot {
             Err(reply) => return reply,
         };
         match self.member(chat, user) {
-            Some(member) => ok(member_json(user, member)),
+            Some(member) => ok(self.with_bot_rights(user, member_json(user, member))),
             None => bad_request("user not found"),
         }
     }
@@ -478,6 +581,14 @@ impl Bot {
         owner_problem: &str,
     ) -> Result<(i64, i64), Reply> {
         let (chat, user) = self.target(params)?;
+        // banChatMember, restrictChatMember, unbanChatMember: "The bot must
+        // be an administrator in the chat for this to work and must have the
+        // appropriate administrator rights" (Bot API reference); Telegram
+        // answers CHAT_ADMIN_REQUIRED to a bot that is no administrator, and
+        // "not enough rights" to one without can_restrict_members.
+        if !self.bot_is_admin {
+            return Err(bad_request(CHAT_ADMIN_REQUIRED));
+        }
         if !self.bot_can_restrict {
             return Err(bad_request(NOT_ENOUGH_RIGHTS));
         }
@@ -485,6 +596,36 @@ impl Bot {
             Some(Status::Creator) => Err(bad_request(owner_problem)),
             Some(Status::Administrator) => Err(bad_request("user is an administrator of the chat")),
             _ => Ok((chat, user)),
+        }
+    }
+
+    /// The bot's own `ChatMember` as the test set it up: a plain member
+    /// when it is no administrator, else an administrator with the rights
+    /// given (ChatMemberAdministrator `can_*`).
+    fn with_bot_rights(&self, user: i64, mut member: Value) -> Value {
+        if user != BOT {
+            return member;
+        }
+        if !self.bot_is_admin {
+            return json!({ "status": "member", "user": user_json(BOT) });
+        }
+        member["can_restrict_members"] = json!(self.bot_can_restrict);
+        for (right, value) in &self.bot_rights {
+            member[right] = value.clone();
+        }
+        member
+    }
+
+    /// `restrictChatMember` ("restrict a user in a supergroup") and
+    /// `unbanChatMember` ("unban a previously banned user in a supergroup or
+    /// channel") do not work in a basic group; Telegram's texts.
+    fn supergroup_only(&self, params: &Map<String, Value>, method: &str) -> Result<(), Reply> {
+        match integer(params.get("chat_id")) {
+            Some(chat) if self.basic_groups.contains(&chat) => Err(bad_request(match method {
+                "unbanChatMember" => "method is available for supergroup and channel chats only",
+                _ => "method is available only for supergroups",
+            })),
+            _ => Ok(()),
         }
     }
 
@@ -504,6 +645,9 @@ impl Bot {
     /// Lifts a ban; without `only_if_banned` it also removes a member, as
     /// Telegram documents.
     fn unban(&mut self, params: &Map<String, Value>) -> Reply {
+        if let Err(reply) = self.supergroup_only(params, "unbanChatMember") {
+            return reply;
+        }
         let (chat, user) = match self.actionable(params, "can't remove chat owner") {
             Ok(target) => target,
             Err(reply) => return reply,
@@ -520,6 +664,9 @@ impl Bot {
     }
 
     fn restrict(&mut self, params: &Map<String, Value>) -> Reply {
+        if let Err(reply) = self.supergroup_only(params, "restrictChatMember") {
+            return reply;
+        }
         let Some(Value::Object(given)) = params.get("permissions") else {
             return bad_request("field \"permissions\" must be of type Object");
         };

@@ -326,6 +326,111 @@ async fn telegram_bans_unbans_and_tokens() {
     assert_eq!(fake.calls("sendMessage").len(), 2);
 }
 
+/// The Bot API rules the fake enforces for issue #23, each as the
+/// reference states it (see the comments in `fakes/telegram*.rs`).
+#[tokio::test]
+async fn telegram_enforces_webhooks_supergroups_and_admin_rights() {
+    let fake = FakeTelegram::start(CHAT);
+    let description = |body: &Value| body["description"].as_str().unwrap_or_default().to_owned();
+    // setWebhook: HTTPS only, ports 443, 80, 88, 8443.
+    let (status, body) = telegram_call(
+        &fake,
+        "setWebhook",
+        json!({"url": "http://example.com/hook"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        description(&body).contains("HTTPS URL must be provided"),
+        "{body}"
+    );
+    let (status, body) = telegram_call(
+        &fake,
+        "setWebhook",
+        json!({"url": "https://example.com:8080/hook"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        description(&body).contains("ports 80, 88, 443 or 8443"),
+        "{body}"
+    );
+    assert_eq!(fake.webhook(), None);
+    // One webhook per bot: the second replaces the first.
+    for url in [
+        "https://one.example.com:8443/a",
+        "https://two.example.com/b",
+    ] {
+        let (status, _) = telegram_call(&fake, "setWebhook", json!({"url": url})).await;
+        assert_eq!(status, 200);
+    }
+    assert_eq!(fake.webhook().unwrap().0, "https://two.example.com/b");
+    // getUpdates while a webhook is set: 409 Conflict.
+    let (status, _) = telegram_call(&fake, "getUpdates", json!({})).await;
+    assert_eq!(status, 409);
+
+    // Basic groups: no restrictChatMember, no unbanChatMember.
+    let user = 4242;
+    fake.add_member(user);
+    fake.make_basic_group(CHAT);
+    let (_, chat) = telegram_call(&fake, "getChat", json!({"chat_id": CHAT})).await;
+    assert_eq!(chat["result"]["type"], "group");
+    let permissions = json!({"can_send_messages": false});
+    let (status, body) = telegram_call(
+        &fake,
+        "restrictChatMember",
+        json!({"chat_id": CHAT, "user_id": user, "permissions": permissions}),
+    )
+    .await;
+    assert_eq!(
+        (status, description(&body).as_str()),
+        (400, "Bad Request: method is available only for supergroups")
+    );
+    let (status, body) = telegram_call(
+        &fake,
+        "unbanChatMember",
+        json!({"chat_id": CHAT, "user_id": user}),
+    )
+    .await;
+    assert_eq!(
+        (status, description(&body).as_str()),
+        (
+            400,
+            "Bad Request: method is available for supergroup and channel chats only"
+        )
+    );
+    // The upgrade: the old id answers with the new one.
+    let new = -1_009_000_000_001_i64;
+    let (old_update, new_update) = fake.upgrade_to_supergroup(CHAT, new, 1_800_000_000);
+    assert_eq!(old_update["message"]["migrate_to_chat_id"], new);
+    assert_eq!(new_update["message"]["migrate_from_chat_id"], CHAT);
+    let (status, body) = telegram_call(&fake, "getChat", json!({"chat_id": CHAT})).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["parameters"]["migrate_to_chat_id"], new);
+    let (_, chat) = telegram_call(&fake, "getChat", json!({"chat_id": new})).await;
+    assert_eq!(chat["result"]["type"], "supergroup");
+
+    // A bot that is no administrator: CHAT_ADMIN_REQUIRED.
+    fake.set_bot_admin(false);
+    let (status, body) = telegram_call(
+        &fake,
+        "banChatMember",
+        json!({"chat_id": new, "user_id": user}),
+    )
+    .await;
+    assert_eq!(
+        (status, description(&body).as_str()),
+        (400, "Bad Request: CHAT_ADMIN_REQUIRED")
+    );
+    let (_, bot) = telegram_call(
+        &fake,
+        "getChatMember",
+        json!({"chat_id": new, "user_id": telegram::BOT}),
+    )
+    .await;
+    assert_eq!(bot["result"]["status"], "member");
+}
+
 #[tokio::test]
 async fn slack_answers_200_with_ok_false() {
     let fake = FakeSlack::start();

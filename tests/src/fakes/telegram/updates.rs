@@ -14,6 +14,8 @@ use super::{Bot, FakeTelegram, failure, ok};
 
 impl Bot {
     pub(super) fn get_updates(&mut self, params: &Map<String, Value>) -> Reply {
+        // getUpdates, "Notes": "This method will not work if an outgoing
+        // webhook is set up"; Telegram answers 409 Conflict (its wording).
         if self.webhook.is_some() {
             return failure(
                 409,
@@ -26,15 +28,42 @@ impl Bot {
         ok(Value::Array(self.updates.clone()))
     }
 
+    /// One webhook per bot: a second `setWebhook` replaces the first
+    /// (setWebhook: "specify a URL and receive incoming updates"; the bot
+    /// has one URL, which `getWebhookInfo` reports). The URL must be HTTPS
+    /// on port 443, 80, 88 or 8443 (setWebhook, "Notes": "Ports currently
+    /// supported for webhooks: 443, 80, 88, 8443"; the `url` field: "HTTPS
+    /// URL to send updates to"), refused with Telegram's own wording.
     pub(super) fn set_webhook(&mut self, params: &Map<String, Value>) -> Reply {
         let Some(url) = params.get("url").and_then(Value::as_str) else {
             return failure(400, "Bad Request: bad webhook: URL host is empty");
         };
+        // An empty URL removes the webhook (setWebhook `url`).
+        if url.is_empty() {
+            self.webhook = None;
+            return ok(json!(true));
+        }
+        let Ok(parsed) = reqwest::Url::parse(url) else {
+            return failure(400, "Bad Request: bad webhook: URL host is empty");
+        };
+        if parsed.scheme() != "https" {
+            return failure(
+                400,
+                "Bad Request: bad webhook: An HTTPS URL must be provided for webhook",
+            );
+        }
+        if !matches!(parsed.port_or_known_default(), Some(443 | 80 | 88 | 8443)) {
+            return failure(
+                400,
+                "Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443",
+            );
+        }
         let secret = params
             .get("secret_token")
             .and_then(Value::as_str)
             .map(str::to_owned);
         self.webhook = Some((url.to_owned(), secret));
+        self.webhooks_set += 1;
         ok(json!(true))
     }
 
@@ -52,13 +81,14 @@ impl Bot {
 }
 
 impl FakeTelegram {
-    fn message(&self, from: i64, extra: Value) -> Value {
+    fn message(&self, chat: i64, from: i64, extra: Value) -> Value {
         let mut state = self.state();
         let id = state.next_message_id;
         state.next_message_id += 1;
+        let kind = state.chat_type(chat);
         let mut message = json!({
             "message_id": id, "date": 1_800_000_000,
-            "chat": {"id": state.chat_id, "type": "supergroup", "title": state.title},
+            "chat": {"id": chat, "type": kind, "title": state.title},
             "from": {"id": from, "is_bot": from == super::BOT, "first_name": format!("user {from}")},
         });
         for (k, v) in extra.as_object().into_iter().flatten() {
@@ -70,26 +100,59 @@ impl FakeTelegram {
     /// Queues a text message by `from` at unix time `date`; returns the
     /// update (for posting it to a webhook).
     pub fn push_message(&self, from: i64, date: i64) -> Value {
-        let message = self.message(from, json!({"text": "hello", "date": date}));
+        let chat = self.state().chat_id;
+        self.push_message_in(chat, from, date)
+    }
+
+    /// Queues a text message by `from` in group `chat` (one of the bot's:
+    /// [`FakeTelegram::add_group`]).
+    pub fn push_message_in(&self, chat: i64, from: i64, date: i64) -> Value {
+        self.push_in(chat, from, json!({"text": "hello", "date": date}))
+    }
+
+    /// Queues a message by `from` in `chat` with `fields` (e.g. a service
+    /// message's), at `date`.
+    pub fn push_in(&self, chat: i64, from: i64, fields: Value) -> Value {
+        let message = self.message(chat, from, fields);
         self.state().push(message)
     }
 
     /// Queues `user` joining the group at `date`.
     pub fn push_join(&self, user: i64, date: i64) -> Value {
-        let message = self.message(
+        let chat = self.state().chat_id;
+        self.push_in(
+            chat,
             user,
             json!({"date": date, "new_chat_members": [{"id": user, "is_bot": false, "first_name": "new"}]}),
-        );
-        self.state().push(message)
+        )
     }
 
     /// Queues `user` leaving the group at `date`.
     pub fn push_leave(&self, user: i64, date: i64) -> Value {
-        let message = self.message(
+        let chat = self.state().chat_id;
+        self.push_in(
+            chat,
             user,
             json!({"date": date, "left_chat_member": {"id": user, "is_bot": false, "first_name": "gone"}}),
+        )
+    }
+
+    /// The service message announcing the upgrade, in the old group (its
+    /// chat is gone from the fake by then).
+    pub(super) fn push_old_chat(&self, from: i64, to: i64, date: i64) -> Value {
+        let mut message = self.message(
+            to,
+            super::OWNER,
+            json!({"date": date, "migrate_to_chat_id": to}),
         );
+        message["chat"]["id"] = json!(from);
+        message["chat"]["type"] = json!("group");
         self.state().push(message)
+    }
+
+    /// How many `setWebhook` calls set a webhook.
+    pub fn webhooks_set(&self) -> usize {
+        self.state().webhooks_set
     }
 
     /// Updates not yet confirmed by an offset.
