@@ -131,3 +131,25 @@ fn the_readme_shows_the_lines_the_demo_suggests_trying() {
     let positions: Vec<usize> = sequence.iter().map(|f| position(f)).collect();
     assert!(positions.is_sorted(), "{sequence:?} at {positions:?}");
 }
+
+/// The table of what each platform needs is one text, in the README (for
+/// operators) and in docs/api.md (beside the decisions it sums up).
+#[test]
+fn the_platform_needs_table_is_the_same_in_the_readme_and_the_api_notes() {
+    let table = |file: &str| {
+        let text =
+            std::fs::read_to_string(format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let begin = text
+            .find("<!-- platform-needs: begin")
+            .unwrap_or_else(|| panic!("{file} has no platform-needs table"));
+        let end = text[begin..]
+            .find("<!-- platform-needs: end -->")
+            .unwrap_or_else(|| panic!("{file}'s platform-needs table has no end"));
+        text[begin..begin + end].to_owned()
+    };
+    let readme = table("README.md");
+    assert_eq!(readme, table("docs/api.md"), "edit both tables alike");
+    for platform in ["Discord", "Telegram", "Slack"] {
+        assert!(readme.contains(platform), "{platform} missing");
+    }
+}
