@@ -124,7 +124,7 @@ enum Command {
         max_connections_per_address: usize,
         /// MiB of activity batches held at once, from before a body is read
         /// until its batch is written (a team: all but 4 MiB of it); past
-        /// it batches wait up to 2 s, then are refused with Retry-After
+        /// it batches wait up to 10 s, then are refused with Retry-After
         #[arg(
             long,
             env = "MODCTLD_BATCH_BUDGET_MIB",
