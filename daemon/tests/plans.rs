@@ -31,7 +31,7 @@ fn claim(db: &std::path::Path, id: &str) -> (String, String) {
 /// `PUT /config/webhooks` turning webhooks on: 402 on free, 200 on pro.
 fn enable_webhooks(daemon: &TestDaemon, key: &str, server: &str) -> u16 {
     let url = daemon.api(&format!("/servers/{server}/config/webhooks"));
-    let body = serde_json::json!({"enabled": true, "url": "https://hooks.example.com/x", "secret": "sixteen-characters-long"});
+    let body = serde_json::json!({"enabled": true, "url": "https://hooks.example.com/x", "secret": "whsec_YS1zZWNyZXQtb2YtdHdlbnR5LWZvdXIh"});
     status_of_request(|client| client.put(url).bearer_auth(key).json(&body))
 }
 

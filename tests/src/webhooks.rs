@@ -431,6 +431,18 @@ pub async fn send_test(daemon: &TestDaemon, key: &TestKey, server: &str) -> Enqu
     response.json().await.unwrap()
 }
 
+/// `POST /servers/{server}/webhooks/deliveries/{id}/redeliver`: must
+/// answer 202.
+pub async fn redeliver(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) {
+    let response = post(
+        daemon,
+        key,
+        &format!("/servers/{server}/webhooks/deliveries/{id}/redeliver"),
+    )
+    .await;
+    assert_eq!(response.status(), 202);
+}
+
 /// `GET /servers/{server}/webhooks/deliveries/{id}`.
 pub async fn delivery(daemon: &TestDaemon, key: &TestKey, server: &str, id: i64) -> DeliveryDetail {
     get(

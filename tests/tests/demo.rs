@@ -11,7 +11,7 @@ use modctl_client::Client;
 use modctl_e2e::TestDaemon;
 use modctl_types::Platform;
 use modctl_types::config::AuditSource;
-use modctl_types::restore::JobState;
+use modctl_types::restore::{JobState, RestoreJob};
 use modctl_types::snapshot::{SnapshotSource, StructureContent};
 use modctld::operator::demo;
 use modctld::platform::simulator::nuke;
@@ -247,6 +247,29 @@ async fn the_demo_servers_start_with_ninety_days_of_insights() {
     }
 }
 
+/// Sets the demo up on `daemon`; a client with its write key.
+fn demo_writer(daemon: &TestDaemon) -> Client {
+    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap()
+}
+
+/// Restores `snapshot` on `server` and waits for the job's end.
+async fn restore_and_wait(client: &Client, server: &str, snapshot: i64) -> RestoreJob {
+    let job = client.restore(server, Some(snapshot)).await.unwrap();
+    let wait = modctl_client::RestoreWait {
+        interval: std::time::Duration::from_millis(50),
+        timeout: Some(std::time::Duration::from_secs(60)),
+    };
+    client
+        .wait_for_restore(server, job.id, &wait, |_| {})
+        .await
+        .unwrap()
+}
+
 /// The names of a Discord structure's roles and channels, by id.
 fn names(content: &StructureContent) -> HashMap<String, String> {
     let StructureContent::Discord(guild) = content else {
@@ -268,12 +291,7 @@ fn names(content: &StructureContent) -> HashMap<String, String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_restore_points_the_config_at_what_it_recreated() {
     let daemon = TestDaemon::start();
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
-    let client = Client::builder()
-        .base_url(daemon.url())
-        .api_key(&keys.write)
-        .build()
-        .unwrap();
+    let client = demo_writer(&daemon);
     let server = demo::DISCORD;
     let snapshot = client
         .snapshots(server, false)
@@ -321,15 +339,7 @@ async fn a_restore_points_the_config_at_what_it_recreated() {
         );
     }
 
-    let job = client.restore(server, Some(snapshot)).await.unwrap();
-    let wait = modctl_client::RestoreWait {
-        interval: std::time::Duration::from_millis(50),
-        timeout: Some(std::time::Duration::from_secs(60)),
-    };
-    let job = client
-        .wait_for_restore(server, job.id, &wait, |_| {})
-        .await
-        .unwrap();
+    let job = restore_and_wait(&client, server, snapshot).await;
     assert_eq!(job.state, JobState::Done, "{job:?}");
     let live = names(
         &client
@@ -391,12 +401,7 @@ async fn a_restore_points_the_config_at_what_it_recreated() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_restored_slack_channel_has_an_id_the_config_takes() {
     let daemon = TestDaemon::start();
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
-    let client = Client::builder()
-        .base_url(daemon.url())
-        .api_key(&keys.write)
-        .build()
-        .unwrap();
+    let client = demo_writer(&daemon);
     let server = demo::SLACK;
     let snapshot = client
         .snapshots(server, false)
@@ -413,15 +418,7 @@ async fn a_restored_slack_channel_has_an_id_the_config_takes() {
         )
         .unwrap();
     assert_eq!(nuked.channels.len(), 2);
-    let job = client.restore(server, Some(snapshot)).await.unwrap();
-    let wait = modctl_client::RestoreWait {
-        interval: std::time::Duration::from_millis(50),
-        timeout: Some(std::time::Duration::from_secs(60)),
-    };
-    let job = client
-        .wait_for_restore(server, job.id, &wait, |_| {})
-        .await
-        .unwrap();
+    let job = restore_and_wait(&client, server, snapshot).await;
     assert_eq!(job.state, JobState::Done, "{job:?}");
     let created: Vec<String> = job
         .items

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use modctl_e2e::webhooks::{
     Receiver, RecordingProxy, advance, configure, delivery, get, http, post, put_webhooks,
-    send_test,
+    redeliver, send_test,
 };
 use modctl_e2e::{
     ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, eventually,
@@ -81,16 +81,7 @@ async fn a_test_event_is_delivered_signed_and_logged() {
     assert_eq!(response.status(), 403);
 
     // Redelivered: the same event id, signed again.
-    let response = post(
-        d,
-        &f.alpha_rw,
-        &format!(
-            "/servers/{ALPHA_DISCORD}/webhooks/deliveries/{}/redeliver",
-            queued.delivery_id
-        ),
-    )
-    .await;
-    assert_eq!(response.status(), 202);
+    redeliver(d, &f.alpha_rw, ALPHA_DISCORD, queued.delivery_id).await;
     d.deliver_webhooks();
     let received = receiver.received();
     assert_eq!(received.len(), 2);
@@ -307,16 +298,7 @@ async fn retries_and_redeliveries_go_to_the_endpoint_as_it_is_now() {
     )
     .await;
     assert_eq!(response.status(), 200);
-    let response = post(
-        d,
-        &f.alpha_rw,
-        &format!(
-            "/servers/{ALPHA_DISCORD}/webhooks/deliveries/{}/redeliver",
-            queued.delivery_id
-        ),
-    )
-    .await;
-    assert_eq!(response.status(), 202);
+    redeliver(d, &f.alpha_rw, ALPHA_DISCORD, queued.delivery_id).await;
     d.deliver_webhooks();
     assert_eq!(new.received().len(), 1);
     assert_eq!(third.received().len(), 1);

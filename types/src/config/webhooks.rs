@@ -88,8 +88,6 @@ pub struct Webhooks {
         schema(
             value_type = Option<String>,
             write_only,
-            min_length = 38,
-            max_length = 94,
             pattern = "^whsec_[A-Za-z0-9+/]+={0,2}$"
         )
     )]
