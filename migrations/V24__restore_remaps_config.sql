@@ -3,7 +3,7 @@
 --
 -- config_audit gains the source 'restore' (SQLite cannot change a CHECK
 -- constraint in place: the table is copied, ids kept).
-CREATE TABLE config_audit_v25 (
+CREATE TABLE config_audit_v24 (
     id          INTEGER PRIMARY KEY,
     server_id   TEXT    NOT NULL REFERENCES servers (id) ON DELETE CASCADE,
     at          INTEGER NOT NULL,
@@ -14,10 +14,10 @@ CREATE TABLE config_audit_v25 (
     -- JSON array of {path, before, after}; secrets appear as "<redacted>".
     changes     TEXT    NOT NULL
 ) STRICT;
-INSERT INTO config_audit_v25 (id, server_id, at, actor, section, source, revision, changes)
+INSERT INTO config_audit_v24 (id, server_id, at, actor, section, source, revision, changes)
     SELECT id, server_id, at, actor, section, source, revision, changes FROM config_audit;
 DROP TABLE config_audit;
-ALTER TABLE config_audit_v25 RENAME TO config_audit;
+ALTER TABLE config_audit_v24 RENAME TO config_audit;
 CREATE INDEX config_audit_by_server ON config_audit (server_id, id DESC);
 
 -- The config fields a restore job remapped: JSON array of {path, from, to};
