@@ -18,14 +18,16 @@
 use std::path::Path;
 
 use anyhow::Context;
+use jiff::tz::TimeZone;
 use modctl_types::config::{AuditSource, SectionName, Sections};
 use modctl_types::{Plan, Platform, Scope};
 use modctld::activity::days::{DayFinder, server_timezone};
 use modctld::operator::demo;
 use modctld::platform::simulator::{self, Community, SimMember};
+use modctld::store::Tx;
 use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::{Store, case_rollup, config, keys, servers, teams};
-use rusqlite::{Transaction, params};
+use rusqlite::params;
 use serde_json::{Value, json};
 
 use crate::dataset::{self, Lookup, Manifest, Role, SERVERS, SeededServer, ServerSpec, Size};
@@ -218,7 +220,32 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
     );
     let started = std::time::Instant::now();
     let actor = format!("key:{}", write.key_id);
-    let (servers, lookups) = store.write(move |tx| seed_cases(tx, size, &actor)).await?;
+    // A million rows go in through a connection of the seed's own, with
+    // plain SQL, rather than through the store's domain functions (one case
+    // at a time, with every check of a live request): the store's writer is
+    // idle meanwhile, and the rollup is rebuilt through the store after.
+    let zones = store
+        .read(|tx| {
+            SERVERS
+                .iter()
+                .map(|s| server_timezone(tx, s.id))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .await?;
+    let (servers, lookups) = {
+        let db = store.path().to_owned();
+        tokio::task::spawn_blocking(move || -> anyhow::Result<_> {
+            let mut conn = rusqlite::Connection::open(db)?;
+            conn.busy_timeout(std::time::Duration::from_secs(30))?;
+            let tx = conn.transaction()?;
+            let seeded = seed_cases(&tx, zones, size, &actor)?;
+            tx.commit()?;
+            Ok(seeded)
+        })
+        .await??
+    };
+    // The rollup `GET /insights` reads, as the cases' transactions keep it.
+    store.write(case_rollup::rebuild).await?;
     eprintln!(
         "  {} cases with their strikes: {:.1} s",
         size.cases,
@@ -260,7 +287,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
 
 /// The demo community of the server's platform; the ban server also gets
 /// `size.ban_members` plain members for the ban scenario to ban.
-fn seed_community(tx: &Transaction<'_>, server: &ServerSpec, size: Size) -> anyhow::Result<()> {
+fn seed_community(tx: &Tx<'_>, server: &ServerSpec, size: Size) -> anyhow::Result<()> {
     let demo = demo::community(server.platform);
     if server.role != Role::Ban {
         simulator::seed(tx, server.id, &demo)?;
@@ -293,7 +320,7 @@ fn seed_community(tx: &Transaction<'_>, server: &ServerSpec, size: Size) -> anyh
 /// A config with every section in use, as a busy community would have it,
 /// validated for the platform as `PUT /config` would.
 fn seed_config(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &modctld::store::Secrets,
     server: &ServerSpec,
 ) -> anyhow::Result<()> {
@@ -394,7 +421,8 @@ fn config_for(platform: Platform) -> Vec<(&'static str, Value)> {
 /// returns the servers with how their cases fell, and the members for the
 /// "cases by user" scenario.
 fn seed_cases(
-    tx: &Transaction<'_>,
+    tx: &rusqlite::Transaction<'_>,
+    zones: Vec<TimeZone>,
     size: Size,
     actor: &str,
 ) -> anyhow::Result<(Vec<SeededServer>, Vec<Lookup>)> {
@@ -431,10 +459,7 @@ fn seed_cases(
     )?;
     let start = modctld::store::now_unix() - SPAN_SECONDS;
     // Each case's day in its server's time zone, as `cases::insert` finds it.
-    let mut days = SERVERS
-        .iter()
-        .map(|s| Ok(DayFinder::new(server_timezone(tx, s.id)?)))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut days: Vec<DayFinder> = zones.into_iter().map(DayFinder::new).collect();
     for i in 0..size.cases {
         let s = rng.weighted(&shares);
         let server = &SERVERS[s];
@@ -475,9 +500,6 @@ fn seed_cases(
             ])?;
         }
     }
-
-    // The rollup `GET /insights` reads, as the cases' transactions keep it.
-    case_rollup::rebuild(tx)?;
 
     let seeded = SERVERS
         .iter()

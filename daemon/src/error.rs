@@ -152,14 +152,14 @@ impl From<StoreError> for ApiError {
             // Every write checks its preconditions inside its transaction, so a
             // constraint only fails when two requests raced for the same row:
             // the loser is told to retry, and it is never a 500.
-            StoreError::Sqlite(e) if is_constraint_violation(&e) => {
+            StoreError::Database(e) if e.is_constraint_violation() => {
                 tracing::warn!(error = %e, "a concurrent change won the race");
                 ApiError::Conflict(
                     "the request conflicts with a change made at the same time: read the current state and retry"
                         .into(),
                 )
             }
-            StoreError::Sqlite(e) => ApiError::Internal(e.into()),
+            StoreError::Database(e) => ApiError::Internal(e.into()),
             e @ StoreError::Corrupt(_) => ApiError::Internal(e.into()),
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::NotFound(m) => ApiError::NotFound(m),
@@ -171,12 +171,6 @@ impl From<StoreError> for ApiError {
                 retry_after: quota.retry_after,
             },
         }
-    }
-}
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(err: rusqlite::Error) -> Self {
-        StoreError::Sqlite(err).into()
     }
 }
 
@@ -203,10 +197,6 @@ impl From<crate::snapshots::CaptureError> for ApiError {
     }
 }
 
-fn is_constraint_violation(err: &rusqlite::Error) -> bool {
-    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
-}
-
 /// Result type of handlers.
 pub type ApiResult<T> = Result<T, ApiError>;
 
@@ -216,21 +206,12 @@ mod tests {
 
     #[test]
     fn a_constraint_lost_to_a_concurrent_write_is_a_409_not_a_500() {
-        let conn = rusqlite::Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE TABLE jails (user_id TEXT PRIMARY KEY); INSERT INTO jails VALUES ('42');",
-        )
-        .unwrap();
-        let raced = conn
-            .execute("INSERT INTO jails VALUES ('42')", [])
-            .unwrap_err();
-        let error = ApiError::from(StoreError::Sqlite(raced));
+        let error = ApiError::from(crate::store::testing::constraint_violation());
         assert_eq!(error.status(), StatusCode::CONFLICT, "{error}");
         assert!(error.to_string().contains("retry"), "{error}");
 
-        let other = rusqlite::Error::InvalidQuery;
         assert_eq!(
-            ApiError::from(StoreError::Sqlite(other)).status(),
+            ApiError::from(crate::store::testing::other_failure()).status(),
             StatusCode::INTERNAL_SERVER_ERROR
         );
     }

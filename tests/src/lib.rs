@@ -550,10 +550,21 @@ impl TestDaemon {
         .expect("set config");
     }
 
+    /// Runs `f` on a connection of the test's own to the daemon's database,
+    /// in plain SQL: for what no store function does (reading raw rows,
+    /// changing a simulated platform behind the daemon's back). The daemon's
+    /// own code never runs SQL outside its store; tests may.
+    pub fn sql<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>) -> T {
+        let conn = rusqlite::Connection::open(self.db_path()).expect("open the database");
+        conn.busy_timeout(Duration::from_secs(10))
+            .expect("set a busy timeout");
+        f(&conn).expect("plain SQL on the daemon's database")
+    }
+
     /// Runs `f` in a write transaction of the daemon's store.
     pub fn write<T, F>(&self, f: F) -> T
     where
-        F: FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
+        F: FnOnce(&modctld::store::Tx<'_>) -> Result<T, StoreError> + Send + 'static,
         T: Send + 'static,
     {
         self.block_on(self.store.write(f)).expect("store write")

@@ -32,7 +32,7 @@ fn event(
 /// (day as YYYY-MM-DD, messages, active members, voice minutes, joins, leaves), oldest first.
 fn days(daemon: &TestDaemon, server: &str) -> Vec<(String, i64, i64, i64, i64, i64)> {
     let server = server.to_owned();
-    daemon.write(move |tx| {
+    daemon.sql(move |tx| {
         let mut stmt = tx.prepare(
             "SELECT day, messages, active_members, voice_minutes, joins, leaves
              FROM activity_days WHERE server_id = ?1 ORDER BY day",
@@ -527,7 +527,7 @@ async fn days_out_of_range_or_not_an_integer_is_refused_with_the_range() {
 
 /// (per-member rows, remembered event ids, per-day rows) of the daemon.
 fn row_counts(daemon: &TestDaemon) -> (i64, i64, i64) {
-    daemon.write(|tx| {
+    daemon.sql(|tx| {
         let count = |table: &str| {
             tx.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |row| {
                 row.get(0)
@@ -689,13 +689,12 @@ async fn a_teams_batches_count_their_plans_events_a_day_and_no_more() {
     let (status, _) = error_body(refused).await;
     assert_eq!(status, 429);
     let joins = || {
-        daemon.write(|tx| {
+        daemon.sql(|tx| {
             tx.query_row(
                 "SELECT SUM(joins) FROM activity_days WHERE server_id = ?1",
                 [modctl_e2e::BETA_DISCORD],
                 |row| row.get::<_, i64>(0),
             )
-            .map_err(Into::into)
         })
     };
     assert_eq!(joins(), quota as i64);
@@ -829,7 +828,7 @@ async fn batches_beyond_the_memory_budget_are_refused_with_retry_after_and_chang
     let held = daemon.store().write(move |_tx| {
         started.send(()).unwrap();
         released.recv().unwrap();
-        Ok::<_, rusqlite::Error>(())
+        Ok::<_, modctld::store::StoreError>(())
     });
     let held = tokio::spawn(held);
     has_started.recv().unwrap();

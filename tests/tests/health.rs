@@ -62,7 +62,7 @@ async fn ready_is_503_while_the_database_does_not_answer_and_health_stays_200() 
                 .read(move |_tx| {
                     started.send(()).unwrap();
                     let _ = held.lock().unwrap().recv();
-                    Ok::<_, rusqlite::Error>(())
+                    Ok::<_, modctld::store::StoreError>(())
                 })
                 .await
         }));

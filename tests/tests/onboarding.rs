@@ -84,7 +84,7 @@ async fn each_item_flips_from_todo_to_done_when_its_state_is_fixed() {
 
     flips(&client, "bot_permissions", ItemStatus::Todo, async || {
         let missing = (1u64 << 4) | (1 << 7);
-        daemon.write(move |tx| {
+        daemon.sql(move |tx| {
             tx.execute(
                 "UPDATE sim_roles SET permissions = permissions | ?1 WHERE role_id = ?2",
                 rusqlite::params![missing as i64, BOT_ROLE],
@@ -209,7 +209,7 @@ async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
     assert_eq!(status(&first, "jail"), ItemStatus::Done);
 
     // The jail role is deleted on the platform: the cache does not know yet.
-    daemon.write(|tx| {
+    daemon.sql(|tx| {
         tx.execute("DELETE FROM sim_roles WHERE role_id = ?1", [JAILED_ROLE])?;
         Ok(())
     });
@@ -225,7 +225,7 @@ async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
     // Issue #23: what changes the answer drops it. The role is back on the
     // platform; a config change (it may name what was just made there)
     // asks the platform again, and so does a snapshot (or a restore).
-    daemon.write(|tx| {
+    daemon.sql(|tx| {
         tx.execute(
             "INSERT INTO sim_roles (server_id, role_id, name, position, permissions) VALUES (?1, ?2, 'Jailed', 2, 0)",
             [ALPHA_DISCORD, JAILED_ROLE],
@@ -248,7 +248,7 @@ async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
     assert!(!changed.cached);
     assert_eq!(status(&changed, "strikes_reviewed"), ItemStatus::Done);
     assert_eq!(status(&changed, "jail"), ItemStatus::Done);
-    daemon.write(|tx| {
+    daemon.sql(|tx| {
         tx.execute("DELETE FROM sim_roles WHERE role_id = ?1", [JAILED_ROLE])?;
         Ok(())
     });
@@ -265,7 +265,7 @@ async fn the_platform_is_asked_again_only_after_five_minutes_or_on_refresh() {
     assert_eq!(status(&snapshotted, "jail"), ItemStatus::Todo);
 
     // After five minutes the cache is not used either.
-    daemon.write(|tx| {
+    daemon.sql(|tx| {
         tx.execute(
             "INSERT INTO sim_roles (server_id, role_id, name, position, permissions) VALUES (?1, ?2, 'Jailed', 2, 0)",
             [ALPHA_DISCORD, JAILED_ROLE],

@@ -34,13 +34,12 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use rusqlite::Transaction;
 use tokio::sync::oneshot;
 
 use super::ActivityEvent;
 use super::days::{DayFinder, server_timezone};
 use crate::store::activity::{self as rollups, Ingested};
-use crate::store::{StoreError, teams};
+use crate::store::{self, StoreError, Tx, teams};
 use crate::{AppState, plans};
 
 /// The most events one write takes from the queue. Bounds how long a
@@ -138,14 +137,10 @@ pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, StoreError
             .spawn(async move { drain(&drain_state, guard).await });
     }
     receipt.await.map_err(|_| {
-        StoreError::Sqlite(rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
-            Some(
-                "the write of this activity batch was abandoned (the daemon is stopping, or a bug); \
-                 it may or may not have been counted: post it again, counted ids are skipped"
-                    .into(),
-            ),
-        ))
+        StoreError::abandoned(
+            "the write of this activity batch was abandoned (the daemon is stopping, or a bug); \
+             it may or may not have been counted: post it again, counted ids are skipped",
+        )
     })?
 }
 
@@ -206,7 +201,7 @@ impl Drop for DrainGuard {
 /// team's claim, or the error that stopped its server's count (rolled back
 /// alone, in a savepoint).
 fn write_batches(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     batches: Vec<Batch>,
 ) -> Result<Vec<Result<Ingested, StoreError>>, StoreError> {
     // Each (team, server)'s batches, in the order they came.
@@ -225,7 +220,7 @@ fn write_batches(
         batches.iter().map(|_| None).collect();
     for group in groups {
         let server_id = batches[group[0]].server_id.clone();
-        let counted = in_savepoint(tx, || count_group(tx, &batches, &group))?;
+        let counted = store::in_savepoint(tx, || count_group(tx, &batches, &group))?;
         match counted {
             Ok(Some(counted)) => {
                 for (&i, receipt) in group.iter().zip(counted) {
@@ -259,7 +254,7 @@ fn write_batches(
 /// the server is no longer the posting team's claim. The events are read
 /// where they are, never copied into one list.
 fn count_group(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     batches: &[Batch],
     group: &[usize],
 ) -> Result<Option<Vec<Result<Ingested, StoreError>>>, StoreError> {
@@ -309,32 +304,15 @@ fn count_group(
     ))
 }
 
-/// Runs `f` in a savepoint of `tx`, rolled back if `f` fails; the outer
-/// error is one the transaction itself cannot go on from.
-fn in_savepoint<T>(
-    tx: &Transaction<'_>,
-    f: impl FnOnce() -> Result<T, StoreError>,
-) -> Result<Result<T, StoreError>, StoreError> {
-    let run = |sql: &str| tx.prepare_cached(sql)?.execute([]).map(drop);
-    run("SAVEPOINT activity_server")?;
-    let result = f();
-    if result.is_err() {
-        run("ROLLBACK TO activity_server")?;
-    }
-    run("RELEASE activity_server")?;
-    Ok(result)
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::mpsc as std_mpsc;
 
     use modctl_types::activity::ActivityKind;
     use modctl_types::{Plan, Platform, Timestamp};
-    use rusqlite::params;
 
     use super::*;
-    use crate::store::{Store, servers, teams};
+    use crate::store::{Store, servers, teams, testing};
 
     const GUILD: &str = "100000000000000001";
     const GONE: &str = "100000000000000002";
@@ -408,7 +386,7 @@ mod tests {
         let held = store.write(move |tx| {
             started.send(()).unwrap();
             released.recv().unwrap();
-            tx.execute("DELETE FROM servers WHERE id = ?1", params![GONE])
+            testing::drop_server(tx, GONE)
         });
         has_started.recv().unwrap();
         let before = store.writer_stats();
@@ -465,16 +443,12 @@ mod tests {
             "the held write, then one write for the four batches"
         );
 
-        let (messages, active): (i64, i64) = store
-            .read(|tx| {
-                tx.query_row(
-                    "SELECT messages, active_members FROM activity_days WHERE server_id = ?1",
-                    [GUILD],
-                    |row| Ok((row.get(0)?, row.get(1)?)),
-                )
-            })
+        let days = store
+            .read(|tx| rollups::days_between(tx, GUILD, i64::MIN, i64::MAX))
             .await
             .unwrap();
+        let (messages, active) = (days[0].messages, days[0].active_members);
+        assert_eq!(days.len(), 1, "{days:?}");
         assert_eq!(
             (messages, active),
             (4, 3),
@@ -521,10 +495,7 @@ mod tests {
             .write(|tx| {
                 // On the writer's connection only: the day rows of GONE
                 // cannot be written.
-                tx.execute_batch(&format!(
-                    "CREATE TEMP TRIGGER refuse BEFORE INSERT ON activity_member_days
-                     WHEN NEW.server_id = '{GONE}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
-                ))
+                testing::refuse_inserts(tx, "activity_member_days", GONE)
             })
             .await
             .unwrap();
@@ -539,12 +510,7 @@ mod tests {
         assert!(receipts[0].is_err(), "{:?}", receipts[0]);
         assert_eq!(receipts[1].as_ref().unwrap(), &receipt(1, 0));
         let counted: Vec<(String, i64)> = store
-            .read(|tx| {
-                let mut stmt =
-                    tx.prepare("SELECT server_id, COUNT(*) FROM activity_seen GROUP BY server_id")?;
-                let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
-                rows.collect::<rusqlite::Result<Vec<_>>>()
-            })
+            .read(|tx| testing::rows_by_server(tx, "activity_seen"))
             .await
             .unwrap();
         assert_eq!(

@@ -9,9 +9,8 @@
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
-use rusqlite::{OptionalExtension, Transaction};
 
-use crate::store::StoreError;
+use crate::store::{StoreError, Tx, config};
 
 /// 1970-01-01, day 0.
 const EPOCH: Date = Date::constant(1970, 1, 1);
@@ -85,14 +84,8 @@ impl DayFinder {
 
 /// The time zone of a server's rollups: its `general.timezone`, UTC when
 /// never set (or, for a hand-edited database, not a known zone).
-pub fn server_timezone(tx: &Transaction<'_>, server_id: &str) -> Result<TimeZone, StoreError> {
-    let general: Option<String> = tx
-        .prepare_cached(
-            "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
-        )?
-        .query_row([server_id], |row| row.get(0))
-        .optional()?;
-    let name = general
+pub fn server_timezone(tx: &Tx<'_>, server_id: &str) -> Result<TimeZone, StoreError> {
+    let name = config::general_section(tx, server_id)?
         .and_then(|json| serde_json::from_str::<modctl_types::config::General>(&json).ok())
         .map(|general| general.timezone);
     Ok(name

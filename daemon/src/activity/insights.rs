@@ -9,16 +9,16 @@
 use modctl_types::activity::{
     ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Window,
 };
-use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::days::{self, DayFinder};
-use crate::store::{StoreError, timestamp};
-use crate::store::{case_rollup, cases, ranking};
+use crate::store::activity as rollups;
+use crate::store::{StoreError, Tx, timestamp};
+use crate::store::{case_rollup, cases, jails, ranking};
 
 /// The window of `days` days ending today (at `now`) in the server's zone,
 /// as day numbers `(from, to)`, and its wire form.
 fn window(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     days_wanted: u32,
     now: i64,
@@ -37,7 +37,7 @@ fn window(
 
 /// `GET /servers/{id}/community-insights?days=`.
 pub fn community(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     days_wanted: u32,
     now: i64,
@@ -55,21 +55,15 @@ pub fn community(
         })
         .collect();
     let mut previous = Sums::default();
-    let mut stmt = tx.prepare_cached(
-        "SELECT day, messages, active_members, voice_minutes, joins, leaves FROM activity_days
-         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
-    )?;
-    let mut rows = stmt.query(params![server_id, from - len, to])?;
-    while let Some(row) = rows.next()? {
-        let day: i64 = row.get(0)?;
-        let get = |i| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+    for stored in rollups::days_between(tx, server_id, from - len, to)? {
+        let day = stored.day;
         let found = ActivityDay {
             date: days::date(day),
-            messages: get(1)?,
-            active_members: get(2)?,
-            voice_minutes: get(3)?,
-            joins: get(4)?,
-            leaves: get(5)?,
+            messages: stored.messages,
+            active_members: stored.active_members,
+            voice_minutes: stored.voice_minutes,
+            joins: stored.joins,
+            leaves: stored.leaves,
         };
         if day < from {
             previous.add(&found);
@@ -99,12 +93,7 @@ pub fn community(
     let members = ranking::members_for(to - from + 1);
     let (members_by_messages, members_by_voice) =
         (top(members, "messages")?, top(members, "voice_minutes")?);
-    let last: Option<(i64, i64)> = tx
-        .prepare_cached(
-            "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
-        )?
-        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))
-        .optional()?;
+    let last = rollups::last_event(tx, server_id)?;
     Ok(CommunityInsights {
         server_id: server_id.to_owned(),
         window,
@@ -132,7 +121,7 @@ pub fn community(
 
 /// `GET /servers/{id}/insights?days=`.
 pub fn moderation(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     days_wanted: u32,
     now: i64,
@@ -140,9 +129,7 @@ pub fn moderation(
     let (from, to, window) = window(tx, server_id, days_wanted, now)?;
     let rollup = case_rollup::read(tx, server_id, from, to)?;
     let active_strikes = cases::strikes_in_force(tx, server_id, now)?;
-    let active_jails: i64 = tx
-        .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get(0))?;
+    let active_jails = jails::count(tx, server_id)?;
     Ok(ModerationInsights {
         server_id: server_id.to_owned(),
         window,
@@ -153,7 +140,7 @@ pub fn moderation(
         top_moderators: rollup.top_moderators,
         top_repeat_targets: rollup.top_repeat_targets,
         active_strikes,
-        active_jails: active_jails.max(0) as u64,
+        active_jails,
     })
 }
 

@@ -25,7 +25,7 @@ use modctl_types::Timestamp;
 use modctl_types::activity::ActivityKind;
 
 use crate::AppState;
-use crate::store::{StoreError, activity as rollups};
+use crate::store::{StoreError, Tx, activity as rollups};
 
 /// One thing a member did, as a receiver decoded it from a platform (or a
 /// batch). Never holds message content.
@@ -210,7 +210,7 @@ pub async fn count_now(
 /// nobody claims the server, or when older than the retention window or more
 /// than [`MAX_FUTURE_SECONDS`] ahead of `now`.
 fn count_received(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     server: &str,
     events: &[ActivityEvent],
     now: i64,

@@ -58,9 +58,7 @@ pub async fn ready(State(state): State<AppState>) -> ApiResult<Json<Readiness>> 
             retry_after: 1,
         });
     }
-    let probe = state
-        .store
-        .read(|tx| tx.query_row("SELECT 1", [], |row| row.get::<_, i64>(0)));
+    let probe = state.store.read(crate::store::ping);
     match tokio::time::timeout(READY_TIMEOUT, probe).await {
         Ok(Ok(_)) => Ok(Json(Readiness {
             status: "ready".into(),

@@ -23,6 +23,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{self, ApiQuery, MAX_BATCH_BODY_BYTES};
 use crate::response::{Json, to_bytes};
 use crate::store::StoreError;
+use crate::store::Tx;
 use crate::store::activity::{self as rollups, RETENTION_DAYS};
 
 use super::openapi::ServerPath;
@@ -290,7 +291,7 @@ fn window_days(access: &ReadServer, query: &InsightsQuery) -> ApiResult<u32> {
 async fn answer<T, F>(state: &AppState, server: String, read: F) -> ApiResult<Response>
 where
     T: serde::Serialize + Send + 'static,
-    F: FnOnce(&rusqlite::Transaction<'_>, &str, i64) -> Result<T, StoreError> + Send + 'static,
+    F: FnOnce(&Tx<'_>, &str, i64) -> Result<T, StoreError> + Send + 'static,
 {
     let now = state.clock.now_unix();
     let answer = state.store.read(move |tx| read(tx, &server, now)).await?;

@@ -64,18 +64,15 @@
 //! so concurrent requests of a busy key make one write, not one each.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
-
-use rusqlite::{Connection, OpenFlags};
 
 use modctl_types::Team;
 
 use crate::error::ApiError;
 use crate::store::keys::{self, KeyRecord};
 use crate::store::servers::{self, ServerRecord};
-use crate::store::{Store, StoreError};
+use crate::store::{ChangeWatch, Store, StoreError};
 
 /// How stale `last_used_at` may get before a request refreshes it.
 pub const LAST_USED_RESOLUTION_SECS: i64 = 60;
@@ -89,7 +86,6 @@ pub struct AuthCache {
 }
 
 struct Inner {
-    path: PathBuf,
     watch: Mutex<Watch>,
     entries: Mutex<Entries>,
     /// Key id -> when this daemon last wrote (or is writing) its `last_used_at`.
@@ -142,7 +138,7 @@ impl Entries {
 }
 
 struct Watch {
-    conn: Option<Connection>,
+    changes: ChangeWatch,
     /// The version of the last ask, `None` when it failed.
     seen: Option<i64>,
 }
@@ -175,9 +171,8 @@ impl AuthCache {
     pub fn new(path: &Path) -> AuthCache {
         AuthCache {
             inner: Arc::new(Inner {
-                path: path.to_owned(),
                 watch: Mutex::new(Watch {
-                    conn: None,
+                    changes: ChangeWatch::new(path),
                     seen: None,
                 }),
                 entries: Mutex::new(Entries::default()),
@@ -269,7 +264,7 @@ impl AuthCache {
     /// the cache if so (or if it cannot tell), and returns the entries, locked.
     fn observe(&self) -> MutexGuard<'_, Entries> {
         let mut watch = lock(&self.inner.watch);
-        let version = watch.data_version(&self.inner.path);
+        let version = watch.changes.version();
         let unchanged = version.is_some() && version == watch.seen;
         watch.seen = version;
         let mut entries = lock(&self.inner.entries);
@@ -300,45 +295,6 @@ impl AuthCache {
     pub fn release_touch(&self, key_id: &str) {
         lock(&self.inner.touched).remove(key_id);
     }
-}
-
-impl Watch {
-    /// The watch connection's `data_version`, or `None` when it cannot say now.
-    fn data_version(&mut self, path: &Path) -> Option<i64> {
-        if self.conn.is_none() {
-            match open_watch(path) {
-                Ok(conn) => self.conn = Some(conn),
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot open the key cache's watch connection; reading keys from the store");
-                    return None;
-                }
-            }
-        }
-        let conn = self.conn.as_ref()?;
-        let version = conn
-            .prepare_cached("PRAGMA data_version")
-            .and_then(|mut stmt| stmt.query_row([], |row| row.get(0)));
-        match version {
-            Ok(version) => Some(version),
-            Err(e) => {
-                // Busy (e.g. another process recovering the WAL) or worse:
-                // this request reads from the store; the next one asks again.
-                tracing::debug!(error = %e, "the key cache's watch could not answer");
-                None
-            }
-        }
-    }
-}
-
-/// Opens the watch: never creates the database, never writes, never waits.
-fn open_watch(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    conn.busy_timeout(Duration::ZERO)?;
-    conn.pragma_update(None, "query_only", true)?;
-    Ok(conn)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -28,11 +28,5 @@ pub enum ModerationError {
     Abandoned,
 }
 
-impl From<rusqlite::Error> for ModerationError {
-    fn from(err: rusqlite::Error) -> Self {
-        ModerationError::Store(err.into())
-    }
-}
-
 /// Result of the moderation domain.
 pub type ModerationResult<T> = Result<T, ModerationError>;

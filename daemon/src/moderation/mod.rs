@@ -52,7 +52,7 @@ use crate::AppState;
 use crate::platform::{self, PlatformAdapter};
 use crate::store::cases::{self, NewCase};
 use crate::store::idempotency::{self, Claim};
-use crate::store::{StoreError, config, connections, jails};
+use crate::store::{StoreError, Tx, config, connections, jails};
 
 /// One action as the API received it.
 #[derive(Debug)]
@@ -223,7 +223,7 @@ enum Begun {
 }
 
 impl Begin {
-    fn run(self, tx: &rusqlite::Transaction<'_>) -> ModerationResult<Begun> {
+    fn run(self, tx: &Tx<'_>) -> ModerationResult<Begun> {
         if let Some((key, fingerprint)) = &self.idempotency {
             // First of all: a replay answers with the first response, even
             // if the config has changed since so that validation, or the
@@ -329,7 +329,7 @@ struct Pending<'a> {
 
 /// Writes `pending` as a pending case; a timeout or jail's end is fixed here,
 /// so the case and the platform call agree on it.
-fn insert_pending(tx: &rusqlite::Transaction<'_>, pending: &Pending<'_>) -> ModerationResult<Case> {
+fn insert_pending(tx: &Tx<'_>, pending: &Pending<'_>) -> ModerationResult<Case> {
     let input = pending.input;
     let expires_at = match input.action {
         Action::Timeout => input

@@ -9,7 +9,6 @@ use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
 use modctl_types::webhooks::JailTransition;
-use rusqlite::Transaction;
 
 use super::behaviour::{JailEffect, Outcome};
 use super::escalation::{self, InForce, JailInForce, Plan, Reached};
@@ -18,7 +17,7 @@ use super::{ModerationResult, Pending, carry_case, insert_pending};
 use crate::AppState;
 use crate::platform::PlatformAdapter;
 use crate::store::cases::{self, NewCase, Settlement};
-use crate::store::{jails, timestamp, webhooks};
+use crate::store::{Tx, jails, timestamp, webhooks};
 
 /// What settling needs besides the case and its outcome.
 pub(super) struct Settle<'a> {
@@ -112,7 +111,7 @@ pub(super) struct Record {
 
 impl Record {
     /// Settles the case; returns the escalation it wrote pending, if any.
-    pub fn run(self, tx: &Transaction<'_>) -> ModerationResult<Option<(Case, Checked)>> {
+    pub fn run(self, tx: &Tx<'_>) -> ModerationResult<Option<(Case, Checked)>> {
         let Record {
             server,
             sections,
@@ -232,7 +231,7 @@ impl Record {
 /// Records an expiry case (a timed jail that ended) with its release, in one
 /// transaction; `None` when the jail is no longer the one that was due.
 pub(super) fn record_expiry(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server: &Server,
     jail: &JailRecord,
     outcome: &Outcome,

@@ -19,13 +19,12 @@ use modctl_types::Server;
 use modctl_types::Team;
 use modctl_types::config::{SectionName, Sections};
 use modctl_types::onboarding::{Onboarding, Progress};
-use rusqlite::{OptionalExtension, Transaction};
 
 use crate::AppState;
 use crate::error::ApiError;
 use crate::store::connections::{self, Connection};
 use crate::store::keys::{self, KeyRecord};
-use crate::store::{StoreError, config, timestamp};
+use crate::store::{StoreError, Tx, activity, config, restore, snapshots, timestamp, webhooks};
 
 pub use platform::FactsCache;
 
@@ -52,39 +51,17 @@ pub struct StoreFacts {
 }
 
 fn read_facts(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &crate::store::secrets::Secrets,
     server: &str,
     team_id: i64,
 ) -> Result<StoreFacts, StoreError> {
     let stored = config::load(tx, server)?;
-    let written = tx
-        .prepare_cached("SELECT section FROM config_sections WHERE server_id = ?1")?
-        .query_map([server], |row| row.get::<_, String>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?
-        .into_iter()
-        .filter_map(|name| name.parse().ok())
-        .collect();
-    let latest_snapshot_at = tx
-        .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
-        .query_row([server], |row| row.get(0))?;
-    let last_delivery = tx
-        .prepare_cached(
-            "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
-             ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([server], |row| Ok((row.get(0)?, row.get(1)?)))
-        .optional()?;
-    let last_activity_at = tx
-        .prepare_cached("SELECT last_received_at FROM activity_servers WHERE server_id = ?1")?
-        .query_row([server], |row| row.get(0))
-        .optional()?;
-    let latest_restore = tx
-        .prepare_cached(
-            "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([server], |row| Ok((row.get(0)?, row.get(1)?)))
-        .optional()?;
+    let written = config::written_sections(tx, server)?;
+    let latest_snapshot_at = snapshots::latest_at(tx, server)?;
+    let last_delivery = webhooks::last_delivery(tx, server)?;
+    let last_activity_at = activity::last_event(tx, server)?.map(|(_, received)| received);
+    let latest_restore = restore::latest_job(tx, server)?;
     let basis = platform::Basis {
         config_revision: stored.revision,
         latest_snapshot_at,

@@ -16,12 +16,11 @@
 
 use modctl_types::Timestamp;
 use modctl_types::activity::ActivityKind;
-use rusqlite::Transaction;
 
 use crate::activity::ActivityEvent;
 use crate::platform::discord::gateway::VoiceState;
 use crate::store::receivers::{self, VoiceSession};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, Tx};
 
 /// The event a session that ran from `session.started_at` to `end` counts,
 /// if it lasted long enough to count.
@@ -41,11 +40,7 @@ fn closed(server: &str, session: &VoiceSession, end: i64) -> Option<ActivityEven
 
 /// Applies one member's voice state at `now` inside `tx`; the voice time it
 /// ends.
-fn apply(
-    tx: &Transaction<'_>,
-    state: &VoiceState,
-    now: i64,
-) -> Result<Option<ActivityEvent>, StoreError> {
+fn apply(tx: &Tx<'_>, state: &VoiceState, now: i64) -> Result<Option<ActivityEvent>, StoreError> {
     let current = receivers::voice_session(tx, &state.guild_id, &state.user_id)?;
     if current.as_ref().map(|s| &s.channel_id) == state.channel_id.as_ref() {
         // A mute, a deafen, a stream: still in the same channel.
@@ -128,9 +123,11 @@ pub async fn close_left_open(
 mod tests {
     use super::*;
 
+    const GUILD: &str = "100000000000000001";
+
     fn state(user: &str, channel: Option<&str>) -> VoiceState {
         VoiceState {
-            guild_id: "G".into(),
+            guild_id: GUILD.into(),
             user_id: user.into(),
             channel_id: channel.map(Into::into),
         }
@@ -141,13 +138,13 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         store
             .write(|tx| {
-                tx.execute(
-                    "INSERT INTO teams (name, plan, created_at) VALUES ('t', 'free', 0)",
-                    [],
-                )?;
-                tx.execute(
-                    "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES ('G', 1, 'discord', 'g', 0)",
-                    [],
+                let team = crate::store::teams::create(tx, "t", modctl_types::Plan::Free)?;
+                crate::store::servers::claim(
+                    tx,
+                    team.id,
+                    modctl_types::Platform::Discord,
+                    GUILD,
+                    "g",
                 )?;
                 Ok::<_, StoreError>(())
             })
@@ -202,10 +199,10 @@ mod tests {
             .await
             .unwrap();
         store
-            .write(move |tx| receivers::set_alive(tx, &["G".to_owned()], t + 1200))
+            .write(move |tx| receivers::set_alive(tx, &[GUILD.to_owned()], t + 1200))
             .await
             .unwrap();
-        let closed = close_left_open(&store, "G".into()).await.unwrap();
+        let closed = close_left_open(&store, GUILD.into()).await.unwrap();
         let counted: Vec<_> = closed
             .iter()
             .map(|e| (e.user_id.as_str(), e.minutes))
@@ -213,7 +210,7 @@ mod tests {
         assert_eq!(counted, vec![("A", 20), ("B", 18)]);
         assert!(closed.iter().all(|e| e.at.as_second() == t + 1200));
         let open = store
-            .read(|tx| receivers::voice_sessions(tx, "G"))
+            .read(|tx| receivers::voice_sessions(tx, GUILD))
             .await
             .unwrap();
         assert!(open.is_empty());
@@ -227,7 +224,7 @@ mod tests {
         update(&store, state("B", Some("V1")), t).await.unwrap();
         let events = sync_guild(
             &store,
-            "G".into(),
+            GUILD.into(),
             vec![state("B", Some("V1")), state("C", Some("V2"))],
             t + 300,
         )
@@ -239,7 +236,7 @@ mod tests {
             .collect();
         assert_eq!(counted, vec![("A", 5)]);
         let open: Vec<_> = store
-            .read(|tx| receivers::voice_sessions(tx, "G"))
+            .read(|tx| receivers::voice_sessions(tx, GUILD))
             .await
             .unwrap()
             .into_iter()

@@ -7,10 +7,11 @@
 //! and per member, and upserts each aggregate once. The reads of the
 //! community insights are in [`crate::activity::insights`].
 
+use crate::store::Tx;
 use std::collections::{BTreeMap, HashMap};
 
 use modctl_types::activity::ActivityKind;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
@@ -101,7 +102,7 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// totals) are single-row `INSERT`s, upserts and `UPDATE`s without
 /// triggers, which need none.
 pub fn ingest(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     events: &[ActivityEvent],
     days: &mut DayFinder,
@@ -118,7 +119,7 @@ pub fn ingest(
 /// are, never copied into one list (issue #22: a write of ten of the
 /// largest batches held another 11 MiB that way).
 pub fn ingest_batches(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     batches: &[&[ActivityEvent]],
     days: &mut DayFinder,
@@ -191,7 +192,7 @@ pub fn ingest_batches(
     ranking::add_activity(tx, ranking::CHANNELS, server_id, channel_sums)?;
     write_channels(tx, server_id, channels)?;
     // A batch spans a day or two: one statement per day.
-    let mut day_row = tx.prepare_cached(
+    let mut day_row = tx.sql.prepare_cached(
         "INSERT INTO activity_days (server_id, day, messages, active_members, voice_minutes, joins, leaves)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -212,13 +213,14 @@ pub fn ingest_batches(
         ])?;
     }
     if let Some(last) = last_event_at {
-        tx.prepare_cached(
-            "INSERT INTO activity_servers (server_id, last_event_at, last_received_at)
+        tx.sql
+            .prepare_cached(
+                "INSERT INTO activity_servers (server_id, last_event_at, last_received_at)
              VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET last_event_at = max(last_event_at, excluded.last_event_at),
                  last_received_at = excluded.last_received_at",
-        )?
-        .execute(params![server_id, last, now])?;
+            )?
+            .execute(params![server_id, last, now])?;
     }
     Ok(receipts)
 }
@@ -237,47 +239,65 @@ pub type MemberDays<'a> = BTreeMap<(i64, &'a str), Counts>;
 /// inserted (`changes`) says whether the id is new. No statement journal
 /// (see [`ingest`]), no JSON to build and parse, no set of the ids inserted.
 fn remember_ids<'e>(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     events: impl Iterator<Item = &'e ActivityEvent>,
 ) -> Result<Vec<bool>, StoreError> {
     // Equal ids sort by position: the first event holding an id counts.
+    // Long ids sort by their digest, the key they are stored under, so that
+    // they too go into their B-tree in key order: in the order they came,
+    // 16-byte digests land on random pages, and a batch of 10,000 of them
+    // touched as many pages, three times slower and holding the writer's
+    // whole page cache dirty (issue #22's memory scenario).
     let mut count = 0;
-    let mut order: Vec<(i64, &str, usize)> = events
-        .enumerate()
-        .filter_map(|(i, e)| {
-            count = i + 1;
-            let id = e.event_id.as_deref()?;
-            Some((e.at.as_second().div_euclid(DAY_SECONDS), id, i))
-        })
-        .collect();
-    order.sort_unstable();
+    let mut short: Vec<(i64, &str, usize)> = Vec::new();
+    let mut long: Vec<(i64, [u8; 16], &str, usize)> = Vec::new();
+    for (i, e) in events.enumerate() {
+        count = i + 1;
+        let Some(id) = e.event_id.as_deref() else {
+            continue;
+        };
+        let day = e.at.as_second().div_euclid(DAY_SECONDS);
+        if id.len() > MAX_TEXT_ID_BYTES {
+            long.push((day, LongIds::digest(id), id, i));
+        } else {
+            short.push((day, id, i));
+        }
+    }
+    short.sort_unstable();
+    long.sort_unstable();
     let mut new = vec![true; count];
-    let mut insert = tx.prepare_cached(
+    let mut insert = tx.sql.prepare_cached(
         "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
     insert.raw_bind_parameter(2, server_id)?;
-    let mut long = LongIds::new(tx, server_id)?;
     let mut hashed = HashedIds {
         tx,
         server_id,
         days: HashMap::new(),
     };
     let mut previous: Option<(i64, &str)> = None;
-    for &(day, id, i) in &order {
+    for &(day, id, i) in &short {
         if previous == Some((day, id)) {
             new[i] = false; // the same id again, in this batch
             continue;
         }
         previous = Some((day, id));
-        let first_time = if id.len() > MAX_TEXT_ID_BYTES {
-            long.remember(day, id)?
-        } else {
-            // Bound per statement: the day only changes between runs of ids.
-            insert.raw_bind_parameter(1, day)?;
-            insert.raw_bind_parameter(3, id)?;
-            insert.raw_execute()? == 1
-        };
+        // Bound per statement: the day only changes between runs of ids.
+        insert.raw_bind_parameter(1, day)?;
+        insert.raw_bind_parameter(3, id)?;
+        let first_time = insert.raw_execute()? == 1;
+        new[i] = first_time && !hashed.contains(day, id)?;
+    }
+    let mut remembered = LongIds::new(tx, server_id)?;
+    let mut previous: Option<(i64, &str)> = None;
+    for &(day, digest, id, i) in &long {
+        if previous == Some((day, id)) {
+            new[i] = false;
+            continue;
+        }
+        previous = Some((day, id));
+        let first_time = remembered.remember(day, &digest, id)?;
         new[i] = first_time && !hashed.contains(day, id)?;
     }
     Ok(new)
@@ -292,7 +312,7 @@ pub const MAX_TEXT_ID_BYTES: usize = 32;
 /// 200-byte id costs 16 bytes for its 400 days. Such ids were kept as text
 /// before V21; those are still consulted, on the days up to V21's.
 struct LongIds<'t> {
-    tx: &'t Transaction<'t>,
+    tx: &'t Tx<'t>,
     server_id: &'t str,
     insert: rusqlite::CachedStatement<'t>,
     /// The last day that may hold long ids as text.
@@ -300,12 +320,13 @@ struct LongIds<'t> {
 }
 
 impl<'t> LongIds<'t> {
-    fn new(tx: &'t Transaction<'t>, server_id: &'t str) -> Result<Self, StoreError> {
-        let mut insert = tx.prepare_cached(
+    fn new(tx: &'t Tx<'t>, server_id: &'t str) -> Result<Self, StoreError> {
+        let mut insert = tx.sql.prepare_cached(
             "INSERT OR IGNORE INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3)",
         )?;
         insert.raw_bind_parameter(2, server_id)?;
         let text_until = tx
+            .sql
             .prepare_cached("SELECT day FROM activity_seen_long_text_until")?
             .query_row([], |row| row.get(0))
             .optional()?
@@ -318,11 +339,19 @@ impl<'t> LongIds<'t> {
         })
     }
 
-    /// Remembers `id` on `day`; whether it was not remembered before.
-    fn remember(&mut self, day: i64, id: &str) -> Result<bool, StoreError> {
+    /// The key `id` is remembered under: the first 16 bytes of its SHA-256.
+    fn digest(id: &str) -> [u8; 16] {
         let digest = Sha256::digest(id.as_bytes());
+        let mut first = [0u8; 16];
+        first.copy_from_slice(&digest[..16]);
+        first
+    }
+
+    /// Remembers `id` (whose [`LongIds::digest`] is `digest`) on `day`;
+    /// whether it was not remembered before.
+    fn remember(&mut self, day: i64, digest: &[u8; 16], id: &str) -> Result<bool, StoreError> {
         self.insert.raw_bind_parameter(1, day)?;
-        self.insert.raw_bind_parameter(3, &digest[..16])?;
+        self.insert.raw_bind_parameter(3, &digest[..])?;
         if self.insert.raw_execute()? == 0 {
             return Ok(false);
         }
@@ -331,6 +360,7 @@ impl<'t> LongIds<'t> {
         }
         let as_text = self
             .tx
+            .sql
             .prepare_cached(
                 "SELECT 1 FROM activity_seen WHERE day = ?1 AND server_id = ?2 AND event_id = ?3",
             )?
@@ -344,7 +374,7 @@ impl<'t> LongIds<'t> {
 /// consulted only on the days that still have some: they age out with the
 /// retention window.
 struct HashedIds<'t> {
-    tx: &'t Transaction<'t>,
+    tx: &'t Tx<'t>,
     server_id: &'t str,
     /// Whether the table has rows on a day, per day asked.
     days: HashMap<i64, bool>,
@@ -357,6 +387,7 @@ impl HashedIds<'_> {
             None => {
                 let has = self
                     .tx
+                    .sql
                     .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 LIMIT 1")?
                     .query_row([day], |_| Ok(()))
                     .optional()?
@@ -370,6 +401,7 @@ impl HashedIds<'_> {
         }
         Ok(self
             .tx
+            .sql
             .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 AND key = ?2")?
             .query_row(params![day, seen_key(self.server_id, id)], |_| Ok(()))
             .optional()?
@@ -385,16 +417,16 @@ impl HashedIds<'_> {
 /// upsert's `RETURNING` (SQLite runs it as a trigger, so the statement gets
 /// a statement journal, see [`ingest`]) nor a separate probe is needed.
 pub fn write_members(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     members: &MemberDays<'_>,
 ) -> Result<HashMap<i64, i64>, StoreError> {
-    let mut update = tx.prepare_cached(
+    let mut update = tx.sql.prepare_cached(
         "UPDATE activity_member_days
          SET messages = messages + ?4, voice_minutes = voice_minutes + ?5
          WHERE server_id = ?1 AND day = ?2 AND user_id = ?3",
     )?;
-    let mut insert = tx.prepare_cached(
+    let mut insert = tx.sql.prepare_cached(
         "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -421,13 +453,13 @@ pub fn write_members(
 
 /// Adds `channels` to their per-channel rows, in key order.
 fn write_channels(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     channels: HashMap<(i64, &str), Counts>,
 ) -> Result<(), StoreError> {
     let mut rows: Vec<_> = channels.into_iter().collect();
     rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut upsert = tx.prepare_cached(
+    let mut upsert = tx.sql.prepare_cached(
         "INSERT INTO activity_channel_days (server_id, day, channel_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -446,8 +478,9 @@ fn write_channels(
 }
 
 /// Whether `server_id` is a claimed server (activity of others is dropped).
-pub fn server_exists(tx: &Transaction<'_>, server_id: &str) -> Result<bool, StoreError> {
+pub fn server_exists(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached("SELECT 1 FROM servers WHERE id = ?1")?
         .query_row([server_id], |_| Ok(()))
         .optional()?
@@ -456,8 +489,9 @@ pub fn server_exists(tx: &Transaction<'_>, server_id: &str) -> Result<bool, Stor
 
 /// Whether `server_id` is claimed by team `team_id` (a batch posted by the
 /// team's key is written only while it is).
-pub fn claimed_by(tx: &Transaction<'_>, server_id: &str, team_id: i64) -> Result<bool, StoreError> {
+pub fn claimed_by(tx: &Tx<'_>, server_id: &str, team_id: i64) -> Result<bool, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached("SELECT 1 FROM servers WHERE id = ?1 AND team_id = ?2")?
         .query_row(params![server_id, team_id], |_| Ok(()))
         .optional()?
@@ -471,8 +505,9 @@ pub fn oldest_accepted(now: i64) -> i64 {
 
 /// Events `team_id`'s batches counted on UTC day `day` (the daily quota,
 /// [`crate::plans::check_activity_quota`]).
-pub fn quota_used(tx: &Transaction<'_>, team_id: i64, day: i64) -> Result<u64, StoreError> {
+pub fn quota_used(tx: &Tx<'_>, team_id: i64, day: i64) -> Result<u64, StoreError> {
     let used: Option<i64> = tx
+        .sql
         .prepare_cached("SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2")?
         .query_row(params![team_id, day], |row| row.get(0))
         .optional()?;
@@ -480,17 +515,13 @@ pub fn quota_used(tx: &Transaction<'_>, team_id: i64, day: i64) -> Result<u64, S
 }
 
 /// Adds `events` to what `team_id`'s batches counted on UTC day `day`.
-pub fn add_quota_used(
-    tx: &Transaction<'_>,
-    team_id: i64,
-    day: i64,
-    events: u64,
-) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "INSERT INTO activity_quota_days (team_id, day, events) VALUES (?1, ?2, ?3)
+pub fn add_quota_used(tx: &Tx<'_>, team_id: i64, day: i64, events: u64) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO activity_quota_days (team_id, day, events) VALUES (?1, ?2, ?3)
          ON CONFLICT (team_id, day) DO UPDATE SET events = events + excluded.events",
-    )?
-    .execute(params![team_id, day, events as i64])?;
+        )?
+        .execute(params![team_id, day, events as i64])?;
     Ok(())
 }
 
@@ -504,15 +535,17 @@ pub fn utc_day(at: i64) -> i64 {
 /// of their primary keys (per server and day, and by day). A day of margin
 /// keeps every row an accepted event could still add to (a zone's days are
 /// never a day off UTC's).
-pub fn prune(tx: &Transaction<'_>, now: i64) -> Result<usize, StoreError> {
+pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
     let cutoff = oldest_accepted(now).div_euclid(DAY_SECONDS) - 1;
     let servers: Vec<String> = tx
+        .sql
         .prepare_cached("SELECT server_id FROM activity_servers")?
         .query_map([], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let mut deleted = 0;
-    let mut members =
-        tx.prepare_cached("DELETE FROM activity_member_days WHERE server_id = ?1 AND day < ?2")?;
+    let mut members = tx
+        .sql
+        .prepare_cached("DELETE FROM activity_member_days WHERE server_id = ?1 AND day < ?2")?;
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
     }
@@ -522,12 +555,14 @@ pub fn prune(tx: &Transaction<'_>, now: i64) -> Result<usize, StoreError> {
         "activity_seen_hashed",
     ] {
         deleted += tx
+            .sql
             .prepare_cached(&format!("DELETE FROM {table} WHERE day < ?1"))?
             .execute([cutoff])?;
     }
     // Only today's quota is read; yesterday's is kept for a clock that
     // steps back over midnight.
     deleted += tx
+        .sql
         .prepare_cached("DELETE FROM activity_quota_days WHERE day < ?1")?
         .execute([utc_day(now) - 1])?;
     Ok(deleted)
@@ -558,8 +593,8 @@ mod tests {
     }
 
     /// (messages, active members) of `day`.
-    fn day_row(tx: &Transaction<'_>, day: i64) -> (i64, i64) {
-        tx.query_row(
+    fn day_row(tx: &Tx<'_>, day: i64) -> (i64, i64) {
+        tx.sql.query_row(
             "SELECT messages, active_members FROM activity_days WHERE server_id = ?1 AND day = ?2",
             params![GUILD, day],
             |row| Ok((row.get(0)?, row.get(1)?)),
@@ -577,7 +612,7 @@ mod tests {
                 let team = teams::create(tx, "alpha", Plan::Pro)?;
                 servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
                 // An id counted before migration V16 left only its hash.
-                tx.execute(
+                tx.sql.execute(
                     "INSERT INTO activity_seen_hashed (day, key) VALUES (?1, ?2)",
                     params![day, seen_key(GUILD, "old")],
                 )?;
@@ -602,7 +637,7 @@ mod tests {
                 let done = ingest(tx, GUILD, &second, &mut days, NOON)?;
                 assert_eq!((done.counted, done.duplicates), (2, 1));
                 assert_eq!(day_row(tx, day), (4, 3));
-                let u2: i64 = tx.query_row(
+                let u2: i64 = tx.sql.query_row(
                     "SELECT messages FROM activity_member_days WHERE user_id = 'u2'",
                     [],
                     |row| row.get(0),
@@ -626,11 +661,12 @@ mod tests {
                 servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
                 // A long id counted before migration V21 was kept as text,
                 // on a day up to V21's.
-                tx.execute(
+                tx.sql.execute(
                     "INSERT INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
                     params![day, GUILD, long(0)],
                 )?;
-                tx.execute("UPDATE activity_seen_long_text_until SET day = ?1", [day])?;
+                tx.sql
+                    .execute("UPDATE activity_seen_long_text_until SET day = ?1", [day])?;
                 let mut days = DayFinder::new(TimeZone::UTC);
                 let exactly_32 = "x".repeat(MAX_TEXT_ID_BYTES);
                 let batch = [
@@ -649,11 +685,12 @@ mod tests {
                 // too, once seen again), nothing longer kept as text but that
                 // one; the 32-byte id as it is.
                 let digests: Vec<usize> = tx
+                    .sql
                     .prepare("SELECT length(digest) FROM activity_seen_digests")?
                     .query_map([], |row| row.get(0))?
                     .collect::<rusqlite::Result<_>>()?;
                 assert_eq!(digests, [16, 16, 16]);
-                let longest_text: usize = tx.query_row(
+                let longest_text: usize = tx.sql.query_row(
                     "SELECT max(length(event_id)) FROM activity_seen WHERE event_id != ?1",
                     [long(0)],
                     |row| row.get(0),
@@ -664,4 +701,62 @@ mod tests {
             .await
             .unwrap();
     }
+}
+
+/// One day of a server's rollups, as stored: the day's number
+/// ([`crate::activity::days`]) and its counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StoredDay {
+    /// Days since 1970-01-01 in the server's zone.
+    pub day: i64,
+    /// Messages counted.
+    pub messages: u64,
+    /// Distinct members who were active.
+    pub active_members: u64,
+    /// Minutes spent in voice.
+    pub voice_minutes: u64,
+    /// Members who joined.
+    pub joins: u64,
+    /// Members who left.
+    pub leaves: u64,
+}
+
+/// The days of `server_id` counted between `from` and `to` (day numbers,
+/// both included), in no particular order; days without activity are absent.
+pub fn days_between(
+    tx: &Tx<'_>,
+    server_id: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<StoredDay>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
+        "SELECT day, messages, active_members, voice_minutes, joins, leaves FROM activity_days
+         WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
+    )?;
+    let rows = stmt.query_map(params![server_id, from, to], |row| {
+        let get = |name| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
+        Ok(StoredDay {
+            day: row.get("day")?,
+            messages: get("messages")?,
+            active_members: get("active_members")?,
+            voice_minutes: get("voice_minutes")?,
+            joins: get("joins")?,
+            leaves: get("leaves")?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// When `server_id`'s latest event happened and when it was received
+/// (unix seconds); `None` before its first event.
+pub fn last_event(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
+        )?
+        .query_row([server_id], |row| {
+            Ok((row.get("last_event_at")?, row.get("last_received_at")?))
+        })
+        .optional()?)
 }

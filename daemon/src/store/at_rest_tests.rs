@@ -180,11 +180,12 @@ async fn a_token_copied_into_another_row_is_refused_with_what_to_do() {
     connect_live(&store, OTHER_SERVER, "another-token").await;
     store
         .write(|tx| {
-            tx.execute(
+            tx.sql.execute(
                 "UPDATE platform_connections SET token = (SELECT token FROM platform_connections WHERE server_id = ?1)
                  WHERE server_id = ?2",
                 [SERVER, OTHER_SERVER],
-            )
+            )?;
+            Ok::<_, StoreError>(())
         })
         .await
         .unwrap();
@@ -204,11 +205,12 @@ async fn an_unreadable_webhook_secret_is_reported_and_can_be_replaced() {
     set_webhook_secret(&store, OTHER_SERVER, "the other server's secret").await;
     store
         .write(|tx| {
-            tx.execute(
+            tx.sql.execute(
                 "INSERT INTO webhook_secrets (server_id, secret, updated_at)
                  SELECT ?1, secret, 0 FROM webhook_secrets WHERE server_id = ?2",
                 [SERVER, OTHER_SERVER],
-            )
+            )?;
+            Ok::<_, StoreError>(())
         })
         .await
         .unwrap();

@@ -15,12 +15,13 @@
 //! [`CaseSource::ALL`], so an action added without its column fails every
 //! test that records a case, not silently.
 
+use crate::store::Tx;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
 use modctl_types::moderation::{Action, CaseSource};
-use rusqlite::{Transaction, params};
+use rusqlite::params;
 
 use super::StoreError;
 use super::ranking::{self, Rollup};
@@ -60,7 +61,7 @@ fn count_columns() -> impl Iterator<Item = String> {
 }
 
 /// Counts a case just inserted.
-pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
+pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
     // ?3 applied, ?4 the action, ?5 the source: each column adds 1 or 0.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         let columns: Vec<String> = count_columns().collect();
@@ -78,23 +79,25 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
             adds.collect::<Vec<_>>().join(", "),
         )
     });
-    tx.prepare_cached(&SQL)?.execute(params![
+    tx.sql.prepare_cached(&SQL)?.execute(params![
         case.server_id,
         case.day,
         i64::from(case.applied),
         case.action.as_str(),
         case.source.as_str(),
     ])?;
-    tx.prepare_cached(
-        "INSERT INTO case_actor_days (server_id, day, actor, cases) VALUES (?1, ?2, ?3, 1)
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO case_actor_days (server_id, day, actor, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
-    )?
-    .execute(params![case.server_id, case.day, case.actor])?;
-    tx.prepare_cached(
-        "INSERT INTO case_target_days (server_id, day, user_id, cases) VALUES (?1, ?2, ?3, 1)
+        )?
+        .execute(params![case.server_id, case.day, case.actor])?;
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO case_target_days (server_id, day, user_id, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
-    )?
-    .execute(params![case.server_id, case.day, case.user_id])?;
+        )?
+        .execute(params![case.server_id, case.day, case.user_id])?;
     let (server, day) = (case.server_id, case.day);
     ranking::add_case(tx, ranking::ACTORS, server, (day, case.actor))?;
     ranking::add_case(tx, ranking::TARGETS, server, (day, case.user_id))?;
@@ -102,11 +105,12 @@ pub fn count(tx: &Transaction<'_>, case: &Counted<'_>) -> Result<(), StoreError>
 }
 
 /// Counts a pending case of `day` that settled applied.
-pub fn count_applied(tx: &Transaction<'_>, server_id: &str, day: i64) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "UPDATE case_day_counts SET applied = applied + 1 WHERE server_id = ?1 AND day = ?2",
-    )?
-    .execute(params![server_id, day])?;
+pub fn count_applied(tx: &Tx<'_>, server_id: &str, day: i64) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "UPDATE case_day_counts SET applied = applied + 1 WHERE server_id = ?1 AND day = ?2",
+        )?
+        .execute(params![server_id, day])?;
     Ok(())
 }
 
@@ -127,12 +131,7 @@ pub struct CaseRollup {
 }
 
 /// Reads the rollup of `server_id` for days `from..=to`.
-pub fn read(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    from: i64,
-    to: i64,
-) -> Result<CaseRollup, StoreError> {
+pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRollup, StoreError> {
     let mut daily: Vec<CaseDay> = (from..=to)
         .map(|day| CaseDay {
             date: days::date(day),
@@ -153,6 +152,7 @@ pub fn read(
     };
     // The period before only counts: summed by SQLite.
     let previous_cases = tx
+        .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
              WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
@@ -169,7 +169,7 @@ pub fn read(
             count_columns().collect::<Vec<_>>().join(", ")
         )
     });
-    let mut stmt = tx.prepare_cached(&SQL)?;
+    let mut stmt = tx.sql.prepare_cached(&SQL)?;
     let mut rows = stmt.query(params![server_id, from, to])?;
     let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
     // The window's sums per count column, in [`counted`]'s order: turned
@@ -244,12 +244,12 @@ fn by_field<'a>(
 /// Recomputes the whole rollup from the cases and their `rollup_day`s, for
 /// cases written around [`super::cases::insert`] (the bench's bulk seeding);
 /// returns the cases counted.
-pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
+pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
     let sums = counted()
         .map(|(field, value)| format!("SUM({field} = '{value}')"))
         .collect::<Vec<_>>()
         .join(", ");
-    tx.execute_batch(&format!(
+    tx.sql.execute_batch(&format!(
         "DELETE FROM case_day_counts; DELETE FROM case_actor_days; DELETE FROM case_target_days;
          INSERT INTO case_day_counts (server_id, day, cases, applied, {columns})
              SELECT server_id, rollup_day, COUNT(*), SUM(applied AND state <> 'pending'), {sums}
@@ -264,7 +264,7 @@ pub fn rebuild(tx: &Transaction<'_>) -> Result<usize, StoreError> {
     ))?;
     ranking::rebuild(tx, Rollup::Cases)?;
     super::cases::rebuild_strike_days(tx)?;
-    Ok(tx.query_row(
+    Ok(tx.sql.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],
         |row| row.get::<_, i64>(0),

@@ -7,11 +7,12 @@
 //! [`super::jails`], idempotency records in [`super::idempotency`]; the
 //! filtered listing, [`list()`], in `cases/list.rs`.
 
+use crate::store::Tx;
 use modctl_types::Platform;
 use modctl_types::moderation::{
     Action, ActionResponse, Case, CaseSource, CaseState, Escalation, StrikeSummary,
 };
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use modctl_types::config::WebhookEvent;
 
@@ -74,11 +75,12 @@ fn row_of(param: u8) -> String {
 }
 
 /// Records a case with the next per-server number.
-pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
+pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     // The last case is a single probe of the (server_id, number) unique
     // index; its `clock_high` carries the latest time recorded so far, which
     // this case's raises unless the clock stepped back (migration V22).
     let (number, clock_high): (i64, i64) = tx
+        .sql
         .prepare_cached(
             "SELECT number + 1, MAX(clock_high, ?2) FROM cases WHERE server_id = ?1
              ORDER BY number DESC LIMIT 1",
@@ -89,7 +91,7 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
         .optional()?
         .unwrap_or((1, case.now));
     let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
-    tx.prepare_cached(&format!(
+    tx.sql.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
              rollup_day, clock_high)
@@ -147,12 +149,9 @@ pub fn insert(tx: &Transaction<'_>, case: &NewCase<'_>) -> Result<Case, StoreErr
 }
 
 /// Case `case_id` (its number) of `server_id`; `None` when there is none.
-pub fn get(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    case_id: i64,
-) -> Result<Option<Case>, StoreError> {
+pub fn get(tx: &Tx<'_>, server_id: &str, case_id: i64) -> Result<Option<Case>, StoreError> {
     let case = tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
@@ -221,7 +220,7 @@ pub struct Settlement<'a> {
 /// conflict when it is not pending: two settlements of one case would be a
 /// bug in the caller's locking, and must not silently overwrite the first.
 pub fn settle(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     case_id: i64,
     settlement: &Settlement<'_>,
@@ -232,6 +231,7 @@ pub fn settle(
     let url = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)?;
     type Settled = (i64, Option<i64>, Option<Case>);
     let settled: Option<Settled> = tx
+        .sql
         .prepare_cached(&format!(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
@@ -280,8 +280,8 @@ pub fn settle(
 
 /// Cases left pending, oldest first, with their server ids: at start-up these
 /// are the actions a killed daemon had in flight.
-pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
+pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT server_id, {CASE_COLUMNS} FROM cases WHERE state = 'pending' ORDER BY id"
     ))?;
     let rows = stmt.query_map([], |row| {
@@ -292,12 +292,8 @@ pub fn pending(tx: &Transaction<'_>) -> Result<Vec<(String, Case)>, StoreError> 
 }
 
 /// The number of a pending case of `user_id`, if any.
-pub fn pending_of(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    user_id: &str,
-) -> Result<Option<i64>, StoreError> {
-    Ok(tx
+pub fn pending_of(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<i64>, StoreError> {
+    Ok(tx.sql
         .prepare_cached(
             "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
         )?
@@ -307,11 +303,12 @@ pub fn pending_of(
 
 /// The escalation case that case `case_id` of `server_id` triggered, if any.
 pub fn escalation_of(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     case_id: i64,
 ) -> Result<Option<Case>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
             row_of(2)
@@ -325,12 +322,13 @@ pub fn escalation_of(
 /// so a replay returns exactly what the first request got (or would have got,
 /// had its client waited). `None` when the case does not exist.
 pub fn response_for(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     case_id: i64,
 ) -> Result<Option<ActionResponse>, StoreError> {
     // `active_strikes` follows the case's columns: one read of the row.
     let Some((case, active_strikes)) = tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
@@ -361,8 +359,9 @@ pub fn response_for(
 
 /// Whether the member's latest applied ban is still in force (no applied
 /// unban since), as far as this daemon's cases know.
-pub fn is_banned(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
+pub fn is_banned(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
     let latest: Option<String> = tx
+        .sql
         .prepare_cached(
             "SELECT action FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
@@ -376,12 +375,13 @@ pub fn is_banned(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result
 /// The end (unix seconds) of the longest applied timeout of the member that
 /// is still running at `now`, if any.
 pub fn timeout_in_force_until(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     user_id: &str,
     now: i64,
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(
             "SELECT MAX(expires_at) FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
@@ -392,7 +392,7 @@ pub fn timeout_in_force_until(
 
 /// Adds `weight` strikes for case `case_id` (its number) of `server_id`.
 pub fn add_strike(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     user_id: &str,
     case_id: i64,
@@ -400,19 +400,21 @@ pub fn add_strike(
     now: i64,
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.prepare_cached(&format!(
-        "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
+    tx.sql
+        .prepare_cached(&format!(
+            "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
          VALUES (?1, ?2, {}, ?4, ?5, ?6)",
-        row_of(3)
-    ))?
-    .execute(params![
-        server_id, user_id, case_id, weight, now, expires_at
-    ])?;
-    tx.prepare_cached(
-        "INSERT INTO strike_expiry_days (server_id, day, weight) VALUES (?1, ?2, ?3)
+            row_of(3)
+        ))?
+        .execute(params![
+            server_id, user_id, case_id, weight, now, expires_at
+        ])?;
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO strike_expiry_days (server_id, day, weight) VALUES (?1, ?2, ?3)
          ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
-    )?
-    .execute(params![server_id, expiry_day(expires_at), weight])?;
+        )?
+        .execute(params![server_id, expiry_day(expires_at), weight])?;
     Ok(())
 }
 
@@ -427,19 +429,17 @@ fn expiry_day(expires_at: Option<i64>) -> i64 {
 
 /// The weights of every strike of `server_id` in force at `now`: those
 /// ending after today (a row per day), plus today's not ended yet.
-pub fn strikes_in_force(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    now: i64,
-) -> Result<u64, StoreError> {
+pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, StoreError> {
     let today = now.div_euclid(DAY_SECONDS);
     let later: i64 = tx
+        .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
              WHERE server_id = ?1 AND day > ?2",
         )?
         .query_row(params![server_id, today], |row| row.get(0))?;
     let rest_of_today: i64 = tx
+        .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3",
@@ -452,8 +452,8 @@ pub fn strikes_in_force(
 
 /// Recomputes `strike_expiry_days` from the strikes, for strikes written
 /// around [`add_strike`] (the bench's bulk seeding).
-pub fn rebuild_strike_days(tx: &Transaction<'_>) -> Result<(), StoreError> {
-    tx.execute_batch(
+pub fn rebuild_strike_days(tx: &Tx<'_>) -> Result<(), StoreError> {
+    tx.sql.execute_batch(
         "DELETE FROM strike_expiry_days;
          INSERT INTO strike_expiry_days (server_id, day, weight)
              SELECT server_id, COALESCE(expires_at / 86400, 9223372036854775807), SUM(weight)
@@ -464,12 +464,13 @@ pub fn rebuild_strike_days(tx: &Transaction<'_>) -> Result<(), StoreError> {
 
 /// Strikes of `user_id` that have not expired at `now`.
 pub fn active_strikes(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     user_id: &str,
     now: i64,
 ) -> Result<u32, StoreError> {
     let active: i64 = tx
+        .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
@@ -480,11 +481,11 @@ pub fn active_strikes(
 
 /// Members with strikes, most active first.
 pub fn strike_summaries(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     now: i64,
 ) -> Result<Vec<StrikeSummary>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+    let mut stmt = tx.sql.prepare_cached(
         "SELECT user_id,
                 COALESCE(SUM(CASE WHEN expires_at IS NULL OR expires_at > ?2 THEN weight END), 0) AS active,
                 SUM(weight), MAX(created_at)

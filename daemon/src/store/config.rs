@@ -14,11 +14,12 @@
 //! section, in the same transaction ([`super::webhooks`]): a change that is
 //! refused or rolled back announces nothing.
 
+use crate::store::Tx;
 use modctl_types::config::{
     AuditEntry, AuditSource, FieldChange, SecretUpdate, SectionChange, SectionName, Sections,
     WebhookEvent, diff_sections,
 };
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
@@ -46,8 +47,9 @@ pub const ROTATION_OVERLAP: i64 = 86_400;
 pub const DISABLING_ACTOR: &str = "system:webhooks";
 
 /// Loads a server's config; sections never set are their defaults.
-pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
+pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
     let (revision, updated_at) = tx
+        .sql
         .prepare_cached("SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1")?
         .query_row([server_id], |row| {
             Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
@@ -58,8 +60,9 @@ pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, Store
         });
 
     let mut sections = Sections::default();
-    let mut stmt =
-        tx.prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
+    let mut stmt = tx
+        .sql
+        .prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| {
         Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
     })?;
@@ -83,11 +86,12 @@ pub fn load(tx: &Transaction<'_>, server_id: &str) -> Result<StoredConfig, Store
 
 /// The webhook signing secret, for signing deliveries only.
 pub fn load_secret(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
 ) -> Result<Option<String>, StoreError> {
     let sealed: Option<String> = tx
+        .sql
         .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get(0))
         .optional()?;
@@ -108,7 +112,7 @@ pub fn load_secret(
 /// one it replaced while that is within [`ROTATION_OVERLAP`] of the rotation.
 /// Empty when none is stored.
 pub fn signing_secrets(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
     now: i64,
@@ -117,6 +121,7 @@ pub fn signing_secrets(
         return Ok(Vec::new());
     };
     let previous: Option<String> = tx
+        .sql
         .prepare_cached(
             "SELECT previous_secret FROM webhook_secrets
              WHERE server_id = ?1 AND previous_secret IS NOT NULL AND previous_until > ?2",
@@ -136,8 +141,22 @@ pub fn signing_secrets(
 }
 
 /// Whether a webhook secret is stored, without unsealing it.
-fn secret_is_set(tx: &Transaction<'_>, server_id: &str) -> Result<bool, StoreError> {
+/// The `general` section of `server_id`'s config as stored (JSON), if it
+/// was ever set; one indexed row, for what reads a single section on a hot
+/// path (the time zone of activity rollups).
+pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
     Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
+        )?
+        .query_row([server_id], |row| row.get(0))
+        .optional()?)
+}
+
+fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
+    Ok(tx
+        .sql
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
         .query_row([server_id], |row| row.get(0))?)
 }
@@ -191,11 +210,7 @@ pub struct Applied {
 }
 
 /// Stores `change`: see the module docs.
-pub fn apply(
-    tx: &Transaction<'_>,
-    secrets: &Secrets,
-    change: Change<'_>,
-) -> Result<Applied, StoreError> {
+pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Applied, StoreError> {
     let current = load(tx, change.server_id)?;
     if let Some(expected) = change.expected_revision
         && expected != current.revision
@@ -261,12 +276,12 @@ pub fn apply(
     for section in &changed {
         let json = serde_json::to_string(&next.section_json(section.section))
             .expect("JSON values serialize");
-        tx.execute(
+        tx.sql.execute(
             "INSERT INTO config_sections (server_id, section, value, updated_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (server_id, section) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
             params![change.server_id, section.section.as_str(), json, now],
         )?;
-        tx.execute(
+        tx.sql.execute(
             "INSERT INTO config_audit (server_id, at, actor, section, source, revision, changes)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -279,12 +294,12 @@ pub fn apply(
                 serde_json::to_string(&section.changes).expect("JSON values serialize"),
             ],
         )?;
-        audit_ids.push(tx.last_insert_rowid());
+        audit_ids.push(tx.sql.last_insert_rowid());
     }
     match secret_update {
         SecretUpdate::Keep => {}
         SecretUpdate::Clear => {
-            tx.execute(
+            tx.sql.execute(
                 "DELETE FROM webhook_secrets WHERE server_id = ?1",
                 [change.server_id],
             )?;
@@ -297,7 +312,7 @@ pub fn apply(
                 secrets.seal(SecretField::PreviousWebhookSecret, change.server_id, &old)
             });
             let until = previous.as_ref().map(|_| now + ROTATION_OVERLAP);
-            tx.execute(
+            tx.sql.execute(
                 "INSERT INTO webhook_secrets (server_id, secret, updated_at, previous_secret, previous_until)
                  VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at,
@@ -312,7 +327,7 @@ pub fn apply(
             )?;
         }
     }
-    tx.execute(
+    tx.sql.execute(
         "INSERT INTO config_revisions (server_id, revision, updated_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
         params![change.server_id, revision as i64, now],
@@ -385,12 +400,12 @@ pub(crate) const AUDIT_SQL: &str = "SELECT id, at, actor, section, source, revis
 
 /// Audit entries of a server, newest first, optionally before entry `before`.
 pub fn audit(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     limit: u32,
     before: Option<i64>,
 ) -> Result<Vec<AuditEntry>, StoreError> {
-    let mut stmt = tx.prepare_cached(AUDIT_SQL)?;
+    let mut stmt = tx.sql.prepare_cached(AUDIT_SQL)?;
     // No `LIMIT ?`: it would re-prepare the statement on every call (see
     // `cases::list`).
     let rows = stmt.query_map(params![server_id, before], |row| {
@@ -424,4 +439,18 @@ pub fn audit(
 
 fn corrupt(server_id: &str, detail: String) -> StoreError {
     StoreError::Corrupt(format!("stored config of server {server_id}: {detail}"))
+}
+
+/// The sections of `server_id`'s config that were ever written (the others
+/// are defaults), by name; a stored name this daemon does not know is left out.
+pub fn written_sections(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SectionName>, StoreError> {
+    let names = tx
+        .sql
+        .prepare_cached("SELECT section FROM config_sections WHERE server_id = ?1")?
+        .query_map([server_id], |row| row.get::<_, String>("section"))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(names
+        .into_iter()
+        .filter_map(|name| name.parse().ok())
+        .collect())
 }

@@ -3,7 +3,8 @@
 //! The token is stored sealed ([`super::secrets`]); only [`get`] unseals it
 //! (with the receiving secrets, [`Connection::other_secrets`]).
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{OptionalExtension, params};
 
 use super::secrets::{SecretField, Secrets};
 use super::{StoreError, now_unix};
@@ -40,12 +41,12 @@ impl Connection {
 /// was upgraded to a supergroup): platform calls go there, the server keeps
 /// its id and history. `None` goes back to the server id.
 pub fn set_telegram_chat_id(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     chat_id: Option<&str>,
 ) -> Result<(), StoreError> {
     let chat_id = chat_id.filter(|chat| *chat != server_id);
-    tx.execute(
+    tx.sql.execute(
         "UPDATE platform_connections SET telegram_chat_id = ?2 WHERE server_id = ?1",
         params![server_id, chat_id],
     )?;
@@ -82,11 +83,12 @@ impl std::fmt::Debug for Connection {
 
 /// The connection of `server_id`, if it has one.
 pub fn get(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
 ) -> Result<Option<Connection>, StoreError> {
     let row = tx
+        .sql
         .prepare_cached(
             "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id
              FROM platform_connections WHERE server_id = ?1",
@@ -137,7 +139,7 @@ pub fn get(
 
 /// Connects `server_id`, replacing any earlier connection; the token is sealed.
 pub fn set(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
     connection: &Connection,
@@ -150,7 +152,7 @@ pub fn set(
         ),
         ConnectionMode::Simulated => ("simulated", None, None),
     };
-    tx.execute(
+    tx.sql.execute(
         "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (server_id) DO UPDATE SET mode = excluded.mode, token = excluded.token,
              api_base = excluded.api_base, connected_at = excluded.connected_at",

@@ -6,7 +6,8 @@
 //! so a claimed key always has a case, and a case whose request died with the
 //! daemon answers its key once start-up has settled it.
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use crate::store::Tx;
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 
@@ -30,15 +31,17 @@ pub enum Claim {
 /// Claims `key` of API key `key_id` for a request with `fingerprint`,
 /// forgetting keys older than the window first.
 pub fn claim(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     key_id: &str,
     key: &str,
     fingerprint: &str,
     now: i64,
 ) -> Result<Claim, StoreError> {
-    tx.prepare_cached("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
+    tx.sql
+        .prepare_cached("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
         .execute([now - WINDOW_SECS])?;
     let existing: Option<(String, Option<i64>, Option<String>)> = tx
+        .sql
         .prepare_cached(
             "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id), response
              FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
@@ -57,10 +60,11 @@ pub fn claim(
         // Only a daemon older than this store version left such rows (a claim
         // whose request never finished); it is long gone, so start afresh.
         Some((_, None, None)) => {
-            tx.prepare_cached(
-                "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-            )?
-            .execute([key_id, key])?;
+            tx.sql
+                .prepare_cached(
+                    "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
+                )?
+                .execute([key_id, key])?;
             Claim::New
         }
     })
@@ -69,7 +73,7 @@ pub fn claim(
 /// Records that `key` created case `case_id` (its number) of `server_id`;
 /// called in the transaction of a [`Claim::New`] claim.
 pub fn attach(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     key_id: &str,
     key: &str,
     fingerprint: &str,
@@ -77,7 +81,7 @@ pub fn attach(
     case_id: i64,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.prepare_cached(
+    tx.sql.prepare_cached(
         "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, case_id, created_at)
          VALUES (?1, ?2, ?3, (SELECT id FROM cases WHERE server_id = ?4 AND number = ?5), ?6)",
     )?

@@ -3,14 +3,15 @@
 //! second jail of one member impossible; the action path also checks it under
 //! the member's lock, so the constraint is a backstop, not the mechanism.
 
+use crate::store::Tx;
 use modctl_types::moderation::JailRecord;
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, timestamp};
 
 /// Records an active jail.
-pub fn insert(tx: &Transaction<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
-    tx.execute(
+pub fn insert(tx: &Tx<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
+    tx.sql.execute(
         // `case_id` is the case's number on the wire, the row id in the table.
         "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until)
          VALUES (?1, ?2, (SELECT id FROM cases WHERE server_id = ?1 AND number = ?3), ?4, ?5, ?6)",
@@ -50,12 +51,9 @@ fn jail_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<JailRecord> {
 }
 
 /// The active jail of `user_id`, if any.
-pub fn find(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    user_id: &str,
-) -> Result<Option<JailRecord>, StoreError> {
+pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRecord>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
         ))?
@@ -64,16 +62,25 @@ pub fn find(
 }
 
 /// Ends the jail of `user_id`; whether there was one.
-pub fn release(tx: &Transaction<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
-    Ok(tx.execute(
+pub fn release(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
+    Ok(tx.sql.execute(
         "DELETE FROM jails WHERE server_id = ?1 AND user_id = ?2",
         [server_id, user_id],
     )? > 0)
 }
 
+/// How many members of `server_id` are jailed.
+pub fn count(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
+    let count: i64 = tx
+        .sql
+        .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get(0))?;
+    Ok(count.max(0) as u64)
+}
+
 /// Active jails of a server, oldest first.
-pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
+pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
     ))?;
     let rows = stmt.query_map([server_id], jail_from_row)?;
@@ -81,8 +88,8 @@ pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<JailRecord>, St
 }
 
 /// Jails whose time is up at `now`, with their servers.
-pub fn due(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
+pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
     ))?;
     let rows = stmt.query_map([now], |row| Ok((row.get(0)?, jail_from_row_at(row, 1)?)))?;

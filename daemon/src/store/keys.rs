@@ -1,7 +1,8 @@
 //! API keys: stored with the hash of their secret only.
 
+use crate::store::Tx;
 use modctl_types::{Plan, Scope, Team, Timestamp};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, now_unix, timestamp};
 use crate::api_key::NewKey;
@@ -49,7 +50,7 @@ pub struct KeyWithHash {
 
 /// Stores a freshly generated key for `team_id`.
 pub fn insert(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     key: &NewKey,
     team_id: i64,
     scope: Scope,
@@ -63,7 +64,7 @@ pub fn insert(
             "label is too long: use at most {MAX_LABEL_LEN} characters"
         )));
     }
-    tx.execute(
+    tx.sql.execute(
         "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
@@ -90,11 +91,9 @@ const SELECT_WITH_TEAM: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.l
 
 /// The key `key_id` with its hash, its team and the team's server count, for
 /// authentication: one query.
-pub fn find_with_hash(
-    tx: &Transaction<'_>,
-    key_id: &str,
-) -> Result<Option<KeyWithHash>, StoreError> {
+pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
     let found = tx
+        .sql
         .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
         .query_row([key_id], |row| {
             let record = from_row(row)?;
@@ -118,8 +117,8 @@ pub fn find_with_hash(
 }
 
 /// Keys, optionally of one team, newest first.
-pub fn list(tx: &Transaction<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
+pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
     ))?;
     let rows = stmt.query_map([team_id], from_row)?;
@@ -128,8 +127,9 @@ pub fn list(tx: &Transaction<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>
 
 /// Revokes a key; it is refused from the next request on. Revoking twice is
 /// an error so a typo'd id is never silently accepted.
-pub fn revoke(tx: &Transaction<'_>, key_id: &str) -> Result<(), StoreError> {
+pub fn revoke(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
     let revoked_at: Option<Option<i64>> = tx
+        .sql
         .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
         .query_row([key_id], |row| row.get(0))
         .optional()?;
@@ -139,7 +139,7 @@ pub fn revoke(tx: &Transaction<'_>, key_id: &str) -> Result<(), StoreError> {
             "key `{key_id}` is already revoked"
         ))),
         Some(None) => {
-            tx.execute(
+            tx.sql.execute(
                 "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",
                 params![key_id, now_unix()],
             )?;
@@ -149,8 +149,8 @@ pub fn revoke(tx: &Transaction<'_>, key_id: &str) -> Result<(), StoreError> {
 }
 
 /// Records that the key was used now.
-pub fn touch(tx: &Transaction<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
-    tx.execute(
+pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
+    tx.sql.execute(
         "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
         params![key_id, now],
     )?;

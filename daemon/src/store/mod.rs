@@ -23,17 +23,21 @@
 //!   deferred transaction, i.e. one consistent snapshot.
 //!
 //! One SQLite call runs outside these threads, on purpose: the auth cache's
-//! `PRAGMA data_version` check (`crate::auth::cache`), a few microseconds of
-//! shared-memory reads per request, where a trip to a reader would cost more
-//! than the check saves.
+//! `PRAGMA data_version` check ([`ChangeWatch`], for `crate::auth::cache`), a
+//! few microseconds of shared-memory reads per request, where a trip to a
+//! reader would cost more than the check saves.
 //!
 //! Durability: `synchronous = FULL`, so a write that was acknowledged survives a
 //! power cut, not just a crash of the process. The schema is only ever changed
 //! by the refinery migrations in the top-level `migrations/` folder, applied
 //! when the store opens.
 //!
-//! Domain queries live in submodules as plain functions over a
-//! [`rusqlite::Transaction`], so they compose inside one transaction. Those
+//! Domain queries live in submodules as plain functions over a [`Tx`], so
+//! they compose inside one transaction. A `Tx` is opaque outside this module:
+//! the store is the only code that knows SQL or rusqlite (issue #24; a test,
+//! `boundary_tests`, holds every other file of the daemon to it), so callers
+//! say what they want (`cases::insert(tx, ...)`) and get domain types back,
+//! and a second engine under the same functions changes no caller. Those
 //! that store or read a secret also take the [`Secrets`] the store holds
 //! ([`Store::secrets`]), explicitly, so a query that touches a secret says so.
 //!
@@ -46,8 +50,11 @@
 //! or the WAL.
 
 pub mod activity;
+#[cfg(test)]
+mod boundary_tests;
 pub mod case_rollup;
 pub mod cases;
+mod change_watch;
 pub mod config;
 pub mod connections;
 mod files;
@@ -61,8 +68,11 @@ pub mod receivers;
 pub mod restore;
 pub mod secrets;
 pub mod servers;
+pub mod simulator;
 pub mod snapshots;
 pub mod teams;
+#[cfg(test)]
+pub mod testing;
 pub mod webhooks;
 mod writer;
 
@@ -78,6 +88,7 @@ use readers::Readers;
 use writer::Writer;
 pub use writer::WriterStats;
 
+pub use change_watch::ChangeWatch;
 pub use secrets::{KeySource, Secrets};
 
 mod embedded {
@@ -178,6 +189,28 @@ impl Checkpoint {
     /// Frames still to copy.
     pub fn behind(&self) -> usize {
         self.wal_frames.saturating_sub(self.copied_frames)
+    }
+}
+
+/// One transaction of the store, lent to the closure of [`Store::read`] or
+/// [`Store::write`]. Outside the store it can only be passed on to the
+/// store's domain functions: it runs no SQL for anyone else.
+pub struct Tx<'t> {
+    /// The connection inside its transaction (a `rusqlite::Transaction`
+    /// derefs to it); the store's modules run their SQL on it.
+    pub(in crate::store) sql: &'t Connection,
+}
+
+impl<'t> Tx<'t> {
+    /// `tx`, lent to the store's domain functions.
+    pub(in crate::store) fn new(tx: &'t Transaction<'_>) -> Self {
+        Tx { sql: tx }
+    }
+}
+
+impl std::fmt::Debug for Tx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tx").finish_non_exhaustive()
     }
 }
 
@@ -298,17 +331,17 @@ impl Store {
     /// one is an async wait.
     pub async fn read<T, E, F>(&self, f: F) -> Result<T, E>
     where
-        F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         self.inner.trips.fetch_add(1, Ordering::Relaxed);
         self.inner
             .readers
             .run(move |conn| {
-                let tx = conn.transaction()?;
+                let tx = conn.transaction().map_err(StoreError::from)?;
                 // A read transaction has nothing to commit; dropping it rolls back.
-                f(&tx)
+                f(&Tx::new(&tx))
             })
             .await
     }
@@ -346,9 +379,9 @@ impl Store {
     /// first polled, so writes run in the order they were asked for.
     pub fn write<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
     where
-        F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         self.inner.trips.fetch_add(1, Ordering::Relaxed);
         self.inner.writer.write(f)
@@ -358,6 +391,30 @@ impl Store {
     pub fn writer_stats(&self) -> WriterStats {
         self.inner.writer.stats()
     }
+}
+
+/// Runs `f` in a savepoint of `tx`, rolled back if `f` fails, so a part of
+/// a write can fail alone (one server's activity batches among others'); the
+/// outer error is one the transaction itself cannot go on from.
+pub fn in_savepoint<T>(
+    tx: &Tx<'_>,
+    f: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<Result<T, StoreError>, StoreError> {
+    let run = |sql: &str| tx.sql.prepare_cached(sql)?.execute([]).map(drop);
+    run("SAVEPOINT part")?;
+    let result = f();
+    if result.is_err() {
+        run("ROLLBACK TO part")?;
+    }
+    run("RELEASE part")?;
+    Ok(result)
+}
+
+/// Answers whether the database answers at all (a trivial query): the
+/// readiness check's probe.
+pub fn ping(tx: &Tx<'_>) -> Result<(), StoreError> {
+    tx.sql.query_row("SELECT 1", [], |_| Ok(()))?;
+    Ok(())
 }
 
 /// Waits for the answer of a job sent to one of the store's threads: its
@@ -389,8 +446,9 @@ fn establish_secrets(
     let tx = writer
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(sqlite_err)?;
-    let unlocked = secrets::unlock(&tx, path, key)?;
-    let sealed = secrets::seal_plaintext_rows(&tx, &unlocked.secrets).map_err(sqlite_err)?;
+    let unlocked = secrets::unlock(&Tx::new(&tx), path, key)?;
+    let sealed =
+        secrets::seal_plaintext_rows(&Tx::new(&tx), &unlocked.secrets).map_err(sqlite_err)?;
     tx.commit().map_err(sqlite_err)?;
     if sealed > 0 {
         tracing::info!(
@@ -471,12 +529,38 @@ fn configure(conn: &Connection, role: Role) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// A failure of the database itself (SQLite's error, kept whole for the
+/// logs); what callers may ask of it is what they can act on.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct DatabaseError(rusqlite::Error);
+
+impl DatabaseError {
+    /// Whether a uniqueness or foreign-key constraint refused the change:
+    /// every write checks its preconditions inside its transaction, so this
+    /// only happens when two requests raced for the same row.
+    pub fn is_constraint_violation(&self) -> bool {
+        self.0.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+    }
+
+    /// Whether SQLite found the database damaged.
+    pub fn is_corruption(&self) -> bool {
+        integrity::is_corruption(&self.0)
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        StoreError::Database(DatabaseError(error))
+    }
+}
+
 /// Errors of the domain queries: SQLite failures, and refusals a caller can act on.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// SQLite failed; an internal error, never shown to API callers.
+    /// The database failed; an internal error, never shown to API callers.
     #[error(transparent)]
-    Sqlite(#[from] rusqlite::Error),
+    Database(#[from] DatabaseError),
     /// The change conflicts with existing data (a duplicate name or claim).
     #[error("{0}")]
     Conflict(String),
@@ -501,11 +585,23 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A write that was queued and whose outcome nobody will report (the
+    /// daemon stopping, or a bug); `message` says what the caller should do.
+    /// An internal error, like any of SQLite's.
+    pub fn abandoned(message: &str) -> StoreError {
+        StoreError::Database(DatabaseError(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ABORT),
+            Some(message.to_owned()),
+        )))
+    }
+
     /// A copy of this error, of the same kind, for each of several callers
     /// that share one failed write (`rusqlite::Error` is not `Clone`).
     pub fn copy(&self) -> StoreError {
         match self {
-            StoreError::Sqlite(e) => StoreError::Sqlite(writer::copy_error(e)),
+            StoreError::Database(e) => {
+                StoreError::Database(DatabaseError(writer::copy_error(&e.0)))
+            }
             StoreError::Conflict(m) => StoreError::Conflict(m.clone()),
             StoreError::NotFound(m) => StoreError::NotFound(m.clone()),
             StoreError::Invalid(m) => StoreError::Invalid(m.clone()),
@@ -572,7 +668,9 @@ mod tests {
     async fn readers_refuse_writes() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
-        let result = store.read(|tx| tx.execute("DELETE FROM teams", [])).await;
+        let result = store
+            .read(|tx| Ok::<_, StoreError>(tx.sql.execute("DELETE FROM teams", [])?))
+            .await;
         assert!(result.is_err());
     }
 

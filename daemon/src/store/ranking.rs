@@ -36,11 +36,12 @@
 //! start (the server's time zone moved its today back), the keys' counts on
 //! those days are read first and added to their totals and exact counts.
 
+use crate::store::Tx;
 use std::collections::{BTreeMap, HashMap};
 
 use modctl_types::activity::Ranked;
 use modctl_types::query::{INSIGHTS_DEFAULT_DAYS, INSIGHTS_MAX_DAYS};
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 
@@ -202,12 +203,9 @@ pub const ACTORS: Ranking = Ranking {
 const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
-fn window_start(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    rollup: Rollup,
-) -> Result<Option<i64>, StoreError> {
+fn window_start(tx: &Tx<'_>, server_id: &str, rollup: Rollup) -> Result<Option<i64>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(
             "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
         )?
@@ -220,7 +218,7 @@ fn window_start(
 /// `(day, key, messages, voice minutes)`. Rows of days before the ranking's
 /// window start ([`window_start`]) are not in its totals and are skipped.
 pub fn add_activity<'a>(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     ranking: Ranking,
     server_id: &str,
     rows: impl IntoIterator<Item = (i64, &'a str, i64, i64)>,
@@ -242,7 +240,7 @@ pub fn add_activity<'a>(
     // would move every key's entry in both indexes). A prepared single-row
     // upsert per key, in key order, with the server bound once.
     for (i, column) in ranking.counts.iter().enumerate() {
-        let mut upsert = tx.prepare_cached(&format!(
+        let mut upsert = tx.sql.prepare_cached(&format!(
             "INSERT INTO {totals} (server_id, {key}, {column}) VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}",
             totals = ranking.totals,
@@ -264,7 +262,7 @@ pub fn add_activity<'a>(
 /// Adds one to `key`'s count (a [`TARGETS`] or [`ACTORS`] total) for a
 /// case of `day`, unless the day is before the ranking's window start.
 pub fn add_case(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     ranking: Ranking,
     server_id: &str,
     (day, key): (i64, &str),
@@ -274,12 +272,13 @@ pub fn add_case(
     if from_day.is_some_and(|from| day < from) {
         return Ok(());
     }
-    tx.prepare_cached(&format!(
-        "INSERT INTO {} (server_id, {}, cases) VALUES (?1, ?2, 1)
+    tx.sql
+        .prepare_cached(&format!(
+            "INSERT INTO {} (server_id, {}, cases) VALUES (?1, ?2, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
-        ranking.totals, ranking.key
-    ))?
-    .execute(params![server_id, key])?;
+            ranking.totals, ranking.key
+        ))?
+        .execute(params![server_id, key])?;
     Ok(())
 }
 
@@ -289,10 +288,11 @@ pub fn add_case(
 /// the days it passes; returns how many (server, rollup) window starts
 /// moved.
 pub fn advance(
-    tx: &Transaction<'_>,
-    mut today: impl FnMut(&Transaction<'_>, &str) -> Result<i64, StoreError>,
+    tx: &Tx<'_>,
+    mut today: impl FnMut(&Tx<'_>, &str) -> Result<i64, StoreError>,
 ) -> Result<usize, StoreError> {
     let servers: Vec<String> = tx
+        .sql
         .prepare_cached("SELECT id FROM servers")?
         .query_map([], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
@@ -309,11 +309,12 @@ pub fn advance(
             for ranking in ALL.iter().filter(|r| r.rollup == rollup) {
                 subtract(tx, *ranking, &server, from, target)?;
             }
-            tx.prepare_cached(
-                "INSERT INTO ranking_windows (server_id, rollup, from_day) VALUES (?1, ?2, ?3)
+            tx.sql
+                .prepare_cached(
+                    "INSERT INTO ranking_windows (server_id, rollup, from_day) VALUES (?1, ?2, ?3)
                  ON CONFLICT DO UPDATE SET from_day = excluded.from_day",
-            )?
-            .execute(params![server, rollup.as_str(), target])?;
+                )?
+                .execute(params![server, rollup.as_str(), target])?;
             moved += 1;
         }
     }
@@ -323,7 +324,7 @@ pub fn advance(
 /// Takes the day rows of days `from..until` out of `ranking`'s totals of
 /// `server_id`, and deletes the totals that became zero.
 fn subtract(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     ranking: Ranking,
     server_id: &str,
     from: i64,
@@ -335,17 +336,19 @@ fn subtract(
     let sums = ranking.for_counts(|c| format!("SUM({c}) AS {c}"), ", ");
     let sets = ranking.for_counts(|c| format!("{c} = t.{c} - d.{c}"), ", ");
     let zero = ranking.for_counts(|c| format!("{c} <= 0"), " AND ");
-    tx.prepare_cached(&format!(
-        "UPDATE {totals} AS t SET {sets}
+    tx.sql
+        .prepare_cached(&format!(
+            "UPDATE {totals} AS t SET {sets}
          FROM (SELECT {key} AS k, {sums} FROM {days}
                WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}) AS d
          WHERE t.server_id = ?1 AND t.{key} = d.k"
-    ))?
-    .execute(params![server_id, from, until])?;
-    tx.prepare_cached(&format!(
-        "DELETE FROM {totals} WHERE server_id = ?1 AND {zero}"
-    ))?
-    .execute([server_id])?;
+        ))?
+        .execute(params![server_id, from, until])?;
+    tx.sql
+        .prepare_cached(&format!(
+            "DELETE FROM {totals} WHERE server_id = ?1 AND {zero}"
+        ))?
+        .execute([server_id])?;
     Ok(())
 }
 
@@ -368,7 +371,7 @@ pub struct TopList<'a> {
 
 /// The list `list` asks for, most first, ties by key. See the module's
 /// documentation for how.
-pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
+pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let TopList {
         ranking,
         count,
@@ -392,7 +395,7 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
     // are added to its total (an upper bound again) and to its exact count.
     let mut early: HashMap<String, u64> = HashMap::new();
     if let Some(start) = start.filter(|&start| start > from) {
-        let mut stmt = tx.prepare_cached(&format!(
+        let mut stmt = tx.sql.prepare_cached(&format!(
             "SELECT {key}, SUM({count}) FROM {days}
              WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}"
         ))?;
@@ -406,7 +409,7 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
     // when the window holds all of them (nothing counted after `to`).
     let totals_exact = start.is_some_and(|start| start >= from)
         && !counted_after(tx, ranking.rollup, server_id, to)?;
-    let mut by_total = tx.prepare_cached(&format!(
+    let mut by_total = tx.sql.prepare_cached(&format!(
         "SELECT {key}, {count} FROM {totals} WHERE server_id = ?1 AND {count} >= ?2
          ORDER BY {count} DESC, {key}"
     ))?;
@@ -414,7 +417,7 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
     let mut rows = by_total.query(params![server_id, lowest])?;
     // Named: without statistics SQLite prefers the primary key's range of
     // days, i.e. every row of the window, to the key's few rows.
-    let mut exact_sum = tx.prepare_cached(&format!(
+    let mut exact_sum = tx.sql.prepare_cached(&format!(
         "SELECT COALESCE(SUM({count}), 0) FROM {days} INDEXED BY {by_key}
          WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4",
         by_key = ranking.days_by_key,
@@ -446,6 +449,7 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
             read_rows += window_days;
             if read_rows > 4 * 1024 && window_rows.is_none() {
                 let bound: i64 = tx
+                    .sql
                     .prepare_cached(ranking.window_rows)?
                     .query_row(params![server_id, from, to], |row| row.get(0))?;
                 window_rows = Some(bound.max(0) as u64);
@@ -473,10 +477,10 @@ pub fn top(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, Stor
 }
 
 /// The top list of days `from..=to` summed from the window's rows.
-fn sum_window(tx: &Transaction<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
+fn sum_window(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let Ranking { days, key, .. } = list.ranking;
     let (count, server_id, (from, to), min) = (list.count, list.server_id, list.window, list.min);
-    let mut stmt = tx.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT {key}, SUM({count}) AS n FROM {days}
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
     ))?;
@@ -523,12 +527,13 @@ fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
 /// Whether `server_id` has anything counted after day `to` (events a little
 /// ahead of the clock, in the next day of the server's zone).
 fn counted_after(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     rollup: Rollup,
     server_id: &str,
     to: i64,
 ) -> Result<bool, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(&format!(
             "SELECT 1 FROM {} WHERE server_id = ?1 AND day > ?2 LIMIT 1",
             rollup.days_table()
@@ -541,14 +546,14 @@ fn counted_after(
 /// Recomputes every total of `rollup` from the day rows (every day counts),
 /// for rows written around [`add_activity`] and [`add_case`] (the bench's
 /// bulk seeding).
-pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
+pub fn rebuild(tx: &Tx<'_>, rollup: Rollup) -> Result<(), StoreError> {
     // Both sets of activity totals are sums of the same day rows.
     let rollups: &[Rollup] = match rollup {
         Rollup::Activity | Rollup::RecentActivity => &[Rollup::Activity, Rollup::RecentActivity],
         Rollup::Cases => &[Rollup::Cases],
     };
     for rollup in rollups {
-        tx.execute(
+        tx.sql.execute(
             "DELETE FROM ranking_windows WHERE rollup = ?1",
             [rollup.as_str()],
         )?;
@@ -559,7 +564,7 @@ pub fn rebuild(tx: &Transaction<'_>, rollup: Rollup) -> Result<(), StoreError> {
         } = *ranking;
         let columns = ranking.counts.join(", ");
         let sums = ranking.for_counts(|c| format!("SUM({c})"), ", ");
-        tx.execute_batch(&format!(
+        tx.sql.execute_batch(&format!(
             "DELETE FROM {totals};
              INSERT INTO {totals} (server_id, {key}, {columns})
                  SELECT server_id, {key}, {sums} FROM {days} GROUP BY server_id, {key};"

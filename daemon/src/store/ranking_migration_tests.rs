@@ -195,11 +195,11 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     assert_eq!(lists(store.clone()).await, expected);
     let recent: Vec<(String, i64)> = store
         .read(|tx| {
-            let mut stmt = tx.prepare(
+            let mut stmt = tx.sql.prepare(
                 "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
             )?;
             let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
+            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await
         .unwrap();
@@ -222,10 +222,11 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     assert_eq!(lists(store.clone()).await, expected);
     let in_totals: Vec<String> = store
         .read(|tx| {
-            let mut stmt =
-                tx.prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
+            let mut stmt = tx
+                .sql
+                .prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
             let rows = stmt.query_map([], |row| row.get(0))?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
+            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await
         .unwrap();

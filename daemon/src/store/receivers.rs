@@ -4,8 +4,9 @@
 //! receiver was last known to listen. (The ids of events already counted
 //! are kept with the counts, per server: [`super::activity`].) Secrets are sealed like the bot token ([`super::secrets`]).
 
+use crate::store::Tx;
 use modctl_types::Platform;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 use super::secrets::{SecretField, Secrets};
@@ -85,14 +86,14 @@ fn unseal(
 
 /// Sets how `server_id` (already connected) receives events.
 pub fn set_receiving(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
     receiving: &Receiving,
 ) -> Result<(), StoreError> {
     let seal =
         |field, value: &Option<String>| value.as_deref().map(|v| secrets.seal(field, server_id, v));
-    tx.execute(
+    tx.sql.execute(
         "UPDATE platform_connections SET signing_secret = ?2, hook_url = ?3, hook_secret = ?4
          WHERE server_id = ?1",
         params![
@@ -106,11 +107,8 @@ pub fn set_receiving(
 }
 
 /// Every live connection, with its token and secrets unsealed.
-pub fn live_connections(
-    tx: &Transaction<'_>,
-    secrets: &Secrets,
-) -> Result<Vec<LiveConnection>, StoreError> {
-    let rows = tx
+pub fn live_connections(tx: &Tx<'_>, secrets: &Secrets) -> Result<Vec<LiveConnection>, StoreError> {
+    let rows = tx.sql
         .prepare_cached(
             "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret,
                     c.telegram_chat_id
@@ -171,12 +169,13 @@ pub fn live_connections(
 /// (the old group's last messages, e.g. the one announcing the upgrade,
 /// still carry the old id).
 pub fn telegram_chats(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     servers: &[String],
 ) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
     let mut chats = std::collections::BTreeMap::new();
     for server in servers {
         let chat: Option<Option<String>> = tx
+            .sql
             .prepare_cached(
                 "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
             )?
@@ -192,10 +191,11 @@ pub fn telegram_chats(
 
 /// Telegram's next `getUpdates` offset for a bot serving `servers`: the
 /// highest any of them recorded (0: from what Telegram still holds).
-pub fn telegram_offset(tx: &Transaction<'_>, servers: &[String]) -> Result<i64, StoreError> {
+pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreError> {
     let mut offset = 0;
     for server in servers {
         let stored: Option<Option<i64>> = tx
+            .sql
             .prepare_cached("SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1")?
             .query_row([server], |row| row.get(0))
             .optional()?;
@@ -205,36 +205,35 @@ pub fn telegram_offset(tx: &Transaction<'_>, servers: &[String]) -> Result<i64, 
 }
 
 /// Records the next `getUpdates` offset for every server of a bot.
-pub fn set_telegram_offset(
-    tx: &Transaction<'_>,
-    servers: &[String],
-    offset: i64,
-) -> Result<(), StoreError> {
+pub fn set_telegram_offset(tx: &Tx<'_>, servers: &[String], offset: i64) -> Result<(), StoreError> {
     for server in servers {
-        tx.prepare_cached(
-            "INSERT INTO activity_receivers (server_id, telegram_offset) VALUES (?1, ?2)
+        tx.sql
+            .prepare_cached(
+                "INSERT INTO activity_receivers (server_id, telegram_offset) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET telegram_offset = excluded.telegram_offset",
-        )?
-        .execute(params![server, offset])?;
+            )?
+            .execute(params![server, offset])?;
     }
     Ok(())
 }
 
 /// Records that the receiver of `servers` was listening at `now`.
-pub fn set_alive(tx: &Transaction<'_>, servers: &[String], now: i64) -> Result<(), StoreError> {
+pub fn set_alive(tx: &Tx<'_>, servers: &[String], now: i64) -> Result<(), StoreError> {
     for server in servers {
-        tx.prepare_cached(
-            "INSERT INTO activity_receivers (server_id, alive_at) VALUES (?1, ?2)
+        tx.sql
+            .prepare_cached(
+                "INSERT INTO activity_receivers (server_id, alive_at) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET alive_at = excluded.alive_at",
-        )?
-        .execute(params![server, now])?;
+            )?
+            .execute(params![server, now])?;
     }
     Ok(())
 }
 
 /// When the receiver of `server` was last known to listen.
-pub fn alive_at(tx: &Transaction<'_>, server: &str) -> Result<Option<i64>, StoreError> {
+pub fn alive_at(tx: &Tx<'_>, server: &str) -> Result<Option<i64>, StoreError> {
     let stored: Option<Option<i64>> = tx
+        .sql
         .prepare_cached("SELECT alive_at FROM activity_receivers WHERE server_id = ?1")?
         .query_row([server], |row| row.get(0))
         .optional()?;
@@ -254,11 +253,11 @@ pub struct VoiceSession {
 
 /// The voice session of `user` in `server`, if one is open.
 pub fn voice_session(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server: &str,
     user: &str,
 ) -> Result<Option<VoiceSession>, StoreError> {
-    Ok(tx
+    Ok(tx.sql
         .prepare_cached(
             "SELECT channel_id, started_at FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
         )?
@@ -273,8 +272,8 @@ pub fn voice_session(
 }
 
 /// Every open voice session of `server`.
-pub fn voice_sessions(tx: &Transaction<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
-    Ok(tx
+pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
+    Ok(tx.sql
         .prepare_cached(
             "SELECT user_id, channel_id, started_at FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
         )?
@@ -289,12 +288,8 @@ pub fn voice_sessions(tx: &Transaction<'_>, server: &str) -> Result<Vec<VoiceSes
 }
 
 /// Opens (or replaces) the voice session of a member.
-pub fn open_voice(
-    tx: &Transaction<'_>,
-    server: &str,
-    session: &VoiceSession,
-) -> Result<(), StoreError> {
-    tx.prepare_cached(
+pub fn open_voice(tx: &Tx<'_>, server: &str, session: &VoiceSession) -> Result<(), StoreError> {
+    tx.sql.prepare_cached(
         "INSERT INTO voice_sessions (server_id, user_id, channel_id, started_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET channel_id = excluded.channel_id,
              started_at = excluded.started_at",
@@ -304,8 +299,9 @@ pub fn open_voice(
 }
 
 /// Closes the voice session of a member.
-pub fn close_voice(tx: &Transaction<'_>, server: &str, user: &str) -> Result<(), StoreError> {
-    tx.prepare_cached("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
+pub fn close_voice(tx: &Tx<'_>, server: &str, user: &str) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
         .execute([server, user])?;
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! that created the id ([`record_item`]), so after a crash either both are
 //! there or neither is (and the job then finds the item by name).
 
+use crate::store::Tx;
 use std::collections::HashMap;
 
 use modctl_types::restore::{
@@ -12,7 +13,7 @@ use modctl_types::restore::{
     RestoreJob, RestorePlan,
 };
 use modctl_types::snapshot::StructureContent;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 
 use modctl_types::config::WebhookEvent;
 
@@ -103,27 +104,28 @@ fn state_of(name: &str) -> Result<JobState, StoreError> {
 
 /// Records a queued job with every planned item: present items are done
 /// already (with their live id), skipped ones skipped, the rest pending.
-pub fn create(tx: &Transaction<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
+pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
     let summary = new.plan.summary;
     let content = serde_json::to_string(new.content).expect("structures serialize");
-    tx.prepare_cached(
-        "INSERT INTO restore_jobs (server_id, snapshot_id, actor, state, created_at, content, \
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO restore_jobs (server_id, snapshot_id, actor, state, created_at, content, \
          plan_present, plan_create, plan_update, plan_skip) \
          VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
-        new.server_id,
-        new.plan.snapshot_id,
-        new.actor,
-        new.created_at,
-        content,
-        summary.present,
-        summary.create,
-        summary.update,
-        summary.skip,
-    ])?;
-    let id = tx.last_insert_rowid();
-    let mut insert = tx.prepare_cached(
+        )?
+        .execute(params![
+            new.server_id,
+            new.plan.snapshot_id,
+            new.actor,
+            new.created_at,
+            content,
+            summary.present,
+            summary.create,
+            summary.update,
+            summary.skip,
+        ])?;
+    let id = tx.sql.last_insert_rowid();
+    let mut insert = tx.sql.prepare_cached(
         "INSERT INTO restore_job_items (job_id, seq, kind, planned, outcome, live_id, result) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
@@ -148,8 +150,9 @@ pub fn create(tx: &Transaction<'_>, new: &NewJob<'_>) -> Result<RestoreJob, Stor
 }
 
 /// The server's queued or running job, if any.
-pub fn unfinished_of(tx: &Transaction<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
+pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(
             "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
              ORDER BY id LIMIT 1",
@@ -159,16 +162,16 @@ pub fn unfinished_of(tx: &Transaction<'_>, server_id: &str) -> Result<Option<i64
 }
 
 /// Every queued or running job, oldest first.
-pub fn unfinished(tx: &Transaction<'_>) -> Result<Vec<i64>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+pub fn unfinished(tx: &Tx<'_>) -> Result<Vec<i64>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
         "SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id",
     )?;
     let rows = stmt.query_map([], |row| row.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-fn items(tx: &Transaction<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+fn items(tx: &Tx<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
         "SELECT seq, planned, outcome, live_id, result FROM restore_job_items \
          WHERE job_id = ?1 ORDER BY seq",
     )?;
@@ -202,11 +205,7 @@ fn items(tx: &Transaction<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<Strin
 
 /// Job `id` of the server, as the API answers it; `None` if the server has
 /// no such job.
-pub fn get(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    id: i64,
-) -> Result<Option<RestoreJob>, StoreError> {
+pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, StoreError> {
     type Row = (
         i64,
         String,
@@ -218,6 +217,7 @@ pub fn get(
         Option<String>,
     );
     let row: Option<Row> = tx
+        .sql
         .prepare_cached(
             "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
              plan_present, plan_create, plan_update, plan_skip, config_remapped \
@@ -312,9 +312,9 @@ pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
 }
 
 /// What the worker needs to run job `id`; `None` if there is no such job.
-pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
+pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
     type Row = (String, i64, String, String, bool, bool);
-    let row: Option<Row> = tx
+    let row: Option<Row> = tx.sql
         .prepare_cached(
             "SELECT server_id, snapshot_id, actor, content, roles_positioned, config_remapped IS NOT NULL \
              FROM restore_jobs WHERE id = ?1",
@@ -355,7 +355,7 @@ pub fn load(tx: &Transaction<'_>, id: i64) -> Result<Option<JobRun>, StoreError>
 /// outbox's `snapshot_restored` event with the job's report, in the same
 /// transaction.
 pub fn set_state(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     id: i64,
     state: JobState,
     detail: Option<&str>,
@@ -363,6 +363,7 @@ pub fn set_state(
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
     let server_id: Option<String> = tx
+        .sql
         .prepare_cached(
             "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
              RETURNING server_id",
@@ -385,19 +386,21 @@ pub fn set_state(
 /// Records the config fields job `id` remapped (possibly none): the job
 /// has done its remapping, and its report lists them.
 pub fn set_config_remapped(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     id: i64,
     remapped: &[RemappedId],
 ) -> Result<(), StoreError> {
     let json = serde_json::to_string(remapped).expect("remapped ids serialize");
-    tx.prepare_cached("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
+    tx.sql
+        .prepare_cached("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
         .execute(params![id, json])?;
     Ok(())
 }
 
 /// Records that the created roles were placed.
-pub fn set_roles_positioned(tx: &Transaction<'_>, id: i64) -> Result<(), StoreError> {
-    tx.prepare_cached("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
+pub fn set_roles_positioned(tx: &Tx<'_>, id: i64) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
         .execute([id])?;
     Ok(())
 }
@@ -421,8 +424,8 @@ pub struct Outcome<'a> {
 }
 
 /// Records one item's outcome (and its id-map entry).
-pub fn record_item(tx: &Transaction<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError> {
-    tx.prepare_cached(
+pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError> {
+    tx.sql.prepare_cached(
         "UPDATE restore_job_items SET outcome = ?3, live_id = COALESCE(?4, live_id), result = ?5 \
          WHERE job_id = ?1 AND seq = ?2",
     )?
@@ -434,7 +437,7 @@ pub fn record_item(tx: &Transaction<'_>, outcome: &Outcome<'_>) -> Result<(), St
         outcome.result
     ])?;
     if let Some((server, snapshot_id, live_id)) = outcome.restored {
-        tx.prepare_cached(
+        tx.sql.prepare_cached(
             "INSERT INTO restored_ids (server_id, snapshot_id, live_id, job_id) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (server_id, snapshot_id) DO UPDATE SET live_id = excluded.live_id, job_id = excluded.job_id",
         )?
@@ -444,14 +447,23 @@ pub fn record_item(tx: &Transaction<'_>, outcome: &Outcome<'_>) -> Result<(), St
 }
 
 /// The server's id map: snapshot id -> the live id a restore created it as.
-pub fn id_map(
-    tx: &Transaction<'_>,
-    server_id: &str,
-) -> Result<HashMap<String, String>, StoreError> {
-    let mut stmt =
-        tx.prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
+pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, StoreError> {
+    let mut stmt = tx
+        .sql
+        .prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// `server_id`'s newest restore job: its id and state.
+pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([server_id], |row| Ok((row.get("id")?, row.get("state")?)))
+        .optional()?)
 }
 
 #[cfg(test)]

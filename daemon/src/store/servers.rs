@@ -1,7 +1,8 @@
 //! Servers (communities) claimed by teams.
 
+use crate::store::Tx;
 use modctl_types::{Platform, Server};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, now_unix, timestamp};
 
@@ -18,7 +19,7 @@ pub struct ServerRecord {
 
 /// Claims `id` for `team_id`. A server is claimed by at most one team.
 pub fn claim(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     team_id: i64,
     platform: Platform,
     id: &str,
@@ -41,7 +42,7 @@ pub fn claim(
     let team = super::teams::get(tx, team_id)?;
     crate::plans::check_servers(&team, count_for_team(tx, team_id)?)?;
     let claimed_at = now_unix();
-    tx.execute(
+    tx.sql.execute(
         "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id, team_id, platform.as_str(), name, claimed_at],
     )?;
@@ -54,8 +55,9 @@ pub fn claim(
 }
 
 /// The server `id` with its owner, whoever claimed it.
-pub fn find(tx: &Transaction<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
+pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
     let record = tx
+        .sql
         .prepare_cached(
             "SELECT id, name, platform, claimed_at, team_id FROM servers WHERE id = ?1",
         )?
@@ -70,8 +72,8 @@ pub fn find(tx: &Transaction<'_>, id: &str) -> Result<Option<ServerRecord>, Stor
 }
 
 /// The servers of one team, ordered by id.
-pub fn list_for_team(tx: &Transaction<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+pub fn list_for_team(tx: &Tx<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
         "SELECT id, name, platform, claimed_at FROM servers WHERE team_id = ?1 ORDER BY id",
     )?;
     let rows = stmt.query_map([team_id], from_row)?;
@@ -79,8 +81,8 @@ pub fn list_for_team(tx: &Transaction<'_>, team_id: i64) -> Result<Vec<Server>, 
 }
 
 /// Every claimed server with the name of its team, for operators.
-pub fn list_all(tx: &Transaction<'_>) -> Result<Vec<(String, Server)>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+pub fn list_all(tx: &Tx<'_>) -> Result<Vec<(String, Server)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
         "SELECT s.id, s.name, s.platform, s.claimed_at, t.name
          FROM servers s JOIN teams t ON t.id = s.team_id ORDER BY t.name, s.id",
     )?;
@@ -89,8 +91,9 @@ pub fn list_all(tx: &Transaction<'_>) -> Result<Vec<(String, Server)>, StoreErro
 }
 
 /// How many servers a team has claimed.
-pub fn count_for_team(tx: &Transaction<'_>, team_id: i64) -> Result<u64, StoreError> {
+pub fn count_for_team(tx: &Tx<'_>, team_id: i64) -> Result<u64, StoreError> {
     let count: i64 = tx
+        .sql
         .prepare_cached("SELECT COUNT(*) FROM servers WHERE team_id = ?1")?
         .query_row([team_id], |row| row.get(0))?;
     Ok(count.try_into().unwrap_or(0))

@@ -11,10 +11,11 @@
 //! server (or one nuked a while ago) again and again must not push the last
 //! different structure out.
 
+use crate::store::Tx;
 use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
 use modctl_types::{Platform, Server};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, servers, timestamp, webhooks};
 
@@ -81,7 +82,7 @@ fn meta_from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
 /// and prunes the server's snapshots beyond what its team's plan retains. A
 /// team downgraded to a plan that retains fewer keeps its older snapshots,
 /// readable, until its next capture.
-pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
+pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
     let team = super::teams::of_server(tx, new.server_id)?;
     let keep = crate::plans::of(team.plan).retained_snapshots;
     record_keeping(tx, new, usize::try_from(keep).unwrap_or(usize::MAX))
@@ -89,38 +90,40 @@ pub fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMet
 
 /// [`record`], keeping `keep` snapshots of the server.
 fn record_keeping(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     new: &NewSnapshot<'_>,
     keep: usize,
 ) -> Result<SnapshotMeta, StoreError> {
-    tx.prepare_cached(
-        "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
          ON CONFLICT (hash) DO NOTHING",
-    )?
-    .execute(params![
-        new.content_hash,
-        new.content_json,
-        new.content_json.len() as i64
-    ])?;
+        )?
+        .execute(params![
+            new.content_hash,
+            new.content_json,
+            new.content_json.len() as i64
+        ])?;
     let counts = new.counts;
-    tx.prepare_cached(
-        "INSERT INTO structure_snapshots (server_id, captured_at, source, actor, content_hash, \
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO structure_snapshots (server_id, captured_at, source, actor, content_hash, \
          roles, channels, permission_overwrites, user_groups, administrators) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(params![
-        new.server_id,
-        new.captured_at,
-        new.source.as_str(),
-        new.actor,
-        new.content_hash,
-        counts.roles,
-        counts.channels,
-        counts.permission_overwrites,
-        counts.user_groups,
-        counts.administrators,
-    ])?;
-    let id = tx.last_insert_rowid();
+        )?
+        .execute(params![
+            new.server_id,
+            new.captured_at,
+            new.source.as_str(),
+            new.actor,
+            new.content_hash,
+            counts.roles,
+            counts.channels,
+            counts.permission_overwrites,
+            counts.user_groups,
+            counts.administrators,
+        ])?;
+    let id = tx.sql.last_insert_rowid();
     prune(tx, new.server_id, keep)?;
     let meta = get(tx, new.server_id, id)?
         .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))?;
@@ -137,8 +140,9 @@ fn record_keeping(
 /// Brings the server down to `keep` snapshots: first the
 /// oldest of those whose content a newer snapshot of the server has, then
 /// the oldest; then deletes the contents no snapshot (of any server) holds.
-fn prune(tx: &Transaction<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
+fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
     let held: i64 = tx
+        .sql
         .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get(0))?;
     let keep = i64::try_from(keep).unwrap_or(i64::MAX);
@@ -147,11 +151,12 @@ fn prune(tx: &Transaction<'_>, server_id: &str, keep: usize) -> Result<(), Store
         return Ok(());
     }
     // Their content stays held by the newer copy: no orphans from these.
-    tx.prepare_cached(
+    tx.sql.prepare_cached(
         "DELETE FROM structure_snapshots WHERE id IN          (SELECT s.id FROM structure_snapshots s WHERE s.server_id = ?1 AND EXISTS             (SELECT 1 FROM structure_snapshots n              WHERE n.server_id = ?1 AND n.content_hash = s.content_hash AND n.id > s.id)           ORDER BY s.id LIMIT ?2)",
     )?
     .execute(params![server_id, excess])?;
     let pruned: Vec<String> = tx
+        .sql
         .prepare_cached(
             "DELETE FROM structure_snapshots WHERE server_id = ?1 AND id NOT IN \
              (SELECT id FROM structure_snapshots WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2) \
@@ -159,7 +164,7 @@ fn prune(tx: &Transaction<'_>, server_id: &str, keep: usize) -> Result<(), Store
         )?
         .query_map(params![server_id, keep], |row| row.get(0))?
         .collect::<rusqlite::Result<_>>()?;
-    let mut orphans = tx.prepare_cached(
+    let mut orphans = tx.sql.prepare_cached(
         "DELETE FROM snapshot_contents WHERE hash = ?1 \
          AND NOT EXISTS (SELECT 1 FROM structure_snapshots WHERE content_hash = ?1)",
     )?;
@@ -170,8 +175,8 @@ fn prune(tx: &Transaction<'_>, server_id: &str, keep: usize) -> Result<(), Store
 }
 
 /// The server's snapshots, newest first.
-pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreError> {
-    let mut stmt = tx.prepare_cached(&format!(
+pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 ORDER BY s.id DESC"
     ))?;
     let rows = stmt.query_map([server_id], meta_from_row)?;
@@ -180,12 +185,9 @@ pub fn list(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, 
 
 /// Snapshot `id` of the server; `None` if it has no such snapshot (another
 /// server's snapshot is not found either).
-pub fn get(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    id: i64,
-) -> Result<Option<SnapshotMeta>, StoreError> {
+pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<SnapshotMeta>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.id = ?2"
         ))?
@@ -194,8 +196,9 @@ pub fn get(
 }
 
 /// The content stored under `hash`.
-pub fn content(tx: &Transaction<'_>, hash: &str) -> Result<StructureContent, StoreError> {
+pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> {
     let json: Option<String> = tx
+        .sql
         .prepare_cached("SELECT content FROM snapshot_contents WHERE hash = ?1")?
         .query_row([hash], |row| row.get(0))
         .optional()?;
@@ -212,8 +215,8 @@ pub fn content(tx: &Transaction<'_>, hash: &str) -> Result<StructureContent, Sto
 /// resets the schedule: the structure is that fresh either way. Servers of
 /// teams whose plan has no scheduled snapshots (a team downgraded with a
 /// schedule still set) are left out.
-pub fn scheduled_due(tx: &Transaction<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
-    let rows: Vec<(String, String, Option<i64>)> = tx
+pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
+    let rows: Vec<(String, String, Option<i64>)> = tx.sql
         .prepare_cached(
             "SELECT c.server_id, c.value, \
              (SELECT MAX(s.captured_at) FROM structure_snapshots s WHERE s.server_id = c.server_id) \
@@ -255,10 +258,19 @@ pub fn scheduled_due(tx: &Transaction<'_>, now: i64) -> Result<Vec<Server>, Stor
 }
 
 /// How many contents are stored (tests check that identical captures share one).
-pub fn stored_contents(tx: &Transaction<'_>) -> Result<i64, StoreError> {
+pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached("SELECT COUNT(*) FROM snapshot_contents")?
         .query_row([], |row| row.get(0))?)
+}
+
+/// When `server_id`'s newest snapshot was captured (unix seconds), if it has one.
+pub fn latest_at(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get(0))?)
 }
 
 #[cfg(test)]
@@ -274,7 +286,7 @@ mod tests {
     /// indexes below readable.
     const KEEP_PER_SERVER: usize = 10;
 
-    fn record(tx: &Transaction<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
+    fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
         record_keeping(tx, new, KEEP_PER_SERVER)
     }
 
@@ -290,8 +302,9 @@ mod tests {
         }
     }
 
-    fn contents(tx: &Transaction<'_>) -> Vec<String> {
-        tx.prepare("SELECT hash FROM snapshot_contents ORDER BY hash")
+    fn contents(tx: &Tx<'_>) -> Vec<String> {
+        tx.sql
+            .prepare("SELECT hash FROM snapshot_contents ORDER BY hash")
             .unwrap()
             .query_map([], |row| row.get(0))
             .unwrap()

@@ -1,41 +1,45 @@
 //! Teams: the owners of keys and servers.
 
+use crate::store::Tx;
 use modctl_types::{Plan, Team};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, now_unix};
 
 const MAX_NAME_LEN: usize = 64;
 
 /// Creates a team; names are unique.
-pub fn create(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
+pub fn create(tx: &Tx<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
     validate_name(name)?;
     if find_by_name(tx, name)?.is_some() {
         return Err(StoreError::Conflict(format!(
             "team `{name}` already exists"
         )));
     }
-    tx.execute(
+    tx.sql.execute(
         "INSERT INTO teams (name, plan, created_at) VALUES (?1, ?2, ?3)",
         params![name, plan.as_str(), now_unix()],
     )?;
     Ok(Team {
-        id: tx.last_insert_rowid(),
+        id: tx.sql.last_insert_rowid(),
         name: name.to_owned(),
         plan,
     })
 }
 
 /// All teams, by name.
-pub fn list(tx: &Transaction<'_>) -> Result<Vec<Team>, StoreError> {
-    let mut stmt = tx.prepare_cached("SELECT id, name, plan FROM teams ORDER BY name")?;
+pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
+    let mut stmt = tx
+        .sql
+        .prepare_cached("SELECT id, name, plan FROM teams ORDER BY name")?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The team with id `id`.
-pub fn get(tx: &Transaction<'_>, id: i64) -> Result<Team, StoreError> {
+pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
     let team = tx
+        .sql
         .prepare_cached("SELECT id, name, plan FROM teams WHERE id = ?1")?
         .query_row([id], from_row)?;
     Ok(team)
@@ -43,8 +47,8 @@ pub fn get(tx: &Transaction<'_>, id: i64) -> Result<Team, StoreError> {
 
 /// The team that claimed server `server_id`, for the plan checks of writes
 /// that name only the server (config, snapshots, webhooks).
-pub fn of_server(tx: &Transaction<'_>, server_id: &str) -> Result<Team, StoreError> {
-    tx.prepare_cached(
+pub fn of_server(tx: &Tx<'_>, server_id: &str) -> Result<Team, StoreError> {
+    tx.sql.prepare_cached(
         "SELECT t.id, t.name, t.plan FROM teams t JOIN servers s ON s.team_id = t.id WHERE s.id = ?1",
     )?
     .query_row([server_id], from_row)
@@ -54,9 +58,9 @@ pub fn of_server(tx: &Transaction<'_>, server_id: &str) -> Result<Team, StoreErr
 
 /// Moves the team called `name` to `plan`; takes effect on its next request
 /// (the commit empties the auth cache, see [`crate::auth::cache`]).
-pub fn set_plan(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
+pub fn set_plan(tx: &Tx<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
     let mut team = get_by_name(tx, name)?;
-    tx.execute(
+    tx.sql.execute(
         "UPDATE teams SET plan = ?1 WHERE id = ?2",
         params![plan.as_str(), team.id],
     )?;
@@ -67,12 +71,12 @@ pub fn set_plan(tx: &Transaction<'_>, name: &str, plan: Plan) -> Result<Team, St
 /// Sets the request rate of every key of team `name`, per minute; `None`
 /// goes back to the plan's. Takes effect on the team's next request.
 pub fn set_rate_limit(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     name: &str,
     requests_per_minute: Option<u32>,
 ) -> Result<Team, StoreError> {
     let team = get_by_name(tx, name)?;
-    tx.execute(
+    tx.sql.execute(
         "UPDATE teams SET requests_per_minute = ?1 WHERE id = ?2",
         params![requests_per_minute, team.id],
     )?;
@@ -82,13 +86,13 @@ pub fn set_rate_limit(
 /// Sets how many activity events team `name`'s batches may count a UTC
 /// day; `None` goes back to the plan's. Takes effect on its next batch.
 pub fn set_activity_quota(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     name: &str,
     events_per_day: Option<u64>,
 ) -> Result<Team, StoreError> {
     let team = get_by_name(tx, name)?;
     let events = events_per_day.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-    tx.execute(
+    tx.sql.execute(
         "UPDATE teams SET activity_events_per_day = ?1 WHERE id = ?2",
         params![events, team.id],
     )?;
@@ -96,16 +100,18 @@ pub fn set_activity_quota(
 }
 
 /// Team `team_id`'s own daily activity quota, if an operator set one.
-pub fn activity_quota(tx: &Transaction<'_>, team_id: i64) -> Result<Option<u64>, StoreError> {
+pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreError> {
     let own: Option<i64> = tx
+        .sql
         .prepare_cached("SELECT activity_events_per_day FROM teams WHERE id = ?1")?
         .query_row([team_id], |row| row.get(0))?;
     Ok(own.map(|n| n.max(0) as u64))
 }
 
 /// The team called `name`, if any.
-pub fn find_by_name(tx: &Transaction<'_>, name: &str) -> Result<Option<Team>, StoreError> {
+pub fn find_by_name(tx: &Tx<'_>, name: &str) -> Result<Option<Team>, StoreError> {
     let team = tx
+        .sql
         .prepare_cached("SELECT id, name, plan FROM teams WHERE name = ?1")?
         .query_row([name], from_row)
         .optional()?;
@@ -113,7 +119,7 @@ pub fn find_by_name(tx: &Transaction<'_>, name: &str) -> Result<Option<Team>, St
 }
 
 /// The team called `name`, or a not-found error naming it.
-pub fn get_by_name(tx: &Transaction<'_>, name: &str) -> Result<Team, StoreError> {
+pub fn get_by_name(tx: &Tx<'_>, name: &str) -> Result<Team, StoreError> {
     find_by_name(tx, name)?.ok_or_else(|| {
         StoreError::NotFound(format!(
             "no team named `{name}`: create it with `modctld team create {name}`"

@@ -14,13 +14,14 @@
 //! wanted takes one query; a delivery's latest attempt is kept on its row,
 //! and a chunk of attempts is recorded in one statement.
 
+use crate::store::Tx;
 use modctl_types::Plan;
 use modctl_types::config::{WebhookEvent, Webhooks};
 use modctl_types::moderation::{Case, JailRecord};
 use modctl_types::webhooks::{
     Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, JailChange, JailTransition,
 };
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
 use super::secrets::Secrets;
@@ -35,13 +36,14 @@ const EVENT_ID_LEN: usize = 24;
 /// downgraded team whose section is still on records no new events). A test
 /// event needs no subscription: it is asked for explicitly.
 pub fn subscribed(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     kind: WebhookEvent,
 ) -> Result<Option<String>, StoreError> {
     // One query, not the whole config: this runs in every settling
     // transaction. No row: no webhooks section, so nothing is wanted.
     let found: Option<(String, String, bool)> = tx
+        .sql
         .prepare_cached(
             "SELECT c.value, t.plan,
                     EXISTS (SELECT 1 FROM webhook_secrets w WHERE w.server_id = c.server_id)
@@ -74,7 +76,7 @@ pub fn subscribed(
 /// Writes an event of `kind` with `data` and its delivery, when the server's
 /// webhooks want it (see [`subscribed`]); `None` when they do not.
 pub fn enqueue(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     kind: WebhookEvent,
     data: &impl Serialize,
@@ -94,7 +96,7 @@ pub fn test_data(requested_by: &str) -> serde_json::Value {
 /// Writes a `jail_changed` event, when wanted: `jail` `change`d because of
 /// `case` (the jail, the unjail or the expiry case).
 pub fn jail_changed(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     change: JailTransition,
     case: &Case,
@@ -115,7 +117,7 @@ pub fn jail_changed(
 /// Writes an event of `kind` with `data` and its delivery to `url`, which
 /// [`subscribed`] returned in the same transaction.
 pub fn write(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     kind: WebhookEvent,
     url: &str,
@@ -148,15 +150,16 @@ pub fn write(
     })
     .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
     // One row, appended (see `V14__cheaper_webhook_outbox.sql`).
-    tx.prepare_cached(
-        "INSERT INTO webhook_deliveries
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO webhook_deliveries
              (event_id, server_id, kind, url, state, next_attempt_at, created_at, payload)
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5, ?6)",
-    )?
-    .execute(params![id, server_id, kind.as_str(), url, now, payload])?;
+        )?
+        .execute(params![id, server_id, kind.as_str(), url, now, payload])?;
     Ok(Enqueued {
         event_id: id,
-        delivery_id: tx.last_insert_rowid(),
+        delivery_id: tx.sql.last_insert_rowid(),
     })
 }
 
@@ -186,14 +189,14 @@ fn delivery_from_row(row: &Row<'_>) -> rusqlite::Result<Delivery> {
 /// A server's deliveries newest first, older than `before`, optionally of one
 /// state and kind.
 pub fn list(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     state: Option<DeliveryState>,
     kind: Option<WebhookEvent>,
     before: Option<i64>,
     limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
-    let rows = tx
+    let rows = tx.sql
         .prepare_cached(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries
              WHERE server_id = ?1 AND id < ?2 AND (?3 IS NULL OR state = ?3) AND (?4 IS NULL OR kind = ?4)
@@ -215,12 +218,9 @@ pub fn list(
 
 /// Delivery `id` of `server_id` with its attempts; `None` also when it
 /// belongs to another server.
-pub fn get(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    id: i64,
-) -> Result<Option<DeliveryDetail>, StoreError> {
+pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetail>, StoreError> {
     let Some(delivery) = tx
+        .sql
         .prepare_cached(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE server_id = ?1 AND id = ?2"
         ))?
@@ -230,6 +230,7 @@ pub fn get(
         return Ok(None);
     };
     let history = tx
+        .sql
         .prepare_cached(
             // The history, then the latest attempt, kept on the delivery.
             "SELECT attempt, at, status, error, duration_ms FROM webhook_attempts
@@ -271,8 +272,9 @@ pub struct Due {
 
 /// The endpoints (server and URL) with deliveries due at `now`, the one
 /// waiting longest first.
-pub fn due_endpoints(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, String)>, StoreError> {
+pub fn due_endpoints(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, String)>, StoreError> {
     let rows = tx
+        .sql
         .prepare_cached(
             "SELECT server_id, url FROM webhook_deliveries
              WHERE state = 'pending' AND next_attempt_at <= ?1
@@ -289,13 +291,14 @@ pub fn due_endpoints(tx: &Transaction<'_>, now: i64) -> Result<Vec<(String, Stri
 /// in that order, so the read stops at `limit`; left to itself SQLite takes
 /// the server's index and sorts every delivery the server ever had.
 pub fn due_to(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     url: &str,
     now: i64,
     limit: u32,
 ) -> Result<Vec<Due>, StoreError> {
     let rows = tx
+        .sql
         .prepare_cached(
             "SELECT id, server_id, event_id, url, payload, attempts
              FROM webhook_deliveries INDEXED BY webhook_deliveries_due
@@ -322,18 +325,19 @@ pub fn due_to(
 /// (the endpoint's circuit breaker is open). Along the due index, as
 /// [`due_to`]: the pending ones only.
 pub fn postpone(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     url: &str,
     until: i64,
     why: &str,
 ) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries INDEXED BY webhook_deliveries_due
+    tx.sql
+        .prepare_cached(
+            "UPDATE webhook_deliveries INDEXED BY webhook_deliveries_due
          SET next_attempt_at = ?3, last_error = ?4
          WHERE server_id = ?1 AND url = ?2 AND state = 'pending' AND next_attempt_at < ?3",
-    )?
-    .execute(params![server_id, url, until, why])?;
+        )?
+        .execute(params![server_id, url, until, why])?;
     Ok(())
 }
 
@@ -362,7 +366,7 @@ pub type Recorded = (i64, u32, Outcome);
 /// attempt is kept on its delivery's row; the one it replaces, if any, moves
 /// to the history first, so a delivery accepted at the first try costs one
 /// row update and no history row.
-pub fn record_attempts(tx: &Transaction<'_>, attempts: &[Recorded]) -> Result<(), StoreError> {
+pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreError> {
     if attempts.is_empty() {
         return Ok(());
     }
@@ -384,7 +388,7 @@ pub fn record_attempts(tx: &Transaction<'_>, attempts: &[Recorded]) -> Result<()
         .collect();
     let rows = serde_json::Value::Array(rows).to_string();
     if attempts.iter().any(|(_, number, _)| *number > 1) {
-        tx.prepare_cached(
+        tx.sql.prepare_cached(
             "INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms)
              SELECT d.id, d.attempts, d.attempt_at, d.attempt_status, d.attempt_error, d.attempt_ms
              FROM json_each(?1) j JOIN webhook_deliveries d ON d.id = j.value ->> 0
@@ -392,23 +396,24 @@ pub fn record_attempts(tx: &Transaction<'_>, attempts: &[Recorded]) -> Result<()
         )?
         .execute([&rows])?;
     }
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries AS d SET attempts = j.value ->> 1, state = j.value ->> 2,
+    tx.sql
+        .prepare_cached(
+            "UPDATE webhook_deliveries AS d SET attempts = j.value ->> 1, state = j.value ->> 2,
              next_attempt_at = j.value ->> 3, last_status = j.value ->> 4,
              last_error = j.value ->> 5, attempt_at = j.value ->> 6,
              attempt_status = j.value ->> 4, attempt_error = j.value ->> 5,
              attempt_ms = j.value ->> 7
          FROM json_each(?1) AS j
          WHERE d.id = j.value ->> 0",
-    )?
-    .execute([&rows])?;
+        )?
+        .execute([&rows])?;
     Ok(())
 }
 
 /// Drops pending delivery `id` without an attempt: `disabled`, with `reason`
 /// as its last error.
-pub fn abandon(tx: &Transaction<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
-    tx.prepare_cached(
+pub fn abandon(tx: &Tx<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
+    tx.sql.prepare_cached(
         "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL, last_error = ?2
          WHERE id = ?1 AND state = 'pending'",
     )?
@@ -419,11 +424,12 @@ pub fn abandon(tx: &Transaction<'_>, id: i64, reason: &str) -> Result<(), StoreE
 /// Points `server_id`'s pending deliveries at `url`, its endpoint now: a
 /// delivery's `url` is where its next attempt goes (and, once it is made,
 /// where its last one went).
-pub fn follow_url(tx: &Transaction<'_>, server_id: &str, url: &str) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries SET url = ?2 WHERE server_id = ?1 AND state = 'pending'",
-    )?
-    .execute(params![server_id, url])?;
+pub fn follow_url(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET url = ?2 WHERE server_id = ?1 AND state = 'pending'",
+        )?
+        .execute(params![server_id, url])?;
     Ok(())
 }
 
@@ -431,16 +437,12 @@ pub fn follow_url(tx: &Transaction<'_>, server_id: &str, url: &str) -> Result<()
 /// more round of attempts, to the server's endpoint as it is now (the URL
 /// it was first sent to may be the reason it failed). `false` when there is
 /// no such delivery.
-pub fn redeliver(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    id: i64,
-    now: i64,
-) -> Result<bool, StoreError> {
+pub fn redeliver(tx: &Tx<'_>, server_id: &str, id: i64, now: i64) -> Result<bool, StoreError> {
     // With webhooks off (or no URL) the delivery keeps its URL: the run
     // that picks it up abandons it, saying they are off.
     let url = subscribed(tx, server_id, WebhookEvent::Test)?;
     let changed = tx
+        .sql
         .prepare_cached(
             "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?3,
                  url = COALESCE(?4, url)
@@ -457,12 +459,9 @@ pub const FAILING_LIMIT: i64 = 5 * 86_400;
 /// When the current run of failures of `url` (a server's endpoint) began:
 /// the first attempt after its last success, or its first attempt if none
 /// ever succeeded. `None` when the last attempt succeeded or none was made.
-pub fn failing_since(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    url: &str,
-) -> Result<Option<i64>, StoreError> {
+pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i64>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(
             // Every attempt to the endpoint: the histories and the latest
             // attempts, kept on the deliveries.
@@ -485,7 +484,7 @@ pub fn failing_since(
 /// [`config::DISABLING_ACTOR`] that sets `webhooks.disabled_reason`. Pending
 /// deliveries become `disabled`.
 pub fn disable(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
     reason: String,
@@ -503,11 +502,29 @@ pub fn disable(
         secrets,
         config::Change::by(server_id, config::DISABLING_ACTOR, sections, now),
     )?;
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
+    tx.sql
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
              last_error = COALESCE(last_error, ?2)
          WHERE server_id = ?1 AND state = 'pending'",
-    )?
-    .execute(params![server_id, last_error])?;
+        )?
+        .execute(params![server_id, last_error])?;
     Ok(())
+}
+
+/// `server_id`'s newest webhook delivery: its state and last error.
+pub fn last_delivery(
+    tx: &Tx<'_>,
+    server_id: &str,
+) -> Result<Option<(String, Option<String>)>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
+             ORDER BY id DESC LIMIT 1",
+        )?
+        .query_row([server_id], |row| {
+            Ok((row.get("state")?, row.get("last_error")?))
+        })
+        .optional()?)
 }

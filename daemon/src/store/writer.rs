@@ -46,6 +46,8 @@ use std::time::Duration;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
 
+use super::{StoreError, Tx};
+
 /// The most jobs committed together. Bounds how long the first job of a
 /// batch waits for the others to run (each is a few hundred microseconds).
 pub const MAX_BATCH: usize = 64;
@@ -115,19 +117,21 @@ impl Writer {
     /// holds it is durable.
     pub fn write<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
     where
-        F: FnOnce(&Transaction<'_>) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
-        E: From<rusqlite::Error> + Send + 'static,
+        E: From<StoreError> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel::<Delivered<Result<T, E>>>();
         let job: Job = Box::new(move |tx| {
-            let outcome = tx.map(|tx| catch_unwind(AssertUnwindSafe(|| f(tx))));
+            let outcome = tx.map(|tx| catch_unwind(AssertUnwindSafe(|| f(&Tx::new(tx)))));
             let failed = !matches!(outcome, Some(Ok(Ok(_))));
             let completion: Completion = Box::new(move |commit| {
                 let delivered = match (outcome, commit) {
                     (Some(Ok(Ok(value))), Ok(())) => Ok(Ok(value)),
-                    (Some(Ok(Ok(_))) | None, Err(e)) => Ok(Err(E::from(copy_error(e)))),
-                    (None, Ok(())) => Ok(Err(E::from(rolled_back()))),
+                    (Some(Ok(Ok(_))) | None, Err(e)) => {
+                        Ok(Err(E::from(StoreError::from(copy_error(e)))))
+                    }
+                    (None, Ok(())) => Ok(Err(E::from(StoreError::from(rolled_back())))),
                     (Some(Ok(Err(e))), _) => Ok(Err(e)),
                     (Some(Err(panic)), _) => Err(panic),
                 };
@@ -398,7 +402,7 @@ mod tests {
         held.await;
         // A read queued after the batch sees it.
         store
-            .write(|_tx| Ok::<_, rusqlite::Error>(()))
+            .write(|_tx| Ok::<_, crate::store::StoreError>(()))
             .await
             .unwrap();
         assert_eq!(team_names(&store).await, ["first", "orphan"]);

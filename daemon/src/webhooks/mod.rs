@@ -40,7 +40,7 @@ use tokio_util::task::TaskTracker;
 use crate::AppState;
 use crate::moderation::ModerationResult;
 use crate::store::webhooks::{self as outbox, Due, Outcome};
-use crate::store::{StoreError, config, timestamp};
+use crate::store::{StoreError, Tx, config, timestamp};
 
 /// Seconds to wait before each attempt, counted from the failure of the one
 /// before: the first is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
@@ -330,11 +330,7 @@ pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
 }
 
 /// Postpones `endpoint`'s pending deliveries to the end of its open `breaker`.
-fn postpone(
-    tx: &rusqlite::Transaction<'_>,
-    endpoint: &Endpoint,
-    breaker: &Breaker,
-) -> Result<(), StoreError> {
+fn postpone(tx: &Tx<'_>, endpoint: &Endpoint, breaker: &Breaker) -> Result<(), StoreError> {
     let why = format!(
         "not attempted: the endpoint timed out {} times in a row, so its deliveries wait until {} (circuit breaker)",
         breaker.timeouts,
@@ -551,7 +547,7 @@ async fn record(
 /// Why `url` should be turned off when every attempt to it has failed for
 /// [`outbox::FAILING_LIMIT`] or longer at `now`; `None` otherwise.
 fn failing_too_long(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     url: &str,
     now: i64,

@@ -15,7 +15,7 @@ use modctl_types::moderation::{Action, CaseSource, CaseState};
 
 use crate::activity::ActivityEvent;
 use crate::activity::days::{DayFinder, server_timezone};
-use crate::store::{StoreError, activity as rollups, cases};
+use crate::store::{StoreError, Tx, activity as rollups, cases};
 
 /// Days of history the demo starts with.
 pub const HISTORY_DAYS: i64 = 90;
@@ -165,7 +165,7 @@ const MODERATORS: [&str; 3] = ["key:demo_mia", "key:demo_sam", "key:demo_lee"];
 /// Writes [`HISTORY_DAYS`] days of activity and cases of `server_id`
 /// ending at `now` (unix seconds), in the caller's transaction.
 pub fn seed_history(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     platform: Platform,
     now: i64,
@@ -202,7 +202,7 @@ pub fn seed_history(
 /// A case of the history at `at`: mostly warnings and timeouts, some
 /// bans, a few escalations, a few not applied.
 fn seed_case(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Tx<'_>,
     rng: &mut Rng,
     server_id: &str,
     platform: Platform,

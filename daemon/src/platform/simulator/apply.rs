@@ -9,17 +9,15 @@
 use async_trait::async_trait;
 use modctl_types::Platform;
 use modctl_types::snapshot::{DiscordChannel, DiscordRole, PermissionOverwrite, SlackChannel};
-use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::structure::{EVERYONE_PERMISSIONS, SimChannel, insert_channel};
+use super::structure::EVERYONE_PERMISSIONS;
 use super::{SimError, Simulator, load_hierarchy};
 use crate::platform::apply::StructureWriter;
 use crate::platform::hierarchy::ADMINISTRATOR;
 use crate::platform::{PlatformError, PlatformResult};
 use crate::restore::plan::{BotStanding, MAX_CHANNELS, MAX_ROLES};
-
-/// Ids the simulator gives what it creates start here.
-const FIRST_CREATED_ID: u64 = 900_000_000_000_000_001;
+use crate::store::Tx;
+use crate::store::simulator::{self as sim, SimChannel};
 
 fn missing_permissions() -> SimError {
     SimError::Platform(PlatformError::Forbidden(
@@ -32,7 +30,7 @@ fn invalid(message: &str) -> SimError {
 }
 
 /// Where the bot of the simulated guild stands.
-fn standing(tx: &Transaction<'_>, server_id: &str) -> Result<BotStanding, SimError> {
+fn standing(tx: &Tx<'_>, server_id: &str) -> Result<BotStanding, SimError> {
     let hierarchy = load_hierarchy(tx, server_id, "")?;
     if hierarchy.owner_id == hierarchy.bot.user_id {
         return Ok(BotStanding {
@@ -58,67 +56,7 @@ fn standing(tx: &Transaction<'_>, server_id: &str) -> Result<BotStanding, SimErr
     Ok(standing)
 }
 
-/// A new id, above every id the community has and ever had: like a
-/// platform's, an id is never given twice, so a config still naming a
-/// deleted role never lands on a new one by chance.
-fn new_id(tx: &Transaction<'_>, server_id: &str) -> Result<u64, SimError> {
-    let (highest, high_water): (Option<i64>, i64) = tx
-        .prepare_cached(
-            "SELECT (SELECT MAX(id) FROM (SELECT CAST(role_id AS INTEGER) AS id FROM sim_roles WHERE server_id = ?1 \
-             UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)),
-                    id_high_water
-             FROM sim_communities WHERE server_id = ?1",
-        )?
-        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
-    let next = (highest.unwrap_or(0).max(high_water) as u64 + 1).max(FIRST_CREATED_ID);
-    tx.prepare_cached("UPDATE sim_communities SET id_high_water = ?2 WHERE server_id = ?1")?
-        .execute(params![server_id, next as i64])?;
-    Ok(next)
-}
-
-/// Remembers `id` (of something being deleted) as had: [`new_id`] never
-/// gives it again. Ids that are not numbers (Slack's) are counted apart.
-pub(super) fn retire_id(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    id: &str,
-) -> Result<(), rusqlite::Error> {
-    if let Ok(id) = id.parse::<i64>() {
-        tx.prepare_cached(
-            "UPDATE sim_communities SET id_high_water = MAX(id_high_water, ?2) WHERE server_id = ?1",
-        )?
-        .execute(params![server_id, id])?;
-    }
-    Ok(())
-}
-
-/// A new Slack channel id, shaped like Slack's (`C` and upper-case letters
-/// or digits, which the daemon's own validation takes): `C9` and the
-/// community's count of ids given, never given before.
-fn slack_id(tx: &Transaction<'_>, server_id: &str) -> Result<String, SimError> {
-    let given: i64 = tx
-        .prepare_cached(
-            "UPDATE sim_communities SET slack_ids_given = slack_ids_given + 1 WHERE server_id = ?1
-             RETURNING slack_ids_given",
-        )?
-        .query_row([server_id], |row| row.get(0))?;
-    Ok(format!("C9{given:08}"))
-}
-
-fn count(tx: &Transaction<'_>, table: &str, server_id: &str) -> Result<usize, SimError> {
-    let n: i64 = tx
-        .prepare_cached(&format!(
-            "SELECT COUNT(*) FROM {table} WHERE server_id = ?1"
-        ))?
-        .query_row([server_id], |row| row.get(0))?;
-    Ok(n as usize)
-}
-
-fn create_role(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    role: &DiscordRole,
-) -> Result<String, SimError> {
+fn create_role(tx: &Tx<'_>, server_id: &str, role: &DiscordRole) -> Result<String, SimError> {
     let bot = standing(tx, server_id)?;
     let permissions: u64 = role
         .permissions
@@ -128,44 +66,29 @@ fn create_role(
         return Err(missing_permissions());
     }
     // `@everyone` is not a row but counts.
-    if count(tx, "sim_roles", server_id)? + 1 >= MAX_ROLES {
+    if sim::role_count(tx, server_id)? + 1 >= MAX_ROLES {
         return Err(invalid(
             "Maximum number of server roles reached (250), code 30005",
         ));
     }
-    let id = new_id(tx, server_id)?.to_string();
-    tx.execute(
-        "UPDATE sim_roles SET position = position + 1 WHERE server_id = ?1 AND position >= 1",
-        [server_id],
-    )?;
-    tx.execute(
-        "INSERT INTO sim_roles (server_id, role_id, name, position, permissions, colour, hoist) \
-         VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)",
-        params![
-            server_id,
-            id,
-            role.name,
-            permissions as i64,
-            role.colour,
-            role.hoist
-        ],
-    )?;
-    Ok(id)
+    Ok(sim::insert_role_at_bottom(
+        tx,
+        server_id,
+        &role.name,
+        permissions,
+        role.colour,
+        role.hoist,
+    )?)
 }
 
 fn position_roles(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     positions: &[(String, i64)],
 ) -> Result<(), SimError> {
     let bot = standing(tx, server_id)?;
-    let mut current =
-        tx.prepare_cached("SELECT position FROM sim_roles WHERE server_id = ?1 AND role_id = ?2")?;
     for (id, position) in positions {
-        let Some(now): Option<i64> = current
-            .query_row([server_id, id.as_str()], |row| row.get(0))
-            .optional()?
-        else {
+        let Some(now) = sim::role_position(tx, server_id, id)? else {
             return Err(SimError::Platform(PlatformError::NotFound(
                 "Unknown Role, code 10011".to_owned(),
             )));
@@ -175,39 +98,31 @@ fn position_roles(
         }
     }
     for (id, position) in positions {
-        tx.execute(
-            "UPDATE sim_roles SET position = ?3 WHERE server_id = ?1 AND role_id = ?2",
-            params![server_id, id, (*position).max(1)],
-        )?;
+        sim::set_role_position(tx, server_id, id, (*position).max(1))?;
     }
     Ok(())
 }
 
 fn create_channel(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     channel: &DiscordChannel,
 ) -> Result<String, SimError> {
     if let Some(parent) = &channel.parent_id {
-        let kind: Option<u8> = tx
-            .prepare_cached(
-                "SELECT kind FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
-            )?
-            .query_row([server_id, parent.as_str()], |row| row.get(0))
-            .optional()?;
+        let kind = sim::channel_kind(tx, server_id, parent)?;
         if channel.kind == 4 || kind != Some(4) {
             return Err(invalid(
                 "Invalid Form Body: parent_id: Category does not exist",
             ));
         }
     }
-    if count(tx, "sim_channels", server_id)? >= MAX_CHANNELS {
+    if sim::channel_count(tx, server_id)? >= MAX_CHANNELS {
         return Err(invalid(
             "Maximum number of guild channels reached (500), code 30013",
         ));
     }
-    let id = new_id(tx, server_id)?.to_string();
-    insert_channel(
+    let id = sim::new_id(tx, server_id)?.to_string();
+    sim::insert_channel(
         tx,
         server_id,
         &SimChannel {
@@ -224,18 +139,12 @@ fn create_channel(
 }
 
 fn put_overwrite(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     channel: &str,
     overwrite: &PermissionOverwrite,
 ) -> Result<(), SimError> {
-    let stored: Option<String> = tx
-        .prepare_cached(
-            "SELECT overwrites FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
-        )?
-        .query_row([server_id, channel], |row| row.get(0))
-        .optional()?;
-    let Some(stored) = stored else {
+    let Some(mut overwrites) = sim::overwrites(tx, server_id, channel)? else {
         return Err(SimError::Platform(PlatformError::NotFound(
             "Unknown Channel, code 10003".to_owned(),
         )));
@@ -248,37 +157,23 @@ fn put_overwrite(
     if (allow | deny) & !standing(tx, server_id)?.permissions != 0 {
         return Err(missing_permissions());
     }
-    let mut overwrites: Vec<PermissionOverwrite> = serde_json::from_str(&stored)
-        .map_err(|e| crate::store::StoreError::Corrupt(format!("overwrites of {channel}: {e}")))?;
     overwrites.retain(|o| o.id != overwrite.id);
     overwrites.push(overwrite.clone());
-    tx.execute(
-        "UPDATE sim_channels SET overwrites = ?3 WHERE server_id = ?1 AND channel_id = ?2",
-        params![
-            server_id,
-            channel,
-            serde_json::to_string(&overwrites).expect("overwrites serialize")
-        ],
-    )?;
-    Ok(())
+    Ok(sim::set_overwrites(tx, server_id, channel, &overwrites)?)
 }
 
 fn create_conversation(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     channel: &SlackChannel,
 ) -> Result<String, SimError> {
     // A name is unique in a workspace: the channel of that name is the one.
-    let existing: Option<String> = tx
-        .prepare_cached("SELECT channel_id FROM sim_channels WHERE server_id = ?1 AND name = ?2")?
-        .query_row([server_id, channel.name.as_str()], |row| row.get(0))
-        .optional()?;
-    if let Some(id) = existing {
+    if let Some(id) = sim::channel_named(tx, server_id, &channel.name)? {
         return Ok(id);
     }
-    let id = slack_id(tx, server_id)?;
+    let id = sim::new_slack_id(tx, server_id)?;
     let topic = (!channel.topic.is_empty()).then_some(channel.topic.as_str());
-    insert_channel(
+    sim::insert_channel(
         tx,
         server_id,
         &SimChannel {
@@ -352,15 +247,12 @@ impl StructureWriter for Simulator {
         let (channel, topic) = (channel.to_owned(), topic.to_owned());
         self.act(move |tx, server_id, platform| {
             discord_only(platform)?;
-            let changed = tx.execute(
-                "UPDATE sim_channels SET topic = ?3 WHERE server_id = ?1 AND channel_id = ?2",
-                params![server_id, channel, topic],
-            )?;
-            match changed {
-                0 => Err(SimError::Platform(PlatformError::NotFound(
+            if sim::set_topic(tx, server_id, &channel, &topic)? {
+                Ok(())
+            } else {
+                Err(SimError::Platform(PlatformError::NotFound(
                     "Unknown Channel, code 10003".to_owned(),
-                ))),
-                _ => Ok(()),
+                )))
             }
         })
         .await

@@ -21,10 +21,10 @@
 use std::collections::HashSet;
 
 use modctl_types::Platform;
-use modctl_types::snapshot::{OverwriteKind, PermissionOverwrite};
-use rusqlite::{OptionalExtension, Transaction, params};
+use modctl_types::snapshot::OverwriteKind;
 
-use crate::store::StoreError;
+use crate::store::simulator::{self as sim, ChannelRow, RoleRow};
+use crate::store::{StoreError, Tx};
 
 /// Roles `modctld simulate nuke` deletes when not told (Discord).
 pub const DEFAULT_ROLES: u32 = 2;
@@ -65,30 +65,11 @@ pub enum NukeError {
     Store(#[from] StoreError),
 }
 
-impl From<rusqlite::Error> for NukeError {
-    fn from(e: rusqlite::Error) -> Self {
-        NukeError::Store(e.into())
-    }
-}
-
-struct Channel {
-    id: String,
-    name: String,
-    kind: u8,
-    overwrites: Vec<PermissionOverwrite>,
-}
-
-struct SimRoleRow {
-    id: String,
-    name: String,
-    position: i64,
-}
-
 /// Deletes up to `roles` roles and `channels` channels of the simulated
 /// community of `server_id` (a server on `platform`), chosen as the module
 /// says. Slack workspaces have channels only; Telegram groups have neither.
 pub fn nuke(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     platform: Platform,
     roles: usize,
@@ -110,12 +91,12 @@ pub fn nuke(
             )));
         }
     }
-    let all_channels = load_channels(tx, server_id)?;
-    let all_roles = load_roles(tx, server_id)?;
-    let bot_roles = bot_roles(tx, server_id)?;
+    let all_channels = sim::channels(tx, server_id)?;
+    let all_roles = sim::roles(tx, server_id)?;
+    let bot_roles = sim::bot_roles(tx, server_id)?;
     let role_ids: HashSet<&str> = all_roles.iter().map(|r| r.id.as_str()).collect();
     let deletable = |id: &str| role_ids.contains(id) && !bot_roles.contains(id);
-    let references = |channel: &Channel| -> Vec<String> {
+    let references = |channel: &ChannelRow| -> Vec<String> {
         channel
             .overwrites
             .iter()
@@ -124,9 +105,9 @@ pub fn nuke(
             .collect()
     };
 
-    let mut channel_order: Vec<&Channel> = all_channels.iter().collect();
+    let mut channel_order: Vec<&ChannelRow> = all_channels.iter().collect();
     channel_order.sort_by_key(|c| (c.kind == CATEGORY, references(c).is_empty(), c.id.clone()));
-    let doomed_channels: Vec<&Channel> = channel_order.into_iter().take(channels).collect();
+    let doomed_channels: Vec<&ChannelRow> = channel_order.into_iter().take(channels).collect();
     let referenced: HashSet<String> = doomed_channels.iter().flat_map(|c| references(c)).collect();
 
     let bot_top = all_roles
@@ -135,7 +116,7 @@ pub fn nuke(
         .map(|r| r.position)
         .max()
         .unwrap_or(0);
-    let mut role_order: Vec<&SimRoleRow> = all_roles.iter().filter(|r| deletable(&r.id)).collect();
+    let mut role_order: Vec<&RoleRow> = all_roles.iter().filter(|r| deletable(&r.id)).collect();
     role_order.sort_by_key(|r| {
         let tier = if referenced.contains(&r.id) && r.position < bot_top {
             0
@@ -146,11 +127,11 @@ pub fn nuke(
         };
         (tier, r.position, r.id.clone())
     });
-    let doomed_roles: Vec<&SimRoleRow> = role_order.into_iter().take(roles).collect();
+    let doomed_roles: Vec<&RoleRow> = role_order.into_iter().take(roles).collect();
 
     let mut nuked = Nuked::default();
     for role in doomed_roles {
-        delete_role(tx, server_id, &role.id)?;
+        sim::delete_role(tx, server_id, &role.id)?;
         nuked.roles.push(Deleted {
             kind: "role",
             id: role.id.clone(),
@@ -158,7 +139,7 @@ pub fn nuke(
         });
     }
     for channel in doomed_channels {
-        delete_channel(tx, server_id, channel)?;
+        sim::delete_channel(tx, server_id, &channel.id)?;
         nuked.channels.push(Deleted {
             kind: if channel.kind == CATEGORY {
                 "category"
@@ -170,126 +151,4 @@ pub fn nuke(
         });
     }
     Ok(nuked)
-}
-
-fn load_channels(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<Channel>, NukeError> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT channel_id, name, kind, overwrites FROM sim_channels WHERE server_id = ?1 ORDER BY channel_id",
-    )?;
-    let rows = stmt.query_map([server_id], |row| {
-        Ok((
-            row.get::<_, String>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, u8>(2)?,
-            row.get::<_, String>(3)?,
-        ))
-    })?;
-    rows.map(|row| {
-        let (id, name, kind, overwrites) = row?;
-        let overwrites = serde_json::from_str(&overwrites).map_err(|e| {
-            StoreError::Corrupt(format!("overwrites of simulated channel {id}: {e}"))
-        })?;
-        Ok(Channel {
-            id,
-            name,
-            kind,
-            overwrites,
-        })
-    })
-    .collect()
-}
-
-fn load_roles(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<SimRoleRow>, NukeError> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT role_id, name, position FROM sim_roles WHERE server_id = ?1 ORDER BY role_id",
-    )?;
-    let rows = stmt.query_map([server_id], |row| {
-        Ok(SimRoleRow {
-            id: row.get(0)?,
-            name: row.get(1)?,
-            position: row.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// The role ids the bot member holds.
-fn bot_roles(tx: &Transaction<'_>, server_id: &str) -> Result<HashSet<String>, NukeError> {
-    let roles: Option<String> = tx
-        .prepare_cached(
-            "SELECT m.roles FROM sim_members m JOIN sim_communities c \
-             ON c.server_id = m.server_id AND c.bot_user_id = m.user_id WHERE m.server_id = ?1",
-        )?
-        .query_row([server_id], |row| row.get(0))
-        .optional()?;
-    let roles: Vec<String> = match roles {
-        Some(json) => serde_json::from_str(&json)
-            .map_err(|e| StoreError::Corrupt(format!("roles of the simulated bot: {e}")))?,
-        None => Vec::new(),
-    };
-    Ok(roles.into_iter().collect())
-}
-
-/// Deletes a role as Discord does: from the roles, from every member who
-/// holds it, and from every channel's overwrites.
-fn delete_role(tx: &Transaction<'_>, server_id: &str, role_id: &str) -> Result<(), NukeError> {
-    super::apply::retire_id(tx, server_id, role_id)?;
-    tx.execute(
-        "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
-        [server_id, role_id],
-    )?;
-    let members: Vec<(String, String)> = tx
-        .prepare_cached("SELECT user_id, roles FROM sim_members WHERE server_id = ?1")?
-        .query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    for (user_id, json) in members {
-        let roles: Vec<String> = serde_json::from_str(&json).unwrap_or_default();
-        if roles.iter().any(|r| r == role_id) {
-            let kept: Vec<&String> = roles.iter().filter(|r| *r != role_id).collect();
-            tx.execute(
-                "UPDATE sim_members SET roles = ?3 WHERE server_id = ?1 AND user_id = ?2",
-                params![
-                    server_id,
-                    user_id,
-                    serde_json::to_string(&kept).expect("strings serialize")
-                ],
-            )?;
-        }
-    }
-    for channel in load_channels(tx, server_id)? {
-        if channel.overwrites.iter().any(|o| o.id == role_id) {
-            let kept: Vec<&PermissionOverwrite> = channel
-                .overwrites
-                .iter()
-                .filter(|o| o.id != role_id)
-                .collect();
-            tx.execute(
-                "UPDATE sim_channels SET overwrites = ?3 WHERE server_id = ?1 AND channel_id = ?2",
-                params![
-                    server_id,
-                    channel.id,
-                    serde_json::to_string(&kept).expect("overwrites serialize")
-                ],
-            )?;
-        }
-    }
-    Ok(())
-}
-
-/// Deletes a channel with its messages; a category's channels stay, without
-/// a parent.
-fn delete_channel(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    channel: &Channel,
-) -> Result<(), NukeError> {
-    super::apply::retire_id(tx, server_id, &channel.id)?;
-    for sql in [
-        "DELETE FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
-        "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2",
-        "UPDATE sim_channels SET parent_id = NULL WHERE server_id = ?1 AND parent_id = ?2",
-    ] {
-        tx.execute(sql, [server_id, &channel.id])?;
-    }
-    Ok(())
 }

@@ -12,17 +12,17 @@
 use async_trait::async_trait;
 use modctl_types::Platform;
 use modctl_types::snapshot::{
-    DiscordChannel, DiscordGuildSettings, DiscordRole, DiscordStructure, OverwriteKind,
-    PermissionOverwrite, SlackChannel, SlackStructure, StructureContent, TelegramAdministrator,
-    TelegramPermissions, TelegramStructure,
+    DiscordChannel, DiscordGuildSettings, DiscordRole, DiscordStructure, SlackChannel,
+    SlackStructure, StructureContent, TelegramAdministrator, TelegramPermissions,
+    TelegramStructure,
 };
-use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{SimError, Simulator};
 use crate::platform::PlatformResult;
 use crate::platform::discord::structure::sort;
 use crate::platform::structure::StructureReader;
-use crate::store::StoreError;
+use crate::store::simulator as sim;
+use crate::store::{StoreError, Tx, servers};
 
 /// Discord's voice and stage channel types, which have a bitrate and a
 /// user limit.
@@ -35,120 +35,15 @@ const TEXT_KINDS: [u8; 4] = [0, 5, 15, 16];
 pub(super) const EVERYONE_PERMISSIONS: u64 =
     (1 << 10) | (1 << 11) | (1 << 16) | (1 << 20) | (1 << 21);
 
-/// A channel of a simulated community, for seeding.
-#[derive(Debug, Clone, Copy)]
-pub struct SimChannel<'a> {
-    /// Channel id.
-    pub channel_id: &'a str,
-    /// Name.
-    pub name: &'a str,
-    /// Discord's channel type (0 text, 2 voice, 4 category, 5 announcement).
-    pub kind: u8,
-    /// Topic.
-    pub topic: Option<&'a str>,
-    /// The category it is in.
-    pub parent_id: Option<&'a str>,
-    /// Position among its siblings.
-    pub position: i64,
-    /// Permission overwrites.
-    pub overwrites: &'a [SimOverwrite<'a>],
+/// The name the server was claimed under.
+fn server_name(tx: &Tx<'_>, server_id: &str) -> Result<String, StoreError> {
+    servers::find(tx, server_id)?
+        .map(|record| record.server.name)
+        .ok_or_else(|| StoreError::NotFound(format!("server {server_id} is not claimed")))
 }
 
-impl<'a> SimChannel<'a> {
-    /// A top-level text channel without topic or overwrites.
-    pub const fn text(channel_id: &'a str, name: &'a str) -> SimChannel<'a> {
-        SimChannel {
-            channel_id,
-            name,
-            kind: 0,
-            topic: None,
-            parent_id: None,
-            position: 0,
-            overwrites: &[],
-        }
-    }
-}
-
-/// A permission overwrite of a simulated channel, for seeding.
-#[derive(Debug, Clone, Copy)]
-pub struct SimOverwrite<'a> {
-    /// Role or member id (`@everyone`: the server id, given as `None`).
-    pub id: Option<&'a str>,
-    /// Role or member.
-    pub kind: OverwriteKind,
-    /// Permission bits granted.
-    pub allow: u64,
-    /// Permission bits taken away.
-    pub deny: u64,
-}
-
-/// Stores `channel` in the simulated community of `server_id`.
-pub(crate) fn insert_channel(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    channel: &SimChannel<'_>,
-) -> Result<(), StoreError> {
-    let overwrites: Vec<PermissionOverwrite> = channel
-        .overwrites
-        .iter()
-        .map(|o| PermissionOverwrite {
-            id: o.id.unwrap_or(server_id).to_owned(),
-            kind: o.kind,
-            allow: o.allow.to_string(),
-            deny: o.deny.to_string(),
-        })
-        .collect();
-    tx.execute(
-        "INSERT INTO sim_channels (server_id, channel_id, name, kind, topic, parent_id, position, overwrites) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
-            server_id,
-            channel.channel_id,
-            channel.name,
-            channel.kind,
-            channel.topic,
-            channel.parent_id,
-            channel.position,
-            serde_json::to_string(&overwrites).expect("overwrites serialize"),
-        ],
-    )?;
-    Ok(())
-}
-
-/// A stored channel: `(id, name, kind, topic, parent_id, position, overwrites JSON)`.
-type ChannelRow = (
-    String,
-    String,
-    u8,
-    Option<String>,
-    Option<String>,
-    i64,
-    String,
-);
-
-fn channel_rows(tx: &Transaction<'_>, server_id: &str) -> Result<Vec<ChannelRow>, SimError> {
-    let mut stmt = tx.prepare_cached(
-        "SELECT channel_id, name, kind, topic, parent_id, position, overwrites \
-         FROM sim_channels WHERE server_id = ?1 ORDER BY channel_id",
-    )?;
-    let rows = stmt.query_map([server_id], |row| {
-        Ok((
-            row.get(0)?,
-            row.get(1)?,
-            row.get(2)?,
-            row.get(3)?,
-            row.get(4)?,
-            row.get(5)?,
-            row.get(6)?,
-        ))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-fn discord(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, SimError> {
-    let name: String = tx
-        .prepare_cached("SELECT name FROM servers WHERE id = ?1")?
-        .query_row([server_id], |row| row.get(0))?;
+fn discord(tx: &Tx<'_>, server_id: &str) -> Result<StructureContent, SimError> {
+    let name = server_name(tx, server_id)?;
     // The simulator's hierarchy has no `@everyone` row; every guild has one,
     // with the guild's id, at position 0.
     let everyone = DiscordRole {
@@ -164,49 +59,43 @@ fn discord(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, Si
         managed: false,
         is_everyone: true,
     };
-    let mut roles = tx
-        .prepare_cached(
-            "SELECT role_id, name, position, permissions, colour, hoist FROM sim_roles WHERE server_id = ?1",
-        )?
-        .query_map([server_id], |row| {
-            Ok(DiscordRole {
-                id: row.get(0)?,
-                name: row.get(1)?,
-                position: row.get(2)?,
-                permissions: (row.get::<_, i64>(3)? as u64).to_string(),
-                colour: row.get(4)?,
-                hoist: row.get(5)?,
-                mentionable: false,
-                icon: None,
-                unicode_emoji: None,
-                managed: false,
-                is_everyone: false,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    roles.push(everyone);
-    let mut channels = channel_rows(tx, server_id)?
+    let mut roles: Vec<DiscordRole> = sim::roles(tx, server_id)?
         .into_iter()
-        .map(|(id, name, kind, topic, parent_id, position, overwrites)| {
-            let permission_overwrites = serde_json::from_str(&overwrites).map_err(|e| {
-                StoreError::Corrupt(format!("overwrites of simulated channel {id}: {e}"))
-            })?;
+        .map(|role| DiscordRole {
+            id: role.id,
+            name: role.name,
+            position: role.position,
+            permissions: role.permissions.to_string(),
+            colour: role.colour,
+            hoist: role.hoist,
+            mentionable: false,
+            icon: None,
+            unicode_emoji: None,
+            managed: false,
+            is_everyone: false,
+        })
+        .collect();
+    roles.push(everyone);
+    let mut channels: Vec<DiscordChannel> = sim::channels(tx, server_id)?
+        .into_iter()
+        .map(|channel| {
+            let kind = channel.kind;
             let voice = VOICE_KINDS.contains(&kind);
-            Ok(DiscordChannel {
-                topic: topic.filter(|_| TEXT_KINDS.contains(&kind)),
+            DiscordChannel {
+                topic: channel.topic.filter(|_| TEXT_KINDS.contains(&kind)),
                 rate_limit_per_user: TEXT_KINDS.contains(&kind).then_some(0),
                 bitrate: voice.then_some(64_000),
                 user_limit: voice.then_some(0),
                 nsfw: false,
-                id,
+                id: channel.id,
                 kind,
-                name,
-                parent_id,
-                position,
-                permission_overwrites,
-            })
+                name: channel.name,
+                parent_id: channel.parent_id,
+                position: channel.position,
+                permission_overwrites: channel.overwrites,
+            }
         })
-        .collect::<Result<Vec<_>, SimError>>()?;
+        .collect();
     sort(&mut roles, &mut channels);
     Ok(StructureContent::Discord(DiscordStructure {
         settings: DiscordGuildSettings {
@@ -222,14 +111,14 @@ fn discord(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, Si
     }))
 }
 
-fn slack(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, SimError> {
-    let channels = channel_rows(tx, server_id)?
+fn slack(tx: &Tx<'_>, server_id: &str) -> Result<StructureContent, SimError> {
+    let channels = sim::channels(tx, server_id)?
         .into_iter()
-        .map(|(id, name, _, topic, ..)| SlackChannel {
-            id,
-            name,
+        .map(|channel| SlackChannel {
+            id: channel.id,
+            name: channel.name,
             is_private: false,
-            topic: topic.unwrap_or_default(),
+            topic: channel.topic.unwrap_or_default(),
             purpose: String::new(),
             is_archived: false,
         })
@@ -240,15 +129,9 @@ fn slack(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, SimE
     }))
 }
 
-fn telegram(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, SimError> {
-    let title: String = tx
-        .prepare_cached("SELECT name FROM servers WHERE id = ?1")?
-        .query_row([server_id], |row| row.get(0))?;
-    let (owner_id, bot_id): (String, String) = tx
-        .prepare_cached("SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1")?
-        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
-    let mut name =
-        tx.prepare_cached("SELECT name FROM sim_members WHERE server_id = ?1 AND user_id = ?2")?;
+fn telegram(tx: &Tx<'_>, server_id: &str) -> Result<StructureContent, SimError> {
+    let title = server_name(tx, server_id)?;
+    let (owner_id, bot_id) = sim::owner_and_bot(tx, server_id)?;
     let mut administrators = Vec::new();
     for (user_id, status, rights) in [
         (owner_id, "creator", &[][..]),
@@ -258,10 +141,8 @@ fn telegram(tx: &Transaction<'_>, server_id: &str) -> Result<StructureContent, S
             &["can_delete_messages", "can_restrict_members"][..],
         ),
     ] {
-        let first_name: String = name
-            .query_row([server_id, &user_id], |row| row.get(0))
-            .optional()?
-            .unwrap_or_else(|| user_id.clone());
+        let first_name =
+            sim::member_name(tx, server_id, &user_id)?.unwrap_or_else(|| user_id.clone());
         administrators.push(TelegramAdministrator {
             is_bot: status == "administrator",
             user_id,

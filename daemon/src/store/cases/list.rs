@@ -2,9 +2,10 @@
 //! so every statement is checked to search an index and never scan or sort,
 //! and to stay prepared across calls.
 
+use crate::store::Tx;
 use modctl_types::moderation::{Action, Case};
 use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::{CASE_COLUMNS, StoreError, case_from_row};
 
@@ -120,7 +121,7 @@ fn behind_sql() -> String {
 /// While the clock never steps back nothing is behind: two probes and the walk
 /// of the page, as before V22.
 pub fn list(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     server_id: &str,
     filter: &Filter<'_>,
     limit: u32,
@@ -176,7 +177,7 @@ pub fn list(
 /// Appends to `cases`, until it holds `limit`, the cases of `server_id`
 /// that `sql` yields for `filter` within the numbers `[low, high)`.
 fn walk(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     sql: &str,
     (server_id, lead_value): (&str, Value),
     (low, high): (i64, i64),
@@ -188,7 +189,7 @@ fn walk(
     if wanted == 0 || low >= high {
         return Ok(());
     }
-    let mut statement = tx.prepare_cached(sql)?;
+    let mut statement = tx.sql.prepare_cached(sql)?;
     let rows = statement
         .query_map(
             params![
@@ -226,12 +227,9 @@ const FIRST_REACHING_SQL: &str =
 /// The number of the first case of `server_id` whose `clock_high` reaches
 /// `at`: the first recorded at or after `at`, and the first after which a
 /// case recorded before `at` must have been recorded behind the clock's high.
-fn first_reaching(
-    tx: &Transaction<'_>,
-    server_id: &str,
-    at: i64,
-) -> Result<Option<i64>, StoreError> {
+fn first_reaching(tx: &Tx<'_>, server_id: &str, at: i64) -> Result<Option<i64>, StoreError> {
     Ok(tx
+        .sql
         .prepare_cached(FIRST_REACHING_SQL)?
         .query_row(params![server_id, at], |row| row.get(0))
         .optional()?)
@@ -243,8 +241,11 @@ mod tests {
     use crate::store::{Store, config};
 
     /// SQLite's plan for `sql` (every parameter bound to 1), one line per step.
-    fn plan(tx: &Transaction<'_>, sql: &str) -> Vec<String> {
-        let mut stmt = tx.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    fn plan(tx: &Tx<'_>, sql: &str) -> Vec<String> {
+        let mut stmt = tx
+            .sql
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
         let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
         stmt.query_map(params, |row| row.get::<_, String>(3))
             .unwrap()
@@ -295,11 +296,19 @@ mod tests {
                 }
                 let mut counts = Vec::new();
                 for lead in Lead::ALL {
-                    counts.push(tx.prepare_cached(&lead.sql())?.get_status(RePrepare));
+                    counts.push(tx.sql.prepare_cached(&lead.sql())?.get_status(RePrepare));
                 }
-                counts.push(tx.prepare_cached(&behind_sql())?.get_status(RePrepare));
-                counts.push(tx.prepare_cached(FIRST_REACHING_SQL)?.get_status(RePrepare));
-                counts.push(tx.prepare_cached(config::AUDIT_SQL)?.get_status(RePrepare));
+                counts.push(tx.sql.prepare_cached(&behind_sql())?.get_status(RePrepare));
+                counts.push(
+                    tx.sql
+                        .prepare_cached(FIRST_REACHING_SQL)?
+                        .get_status(RePrepare),
+                );
+                counts.push(
+                    tx.sql
+                        .prepare_cached(config::AUDIT_SQL)?
+                        .get_status(RePrepare),
+                );
                 Ok::<_, StoreError>(counts)
             })
             .await
@@ -402,7 +411,7 @@ mod tests {
         assert_eq!(numbers("b", None, Some(601)).await.unwrap(), [1]);
         let highs = store
             .read(|tx| {
-                let mut statement = tx.prepare(
+                let mut statement = tx.sql.prepare(
                     "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
                 )?;
                 let rows = statement

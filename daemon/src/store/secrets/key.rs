@@ -15,12 +15,13 @@
 //! file is never silently replaced by a new key (which would orphan every
 //! sealed value).
 
+use crate::store::Tx;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, params};
 use zeroize::Zeroizing;
 
 use super::{KEY_LEN, Secrets};
@@ -174,12 +175,13 @@ pub struct Unlocked {
 /// once, so both end up with the same key): reads the key from `source`,
 /// creating the key file if the database has no key yet, then checks it
 /// against the database or, on the first open, records it.
-pub fn unlock(tx: &Transaction<'_>, db: &Path, source: KeySource) -> Result<Unlocked, KeyError> {
+pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, KeyError> {
     let sqlite = |source| KeyError::Sqlite {
         db: db.to_owned(),
         source,
     };
     let check = tx
+        .sql
         .query_row(
             "SELECT sealed, scrubbed_at IS NULL FROM secret_key_check WHERE id = 1",
             [],
@@ -222,14 +224,15 @@ pub fn unlock(tx: &Transaction<'_>, db: &Path, source: KeySource) -> Result<Unlo
             needs_scrub
         }
         None => {
-            tx.execute(
-                "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
-                params![
-                    secrets.seal_with(KEY_CHECK_AAD, KEY_CHECK_PLAINTEXT),
-                    now_unix()
-                ],
-            )
-            .map_err(sqlite)?;
+            tx.sql
+                .execute(
+                    "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
+                    params![
+                        secrets.seal_with(KEY_CHECK_AAD, KEY_CHECK_PLAINTEXT),
+                        now_unix()
+                    ],
+                )
+                .map_err(sqlite)?;
             true
         }
     };

@@ -28,13 +28,14 @@
 
 pub mod key;
 
+use crate::store::Tx;
 use std::sync::Arc;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
-use rusqlite::{Transaction, params};
+use rusqlite::params;
 use zeroize::Zeroizing;
 
 pub use key::{
@@ -220,11 +221,12 @@ impl Secrets {
 /// Seals every `v0:` value (plaintext an older modctld left, marked by
 /// migration V4) in place; returns how many. Idempotent: sealed values are
 /// left alone.
-pub fn seal_plaintext_rows(tx: &Transaction<'_>, secrets: &Secrets) -> rusqlite::Result<usize> {
+pub fn seal_plaintext_rows(tx: &Tx<'_>, secrets: &Secrets) -> rusqlite::Result<usize> {
     let mut sealed = 0;
     for field in SecretField::ALL {
         let (table, column) = (field.table(), field.column());
         let rows = tx
+            .sql
             .prepare(&format!(
                 "SELECT server_id, {column} FROM {table} WHERE substr({column}, 1, 3) = ?1"
             ))?
@@ -235,7 +237,7 @@ pub fn seal_plaintext_rows(tx: &Transaction<'_>, secrets: &Secrets) -> rusqlite:
         for (server_id, value) in rows {
             let plaintext = Zeroizing::new(value);
             let plaintext = &plaintext[PLAINTEXT_V0.len()..];
-            tx.execute(
+            tx.sql.execute(
                 &format!("UPDATE {table} SET {column} = ?1 WHERE server_id = ?2"),
                 params![secrets.seal(field, &server_id, plaintext), server_id],
             )?;

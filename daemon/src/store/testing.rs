@@ -1,0 +1,51 @@
+//! What the daemon's unit tests outside the store need to do to a database
+//! that no domain function does: delete a row behind the daemon's back,
+//! make a table refuse writes, count raw rows. Compiled for tests only, so
+//! the SQL stays in the store (issue #24) without a back door in the build.
+
+use rusqlite::params;
+
+use super::{StoreError, Tx};
+
+/// Deletes server `id` (and what cascades from it) as if it had been
+/// unclaimed while something was in flight.
+pub fn drop_server(tx: &Tx<'_>, id: &str) -> Result<(), StoreError> {
+    tx.sql
+        .execute("DELETE FROM servers WHERE id = ?1", params![id])?;
+    Ok(())
+}
+
+/// Makes inserts into `table` for `server_id` fail, on this connection only
+/// (a temporary trigger: call it in a write to affect the writer).
+pub fn refuse_inserts(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<(), StoreError> {
+    tx.sql.execute_batch(&format!(
+        "CREATE TEMP TRIGGER refuse_{table} BEFORE INSERT ON {table}
+         WHEN NEW.server_id = '{server_id}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+    ))?;
+    Ok(())
+}
+
+/// How many rows of `table` each server has, by server id.
+pub fn rows_by_server(tx: &Tx<'_>, table: &str) -> Result<Vec<(String, i64)>, StoreError> {
+    let mut stmt = tx.sql.prepare(&format!(
+        "SELECT server_id, COUNT(*) FROM {table} GROUP BY server_id ORDER BY server_id"
+    ))?;
+    let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// The error of a uniqueness constraint that refused a row (two writers
+/// raced for it), as a write would report it.
+pub fn constraint_violation() -> StoreError {
+    let conn = rusqlite::Connection::open_in_memory().expect("an in-memory database");
+    conn.execute_batch("CREATE TABLE t (id TEXT PRIMARY KEY); INSERT INTO t VALUES ('42');")
+        .expect("a table with a row");
+    conn.execute("INSERT INTO t VALUES ('42')", [])
+        .expect_err("the second row is refused")
+        .into()
+}
+
+/// A database failure that is not a constraint's.
+pub fn other_failure() -> StoreError {
+    rusqlite::Error::InvalidQuery.into()
+}
