@@ -1,12 +1,10 @@
 //! `modctl action`, `cases`, `strikes` and `jails` against a real daemon whose
 //! servers are connected to the simulator.
 
-mod support;
-
+use crate::support::{modctl, stable, stderr_of, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
 use modctld::operator::demo::{discord_members as dm, telegram_members as tm};
-use support::{modctl, stable, stderr_of, stdout_of};
 
 fn fixture() -> Fixture {
     Fixture::simulated()

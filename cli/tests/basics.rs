@@ -1,10 +1,8 @@
 //! `modctl whoami`, `servers`, `login` and the exit codes, against a real daemon.
 
-mod support;
-
+use crate::support::{modctl, stable, stderr_of, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, BETA_DISCORD, Fixture, TestDaemon, UNCLAIMED};
-use support::{modctl, stable, stderr_of, stdout_of};
 
 #[test]
 fn whoami_as_table_plain_and_json() {

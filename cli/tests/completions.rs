@@ -1,5 +1,5 @@
 //! The completion scripts committed in `completions/` match what the binary
-//! generates. Regenerate with `UPDATE_COMPLETIONS=1 cargo test -p modctl --test completions`.
+//! generates. Regenerate with `UPDATE_COMPLETIONS=1 cargo test -p modctl --test it completions::`.
 
 use std::path::Path;
 
@@ -32,7 +32,7 @@ fn committed_completion_scripts_are_up_to_date() {
     }
     assert!(
         stale.is_empty(),
-        "stale completion scripts: {stale:?}; run `UPDATE_COMPLETIONS=1 cargo test -p modctl --test completions` and commit"
+        "stale completion scripts: {stale:?}; run `UPDATE_COMPLETIONS=1 cargo test -p modctl --test it completions::` and commit"
     );
 }
 

@@ -1,12 +1,10 @@
 //! `modctl config ...` against a real daemon.
 
-mod support;
-
 use std::process::Command as StdCommand;
 
+use crate::support::{SECOND, fixture_with_two_guilds, modctl, stable, stderr_of, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture};
-use support::{SECOND, fixture_with_two_guilds, modctl, stable, stderr_of, stdout_of};
 
 fn set(fixture: &Fixture, server: &str, section: &str, json: &str) {
     stderr_of(

@@ -3,11 +3,9 @@
 //! rollback from the audit trail, and import/clone/rollback refused without
 //! `--yes` when nobody can confirm.
 
-mod support;
-
+use crate::support::{SECOND, fixture_with_two_guilds, modctl, stderr_of, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, Fixture};
-use support::{SECOND, fixture_with_two_guilds, modctl, stderr_of, stdout_of};
 
 /// `modctl ARGS` with the read-write key: its stderr, asserting the exit code.
 fn stderr_with_rw(fixture: &Fixture, args: &[&str], code: i32) -> String {

@@ -5,13 +5,11 @@
 
 #![cfg(unix)]
 
-mod support;
-
-use modctl_e2e::{ALPHA_DISCORD, Fixture};
-use modctld::operator::demo::discord_members as dm;
-use support::{
+use crate::support::{
     SECOND, at_terminal, exit_code, fixture_with_two_guilds, modctl, stderr_of, stdout_of,
 };
+use modctl_e2e::{ALPHA_DISCORD, Fixture};
+use modctld::operator::demo::discord_members as dm;
 
 #[test]
 fn a_ban_answered_no_shows_the_summary_does_nothing_and_exits_6() {

@@ -2,14 +2,12 @@
 //! error is snapshotted with its hint and exit code, as the terminal shows
 //! them.
 
-mod support;
-
 use std::net::TcpListener;
 
+use crate::support::{modctl, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, UNCLAIMED};
 use modctld::operator::demo::discord_members as dm;
-use support::{modctl, stdout_of};
 
 /// `exit: N` and stderr, with what changes from run to run (ports, the
 /// config file's path) replaced.
@@ -339,7 +337,7 @@ fn the_readme_shows_the_errors_as_printed() {
     for entry in std::fs::read_dir(root.join("tests/snapshots")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with("errors__") && name.ends_with(".snap") {
+        if name.starts_with("it__errors__") && name.ends_with(".snap") {
             printed.push_str(&std::fs::read_to_string(&path).unwrap());
         }
     }

@@ -5,12 +5,10 @@
 
 #![cfg(unix)]
 
-mod support;
-
+use crate::support::{exit_code, terminal_command};
 use modctl_e2e::Fixture;
 use rexpect::process::wait::WaitStatus;
 use rexpect::session::{PtySession, spawn_command};
-use support::{exit_code, terminal_command};
 
 /// `modctl login ARGS` on a terminal, with the fixture's private config file
 /// and nothing in the environment to answer the prompts.

@@ -2,12 +2,10 @@
 //! simulator, partly set up: the progress line, then the checklist with its
 //! marks and the fix under each open item.
 
-mod support;
-
+use crate::support::{modctl, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::{ALPHA_DISCORD, Fixture};
 use modctl_types::onboarding::{ItemStatus, Onboarding};
-use support::{modctl, stdout_of};
 
 #[test]
 fn the_checklist_as_table_plain_and_json() {

@@ -5,11 +5,9 @@
 
 #![cfg(unix)]
 
-mod support;
-
+use crate::support::{exit_code, modctl, stdout_of, terminal_command};
 use modctl_e2e::{ALPHA_DISCORD, Fixture};
 use modctld::operator::demo::discord_members as dm;
-use support::{exit_code, modctl, stdout_of, terminal_command};
 
 /// `modctl cases list` in a 10-row, 100-column pseudo-terminal with `env`.
 fn list_at_terminal(fixture: &Fixture, env: &[(&str, &str)]) -> (String, i32) {

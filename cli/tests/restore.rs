@@ -2,8 +2,7 @@
 //! server is the stateful fake: capture, nuke (delete roles and a channel),
 //! diff, restore piped with `--yes` and at a terminal, restore again.
 
-mod support;
-
+use crate::support::{modctl, stdout_of};
 use insta::assert_snapshot;
 use modctl_e2e::ALPHA_DISCORD;
 use modctl_e2e::Fixture;
@@ -12,7 +11,6 @@ use modctl_e2e::fakes::discord::{
     ADMIN_ROLE, MEMBER_ROLE, MOD_PERMISSIONS, MOD_ROLE, OWNER, TOKEN,
 };
 use modctl_types::restore::{ItemOutcome, JobState, RestoreJob};
-use support::{modctl, stdout_of};
 
 const VIEW_CHANNEL: u64 = 1 << 10;
 const SEND_MESSAGES: u64 = 1 << 11;

@@ -2,8 +2,7 @@
 //! the end, report, list, content per platform), and capture, list, show and
 //! the refusals against a real daemon with simulated servers.
 
-mod support;
-
+use crate::support::{modctl, stable, stderr_of, stdout_of};
 use insta::assert_snapshot;
 use modctl::commands::snapshot::plan::{
     PlanView, job_failed, render_plan, render_progress_bars, render_progress_line, render_report,
@@ -22,7 +21,6 @@ use modctl_types::snapshot::{
     SnapshotListing, SnapshotMeta, SnapshotSource, StructureContent, TelegramAdministrator,
     TelegramPermissions, TelegramStructure,
 };
-use support::{modctl, stable, stderr_of, stdout_of};
 
 const GUILD: &str = "100000000000000001";
 

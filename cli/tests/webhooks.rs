@@ -3,16 +3,16 @@
 //! implementation of its own): the secret printed once, a test event waited
 //! for, the delivery log, a redelivery, and the refusals in CLI words.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
+use crate::support::{modctl, stderr_of, stdout_of};
 use modctl_client::webhooks::{HeaderMap, VerifyError, verify_at};
 use modctl_e2e::webhooks::Receiver;
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, TestKey};
 use modctl_types::config::SectionName;
 use serde_json::json;
-use support::{modctl, stderr_of, stdout_of};
 
 /// Runs and returns the exit code, stdout and stderr.
 fn run(command: &mut assert_cmd::Command) -> (i32, String, String) {

@@ -7,15 +7,13 @@
 //! - under load, with many writes committed in groups: every action that was
 //!   answered is in the database.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{operator, seed, serve};
 use modctl_e2e::fakes::FakeDiscord;
 use modctl_e2e::fakes::discord::{BOT, MEMBER_ROLE, MOD_ROLE, TOKEN};
 use modctl_types::moderation::{Action, ActionResponse, CaseList, CaseState};
 use serde_json::json;
-use support::{operator, seed, serve};
 
 const GUILD: &str = "112233445566778899";
 const TARGET: &str = "500000000000000003";

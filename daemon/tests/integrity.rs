@@ -12,9 +12,7 @@ use modctl_types::{Plan, Platform};
 use modctld::store::cases::{self, NewCase};
 use modctld::store::{Store, StoreError, servers, teams};
 
-mod support;
-
-use support::{modctld, run, spawn_serve};
+use crate::support::{modctld, run, spawn_serve};
 
 const SERVER: &str = "112233445566778899";
 

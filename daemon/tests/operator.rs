@@ -10,9 +10,7 @@ use assert_cmd::Command;
 use modctl_e2e::TestDaemon;
 use modctl_types::{Plan, Platform, Scope};
 
-mod support;
-
-use support::{modctld, run, status_of_request};
+use crate::support::{modctld, run, status_of_request};
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();

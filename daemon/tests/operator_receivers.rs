@@ -10,9 +10,9 @@ use modctl_e2e::fakes::telegram::TOKEN;
 use modctld::store::Store;
 use modctld::store::receivers::{self, LiveConnection};
 
-mod support;
+use crate::support;
 
-use support::{modctld, run};
+use crate::support::{modctld, run};
 
 const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
 /// An API base nothing listens at (the discard port of the loopback): a

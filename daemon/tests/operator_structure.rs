@@ -11,9 +11,7 @@ use modctl_types::{Plan, Platform, Scope};
 use modctld::operator::demo::discord_members;
 use modctld::platform::simulator;
 
-mod support;
-
-use support::{modctld, run};
+use crate::support::{modctld, run};
 
 const GUILD: &str = "100000000000000001";
 const GROUP: &str = "-1001";

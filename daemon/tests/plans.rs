@@ -5,9 +5,7 @@
 use modctl_e2e::TestDaemon;
 use modctl_types::{Plan, Scope};
 
-mod support;
-
-use support::{modctld, run, status_of_request};
+use crate::support::{modctld, run, status_of_request};
 
 fn claim(db: &std::path::Path, id: &str) -> (String, String) {
     let args = [

@@ -11,9 +11,7 @@ use std::time::Duration;
 use modctl_e2e::fakes::FakeTelegram;
 use modctl_e2e::fakes::telegram::TOKEN;
 
-mod support;
-
-use support::{claim, modctld, run, spawn_serve};
+use crate::support::{claim, modctld, run, spawn_serve};
 
 const GROUP: &str = "-1001234567890";
 

@@ -10,15 +10,13 @@
 //!   answers: the stop does not wait for the delivery, records no failure
 //!   for it, and the next start delivers it.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::{seed, serve};
 use modctl_e2e::webhooks::{Receiver, RecordingProxy};
 use modctl_types::webhooks::{DeliveryDetail, DeliveryState};
 use modctld::http::HttpLimits;
 use serde_json::{Value, json};
-use support::{seed, serve};
 
 const GUILD: &str = "112233445566778899";
 

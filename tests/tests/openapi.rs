@@ -3,7 +3,7 @@
 //! methods and scopes they really take.
 //!
 //! Regenerate `docs/openapi.json` with
-//! `UPDATE_OPENAPI=1 cargo test -p modctl-e2e --test openapi` (or
+//! `UPDATE_OPENAPI=1 cargo test -p modctl-e2e --test it openapi::` (or
 //! `modctld openapi > docs/openapi.json`).
 
 use std::collections::BTreeSet;
@@ -38,7 +38,7 @@ fn the_committed_document_is_current() {
     assert!(
         committed == current,
         "docs/openapi.json is stale: regenerate it with \
-         `UPDATE_OPENAPI=1 cargo test -p modctl-e2e --test openapi` and commit it"
+         `UPDATE_OPENAPI=1 cargo test -p modctl-e2e --test it openapi::` and commit it"
     );
 }
 

@@ -1,7 +1,7 @@
 //! `modctl completions SHELL`: prints a completion script. The generated
 //! scripts are also committed in the top-level `completions/` folder; a test
 //! fails when they are stale (regenerate with `UPDATE_COMPLETIONS=1 cargo test
-//! -p modctl --test completions`).
+//! -p modctl --test it completions::`).
 
 use clap::CommandFactory;
 use clap_complete::Shell;
