@@ -40,6 +40,7 @@ pub struct ErrorBody {
     /// What kind of error this is (always sent by this daemon). New codes
     /// may be added: treat a code you do not know by the response's status.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub code: ErrorCode,
     /// The field the error is about, when the daemon knows it: a JSON path
     /// into the body (`automod.spam.max_messages`, `events[3].at`), a query
