@@ -95,8 +95,8 @@ impl ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     status: Option<StatusCode>,
-    code: Option<ErrorCode>,
-    field: Option<String>,
+    /// The daemon's code and field (boxed: errors travel in `Result`s).
+    answer: Option<Box<(ErrorCode, Option<String>)>>,
     message: String,
     limit: Option<u64>,
     retry_after: Option<Duration>,
@@ -158,7 +158,7 @@ impl Error {
     /// assert_eq!(newer.kind(), ErrorKind::Conflict);
     /// ```
     pub fn code(&self) -> Option<&ErrorCode> {
-        self.code.as_ref()
+        self.answer.as_ref().map(|answer| &answer.0)
     }
 
     /// The field the error is about, when the daemon named one: a JSON path
@@ -177,7 +177,7 @@ impl Error {
     /// assert_eq!(err.field(), Some("limit"));
     /// ```
     pub fn field(&self) -> Option<&str> {
-        self.field.as_deref()
+        self.answer.as_ref().and_then(|answer| answer.1.as_deref())
     }
 
     /// The daemon's `error` message, or a description of a local failure.
@@ -254,8 +254,7 @@ impl Error {
         Error {
             kind,
             status: Some(status),
-            code: Some(code),
-            field,
+            answer: Some(Box::new((code, field))),
             message,
             limit,
             retry_after: None,
@@ -293,8 +292,7 @@ impl Error {
         Error {
             kind: ErrorKind::Transport,
             status: None,
-            code: None,
-            field: None,
+            answer: None,
             message,
             limit: None,
             retry_after: None,
@@ -307,8 +305,7 @@ impl Error {
         Error {
             kind: ErrorKind::UnexpectedResponse,
             status: Some(status),
-            code: None,
-            field: None,
+            answer: None,
             message: format!("unexpected response: {detail}"),
             limit: None,
             retry_after: None,
@@ -323,8 +320,7 @@ impl Error {
         Error {
             kind: ErrorKind::Transport,
             status: None,
-            code: None,
-            field: None,
+            answer: None,
             message: message.into(),
             limit: None,
             retry_after: None,
@@ -337,8 +333,7 @@ impl Error {
         Error {
             kind: ErrorKind::Config,
             status: None,
-            code: None,
-            field: None,
+            answer: None,
             message: message.into(),
             limit: None,
             retry_after: None,

@@ -120,6 +120,20 @@ async fn every_json_body_refuses_duplicate_keys_and_writes_nothing() {
     assert!(cases.cases.is_empty(), "{:?}", cases.cases);
 }
 
+/// A request and the error it must get: method, path, key, content type,
+/// body, extra header; status, code, field.
+type Row<'a> = (
+    Method,
+    String,
+    Option<&'a str>,
+    Option<&'a str>,
+    &'a str,
+    Option<(&'a str, &'a str)>,
+    u16,
+    &'a str,
+    Option<&'a str>,
+);
+
 /// Every error the API answers has a machine-readable `code` (issue #24),
 /// documented with the status it comes with, and `field` where the daemon
 /// knows which field is wrong: one request per code this suite can provoke
@@ -142,7 +156,7 @@ async fn every_error_has_a_code_and_names_its_field() {
     let unclaimed_source = format!(r#"{{"from":"{UNCLAIMED}"}}"#);
     // (method, path, key, content type, body, extra header) -> (status, code, field)
     #[rustfmt::skip]
-    let table: Vec<(Method, String, Option<&str>, Option<&str>, &str, Option<(&str, &str)>, u16, &str, Option<&str>)> = vec![
+    let table: Vec<Row<'_>> = vec![
         (Method::PUT, moderation.clone(), Some(rw), json, "not json", None, 400, "invalid_request", None),
         (Method::PUT, moderation.clone(), Some(rw), json, r#"{"default_timeout_minutes":0}"#, None, 400, "invalid_field", Some("moderation.default_timeout_minutes")),
         (Method::GET, format!("{cases}?limit=500"), Some(ro), None, "", None, 400, "invalid_field", Some("limit")),
