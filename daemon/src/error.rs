@@ -119,8 +119,8 @@ impl ApiError {
     /// (`automod.spam.max_messages`, `events[3].at`), a query parameter
     /// (`limit`), a header (`Idempotency-Key`) or a path parameter in braces
     /// (`{id}`). A `400` becomes `invalid_field`; a `404` keeps `not_found`
-    /// and names the parameter whose value was not found. Other errors keep
-    /// their code and carry the field.
+    /// and names the parameter whose value was not found. Only those two
+    /// carry a field (`docs/api.md`, "Error codes"; the e2e tests check it).
     pub fn at(self, field: impl Into<String>) -> ApiError {
         let error = match self {
             ApiError::AtField { error, .. } => error,

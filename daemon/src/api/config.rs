@@ -284,7 +284,7 @@ pub async fn clone(
     let source = authorize_server(&state, &access.caller, &from)
         .await
         .map_err(|e| match e.code() {
-            ErrorCode::NotFound | ErrorCode::Forbidden => e.at("from"),
+            ErrorCode::NotFound => e.at("from"),
             _ => e,
         })?;
     let target = access.server;
