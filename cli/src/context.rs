@@ -193,7 +193,7 @@ impl Context {
         };
         // A daemon that accepted the connection and did not answer in time
         // may only be slow.
-        if err.message().contains("timed out") {
+        if err.timed_out() {
             let seconds = self.timeout().as_secs();
             return err.hint(format!(
                 "{hint}; it had {seconds} s to answer, and --timeout SECONDS gives it longer"

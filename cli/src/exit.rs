@@ -10,7 +10,7 @@
 //! | 5 | not found (404) |
 //! | 6 | cancelled: the user answered no at a confirmation; nothing was changed |
 
-use modctl_client::{Error as ApiError, ErrorKind};
+use modctl_client::{Error as ApiError, ErrorCode, ErrorKind};
 
 use crate::output::paint_stderr;
 use crate::words::{self, Flag};
@@ -36,6 +36,10 @@ pub struct CliError {
     code: u8,
     message: String,
     hint: Option<String>,
+    /// The daemon's `field`, for an error it answered.
+    field: Option<String>,
+    /// A request that got no answer in time (the SDK's `is_timeout`).
+    timed_out: bool,
 }
 
 impl CliError {
@@ -45,6 +49,8 @@ impl CliError {
             code: FAILURE,
             message: message.into(),
             hint: None,
+            field: None,
+            timed_out: false,
         }
     }
 
@@ -54,6 +60,8 @@ impl CliError {
             code: USAGE,
             message: message.into(),
             hint: None,
+            field: None,
+            timed_out: false,
         }
     }
 
@@ -63,6 +71,8 @@ impl CliError {
             code,
             message: message.into(),
             hint: None,
+            field: None,
+            timed_out: false,
         }
     }
 
@@ -87,13 +97,18 @@ impl CliError {
         self.hint.as_deref()
     }
 
+    /// Whether the daemon did not answer in time.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
     /// The message in the words of a command whose flags are `flags`
-    /// (see [`crate::words`]); a hint the translation yields replaces the
-    /// current one.
+    /// (see [`crate::words`]): the daemon's `field` becomes its flag. A hint
+    /// the translation yields is added when there is none.
     pub fn in_words_of(mut self, flags: &[Flag]) -> Self {
-        let (message, hint) = words::reword(&self.message, flags);
+        let (message, hint) = words::reword(&self.message, self.field.as_deref(), flags);
         self.message = message;
-        if hint.is_some() {
+        if self.hint.is_none() {
             self.hint = hint;
         }
         self
@@ -116,12 +131,15 @@ impl CliError {
 }
 
 impl From<ApiError> for CliError {
-    /// The SDK's error with its exit code and a hint; the API's pointers to
-    /// endpoints become commands (flag names are the command's business: see
-    /// [`CliError::in_words_of`]).
+    /// The SDK's error with its exit code and a hint, chosen by its kind
+    /// (the status), code and field, never by its message; the API's
+    /// pointers to endpoints are cut from the message (flag names are the
+    /// command's business: see [`CliError::in_words_of`]).
     fn from(err: ApiError) -> Self {
         let message = err.message().to_owned();
-        let error = match err.kind() {
+        let server_not_found = err.code() == Some(&ErrorCode::NotFound)
+            && matches!(err.field(), Some("{id}" | "from"));
+        let mut error = match err.kind() {
             ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
                 .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
             ErrorKind::Forbidden => CliError::with_code(DENIED, message),
@@ -140,6 +158,8 @@ impl From<ApiError> for CliError {
                     "the daemon limits requests per key: wait {wait} and run the command again"
                 ))
             }
+            ErrorKind::NotFound if server_not_found => CliError::with_code(NOT_FOUND, message)
+                .hint("`modctl servers list` lists the servers your team has claimed"),
             ErrorKind::NotFound => CliError::with_code(NOT_FOUND, message),
             // The SDK's message names the URL and the root cause; which
             // setting the URL came from is added by `Context::explain`.
@@ -149,6 +169,8 @@ impl From<ApiError> for CliError {
             ErrorKind::Config => CliError::usage(message),
             _ => CliError::failure(message),
         };
+        error.field = err.field().map(str::to_owned);
+        error.timed_out = err.is_timeout();
         error.in_words_of(&[])
     }
 }

@@ -4,17 +4,21 @@
 //! (`minutes`), headers (`Idempotency-Key`) and endpoints
 //! (`GET /api/v1/servers`). The SDK passes them on unchanged, since its users
 //! send exactly those; a person at the terminal typed `--duration 29d`, so
-//! the CLI says `--duration` and `28d`. Every translation is a row of the
-//! tables below, and [`reword`] is the one place that applies them:
+//! the CLI says `--duration` and `28d`.
 //!
-//! - [`ENDPOINTS`]: an API tail of a message, moved into the hint in CLI words;
-//! - [`TEMPLATES`]: the same for a pointer to one server's (or job's)
-//!   endpoint, whose command names that server;
-//! - [`PHRASES`]: an API phrase inside a message, replaced;
+//! These tables only *word* messages: what the CLI does about an error (its
+//! exit code, which hint it shows, which field is the flag) is decided on the
+//! daemon's code, status and field (see [`crate::exit`]), never on its
+//! message, whose words may change in any release. [`reword`] applies them:
+//!
 //! - the per-command flag tables ([`ACTION`], [`CASES`], [`AUDIT`],
-//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`], [`DELIVERIES`]): a field named at the start of a message, or quoted in it,
-//!   becomes the flag; numbers of a field measured in minutes are written as
-//!   the durations `--duration` takes.
+//!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`],
+//!   [`DELIVERIES`]): the error's `field`, where the message names it (at
+//!   its start, or quoted), becomes the flag; numbers of a field measured in
+//!   minutes are written as the durations `--duration` takes;
+//! - [`API_TAILS`]: an API pointer at the end of a message, cut (the hint
+//!   says it with a command);
+//! - [`PHRASES`]: an API phrase inside a message, replaced.
 
 /// How a field's numbers are written on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,75 +92,17 @@ pub const DELIVERIES: &[Flag] = &[
     flag("before", "--before"),
 ];
 
-/// Messages that point at one server's (or job's) endpoint, as templates:
-/// a message matching the first becomes the second, with the third as its
-/// hint. `{name}` stands for any text and takes the same value wherever it
-/// appears.
-pub const TEMPLATES: &[(&str, &str, &str)] = &[
-    (
-        "{head}: capture one with `POST /api/v1/servers/{server}/structure-snapshot`",
-        "{head}",
-        "`modctl snapshot capture {server}` captures one",
-    ),
-    (
-        "{head}: list the ones kept with `GET /api/v1/servers/{server}/structure-snapshot`",
-        "{head}",
-        "`modctl snapshot list {server}` lists the ones kept",
-    ),
-    (
-        "restore job {job} of server {server} is still running: follow it with `GET /api/v1/servers/{server}/structure-snapshot/restore/{job}` and restore again once it has ended",
-        "restore job {job} of server {server} is still running",
-        "`modctl snapshot job {server} {job} --wait` follows it; restore again once it has ended",
-    ),
-];
-
-/// The values of `template`'s `{name}`s in `text`, if it matches. Each
-/// `{name}` takes the shortest text up to the literal that follows it (the
-/// rest of `text` when none does); a name seen twice must match the same text.
-fn match_template<'t>(template: &'t str, text: &str) -> Option<Vec<(&'t str, String)>> {
-    let mut values: Vec<(&str, String)> = Vec::new();
-    let (mut template, mut text) = (template, text);
-    loop {
-        let Some(open) = template.find('{') else {
-            return (template == text).then_some(values);
-        };
-        text = text.strip_prefix(&template[..open])?;
-        let close = open + template[open..].find('}')?;
-        let name = &template[open + 1..close];
-        template = &template[close + 1..];
-        let literal = &template[..template.find('{').unwrap_or(template.len())];
-        let end = if literal.is_empty() {
-            text.len()
-        } else {
-            text.find(literal)?
-        };
-        let value = &text[..end];
-        if value.is_empty() {
-            return None;
-        }
-        match values.iter().find(|(n, _)| *n == name) {
-            Some((_, seen)) if seen != value => return None,
-            Some(_) => {}
-            None => values.push((name, value.to_owned())),
-        }
-        text = &text[end..];
-    }
-}
-
-fn fill(template: &str, values: &[(&str, String)]) -> String {
-    values
-        .iter()
-        .fold(template.to_owned(), |text, (name, value)| {
-            text.replace(&format!("{{{name}}}"), value)
-        })
-}
-
-/// A message ending in an API pointer: the tail is cut from the message and
-/// the hint says the same with the CLI's command.
-pub const ENDPOINTS: &[(&str, &str)] = &[(
+/// The tails of daemon messages that point at an API endpoint, cut from
+/// the message: the CLI says the same with a command in its hint, which it
+/// chooses by the error's code and field (see [`crate::exit`]), never by
+/// these words. A message whose words changed keeps its tail, and the same
+/// hint.
+pub const API_TAILS: &[&str] = &[
     ": `GET /api/v1/servers` lists the servers your team has claimed",
-    "`modctl servers list` lists the servers your team has claimed",
-)];
+    ": capture one with `POST /api/v1/servers/",
+    ": list the ones kept with `GET /api/v1/servers/",
+    ": follow it with `GET /api/v1/servers/",
+];
 
 /// API phrases inside a message and what the CLI says instead.
 pub const PHRASES: &[(&str, &str)] = &[(
@@ -164,31 +110,40 @@ pub const PHRASES: &[(&str, &str)] = &[(
     "as `modctl config export` prints",
 )];
 
-/// `message` (and its hint, if any) in the CLI's words, for a command whose
-/// flags are `flags`. Returns the new message and, when an endpoint pointer
-/// was moved out of the message, the hint that replaces it.
-pub fn reword(message: &str, flags: &[Flag]) -> (String, Option<String>) {
+/// `message` in the words of a command whose flags are `flags`, for an
+/// error about `field` (the daemon's `field`, if any): the field is renamed
+/// to its flag where the message names it, an API tail is cut and API
+/// phrases are replaced. Returns the message and, when the field is one of
+/// `flags` but the message does not name it where it can be renamed, a
+/// hint naming the flag.
+pub fn reword(message: &str, field: Option<&str>, flags: &[Flag]) -> (String, Option<String>) {
     let mut text = message.to_owned();
-    let mut hint = None;
-    for (tail, cli) in ENDPOINTS {
-        if let Some(head) = text.strip_suffix(tail) {
-            text = head.to_owned();
-            hint = Some((*cli).to_owned());
-        }
-    }
-    for (api, cli, cli_hint) in TEMPLATES {
-        if let Some(values) = match_template(api, &text) {
-            text = fill(cli, &values);
-            hint = Some(fill(cli_hint, &values));
+    for tail in API_TAILS {
+        if let Some(at) = text.find(tail) {
+            text.truncate(at);
         }
     }
     for (api, cli) in PHRASES {
         text = text.replace(api, cli);
     }
-    for flag in flags {
-        text = reword_field(&text, flag);
+    let mut hint = None;
+    if let Some(flag) = field.and_then(|field| flags.iter().find(|f| f.api == field)) {
+        let renamed = reword_field(&text, flag);
+        if renamed == text {
+            hint = Some(format!("`{}` is what {} sets", flag.api, flag.cli));
+        }
+        text = renamed;
     }
     (text, hint)
+}
+
+/// The number of the restore job a `job_running` message names
+/// (`restore job 4 of server 1 is still running`), to word the hint with;
+/// `None` when the words are not those.
+pub fn running_job(message: &str) -> Option<i64> {
+    let rest = message.strip_prefix("restore job ")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest[..digits].parse().ok()
 }
 
 /// Renames `flag`'s field where the message names it: at its start
@@ -271,117 +226,141 @@ mod tests {
 
     #[test]
     fn action_fields_become_flags() {
-        for (api, cli) in [
+        for (field, api, cli) in [
             (
+                "minutes",
                 "minutes must be between 1 and 40320 for timeout, got 41760",
                 "--duration must be between 1m and 28d for timeout, got 29d",
             ),
             (
+                "minutes",
                 "minutes must be between 1 and 525600 for jail, got 0",
                 "--duration must be between 1m and 365d for jail, got 0m",
             ),
             (
+                "minutes",
                 "minutes is only used by timeout and jail, not by warn",
                 "--duration is only used by timeout and jail, not by warn",
             ),
             (
+                "minutes",
                 "minutes is required for timeout: 1 to 40320 (28 days)",
                 "--duration is required for timeout: 1m to 28d (28 days)",
             ),
             (
+                "delete_message_days",
                 "delete_message_days must be between 0 and 7 for ban, got 9",
                 "--delete-days must be between 0 and 7 for ban, got 9",
             ),
             (
+                "delete_message_days",
                 "delete_message_days is only used by ban, not by kick",
                 "--delete-days is only used by ban, not by kick",
             ),
             (
+                "reason",
                 "this server requires a reason for every action (moderation.require_reason): add \"reason\"",
                 "this server requires a reason for every action (moderation.require_reason): add --reason",
             ),
             (
+                "user_id",
                 "user_id: `alice` is not a discord user id",
                 "USER: `alice` is not a discord user id",
             ),
             (
+                "Idempotency-Key",
                 "Idempotency-Key must be 1 to 255 visible ASCII characters, e.g. a UUID",
                 "--idempotency-key must be 1 to 255 visible ASCII characters, e.g. a UUID",
             ),
         ] {
-            assert_eq!(reword(api, ACTION), (cli.to_owned(), None));
+            assert_eq!(reword(api, Some(field), ACTION), (cli.to_owned(), None));
         }
     }
 
     #[test]
-    fn a_field_is_only_renamed_where_the_message_names_it() {
+    fn only_the_field_the_daemon_names_is_renamed() {
         // "minutes" as a word inside a sentence, and a field of another command.
         let message = "the timeout ended 5 minutes ago; limit must be between 1 and 200";
-        assert_eq!(reword(message, ACTION).0, message);
+        assert_eq!(reword(message, None, ACTION).0, message);
+        assert_eq!(reword(message, Some("limit"), ACTION).0, message);
+        // Without a field, nothing is renamed, whatever the words.
+        let message = "minutes must be between 1 and 40320 for timeout, got 41760";
+        assert_eq!(reword(message, None, ACTION), (message.to_owned(), None));
         assert_eq!(
-            reword("limit must be between 1 and 200, got 201", CASES).0,
+            reword(
+                "limit must be between 1 and 200, got 201",
+                Some("limit"),
+                CASES
+            )
+            .0,
             "--limit must be between 1 and 200, got 201"
         );
         assert_eq!(
-            reword("`from` is required: the id of the server", CLONE).0,
+            reword(
+                "`from` is required: the id of the server",
+                Some("from"),
+                CLONE
+            )
+            .0,
             "--from is required: the id of the server"
         );
-    }
-
-    #[test]
-    fn snapshot_pointers_become_commands_for_the_server_they_name() {
         assert_eq!(
             reword(
-                "server -100 has no structure snapshot yet: capture one with `POST /api/v1/servers/-100/structure-snapshot`",
-                &[]
-            ),
-            (
-                "server -100 has no structure snapshot yet".to_owned(),
-                Some("`modctl snapshot capture -100` captures one".to_owned())
+                "snapshot_id 9 is not a snapshot of server 1",
+                Some("snapshot_id"),
+                RESTORE
             )
-        );
-        assert_eq!(
-            reword(
-                "server 1 has no structure snapshot 9: list the ones kept with `GET /api/v1/servers/1/structure-snapshot`",
-                &[]
-            ),
-            (
-                "server 1 has no structure snapshot 9".to_owned(),
-                Some("`modctl snapshot list 1` lists the ones kept".to_owned())
-            )
-        );
-        assert_eq!(
-            reword(
-                "restore job 4 of server 1 is still running: follow it with `GET /api/v1/servers/1/structure-snapshot/restore/4` and restore again once it has ended",
-                &[]
-            ),
-            (
-                "restore job 4 of server 1 is still running".to_owned(),
-                Some(
-                    "`modctl snapshot job 1 4 --wait` follows it; restore again once it has ended"
-                        .to_owned()
-                )
-            )
-        );
-        // A name seen twice must be the same text both times.
-        assert_eq!(match_template("job {job} of {job}", "job 4 of 5"), None);
-        assert_eq!(
-            reword("snapshot_id 9 is not a snapshot of server 1", RESTORE).0,
+            .0,
             "--from 9 is not a snapshot of server 1"
         );
     }
 
     #[test]
-    fn endpoint_pointers_become_commands_in_the_hint() {
+    fn a_field_the_message_does_not_name_is_named_in_the_hint() {
+        // The daemon's words changed; its field did not.
         assert_eq!(
             reword(
-                "server `1` not found: `GET /api/v1/servers` lists the servers your team has claimed",
-                &[]
+                "the timeout may last 28 days at most",
+                Some("minutes"),
+                ACTION
             ),
             (
-                "server `1` not found".to_owned(),
-                Some("`modctl servers list` lists the servers your team has claimed".to_owned())
+                "the timeout may last 28 days at most".to_owned(),
+                Some("`minutes` is what --duration sets".to_owned())
             )
         );
+    }
+
+    #[test]
+    fn api_pointers_are_cut_from_messages() {
+        for (api, cli) in [
+            (
+                "server -100 has no structure snapshot yet: capture one with `POST /api/v1/servers/-100/structure-snapshot`",
+                "server -100 has no structure snapshot yet",
+            ),
+            (
+                "server 1 has no structure snapshot 9: list the ones kept with `GET /api/v1/servers/1/structure-snapshot`",
+                "server 1 has no structure snapshot 9",
+            ),
+            (
+                "restore job 4 of server 1 is still running: follow it with `GET /api/v1/servers/1/structure-snapshot/restore/4` and restore again once it has ended",
+                "restore job 4 of server 1 is still running",
+            ),
+            (
+                "server `1` not found: `GET /api/v1/servers` lists the servers your team has claimed",
+                "server `1` not found",
+            ),
+            (
+                "the import body must be an export envelope: a JSON object as `GET /config/export` returns",
+                "the import body must be an export envelope: a JSON object as `modctl config export` prints",
+            ),
+        ] {
+            assert_eq!(reword(api, None, &[]), (cli.to_owned(), None));
+        }
+        assert_eq!(
+            running_job("restore job 4 of server 1 is still running: ..."),
+            Some(4)
+        );
+        assert_eq!(running_job("a restore is still running"), None);
     }
 }

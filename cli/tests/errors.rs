@@ -381,3 +381,175 @@ fn a_plan_limit_exits_4_with_a_hint_naming_the_plan() {
     ]));
     assert_snapshot!("bulk_over_the_free_limit", err);
 }
+
+/// A daemon that answers every request with `status` and `body`, for as
+/// long as the test runs: enough to see what the CLI makes of an answer.
+fn fake_daemon(status: u16, body: &'static str) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':')
+                    && name.eq_ignore_ascii_case("content-length")
+                {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut request_body = vec![0; length];
+            let _ = reader.read_exact(&mut request_body);
+            let _ = reader.get_mut().write_all(
+                format!(
+                    "HTTP/1.1 {status} Whatever\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    url
+}
+
+/// What the CLI does about a daemon's error follows its code, status and
+/// field, never its words (issue #24): the daemon may reword any message in
+/// any release, and the exit code and hint stay.
+#[test]
+fn reworded_daemon_messages_keep_the_exit_code_and_the_hint() {
+    let fixture = Fixture::start();
+    let run = |status: u16, body: &'static str, args: &[&str]| {
+        let url = fake_daemon(status, body);
+        failure(
+            modctl(&fixture, Some(&fixture.alpha_rw))
+                .env("MODCTL_URL", &url)
+                .args(args),
+        )
+    };
+    let snapshot_show = ["snapshot", "show", "-100"];
+    // Today's words and new ones, with the same code: the same hint.
+    let today = run(
+        404,
+        r#"{"error":"server -100 has no structure snapshot yet: capture one with `POST /api/v1/servers/-100/structure-snapshot`","code":"not_found"}"#,
+        &snapshot_show,
+    );
+    assert_eq!(
+        today,
+        "exit: 5\nerror: server -100 has no structure snapshot yet\nhint: `modctl snapshot capture -100` captures one\n"
+    );
+    let reworded = run(
+        404,
+        r#"{"error":"nothing captured for this group so far","code":"not_found"}"#,
+        &snapshot_show,
+    );
+    assert_eq!(
+        reworded,
+        "exit: 5\nerror: nothing captured for this group so far\nhint: `modctl snapshot capture -100` captures one\n"
+    );
+
+    let reworded = run(
+        404,
+        r#"{"error":"no server 42 here","code":"not_found","field":"{id}"}"#,
+        &["servers", "show", "42"],
+    );
+    assert_eq!(
+        reworded,
+        "exit: 5\nerror: no server 42 here\nhint: `modctl servers list` lists the servers your team has claimed\n"
+    );
+
+    // The webhooks hint follows `not_configured`, not the words: today's
+    // words under another code get no hint.
+    let hint = "hint: `modctl config set 1 webhooks.url https://...` and `modctl config set 1 webhooks.enabled true`; `modctl webhooks rotate-secret 1` creates a signing secret\n";
+    let reworded = run(
+        409,
+        r#"{"error":"set up webhooks first","code":"not_configured"}"#,
+        &["webhooks", "test", "1"],
+    );
+    assert_eq!(
+        reworded,
+        format!("exit: 1\nerror: set up webhooks first\n{hint}")
+    );
+    let other = run(
+        409,
+        r#"{"error":"webhooks are not configured for server 1: set `webhooks.url`","code":"conflict"}"#,
+        &["webhooks", "test", "1"],
+    );
+    assert_eq!(
+        other,
+        "exit: 1\nerror: webhooks are not configured for server 1: set `webhooks.url`\n"
+    );
+
+    // The field becomes the flag where the message names it, and is named
+    // in a hint where the words no longer do; no field, no renaming.
+    let timeout = [
+        "action",
+        "timeout",
+        ALPHA_DISCORD,
+        dm::ALICE,
+        "--duration",
+        "29d",
+    ];
+    let today = run(
+        400,
+        r#"{"error":"minutes must be between 1 and 40320 for timeout, got 41760","code":"invalid_field","field":"minutes"}"#,
+        &timeout,
+    );
+    assert_eq!(
+        today,
+        "exit: 1\nerror: --duration must be between 1m and 28d for timeout, got 29d\n"
+    );
+    let reworded = run(
+        400,
+        r#"{"error":"a timeout lasts 28 days at most","code":"invalid_field","field":"minutes"}"#,
+        &timeout,
+    );
+    assert_eq!(
+        reworded,
+        "exit: 1\nerror: a timeout lasts 28 days at most\nhint: `minutes` is what --duration sets\n"
+    );
+    let unnamed = run(
+        400,
+        r#"{"error":"minutes must be between 1 and 40320 for timeout, got 41760","code":"invalid_request"}"#,
+        &timeout,
+    );
+    assert_eq!(
+        unnamed,
+        "exit: 1\nerror: minutes must be between 1 and 40320 for timeout, got 41760\n"
+    );
+
+    // A running restore: the job's number when the words still say it,
+    // the same hint with a placeholder when they do not.
+    let restore = ["snapshot", "restore", "1", "--yes"];
+    let today = run(
+        409,
+        r#"{"error":"restore job 4 of server 1 is still running: follow it with `GET /api/v1/servers/1/structure-snapshot/restore/4` and restore again once it has ended","code":"job_running"}"#,
+        &restore,
+    );
+    assert_eq!(
+        today,
+        "exit: 1\nerror: restore job 4 of server 1 is still running\nhint: `modctl snapshot job 1 4 --wait` follows it; restore again once it has ended\n"
+    );
+    let reworded = run(
+        409,
+        r#"{"error":"a restore of this server is under way","code":"job_running"}"#,
+        &restore,
+    );
+    assert_eq!(
+        reworded,
+        "exit: 1\nerror: a restore of this server is under way\nhint: `modctl snapshot job 1 JOB --wait` follows it; restore again once it has ended\n"
+    );
+
+    // A code newer than this CLI: decided by its status.
+    let newer = run(
+        403,
+        r#"{"error":"this key is frozen","code":"key_frozen"}"#,
+        &["servers", "show", "42"],
+    );
+    assert_eq!(newer, "exit: 4\nerror: this key is frozen\n");
+}

@@ -2,13 +2,17 @@
 //!
 //! Every failed call yields one [`Error`]: its [`ErrorKind`] says what kind of
 //! failure it was (match on it), [`Error::status`] carries the HTTP status when
-//! the daemon answered, and [`Error::message`] the daemon's own `error` message.
+//! the daemon answered, [`Error::code`] the daemon's machine-readable code
+//! (finer than the kind: `scope_required`, `plan_limit`, `job_running`, ...),
+//! [`Error::field`] the field it is about, and [`Error::message`] the daemon's
+//! own `error` message, for people: its words may change in any release, so
+//! decide on the kind, the code or the field, never on the message.
 
 use std::fmt;
 
 use std::time::Duration;
 
-use modctl_types::Plan;
+use modctl_types::{ErrorCode, Plan};
 use reqwest::StatusCode;
 
 /// What kind of failure an [`Error`] is.
@@ -91,9 +95,12 @@ impl ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     status: Option<StatusCode>,
+    /// The daemon's code and field (boxed: errors travel in `Result`s).
+    answer: Option<Box<(ErrorCode, Option<String>)>>,
     message: String,
     limit: Option<u64>,
     retry_after: Option<Duration>,
+    timed_out: bool,
     #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
@@ -125,6 +132,54 @@ impl Error {
         self.status
     }
 
+    /// The daemon's machine-readable code, when the daemon answered (`None`
+    /// for transport and configuration errors).
+    ///
+    /// A daemon older than codes sends none: the code is then the general
+    /// one of the status ([`ErrorCode::for_status`]). A code newer than this
+    /// SDK is [`ErrorCode::Other`]: decide on [`Error::kind`] for it.
+    ///
+    /// ```
+    /// use modctl_client::{Error, ErrorCode, ErrorKind, StatusCode};
+    /// let err = Error::from_response(
+    ///     StatusCode::FORBIDDEN,
+    ///     r#"{"error":"this endpoint needs the `write` scope; the key has only `read`","code":"scope_required"}"#,
+    /// );
+    /// assert_eq!(err.kind(), ErrorKind::Forbidden);
+    /// match err.code() {
+    ///     Some(ErrorCode::ScopeRequired) => eprintln!("use a key with the write scope"),
+    ///     Some(ErrorCode::Forbidden) => eprintln!("that server belongs to another team"),
+    ///     _ => eprintln!("{err}"),
+    /// }
+    ///
+    /// // From a newer daemon: an unknown code, handled by its kind.
+    /// let newer = Error::from_response(StatusCode::CONFLICT, r#"{"error":"...","code":"frozen"}"#);
+    /// assert_eq!(newer.code(), Some(&ErrorCode::Other("frozen".into())));
+    /// assert_eq!(newer.kind(), ErrorKind::Conflict);
+    /// ```
+    pub fn code(&self) -> Option<&ErrorCode> {
+        self.answer.as_ref().map(|answer| &answer.0)
+    }
+
+    /// The field the error is about, when the daemon named one: a JSON path
+    /// into the body (`automod.spam.max_messages`, `events[3].at`), a query
+    /// parameter (`limit`), a header (`Idempotency-Key`) or a path parameter
+    /// in braces (`{id}`). Sent with `invalid_field` (always) and `not_found`
+    /// (when a parameter named what was not found).
+    ///
+    /// ```
+    /// use modctl_client::{Error, ErrorCode, StatusCode};
+    /// let err = Error::from_response(
+    ///     StatusCode::BAD_REQUEST,
+    ///     r#"{"error":"limit must be between 1 and 200, got 0","code":"invalid_field","field":"limit"}"#,
+    /// );
+    /// assert_eq!(err.code(), Some(&ErrorCode::InvalidField));
+    /// assert_eq!(err.field(), Some("limit"));
+    /// ```
+    pub fn field(&self) -> Option<&str> {
+        self.answer.as_ref().and_then(|answer| answer.1.as_deref())
+    }
+
     /// The daemon's `error` message, or a description of a local failure.
     ///
     /// ```
@@ -153,6 +208,14 @@ impl Error {
         self.limit
     }
 
+    /// Whether this [`ErrorKind::Transport`] error is a request that got no
+    /// answer within the client's timeout ([`crate::ClientBuilder::timeout`]):
+    /// the daemon may only be slow. (Waiting for a restore job longer than
+    /// the caller allowed is a transport error too, but not this.)
+    pub fn is_timeout(&self) -> bool {
+        self.timed_out
+    }
+
     /// For a 429: how long the daemon asked to wait (its `Retry-After`).
     pub fn retry_after(&self) -> Option<Duration> {
         self.retry_after
@@ -165,12 +228,21 @@ impl Error {
         let parsed = serde_json::from_str::<modctl_types::ErrorBody>(body);
         let mut kind = ErrorKind::from_status(status);
         let mut limit = None;
+        let mut code = ErrorCode::for_status(status.as_u16());
+        let mut field = None;
         let message = match parsed {
             Ok(parsed) => {
                 if let ErrorKind::PaymentRequired { required_plan } = &mut kind {
                     *required_plan = parsed.required_plan;
                     limit = parsed.limit;
                 }
+                // An older daemon sends no code: keep the status's.
+                if parsed.code != ErrorCode::Other(String::new()) {
+                    code = parsed.code;
+                } else if parsed.limit.is_some() {
+                    code = ErrorCode::PlanLimit;
+                }
+                field = parsed.field;
                 parsed.error
             }
             Err(_) if body.trim().is_empty() => status
@@ -182,9 +254,11 @@ impl Error {
         Error {
             kind,
             status: Some(status),
+            answer: Some(Box::new((code, field))),
             message,
             limit,
             retry_after: None,
+            timed_out: false,
             source: None,
         }
     }
@@ -207,7 +281,8 @@ impl Error {
                 url.to_string()
             },
         );
-        let message = if err.is_timeout() {
+        let timed_out = err.is_timeout();
+        let message = if timed_out {
             format!("no answer from {url} in time: the request timed out")
         } else if err.is_connect() {
             format!("cannot connect to {url}: {}", connect_cause(&err))
@@ -217,9 +292,11 @@ impl Error {
         Error {
             kind: ErrorKind::Transport,
             status: None,
+            answer: None,
             message,
             limit: None,
             retry_after: None,
+            timed_out,
             source: Some(Box::new(err)),
         }
     }
@@ -228,9 +305,11 @@ impl Error {
         Error {
             kind: ErrorKind::UnexpectedResponse,
             status: Some(status),
+            answer: None,
             message: format!("unexpected response: {detail}"),
             limit: None,
             retry_after: None,
+            timed_out: false,
             source: None,
         }
     }
@@ -241,9 +320,11 @@ impl Error {
         Error {
             kind: ErrorKind::Transport,
             status: None,
+            answer: None,
             message: message.into(),
             limit: None,
             retry_after: None,
+            timed_out: false,
             source: None,
         }
     }
@@ -252,9 +333,11 @@ impl Error {
         Error {
             kind: ErrorKind::Config,
             status: None,
+            answer: None,
             message: message.into(),
             limit: None,
             retry_after: None,
+            timed_out: false,
             source: None,
         }
     }
@@ -336,11 +419,36 @@ mod tests {
             .port()
     }
 
+    #[test]
+    fn codes_come_from_the_body_or_else_from_the_status() {
+        let err = Error::from_response(
+            StatusCode::CONFLICT,
+            r#"{"error":"restore job 4 of server 1 is still running","code":"job_running"}"#,
+        );
+        assert_eq!(err.kind(), ErrorKind::Conflict);
+        assert_eq!(err.code(), Some(&ErrorCode::JobRunning));
+        assert_eq!(err.field(), None);
+        // A daemon older than codes: the status's code.
+        let old =
+            Error::from_response(StatusCode::NOT_FOUND, r#"{"error":"server `1` not found"}"#);
+        assert_eq!(old.code(), Some(&ErrorCode::NotFound));
+        let old = Error::from_response(
+            StatusCode::PAYMENT_REQUIRED,
+            r#"{"error":"x","required_plan":"pro","limit":3}"#,
+        );
+        assert_eq!(old.code(), Some(&ErrorCode::PlanLimit));
+        // Not our body at all.
+        let html = Error::from_response(StatusCode::BAD_GATEWAY, "<html>bad gateway</html>");
+        assert_eq!(html.code(), Some(&ErrorCode::PlatformError));
+        assert_eq!(html.field(), None);
+    }
+
     #[tokio::test]
     async fn transport_errors_name_the_url_and_the_root_cause() {
         let port = free_port();
         let err = me_at(&format!("http://127.0.0.1:{port}"), Duration::from_secs(5)).await;
         assert_eq!(err.kind(), ErrorKind::Transport);
+        assert!(!err.is_timeout());
         assert!(
             err.message().starts_with(&format!(
                 "cannot connect to http://127.0.0.1:{port}/api/v1/me: connection refused: nothing listens"
@@ -353,6 +461,8 @@ mod tests {
         let silent = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", silent.local_addr().unwrap());
         let err = me_at(&url, Duration::from_millis(300)).await;
+        assert!(err.is_timeout());
+        assert_eq!(err.code(), None);
         assert_eq!(
             err.message(),
             format!("no answer from {url}/api/v1/me in time: the request timed out")

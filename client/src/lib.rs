@@ -56,6 +56,6 @@ pub mod types {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeExamples;
-pub use modctl_types::Plan;
+pub use modctl_types::{ErrorCode, Plan};
 pub use reqwest::StatusCode;
 pub use snapshots::RestoreWait;

@@ -1,14 +1,15 @@
 //! The one error type of the HTTP API.
 //!
 //! Every failure a handler or extractor can produce is an [`ApiError`], and
-//! every `ApiError` renders as `{"error": "<message>"}` with its status. Internal
+//! every `ApiError` renders as `{"error": "<message>", "code": "<code>"}` with
+//! its status (and `field` when [`ApiError::at`] named one). Internal
 //! errors are logged with their cause and answered with a generic message, so
 //! nothing about the database or the code leaks to callers.
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use modctl_types::ErrorBody;
+use modctl_types::{ErrorBody, ErrorCode};
 
 use crate::moderation::ModerationError;
 use crate::plans::PlanLimit;
@@ -17,12 +18,16 @@ use crate::store::StoreError;
 /// An API error: a status and a message that says what to fix.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// 400: the request is invalid.
+    /// 400: the request is invalid (`invalid_request`; `invalid_field` once
+    /// [`ApiError::at`] names the field).
     #[error("{0}")]
     BadRequest(String),
     /// 401: credentials are missing or invalid.
     #[error("{0}")]
     Unauthorized(String),
+    /// 401: the API key has expired (`key_expired`).
+    #[error("{0}")]
+    KeyExpired(String),
     /// 402: the team's plan does not allow the request (see [`crate::plans`]).
     #[error(transparent)]
     PaymentRequired(#[from] PlanLimit),
@@ -35,9 +40,12 @@ pub enum ApiError {
         /// Seconds until a request will be accepted again.
         retry_after: u64,
     },
-    /// 403: the key may not do this (scope, or a server of another team).
+    /// 403: the server belongs to another team.
     #[error("{0}")]
     Forbidden(String),
+    /// 403: the key lacks the scope the endpoint needs (`scope_required`).
+    #[error("{0}")]
+    ScopeRequired(String),
     /// 404: the resource does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -50,6 +58,13 @@ pub enum ApiError {
     /// 409: the request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
+    /// 409: the server's config lacks what the request needs
+    /// (`not_configured`).
+    #[error("{0}")]
+    NotConfigured(String),
+    /// 409: a job of the server is still running (`job_running`).
+    #[error("{0}")]
+    JobRunning(String),
     /// 412: an `If-Match` precondition failed.
     #[error("{0}")]
     PreconditionFailed(String),
@@ -83,21 +98,96 @@ pub enum ApiError {
     /// 500: a bug or an infrastructure failure; the cause is logged, not shown.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
+    /// `error` about `field` (see [`ApiError::at`]).
+    #[error("{error}")]
+    AtField {
+        /// The body field (JSON path), query parameter, header or path
+        /// parameter (`{id}`) the error is about.
+        field: String,
+        /// The error.
+        error: Box<ApiError>,
+    },
 }
 
 impl ApiError {
+    /// A `400` about `field`: `invalid_field`.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::BadRequest(message.into()).at(field)
+    }
+
+    /// This error, about `field`: a JSON path into the body
+    /// (`automod.spam.max_messages`, `events[3].at`), a query parameter
+    /// (`limit`), a header (`Idempotency-Key`) or a path parameter in braces
+    /// (`{id}`). A `400` becomes `invalid_field`; a `404` keeps `not_found`
+    /// and names the parameter whose value was not found. Only those two
+    /// carry a field (`docs/api.md`, "Error codes"; the e2e tests check it).
+    pub fn at(self, field: impl Into<String>) -> ApiError {
+        let error = match self {
+            ApiError::AtField { error, .. } => error,
+            other => Box::new(other),
+        };
+        ApiError::AtField {
+            field: field.into(),
+            error,
+        }
+    }
+
+    /// The field this error is about, if it names one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ApiError::AtField { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    /// The machine-readable code of this error (see `docs/api.md`, "Error
+    /// codes").
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::BadRequest(_) => ErrorCode::InvalidRequest,
+            ApiError::Unauthorized(_) => ErrorCode::Unauthorized,
+            ApiError::KeyExpired(_) => ErrorCode::KeyExpired,
+            ApiError::PaymentRequired(limit) if limit.limit.is_some() => ErrorCode::PlanLimit,
+            ApiError::PaymentRequired(_) => ErrorCode::PlanRequired,
+            ApiError::TooManyRequests { .. } => ErrorCode::RateLimited,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::ScopeRequired(_) => ErrorCode::ScopeRequired,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::MethodNotAllowed(_) => ErrorCode::MethodNotAllowed,
+            ApiError::RequestTimeout(_) => ErrorCode::RequestTimeout,
+            ApiError::Conflict(_) => ErrorCode::Conflict,
+            ApiError::NotConfigured(_) => ErrorCode::NotConfigured,
+            ApiError::JobRunning(_) => ErrorCode::JobRunning,
+            ApiError::PreconditionFailed(_) => ErrorCode::PreconditionFailed,
+            ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            ApiError::UriTooLong(_) => ErrorCode::UriTooLong,
+            ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
+            ApiError::HeadersTooLarge(_) => ErrorCode::HeadersTooLarge,
+            ApiError::BadGateway(_) => ErrorCode::PlatformError,
+            ApiError::ServiceUnavailable(_) => ErrorCode::Unavailable,
+            ApiError::RetryLater { .. } => ErrorCode::Busy,
+            ApiError::Internal(_) => ErrorCode::Internal,
+            ApiError::AtField { error, .. } => match error.code() {
+                ErrorCode::InvalidRequest => ErrorCode::InvalidField,
+                other => other,
+            },
+        }
+    }
+
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized(_) | ApiError::KeyExpired(_) => StatusCode::UNAUTHORIZED,
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::ScopeRequired(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::NotConfigured(_) | ApiError::JobRunning(_) => {
+                StatusCode::CONFLICT
+            }
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
@@ -108,6 +198,15 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::AtField { error, .. } => error.status(),
+        }
+    }
+
+    /// The error under any [`ApiError::AtField`].
+    fn inner(&self) -> &ApiError {
+        match self {
+            ApiError::AtField { error, .. } => error.inner(),
+            other => other,
         }
     }
 }
@@ -115,21 +214,22 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let message = match &self {
+        let message = match self.inner() {
             ApiError::Internal(cause) => {
                 tracing::error!(error = format!("{cause:#}"), "internal error");
                 "internal error; the daemon's log has the details".to_owned()
             }
             other => other.to_string(),
         };
-        let mut body = ErrorBody::new(message);
-        if let ApiError::PaymentRequired(limit) = &self {
+        let mut body = ErrorBody::coded(self.code(), message);
+        body.field = self.field().map(str::to_owned);
+        if let ApiError::PaymentRequired(limit) = self.inner() {
             body.required_plan = Some(limit.required_plan);
             body.limit = limit.limit;
         }
         let mut response = (status, Json(body)).into_response();
-        match &self {
-            ApiError::Unauthorized(_) => {
+        match self.inner() {
+            ApiError::Unauthorized(_) | ApiError::KeyExpired(_) => {
                 response
                     .headers_mut()
                     .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
@@ -178,6 +278,7 @@ impl From<ModerationError> for ApiError {
     fn from(err: ModerationError) -> Self {
         match err {
             ModerationError::Invalid(m) => ApiError::BadRequest(m),
+            ModerationError::InvalidField { field, message } => ApiError::invalid(field, message),
             ModerationError::Conflict(m) => ApiError::Conflict(m),
             ModerationError::Store(e) => e.into(),
             e @ ModerationError::Task(_) => ApiError::Internal(e.into()),
@@ -214,5 +315,73 @@ mod tests {
             ApiError::from(crate::store::testing::other_failure()).status(),
             StatusCode::INTERNAL_SERVER_ERROR
         );
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    async fn body(error: ApiError) -> (StatusCode, serde_json::Value) {
+        let response = error.into_response();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn every_error_has_a_code_and_a_field_when_named() {
+        let (status, json) = body(ApiError::invalid("limit", "limit must be 1 to 200")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            json,
+            serde_json::json!({"error": "limit must be 1 to 200", "code": "invalid_field", "field": "limit"})
+        );
+        let (status, json) = body(ApiError::NotFound("no".into()).at("{id}")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(json["code"], "not_found");
+        assert_eq!(json["field"], "{id}");
+        let (_, json) = body(ApiError::BadRequest("not JSON".into())).await;
+        assert_eq!(
+            json,
+            serde_json::json!({"error": "not JSON", "code": "invalid_request"})
+        );
+        // A field named twice keeps the last, with one layer.
+        let twice = ApiError::invalid("a", "x").at("b");
+        assert_eq!(
+            (twice.field(), twice.code()),
+            (Some("b"), ErrorCode::InvalidField)
+        );
+        for (error, code) in [
+            (ApiError::KeyExpired("x".into()), "key_expired"),
+            (ApiError::ScopeRequired("x".into()), "scope_required"),
+            (ApiError::JobRunning("x".into()), "job_running"),
+            (ApiError::NotConfigured("x".into()), "not_configured"),
+            (
+                ApiError::RetryLater {
+                    message: "x".into(),
+                    retry_after: 1,
+                },
+                "busy",
+            ),
+            (ApiError::ServiceUnavailable("x".into()), "unavailable"),
+            (ApiError::BadGateway("x".into()), "platform_error"),
+            (
+                ApiError::Internal(anyhow::anyhow!("secret cause")),
+                "internal",
+            ),
+        ] {
+            let status = error.status();
+            let (answered, json) = body(error).await;
+            assert_eq!(answered, status);
+            assert_eq!(json["code"], code);
+            assert_eq!(
+                ErrorCode::parse(code).status(),
+                Some(status.as_u16()),
+                "{code}"
+            );
+        }
     }
 }

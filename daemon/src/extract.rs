@@ -175,13 +175,47 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
             source_message(&e)
         )),
         JsonRejection::JsonDataError(e) => {
-            ApiError::BadRequest(format!("invalid request body: {}", source_message(&e)))
+            let error =
+                ApiError::BadRequest(format!("invalid request body: {}", source_message(&e)));
+            match json_path(&e) {
+                Some(path) => error.at(path),
+                None => error,
+            }
         }
         other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge(
             format!("request body is too large: the limit is {MAX_BODY_BYTES} bytes"),
         ),
         other => ApiError::BadRequest(format!("cannot read request body: {}", other.body_text())),
     }
+}
+
+/// The path to the value a typed body failed at (`events[3].at`), when it
+/// is not the whole body (a missing field fails at the object that lacks it:
+/// `.` for the top level, which names no field).
+fn json_path(err: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let mut source = Some(err);
+    while let Some(current) = source {
+        if let Some(e) = current.downcast_ref::<serde_path_to_error::Error<serde_json::Error>>() {
+            let path = e.path().to_string();
+            return (path != ".").then_some(path);
+        }
+        source = current.source();
+    }
+    None
+}
+
+/// The query parameter a typed query failed at (`limit`), if one.
+fn query_parameter(err: &(dyn std::error::Error + 'static)) -> Option<String> {
+    type QueryError = serde_path_to_error::Error<serde_urlencoded::de::Error>;
+    let mut source = Some(err);
+    while let Some(current) = source {
+        if let Some(e) = current.downcast_ref::<QueryError>() {
+            let path = e.path().to_string();
+            return (path != ".").then_some(path);
+        }
+        source = current.source();
+    }
+    None
 }
 
 /// serde_json's message without axum's "Failed to deserialize..." wrapper,
@@ -425,10 +459,14 @@ where
             .await
             .map(|q| ApiQuery(q.0))
             .map_err(|rejection: QueryRejection| {
-                ApiError::BadRequest(format!(
+                let error = ApiError::BadRequest(format!(
                     "invalid query string: {}",
                     source_message(&rejection)
-                ))
+                ));
+                match query_parameter(&rejection) {
+                    Some(name) => error.at(name),
+                    None => error,
+                }
             })
     }
 }

@@ -358,8 +358,14 @@ async fn json_errors_and_logging(request: Request, next: Next) -> Response {
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if (status.is_client_error() || status.is_server_error()) && !is_json {
         let message = status.canonical_reason().unwrap_or("error").to_lowercase();
-        let mut replaced =
-            (status, axum::Json(modctl_types::ErrorBody::new(message))).into_response();
+        let mut replaced = (
+            status,
+            axum::Json(modctl_types::ErrorBody::coded(
+                modctl_types::ErrorCode::for_status(status.as_u16()),
+                message,
+            )),
+        )
+            .into_response();
         if let Some(allow) = response.headers().get(header::ALLOW) {
             replaced.headers_mut().insert(header::ALLOW, allow.clone());
         }

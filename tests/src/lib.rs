@@ -644,9 +644,32 @@ pub fn eventually(what: &str, done: impl Fn() -> bool) {
 }
 
 /// Reads a response that must be an error in our format: `application/json`
-/// with exactly one field, `error`, a non-empty string. Returns the status and
-/// the message.
+/// with a non-empty `error` string and a `code` whose status is the
+/// response's (see [`error_parts`]). Returns the status and the message.
 pub async fn error_body(response: reqwest::Response) -> (reqwest::StatusCode, String) {
+    let parts = error_parts(response).await;
+    (parts.status, parts.message)
+}
+
+/// An error answer, read and checked by [`error_parts`].
+#[derive(Debug, Clone)]
+pub struct ErrorParts {
+    /// The response's status.
+    pub status: reqwest::StatusCode,
+    /// `error`.
+    pub message: String,
+    /// `code`, as sent.
+    pub code: String,
+    /// `field`, if sent.
+    pub field: Option<String>,
+}
+
+/// Reads a response that must be an error in our format: `application/json`
+/// with a non-empty `error` string and a `code` this daemon documents, sent
+/// with the response's status; `field` (a non-empty string) always with
+/// `invalid_field`, otherwise only with `not_found`; `required_plan` and
+/// `limit` only on a 402; no other field.
+pub async fn error_parts(response: reqwest::Response) -> ErrorParts {
     let status = response.status();
     let content_type = response
         .headers()
@@ -659,10 +682,49 @@ pub async fn error_body(response: reqwest::Response) -> (reqwest::StatusCode, St
     );
     let body: serde_json::Value = response.json().await.expect("JSON body");
     let object = body.as_object().expect("error body is an object");
-    assert_eq!(object.len(), 1, "error body has exactly one field: {body}");
     let message = object["error"].as_str().expect("`error` is a string");
     assert!(!message.is_empty(), "error message is empty");
-    (status, message.to_owned())
+    let code = object
+        .get("code")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_else(|| panic!("error body has a string `code`: {body}"));
+    let known = modctl_types::ErrorCode::parse(code);
+    assert_eq!(
+        known.status(),
+        Some(status.as_u16()),
+        "`{code}` is a documented code of status {status}: {body}"
+    );
+    let field = object.get("field").map(|field| {
+        let field = field.as_str().expect("`field` is a string");
+        assert!(!field.is_empty(), "`field` is empty: {body}");
+        field.to_owned()
+    });
+    match known {
+        modctl_types::ErrorCode::InvalidField => {
+            assert!(field.is_some(), "invalid_field names its field: {body}")
+        }
+        modctl_types::ErrorCode::NotFound => {}
+        _ => assert!(
+            field.is_none(),
+            "only invalid_field and not_found name a field: {body}"
+        ),
+    }
+    let plan_fields = ["required_plan", "limit"];
+    for key in object.keys() {
+        let allowed = ["error", "code", "field"].contains(&key.as_str())
+            || (status == reqwest::StatusCode::PAYMENT_REQUIRED
+                && plan_fields.contains(&key.as_str()));
+        assert!(
+            allowed,
+            "unexpected field `{key}` in the error body: {body}"
+        );
+    }
+    ErrorParts {
+        status,
+        message: message.to_owned(),
+        code: code.to_owned(),
+        field,
+    }
 }
 
 /// Asserts that a server's config was never written: revision 0, no audit entries.

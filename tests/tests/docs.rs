@@ -153,3 +153,31 @@ fn the_platform_needs_table_is_the_same_in_the_readme_and_the_api_notes() {
         assert!(readme.contains(platform), "{platform} missing");
     }
 }
+
+/// docs/api.md's table of error codes (issue #24) has one row per code the
+/// daemon knows, in the order of `ErrorCode::KNOWN`, with its status.
+#[test]
+fn the_error_code_table_lists_every_code_with_its_status() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md")).unwrap();
+    let begin = text
+        .find("| code | status | meaning |")
+        .expect("docs/api.md has the table of error codes");
+    let rows: Vec<(String, u16)> = text[begin..]
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (
+                cells[1].trim_matches('`').to_owned(),
+                cells[2].parse().expect("a status"),
+            )
+        })
+        .collect();
+    let known: Vec<(String, u16)> = modctl_types::ErrorCode::KNOWN
+        .iter()
+        .map(|code| (code.to_string(), code.status().unwrap()))
+        .collect();
+    assert_eq!(rows, known);
+}

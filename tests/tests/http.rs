@@ -44,7 +44,8 @@ impl RawResponse {
         })
     }
 
-    /// The message of an error in our format: JSON, exactly one field `error`.
+    /// The message of an error in our format: JSON with two fields, `error`
+    /// and a `code` documented for the response's status.
     fn error_message(&self) -> String {
         assert_eq!(
             self.header("content-type"),
@@ -54,7 +55,19 @@ impl RawResponse {
         );
         let body: serde_json::Value = serde_json::from_slice(&self.body).expect("JSON body");
         let object = body.as_object().expect("error body is an object");
-        assert_eq!(object.len(), 1, "error body has exactly one field: {body}");
+        assert_eq!(object.len(), 2, "error body has `error` and `code`: {body}");
+        let status: u16 = self
+            .head
+            .split(' ')
+            .nth(1)
+            .and_then(|status| status.parse().ok())
+            .expect("a status line");
+        let code = object["code"].as_str().expect("`code` is a string");
+        assert_eq!(
+            modctl_types::ErrorCode::parse(code).status(),
+            Some(status),
+            "`{code}` is a documented code of status {status}"
+        );
         let message = object["error"].as_str().expect("`error` is a string");
         assert!(!message.is_empty(), "error message is empty");
         message.to_owned()

@@ -39,7 +39,7 @@ pub mod snapshot;
 pub mod webhooks;
 
 pub use auth::{Me, Plan, PlanLimits, Scope, Team};
-pub use error::ErrorBody;
+pub use error::{ErrorBody, ErrorCode};
 pub use meta::{Health, Readiness};
 pub use servers::{Platform, Server, ServerList};
 

@@ -352,7 +352,12 @@ async fn bulk(
             Err(e) => BulkResult {
                 user_id: user.clone(),
                 response: None,
-                error: Some(words::reword(e.message(), words::ACTION).0),
+                error: Some(
+                    CliError::from(e)
+                        .in_words_of(words::ACTION)
+                        .message()
+                        .to_owned(),
+                ),
             },
         };
         results.push(result);

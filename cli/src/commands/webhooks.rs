@@ -202,10 +202,12 @@ pub async fn run(context: &Context, command: WebhooksCommand) -> Result<u8, CliE
     Ok(exit::OK)
 }
 
-/// The daemon's 409 names config endpoints; the hint names the commands.
+/// The daemon's `not_configured` names config endpoints; the hint names the
+/// commands.
 fn not_configured(err: modctl_client::Error, server: &str) -> CliError {
+    let unconfigured = err.code() == Some(&modctl_client::ErrorCode::NotConfigured);
     let error = CliError::from(err);
-    if error.message().starts_with("webhooks are not configured") && error.hint_text().is_none() {
+    if unconfigured && error.hint_text().is_none() {
         error.hint(format!(
             "`modctl config set {server} webhooks.url https://...` and `modctl config set {server} webhooks.enabled true`; \
              `modctl webhooks rotate-secret {server}` creates a signing secret"

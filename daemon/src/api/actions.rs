@@ -49,7 +49,9 @@ pub async fn perform(
     headers: HeaderMap,
     ApiJson(body): ApiJson<ActionRequest>,
 ) -> ApiResult<Json<ActionResponse>> {
-    let action: Action = action.parse().map_err(ApiError::BadRequest)?;
+    let action: Action = action
+        .parse()
+        .map_err(|e| ApiError::invalid("{action}", e))?;
     let idempotency_key = headers
         .get("idempotency-key")
         // A header that is not even ASCII fails the same check as a bad one.
@@ -84,13 +86,16 @@ pub async fn list(
     access: ReadServer,
     ApiQuery(query): ApiQuery<CaseQuery>,
 ) -> ApiResult<Json<CaseList>> {
-    let limit = query.page_size().map_err(ApiError::BadRequest)?;
+    let limit = query
+        .page_size()
+        .map_err(|e| ApiError::invalid("limit", e))?;
     if let (Some(since), Some(until)) = (query.since, query.until)
         && since >= until
     {
-        return Err(ApiError::BadRequest(format!(
-            "since ({since}) must be before until ({until})"
-        )));
+        return Err(ApiError::invalid(
+            "since",
+            format!("since ({since}) must be before until ({until})"),
+        ));
     }
     let id = access.server.id;
     let cases = state
@@ -139,9 +144,12 @@ pub async fn show(
     let number = match case_id.parse::<i64>() {
         Ok(number) if number > 0 => number,
         _ => {
-            return Err(ApiError::BadRequest(format!(
-                "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
-            )));
+            return Err(ApiError::invalid(
+                "{case_id}",
+                format!(
+                    "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
+                ),
+            ));
         }
     };
     let id = access.server.id.clone();
@@ -154,6 +162,7 @@ pub async fn show(
             "case #{number} not found on server {}",
             access.server.id
         ))
+        .at("{case_id}")
     })
 }
 

@@ -15,7 +15,7 @@ use modctl_types::config::{
     ImportReport, SCHEMA_VERSION, SectionName, Sections, ServerConfig,
 };
 use modctl_types::query::{AuditQuery, CloneOptions, ImportOptions};
-use modctl_types::{ErrorBody, Platform, Server};
+use modctl_types::{ErrorBody, ErrorCode, Platform, Server};
 use serde_json::Value;
 
 use crate::AppState;
@@ -280,7 +280,13 @@ pub async fn clone(
 ) -> ApiResult<Json<ImportReport>> {
     let from = clone_source(&body, &access.server.id)?;
     let expected_revision = if_match(&headers)?;
-    let source = authorize_server(&state, &access.caller, &from).await?;
+    // The source server is the body's `from`, not the path's `{id}`.
+    let source = authorize_server(&state, &access.caller, &from)
+        .await
+        .map_err(|e| match e.code() {
+            ErrorCode::NotFound => e.at("from"),
+            _ => e,
+        })?;
     let target = access.server;
     let actor = access.caller.actor();
     let secrets = state.store.secrets().clone();
@@ -339,7 +345,9 @@ pub async fn audit(
     access: ReadServer,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<AuditList>> {
-    let limit = query.page_size().map_err(ApiError::BadRequest)?;
+    let limit = query
+        .page_size()
+        .map_err(|e| ApiError::invalid("limit", e))?;
     let id = access.server.id;
     let entries = state
         .store
@@ -367,7 +375,8 @@ fn with_etag(revision: u64, body: impl IntoResponse) -> Response {
 }
 
 fn parse_section(name: &str) -> Result<SectionName, ApiError> {
-    name.parse().map_err(ApiError::NotFound)
+    name.parse()
+        .map_err(|e| ApiError::NotFound(e).at("{section}"))
 }
 
 /// `If-Match: "3"` (also `W/"3"`, `3`); `*` or no header means no condition.
@@ -376,8 +385,9 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
         return Ok(None);
     };
     let bad = || {
-        ApiError::BadRequest(
-            "If-Match must be a revision as sent in the ETag header, e.g. \"3\"".into(),
+        ApiError::invalid(
+            "If-Match",
+            "If-Match must be a revision as sent in the ETag header, e.g. \"3\"",
         )
     };
     let text = value.to_str().map_err(|_| bad())?.trim();
@@ -388,16 +398,28 @@ fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
     text.parse().map(Some).map_err(|_| bad())
 }
 
+/// A `400` for config values that failed validation: `field` is the first
+/// one's path from the config root (the message names them all).
 fn invalid(errors: &[FieldError]) -> ApiError {
-    ApiError::BadRequest(join(errors))
+    at_first(ApiError::BadRequest(join(errors)), errors)
 }
 
 /// `what` is `import` or `clone`.
 fn refused(what: &str, errors: &[FieldError]) -> ApiError {
-    ApiError::BadRequest(format!(
-        "{what} refused, nothing was changed: {}",
-        join(errors)
-    ))
+    at_first(
+        ApiError::BadRequest(format!(
+            "{what} refused, nothing was changed: {}",
+            join(errors)
+        )),
+        errors,
+    )
+}
+
+fn at_first(error: ApiError, errors: &[FieldError]) -> ApiError {
+    match errors.first() {
+        Some(first) if !first.path.is_empty() => error.at(first.path.clone()),
+        _ => error,
+    }
 }
 
 fn join(errors: &[FieldError]) -> String {
@@ -424,26 +446,34 @@ impl ParsedEnvelope {
         match body.get("format") {
             Some(Value::String(format)) if format == EXPORT_FORMAT => {}
             Some(Value::String(other)) => {
-                return Err(ApiError::BadRequest(format!(
-                    "not a modctl config export: `format` is \"{other}\", expected \"{EXPORT_FORMAT}\""
-                )));
+                return Err(ApiError::invalid(
+                    "format",
+                    format!(
+                        "not a modctl config export: `format` is \"{other}\", expected \"{EXPORT_FORMAT}\""
+                    ),
+                ));
             }
             _ => {
-                return Err(ApiError::BadRequest(format!(
-                    "not a modctl config export: `format` must be \"{EXPORT_FORMAT}\""
-                )));
+                return Err(ApiError::invalid(
+                    "format",
+                    format!("not a modctl config export: `format` must be \"{EXPORT_FORMAT}\""),
+                ));
             }
         }
         match body.get("schema_version").and_then(Value::as_u64) {
             Some(version) if version > u64::from(SCHEMA_VERSION) => {
-                return Err(ApiError::BadRequest(format!(
-                    "the export has schema version {version}, newer than this daemon reads ({SCHEMA_VERSION}): upgrade modctld"
-                )));
+                return Err(ApiError::invalid(
+                    "schema_version",
+                    format!(
+                        "the export has schema version {version}, newer than this daemon reads ({SCHEMA_VERSION}): upgrade modctld"
+                    ),
+                ));
             }
             Some(version) if version >= 1 => {}
             _ => {
-                return Err(ApiError::BadRequest(
-                    "`schema_version` must be a positive integer, as in an export".into(),
+                return Err(ApiError::invalid(
+                    "schema_version",
+                    "`schema_version` must be a positive integer, as in an export",
                 ));
             }
         }
@@ -458,16 +488,17 @@ impl ParsedEnvelope {
         informational::<u64>(&body, "revision", "a revision number")?;
         informational::<Vec<String>>(&body, "redacted", "a list of field names")?;
         let Some(Value::Object(sections)) = body.remove("sections") else {
-            return Err(ApiError::BadRequest(
-                "`sections` must be an object of config sections".into(),
+            return Err(ApiError::invalid(
+                "sections",
+                "`sections` must be an object of config sections",
             ));
         };
         let sections = sections
             .into_iter()
             .map(|(name, value)| {
-                let name = name
-                    .parse::<SectionName>()
-                    .map_err(|e| ApiError::BadRequest(format!("sections: {e}")))?;
+                let name = name.parse::<SectionName>().map_err(|e| {
+                    ApiError::invalid(format!("sections.{name}"), format!("sections: {e}"))
+                })?;
                 Ok((name, value))
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
@@ -488,7 +519,7 @@ fn informational<T: serde::de::DeserializeOwned>(
     })?;
     T::deserialize(value)
         .map(drop)
-        .map_err(|e| ApiError::BadRequest(format!("`{name}` must be {what}: {e}")))
+        .map_err(|e| ApiError::invalid(name, format!("`{name}` must be {what}: {e}")))
 }
 
 /// The `from` of a clone body, checked strictly.
@@ -499,23 +530,28 @@ fn clone_source(body: &Value, target: &str) -> Result<String, ApiError> {
         ));
     };
     if let Some(unknown) = fields.keys().find(|k| *k != "from") {
-        return Err(ApiError::BadRequest(format!(
-            "unknown field `{unknown}` in the clone body: only `from` is accepted"
-        )));
+        return Err(ApiError::invalid(
+            unknown.clone(),
+            format!("unknown field `{unknown}` in the clone body: only `from` is accepted"),
+        ));
     }
     match fields.get("from") {
-        None => Err(ApiError::BadRequest(
-            "`from` is required: the id of the server to copy the config from".into(),
+        None => Err(ApiError::invalid(
+            "from",
+            "`from` is required: the id of the server to copy the config from",
         )),
-        Some(Value::String(from)) if from.is_empty() => Err(ApiError::BadRequest(
-            "`from` must not be empty: give the id of the server to copy from".into(),
+        Some(Value::String(from)) if from.is_empty() => Err(ApiError::invalid(
+            "from",
+            "`from` must not be empty: give the id of the server to copy from",
         )),
-        Some(Value::String(from)) if from == target => Err(ApiError::BadRequest(
-            "`from` is this server: name another server to copy from".into(),
+        Some(Value::String(from)) if from == target => Err(ApiError::invalid(
+            "from",
+            "`from` is this server: name another server to copy from",
         )),
         Some(Value::String(from)) => Ok(from.clone()),
-        Some(_) => Err(ApiError::BadRequest(
-            "`from` must be a string: the id of the server to copy from".into(),
+        Some(_) => Err(ApiError::invalid(
+            "from",
+            "`from` must be a string: the id of the server to copy from",
         )),
     }
 }

@@ -83,7 +83,7 @@ pub async fn ingest(
     // The body's bytes are dropped once parsed.
     let batch: ActivityBatch = extract::read_json(request, MAX_BATCH_BODY_BYTES).await?;
     let now = state.clock.now_unix();
-    let events = validate(&server, batch, now).map_err(ApiError::BadRequest)?;
+    let events = validate(&server, batch, now)?;
     let batch = Batch {
         team_id,
         server_id: server,
@@ -134,11 +134,12 @@ fn size(bytes: usize) -> String {
 
 /// Checks every event of `batch` (received at `now`) and turns them into
 /// [`ActivityEvent`]s, or names the first bad one.
-fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<ActivityEvent>, String> {
+fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<ActivityEvent>, ApiError> {
     let count = batch.events.len();
     if !(1..=MAX_BATCH_EVENTS).contains(&count) {
-        return Err(format!(
-            "events must hold 1 to {MAX_BATCH_EVENTS} events, got {count}"
+        return Err(ApiError::invalid(
+            "events",
+            format!("events must hold 1 to {MAX_BATCH_EVENTS} events, got {count}"),
         ));
     }
     let oldest = rollups::oldest_accepted(now);
@@ -149,8 +150,12 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
         .into_iter()
         .enumerate()
         .map(|(i, event)| {
-            check(&event, oldest, now)
-                .map_err(|why| format!("events[{i}] (id `{}`): {why}", event.id))?;
+            check(&event, oldest, now).map_err(|(field, why)| {
+                ApiError::invalid(
+                    format!("events[{i}].{field}"),
+                    format!("events[{i}] (id `{}`): {why}", event.id),
+                )
+            })?;
             Ok(ActivityEvent {
                 server_id: Arc::clone(&server),
                 event_id: Some(event.id),
@@ -167,53 +172,67 @@ fn validate(server: &str, batch: ActivityBatch, now: i64) -> Result<Vec<Activity
         .collect()
 }
 
-fn check(event: &BatchEvent, oldest: i64, now: i64) -> Result<(), String> {
+/// `Err` names the event's field that is wrong, and why.
+fn check(event: &BatchEvent, oldest: i64, now: i64) -> Result<(), (&'static str, String)> {
     if event.id.is_empty() || event.id.len() > MAX_EVENT_ID_BYTES {
-        return Err(format!("id must be 1 to {MAX_EVENT_ID_BYTES} bytes"));
+        return Err(("id", format!("id must be 1 to {MAX_EVENT_ID_BYTES} bytes")));
     }
     if event.user_id.is_empty() || event.user_id.len() > MAX_ID_BYTES {
-        return Err(format!("user_id must be 1 to {MAX_ID_BYTES} bytes"));
+        return Err((
+            "user_id",
+            format!("user_id must be 1 to {MAX_ID_BYTES} bytes"),
+        ));
     }
     let needs_channel = matches!(event.kind, ActivityKind::Message | ActivityKind::Voice);
     match &event.channel_id {
         None if needs_channel => {
-            return Err(format!(
-                "a {} event needs a channel_id",
-                event.kind.as_str()
+            return Err((
+                "channel_id",
+                format!("a {} event needs a channel_id", event.kind.as_str()),
             ));
         }
         Some(c) if c.is_empty() || c.len() > MAX_ID_BYTES => {
-            return Err(format!("channel_id must be 1 to {MAX_ID_BYTES} bytes"));
+            return Err((
+                "channel_id",
+                format!("channel_id must be 1 to {MAX_ID_BYTES} bytes"),
+            ));
         }
         _ => {}
     }
     match (event.kind, event.minutes) {
         (ActivityKind::Voice, Some(m)) if (1..=MAX_VOICE_MINUTES).contains(&m) => {}
         (ActivityKind::Voice, _) => {
-            return Err(format!(
-                "a voice event needs minutes from 1 to {MAX_VOICE_MINUTES}"
+            return Err((
+                "minutes",
+                format!("a voice event needs minutes from 1 to {MAX_VOICE_MINUTES}"),
             ));
         }
         (kind, Some(_)) => {
-            return Err(format!(
-                "minutes is only for voice events, not {}",
-                kind.as_str()
+            return Err((
+                "minutes",
+                format!("minutes is only for voice events, not {}", kind.as_str()),
             ));
         }
         _ => {}
     }
     let at = event.at.as_second();
     if at < oldest {
-        return Err(format!(
-            "at {} is older than the retention window of {RETENTION_DAYS} days",
-            event.at
+        return Err((
+            "at",
+            format!(
+                "at {} is older than the retention window of {RETENTION_DAYS} days",
+                event.at
+            ),
         ));
     }
     if at > now + MAX_FUTURE_SECONDS {
-        return Err(format!(
-            "at {} is more than {} minutes in the future",
-            event.at,
-            MAX_FUTURE_SECONDS / 60
+        return Err((
+            "at",
+            format!(
+                "at {} is more than {} minutes in the future",
+                event.at,
+                MAX_FUTURE_SECONDS / 60
+            ),
         ));
     }
     Ok(())
@@ -280,7 +299,7 @@ pub async fn community(
 /// The window both insights read: `days` as given (or the default), within
 /// what the team's plan allows.
 fn window_days(access: &ReadServer, query: &InsightsQuery) -> ApiResult<u32> {
-    let days = query.days().map_err(ApiError::BadRequest)?;
+    let days = query.days().map_err(|e| ApiError::invalid("days", e))?;
     crate::plans::check_days(access.caller.team(), u64::from(days))?;
     Ok(days)
 }

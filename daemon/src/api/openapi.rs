@@ -106,7 +106,8 @@ pub fn document_json() -> String {
     info(
         title = "modctl API",
         description = "The HTTP JSON API v1 of modctld, the modctl moderation daemon. \
-            Every error answers `{\"error\": \"<what to fix>\"}` with its status. \
+            Every error answers `{\"error\": \"<what to fix>\", \"code\": \"<code>\"}` \
+            with its status: decide on `code` (and `field`), not on the message. \
             Decisions beyond the contract are in `docs/api.md`.",
     ),
     components(schemas(ErrorBody)),

@@ -22,10 +22,16 @@ use super::openapi::ServerPath;
 impl From<RestoreError> for ApiError {
     fn from(err: RestoreError) -> Self {
         match err {
-            e @ RestoreError::NoSnapshot(_) => ApiError::NotFound(e.to_string()),
-            e @ (RestoreError::NotConnected(_) | RestoreError::Busy { .. }) => {
-                ApiError::Conflict(e.to_string())
+            RestoreError::NoSnapshot { message, asked } => {
+                let error = ApiError::NotFound(message);
+                if asked {
+                    error.at("snapshot_id")
+                } else {
+                    error
+                }
             }
+            e @ RestoreError::NotConnected(_) => ApiError::Conflict(e.to_string()),
+            e @ RestoreError::Busy { .. } => ApiError::JobRunning(e.to_string()),
             e @ RestoreError::Platform { .. } => ApiError::BadGateway(e.to_string()),
             e @ RestoreError::Plan(_) => ApiError::Conflict(e.to_string()),
             RestoreError::Store(e) => e.into(),
@@ -131,6 +137,7 @@ pub async fn show(
         ApiError::NotFound(format!(
             "server {server} has no restore job `{job_id}`: the job id is the `id` the restore answered"
         ))
+        .at("{job_id}")
     };
     let id: i64 = job_id.parse().map_err(|_| unknown())?;
     let read_server = server.clone();

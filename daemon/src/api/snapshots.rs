@@ -106,7 +106,8 @@ pub async fn show(
     answer.map(Json).ok_or_else(|| match id {
         Some(id) => ApiError::NotFound(format!(
             "server {server} has no structure snapshot {id}: list the ones kept with `GET /api/v1/servers/{server}/structure-snapshot`"
-        )),
+        ))
+        .at("id"),
         None => ApiError::NotFound(format!(
             "server {server} has no structure snapshot yet: capture one with `POST /api/v1/servers/{server}/structure-snapshot`"
         )),

@@ -14,7 +14,7 @@ use crate::auth::{ReadServer, WebhooksServer};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiPath, ApiQuery};
 use crate::response::Json;
-use crate::store::{StoreError, config, webhooks as outbox};
+use crate::store::{config, webhooks as outbox};
 use crate::webhooks::sign;
 
 use super::openapi::ServerPath;
@@ -62,7 +62,7 @@ pub async fn test(
             if !webhooks.secret_set {
                 missing.push("a signing secret (POST /servers/{id}/webhooks/secret)");
             }
-            Err(StoreError::Conflict(format!(
+            Err(ApiError::NotConfigured(format!(
                 "webhooks are not configured for server {}: set {}",
                 server.id,
                 missing.join(", ")
@@ -128,7 +128,9 @@ pub async fn deliveries(
     access: ReadServer,
     ApiQuery(query): ApiQuery<DeliveryQuery>,
 ) -> ApiResult<Json<DeliveryList>> {
-    let limit = query.page_size().map_err(ApiError::BadRequest)?;
+    let limit = query
+        .page_size()
+        .map_err(|e| ApiError::invalid("limit", e))?;
     let id = access.server.id;
     let deliveries = state
         .store
@@ -230,4 +232,5 @@ fn not_found(server_id: &str, delivery_id: &str) -> ApiError {
     ApiError::NotFound(format!(
         "webhook delivery `{delivery_id}` not found on server {server_id}"
     ))
+    .at("{delivery_id}")
 }

@@ -239,7 +239,8 @@ fn check_server(
     match record {
         None => Err(ApiError::NotFound(format!(
             "server `{id}` not found: `GET /api/v1/servers` lists the servers your team has claimed"
-        ))),
+        ))
+        .at("{id}")),
         Some(record) if record.team_id != caller.team_id() => Err(ApiError::Forbidden(format!(
             "server `{id}` is claimed by another team"
         ))),
@@ -274,7 +275,9 @@ async fn authorize(
     // Failures spend the address's (and a real key's) budget, and are
     // answered 429 once it is spent; a key that checks out always passes.
     let unauthorized = |error: ApiError, key_id: Option<&str>| match error {
-        ApiError::Unauthorized(_) => limits.failed(error, address, key_id),
+        ApiError::Unauthorized(_) | ApiError::KeyExpired(_) => {
+            limits.failed(error, address, key_id)
+        }
         other => other,
     };
     let presented = presented_key(parts).map_err(|e| unauthorized(e, None))?;
@@ -365,13 +368,13 @@ fn check_key(
     if let Some(expires_at) = key.expires_at
         && expires_at.as_second() <= now
     {
-        return Err(ApiError::Unauthorized(format!(
+        return Err(ApiError::KeyExpired(format!(
             "API key `{}` expired at {expires_at}: ask an operator for a new one",
             key.key_id
         )));
     }
     if !key.scope.covers(required) {
-        return Err(ApiError::Forbidden(format!(
+        return Err(ApiError::ScopeRequired(format!(
             "this endpoint needs the `{required}` scope; the key has only `{}`",
             key.scope
         )));

@@ -87,17 +87,14 @@ async fn answer(
             retry_after: 1,
         }
         .into_response(),
-        OverCap::Total => {
-            let mut response = ApiError::ServiceUnavailable(format!(
+        OverCap::Total => ApiError::RetryLater {
+            message: format!(
                 "the daemon has its {} connections open: retry in a moment",
                 caps.total
-            ))
-            .into_response();
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(1));
-            response
+            ),
+            retry_after: 1,
         }
+        .into_response(),
     };
     response
         .headers_mut()

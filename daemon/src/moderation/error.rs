@@ -9,6 +9,15 @@ pub enum ModerationError {
     /// The request is invalid (nothing was recorded); the message says what to fix.
     #[error("{0}")]
     Invalid(String),
+    /// A field of the request is invalid (nothing was recorded): the body
+    /// field, or `Idempotency-Key`, and what to fix.
+    #[error("{message}")]
+    InvalidField {
+        /// The field, as the API names it.
+        field: &'static str,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
     /// The request conflicts with the member's state or with another request
     /// (nothing was recorded).
     #[error("{0}")]

@@ -46,28 +46,34 @@ pub fn check(
     request: ActionRequest,
     config: &Sections,
 ) -> Result<Checked, ModerationError> {
-    let bad = |message: String| Err(ModerationError::Invalid(message));
+    let bad = |field: &'static str, message: String| {
+        Err(ModerationError::InvalidField { field, message })
+    };
     if request.user_id.trim().is_empty() {
-        return bad("user_id must not be empty: give the platform's user id of the target".into());
+        return bad(
+            "user_id",
+            "user_id must not be empty: give the platform's user id of the target".into(),
+        );
     }
     if let Err(e) = platform.validate_user_id(&request.user_id) {
-        return bad(format!("user_id: {e}"));
+        return bad("user_id", format!("user_id: {e}"));
     }
 
     let reason = request.reason.filter(|r| !r.trim().is_empty());
     if let Some(reason) = &reason {
         let length = reason.chars().count();
         if length > MAX_REASON_CHARS {
-            return bad(format!(
-                "reason is too long: at most {MAX_REASON_CHARS} characters, got {length}"
-            ));
+            return bad(
+                "reason",
+                format!("reason is too long: at most {MAX_REASON_CHARS} characters, got {length}"),
+            );
         }
     }
     if reason.is_none()
         && config.moderation.require_reason
         && !matches!(action, Action::Unban | Action::Unjail)
     {
-        return bad("this server requires a reason for every action (moderation.require_reason): add \"reason\"".into());
+        return bad("reason", "this server requires a reason for every action (moderation.require_reason): add \"reason\"".into());
     }
 
     let mut defaulted = None;
@@ -87,9 +93,10 @@ pub fn check(
         (Action::Jail, Some(m)) => Some(in_range("minutes", m, 1, MAX_JAIL_MINUTES, "jail")?),
         (Action::Jail, None) => config.jail.default_minutes,
         (_, Some(_)) => {
-            return bad(format!(
-                "minutes is only used by timeout and jail, not by {action}"
-            ));
+            return bad(
+                "minutes",
+                format!("minutes is only used by timeout and jail, not by {action}"),
+            );
         }
         (_, None) => None,
     };
@@ -109,9 +116,10 @@ pub fn check(
             Some(days)
         }
         (_, Some(_)) => {
-            return bad(format!(
-                "delete_message_days is only used by ban, not by {action}"
-            ));
+            return bad(
+                "delete_message_days",
+                format!("delete_message_days is only used by ban, not by {action}"),
+            );
         }
         (_, None) => None,
     };
@@ -146,16 +154,17 @@ pub fn jail_available(platform: Platform, config: &Sections) -> Result<(), Strin
 }
 
 fn in_range(
-    field: &str,
+    field: &'static str,
     value: i64,
     min: u32,
     max: u32,
     action: &str,
 ) -> Result<u32, ModerationError> {
     if value < i64::from(min) || value > i64::from(max) {
-        return Err(ModerationError::Invalid(format!(
-            "{field} must be between {min} and {max} for {action}, got {value}"
-        )));
+        return Err(ModerationError::InvalidField {
+            field,
+            message: format!("{field} must be between {min} and {max} for {action}, got {value}"),
+        });
     }
     Ok(value as u32)
 }
@@ -166,8 +175,10 @@ pub fn idempotency_key(value: &str) -> Result<String, ModerationError> {
     if ok {
         Ok(value.to_owned())
     } else {
-        Err(ModerationError::Invalid(
-            "Idempotency-Key must be 1 to 255 visible ASCII characters, e.g. a UUID".into(),
-        ))
+        Err(ModerationError::InvalidField {
+            field: "Idempotency-Key",
+            message: "Idempotency-Key must be 1 to 255 visible ASCII characters, e.g. a UUID"
+                .into(),
+        })
     }
 }

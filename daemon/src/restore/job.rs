@@ -29,8 +29,13 @@ pub const RESTORE_MAX_ATTEMPTS: u32 = 5;
 #[derive(Debug, thiserror::Error)]
 pub enum RestoreError {
     /// The server has no snapshot (or not the one asked for).
-    #[error("{0}")]
-    NoSnapshot(String),
+    #[error("{message}")]
+    NoSnapshot {
+        /// What to do.
+        message: String,
+        /// Whether a snapshot id was asked for (and not found).
+        asked: bool,
+    },
     /// The server has no platform connection.
     #[error(
         "server {0} is not connected to its platform: an operator connects it with `modctld server connect {0}`"
@@ -144,14 +149,17 @@ async fn snapshot(
         })
         .await?;
     found.ok_or_else(|| {
-        RestoreError::NoSnapshot(match id {
-            Some(id) => format!(
-                "server {server} has no structure snapshot {id}: list the ones kept with `GET /api/v1/servers/{server}/structure-snapshot`"
-            ),
-            None => format!(
-                "server {server} has no structure snapshot to restore: capture one with `POST /api/v1/servers/{server}/structure-snapshot`"
-            ),
-        })
+        RestoreError::NoSnapshot {
+            message: match id {
+                Some(id) => format!(
+                    "server {server} has no structure snapshot {id}: list the ones kept with `GET /api/v1/servers/{server}/structure-snapshot`"
+                ),
+                None => format!(
+                    "server {server} has no structure snapshot to restore: capture one with `POST /api/v1/servers/{server}/structure-snapshot`"
+                ),
+            },
+            asked: id.is_some(),
+        }
     })
 }
 

@@ -15,12 +15,12 @@ pub mod render;
 use std::io::IsTerminal;
 
 use clap::{Args, Subcommand};
-use modctl_client::{Client, RestoreWait};
+use modctl_client::{Client, ErrorCode, RestoreWait};
 use modctl_types::restore::{KindProgress, RestoreJob};
 
 use crate::commands::print;
 use crate::context::Context;
-use crate::exit::{self, CliError, api_error};
+use crate::exit::{self, CliError};
 use crate::output::OutputMode;
 use crate::prompt;
 use crate::words;
@@ -106,17 +106,58 @@ pub struct RestoreArgs {
     pub yes: bool,
 }
 
+/// The SDK's error in the words of a snapshot command on `server` whose
+/// flags are `flags`, with the hint its code and field call for: no snapshot
+/// yet (`not_found` naming no field), no snapshot with the id given
+/// (`not_found` of `id` or `snapshot_id`), a restore still running
+/// (`job_running`).
+fn snapshot_error<'a>(
+    server: &'a str,
+    flags: &'static [words::Flag],
+) -> impl Fn(modctl_client::Error) -> CliError + 'a {
+    move |err| {
+        let hint = match (err.code(), err.field()) {
+            (Some(ErrorCode::NotFound), None) => {
+                Some(format!("`modctl snapshot capture {server}` captures one"))
+            }
+            (Some(ErrorCode::NotFound), Some("id" | "snapshot_id")) => Some(format!(
+                "`modctl snapshot list {server}` lists the ones kept"
+            )),
+            (Some(ErrorCode::JobRunning), _) => {
+                // The job's number, if the message's words still say it.
+                let job = words::running_job(err.message())
+                    .map_or_else(|| "JOB".to_owned(), |job| job.to_string());
+                Some(format!(
+                    "`modctl snapshot job {server} {job} --wait` follows it; restore again once it has ended"
+                ))
+            }
+            _ => None,
+        };
+        let error = CliError::from(err).in_words_of(flags);
+        match hint {
+            Some(hint) => error.hint(hint),
+            None => error,
+        }
+    }
+}
+
 /// Runs a `snapshot` command; `restore` returns 1 when its job failed.
 pub async fn run(context: &Context, command: SnapshotCommand) -> Result<u8, CliError> {
     let client = context.client()?;
     let mode = context.output;
     match command {
         SnapshotCommand::Capture { server } => {
-            let meta = client.capture_snapshot(&server).await?;
+            let meta = client
+                .capture_snapshot(&server)
+                .await
+                .map_err(snapshot_error(&server, &[]))?;
             print(&render_meta(&meta, mode));
         }
         SnapshotCommand::List { server } => {
-            let listing = client.snapshots(&server, false).await?;
+            let listing = client
+                .snapshots(&server, false)
+                .await
+                .map_err(snapshot_error(&server, &[]))?;
             print(&render_list(&listing, mode));
         }
         SnapshotCommand::Show(args) => show(&client, args, mode).await?,
@@ -124,7 +165,7 @@ pub async fn run(context: &Context, command: SnapshotCommand) -> Result<u8, CliE
             let plan = client
                 .restore_plan(&server, id)
                 .await
-                .map_err(api_error(words::SNAPSHOT_ID))?;
+                .map_err(snapshot_error(&server, words::SNAPSHOT_ID))?;
             print(&render_plan(&plan, PlanView::Full, mode));
         }
         SnapshotCommand::Restore(args) => return restore(&client, args, mode).await,
@@ -132,7 +173,10 @@ pub async fn run(context: &Context, command: SnapshotCommand) -> Result<u8, CliE
             let job = if wait {
                 follow(&client, &server, job).await?
             } else {
-                client.restore_job(&server, job).await?
+                client
+                    .restore_job(&server, job)
+                    .await
+                    .map_err(snapshot_error(&server, &[]))?
             };
             print(&render_report(&job, mode));
             return Ok(exit_code(&job));
@@ -146,8 +190,14 @@ async fn show(client: &Client, args: ShowArgs, mode: OutputMode) -> Result<(), C
         Some(id) => client
             .snapshot(&args.server, id, args.content)
             .await
-            .map_err(api_error(words::SNAPSHOT_QUERY))?,
-        None => client.snapshots(&args.server, args.content).await?.latest,
+            .map_err(snapshot_error(&args.server, words::SNAPSHOT_QUERY))?,
+        None => {
+            client
+                .snapshots(&args.server, args.content)
+                .await
+                .map_err(snapshot_error(&args.server, &[]))?
+                .latest
+        }
     };
     let text = match (mode, &snapshot.content) {
         (OutputMode::Json, _) => crate::output::render_json(&snapshot),
@@ -163,7 +213,7 @@ async fn show(client: &Client, args: ShowArgs, mode: OutputMode) -> Result<(), C
 }
 
 async fn restore(client: &Client, args: RestoreArgs, mode: OutputMode) -> Result<u8, CliError> {
-    let reword = api_error(words::RESTORE);
+    let reword = snapshot_error(&args.server, words::RESTORE);
     if args.dry_run {
         let plan = client
             .restore_plan(&args.server, args.from)
