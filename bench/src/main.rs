@@ -274,7 +274,7 @@ impl Suite {
             .with_context(|| format!("cannot create {}", run_dir.display()))?;
         let mut report = Report {
             suite: "modctl-bench",
-            started_unix: modctld::store::now_unix(),
+            started_unix: jiff::Timestamp::now().as_second(),
             machine: Machine::this(),
             commit: Commit::of(&self.workspace),
             settings: self.settings.clone(),

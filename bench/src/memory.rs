@@ -136,8 +136,9 @@ pub async fn run(daemon: &Path, run_dir: &Path, shape: Shape) -> anyhow::Result<
 /// the server the batches go to.
 async fn seed(db: &Path) -> anyhow::Result<String> {
     let (store, team, key) = crate::seed::fresh(db, "bench memory").await?;
+    let now = jiff::Timestamp::now().as_second();
     store
-        .write(move |tx| servers::claim(tx, team, Platform::Discord, SERVER, "memory"))
+        .write(move |tx| servers::claim(tx, team, Platform::Discord, SERVER, "memory", now))
         .await?;
     Ok(key)
 }
@@ -171,7 +172,11 @@ fn body(shape: Shape, run_id: &str, n: usize, at: &str) -> Bytes {
 }
 
 async fn measure(modctld: &Daemon, key: &str, shape: Shape) -> anyhow::Result<MemoryReport> {
-    let run_id = format!("{}-{}", modctld::store::now_unix(), std::process::id());
+    let run_id = format!(
+        "{}-{}",
+        jiff::Timestamp::now().as_second(),
+        std::process::id()
+    );
     let at = jiff::Timestamp::now()
         .checked_sub(jiff::SignedDuration::from_secs(60))
         .expect("now minus a minute")

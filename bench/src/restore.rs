@@ -273,11 +273,12 @@ fn channel_id(n: usize) -> String {
 /// claimed and connected to the fake.
 async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
     let (store, team, key) = crate::seed::fresh(db, "bench restore").await?;
+    let now = jiff::Timestamp::now().as_second();
     let secrets = store.secrets().clone();
     let api_base = fake_uri.to_owned();
     store
         .write(move |tx| {
-            servers::claim(tx, team, Platform::Discord, GUILD, "restore bench")?;
+            servers::claim(tx, team, Platform::Discord, GUILD, "restore bench", now)?;
             connections::set(
                 tx,
                 &secrets,
@@ -286,6 +287,7 @@ async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
                     token: TOKEN.to_owned(),
                     api_base: Some(api_base),
                 }),
+                now,
             )?;
             Ok::<_, anyhow::Error>(())
         })

@@ -177,9 +177,10 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
     let secrets = store.secrets().clone();
     let (write_key, read_key) = (write.clone(), read.clone());
     let started = std::time::Instant::now();
+    let now = jiff::Timestamp::now().as_second();
     store
         .write(move |tx| {
-            let team = teams::create(tx, "bench", Plan::Pro)?;
+            let team = teams::create(tx, "bench", Plan::Pro, now)?;
             // The ingestion scenarios post more events than a day's quota.
             teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
             keys::insert(
@@ -189,6 +190,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
                 Scope::Write,
                 Some("bench read+write"),
                 None,
+                now,
             )?;
             keys::insert(
                 tx,
@@ -197,14 +199,16 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
                 Scope::Read,
                 Some("bench read-only"),
                 None,
+                now,
             )?;
             for server in SERVERS {
-                servers::claim(tx, team.id, server.platform, server.id, server.name)?;
+                servers::claim(tx, team.id, server.platform, server.id, server.name, now)?;
                 connections::set(
                     tx,
                     &secrets,
                     server.id,
                     &Connection::new(ConnectionMode::Simulated),
+                    now,
                 )?;
                 seed_community(tx, &server, size)?;
                 seed_config(tx, &secrets, &server)?;
@@ -347,7 +351,7 @@ fn seed_config(
             expected_revision: None,
             sections,
             dry_run: false,
-            now: modctld::store::now_unix(),
+            now: jiff::Timestamp::now().as_second(),
         },
     )?;
     Ok(())
@@ -457,7 +461,7 @@ fn seed_cases(
         "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
-    let start = modctld::store::now_unix() - SPAN_SECONDS;
+    let start = jiff::Timestamp::now().as_second() - SPAN_SECONDS;
     // Each case's day in its server's time zone, as `cases::insert` finds it.
     let mut days: Vec<DayFinder> = zones.into_iter().map(DayFinder::new).collect();
     for i in 0..size.cases {
@@ -536,11 +540,12 @@ pub async fn fresh(db: &Path, label: &'static str) -> anyhow::Result<(Store, i64
         .with_context(|| format!("cannot open {}", db.display()))?;
     let key = modctld::api_key::generate();
     let insert = key.clone();
+    let now = jiff::Timestamp::now().as_second();
     let team = store
         .write(move |tx| {
-            let team = teams::create(tx, "bench", Plan::Pro)?;
+            let team = teams::create(tx, "bench", Plan::Pro, now)?;
             teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
-            keys::insert(tx, &insert, team.id, Scope::Write, Some(label), None)?;
+            keys::insert(tx, &insert, team.id, Scope::Write, Some(label), None, now)?;
             Ok::<_, anyhow::Error>(team.id)
         })
         .await?;

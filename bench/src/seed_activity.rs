@@ -28,7 +28,7 @@ pub async fn seed(store: &Store, server: &'static str, events: u64) -> anyhow::R
     let members = Zipf::new(MEMBERS, 1.0);
     let channels = Zipf::new(CHANNELS, 1.0);
     let mut rng = Rng::new(0x6163_7469_7669 ^ events);
-    let now = modctld::store::now_unix();
+    let now = jiff::Timestamp::now().as_second();
     let start = now - SPAN_SECONDS;
     let mut written = 0;
     while written < events {

@@ -138,7 +138,11 @@ async fn measure(
     let drain = first_at.elapsed().as_secs_f64();
     let events_per_s = (backlog - first_count) as f64 / drain.max(1e-6);
 
-    let run_id = format!("{}-{}", modctld::store::now_unix(), std::process::id());
+    let run_id = format!(
+        "{}-{}",
+        jiff::Timestamp::now().as_second(),
+        std::process::id()
+    );
     let off = scenario::warns_on(OFF, key, &format!("{run_id}-off"));
     let on = scenario::warns_on(ON, key, &format!("{run_id}-on"));
     let probe = Probe::new(modctld.pid());
@@ -186,17 +190,19 @@ async fn measure(
 /// of `backlog` events in its outbox.
 async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
     let (store, team, key) = crate::seed::fresh(db, "bench webhooks").await?;
+    let now = jiff::Timestamp::now().as_second();
     let secrets = store.secrets().clone();
     let url = url.to_owned();
     store
         .write(move |tx| {
             for (id, name) in [(OFF, "webhooks off"), (ON, "webhooks on")] {
-                servers::claim(tx, team, Platform::Discord, id, name)?;
+                servers::claim(tx, team, Platform::Discord, id, name, now)?;
                 connections::set(
                     tx,
                     &secrets,
                     id,
                     &Connection::new(ConnectionMode::Simulated),
+                    now,
                 )?;
             }
             let mut sections = config::load(tx, ON)?.sections;
@@ -210,9 +216,9 @@ async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
             config::apply(
                 tx,
                 &secrets,
-                config::Change::by(ON, "bench", sections, modctld::store::now_unix()),
+                config::Change::by(ON, "bench", sections, jiff::Timestamp::now().as_second()),
             )?;
-            let now = modctld::store::now_unix();
+            let now = jiff::Timestamp::now().as_second();
             for n in 0..backlog {
                 outbox::enqueue(tx, ON, WebhookEvent::Test, &outbox::test_data("bench"), now)?
                     .with_context(|| format!("event {n} of the backlog was not written"))?;

@@ -59,6 +59,8 @@ pub mod request_limits;
 pub mod response;
 pub mod restore;
 pub mod snapshots;
+#[cfg(test)]
+mod source_rules;
 pub mod store;
 pub mod webhooks;
 pub mod workers;

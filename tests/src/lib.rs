@@ -29,7 +29,7 @@ use modctld::http::HttpLimits;
 use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{self, Store, StoreError, config, keys, servers, teams};
+use modctld::store::{Store, StoreError, config, keys, servers, teams};
 use modctld::webhooks::DeliveryOptions;
 use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
@@ -67,7 +67,7 @@ pub fn webhooks_to_localhost() -> DeliveryOptions {
 
 /// A manual clock standing at the real time now.
 fn manual_clock() -> Clock {
-    Clock::manual(jiff::Timestamp::from_second(store::now_unix()).expect("now"))
+    Clock::manual(jiff::Timestamp::now())
 }
 
 /// How a [`TestDaemon`] is set up; [`TestDaemon::restart`] starts the new
@@ -410,9 +410,12 @@ impl TestDaemon {
 
     /// Creates a team.
     pub fn team(&self, name: &str, plan: Plan) -> Team {
-        let name = name.to_owned();
-        self.block_on(self.store.write(move |tx| teams::create(tx, &name, plan)))
-            .expect("create team")
+        let (name, now) = (name.to_owned(), self.now_unix());
+        self.block_on(
+            self.store
+                .write(move |tx| teams::create(tx, &name, plan, now)),
+        )
+        .expect("create team")
     }
 
     /// Creates a key for `team` with `scope`.
@@ -424,10 +427,10 @@ impl TestDaemon {
     pub fn key_expiring(&self, team: &str, scope: Scope, expires_at: Option<i64>) -> TestKey {
         let key = api_key::generate();
         let stored = key.clone();
-        let team = team.to_owned();
+        let (team, now) = (team.to_owned(), self.now_unix());
         self.block_on(self.store.write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
-            keys::insert(tx, &stored, team.id, scope, Some("test"), expires_at)
+            keys::insert(tx, &stored, team.id, scope, Some("test"), expires_at, now)
         }))
         .expect("create key");
         TestKey {
@@ -438,8 +441,8 @@ impl TestDaemon {
 
     /// Revokes a key.
     pub fn revoke(&self, key_id: &str) {
-        let key_id = key_id.to_owned();
-        self.block_on(self.store.write(move |tx| keys::revoke(tx, &key_id)))
+        let (key_id, now) = (key_id.to_owned(), self.now_unix());
+        self.block_on(self.store.write(move |tx| keys::revoke(tx, &key_id, now)))
             .expect("revoke");
     }
 
@@ -455,9 +458,10 @@ impl TestDaemon {
     /// Claims a server for `team`.
     pub fn claim(&self, team: &str, platform: Platform, id: &str, name: &str) -> Server {
         let (team, id, name) = (team.to_owned(), id.to_owned(), name.to_owned());
+        let now = self.now_unix();
         self.block_on(self.store.write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
-            servers::claim(tx, team.id, platform, &id, &name)
+            servers::claim(tx, team.id, platform, &id, &name, now)
         }))
         .expect("claim server")
     }
@@ -500,9 +504,11 @@ impl TestDaemon {
             },
         );
         let secrets = self.store.secrets().clone();
+        let now = self.now_unix();
         self.block_on(
-            self.store
-                .write(move |tx| connections::set(tx, &secrets, &server, &Connection::new(mode))),
+            self.store.write(move |tx| {
+                connections::set(tx, &secrets, &server, &Connection::new(mode), now)
+            }),
         )
         .expect("connect");
     }
@@ -511,12 +517,14 @@ impl TestDaemon {
     pub fn connect_simulated(&self, server: &str, platform: Platform) {
         let server = server.to_owned();
         let secrets = self.store.secrets().clone();
+        let now = self.now_unix();
         self.block_on(self.store.write(move |tx| {
             connections::set(
                 tx,
                 &secrets,
                 &server,
                 &Connection::new(ConnectionMode::Simulated),
+                now,
             )?;
             simulator::seed(tx, &server, &modctld::operator::demo::community(platform))
         }))

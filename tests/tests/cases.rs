@@ -691,7 +691,9 @@ async fn an_idempotent_retry_returns_the_first_response_and_acts_once() {
 #[tokio::test]
 async fn the_demo_servers_show_real_outcomes() {
     let daemon = TestDaemon::start();
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let keys = daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
     let client = Client::builder()
         .base_url(daemon.url())
         .api_key(&keys.write)

@@ -18,7 +18,9 @@ use modctld::platform::simulator::nuke;
 
 /// Sets the demo up on `daemon`; a client with its read key.
 fn demo_client(daemon: &TestDaemon) -> Client {
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let keys = daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
     Client::builder()
         .base_url(daemon.url())
         .api_key(&keys.read)
@@ -77,7 +79,9 @@ async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
     use modctld::operator::demo_webhooks;
 
     let daemon = TestDaemon::start();
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let keys = daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
     let lines = Arc::new(Mutex::new(Vec::<String>::new()));
     let printed = lines.clone();
     let report: demo_webhooks::Report = Arc::new(move |line| printed.lock().unwrap().push(line));
@@ -249,7 +253,9 @@ async fn the_demo_servers_start_with_ninety_days_of_insights() {
 
 /// Sets the demo up on `daemon`; a client with its write key.
 fn demo_writer(daemon: &TestDaemon) -> Client {
-    let keys = daemon.block_on(demo::setup(daemon.store())).unwrap();
+    let keys = daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
     Client::builder()
         .base_url(daemon.url())
         .api_key(&keys.write)

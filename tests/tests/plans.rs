@@ -218,8 +218,9 @@ async fn the_fourth_free_server_is_refused_and_pro_passes() {
     daemon.claim("beta", Platform::Telegram, "-1002000000001", "Beta One");
     daemon.claim("beta", Platform::Telegram, "-1002000000002", "Beta Two");
     let servers = daemon.client(&fixture.beta_rw);
+    let now = daemon.now_unix();
     let refused = daemon
-        .block_on(daemon.store().write(|tx| {
+        .block_on(daemon.store().write(move |tx| {
             let team = teams::get_by_name(tx, "beta")?;
             servers::claim(
                 tx,
@@ -227,6 +228,7 @@ async fn the_fourth_free_server_is_refused_and_pro_passes() {
                 Platform::Telegram,
                 "-1002000000003",
                 "Beta Three",
+                now,
             )
         }))
         .unwrap_err();

@@ -354,9 +354,9 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let team = store
             .write(|tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
                 for (i, id) in claims.iter().enumerate() {
-                    servers::claim(tx, team.id, Platform::Discord, id, &format!("s{i}"))?;
+                    servers::claim(tx, team.id, Platform::Discord, id, &format!("s{i}"), 0)?;
                 }
                 Ok::<_, StoreError>(team.id)
             })

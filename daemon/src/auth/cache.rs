@@ -318,8 +318,8 @@ mod tests {
         let key_id = key.key_id.clone();
         store
             .write(move |tx| {
-                let team = teams::create(tx, "alpha", Plan::Free)?;
-                keys::insert(tx, &key, team.id, Scope::Read, None, None)
+                let team = teams::create(tx, "alpha", Plan::Free, 0)?;
+                keys::insert(tx, &key, team.id, Scope::Read, None, None, 0)
             })
             .await
             .unwrap();
@@ -340,7 +340,7 @@ mod tests {
         // A commit on another connection, here the store's own writer.
         let revoked = key_id.clone();
         store
-            .write(move |tx| keys::revoke(tx, &revoked))
+            .write(move |tx| keys::revoke(tx, &revoked, 0))
             .await
             .unwrap();
         let trips = store.trips();
@@ -359,7 +359,7 @@ mod tests {
         let other = Store::open(dir.path().join("db")).await.unwrap();
         let revoked = key_id.clone();
         other
-            .write(move |tx| keys::revoke(tx, &revoked))
+            .write(move |tx| keys::revoke(tx, &revoked, 0))
             .await
             .unwrap();
         let found = cache.lookup(&store, Some(&key_id), None).await.unwrap();
@@ -376,7 +376,7 @@ mod tests {
         // ... something commits, and a later request notices ...
         let revoked = key_id.clone();
         store
-            .write(move |tx| keys::revoke(tx, &revoked))
+            .write(move |tx| keys::revoke(tx, &revoked, 0))
             .await
             .unwrap();
         let current = cache.observe().generation;

@@ -7,7 +7,7 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
     match command {
         TeamCommand::Create { name, plan } => {
             let team = store
-                .write(move |tx| teams::create(tx, &name, plan))
+                .write(move |tx| teams::create(tx, &name, plan, super::now()))
                 .await?;
             eprintln!("created team {} ({} plan)", team.name, team.plan);
         }
@@ -86,7 +86,7 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
             println!("{}", created.full);
         }
         KeyCommand::List { team } => {
-            let now = crate::store::now_unix();
+            let now = super::now();
             let rows = store
                 .read(move |tx| {
                     let team_id = team
@@ -137,7 +137,9 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                 );
             }
             let id = key_id.clone();
-            store.write(move |tx| keys::revoke(tx, &id)).await?;
+            store
+                .write(move |tx| keys::revoke(tx, &id, super::now()))
+                .await?;
             eprintln!("revoked key {key_id}");
         }
     }
@@ -155,12 +157,19 @@ pub(crate) async fn create_key(
     let key = api_key::generate();
     let stored = key.clone();
     let team = team.to_owned();
-    let expires_at =
-        expires_in_days.map(|days| crate::store::now_unix() + i64::from(days) * 86_400);
+    let expires_at = expires_in_days.map(|days| super::now() + i64::from(days) * 86_400);
     store
         .write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
-            keys::insert(tx, &stored, team.id, scope, label.as_deref(), expires_at)
+            keys::insert(
+                tx,
+                &stored,
+                team.id,
+                scope,
+                label.as_deref(),
+                expires_at,
+                super::now(),
+            )
         })
         .await?;
     Ok(key)

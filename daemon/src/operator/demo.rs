@@ -17,6 +17,7 @@ use super::accounts::create_key;
 use super::{bind, demo_webhooks, init_logging, shutdown_signal};
 use crate::AppState;
 
+use crate::clock::Clock;
 use crate::platform::simulator::nuke::{DEFAULT_CHANNELS, DEFAULT_ROLES};
 use crate::platform::simulator::{
     self, ADMINISTRATOR, BAN_MEMBERS, Community, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS,
@@ -362,14 +363,15 @@ pub struct DemoKeys {
 /// `operator`), so listing snapshots shows something and a nuke can be
 /// restored at once; and writes 90 days of community activity and cases
 /// (`simulator::activity`), so both insights show something at once.
-pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
+pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
     let secrets = store.secrets().clone();
+    let now = clock.now_unix();
     store
         .write(move |tx| {
-            let team = teams::create(tx, "demo", Plan::Pro)?;
+            let team = teams::create(tx, "demo", Plan::Pro, now)?;
             for (platform, id, name) in SERVERS {
-                servers::claim(tx, team.id, platform, id, name)?;
-                connections::set(tx, &secrets, id, &Connection::new(ConnectionMode::Simulated))?;
+                servers::claim(tx, team.id, platform, id, name, now)?;
+                connections::set(tx, &secrets, id, &Connection::new(ConnectionMode::Simulated), now)?;
                 simulator::seed(tx, id, &community(platform))?;
             }
             let demo_config = [
@@ -388,14 +390,13 @@ pub async fn setup(store: &Store) -> anyhow::Result<DemoKeys> {
                 config::apply(
                     tx,
                     &secrets,
-                    config::Change::by(server_id, "operator:demo", sections, crate::store::now_unix()),
+                    config::Change::by(server_id, "operator:demo", sections, now),
                 )?;
             }
             Ok::<_, anyhow::Error>(())
         })
         .await?;
     // History for the insights: 90 days of activity and cases per server.
-    let now = crate::store::now_unix();
     for (platform, id, _) in SERVERS {
         store
             .write(move |tx| simulator::activity::seed_history(tx, id, platform, now))
@@ -494,12 +495,13 @@ pub async fn run(listen: SocketAddr, rate_limits: bool) -> anyhow::Result<()> {
     let listener = bind(listen).await?;
     let address = listener.local_addr()?;
     let store = Store::open(&db).await?;
-    let keys = setup(&store).await?;
+    let clock = Clock::system();
+    let keys = setup(&store, &clock).await?;
     // The demo guild's events go to a receiver of the demo's own, which
     // prints each one it verified below the banner.
     let report: demo_webhooks::Report = Arc::new(|line| println!("{line}"));
     let receiver = demo_webhooks::start(report).await?;
-    demo_webhooks::subscribe(&store, DISCORD, &receiver, crate::store::now_unix()).await?;
+    demo_webhooks::subscribe(&store, DISCORD, &receiver, clock.now_unix()).await?;
 
     let url = format!("http://{address}");
     println!(
@@ -549,16 +551,17 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
     );
     let _logging = init_logging();
     let state = AppState::new(store)
+        .with_clock(clock.clone())
         .with_webhooks_allow_internal(true)
         .with_rate_limits(rate_limits);
     // The live trickle: a few events every few seconds, as a gateway would
     // hand them over; the flush worker writes them.
     let live = state.activity.clone();
     tokio::spawn(async move {
-        let mut rng = simulator::activity::Rng::new(crate::store::now_unix() as u64);
+        let mut rng = simulator::activity::Rng::new(clock.now_unix() as u64);
         loop {
             tokio::time::sleep(std::time::Duration::from_secs(TRICKLE_SECONDS as u64)).await;
-            let now = crate::store::now_unix();
+            let now = clock.now_unix();
             for (platform, id, _) in SERVERS {
                 for event in
                     simulator::activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)

@@ -700,6 +700,12 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
+/// Now, for an operator command: the system's time, read through the
+/// daemon's one [`crate::clock::Clock`] like every other timestamp.
+fn now() -> i64 {
+    crate::clock::Clock::system().now_unix()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,7 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             let server = store
                 .write(move |tx| {
                     let team = teams::get_by_name(tx, &team)?;
-                    servers::claim(tx, team.id, platform, &id, &name)
+                    servers::claim(tx, team.id, platform, &id, &name, super::now())
                 })
                 .await?;
             eprintln!(
@@ -131,7 +131,13 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     })?;
                     let simulated = mode == ConnectionMode::Simulated;
                     check_receiving(record.server.platform, &receiving)?;
-                    connections::set(tx, &secrets, &id, &connections::Connection::new(mode))?;
+                    connections::set(
+                        tx,
+                        &secrets,
+                        &id,
+                        &connections::Connection::new(mode),
+                        super::now(),
+                    )?;
                     receivers::set_receiving(tx, &secrets, &id, &receiving)?;
                     if let Some(chat) = &telegram_chat {
                         connections::set_telegram_chat_id(tx, &id, chat.as_deref())?;

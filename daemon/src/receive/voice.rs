@@ -138,13 +138,14 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         store
             .write(|tx| {
-                let team = crate::store::teams::create(tx, "t", modctl_types::Plan::Free)?;
+                let team = crate::store::teams::create(tx, "t", modctl_types::Plan::Free, 0)?;
                 crate::store::servers::claim(
                     tx,
                     team.id,
                     modctl_types::Platform::Discord,
                     GUILD,
                     "g",
+                    0,
                 )?;
                 Ok::<_, StoreError>(())
             })

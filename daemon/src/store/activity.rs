@@ -609,8 +609,8 @@ mod tests {
         let day = NOON.div_euclid(DAY_SECONDS);
         store
             .write(move |tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // An id counted before migration V16 left only its hash.
                 tx.sql.execute(
                     "INSERT INTO activity_seen_hashed (day, key) VALUES (?1, ?2)",
@@ -657,8 +657,8 @@ mod tests {
         let long = |n: u32| format!("{n:0>200}");
         store
             .write(move |tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // A long id counted before migration V21 was kept as text,
                 // on a day up to V21's.
                 tx.sql.execute(

@@ -51,9 +51,9 @@ async fn claim_server(store: &Store, id: &'static str) {
         .write(move |tx| {
             let team = match teams::get_by_name(tx, "alpha") {
                 Ok(team) => team,
-                Err(_) => teams::create(tx, "alpha", Plan::Pro)?,
+                Err(_) => teams::create(tx, "alpha", Plan::Pro, 0)?,
             };
-            servers::claim(tx, team.id, Platform::Discord, id, SERVER_NAME)
+            servers::claim(tx, team.id, Platform::Discord, id, SERVER_NAME, 0)
         })
         .await
         .unwrap();
@@ -74,7 +74,7 @@ async fn connect_live(store: &Store, id: &'static str, token: &'static str) {
                 token: token.to_owned(),
                 api_base: None,
             };
-            connections::set(tx, &secrets, id, &Connection::new(mode))
+            connections::set(tx, &secrets, id, &Connection::new(mode), 0)
         })
         .await
         .unwrap();
@@ -96,7 +96,7 @@ async fn set_webhook_secret(store: &Store, id: &'static str, secret: &'static st
                     expected_revision: None,
                     sections,
                     dry_run: false,
-                    now: crate::store::now_unix(),
+                    now: 0,
                 },
             )
         })

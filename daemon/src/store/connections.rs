@@ -6,8 +6,8 @@
 use crate::store::Tx;
 use rusqlite::{OptionalExtension, params};
 
+use super::StoreError;
 use super::secrets::{SecretField, Secrets};
-use super::{StoreError, now_unix};
 
 /// A server's connection.
 #[derive(Clone, PartialEq, Eq)]
@@ -137,12 +137,14 @@ pub fn get(
     }))
 }
 
-/// Connects `server_id`, replacing any earlier connection; the token is sealed.
+/// Connects `server_id` at `now` (unix seconds), replacing any earlier
+/// connection; the token is sealed.
 pub fn set(
     tx: &Tx<'_>,
     secrets: &Secrets,
     server_id: &str,
     connection: &Connection,
+    now: i64,
 ) -> Result<(), StoreError> {
     let (mode, sealed, api_base) = match &connection.mode {
         ConnectionMode::Live { token, api_base } => (
@@ -156,7 +158,7 @@ pub fn set(
         "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (server_id) DO UPDATE SET mode = excluded.mode, token = excluded.token,
              api_base = excluded.api_base, connected_at = excluded.connected_at",
-        params![server_id, mode, sealed, api_base, now_unix()],
+        params![server_id, mode, sealed, api_base, now],
     )?;
     Ok(())
 }

@@ -4,7 +4,7 @@ use crate::store::Tx;
 use modctl_types::{Plan, Scope, Team, Timestamp};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, now_unix, timestamp};
+use super::{StoreError, timestamp};
 use crate::api_key::NewKey;
 
 const MAX_LABEL_LEN: usize = 100;
@@ -48,7 +48,7 @@ pub struct KeyWithHash {
     pub requests_per_minute: Option<u32>,
 }
 
-/// Stores a freshly generated key for `team_id`.
+/// Stores a freshly generated key for `team_id`, created at `now` (unix seconds).
 pub fn insert(
     tx: &Tx<'_>,
     key: &NewKey,
@@ -56,6 +56,7 @@ pub fn insert(
     scope: Scope,
     label: Option<&str>,
     expires_at: Option<i64>,
+    now: i64,
 ) -> Result<(), StoreError> {
     if let Some(label) = label
         && label.chars().count() > MAX_LABEL_LEN
@@ -73,7 +74,7 @@ pub fn insert(
             &key.secret_hash[..],
             scope.as_str(),
             label,
-            now_unix(),
+            now,
             expires_at
         ],
     )?;
@@ -127,7 +128,7 @@ pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreEr
 
 /// Revokes a key; it is refused from the next request on. Revoking twice is
 /// an error so a typo'd id is never silently accepted.
-pub fn revoke(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
+pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     let revoked_at: Option<Option<i64>> = tx
         .sql
         .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
@@ -141,7 +142,7 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
         Some(None) => {
             tx.sql.execute(
                 "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",
-                params![key_id, now_unix()],
+                params![key_id, now],
             )?;
             Ok(())
         }

@@ -35,7 +35,7 @@
 //! Domain queries live in submodules as plain functions over a [`Tx`], so
 //! they compose inside one transaction. A `Tx` is opaque outside this module:
 //! the store is the only code that knows SQL or rusqlite (issue #24; a test,
-//! `boundary_tests`, holds every other file of the daemon to it), so callers
+//! `crate::source_rules`, holds every other file of the daemon to it), so callers
 //! say what they want (`cases::insert(tx, ...)`) and get domain types back,
 //! and a second engine under the same functions changes no caller. Those
 //! that store or read a secret also take the [`Secrets`] the store holds
@@ -50,8 +50,6 @@
 //! or the WAL.
 
 pub mod activity;
-#[cfg(test)]
-mod boundary_tests;
 pub mod case_rollup;
 pub mod cases;
 mod change_watch;
@@ -613,11 +611,6 @@ impl StoreError {
     }
 }
 
-/// Current time as unix seconds, the representation stored in every table.
-pub fn now_unix() -> i64 {
-    jiff::Timestamp::now().as_second()
-}
-
 /// Converts a stored unix-seconds column into a wire timestamp.
 pub fn timestamp(seconds: i64) -> jiff::Timestamp {
     jiff::Timestamp::from_second(seconds).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
@@ -642,7 +635,7 @@ mod tests {
             .await
             .unwrap();
         let team = store
-            .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Free))
+            .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Free, 0))
             .await
             .unwrap();
         let listed = store.read(teams::list).await.unwrap();
@@ -656,7 +649,7 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let result: Result<(), anyhow::Error> = store
             .write(|tx| {
-                teams::create(tx, "alpha", modctl_types::Plan::Free)?;
+                teams::create(tx, "alpha", modctl_types::Plan::Free, 0)?;
                 anyhow::bail!("validation failed after the insert")
             })
             .await;
@@ -681,7 +674,7 @@ mod tests {
         {
             let store = Store::open(&path).await.unwrap();
             store
-                .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Pro))
+                .write(|tx| teams::create(tx, "alpha", modctl_types::Plan::Pro, 0))
                 .await
                 .unwrap();
         }

@@ -136,7 +136,7 @@ async fn older_rollups_read_the_same_after_v15() {
 async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("modctld.db");
-    let today = now_unix().div_euclid(86_400);
+    let today = crate::clock::Clock::system().now_unix().div_euclid(86_400);
     {
         let mut conn = rusqlite::Connection::open(&db).unwrap();
         configure(&conn, Role::Writer).unwrap();

@@ -495,8 +495,8 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         store
             .write(|tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Telegram, GROUP, "a")?;
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::claim(tx, team.id, Platform::Telegram, GROUP, "a", 0)?;
                 let content = StructureContent::Telegram(TelegramStructure {
                     title: "t".into(),
                     description: None,

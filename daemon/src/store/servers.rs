@@ -4,7 +4,7 @@ use crate::store::Tx;
 use modctl_types::{Platform, Server};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, now_unix, timestamp};
+use super::{StoreError, timestamp};
 
 const MAX_NAME_LEN: usize = 100;
 
@@ -17,13 +17,15 @@ pub struct ServerRecord {
     pub server: Server,
 }
 
-/// Claims `id` for `team_id`. A server is claimed by at most one team.
+/// Claims `id` for `team_id` at `now` (unix seconds). A server is claimed
+/// by at most one team.
 pub fn claim(
     tx: &Tx<'_>,
     team_id: i64,
     platform: Platform,
     id: &str,
     name: &str,
+    now: i64,
 ) -> Result<Server, StoreError> {
     platform
         .validate_server_id(id)
@@ -41,7 +43,7 @@ pub fn claim(
     }
     let team = super::teams::get(tx, team_id)?;
     crate::plans::check_servers(&team, count_for_team(tx, team_id)?)?;
-    let claimed_at = now_unix();
+    let claimed_at = now;
     tx.sql.execute(
         "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id, team_id, platform.as_str(), name, claimed_at],

@@ -318,9 +318,9 @@ mod tests {
         let store = Store::open(dir.path().join("db")).await.unwrap();
         store
             .write(|tx| {
-                let team = teams::create(tx, "alpha", Plan::Pro)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a")?;
-                servers::claim(tx, team.id, Platform::Discord, OTHER, "b")?;
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
+                servers::claim(tx, team.id, Platform::Discord, OTHER, "b", 0)?;
                 // Another server holds `shared`: pruning GUILD's copy keeps it.
                 record(tx, &snapshot(OTHER, 1, "shared"))?;
                 record(tx, &snapshot(GUILD, 1, "shared"))?;

@@ -4,12 +4,12 @@ use crate::store::Tx;
 use modctl_types::{Plan, Team};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, now_unix};
+use super::StoreError;
 
 const MAX_NAME_LEN: usize = 64;
 
-/// Creates a team; names are unique.
-pub fn create(tx: &Tx<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
+/// Creates a team at `now` (unix seconds); names are unique.
+pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, StoreError> {
     validate_name(name)?;
     if find_by_name(tx, name)?.is_some() {
         return Err(StoreError::Conflict(format!(
@@ -18,7 +18,7 @@ pub fn create(tx: &Tx<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
     }
     tx.sql.execute(
         "INSERT INTO teams (name, plan, created_at) VALUES (?1, ?2, ?3)",
-        params![name, plan.as_str(), now_unix()],
+        params![name, plan.as_str(), now],
     )?;
     Ok(Team {
         id: tx.sql.last_insert_rowid(),

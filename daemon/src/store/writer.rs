@@ -317,7 +317,7 @@ mod tests {
         let held = store.write(move |tx| {
             started.send(()).unwrap();
             released.recv().unwrap();
-            teams::create(tx, "first", Plan::Free).map(|_| ())
+            teams::create(tx, "first", Plan::Free, 0).map(|_| ())
         });
         has_started.recv().unwrap();
         (release, async move { held.await.unwrap() })
@@ -340,16 +340,16 @@ mod tests {
         let (_dir, store) = store().await;
         let before = store.writer_stats();
         let (release, held) = hold_writer(&store);
-        let good = store.write(|tx| teams::create(tx, "good", Plan::Free));
+        let good = store.write(|tx| teams::create(tx, "good", Plan::Free, 0));
         let bad = store.write(|tx| -> anyhow::Result<()> {
-            teams::create(tx, "bad", Plan::Free)?;
+            teams::create(tx, "bad", Plan::Free, 0)?;
             anyhow::bail!("refused after its insert")
         });
         let panics = tokio::spawn(store.write(|tx| -> anyhow::Result<()> {
-            teams::create(tx, "panics", Plan::Free)?;
+            teams::create(tx, "panics", Plan::Free, 0)?;
             panic!("a bug in a write")
         }));
-        let last = store.write(|tx| teams::create(tx, "last", Plan::Free));
+        let last = store.write(|tx| teams::create(tx, "last", Plan::Free, 0));
         release.send(()).unwrap();
 
         held.await;
@@ -378,14 +378,14 @@ mod tests {
     async fn a_lone_write_commits_at_once_and_later_writes_see_earlier_ones() {
         let (_dir, store) = store().await;
         store
-            .write(|tx| teams::create(tx, "alpha", Plan::Free))
+            .write(|tx| teams::create(tx, "alpha", Plan::Free, 0))
             .await
             .unwrap();
         // A duplicate name is refused by the store, inside the next write:
         // writes run in order, each seeing the ones before it.
         let (release, held) = hold_writer(&store);
-        let second = store.write(|tx| teams::create(tx, "beta", Plan::Free));
-        let duplicate = store.write(|tx| teams::create(tx, "beta", Plan::Free));
+        let second = store.write(|tx| teams::create(tx, "beta", Plan::Free, 0));
+        let duplicate = store.write(|tx| teams::create(tx, "beta", Plan::Free, 0));
         release.send(()).unwrap();
         held.await;
         second.await.unwrap();
@@ -397,7 +397,7 @@ mod tests {
     async fn a_write_whose_caller_has_gone_still_commits() {
         let (_dir, store) = store().await;
         let (release, held) = hold_writer(&store);
-        drop(store.write(|tx| teams::create(tx, "orphan", Plan::Free)));
+        drop(store.write(|tx| teams::create(tx, "orphan", Plan::Free, 0)));
         release.send(()).unwrap();
         held.await;
         // A read queued after the batch sees it.
@@ -413,7 +413,7 @@ mod tests {
         let (_dir, store) = store().await;
         for i in 0..20 {
             store
-                .write(move |tx| teams::create(tx, &format!("team{i}"), Plan::Free))
+                .write(move |tx| teams::create(tx, &format!("team{i}"), Plan::Free, 0))
                 .await
                 .unwrap();
         }

@@ -25,7 +25,7 @@ use rusqlite::{OptionalExtension, params};
 use zeroize::Zeroizing;
 
 use super::{KEY_LEN, Secrets};
-use crate::store::now_unix;
+use crate::clock::Clock;
 
 /// The environment variable that holds the key (base64 of 32 random bytes).
 pub const KEY_ENV: &str = "MODCTLD_SECRET_KEY";
@@ -229,7 +229,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
                     "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
                     params![
                         secrets.seal_with(KEY_CHECK_AAD, KEY_CHECK_PLAINTEXT),
-                        now_unix()
+                        Clock::system().now_unix()
                     ],
                 )
                 .map_err(sqlite)?;
@@ -246,7 +246,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
 pub fn mark_scrubbed(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE secret_key_check SET scrubbed_at = ?1 WHERE id = 1",
-        [now_unix()],
+        [Clock::system().now_unix()],
     )?;
     Ok(())
 }

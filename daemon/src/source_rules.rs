@@ -1,0 +1,162 @@
+//! Rules of the daemon's layout that the compiler does not hold, checked
+//! over its sources (issue #24):
+//! - the store's boundary: no file outside `src/store/` names rusqlite or
+//!   holds SQL, so the store is the only code that knows the database, and
+//!   a second engine under the store's functions changes no caller (the
+//!   compiler holds most of it already: a [`crate::store::Tx`] runs no SQL
+//!   outside the store; this catches a new `rusqlite::Connection` opened
+//!   elsewhere, or SQL prepared on one);
+//! - one clock: only `src/clock.rs` reads the time of day, so tests that set
+//!   the [`crate::clock::Clock`] control every timestamp.
+
+use std::path::{Path, PathBuf};
+
+/// The code of `line`: what comes before a `//` comment (comments may talk
+/// about SQL, rusqlite and the system time; code may not).
+fn code(line: &str) -> &str {
+    match line.find("//") {
+        Some(at) if !line[..at].contains('"') => &line[..at],
+        _ => line,
+    }
+}
+
+/// Why `source` (a Rust file's text) breaks the boundary: one line per
+/// offending line, with its number; empty when it keeps to it.
+fn offences(source: &str) -> Vec<String> {
+    const SQL_STARTS: [&str; 9] = [
+        "SELECT ",
+        "INSERT ",
+        "UPDATE ",
+        "DELETE ",
+        "CREATE ",
+        "PRAGMA ",
+        "BEGIN",
+        "SAVEPOINT ",
+        "WITH ",
+    ];
+    let mut found = Vec::new();
+    for (n, line) in source.lines().enumerate() {
+        let code = code(line);
+        if code.contains("rusqlite") {
+            found.push(format!("line {}: names rusqlite: {}", n + 1, line.trim()));
+        }
+        // SQL is a string literal that starts with a statement's keyword
+        // (messages that mention one, like "(PRAGMA quick_check)", do not).
+        for (at, _) in code.match_indices('"') {
+            let literal = code[at + 1..].trim_start_matches([' ', '\\', 'n']);
+            if SQL_STARTS.iter().any(|k| literal.starts_with(k)) {
+                found.push(format!("line {}: holds SQL: {}", n + 1, line.trim()));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Where `source` reads the time of day other than through the clock.
+fn clock_reads(source: &str) -> Vec<String> {
+    const READS: [&str; 3] = ["Timestamp::now()", "SystemTime::now()", "Zoned::now()"];
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| READS.iter().any(|r| code(line).contains(r)))
+        .map(|(n, line)| format!("line {}: reads the time of day: {}", n + 1, line.trim()))
+        .collect()
+}
+
+/// Every `.rs` file under the daemon's `src/` but those `skip` says to,
+/// with what `check` finds in it, as report lines.
+fn scan(skip: impl Fn(&Path) -> bool, check: fn(&str) -> Vec<String>) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    assert!(
+        files.len() > 50,
+        "only {} files found under {}",
+        files.len(),
+        src.display()
+    );
+    let mut report = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| !skip(f.strip_prefix(&src).unwrap_or(f)))
+    {
+        let source = std::fs::read_to_string(file).expect("read a source file");
+        for found in check(&source) {
+            report.push(format!(
+                "{}: {found}",
+                file.strip_prefix(&src).unwrap_or(file).display()
+            ));
+        }
+    }
+    report
+}
+
+fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read the daemon's sources") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, into);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_code_outside_the_store_names_rusqlite_or_holds_sql() {
+    // `source_rules.rs` names what it looks for.
+    let report = scan(
+        |file| file.starts_with("store") || file == Path::new("source_rules.rs"),
+        offences,
+    );
+    assert!(
+        report.is_empty(),
+        "only `daemon/src/store/` may know the database: move these into a store function\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn only_the_clock_reads_the_time_of_day() {
+    // `source_rules.rs` names what it looks for.
+    let report = scan(
+        |file| file == Path::new("clock.rs") || file == Path::new("source_rules.rs"),
+        clock_reads,
+    );
+    assert!(
+        report.is_empty(),
+        "read the time from the `Clock` (in `AppState`, or passed in) instead:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_check_finds_sql_and_rusqlite_but_not_words_about_them() {
+    let bad = r#"
+use rusqlite::params;
+fn f(tx: &Tx) { tx.execute("DELETE FROM sim_roles WHERE id = ?1", [1]); }
+const Q: &str = "SELECT 1";
+let s = conn.prepare_cached(
+    "\n   UPDATE servers SET name = ?1");
+"#;
+    let found = offences(bad);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    let fine = r#"
+//! `PRAGMA data_version` changes whenever another connection commits.
+// rusqlite is synchronous
+let m = "the start-up check (PRAGMA quick_check) found nothing";
+let n = "select a server"; // SELECT in a comment
+"#;
+    assert_eq!(offences(fine), Vec::<String>::new());
+}
+
+#[test]
+fn the_clock_check_finds_reads_of_the_time_but_not_words_about_them() {
+    let bad = "let now = jiff::Timestamp::now();\nlet t = std::time::SystemTime::now();\n";
+    assert_eq!(clock_reads(bad).len(), 2);
+    let fine =
+        "// not Timestamp::now(): the clock\nlet now = clock.now();\nlet t = Instant::now();\n";
+    assert_eq!(clock_reads(fine), Vec::<String>::new());
+}
