@@ -46,6 +46,7 @@ pub mod api_key;
 pub mod auth;
 pub mod client_address;
 pub mod clock;
+pub mod coordination;
 pub mod error;
 pub mod extract;
 pub mod http;
@@ -82,9 +83,9 @@ use tokio_util::task::TaskTracker;
 
 use crate::auth::AuthCache;
 use crate::clock::Clock;
+use crate::coordination::Coordination;
 use crate::error::ApiError;
 use crate::http::HttpLimits;
-use crate::moderation::MemberLocks;
 use crate::platform::{PlatformClients, RetryPolicy};
 use crate::store::Store;
 use crate::workers::{Intervals, Workers};
@@ -100,8 +101,9 @@ pub struct AppState {
     pub clock: Clock,
     /// The HTTP client and retry policy of the platform adapters.
     pub platforms: PlatformClients,
-    /// One lock per member being acted on.
-    pub member_locks: MemberLocks,
+    /// What assumes one daemon serves the database: member locks, the
+    /// restore runner ([`coordination`]).
+    pub coordination: Coordination,
     /// The servers whose actions left pending by a stopped daemon are being
     /// settled at start-up: their requests wait, and `/ready` is 503.
     pub settling: moderation::recovery::Settling,
@@ -123,9 +125,6 @@ pub struct AppState {
     pub trusted_proxies: client_address::TrustedProxies,
     /// Wakes the restore worker when a job is accepted.
     pub restore_wake: Arc<Notify>,
-    /// Held by whoever runs restore jobs (the worker, or a test driving
-    /// it), so no job is ever run twice at once.
-    pub restore_runner: Arc<tokio::sync::Mutex<()>>,
     /// The webhook delivery client (see [`webhooks`]).
     pub webhooks: webhooks::Deliverer,
     /// Request rate limits (see [`request_limits`]).
@@ -155,7 +154,7 @@ impl AppState {
             store,
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
-            member_locks: MemberLocks::default(),
+            coordination: Coordination::default(),
             settling: moderation::recovery::Settling::default(),
             in_flight: TaskTracker::new(),
             abandon: CancellationToken::new(),
@@ -163,7 +162,6 @@ impl AppState {
             http_limits: HttpLimits::default(),
             trusted_proxies: client_address::TrustedProxies::default(),
             restore_wake: Arc::new(Notify::new()),
-            restore_runner: Arc::new(tokio::sync::Mutex::new(())),
             webhooks: webhooks::Deliverer::new(webhooks::DeliveryOptions::default())
                 .expect("the default delivery options build"),
             request_limits: request_limits::RequestLimits::on(),

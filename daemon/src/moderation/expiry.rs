@@ -44,7 +44,11 @@ pub async fn expire_jail(
     server: &Server,
     jail: JailRecord,
 ) -> ModerationResult<bool> {
-    let _member = state.member_locks.lock(&server.id, &jail.user_id).await;
+    let _member = state
+        .coordination
+        .members
+        .lock(&server.id, &jail.user_id)
+        .await;
     let (id, user) = (server.id.clone(), jail.user_id.clone());
     let (sections, current) = state
         .store

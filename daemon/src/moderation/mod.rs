@@ -33,7 +33,6 @@ pub mod behaviour;
 pub mod error;
 pub mod escalation;
 pub mod expiry;
-pub mod locks;
 pub mod recovery;
 mod settle;
 pub mod validate;
@@ -46,9 +45,9 @@ use modctl_types::moderation::{
 
 use self::behaviour::{Context, Outcome};
 pub use self::error::{ModerationError, ModerationResult};
-pub use self::locks::{MemberGuard, MemberLocks};
 use self::validate::Checked;
 use crate::AppState;
+pub use crate::coordination::MemberGuard;
 use crate::platform::{self, PlatformAdapter};
 use crate::store::cases::{self, NewCase};
 use crate::store::idempotency::{self, Claim};
@@ -119,7 +118,8 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
     );
     // Validation does not change the user id, so the raw one names the member.
     let guard = state
-        .member_locks
+        .coordination
+        .members
         .lock(&server.id, &call.body.user_id)
         .await;
     let begin = Begin {

@@ -117,7 +117,11 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
     }
     let mut orphans = Vec::new();
     for (server_id, cases) in by_member {
-        let Some(member) = state.member_locks.try_lock(&server_id, &cases[0].user_id) else {
+        let Some(member) = state
+            .coordination
+            .members
+            .try_lock(&server_id, &cases[0].user_id)
+        else {
             continue; // a live task holds the member and will settle its case
         };
         // Re-read under the member: a task may have settled them meanwhile.

@@ -52,7 +52,7 @@ const ADMINISTRATOR: u64 = 1 << 3;
 /// Runs every queued or unfinished job to its end, oldest first; returns how
 /// many were run. One runner at a time: a second caller waits for the first.
 pub async fn run_due(state: &AppState) -> Result<usize, StoreError> {
-    let _runner = state.restore_runner.lock().await;
+    let _runner = state.coordination.restore_runner.hold().await;
     let jobs = state.store.read(stored::unfinished).await?;
     for &id in &jobs {
         run(state, id).await?;

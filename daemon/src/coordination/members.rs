@@ -8,8 +8,9 @@
 //! unjails that both record a case. Holding this lock from the first read to
 //! the last write makes each action see the state the previous one left.
 //!
-//! The lock is in memory: one daemon serves a database (operator commands do
-//! not act on members). It is held by the task that carries the action out,
+//! These locks are in memory: one daemon serves a database (operator
+//! commands do not act on members); see [`super`] for what several daemons
+//! need instead. It is held by the task that carries the action out,
 //! not by the request, so a client that disconnects does not release it
 //! while the platform call is still running. Waiting for it is an async wait.
 //! Actions on different members never wait for each other.
@@ -17,7 +18,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
-use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+use async_trait::async_trait;
+use tokio::sync::Mutex as AsyncMutex;
+
+use super::MemberLocking;
 
 /// The member locks of the daemon; cheap to clone, clones share the locks.
 #[derive(Debug, Clone, Default)]
@@ -30,29 +34,40 @@ pub struct MemberLocks {
 type MemberKey = (String, String);
 
 /// Held while acting on one member; dropping it lets the next action in.
-#[derive(Debug)]
 pub struct MemberGuard {
-    _guard: OwnedMutexGuard<()>,
+    _held: Box<dyn Send + Sync>,
+}
+
+impl MemberGuard {
+    /// A guard that releases the member by dropping `held`: a backend's own
+    /// guard ([`super::MemberLocking`]).
+    pub fn new(held: impl Send + Sync + 'static) -> Self {
+        MemberGuard {
+            _held: Box::new(held),
+        }
+    }
+}
+
+impl std::fmt::Debug for MemberGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemberGuard").finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl MemberLocking for MemberLocks {
+    async fn lock(&self, server_id: &str, user_id: &str) -> MemberGuard {
+        let lock = self.lock_for(server_id, user_id);
+        MemberGuard::new(lock.lock_owned().await)
+    }
+
+    fn try_lock(&self, server_id: &str, user_id: &str) -> Option<MemberGuard> {
+        let lock = self.lock_for(server_id, user_id);
+        lock.try_lock_owned().ok().map(MemberGuard::new)
+    }
 }
 
 impl MemberLocks {
-    /// Waits until no other action runs on `user_id` of `server_id`, then
-    /// holds the member until the guard is dropped.
-    pub async fn lock(&self, server_id: &str, user_id: &str) -> MemberGuard {
-        let lock = self.lock_for(server_id, user_id);
-        MemberGuard {
-            _guard: lock.lock_owned().await,
-        }
-    }
-
-    /// Holds the member if no action runs on it now.
-    pub fn try_lock(&self, server_id: &str, user_id: &str) -> Option<MemberGuard> {
-        let lock = self.lock_for(server_id, user_id);
-        lock.try_lock_owned()
-            .ok()
-            .map(|guard| MemberGuard { _guard: guard })
-    }
-
     fn lock_for(&self, server_id: &str, user_id: &str) -> Arc<AsyncMutex<()>> {
         let mut locks = self
             .locks
