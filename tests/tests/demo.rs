@@ -183,7 +183,7 @@ async fn every_demo_server_is_partly_set_up() {
 /// every demo server, and the live trickle adds to today.
 #[tokio::test]
 async fn the_demo_servers_start_with_ninety_days_of_insights() {
-    use modctld::platform::simulator::activity::{HISTORY_DAYS, Rng, trickle};
+    use modctld::operator::demo_activity::{HISTORY_DAYS, Rng, trickle};
     let daemon = TestDaemon::start();
     daemon.clock().set(jiff::Timestamp::now());
     let client = demo_client(&daemon);

@@ -399,7 +399,7 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
     // History for the insights: 90 days of activity and cases per server.
     for (platform, id, _) in SERVERS {
         store
-            .write(move |tx| simulator::activity::seed_history(tx, id, platform, now))
+            .write(move |tx| super::demo_activity::seed_history(tx, id, platform, now))
             .await?;
     }
     // Capturing from the simulator needs no platform client nor the
@@ -558,13 +558,13 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
     // hand them over; the flush worker writes them.
     let live = state.activity.clone();
     tokio::spawn(async move {
-        let mut rng = simulator::activity::Rng::new(clock.now_unix() as u64);
+        let mut rng = super::demo_activity::Rng::new(clock.now_unix() as u64);
         loop {
             tokio::time::sleep(std::time::Duration::from_secs(TRICKLE_SECONDS as u64)).await;
             let now = clock.now_unix();
             for (platform, id, _) in SERVERS {
                 for event in
-                    simulator::activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)
+                    super::demo_activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)
                 {
                     live.record(event);
                 }

@@ -8,6 +8,7 @@
 
 mod accounts;
 pub mod demo;
+pub mod demo_activity;
 pub mod demo_webhooks;
 mod server;
 mod structure;

@@ -19,7 +19,21 @@ use modctl_types::snapshot::{
 };
 
 use super::{PlatformError, PlatformResult};
-use crate::restore::plan::BotStanding;
+
+/// Where the bot stands on a Discord server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotStanding {
+    /// The position of its highest role: it can create and manage roles
+    /// only below it.
+    pub top_position: i64,
+    /// The permissions it holds: a role it creates gets no others.
+    pub permissions: u64,
+}
+
+/// Discord's limits on a guild.
+pub const MAX_ROLES: usize = 250;
+/// See [`MAX_ROLES`].
+pub const MAX_CHANNELS: usize = 500;
 
 /// Creates structure on a server. Each method is one change; the answer is
 /// the new item's live id where there is one.

@@ -21,7 +21,6 @@ use crate::store::simulator as sim;
 use crate::store::{Store, StoreError, Tx};
 
 /// Creating the simulated structure for restores.
-pub mod activity;
 pub mod apply;
 pub mod nuke;
 pub mod structure;

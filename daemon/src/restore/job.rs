@@ -11,8 +11,9 @@ use modctl_types::Server;
 use modctl_types::restore::{RestoreJob, RestorePlan};
 use modctl_types::snapshot::StructureContent;
 
-use super::plan::{self, BotStanding, PlanError, PlanInput};
+use super::plan::{self, PlanError, PlanInput};
 use crate::AppState;
+use crate::platform::apply::BotStanding;
 use crate::platform::{self, Connected, PlatformClients, PlatformError};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, NewJob};

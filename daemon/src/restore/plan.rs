@@ -29,24 +29,12 @@ use modctl_types::snapshot::{
     TelegramStructure,
 };
 
-/// Discord's limits on a guild.
-pub const MAX_ROLES: usize = 250;
-/// See [`MAX_ROLES`].
-pub const MAX_CHANNELS: usize = 500;
+use crate::platform::apply::{BotStanding, MAX_CHANNELS, MAX_ROLES};
+
 /// Discord's channel type of a category.
 pub const CATEGORY: u8 = 4;
 /// Discord's ADMINISTRATOR permission bit: a bot holding it may grant any.
 const ADMINISTRATOR: u64 = 1 << 3;
-
-/// Where the bot stands on a Discord server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BotStanding {
-    /// The position of its highest role: it can create and manage roles
-    /// only below it.
-    pub top_position: i64,
-    /// The permissions it holds: a role it creates gets no others.
-    pub permissions: u64,
-}
 
 /// What a plan is made from.
 #[derive(Debug)]

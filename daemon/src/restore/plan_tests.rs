@@ -11,7 +11,8 @@ use modctl_types::snapshot::{
     TelegramPermissions, TelegramStructure,
 };
 
-use super::plan::{BotStanding, CATEGORY, MAX_ROLES, PlanError, PlanInput, plan};
+use super::plan::{CATEGORY, PlanError, PlanInput, plan};
+use crate::platform::apply::{BotStanding, MAX_ROLES};
 
 const GUILD: &str = "900";
 const VIEW_CHANNEL: u64 = 1 << 10;

@@ -39,8 +39,8 @@ use modctl_types::snapshot::{
 
 use super::job::{self, RestoreError};
 use super::mentions::{remap_mentions, topics_to_fix};
-use super::plan::BotStanding;
 use crate::AppState;
+use crate::platform::apply::BotStanding;
 use crate::platform::{Connected, PlatformError};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};

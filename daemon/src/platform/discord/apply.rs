@@ -13,10 +13,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Discord;
+use crate::platform::apply::BotStanding;
 use crate::platform::apply::StructureWriter;
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
-use crate::restore::plan::BotStanding;
 
 /// Discord's ADMINISTRATOR bit: holding it is holding every permission.
 const ADMINISTRATOR: u64 = 1 << 3;

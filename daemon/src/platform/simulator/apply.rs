@@ -13,9 +13,9 @@ use modctl_types::snapshot::{DiscordChannel, DiscordRole, PermissionOverwrite, S
 use super::structure::EVERYONE_PERMISSIONS;
 use super::{SimError, Simulator, load_hierarchy};
 use crate::platform::apply::StructureWriter;
+use crate::platform::apply::{BotStanding, MAX_CHANNELS, MAX_ROLES};
 use crate::platform::hierarchy::ADMINISTRATOR;
 use crate::platform::{PlatformError, PlatformResult};
-use crate::restore::plan::{BotStanding, MAX_CHANNELS, MAX_ROLES};
 use crate::store::Tx;
 use crate::store::simulator::{self as sim, SimChannel};
 

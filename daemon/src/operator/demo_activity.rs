@@ -77,7 +77,7 @@ struct Channels {
 }
 
 fn channels(server_id: &str, platform: Platform) -> Channels {
-    let community = crate::operator::demo::community(platform);
+    let community = super::demo::community(platform);
     let of = |voice: bool| -> Vec<String> {
         community
             .channels
