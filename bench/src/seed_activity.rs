@@ -7,9 +7,9 @@
 use modctl_types::Timestamp;
 use modctl_types::activity::ActivityKind;
 use modctld::activity::ActivityEvent;
-use modctld::activity::days::{DayFinder, server_timezone};
 use modctld::store::Store;
 use modctld::store::activity::ingest;
+use modctld::store::days::{DayFinder, server_timezone};
 use modctld::store::ranking;
 
 use crate::skew::{Rng, Zipf};

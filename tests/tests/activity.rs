@@ -40,7 +40,7 @@ fn days(daemon: &TestDaemon, server: &str) -> Vec<(String, i64, i64, i64, i64, i
         let rows = stmt
             .query_map([server], |row| {
                 Ok((
-                    modctld::activity::days::date(row.get(0)?).to_string(),
+                    modctld::store::days::date(row.get(0)?).to_string(),
                     row.get(1)?,
                     row.get(2)?,
                     row.get(3)?,

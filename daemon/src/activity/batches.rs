@@ -37,8 +37,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 use super::ActivityEvent;
-use super::days::{DayFinder, server_timezone};
 use crate::store::activity::{self as rollups, Ingested};
+use crate::store::days::{DayFinder, server_timezone};
 use crate::store::{self, StoreError, Tx, teams};
 use crate::{AppState, plans};
 

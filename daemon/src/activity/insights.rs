@@ -10,8 +10,8 @@ use modctl_types::activity::{
     ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Window,
 };
 
-use super::days::{self, DayFinder};
 use crate::store::activity as rollups;
+use crate::store::days::{self, DayFinder};
 use crate::store::{StoreError, Tx, timestamp};
 use crate::store::{case_rollup, cases, jails, ranking};
 

@@ -10,46 +10,21 @@
 //! - the batch endpoint writes its events before it answers, together with
 //!   the other batches waiting for the writer ([`batches`]);
 //! - both go through [`crate::store::activity::ingest_batches`], into daily rollups
-//!   in the server's time zone ([`days`]).
+//!   in the server's time zone ([`crate::store::days`]).
 
 pub mod batches;
 pub mod budget;
-pub mod days;
 pub mod insights;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use modctl_types::Timestamp;
-use modctl_types::activity::ActivityKind;
-
 use crate::AppState;
+use crate::store::days;
 use crate::store::{StoreError, Tx, activity as rollups};
 
-/// One thing a member did, as a receiver decoded it from a platform (or a
-/// batch). Never holds message content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ActivityEvent {
-    /// The server (the platform's id, as claimed) the event happened in;
-    /// shared, so the events of one batch or update hold one copy of it.
-    pub server_id: Arc<str>,
-    /// An id that identifies the event at its source (the batch's event id,
-    /// the platform's message or update id), so an event received twice is
-    /// counted once. `None` when the source has no stable id.
-    pub event_id: Option<String>,
-    /// What happened.
-    pub kind: ActivityKind,
-    /// The member, by the platform's user id.
-    pub user_id: String,
-    /// The channel, for messages and voice.
-    pub channel_id: Option<String>,
-    /// When it happened (for voice: when the session, or the part of it
-    /// being reported, ended).
-    pub at: Timestamp,
-    /// Voice minutes; 0 for the other kinds.
-    pub minutes: u32,
-}
+pub use crate::store::activity::ActivityEvent;
 
 /// The most events [`Ingestor::record`] holds between two flushes. Past it,
 /// events are dropped (and counted): a stalled disk must not turn into an

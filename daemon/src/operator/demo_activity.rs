@@ -14,7 +14,7 @@ use modctl_types::activity::ActivityKind;
 use modctl_types::moderation::{Action, CaseSource, CaseState};
 
 use crate::activity::ActivityEvent;
-use crate::activity::days::{DayFinder, server_timezone};
+use crate::store::days::{DayFinder, server_timezone};
 use crate::store::{StoreError, Tx, activity as rollups, cases};
 
 /// Days of history the demo starts with.

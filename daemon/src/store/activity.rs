@@ -9,6 +9,9 @@
 
 use crate::store::Tx;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use modctl_types::Timestamp;
 
 use modctl_types::activity::ActivityKind;
 use rusqlite::{OptionalExtension, params};
@@ -16,8 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::StoreError;
 use super::ranking;
-use crate::activity::ActivityEvent;
-use crate::activity::days::DayFinder;
+use crate::store::days::DayFinder;
 
 /// How long per-member rows and remembered event ids are kept, in days, and
 /// how old an event may be to be accepted. 400 covers the longest insights
@@ -27,6 +29,31 @@ pub const RETENTION_DAYS: i64 = 400;
 
 /// Seconds in a day, for the UTC day of the event-id table.
 const DAY_SECONDS: i64 = 86_400;
+
+/// One thing a member did, counted into the rollups: as a receiver decoded
+/// it from a platform (or a batch), or as the demo made it up. Never holds
+/// message content. (`crate::activity` gathers them.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActivityEvent {
+    /// The server (the platform's id, as claimed) the event happened in;
+    /// shared, so the events of one batch or update hold one copy of it.
+    pub server_id: Arc<str>,
+    /// An id that identifies the event at its source (the batch's event id,
+    /// the platform's message or update id), so an event received twice is
+    /// counted once. `None` when the source has no stable id.
+    pub event_id: Option<String>,
+    /// What happened.
+    pub kind: ActivityKind,
+    /// The member, by the platform's user id.
+    pub user_id: String,
+    /// The channel, for messages and voice.
+    pub channel_id: Option<String>,
+    /// When it happened (for voice: when the session, or the part of it
+    /// being reported, ended).
+    pub at: Timestamp,
+    /// Voice minutes; 0 for the other kinds.
+    pub minutes: u32,
+}
 
 /// What [`ingest`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -704,7 +731,7 @@ mod tests {
 }
 
 /// One day of a server's rollups, as stored: the day's number
-/// ([`crate::activity::days`]) and its counts.
+/// ([`crate::store::days`]) and its counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StoredDay {
     /// Days since 1970-01-01 in the server's zone.

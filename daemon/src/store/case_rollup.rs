@@ -25,7 +25,7 @@ use rusqlite::params;
 
 use super::StoreError;
 use super::ranking::{self, Rollup};
-use crate::activity::days;
+use crate::store::days;
 
 /// A case as the rollup counts it.
 #[derive(Debug, Clone, Copy)]

@@ -17,7 +17,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use modctl_types::config::WebhookEvent;
 
 use super::{StoreError, case_rollup, timestamp, webhooks};
-use crate::activity::days::{DayFinder, server_timezone};
+use crate::store::days::{DayFinder, server_timezone};
 
 mod list;
 pub use list::{Filter, list};

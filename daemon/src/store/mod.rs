@@ -55,6 +55,7 @@ pub mod cases;
 mod change_watch;
 pub mod config;
 pub mod connections;
+pub mod days;
 mod files;
 pub mod idempotency;
 pub mod integrity;

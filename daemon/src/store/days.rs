@@ -10,7 +10,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
 
-use crate::store::{StoreError, Tx, config};
+use super::{StoreError, Tx, config};
 
 /// 1970-01-01, day 0.
 const EPOCH: Date = Date::constant(1970, 1, 1);
