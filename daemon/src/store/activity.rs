@@ -106,10 +106,11 @@ pub fn seen_key(server_id: &str, event_id: &str) -> i64 {
 /// is mostly the pages they touch: every page a transaction changes is
 /// written to the WAL (and later copied into the database), and a page not
 /// in the writer's cache is read back first. So:
-/// - event ids are remembered by their own text, in key order
-///   ([`remember_ids`]): ids given in order (snowflakes, sequence numbers, a
-///   counter) land on the same few pages, where a hash of each sent every
-///   id to a page of its own (a batch rewrote thousands of pages);
+/// - event ids are remembered by their own text (up to 32 bytes; longer
+///   ones by a 16-byte digest), in key order ([`remember_ids`]): ids given
+///   in order (snowflakes, sequence numbers, a counter) land on the same few
+///   pages, where a hash of each sent every id to a page of its own (a batch
+///   rewrote thousands of pages);
 /// - each aggregate is written once, in key order, by prepared single-row
 ///   statements ([`write_members`]);
 /// - batches waiting for the writer are counted together
@@ -255,7 +256,8 @@ pub fn ingest_batches(
 /// Messages and voice minutes per (day, member) of a batch, in key order.
 pub type MemberDays<'a> = BTreeMap<(i64, &'a str), Counts>;
 
-/// Remembers the ids of `events` (in `activity_seen`) and returns, per
+/// Remembers the ids of `events` (in `activity_seen`, and long ones by
+/// digest in `activity_seen_digests`) and returns, per
 /// event, whether it counts: it has no id, or its id was not remembered on
 /// its UTC day before (by an earlier batch, or an earlier event of this one:
 /// the first event holding an id counts).
