@@ -16,8 +16,8 @@
 //! |---|---|---|
 //! | `servers` | [`crate::store::servers::claim`] (`modctld server claim`) | the 4th claim fails |
 //! | `insight_days` | [`check_days`], by the insights endpoints | `days` above 30 is a 402 |
-//! | `retained_snapshots` | [`crate::store::snapshots::record`] | a capture keeps the newest 1 (older ones are pruned then, not before) |
-//! | `scheduled_snapshots` | [`check_config`] and [`crate::store::snapshots::scheduled_due`] | a config write that leaves a schedule on is a 402; schedules of downgraded teams do not run |
+//! | `retained_snapshots` | [`crate::snapshots::capture`] | a capture keeps the newest 1 (older ones are pruned then, not before) |
+//! | `scheduled_snapshots` | [`check_config`] and [`crate::snapshots::scheduled_due`] | a config write that leaves a schedule on is a 402; schedules of downgraded teams do not run |
 //! | `webhooks` | [`check_config`], the [`NeedsWebhooks`] extractor and [`crate::store::webhooks::subscribed`] | enabling is a 402, test/redeliver/rotate are 402, no new events are recorded |
 //! | `bulk_users_per_file` | the CLI's bulk actions (none yet) | - |
 //! | `requests_per_minute`, `burst` | the request limits ([`crate::request_limits`]) | 60/min, bursts of 30 |

@@ -17,10 +17,11 @@ use modctl_types::snapshot::{SnapshotMeta, SnapshotSource};
 use sha2::{Digest, Sha256};
 
 use crate::AppState;
+use crate::plans;
 use crate::platform::{self, PlatformError};
-use crate::store::StoreError;
 use crate::store::connections;
 use crate::store::snapshots::{self, NewSnapshot};
+use crate::store::{StoreError, Tx, teams};
 
 /// Why a capture recorded nothing.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +80,10 @@ pub async fn capture(
     Ok(state
         .store
         .write(move |tx| {
+            // A team downgraded to a plan that retains fewer keeps its older
+            // snapshots, readable, until this next capture.
+            let plan = teams::of_server(tx, &server_id)?.plan;
+            let keep = usize::try_from(plans::of(plan).retained_snapshots).unwrap_or(usize::MAX);
             snapshots::record(
                 tx,
                 &NewSnapshot {
@@ -90,9 +95,21 @@ pub async fn capture(
                     content_hash: &hash,
                     counts,
                 },
+                keep,
             )
         })
         .await?)
+}
+
+/// The servers whose `antinuke` schedule asks for a snapshot at `now`
+/// ([`snapshots::scheduled_due`]), but those of teams whose plan has no
+/// scheduled snapshots (a team downgraded with a schedule still set).
+pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
+    Ok(snapshots::scheduled_due(tx, now)?
+        .into_iter()
+        .filter(|(_, plan)| plans::of(*plan).scheduled_snapshots)
+        .map(|(server, _)| server)
+        .collect())
 }
 
 /// The scheduled snapshots' worker tick: captures a snapshot (source and
@@ -105,10 +122,7 @@ pub async fn capture(
 /// that is the retry, and one server's failure never stops the others'.
 pub async fn capture_due(state: &AppState) -> Result<usize, StoreError> {
     let now = state.clock.now_unix();
-    let due = state
-        .store
-        .read(move |tx| snapshots::scheduled_due(tx, now))
-        .await?;
+    let due = state.store.read(move |tx| scheduled_due(tx, now)).await?;
     let mut captured = 0;
     for server in due {
         match capture(state, &server, SnapshotSource::Schedule, "schedule".into()).await {

@@ -11,7 +11,8 @@ use modctl_e2e::{
     ALPHA_DISCORD, BETA_DISCORD, Fixture, TestDaemon, TestKey, assert_config_untouched,
 };
 use modctl_types::Platform;
-use modctld::store::{servers, snapshots, teams};
+use modctld::snapshots;
+use modctld::store::{servers, teams};
 use serde_json::{Value, json};
 
 fn set_plan(daemon: &TestDaemon, team: &'static str, plan: Plan) {

@@ -3,7 +3,7 @@
 //!
 //! # The lifecycle of an action
 //!
-//! 1. **Lock the member** ([`locks`]): actions on one member of one server run
+//! 1. **Lock the member** ([`crate::coordination::MemberLocking`]): actions on one member of one server run
 //!    one at a time, so each sees the state the previous one left. From here
 //!    on everything runs in the action's own task, which a dropped request
 //!    does not cancel.

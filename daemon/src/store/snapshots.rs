@@ -2,8 +2,8 @@
 //! content hash (`snapshot_contents`), so capturing an unchanged server again
 //! costs a row, not another copy of its structure.
 //!
-//! Each server keeps as many snapshots as its team's plan retains
-//! ([`crate::plans::Entitlements::retained_snapshots`]): recording one prunes
+//! Each server keeps as many snapshots as its caller says (what the team's
+//! plan retains, `crate::snapshots::capture`): recording one prunes
 //! older rows and the contents no snapshot refers to any more, in the same
 //! transaction, so a crash cannot leave a content without its snapshot or a
 //! snapshot without its content. Pruning drops an older snapshot identical
@@ -14,7 +14,7 @@
 use crate::store::Tx;
 use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
-use modctl_types::{Platform, Server};
+use modctl_types::{Plan, Platform, Server};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, servers, timestamp, webhooks};
@@ -79,21 +79,9 @@ fn meta_from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
 }
 
 /// Records a snapshot (its content only if no snapshot holds the same one)
-/// and prunes the server's snapshots beyond what its team's plan retains. A
-/// team downgraded to a plan that retains fewer keeps its older snapshots,
-/// readable, until its next capture.
-pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
-    let team = super::teams::of_server(tx, new.server_id)?;
-    let keep = crate::plans::of(team.plan).retained_snapshots;
-    record_keeping(tx, new, usize::try_from(keep).unwrap_or(usize::MAX))
-}
-
-/// [`record`], keeping `keep` snapshots of the server.
-fn record_keeping(
-    tx: &Tx<'_>,
-    new: &NewSnapshot<'_>,
-    keep: usize,
-) -> Result<SnapshotMeta, StoreError> {
+/// and prunes the server's snapshots beyond the newest `keep` (what its
+/// team's plan retains, decided by the caller).
+pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<SnapshotMeta, StoreError> {
     tx.sql
         .prepare_cached(
             "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
@@ -212,10 +200,10 @@ pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> 
 /// `antinuke.enabled` with `antinuke.snapshot_interval_hours` set, connected
 /// to their platform, and whose newest snapshot (whatever asked for it) is at
 /// least the interval old, or which have none yet. A snapshot taken by hand
-/// resets the schedule: the structure is that fresh either way. Servers of
-/// teams whose plan has no scheduled snapshots (a team downgraded with a
-/// schedule still set) are left out.
-pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
+/// resets the schedule: the structure is that fresh either way. Each comes
+/// with its team's plan: whether the plan has scheduled snapshots is the
+/// caller's rule (`crate::snapshots::scheduled_due`).
+pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, StoreError> {
     let rows: Vec<(String, String, Option<i64>)> = tx.sql
         .prepare_cached(
             "SELECT c.server_id, c.value, \
@@ -247,11 +235,8 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
             continue;
         }
         let team = super::teams::of_server(tx, &server_id)?;
-        if !crate::plans::of(team.plan).scheduled_snapshots {
-            continue;
-        }
         if let Some(record) = servers::find(tx, &server_id)? {
-            due.push(record.server);
+            due.push((record.server, team.plan));
         }
     }
     Ok(due)
@@ -287,7 +272,7 @@ mod tests {
     const KEEP_PER_SERVER: usize = 10;
 
     fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>) -> Result<SnapshotMeta, StoreError> {
-        record_keeping(tx, new, KEEP_PER_SERVER)
+        super::record(tx, new, KEEP_PER_SERVER)
     }
 
     fn snapshot<'a>(server_id: &'a str, captured_at: i64, hash: &'a str) -> NewSnapshot<'a> {
