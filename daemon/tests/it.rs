@@ -15,26 +15,9 @@ mod redaction;
 mod support;
 mod webhooks_serve;
 
-/// Cargo no longer makes a test binary of each file here (`autotests =
-/// false`): a file this root does not declare would never be compiled or
-/// run. Each one is declared.
+/// Every file here is a module of this binary: none is left unrun.
 #[test]
 fn every_test_file_is_a_module_of_this_binary() {
-    let root = include_str!("it.rs");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
-            continue;
-        };
-        let module = match name.strip_suffix(".rs") {
-            Some(module) if module != "it" => module.to_owned(),
-            _ if path.join("mod.rs").is_file() => name.to_owned(),
-            _ => continue,
-        };
-        assert!(
-            root.lines().any(|line| line == format!("mod {module};")),
-            "tests/{name} is not declared in tests/it.rs (`mod {module};`), so it never runs"
-        );
-    }
+    modctl_e2e::assert_every_test_file_is_declared(&dir, include_str!("it.rs"));
 }

@@ -637,6 +637,29 @@ impl Fixture {
 /// How long [`eventually`] waits for something that comes over the network.
 pub const NETWORK_DEADLINE: Duration = Duration::from_secs(20);
 
+/// Checks that every file of an integration-test directory `tests_dir`
+/// (a crate's `tests/`) is declared as a module of its one test binary,
+/// whose root is `root` (the text of `tests/it.rs`). The crates build their
+/// integration tests as one binary (`autotests = false`, issue #24), so a
+/// file the root does not declare would never be compiled or run.
+pub fn assert_every_test_file_is_declared(tests_dir: &std::path::Path, root: &str) {
+    for entry in std::fs::read_dir(tests_dir).expect("read the tests directory") {
+        let path = entry.expect("a directory entry").path();
+        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+            continue;
+        };
+        let module = match name.strip_suffix(".rs") {
+            Some(module) if module != "it" => module.to_owned(),
+            _ if path.join("mod.rs").is_file() => name.to_owned(),
+            _ => continue,
+        };
+        assert!(
+            root.lines().any(|line| line == format!("mod {module};")),
+            "tests/{name} is not declared in tests/it.rs (`mod {module};`), so it never runs"
+        );
+    }
+}
+
 /// Polls `done` every 10 ms until it holds, for something that comes over
 /// the network (a gateway event, a poll); fails the test after
 /// [`NETWORK_DEADLINE`]. Not for waiting for time to pass: move the clock.

@@ -181,20 +181,18 @@ async fn a_simulated_guild_is_restored_under_the_same_rules() {
         .unwrap()
         .clone();
     let nuked = [moderator.id.clone(), admin.id.clone(), staff.id.clone()];
-    // Behind the daemon's back, on a connection of the test's own (the
-    // rows only: no member or overwrite is touched).
-    let db = rusqlite::Connection::open(daemon.db_path()).expect("open the database");
-    db.execute(
-        "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id IN (?2, ?3)",
-        [ALPHA_DISCORD, &nuked[0], &nuked[1]],
-    )
-    .expect("delete two roles");
-    db.execute(
-        "DELETE FROM sim_channels WHERE server_id = ?1 AND (channel_id = ?2 OR parent_id = ?2)",
-        [ALPHA_DISCORD, &nuked[2]],
-    )
-    .expect("delete a category and its channels");
-    drop(db);
+    // Behind the daemon's back (the rows only: no member or overwrite is
+    // touched).
+    daemon.sql(move |db| {
+        db.execute(
+            "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id IN (?2, ?3)",
+            [ALPHA_DISCORD, &nuked[0], &nuked[1]],
+        )?;
+        db.execute(
+            "DELETE FROM sim_channels WHERE server_id = ?1 AND (channel_id = ?2 OR parent_id = ?2)",
+            [ALPHA_DISCORD, &nuked[2]],
+        )
+    });
 
     // Through the SDK, as the CLI restores.
     let plan = client.restore_plan(ALPHA_DISCORD, None).await.unwrap();

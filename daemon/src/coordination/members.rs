@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, Weak};
 use async_trait::async_trait;
 use tokio::sync::Mutex as AsyncMutex;
 
-use super::MemberLocking;
+use super::{Held, MemberLocking};
 
 /// The member locks of the daemon; cheap to clone, clones share the locks.
 #[derive(Debug, Clone, Default)]
@@ -33,37 +33,16 @@ pub struct MemberLocks {
 
 type MemberKey = (String, String);
 
-/// Held while acting on one member; dropping it lets the next action in.
-pub struct MemberGuard {
-    _held: Box<dyn Send + Sync>,
-}
-
-impl MemberGuard {
-    /// A guard that releases the member by dropping `held`: a backend's own
-    /// guard ([`super::MemberLocking`]).
-    pub fn new(held: impl Send + Sync + 'static) -> Self {
-        MemberGuard {
-            _held: Box::new(held),
-        }
-    }
-}
-
-impl std::fmt::Debug for MemberGuard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MemberGuard").finish_non_exhaustive()
-    }
-}
-
 #[async_trait]
 impl MemberLocking for MemberLocks {
-    async fn lock(&self, server_id: &str, user_id: &str) -> MemberGuard {
+    async fn lock(&self, server_id: &str, user_id: &str) -> Held {
         let lock = self.lock_for(server_id, user_id);
-        MemberGuard::new(lock.lock_owned().await)
+        Held::new(lock.lock_owned().await)
     }
 
-    fn try_lock(&self, server_id: &str, user_id: &str) -> Option<MemberGuard> {
+    fn try_lock(&self, server_id: &str, user_id: &str) -> Option<Held> {
         let lock = self.lock_for(server_id, user_id);
-        lock.try_lock_owned().ok().map(MemberGuard::new)
+        lock.try_lock_owned().ok().map(Held::new)
     }
 }
 

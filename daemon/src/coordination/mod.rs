@@ -28,18 +28,18 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-pub use members::{MemberGuard, MemberLocks};
+pub use members::MemberLocks;
 
 /// Serializes actions on one member of a server.
 #[async_trait]
 pub trait MemberLocking: Debug + Send + Sync {
     /// Waits until no other action runs on `user_id` of `server_id`, then
     /// holds the member until the guard is dropped.
-    async fn lock(&self, server_id: &str, user_id: &str) -> MemberGuard;
+    async fn lock(&self, server_id: &str, user_id: &str) -> Held;
 
     /// Holds the member if no action runs on it now. Recovery relies on it:
     /// a member nobody holds has no action in flight.
-    fn try_lock(&self, server_id: &str, user_id: &str) -> Option<MemberGuard>;
+    fn try_lock(&self, server_id: &str, user_id: &str) -> Option<Held>;
 }
 
 /// One holder at a time of a piece of work (the restore runner).
@@ -47,27 +47,27 @@ pub trait MemberLocking: Debug + Send + Sync {
 pub trait Exclusive: Debug + Send + Sync {
     /// Waits until nobody else holds it, then holds it until the guard is
     /// dropped.
-    async fn hold(&self) -> ExclusiveGuard;
+    async fn hold(&self) -> Held;
 }
 
-/// Held while running work that only one may run; dropping it lets the
-/// next one in.
-pub struct ExclusiveGuard {
-    _held: Box<dyn Send + Sync>,
+/// What a lock of [`MemberLocking`] or [`Exclusive`] hands out: held until
+/// dropped, whatever the backend's own guard is.
+pub struct Held {
+    _guard: Box<dyn Send + Sync>,
 }
 
-impl ExclusiveGuard {
-    /// A guard that releases by dropping `held`: a backend's own guard.
-    pub fn new(held: impl Send + Sync + 'static) -> Self {
-        ExclusiveGuard {
-            _held: Box::new(held),
+impl Held {
+    /// Holds until `guard`, a backend's own guard, is dropped.
+    pub fn new(guard: impl Send + Sync + 'static) -> Self {
+        Held {
+            _guard: Box::new(guard),
         }
     }
 }
 
-impl Debug for ExclusiveGuard {
+impl Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ExclusiveGuard").finish_non_exhaustive()
+        f.debug_struct("Held").finish_non_exhaustive()
     }
 }
 
@@ -79,8 +79,8 @@ pub struct LocalExclusive {
 
 #[async_trait]
 impl Exclusive for LocalExclusive {
-    async fn hold(&self) -> ExclusiveGuard {
-        ExclusiveGuard::new(self.lock.clone().lock_owned().await)
+    async fn hold(&self) -> Held {
+        Held::new(self.lock.clone().lock_owned().await)
     }
 }
 

@@ -47,7 +47,7 @@ use self::behaviour::{Context, Outcome};
 pub use self::error::{ModerationError, ModerationResult};
 use self::validate::Checked;
 use crate::AppState;
-pub use crate::coordination::MemberGuard;
+use crate::coordination::Held;
 use crate::platform::{self, PlatformAdapter};
 use crate::store::cases::{self, NewCase};
 use crate::store::idempotency::{self, Claim};
@@ -391,7 +391,7 @@ struct Job {
     input: Checked,
     case: Case,
     jail: Option<JailRecord>,
-    guard: MemberGuard,
+    guard: Held,
 }
 
 impl Job {

@@ -36,8 +36,9 @@ use modctl_types::moderation::{Action, Case};
 use modctl_types::{Platform, Server};
 
 use super::behaviour::{self, JailEffect, Outcome};
-use super::{MemberGuard, ModerationResult, carry, input_of, settle, setup};
+use super::{ModerationResult, carry, input_of, settle, setup};
 use crate::AppState;
+use crate::coordination::Held;
 use crate::platform::{MemberState, PlatformAdapter, PlatformError};
 use crate::store::{StoreError, cases, servers};
 
@@ -98,7 +99,7 @@ impl Settling {
 pub struct Orphan {
     server: Server,
     cases: Vec<Case>,
-    _member: MemberGuard,
+    _member: Held,
 }
 
 /// Takes the member of every orphaned pending case. Fast (one read and

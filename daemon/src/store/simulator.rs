@@ -230,12 +230,7 @@ pub fn member_roles(
     server_id: &str,
     user: &str,
 ) -> Result<Option<Vec<String>>, StoreError> {
-    let roles: Option<String> = tx
-        .sql
-        .prepare_cached("SELECT roles FROM sim_members WHERE server_id = ?1 AND user_id = ?2")?
-        .query_row([server_id, user], |row| row.get("roles"))
-        .optional()?;
-    Ok(roles.map(|json| serde_json::from_str(&json).unwrap_or_default()))
+    Ok(member_state(tx, server_id, user)?.map(|member| member.roles))
 }
 
 /// What the simulator holds for one member, for tests and the demo; `None`
