@@ -29,7 +29,6 @@ use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HOST, RETRY_AFTER};
 use hyper::{Method, Request, StatusCode};
 use modctl_types::Platform;
 use modctl_types::activity::BatchReceipt;
-use modctld::store::servers;
 use serde::Serialize;
 use tokio::time::Instant;
 
@@ -138,7 +137,9 @@ async fn seed(db: &Path) -> anyhow::Result<String> {
     let (store, team, key) = crate::seed::fresh(db, "bench memory").await?;
     let now = jiff::Timestamp::now().as_second();
     store
-        .write(move |tx| servers::claim(tx, team, Platform::Discord, SERVER, "memory", now))
+        .write(move |tx| {
+            modctld::servers::claim(tx, team, Platform::Discord, SERVER, "memory", now)
+        })
         .await?;
     Ok(key)
 }

@@ -31,7 +31,6 @@ use modctl_e2e::fakes::discord::{ADMINISTRATOR, BOT, MOD_ROLE, TOKEN};
 use modctl_types::Platform;
 use modctl_types::restore::{ItemOutcome, JobState, PlanStep};
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::servers;
 use serde::Serialize;
 
 use crate::daemon::Daemon;
@@ -278,7 +277,7 @@ async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
     let api_base = fake_uri.to_owned();
     store
         .write(move |tx| {
-            servers::claim(tx, team, Platform::Discord, GUILD, "restore bench", now)?;
+            modctld::servers::claim(tx, team, Platform::Discord, GUILD, "restore bench", now)?;
             connections::set(
                 tx,
                 &secrets,

@@ -26,7 +26,7 @@ use modctld::platform::simulator::{self, Community, SimMember};
 use modctld::store::Tx;
 use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::days::{DayFinder, server_timezone};
-use modctld::store::{Store, case_rollup, config, keys, servers, teams};
+use modctld::store::{Store, case_rollup, config, keys, teams};
 use rusqlite::params;
 use serde_json::{Value, json};
 
@@ -202,7 +202,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
                 now,
             )?;
             for server in SERVERS {
-                servers::claim(tx, team.id, server.platform, server.id, server.name, now)?;
+                modctld::servers::claim(tx, team.id, server.platform, server.id, server.name, now)?;
                 connections::set(
                     tx,
                     &secrets,
@@ -341,10 +341,10 @@ fn seed_config(
         "bench config of {} is invalid: {errors:?}",
         server.id
     );
-    config::apply(
+    modctld::config::apply(
         tx,
         secrets,
-        config::Change {
+        modctld::config::Change {
             server_id: server.id,
             actor: "operator:bench",
             source: AuditSource::Api,

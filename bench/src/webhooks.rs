@@ -35,7 +35,7 @@ use anyhow::Context as _;
 use modctl_types::Platform;
 use modctl_types::config::{SecretUpdate, WebhookEvent, Webhooks};
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{config, servers, webhooks as outbox};
+use modctld::store::{config, webhooks as outbox};
 use serde::Serialize;
 
 use crate::daemon::{Daemon, Probe};
@@ -196,7 +196,7 @@ async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
     store
         .write(move |tx| {
             for (id, name) in [(OFF, "webhooks off"), (ON, "webhooks on")] {
-                servers::claim(tx, team, Platform::Discord, id, name, now)?;
+                modctld::servers::claim(tx, team, Platform::Discord, id, name, now)?;
                 connections::set(
                     tx,
                     &secrets,
@@ -213,10 +213,15 @@ async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
                 secret: SecretUpdate::Set(SECRET.into()),
                 ..Webhooks::default()
             };
-            config::apply(
+            modctld::config::apply(
                 tx,
                 &secrets,
-                config::Change::by(ON, "bench", sections, jiff::Timestamp::now().as_second()),
+                modctld::config::Change::by(
+                    ON,
+                    "bench",
+                    sections,
+                    jiff::Timestamp::now().as_second(),
+                ),
             )?;
             let now = jiff::Timestamp::now().as_second();
             for n in 0..backlog {

@@ -264,12 +264,21 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::NotFound(m) => ApiError::NotFound(m),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
-            StoreError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
-            StoreError::PlanLimit(limit) => ApiError::PaymentRequired(limit),
             StoreError::Quota(quota) => ApiError::TooManyRequests {
                 message: quota.message,
                 retry_after: quota.retry_after,
             },
+        }
+    }
+}
+
+impl From<crate::config::ApplyError> for ApiError {
+    fn from(err: crate::config::ApplyError) -> Self {
+        use crate::config::ApplyError;
+        match err {
+            ApplyError::Stale(m) => ApiError::PreconditionFailed(m),
+            ApplyError::Plan(limit) => ApiError::PaymentRequired(limit),
+            ApplyError::Store(e) => e.into(),
         }
     }
 }

@@ -46,6 +46,7 @@ pub mod api_key;
 pub mod auth;
 pub mod client_address;
 pub mod clock;
+pub mod config;
 pub mod coordination;
 pub mod error;
 pub mod extract;
@@ -59,6 +60,7 @@ pub mod receive;
 pub mod request_limits;
 pub mod response;
 pub mod restore;
+pub mod servers;
 pub mod snapshots;
 #[cfg(test)]
 mod source_rules;

@@ -14,7 +14,7 @@
 //!
 //! | limit | checked in | on `free` |
 //! |---|---|---|
-//! | `servers` | [`crate::store::servers::claim`] (`modctld server claim`) | the 4th claim fails |
+//! | `servers` | [`crate::servers::claim`] (`modctld server claim`) | the 4th claim fails |
 //! | `insight_days` | [`check_days`], by the insights endpoints | `days` above 30 is a 402 |
 //! | `retained_snapshots` | [`crate::snapshots::capture`] | a capture keeps the newest 1 (older ones are pruned then, not before) |
 //! | `scheduled_snapshots` | [`check_config`] and [`crate::snapshots::scheduled_due`] | a config write that leaves a schedule on is a 402; schedules of downgraded teams do not run |

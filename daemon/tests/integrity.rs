@@ -24,7 +24,7 @@ async fn healthy_database(dir: &Path) -> PathBuf {
     store
         .write(|tx| {
             let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
-            servers::claim(tx, team.id, Platform::Discord, SERVER, "Community", 0)?;
+            servers::insert(tx, team.id, Platform::Discord, SERVER, "Community", 0)?;
             let reason = "a reason long enough to fill the pages of the table ".repeat(3);
             for i in 0..300 {
                 cases::insert(

@@ -29,7 +29,7 @@ use modctld::http::HttpLimits;
 use modctld::platform::RetryPolicy;
 use modctld::platform::simulator;
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{Store, StoreError, config, keys, servers, teams};
+use modctld::store::{Store, StoreError, config, keys, teams};
 use modctld::webhooks::DeliveryOptions;
 use modctld::{AppState, api_key, workers};
 use tokio::net::TcpListener;
@@ -461,7 +461,7 @@ impl TestDaemon {
         let now = self.now_unix();
         self.block_on(self.store.write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
-            servers::claim(tx, team.id, platform, &id, &name, now)
+            modctld::servers::claim(tx, team.id, platform, &id, &name, now)
         }))
         .expect("claim server")
     }
@@ -541,10 +541,10 @@ impl TestDaemon {
             sections
                 .replace_from_json(section, value)
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
-            config::apply(
+            modctld::config::apply(
                 tx,
                 &secrets,
-                config::Change {
+                modctld::config::Change {
                     server_id: &server,
                     actor: "test",
                     source: AuditSource::Api,

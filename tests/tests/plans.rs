@@ -12,7 +12,7 @@ use modctl_e2e::{
 };
 use modctl_types::Platform;
 use modctld::snapshots;
-use modctld::store::{servers, teams};
+use modctld::store::teams;
 use serde_json::{Value, json};
 
 fn set_plan(daemon: &TestDaemon, team: &'static str, plan: Plan) {
@@ -223,7 +223,7 @@ async fn the_fourth_free_server_is_refused_and_pro_passes() {
     let refused = daemon
         .block_on(daemon.store().write(move |tx| {
             let team = teams::get_by_name(tx, "beta")?;
-            servers::claim(
+            modctld::servers::claim(
                 tx,
                 team.id,
                 Platform::Telegram,

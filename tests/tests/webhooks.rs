@@ -340,10 +340,10 @@ async fn the_sdk_verifies_deliveries_and_an_unreadable_stored_secret_signs_nothi
         .write(move |tx| {
             let mut sections = modctld::store::config::load(tx, ALPHA_DISCORD)?.sections;
             sections.webhooks.secret = modctl_types::config::SecretUpdate::Set(legacy.into());
-            modctld::store::config::apply(
+            modctld::config::apply(
                 tx,
                 &secrets,
-                modctld::store::config::Change::by(ALPHA_DISCORD, "operator", sections, 0),
+                modctld::config::Change::by(ALPHA_DISCORD, "operator", sections, 0),
             )
         })
         .await

@@ -356,7 +356,7 @@ mod tests {
             .write(|tx| {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
                 for (i, id) in claims.iter().enumerate() {
-                    servers::claim(tx, team.id, Platform::Discord, id, &format!("s{i}"), 0)?;
+                    servers::insert(tx, team.id, Platform::Discord, id, &format!("s{i}"), 0)?;
                 }
                 Ok::<_, StoreError>(team.id)
             })

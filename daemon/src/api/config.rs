@@ -2,7 +2,7 @@
 //! `GET /config/{section}` (additive).
 //!
 //! Every write builds the complete new config and goes through
-//! [`store::config::apply`] inside one write transaction: validation failures
+//! [`crate::config::apply`] inside one write transaction: validation failures
 //! return before anything is written, and the audit entries commit with the
 //! change or not at all.
 
@@ -20,10 +20,11 @@ use serde_json::Value;
 
 use crate::AppState;
 use crate::auth::{ReadServer, WriteServer, authorize_server};
+use crate::config::Change;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::response::Json;
-use crate::store::config::{self, Change, StoredConfig};
+use crate::store::config::{self, StoredConfig};
 use crate::store::timestamp;
 
 use super::openapi::{AnySection, ServerPath};
@@ -120,7 +121,7 @@ pub async fn replace_section(
             if !errors.is_empty() {
                 return Err(invalid(&errors));
             }
-            let applied = config::apply(
+            let applied = crate::config::apply(
                 tx,
                 &secrets,
                 Change {
@@ -229,7 +230,7 @@ pub async fn import(
                 options.drop_foreign_ids,
             )
             .map_err(|errors| refused("import", &errors))?;
-            let applied = config::apply(
+            let applied = crate::config::apply(
                 tx,
                 &secrets,
                 Change {
@@ -305,7 +306,7 @@ pub async fn clone(
                 options.drop_foreign_ids,
             )
             .map_err(|errors| refused("clone", &errors))?;
-            let applied = config::apply(
+            let applied = crate::config::apply(
                 tx,
                 &secrets,
                 Change {

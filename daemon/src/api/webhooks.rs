@@ -102,10 +102,10 @@ pub async fn rotate_secret(
         .write(move |tx| {
             let mut sections = config::load(tx, &server.id)?.sections;
             sections.webhooks.secret = SecretUpdate::Set(stored);
-            config::apply(
+            crate::config::apply(
                 tx,
                 &secrets,
-                config::Change::by(&server.id, &actor, sections, now),
+                crate::config::Change::by(&server.id, &actor, sections, now),
             )
         })
         .await?;

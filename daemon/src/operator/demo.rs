@@ -370,7 +370,7 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
         .write(move |tx| {
             let team = teams::create(tx, "demo", Plan::Pro, now)?;
             for (platform, id, name) in SERVERS {
-                servers::claim(tx, team.id, platform, id, name, now)?;
+                crate::servers::claim(tx, team.id, platform, id, name, now)?;
                 connections::set(tx, &secrets, id, &Connection::new(ConnectionMode::Simulated), now)?;
                 simulator::seed(tx, id, &community(platform))?;
             }
@@ -387,10 +387,10 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
             for (server_id, section, value) in demo_config {
                 let mut sections = config::load(tx, server_id)?.sections;
                 sections.replace_from_json(section, value).map_err(|e| anyhow::anyhow!("demo config: {e}"))?;
-                config::apply(
+                crate::config::apply(
                     tx,
                     &secrets,
-                    config::Change::by(server_id, "operator:demo", sections, now),
+                    crate::config::Change::by(server_id, "operator:demo", sections, now),
                 )?;
             }
             Ok::<_, anyhow::Error>(())

@@ -20,7 +20,7 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             let server = store
                 .write(move |tx| {
                     let team = teams::get_by_name(tx, &team)?;
-                    servers::claim(tx, team.id, platform, &id, &name, super::now())
+                    crate::servers::claim(tx, team.id, platform, &id, &name, super::now())
                 })
                 .await?;
             eprintln!(

@@ -139,7 +139,7 @@ mod tests {
         store
             .write(|tx| {
                 let team = crate::store::teams::create(tx, "t", modctl_types::Plan::Free, 0)?;
-                crate::store::servers::claim(
+                crate::store::servers::insert(
                     tx,
                     team.id,
                     modctl_types::Platform::Discord,

@@ -237,21 +237,25 @@ impl<'a> Runner<'a> {
                 let mut sections = config::load(tx, &server_id)?.sections;
                 let remapped = sections.remap_ids(|id| resolved.get(id).cloned());
                 if !remapped.is_empty() {
-                    let change = config::Change {
+                    let change = crate::config::Change {
                         source: AuditSource::Restore,
-                        ..config::Change::by(&server_id, &actor, sections, now)
+                        ..crate::config::Change::by(&server_id, &actor, sections, now)
                     };
-                    match config::apply(tx, &secrets, change) {
+                    match crate::config::apply(tx, &secrets, change) {
                         Ok(_) => {}
                         // A plan that no longer allows a section the config
                         // has cannot take a change to it: the restore is not
                         // undone for it, and the report says nothing moved.
-                        Err(StoreError::PlanLimit(limit)) => {
+                        Err(crate::config::ApplyError::Plan(limit)) => {
                             tracing::warn!(job = job_id, %limit, "a restore cannot remap the config");
                             stored::set_config_remapped(tx, job_id, &[])?;
                             return Ok(Vec::new());
                         }
-                        Err(e) => return Err(e),
+                        Err(crate::config::ApplyError::Store(e)) => return Err(Stop::Store(e)),
+                        // It names no revision: never stale.
+                        Err(e @ crate::config::ApplyError::Stale(_)) => {
+                            return Err(Stop::Failed(e.to_string()));
+                        }
                     }
                 }
                 stored::set_config_remapped(tx, job_id, &remapped)?;

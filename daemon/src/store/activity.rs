@@ -639,7 +639,7 @@ mod tests {
         store
             .write(move |tx| {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
+                servers::insert(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // An id counted before migration V16 left only its hash.
                 tx.sql.execute(
                     "INSERT INTO activity_seen_hashed (day, key) VALUES (?1, ?2)",
@@ -687,7 +687,7 @@ mod tests {
         store
             .write(move |tx| {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
+                servers::insert(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // A long id counted before migration V21 was kept as text,
                 // on a day up to V21's.
                 tx.sql.execute(

@@ -1,29 +1,26 @@
-//! Config sections, revisions, the webhook secret and the audit trail.
+//! Config sections, revisions, the webhook secret and the audit trail, as
+//! stored.
 //!
-//! [`apply`] is the only write path: `PUT`, import and clone all build the
-//! complete new config and hand it over, and `apply` diffs it against what is
-//! stored, writes the changed sections, the secret, one audit entry per
-//! changed section and the new revision, all in the caller's transaction.
+//! [`write`] stores one change that [`crate::config::apply`] (the only write
+//! path: `PUT`, import, clone, restore and the daemon's own changes) decided:
+//! the changed sections, the secret, one audit entry per changed section and
+//! the new revision, all in the caller's transaction. What a change means
+//! (revision conditions, the secret's rotation, the plan) is decided there.
 //!
 //! The webhook secret is stored sealed ([`super::secrets`]); only
-//! [`load_secret`], [`signing_secrets`] and [`apply`] (to tell a rotation
-//! from a no-op, and keep the replaced secret) unseal it. A rotation keeps
-//! the replaced secret signing next to the new one for [`ROTATION_OVERLAP`].
-//!
-//! `apply` also writes the outbox's `config_changed` events, one per changed
-//! section, in the same transaction ([`super::webhooks`]): a change that is
-//! refused or rolled back announces nothing.
+//! [`load_secret`], [`signing_secrets`] and [`write`] (which keeps the
+//! replaced secret beside the new one until the time it is given) touch it
+//! unsealed.
 
 use crate::store::Tx;
 use modctl_types::config::{
-    AuditEntry, AuditSource, FieldChange, SecretUpdate, SectionChange, SectionName, Sections,
-    WebhookEvent, diff_sections,
+    AuditEntry, AuditSource, SecretUpdate, SectionChange, SectionName, Sections,
 };
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
-use super::{StoreError, timestamp, webhooks};
+use super::{StoreError, timestamp};
 
 /// What `GET /config` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,16 +32,6 @@ pub struct StoredConfig {
     /// All sections; `webhooks.secret_set` reflects the stored secret.
     pub sections: Sections,
 }
-
-const REDACTED: &str = "<redacted>";
-
-/// How long a replaced webhook secret keeps signing next to the new one, in
-/// seconds: a receiver has a day to switch to the new secret.
-pub const ROTATION_OVERLAP: i64 = 86_400;
-
-/// The actor of the config change that turns webhooks off when an endpoint
-/// answers 410 Gone; the only one that sets `webhooks.disabled_reason`.
-pub const DISABLING_ACTOR: &str = "system:webhooks";
 
 /// Loads a server's config; sections never set are their defaults.
 pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
@@ -109,7 +96,7 @@ pub fn load_secret(
 }
 
 /// The secrets a delivery at `now` is signed with: the current one, then the
-/// one it replaced while that is within [`ROTATION_OVERLAP`] of the rotation.
+/// one it replaced until the time [`write`] was given for it.
 /// Empty when none is stored.
 pub fn signing_secrets(
     tx: &Tx<'_>,
@@ -161,165 +148,117 @@ fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
         .query_row([server_id], |row| row.get(0))?)
 }
 
-/// A complete new config to store.
+/// What happens to the stored webhook secret in a [`Write`].
 #[derive(Debug)]
-pub struct Change<'a> {
+pub enum SecretWrite {
+    /// Nothing.
+    Keep,
+    /// It goes, with any replaced one.
+    Clear,
+    /// `secret` is the one signing from now; `previous`, when given, keeps
+    /// signing beside it until the unix second given with it.
+    Set {
+        /// The new secret, in plain text (sealed here).
+        secret: String,
+        /// The replaced secret and until when it still signs.
+        previous: Option<(String, i64)>,
+    },
+}
+
+/// One change of a server's config, as [`crate::config::apply`] decided it.
+#[derive(Debug)]
+pub struct Write<'a> {
     /// The server.
     pub server_id: &'a str,
-    /// `key:<key_id>`.
+    /// Who made it (`key:<key_id>`, `operator:...`, `system:...`).
     pub actor: &'a str,
-    /// How the change was made.
+    /// How it was made.
     pub source: AuditSource,
-    /// Refuse unless the stored revision is this one (`If-Match`).
-    pub expected_revision: Option<u64>,
-    /// The whole new config; `webhooks.secret` says what happens to the secret.
-    pub sections: Sections,
-    /// Compute the changes but write nothing.
-    pub dry_run: bool,
-    /// When, unix seconds (the daemon's clock).
-    pub now: i64,
-}
-
-impl<'a> Change<'a> {
-    /// `sections`, the whole new config, stored by `actor` at `now` through
-    /// the API's path, with no revision condition: the daemon's own changes
-    /// (a new secret, a 410 turning webhooks off, the demo's setup).
-    pub fn by(server_id: &'a str, actor: &'a str, sections: Sections, now: i64) -> Self {
-        Change {
-            server_id,
-            actor,
-            source: AuditSource::Api,
-            expected_revision: None,
-            sections,
-            dry_run: false,
-            now,
-        }
-    }
-}
-
-/// The outcome of [`apply`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Applied {
-    /// The revision after the change (unchanged when nothing changed or dry run).
+    /// The revision it makes (the stored one plus one).
     pub revision: u64,
-    /// What changed, per section.
-    pub changed: Vec<SectionChange>,
-    /// The config as stored afterwards (as before, for a dry run), exactly as
-    /// [`load`] would read it back.
-    pub config: StoredConfig,
+    /// When, unix seconds.
+    pub now: i64,
+    /// The whole config afterwards; only `changed` sections are written.
+    pub sections: &'a Sections,
+    /// What changed, per section: the audit entries.
+    pub changed: &'a [SectionChange],
+    /// What happens to the webhook secret.
+    pub secret: SecretWrite,
 }
 
-/// Stores `change`: see the module docs.
-pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Applied, StoreError> {
-    let current = load(tx, change.server_id)?;
-    if let Some(expected) = change.expected_revision
-        && expected != current.revision
-    {
-        return Err(StoreError::PreconditionFailed(format!(
-            "the config changed since revision {expected} (it is now at revision {}): fetch it again and reapply your change",
-            current.revision
-        )));
-    }
-
-    let secret_update = change.sections.webhooks.secret.clone();
-    let mut next = change.sections;
-    next.webhooks.secret = SecretUpdate::Keep;
-    next.webhooks.secret_set = match &secret_update {
-        SecretUpdate::Keep => current.sections.webhooks.secret_set,
-        SecretUpdate::Clear => false,
-        SecretUpdate::Set(_) => true,
-    };
-    // `disabled_reason` is the daemon's to set (when an endpoint answers 410);
-    // it stays while webhooks stay off and goes when they are enabled again.
-    next.webhooks.disabled_reason = if next.webhooks.enabled {
-        None
-    } else if change.actor == DISABLING_ACTOR {
-        next.webhooks.disabled_reason.take()
-    } else {
-        current.sections.webhooks.disabled_reason.clone()
-    };
-    // A replaced secret that can be read keeps signing for a day; one that
-    // cannot (replacing it is how it gets repaired) just goes.
-    let (rotated, replaced) = match &secret_update {
-        SecretUpdate::Set(new) => match load_secret(tx, secrets, change.server_id) {
-            Ok(old) => {
-                let replaced = old.filter(|old| old != new);
-                (replaced.is_some(), replaced)
-            }
-            Err(StoreError::Corrupt(_)) => (true, None),
-            Err(e) => return Err(e),
-        },
-        SecretUpdate::Keep | SecretUpdate::Clear => (false, None),
-    };
-
-    let mut changed = diff_sections(&current.sections, &next);
-    if rotated {
-        record_rotation(&mut changed);
-    }
-    // Turning webhooks off must work on any plan, also for the daemon itself.
-    if change.actor != DISABLING_ACTOR {
-        let names: Vec<SectionName> = changed.iter().map(|c| c.section).collect();
-        let team = super::teams::of_server(tx, change.server_id)?;
-        crate::plans::check_config(&team, &names, &next)?;
-    }
-    if changed.is_empty() || change.dry_run {
-        return Ok(Applied {
-            revision: current.revision,
-            changed,
-            config: current,
-        });
-    }
-
-    let now = change.now;
-    let revision = current.revision + 1;
-    let mut audit_ids = Vec::with_capacity(changed.len());
-    for section in &changed {
-        let json = serde_json::to_string(&next.section_json(section.section))
+/// Stores `change`; returns the audit entries it wrote, one per changed
+/// section, in the order of `change.changed`.
+pub fn write(
+    tx: &Tx<'_>,
+    secrets: &Secrets,
+    change: Write<'_>,
+) -> Result<Vec<AuditEntry>, StoreError> {
+    let Write {
+        server_id,
+        actor,
+        source,
+        revision,
+        now,
+        sections,
+        changed,
+        secret,
+    } = change;
+    let mut entries = Vec::with_capacity(changed.len());
+    for section in changed {
+        let json = serde_json::to_string(&sections.section_json(section.section))
             .expect("JSON values serialize");
         tx.sql.execute(
             "INSERT INTO config_sections (server_id, section, value, updated_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (server_id, section) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            params![change.server_id, section.section.as_str(), json, now],
+            params![server_id, section.section.as_str(), json, now],
         )?;
         tx.sql.execute(
             "INSERT INTO config_audit (server_id, at, actor, section, source, revision, changes)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
-                change.server_id,
+                server_id,
                 now,
-                change.actor,
+                actor,
                 section.section.as_str(),
-                change.source.as_str(),
+                source.as_str(),
                 revision as i64,
                 serde_json::to_string(&section.changes).expect("JSON values serialize"),
             ],
         )?;
-        audit_ids.push(tx.sql.last_insert_rowid());
+        entries.push(AuditEntry {
+            id: tx.sql.last_insert_rowid(),
+            at: timestamp(now),
+            actor: actor.to_owned(),
+            section: section.section,
+            source,
+            revision,
+            changes: section.changes.clone(),
+        });
     }
-    match secret_update {
-        SecretUpdate::Keep => {}
-        SecretUpdate::Clear => {
+    match secret {
+        SecretWrite::Keep => {}
+        SecretWrite::Clear => {
             tx.sql.execute(
                 "DELETE FROM webhook_secrets WHERE server_id = ?1",
-                [change.server_id],
+                [server_id],
             )?;
         }
-        // The same secret again: nothing to store, and an overlap under way
-        // goes on.
-        SecretUpdate::Set(_) if !rotated && current.sections.webhooks.secret_set => {}
-        SecretUpdate::Set(secret) => {
-            let previous = replaced.map(|old| {
-                secrets.seal(SecretField::PreviousWebhookSecret, change.server_id, &old)
-            });
-            let until = previous.as_ref().map(|_| now + ROTATION_OVERLAP);
+        SecretWrite::Set { secret, previous } => {
+            let (previous, until) = match previous {
+                Some((old, until)) => (
+                    Some(secrets.seal(SecretField::PreviousWebhookSecret, server_id, &old)),
+                    Some(until),
+                ),
+                None => (None, None),
+            };
             tx.sql.execute(
                 "INSERT INTO webhook_secrets (server_id, secret, updated_at, previous_secret, previous_until)
                  VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at,
                      previous_secret = excluded.previous_secret, previous_until = excluded.previous_until",
                 params![
-                    change.server_id,
-                    secrets.seal(SecretField::WebhookSecret, change.server_id, &secret),
+                    server_id,
+                    secrets.seal(SecretField::WebhookSecret, server_id, &secret),
                     now,
                     previous,
                     until,
@@ -330,69 +269,9 @@ pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Appli
     tx.sql.execute(
         "INSERT INTO config_revisions (server_id, revision, updated_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
-        params![change.server_id, revision as i64, now],
+        params![server_id, revision as i64, now],
     )?;
-    // Deliveries still to be made go to the endpoint as it is now, not to
-    // the one their event was written for: a URL is changed because the
-    // old one is wrong or gone.
-    if let Some(url) = &next.webhooks.url
-        && current.sections.webhooks.url.as_ref() != Some(url)
-    {
-        webhooks::follow_url(tx, change.server_id, url)?;
-    }
-    // Looked up after the writes: a change that turns webhooks on (or sets
-    // the secret) is announced to the endpoint it configures; one that turns
-    // them off is not.
-    if let Some(url) = webhooks::subscribed(tx, change.server_id, WebhookEvent::ConfigChanged)? {
-        for (section, &id) in changed.iter().zip(&audit_ids) {
-            let entry = AuditEntry {
-                id,
-                at: timestamp(now),
-                actor: change.actor.to_owned(),
-                section: section.section,
-                source: change.source,
-                revision,
-                changes: section.changes.clone(),
-            };
-            webhooks::write(
-                tx,
-                change.server_id,
-                WebhookEvent::ConfigChanged,
-                &url,
-                &entry,
-                now,
-            )?;
-        }
-    }
-    Ok(Applied {
-        revision,
-        changed,
-        config: StoredConfig {
-            revision,
-            updated_at: Some(now),
-            sections: next,
-        },
-    })
-}
-
-/// A replaced secret changes nothing visible (`secret_set` stays true), yet it
-/// is a change worth auditing: record it as `webhooks.secret`, redacted.
-fn record_rotation(changed: &mut Vec<SectionChange>) {
-    let change = FieldChange {
-        path: "webhooks.secret".into(),
-        before: Value::String(REDACTED.into()),
-        after: Value::String(REDACTED.into()),
-    };
-    match changed
-        .iter_mut()
-        .find(|c| c.section == SectionName::Webhooks)
-    {
-        Some(section) => section.changes.push(change),
-        None => changed.push(SectionChange {
-            section: SectionName::Webhooks,
-            changes: vec![change],
-        }),
-    }
+    Ok(entries)
 }
 
 pub(crate) const AUDIT_SQL: &str = "SELECT id, at, actor, section, source, revision, changes

@@ -572,12 +572,6 @@ pub enum StoreError {
     /// Stored data cannot be read back (a bug or a hand-edited database).
     #[error("corrupt data: {0}")]
     Corrupt(String),
-    /// An `If-Match` precondition no longer holds.
-    #[error("{0}")]
-    PreconditionFailed(String),
-    /// The team's plan does not allow the change (see [`crate::plans`]).
-    #[error(transparent)]
-    PlanLimit(#[from] crate::plans::PlanLimit),
     /// The team spent a quota of its plan for now (see [`crate::plans`]).
     #[error(transparent)]
     Quota(#[from] crate::plans::QuotaExceeded),
@@ -605,8 +599,6 @@ impl StoreError {
             StoreError::NotFound(m) => StoreError::NotFound(m.clone()),
             StoreError::Invalid(m) => StoreError::Invalid(m.clone()),
             StoreError::Corrupt(m) => StoreError::Corrupt(m.clone()),
-            StoreError::PreconditionFailed(m) => StoreError::PreconditionFailed(m.clone()),
-            StoreError::PlanLimit(limit) => StoreError::PlanLimit(limit.clone()),
             StoreError::Quota(quota) => StoreError::Quota(quota.clone()),
         }
     }

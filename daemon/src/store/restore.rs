@@ -496,7 +496,7 @@ mod tests {
         store
             .write(|tx| {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
-                servers::claim(tx, team.id, Platform::Telegram, GROUP, "a", 0)?;
+                servers::insert(tx, team.id, Platform::Telegram, GROUP, "a", 0)?;
                 let content = StructureContent::Telegram(TelegramStructure {
                     title: "t".into(),
                     description: None,

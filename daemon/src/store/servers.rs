@@ -6,8 +6,6 @@ use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, timestamp};
 
-const MAX_NAME_LEN: usize = 100;
-
 /// A server row with its owning team, as the authorization checks need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerRecord {
@@ -17,9 +15,11 @@ pub struct ServerRecord {
     pub server: Server,
 }
 
-/// Claims `id` for `team_id` at `now` (unix seconds). A server is claimed
-/// by at most one team.
-pub fn claim(
+/// Records `id` as claimed by `team_id` at `now` (unix seconds). The rules
+/// of a claim (the id's shape, the name, the plan's limit, one team per
+/// server) are [`crate::servers::claim`]'s; a server claimed meanwhile fails
+/// the primary key.
+pub fn insert(
     tx: &Tx<'_>,
     team_id: i64,
     platform: Platform,
@@ -27,32 +27,15 @@ pub fn claim(
     name: &str,
     now: i64,
 ) -> Result<Server, StoreError> {
-    platform
-        .validate_server_id(id)
-        .map_err(StoreError::Invalid)?;
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_LEN {
-        return Err(StoreError::Invalid(format!(
-            "invalid server name: use 1 to {MAX_NAME_LEN} characters"
-        )));
-    }
-    if find(tx, id)?.is_some() {
-        return Err(StoreError::Conflict(format!(
-            "server `{id}` is already claimed"
-        )));
-    }
-    let team = super::teams::get(tx, team_id)?;
-    crate::plans::check_servers(&team, count_for_team(tx, team_id)?)?;
-    let claimed_at = now;
     tx.sql.execute(
         "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![id, team_id, platform.as_str(), name, claimed_at],
+        params![id, team_id, platform.as_str(), name, now],
     )?;
     Ok(Server {
         id: id.to_owned(),
         name: name.to_owned(),
         platform,
-        claimed_at: timestamp(claimed_at),
+        claimed_at: timestamp(now),
     })
 }
 

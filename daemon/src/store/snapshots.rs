@@ -304,8 +304,8 @@ mod tests {
         store
             .write(|tx| {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
-                servers::claim(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
-                servers::claim(tx, team.id, Platform::Discord, OTHER, "b", 0)?;
+                servers::insert(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
+                servers::insert(tx, team.id, Platform::Discord, OTHER, "b", 0)?;
                 // Another server holds `shared`: pruning GUILD's copy keeps it.
                 record(tx, &snapshot(OTHER, 1, "shared"))?;
                 record(tx, &snapshot(GUILD, 1, "shared"))?;

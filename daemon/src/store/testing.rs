@@ -15,6 +15,18 @@ pub fn drop_server(tx: &Tx<'_>, id: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Gives `server_id` the sealed webhook secret of `from`: sealed for
+/// another server, it cannot be unsealed as `server_id`'s (a copied row, or
+/// a hand-edited database).
+pub fn copy_webhook_secret(tx: &Tx<'_>, server_id: &str, from: &str) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "INSERT INTO webhook_secrets (server_id, secret, updated_at)
+         SELECT ?1, secret, 0 FROM webhook_secrets WHERE server_id = ?2",
+        [server_id, from],
+    )?;
+    Ok(())
+}
+
 /// Makes inserts into `table` for `server_id` fail, on this connection only
 /// (a temporary trigger: call it in a write to affect the writer).
 pub fn refuse_inserts(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<(), StoreError> {

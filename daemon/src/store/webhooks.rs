@@ -24,8 +24,7 @@ use modctl_types::webhooks::{
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
-use super::secrets::Secrets;
-use super::{StoreError, config, timestamp};
+use super::{StoreError, timestamp};
 
 /// Length of the random part of an event id (`evt_` + this many characters).
 const EVENT_ID_LEN: usize = 24;
@@ -478,30 +477,10 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
         .query_row(params![server_id, url], |row| row.get(0))?)
 }
 
-/// Turns the server's webhooks off at `now` because of `reason` (its
-/// endpoint answered 410 Gone, or failed every delivery for
-/// [`FAILING_LIMIT`]): a config change (audited, new revision) by
-/// [`config::DISABLING_ACTOR`] that sets `webhooks.disabled_reason`. Pending
-/// deliveries become `disabled`.
-pub fn disable(
-    tx: &Tx<'_>,
-    secrets: &Secrets,
-    server_id: &str,
-    reason: String,
-    now: i64,
-) -> Result<(), StoreError> {
-    let mut sections = config::load(tx, server_id)?.sections;
-    if !sections.webhooks.enabled {
-        return Ok(());
-    }
-    sections.webhooks.enabled = false;
-    let last_error = format!("webhooks were turned off: {reason}");
-    sections.webhooks.disabled_reason = Some(reason);
-    config::apply(
-        tx,
-        secrets,
-        config::Change::by(server_id, config::DISABLING_ACTOR, sections, now),
-    )?;
+/// Marks `server_id`'s pending deliveries `disabled`, with `last_error`
+/// where they have none: its webhooks were turned off
+/// ([`crate::webhooks::disable`]).
+pub fn disable_pending(tx: &Tx<'_>, server_id: &str, last_error: &str) -> Result<(), StoreError> {
     tx.sql
         .prepare_cached(
             "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,

@@ -21,8 +21,11 @@
 //! they stay due, unrecorded, and go again after the restart (delivery is
 //! at least once; receivers deduplicate on `webhook-id`).
 
+mod disable;
 pub mod guard;
 pub mod sign;
+
+pub use disable::disable;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -536,7 +539,7 @@ async fn record(
             };
             if let Some(reason) = reason {
                 tracing::warn!(server = %server_id, reason, "webhooks turned off");
-                outbox::disable(tx, &secrets, server_id, reason, now)?;
+                disable(tx, &secrets, server_id, reason, now)?;
             }
             Ok::<_, StoreError>(())
         })
