@@ -185,7 +185,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
             teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
             keys::insert(
                 tx,
-                &write_key,
+                write_key.hashed(),
                 team.id,
                 Scope::Write,
                 Some("bench read+write"),
@@ -194,7 +194,7 @@ pub async fn seed(db: &Path, size: Size) -> anyhow::Result<Manifest> {
             )?;
             keys::insert(
                 tx,
-                &read_key,
+                read_key.hashed(),
                 team.id,
                 Scope::Read,
                 Some("bench read-only"),
@@ -545,7 +545,15 @@ pub async fn fresh(db: &Path, label: &'static str) -> anyhow::Result<(Store, i64
         .write(move |tx| {
             let team = teams::create(tx, "bench", Plan::Pro, now)?;
             teams::set_activity_quota(tx, "bench", Some(u64::MAX))?;
-            keys::insert(tx, &insert, team.id, Scope::Write, Some(label), None, now)?;
+            keys::insert(
+                tx,
+                insert.hashed(),
+                team.id,
+                Scope::Write,
+                Some(label),
+                None,
+                now,
+            )?;
             Ok::<_, anyhow::Error>(team.id)
         })
         .await?;

@@ -35,7 +35,7 @@ use anyhow::Context as _;
 use modctl_types::Platform;
 use modctl_types::config::{SecretUpdate, WebhookEvent, Webhooks};
 use modctld::store::connections::{self, Connection, ConnectionMode};
-use modctld::store::{config, webhooks as outbox};
+use modctld::store::config;
 use serde::Serialize;
 
 use crate::daemon::{Daemon, Probe};
@@ -225,8 +225,14 @@ async fn seed(db: &Path, url: &str, backlog: usize) -> anyhow::Result<String> {
             )?;
             let now = jiff::Timestamp::now().as_second();
             for n in 0..backlog {
-                outbox::enqueue(tx, ON, WebhookEvent::Test, &outbox::test_data("bench"), now)?
-                    .with_context(|| format!("event {n} of the backlog was not written"))?;
+                modctld::webhooks::enqueue(
+                    tx,
+                    ON,
+                    WebhookEvent::Test,
+                    &modctld::webhooks::test_data("bench"),
+                    now,
+                )?
+                .with_context(|| format!("event {n} of the backlog was not written"))?;
             }
             Ok::<_, anyhow::Error>(())
         })

@@ -15,13 +15,15 @@
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+use crate::store::ids::{ALPHANUMERIC, random_string};
+use crate::store::keys::Hashed;
+
 /// The fixed prefix of every key.
 pub const PREFIX: &str = "mdk";
 const KEY_ID_LEN: usize = 12;
 const SECRET_LEN: usize = 40;
 const KEY_ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-pub(crate) const SECRET_ALPHABET: &[u8] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const SECRET_ALPHABET: &[u8] = ALPHANUMERIC;
 
 /// A freshly generated key. The whole key is shown to the operator once and
 /// then forgotten; only [`NewKey::secret_hash`] is stored.
@@ -40,6 +42,16 @@ impl std::fmt::Debug for NewKey {
         f.debug_struct("NewKey")
             .field("key_id", &self.key_id)
             .finish_non_exhaustive()
+    }
+}
+
+impl NewKey {
+    /// What the store keeps of it: the id and the secret's hash.
+    pub fn hashed(&self) -> Hashed<'_> {
+        Hashed {
+            key_id: &self.key_id,
+            secret_hash: &self.secret_hash,
+        }
     }
 }
 
@@ -97,23 +109,6 @@ pub fn is_key_id(key_id: &str) -> bool {
 
 fn hash_secret(secret: &str) -> [u8; 32] {
     Sha256::digest(secret.as_bytes()).into()
-}
-
-/// Uniform random characters from `alphabet`, by rejection sampling so that no
-/// character is more likely than another.
-pub(crate) fn random_string(alphabet: &[u8], len: usize) -> String {
-    let limit = 256 - (256 % alphabet.len());
-    let mut out = String::with_capacity(len);
-    let mut buf = [0u8; 64];
-    while out.len() < len {
-        getrandom::fill(&mut buf).expect("the OS random generator is available");
-        for &b in &buf {
-            if (b as usize) < limit && out.len() < len {
-                out.push(alphabet[b as usize % alphabet.len()] as char);
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

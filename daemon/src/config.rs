@@ -198,7 +198,7 @@ pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Appli
     // Looked up after the writes: a change that turns webhooks on (or sets
     // the secret) is announced to the endpoint it configures; one that turns
     // them off is not.
-    if let Some(url) = webhooks::subscribed(tx, change.server_id, WebhookEvent::ConfigChanged)? {
+    if let Some(url) = crate::webhooks::wanted(tx, change.server_id, WebhookEvent::ConfigChanged)? {
         for entry in &entries {
             webhooks::write(
                 tx,

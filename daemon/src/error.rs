@@ -264,10 +264,19 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict(m) => ApiError::Conflict(m),
             StoreError::NotFound(m) => ApiError::NotFound(m),
             StoreError::Invalid(m) => ApiError::BadRequest(m),
-            StoreError::Quota(quota) => ApiError::TooManyRequests {
+        }
+    }
+}
+
+impl From<crate::activity::batches::BatchError> for ApiError {
+    fn from(err: crate::activity::batches::BatchError) -> Self {
+        use crate::activity::batches::BatchError;
+        match err {
+            BatchError::Quota(quota) => ApiError::TooManyRequests {
                 message: quota.message,
                 retry_after: quota.retry_after,
             },
+            BatchError::Store(e) => e.into(),
         }
     }
 }

@@ -18,7 +18,7 @@
 //! | `insight_days` | [`check_days`], by the insights endpoints | `days` above 30 is a 402 |
 //! | `retained_snapshots` | [`crate::snapshots::capture`] | a capture keeps the newest 1 (older ones are pruned then, not before) |
 //! | `scheduled_snapshots` | [`check_config`] and [`crate::snapshots::scheduled_due`] | a config write that leaves a schedule on is a 402; schedules of downgraded teams do not run |
-//! | `webhooks` | [`check_config`], the [`NeedsWebhooks`] extractor and [`crate::store::webhooks::subscribed`] | enabling is a 402, test/redeliver/rotate are 402, no new events are recorded |
+//! | `webhooks` | [`check_config`], the [`NeedsWebhooks`] extractor and [`crate::webhooks::wanted`] | enabling is a 402, test/redeliver/rotate are 402, no new events are recorded |
 //! | `bulk_users_per_file` | the CLI's bulk actions (none yet) | - |
 //! | `requests_per_minute`, `burst` | the request limits ([`crate::request_limits`]) | 60/min, bursts of 30 |
 //! | `activity_events_per_day` | [`check_activity_quota`], by [`crate::activity::batches`] | a batch that would count past 100,000 events today is a 429 until the next UTC day |

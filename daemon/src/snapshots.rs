@@ -13,6 +13,7 @@
 //! [`SnapshotSource`].
 
 use modctl_types::Server;
+use modctl_types::config::WebhookEvent;
 use modctl_types::snapshot::{SnapshotMeta, SnapshotSource};
 use sha2::{Digest, Sha256};
 
@@ -22,6 +23,7 @@ use crate::platform::{self, PlatformError};
 use crate::store::connections;
 use crate::store::snapshots::{self, NewSnapshot};
 use crate::store::{StoreError, Tx, teams};
+use crate::webhooks;
 
 /// Why a capture recorded nothing.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +86,7 @@ pub async fn capture(
             // snapshots, readable, until this next capture.
             let plan = teams::of_server(tx, &server_id)?.plan;
             let keep = usize::try_from(plans::of(plan).retained_snapshots).unwrap_or(usize::MAX);
+            let url = webhooks::wanted(tx, &server_id, WebhookEvent::SnapshotCaptured)?;
             snapshots::record(
                 tx,
                 &NewSnapshot {
@@ -94,6 +97,7 @@ pub async fn capture(
                     content_json: &json,
                     content_hash: &hash,
                     counts,
+                    webhook_url: url.as_deref(),
                 },
                 keep,
             )

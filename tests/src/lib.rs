@@ -430,7 +430,15 @@ impl TestDaemon {
         let (team, now) = (team.to_owned(), self.now_unix());
         self.block_on(self.store.write(move |tx| {
             let team = teams::get_by_name(tx, &team)?;
-            keys::insert(tx, &stored, team.id, scope, Some("test"), expires_at, now)
+            keys::insert(
+                tx,
+                stored.hashed(),
+                team.id,
+                scope,
+                Some("test"),
+                expires_at,
+                now,
+            )
         }))
         .expect("create key");
         TestKey {

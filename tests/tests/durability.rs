@@ -386,6 +386,7 @@ async fn a_case_left_pending_blocks_its_member_until_the_recovery_worker_settles
                 linked_case_id: None,
                 state: CaseState::Pending,
                 now,
+                webhook_url: None,
             },
         )
     });

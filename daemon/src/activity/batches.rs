@@ -61,11 +61,22 @@ struct Queue {
     draining: bool,
 }
 
+/// Why a batch was not counted.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// It would pass its team's daily quota; nothing of it was counted.
+    #[error(transparent)]
+    Quota(#[from] plans::QuotaExceeded),
+    /// Its server is no longer its team's claim, or the store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// A validated batch, who posted it, and where its receipt goes.
 #[derive(Debug)]
 struct Posted {
     batch: Batch,
-    reply: oneshot::Sender<Result<Ingested, StoreError>>,
+    reply: oneshot::Sender<Result<Ingested, BatchError>>,
 }
 
 /// A validated batch of a server, as posted by a key of `team_id`.
@@ -117,7 +128,7 @@ impl BatchQueue {
 
 /// Counts `batch` into the rollups and returns what was counted once that
 /// is durable. Written with whatever other batches wait for the writer.
-pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, StoreError> {
+pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, BatchError> {
     let (reply, receipt) = oneshot::channel();
     let start_draining = {
         let mut queue = state.activity_batches.lock();
@@ -137,10 +148,10 @@ pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, StoreError
             .spawn(async move { drain(&drain_state, guard).await });
     }
     receipt.await.map_err(|_| {
-        StoreError::abandoned(
+        BatchError::Store(StoreError::abandoned(
             "the write of this activity batch was abandoned (the daemon is stopping, or a bug); \
              it may or may not have been counted: post it again, counted ids are skipped",
-        )
+        ))
     })?
 }
 
@@ -168,7 +179,7 @@ async fn drain(state: &AppState, mut guard: DrainGuard) {
             Err(e) => {
                 tracing::error!(error = %e, batches = replies.len(), "cannot write activity batches");
                 for reply in replies {
-                    let _ = reply.send(Err(e.copy()));
+                    let _ = reply.send(Err(e.copy().into()));
                 }
             }
         }
@@ -203,7 +214,7 @@ impl Drop for DrainGuard {
 fn write_batches(
     tx: &Tx<'_>,
     batches: Vec<Batch>,
-) -> Result<Vec<Result<Ingested, StoreError>>, StoreError> {
+) -> Result<Vec<Result<Ingested, BatchError>>, StoreError> {
     // Each (team, server)'s batches, in the order they came.
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut group_of: HashMap<(i64, &str), usize> = HashMap::new();
@@ -216,7 +227,7 @@ fn write_batches(
             });
         groups[group].push(i);
     }
-    let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
+    let mut receipts: Vec<Option<Result<Ingested, BatchError>>> =
         batches.iter().map(|_| None).collect();
     for group in groups {
         let server_id = batches[group[0]].server_id.clone();
@@ -231,13 +242,14 @@ fn write_batches(
                 for &i in &group {
                     receipts[i] = Some(Err(StoreError::NotFound(format!(
                         "server {server_id} is no longer claimed by your team"
-                    ))));
+                    ))
+                    .into()));
                 }
             }
             Err(e) => {
                 tracing::error!(error = %e, server = server_id, "cannot count activity batches");
                 for &i in &group {
-                    receipts[i] = Some(Err(e.copy()));
+                    receipts[i] = Some(Err(e.copy().into()));
                 }
             }
         }
@@ -257,7 +269,7 @@ fn count_group(
     tx: &Tx<'_>,
     batches: &[Batch],
     group: &[usize],
-) -> Result<Option<Vec<Result<Ingested, StoreError>>>, StoreError> {
+) -> Result<Option<Vec<Result<Ingested, BatchError>>>, StoreError> {
     let first = &batches[group[0]];
     let (team_id, server_id) = (first.team_id, first.server_id.as_str());
     if !rollups::claimed_by(tx, server_id, team_id)? {
@@ -270,7 +282,7 @@ fn count_group(
     let own = teams::activity_quota(tx, team_id)?;
     let day = rollups::utc_day(first.now);
     let mut used = rollups::quota_used(tx, team_id, day)?;
-    let mut receipts: Vec<Option<Result<Ingested, StoreError>>> =
+    let mut receipts: Vec<Option<Result<Ingested, BatchError>>> =
         group.iter().map(|_| None).collect();
     let mut events: Vec<&[ActivityEvent]> = Vec::with_capacity(group.len());
     let mut admitted = Vec::with_capacity(group.len());
@@ -427,7 +439,7 @@ mod tests {
             "c; b was counted"
         );
         assert!(
-            matches!(&receipts[2], Err(StoreError::NotFound(m)) if m.contains(GONE)),
+            matches!(&receipts[2], Err(BatchError::Store(StoreError::NotFound(m))) if m.contains(GONE)),
             "{:?}",
             receipts[2]
         );
@@ -480,7 +492,7 @@ mod tests {
         )
         .await;
         assert!(
-            matches!(refused, Err(StoreError::NotFound(_))),
+            matches!(refused, Err(BatchError::Store(StoreError::NotFound(_)))),
             "{refused:?}"
         );
     }

@@ -46,8 +46,9 @@ pub async fn test(
     let enqueued = state
         .store
         .write(move |tx| {
-            let data = outbox::test_data(&actor);
-            if let Some(enqueued) = outbox::enqueue(tx, &server.id, WebhookEvent::Test, &data, now)?
+            let data = crate::webhooks::test_data(&actor);
+            if let Some(enqueued) =
+                crate::webhooks::enqueue(tx, &server.id, WebhookEvent::Test, &data, now)?
             {
                 return Ok(enqueued);
             }
@@ -212,7 +213,8 @@ pub async fn redeliver(
         state
             .store
             .write(move |tx| {
-                if outbox::redeliver(tx, &server_id, id, now)? {
+                let url = crate::webhooks::wanted(tx, &server_id, WebhookEvent::Test)?;
+                if outbox::redeliver(tx, &server_id, id, url.as_deref(), now)? {
                     outbox::get(tx, &server_id, id)
                 } else {
                     Ok(None)

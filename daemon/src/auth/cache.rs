@@ -319,7 +319,7 @@ mod tests {
         store
             .write(move |tx| {
                 let team = teams::create(tx, "alpha", Plan::Free, 0)?;
-                keys::insert(tx, &key, team.id, Scope::Read, None, None, 0)
+                keys::insert(tx, key.hashed(), team.id, Scope::Read, None, None, 0)
             })
             .await
             .unwrap();

@@ -360,6 +360,8 @@ fn insert_pending(tx: &Tx<'_>, pending: &Pending<'_>) -> ModerationResult<Case> 
             linked_case_id: pending.linked_case_id,
             state: CaseState::Pending,
             now: pending.now,
+            // Its `case_created` event is written when it is settled.
+            webhook_url: None,
         },
     )?)
 }

@@ -6,7 +6,7 @@
 //! strikes, jail rows and escalations behind.
 
 use modctl_types::Server;
-use modctl_types::config::Sections;
+use modctl_types::config::{Sections, WebhookEvent};
 use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
 use modctl_types::webhooks::JailTransition;
 
@@ -17,7 +17,8 @@ use super::{ModerationResult, Pending, carry_case, insert_pending};
 use crate::AppState;
 use crate::platform::PlatformAdapter;
 use crate::store::cases::{self, NewCase, Settlement};
-use crate::store::{Tx, jails, timestamp, webhooks};
+use crate::store::{Tx, jails, timestamp};
+use crate::webhooks;
 
 /// What settling needs besides the case and its outcome.
 pub(super) struct Settle<'a> {
@@ -153,6 +154,7 @@ impl Record {
                 ended.map(|jail| (JailTransition::Ended, jail))
             }
         };
+        let url = webhooks::wanted(tx, &server.id, WebhookEvent::CaseCreated)?;
         cases::settle(
             tx,
             &server.id,
@@ -162,6 +164,7 @@ impl Record {
                 applied: outcome.applied,
                 detail: &outcome.detail,
                 active_strikes: after,
+                webhook_url: url.as_deref(),
             },
         )?;
         // After the case's own `case_created`, in the same transaction.
@@ -220,6 +223,7 @@ impl Record {
                         applied: false,
                         detail: &detail,
                         active_strikes: after,
+                        webhook_url: url.as_deref(),
                     },
                 )?;
                 Ok(None)
@@ -243,6 +247,7 @@ pub(super) fn record_expiry(
         return Ok(None);
     };
     let reason = format!("jail of case #{} ended", jail.case_id);
+    let url = webhooks::wanted(tx, &server.id, WebhookEvent::CaseCreated)?;
     let case = cases::insert(
         tx,
         &NewCase {
@@ -261,6 +266,7 @@ pub(super) fn record_expiry(
             linked_case_id: Some(jail.case_id),
             state: CaseState::Settled,
             now,
+            webhook_url: url.as_deref(),
         },
     )?;
     jails::release(tx, &server.id, &jail.user_id)?;

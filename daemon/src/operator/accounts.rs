@@ -163,7 +163,7 @@ pub(crate) async fn create_key(
             let team = teams::get_by_name(tx, &team)?;
             keys::insert(
                 tx,
-                &stored,
+                stored.hashed(),
                 team.id,
                 scope,
                 label.as_deref(),

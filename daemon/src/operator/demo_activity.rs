@@ -241,6 +241,8 @@ fn seed_case(
             source,
             linked_case_id: None,
             now: at,
+            // History, written before the demo's webhooks are set up.
+            webhook_url: None,
         },
     )?;
     Ok(())

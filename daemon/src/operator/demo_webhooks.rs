@@ -15,7 +15,7 @@ use modctl_client::webhooks::{summarize, verify};
 use modctl_types::config::{SecretUpdate, WebhookEvent, Webhooks};
 use modctl_types::webhooks::{Enqueued, Event};
 
-use crate::store::{Store, config, webhooks as outbox};
+use crate::store::{Store, config};
 use crate::webhooks::sign;
 
 /// Where the receiver listens and the secret it checks with.
@@ -106,8 +106,8 @@ pub async fn subscribe(
                 &secrets,
                 crate::config::Change::by(server_id, "operator:demo", sections, now),
             )?;
-            let data = outbox::test_data("operator:demo");
-            outbox::enqueue(tx, server_id, WebhookEvent::Test, &data, now)?
+            let data = crate::webhooks::test_data("operator:demo");
+            crate::webhooks::enqueue(tx, server_id, WebhookEvent::Test, &data, now)?
                 .ok_or_else(|| anyhow::anyhow!("the demo's webhooks are not subscribed"))
         })
         .await?;

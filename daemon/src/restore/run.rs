@@ -30,7 +30,7 @@
 use std::collections::HashMap;
 
 use modctl_types::Server;
-use modctl_types::config::AuditSource;
+use modctl_types::config::{AuditSource, WebhookEvent};
 use modctl_types::restore::{ItemKind, ItemOutcome, JobState, MatchedBy, PlanItem, PlanStep};
 use modctl_types::snapshot::{
     DiscordStructure, OverwriteKind, PermissionOverwrite, SlackStructure, StructureContent,
@@ -45,6 +45,7 @@ use crate::platform::{Connected, PlatformError};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};
 use crate::store::{config, servers};
+use crate::webhooks;
 
 /// Discord's ADMINISTRATOR bit.
 const ADMINISTRATOR: u64 = 1 << 3;
@@ -66,9 +67,10 @@ async fn run(state: &AppState, id: i64) -> Result<(), StoreError> {
         return Ok(());
     };
     let now = state.clock.now_unix();
+    let server_id = job.server_id.clone();
     state
         .store
-        .write(move |tx| stored::set_state(tx, id, JobState::Running, None, now))
+        .write(move |tx| stored::set_state(tx, id, JobState::Running, None, None, now))
         .await?;
     let (state_now, detail) = match execute(state, job).await {
         Ok(()) => (JobState::Done, None),
@@ -81,7 +83,10 @@ async fn run(state: &AppState, id: i64) -> Result<(), StoreError> {
     let now = state.clock.now_unix();
     state
         .store
-        .write(move |tx| stored::set_state(tx, id, state_now, detail.as_deref(), now))
+        .write(move |tx| {
+            let url = webhooks::wanted(tx, &server_id, WebhookEvent::SnapshotRestored)?;
+            stored::set_state(tx, id, state_now, detail.as_deref(), url.as_deref(), now)
+        })
         .await
 }
 

@@ -55,6 +55,10 @@ pub struct NewCase<'a> {
     pub linked_case_id: Option<i64>,
     /// When, unix seconds.
     pub now: i64,
+    /// Where its `case_created` event goes when it is recorded settled
+    /// ([`crate::webhooks::wanted`]); `None`: no event. A pending case's
+    /// event is written when it is settled ([`Settlement::webhook_url`]).
+    pub webhook_url: Option<&'a str>,
 }
 
 // A case is known outside the store by its per-server `number`; the row id
@@ -134,13 +138,16 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     )?;
     let inserted = get(tx, case.server_id, number)?
         .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after insert")))?;
-    if inserted.state != CaseState::Pending {
+    if let Some(url) = case.webhook_url
+        && inserted.state != CaseState::Pending
+    {
         // Recorded settled at once (an expiry, a skipped ladder step): its
         // event is written now, in the same transaction.
-        webhooks::enqueue(
+        webhooks::write(
             tx,
             case.server_id,
             WebhookEvent::CaseCreated,
+            url,
             &inserted,
             case.now,
         )?;
@@ -214,6 +221,9 @@ pub struct Settlement<'a> {
     pub detail: &'a str,
     /// The member's active strikes after this case.
     pub active_strikes: u32,
+    /// Where the case's `case_created` event goes
+    /// ([`crate::webhooks::wanted`]); `None`: no event.
+    pub webhook_url: Option<&'a str>,
 }
 
 /// Settles pending case `case_id` (its number) of `server_id`. Fails with a
@@ -228,7 +238,7 @@ pub fn settle(
     // The `case_created` event carries the case as settled, so it is written
     // here, in the settling transaction, and not when the case went pending;
     // the case is read back by the update itself when an event is wanted.
-    let url = webhooks::subscribed(tx, server_id, WebhookEvent::CaseCreated)?;
+    let url = settlement.webhook_url;
     type Settled = (i64, Option<i64>, Option<Case>);
     let settled: Option<Settled> = tx
         .sql
@@ -270,7 +280,7 @@ pub fn settle(
             tx,
             server_id,
             WebhookEvent::CaseCreated,
-            &url,
+            url,
             &case,
             created_at,
         )?;

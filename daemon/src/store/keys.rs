@@ -5,9 +5,18 @@ use modctl_types::{Plan, Scope, Team, Timestamp};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, timestamp};
-use crate::api_key::NewKey;
 
 const MAX_LABEL_LEN: usize = 100;
+
+/// A new key as the store keeps it: its public id and the hash of its
+/// secret, never the secret (see [`crate::api_key::NewKey::hashed`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Hashed<'a> {
+    /// The public id.
+    pub key_id: &'a str,
+    /// SHA-256 of the secret.
+    pub secret_hash: &'a [u8; 32],
+}
 
 /// A key as stored, without anything secret beyond the hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +60,7 @@ pub struct KeyWithHash {
 /// Stores a freshly generated key for `team_id`, created at `now` (unix seconds).
 pub fn insert(
     tx: &Tx<'_>,
-    key: &NewKey,
+    key: Hashed<'_>,
     team_id: i64,
     scope: Scope,
     label: Option<&str>,

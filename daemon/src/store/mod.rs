@@ -58,6 +58,7 @@ pub mod connections;
 pub mod days;
 mod files;
 pub mod idempotency;
+pub mod ids;
 pub mod integrity;
 pub mod jails;
 pub mod keys;
@@ -572,9 +573,6 @@ pub enum StoreError {
     /// Stored data cannot be read back (a bug or a hand-edited database).
     #[error("corrupt data: {0}")]
     Corrupt(String),
-    /// The team spent a quota of its plan for now (see [`crate::plans`]).
-    #[error(transparent)]
-    Quota(#[from] crate::plans::QuotaExceeded),
 }
 
 impl StoreError {
@@ -599,7 +597,6 @@ impl StoreError {
             StoreError::NotFound(m) => StoreError::NotFound(m.clone()),
             StoreError::Invalid(m) => StoreError::Invalid(m.clone()),
             StoreError::Corrupt(m) => StoreError::Corrupt(m.clone()),
-            StoreError::Quota(quota) => StoreError::Quota(quota.clone()),
         }
     }
 }

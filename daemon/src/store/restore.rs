@@ -351,14 +351,16 @@ pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
     }))
 }
 
-/// Sets the job's state; a final state stamps `finished_at` and writes the
-/// outbox's `snapshot_restored` event with the job's report, in the same
-/// transaction.
+/// Sets the job's state; a final state stamps `finished_at` and, given the
+/// URL its server's `snapshot_restored` events go to
+/// ([`crate::webhooks::wanted`]), writes the event with the job's report, in
+/// the same transaction.
 pub fn set_state(
     tx: &Tx<'_>,
     id: i64,
     state: JobState,
     detail: Option<&str>,
+    webhook_url: Option<&str>,
     now: i64,
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
@@ -373,12 +375,19 @@ pub fn set_state(
         })
         .optional()?;
     if let Some(server_id) = server_id.filter(|_| state.is_final())
-        && webhooks::subscribed(tx, &server_id, WebhookEvent::SnapshotRestored)?.is_some()
+        && let Some(url) = webhook_url
     {
         let job = get(tx, &server_id, id)?.ok_or_else(|| {
             StoreError::Corrupt(format!("restore job {id} vanished after finishing"))
         })?;
-        webhooks::enqueue(tx, &server_id, WebhookEvent::SnapshotRestored, &job, now)?;
+        webhooks::write(
+            tx,
+            &server_id,
+            WebhookEvent::SnapshotRestored,
+            url,
+            &job,
+            now,
+        )?;
     }
     Ok(())
 }
@@ -565,7 +574,7 @@ mod tests {
                 assert_eq!((channels.skipped, channels.remaining), (1, 1));
                 assert_eq!(job.items[1].planned.live_id.as_deref(), Some("20"));
 
-                set_state(tx, job.id, JobState::Done, None, 9)?;
+                set_state(tx, job.id, JobState::Done, None, None, 9)?;
                 assert_eq!(unfinished_of(tx, GROUP)?, None);
                 assert_eq!(
                     get(tx, GROUP, job.id)?

@@ -36,6 +36,9 @@ pub struct NewSnapshot<'a> {
     pub content_hash: &'a str,
     /// Items per kind.
     pub counts: SnapshotCounts,
+    /// Where its `snapshot_captured` event goes
+    /// ([`crate::webhooks::wanted`]); `None`: no event.
+    pub webhook_url: Option<&'a str>,
 }
 
 /// Columns read by [`meta_from_row`], for `s` = `structure_snapshots` joined
@@ -115,13 +118,16 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
     prune(tx, new.server_id, keep)?;
     let meta = get(tx, new.server_id, id)?
         .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))?;
-    webhooks::enqueue(
-        tx,
-        new.server_id,
-        WebhookEvent::SnapshotCaptured,
-        &meta,
-        new.captured_at,
-    )?;
+    if let Some(url) = new.webhook_url {
+        webhooks::write(
+            tx,
+            new.server_id,
+            WebhookEvent::SnapshotCaptured,
+            url,
+            &meta,
+            new.captured_at,
+        )?;
+    }
     Ok(meta)
 }
 
@@ -284,6 +290,7 @@ mod tests {
             content_json: r#"{"platform":"slack","channels":[],"user_groups":[]}"#,
             content_hash: hash,
             counts: SnapshotCounts::default(),
+            webhook_url: None,
         }
     }
 

@@ -1,11 +1,14 @@
 //! The webhook outbox (issue #11): events, their deliveries and every attempt.
 //!
-//! [`enqueue`] runs inside the transaction of the change that causes the
+//! [`write`] runs inside the transaction of the change that causes the
 //! event (a settled case, a jail that starts or ends, a config change, a
 //! captured snapshot, a finished restore, a test request): the event commits or rolls back
 //! with it, so nothing is sent for a change that did not happen and nothing
 //! is lost when the daemon dies after the commit. The delivery worker
 //! ([`crate::webhooks`]) reads what is [`due`] and records each attempt.
+//! Which events are wanted is the domain's to say ([`crate::webhooks::wanted`]):
+//! the store functions that write an event with their change (a case, a
+//! snapshot, a restore's end) are given the URL it goes to, or none.
 //!
 //! Every row written here is paid for by an action's settling transaction
 //! or by the writer thread every action shares, so the outbox is kept cheap
@@ -17,10 +20,7 @@
 use crate::store::Tx;
 use modctl_types::Plan;
 use modctl_types::config::{WebhookEvent, Webhooks};
-use modctl_types::moderation::{Case, JailRecord};
-use modctl_types::webhooks::{
-    Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued, JailChange, JailTransition,
-};
+use modctl_types::webhooks::{Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued};
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
@@ -29,16 +29,26 @@ use super::{StoreError, timestamp};
 /// Length of the random part of an event id (`evt_` + this many characters).
 const EVENT_ID_LEN: usize = 24;
 
-/// The server's webhook URL when events of `kind` are delivered to it:
-/// enabled, with a URL, and subscribed to `kind` (an empty list means every
-/// kind), with a signing secret stored, and the team's plan has webhooks (a
-/// downgraded team whose section is still on records no new events). A test
-/// event needs no subscription: it is asked for explicitly.
-pub fn subscribed(
+/// Where a server's events of one kind would go (see [`subscription`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    /// The endpoint.
+    pub url: String,
+    /// The plan of the server's team: whether it may have webhooks is
+    /// [`crate::webhooks::wanted`]'s to decide.
+    pub plan: Plan,
+}
+
+/// The server's webhook endpoint when its section subscribes to events of
+/// `kind`: enabled, with a URL, subscribed to `kind` (an empty list means
+/// every kind) and with a signing secret stored (unsigned events are never
+/// sent: without a secret there is no event). A test event needs no
+/// subscription: it is asked for explicitly.
+pub fn subscription(
     tx: &Tx<'_>,
     server_id: &str,
     kind: WebhookEvent,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<Subscription>, StoreError> {
     // One query, not the whole config: this runs in every settling
     // transaction. No row: no webhooks section, so nothing is wanted.
     let found: Option<(String, String, bool)> = tx
@@ -62,59 +72,19 @@ pub fn subscribed(
         .map_err(|e| StoreError::Corrupt(format!("webhooks section of server {server_id}: {e}")))?;
     let wanted =
         kind == WebhookEvent::Test || section.events.is_empty() || section.events.contains(&kind);
-    let Some(url) = section.url.filter(|_| section.enabled && wanted) else {
+    let Some(url) = section
+        .url
+        .filter(|_| section.enabled && wanted && secret_set)
+    else {
         return Ok(None);
     };
-    // A downgraded team's section may still be on; the CHECK constraint
-    // only admits known plans.
+    // The CHECK constraint only admits known plans.
     let plan: Plan = plan.parse().unwrap_or(Plan::Free);
-    // Unsigned events are never sent: without a secret there is no event.
-    Ok((crate::plans::of(plan).webhooks && secret_set).then_some(url))
-}
-
-/// Writes an event of `kind` with `data` and its delivery, when the server's
-/// webhooks want it (see [`subscribed`]); `None` when they do not.
-pub fn enqueue(
-    tx: &Tx<'_>,
-    server_id: &str,
-    kind: WebhookEvent,
-    data: &impl Serialize,
-    now: i64,
-) -> Result<Option<Enqueued>, StoreError> {
-    match subscribed(tx, server_id, kind)? {
-        Some(url) => write(tx, server_id, kind, &url, data, now).map(Some),
-        None => Ok(None),
-    }
-}
-
-/// `data` of a `test` event asked for by `requested_by`.
-pub fn test_data(requested_by: &str) -> serde_json::Value {
-    serde_json::json!({ "message": "a test event from modctl", "requested_by": requested_by })
-}
-
-/// Writes a `jail_changed` event, when wanted: `jail` `change`d because of
-/// `case` (the jail, the unjail or the expiry case).
-pub fn jail_changed(
-    tx: &Tx<'_>,
-    server_id: &str,
-    change: JailTransition,
-    case: &Case,
-    jail: JailRecord,
-    now: i64,
-) -> Result<(), StoreError> {
-    let data = JailChange {
-        change,
-        case_id: case.id,
-        source: case.source,
-        reason: case.reason.clone(),
-        jail,
-    };
-    enqueue(tx, server_id, WebhookEvent::JailChanged, &data, now)?;
-    Ok(())
+    Ok(Some(Subscription { url, plan }))
 }
 
 /// Writes an event of `kind` with `data` and its delivery to `url`, which
-/// [`subscribed`] returned in the same transaction.
+/// [`crate::webhooks::wanted`] returned in the same transaction.
 pub fn write(
     tx: &Tx<'_>,
     server_id: &str,
@@ -125,7 +95,7 @@ pub fn write(
 ) -> Result<Enqueued, StoreError> {
     let id = format!(
         "evt_{}",
-        crate::api_key::random_string(crate::api_key::SECRET_ALPHABET, EVENT_ID_LEN)
+        super::ids::random_string(super::ids::ALPHANUMERIC, EVENT_ID_LEN)
     );
     // Serialized once, straight from `data`: going through a
     // `serde_json::Value` first (as `Event` holds it) would build the case
@@ -433,13 +403,18 @@ pub fn follow_url(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<(), StoreEr
 }
 
 /// Puts delivery `id` of `server_id` back in the queue, due at `now`, for one
-/// more round of attempts, to the server's endpoint as it is now (the URL
-/// it was first sent to may be the reason it failed). `false` when there is
-/// no such delivery.
-pub fn redeliver(tx: &Tx<'_>, server_id: &str, id: i64, now: i64) -> Result<bool, StoreError> {
+/// more round of attempts, to `url`, the server's endpoint as it is now (the
+/// URL it was first sent to may be the reason it failed). `false` when there
+/// is no such delivery.
+pub fn redeliver(
+    tx: &Tx<'_>,
+    server_id: &str,
+    id: i64,
+    url: Option<&str>,
+    now: i64,
+) -> Result<bool, StoreError> {
     // With webhooks off (or no URL) the delivery keeps its URL: the run
     // that picks it up abandons it, saying they are off.
-    let url = subscribed(tx, server_id, WebhookEvent::Test)?;
     let changed = tx
         .sql
         .prepare_cached(

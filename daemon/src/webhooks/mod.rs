@@ -22,10 +22,12 @@
 //! at least once; receivers deduplicate on `webhook-id`).
 
 mod disable;
+mod events;
 pub mod guard;
 pub mod sign;
 
 pub use disable::disable;
+pub use events::{enqueue, jail_changed, test_data, wanted};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -393,7 +395,7 @@ async fn deliver_queue(
             .read(move |tx| {
                 // A `test` subscription asks only that webhooks are on, with a
                 // URL and a secret: the state every pending delivery needs.
-                let on = outbox::subscribed(tx, &server_id, WebhookEvent::Test)?.is_some();
+                let on = wanted(tx, &server_id, WebhookEvent::Test)?.is_some();
                 Ok::<_, StoreError>((on, config::signing_secrets(tx, &secrets, &server_id, now)))
             })
             .await?
