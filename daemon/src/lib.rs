@@ -104,7 +104,8 @@ pub struct AppState {
     /// The HTTP client and retry policy of the platform adapters.
     pub platforms: PlatformClients,
     /// What assumes one daemon serves the database: member locks, the
-    /// restore runner ([`coordination`]).
+    /// restore runner, work claims, session owners, request budgets, the
+    /// change feed ([`coordination`]).
     pub coordination: Coordination,
     /// The servers whose actions left pending by a stopped daemon are being
     /// settled at start-up: their requests wait, and `/ready` is 503.
@@ -151,12 +152,14 @@ impl AppState {
     /// platform settings.
     pub fn new(store: Store) -> Self {
         let activity = activity::Ingestor::default();
+        let coordination = Coordination::in_process(store.path());
         AppState {
-            auth_cache: AuthCache::new(store.path()),
+            auth_cache: AuthCache::new(coordination.changes.clone()),
             store,
             clock: Clock::system(),
             platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
-            coordination: Coordination::default(),
+            request_limits: request_limits::RequestLimits::on(coordination.budgets.clone()),
+            coordination,
             settling: moderation::recovery::Settling::default(),
             in_flight: TaskTracker::new(),
             abandon: CancellationToken::new(),
@@ -166,7 +169,6 @@ impl AppState {
             restore_wake: Arc::new(Notify::new()),
             webhooks: webhooks::Deliverer::new(webhooks::DeliveryOptions::default())
                 .expect("the default delivery options build"),
-            request_limits: request_limits::RequestLimits::on(),
             onboarding: onboarding::FactsCache::default(),
             activity: activity.clone(),
             activity_batches: activity::batches::BatchQueue::default(),
@@ -189,7 +191,7 @@ impl AppState {
     /// --no-rate-limits`; the e2e tests run without them unless they test them).
     pub fn with_rate_limits(mut self, on: bool) -> Self {
         self.request_limits = if on {
-            request_limits::RequestLimits::on()
+            request_limits::RequestLimits::on(self.coordination.budgets.clone())
         } else {
             request_limits::RequestLimits::off()
         };

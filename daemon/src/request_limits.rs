@@ -9,9 +9,10 @@
 //! budget: the team's plan gives the rate and the burst
 //! ([`crate::plans::Entitlements::requests_per_minute`] and `burst`), and an
 //! operator may set a team's own rate (`modctld team set-rate-limit`; the
-//! burst is then half a minute's worth). The budget is a GCRA from
-//! `governor`: a key may make `burst` requests at once, then one every
-//! `60 / rate` seconds. A request over budget is answered `429` with
+//! burst is then half a minute's worth). The budget is a GCRA (in process,
+//! from `governor`; the budgets are the daemon's
+//! [`crate::coordination::RateBudgets`]): a key may make `burst` requests at
+//! once, then one every `60 / rate` seconds. A request over budget is answered `429` with
 //! `Retry-After` (whole seconds, rounded up) before its handler runs, so it
 //! changes nothing and is safe to send again.
 //!
@@ -50,8 +51,8 @@
 //! the e2e tests, except those of the limits themselves).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -59,11 +60,9 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
-use governor::clock::{Clock, DefaultClock};
-use governor::middleware::StateInformationMiddleware;
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
 
+pub use crate::coordination::Rate;
+use crate::coordination::{Budget, RateBudgets};
 use crate::error::ApiError;
 use crate::plans::Entitlements;
 
@@ -71,19 +70,9 @@ use crate::plans::Entitlements;
 pub const FAILURES_PER_MINUTE: u32 = 30;
 /// Failed authentications an address may make at once.
 pub const FAILURE_BURST: u32 = 10;
-/// Addresses or quotas remembered before the maps are emptied (memory bound).
+/// Addresses remembered as having spent their budget before the map is
+/// trimmed (memory bound).
 const MAX_TRACKED: usize = 10_000;
-
-type Keyed<K> = RateLimiter<K, DefaultKeyedStateStore<K>, DefaultClock, StateInformationMiddleware>;
-
-/// A rate and a burst, as the limiter applies them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rate {
-    /// Requests per minute, sustained.
-    pub per_minute: u32,
-    /// Requests at once.
-    pub burst: u32,
-}
 
 impl Rate {
     /// The rate of `plan`, or the team's own `per_minute` when set.
@@ -99,15 +88,13 @@ impl Rate {
             },
         }
     }
-
-    fn quota(self) -> Quota {
-        let one = NonZeroU32::MIN;
-        let period = Duration::from_secs(60) / self.per_minute.max(1);
-        Quota::with_period(period)
-            .unwrap_or_else(|| Quota::per_second(one))
-            .allow_burst(NonZeroU32::new(self.burst).unwrap_or(one))
-    }
 }
+
+/// The rate of failed authentications, per address and per key.
+const FAILURES: Rate = Rate {
+    per_minute: FAILURES_PER_MINUTE,
+    burst: FAILURE_BURST,
+};
 
 /// A key's budget after a request: what the headers say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,62 +107,51 @@ pub struct Usage {
     pub reset_secs: u64,
 }
 
-/// The limiters; cheap to clone. Off: every check passes and no header is sent.
+/// The limits; cheap to clone. Off: every check passes and no header is sent.
 #[derive(Clone, Default)]
 pub struct RequestLimits {
     inner: Option<Arc<Inner>>,
 }
 
 struct Inner {
-    /// One keyed limiter per rate in use (plans and operators' raises),
-    /// keyed by key id.
-    keys: Mutex<HashMap<Rate, Arc<Keyed<String>>>>,
-    /// Failed authentications by client address.
-    address_failures: FailureBudget<IpAddr>,
-    /// Failed authentications by key id (wrong secrets of a real key).
-    key_failures: FailureBudget<String>,
+    /// The budgets: of requests by key id, of failures by address and by
+    /// key id (the daemon's are [`crate::coordination::Coordination::budgets`]).
+    budgets: Arc<dyn RateBudgets>,
+    /// Addresses whose failures are spent, until when.
+    address_failures: Spent<IpAddr>,
+    /// Key ids whose failures (wrong secrets of a real key) are spent.
+    key_failures: Spent<String>,
 }
 
-/// A budget of failed authentications per `K`, and who spent theirs, until
-/// when.
-struct FailureBudget<K: std::hash::Hash + Eq + Clone> {
-    limiter: Keyed<K>,
-    spent: Mutex<HashMap<K, Instant>>,
+/// Who spent their budget of failed authentications, until when.
+struct Spent<K: Hash + Eq + Clone> {
+    budget: Budget,
+    until: Mutex<HashMap<K, Instant>>,
 }
 
-impl<K: std::hash::Hash + Eq + Clone> FailureBudget<K> {
-    fn new() -> Self {
-        let rate = Rate {
-            per_minute: FAILURES_PER_MINUTE,
-            burst: FAILURE_BURST,
-        };
-        FailureBudget {
-            limiter: RateLimiter::keyed(rate.quota()).with_middleware(),
-            spent: Mutex::new(HashMap::new()),
+impl<K: Hash + Eq + Clone + std::fmt::Display> Spent<K> {
+    fn new(budget: Budget) -> Self {
+        Spent {
+            budget,
+            until: Mutex::new(HashMap::new()),
         }
     }
 
-    fn spend(&self, key: &K) {
-        if let Err(not_until) = self.limiter.check_key(key) {
-            let wait = not_until.wait_time_from(self.limiter.clock().now());
-            let mut spent = lock(&self.spent);
+    fn spend(&self, budgets: &dyn RateBudgets, key: &K) {
+        if let Err(wait) = budgets.take(self.budget, &key.to_string(), FAILURES) {
+            let mut spent = lock(&self.until);
             let now = Instant::now();
             if spent.len() >= MAX_TRACKED {
                 spent.retain(|_, until| *until > now);
             }
             spent.insert(key.clone(), now + wait);
         }
-        // The limiter keeps a cell per key it has seen; made-up keys must
-        // not grow it without end.
-        if self.limiter.len() >= MAX_TRACKED {
-            self.limiter.retain_recent();
-        }
     }
 
     /// How long until `key` may fail again, if its budget is spent.
     fn wait(&self, key: &K) -> Option<Duration> {
         let now = Instant::now();
-        let mut spent = lock(&self.spent);
+        let mut spent = lock(&self.until);
         match spent.get(key) {
             Some(until) if *until > now => Some(*until - now),
             Some(_) => {
@@ -196,13 +172,13 @@ impl std::fmt::Debug for RequestLimits {
 }
 
 impl RequestLimits {
-    /// Limits on (what `modctld serve` runs with).
-    pub fn on() -> RequestLimits {
+    /// Limits on (what `modctld serve` runs with), spending `budgets`.
+    pub fn on(budgets: Arc<dyn RateBudgets>) -> RequestLimits {
         RequestLimits {
             inner: Some(Arc::new(Inner {
-                keys: Mutex::new(HashMap::new()),
-                address_failures: FailureBudget::new(),
-                key_failures: FailureBudget::new(),
+                budgets,
+                address_failures: Spent::new(Budget::FailuresFromAddress),
+                key_failures: Spent::new(Budget::FailuresOfKey),
             })),
         }
     }
@@ -223,24 +199,9 @@ impl RequestLimits {
         let Some(inner) = &self.inner else {
             return Ok(None);
         };
-        let limiter =
-            {
-                let mut keys = lock(&inner.keys);
-                if keys.len() >= MAX_TRACKED {
-                    keys.clear();
-                }
-                Arc::clone(keys.entry(rate).or_insert_with(|| {
-                    Arc::new(RateLimiter::keyed(rate.quota()).with_middleware())
-                }))
-            };
-        let key = key_id.to_owned();
-        match limiter.check_key(&key) {
-            Ok(snapshot) => {
-                let remaining = snapshot.remaining_burst_capacity();
-                Ok(Some(usage(rate, remaining)))
-            }
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(limiter.clock().now());
+        match inner.budgets.take(Budget::Requests, key_id, rate) {
+            Ok(remaining) => Ok(Some(usage(rate, remaining))),
+            Err(wait) => {
                 let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
                 let retry_after = retry_after.max(1);
                 let error = ApiError::TooManyRequests {
@@ -268,11 +229,12 @@ impl RequestLimits {
             return error;
         };
         let key_id = key_id.map(str::to_owned);
+        let budgets = &*inner.budgets;
         if let Some(address) = &address {
-            inner.address_failures.spend(address);
+            inner.address_failures.spend(budgets, address);
         }
         if let Some(key_id) = &key_id {
-            inner.key_failures.spend(key_id);
+            inner.key_failures.spend(budgets, key_id);
         }
         let by_address = address.and_then(|a| inner.address_failures.wait(&a));
         let by_key = key_id.and_then(|k| inner.key_failures.wait(&k));
@@ -343,10 +305,15 @@ fn add_headers(headers: &mut HeaderMap, usage: Usage) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::coordination::LocalBudgets;
+
+    fn on() -> RequestLimits {
+        RequestLimits::on(Arc::new(LocalBudgets::default()))
+    }
 
     #[test]
     fn a_burst_passes_then_the_next_request_waits_for_the_rate() {
-        let limits = RequestLimits::on();
+        let limits = on();
         let rate = Rate {
             per_minute: 60,
             burst: 3,
@@ -381,7 +348,7 @@ mod tests {
 
     #[test]
     fn failures_are_answered_429_once_an_address_or_a_key_spent_its_budget() {
-        let limits = RequestLimits::on();
+        let limits = on();
         for _ in 0..FAILURE_BURST {
             assert!(!is_429(&fail(&limits, [10, 0, 0, 1], None)));
         }

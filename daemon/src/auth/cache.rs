@@ -19,6 +19,11 @@
 //! writer included) changes what the watch sees. Each request first asks the
 //! watch ([`AuthCache::lookup`]); if the version moved, the cache is emptied
 //! before anything is looked up, and the request reads from the store.
+//! The watch is the daemon's change feed
+//! ([`crate::coordination::ChangeFeed`]); this one is
+//! [`crate::coordination::LocalChangeFeed`]; several daemons on one
+//! PostgreSQL database need a feed of their own (e.g. `LISTEN/NOTIFY`,
+//! issue #29).
 //!
 //! The protocol, and why it cannot hide a commit `X` that finished before a
 //! request `R` asked the watch:
@@ -64,15 +69,15 @@
 //! so concurrent requests of a busy key make one write, not one each.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use modctl_types::Team;
 
+use crate::coordination::ChangeFeed;
 use crate::error::ApiError;
 use crate::store::keys::{self, KeyRecord};
 use crate::store::servers::{self, ServerRecord};
-use crate::store::{ChangeWatch, Store, StoreError};
+use crate::store::{Store, StoreError};
 
 /// How stale `last_used_at` may get before a request refreshes it.
 pub const LAST_USED_RESOLUTION_SECS: i64 = 60;
@@ -138,7 +143,7 @@ impl Entries {
 }
 
 struct Watch {
-    changes: ChangeWatch,
+    changes: Arc<dyn ChangeFeed>,
     /// The version of the last ask, `None` when it failed.
     seen: Option<i64>,
 }
@@ -166,13 +171,13 @@ impl std::fmt::Debug for AuthCache {
 }
 
 impl AuthCache {
-    /// An empty cache over the database at `path`; the watch connection is
-    /// opened on first use, when the store has made the database.
-    pub fn new(path: &Path) -> AuthCache {
+    /// An empty cache, emptied whenever `changes` says something committed
+    /// (the daemon's is [`crate::coordination::Coordination::changes`]).
+    pub fn new(changes: Arc<dyn ChangeFeed>) -> AuthCache {
         AuthCache {
             inner: Arc::new(Inner {
                 watch: Mutex::new(Watch {
-                    changes: ChangeWatch::new(path),
+                    changes,
                     seen: None,
                 }),
                 entries: Mutex::new(Entries::default()),
@@ -308,8 +313,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use crate::api_key;
+    use crate::coordination::LocalChangeFeed;
     use crate::store::teams;
     use modctl_types::{Plan, Scope};
+    use std::path::Path;
+
+    fn cache_over(path: &Path) -> AuthCache {
+        AuthCache::new(Arc::new(LocalChangeFeed::new(path)))
+    }
 
     async fn store_with_key() -> (tempfile::TempDir, Store, String) {
         let dir = tempfile::tempdir().unwrap();
@@ -329,7 +340,7 @@ mod tests {
     #[tokio::test]
     async fn a_second_lookup_is_served_from_memory_until_something_commits() {
         let (_dir, store, key_id) = store_with_key().await;
-        let cache = AuthCache::new(store.path());
+        let cache = cache_over(store.path());
         let trips = store.trips();
         let first = cache.lookup(&store, Some(&key_id), None).await.unwrap();
         assert!(first.key.is_some());
@@ -354,7 +365,7 @@ mod tests {
         // Another `Store` on the same file has its own connections, which is
         // all SQLite knows of processes.
         let (dir, store, key_id) = store_with_key().await;
-        let cache = AuthCache::new(store.path());
+        let cache = cache_over(store.path());
         cache.lookup(&store, Some(&key_id), None).await.unwrap();
         let other = Store::open(dir.path().join("db")).await.unwrap();
         let revoked = key_id.clone();
@@ -369,7 +380,7 @@ mod tests {
     #[tokio::test]
     async fn what_was_read_before_a_commit_is_not_kept_after_it() {
         let (_dir, store, key_id) = store_with_key().await;
-        let cache = AuthCache::new(store.path());
+        let cache = cache_over(store.path());
         // A request asks the watch and reads the key ...
         let stale_generation = cache.observe().generation;
         let stale = cache.lookup(&store, Some(&key_id), None).await.unwrap();
@@ -392,7 +403,7 @@ mod tests {
     #[tokio::test]
     async fn unknown_ids_are_not_cached() {
         let (_dir, store, _) = store_with_key().await;
-        let cache = AuthCache::new(store.path());
+        let cache = cache_over(store.path());
         for _ in 0..2 {
             let found = cache
                 .lookup(&store, Some("aaaaaaaaaaaa"), Some("123"))
@@ -406,7 +417,7 @@ mod tests {
 
     #[test]
     fn last_use_is_claimed_once_per_resolution() {
-        let cache = AuthCache::new(Path::new("unused"));
+        let cache = cache_over(Path::new("unused"));
         assert!(cache.claim_touch("k", None, 1_000));
         assert!(!cache.claim_touch("k", None, 1_000), "claimed in memory");
         assert!(!cache.claim_touch("k", Some(990), 1_049));

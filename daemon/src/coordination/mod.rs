@@ -12,22 +12,33 @@
 //! | Actions on one member run one at a time (moderation) | [`MemberLocking`] | [`MemberLocks`]: one async mutex per member, in memory | a lock per member held for the action (e.g. a PostgreSQL advisory lock) |
 //! | A pending case whose member nobody holds was left by a daemon that stopped, so recovery may settle it (`moderation::recovery`) | [`MemberLocking::try_lock`] | a member no live task holds | leases with expiry: a case is settled only once its daemon's lease ran out |
 //! | One restore runner carries out the jobs (`restore::run`) | [`Exclusive`] | [`LocalExclusive`]: an async mutex | a lease on the runner, or a claim per job |
-//! | Background work is due to whoever asks: webhook deliveries (`store::webhooks::due_endpoints`), jail expiry (`store::jails::due`), scheduled snapshots (`store::snapshots::scheduled_due`), retention | none yet: the store's `due` functions | the one daemon's workers ([`crate::workers`]) | claims (`FOR UPDATE SKIP LOCKED`, or leases) in the store's `due` functions, so two daemons never take the same work |
-//! | Platform sessions have one owner: each bot token's gateway, Telegram poller or webhook (`crate::receive`) | none yet: `receive::reconcile` starts a session for every stored connection | every session runs in this process | an owner per token (a lease), taken over when its daemon dies |
-//! | Rate limits hold per process: Discord's buckets (`crate::platform::ratelimit`) and per-key request limits (`crate::request_limits`) | none yet | in memory | a shared budget, or a documented split between daemons |
-//! | Caches see every commit: the key cache ([`crate::store::ChangeWatch`], SQLite's `data_version`) and onboarding's platform facts (`crate::onboarding::FactsCache`, keyed by stored revisions) | [`crate::store::ChangeWatch`] | `PRAGMA data_version` sees every connection's commits to the file | a change feed (e.g. `LISTEN/NOTIFY`, or a revision row) |
+//! | Background work is done by one worker at a time: webhook deliveries (a claim per endpoint, `crate::webhooks::start_due`), jail expiry (a claim per jail, `crate::moderation::expiry::release_due`), scheduled snapshots and retention (a claim per tick, [`crate::workers`]) | [`WorkClaims`] | [`LocalClaims`]: the work held now, in memory (a tick overlapping a slow earlier one leaves its work alone); the store's `due` functions still hand every due item to whoever asks | claims that exclude other daemons (`FOR UPDATE SKIP LOCKED` in the `due` functions, or lease rows, taken over `lease` after their daemon died); scheduled snapshots claimed per server once `crate::snapshots::capture_due` takes them |
+//! | Platform sessions have one owner: each bot token's gateway, Telegram poller or webhook (`crate::receive`) | [`SessionOwnership`] | [`LocalSessions`]: always granted, one holder per bot; `receive::reconcile` asks before it starts a session or registers a webhook, and holds it while that runs | an owner per token (a lease), taken over when its daemon dies; a daemon refused a session does not start it |
+//! | Per-key request limits hold per process (`crate::request_limits`) | [`RateBudgets`] | [`LocalBudgets`]: a GCRA per key (`governor`), in memory | a shared budget, or a documented split (each daemon `rate / daemons`); the call is synchronous because it is on every request's path, so a shared one keeps a local share refreshed in the background |
+//! | Discord's limits hold per process: route buckets and the global 50 requests a second per bot token | none, by choice: [`crate::platform::ratelimit::DiscordLimiters`], held by [`crate::platform::PlatformClients`] | one state machine per token, in memory | not a budget to take: the state is learned from the answers to requests in flight (each request reserves its place until its answer names the bucket and the window), so an interface over it would be that whole state machine. Either each daemon keeps its own with a documented share of the global limit (a bucket overrun then costs one 429, which the retry policy waits out), or each token's calls go through its session's owner |
+//! | Caches see every commit: the key cache (`crate::auth::cache`) | [`ChangeFeed`] | [`LocalChangeFeed`]: SQLite's `PRAGMA data_version` ([`crate::store::ChangeWatch`]) sees every connection's commits to the file | a change feed (e.g. `LISTEN/NOTIFY` counted by a listener, or a revision row) |
+//! | Onboarding's platform facts (`crate::onboarding::FactsCache`) | none needed | cached per server, keyed by the stored revisions the answer was asked under | the same: every daemon reads the revisions from the shared store |
 //!
-//! The rows marked "none yet" are where issue #29 adds an interface; the
-//! others are used through theirs already, so a second backend replaces the
-//! value in [`Coordination`] and no caller.
+//! [`Coordination::in_process`] holds each interface's implementation for
+//! one daemon; callers use the interfaces only, so a second backend
+//! replaces the values there and no caller.
 
+mod budgets;
+mod changes;
+mod claims;
 mod members;
 
 use std::fmt::Debug;
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
+use sha2::{Digest, Sha256};
 
+pub use budgets::LocalBudgets;
+pub use changes::LocalChangeFeed;
+pub use claims::{LocalClaims, LocalSessions};
 pub use members::MemberLocks;
 
 /// Serializes actions on one member of a server.
@@ -50,8 +61,129 @@ pub trait Exclusive: Debug + Send + Sync {
     async fn hold(&self) -> Held;
 }
 
-/// What a lock of [`MemberLocking`] or [`Exclusive`] hands out: held until
-/// dropped, whatever the backend's own guard is.
+/// Claims on background work: a worker claims an item before doing it, and
+/// releases it by dropping the guard.
+#[async_trait]
+pub trait WorkClaims: Debug + Send + Sync {
+    /// Holds `work` until the guard is dropped, or `None` when someone
+    /// holds it already (a backend that cannot tell now says `None` too: the
+    /// work stays due for a later tick). `lease` is how long a backend whose
+    /// claims expire keeps the claim of a holder that stopped renewing it
+    /// (its daemon died) before handing the work to someone else; it keeps
+    /// renewing while the guard lives. In process it is not needed: the
+    /// claims die with the process that holds them.
+    async fn claim(&self, work: Work, lease: Duration) -> Option<Held>;
+}
+
+/// A piece of background work, by kind and key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Work {
+    /// Delivering the due webhooks of a server to one URL (a run, see
+    /// `crate::webhooks`).
+    WebhookEndpoint {
+        /// The server whose events they are.
+        server_id: String,
+        /// Where they go.
+        url: String,
+    },
+    /// Ending one timed jail, named by the case that jailed.
+    JailExpiry {
+        /// The server.
+        server_id: String,
+        /// The jail's case.
+        case_id: i64,
+    },
+    /// A tick of the scheduled snapshots: every server whose snapshot is due.
+    ScheduledSnapshots,
+    /// A tick of the activity retention: totals moved, old rows deleted.
+    Retention,
+}
+
+/// Ownership of platform sessions: the receivers ask before a session
+/// starts, and hold the answer as long as it runs.
+#[async_trait]
+pub trait SessionOwnership: Debug + Send + Sync {
+    /// Owns `session` until the guard is dropped, or `None` when another
+    /// holder owns it (then the session is not started here).
+    async fn acquire(&self, session: &SessionKey) -> Option<Held>;
+}
+
+/// Names a platform session (one bot token's gateway, poller or webhook) by
+/// a hash: a backend may store and show it, and never sees the token.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct SessionKey {
+    kind: &'static str,
+    hash: [u8; 32],
+}
+
+impl SessionKey {
+    /// The session of `kind` (e.g. `gateway`, `updates`) for `token` at
+    /// `api_base` (empty for the platform's own).
+    pub fn new(kind: &'static str, api_base: &str, token: &str) -> SessionKey {
+        let mut hash = Sha256::new();
+        hash.update(kind.as_bytes());
+        hash.update([0]);
+        hash.update(api_base.as_bytes());
+        hash.update([0]);
+        hash.update(token.as_bytes());
+        SessionKey {
+            kind,
+            hash: hash.finalize().into(),
+        }
+    }
+}
+
+impl Debug for SessionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let short: String = self.hash[..6].iter().map(|b| format!("{b:02x}")).collect();
+        write!(f, "SessionKey({}:{short})", self.kind)
+    }
+}
+
+/// Rate budgets per key: what a key may still spend, wherever its requests
+/// are served. Synchronous: it is asked on every request's path (see the
+/// table above for what a shared backend does about that).
+pub trait RateBudgets: Debug + Send + Sync {
+    /// Spends one unit of `key`'s `budget` at `rate` (`burst` units at once,
+    /// then one every minute / `per_minute`): `Ok` with the units that may
+    /// still be spent at once, or `Err` with how long until one may, nothing
+    /// spent.
+    fn take(&self, budget: Budget, key: &str, rate: Rate) -> Result<u32, Duration>;
+}
+
+/// Which budget a key spends: each key has one of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Authenticated requests, by key id.
+    Requests,
+    /// Failed authentications, by client address.
+    FailuresFromAddress,
+    /// Failed authentications, by key id (wrong secrets of a real key).
+    FailuresOfKey,
+}
+
+/// A rate and a burst, as a budget applies them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rate {
+    /// Units per minute, sustained.
+    pub per_minute: u32,
+    /// Units at once.
+    pub burst: u32,
+}
+
+/// Says whether anything was committed to the database, by this daemon or
+/// any other writer, so that caches over the store are never stale.
+pub trait ChangeFeed: Debug + Send + Sync {
+    /// A number that changes whenever something committed since it was last
+    /// read, or `None` when the feed cannot tell now. Never waits: it is
+    /// asked on every request's path, and a caller that gets `None` reads
+    /// from the store (a broken feed costs speed, never freshness).
+    fn version(&self) -> Option<i64>;
+}
+
+/// What a lock of [`MemberLocking`] or [`Exclusive`], a claim of
+/// [`WorkClaims`] or an ownership of [`SessionOwnership`] hands out: held
+/// until dropped, whatever the backend's own guard is.
 pub struct Held {
     _guard: Box<dyn Send + Sync>,
 }
@@ -84,21 +216,35 @@ impl Exclusive for LocalExclusive {
     }
 }
 
-/// What the daemon coordinates through; cheap to clone. [`Default`] is the
-/// one-daemon implementation of each.
+/// What the daemon coordinates through; cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Coordination {
     /// Actions on one member, one at a time.
     pub members: Arc<dyn MemberLocking>,
     /// The restore runner.
     pub restore_runner: Arc<dyn Exclusive>,
+    /// Claims on background work (webhook runs, jail expiry, scheduled
+    /// snapshots, retention).
+    pub work: Arc<dyn WorkClaims>,
+    /// Owners of the platform sessions.
+    pub sessions: Arc<dyn SessionOwnership>,
+    /// Per-key request budgets.
+    pub budgets: Arc<dyn RateBudgets>,
+    /// Commits to the database, for the key cache.
+    pub changes: Arc<dyn ChangeFeed>,
 }
 
-impl Default for Coordination {
-    fn default() -> Self {
+impl Coordination {
+    /// The one-daemon implementation of each, over the SQLite file at
+    /// `database` (its change feed).
+    pub fn in_process(database: &Path) -> Self {
         Coordination {
             members: Arc::new(MemberLocks::default()),
             restore_runner: Arc::new(LocalExclusive::default()),
+            work: Arc::new(LocalClaims::default()),
+            sessions: Arc::new(LocalSessions::default()),
+            budgets: Arc::new(LocalBudgets::default()),
+            changes: Arc::new(LocalChangeFeed::new(database)),
         }
     }
 }
