@@ -13,13 +13,15 @@
 //!   their servers marked as settling, *before* the server accepts requests;
 //!   afterwards it ticks rarely, for cases whose settling write failed.
 //! - **jail expiry** ([`crate::moderation::expiry`]): releases timed jails
-//!   whose end has come.
+//!   whose end has come, each under its claim.
 //! - **checkpoint** ([`checkpoint`]): copies the WAL back into the database
 //!   every few seconds, so no request pays for it.
 //! - **scheduled snapshots** ([`crate::snapshots::capture_due`]): captures
 //!   the structure of servers whose `antinuke.snapshot_interval_hours` has
 //!   passed since their last snapshot. It wakes every minute: the interval is
 //!   counted in hours, and the decision is taken on the clock, not the timer.
+//!   A tick holds the claim [`Work::ScheduledSnapshots`]: a tick that finds
+//!   another under way does nothing.
 //! - **restore** ([`crate::restore::run`]): carries out queued restore jobs
 //!   and resumes the ones a restart interrupted. Woken at once when a job is
 //!   accepted; stopping the server drops a job mid-item, exactly like a
@@ -28,7 +30,9 @@
 //! - **webhook delivery** ([`crate::webhooks::start_due`]): starts a run
 //!   for each endpoint with due deliveries, and does not wait for them (one
 //!   hung endpoint must not hold the others). It wakes every second, the
-//!   first time a second after the start; when a delivery is due is decided
+//!   first time a second after the start; each run holds its endpoint's
+//!   claim, so a tick leaves alone the endpoints a slow earlier run still
+//!   delivers to; when a delivery is due is decided
 //!   on the clock, so tests move the clock and tick
 //!   ([`crate::webhooks::deliver_due`] waits for the runs it starts).
 //!   Stopping the workers interrupts the deliveries in flight; they stay due.
@@ -40,12 +44,17 @@
 //!   ranking totals to the year (and the month) ending today
 //!   ([`crate::store::ranking`]),
 //!   then deletes per-member rollups and remembered event ids older than the
-//!   retention window.
+//!   retention window, under the claim [`Work::Retention`] like the
+//!   snapshots.
 //! - **activity receivers** ([`crate::receive::reconcile`]): starts the
 //!   platform sessions (Discord gateway, Telegram polling) the stored
 //!   connections need and stops the ones no longer needed; every minute, so
-//!   a connection made on a running daemon takes effect. The sessions stop
-//!   with the workers.
+//!   a connection made on a running daemon takes effect; each session is
+//!   owned ([`crate::coordination::SessionOwnership`]) while it runs. The
+//!   sessions stop with the workers.
+//!
+//! What each worker claims is in [`crate::coordination`]; [`webhooks`] and
+//! [`jail_expiry`] give the delivery and expiry workers what they use.
 
 use std::future::Future;
 use std::time::Duration;
@@ -53,8 +62,14 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::coordination::Work;
 use crate::moderation::{self, ModerationResult};
 use crate::{AppState, snapshots};
+
+/// How long a tick's claim (scheduled snapshots, retention) outlives a
+/// daemon that died during it, for a coordination backend whose claims
+/// expire; in process it is not used.
+const TICK_LEASE: Duration = Duration::from_secs(300);
 
 /// How often each worker wakes up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,14 +136,55 @@ pub struct Ticked {
 pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
     Ok(Ticked {
         recovered: moderation::recovery::settle_orphans(state).await?,
-        jails_ended: moderation::expiry::release_due(state).await?,
+        jails_ended: moderation::expiry::release_due(&jail_expiry(state)).await?,
         wal_frames_behind: checkpoint(state).await?,
-        snapshots_captured: snapshots::capture_due(state).await?,
+        snapshots_captured: scheduled_snapshots(state).await?,
         restore_jobs: restore(state).await?,
-        webhook_attempts: crate::webhooks::deliver_due(state).await?,
+        webhook_attempts: crate::webhooks::deliver_due(&webhooks(state)).await?,
         activity_flushed: crate::activity::flush(state).await?,
-        activity_pruned: crate::activity::prune(state).await?,
+        activity_pruned: retention(state).await?,
     })
+}
+
+/// What the webhook delivery worker uses, from the daemon's state.
+pub fn webhooks(state: &AppState) -> crate::webhooks::Deliveries {
+    crate::webhooks::Deliveries {
+        store: state.store.clone(),
+        clock: state.clock.clone(),
+        deliverer: state.webhooks.clone(),
+        claims: state.coordination.work.clone(),
+    }
+}
+
+/// What the jail expiry worker uses, from the daemon's state.
+pub fn jail_expiry(state: &AppState) -> moderation::expiry::Expiry {
+    moderation::expiry::Expiry {
+        store: state.store.clone(),
+        clock: state.clock.clone(),
+        platforms: state.platforms.clone(),
+        members: state.coordination.members.clone(),
+        claims: state.coordination.work.clone(),
+    }
+}
+
+/// The scheduled snapshots' tick: captures what is due
+/// ([`snapshots::capture_due`]) unless another tick holds the claim (then 0).
+pub async fn scheduled_snapshots(state: &AppState) -> ModerationResult<usize> {
+    let claims = &state.coordination.work;
+    let Some(_claim) = claims.claim(Work::ScheduledSnapshots, TICK_LEASE).await else {
+        return Ok(0);
+    };
+    Ok(snapshots::capture_due(state).await?)
+}
+
+/// The activity retention's tick ([`crate::activity::prune`]) unless
+/// another tick holds the claim (then 0).
+pub async fn retention(state: &AppState) -> ModerationResult<usize> {
+    let claims = &state.coordination.work;
+    let Some(_claim) = claims.claim(Work::Retention, TICK_LEASE).await else {
+        return Ok(0);
+    };
+    Ok(crate::activity::prune(state).await?)
 }
 
 /// The checkpoint worker's tick: copies the WAL back into the database, off
@@ -195,7 +251,8 @@ impl Workers {
                 // Abandoned at the shutdown deadline: a release not recorded
                 // is simply sent again by the next start's tick.
                 |state| async move {
-                    let releasing = moderation::expiry::release_due(&state);
+                    let expiry = jail_expiry(&state);
+                    let releasing = moderation::expiry::release_due(&expiry);
                     moderation::until_abandoned(&state, releasing).await?
                 },
             ),
@@ -225,7 +282,7 @@ impl Workers {
                 intervals.snapshots,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(snapshots::capture_due(&state).await?) },
+                |state| async move { scheduled_snapshots(&state).await },
             ),
             every(
                 "webhook delivery",
@@ -233,7 +290,7 @@ impl Workers {
                 intervals.webhooks,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::webhooks::start_due(&state).await?.len()) },
+                |state| async move { Ok(crate::webhooks::start_due(&webhooks(&state)).await?.len()) },
             ),
             every(
                 "activity flush",
@@ -249,7 +306,7 @@ impl Workers {
                 intervals.activity_retention,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::prune(&state).await?) },
+                |state| async move { retention(&state).await },
             ),
             restorer(intervals.restore, stopped.clone(), state.clone()),
         ];

@@ -327,7 +327,9 @@ impl TestDaemon {
     /// for the deliveries it started; returns the attempts it made. (An
     /// endpoint already being delivered to is left to that run.)
     pub fn deliver_webhooks(&self) -> usize {
-        self.block_on(modctld::webhooks::deliver_due(&self.state))
+        self.block_on(modctld::webhooks::deliver_due(&workers::webhooks(
+            &self.state,
+        )))
             .expect("deliver webhooks")
     }
 
@@ -337,9 +339,9 @@ impl TestDaemon {
     pub fn deliver_webhooks_in_background(
         &self,
     ) -> tokio::task::JoinHandle<modctld::moderation::ModerationResult<usize>> {
-        let state = self.state.clone();
+        let deliveries = workers::webhooks(&self.state);
         self.runtime
-            .spawn(async move { modctld::webhooks::deliver_due(&state).await })
+            .spawn(async move { modctld::webhooks::deliver_due(&deliveries).await })
     }
 
     /// Runs the activity flush worker once: what the platform receivers

@@ -6,31 +6,66 @@
 //! recorded after (an `unjail` case with `source: "expiry"`): if the platform
 //! fails, nothing is recorded and the next tick tries again; if the daemon
 //! dies in between, the jail is still due and the release, which sets the
-//! same roles again, is simply repeated.
+//! same roles again, is simply repeated. Each release holds its jail's
+//! claim ([`Work::JailExpiry`]), so two ticks never end one jail at once.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use modctl_types::Server;
 use modctl_types::moderation::{Action, JailRecord};
 
 use super::behaviour::JailEffect;
 use super::validate::Checked;
-use super::{ModerationResult, carry, connect, settle};
-use crate::AppState;
-use crate::store::{config, jails, servers};
+use super::{ModerationResult, carry, settle};
+use crate::clock::Clock;
+use crate::coordination::{MemberLocking, Work, WorkClaims};
+use crate::platform::{self, PlatformClients};
+use crate::store::{Store, StoreError, config, connections, jails, servers};
 
-/// Releases every jail that is due at the clock's now; returns how many ended.
-pub async fn release_due(state: &AppState) -> ModerationResult<usize> {
-    let now = state.clock.now_unix();
-    let due = state.store.read(move |tx| jails::due(tx, now)).await?;
+/// How long a jail's claim outlives a daemon that died releasing it, for a
+/// coordination backend whose claims expire (see [`WorkClaims::claim`]); in
+/// process it is not used.
+pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
+
+/// What ending timed jails uses; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Expiry {
+    /// The jails, the servers, their settings and connections.
+    pub store: Store,
+    /// When a jail is due, and the time its case is stamped with.
+    pub clock: Clock,
+    /// The platform adapters' HTTP client and retry policy.
+    pub platforms: PlatformClients,
+    /// Actions on one member, one at a time (a release is one).
+    pub members: Arc<dyn MemberLocking>,
+    /// Claims on jails: one release of a jail at a time.
+    pub claims: Arc<dyn WorkClaims>,
+}
+
+/// Releases every jail that is due at the clock's now and nobody else is
+/// releasing; returns how many ended.
+pub async fn release_due(cx: &Expiry) -> ModerationResult<usize> {
+    let now = cx.clock.now_unix();
+    let due = cx.store.read(move |tx| jails::due(tx, now)).await?;
     let mut ended = 0;
     for (server_id, jail) in due {
-        let Some(record) = state
+        let work = Work::JailExpiry {
+            server_id: server_id.clone(),
+            case_id: jail.case_id,
+        };
+        // Held: another tick is releasing it.
+        let Some(_claim) = cx.claims.claim(work, CLAIM_LEASE).await else {
+            continue;
+        };
+        let Some(record) = cx
             .store
             .read(move |tx| servers::find(tx, &server_id))
             .await?
         else {
             continue;
         };
-        if expire_jail(state, &record.server, jail).await? {
+        if expire_jail(cx, &record.server, jail).await? {
             ended += 1;
         }
     }
@@ -39,23 +74,17 @@ pub async fn release_due(state: &AppState) -> ModerationResult<usize> {
 
 /// Ends one jail whose time is up; whether it ended. Holds the member, so it
 /// never races an unjail or a second release of the same jail.
-pub async fn expire_jail(
-    state: &AppState,
-    server: &Server,
-    jail: JailRecord,
-) -> ModerationResult<bool> {
-    let _member = state
-        .coordination
-        .members
-        .lock(&server.id, &jail.user_id)
-        .await;
+pub async fn expire_jail(cx: &Expiry, server: &Server, jail: JailRecord) -> ModerationResult<bool> {
+    let _member = cx.members.lock(&server.id, &jail.user_id).await;
     let (id, user) = (server.id.clone(), jail.user_id.clone());
-    let (sections, current) = state
+    let secrets = cx.store.secrets().clone();
+    let (sections, current, connection) = cx
         .store
         .read(move |tx| {
-            Ok::<_, crate::store::StoreError>((
+            Ok::<_, StoreError>((
                 config::load(tx, &id)?.sections,
                 jails::find(tx, &id, &user)?,
+                connections::get(tx, &secrets, &id)?,
             ))
         })
         .await?;
@@ -63,7 +92,15 @@ pub async fn expire_jail(
     let Some(jail) = current.filter(|current| current.case_id == jail.case_id) else {
         return Ok(false);
     };
-    let adapter = connect(state, server).await?;
+    let adapter = connection.map(|connection| {
+        platform::adapter_for(
+            &cx.platforms,
+            &cx.store,
+            server.platform,
+            &server.id,
+            connection,
+        )
+    });
     let input = Checked {
         action: Action::Unjail,
         user_id: jail.user_id.clone(),
@@ -85,8 +122,8 @@ pub async fn expire_jail(
         tracing::warn!(server = %server.id, user = %jail.user_id, detail = %outcome.detail, "timed jail not ended yet");
         return Ok(false);
     }
-    let (server, now) = (server.clone(), state.clock.now_unix());
-    let recorded = state
+    let (server, now) = (server.clone(), cx.clock.now_unix());
+    let recorded = cx
         .store
         .write(move |tx| settle::record_expiry(tx, &server, &jail, &outcome, now))
         .await?;

@@ -21,6 +21,11 @@
 //! receivers' loop ([`crate::workers`]) runs it at start-up and then every
 //! minute, so `modctld server connect` takes effect on a running daemon;
 //! tests call it themselves. Sessions stop with the server ([`Receivers::stop`]).
+//!
+//! Each bot has one owner ([`crate::coordination::SessionOwnership`]): a
+//! session starts, and a Telegram webhook is registered, only once its bot
+//! is owned, and the ownership is held as long as the session runs or the
+//! webhook serves the bot. In one daemon it is always granted.
 
 pub mod gateway;
 pub mod hooks;
@@ -36,6 +41,7 @@ use tokio::task::JoinHandle;
 
 use crate::AppState;
 use crate::activity::ActivityEvent;
+use crate::coordination::{Held, SessionKey};
 use crate::platform::EventSource;
 use crate::platform::receive::{Delivery, delivery};
 use crate::store::StoreError;
@@ -86,14 +92,36 @@ struct Running {
     /// token (a new secret, from connecting the group again, is registered
     /// again even when the URL is the same).
     webhooks: BTreeMap<Bot, (String, String)>,
+    /// The ownership of each bot served by a webhook, held while it is.
+    hook_owners: BTreeMap<Bot, Held>,
     stopped: bool,
 }
 
-/// A running session: its task, the servers it counts for, and its stop.
+impl Bot {
+    /// The session's name for its owners: a hash, never the token.
+    fn session_key(&self) -> SessionKey {
+        let kind = match self.delivery {
+            Delivery::Gateway => "gateway",
+            // A Telegram bot's poller and webhook are one session: a bot
+            // has either.
+            Delivery::Updates => "updates",
+            Delivery::Pushed => "pushed",
+        };
+        SessionKey::new(
+            kind,
+            self.api_base.as_deref().unwrap_or_default(),
+            &self.token,
+        )
+    }
+}
+
+/// A running session: its task, the servers it counts for, its stop, and
+/// its bot's ownership (let go once the task ended).
 struct Session {
     servers: watch::Sender<BTreeSet<String>>,
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
+    _owner: Held,
 }
 
 /// What a session task gets.
@@ -166,6 +194,7 @@ impl Receivers {
         let sessions = {
             let mut running = self.inner.running.lock().await;
             running.stopped = true;
+            running.hook_owners.clear();
             std::mem::take(&mut running.sessions)
         };
         for (_, session) in sessions {
@@ -237,6 +266,12 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
             session.end().await;
         }
     }
+    // A bot that polls now forgets its webhook (its poller deleted it), so
+    // that going back to a webhook registers it again; it lets go of the
+    // webhook's ownership before its poller asks for it.
+    let hooked: BTreeSet<Bot> = webhooks.iter().map(|(bot, _)| bot.clone()).collect();
+    running.webhooks.retain(|bot, _| hooked.contains(bot));
+    running.hook_owners.retain(|bot, _| hooked.contains(bot));
     for (bot, servers) in wanted {
         if let Some(session) = running.sessions.get(&bot) {
             session.servers.send_if_modified(|current| {
@@ -246,6 +281,10 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
             });
             continue;
         }
+        let Some(owner) = state.coordination.sessions.acquire(&bot.session_key()).await else {
+            tracing::debug!(servers = ?servers, "a platform session is owned elsewhere; not started here");
+            continue;
+        };
         let (servers_tx, servers_rx) = watch::channel(servers);
         let (stop_tx, stop_rx) = watch::channel(false);
         let context = SessionContext {
@@ -265,14 +304,19 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
                 servers: servers_tx,
                 stop: stop_tx,
                 task,
+                _owner: owner,
             },
         );
     }
-    // A bot that polls now forgets its webhook (its poller deleted it), so
-    // that going back to a webhook registers it again.
-    let hooked: BTreeSet<&Bot> = webhooks.iter().map(|(bot, _)| bot).collect();
-    running.webhooks.retain(|bot, _| hooked.contains(bot));
     for (bot, hook) in webhooks {
+        if !running.hook_owners.contains_key(&bot) {
+            let Some(owner) = state.coordination.sessions.acquire(&bot.session_key()).await
+            else {
+                tracing::debug!(server = %hook.server_id, "a Telegram webhook is owned elsewhere; not registered here");
+                continue;
+            };
+            running.hook_owners.insert(bot.clone(), owner);
+        }
         register_webhook(state, &mut running.webhooks, bot, hook).await;
     }
     Ok(running.sessions.len())

@@ -12,8 +12,9 @@
 //! delivered to by a run of its own ([`start_due`]): its deliveries one after
 //! another, oldest first, so a receiver sees its events in order, and up to
 //! [`MAX_RUNNING`] endpoints at once. The worker's tick starts a run for each
-//! endpoint with something due and none under way, and does not wait for
-//! them: the next tick, a second later, finds the endpoints that are free
+//! endpoint with something due and none under way (a run holds its
+//! endpoint's claim, [`Work::WebhookEndpoint`], so no other tick delivers to
+//! it at the same time), and does not wait for them: the next tick, a second later, finds the endpoints that are free
 //! again. An endpoint that timed out [`BREAKER_AFTER`] times in a row is not
 //! tried for [`BREAKER_OPEN`] (its circuit breaker is open): its due
 //! deliveries are postponed, not attempted, and then one delivery probes it.
@@ -29,7 +30,7 @@ pub mod sign;
 pub use disable::disable;
 pub use events::{enqueue, jail_changed, test_data, wanted};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -42,10 +43,11 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::AppState;
+use crate::clock::Clock;
+use crate::coordination::{Held, Work, WorkClaims};
 use crate::moderation::ModerationResult;
 use crate::store::webhooks::{self as outbox, Due, Outcome};
-use crate::store::{StoreError, Tx, config, timestamp};
+use crate::store::{Store, StoreError, Tx, config, timestamp};
 
 /// Seconds to wait before each attempt, counted from the failure of the one
 /// before: the first is immediate, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
@@ -82,6 +84,24 @@ const MAX_BATCHES: usize = 50;
 
 /// Attempts recorded per write transaction.
 const RECORD_EVERY: usize = 50;
+
+/// How long an endpoint's claim outlives a daemon that died delivering to
+/// it, for a coordination backend whose claims expire (see
+/// [`WorkClaims::claim`]); in process it is not used.
+pub const CLAIM_LEASE: Duration = Duration::from_secs(60);
+
+/// What delivering webhooks uses; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Deliveries {
+    /// The outbox and the servers' settings.
+    pub store: Store,
+    /// When deliveries are due, and the time stamped on attempts.
+    pub clock: Clock,
+    /// The client, its options, and the endpoints' breakers.
+    pub deliverer: Deliverer,
+    /// Claims on endpoints: one run per endpoint at a time.
+    pub claims: Arc<dyn WorkClaims>,
+}
 
 /// How deliveries are made: `modctld serve`'s options (tests shorten the
 /// times).
@@ -135,12 +155,13 @@ struct Endpoint {
     url: String,
 }
 
-/// The endpoints with a run under way, and the breakers of those that timed
-/// out lately. Kept in memory: after a restart every breaker is closed, but
-/// the deliveries an open one postponed stay postponed (the outbox has them).
+/// How many runs are under way, and the breakers of the endpoints that
+/// timed out lately. Kept in memory: after a restart every breaker is
+/// closed, but the deliveries an open one postponed stay postponed (the
+/// outbox has them).
 #[derive(Debug, Default)]
 struct Endpoints {
-    running: HashSet<Endpoint>,
+    running: usize,
     breakers: HashMap<Endpoint, Breaker>,
 }
 
@@ -234,19 +255,21 @@ fn seconds(d: Duration) -> i64 {
     d.as_secs().try_into().unwrap_or(i64::MAX)
 }
 
-/// An endpoint claimed by a run; freed when the run ends, however it ends.
+/// An endpoint claimed by a run, and its place among the [`MAX_RUNNING`];
+/// both freed when the run ends, however it ends.
 struct Claim {
     endpoint: Endpoint,
     endpoints: Arc<Mutex<Endpoints>>,
+    _held: Held,
 }
 
 impl Drop for Claim {
     fn drop(&mut self) {
-        self.endpoints
+        let mut endpoints = self
+            .endpoints
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .running
-            .remove(&self.endpoint);
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        endpoints.running = endpoints.running.saturating_sub(1);
     }
 }
 
@@ -257,43 +280,46 @@ pub type Run = JoinHandle<ModerationResult<usize>>;
 /// the clock's now and no run under way (up to [`MAX_RUNNING`] at once), and
 /// returns without waiting for them. The due deliveries of an endpoint whose
 /// breaker is open are postponed to its end instead.
-pub async fn start_due(state: &AppState) -> ModerationResult<Vec<Run>> {
-    let deliverer = &state.webhooks;
+pub async fn start_due(cx: &Deliveries) -> ModerationResult<Vec<Run>> {
+    let deliverer = &cx.deliverer;
     if deliverer.stopping.is_cancelled() {
         return Ok(Vec::new());
     }
-    let now = state.clock.now_unix();
-    let due = state
+    let now = cx.clock.now_unix();
+    let due = cx
         .store
         .read(move |tx| outbox::due_endpoints(tx, now))
         .await?;
     let mut claims = Vec::new();
     let mut postponed = Vec::new();
-    {
+    for (server_id, url) in due {
+        let work = Work::WebhookEndpoint {
+            server_id: server_id.clone(),
+            url: url.clone(),
+        };
+        // Held: a run is under way (this daemon's or, with several, another's).
+        let Some(held) = cx.claims.claim(work, CLAIM_LEASE).await else {
+            continue;
+        };
+        let endpoint = Endpoint { server_id, url };
         let mut endpoints = deliverer.endpoints();
-        for (server_id, url) in due {
-            let endpoint = Endpoint { server_id, url };
-            if endpoints.running.contains(&endpoint) {
-                continue;
+        match endpoints.breakers.get(&endpoint) {
+            Some(breaker) if breaker.open_until > now => {
+                postponed.push((endpoint, *breaker));
             }
-            match endpoints.breakers.get(&endpoint) {
-                Some(breaker) if breaker.open_until > now => {
-                    postponed.push((endpoint, *breaker));
-                }
-                _ if endpoints.running.len() < MAX_RUNNING => {
-                    endpoints.running.insert(endpoint.clone());
-                    claims.push(Claim {
-                        endpoint,
-                        endpoints: deliverer.endpoints.clone(),
-                    });
-                }
-                _ => {}
+            _ if endpoints.running < MAX_RUNNING => {
+                endpoints.running += 1;
+                claims.push(Claim {
+                    endpoint,
+                    endpoints: deliverer.endpoints.clone(),
+                    _held: held,
+                });
             }
+            _ => {}
         }
     }
     if !postponed.is_empty() {
-        state
-            .store
+        cx.store
             .write(move |tx| {
                 postponed
                     .iter()
@@ -304,9 +330,9 @@ pub async fn start_due(state: &AppState) -> ModerationResult<Vec<Run>> {
     Ok(claims
         .into_iter()
         .map(|claim| {
-            let state = state.clone();
+            let cx = cx.clone();
             deliverer.runs.spawn(async move {
-                let result = run(&state, &claim.endpoint, now).await;
+                let result = run(&cx, &claim.endpoint, now).await;
                 if let Err(e) = &result {
                     tracing::error!(server = %claim.endpoint.server_id, error = %e, "webhook delivery run failed");
                 }
@@ -321,9 +347,9 @@ pub async fn start_due(state: &AppState) -> ModerationResult<Vec<Run>> {
 /// [`start_due`] starts and waits for those runs (not for a run already
 /// under way); returns the attempts they made. Tests drive the worker with
 /// it after moving the clock.
-pub async fn deliver_due(state: &AppState) -> ModerationResult<usize> {
+pub async fn deliver_due(cx: &Deliveries) -> ModerationResult<usize> {
     let mut attempts = 0;
-    for run in start_due(state).await? {
+    for run in start_due(cx).await? {
         match run.await {
             Ok(made) => attempts += made?,
             Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
@@ -352,18 +378,18 @@ fn postpone(tx: &Tx<'_>, endpoint: &Endpoint, breaker: &Breaker) -> Result<(), S
 
 /// One endpoint's run: its deliveries due at `now`, in order, a batch at a
 /// time; returns the attempts made.
-async fn run(state: &AppState, endpoint: &Endpoint, now: i64) -> ModerationResult<usize> {
+async fn run(cx: &Deliveries, endpoint: &Endpoint, now: i64) -> ModerationResult<usize> {
     let mut attempts = 0;
     for _ in 0..MAX_BATCHES {
         let (server_id, url) = (endpoint.server_id.clone(), endpoint.url.clone());
-        let due = state
+        let due = cx
             .store
             .read(move |tx| outbox::due_to(tx, &server_id, &url, now, BATCH))
             .await?;
         if due.is_empty() {
             break;
         }
-        let (made, go_on) = deliver_queue(state, endpoint, due).await?;
+        let (made, go_on) = deliver_queue(cx, endpoint, due).await?;
         attempts += made;
         if !go_on {
             break;
@@ -381,17 +407,16 @@ async fn run(state: &AppState, endpoint: &Endpoint, now: i64) -> ModerationResul
 /// is recorded sends those deliveries again after the restart, which
 /// receivers deduplicate on `webhook-id`.
 async fn deliver_queue(
-    state: &AppState,
+    cx: &Deliveries,
     endpoint: &Endpoint,
     queue: Vec<Due>,
 ) -> ModerationResult<(usize, bool)> {
-    let deliverer = &state.webhooks;
-    let secrets = state.store.secrets().clone();
-    let now = state.clock.now_unix();
+    let deliverer = &cx.deliverer;
+    let secrets = cx.store.secrets().clone();
+    let now = cx.clock.now_unix();
     let (turned_on, signing) = {
         let server_id = endpoint.server_id.clone();
-        state
-            .store
+        cx.store
             .read(move |tx| {
                 // A `test` subscription asks only that webhooks are on, with a
                 // URL and a secret: the state every pending delivery needs.
@@ -404,8 +429,7 @@ async fn deliver_queue(
         // Turned off (or the URL or secret removed) since the events were
         // written: their owner no longer wants them sent.
         let ids: Vec<i64> = queue.iter().map(|d| d.id).collect();
-        state
-            .store
+        cx.store
             .write(move |tx| {
                 ids.iter()
                     .try_for_each(|&id| outbox::abandon(tx, id, TURNED_OFF))
@@ -425,7 +449,7 @@ async fn deliver_queue(
         let mut attempts = Vec::with_capacity(chunk.len());
         let (mut gone, mut opened, mut interrupted) = (false, None, false);
         for delivery in chunk {
-            let now = state.clock.now_unix();
+            let now = cx.clock.now_unix();
             let started = Instant::now();
             let sent = match (&target, &signing) {
                 (Ok(target), Ok(keys)) => {
@@ -462,7 +486,7 @@ async fn deliver_queue(
             }
         }
         made += attempts.len();
-        record(state, endpoint, attempts, gone, opened).await?;
+        record(cx, endpoint, attempts, gone, opened).await?;
         if gone || opened.is_some() || interrupted {
             return Ok((made, false));
         }
@@ -499,7 +523,7 @@ async fn check_target(deliverer: &Deliverer, url: &str) -> Result<Url, Sent> {
 /// answered 410 (`gone`) or the endpoint has failed everything for
 /// [`outbox::FAILING_LIMIT`].
 async fn record(
-    state: &AppState,
+    cx: &Deliveries,
     endpoint: &Endpoint,
     attempts: Vec<(i64, u32, Outcome)>,
     gone: bool,
@@ -510,9 +534,8 @@ async fn record(
         return Ok(());
     }
     let endpoint = endpoint.clone();
-    let secrets = state.store.secrets().clone();
-    state
-        .store
+    let secrets = cx.store.secrets().clone();
+    cx.store
         .write(move |tx| {
             outbox::record_attempts(tx, &attempts)?;
             let Some((_, _, last)) = attempts.last() else {
