@@ -571,6 +571,33 @@ async fn another_teams_delivery_goes_out_while_an_endpoint_hangs() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_tick_leaves_alone_an_endpoint_a_slow_run_still_delivers_to() {
+    // The run holds its endpoint's claim (issue #24's coordination): a
+    // later tick finds the delivery still due but sends nothing to that
+    // endpoint while the run is under way.
+    let f = Fixture::start();
+    let d = &f.daemon;
+    let slow = Receiver::start();
+    configure(d, &f.alpha_rw, ALPHA_DISCORD, &slow, json!(["test"])).await;
+    slow.hang();
+    let first = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    let _running = d.deliver_webhooks_in_background();
+    eventually("the delivery to reach the slow endpoint", || {
+        slow.received().len() == 1
+    });
+    let second = send_test(d, &f.alpha_rw, ALPHA_DISCORD).await;
+    assert_eq!(d.deliver_webhooks(), 0, "the endpoint's run is under way");
+    assert_eq!(slow.received().len(), 1, "nothing sent beside the run");
+    for queued in [&first, &second] {
+        let detail = delivery(d, &f.alpha_ro, ALPHA_DISCORD, queued.delivery_id).await;
+        assert_eq!(
+            (detail.delivery.state, detail.delivery.attempts),
+            (DeliveryState::Pending, 0)
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_endpoint_that_keeps_timing_out_waits_behind_its_open_breaker() {
     let f = Fixture::seed(TestDaemon::start_with_webhooks(DeliveryOptions {
         // Each hung attempt ends after a second rather than 15.
