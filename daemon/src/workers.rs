@@ -20,8 +20,8 @@
 //!   the structure of servers whose `antinuke.snapshot_interval_hours` has
 //!   passed since their last snapshot. It wakes every minute: the interval is
 //!   counted in hours, and the decision is taken on the clock, not the timer.
-//!   A tick holds the claim [`Work::ScheduledSnapshots`]: a tick that finds
-//!   another under way does nothing.
+//!   One tick at a time ([`crate::coordination::Coordination::scheduled_snapshots`]):
+//!   a second waits for the first, then captures what is still due.
 //! - **restore** ([`crate::restore::run`]): carries out queued restore jobs
 //!   and resumes the ones a restart interrupted. Woken at once when a job is
 //!   accepted; stopping the server drops a job mid-item, exactly like a
@@ -44,8 +44,7 @@
 //!   ranking totals to the year (and the month) ending today
 //!   ([`crate::store::ranking`]),
 //!   then deletes per-member rollups and remembered event ids older than the
-//!   retention window, under the claim [`Work::Retention`] like the
-//!   snapshots.
+//!   retention window; one tick at a time, like the snapshots.
 //! - **activity receivers** ([`crate::receive::reconcile`]): starts the
 //!   platform sessions (Discord gateway, Telegram polling) the stored
 //!   connections need and stops the ones no longer needed; every minute, so
@@ -62,14 +61,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::coordination::Work;
 use crate::moderation::{self, ModerationResult};
 use crate::{AppState, snapshots};
-
-/// How long a tick's claim (scheduled snapshots, retention) outlives a
-/// daemon that died during it, for a coordination backend whose claims
-/// expire; in process it is not used.
-const TICK_LEASE: Duration = Duration::from_secs(300);
 
 /// How often each worker wakes up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,22 +161,17 @@ pub fn jail_expiry(state: &AppState) -> moderation::expiry::Expiry {
 }
 
 /// The scheduled snapshots' tick: captures what is due
-/// ([`snapshots::capture_due`]) unless another tick holds the claim (then 0).
+/// ([`snapshots::capture_due`]), one tick at a time (a second waits for the
+/// first, then captures what is still due).
 pub async fn scheduled_snapshots(state: &AppState) -> ModerationResult<usize> {
-    let claims = &state.coordination.work;
-    let Some(_claim) = claims.claim(Work::ScheduledSnapshots, TICK_LEASE).await else {
-        return Ok(0);
-    };
+    let _tick = state.coordination.scheduled_snapshots.hold().await;
     Ok(snapshots::capture_due(state).await?)
 }
 
-/// The activity retention's tick ([`crate::activity::prune`]) unless
-/// another tick holds the claim (then 0).
+/// The activity retention's tick ([`crate::activity::prune`]), one at a
+/// time like the snapshots'.
 pub async fn retention(state: &AppState) -> ModerationResult<usize> {
-    let claims = &state.coordination.work;
-    let Some(_claim) = claims.claim(Work::Retention, TICK_LEASE).await else {
-        return Ok(0);
-    };
+    let _tick = state.coordination.retention.hold().await;
     Ok(crate::activity::prune(state).await?)
 }
 

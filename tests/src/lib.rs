@@ -330,7 +330,7 @@ impl TestDaemon {
         self.block_on(modctld::webhooks::deliver_due(&workers::webhooks(
             &self.state,
         )))
-            .expect("deliver webhooks")
+        .expect("deliver webhooks")
     }
 
     /// [`TestDaemon::deliver_webhooks`] without waiting: runs the worker on

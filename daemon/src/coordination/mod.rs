@@ -12,10 +12,11 @@
 //! | Actions on one member run one at a time (moderation) | [`MemberLocking`] | [`MemberLocks`]: one async mutex per member, in memory | a lock per member held for the action (e.g. a PostgreSQL advisory lock) |
 //! | A pending case whose member nobody holds was left by a daemon that stopped, so recovery may settle it (`moderation::recovery`) | [`MemberLocking::try_lock`] | a member no live task holds | leases with expiry: a case is settled only once its daemon's lease ran out |
 //! | One restore runner carries out the jobs (`restore::run`) | [`Exclusive`] | [`LocalExclusive`]: an async mutex | a lease on the runner, or a claim per job |
-//! | Background work is done by one worker at a time: webhook deliveries (a claim per endpoint, `crate::webhooks::start_due`), jail expiry (a claim per jail, `crate::moderation::expiry::release_due`), scheduled snapshots and retention (a claim per tick, [`crate::workers`]) | [`WorkClaims`] | [`LocalClaims`]: the work held now, in memory (a tick overlapping a slow earlier one leaves its work alone); the store's `due` functions still hand every due item to whoever asks | claims that exclude other daemons (`FOR UPDATE SKIP LOCKED` in the `due` functions, or lease rows, taken over `lease` after their daemon died); scheduled snapshots claimed per server once `crate::snapshots::capture_due` takes them |
+//! | Background work is done by one worker at a time: webhook deliveries (a claim per endpoint, `crate::webhooks::start_due`), jail expiry (a claim per jail, `crate::moderation::expiry::release_due`) | [`WorkClaims`] | [`LocalClaims`]: the work held now, in memory (a tick overlapping a slow earlier one leaves its work alone); the store's `due` functions still hand every due item to whoever asks | claims that exclude other daemons (`FOR UPDATE SKIP LOCKED` in the `due` functions, or lease rows, taken over `lease` after their daemon died) |
+//! | One tick at a time of the scheduled snapshots (`crate::snapshots::capture_due`) and of the activity retention (`crate::activity::prune`), both from [`crate::workers`] | [`Exclusive`] | [`LocalExclusive`] each: a second tick waits for the first, then does what is still due | a lease on each tick (the retention is one write), or for the snapshots a [`WorkClaims`] claim per server once `capture_due` takes one |
 //! | Platform sessions have one owner: each bot token's gateway, Telegram poller or webhook (`crate::receive`) | [`SessionOwnership`] | [`LocalSessions`]: always granted, one holder per bot; `receive::reconcile` asks before it starts a session or registers a webhook, and holds it while that runs | an owner per token (a lease), taken over when its daemon dies; a daemon refused a session does not start it |
 //! | Per-key request limits hold per process (`crate::request_limits`) | [`RateBudgets`] | [`LocalBudgets`]: a GCRA per key (`governor`), in memory | a shared budget, or a documented split (each daemon `rate / daemons`); the call is synchronous because it is on every request's path, so a shared one keeps a local share refreshed in the background |
-//! | Discord's limits hold per process: route buckets and the global 50 requests a second per bot token | none, by choice: [`crate::platform::ratelimit::DiscordLimiters`], held by [`crate::platform::PlatformClients`] | one state machine per token, in memory | not a budget to take: the state is learned from the answers to requests in flight (each request reserves its place until its answer names the bucket and the window), so an interface over it would be that whole state machine. Either each daemon keeps its own with a documented share of the global limit (a bucket overrun then costs one 429, which the retry policy waits out), or each token's calls go through its session's owner |
+//! | Discord's limits hold per process: route buckets and the global 50 requests a second per bot token | none, by choice: the named type [`crate::platform::ratelimit::DiscordLimiters`], held by [`crate::platform::PlatformClients`] | one state machine per token, in memory ([`crate::platform::ratelimit`]) | not a budget to take and give back: each request reserves its place until its answer says which bucket it counted against and what is left of the window, and waiters wake on those answers, so an interface over it would be that whole state machine, shared per request. Rather a documented split: each daemon paces its own share of the global limit, and learns the buckets from its own answers (a bucket another daemon emptied costs a 429, which the retry policy waits out); or each token's calls go through the daemon that owns its session ([`SessionOwnership`]) |
 //! | Caches see every commit: the key cache (`crate::auth::cache`) | [`ChangeFeed`] | [`LocalChangeFeed`]: SQLite's `PRAGMA data_version` ([`crate::store::ChangeWatch`]) sees every connection's commits to the file | a change feed (e.g. `LISTEN/NOTIFY` counted by a listener, or a revision row) |
 //! | Onboarding's platform facts (`crate::onboarding::FactsCache`) | none needed | cached per server, keyed by the stored revisions the answer was asked under | the same: every daemon reads the revisions from the shared store |
 //!
@@ -53,7 +54,8 @@ pub trait MemberLocking: Debug + Send + Sync {
     fn try_lock(&self, server_id: &str, user_id: &str) -> Option<Held>;
 }
 
-/// One holder at a time of a piece of work (the restore runner).
+/// One holder at a time of a piece of work (the restore runner, the
+/// scheduled snapshots' tick, the retention's tick).
 #[async_trait]
 pub trait Exclusive: Debug + Send + Sync {
     /// Waits until nobody else holds it, then holds it until the guard is
@@ -93,10 +95,6 @@ pub enum Work {
         /// The jail's case.
         case_id: i64,
     },
-    /// A tick of the scheduled snapshots: every server whose snapshot is due.
-    ScheduledSnapshots,
-    /// A tick of the activity retention: totals moved, old rows deleted.
-    Retention,
 }
 
 /// Ownership of platform sessions: the receivers ask before a session
@@ -223,8 +221,11 @@ pub struct Coordination {
     pub members: Arc<dyn MemberLocking>,
     /// The restore runner.
     pub restore_runner: Arc<dyn Exclusive>,
-    /// Claims on background work (webhook runs, jail expiry, scheduled
-    /// snapshots, retention).
+    /// The scheduled snapshots' tick.
+    pub scheduled_snapshots: Arc<dyn Exclusive>,
+    /// The activity retention's tick.
+    pub retention: Arc<dyn Exclusive>,
+    /// Claims on background work (webhook runs, jail expiry).
     pub work: Arc<dyn WorkClaims>,
     /// Owners of the platform sessions.
     pub sessions: Arc<dyn SessionOwnership>,
@@ -241,6 +242,8 @@ impl Coordination {
         Coordination {
             members: Arc::new(MemberLocks::default()),
             restore_runner: Arc::new(LocalExclusive::default()),
+            scheduled_snapshots: Arc::new(LocalExclusive::default()),
+            retention: Arc::new(LocalExclusive::default()),
             work: Arc::new(LocalClaims::default()),
             sessions: Arc::new(LocalSessions::default()),
             budgets: Arc::new(LocalBudgets::default()),

@@ -281,7 +281,12 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
             });
             continue;
         }
-        let Some(owner) = state.coordination.sessions.acquire(&bot.session_key()).await else {
+        let Some(owner) = state
+            .coordination
+            .sessions
+            .acquire(&bot.session_key())
+            .await
+        else {
             tracing::debug!(servers = ?servers, "a platform session is owned elsewhere; not started here");
             continue;
         };
@@ -310,7 +315,11 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
     }
     for (bot, hook) in webhooks {
         if !running.hook_owners.contains_key(&bot) {
-            let Some(owner) = state.coordination.sessions.acquire(&bot.session_key()).await
+            let Some(owner) = state
+                .coordination
+                .sessions
+                .acquire(&bot.session_key())
+                .await
             else {
                 tracing::debug!(server = %hook.server_id, "a Telegram webhook is owned elsewhere; not registered here");
                 continue;
