@@ -14,8 +14,8 @@
 //! [`MAX_RUNNING`] endpoints at once. The worker's tick starts a run for each
 //! endpoint with something due and none under way (a run holds its
 //! endpoint's claim, [`Work::WebhookEndpoint`], so no other tick delivers to
-//! it at the same time), and does not wait for them: the next tick, a second later, finds the endpoints that are free
-//! again. An endpoint that timed out [`BREAKER_AFTER`] times in a row is not
+//! it at the same time), and does not wait for them: the next tick, a
+//! second later, finds the endpoints that are free again. An endpoint that timed out [`BREAKER_AFTER`] times in a row is not
 //! tried for [`BREAKER_OPEN`] (its circuit breaker is open): its due
 //! deliveries are postponed, not attempted, and then one delivery probes it.
 //! Stopping the daemon interrupts the deliveries in flight ([`Deliverer::stop`]):
@@ -277,7 +277,8 @@ impl Drop for Claim {
 pub type Run = JoinHandle<ModerationResult<usize>>;
 
 /// The worker's tick: starts a run for every endpoint with deliveries due at
-/// the clock's now and no run under way (up to [`MAX_RUNNING`] at once), and
+/// the clock's now whose claim it gets (none under way; up to
+/// [`MAX_RUNNING`] at once), and
 /// returns without waiting for them. The due deliveries of an endpoint whose
 /// breaker is open are postponed to its end instead.
 pub async fn start_due(cx: &Deliveries) -> ModerationResult<Vec<Run>> {
