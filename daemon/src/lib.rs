@@ -260,6 +260,23 @@ impl AppState {
     }
 }
 
+/// What each domain module is handed: the pieces of the state it uses, not
+/// the state (see README, "The daemon's layers").
+impl AppState {
+    /// What moderation uses ([`moderation::perform`], recovery).
+    pub fn moderation(&self) -> moderation::Context {
+        moderation::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            members: self.coordination.members.clone(),
+            settling: self.settling.clone(),
+            in_flight: self.in_flight.clone(),
+            abandon: self.abandon.clone(),
+        }
+    }
+}
+
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything
 /// that matches no route.
 pub fn router(state: AppState) -> Router {

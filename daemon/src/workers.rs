@@ -120,7 +120,7 @@ pub struct Ticked {
 /// Runs every worker once, in start-up order: what is due now gets done.
 pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
     Ok(Ticked {
-        recovered: moderation::recovery::settle_orphans(state).await?,
+        recovered: moderation::recovery::settle_orphans(&state.moderation()).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
         wal_frames_behind: checkpoint(state).await?,
         snapshots_captured: snapshots::capture_due(state).await?,
@@ -162,7 +162,8 @@ impl Workers {
     /// Adopts the cases a killed daemon left pending (so no request can race
     /// their settling), then starts every worker's loop.
     pub async fn start(state: &AppState) -> Workers {
-        match moderation::recovery::adopt_orphans(state).await {
+        let cx = state.moderation();
+        match moderation::recovery::adopt_orphans(&cx).await {
             Ok(orphans) if !orphans.is_empty() => {
                 tracing::warn!(
                     count = orphans.len(),
@@ -171,12 +172,11 @@ impl Workers {
                 // Before the first request: requests naming these servers
                 // wait for their settling, and `/ready` says not ready.
                 state.settling.begin(&orphans);
-                let state = state.clone();
-                state.in_flight.clone().spawn(async move {
+                state.in_flight.spawn(async move {
                     // Past the shutdown deadline the rest stays pending for
                     // the next start.
-                    let settling = moderation::recovery::settle_adopted(&state, orphans);
-                    let _ = moderation::until_abandoned(&state, settling).await;
+                    let settling = moderation::recovery::settle_adopted(&cx, orphans);
+                    let _ = moderation::until_abandoned(&cx.abandon, settling).await;
                 });
             }
             Ok(_) => {}
@@ -196,7 +196,7 @@ impl Workers {
                 // is simply sent again by the next start's tick.
                 |state| async move {
                     let releasing = moderation::expiry::release_due(&state);
-                    moderation::until_abandoned(&state, releasing).await?
+                    moderation::until_abandoned(&state.abandon, releasing).await?
                 },
             ),
             every(
@@ -207,8 +207,9 @@ impl Workers {
                 state.clone(),
                 // Abandoned at the shutdown deadline: its cases stay pending.
                 |state| async move {
-                    let settling = moderation::recovery::settle_orphans(&state);
-                    moderation::until_abandoned(&state, settling).await?
+                    let cx = state.moderation();
+                    let settling = moderation::recovery::settle_orphans(&cx);
+                    moderation::until_abandoned(&cx.abandon, settling).await?
                 },
             ),
             every(
