@@ -275,6 +275,17 @@ impl AppState {
             abandon: self.abandon.clone(),
         }
     }
+
+    /// What restores use ([`restore::job`], [`restore::run`]).
+    pub fn restore(&self) -> restore::Context {
+        restore::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            runner: self.coordination.restore_runner.clone(),
+            wake: self.restore_wake.clone(),
+        }
+    }
 }
 
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything

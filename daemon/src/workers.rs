@@ -146,7 +146,7 @@ pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
 /// The restore worker's tick: runs every unfinished restore job to its end
 /// (waiting for a run under way first); returns how many it ran.
 pub async fn restore(state: &AppState) -> ModerationResult<usize> {
-    Ok(crate::restore::run::run_due(state).await?)
+    Ok(crate::restore::run::run_due(&state.restore()).await?)
 }
 
 /// The running workers of a server.
