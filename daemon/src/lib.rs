@@ -286,6 +286,26 @@ impl AppState {
             wake: self.restore_wake.clone(),
         }
     }
+
+    /// What structure snapshots use ([`snapshots::capture`]).
+    pub fn snapshots(&self) -> snapshots::Context {
+        snapshots::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+        }
+    }
+
+    /// What the onboarding checklist uses ([`onboarding::checklist`]),
+    /// with the cache of the platforms' answers ([`AppState::onboarding`]).
+    pub fn checklist(&self) -> onboarding::Context {
+        onboarding::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            facts: self.onboarding.clone(),
+        }
+    }
 }
 
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything

@@ -123,7 +123,7 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         recovered: moderation::recovery::settle_orphans(&state.moderation()).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
         wal_frames_behind: checkpoint(state).await?,
-        snapshots_captured: snapshots::capture_due(state).await?,
+        snapshots_captured: snapshots::capture_due(&state.snapshots()).await?,
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(state).await?,
         activity_flushed: crate::activity::flush(state).await?,
@@ -226,7 +226,7 @@ impl Workers {
                 intervals.snapshots,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(snapshots::capture_due(&state).await?) },
+                |state| async move { Ok(snapshots::capture_due(&state.snapshots()).await?) },
             ),
             every(
                 "webhook delivery",

@@ -33,7 +33,7 @@ pub async fn show(
     ApiQuery(query): ApiQuery<OnboardingQuery>,
 ) -> ApiResult<Json<Onboarding>> {
     let checklist =
-        crate::onboarding::checklist(&state, &access.server, access.caller.team(), query.refresh)
+        crate::onboarding::checklist(&state.checklist(), &access.server, access.caller.team(), query.refresh)
             .await?;
     Ok(Json(checklist))
 }
