@@ -370,7 +370,7 @@ pub async fn serve(
     workers.stop().await;
     // What the receivers buffered since the last flush is written before
     // the daemon stops (a crash loses it; a clean stop does not).
-    if let Err(e) = activity::flush(&state).await {
+    if let Err(e) = activity::flush(&state.activity, &state.store, &state.clock).await {
         tracing::error!(error = %e, "cannot write the last activity buffer");
     }
     result

@@ -126,8 +126,9 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         snapshots_captured: snapshots::capture_due(&state.snapshots()).await?,
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(state).await?,
-        activity_flushed: crate::activity::flush(state).await?,
-        activity_pruned: crate::activity::prune(state).await?,
+        activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
+            .await?,
+        activity_pruned: crate::activity::prune(&state.store, &state.clock).await?,
     })
 }
 
@@ -242,7 +243,9 @@ impl Workers {
                 intervals.activity_flush,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::flush(&state).await?) },
+                |state| async move {
+                    Ok(crate::activity::flush(&state.activity, &state.store, &state.clock).await?)
+                },
             ),
             every(
                 "activity retention",
@@ -250,7 +253,7 @@ impl Workers {
                 intervals.activity_retention,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::prune(&state).await?) },
+                |state| async move { Ok(crate::activity::prune(&state.store, &state.clock).await?) },
             ),
             restorer(intervals.restore, stopped.clone(), state.clone()),
         ];

@@ -135,13 +135,7 @@ pub async fn ask(
         }
         _ => None,
     };
-    let platform = platform::connect(
-        platforms,
-        store,
-        server.platform,
-        &server.id,
-        connection,
-    );
+    let platform = platform::connect(platforms, store, server.platform, &server.id, connection);
     let structure = platform.read_structure().await?;
     // The guild's own id is never a member: the hierarchy comes without a target.
     let hierarchy = match platform.hierarchy(&server.id).await {

@@ -165,10 +165,7 @@ async fn snapshot(
 
 async fn running(store: &Store, server: &str) -> Result<(), RestoreError> {
     let id = server.to_owned();
-    match store
-        .read(move |tx| stored::unfinished_of(tx, &id))
-        .await?
-    {
+    match store.read(move |tx| stored::unfinished_of(tx, &id)).await? {
         Some(job) => Err(RestoreError::Busy {
             server: server.to_owned(),
             job,
@@ -198,9 +195,7 @@ pub async fn dry_run(
     server: &Server,
     snapshot_id: Option<i64>,
 ) -> Result<RestorePlan, RestoreError> {
-    prepare(cx, server, snapshot_id)
-        .await
-        .map(|(_, plan)| plan)
+    prepare(cx, server, snapshot_id).await.map(|(_, plan)| plan)
 }
 
 /// Plans the restore and records it as a queued job, which the worker
