@@ -91,6 +91,11 @@ use crate::store::Store;
 use crate::workers::{Intervals, Workers};
 
 /// State shared by every request and worker; cheap to clone.
+///
+/// It is wiring: the ways in (`api`, `workers`, `operator`, `receive`, the
+/// extractors) hold it, and hand each domain module the part it uses (its
+/// methods [`AppState::moderation`], [`AppState::restore`], ..., or single
+/// fields); domain modules never name it (a test in `source_rules.rs`).
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The database.
