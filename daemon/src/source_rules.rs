@@ -260,9 +260,7 @@ fn only_the_clock_reads_the_time_of_day() {
 fn only_the_wiring_names_app_state() {
     // `source_rules.rs` names what it looks for.
     let report = scan(
-        |file| {
-            file == Path::new("source_rules.rs") || WIRING.iter().any(|w| file.starts_with(w))
-        },
+        |file| file == Path::new("source_rules.rs") || WIRING.iter().any(|w| file.starts_with(w)),
         names_app_state,
     );
     assert!(

@@ -37,14 +37,13 @@ pub mod recovery;
 mod settle;
 pub mod validate;
 
+use std::sync::Arc;
+
 use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{
     Action, ActionRequest, ActionResponse, Case, CaseSource, CaseState, JailRecord,
 };
-
-use std::sync::Arc;
-
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 

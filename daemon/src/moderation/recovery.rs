@@ -613,6 +613,82 @@ mod tests {
         assert!(outcome.detail.contains("unban them"), "{}", outcome.detail);
     }
 
+    /// A pending case is an orphan only when no task holds its member:
+    /// recovery adopts (and holds) the others' members, and leaves a live
+    /// task's case to it. Needs a store and member locks, not a daemon.
+    #[tokio::test]
+    async fn only_cases_whose_member_nobody_holds_are_adopted() {
+        use std::sync::Arc;
+
+        use modctl_types::Plan;
+        use tokio_util::sync::CancellationToken;
+        use tokio_util::task::TaskTracker;
+
+        use crate::clock::Clock;
+        use crate::coordination::MemberLocks;
+        use crate::platform::{PlatformClients, RetryPolicy};
+        use crate::store::cases::NewCase;
+        use crate::store::{Store, teams};
+
+        const GUILD: &str = "100000000000000001";
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        store
+            .write(|tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::claim(tx, team.id, Platform::Discord, GUILD, "s", 0)?;
+                for user in ["held", "left"] {
+                    cases::insert(
+                        tx,
+                        &NewCase {
+                            server_id: GUILD,
+                            action: Action::Kick,
+                            user_id: user,
+                            actor: "key:test",
+                            reason: None,
+                            minutes: None,
+                            expires_at: None,
+                            delete_message_days: None,
+                            applied: false,
+                            platform: Platform::Discord,
+                            detail: "pending",
+                            source: CaseSource::Api,
+                            linked_case_id: None,
+                            state: CaseState::Pending,
+                            now: 0,
+                        },
+                    )?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+        let clock = Clock::manual(Timestamp::UNIX_EPOCH);
+        let cx = Context {
+            store,
+            clock: clock.clone(),
+            platforms: PlatformClients::new(RetryPolicy::default(), clock),
+            members: Arc::new(MemberLocks::default()),
+            settling: Settling::default(),
+            in_flight: TaskTracker::new(),
+            abandon: CancellationToken::new(),
+        };
+
+        let live = cx.members.lock(GUILD, "held").await;
+        let orphans = adopt_orphans(&cx).await.unwrap();
+        let users: Vec<&str> = orphans
+            .iter()
+            .map(|o| o.cases[0].user_id.as_str())
+            .collect();
+        assert_eq!(users, ["left"], "the held member's case is its task's");
+        assert!(
+            cx.members.try_lock(GUILD, "left").is_none(),
+            "an adopted member is held until it is settled"
+        );
+        drop((live, orphans));
+        assert_eq!(adopt_orphans(&cx).await.unwrap().len(), 2);
+    }
+
     /// After a call that failed once it may have reached the platform, what
     /// the platform shows settles it: done, with what the call would have
     /// recorded (the roles it saved, even when the jail stripped them);
