@@ -34,8 +34,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use modctl_types::Platform;
 use modctl_types::config::{SecretUpdate, WebhookEvent, Webhooks};
-use modctld::store::connections::{self, Connection, ConnectionMode};
 use modctld::store::config;
+use modctld::store::connections::{self, Connection, ConnectionMode};
 use serde::Serialize;
 
 use crate::daemon::{Daemon, Probe};

@@ -120,14 +120,15 @@ pub struct Ticked {
 /// Runs every worker once, in start-up order: what is due now gets done.
 pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
     Ok(Ticked {
-        recovered: moderation::recovery::settle_orphans(state).await?,
+        recovered: moderation::recovery::settle_orphans(&state.moderation()).await?,
         jails_ended: moderation::expiry::release_due(state).await?,
         wal_frames_behind: checkpoint(state).await?,
-        snapshots_captured: snapshots::capture_due(state).await?,
+        snapshots_captured: snapshots::capture_due(&state.snapshots()).await?,
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(state).await?,
-        activity_flushed: crate::activity::flush(state).await?,
-        activity_pruned: crate::activity::prune(state).await?,
+        activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
+            .await?,
+        activity_pruned: crate::activity::prune(&state.store, &state.clock).await?,
     })
 }
 
@@ -146,7 +147,7 @@ pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
 /// The restore worker's tick: runs every unfinished restore job to its end
 /// (waiting for a run under way first); returns how many it ran.
 pub async fn restore(state: &AppState) -> ModerationResult<usize> {
-    Ok(crate::restore::run::run_due(state).await?)
+    Ok(crate::restore::run::run_due(&state.restore()).await?)
 }
 
 /// The running workers of a server.
@@ -162,7 +163,8 @@ impl Workers {
     /// Adopts the cases a killed daemon left pending (so no request can race
     /// their settling), then starts every worker's loop.
     pub async fn start(state: &AppState) -> Workers {
-        match moderation::recovery::adopt_orphans(state).await {
+        let cx = state.moderation();
+        match moderation::recovery::adopt_orphans(&cx).await {
             Ok(orphans) if !orphans.is_empty() => {
                 tracing::warn!(
                     count = orphans.len(),
@@ -171,12 +173,11 @@ impl Workers {
                 // Before the first request: requests naming these servers
                 // wait for their settling, and `/ready` says not ready.
                 state.settling.begin(&orphans);
-                let state = state.clone();
-                state.in_flight.clone().spawn(async move {
+                state.in_flight.spawn(async move {
                     // Past the shutdown deadline the rest stays pending for
                     // the next start.
-                    let settling = moderation::recovery::settle_adopted(&state, orphans);
-                    let _ = moderation::until_abandoned(&state, settling).await;
+                    let settling = moderation::recovery::settle_adopted(&cx, orphans);
+                    let _ = moderation::until_abandoned(&cx.abandon, settling).await;
                 });
             }
             Ok(_) => {}
@@ -196,7 +197,7 @@ impl Workers {
                 // is simply sent again by the next start's tick.
                 |state| async move {
                     let releasing = moderation::expiry::release_due(&state);
-                    moderation::until_abandoned(&state, releasing).await?
+                    moderation::until_abandoned(&state.abandon, releasing).await?
                 },
             ),
             every(
@@ -207,8 +208,9 @@ impl Workers {
                 state.clone(),
                 // Abandoned at the shutdown deadline: its cases stay pending.
                 |state| async move {
-                    let settling = moderation::recovery::settle_orphans(&state);
-                    moderation::until_abandoned(&state, settling).await?
+                    let cx = state.moderation();
+                    let settling = moderation::recovery::settle_orphans(&cx);
+                    moderation::until_abandoned(&cx.abandon, settling).await?
                 },
             ),
             every(
@@ -225,7 +227,7 @@ impl Workers {
                 intervals.snapshots,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(snapshots::capture_due(&state).await?) },
+                |state| async move { Ok(snapshots::capture_due(&state.snapshots()).await?) },
             ),
             every(
                 "webhook delivery",
@@ -241,7 +243,9 @@ impl Workers {
                 intervals.activity_flush,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::flush(&state).await?) },
+                |state| async move {
+                    Ok(crate::activity::flush(&state.activity, &state.store, &state.clock).await?)
+                },
             ),
             every(
                 "activity retention",
@@ -249,7 +253,7 @@ impl Workers {
                 intervals.activity_retention,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::prune(&state).await?) },
+                |state| async move { Ok(crate::activity::prune(&state.store, &state.clock).await?) },
             ),
             restorer(intervals.restore, stopped.clone(), state.clone()),
         ];

@@ -345,8 +345,13 @@ impl TestDaemon {
     /// Runs the activity flush worker once: what the platform receivers
     /// recorded is written into the rollups; returns the events counted.
     pub fn flush_activity(&self) -> usize {
-        self.block_on(modctld::activity::flush(&self.state))
-            .expect("flush activity")
+        let state = &self.state;
+        self.block_on(modctld::activity::flush(
+            &state.activity,
+            &state.store,
+            &state.clock,
+        ))
+        .expect("flush activity")
     }
 
     /// Flushes what the receivers recorded, then reads the community

@@ -63,7 +63,7 @@ pub async fn expire_jail(
     let Some(jail) = current.filter(|current| current.case_id == jail.case_id) else {
         return Ok(false);
     };
-    let adapter = connect(state, server).await?;
+    let adapter = connect(&state.store, &state.platforms, server).await?;
     let input = Checked {
         action: Action::Unjail,
         user_id: jail.user_id.clone(),
