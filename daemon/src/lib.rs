@@ -93,6 +93,11 @@ use crate::store::Store;
 use crate::workers::{Intervals, Workers};
 
 /// State shared by every request and worker; cheap to clone.
+///
+/// It is wiring: the ways in (`api`, `workers`, `operator`, `receive`, the
+/// extractors) hold it, and hand each domain module the part it uses (its
+/// methods [`AppState::moderation`], [`AppState::restore`], ..., or single
+/// fields); domain modules never name it (a test in `source_rules.rs`).
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The database.
@@ -264,6 +269,77 @@ impl AppState {
     }
 }
 
+/// What each domain module is handed: the pieces of the state it uses, not
+/// the state (see README, "The daemon's layers").
+impl AppState {
+    /// What moderation uses ([`moderation::perform`], recovery).
+    pub fn moderation(&self) -> moderation::Context {
+        moderation::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            members: self.coordination.members.clone(),
+            settling: self.settling.clone(),
+            in_flight: self.in_flight.clone(),
+            abandon: self.abandon.clone(),
+        }
+    }
+
+    /// What restores use ([`restore::job`], [`restore::run`]).
+    pub fn restore(&self) -> restore::Context {
+        restore::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            runner: self.coordination.restore_runner.clone(),
+            wake: self.restore_wake.clone(),
+        }
+    }
+
+    /// What structure snapshots use ([`snapshots::capture`]).
+    pub fn snapshots(&self) -> snapshots::Context {
+        snapshots::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+        }
+    }
+
+    /// What webhook delivery uses ([`webhooks::start_due`]), with the
+    /// claims on endpoints.
+    pub fn deliveries(&self) -> webhooks::Deliveries {
+        webhooks::Deliveries {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            deliverer: self.webhooks.clone(),
+            claims: self.coordination.work.clone(),
+        }
+    }
+
+    /// What ending timed jails uses ([`moderation::expiry::release_due`]),
+    /// with the claims on jails.
+    pub fn expiry(&self) -> moderation::expiry::Expiry {
+        moderation::expiry::Expiry {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            members: self.coordination.members.clone(),
+            claims: self.coordination.work.clone(),
+        }
+    }
+
+    /// What the onboarding checklist uses ([`onboarding::checklist`]),
+    /// with the cache of the platforms' answers ([`AppState::onboarding`]).
+    pub fn checklist(&self) -> onboarding::Context {
+        onboarding::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            facts: self.onboarding.clone(),
+        }
+    }
+}
+
 /// The whole HTTP application: `/api/v1` plus JSON answers for everything
 /// that matches no route.
 pub fn router(state: AppState) -> Router {
@@ -326,7 +402,7 @@ pub async fn serve(
     workers.stop().await;
     // What the receivers buffered since the last flush is written before
     // the daemon stops (a crash loses it; a clean stop does not).
-    if let Err(e) = activity::flush(&state).await {
+    if let Err(e) = activity::flush(&state.activity, &state.store, &state.clock).await {
         tracing::error!(error = %e, "cannot write the last activity buffer");
     }
     result

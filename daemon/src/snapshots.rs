@@ -17,13 +17,25 @@ use modctl_types::config::WebhookEvent;
 use modctl_types::snapshot::{SnapshotMeta, SnapshotSource};
 use sha2::{Digest, Sha256};
 
-use crate::AppState;
+use crate::clock::Clock;
 use crate::plans;
-use crate::platform::{self, PlatformError};
+use crate::platform::{self, PlatformClients, PlatformError};
 use crate::store::connections;
 use crate::store::snapshots::{self, NewSnapshot};
-use crate::store::{StoreError, Tx, teams};
+use crate::store::{Store, StoreError, Tx, teams};
 use crate::webhooks;
+
+/// What captures use of the daemon: the store, the clock and the
+/// platforms. Cheap to clone (`AppState::snapshots` builds it).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The database.
+    pub store: Store,
+    /// Where "now" comes from.
+    pub clock: Clock,
+    /// The HTTP client and retry policy of the platform adapters.
+    pub platforms: PlatformClients,
+}
 
 /// Why a capture recorded nothing.
 #[derive(Debug, thiserror::Error)]
@@ -48,21 +60,21 @@ pub enum CaptureError {
 
 /// Captures `server`'s structure now and records it as a snapshot by `actor`.
 pub async fn capture(
-    state: &AppState,
+    cx: &Context,
     server: &Server,
     source: SnapshotSource,
     actor: String,
 ) -> Result<SnapshotMeta, CaptureError> {
     let id = server.id.clone();
-    let secrets = state.store.secrets().clone();
-    let connection = state
+    let secrets = cx.store.secrets().clone();
+    let connection = cx
         .store
         .read(move |tx| connections::get(tx, &secrets, &id))
         .await?
         .ok_or_else(|| CaptureError::NotConnected(server.id.clone()))?;
     let platform = platform::connect(
-        &state.platforms,
-        &state.store,
+        &cx.platforms,
+        &cx.store,
         server.platform,
         &server.id,
         connection,
@@ -77,9 +89,9 @@ pub async fn capture(
     let counts = content.counts();
     let json = serde_json::to_string(&content).expect("structures serialize");
     let hash = sha256_hex(json.as_bytes());
-    let captured_at = state.clock.now_unix();
+    let captured_at = cx.clock.now_unix();
     let server_id = server.id.clone();
-    Ok(state
+    Ok(cx
         .store
         .write(move |tx| {
             // A team downgraded to a plan that retains fewer keeps its older
@@ -124,12 +136,12 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<Server>, StoreError> {
 /// A capture that fails (the platform is down, the token was revoked) is
 /// logged and records nothing, so the server is still due at the next tick:
 /// that is the retry, and one server's failure never stops the others'.
-pub async fn capture_due(state: &AppState) -> Result<usize, StoreError> {
-    let now = state.clock.now_unix();
-    let due = state.store.read(move |tx| scheduled_due(tx, now)).await?;
+pub async fn capture_due(cx: &Context) -> Result<usize, StoreError> {
+    let now = cx.clock.now_unix();
+    let due = cx.store.read(move |tx| scheduled_due(tx, now)).await?;
     let mut captured = 0;
     for server in due {
-        match capture(state, &server, SnapshotSource::Schedule, "schedule".into()).await {
+        match capture(cx, &server, SnapshotSource::Schedule, "schedule".into()).await {
             Ok(meta) => {
                 captured += 1;
                 tracing::info!(server = %server.id, snapshot = meta.id, "scheduled structure snapshot");

@@ -7,7 +7,11 @@
 //!   outside the store; this catches a new `rusqlite::Connection` opened
 //!   elsewhere, or SQL prepared on one);
 //! - one clock: only `src/clock.rs` reads the time of day, so tests that set
-//!   the [`crate::clock::Clock`] control every timestamp.
+//!   the [`crate::clock::Clock`] control every timestamp;
+//! - `AppState` is wiring: only the ways in (`api`, `workers`, `operator`,
+//!   ...) hold the whole state; domain modules take what they use (a store,
+//!   a clock, the platforms, or their own `Context`), so each can be tested
+//!   without the whole application.
 
 use std::path::{Path, PathBuf};
 
@@ -114,6 +118,42 @@ fn clock_reads(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where `source` names `AppState` in its code (comments may talk about it).
+fn names_app_state(source: &str) -> Vec<String> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = code(line);
+            code.match_indices("AppState").any(|(at, word)| {
+                !code[..at].ends_with(is_ident) && !code[at + word.len()..].starts_with(is_ident)
+            })
+        })
+        .map(|(n, line)| format!("line {}: names AppState: {}", n + 1, line.trim()))
+        .collect()
+}
+
+/// The files (and folders) that may hold the whole `AppState`: the wiring.
+const WIRING: [&str; 11] = [
+    // Defines it, and hands each domain module its part.
+    "lib.rs",
+    // The ways in: the HTTP API and its extractors, the HTTP server, the
+    // background workers, the operator's commands, platform events.
+    "api",
+    "extract.rs",
+    "auth",
+    "http.rs",
+    "http",
+    "workers.rs",
+    "operator",
+    "receive",
+    // Debt, being narrowed (issue #24): domain code that still takes the
+    // whole state. Nothing may be added here.
+    "webhooks",
+    "moderation/expiry.rs",
+];
+
 /// Every `.rs` file under the daemon's `src/` but those `skip` says to,
 /// with what `check` finds in it, as report lines.
 fn scan(skip: impl Fn(&Path) -> bool, check: impl Fn(&str) -> Vec<String>) -> Vec<String> {
@@ -214,6 +254,26 @@ fn only_the_clock_reads_the_time_of_day() {
 }
 
 #[test]
+fn only_the_wiring_names_app_state() {
+    // `source_rules.rs` names what it looks for.
+    let report = scan(
+        |file| file == Path::new("source_rules.rs") || WIRING.iter().any(|w| file.starts_with(w)),
+        names_app_state,
+    );
+    assert!(
+        report.is_empty(),
+        "`AppState` is wiring: take what you use (the store, the clock, the platforms, or a \
+         `Context` of your module that `AppState` builds) instead:\n{}",
+        report.join("\n")
+    );
+    // Every entry of the list is there, so none outlives what it names.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for wiring in WIRING {
+        assert!(src.join(wiring).exists(), "{wiring} is in WIRING but gone");
+    }
+}
+
+#[test]
 fn the_check_finds_sql_and_rusqlite_but_not_words_about_them() {
     let bad = r#"
 use rusqlite::params;
@@ -252,4 +312,14 @@ fn the_store_check_finds_a_domain_module() {
     let source = "use crate::activity::ActivityEvent;\nuse crate::store::Tx;\n// see crate::moderation\nlet k = crate::plans::of(p);\n";
     assert_eq!(store_reaches(source, &[]).len(), 2);
     assert_eq!(store_reaches(source, &["plans"]).len(), 1);
+}
+
+#[test]
+fn the_app_state_check_finds_the_state_but_not_words_about_it() {
+    let bad = "use crate::AppState;\nuse crate::{AppState, plans};\n\
+               pub async fn f(state: &AppState) {}\nlet s = AppState::new(store);\n";
+    assert_eq!(names_app_state(bad).len(), 4, "{:#?}", names_app_state(bad));
+    let fine = "//! kept in [`crate::AppState`]\n/// ([`AppState::abandon`])\n\
+                let app_state = 1; // AppState\nstruct AppStates;\nlet x = MyAppState::new();\n";
+    assert_eq!(names_app_state(fine), Vec::<String>::new());
 }

@@ -52,8 +52,9 @@
 //!   owned ([`crate::coordination::SessionOwnership`]) while it runs. The
 //!   sessions stop with the workers.
 //!
-//! What each worker claims is in [`crate::coordination`]; [`webhooks`] and
-//! [`jail_expiry`] give the delivery and expiry workers what they use.
+//! What each worker claims is in [`crate::coordination`];
+//! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
+//! expiry workers what they use.
 
 use std::future::Future;
 use std::time::Duration;
@@ -128,36 +129,16 @@ pub struct Ticked {
 /// Runs every worker once, in start-up order: what is due now gets done.
 pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
     Ok(Ticked {
-        recovered: moderation::recovery::settle_orphans(state).await?,
-        jails_ended: moderation::expiry::release_due(&jail_expiry(state)).await?,
+        recovered: moderation::recovery::settle_orphans(&state.moderation()).await?,
+        jails_ended: moderation::expiry::release_due(&state.expiry()).await?,
         wal_frames_behind: checkpoint(state).await?,
         snapshots_captured: scheduled_snapshots(state).await?,
         restore_jobs: restore(state).await?,
-        webhook_attempts: crate::webhooks::deliver_due(&webhooks(state)).await?,
-        activity_flushed: crate::activity::flush(state).await?,
+        webhook_attempts: crate::webhooks::deliver_due(&state.deliveries()).await?,
+        activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
+            .await?,
         activity_pruned: retention(state).await?,
     })
-}
-
-/// What the webhook delivery worker uses, from the daemon's state.
-pub fn webhooks(state: &AppState) -> crate::webhooks::Deliveries {
-    crate::webhooks::Deliveries {
-        store: state.store.clone(),
-        clock: state.clock.clone(),
-        deliverer: state.webhooks.clone(),
-        claims: state.coordination.work.clone(),
-    }
-}
-
-/// What the jail expiry worker uses, from the daemon's state.
-pub fn jail_expiry(state: &AppState) -> moderation::expiry::Expiry {
-    moderation::expiry::Expiry {
-        store: state.store.clone(),
-        clock: state.clock.clone(),
-        platforms: state.platforms.clone(),
-        members: state.coordination.members.clone(),
-        claims: state.coordination.work.clone(),
-    }
 }
 
 /// The scheduled snapshots' tick: captures what is due
@@ -165,14 +146,14 @@ pub fn jail_expiry(state: &AppState) -> moderation::expiry::Expiry {
 /// first, then captures what is still due).
 pub async fn scheduled_snapshots(state: &AppState) -> ModerationResult<usize> {
     let _tick = state.coordination.scheduled_snapshots.hold().await;
-    Ok(snapshots::capture_due(state).await?)
+    Ok(snapshots::capture_due(&state.snapshots()).await?)
 }
 
 /// The activity retention's tick ([`crate::activity::prune`]), one at a
 /// time like the snapshots'.
 pub async fn retention(state: &AppState) -> ModerationResult<usize> {
     let _tick = state.coordination.retention.hold().await;
-    Ok(crate::activity::prune(state).await?)
+    Ok(crate::activity::prune(&state.store, &state.clock).await?)
 }
 
 /// The checkpoint worker's tick: copies the WAL back into the database, off
@@ -190,7 +171,7 @@ pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
 /// The restore worker's tick: runs every unfinished restore job to its end
 /// (waiting for a run under way first); returns how many it ran.
 pub async fn restore(state: &AppState) -> ModerationResult<usize> {
-    Ok(crate::restore::run::run_due(state).await?)
+    Ok(crate::restore::run::run_due(&state.restore()).await?)
 }
 
 /// The running workers of a server.
@@ -206,7 +187,8 @@ impl Workers {
     /// Adopts the cases a killed daemon left pending (so no request can race
     /// their settling), then starts every worker's loop.
     pub async fn start(state: &AppState) -> Workers {
-        match moderation::recovery::adopt_orphans(state).await {
+        let cx = state.moderation();
+        match moderation::recovery::adopt_orphans(&cx).await {
             Ok(orphans) if !orphans.is_empty() => {
                 tracing::warn!(
                     count = orphans.len(),
@@ -215,12 +197,11 @@ impl Workers {
                 // Before the first request: requests naming these servers
                 // wait for their settling, and `/ready` says not ready.
                 state.settling.begin(&orphans);
-                let state = state.clone();
-                state.in_flight.clone().spawn(async move {
+                state.in_flight.spawn(async move {
                     // Past the shutdown deadline the rest stays pending for
                     // the next start.
-                    let settling = moderation::recovery::settle_adopted(&state, orphans);
-                    let _ = moderation::until_abandoned(&state, settling).await;
+                    let settling = moderation::recovery::settle_adopted(&cx, orphans);
+                    let _ = moderation::until_abandoned(&cx.abandon, settling).await;
                 });
             }
             Ok(_) => {}
@@ -239,9 +220,9 @@ impl Workers {
                 // Abandoned at the shutdown deadline: a release not recorded
                 // is simply sent again by the next start's tick.
                 |state| async move {
-                    let expiry = jail_expiry(&state);
+                    let expiry = state.expiry();
                     let releasing = moderation::expiry::release_due(&expiry);
-                    moderation::until_abandoned(&state, releasing).await?
+                    moderation::until_abandoned(&state.abandon, releasing).await?
                 },
             ),
             every(
@@ -252,8 +233,9 @@ impl Workers {
                 state.clone(),
                 // Abandoned at the shutdown deadline: its cases stay pending.
                 |state| async move {
-                    let settling = moderation::recovery::settle_orphans(&state);
-                    moderation::until_abandoned(&state, settling).await?
+                    let cx = state.moderation();
+                    let settling = moderation::recovery::settle_orphans(&cx);
+                    moderation::until_abandoned(&cx.abandon, settling).await?
                 },
             ),
             every(
@@ -278,7 +260,7 @@ impl Workers {
                 intervals.webhooks,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::webhooks::start_due(&webhooks(&state)).await?.len()) },
+                |state| async move { Ok(crate::webhooks::start_due(&state.deliveries()).await?.len()) },
             ),
             every(
                 "activity flush",
@@ -286,7 +268,9 @@ impl Workers {
                 intervals.activity_flush,
                 stopped.clone(),
                 state.clone(),
-                |state| async move { Ok(crate::activity::flush(&state).await?) },
+                |state| async move {
+                    Ok(crate::activity::flush(&state.activity, &state.store, &state.clock).await?)
+                },
             ),
             every(
                 "activity retention",

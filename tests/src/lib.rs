@@ -327,10 +327,8 @@ impl TestDaemon {
     /// for the deliveries it started; returns the attempts it made. (An
     /// endpoint already being delivered to is left to that run.)
     pub fn deliver_webhooks(&self) -> usize {
-        self.block_on(modctld::webhooks::deliver_due(&workers::webhooks(
-            &self.state,
-        )))
-        .expect("deliver webhooks")
+        self.block_on(modctld::webhooks::deliver_due(&self.state.deliveries()))
+            .expect("deliver webhooks")
     }
 
     /// [`TestDaemon::deliver_webhooks`] without waiting: runs the worker on
@@ -339,7 +337,7 @@ impl TestDaemon {
     pub fn deliver_webhooks_in_background(
         &self,
     ) -> tokio::task::JoinHandle<modctld::moderation::ModerationResult<usize>> {
-        let deliveries = workers::webhooks(&self.state);
+        let deliveries = self.state.deliveries();
         self.runtime
             .spawn(async move { modctld::webhooks::deliver_due(&deliveries).await })
     }
@@ -347,8 +345,13 @@ impl TestDaemon {
     /// Runs the activity flush worker once: what the platform receivers
     /// recorded is written into the rollups; returns the events counted.
     pub fn flush_activity(&self) -> usize {
-        self.block_on(modctld::activity::flush(&self.state))
-            .expect("flush activity")
+        let state = &self.state;
+        self.block_on(modctld::activity::flush(
+            &state.activity,
+            &state.store,
+            &state.clock,
+        ))
+        .expect("flush activity")
     }
 
     /// Flushes what the receivers recorded, then reads the community

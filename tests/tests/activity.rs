@@ -568,7 +568,9 @@ fn the_retention_worker_deletes_member_rows_and_ids_past_400_days_and_keeps_the_
     // old event's rows are past the window.
     daemon.clock().set("2027-12-08T12:00:00Z".parse().unwrap());
     let state = daemon.state().clone();
-    let pruned = daemon.block_on(modctld::activity::prune(&state)).unwrap();
+    let pruned = daemon
+        .block_on(modctld::activity::prune(&state.store, &state.clock))
+        .unwrap();
     assert_eq!(pruned, 2, "the old member row and the old id");
     assert_eq!(row_counts(daemon), (1, 1, 2), "per-day totals are kept");
 

@@ -35,12 +35,13 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
+use tokio_util::task::TaskTracker;
 
 use super::ActivityEvent;
+use crate::plans;
 use crate::store::activity::{self as rollups, Ingested};
 use crate::store::days::{DayFinder, server_timezone};
-use crate::store::{self, StoreError, Tx, teams};
-use crate::{AppState, plans};
+use crate::store::{self, Store, StoreError, Tx, teams};
 
 /// The most events one write takes from the queue. Bounds how long a
 /// batch waits behind the others of its write, and the write's memory.
@@ -127,11 +128,17 @@ impl BatchQueue {
 }
 
 /// Counts `batch` into the rollups and returns what was counted once that
-/// is durable. Written with whatever other batches wait for the writer.
-pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, BatchError> {
+/// is durable. Written into `store` with whatever other batches wait in
+/// `queue` for the writer, by a drain task tracked in `in_flight`.
+pub async fn post(
+    queue: &BatchQueue,
+    store: &Store,
+    in_flight: &TaskTracker,
+    batch: Batch,
+) -> Result<Ingested, BatchError> {
     let (reply, receipt) = oneshot::channel();
     let start_draining = {
-        let mut queue = state.activity_batches.lock();
+        let mut queue = queue.lock();
         queue.waiting.push_back(Posted { batch, reply });
         !std::mem::replace(&mut queue.draining, true)
     };
@@ -139,13 +146,11 @@ pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, BatchError
         // Made before the task is spawned: a task dropped before it ever
         // runs (the runtime shutting down) still ends the drain.
         let guard = DrainGuard {
-            queue: state.activity_batches.clone(),
+            queue: queue.clone(),
             ended: false,
         };
-        let drain_state = state.clone();
-        state
-            .in_flight
-            .spawn(async move { drain(&drain_state, guard).await });
+        let store = store.clone();
+        in_flight.spawn(async move { drain(&store, guard).await });
     }
     receipt.await.map_err(|_| {
         BatchError::Store(StoreError::abandoned(
@@ -155,20 +160,18 @@ pub async fn post(state: &AppState, batch: Batch) -> Result<Ingested, BatchError
     })?
 }
 
-/// Writes the queued batches, a write at a time, until none wait.
-async fn drain(state: &AppState, mut guard: DrainGuard) {
+/// Writes the batches queued in the guard's queue, a write at a time,
+/// until none wait.
+async fn drain(store: &Store, mut guard: DrainGuard) {
     loop {
-        let taken = state.activity_batches.take();
+        let taken = guard.queue.take();
         if taken.is_empty() {
             guard.ended = true;
             return;
         }
         let (batches, replies): (Vec<Batch>, Vec<_>) =
             taken.into_iter().map(|p| (p.batch, p.reply)).unzip();
-        let written = state
-            .store
-            .write(move |tx| write_batches(tx, batches))
-            .await;
+        let written = store.write(move |tx| write_batches(tx, batches)).await;
         match written {
             Ok(receipts) => {
                 for (reply, receipt) in replies.into_iter().zip(receipts) {
@@ -390,7 +393,7 @@ mod tests {
     #[tokio::test]
     async fn batches_waiting_for_the_writer_are_written_together_as_if_one_by_one() {
         let (_dir, store, team) = store_claiming(&[GUILD, GONE]).await;
-        let state = AppState::new(store.clone());
+        let (queue, in_flight) = (BatchQueue::default(), TaskTracker::new());
 
         // Hold the writer; the held write unclaims GONE when released.
         let (started, has_started) = std_mpsc::channel();
@@ -416,8 +419,10 @@ mod tests {
         let tasks: Vec<_> = posts
             .into_iter()
             .map(|(server, events)| {
-                let state = state.clone();
-                tokio::spawn(async move { post(&state, posted(team, server, events)).await })
+                let (queue, store, in_flight) = (queue.clone(), store.clone(), in_flight.clone());
+                tokio::spawn(async move {
+                    post(&queue, &store, &in_flight, posted(team, server, events)).await
+                })
             })
             .collect();
         tokio::task::yield_now().await;
@@ -473,21 +478,22 @@ mod tests {
     #[tokio::test]
     async fn a_lone_batch_is_written_alone_and_the_next_starts_a_new_drain() {
         let (_dir, store, team) = store_claiming(&[GUILD]).await;
-        let state = AppState::new(store.clone());
+        let (queue, in_flight) = (BatchQueue::default(), TaskTracker::new());
         for (i, id) in ["a", "b"].into_iter().enumerate() {
-            let done = post(&state, posted(team, GUILD, batch(GUILD, &[(id, "u1")])))
-                .await
-                .unwrap();
+            let batch = posted(team, GUILD, batch(GUILD, &[(id, "u1")]));
+            let done = post(&queue, &store, &in_flight, batch).await.unwrap();
             assert_eq!(done, receipt(1, 0), "batch {i}");
             // The drain took the queue again, found it empty and ended
             // before this task ran again: on the test's one thread it runs
             // from sending the receipt to that check without yielding.
-            assert!(!state.activity_batches.lock().draining, "batch {i}");
+            assert!(!queue.lock().draining, "batch {i}");
         }
         // A key of another team cannot write to it (the server was
         // unclaimed and claimed again while the batch waited, say).
         let refused = post(
-            &state,
+            &queue,
+            &store,
+            &in_flight,
             posted(team + 1, GUILD, batch(GUILD, &[("c", "u1")])),
         )
         .await;

@@ -4,7 +4,7 @@
 //!
 //! Every source turns what it receives into [`ActivityEvent`]s, so the
 //! aggregation does not know or care where an event came from:
-//! - platform receivers call [`Ingestor::record`] (in [`crate::AppState`]),
+//! - platform receivers call [`Ingestor::record`] (the daemon keeps one),
 //!   and the flush worker ([`flush`]) writes the buffer in one transaction
 //!   per interval;
 //! - the batch endpoint writes its events before it answers, together with
@@ -20,9 +20,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::AppState;
+use crate::clock::Clock;
 use crate::store::days;
-use crate::store::{StoreError, Tx, activity as rollups};
+use crate::store::{Store, StoreError, Tx, activity as rollups};
 
 pub use crate::store::activity::ActivityEvent;
 
@@ -121,22 +121,21 @@ impl Ingestor {
     }
 }
 
-/// The flush worker's tick: writes every buffered event into the rollups in
-/// one transaction, each in its server's time zone, and returns how many
-/// were counted. Events of servers nobody claimed, older than the retention
+/// The flush worker's tick: writes every event buffered in `ingestor` into
+/// the rollups in one transaction, each in its server's time zone, and
+/// returns how many were counted. Events of servers nobody claimed, older than the retention
 /// window or more than [`MAX_FUTURE_SECONDS`] ahead of the clock are
 /// dropped. If the write fails, the events go back into the buffer for the
 /// next tick.
-pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
-    let taken = state.activity.take();
+pub async fn flush(ingestor: &Ingestor, store: &Store, clock: &Clock) -> Result<usize, StoreError> {
+    let taken = ingestor.take();
     if taken.len == 0 {
         return Ok(0);
     }
     let taken = Arc::new(taken);
-    let now = state.clock.now_unix();
+    let now = clock.now_unix();
     let batch = taken.clone();
-    let written = state
-        .store
+    let written = store
         .write(move |tx| {
             let mut counted = 0;
             for (server, events) in &batch.by_server {
@@ -152,7 +151,7 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
                 by_server: shared.by_server.clone(),
                 len: shared.len,
             });
-            state.activity.put_back(taken);
+            ingestor.put_back(taken);
             Err(e)
         }
     }
@@ -167,16 +166,16 @@ pub async fn flush(state: &AppState) -> Result<usize, StoreError> {
 /// good. The event's id is remembered in the same transaction as its count
 /// ([`rollups::ingest`]), so a retry after a failure counts it once.
 pub async fn count_now(
-    state: &AppState,
+    store: &Store,
+    clock: &Clock,
     server: String,
     events: Vec<ActivityEvent>,
 ) -> Result<usize, StoreError> {
     if events.is_empty() {
         return Ok(0);
     }
-    let now = state.clock.now_unix();
-    state
-        .store
+    let now = clock.now_unix();
+    store
         .write(move |tx| count_received(tx, &server, &events, now))
         .await
 }
@@ -219,10 +218,9 @@ pub const MAX_FUTURE_SECONDS: i64 = 15 * 60;
 /// [`rollups::RETENTION_DAYS`]; returns how many rows went. In one
 /// transaction, in this order, so no day row is deleted before the totals
 /// let go of it.
-pub async fn prune(state: &AppState) -> Result<usize, StoreError> {
-    let now = state.clock.now_unix();
-    state
-        .store
+pub async fn prune(store: &Store, clock: &Clock) -> Result<usize, StoreError> {
+    let now = clock.now_unix();
+    store
         .write(move |tx| {
             crate::store::ranking::advance(tx, |tx, server| {
                 Ok(days::DayFinder::new(days::server_timezone(tx, server)?).today(now))

@@ -65,7 +65,7 @@ pub async fn perform(
         body,
         idempotency_key,
     };
-    Ok(Json(moderation::perform(&state, call).await?))
+    Ok(Json(moderation::perform(&state.moderation(), call).await?))
 }
 
 /// `GET /servers/{id}/cases?limit=N&user_id=U&action=A&actor=K&applied=B&since=T&until=T&before=C`,

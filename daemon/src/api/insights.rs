@@ -91,7 +91,13 @@ pub async fn ingest(
         now,
         permit: Some(permit),
     };
-    let done = batches::post(&state, batch).await?;
+    let done = batches::post(
+        &state.activity_batches,
+        &state.store,
+        &state.in_flight,
+        batch,
+    )
+    .await?;
     Ok(Json(BatchReceipt {
         counted: done.counted as u64,
         duplicates: done.duplicates as u64,

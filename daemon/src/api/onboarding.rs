@@ -32,8 +32,12 @@ pub async fn show(
     access: ReadServer,
     ApiQuery(query): ApiQuery<OnboardingQuery>,
 ) -> ApiResult<Json<Onboarding>> {
-    let checklist =
-        crate::onboarding::checklist(&state, &access.server, access.caller.team(), query.refresh)
-            .await?;
+    let checklist = crate::onboarding::checklist(
+        &state.checklist(),
+        &access.server,
+        access.caller.team(),
+        query.refresh,
+    )
+    .await?;
     Ok(Json(checklist))
 }

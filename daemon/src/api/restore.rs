@@ -90,11 +90,11 @@ pub async fn restore(
 ) -> ApiResult<Response> {
     let request = optional_body(&headers, body).await?;
     if query.dry_run {
-        let plan = job::dry_run(&state, &access.server, request.snapshot_id).await?;
+        let plan = job::dry_run(&state.restore(), &access.server, request.snapshot_id).await?;
         return Ok(Json(plan).into_response());
     }
     let job = job::start(
-        &state,
+        &state.restore(),
         &access.server,
         request.snapshot_id,
         access.caller.actor(),

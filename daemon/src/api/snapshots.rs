@@ -42,7 +42,7 @@ pub async fn capture(
     access: WriteServer,
 ) -> ApiResult<(StatusCode, Json<SnapshotMeta>)> {
     let meta = snapshots::capture(
-        &state,
+        &state.snapshots(),
         &access.server,
         SnapshotSource::Api,
         access.caller.actor(),

@@ -17,11 +17,11 @@ use modctl_types::moderation::{Action, JailRecord};
 
 use super::behaviour::JailEffect;
 use super::validate::Checked;
-use super::{ModerationResult, carry, settle};
+use super::{ModerationResult, carry, connect, settle};
 use crate::clock::Clock;
 use crate::coordination::{MemberLocking, Work, WorkClaims};
-use crate::platform::{self, PlatformClients};
-use crate::store::{Store, StoreError, config, connections, jails, servers};
+use crate::platform::PlatformClients;
+use crate::store::{Store, StoreError, config, jails, servers};
 
 /// How long a jail's claim outlives a daemon that died releasing it, for a
 /// coordination backend whose claims expire (see [`WorkClaims::claim`]); in
@@ -77,14 +77,12 @@ pub async fn release_due(cx: &Expiry) -> ModerationResult<usize> {
 pub async fn expire_jail(cx: &Expiry, server: &Server, jail: JailRecord) -> ModerationResult<bool> {
     let _member = cx.members.lock(&server.id, &jail.user_id).await;
     let (id, user) = (server.id.clone(), jail.user_id.clone());
-    let secrets = cx.store.secrets().clone();
-    let (sections, current, connection) = cx
+    let (sections, current) = cx
         .store
         .read(move |tx| {
             Ok::<_, StoreError>((
                 config::load(tx, &id)?.sections,
                 jails::find(tx, &id, &user)?,
-                connections::get(tx, &secrets, &id)?,
             ))
         })
         .await?;
@@ -92,15 +90,7 @@ pub async fn expire_jail(cx: &Expiry, server: &Server, jail: JailRecord) -> Mode
     let Some(jail) = current.filter(|current| current.case_id == jail.case_id) else {
         return Ok(false);
     };
-    let adapter = connection.map(|connection| {
-        platform::adapter_for(
-            &cx.platforms,
-            &cx.store,
-            server.platform,
-            &server.id,
-            connection,
-        )
-    });
+    let adapter = connect(&cx.store, &cx.platforms, server).await?;
     let input = Checked {
         action: Action::Unjail,
         user_id: jail.user_id.clone(),

@@ -37,21 +37,50 @@ pub mod recovery;
 mod settle;
 pub mod validate;
 
+use std::sync::Arc;
+
 use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{
     Action, ActionRequest, ActionResponse, Case, CaseSource, CaseState, JailRecord,
 };
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
-use self::behaviour::{Context, Outcome};
+use self::behaviour::Outcome;
 pub use self::error::{ModerationError, ModerationResult};
 use self::validate::Checked;
-use crate::AppState;
-use crate::coordination::Held;
-use crate::platform::{self, PlatformAdapter};
+use crate::clock::Clock;
+use crate::coordination::{Held, MemberLocking};
+use crate::platform::{self, PlatformAdapter, PlatformClients};
 use crate::store::cases::{self, NewCase};
 use crate::store::idempotency::{self, Claim};
-use crate::store::{StoreError, Tx, config, connections, jails};
+use crate::store::{Store, StoreError, Tx, config, connections, jails};
+
+/// What moderation uses of the daemon: the store, the clock, the platforms,
+/// the member locks, and the daemon's in-flight work and shutdown deadline.
+/// Cheap to clone (`AppState::moderation` builds it).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The database.
+    pub store: Store,
+    /// Where "now" comes from.
+    pub clock: Clock,
+    /// The HTTP client and retry policy of the platform adapters.
+    pub platforms: PlatformClients,
+    /// Actions on one member run one at a time
+    /// ([`crate::coordination::Coordination::members`]).
+    pub members: Arc<dyn MemberLocking>,
+    /// The servers whose orphans are being settled at start-up
+    /// ([`recovery`]).
+    pub settling: recovery::Settling,
+    /// The tasks carrying out actions, which the server waits for when it
+    /// stops.
+    pub in_flight: TaskTracker,
+    /// Cancelled when the shutdown deadline has passed: actions and recovery
+    /// stop where they are ([`until_abandoned`]).
+    pub abandon: CancellationToken,
+}
 
 /// One action as the API received it.
 #[derive(Debug)]
@@ -79,35 +108,35 @@ pub struct ActionCall {
 /// the platform call would leave a decided action never carried out.
 ///
 /// The task itself stops where it is when the shutdown deadline passes
-/// ([`AppState::abandon`]): a platform that does not answer must not hold
+/// ([`Context::abandon`]): a platform that does not answer must not hold
 /// the daemon's exit for its timeouts and retries. What it wrote stays
 /// (each write is one transaction), so its case is pending, and recovery
 /// settles it at the next start by asking the platform.
-pub async fn perform(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
-    let state = state.clone();
-    state
-        .in_flight
+pub async fn perform(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse> {
+    let cx = cx.clone();
+    cx.in_flight
         .clone()
-        .spawn(async move { until_abandoned(&state, run(&state, call)).await? })
+        .spawn(async move { until_abandoned(&cx.abandon, run(&cx, call)).await? })
         .await
         .map_err(|e| ModerationError::Task(e.to_string()))?
 }
 
-/// Runs `work` until it completes or the shutdown deadline passes, whichever
-/// is first; `Abandoned` in the second case (`work` is dropped where it is).
+/// Runs `work` until it completes or `abandon` (the shutdown deadline) is
+/// cancelled, whichever is first; `Abandoned` in the second case (`work` is
+/// dropped where it is).
 pub async fn until_abandoned<T>(
-    state: &AppState,
+    abandon: &CancellationToken,
     work: impl Future<Output = T>,
 ) -> ModerationResult<T> {
     tokio::select! {
         done = work => Ok(done),
-        () = state.abandon.cancelled() => Err(ModerationError::Abandoned),
+        () = abandon.cancelled() => Err(ModerationError::Abandoned),
     }
 }
 
-async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionResponse> {
+async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
-    let (sections, adapter) = setup(state, &server).await?;
+    let (sections, adapter) = setup(&cx.store, &cx.platforms, &server).await?;
     let known =
         behaviour::known_outcome(server.platform, &server.id, call.action, adapter.is_some());
     let fingerprint = format!(
@@ -117,11 +146,7 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
         serde_json::to_string(&call.body).expect("requests serialize")
     );
     // Validation does not change the user id, so the raw one names the member.
-    let guard = state
-        .coordination
-        .members
-        .lock(&server.id, &call.body.user_id)
-        .await;
+    let guard = cx.members.lock(&server.id, &call.body.user_id).await;
     let begin = Begin {
         server: server.clone(),
         known,
@@ -131,12 +156,12 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
         action: call.action,
         body: call.body,
         sections: sections.clone(),
-        now: state.clock.now_unix(),
+        now: cx.clock.now_unix(),
     };
-    match state.store.write(move |tx| begin.run(tx)).await? {
+    match cx.store.write(move |tx| begin.run(tx)).await? {
         Begun::Replay(case_id) => {
             drop(guard);
-            replay(state, &server, case_id).await
+            replay(&cx.store, &server, case_id).await
         }
         Begun::ReplayStored(response) => serde_json::from_str(&response).map_err(|e| {
             ModerationError::Store(StoreError::Corrupt(format!(
@@ -153,7 +178,8 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
             input,
         } => {
             let settle = settle::Settle {
-                state,
+                store: &cx.store,
+                clock: &cx.clock,
                 server: &server,
                 sections: &sections,
                 adapter: adapter.as_deref(),
@@ -165,7 +191,8 @@ async fn run(state: &AppState, call: ActionCall) -> ModerationResult<ActionRespo
         }
         Begun::Started { case, input, jail } => {
             Job {
-                state: state.clone(),
+                store: cx.store.clone(),
+                clock: cx.clock.clone(),
                 server,
                 sections,
                 adapter,
@@ -368,12 +395,8 @@ fn insert_pending(tx: &Tx<'_>, pending: &Pending<'_>) -> ModerationResult<Case> 
 
 /// Answers a replayed `Idempotency-Key` from the case its first request
 /// recorded.
-async fn replay(
-    state: &AppState,
-    server: &Server,
-    case_id: i64,
-) -> ModerationResult<ActionResponse> {
-    let response = response_of(state, &server.id, case_id).await?;
+async fn replay(store: &Store, server: &Server, case_id: i64) -> ModerationResult<ActionResponse> {
+    let response = response_of(store, &server.id, case_id).await?;
     if response.state == CaseState::Pending
         || response.escalation.as_ref().map(|e| e.state) == Some(CaseState::Pending)
     {
@@ -386,7 +409,8 @@ async fn replay(
 
 /// Steps 3 and 4 of one action, run in its task while it holds the member.
 struct Job {
-    state: AppState,
+    store: Store,
+    clock: Clock,
     server: Server,
     sections: Sections,
     adapter: Option<Box<dyn PlatformAdapter>>,
@@ -409,7 +433,8 @@ impl Job {
         )
         .await;
         let settled = settle::Settle {
-            state: &self.state,
+            store: &self.store,
+            clock: &self.clock,
             server: &self.server,
             sections: &self.sections,
             adapter: adapter.as_deref(),
@@ -424,13 +449,12 @@ impl Job {
 /// The response of the action that recorded `case_id` (see
 /// [`cases::response_for`]).
 async fn response_of(
-    state: &AppState,
+    store: &Store,
     server_id: &str,
     case_id: i64,
 ) -> ModerationResult<ActionResponse> {
     let id = server_id.to_owned();
-    state
-        .store
+    store
         .read(move |tx| cases::response_for(tx, &id, case_id))
         .await?
         .ok_or_else(|| missing_case(case_id))
@@ -447,48 +471,44 @@ fn missing_case(case_id: i64) -> ModerationError {
 /// What acting on a server needs: its config and the adapter for its
 /// connection (`None` when it has none), read in one trip.
 async fn setup(
-    state: &AppState,
+    store: &Store,
+    platforms: &PlatformClients,
     server: &Server,
 ) -> ModerationResult<(Sections, Option<Box<dyn PlatformAdapter>>)> {
     let id = server.id.clone();
-    let secrets = state.store.secrets().clone();
-    let (config, connection) = state
-        .store
+    let secrets = store.secrets().clone();
+    let (config, connection) = store
         .read(move |tx| {
             Ok::<_, StoreError>((config::load(tx, &id)?, connections::get(tx, &secrets, &id)?))
         })
         .await?;
-    Ok((config.sections, adapter(state, server, connection)))
+    Ok((
+        config.sections,
+        adapter(store, platforms, server, connection),
+    ))
 }
 
 /// The adapter for the server's connection, `None` when it has none.
 pub async fn connect(
-    state: &AppState,
+    store: &Store,
+    platforms: &PlatformClients,
     server: &Server,
 ) -> ModerationResult<Option<Box<dyn PlatformAdapter>>> {
     let id = server.id.clone();
-    let secrets = state.store.secrets().clone();
-    let connection = state
-        .store
+    let secrets = store.secrets().clone();
+    let connection = store
         .read(move |tx| connections::get(tx, &secrets, &id))
         .await?;
-    Ok(adapter(state, server, connection))
+    Ok(adapter(store, platforms, server, connection))
 }
 
 fn adapter(
-    state: &AppState,
+    store: &Store,
+    platforms: &PlatformClients,
     server: &Server,
     connection: Option<connections::Connection>,
 ) -> Option<Box<dyn PlatformAdapter>> {
-    connection.map(|c| {
-        platform::adapter_for(
-            &state.platforms,
-            &state.store,
-            server.platform,
-            &server.id,
-            c,
-        )
-    })
+    connection.map(|c| platform::adapter_for(platforms, store, server.platform, &server.id, c))
 }
 
 /// Carries out `input` through `adapter`; a timeout or jail ends at `until`
@@ -501,7 +521,7 @@ async fn carry(
     jail: Option<&JailRecord>,
     until: Option<modctl_types::Timestamp>,
 ) -> Outcome {
-    let cx = Context {
+    let cx = behaviour::Context {
         platform: server.platform,
         server_id: &server.id,
         config: sections,

@@ -36,8 +36,7 @@ use modctl_types::moderation::{Action, Case};
 use modctl_types::{Platform, Server};
 
 use super::behaviour::{self, JailEffect, Outcome};
-use super::{ModerationResult, carry, input_of, settle, setup};
-use crate::AppState;
+use super::{Context, ModerationResult, carry, input_of, settle, setup};
 use crate::coordination::Held;
 use crate::platform::{MemberState, PlatformAdapter, PlatformError};
 use crate::store::{StoreError, cases, servers};
@@ -104,8 +103,8 @@ pub struct Orphan {
 
 /// Takes the member of every orphaned pending case. Fast (one read and
 /// in-memory locks): the platform is not called until [`settle_adopted`].
-pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
-    let pending = state.store.read(cases::pending).await?;
+pub async fn adopt_orphans(cx: &Context) -> ModerationResult<Vec<Orphan>> {
+    let pending = cx.store.read(cases::pending).await?;
     let mut by_member: Vec<(String, Vec<Case>)> = Vec::new();
     for (server_id, case) in pending {
         match by_member
@@ -118,17 +117,13 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
     }
     let mut orphans = Vec::new();
     for (server_id, cases) in by_member {
-        let Some(member) = state
-            .coordination
-            .members
-            .try_lock(&server_id, &cases[0].user_id)
-        else {
+        let Some(member) = cx.members.try_lock(&server_id, &cases[0].user_id) else {
             continue; // a live task holds the member and will settle its case
         };
         // Re-read under the member: a task may have settled them meanwhile.
         let ids: Vec<i64> = cases.iter().map(|c| c.id).collect();
         let id = server_id.clone();
-        let (server, cases) = state
+        let (server, cases) = cx
             .store
             .read(move |tx| {
                 let server = servers::find(tx, &id)?.map(|record| record.server);
@@ -158,14 +153,15 @@ pub async fn adopt_orphans(state: &AppState) -> ModerationResult<Vec<Orphan>> {
 /// Settles one member's orphans, oldest first, by asking the platform what
 /// happened (module docs); then carries out the escalation a settled case
 /// triggers, as the lost request would have.
-async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()> {
+async fn settle_orphan(cx: &Context, orphan: &Orphan) -> ModerationResult<()> {
     let server = &orphan.server;
-    let (sections, adapter) = setup(state, server).await?;
+    let (sections, adapter) = setup(&cx.store, &cx.platforms, server).await?;
     for case in &orphan.cases {
         let outcome = check(adapter.as_deref(), server, &sections, case).await;
         tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
         let settle = settle::Settle {
-            state,
+            store: &cx.store,
+            clock: &cx.clock,
             server,
             sections: &sections,
             adapter: adapter.as_deref(),
@@ -183,14 +179,14 @@ async fn settle_orphan(state: &AppState, orphan: &Orphan) -> ModerationResult<()
 /// soon as its last member is; a member whose settling fails is logged and
 /// left for the next tick, never blocking the others. Returns how many
 /// members were settled.
-pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
+pub async fn settle_adopted(cx: &Context, orphans: Vec<Orphan>) -> usize {
     let mut left: HashMap<String, usize> = HashMap::new();
     for orphan in &orphans {
         *left.entry(orphan.server.id.clone()).or_default() += 1;
     }
     let mut settled = 0;
     for orphan in orphans {
-        match settle_orphan(state, &orphan).await {
+        match settle_orphan(cx, &orphan).await {
             Ok(()) => settled += 1,
             Err(e) => {
                 tracing::error!(server = %orphan.server.id, error = %e, "cannot settle a pending case; the recovery worker retries");
@@ -200,7 +196,7 @@ pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
         if let Some(count) = left.get_mut(server) {
             *count -= 1;
             if *count == 0 {
-                state.settling.finished(server);
+                cx.settling.finished(server);
             }
         }
     }
@@ -209,9 +205,9 @@ pub async fn settle_adopted(state: &AppState, orphans: Vec<Orphan>) -> usize {
 
 /// Adopts and settles every orphan; returns how many members were settled.
 /// The recovery worker's tick.
-pub async fn settle_orphans(state: &AppState) -> ModerationResult<usize> {
-    let orphans = adopt_orphans(state).await?;
-    Ok(settle_adopted(state, orphans).await)
+pub async fn settle_orphans(cx: &Context) -> ModerationResult<usize> {
+    let orphans = adopt_orphans(cx).await?;
+    Ok(settle_adopted(cx, orphans).await)
 }
 
 async fn check(
@@ -615,6 +611,83 @@ mod tests {
         );
         assert_eq!(outcome.state, CaseState::Unknown);
         assert!(outcome.detail.contains("unban them"), "{}", outcome.detail);
+    }
+
+    /// A pending case is an orphan only when no task holds its member:
+    /// recovery adopts (and holds) the others' members, and leaves a live
+    /// task's case to it. Needs a store and member locks, not a daemon.
+    #[tokio::test]
+    async fn only_cases_whose_member_nobody_holds_are_adopted() {
+        use std::sync::Arc;
+
+        use modctl_types::Plan;
+        use tokio_util::sync::CancellationToken;
+        use tokio_util::task::TaskTracker;
+
+        use crate::clock::Clock;
+        use crate::coordination::MemberLocks;
+        use crate::platform::{PlatformClients, RetryPolicy};
+        use crate::store::cases::NewCase;
+        use crate::store::{Store, teams};
+
+        const GUILD: &str = "100000000000000001";
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("db")).await.unwrap();
+        store
+            .write(|tx| {
+                let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
+                servers::insert(tx, team.id, Platform::Discord, GUILD, "s", 0)?;
+                for user in ["held", "left"] {
+                    cases::insert(
+                        tx,
+                        &NewCase {
+                            server_id: GUILD,
+                            action: Action::Kick,
+                            user_id: user,
+                            actor: "key:test",
+                            reason: None,
+                            minutes: None,
+                            expires_at: None,
+                            delete_message_days: None,
+                            applied: false,
+                            platform: Platform::Discord,
+                            detail: "pending",
+                            source: CaseSource::Api,
+                            linked_case_id: None,
+                            state: CaseState::Pending,
+                            now: 0,
+                            webhook_url: None,
+                        },
+                    )?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+        let clock = Clock::manual(Timestamp::UNIX_EPOCH);
+        let cx = Context {
+            store,
+            clock: clock.clone(),
+            platforms: PlatformClients::new(RetryPolicy::default(), clock),
+            members: Arc::new(MemberLocks::default()),
+            settling: Settling::default(),
+            in_flight: TaskTracker::new(),
+            abandon: CancellationToken::new(),
+        };
+
+        let live = cx.members.lock(GUILD, "held").await;
+        let orphans = adopt_orphans(&cx).await.unwrap();
+        let users: Vec<&str> = orphans
+            .iter()
+            .map(|o| o.cases[0].user_id.as_str())
+            .collect();
+        assert_eq!(users, ["left"], "the held member's case is its task's");
+        assert!(
+            cx.members.try_lock(GUILD, "left").is_none(),
+            "an adopted member is held until it is settled"
+        );
+        drop((live, orphans));
+        assert_eq!(adopt_orphans(&cx).await.unwrap().len(), 2);
     }
 
     /// After a call that failed once it may have reached the platform, what

@@ -14,15 +14,16 @@ use super::behaviour::{JailEffect, Outcome};
 use super::escalation::{self, InForce, JailInForce, Plan, Reached};
 use super::validate::Checked;
 use super::{ModerationResult, Pending, carry_case, insert_pending};
-use crate::AppState;
+use crate::clock::Clock;
 use crate::platform::PlatformAdapter;
 use crate::store::cases::{self, NewCase, Settlement};
-use crate::store::{Tx, jails, timestamp};
+use crate::store::{Store, Tx, jails, timestamp};
 use crate::webhooks;
 
 /// What settling needs besides the case and its outcome.
 pub(super) struct Settle<'a> {
-    pub state: &'a AppState,
+    pub store: &'a Store,
+    pub clock: &'a Clock,
     pub server: &'a Server,
     pub sections: &'a Sections,
     /// The server's adapter, for carrying out an escalation.
@@ -79,11 +80,10 @@ impl Settle<'_> {
             sections: self.sections.clone(),
             case: case.clone(),
             outcome,
-            now: self.state.clock.now_unix(),
+            now: self.clock.now_unix(),
         };
         let answer_for = self.answer_for;
-        self.state
-            .store
+        self.store
             .write(move |tx| {
                 let server_id = record.server.id.clone();
                 let escalation = record.run(tx)?;

@@ -20,13 +20,31 @@ use modctl_types::Team;
 use modctl_types::config::{SectionName, Sections};
 use modctl_types::onboarding::{Onboarding, Progress};
 
-use crate::AppState;
+use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::platform::PlatformClients;
 use crate::store::connections::{self, Connection};
 use crate::store::keys::{self, KeyRecord};
-use crate::store::{StoreError, Tx, activity, config, restore, snapshots, timestamp, webhooks};
+use crate::store::{
+    Store, StoreError, Tx, activity, config, restore, snapshots, timestamp, webhooks,
+};
 
 pub use platform::FactsCache;
+
+/// What the checklist uses of the daemon: the store, the clock, the
+/// platforms and the cache of their answers. Cheap to clone
+/// (`AppState::checklist` builds it).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The database.
+    pub store: Store,
+    /// Where "now" comes from.
+    pub clock: Clock,
+    /// The HTTP client and retry policy of the platform adapters.
+    pub platforms: PlatformClients,
+    /// The platforms' answers, per server.
+    pub facts: FactsCache,
+}
 
 /// What the store says about a server, read in one trip.
 #[derive(Debug)]
@@ -83,23 +101,24 @@ fn read_facts(
 /// cached answer is older than 5 minutes, was asked before what changes its
 /// answer ([`platform::Basis`]), or `refresh` is set.
 pub async fn checklist(
-    state: &AppState,
+    cx: &Context,
     server: &Server,
     team: &Team,
     refresh: bool,
 ) -> Result<Onboarding, ApiError> {
     let (id, team_id) = (server.id.clone(), team.id);
-    let secrets = state.store.secrets().clone();
-    let facts = state
+    let secrets = cx.store.secrets().clone();
+    let facts = cx
         .store
         .read(move |tx| read_facts(tx, &secrets, &id, team_id))
         .await?;
-    let now = state.clock.now_unix();
+    let now = cx.clock.now_unix();
     let (platform, cached) = match facts.connection.clone() {
         Some(connection) => {
-            let (answer, cached) = state
-                .onboarding
-                .get(state, server, connection, &facts.basis, refresh)
+            let ask = platform::ask(&cx.store, &cx.platforms, server, connection);
+            let (answer, cached) = cx
+                .facts
+                .get(cx.clock.now_unix(), &server.id, &facts.basis, refresh, ask)
                 .await;
             (Some(answer), cached)
         }

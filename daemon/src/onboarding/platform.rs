@@ -19,9 +19,9 @@ use std::time::Duration;
 use modctl_types::Server;
 use modctl_types::snapshot::StructureContent;
 
-use crate::AppState;
 use crate::platform::telegram::{BotMembership, Telegram};
-use crate::platform::{self, Hierarchy, PlatformError};
+use crate::platform::{self, Hierarchy, PlatformClients, PlatformError};
+use crate::store::Store;
 use crate::store::connections::{Connection, ConnectionMode};
 
 /// How long the platform's answers are used before it is asked again.
@@ -75,20 +75,20 @@ pub struct FactsCache {
 }
 
 impl FactsCache {
-    /// The platform's answer for `server`: from the cache when it is younger
-    /// than [`CACHE_TTL`], was asked under `basis` and `refresh` is false
-    /// (`true` in the pair), else asked now.
+    /// The platform's answer for `server_id` at `now`: from the cache when
+    /// it is younger than [`CACHE_TTL`], was asked under `basis` and
+    /// `refresh` is false (`true` in the pair), else asked now by awaiting
+    /// `ask` (e.g. [`ask`]; not awaited when the cache answers).
     pub async fn get(
         &self,
-        state: &AppState,
-        server: &Server,
-        connection: Connection,
+        now: i64,
+        server_id: &str,
         basis: &Basis,
         refresh: bool,
+        ask: impl Future<Output = Result<Answer, PlatformError>>,
     ) -> (PlatformFacts, bool) {
-        let now = state.clock.now_unix();
         if !refresh
-            && let Some(facts) = self.lock().get(&server.id)
+            && let Some(facts) = self.lock().get(server_id)
             && now - facts.checked_at < CACHE_TTL.as_secs() as i64
             && facts.basis == *basis
         {
@@ -97,13 +97,13 @@ impl FactsCache {
         let facts = PlatformFacts {
             checked_at: now,
             basis: basis.clone(),
-            answer: ask(state, server, connection).await,
+            answer: ask.await,
         };
         let mut entries = self.lock();
         if entries.len() >= MAX_ENTRIES {
             entries.clear();
         }
-        entries.insert(server.id.clone(), facts.clone());
+        entries.insert(server_id.to_owned(), facts.clone());
         (facts, false)
     }
 
@@ -117,15 +117,17 @@ impl FactsCache {
     }
 }
 
-async fn ask(
-    state: &AppState,
+/// Asks `server`'s platform, over `connection`, what the checklist needs.
+pub async fn ask(
+    store: &Store,
+    platforms: &PlatformClients,
     server: &Server,
     connection: Connection,
 ) -> Result<Answer, PlatformError> {
     let telegram = match (&connection.mode, server.platform) {
         (ConnectionMode::Live { token, api_base }, modctl_types::Platform::Telegram) => {
             Some(Telegram::new(
-                state.platforms.clone(),
+                platforms.clone(),
                 api_base.clone(),
                 token.clone(),
                 connection.telegram_chat_id.as_deref().unwrap_or(&server.id),
@@ -133,13 +135,7 @@ async fn ask(
         }
         _ => None,
     };
-    let platform = platform::connect(
-        &state.platforms,
-        &state.store,
-        server.platform,
-        &server.id,
-        connection,
-    );
+    let platform = platform::connect(platforms, store, server.platform, &server.id, connection);
     let structure = platform.read_structure().await?;
     // The guild's own id is never a member: the hierarchy comes without a target.
     let hierarchy = match platform.hierarchy(&server.id).await {
@@ -158,4 +154,49 @@ async fn ask(
         joined_channels,
         telegram,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// The cache answers for [`CACHE_TTL`] under the same basis; a refresh,
+    /// another basis, an older answer or a forgotten server asks again.
+    #[tokio::test]
+    async fn the_cache_answers_under_its_basis_for_its_time() {
+        let cache = FactsCache::default();
+        let asked = AtomicUsize::new(0);
+        let ask = || async {
+            asked.fetch_add(1, Ordering::SeqCst);
+            Err(PlatformError::Unauthorized)
+        };
+        let basis = Basis::default();
+        let ttl = CACHE_TTL.as_secs() as i64;
+        let get = |now, basis: &Basis, refresh| {
+            let basis = basis.clone();
+            let cache = cache.clone();
+            let ask = ask();
+            async move { cache.get(now, "s", &basis, refresh, ask).await.1 }
+        };
+
+        assert!(!get(1_000, &basis, false).await, "nothing cached yet");
+        assert!(get(1_000 + ttl - 1, &basis, false).await);
+        assert_eq!(asked.load(Ordering::SeqCst), 1, "the cache answered");
+        assert!(!get(1_000, &basis, true).await, "refresh");
+        let revised = Basis {
+            config_revision: 1,
+            ..Basis::default()
+        };
+        assert!(!get(1_000, &revised, false).await, "another basis");
+        assert!(get(1_000, &revised, false).await);
+        assert!(!get(1_000 + ttl, &revised, false).await, "too old");
+        cache.forget("s");
+        assert!(!get(1_000 + ttl, &revised, false).await, "forgotten");
+        assert_eq!(asked.load(Ordering::SeqCst), 5);
+        let (facts, cached) = cache.get(1_000 + ttl, "s", &revised, false, ask()).await;
+        assert!(cached && facts.checked_at == 1_000 + ttl, "{facts:?}");
+        assert!(matches!(facts.answer, Err(PlatformError::Unauthorized)));
+    }
 }

@@ -411,8 +411,13 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
             .await?
             .ok_or_else(|| anyhow::anyhow!("demo server {id} vanished"))?
             .server;
-        crate::snapshots::capture(&state, &server, SnapshotSource::Operator, "operator".into())
-            .await?;
+        crate::snapshots::capture(
+            &state.snapshots(),
+            &server,
+            SnapshotSource::Operator,
+            "operator".into(),
+        )
+        .await?;
     }
     let write = create_key(
         store,

@@ -31,7 +31,7 @@ pub(super) async fn snapshot(store: Store, command: SnapshotCommand) -> anyhow::
             let server = claimed(&store, &server_id).await?;
             let state = AppState::new(store);
             let meta = crate::snapshots::capture(
-                &state,
+                &state.snapshots(),
                 &server,
                 SnapshotSource::Operator,
                 "operator".into(),

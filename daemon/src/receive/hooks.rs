@@ -163,7 +163,8 @@ async fn slack_events(
             // Counted before the answer, its id with it: Slack sends no
             // event again once it was answered, and a retry of one that was
             // counted counts 0.
-            let counted = activity::count_now(&state, workspace, vec![event]).await?;
+            let counted =
+                activity::count_now(&state.store, &state.clock, workspace, vec![event]).await?;
             Ok(Json(json!({ "ok": true, "counted": counted > 0 })))
         }
         Some(Request::Event { event: None, .. }) | None => {
@@ -217,7 +218,7 @@ async fn telegram_update(
     // when it was not.
     let mut counted = 0;
     for (server, events) in by_server {
-        counted += activity::count_now(&state, server, events).await?;
+        counted += activity::count_now(&state.store, &state.clock, server, events).await?;
     }
     Ok(Json(
         json!({ "ok": true, "events": received, "counted": counted }),

@@ -11,12 +11,12 @@ use modctl_types::Server;
 use modctl_types::restore::{RestoreJob, RestorePlan};
 use modctl_types::snapshot::StructureContent;
 
+use super::Context;
 use super::plan::{self, PlanError, PlanInput};
-use crate::AppState;
 use crate::platform::apply::BotStanding;
 use crate::platform::{self, Connected, PlatformClients, PlatformError};
-use crate::store::StoreError;
 use crate::store::restore::{self as stored, NewJob};
+use crate::store::{Store, StoreError};
 use crate::store::{connections, snapshots};
 
 /// How long a restore waits for a rate limit (a bucket's reset or a 429's
@@ -81,20 +81,20 @@ pub fn restore_clients(clients: &PlatformClients) -> PlatformClients {
 /// The server's platform with every capability, for restores; `None` when
 /// it has no connection.
 pub async fn connect(
-    state: &AppState,
+    cx: &Context,
     server_id: &str,
     platform_kind: modctl_types::Platform,
 ) -> Result<Option<Box<dyn Connected>>, StoreError> {
     let id = server_id.to_owned();
-    let secrets = state.store.secrets().clone();
-    let connection = state
+    let secrets = cx.store.secrets().clone();
+    let connection = cx
         .store
         .read(move |tx| connections::get(tx, &secrets, &id))
         .await?;
     Ok(connection.map(|connection| {
         platform::connect(
-            &restore_clients(&state.platforms),
-            &state.store,
+            &restore_clients(&cx.platforms),
+            &cx.store,
             platform_kind,
             server_id,
             connection,
@@ -105,7 +105,7 @@ pub async fn connect(
 /// The plan of restoring `snapshot` onto the server as it is now, with the
 /// id map of its earlier restores; and the bot's standing it was made with.
 pub async fn plan_against_live(
-    state: &AppState,
+    store: &Store,
     server: &Server,
     platform: &dyn Connected,
     snapshot_id: i64,
@@ -118,7 +118,7 @@ pub async fn plan_against_live(
     let live = platform.read_structure().await.map_err(platform_error)?;
     let bot = platform.bot_standing().await.map_err(platform_error)?;
     let id = server.id.clone();
-    let restored = state.store.read(move |tx| stored::id_map(tx, &id)).await?;
+    let restored = store.read(move |tx| stored::id_map(tx, &id)).await?;
     let plan = plan::plan(&PlanInput {
         snapshot_id,
         snapshot,
@@ -131,13 +131,12 @@ pub async fn plan_against_live(
 
 /// The snapshot to restore (`id`, or the latest) with its content.
 async fn snapshot(
-    state: &AppState,
+    store: &Store,
     server: &str,
     id: Option<i64>,
 ) -> Result<(i64, StructureContent), RestoreError> {
     let server_id = server.to_owned();
-    let found = state
-        .store
+    let found = store
         .read(move |tx| {
             let meta = match id {
                 Some(id) => snapshots::get(tx, &server_id, id)?,
@@ -164,13 +163,9 @@ async fn snapshot(
     })
 }
 
-async fn running(state: &AppState, server: &str) -> Result<(), RestoreError> {
+async fn running(store: &Store, server: &str) -> Result<(), RestoreError> {
     let id = server.to_owned();
-    match state
-        .store
-        .read(move |tx| stored::unfinished_of(tx, &id))
-        .await?
-    {
+    match store.read(move |tx| stored::unfinished_of(tx, &id)).await? {
         Some(job) => Err(RestoreError::Busy {
             server: server.to_owned(),
             job,
@@ -180,46 +175,44 @@ async fn running(state: &AppState, server: &str) -> Result<(), RestoreError> {
 }
 
 async fn prepare(
-    state: &AppState,
+    cx: &Context,
     server: &Server,
     snapshot_id: Option<i64>,
 ) -> Result<(StructureContent, RestorePlan), RestoreError> {
     // Without a connection nothing can be restored, whatever the snapshots.
-    let platform = connect(state, &server.id, server.platform)
+    let platform = connect(cx, &server.id, server.platform)
         .await?
         .ok_or_else(|| RestoreError::NotConnected(server.id.clone()))?;
-    let (snapshot_id, content) = snapshot(state, &server.id, snapshot_id).await?;
+    let (snapshot_id, content) = snapshot(&cx.store, &server.id, snapshot_id).await?;
     let (plan, _) =
-        plan_against_live(state, server, platform.as_ref(), snapshot_id, &content).await?;
+        plan_against_live(&cx.store, server, platform.as_ref(), snapshot_id, &content).await?;
     Ok((content, plan))
 }
 
 /// What restoring `snapshot_id` (or the latest) would do now; changes nothing.
 pub async fn dry_run(
-    state: &AppState,
+    cx: &Context,
     server: &Server,
     snapshot_id: Option<i64>,
 ) -> Result<RestorePlan, RestoreError> {
-    prepare(state, server, snapshot_id)
-        .await
-        .map(|(_, plan)| plan)
+    prepare(cx, server, snapshot_id).await.map(|(_, plan)| plan)
 }
 
 /// Plans the restore and records it as a queued job, which the worker
 /// starts at once.
 pub async fn start(
-    state: &AppState,
+    cx: &Context,
     server: &Server,
     snapshot_id: Option<i64>,
     actor: String,
 ) -> Result<RestoreJob, RestoreError> {
-    running(state, &server.id).await?;
-    let (content, plan) = prepare(state, server, snapshot_id).await?;
+    running(&cx.store, &server.id).await?;
+    let (content, plan) = prepare(cx, server, snapshot_id).await?;
     let server_id = server.id.clone();
-    let created_at = state.clock.now_unix();
+    let created_at = cx.clock.now_unix();
     // Checked again in the transaction that records the job: two requests
     // racing past the first check record one job.
-    let recorded = state
+    let recorded = cx
         .store
         .write(move |tx| {
             if let Some(job) = stored::unfinished_of(tx, &server_id)? {
@@ -242,6 +235,6 @@ pub async fn start(
         server: server.id.clone(),
         job,
     })?;
-    state.restore_wake.notify_one();
+    cx.wake.notify_one();
     Ok(job)
 }

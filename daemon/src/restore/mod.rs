@@ -14,5 +14,33 @@ pub mod mentions;
 pub mod plan;
 pub mod run;
 
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::clock::Clock;
+use crate::coordination::Exclusive;
+use crate::platform::PlatformClients;
+use crate::store::Store;
+
+/// What restores use of the daemon: the store, the clock, the platforms,
+/// the one restore runner and the worker's wake-up. Cheap to clone
+/// (`AppState::restore` builds it).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The database.
+    pub store: Store,
+    /// Where "now" comes from.
+    pub clock: Clock,
+    /// The daemon's platform clients (a restore waits longer for rate
+    /// limits: [`job::restore_clients`]).
+    pub platforms: PlatformClients,
+    /// One runner carries out the jobs
+    /// ([`crate::coordination::Coordination::restore_runner`]).
+    pub runner: Arc<dyn Exclusive>,
+    /// Wakes the restore worker when a job is accepted.
+    pub wake: Arc<Notify>,
+}
+
 #[cfg(test)]
 mod plan_tests;

@@ -37,9 +37,9 @@ use modctl_types::snapshot::{
     TelegramStructure,
 };
 
+use super::Context;
 use super::job::{self, RestoreError};
 use super::mentions::{remap_mentions, topics_to_fix};
-use crate::AppState;
 use crate::platform::apply::BotStanding;
 use crate::platform::{Connected, PlatformError};
 use crate::store::StoreError;
@@ -52,27 +52,26 @@ const ADMINISTRATOR: u64 = 1 << 3;
 
 /// Runs every queued or unfinished job to its end, oldest first; returns how
 /// many were run. One runner at a time: a second caller waits for the first.
-pub async fn run_due(state: &AppState) -> Result<usize, StoreError> {
-    let _runner = state.coordination.restore_runner.hold().await;
-    let jobs = state.store.read(stored::unfinished).await?;
+pub async fn run_due(cx: &Context) -> Result<usize, StoreError> {
+    let _runner = cx.runner.hold().await;
+    let jobs = cx.store.read(stored::unfinished).await?;
     for &id in &jobs {
-        run(state, id).await?;
+        run(cx, id).await?;
     }
     Ok(jobs.len())
 }
 
 /// Runs (or resumes) job `id` to its end.
-async fn run(state: &AppState, id: i64) -> Result<(), StoreError> {
-    let Some(job) = state.store.read(move |tx| stored::load(tx, id)).await? else {
+async fn run(cx: &Context, id: i64) -> Result<(), StoreError> {
+    let Some(job) = cx.store.read(move |tx| stored::load(tx, id)).await? else {
         return Ok(());
     };
-    let now = state.clock.now_unix();
+    let now = cx.clock.now_unix();
     let server_id = job.server_id.clone();
-    state
-        .store
+    cx.store
         .write(move |tx| stored::set_state(tx, id, JobState::Running, None, None, now))
         .await?;
-    let (state_now, detail) = match execute(state, job).await {
+    let (state_now, detail) = match execute(cx, job).await {
         Ok(()) => (JobState::Done, None),
         Err(Stop::Store(e)) => return Err(e),
         Err(Stop::Failed(detail)) => (JobState::Failed, Some(detail)),
@@ -80,9 +79,8 @@ async fn run(state: &AppState, id: i64) -> Result<(), StoreError> {
     if let Some(detail) = &detail {
         tracing::warn!(job = id, detail, "restore job failed");
     }
-    let now = state.clock.now_unix();
-    state
-        .store
+    let now = cx.clock.now_unix();
+    cx.store
         .write(move |tx| {
             let url = webhooks::wanted(tx, &server_id, WebhookEvent::SnapshotRestored)?;
             stored::set_state(tx, id, state_now, detail.as_deref(), url.as_deref(), now)
@@ -113,26 +111,26 @@ impl From<RestoreError> for Stop {
     }
 }
 
-async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
+async fn execute(cx: &Context, job: JobRun) -> Result<(), Stop> {
     let server_id = job.server_id.clone();
-    let server = state
+    let server = cx
         .store
         .read(move |tx| servers::find(tx, &server_id))
         .await?
         .map(|record| record.server)
         .ok_or_else(|| Stop::Failed(format!("server {} is no longer claimed", job.server_id)))?;
-    let platform = job::connect(state, &server.id, server.platform)
+    let platform = job::connect(cx, &server.id, server.platform)
         .await?
         .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
     let (fresh, bot) = job::plan_against_live(
-        state,
+        &cx.store,
         &server,
         platform.as_ref(),
         job.snapshot_id,
         &job.content,
     )
     .await?;
-    let mut runner = Runner::new(state, &server, platform, job, fresh.items, bot);
+    let mut runner = Runner::new(cx, &server, platform, job, fresh.items, bot);
     let worked = runner.work().await;
     if let Err(Stop::Store(e)) = worked {
         return Err(Stop::Store(e));
@@ -144,7 +142,7 @@ async fn execute(state: &AppState, job: JobRun) -> Result<(), Stop> {
 }
 
 struct Runner<'a> {
-    state: &'a AppState,
+    cx: &'a Context,
     server: &'a Server,
     platform: Box<dyn Connected>,
     job: JobRun,
@@ -160,7 +158,7 @@ struct Runner<'a> {
 
 impl<'a> Runner<'a> {
     fn new(
-        state: &'a AppState,
+        cx: &'a Context,
         server: &'a Server,
         platform: Box<dyn Connected>,
         job: JobRun,
@@ -180,7 +178,7 @@ impl<'a> Runner<'a> {
         }
         let reason = format!("modctl: restore of structure snapshot {}", job.snapshot_id);
         Runner {
-            state,
+            cx,
             server,
             platform,
             fresh: fresh
@@ -233,10 +231,10 @@ impl<'a> Runner<'a> {
         let (job_id, server_id) = (self.job.id, self.server.id.clone());
         let actor = self.job.actor.clone();
         let resolved = self.resolved.clone();
-        let secrets = self.state.store.secrets().clone();
-        let now = self.state.clock.now_unix();
+        let secrets = self.cx.store.secrets().clone();
+        let now = self.cx.clock.now_unix();
         let remapped = self
-            .state
+            .cx
             .store
             .write(move |tx| {
                 let mut sections = config::load(tx, &server_id)?.sections;
@@ -321,7 +319,7 @@ impl<'a> Runner<'a> {
         let (job_id, seq) = (self.job.id, item.seq);
         let server = self.server.id.clone();
         let snapshot_id = item.planned.snapshot_id.clone();
-        self.state
+        self.cx
             .store
             .write(move |tx| {
                 stored::record_item(
@@ -582,7 +580,7 @@ impl<'a> Runner<'a> {
     async fn positioned(&mut self) -> Result<(), Stop> {
         self.job.roles_positioned = true;
         let id = self.job.id;
-        self.state
+        self.cx
             .store
             .write(move |tx| stored::set_roles_positioned(tx, id))
             .await?;
