@@ -226,6 +226,23 @@ fn the_store_depends_on_no_domain_module() {
 }
 
 #[test]
+fn the_platform_adapters_depend_on_no_domain_module() {
+    // The adapters speak the platforms' protocols in their own types and
+    // the store's (the events they decode, the simulator's tables); the
+    // rules that use them sit above. `coordination` is below them too: the
+    // interfaces of what several daemons would share (rate limits).
+    let report = scan(
+        |file| !file.starts_with("platform"),
+        |source| store_reaches(source, &["platform", "coordination"]),
+    );
+    assert!(
+        report.is_empty(),
+        "the platform adapters may only use their own modules, the store, the clock, coordination and wire types:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
 fn only_the_clock_reads_the_time_of_day() {
     // Where a system clock is made: the clock itself; `AppState`'s
     // default (`lib.rs`); the operator's commands, which run without an

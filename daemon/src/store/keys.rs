@@ -6,8 +6,6 @@ use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, timestamp};
 
-const MAX_LABEL_LEN: usize = 100;
-
 /// A new key as the store keeps it: its public id and the hash of its
 /// secret, never the secret (see [`crate::api_key::NewKey::hashed`]).
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +55,8 @@ pub struct KeyWithHash {
     pub requests_per_minute: Option<u32>,
 }
 
-/// Stores a freshly generated key for `team_id`, created at `now` (unix seconds).
+/// Stores a freshly generated key for `team_id`, created at `now` (unix
+/// seconds); its label is as long as the operator's command allows.
 pub fn insert(
     tx: &Tx<'_>,
     key: Hashed<'_>,
@@ -67,13 +66,6 @@ pub fn insert(
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<(), StoreError> {
-    if let Some(label) = label
-        && label.chars().count() > MAX_LABEL_LEN
-    {
-        return Err(StoreError::Invalid(format!(
-            "label is too long: use at most {MAX_LABEL_LEN} characters"
-        )));
-    }
     tx.sql.execute(
         "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -6,11 +6,9 @@ use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
 
-const MAX_NAME_LEN: usize = 64;
-
-/// Creates a team at `now` (unix seconds); names are unique.
+/// Creates a team at `now` (unix seconds); names are unique (what a name
+/// may be is the operator's command's rule, `operator::accounts`).
 pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, StoreError> {
-    validate_name(name)?;
     if find_by_name(tx, name)?.is_some() {
         return Err(StoreError::Conflict(format!(
             "team `{name}` already exists"
@@ -120,11 +118,7 @@ pub fn find_by_name(tx: &Tx<'_>, name: &str) -> Result<Option<Team>, StoreError>
 
 /// The team called `name`, or a not-found error naming it.
 pub fn get_by_name(tx: &Tx<'_>, name: &str) -> Result<Team, StoreError> {
-    find_by_name(tx, name)?.ok_or_else(|| {
-        StoreError::NotFound(format!(
-            "no team named `{name}`: create it with `modctld team create {name}`"
-        ))
-    })
+    find_by_name(tx, name)?.ok_or_else(|| StoreError::NotFound(format!("no team named `{name}`")))
 }
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
@@ -135,19 +129,4 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
         // The CHECK constraint only admits known plans.
         plan: plan.parse().unwrap_or(Plan::Free),
     })
-}
-
-fn validate_name(name: &str) -> Result<(), StoreError> {
-    let ok = !name.is_empty()
-        && name.len() <= MAX_NAME_LEN
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(StoreError::Invalid(format!(
-            "invalid team name `{name}`: use 1 to {MAX_NAME_LEN} letters, digits, `-`, `_` or `.`"
-        )))
-    }
 }
