@@ -24,8 +24,8 @@ pub enum Claim {
     /// Used before for the same request by a daemon older than this store
     /// version, which kept the response itself (JSON).
     ReplayStored(String),
-    /// Used before for another request: the message says so.
-    Refused(String),
+    /// Used before for another request (a different fingerprint).
+    Refused,
 }
 
 /// Claims `key` of API key `key_id` for a request with `fingerprint`,
@@ -52,9 +52,7 @@ pub fn claim(
         .optional()?;
     Ok(match existing {
         None => Claim::New,
-        Some((stored, _, _)) if stored != fingerprint => Claim::Refused(format!(
-            "Idempotency-Key `{key}` was already used for a different request: use a new key for a new request"
-        )),
+        Some((stored, _, _)) if stored != fingerprint => Claim::Refused,
         Some((_, Some(case_id), _)) => Claim::Replay(case_id),
         Some((_, None, Some(response))) => Claim::ReplayStored(response),
         // Only a daemon older than this store version left such rows (a claim
