@@ -23,8 +23,8 @@ use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
 use modctl_types::moderation::{Action, CaseSource};
 use rusqlite::params;
 
-use super::StoreError;
 use super::ranking::{self, Rollup};
+use super::{StoreError, scalar};
 use crate::store::days;
 
 /// A case as the rollup counts it.
@@ -159,7 +159,7 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
         )?
         .query_row(
             params![server_id, from - (to - from + 1), from - 1],
-            |row| row.get::<_, i64>(0),
+            scalar::<i64>,
         )?
         .max(0) as u64;
     static SQL: LazyLock<String> = LazyLock::new(|| {
@@ -169,23 +169,25 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
             count_columns().collect::<Vec<_>>().join(", ")
         )
     });
+    static COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
     let mut stmt = tx.sql.prepare_cached(&SQL)?;
     let mut rows = stmt.query(params![server_id, from, to])?;
-    let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+    let count =
+        |row: &rusqlite::Row<'_>, name: &str| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
     // The window's sums per count column, in [`counted`]'s order: turned
     // into maps once, at the end, not a key allocated per day.
     let mut sums = [0u64; Action::ALL.len() + CaseSource::ALL.len()];
     while let Some(row) = rows.next()? {
-        let day: i64 = row.get(0)?;
+        let day: i64 = row.get("day")?;
         let Some(entry) = daily.get_mut((day - from) as usize) else {
             continue;
         };
-        entry.cases = count(row, 1)?;
-        entry.applied = count(row, 2)?;
+        entry.cases = count(row, "cases")?;
+        entry.applied = count(row, "applied")?;
         totals.cases += entry.cases;
         totals.applied += entry.applied;
-        for (i, (field, value)) in counted().enumerate() {
-            let n = count(row, 3 + i)?;
+        for (i, ((field, value), column)) in counted().zip(COLUMNS.iter()).enumerate() {
+            let n = count(row, column)?;
             if n > 0 {
                 by_field(field, &mut entry.by_action, &mut entry.by_source)
                     .insert(value.to_owned(), n);
@@ -267,6 +269,6 @@ pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
     Ok(tx.sql.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],
-        |row| row.get::<_, i64>(0),
+        scalar::<i64>,
     )? as usize)
 }
