@@ -128,7 +128,10 @@ fn clock_reads(source: &str) -> Vec<String> {
 /// map's or a slice's `get` has one), when its receiver is called `row` or
 /// `r` (as every row of the store is), or when it is given a number (a
 /// slice's `get(0)` is `first()` for clippy anyway). Such a read passes
-/// when it names its column: a string literal, or a name handed down to a
+/// when it names its column: a string literal; or where a lookup by name
+/// found the column, a field of a value called `columns`
+/// (`row.get(columns.number)`: a listing finds its columns once, not for
+/// every row, see `store::cases::CaseColumns`); or either handed down to a
 /// helper in a variable called `name` or `column`. The one read by index
 /// allowed is the `row.get(0)` of `fn scalar` (`store/mod.rs`), which debug
 /// builds check is given one-column rows only. What this misses: a row
@@ -195,7 +198,11 @@ fn index_reads(source: &str) -> Vec<String> {
             || generics.contains(',')
             || ["row", "r"].contains(&receiver.as_str())
             || number;
+        let found_by_name = argument
+            .strip_prefix("columns.")
+            .is_some_and(|field| field.starts_with(|c: char| c.is_ascii_lowercase()));
         let by_name = argument.starts_with('"')
+            || found_by_name
             || (whole_word && ["name", "column"].contains(&word.as_str()));
         let line = text[..dot].matches('\n').count();
         let in_scalar = scalar_body
@@ -396,17 +403,20 @@ let g = row.get::<_, i64>(
     1,
 )?;
 let t: (i64, String) = row.try_into()?;
+let u = row.get(column + 1)?;
 fn scalar<T: FromSql>(row: &Row<'_>) -> rusqlite::Result<T> {
     row.get(1)
 }
 "#;
     let found = index_reads(bad);
-    assert_eq!(found.len(), 9, "{found:#?}");
+    assert_eq!(found.len(), 10, "{found:#?}");
     let fine = r#"
 let a = row.get("number")?;
 let b = row.get::<_, Option<i64>>("expires_at")?.map(timestamp);
 let c = row.get_ref("action")?.as_str()?;
 let count = |name| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
+let id = row.get(columns.number)?;
+let source = row.get_ref(columns.source)?.as_str()?;
 let d = days.get(&day);
 let e = sums.get(CaseSource::Escalation.as_str());
 let f = TimeZone::get(&zone);

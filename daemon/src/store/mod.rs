@@ -646,20 +646,24 @@ pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
     row.get(0)
 }
 
-/// Column `name` of `row`, parsed from its text (the enum columns), read
-/// from SQLite's own bytes: a `String` for each would be an allocation per
-/// row for nothing. Text that does not parse is a conversion failure of
-/// that column.
-pub(in crate::store) fn parsed<T>(row: &rusqlite::Row<'_>, name: &str) -> rusqlite::Result<T>
+/// `column` of `row` (its name, or where a lookup by name found it), parsed
+/// from its text (the enum columns), read from SQLite's own bytes: a
+/// `String` for each would be an allocation per row for nothing. Text that
+/// does not parse is a conversion failure of that column.
+pub(in crate::store) fn parsed<T, I>(row: &rusqlite::Row<'_>, column: I) -> rusqlite::Result<T>
 where
     T: std::str::FromStr,
     T::Err: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: rusqlite::RowIndex + Copy,
 {
     let failure = |e: Box<dyn std::error::Error + Send + Sync>| {
-        let column = row.as_ref().column_index(name).unwrap_or_default();
+        let column = column.idx(row.as_ref()).unwrap_or_default();
         rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e)
     };
-    let text = row.get_ref(name)?.as_str().map_err(|e| failure(e.into()))?;
+    let text = row
+        .get_ref(column)?
+        .as_str()
+        .map_err(|e| failure(e.into()))?;
     text.parse().map_err(|e: T::Err| failure(e.into()))
 }
 

@@ -14,7 +14,7 @@
 use crate::store::Tx;
 use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
-use modctl_types::{Plan, Platform, Server};
+use modctl_types::{Plan, Server};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, parsed, scalar, servers, timestamp, webhooks};
@@ -53,9 +53,9 @@ impl FromRow for SnapshotMeta {
         Ok(SnapshotMeta {
             id: row.get("id")?,
             server_id: row.get("server_id")?,
-            platform: parsed::<Platform>(row, "platform")?,
+            platform: parsed(row, "platform")?,
             captured_at: timestamp(row.get("captured_at")?),
-            source: parsed::<SnapshotSource>(row, "source")?,
+            source: parsed(row, "source")?,
             actor: row.get("actor")?,
             content_hash: row.get("content_hash")?,
             size_bytes: row.get::<_, i64>("size_bytes")?.try_into().unwrap_or(0),
@@ -269,6 +269,7 @@ mod tests {
 
     use super::*;
     use crate::store::{Store, servers, teams};
+    use modctl_types::Platform;
 
     const GUILD: &str = "100000000000000001";
     const OTHER: &str = "100000000000000002";

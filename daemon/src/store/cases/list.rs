@@ -7,8 +7,8 @@ use modctl_types::moderation::{Action, Case};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params};
 
-use super::{CASE_COLUMNS, StoreError};
-use crate::store::{FromRow, scalar};
+use super::{CASE_COLUMNS, CaseColumns, StoreError};
+use crate::store::scalar;
 
 /// Which cases a listing wants; every field narrows it.
 #[derive(Debug, Clone, Default)]
@@ -191,6 +191,7 @@ fn walk(
         return Ok(());
     }
     let mut statement = tx.sql.prepare_cached(sql)?;
+    let mut columns = None;
     let rows = statement
         .query_map(
             params![
@@ -205,7 +206,13 @@ fn walk(
                 filter.since.unwrap_or(i64::MIN),
                 filter.until.unwrap_or(i64::MAX),
             ],
-            Case::from_row,
+            |row| {
+                // Found once for the walk, not for every row.
+                if columns.is_none() {
+                    columns = Some(CaseColumns::of(row.as_ref())?);
+                }
+                columns.as_ref().expect("just found").read(row)
+            },
         )?
         .take(wanted);
     for row in rows {
