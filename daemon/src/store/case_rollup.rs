@@ -60,6 +60,16 @@ fn count_columns() -> impl Iterator<Item = String> {
     counted().map(|(field, value)| format!("{field}_{value}"))
 }
 
+/// Where the columns of a `case_day_counts` row are in a statement's rows,
+/// found by name.
+struct DayColumns {
+    day: usize,
+    cases: usize,
+    applied: usize,
+    /// The count columns, in [`counted`]'s order.
+    counts: Vec<usize>,
+}
+
 /// Counts a case just inserted.
 pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
     // ?3 applied, ?4 the action, ?5 the source: each column adds 1 or 0.
@@ -169,24 +179,34 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
             count_columns().collect::<Vec<_>>().join(", ")
         )
     });
-    static COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
+    static COUNT_COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
     let mut stmt = tx.sql.prepare_cached(&SQL)?;
+    // Found by name once, not for each of up to a year of rows.
+    let columns = DayColumns {
+        day: stmt.column_index("day")?,
+        cases: stmt.column_index("cases")?,
+        applied: stmt.column_index("applied")?,
+        counts: COUNT_COLUMNS
+            .iter()
+            .map(|name| stmt.column_index(name))
+            .collect::<rusqlite::Result<_>>()?,
+    };
     let mut rows = stmt.query(params![server_id, from, to])?;
     let count =
-        |row: &rusqlite::Row<'_>, name: &str| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
+        |row: &rusqlite::Row<'_>, column: usize| row.get::<_, i64>(column).map(|n| n.max(0) as u64);
     // The window's sums per count column, in [`counted`]'s order: turned
     // into maps once, at the end, not a key allocated per day.
     let mut sums = [0u64; Action::ALL.len() + CaseSource::ALL.len()];
     while let Some(row) = rows.next()? {
-        let day: i64 = row.get("day")?;
+        let day: i64 = row.get(columns.day)?;
         let Some(entry) = daily.get_mut((day - from) as usize) else {
             continue;
         };
-        entry.cases = count(row, "cases")?;
-        entry.applied = count(row, "applied")?;
+        entry.cases = count(row, columns.cases)?;
+        entry.applied = count(row, columns.applied)?;
         totals.cases += entry.cases;
         totals.applied += entry.applied;
-        for (i, ((field, value), column)) in counted().zip(COLUMNS.iter()).enumerate() {
+        for (i, ((field, value), &column)) in counted().zip(&columns.counts).enumerate() {
             let n = count(row, column)?;
             if n > 0 {
                 by_field(field, &mut entry.by_action, &mut entry.by_source)
