@@ -37,7 +37,10 @@
 //! the store is the only code that knows SQL or rusqlite (issue #24; a test,
 //! `crate::source_rules`, holds every other file of the daemon to it), so callers
 //! say what they want (`cases::insert(tx, ...)`) and get domain types back,
-//! and a second engine under the same functions changes no caller. Those
+//! and a second engine under the same functions changes no caller. Rows are
+//! read by column name, each stored type's in one place (`FromRow`, with
+//! the column list its queries select), so no query's columns can shift
+//! what another column is read as. Those
 //! that store or read a secret also take the [`Secrets`] the store holds
 //! ([`Store::secrets`]), explicitly, so a query that touches a secret says so.
 //!
@@ -623,7 +626,8 @@ pub fn timestamp(seconds: i64) -> jiff::Timestamp {
 /// [`FromRow::COLUMNS`], so what they select and what
 /// [`FromRow::from_row`] reads cannot drift apart; a query may select more
 /// columns than these, each read by its own name (`crate::source_rules`
-/// holds the store to reading rows by name, but through [`scalar`]).
+/// holds the store to reading rows by name; by index only through
+/// [`scalar`]).
 pub(in crate::store) trait FromRow: Sized {
     /// The columns `from_row` reads, as a `SELECT` (or `RETURNING`) lists
     /// them; computed ones carry an `AS` name.
