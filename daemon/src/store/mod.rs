@@ -40,9 +40,9 @@
 //! and a second engine under the same functions changes no caller. Rows are
 //! read by column name, each stored type's in one place (`FromRow`, with
 //! the column list its queries select), so no query's columns can shift
-//! what another column is read as. Those
-//! that store or read a secret also take the [`Secrets`] the store holds
-//! ([`Store::secrets`]), explicitly, so a query that touches a secret says so.
+//! what another column is read as. Those that store or read a secret also
+//! take the [`Secrets`] the store holds ([`Store::secrets`]), explicitly, so
+//! a query that touches a secret says so.
 //!
 //! Confidentiality at rest: the database directory (when the store creates
 //! it) is 0700 and the database, `-wal` and `-shm` files are 0600 (`files`).
