@@ -43,11 +43,16 @@ pub fn claim(
     let existing: Option<(String, Option<i64>, Option<String>)> = tx
         .sql
         .prepare_cached(
-            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id), response
+            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
+                    response
              FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
         )?
         .query_row([key_id, key], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((
+                row.get("fingerprint")?,
+                row.get("case_number")?,
+                row.get("response")?,
+            ))
         })
         .optional()?;
     Ok(match existing {
