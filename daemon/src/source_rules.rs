@@ -12,6 +12,10 @@
 //!   ...) hold the whole state; domain modules take what they use (a store,
 //!   a clock, the platforms, or their own `Context`), so each can be tested
 //!   without the whole application.
+//! - rows by name: the store reads a row's columns by name (a type's in its
+//!   one `FromRow` mapping), never by index, but the one column of a scalar
+//!   query, through `store::scalar`; so a column added to or moved in a
+//!   `SELECT` cannot shift what another column is read as.
 
 use std::path::{Path, PathBuf};
 
@@ -154,6 +158,124 @@ const WIRING: [&str; 11] = [
     "moderation/expiry.rs",
 ];
 
+/// Where `source` (a file of the store) reads a row by index rather than by
+/// column name: `row.get(3)`, `r.get(0)`, `row.get::<_, i64>(at + 6)`,
+/// `row.get_ref(i)`, a row turned into a tuple (`row.try_into()`).
+///
+/// The text does not say which values are rows, so a call counts as a read
+/// of a row when it is one of `Row`'s own getters (`get_ref`, `get_unwrap`,
+/// `get_ref_unwrap`), when it names two type parameters (`get::<_, T>`: a
+/// map's or a slice's `get` has one), when its receiver is called `row` or
+/// `r` (as every row of the store is), or when it is given a number (a
+/// slice's `get(0)` is `first()` for clippy anyway). Such a read passes
+/// when it names its column: a string literal; or where a lookup by name
+/// found the column, a field of a value called `columns`
+/// (`row.get(columns.number)`: a listing finds its columns once, not for
+/// every row, see `store::cases::CaseColumns`); or either handed down to a
+/// helper in a variable called `name` or `column`. The one read by index
+/// allowed is the `row.get(0)` of `fn scalar` (`store/mod.rs`), which debug
+/// builds check is given one-column rows only. What this misses: a row
+/// bound under another name and read through a variable
+/// (`x.get(i)`), or a variable called `name` that holds a number; those are
+/// left to review.
+fn index_reads(source: &str) -> Vec<String> {
+    const GETTERS: [&str; 4] = ["get", "get_ref", "get_unwrap", "get_ref_unwrap"];
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let lines: Vec<&str> = source.lines().collect();
+    let text: String = lines.iter().map(|l| code(l)).collect::<Vec<_>>().join("\n");
+    // The body of `fn scalar`: from its signature to its closing brace.
+    let scalar_body = lines
+        .iter()
+        .position(|l| code(l).contains("fn scalar<"))
+        .map(|start| {
+            let end = lines[start..]
+                .iter()
+                .position(|l| *l == "}")
+                .map_or(lines.len(), |n| start + n);
+            start..end
+        });
+    let mut found = Vec::new();
+    for (dot, _) in text.match_indices('.') {
+        let after = &text[dot + 1..];
+        let method: String = after.chars().take_while(|&c| ident(c)).collect();
+        if !GETTERS.contains(&method.as_str()) {
+            continue;
+        }
+        let mut rest = &after[method.len()..];
+        // Type parameters, `::<_, Option<i64>>`, nested brackets and all.
+        let mut generics = "";
+        if let Some(turbofish) = rest.strip_prefix("::<") {
+            let mut depth = 1;
+            let Some(end) = turbofish.find(|c| {
+                depth += match c {
+                    '<' => 1,
+                    '>' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            }) else {
+                continue;
+            };
+            generics = &turbofish[..end];
+            rest = &turbofish[end + 1..];
+        }
+        let Some(argument) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let argument = argument.trim_start();
+        let receiver: String = text[..dot]
+            .chars()
+            .rev()
+            .take_while(|&c| ident(c))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let word: String = argument.chars().take_while(|&c| ident(c)).collect();
+        let whole_word = argument[word.len()..].trim_start().starts_with([')', ',']);
+        let number = !word.is_empty() && whole_word && word.chars().all(|c| c.is_ascii_digit());
+        let of_a_row = method != "get"
+            || generics.contains(',')
+            || ["row", "r"].contains(&receiver.as_str())
+            || number;
+        let found_by_name = argument
+            .strip_prefix("columns.")
+            .is_some_and(|field| field.starts_with(|c: char| c.is_ascii_lowercase()));
+        let by_name = argument.starts_with('"')
+            || found_by_name
+            || (whole_word && ["name", "column"].contains(&word.as_str()));
+        let line = text[..dot].matches('\n').count();
+        let in_scalar = scalar_body
+            .as_ref()
+            .is_some_and(|body| body.contains(&line));
+        if of_a_row && !by_name && !(in_scalar && word == "0" && whole_word) {
+            found.push(format!(
+                "line {}: reads a row by index: {}",
+                line + 1,
+                lines[line].trim()
+            ));
+        }
+    }
+    for (n, line) in lines.iter().enumerate() {
+        if [
+            "row.try_into()",
+            "r.try_into()",
+            "try_from(row)",
+            "try_from(r)",
+        ]
+        .iter()
+        .any(|tuple| code(line).contains(tuple))
+        {
+            found.push(format!(
+                "line {}: reads a row by position: {}",
+                n + 1,
+                line.trim()
+            ));
+        }
+    }
+    found
+}
+
 /// Every `.rs` file under the daemon's `src/` but those `skip` says to,
 /// with what `check` finds in it, as report lines.
 fn scan(skip: impl Fn(&Path) -> bool, check: impl Fn(&str) -> Vec<String>) -> Vec<String> {
@@ -226,6 +348,23 @@ fn the_store_depends_on_no_domain_module() {
 }
 
 #[test]
+fn the_platform_adapters_depend_on_no_domain_module() {
+    // The adapters speak the platforms' protocols in their own types and
+    // the store's (the events they decode, the simulator's tables); the
+    // rules that use them sit above. `coordination` is below them too: the
+    // interfaces of what several daemons would share (rate limits).
+    let report = scan(
+        |file| !file.starts_with("platform"),
+        |source| store_reaches(source, &["platform", "coordination"]),
+    );
+    assert!(
+        report.is_empty(),
+        "the platform adapters may only use their own modules, the store, the clock, coordination and wire types:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
 fn only_the_clock_reads_the_time_of_day() {
     // Where a system clock is made: the clock itself; `AppState`'s
     // default (`lib.rs`); the operator's commands, which run without an
@@ -271,6 +410,17 @@ fn only_the_wiring_names_app_state() {
     for wiring in WIRING {
         assert!(src.join(wiring).exists(), "{wiring} is in WIRING but gone");
     }
+}
+
+#[test]
+fn the_store_reads_rows_by_column_name() {
+    let report = scan(|file| !file.starts_with("store"), index_reads);
+    assert!(
+        report.is_empty(),
+        "read these columns by name (`row.get(\"number\")`, a type's in its `FromRow`), \
+         or a one-column query's value through `store::scalar`:\n{}",
+        report.join("\n")
+    );
 }
 
 #[test]
@@ -322,4 +472,45 @@ fn the_app_state_check_finds_the_state_but_not_words_about_it() {
     let fine = "//! kept in [`crate::AppState`]\n/// ([`AppState::abandon`])\n\
                 let app_state = 1; // AppState\nstruct AppStates;\nlet x = MyAppState::new();\n";
     assert_eq!(names_app_state(fine), Vec::<String>::new());
+}
+
+#[test]
+fn the_row_check_finds_reads_by_index_but_not_by_name() {
+    let bad = r#"
+let a = row.get(3)?;
+let b: i64 = r.get(0)?;
+let c = row.get::<_, Option<i64>>(at + 6)?.map(timestamp);
+let d = row.get_ref(i)?.as_str()?;
+stmt.query_row([], |row| Ok((row.get(0)?, row.get("x")?)));
+let f = other.get(2);
+let g = row.get::<_, i64>(
+    1,
+)?;
+let t: (i64, String) = row.try_into()?;
+let u = row.get(column + 1)?;
+fn scalar<T: FromSql>(row: &Row<'_>) -> rusqlite::Result<T> {
+    row.get(1)
+}
+"#;
+    let found = index_reads(bad);
+    assert_eq!(found.len(), 10, "{found:#?}");
+    let fine = r#"
+let a = row.get("number")?;
+let b = row.get::<_, Option<i64>>("expires_at")?.map(timestamp);
+let c = row.get_ref("action")?.as_str()?;
+let count = |name| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
+let id = row.get(columns.number)?;
+let source = row.get_ref(columns.source)?.as_str()?;
+let d = days.get(&day);
+let e = sums.get(CaseSource::Escalation.as_str());
+let f = TimeZone::get(&zone);
+// row.get(3) in a comment
+stmt.query_row([id], scalar)?;
+pub(in crate::store) fn scalar<T: FromSql>(
+    row: &Row<'_>,
+) -> rusqlite::Result<T> {
+    row.get(0)
+}
+"#;
+    assert_eq!(index_reads(fine), Vec::<String>::new());
 }

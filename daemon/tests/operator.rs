@@ -72,7 +72,7 @@ fn operator_errors_exit_non_zero_with_one_line() {
         (vec!["team", "create", "no spaces"], "invalid team name"),
         (
             vec!["key", "create", "--team", "nobody", "--scopes", "read"],
-            "no team named `nobody`",
+            "no team named `nobody`: create it with `modctld team create nobody`",
         ),
         (
             vec![

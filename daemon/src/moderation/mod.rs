@@ -259,7 +259,11 @@ impl Begin {
                 Claim::New => {}
                 Claim::Replay(case_id) => return Ok(Begun::Replay(case_id)),
                 Claim::ReplayStored(response) => return Ok(Begun::ReplayStored(response)),
-                Claim::Refused(message) => return Err(ModerationError::Conflict(message)),
+                Claim::Refused => {
+                    return Err(ModerationError::Conflict(format!(
+                        "Idempotency-Key `{key}` was already used for a different request: use a new key for a new request"
+                    )));
+                }
             }
         }
         let server_id = self.server.id.as_str();

@@ -2,10 +2,44 @@
 //! manages (teams, their plans and rate limits; API keys).
 
 use super::*;
+use crate::store::StoreError;
+
+/// The longest team name, in bytes (ASCII only).
+const MAX_TEAM_NAME_LEN: usize = 64;
+
+/// The longest key label, in characters.
+const MAX_LABEL_LEN: usize = 100;
+
+/// A team name is 1 to 64 letters, digits, `-`, `_` or `.`: it is typed on
+/// command lines and shown in tables.
+fn check_team_name(name: &str) -> anyhow::Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_TEAM_NAME_LEN
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    anyhow::ensure!(
+        ok,
+        "invalid team name `{name}`: use 1 to {MAX_TEAM_NAME_LEN} letters, digits, `-`, `_` or `.`"
+    );
+    Ok(())
+}
+
+/// What went wrong looking up team `name`, with how to create it when it
+/// does not exist.
+pub(super) fn no_team_hint(name: &str) -> impl FnOnce(StoreError) -> anyhow::Error + '_ {
+    move |e| match e {
+        StoreError::NotFound(m) => {
+            anyhow::anyhow!("{m}: create it with `modctld team create {name}`")
+        }
+        e => e.into(),
+    }
+}
 
 pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<()> {
     match command {
         TeamCommand::Create { name, plan } => {
+            check_team_name(&name)?;
             let team = store
                 .write(move |tx| teams::create(tx, &name, plan, super::now()))
                 .await?;
@@ -13,8 +47,12 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
         }
         TeamCommand::SetPlan { name, plan } => {
             let team = store
-                .write(move |tx| teams::set_plan(tx, &name, plan))
-                .await?;
+                .write({
+                    let name = name.clone();
+                    move |tx| teams::set_plan(tx, &name, plan)
+                })
+                .await
+                .map_err(no_team_hint(&name))?;
             eprintln!("team {} is now on the {} plan", team.name, team.plan);
         }
         TeamCommand::SetRateLimit {
@@ -22,8 +60,12 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
             requests_per_minute: RateSetting(rate),
         } => {
             let team = store
-                .write(move |tx| teams::set_rate_limit(tx, &name, rate))
-                .await?;
+                .write({
+                    let name = name.clone();
+                    move |tx| teams::set_rate_limit(tx, &name, rate)
+                })
+                .await
+                .map_err(no_team_hint(&name))?;
             match rate {
                 Some(n) => eprintln!("keys of team {} may make {n} requests a minute", team.name),
                 None => eprintln!(
@@ -39,8 +81,12 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
             events_per_day: QuotaSetting(events),
         } => {
             let team = store
-                .write(move |tx| teams::set_activity_quota(tx, &name, events))
-                .await?;
+                .write({
+                    let name = name.clone();
+                    move |tx| teams::set_activity_quota(tx, &name, events)
+                })
+                .await
+                .map_err(no_team_hint(&name))?;
             match events {
                 Some(n) => eprintln!(
                     "batches of team {} may count {n} activity events a UTC day",
@@ -87,6 +133,7 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
         }
         KeyCommand::List { team } => {
             let now = super::now();
+            let name = team.clone().unwrap_or_default();
             let rows = store
                 .read(move |tx| {
                     let team_id = team
@@ -95,7 +142,8 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                         .map(|t| t.id);
                     keys::list(tx, team_id)
                 })
-                .await?;
+                .await
+                .map_err(no_team_hint(&name))?;
             print_rows(
                 &[
                     "KEY ID",
@@ -154,13 +202,19 @@ pub(crate) async fn create_key(
     label: Option<String>,
     expires_in_days: Option<u32>,
 ) -> anyhow::Result<api_key::NewKey> {
+    if let Some(label) = &label {
+        anyhow::ensure!(
+            label.chars().count() <= MAX_LABEL_LEN,
+            "label is too long: use at most {MAX_LABEL_LEN} characters"
+        );
+    }
     let key = api_key::generate();
     let stored = key.clone();
-    let team = team.to_owned();
+    let name = team.to_owned();
     let expires_at = expires_in_days.map(|days| super::now() + i64::from(days) * 86_400);
     store
         .write(move |tx| {
-            let team = teams::get_by_name(tx, &team)?;
+            let team = teams::get_by_name(tx, &name)?;
             keys::insert(
                 tx,
                 stored.hashed(),
@@ -171,7 +225,8 @@ pub(crate) async fn create_key(
                 super::now(),
             )
         })
-        .await?;
+        .await
+        .map_err(no_team_hint(team))?;
     Ok(key)
 }
 

@@ -22,7 +22,13 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     let team = teams::get_by_name(tx, &team)?;
                     crate::servers::claim(tx, team.id, platform, &id, &name, super::now())
                 })
-                .await?;
+                .await
+                .map_err(|e| match e {
+                    crate::servers::ClaimError::Store(e) => {
+                        super::accounts::no_team_hint(&team_name)(e)
+                    }
+                    e => e.into(),
+                })?;
             eprintln!(
                 "team {team_name} claimed {} server {} ({})",
                 server.platform, server.id, server.name

@@ -13,7 +13,7 @@
 //!   a webhook registered with `setWebhook`.
 //! - **Slack** posts them to the Events API request URL; nothing to call.
 //!
-//! The platforms' payloads are decoded into [`crate::activity::ActivityEvent`]s
+//! The platforms' payloads are decoded into [`crate::store::activity::ActivityEvent`]s
 //! by pure functions next to each adapter (`discord::gateway`,
 //! `slack::events`, `telegram::updates`): typed payload structs, where a
 //! field the count needs and the platform always sends is required (a

@@ -17,8 +17,8 @@ use modctl_types::activity::ActivityKind;
 use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::StoreError;
 use super::ranking;
+use super::{StoreError, scalar};
 use crate::store::days::DayFinder;
 
 /// How long per-member rows and remembered event ids are kept, in days, and
@@ -357,7 +357,7 @@ impl<'t> LongIds<'t> {
         let text_until = tx
             .sql
             .prepare_cached("SELECT day FROM activity_seen_long_text_until")?
-            .query_row([], |row| row.get(0))
+            .query_row([], scalar)
             .optional()?
             .unwrap_or(-1);
         Ok(LongIds {
@@ -538,7 +538,7 @@ pub fn quota_used(tx: &Tx<'_>, team_id: i64, day: i64) -> Result<u64, StoreError
     let used: Option<i64> = tx
         .sql
         .prepare_cached("SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2")?
-        .query_row(params![team_id, day], |row| row.get(0))
+        .query_row(params![team_id, day], scalar)
         .optional()?;
     Ok(used.unwrap_or(0).max(0) as u64)
 }
@@ -569,7 +569,7 @@ pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
     let servers: Vec<String> = tx
         .sql
         .prepare_cached("SELECT server_id FROM activity_servers")?
-        .query_map([], |row| row.get(0))?
+        .query_map([], scalar)?
         .collect::<rusqlite::Result<_>>()?;
     let mut deleted = 0;
     let mut members = tx
@@ -626,7 +626,7 @@ mod tests {
         tx.sql.query_row(
             "SELECT messages, active_members FROM activity_days WHERE server_id = ?1 AND day = ?2",
             params![GUILD, day],
-            |row| Ok((row.get(0)?, row.get(1)?)),
+            |row| Ok((row.get("messages")?, row.get("active_members")?)),
         )
         .unwrap()
     }
@@ -669,7 +669,7 @@ mod tests {
                 let u2: i64 = tx.sql.query_row(
                     "SELECT messages FROM activity_member_days WHERE user_id = 'u2'",
                     [],
-                    |row| row.get(0),
+                    scalar,
                 )?;
                 assert_eq!(u2, 2, "b once, then c");
                 Ok::<_, StoreError>(())
@@ -716,13 +716,13 @@ mod tests {
                 let digests: Vec<usize> = tx
                     .sql
                     .prepare("SELECT length(digest) FROM activity_seen_digests")?
-                    .query_map([], |row| row.get(0))?
+                    .query_map([], scalar)?
                     .collect::<rusqlite::Result<_>>()?;
                 assert_eq!(digests, [16, 16, 16]);
                 let longest_text: usize = tx.sql.query_row(
                     "SELECT max(length(event_id)) FROM activity_seen WHERE event_id != ?1",
                     [long(0)],
-                    |row| row.get(0),
+                    scalar,
                 )?;
                 assert_eq!(longest_text, MAX_TEXT_ID_BYTES);
                 Ok::<_, StoreError>(())

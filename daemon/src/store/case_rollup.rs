@@ -23,8 +23,8 @@ use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
 use modctl_types::moderation::{Action, CaseSource};
 use rusqlite::params;
 
-use super::StoreError;
 use super::ranking::{self, Rollup};
+use super::{StoreError, scalar};
 use crate::store::days;
 
 /// A case as the rollup counts it.
@@ -58,6 +58,16 @@ fn counted() -> impl Iterator<Item = (&'static str, &'static str)> {
 /// The count columns of `case_day_counts`, in [`counted`]'s order.
 fn count_columns() -> impl Iterator<Item = String> {
     counted().map(|(field, value)| format!("{field}_{value}"))
+}
+
+/// Where the columns of a `case_day_counts` row are in a statement's rows,
+/// found by name.
+struct DayColumns {
+    day: usize,
+    cases: usize,
+    applied: usize,
+    /// The count columns, in [`counted`]'s order.
+    counts: Vec<usize>,
 }
 
 /// Counts a case just inserted.
@@ -159,7 +169,7 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
         )?
         .query_row(
             params![server_id, from - (to - from + 1), from - 1],
-            |row| row.get::<_, i64>(0),
+            scalar::<i64>,
         )?
         .max(0) as u64;
     static SQL: LazyLock<String> = LazyLock::new(|| {
@@ -169,23 +179,35 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
             count_columns().collect::<Vec<_>>().join(", ")
         )
     });
+    static COUNT_COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
     let mut stmt = tx.sql.prepare_cached(&SQL)?;
+    // Found by name once, not for each of up to a year of rows.
+    let columns = DayColumns {
+        day: stmt.column_index("day")?,
+        cases: stmt.column_index("cases")?,
+        applied: stmt.column_index("applied")?,
+        counts: COUNT_COLUMNS
+            .iter()
+            .map(|name| stmt.column_index(name))
+            .collect::<rusqlite::Result<_>>()?,
+    };
     let mut rows = stmt.query(params![server_id, from, to])?;
-    let count = |row: &rusqlite::Row<'_>, i: usize| row.get::<_, i64>(i).map(|n| n.max(0) as u64);
+    let count =
+        |row: &rusqlite::Row<'_>, column: usize| row.get::<_, i64>(column).map(|n| n.max(0) as u64);
     // The window's sums per count column, in [`counted`]'s order: turned
     // into maps once, at the end, not a key allocated per day.
     let mut sums = [0u64; Action::ALL.len() + CaseSource::ALL.len()];
     while let Some(row) = rows.next()? {
-        let day: i64 = row.get(0)?;
+        let day: i64 = row.get(columns.day)?;
         let Some(entry) = daily.get_mut((day - from) as usize) else {
             continue;
         };
-        entry.cases = count(row, 1)?;
-        entry.applied = count(row, 2)?;
+        entry.cases = count(row, columns.cases)?;
+        entry.applied = count(row, columns.applied)?;
         totals.cases += entry.cases;
         totals.applied += entry.applied;
-        for (i, (field, value)) in counted().enumerate() {
-            let n = count(row, 3 + i)?;
+        for (i, ((field, value), &column)) in counted().zip(&columns.counts).enumerate() {
+            let n = count(row, column)?;
             if n > 0 {
                 by_field(field, &mut entry.by_action, &mut entry.by_source)
                     .insert(value.to_owned(), n);
@@ -267,6 +289,6 @@ pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
     Ok(tx.sql.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],
-        |row| row.get::<_, i64>(0),
+        scalar::<i64>,
     )? as usize)
 }

@@ -12,11 +12,11 @@ use modctl_types::Platform;
 use modctl_types::moderation::{
     Action, ActionResponse, Case, CaseSource, CaseState, Escalation, StrikeSummary,
 };
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, Statement, params};
 
 use modctl_types::config::WebhookEvent;
 
-use super::{StoreError, case_rollup, timestamp, webhooks};
+use super::{FromRow, StoreError, case_rollup, parsed, scalar, timestamp, webhooks};
 use crate::store::days::{DayFinder, server_timezone};
 
 mod list;
@@ -65,12 +65,95 @@ pub struct NewCase<'a> {
 // stays internal (the foreign keys of strikes, jails, idempotency keys and
 // linked cases point at it), so the linked case is read as its number (the
 // lookup skipped for the cases that link none, nearly all of a listing).
-const CASE_COLUMNS: &str =
-    "number, action, user_id, actor, reason, minutes, expires_at, delete_message_days,
-    applied, platform, detail, created_at, source,
+impl FromRow for Case {
+    const COLUMNS: &'static str = "number, action, user_id, actor, reason, minutes, expires_at,
+    delete_message_days, applied, platform, detail, created_at, source,
     CASE WHEN linked_case_id IS NULL THEN NULL
-         ELSE (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id) END,
+         ELSE (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id)
+         END AS linked_number,
     state";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
+        CaseColumns::of(row.as_ref())?.read(row)
+    }
+}
+
+/// Where each column of a [`Case`] is in a statement's rows, found by name
+/// once per statement: a listing reads up to hundreds of rows, and finding
+/// fifteen columns by name in each (a scan of the names for each column)
+/// cost more than twice what reading them does.
+struct CaseColumns {
+    number: usize,
+    action: usize,
+    user_id: usize,
+    actor: usize,
+    reason: usize,
+    minutes: usize,
+    expires_at: usize,
+    delete_message_days: usize,
+    applied: usize,
+    platform: usize,
+    detail: usize,
+    created_at: usize,
+    source: usize,
+    linked_number: usize,
+    state: usize,
+}
+
+impl CaseColumns {
+    /// The columns of [`Case::COLUMNS`] in `statement`'s rows, by name.
+    fn of(statement: &Statement<'_>) -> rusqlite::Result<CaseColumns> {
+        let at = |name| statement.column_index(name);
+        Ok(CaseColumns {
+            number: at("number")?,
+            action: at("action")?,
+            user_id: at("user_id")?,
+            actor: at("actor")?,
+            reason: at("reason")?,
+            minutes: at("minutes")?,
+            expires_at: at("expires_at")?,
+            delete_message_days: at("delete_message_days")?,
+            applied: at("applied")?,
+            platform: at("platform")?,
+            detail: at("detail")?,
+            created_at: at("created_at")?,
+            source: at("source")?,
+            linked_number: at("linked_number")?,
+            state: at("state")?,
+        })
+    }
+
+    /// The case `row` holds, a row of the statement these columns are of.
+    fn read(&self, row: &Row<'_>) -> rusqlite::Result<Case> {
+        let columns = self;
+        Ok(Case {
+            id: row.get(columns.number)?,
+            action: parsed(row, columns.action)?,
+            user_id: row.get(columns.user_id)?,
+            actor: row.get(columns.actor)?,
+            reason: row.get(columns.reason)?,
+            minutes: row.get(columns.minutes)?,
+            expires_at: row
+                .get::<_, Option<i64>>(columns.expires_at)?
+                .map(timestamp),
+            delete_message_days: row.get(columns.delete_message_days)?,
+            applied: row.get(columns.applied)?,
+            platform: parsed(row, columns.platform)?,
+            detail: row.get(columns.detail)?,
+            created_at: timestamp(row.get(columns.created_at)?),
+            source: match row.get_ref(columns.source)?.as_str()? {
+                "escalation" => CaseSource::Escalation,
+                "expiry" => CaseSource::Expiry,
+                _ => CaseSource::Api,
+            },
+            linked_case_id: row.get(columns.linked_number)?,
+            state: parsed(row, columns.state)?,
+        })
+    }
+}
+
+/// The columns of a [`Case`], for `format!` (`{CASE_COLUMNS}`).
+const CASE_COLUMNS: &str = Case::COLUMNS;
 
 /// The row id of case `number` of server `?1`, for statements that store a
 /// reference to a case (`?N` is the number's parameter).
@@ -86,11 +169,11 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     let (number, clock_high): (i64, i64) = tx
         .sql
         .prepare_cached(
-            "SELECT number + 1, MAX(clock_high, ?2) FROM cases WHERE server_id = ?1
-             ORDER BY number DESC LIMIT 1",
+            "SELECT number + 1 AS next_number, MAX(clock_high, ?2) AS next_clock_high
+             FROM cases WHERE server_id = ?1 ORDER BY number DESC LIMIT 1",
         )?
         .query_row(params![case.server_id, case.now], |row| {
-            Ok((row.get(0)?, row.get(1)?))
+            Ok((row.get("next_number")?, row.get("next_clock_high")?))
         })
         .optional()?
         .unwrap_or((1, case.now));
@@ -162,52 +245,9 @@ pub fn get(tx: &Tx<'_>, server_id: &str, case_id: i64) -> Result<Option<Case>, S
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
-        .query_row(params![server_id, case_id], case_from_row)
+        .query_row(params![server_id, case_id], Case::from_row)
         .optional()?;
     Ok(case)
-}
-
-fn case_from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
-    case_from_row_at(row, 0)
-}
-
-/// A case from the columns of [`CASE_COLUMNS`], starting at column `at`.
-fn case_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<Case> {
-    let parse_err = |i: usize, e: String| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
-    };
-    // The enum columns are parsed from SQLite's own bytes: a `String` each
-    // would be four allocations per row for nothing.
-    let text = |i: usize| {
-        row.get_ref(i)?.as_str().map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
-        })
-    };
-    let action = text(at + 1)?;
-    let platform = text(at + 9)?;
-    let source = text(at + 12)?;
-    let state = text(at + 14)?;
-    Ok(Case {
-        id: row.get(at)?,
-        action: action.parse().map_err(|e| parse_err(at + 1, e))?,
-        user_id: row.get(at + 2)?,
-        actor: row.get(at + 3)?,
-        reason: row.get(at + 4)?,
-        minutes: row.get(at + 5)?,
-        expires_at: row.get::<_, Option<i64>>(at + 6)?.map(timestamp),
-        delete_message_days: row.get(at + 7)?,
-        applied: row.get(at + 8)?,
-        platform: platform.parse().map_err(|e| parse_err(at + 9, e))?,
-        detail: row.get(at + 10)?,
-        created_at: timestamp(row.get(at + 11)?),
-        source: match source {
-            "escalation" => CaseSource::Escalation,
-            "expiry" => CaseSource::Expiry,
-            _ => CaseSource::Api,
-        },
-        linked_case_id: row.get(at + 13)?,
-        state: state.parse().map_err(|e| parse_err(at + 14, e))?,
-    })
 }
 
 /// How a pending case ended.
@@ -245,7 +285,7 @@ pub fn settle(
         .prepare_cached(&format!(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
-         RETURNING created_at, rollup_day, {CASE_COLUMNS}"
+         RETURNING rollup_day, {CASE_COLUMNS}"
         ))?
         .query_row(
             params![
@@ -258,10 +298,10 @@ pub fn settle(
             ],
             |row| {
                 let case = match url {
-                    Some(_) => Some(case_from_row_at(row, 2)?),
+                    Some(_) => Some(Case::from_row(row)?),
                     None => None,
                 };
-                Ok((row.get(0)?, row.get(1)?, case))
+                Ok((row.get("created_at")?, row.get("rollup_day")?, case))
             },
         )
         .optional()?;
@@ -295,8 +335,8 @@ pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
         "SELECT server_id, {CASE_COLUMNS} FROM cases WHERE state = 'pending' ORDER BY id"
     ))?;
     let rows = stmt.query_map([], |row| {
-        let server: String = row.get(0)?;
-        Ok((server, case_from_row_at(row, 1)?))
+        let server: String = row.get("server_id")?;
+        Ok((server, Case::from_row(row)?))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -307,7 +347,7 @@ pub fn pending_of(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<
         .prepare_cached(
             "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
         )?
-        .query_row([server_id, user_id], |row| row.get(0))
+        .query_row([server_id, user_id], scalar)
         .optional()?)
 }
 
@@ -323,7 +363,7 @@ pub fn escalation_of(
             "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
             row_of(2)
         ))?
-        .query_row(params![server_id, case_id], case_from_row)
+        .query_row(params![server_id, case_id], Case::from_row)
         .optional()?)
 }
 
@@ -343,7 +383,10 @@ pub fn response_for(
             "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
         .query_row(params![server_id, case_id], |row| {
-            Ok((case_from_row(row)?, row.get::<_, Option<i64>>(15)?))
+            Ok((
+                Case::from_row(row)?,
+                row.get::<_, Option<i64>>("active_strikes")?,
+            ))
         })
         .optional()?
     else {
@@ -377,7 +420,7 @@ pub fn is_banned(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, St
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
              ORDER BY number DESC LIMIT 1",
         )?
-        .query_row([server_id, user_id], |row| row.get(0))
+        .query_row([server_id, user_id], scalar)
         .optional()?;
     Ok(latest.as_deref() == Some("ban"))
 }
@@ -397,7 +440,7 @@ pub fn timeout_in_force_until(
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
                AND expires_at > ?3",
         )?
-        .query_row(params![server_id, user_id, now], |row| row.get(0))?)
+        .query_row(params![server_id, user_id, now], scalar)?)
 }
 
 /// Adds `weight` strikes for case `case_id` (its number) of `server_id`.
@@ -447,16 +490,14 @@ pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, S
             "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
              WHERE server_id = ?1 AND day > ?2",
         )?
-        .query_row(params![server_id, today], |row| row.get(0))?;
+        .query_row(params![server_id, today], scalar)?;
     let rest_of_today: i64 = tx
         .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3",
         )?
-        .query_row(params![server_id, now, (today + 1) * DAY_SECONDS], |row| {
-            row.get(0)
-        })?;
+        .query_row(params![server_id, now, (today + 1) * DAY_SECONDS], scalar)?;
     Ok((later + rest_of_today).max(0) as u64)
 }
 
@@ -485,7 +526,7 @@ pub fn active_strikes(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
         )?
-        .query_row(params![server_id, user_id, now], |row| row.get(0))?;
+        .query_row(params![server_id, user_id, now], scalar)?;
     Ok(active.try_into().unwrap_or(u32::MAX))
 }
 
@@ -498,16 +539,16 @@ pub fn strike_summaries(
     let mut stmt = tx.sql.prepare_cached(
         "SELECT user_id,
                 COALESCE(SUM(CASE WHEN expires_at IS NULL OR expires_at > ?2 THEN weight END), 0) AS active,
-                SUM(weight), MAX(created_at)
+                SUM(weight) AS total, MAX(created_at) AS last_strike_at
          FROM strikes WHERE server_id = ?1 AND weight > 0
          GROUP BY user_id ORDER BY active DESC, user_id",
     )?;
     let rows = stmt.query_map(params![server_id, now], |row| {
         Ok(StrikeSummary {
-            user_id: row.get(0)?,
-            active: row.get::<_, i64>(1)?.try_into().unwrap_or(u32::MAX),
-            total: row.get::<_, i64>(2)?.try_into().unwrap_or(u32::MAX),
-            last_strike_at: timestamp(row.get(3)?),
+            user_id: row.get("user_id")?,
+            active: row.get::<_, i64>("active")?.try_into().unwrap_or(u32::MAX),
+            total: row.get::<_, i64>("total")?.try_into().unwrap_or(u32::MAX),
+            last_strike_at: timestamp(row.get("last_strike_at")?),
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -43,7 +43,7 @@ impl ChangeWatch {
         let conn = self.conn.as_ref()?;
         let version = conn
             .prepare_cached("PRAGMA data_version")
-            .and_then(|mut stmt| stmt.query_row([], |row| row.get(0)));
+            .and_then(|mut stmt| stmt.query_row([], |row| row.get("data_version")));
         match version {
             Ok(version) => Some(version),
             Err(e) => {

@@ -20,7 +20,7 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
-use super::{StoreError, timestamp};
+use super::{StoreError, scalar, timestamp};
 
 /// What `GET /config` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,10 @@ pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
         .sql
         .prepare_cached("SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1")?
         .query_row([server_id], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+            Ok((
+                row.get::<_, i64>("revision")?,
+                row.get::<_, i64>("updated_at")?,
+            ))
         })
         .optional()?
         .map_or((0, None), |(rev, at)| {
@@ -51,7 +54,10 @@ pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
         .sql
         .prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| {
-        Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+        Ok((
+            row.get::<_, String>("section")?,
+            row.get::<_, String>("value")?,
+        ))
     })?;
     for row in rows {
         let (name, json) = row?;
@@ -80,7 +86,7 @@ pub fn load_secret(
     let sealed: Option<String> = tx
         .sql
         .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get(0))
+        .query_row([server_id], scalar)
         .optional()?;
     sealed
         .map(|sealed| {
@@ -113,7 +119,7 @@ pub fn signing_secrets(
             "SELECT previous_secret FROM webhook_secrets
              WHERE server_id = ?1 AND previous_secret IS NOT NULL AND previous_until > ?2",
         )?
-        .query_row(params![server_id, now], |row| row.get(0))
+        .query_row(params![server_id, now], scalar)
         .optional()?;
     // An unreadable previous secret only loses the overlap, never a delivery.
     let previous = previous.and_then(|sealed| {
@@ -137,7 +143,7 @@ pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, S
         .prepare_cached(
             "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
         )?
-        .query_row([server_id], |row| row.get(0))
+        .query_row([server_id], scalar)
         .optional()?)
 }
 
@@ -145,7 +151,7 @@ fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
         .sql
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
-        .query_row([server_id], |row| row.get(0))?)
+        .query_row([server_id], scalar)?)
 }
 
 /// What happens to the stored webhook secret in a [`Write`].
@@ -289,13 +295,13 @@ pub fn audit(
     // `cases::list`).
     let rows = stmt.query_map(params![server_id, before], |row| {
         Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, i64>(1)?,
-            row.get::<_, String>(2)?,
-            row.get::<_, String>(3)?,
-            row.get::<_, String>(4)?,
-            row.get::<_, i64>(5)?,
-            row.get::<_, String>(6)?,
+            row.get::<_, i64>("id")?,
+            row.get::<_, i64>("at")?,
+            row.get::<_, String>("actor")?,
+            row.get::<_, String>("section")?,
+            row.get::<_, String>("source")?,
+            row.get::<_, i64>("revision")?,
+            row.get::<_, String>("changes")?,
         ))
     })?;
     rows.take(limit as usize)

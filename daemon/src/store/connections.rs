@@ -95,12 +95,12 @@ pub fn get(
         )?
         .query_row([server_id], |row| {
             Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, Option<String>>(1)?,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, Option<String>>(3)?,
-                row.get::<_, Option<String>>(4)?,
-                row.get::<_, Option<String>>(5)?,
+                row.get::<_, String>("mode")?,
+                row.get::<_, Option<String>>("token")?,
+                row.get::<_, Option<String>>("api_base")?,
+                row.get::<_, Option<String>>("signing_secret")?,
+                row.get::<_, Option<String>>("hook_secret")?,
+                row.get::<_, Option<String>>("telegram_chat_id")?,
             ))
         })
         .optional()?;

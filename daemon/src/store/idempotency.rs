@@ -24,8 +24,8 @@ pub enum Claim {
     /// Used before for the same request by a daemon older than this store
     /// version, which kept the response itself (JSON).
     ReplayStored(String),
-    /// Used before for another request: the message says so.
-    Refused(String),
+    /// Used before for another request (a different fingerprint).
+    Refused,
 }
 
 /// Claims `key` of API key `key_id` for a request with `fingerprint`,
@@ -43,18 +43,21 @@ pub fn claim(
     let existing: Option<(String, Option<i64>, Option<String>)> = tx
         .sql
         .prepare_cached(
-            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id), response
+            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
+                    response
              FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
         )?
         .query_row([key_id, key], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((
+                row.get("fingerprint")?,
+                row.get("case_number")?,
+                row.get("response")?,
+            ))
         })
         .optional()?;
     Ok(match existing {
         None => Claim::New,
-        Some((stored, _, _)) if stored != fingerprint => Claim::Refused(format!(
-            "Idempotency-Key `{key}` was already used for a different request: use a new key for a new request"
-        )),
+        Some((stored, _, _)) if stored != fingerprint => Claim::Refused,
         Some((_, Some(case_id), _)) => Claim::Replay(case_id),
         Some((_, None, Some(response))) => Claim::ReplayStored(response),
         // Only a daemon older than this store version left such rows (a claim

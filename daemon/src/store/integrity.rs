@@ -147,10 +147,10 @@ fn problems(conn: &Connection, pragma: &str) -> rusqlite::Result<Vec<String>> {
     Ok(problems)
 }
 
-/// The first column of every row of `sql`, as text.
+/// Every row of `sql`, a one-column query, as text.
 fn rows(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     conn.prepare(sql)?
-        .query_map([], |row| row.get::<_, String>(0))?
+        .query_map([], super::scalar::<String>)?
         .collect()
 }
 

@@ -7,7 +7,7 @@ use crate::store::Tx;
 use modctl_types::moderation::JailRecord;
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, timestamp};
+use super::{FromRow, StoreError, scalar, timestamp};
 
 /// Records an active jail.
 pub fn insert(tx: &Tx<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
@@ -27,28 +27,33 @@ pub fn insert(tx: &Tx<'_>, server_id: &str, jail: &JailRecord) -> Result<(), Sto
     Ok(())
 }
 
-const JAIL_COLUMNS: &str = "user_id, since, until, saved_roles,
-    (SELECT number FROM cases WHERE cases.id = jails.case_id)";
+impl FromRow for JailRecord {
+    const COLUMNS: &'static str = "user_id, since, until, saved_roles,
+    (SELECT number FROM cases WHERE cases.id = jails.case_id) AS case_number";
 
-fn jail_from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
-    jail_from_row_at(row, 0)
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
+        let saved = row.get_ref("saved_roles")?.as_str()?;
+        Ok(JailRecord {
+            user_id: row.get("user_id")?,
+            since: timestamp(row.get("since")?),
+            until: row.get::<_, Option<i64>>("until")?.map(timestamp),
+            // Saved roles are the one thing an unjail gives back: unreadable
+            // ones are corrupt data, not "no roles".
+            saved_roles: serde_json::from_str(saved).map_err(|e| {
+                let column = row.as_ref().column_index("saved_roles").unwrap_or_default();
+                rusqlite::Error::FromSqlConversionFailure(
+                    column,
+                    rusqlite::types::Type::Text,
+                    e.into(),
+                )
+            })?,
+            case_id: row.get("case_number")?,
+        })
+    }
 }
 
-/// A jail from the columns of [`JAIL_COLUMNS`], starting at column `at`.
-fn jail_from_row_at(row: &Row<'_>, at: usize) -> rusqlite::Result<JailRecord> {
-    let saved: String = row.get(at + 3)?;
-    Ok(JailRecord {
-        user_id: row.get(at)?,
-        since: timestamp(row.get(at + 1)?),
-        until: row.get::<_, Option<i64>>(at + 2)?.map(timestamp),
-        // Saved roles are the one thing an unjail gives back: unreadable ones
-        // are corrupt data, not "no roles".
-        saved_roles: serde_json::from_str(&saved).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(at + 3, rusqlite::types::Type::Text, e.into())
-        })?,
-        case_id: row.get(at + 4)?,
-    })
-}
+/// The columns of a [`JailRecord`], for `format!` (`{JAIL_COLUMNS}`).
+const JAIL_COLUMNS: &str = JailRecord::COLUMNS;
 
 /// The active jail of `user_id`, if any.
 pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRecord>, StoreError> {
@@ -57,7 +62,7 @@ pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRe
         .prepare_cached(&format!(
             "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
         ))?
-        .query_row([server_id, user_id], jail_from_row)
+        .query_row([server_id, user_id], JailRecord::from_row)
         .optional()?)
 }
 
@@ -74,7 +79,7 @@ pub fn count(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
     let count: i64 = tx
         .sql
         .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get(0))?;
+        .query_row([server_id], scalar)?;
     Ok(count.max(0) as u64)
 }
 
@@ -83,7 +88,7 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError>
     let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
     ))?;
-    let rows = stmt.query_map([server_id], jail_from_row)?;
+    let rows = stmt.query_map([server_id], JailRecord::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -92,6 +97,8 @@ pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreErro
     let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
     ))?;
-    let rows = stmt.query_map([now], |row| Ok((row.get(0)?, jail_from_row_at(row, 1)?)))?;
+    let rows = stmt.query_map([now], |row| {
+        Ok((row.get("server_id")?, JailRecord::from_row(row)?))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -4,9 +4,7 @@ use crate::store::Tx;
 use modctl_types::{Plan, Scope, Team, Timestamp};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, timestamp};
-
-const MAX_LABEL_LEN: usize = 100;
+use super::{FromRow, StoreError, scalar, timestamp};
 
 /// A new key as the store keeps it: its public id and the hash of its
 /// secret, never the secret (see [`crate::api_key::NewKey::hashed`]).
@@ -57,7 +55,8 @@ pub struct KeyWithHash {
     pub requests_per_minute: Option<u32>,
 }
 
-/// Stores a freshly generated key for `team_id`, created at `now` (unix seconds).
+/// Stores a freshly generated key for `team_id`, created at `now` (unix
+/// seconds); its label is as long as the operator's command allows.
 pub fn insert(
     tx: &Tx<'_>,
     key: Hashed<'_>,
@@ -67,13 +66,6 @@ pub fn insert(
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<(), StoreError> {
-    if let Some(label) = label
-        && label.chars().count() > MAX_LABEL_LEN
-    {
-        return Err(StoreError::Invalid(format!(
-            "label is too long: use at most {MAX_LABEL_LEN} characters"
-        )));
-    }
     tx.sql.execute(
         "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -90,14 +82,30 @@ pub fn insert(
     Ok(())
 }
 
-const SELECT: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.created_at,
-        k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash
-    FROM api_keys k JOIN teams t ON t.id = k.team_id";
+/// [`KeyRecord`]'s columns, for `k` = `api_keys` joined with `t` = `teams`
+/// (a macro, so that the statements below stay constants).
+macro_rules! key_columns {
+    () => {
+        "k.key_id, k.team_id, t.name AS team_name, k.scope, k.label, k.created_at,
+        k.expires_at, k.revoked_at, k.last_used_at"
+    };
+}
 
-const SELECT_WITH_TEAM: &str = "SELECT k.key_id, k.team_id, t.name, k.scope, k.label, k.created_at,
-        k.expires_at, k.revoked_at, k.last_used_at, k.secret_hash, t.plan,
-        (SELECT COUNT(*) FROM servers s WHERE s.team_id = k.team_id), t.requests_per_minute
-    FROM api_keys k JOIN teams t ON t.id = k.team_id";
+const SELECT: &str = concat!(
+    "SELECT ",
+    key_columns!(),
+    "
+    FROM api_keys k JOIN teams t ON t.id = k.team_id"
+);
+
+const SELECT_WITH_TEAM: &str = concat!(
+    "SELECT ",
+    key_columns!(),
+    ", k.secret_hash, t.plan,
+        (SELECT COUNT(*) FROM servers s WHERE s.team_id = k.team_id) AS team_server_count,
+        t.requests_per_minute
+    FROM api_keys k JOIN teams t ON t.id = k.team_id"
+);
 
 /// The key `key_id` with its hash, its team and the team's server count, for
 /// authentication: one query.
@@ -106,11 +114,11 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
         .sql
         .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
         .query_row([key_id], |row| {
-            let record = from_row(row)?;
-            let plan: String = row.get(10)?;
-            let count: i64 = row.get(11)?;
+            let record = KeyRecord::from_row(row)?;
+            let plan: String = row.get("plan")?;
+            let count: i64 = row.get("team_server_count")?;
             Ok(KeyWithHash {
-                secret_hash: row.get(9)?,
+                secret_hash: row.get("secret_hash")?,
                 team: Team {
                     id: record.team_id,
                     name: record.team_name.clone(),
@@ -118,7 +126,7 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
                     plan: plan.parse().unwrap_or(Plan::Free),
                 },
                 team_server_count: count.try_into().unwrap_or(0),
-                requests_per_minute: row.get(12)?,
+                requests_per_minute: row.get("requests_per_minute")?,
                 record,
             })
         })
@@ -131,7 +139,7 @@ pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreEr
     let mut stmt = tx.sql.prepare_cached(&format!(
         "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
     ))?;
-    let rows = stmt.query_map([team_id], from_row)?;
+    let rows = stmt.query_map([team_id], KeyRecord::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -141,7 +149,7 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     let revoked_at: Option<Option<i64>> = tx
         .sql
         .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
-        .query_row([key_id], |row| row.get(0))
+        .query_row([key_id], scalar)
         .optional()?;
     match revoked_at {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
@@ -167,18 +175,22 @@ pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
-    let scope: String = row.get(3)?;
-    Ok(KeyRecord {
-        key_id: row.get(0)?,
-        team_id: row.get(1)?,
-        team_name: row.get(2)?,
-        // The CHECK constraint only admits known scopes.
-        scope: scope.parse().unwrap_or(Scope::Read),
-        label: row.get(4)?,
-        created_at: timestamp(row.get(5)?),
-        expires_at: row.get::<_, Option<i64>>(6)?.map(timestamp),
-        revoked_at: row.get::<_, Option<i64>>(7)?.map(timestamp),
-        last_used_at: row.get::<_, Option<i64>>(8)?.map(timestamp),
-    })
+impl FromRow for KeyRecord {
+    const COLUMNS: &'static str = key_columns!();
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
+        let scope = row.get_ref("scope")?.as_str()?;
+        Ok(KeyRecord {
+            key_id: row.get("key_id")?,
+            team_id: row.get("team_id")?,
+            team_name: row.get("team_name")?,
+            // The CHECK constraint only admits known scopes.
+            scope: scope.parse().unwrap_or(Scope::Read),
+            label: row.get("label")?,
+            created_at: timestamp(row.get("created_at")?),
+            expires_at: row.get::<_, Option<i64>>("expires_at")?.map(timestamp),
+            revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),
+            last_used_at: row.get::<_, Option<i64>>("last_used_at")?.map(timestamp),
+        })
+    }
 }

@@ -37,9 +37,12 @@
 //! the store is the only code that knows SQL or rusqlite (issue #24; a test,
 //! `crate::source_rules`, holds every other file of the daemon to it), so callers
 //! say what they want (`cases::insert(tx, ...)`) and get domain types back,
-//! and a second engine under the same functions changes no caller. Those
-//! that store or read a secret also take the [`Secrets`] the store holds
-//! ([`Store::secrets`]), explicitly, so a query that touches a secret says so.
+//! and a second engine under the same functions changes no caller. Rows are
+//! read by column name, each stored type's in one place (`FromRow`, with
+//! the column list its queries select), so no query's columns can shift
+//! what another column is read as. Those that store or read a secret also
+//! take the [`Secrets`] the store holds ([`Store::secrets`]), explicitly, so
+//! a query that touches a secret says so.
 //!
 //! Confidentiality at rest: the database directory (when the store creates
 //! it) is 0700 and the database, `-wal` and `-shm` files are 0600 (`files`).
@@ -356,13 +359,13 @@ impl Store {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
-                let count = |i| {
-                    row.get::<_, i64>(i)
+                let count = |name| {
+                    row.get::<_, i64>(name)
                         .map(|n| usize::try_from(n).unwrap_or(0))
                 };
                 Ok(Checkpoint {
-                    wal_frames: count(1)?,
-                    copied_frames: count(2)?,
+                    wal_frames: count("log")?,
+                    copied_frames: count("checkpointed")?,
                 })
             })
         })
@@ -481,7 +484,8 @@ fn establish_secrets(
 /// Returns whether they are.
 fn scrub(writer: &Connection) -> rusqlite::Result<bool> {
     writer.execute_batch("VACUUM")?;
-    let busy: bool = writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+    let busy: bool =
+        writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get("busy"))?;
     if busy {
         return Ok(false);
     }
@@ -604,6 +608,56 @@ impl StoreError {
 /// Converts a stored unix-seconds column into a wire timestamp.
 pub fn timestamp(seconds: i64) -> jiff::Timestamp {
     jiff::Timestamp::from_second(seconds).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+}
+
+/// A type the store keeps, read from a row by column name: the one place
+/// its columns are mapped (issue #24). Its queries select
+/// [`FromRow::COLUMNS`], so what they select and what
+/// [`FromRow::from_row`] reads cannot drift apart; a query may select more
+/// columns than these, each read by its own name (`crate::source_rules`
+/// holds the store to reading rows by name; by index only through
+/// [`scalar`]).
+pub(in crate::store) trait FromRow: Sized {
+    /// The columns `from_row` reads, as a `SELECT` (or `RETURNING`) lists
+    /// them; computed ones carry an `AS` name.
+    const COLUMNS: &'static str;
+    /// The value of a row that holds [`FromRow::COLUMNS`].
+    fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+}
+
+/// The value of a one-column row (`SELECT COUNT(*) ...`, a single value):
+/// the one read of a row by index the store makes. A query of more columns
+/// reads them by name; debug builds check that this one's has one.
+pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
+    row: &rusqlite::Row<'_>,
+) -> rusqlite::Result<T> {
+    debug_assert_eq!(
+        row.as_ref().column_count(),
+        1,
+        "a scalar read of a row of several columns: read them by name"
+    );
+    row.get(0)
+}
+
+/// `column` of `row` (its name, or where a lookup by name found it), parsed
+/// from its text (the enum columns), read from SQLite's own bytes: a
+/// `String` for each would be an allocation per row for nothing. Text that
+/// does not parse is a conversion failure of that column.
+pub(in crate::store) fn parsed<T, I>(row: &rusqlite::Row<'_>, column: I) -> rusqlite::Result<T>
+where
+    T: std::str::FromStr,
+    T::Err: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: rusqlite::RowIndex + Copy,
+{
+    let failure = |e: Box<dyn std::error::Error + Send + Sync>| {
+        let column = column.idx(row.as_ref()).unwrap_or_default();
+        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e)
+    };
+    let text = row
+        .get_ref(column)?
+        .as_str()
+        .map_err(|e| failure(e.into()))?;
+    text.parse().map_err(|e: T::Err| failure(e.into()))
 }
 
 #[cfg(test)]

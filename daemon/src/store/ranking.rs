@@ -43,7 +43,7 @@ use modctl_types::activity::Ranked;
 use modctl_types::query::{INSIGHTS_DEFAULT_DAYS, INSIGHTS_MAX_DAYS};
 use rusqlite::{OptionalExtension, params};
 
-use super::StoreError;
+use super::{StoreError, scalar};
 
 /// The most entries of a top list.
 pub const TOP: usize = 10;
@@ -209,7 +209,7 @@ fn window_start(tx: &Tx<'_>, server_id: &str, rollup: Rollup) -> Result<Option<i
         .prepare_cached(
             "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
         )?
-        .query_row(params![server_id, rollup.as_str()], |row| row.get(0))
+        .query_row(params![server_id, rollup.as_str()], scalar)
         .optional()?)
 }
 
@@ -294,7 +294,7 @@ pub fn advance(
     let servers: Vec<String> = tx
         .sql
         .prepare_cached("SELECT id FROM servers")?
-        .query_map([], |row| row.get(0))?
+        .query_map([], scalar)?
         .collect::<rusqlite::Result<_>>()?;
     let mut moved = 0;
     for server in servers {
@@ -396,12 +396,15 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let mut early: HashMap<String, u64> = HashMap::new();
     if let Some(start) = start.filter(|&start| start > from) {
         let mut stmt = tx.sql.prepare_cached(&format!(
-            "SELECT {key}, SUM({count}) FROM {days}
+            "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
              WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}"
         ))?;
         let mut rows = stmt.query(params![server_id, from, start.min(to + 1)])?;
         while let Some(row) = rows.next()? {
-            early.insert(row.get(0)?, row.get::<_, i64>(1)?.max(0) as u64);
+            early.insert(
+                row.get("ranked_key")?,
+                row.get::<_, i64>("n")?.max(0) as u64,
+            );
         }
     }
     let most_early = early.values().copied().max().unwrap_or(0);
@@ -410,7 +413,8 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let totals_exact = start.is_some_and(|start| start >= from)
         && !counted_after(tx, ranking.rollup, server_id, to)?;
     let mut by_total = tx.sql.prepare_cached(&format!(
-        "SELECT {key}, {count} FROM {totals} WHERE server_id = ?1 AND {count} >= ?2
+        "SELECT {key} AS ranked_key, {count} AS n FROM {totals}
+         WHERE server_id = ?1 AND {count} >= ?2
          ORDER BY {count} DESC, {key}"
     ))?;
     let lowest = i64::try_from(min.saturating_sub(most_early)).unwrap_or(i64::MAX);
@@ -432,7 +436,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let mut best: Vec<(String, u64)> = Vec::with_capacity(TOP + 1);
     let mut ended = true;
     while let Some(row) = rows.next()? {
-        let total = row.get::<_, i64>(1)?.max(0) as u64;
+        let total = row.get::<_, i64>("n")?.max(0) as u64;
         if best.len() == TOP {
             let tenth = best[TOP - 1].1;
             // In index order ties come by key: exact totals end at the tenth.
@@ -441,7 +445,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
                 break; // nobody further down can reach the list
             }
         }
-        let id: String = row.get(0)?;
+        let id: String = row.get("ranked_key")?;
         let before_start = early.remove(&id).unwrap_or(0);
         let exact = if totals_exact {
             total + before_start
@@ -451,14 +455,14 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
                 let bound: i64 = tx
                     .sql
                     .prepare_cached(ranking.window_rows)?
-                    .query_row(params![server_id, from, to], |row| row.get(0))?;
+                    .query_row(params![server_id, from, to], scalar)?;
                 window_rows = Some(bound.max(0) as u64);
             }
             if window_rows.is_some_and(|rows| read_rows > rows) {
                 return sum_window(tx, &TopList { min, ..*list });
             }
             exact_sum
-                .query_row(params![server_id, id, from, to], |r| r.get::<_, i64>(0))?
+                .query_row(params![server_id, id, from, to], scalar::<i64>)?
                 .max(0) as u64
         };
         if exact >= min {
@@ -481,15 +485,15 @@ fn sum_window(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError
     let Ranking { days, key, .. } = list.ranking;
     let (count, server_id, (from, to), min) = (list.count, list.server_id, list.window, list.min);
     let mut stmt = tx.sql.prepare_cached(&format!(
-        "SELECT {key}, SUM({count}) AS n FROM {days}
+        "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
     ))?;
     let min = i64::try_from(min).unwrap_or(i64::MAX);
     let all = stmt
         .query_map(params![server_id, from, to, min], |row| {
             Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, i64>(1)?.max(0) as u64,
+                row.get::<_, String>("ranked_key")?,
+                row.get::<_, i64>("n")?.max(0) as u64,
             ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

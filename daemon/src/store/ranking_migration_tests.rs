@@ -198,7 +198,7 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
             let mut stmt = tx.sql.prepare(
                 "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
             )?;
-            let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            let rows = stmt.query_map([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
             Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await
@@ -225,7 +225,7 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
             let mut stmt = tx
                 .sql
                 .prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
-            let rows = stmt.query_map([], |row| row.get(0))?;
+            let rows = stmt.query_map([], crate::store::scalar)?;
             Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
         .await

@@ -6,10 +6,10 @@
 
 use crate::store::Tx;
 use modctl_types::Platform;
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Row, params};
 
-use super::StoreError;
 use super::secrets::{SecretField, Secrets};
+use super::{FromRow, StoreError, scalar};
 
 /// How a live connection receives events, beyond its bot token.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -117,14 +117,14 @@ pub fn live_connections(tx: &Tx<'_>, secrets: &Secrets) -> Result<Vec<LiveConnec
         )?
         .query_map([], |row| {
             Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, Option<String>>(2)?,
-                row.get::<_, Option<String>>(3)?,
-                row.get::<_, Option<String>>(4)?,
-                row.get::<_, Option<String>>(5)?,
-                row.get::<_, Option<String>>(6)?,
-                row.get::<_, Option<String>>(7)?,
+                row.get::<_, String>("server_id")?,
+                row.get::<_, String>("platform")?,
+                row.get::<_, Option<String>>("token")?,
+                row.get::<_, Option<String>>("api_base")?,
+                row.get::<_, Option<String>>("signing_secret")?,
+                row.get::<_, Option<String>>("hook_url")?,
+                row.get::<_, Option<String>>("hook_secret")?,
+                row.get::<_, Option<String>>("telegram_chat_id")?,
             ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -179,7 +179,7 @@ pub fn telegram_chats(
             .prepare_cached(
                 "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
             )?
-            .query_row([server], |row| row.get(0))
+            .query_row([server], scalar)
             .optional()?;
         if let Some(chat) = chat.flatten() {
             chats.insert(chat, server.clone());
@@ -197,7 +197,7 @@ pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreErro
         let stored: Option<Option<i64>> = tx
             .sql
             .prepare_cached("SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1")?
-            .query_row([server], |row| row.get(0))
+            .query_row([server], scalar)
             .optional()?;
         offset = offset.max(stored.flatten().unwrap_or(0));
     }
@@ -235,7 +235,7 @@ pub fn alive_at(tx: &Tx<'_>, server: &str) -> Result<Option<i64>, StoreError> {
     let stored: Option<Option<i64>> = tx
         .sql
         .prepare_cached("SELECT alive_at FROM activity_receivers WHERE server_id = ?1")?
-        .query_row([server], |row| row.get(0))
+        .query_row([server], scalar)
         .optional()?;
     Ok(stored.flatten())
 }
@@ -251,39 +251,43 @@ pub struct VoiceSession {
     pub started_at: i64,
 }
 
+impl FromRow for VoiceSession {
+    const COLUMNS: &'static str = "user_id, channel_id, started_at";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<VoiceSession> {
+        Ok(VoiceSession {
+            user_id: row.get("user_id")?,
+            channel_id: row.get("channel_id")?,
+            started_at: row.get("started_at")?,
+        })
+    }
+}
+
 /// The voice session of `user` in `server`, if one is open.
 pub fn voice_session(
     tx: &Tx<'_>,
     server: &str,
     user: &str,
 ) -> Result<Option<VoiceSession>, StoreError> {
-    Ok(tx.sql
-        .prepare_cached(
-            "SELECT channel_id, started_at FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
-        )?
-        .query_row([server, user], |row| {
-            Ok(VoiceSession {
-                user_id: user.to_owned(),
-                channel_id: row.get(0)?,
-                started_at: row.get(1)?,
-            })
-        })
+    Ok(tx
+        .sql
+        .prepare_cached(&format!(
+            "SELECT {} FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
+            VoiceSession::COLUMNS
+        ))?
+        .query_row([server, user], VoiceSession::from_row)
         .optional()?)
 }
 
 /// Every open voice session of `server`.
 pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
-    Ok(tx.sql
-        .prepare_cached(
-            "SELECT user_id, channel_id, started_at FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
-        )?
-        .query_map([server], |row| {
-            Ok(VoiceSession {
-                user_id: row.get(0)?,
-                channel_id: row.get(1)?,
-                started_at: row.get(2)?,
-            })
-        })?
+    Ok(tx
+        .sql
+        .prepare_cached(&format!(
+            "SELECT {} FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
+            VoiceSession::COLUMNS
+        ))?
+        .query_map([server], VoiceSession::from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?)
 }
 

@@ -17,7 +17,7 @@ use rusqlite::{OptionalExtension, params};
 
 use modctl_types::config::WebhookEvent;
 
-use super::{StoreError, timestamp, webhooks};
+use super::{StoreError, scalar, timestamp, webhooks};
 
 /// A job to record.
 #[derive(Debug)]
@@ -157,7 +157,7 @@ pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreE
             "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
              ORDER BY id LIMIT 1",
         )?
-        .query_row([server_id], |row| row.get(0))
+        .query_row([server_id], scalar)
         .optional()?)
 }
 
@@ -166,7 +166,7 @@ pub fn unfinished(tx: &Tx<'_>) -> Result<Vec<i64>, StoreError> {
     let mut stmt = tx.sql.prepare_cached(
         "SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id",
     )?;
-    let rows = stmt.query_map([], |row| row.get(0))?;
+    let rows = stmt.query_map([], scalar)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -177,11 +177,11 @@ fn items(tx: &Tx<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, Sto
     )?;
     let rows = stmt.query_map([job_id], |row| {
         Ok((
-            row.get::<_, i64>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, String>(2)?,
-            row.get::<_, Option<String>>(3)?,
-            row.get::<_, Option<String>>(4)?,
+            row.get::<_, i64>("seq")?,
+            row.get::<_, String>("planned")?,
+            row.get::<_, String>("outcome")?,
+            row.get::<_, Option<String>>("live_id")?,
+            row.get::<_, Option<String>>("result")?,
         ))
     })?;
     let mut items = Vec::new();
@@ -225,14 +225,19 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
         )?
         .query_row(params![server_id, id], |row| {
             Ok((
-                row.get(0)?,
-                row.get(1)?,
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-                row.get(5)?,
-                [row.get(6)?, row.get(7)?, row.get(8)?, row.get(9)?],
-                row.get(10)?,
+                row.get("snapshot_id")?,
+                row.get("actor")?,
+                row.get("state")?,
+                row.get("detail")?,
+                row.get("created_at")?,
+                row.get("finished_at")?,
+                [
+                    row.get("plan_present")?,
+                    row.get("plan_create")?,
+                    row.get("plan_update")?,
+                    row.get("plan_skip")?,
+                ],
+                row.get("config_remapped")?,
             ))
         })
         .optional()?;
@@ -314,19 +319,21 @@ pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
 /// What the worker needs to run job `id`; `None` if there is no such job.
 pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
     type Row = (String, i64, String, String, bool, bool);
-    let row: Option<Row> = tx.sql
+    let row: Option<Row> = tx
+        .sql
         .prepare_cached(
-            "SELECT server_id, snapshot_id, actor, content, roles_positioned, config_remapped IS NOT NULL \
+            "SELECT server_id, snapshot_id, actor, content, roles_positioned, \
+             config_remapped IS NOT NULL AS remapped \
              FROM restore_jobs WHERE id = ?1",
         )?
         .query_row([id], |row| {
             Ok((
-                row.get(0)?,
-                row.get(1)?,
-                row.get(2)?,
-                row.get(3)?,
-                row.get(4)?,
-                row.get(5)?,
+                row.get("server_id")?,
+                row.get("snapshot_id")?,
+                row.get("actor")?,
+                row.get("content")?,
+                row.get("roles_positioned")?,
+                row.get("remapped")?,
             ))
         })
         .optional()?;
@@ -370,9 +377,7 @@ pub fn set_state(
             "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
              RETURNING server_id",
         )?
-        .query_row(params![id, state.as_str(), detail, finished_at], |row| {
-            row.get(0)
-        })
+        .query_row(params![id, state.as_str(), detail, finished_at], scalar)
         .optional()?;
     if let Some(server_id) = server_id.filter(|_| state.is_final())
         && let Some(url) = webhook_url
@@ -460,7 +465,9 @@ pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, S
     let mut stmt = tx
         .sql
         .prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
-    let rows = stmt.query_map([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let rows = stmt.query_map([server_id], |row| {
+        Ok((row.get("snapshot_id")?, row.get("live_id")?))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

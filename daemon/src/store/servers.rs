@@ -4,7 +4,7 @@ use crate::store::Tx;
 use modctl_types::{Platform, Server};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, timestamp};
+use super::{FromRow, StoreError, parsed, scalar, timestamp};
 
 /// A server row with its owning team, as the authorization checks need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,13 +43,14 @@ pub fn insert(
 pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
     let record = tx
         .sql
-        .prepare_cached(
-            "SELECT id, name, platform, claimed_at, team_id FROM servers WHERE id = ?1",
-        )?
+        .prepare_cached(&format!(
+            "SELECT {}, team_id FROM servers WHERE id = ?1",
+            Server::COLUMNS
+        ))?
         .query_row([id], |row| {
             Ok(ServerRecord {
-                team_id: row.get(4)?,
-                server: from_row(row)?,
+                team_id: row.get("team_id")?,
+                server: Server::from_row(row)?,
             })
         })
         .optional()?;
@@ -58,20 +59,24 @@ pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
 
 /// The servers of one team, ordered by id.
 pub fn list_for_team(tx: &Tx<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
-        "SELECT id, name, platform, claimed_at FROM servers WHERE team_id = ?1 ORDER BY id",
-    )?;
-    let rows = stmt.query_map([team_id], from_row)?;
+    let mut stmt = tx.sql.prepare_cached(&format!(
+        "SELECT {} FROM servers WHERE team_id = ?1 ORDER BY id",
+        Server::COLUMNS
+    ))?;
+    let rows = stmt.query_map([team_id], Server::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Every claimed server with the name of its team, for operators.
 pub fn list_all(tx: &Tx<'_>) -> Result<Vec<(String, Server)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
-        "SELECT s.id, s.name, s.platform, s.claimed_at, t.name
-         FROM servers s JOIN teams t ON t.id = s.team_id ORDER BY t.name, s.id",
-    )?;
-    let rows = stmt.query_map([], |row| Ok((row.get(4)?, from_row(row)?)))?;
+    let mut stmt = tx.sql.prepare_cached(&format!(
+        "SELECT {}, t.name AS team_name
+         FROM servers JOIN teams t ON t.id = servers.team_id ORDER BY t.name, servers.id",
+        Server::COLUMNS
+    ))?;
+    let rows = stmt.query_map([], |row| {
+        Ok((row.get("team_name")?, Server::from_row(row)?))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -80,18 +85,21 @@ pub fn count_for_team(tx: &Tx<'_>, team_id: i64) -> Result<u64, StoreError> {
     let count: i64 = tx
         .sql
         .prepare_cached("SELECT COUNT(*) FROM servers WHERE team_id = ?1")?
-        .query_row([team_id], |row| row.get(0))?;
+        .query_row([team_id], scalar)?;
     Ok(count.try_into().unwrap_or(0))
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Server> {
-    let platform: String = row.get(2)?;
-    Ok(Server {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        platform: platform.parse().map_err(|e: String| {
-            rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, e.into())
-        })?,
-        claimed_at: timestamp(row.get(3)?),
-    })
+impl FromRow for Server {
+    // Named by their table: a query may join `teams`, which has an `id` and
+    // a `name` too.
+    const COLUMNS: &'static str = "servers.id, servers.name, servers.platform, servers.claimed_at";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Server> {
+        Ok(Server {
+            id: row.get("id")?,
+            name: row.get("name")?,
+            platform: parsed(row, "platform")?,
+            claimed_at: timestamp(row.get("claimed_at")?),
+        })
+    }
 }

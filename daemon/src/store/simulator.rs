@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use modctl_types::snapshot::{OverwriteKind, PermissionOverwrite};
 use rusqlite::{OptionalExtension, params};
 
-use super::{StoreError, Tx};
+use super::{StoreError, Tx, scalar};
 
 /// Ids the simulator gives what it creates start here.
 const FIRST_CREATED_ID: u64 = 900_000_000_000_000_001;
@@ -200,7 +200,7 @@ pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
         .sql
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)")?
-        .query_row([server_id], |row| row.get(0))?)
+        .query_row([server_id], scalar)?)
 }
 
 /// The community's owner and bot user ids.
@@ -330,7 +330,7 @@ pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Store
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sim_bans WHERE server_id = ?1 AND user_id = ?2)",
         )?
-        .query_row([server_id, user], |row| row.get(0))?)
+        .query_row([server_id, user], scalar)?)
 }
 
 /// Records a message posted to `channel` at `now`.
@@ -566,7 +566,7 @@ pub fn channel_exists(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<boo
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
         )?
-        .query_row([server_id, channel], |row| row.get(0))?)
+        .query_row([server_id, channel], scalar)?)
 }
 
 /// The type of channel `channel`, if the community has it.
@@ -665,11 +665,13 @@ pub fn new_id(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
         .sql
         .prepare_cached(
             "SELECT (SELECT MAX(id) FROM (SELECT CAST(role_id AS INTEGER) AS id FROM sim_roles WHERE server_id = ?1 \
-             UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)),
-                    id_high_water
+             UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)) \
+                 AS highest, id_high_water
              FROM sim_communities WHERE server_id = ?1",
         )?
-        .query_row([server_id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+        .query_row([server_id], |row| {
+            Ok((row.get("highest")?, row.get("id_high_water")?))
+        })?;
     let next = (highest.unwrap_or(0).max(high_water) as u64 + 1).max(FIRST_CREATED_ID);
     tx.sql
         .prepare_cached("UPDATE sim_communities SET id_high_water = ?2 WHERE server_id = ?1")?
@@ -700,7 +702,7 @@ pub fn new_slack_id(tx: &Tx<'_>, server_id: &str) -> Result<String, StoreError> 
             "UPDATE sim_communities SET slack_ids_given = slack_ids_given + 1 WHERE server_id = ?1
              RETURNING slack_ids_given",
         )?
-        .query_row([server_id], |row| row.get(0))?;
+        .query_row([server_id], scalar)?;
     Ok(format!("C9{given:08}"))
 }
 
@@ -710,7 +712,7 @@ fn count(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<usize, StoreError>
         .prepare_cached(&format!(
             "SELECT COUNT(*) FROM {table} WHERE server_id = ?1"
         ))?
-        .query_row([server_id], |row| row.get(0))?;
+        .query_row([server_id], scalar)?;
     Ok(n as usize)
 }
 

@@ -14,10 +14,10 @@
 use crate::store::Tx;
 use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
-use modctl_types::{Plan, Platform, Server};
+use modctl_types::{Plan, Server};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, servers, timestamp, webhooks};
+use super::{FromRow, StoreError, parsed, scalar, servers, timestamp, webhooks};
 
 /// A snapshot to record; the content is already serialized and hashed.
 #[derive(Debug, Clone)]
@@ -41,45 +41,43 @@ pub struct NewSnapshot<'a> {
     pub webhook_url: Option<&'a str>,
 }
 
-/// Columns read by [`meta_from_row`], for `s` = `structure_snapshots` joined
-/// with `c` = `snapshot_contents` and `v` = `servers`.
-const META_COLUMNS: &str = "s.id, s.server_id, v.platform, s.captured_at, s.source, s.actor, \
-    s.content_hash, c.size_bytes, s.roles, s.channels, s.permission_overwrites, s.user_groups, s.administrators";
+impl FromRow for SnapshotMeta {
+    /// For `s` = `structure_snapshots` joined with `c` = `snapshot_contents`
+    /// and `v` = `servers` ([`META_FROM`]).
+    const COLUMNS: &'static str = "s.id, s.server_id, v.platform, s.captured_at, s.source, \
+        s.actor, s.content_hash, c.size_bytes, s.roles, s.channels, s.permission_overwrites, \
+        s.user_groups, s.administrators";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
+        let count = |name| {
+            row.get::<_, i64>(name)
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+        };
+        Ok(SnapshotMeta {
+            id: row.get("id")?,
+            server_id: row.get("server_id")?,
+            platform: parsed(row, "platform")?,
+            captured_at: timestamp(row.get("captured_at")?),
+            source: parsed(row, "source")?,
+            actor: row.get("actor")?,
+            content_hash: row.get("content_hash")?,
+            size_bytes: row.get::<_, i64>("size_bytes")?.try_into().unwrap_or(0),
+            counts: SnapshotCounts {
+                roles: count("roles")?,
+                channels: count("channels")?,
+                permission_overwrites: count("permission_overwrites")?,
+                user_groups: count("user_groups")?,
+                administrators: count("administrators")?,
+            },
+        })
+    }
+}
+
+/// The columns of a [`SnapshotMeta`], for `format!` (`{META_COLUMNS}`).
+const META_COLUMNS: &str = SnapshotMeta::COLUMNS;
 const META_FROM: &str = "structure_snapshots s \
     JOIN snapshot_contents c ON c.hash = s.content_hash \
     JOIN servers v ON v.id = s.server_id";
-
-fn corrupt(column: usize, message: String) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, message.into())
-}
-
-fn meta_from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
-    let platform: String = row.get(2)?;
-    let source: String = row.get(4)?;
-    let count = |i| {
-        row.get::<_, i64>(i)
-            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
-    };
-    Ok(SnapshotMeta {
-        id: row.get(0)?,
-        server_id: row.get(1)?,
-        platform: platform.parse::<Platform>().map_err(|e| corrupt(2, e))?,
-        captured_at: timestamp(row.get(3)?),
-        source: source
-            .parse::<SnapshotSource>()
-            .map_err(|e| corrupt(4, e))?,
-        actor: row.get(5)?,
-        content_hash: row.get(6)?,
-        size_bytes: row.get::<_, i64>(7)?.try_into().unwrap_or(0),
-        counts: SnapshotCounts {
-            roles: count(8)?,
-            channels: count(9)?,
-            permission_overwrites: count(10)?,
-            user_groups: count(11)?,
-            administrators: count(12)?,
-        },
-    })
-}
 
 /// Records a snapshot (its content only if no snapshot holds the same one)
 /// and prunes the server's snapshots beyond the newest `keep` (what its
@@ -138,7 +136,7 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
     let held: i64 = tx
         .sql
         .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get(0))?;
+        .query_row([server_id], scalar)?;
     let keep = i64::try_from(keep).unwrap_or(i64::MAX);
     let excess = held - keep;
     if excess <= 0 {
@@ -156,7 +154,7 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
              (SELECT id FROM structure_snapshots WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2) \
              RETURNING content_hash",
         )?
-        .query_map(params![server_id, keep], |row| row.get(0))?
+        .query_map(params![server_id, keep], scalar)?
         .collect::<rusqlite::Result<_>>()?;
     let mut orphans = tx.sql.prepare_cached(
         "DELETE FROM snapshot_contents WHERE hash = ?1 \
@@ -173,7 +171,7 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreErro
     let mut stmt = tx.sql.prepare_cached(&format!(
         "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 ORDER BY s.id DESC"
     ))?;
-    let rows = stmt.query_map([server_id], meta_from_row)?;
+    let rows = stmt.query_map([server_id], SnapshotMeta::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -185,7 +183,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<SnapshotMeta>
         .prepare_cached(&format!(
             "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.id = ?2"
         ))?
-        .query_row(params![server_id, id], meta_from_row)
+        .query_row(params![server_id, id], SnapshotMeta::from_row)
         .optional()?)
 }
 
@@ -194,7 +192,7 @@ pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> 
     let json: Option<String> = tx
         .sql
         .prepare_cached("SELECT content FROM snapshot_contents WHERE hash = ?1")?
-        .query_row([hash], |row| row.get(0))
+        .query_row([hash], scalar)
         .optional()?;
     let json =
         json.ok_or_else(|| StoreError::Corrupt(format!("snapshot content {hash} is missing")))?;
@@ -214,10 +212,17 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, Store
         .prepare_cached(
             "SELECT c.server_id, c.value, \
              (SELECT MAX(s.captured_at) FROM structure_snapshots s WHERE s.server_id = c.server_id) \
+                 AS last_captured_at \
              FROM config_sections c JOIN platform_connections p ON p.server_id = c.server_id \
              WHERE c.section = 'antinuke' ORDER BY c.server_id",
         )?
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+        .query_map([], |row| {
+            Ok((
+                row.get("server_id")?,
+                row.get("value")?,
+                row.get("last_captured_at")?,
+            ))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let mut due = Vec::new();
     for (server_id, json, last) in rows {
@@ -253,7 +258,7 @@ pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
         .sql
         .prepare_cached("SELECT COUNT(*) FROM snapshot_contents")?
-        .query_row([], |row| row.get(0))?)
+        .query_row([], scalar)?)
 }
 
 /// When `server_id`'s newest snapshot was captured (unix seconds), if it has one.
@@ -261,7 +266,7 @@ pub fn latest_at(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError
     Ok(tx
         .sql
         .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get(0))?)
+        .query_row([server_id], scalar)?)
 }
 
 #[cfg(test)]
@@ -270,6 +275,7 @@ mod tests {
 
     use super::*;
     use crate::store::{Store, servers, teams};
+    use modctl_types::Platform;
 
     const GUILD: &str = "100000000000000001";
     const OTHER: &str = "100000000000000002";
@@ -298,7 +304,7 @@ mod tests {
         tx.sql
             .prepare("SELECT hash FROM snapshot_contents ORDER BY hash")
             .unwrap()
-            .query_map([], |row| row.get(0))
+            .query_map([], scalar)
             .unwrap()
             .collect::<rusqlite::Result<_>>()
             .unwrap()

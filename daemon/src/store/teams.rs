@@ -4,13 +4,11 @@ use crate::store::Tx;
 use modctl_types::{Plan, Team};
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::StoreError;
+use super::{FromRow, StoreError, scalar};
 
-const MAX_NAME_LEN: usize = 64;
-
-/// Creates a team at `now` (unix seconds); names are unique.
+/// Creates a team at `now` (unix seconds); names are unique (what a name
+/// may be is the operator's command's rule, `operator::accounts`).
 pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, StoreError> {
-    validate_name(name)?;
     if find_by_name(tx, name)?.is_some() {
         return Err(StoreError::Conflict(format!(
             "team `{name}` already exists"
@@ -29,10 +27,11 @@ pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, Sto
 
 /// All teams, by name.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
-    let mut stmt = tx
-        .sql
-        .prepare_cached("SELECT id, name, plan FROM teams ORDER BY name")?;
-    let rows = stmt.query_map([], from_row)?;
+    let mut stmt = tx.sql.prepare_cached(&format!(
+        "SELECT {} FROM teams ORDER BY name",
+        Team::COLUMNS
+    ))?;
+    let rows = stmt.query_map([], Team::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -40,20 +39,25 @@ pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
 pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
     let team = tx
         .sql
-        .prepare_cached("SELECT id, name, plan FROM teams WHERE id = ?1")?
-        .query_row([id], from_row)?;
+        .prepare_cached(&format!(
+            "SELECT {} FROM teams WHERE id = ?1",
+            Team::COLUMNS
+        ))?
+        .query_row([id], Team::from_row)?;
     Ok(team)
 }
 
 /// The team that claimed server `server_id`, for the plan checks of writes
 /// that name only the server (config, snapshots, webhooks).
 pub fn of_server(tx: &Tx<'_>, server_id: &str) -> Result<Team, StoreError> {
-    tx.sql.prepare_cached(
-        "SELECT t.id, t.name, t.plan FROM teams t JOIN servers s ON s.team_id = t.id WHERE s.id = ?1",
-    )?
-    .query_row([server_id], from_row)
-    .optional()?
-    .ok_or_else(|| StoreError::NotFound(format!("server `{server_id}` is not claimed")))
+    tx.sql
+        .prepare_cached(&format!(
+            "SELECT {} FROM teams JOIN servers s ON s.team_id = teams.id WHERE s.id = ?1",
+            Team::COLUMNS
+        ))?
+        .query_row([server_id], Team::from_row)
+        .optional()?
+        .ok_or_else(|| StoreError::NotFound(format!("server `{server_id}` is not claimed")))
 }
 
 /// Moves the team called `name` to `plan`; takes effect on its next request
@@ -104,7 +108,7 @@ pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreErr
     let own: Option<i64> = tx
         .sql
         .prepare_cached("SELECT activity_events_per_day FROM teams WHERE id = ?1")?
-        .query_row([team_id], |row| row.get(0))?;
+        .query_row([team_id], scalar)?;
     Ok(own.map(|n| n.max(0) as u64))
 }
 
@@ -112,42 +116,32 @@ pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreErr
 pub fn find_by_name(tx: &Tx<'_>, name: &str) -> Result<Option<Team>, StoreError> {
     let team = tx
         .sql
-        .prepare_cached("SELECT id, name, plan FROM teams WHERE name = ?1")?
-        .query_row([name], from_row)
+        .prepare_cached(&format!(
+            "SELECT {} FROM teams WHERE name = ?1",
+            Team::COLUMNS
+        ))?
+        .query_row([name], Team::from_row)
         .optional()?;
     Ok(team)
 }
 
 /// The team called `name`, or a not-found error naming it.
 pub fn get_by_name(tx: &Tx<'_>, name: &str) -> Result<Team, StoreError> {
-    find_by_name(tx, name)?.ok_or_else(|| {
-        StoreError::NotFound(format!(
-            "no team named `{name}`: create it with `modctld team create {name}`"
-        ))
-    })
+    find_by_name(tx, name)?.ok_or_else(|| StoreError::NotFound(format!("no team named `{name}`")))
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
-    let plan: String = row.get(2)?;
-    Ok(Team {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        // The CHECK constraint only admits known plans.
-        plan: plan.parse().unwrap_or(Plan::Free),
-    })
-}
+impl FromRow for Team {
+    // Named by their table: a query may join `servers`, which has an `id`
+    // and a `name` too.
+    const COLUMNS: &'static str = "teams.id, teams.name, teams.plan";
 
-fn validate_name(name: &str) -> Result<(), StoreError> {
-    let ok = !name.is_empty()
-        && name.len() <= MAX_NAME_LEN
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(StoreError::Invalid(format!(
-            "invalid team name `{name}`: use 1 to {MAX_NAME_LEN} letters, digits, `-`, `_` or `.`"
-        )))
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
+        let plan = row.get_ref("plan")?.as_str()?;
+        Ok(Team {
+            id: row.get("id")?,
+            name: row.get("name")?,
+            // The CHECK constraint only admits known plans.
+            plan: plan.parse().unwrap_or(Plan::Free),
+        })
     }
 }

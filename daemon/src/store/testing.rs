@@ -40,9 +40,9 @@ pub fn refuse_inserts(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<(), S
 /// How many rows of `table` each server has, by server id.
 pub fn rows_by_server(tx: &Tx<'_>, table: &str) -> Result<Vec<(String, i64)>, StoreError> {
     let mut stmt = tx.sql.prepare(&format!(
-        "SELECT server_id, COUNT(*) FROM {table} GROUP BY server_id ORDER BY server_id"
+        "SELECT server_id, COUNT(*) AS count FROM {table} GROUP BY server_id ORDER BY server_id"
     ))?;
-    let rows = stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    let rows = stmt.query_map([], |row| Ok((row.get("server_id")?, row.get("count")?)))?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 

@@ -24,7 +24,7 @@ use modctl_types::webhooks::{Attempt, Delivery, DeliveryDetail, DeliveryState, E
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
-use super::{StoreError, timestamp};
+use super::{FromRow, StoreError, parsed, scalar, timestamp};
 
 /// Length of the random part of an event id (`evt_` + this many characters).
 const EVENT_ID_LEN: usize = 24;
@@ -56,13 +56,14 @@ pub fn subscription(
         .prepare_cached(
             "SELECT c.value, t.plan,
                     EXISTS (SELECT 1 FROM webhook_secrets w WHERE w.server_id = c.server_id)
+                        AS secret_set
              FROM config_sections c
              JOIN servers s ON s.id = c.server_id
              JOIN teams t ON t.id = s.team_id
              WHERE c.server_id = ?1 AND c.section = 'webhooks'",
         )?
         .query_row([server_id], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((row.get("value")?, row.get("plan")?, row.get("secret_set")?))
         })
         .optional()?;
     let Some((json, plan, secret_set)) = found else {
@@ -132,28 +133,28 @@ pub fn write(
     })
 }
 
-const DELIVERY_COLUMNS: &str = "id, event_id, kind, url, state, attempts, last_status, last_error,
-    next_attempt_at, created_at";
+impl FromRow for Delivery {
+    const COLUMNS: &'static str = "id, event_id, kind, url, state, attempts, last_status,
+    last_error, next_attempt_at, created_at";
 
-fn delivery_from_row(row: &Row<'_>) -> rusqlite::Result<Delivery> {
-    let parse_err = |i: usize, e: String| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
-    };
-    let kind: String = row.get(2)?;
-    let state: String = row.get(4)?;
-    Ok(Delivery {
-        id: row.get(0)?,
-        event_id: row.get(1)?,
-        kind: kind.parse().map_err(|e| parse_err(2, e))?,
-        url: row.get(3)?,
-        state: state.parse().map_err(|e| parse_err(4, e))?,
-        attempts: row.get(5)?,
-        last_status: row.get(6)?,
-        last_error: row.get(7)?,
-        next_attempt_at: row.get::<_, Option<i64>>(8)?.map(timestamp),
-        created_at: timestamp(row.get(9)?),
-    })
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Delivery> {
+        Ok(Delivery {
+            id: row.get("id")?,
+            event_id: row.get("event_id")?,
+            kind: parsed(row, "kind")?,
+            url: row.get("url")?,
+            state: parsed(row, "state")?,
+            attempts: row.get("attempts")?,
+            last_status: row.get("last_status")?,
+            last_error: row.get("last_error")?,
+            next_attempt_at: row.get::<_, Option<i64>>("next_attempt_at")?.map(timestamp),
+            created_at: timestamp(row.get("created_at")?),
+        })
+    }
 }
+
+/// The columns of a [`Delivery`], for `format!` (`{DELIVERY_COLUMNS}`).
+const DELIVERY_COLUMNS: &str = Delivery::COLUMNS;
 
 /// A server's deliveries newest first, older than `before`, optionally of one
 /// state and kind.
@@ -178,7 +179,7 @@ pub fn list(
                 state.map(DeliveryState::as_str),
                 kind.map(WebhookEvent::as_str),
             ],
-            delivery_from_row,
+            Delivery::from_row,
         )?
         .take(limit as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -193,7 +194,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetai
         .prepare_cached(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE server_id = ?1 AND id = ?2"
         ))?
-        .query_row(params![server_id, id], delivery_from_row)
+        .query_row(params![server_id, id], Delivery::from_row)
         .optional()?
     else {
         return Ok(None);
@@ -201,7 +202,8 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetai
     let history = tx
         .sql
         .prepare_cached(
-            // The history, then the latest attempt, kept on the delivery.
+            // The history, then the latest attempt, kept on the delivery
+            // (a compound select's columns are named by its first).
             "SELECT attempt, at, status, error, duration_ms FROM webhook_attempts
              WHERE delivery_id = ?1
              UNION ALL
@@ -211,11 +213,11 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetai
         )?
         .query_map([id], |row| {
             Ok(Attempt {
-                attempt: row.get(0)?,
-                at: timestamp(row.get(1)?),
-                status: row.get(2)?,
-                error: row.get(3)?,
-                duration_ms: row.get::<_, i64>(4)?.try_into().unwrap_or(0),
+                attempt: row.get("attempt")?,
+                at: timestamp(row.get("at")?),
+                status: row.get("status")?,
+                error: row.get("error")?,
+                duration_ms: row.get::<_, i64>("duration_ms")?.try_into().unwrap_or(0),
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -250,7 +252,7 @@ pub fn due_endpoints(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, String)>, Sto
              GROUP BY server_id, url
              ORDER BY MIN(next_attempt_at), MIN(id)",
         )?
-        .query_map([now], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .query_map([now], |row| Ok((row.get("server_id")?, row.get("url")?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
@@ -277,12 +279,12 @@ pub fn due_to(
         )?
         .query_map(params![server_id, url, now, limit], |row| {
             Ok(Due {
-                id: row.get(0)?,
-                server_id: row.get(1)?,
-                event_id: row.get(2)?,
-                url: row.get(3)?,
-                payload: row.get(4)?,
-                attempts: row.get(5)?,
+                id: row.get("id")?,
+                server_id: row.get("server_id")?,
+                event_id: row.get("event_id")?,
+                url: row.get("url")?,
+                payload: row.get("payload")?,
+                attempts: row.get("attempts")?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -449,7 +451,7 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
              SELECT MIN(at) FROM tried WHERE at > COALESCE(
                  (SELECT MAX(at) FROM tried WHERE status BETWEEN 200 AND 299), -1)",
         )?
-        .query_row(params![server_id, url], |row| row.get(0))?)
+        .query_row(params![server_id, url], scalar)?)
 }
 
 /// Marks `server_id`'s pending deliveries `disabled`, with `last_error`

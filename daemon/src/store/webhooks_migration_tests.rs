@@ -171,7 +171,7 @@ async fn failures_since_the_last_success_count_the_latest_attempts_too() {
             let history: i64 = tx.sql.query_row(
                 "SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id = ?1",
                 [new.delivery_id],
-                |row| row.get(0),
+                crate::store::scalar,
             )?;
             assert_eq!(history, 0, "a first attempt stays on its delivery's row");
             outbox::failing_since(tx, SERVER, URL)

@@ -15,10 +15,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::Discord;
-use crate::activity::ActivityEvent;
 use crate::platform::PlatformResult;
 use crate::platform::receive::{EventSource, GatewayBot};
 use crate::platform::structure::{nullable, payload};
+use crate::store::activity::ActivityEvent;
 
 #[async_trait]
 impl EventSource for Discord {

@@ -15,9 +15,9 @@ use serde_json::Value;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-use crate::activity::ActivityEvent;
 use crate::platform::PlatformResult;
 use crate::platform::structure::payload;
+use crate::store::activity::ActivityEvent;
 
 /// How old a signed request may be, in seconds (Slack's own advice).
 pub const MAX_AGE_SECS: i64 = 5 * 60;

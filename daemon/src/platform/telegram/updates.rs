@@ -21,10 +21,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Telegram, read};
-use crate::activity::ActivityEvent;
 use crate::platform::receive::EventSource;
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
+use crate::store::activity::ActivityEvent;
 
 /// Fields of a service message: it reports something that happened in the
 /// group rather than something a member wrote, and never counts as a member

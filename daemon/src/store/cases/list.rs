@@ -7,7 +7,8 @@ use modctl_types::moderation::{Action, Case};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params};
 
-use super::{CASE_COLUMNS, StoreError, case_from_row};
+use super::{CASE_COLUMNS, CaseColumns, StoreError};
+use crate::store::scalar;
 
 /// Which cases a listing wants; every field narrows it.
 #[derive(Debug, Clone, Default)]
@@ -190,6 +191,7 @@ fn walk(
         return Ok(());
     }
     let mut statement = tx.sql.prepare_cached(sql)?;
+    let mut columns = None;
     let rows = statement
         .query_map(
             params![
@@ -204,7 +206,13 @@ fn walk(
                 filter.since.unwrap_or(i64::MIN),
                 filter.until.unwrap_or(i64::MAX),
             ],
-            case_from_row,
+            |row| {
+                // Found once for the walk, not for every row.
+                if columns.is_none() {
+                    columns = Some(CaseColumns::of(row.as_ref())?);
+                }
+                columns.as_ref().expect("just found").read(row)
+            },
         )?
         .take(wanted);
     for row in rows {
@@ -231,7 +239,7 @@ fn first_reaching(tx: &Tx<'_>, server_id: &str, at: i64) -> Result<Option<i64>, 
     Ok(tx
         .sql
         .prepare_cached(FIRST_REACHING_SQL)?
-        .query_row(params![server_id, at], |row| row.get(0))
+        .query_row(params![server_id, at], scalar)
         .optional()?)
 }
 
@@ -247,7 +255,7 @@ mod tests {
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
         let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
-        stmt.query_map(params, |row| row.get::<_, String>(3))
+        stmt.query_map(params, |row| row.get::<_, String>("detail"))
             .unwrap()
             .collect::<rusqlite::Result<_>>()
             .unwrap()
@@ -415,7 +423,13 @@ mod tests {
                     "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
                 )?;
                 let rows = statement
-                    .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                    .query_map([], |row| {
+                        Ok((
+                            row.get("server_id")?,
+                            row.get("number")?,
+                            row.get("clock_high")?,
+                        ))
+                    })?
                     .collect::<rusqlite::Result<Vec<(String, i64, i64)>>>()?;
                 Ok::<_, StoreError>(rows)
             })

@@ -183,9 +183,14 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
     let check = tx
         .sql
         .query_row(
-            "SELECT sealed, scrubbed_at IS NULL FROM secret_key_check WHERE id = 1",
+            "SELECT sealed, scrubbed_at IS NULL AS unscrubbed FROM secret_key_check WHERE id = 1",
             [],
-            |row| Ok((row.get::<_, String>(0)?, row.get::<_, bool>(1)?)),
+            |row| {
+                Ok((
+                    row.get::<_, String>("sealed")?,
+                    row.get::<_, bool>("unscrubbed")?,
+                ))
+            },
         )
         .optional()
         .map_err(sqlite)?;

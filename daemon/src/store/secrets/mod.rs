@@ -228,10 +228,13 @@ pub fn seal_plaintext_rows(tx: &Tx<'_>, secrets: &Secrets) -> rusqlite::Result<u
         let rows = tx
             .sql
             .prepare(&format!(
-                "SELECT server_id, {column} FROM {table} WHERE substr({column}, 1, 3) = ?1"
+                "SELECT server_id, {column} AS value FROM {table} WHERE substr({column}, 1, 3) = ?1"
             ))?
             .query_map([PLAINTEXT_V0], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+                Ok((
+                    row.get::<_, String>("server_id")?,
+                    row.get::<_, String>("value")?,
+                ))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (server_id, value) in rows {
