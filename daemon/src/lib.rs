@@ -65,6 +65,7 @@ pub mod snapshots;
 #[cfg(test)]
 mod source_rules;
 pub mod store;
+pub mod sync;
 pub mod webhooks;
 pub mod workers;
 

@@ -65,6 +65,9 @@ pub use crate::coordination::Rate;
 use crate::coordination::{Budget, RateBudgets};
 use crate::error::ApiError;
 use crate::plans::Entitlements;
+// A panic while holding the lock leaves the maps consistent (each
+// operation is one insert or remove).
+use crate::sync::lock;
 
 /// Failed authentications per minute per client address.
 pub const FAILURES_PER_MINUTE: u32 = 30;
@@ -261,12 +264,6 @@ fn usage(rate: Rate, remaining: u32) -> Usage {
         remaining,
         reset_secs: (missing * per_request).ceil() as u64,
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic while holding the lock leaves the maps consistent (each
-    // operation is one insert or remove).
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Where the auth extractor leaves a request's usage for [`headers`].

@@ -160,11 +160,7 @@ pub async fn retention(state: &AppState) -> ModerationResult<usize> {
 /// the writer's and the readers' time (see [`crate::store::Store::checkpoint`]).
 /// Returns the frames it could not copy yet (readers still need them).
 pub async fn checkpoint(state: &AppState) -> ModerationResult<usize> {
-    let done = state
-        .store
-        .checkpoint()
-        .await
-        .map_err(crate::store::StoreError::from)?;
+    let done = state.store.checkpoint().await?;
     Ok(done.behind())
 }
 

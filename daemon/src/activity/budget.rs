@@ -38,6 +38,8 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
+// A map of semaphores is valid whatever a panicking holder was doing.
+use crate::sync::lock;
 
 /// The default budget: 24 MiB of batch bodies at once; a team's share is
 /// 20 MiB (six of the largest batches, fourteen of the bench's 10,000 short
@@ -126,11 +128,6 @@ impl Permit {
     pub fn bytes(&self) -> usize {
         self.bytes
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A map of semaphores is valid whatever a panicking holder was doing.
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Default for BatchBudget {

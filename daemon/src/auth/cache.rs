@@ -78,6 +78,8 @@ use crate::error::ApiError;
 use crate::store::keys::{self, KeyRecord};
 use crate::store::servers::{self, ServerRecord};
 use crate::store::{Store, StoreError};
+// The maps stay consistent whatever panicked while they were held.
+use crate::sync::lock;
 
 /// How stale `last_used_at` may get before a request refreshes it.
 pub const LAST_USED_RESOLUTION_SECS: i64 = 60;
@@ -300,13 +302,6 @@ impl AuthCache {
     pub fn release_touch(&self, key_id: &str) {
         lock(&self.inner.touched).remove(key_id);
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // The maps stay consistent whatever panicked while they were held.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

@@ -56,8 +56,10 @@ impl RateBudgets for LocalBudgets {
         };
         // The limiter keeps a cell per key it has seen; made-up keys (the
         // failures of addresses and key ids) must not grow it without end.
-        // Only keys whose budget is whole again are forgotten.
-        if limiter.len() >= MAX_TRACKED {
+        // Only keys whose budget is whole again are forgotten. Requests come
+        // from real keys only, a bounded set, and `len` visits every shard
+        // of the limiter's map: not on every request's path.
+        if budget != Budget::Requests && limiter.len() >= MAX_TRACKED {
             limiter.retain_recent();
         }
         taken

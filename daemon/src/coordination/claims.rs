@@ -15,6 +15,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use super::{Held, SessionKey, SessionOwnership, Work, WorkClaims};
+// Each change is one insert or remove: consistent whatever a panicking
+// holder was doing.
+use crate::sync::lock;
 
 /// What is held, by key; cheap to clone, clones share the set.
 #[derive(Debug)]
@@ -68,14 +71,6 @@ impl<K: Hash + Eq> Drop for Release<K> {
             lock(&self.held).remove(&key);
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Each change is one insert or remove: consistent whatever a panicking
-    // holder was doing.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// [`WorkClaims`] within this process: the work held now, in memory.

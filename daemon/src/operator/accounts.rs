@@ -202,19 +202,20 @@ pub(crate) async fn create_key(
     label: Option<String>,
     expires_in_days: Option<u32>,
 ) -> anyhow::Result<api_key::NewKey> {
-    if let Some(label) = &label {
-        anyhow::ensure!(
-            label.chars().count() <= MAX_LABEL_LEN,
-            "label is too long: use at most {MAX_LABEL_LEN} characters"
-        );
-    }
     let key = api_key::generate();
     let stored = key.clone();
     let name = team.to_owned();
     let expires_at = expires_in_days.map(|days| super::now() + i64::from(days) * 86_400);
     store
         .write(move |tx| {
-            let team = teams::get_by_name(tx, &name)?;
+            let team = teams::get_by_name(tx, &name).map_err(no_team_hint(&name))?;
+            // After the team: a missing team is the first thing to fix.
+            if let Some(label) = &label {
+                anyhow::ensure!(
+                    label.chars().count() <= MAX_LABEL_LEN,
+                    "label is too long: use at most {MAX_LABEL_LEN} characters"
+                );
+            }
             keys::insert(
                 tx,
                 stored.hashed(),
@@ -223,10 +224,10 @@ pub(crate) async fn create_key(
                 label.as_deref(),
                 expires_at,
                 super::now(),
-            )
+            )?;
+            Ok::<_, anyhow::Error>(())
         })
-        .await
-        .map_err(no_team_hint(team))?;
+        .await?;
     Ok(key)
 }
 

@@ -62,10 +62,10 @@ pub enum Verdict {
 /// failure to check (the file cannot be opened, another process holds a
 /// lock), not a verdict: a file SQLite finds damaged while opening it is
 /// [`Verdict::Corrupt`].
-pub fn check(path: &Path, depth: Depth) -> rusqlite::Result<Verdict> {
+pub fn check(path: &Path, depth: Depth) -> Result<Verdict, super::StoreError> {
     match run(path, depth) {
         Err(e) if is_corruption(&e) => Ok(Verdict::Corrupt(vec![e.to_string()])),
-        other => other,
+        other => Ok(other?),
     }
 }
 
@@ -161,7 +161,7 @@ fn without_ok(mut rows: Vec<String>) -> Vec<String> {
 }
 
 /// Whether `error` says the database file is damaged (or not a database).
-pub fn is_corruption(error: &rusqlite::Error) -> bool {
+pub(in crate::store) fn is_corruption(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)

@@ -352,7 +352,7 @@ impl Store {
     /// Copies what the WAL holds back into the database file without
     /// waiting for anyone (a `PASSIVE` checkpoint: frames a reader still
     /// needs are left for the next one), on a connection of its own.
-    pub async fn checkpoint(&self) -> rusqlite::Result<Checkpoint> {
+    pub async fn checkpoint(&self) -> Result<Checkpoint, StoreError> {
         let checkpointer = self.inner.checkpointer.clone();
         tokio::task::spawn_blocking(move || {
             let conn = checkpointer
@@ -368,6 +368,7 @@ impl Store {
                     copied_frames: count("checkpointed")?,
                 })
             })
+            .map_err(StoreError::from)
         })
         .await
         .unwrap_or_else(|join| std::panic::resume_unwind(join.into_panic()))

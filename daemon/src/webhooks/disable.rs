@@ -32,9 +32,11 @@ pub fn disable(
     )
     .map_err(|e| match e {
         ApplyError::Store(e) => e,
-        // Neither happens to this change: it names no revision, and turning
-        // webhooks off passes every plan.
-        e @ (ApplyError::Stale(_) | ApplyError::Plan(_)) => StoreError::Invalid(e.to_string()),
+        // Neither can happen to this change: it names no revision, and
+        // `DISABLING_ACTOR`'s changes pass every plan (`config::apply`).
+        e @ (ApplyError::Stale(_) | ApplyError::Plan(_)) => {
+            unreachable!("turning webhooks off was refused: {e}")
+        }
     })?;
     outbox::disable_pending(tx, server_id, &last_error)
 }
