@@ -36,11 +36,8 @@ impl std::fmt::Debug for LocalBudgets {
 impl RateBudgets for LocalBudgets {
     fn take(&self, budget: Budget, key: &str, rate: Rate) -> Result<u32, Duration> {
         let limiter = {
-            let mut limiters = self
-                .limiters
-                .lock()
-                // One insert or clear at a time: consistent after a panic.
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            // One insert or clear at a time: consistent after a panic.
+            let mut limiters = crate::sync::lock(&self.limiters);
             if limiters.len() >= MAX_TRACKED {
                 limiters.clear();
             }

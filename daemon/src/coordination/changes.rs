@@ -27,12 +27,9 @@ impl LocalChangeFeed {
 
 impl ChangeFeed for LocalChangeFeed {
     fn version(&self) -> Option<i64> {
-        self.watch
-            .lock()
-            // The watch is a connection and the path: nothing a panic can
-            // leave half done.
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .version()
+        // The watch is a connection and the path: nothing a panic can leave
+        // half done.
+        crate::sync::lock(&self.watch).version()
     }
 }
 

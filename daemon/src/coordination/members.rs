@@ -48,10 +48,7 @@ impl MemberLocking for MemberLocks {
 
 impl MemberLocks {
     fn lock_for(&self, server_id: &str, user_id: &str) -> Arc<AsyncMutex<()>> {
-        let mut locks = self
-            .locks
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut locks = crate::sync::lock(&self.locks);
         let key = (server_id.to_owned(), user_id.to_owned());
         if let Some(lock) = locks.get(&key).and_then(Weak::upgrade) {
             return lock;
@@ -68,9 +65,7 @@ impl MemberLocks {
     /// are freed).
     #[cfg(test)]
     fn live(&self) -> usize {
-        self.locks
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::sync::lock(&self.locks)
             .values()
             .filter(|lock| lock.strong_count() > 0)
             .count()
