@@ -391,6 +391,20 @@ impl Store {
         self.inner.writer.write(f)
     }
 
+    /// Runs `f` as one write in a transaction of its own, with no savepoint:
+    /// for a write that changes many pages, whose savepoint would hold a
+    /// copy of each in memory until the commit (see the `writer` module).
+    /// Otherwise as [`Store::write`].
+    pub fn write_alone<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
+    where
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.inner.trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.writer.write_alone(f)
+    }
+
     /// How many commits the writer made and how many writes they held.
     pub fn writer_stats(&self) -> WriterStats {
         self.inner.writer.stats()

@@ -31,6 +31,19 @@
 //! so grouping only ever happens when writes already queue, and it costs a
 //! lone write nothing.
 //!
+//! # Writes that run alone
+//!
+//! A savepoint's price is memory: SQLite keeps a copy of every page a
+//! savepoint changes (the sub-journal) until the transaction ends, in memory
+//! (`temp_store = MEMORY`, see `configure`). For the small writes of the API
+//! that is a few pages; for a write of activity batches it is every page of
+//! their rollups and remembered ids, and 96 concurrent batches of the largest
+//! size held tens of MiB that way (issue #22). A write that touches many
+//! pages is therefore sent with [`Writer::write_alone`]: the batch before it
+//! is committed first, and it runs in a transaction of its own with no
+//! savepoint, so nothing is copied, and its failure rolls back that
+//! transaction (it alone).
+//!
 //! If SQLite itself ends the transaction (it rolls back on some I/O and
 //! out-of-memory errors) or a savepoint statement fails, the whole batch is
 //! rolled back and every job in it fails: nothing half-done is committed.
@@ -57,7 +70,15 @@ pub const MAX_BATCH: usize = 64;
 /// once the batch's commit is known. Called with `None` when the job cannot
 /// run at all (the transaction could not be opened): its closure is then
 /// skipped and the completion delivers the error it is given.
-type Job = Box<dyn FnOnce(Option<&Transaction<'_>>) -> (bool, Completion) + Send>;
+type Run = Box<dyn FnOnce(Option<&Transaction<'_>>) -> (bool, Completion) + Send>;
+
+/// A write queued for the writer thread.
+struct Job {
+    run: Run,
+    /// Runs in a transaction of its own, without a savepoint (see the module
+    /// header).
+    alone: bool,
+}
 
 /// Delivers a job's result: called with the batch's commit outcome.
 type Completion = Box<dyn FnOnce(Result<(), &rusqlite::Error>) + Send>;
@@ -121,8 +142,33 @@ impl Writer {
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        self.queue(f, false)
+    }
+
+    /// Like [`Writer::write`], but `f` runs in a transaction of its own,
+    /// without a savepoint: for a write that changes many pages (see the
+    /// module header).
+    pub fn write_alone<T, E, F>(&self, f: F) -> impl Future<Output = Result<T, E>> + Send + 'static
+    where
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.queue(f, true)
+    }
+
+    fn queue<T, E, F>(
+        &self,
+        f: F,
+        alone: bool,
+    ) -> impl Future<Output = Result<T, E>> + Send + 'static
+    where
+        F: FnOnce(&Tx<'_>) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
         let (reply, answer) = oneshot::channel::<Delivered<Result<T, E>>>();
-        let job: Job = Box::new(move |tx| {
+        let run: Run = Box::new(move |tx| {
             let outcome = tx.map(|tx| catch_unwind(AssertUnwindSafe(|| f(&Tx::new(tx)))));
             let failed = !matches!(outcome, Some(Ok(Ok(_))));
             let completion: Completion = Box::new(move |commit| {
@@ -141,7 +187,7 @@ impl Writer {
             });
             (failed, completion)
         });
-        self.send(job);
+        self.send(Job { run, alone });
         super::receive(answer, "the writer thread stopped before answering")
     }
 
@@ -182,20 +228,36 @@ impl Drop for Writer {
 pub const IDLE_BEFORE_SHRINK: Duration = Duration::from_secs(5);
 
 fn run(mut conn: Connection, jobs: mpsc::Receiver<Job>, counters: &Counters) {
+    // A job that ran into a batch it must not join: it starts the next.
+    let mut next: Option<Job> = None;
     loop {
-        let first = match jobs.recv_timeout(IDLE_BEFORE_SHRINK) {
-            Ok(job) => job,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                shrink(&conn);
-                // Nothing more to give back until the next write.
-                match jobs.recv() {
-                    Ok(job) => job,
-                    Err(_) => return,
-                }
-            }
+        let first = match next.take() {
+            Some(job) => job,
+            None => match wait(&conn, &jobs) {
+                Some(job) => job,
+                None => return,
+            },
         };
-        run_batch(&mut conn, first, &jobs, counters);
+        next = if first.alone {
+            run_alone(&mut conn, first, counters);
+            None
+        } else {
+            run_batch(&mut conn, first, &jobs, counters)
+        };
+    }
+}
+
+/// The next job, giving the page cache back while none comes; `None` once
+/// the store is dropped.
+fn wait(conn: &Connection, jobs: &mpsc::Receiver<Job>) -> Option<Job> {
+    match jobs.recv_timeout(IDLE_BEFORE_SHRINK) {
+        Ok(job) => Some(job),
+        Err(mpsc::RecvTimeoutError::Disconnected) => None,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            shrink(conn);
+            // Nothing more to give back until the next write.
+            jobs.recv().ok()
+        }
     }
 }
 
@@ -212,16 +274,30 @@ fn shrink(conn: &Connection) {
 }
 
 /// Runs `first` and the jobs already waiting behind it in one transaction,
-/// commits, and delivers every result.
-fn run_batch(conn: &mut Connection, first: Job, jobs: &mpsc::Receiver<Job>, counters: &Counters) {
+/// commits, and delivers every result. Returns a job that must run alone
+/// (see the module header) if one was next: it waits for the next round.
+fn run_batch(
+    conn: &mut Connection,
+    first: Job,
+    jobs: &mpsc::Receiver<Job>,
+    counters: &Counters,
+) -> Option<Job> {
     let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
         Ok(tx) => tx,
-        Err(e) => return fail_unrun(first, &e),
+        Err(e) => {
+            fail_unrun(first, &e);
+            return None;
+        }
     };
     let mut completions = Vec::new();
+    let mut next = None;
     let mut broken = run_in_savepoint(&tx, first, &mut completions).err();
     while broken.is_none() && completions.len() < MAX_BATCH {
         match jobs.try_recv() {
+            Ok(job) if job.alone => {
+                next = Some(job);
+                break;
+            }
             Ok(job) => broken = run_in_savepoint(&tx, job, &mut completions).err(),
             Err(_) => break,
         }
@@ -231,6 +307,36 @@ fn run_batch(conn: &mut Connection, first: Job, jobs: &mpsc::Receiver<Job>, coun
         Some(e) => Err(e),
         None => tx.commit(),
     };
+    finish(outcome, completions, counters);
+    next
+}
+
+/// Runs `job` in a transaction of its own, with no savepoint: its failure
+/// rolls the transaction back.
+fn run_alone(conn: &mut Connection, job: Job, counters: &Counters) {
+    let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) => return fail_unrun(job, &e),
+    };
+    let (failed, completion) = (job.run)(Some(&tx));
+    if failed {
+        // Dropping the transaction rolls it back (nothing was committed, so
+        // nothing is counted); the job's own error or panic is what its
+        // caller gets, whatever the commit outcome passed.
+        drop(tx);
+        return completion(Ok(()));
+    }
+    let outcome = if tx.is_autocommit() {
+        // SQLite rolled the transaction back under the job's feet.
+        Err(rolled_back())
+    } else {
+        tx.commit()
+    };
+    finish(outcome, vec![completion], counters);
+}
+
+/// Counts a transaction's end and tells each of its jobs.
+fn finish(outcome: rusqlite::Result<()>, completions: Vec<Completion>, counters: &Counters) {
     if outcome.is_ok() {
         counters.commits.fetch_add(1, Ordering::Relaxed);
         counters
@@ -255,7 +361,7 @@ fn run_in_savepoint(
         fail_unrun(job, &e);
         return Err(e);
     }
-    let (failed, completion) = job(Some(tx));
+    let (failed, completion) = (job.run)(Some(tx));
     completions.push(completion);
     if tx.is_autocommit() {
         // SQLite rolled the whole transaction back under the job's feet.
@@ -269,7 +375,7 @@ fn run_in_savepoint(
 
 /// Fails a job that could not run: its closure is skipped.
 fn fail_unrun(job: Job, error: &rusqlite::Error) {
-    let (_, completion) = job(None);
+    let (_, completion) = (job.run)(None);
     completion(Err(error));
 }
 
@@ -372,6 +478,44 @@ mod tests {
             "one commit for the batch"
         );
         assert_eq!(after.writes - before.writes, 5);
+    }
+
+    #[tokio::test]
+    async fn a_write_alone_never_joins_a_batch_and_its_failure_rolls_back_only_itself() {
+        let (_dir, store) = store().await;
+        let before = store.writer_stats();
+        let (release, held) = hold_writer(&store);
+        let joins = store.write(|tx| teams::create(tx, "joins", Plan::Free, 0));
+        let alone = store.write_alone(|tx| teams::create(tx, "alone", Plan::Free, 0));
+        let refused = store.write_alone(|tx| -> anyhow::Result<()> {
+            teams::create(tx, "refused", Plan::Free, 0)?;
+            anyhow::bail!("refused after its insert")
+        });
+        let panics = tokio::spawn(store.write_alone(|tx| -> anyhow::Result<()> {
+            teams::create(tx, "panics", Plan::Free, 0)?;
+            panic!("a bug in a write")
+        }));
+        let after_it = store.write(|tx| teams::create(tx, "after", Plan::Free, 0));
+        release.send(()).unwrap();
+
+        held.await;
+        joins.await.unwrap();
+        alone.await.unwrap();
+        assert_eq!(
+            refused.await.unwrap_err().to_string(),
+            "refused after its insert"
+        );
+        assert!(panics.await.unwrap_err().is_panic());
+        after_it.await.unwrap();
+
+        assert_eq!(
+            team_names(&store).await,
+            ["after", "alone", "first", "joins"]
+        );
+        let after = store.writer_stats();
+        // {first, joins}, {alone}, {after}: the failed ones commit nothing.
+        assert_eq!(after.commits - before.commits, 3);
+        assert_eq!(after.writes - before.writes, 4);
     }
 
     #[tokio::test]
