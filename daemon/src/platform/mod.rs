@@ -57,6 +57,8 @@ pub mod simulator;
 pub mod slack;
 pub mod structure;
 pub mod telegram;
+#[cfg(test)]
+mod wire_tests;
 
 use std::time::Duration;
 

@@ -560,3 +560,6 @@ fn stored_rule(json: &str) -> Result<AutoModerationRule, SimError> {
 
 /// Re-exported so seeding code can name permission bits.
 pub use hierarchy::{ADMINISTRATOR, BAN_MEMBERS, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS};
+
+#[cfg(test)]
+mod tests;

@@ -161,6 +161,7 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
         "sim_bans",
         "sim_channels",
         "sim_messages",
+        "sim_automod_rules",
         "sim_communities",
     ] {
         tx.sql.execute(
@@ -354,6 +355,20 @@ pub fn messages(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Vec<Strin
         "SELECT text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
     let rows = stmt.query_map([server_id, channel], |row| row.get("text"))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Messages posted to `channel` with their ids (what a deletion names),
+/// oldest first.
+pub fn messages_with_ids(
+    tx: &Tx<'_>,
+    server_id: &str,
+    channel: &str,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
+        "SELECT id, text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([server_id, channel], |row| Ok((row.get("id")?, row.get("text")?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
