@@ -450,11 +450,7 @@ async fn discord_jail(adapter: &dyn DiscordBot, input: &Checked, cx: &Context<'_
     )
 }
 
-async fn discord_unjail(
-    adapter: &dyn DiscordBot,
-    input: &Checked,
-    cx: &Context<'_>,
-) -> Outcome {
+async fn discord_unjail(adapter: &dyn DiscordBot, input: &Checked, cx: &Context<'_>) -> Outcome {
     let jail_role = cx.config.jail.role_id.as_deref();
     let hierarchy =
         match roles_hierarchy(adapter, &input.user_id, Act::ChangeRoles { granting: None }).await {
@@ -531,11 +527,7 @@ async fn roles_hierarchy(
     Ok(hierarchy)
 }
 
-async fn post_to_modlog(
-    adapter: &dyn SlackBot,
-    input: &Checked,
-    cx: &Context<'_>,
-) -> Outcome {
+async fn post_to_modlog(adapter: &dyn SlackBot, input: &Checked, cx: &Context<'_>) -> Outcome {
     let noun = if input.action == Action::Note {
         "Note"
     } else {

@@ -62,8 +62,12 @@ pub trait JoinedChannels: Send + Sync {
 #[async_trait]
 pub trait Timeout: Send + Sync {
     /// Times the member out until `until`.
-    async fn timeout(&self, user: &str, until: Timestamp, reason: Option<&str>)
-    -> PlatformResult<()>;
+    async fn timeout(
+        &self,
+        user: &str,
+        until: Timestamp,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
 }
 
 /// Removes a member who may come back (Discord; Telegram's kick is a ban
@@ -79,8 +83,12 @@ pub trait Kick: Send + Sync {
 pub trait Ban: Send + Sync {
     /// Bans the member, deleting `delete_message_days` days of their messages
     /// (Telegram: all of them when more than 0).
-    async fn ban(&self, user: &str, delete_message_days: u8, reason: Option<&str>)
-    -> PlatformResult<()>;
+    async fn ban(
+        &self,
+        user: &str,
+        delete_message_days: u8,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
 
     /// Lifts a ban.
     async fn unban(&self, user: &str, reason: Option<&str>) -> PlatformResult<()>;
@@ -90,8 +98,12 @@ pub trait Ban: Send + Sync {
 #[async_trait]
 pub trait SetRoles: Send + Sync {
     /// Gives the member exactly `roles`.
-    async fn set_roles(&self, user: &str, roles: &[String], reason: Option<&str>)
-    -> PlatformResult<()>;
+    async fn set_roles(
+        &self,
+        user: &str,
+        roles: &[String],
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
 }
 
 /// Takes a member's send permissions away and gives them back (Telegram).
@@ -183,8 +195,11 @@ pub trait NativeRules: Send + Sync {
     async fn list_rules(&self) -> PlatformResult<Vec<AutoModerationRule>>;
 
     /// Creates a rule; answers it with its id.
-    async fn create_rule(&self, rule: &RuleSpec, reason: Option<&str>)
-    -> PlatformResult<AutoModerationRule>;
+    async fn create_rule(
+        &self,
+        rule: &RuleSpec,
+        reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule>;
 
     /// Changes rule `id` in place (its trigger type stays); answers it.
     async fn modify_rule(

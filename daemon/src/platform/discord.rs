@@ -23,8 +23,8 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::post::{Post, discord_message};
 use super::{
     Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
-    NativeRules, PlatformClients, PostMessage, PlatformError, PlatformResult, ReadHierarchy, Redactor, Repeat,
-    Role, RuleSpec, SetRoles, Timeout,
+    NativeRules, PlatformClients, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
+    Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -436,7 +436,6 @@ impl InspectMember for Discord {
             muted: None,
         })
     }
-
 }
 
 #[async_trait]
@@ -510,7 +509,9 @@ impl NativeRules for Discord {
     /// /guilds/{guild.id}/auto-moderation/rules`, discord-docs/auto-moderation.mdx;
     /// needs `MANAGE_GUILD`).
     async fn list_rules(&self) -> PlatformResult<Vec<AutoModerationRule>> {
-        let rules = self.call(Method::GET, &self.rules_path(), None, None).await?;
+        let rules = self
+            .call(Method::GET, &self.rules_path(), None, None)
+            .await?;
         typed(rules, "auto moderation rules")
     }
 

@@ -343,15 +343,13 @@ impl<T> DiscordBot for T where
 
 /// A connected Telegram group: no kick (a ban and an unban), no roles, no
 /// DMs (a bot cannot start a conversation).
-pub trait TelegramBot: Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure {}
+pub trait TelegramBot:
+    Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
+{
+}
 
 impl<T> TelegramBot for T where
-    T: Ban
-        + Mute
-        + InspectMember
-        + PostMessage
-        + DeleteMessage
-        + Structure
+    T: Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
 {
 }
 
@@ -359,28 +357,50 @@ impl<T> TelegramBot for T where
 /// or any with an admin user token), DM and show ephemeral notices, but not
 /// act on members.
 pub trait SlackBot:
-    JoinedChannels
-    + PostMessage
-    + DeleteMessage
-    + DirectMessage
-    + Ephemeral
-    + Structure
+    JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
 {
 }
 
 impl<T> SlackBot for T where
-    T: JoinedChannels
-        + PostMessage
-        + DeleteMessage
-        + DirectMessage
-        + Ephemeral
-        + Structure
+    T: JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
 {
 }
 
 /// A connected server, by platform: what the daemon holds to act on one.
 /// Code that needs a capability some platforms lack matches on it, so the
-/// compiler decides which platform has what ([`capabilities`]).
+/// compiler decides which platform has what ([`capabilities`]). A Discord
+/// member can be kicked:
+///
+/// ```no_run
+/// use modctld::platform::{Bot, Kick};
+/// async fn remove(bot: &Bot) {
+///     if let Bot::Discord(discord) = bot {
+///         let _ = discord.kick("80000", Some("spam")).await;
+///     }
+/// }
+/// ```
+///
+/// and a Slack member cannot, at compile time (Slack has no [`Kick`]):
+///
+/// ```compile_fail
+/// use modctld::platform::{Bot, Kick};
+/// async fn remove(bot: &Bot) {
+///     if let Bot::Slack(slack) = bot {
+///         let _ = slack.kick("U0001", Some("spam")).await;
+///     }
+/// }
+/// ```
+///
+/// nor does a Telegram member get a DM (a bot cannot start one):
+///
+/// ```compile_fail
+/// use modctld::platform::{Bot, DirectMessage, Post};
+/// async fn tell(bot: &Bot) {
+///     if let Bot::Telegram(telegram) = bot {
+///         let _ = telegram.direct_message("100", &Post::text("hi")).await;
+///     }
+/// }
+/// ```
 #[derive(Debug)]
 pub enum Bot {
     /// A Discord guild.
@@ -459,8 +479,12 @@ pub fn connect(
 ) -> Bot {
     match connection.mode {
         ConnectionMode::Simulated => {
-            let simulator =
-                simulator::Simulator::new(store.clone(), clients.clock.clone(), server_id, platform);
+            let simulator = simulator::Simulator::new(
+                store.clone(),
+                clients.clock.clone(),
+                server_id,
+                platform,
+            );
             match platform {
                 Platform::Discord => Bot::Discord(Box::new(simulator)),
                 Platform::Telegram => Bot::Telegram(Box::new(simulator)),

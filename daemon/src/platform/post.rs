@@ -312,7 +312,10 @@ mod tests {
         for (text, want) in [
             ("plain", "plain"),
             ("<@U1>", "&lt;@U1&gt;"),
-            ("<!channel> & <!here>", "&lt;!channel&gt; &amp; &lt;!here&gt;"),
+            (
+                "<!channel> & <!here>",
+                "&lt;!channel&gt; &amp; &lt;!here&gt;",
+            ),
             ("a &amp; b", "a &amp;amp; b"),
         ] {
             assert_eq!(slack_escape(text), want, "{text}");
@@ -341,10 +344,7 @@ mod tests {
     fn telegram_is_escaped_html_without_previews() {
         for (post, want) in [
             (Post::text("a < b & c > d"), "a &lt; b &amp; c &gt; d"),
-            (
-                Post::text("<b>not bold</b>"),
-                "&lt;b&gt;not bold&lt;/b&gt;",
-            ),
+            (Post::text("<b>not bold</b>"), "&lt;b&gt;not bold&lt;/b&gt;"),
             (
                 log_post(),
                 "<b>Message deleted</b>\nsaid &lt;@&amp;1&gt; &amp; @everyone\n<b>Author</b>: &lt;@42&gt;\n<b>Channel</b>: #general",

@@ -19,8 +19,9 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 
 use super::post::Post;
 use super::{
-    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute, NativeRules,
-    PlatformError, PlatformResult, PostMessage, ReadHierarchy, RuleSpec, SetRoles, Timeout,
+    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
+    NativeRules, PlatformError, PlatformResult, PostMessage, ReadHierarchy, RuleSpec, SetRoles,
+    Timeout,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -325,7 +326,6 @@ impl InspectMember for Simulator {
         })
         .await
     }
-
 }
 
 #[async_trait]
@@ -388,7 +388,13 @@ impl DirectMessage for Simulator {
                 )
                 .into());
             }
-            Ok(sim::insert_message(tx, server_id, &dm_channel(&user), &text, now)?)
+            Ok(sim::insert_message(
+                tx,
+                server_id,
+                &dm_channel(&user),
+                &text,
+                now,
+            )?)
         })
         .await
     }
@@ -531,7 +537,9 @@ fn rule_object(
     creator: &str,
 ) -> Result<AutoModerationRule, SimError> {
     let mut object = serde_json::to_value(spec).map_err(|e| {
-        SimError::Platform(PlatformError::Invalid(format!("cannot encode the rule: {e}")))
+        SimError::Platform(PlatformError::Invalid(format!(
+            "cannot encode the rule: {e}"
+        )))
     })?;
     object["id"] = serde_json::json!(id);
     object["guild_id"] = serde_json::json!(guild);

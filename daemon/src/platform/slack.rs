@@ -173,8 +173,14 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         "channel_not_found" | "message_not_found" | "user_not_found" => {
             PlatformError::NotFound(error)
         }
-        "not_in_channel" | "missing_scope" | "restricted_action" | "is_archived"
-        | "cant_delete_message" | "no_permission" | "user_not_in_channel" | "user_disabled"
+        "not_in_channel"
+        | "missing_scope"
+        | "restricted_action"
+        | "is_archived"
+        | "cant_delete_message"
+        | "no_permission"
+        | "user_not_in_channel"
+        | "user_disabled"
         | "user_not_visible" => PlatformError::Forbidden(error),
         _ => PlatformError::Invalid(error),
     }

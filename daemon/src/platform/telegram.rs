@@ -416,7 +416,6 @@ impl InspectMember for Telegram {
             muted: Some(member.status == "restricted" && member.can_send_messages == Some(false)),
         })
     }
-
 }
 
 /// A chat id as Telegram takes it: an integer, or an `@username`.
@@ -432,7 +431,9 @@ impl PostMessage for Telegram {
     async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
         let mut args = telegram_message(post);
         args.insert("chat_id".into(), chat_id(channel));
-        self.call("sendMessage", Value::Object(args)).await.map(drop)
+        self.call("sendMessage", Value::Object(args))
+            .await
+            .map(drop)
     }
 }
 

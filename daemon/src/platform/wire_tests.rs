@@ -146,7 +146,10 @@ async fn discord_deletes_dms_reads_flags_and_keeps_native_rules() {
     assert!(flags.contains(ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED));
     assert!(!flags.contains(ApplicationFlags::GATEWAY_MESSAGE_CONTENT));
     assert!(discord.list_rules().await.unwrap().is_empty());
-    let created = discord.create_rule(&rule_spec(), Some("config")).await.unwrap();
+    let created = discord
+        .create_rule(&rule_spec(), Some("config"))
+        .await
+        .unwrap();
     assert_eq!(created.id.to_string(), "77");
     discord.modify_rule("77", &rule_spec(), None).await.unwrap();
     discord.delete_rule("77", Some("filter off")).await.unwrap();
@@ -170,7 +173,10 @@ async fn discord_deletes_dms_reads_flags_and_keeps_native_rules() {
             route("DELETE", "/guilds/10/auto-moderation/rules/77"),
         ]
     );
-    assert!(seen.iter().all(|s| s.authorization.as_deref() == Some("Bot tok")));
+    assert!(
+        seen.iter()
+            .all(|s| s.authorization.as_deref() == Some("Bot tok"))
+    );
     assert_eq!(seen[0].reason.as_deref(), Some("spam%20%26%20scams"));
     assert_eq!(seen[1].body, json!({"recipient_id": "42"}));
     assert_eq!(
@@ -179,7 +185,11 @@ async fn discord_deletes_dms_reads_flags_and_keeps_native_rules() {
     );
     assert_eq!(seen[5].body["trigger_type"], 1);
     assert_eq!(seen[5].reason.as_deref(), Some("config"));
-    assert!(seen[6].body.get("trigger_type").is_none(), "{}", seen[6].body);
+    assert!(
+        seen[6].body.get("trigger_type").is_none(),
+        "{}",
+        seen[6].body
+    );
     assert_eq!(seen[7].reason.as_deref(), Some("filter%20off"));
 }
 
@@ -194,7 +204,10 @@ async fn slack_deletes_with_the_admin_token_when_given_and_dms_through_the_opene
     };
     let (base, script) = fake(vec![
         ok(json!({})),
-        (200, Some(json!({"ok": false, "error": "cant_delete_message"}))),
+        (
+            200,
+            Some(json!({"ok": false, "error": "cant_delete_message"})),
+        ),
         ok(json!({"channel": {"id": "D77"}})),
         ok(json!({"ts": "1.2"})),
         ok(json!({"message_ts": "1.3"})),
@@ -207,7 +220,9 @@ async fn slack_deletes_with_the_admin_token_when_given_and_dms_through_the_opene
         .delete_message("C1", "1700000000.000100", Some("ignored"))
         .await
         .unwrap();
-    let refused = bot_only.delete_message("C1", "1700000000.000100", None).await;
+    let refused = bot_only
+        .delete_message("C1", "1700000000.000100", None)
+        .await;
     assert_eq!(
         refused,
         Err(PlatformError::Forbidden("cant_delete_message".into()))
@@ -269,7 +284,10 @@ async fn telegram_deletes_by_integer_message_id_and_posts_escaped_html() {
         .await
         .unwrap();
     let not_an_id = telegram.delete_message("-100200", "m55", None).await;
-    assert!(matches!(not_an_id, Err(PlatformError::Invalid(_))), "{not_an_id:?}");
+    assert!(
+        matches!(not_an_id, Err(PlatformError::Invalid(_))),
+        "{not_an_id:?}"
+    );
     telegram
         .post("-100200", &Post::text("a <b> & c").titled("Log"))
         .await

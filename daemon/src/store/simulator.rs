@@ -368,7 +368,9 @@ pub fn messages_with_ids(
     let mut stmt = tx.sql.prepare_cached(
         "SELECT id, text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
-    let rows = stmt.query_map([server_id, channel], |row| Ok((row.get("id")?, row.get("text")?)))?;
+    let rows = stmt.query_map([server_id, channel], |row| {
+        Ok((row.get("id")?, row.get("text")?))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

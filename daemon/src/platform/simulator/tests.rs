@@ -1,7 +1,7 @@
 //! The simulator's message and AutoMod capabilities (issue #25), through
 //! the [`Bot`] handle as the daemon holds them.
 
-use modctl_types::{Platform, Plan};
+use modctl_types::{Plan, Platform};
 use twilight_model::guild::auto_moderation::{
     AutoModerationAction, AutoModerationActionType, AutoModerationEventType,
     AutoModerationTriggerMetadata, AutoModerationTriggerType,
@@ -111,9 +111,16 @@ async fn posts_are_kept_as_plain_text_and_deleted_by_id_like_each_platform_answe
         assert!(kept(&store, server, channel.to_owned()).await.is_empty());
         // Deleted once: a second deletion is the platform's "unknown".
         let again = bot.deleter().delete_message(channel, &id, None).await;
-        assert_eq!(again, Err(PlatformError::NotFound(unknown.into())), "{platform}");
+        assert_eq!(
+            again,
+            Err(PlatformError::NotFound(unknown.into())),
+            "{platform}"
+        );
         let missing = bot.poster().post("nowhere", &post).await;
-        assert!(matches!(missing, Err(PlatformError::NotFound(_))), "{platform}");
+        assert!(
+            matches!(missing, Err(PlatformError::NotFound(_))),
+            "{platform}"
+        );
     }
 }
 
@@ -130,7 +137,10 @@ async fn dms_reach_members_only_and_telegram_has_none() {
         assert_eq!(texts.len(), 1, "{platform}");
         assert_eq!(texts[0].1, "You were warned");
         let stranger = dms.direct_message("999", &Post::text("hi")).await;
-        assert!(matches!(stranger, Err(PlatformError::Forbidden(_))), "{platform}");
+        assert!(
+            matches!(stranger, Err(PlatformError::Forbidden(_))),
+            "{platform}"
+        );
     }
     let (_dir, _store, telegram) = simulated(Platform::Telegram, "-100").await;
     assert!(telegram.direct_messages().is_none());
@@ -151,7 +161,10 @@ async fn an_ephemeral_notice_is_kept_for_its_member_alone() {
     assert_eq!(notices.len(), 1);
     assert!(kept(&store, "T1", channel.to_owned()).await.is_empty());
     let gone = slack.post_ephemeral("C0NONE", user, &Post::text("x")).await;
-    assert_eq!(gone, Err(PlatformError::NotFound("channel_not_found".into())));
+    assert_eq!(
+        gone,
+        Err(PlatformError::NotFound("channel_not_found".into()))
+    );
 }
 
 fn keyword_rule(name: &str, words: &[&str]) -> RuleSpec {
