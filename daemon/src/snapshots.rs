@@ -80,6 +80,7 @@ pub async fn capture(
         connection,
     );
     let content = platform
+        .structure()
         .read_structure()
         .await
         .map_err(|error| CaptureError::Platform {

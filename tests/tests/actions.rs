@@ -748,10 +748,12 @@ async fn slack_every_action() {
         format!("user {SLACK_USER} is not jailed on this server")
     );
 
-    // Exactly the two mod-log posts, nothing else.
+    // Exactly the two mod-log posts, nothing else. Posts never ping (issue
+    // #25): the member is named, escaped, so Slack shows `<@U...>` as
+    // written instead of mentioning them.
     let texts = [
-        format!("Note for <@{SLACK_USER}>: watch closely"),
-        format!("Warning for <@{SLACK_USER}>: be nice"),
+        format!("Note for &lt;@{SLACK_USER}&gt;: watch closely"),
+        format!("Warning for &lt;@{SLACK_USER}&gt;: be nice"),
     ];
     let requests = slack.requests();
     assert_eq!(
@@ -766,7 +768,11 @@ async fn slack_every_action() {
             request.header("authorization"),
             Some(format!("Bearer {SLACK_TOKEN}").as_str())
         );
-        assert_eq!(request.body, json!({"channel": SLACK_MODLOG, "text": text}));
+        assert_eq!(request.body["channel"], SLACK_MODLOG);
+        assert_eq!(request.body["text"], json!(text));
+        assert_eq!(request.body["blocks"][0]["text"]["text"], json!(text));
+        assert_eq!(request.body["parse"], "none");
+        assert_eq!(request.body["link_names"], false);
     }
     assert_eq!(slack.messages(SLACK_MODLOG), texts);
 

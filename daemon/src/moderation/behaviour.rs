@@ -18,7 +18,7 @@ use modctl_types::{Platform, Timestamp};
 
 use super::validate::Checked;
 use crate::platform::hierarchy::Act;
-use crate::platform::{Hierarchy, PlatformAdapter, PlatformError};
+use crate::platform::{Bot, DiscordBot, Hierarchy, PlatformError, Post, SlackBot};
 
 /// What carrying out an action did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,9 +169,7 @@ pub fn timeout_end(platform: Platform, now: i64, minutes: u32) -> i64 {
             wanted.min(now + DISCORD_MAX_TIMEOUT_SECONDS - DISCORD_CLOCK_MARGIN_SECONDS)
         }
         Platform::Telegram | Platform::Slack => wanted,
-        // A platform added later keeps the length asked for until its
-        // limits are written here.
-        _ => wanted,
+        _ => crate::platform::new_platform(platform),
     }
 }
 
@@ -241,14 +239,13 @@ pub fn known_outcome(
     }
 }
 
-/// Carries out `input` through `adapter` (`None`: the server is not connected).
-pub async fn carry_out(
-    adapter: Option<&dyn PlatformAdapter>,
-    input: &Checked,
-    cx: &Context<'_>,
-) -> Outcome {
-    let known = known_outcome(cx.platform, cx.server_id, input.action, adapter.is_some());
-    let (None, Some(adapter)) = (known.clone(), adapter) else {
+/// Carries out `input` through `bot` (`None`: the server is not connected).
+/// The match is over the connected platform's handle, so each arm can call
+/// only the primitives that platform has (a kick on Slack does not
+/// compile).
+pub async fn carry_out(bot: Option<&Bot>, input: &Checked, cx: &Context<'_>) -> Outcome {
+    let known = known_outcome(cx.platform, cx.server_id, input.action, bot.is_some());
+    let (None, Some(bot)) = (known.clone(), bot) else {
         return known.expect("an unconnected server's outcome is known");
     };
     let user = input.user_id.as_str();
@@ -256,14 +253,16 @@ pub async fn carry_out(
     let until_text = cx
         .until
         .map_or_else(|| "until unjailed".to_owned(), |t| format!("until {t}"));
-    match (cx.platform, input.action) {
-        (Platform::Slack, Action::Note | Action::Warn) => post_to_modlog(adapter, input, cx).await,
+    match (bot, input.action) {
+        (Bot::Slack(slack), Action::Note | Action::Warn) => {
+            post_to_modlog(slack.as_ref(), input, cx).await
+        }
 
-        (Platform::Discord, Action::Timeout) => {
+        (Bot::Discord(discord), Action::Timeout) => {
             let until = cx.until.expect("timeouts have an end");
-            discord(adapter, user, Act::Timeout, async {
+            checked(discord.as_ref(), user, Act::Timeout, async {
                 result(
-                    adapter.timeout(user, until, reason).await,
+                    discord.timeout(user, until, reason).await,
                     Outcome::applied(format!(
                         "timed out until {until}{}",
                         discord_timeout_note(input.minutes)
@@ -272,42 +271,42 @@ pub async fn carry_out(
             })
             .await
         }
-        (Platform::Telegram, Action::Timeout) => result(
-            adapter.mute(user, cx.until).await,
+        (Bot::Telegram(telegram), Action::Timeout) => result(
+            telegram.mute(user, cx.until).await,
             Outcome::applied(format!("muted {until_text} (restrictChatMember)")),
         ),
 
-        (Platform::Discord, Action::Kick) => {
-            discord(adapter, user, Act::Kick, async {
-                result(adapter.kick(user, reason).await, Outcome::applied("kicked"))
+        (Bot::Discord(discord), Action::Kick) => {
+            checked(discord.as_ref(), user, Act::Kick, async {
+                result(discord.kick(user, reason).await, Outcome::applied("kicked"))
             })
             .await
         }
-        (Platform::Telegram, Action::Kick) => {
+        (Bot::Telegram(telegram), Action::Kick) => {
             // Telegram has no kick: ban, then unban so the member may rejoin.
             let done = Outcome::applied("removed with a ban followed by an unban; they may rejoin");
-            match adapter.ban(user, 0, reason).await {
+            match telegram.ban(user, 0, reason).await {
                 Err(e) => result(Err(e), done),
                 // Banned for sure: whatever stopped the unban, the platform
                 // is asked what the member's state is now.
-                Ok(()) => match adapter.unban(user, reason).await {
+                Ok(()) => match telegram.unban(user, reason).await {
                     Ok(()) => done,
                     Err(e) => Outcome::unconfirmed(e, done),
                 },
             }
         }
 
-        (Platform::Discord, Action::Ban) => {
+        (Bot::Discord(discord), Action::Ban) => {
             let days = input.delete_message_days.unwrap_or(0);
-            discord(adapter, user, Act::Ban, async {
+            checked(discord.as_ref(), user, Act::Ban, async {
                 result(
-                    adapter.ban(user, days, reason).await,
+                    discord.ban(user, days, reason).await,
                     Outcome::applied(format!("banned; deleted {days} day(s) of their messages")),
                 )
             })
             .await
         }
-        (Platform::Telegram, Action::Ban) => {
+        (Bot::Telegram(telegram), Action::Ban) => {
             let days = input.delete_message_days.unwrap_or(0);
             let detail = if days > 0 {
                 "banned (banChatMember); their messages were revoked"
@@ -315,42 +314,45 @@ pub async fn carry_out(
                 "banned (banChatMember)"
             };
             result(
-                adapter.ban(user, days, reason).await,
+                telegram.ban(user, days, reason).await,
                 Outcome::applied(detail),
             )
         }
 
-        (Platform::Discord, Action::Unban) => {
-            discord(adapter, user, Act::Unban, async {
+        (Bot::Discord(discord), Action::Unban) => {
+            checked(discord.as_ref(), user, Act::Unban, async {
                 result(
-                    adapter.unban(user, reason).await,
+                    discord.unban(user, reason).await,
                     Outcome::applied("ban lifted"),
                 )
             })
             .await
         }
-        (Platform::Telegram, Action::Unban) => result(
-            adapter.unban(user, reason).await,
+        (Bot::Telegram(telegram), Action::Unban) => result(
+            telegram.unban(user, reason).await,
             Outcome::applied("ban lifted (unbanChatMember); they may rejoin"),
         ),
 
-        (Platform::Discord, Action::Jail) => discord_jail(adapter, input, cx).await,
-        (Platform::Telegram, Action::Jail) => result(
-            adapter.mute(user, cx.until).await,
+        (Bot::Discord(discord), Action::Jail) => discord_jail(discord.as_ref(), input, cx).await,
+        (Bot::Telegram(telegram), Action::Jail) => result(
+            telegram.mute(user, cx.until).await,
             Outcome::applied(format!("jailed: muted {until_text}")).with_jail(JailEffect::Jailed {
                 saved_roles: Vec::new(),
             }),
         ),
-        (Platform::Discord, Action::Unjail) => discord_unjail(adapter, input, cx).await,
-        (Platform::Telegram, Action::Unjail) => result(
-            adapter.unmute(user).await,
+        (Bot::Discord(discord), Action::Unjail) => {
+            discord_unjail(discord.as_ref(), input, cx).await
+        }
+        (Bot::Telegram(telegram), Action::Unjail) => result(
+            telegram.unmute(user).await,
             Outcome::applied("released: send permissions restored").with_jail(JailEffect::Released),
         ),
         // The record-only actions were answered by `known_outcome`.
         // Validation keeps the others from getting here: Slack has no jail,
-        // and future actions or platforms are refused rather than half-done.
-        (platform, action) => Outcome::refused(format!(
-            "not applied: {action} is not available on {platform}"
+        // and future actions are refused rather than half-done.
+        (bot, action) => Outcome::refused(format!(
+            "not applied: {action} is not available on {}",
+            bot.platform()
         )),
     }
 }
@@ -370,19 +372,19 @@ fn result(call: Result<(), PlatformError>, done: Outcome) -> Outcome {
 /// Reads the hierarchy and checks it before doing anything on Discord, so a
 /// refusal names its reason and no doomed request is sent. A failed read
 /// changed nothing, so it is a plain refusal.
-async fn discord(
-    adapter: &dyn PlatformAdapter,
+async fn checked(
+    adapter: &dyn DiscordBot,
     user: &str,
     act: Act<'_>,
     call: impl Future<Output = Outcome>,
 ) -> Outcome {
-    match checked_hierarchy(adapter, user, act).await {
+    match roles_hierarchy(adapter, user, act).await {
         Ok(_) => call.await,
         Err(refusal) => refusal,
     }
 }
 
-async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Context<'_>) -> Outcome {
+async fn discord_jail(adapter: &dyn DiscordBot, input: &Checked, cx: &Context<'_>) -> Outcome {
     let Some(jail_role) = cx.config.jail.role_id.as_deref() else {
         return Outcome::refused("not applied: jail.role_id is not set");
     };
@@ -448,11 +450,7 @@ async fn discord_jail(adapter: &dyn PlatformAdapter, input: &Checked, cx: &Conte
     )
 }
 
-async fn discord_unjail(
-    adapter: &dyn PlatformAdapter,
-    input: &Checked,
-    cx: &Context<'_>,
-) -> Outcome {
+async fn discord_unjail(adapter: &dyn DiscordBot, input: &Checked, cx: &Context<'_>) -> Outcome {
     let jail_role = cx.config.jail.role_id.as_deref();
     let hierarchy =
         match roles_hierarchy(adapter, &input.user_id, Act::ChangeRoles { granting: None }).await {
@@ -516,38 +514,20 @@ async fn discord_unjail(
 
 /// The hierarchy, checked for `act`; `Err` is the outcome to record instead.
 async fn roles_hierarchy(
-    adapter: &dyn PlatformAdapter,
+    adapter: &dyn DiscordBot,
     user: &str,
     act: Act<'_>,
 ) -> Result<Hierarchy, Outcome> {
-    checked_hierarchy(adapter, user, act)
-        .await?
-        .ok_or_else(|| Outcome::refused("not applied: the platform reported no roles"))
-}
-
-/// The hierarchy (`None` on platforms without one), checked for `act`; `Err`
-/// is the outcome to record instead.
-async fn checked_hierarchy(
-    adapter: &dyn PlatformAdapter,
-    user: &str,
-    act: Act<'_>,
-) -> Result<Option<Hierarchy>, Outcome> {
     let refused = |why: String| Outcome::refused(format!("not applied: {why}"));
     let hierarchy = adapter
         .hierarchy(user)
         .await
         .map_err(|e| refused(e.advice()))?;
-    if let Some(hierarchy) = &hierarchy {
-        hierarchy.check(act).map_err(refused)?;
-    }
+    hierarchy.check(act).map_err(refused)?;
     Ok(hierarchy)
 }
 
-async fn post_to_modlog(
-    adapter: &dyn PlatformAdapter,
-    input: &Checked,
-    cx: &Context<'_>,
-) -> Outcome {
+async fn post_to_modlog(adapter: &dyn SlackBot, input: &Checked, cx: &Context<'_>) -> Outcome {
     let noun = if input.action == Action::Note {
         "Note"
     } else {
@@ -564,7 +544,7 @@ async fn post_to_modlog(
         reason = input.reason.as_deref().unwrap_or("no reason given")
     );
     let done = Outcome::applied("case recorded and written to the mod-log");
-    match adapter.post_message(channel, &text).await {
+    match adapter.post(channel, &Post::text(text)).await {
         Ok(()) => done,
         // Posted or not, nobody can tell from here: the case says what to check.
         Err(e) if e.may_have_applied() => Outcome::unconfirmed(e, done),

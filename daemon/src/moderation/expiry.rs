@@ -100,7 +100,7 @@ pub async fn expire_jail(cx: &Expiry, server: &Server, jail: JailRecord) -> Mode
         defaulted: None,
     };
     let outcome = carry(
-        adapter.as_deref(),
+        adapter.as_ref(),
         &input,
         server,
         &sections,

@@ -52,7 +52,7 @@ pub use self::error::{ModerationError, ModerationResult};
 use self::validate::Checked;
 use crate::clock::Clock;
 use crate::coordination::{Held, MemberLocking};
-use crate::platform::{self, PlatformAdapter, PlatformClients};
+use crate::platform::{self, Bot, PlatformClients};
 use crate::store::cases::{self, NewCase};
 use crate::store::idempotency::{self, Claim};
 use crate::store::{Store, StoreError, Tx, config, connections, jails};
@@ -182,7 +182,7 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
                 clock: &cx.clock,
                 server: &server,
                 sections: &sections,
-                adapter: adapter.as_deref(),
+                adapter: adapter.as_ref(),
                 answer_for: Some(case_id),
             };
             let response = settle.escalate(&escalation, &input).await?;
@@ -417,7 +417,7 @@ struct Job {
     clock: Clock,
     server: Server,
     sections: Sections,
-    adapter: Option<Box<dyn PlatformAdapter>>,
+    adapter: Option<Bot>,
     input: Checked,
     case: Case,
     jail: Option<JailRecord>,
@@ -428,7 +428,7 @@ impl Job {
     async fn run(self) -> ModerationResult<ActionResponse> {
         let adapter = self.adapter;
         let outcome = carry_case(
-            adapter.as_deref(),
+            adapter.as_ref(),
             &self.input,
             &self.server,
             &self.sections,
@@ -441,7 +441,7 @@ impl Job {
             clock: &self.clock,
             server: &self.server,
             sections: &self.sections,
-            adapter: adapter.as_deref(),
+            adapter: adapter.as_ref(),
             answer_for: Some(self.case.id),
         };
         let response = settled.finish(&self.case, outcome).await?;
@@ -478,7 +478,7 @@ async fn setup(
     store: &Store,
     platforms: &PlatformClients,
     server: &Server,
-) -> ModerationResult<(Sections, Option<Box<dyn PlatformAdapter>>)> {
+) -> ModerationResult<(Sections, Option<Bot>)> {
     let id = server.id.clone();
     let secrets = store.secrets().clone();
     let (config, connection) = store
@@ -497,7 +497,7 @@ pub async fn connect(
     store: &Store,
     platforms: &PlatformClients,
     server: &Server,
-) -> ModerationResult<Option<Box<dyn PlatformAdapter>>> {
+) -> ModerationResult<Option<Bot>> {
     let id = server.id.clone();
     let secrets = store.secrets().clone();
     let connection = store
@@ -511,14 +511,14 @@ fn adapter(
     platforms: &PlatformClients,
     server: &Server,
     connection: Option<connections::Connection>,
-) -> Option<Box<dyn PlatformAdapter>> {
-    connection.map(|c| platform::adapter_for(platforms, store, server.platform, &server.id, c))
+) -> Option<Bot> {
+    connection.map(|c| platform::connect(platforms, store, server.platform, &server.id, c))
 }
 
 /// Carries out `input` through `adapter`; a timeout or jail ends at `until`
 /// (fixed when its case was written).
 async fn carry(
-    adapter: Option<&dyn PlatformAdapter>,
+    adapter: Option<&Bot>,
     input: &Checked,
     server: &Server,
     sections: &Sections,
@@ -541,7 +541,7 @@ async fn carry(
 /// failed once it may have reached the platform, asks the platform what is
 /// true instead of recording a guess ([`recovery::confirm`]).
 async fn carry_case(
-    adapter: Option<&dyn PlatformAdapter>,
+    adapter: Option<&Bot>,
     input: &Checked,
     server: &Server,
     sections: &Sections,

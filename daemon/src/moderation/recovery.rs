@@ -8,7 +8,7 @@
 //! - actions that change nothing on the platform (a Discord note, a Slack
 //!   "case recorded" ban, any action on a server without a connection) are
 //!   settled exactly as they would have been;
-//! - the others are checked with [`PlatformAdapter::inspect_member`]: a ban
+//! - the others are checked with [`InspectMember::inspect_member`]: a ban
 //!   is `applied` if the member is banned now, a jail if the jail role is on
 //!   them, a Telegram mute if they cannot send, and so on ([`verdict`]);
 //! - when the platform cannot be asked, or its answer cannot tell (a Slack
@@ -38,7 +38,7 @@ use modctl_types::{Platform, Server};
 use super::behaviour::{self, JailEffect, Outcome};
 use super::{Context, ModerationResult, carry, input_of, settle, setup};
 use crate::coordination::Held;
-use crate::platform::{MemberState, PlatformAdapter, PlatformError};
+use crate::platform::{Bot, InspectMember, MemberState, PlatformError};
 use crate::store::{StoreError, cases, servers};
 
 /// How long a request naming a server waits for the orphans being settled
@@ -157,14 +157,14 @@ async fn settle_orphan(cx: &Context, orphan: &Orphan) -> ModerationResult<()> {
     let server = &orphan.server;
     let (sections, adapter) = setup(&cx.store, &cx.platforms, server).await?;
     for case in &orphan.cases {
-        let outcome = check(adapter.as_deref(), server, &sections, case).await;
+        let outcome = check(adapter.as_ref(), server, &sections, case).await;
         tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
         let settle = settle::Settle {
             store: &cx.store,
             clock: &cx.clock,
             server,
             sections: &sections,
-            adapter: adapter.as_deref(),
+            adapter: adapter.as_ref(),
             // The request that wanted an answer is gone; a retry with its
             // Idempotency-Key reads the settled case.
             answer_for: None,
@@ -211,7 +211,7 @@ pub async fn settle_orphans(cx: &Context) -> ModerationResult<usize> {
 }
 
 async fn check(
-    adapter: Option<&dyn PlatformAdapter>,
+    adapter: Option<&Bot>,
     server: &Server,
     sections: &Sections,
     case: &Case,
@@ -263,19 +263,25 @@ impl Asking<'_> {
 /// the platform cannot tell, or cannot be asked, the case is `unknown` and
 /// its detail says what to check.
 pub(super) async fn confirm(
-    adapter: &dyn PlatformAdapter,
+    adapter: &Bot,
     server: &Server,
     sections: &Sections,
     case: &Case,
     asking: &Asking<'_>,
 ) -> Outcome {
-    if server.platform == Platform::Slack {
-        return Outcome::unknown(format!(
-            "outcome unknown: {}; check the mod-log channel for it",
-            asking.cause(&format!("posting this {} to the mod-log", case.action))
-        ));
-    }
-    match adapter.inspect_member(&case.user_id).await {
+    let inspector: &dyn InspectMember = match adapter {
+        Bot::Discord(discord) => discord.as_ref(),
+        Bot::Telegram(telegram) => telegram.as_ref(),
+        // Slack has no member state a bot can read; what reached it is a
+        // mod-log post.
+        Bot::Slack(_) => {
+            return Outcome::unknown(format!(
+                "outcome unknown: {}; check the mod-log channel for it",
+                asking.cause(&format!("posting this {} to the mod-log", case.action))
+            ));
+        }
+    };
+    match inspector.inspect_member(&case.user_id).await {
         Ok(member) => verdict(server.platform, sections, case, &member, asking),
         Err(e) => Outcome::unknown(format!(
             "outcome unknown: {}, and checking afterwards failed ({}); {}",

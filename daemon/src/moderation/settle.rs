@@ -15,7 +15,7 @@ use super::escalation::{self, InForce, JailInForce, Plan, Reached};
 use super::validate::Checked;
 use super::{ModerationResult, Pending, carry_case, insert_pending};
 use crate::clock::Clock;
-use crate::platform::PlatformAdapter;
+use crate::platform::Bot;
 use crate::store::cases::{self, NewCase, Settlement};
 use crate::store::{Store, Tx, jails, timestamp};
 use crate::webhooks;
@@ -27,7 +27,7 @@ pub(super) struct Settle<'a> {
     pub server: &'a Server,
     pub sections: &'a Sections,
     /// The server's adapter, for carrying out an escalation.
-    pub adapter: Option<&'a dyn PlatformAdapter>,
+    pub adapter: Option<&'a Bot>,
     /// The case whose action response to read in the last settling
     /// transaction (the action's own case), so that answering the request
     /// takes no trip of its own; `None` when nobody waits for one.

@@ -86,9 +86,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         }
         Platform::Telegram => items.push(super::telegram::bot_rights(inputs)),
         Platform::Slack => {}
-        // `Platform` is non-exhaustive for other crates: a new platform gets
-        // its items here.
-        _ => {}
+        _ => crate::platform::new_platform(inputs.server.platform),
     }
     items.extend([
         modlog(inputs),
@@ -119,9 +117,10 @@ fn activity(inputs: &Inputs<'_>) -> OnboardingItem {
         Platform::Slack => {
             "set the app's Event Subscriptions Request URL to the daemon's Slack events endpoint and subscribe to message events"
         }
-        _ => {
+        Platform::Discord => {
             "give the bot the Message Content and Server Members intents so the gateway delivers events"
         }
+        _ => crate::platform::new_platform(inputs.server.platform),
     };
     let fix = Some(format!(
         "{how} (or send batches: POST /api/v1/servers/{server}/activity)"

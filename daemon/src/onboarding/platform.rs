@@ -20,7 +20,7 @@ use modctl_types::Server;
 use modctl_types::snapshot::StructureContent;
 
 use crate::platform::telegram::{BotMembership, Telegram};
-use crate::platform::{self, Hierarchy, PlatformClients, PlatformError};
+use crate::platform::{self, Bot, Hierarchy, PlatformClients, PlatformError};
 use crate::store::Store;
 use crate::store::connections::{Connection, ConnectionMode};
 
@@ -136,14 +136,14 @@ pub async fn ask(
         _ => None,
     };
     let platform = platform::connect(platforms, store, server.platform, &server.id, connection);
-    let structure = platform.read_structure().await?;
-    // The guild's own id is never a member: the hierarchy comes without a target.
-    let hierarchy = match platform.hierarchy(&server.id).await {
-        Ok(hierarchy) => hierarchy,
-        Err(PlatformError::Unsupported(_)) => None,
-        Err(e) => return Err(e),
+    let structure = platform.structure().read_structure().await?;
+    // Roles are Discord's, joined channels Slack's. The guild's own id is
+    // never a member: the hierarchy comes without a target.
+    let (hierarchy, joined_channels) = match &platform {
+        Bot::Discord(discord) => (Some(discord.hierarchy(&server.id).await?), None),
+        Bot::Slack(slack) => (None, Some(slack.joined_channels().await?)),
+        Bot::Telegram(_) => (None, None),
     };
-    let joined_channels = platform.joined_channels().await?;
     let telegram = match telegram {
         Some(telegram) => Some(telegram.bot_membership().await),
         None => None,

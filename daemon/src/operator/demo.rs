@@ -319,7 +319,7 @@ pub fn community(platform: Platform) -> Community<'static> {
                 channels: &[],
             }
         }
-        _ => {
+        Platform::Slack => {
             use slack_members::*;
             Community {
                 owner_id: OWNER,
@@ -345,6 +345,7 @@ pub fn community(platform: Platform) -> Community<'static> {
                 channels: SLACK_CHANNELS,
             }
         }
+        _ => crate::platform::new_platform(platform),
     }
 }
 

@@ -64,7 +64,8 @@ pub fn member_id(platform: Platform, rank: u64) -> String {
     match platform {
         Platform::Discord => format!("81{rank:016}"),
         Platform::Telegram => format!("2{rank:08}"),
-        _ => format!("U0SIM{rank:05}"),
+        Platform::Slack => format!("U0SIM{rank:05}"),
+        _ => crate::platform::new_platform(platform),
     }
 }
 
@@ -103,7 +104,8 @@ fn base_messages(platform: Platform) -> f64 {
     match platform {
         Platform::Discord => 420.0,
         Platform::Telegram => 160.0,
-        _ => 90.0,
+        Platform::Slack => 90.0,
+        _ => crate::platform::new_platform(platform),
     }
 }
 

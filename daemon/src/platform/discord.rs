@@ -18,9 +18,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ratelimit::{DiscordLimiter, Observed, Route};
+use twilight_model::guild::auto_moderation::AutoModerationRule;
+
+use super::post::{Post, discord_message};
 use super::{
-    Hierarchy, Member, MemberState, PlatformAdapter, PlatformClients, PlatformError,
-    PlatformResult, Redactor, Repeat, Role,
+    Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
+    NativeRules, PlatformClients, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
+    Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -151,6 +155,10 @@ impl Discord {
                 result
             })
             .await
+    }
+
+    fn rules_path(&self) -> String {
+        format!("/guilds/{}/auto-moderation/rules", self.guild_id)
     }
 
     fn member_path(&self, user: &str) -> String {
@@ -296,8 +304,8 @@ fn string_list(value: &Value) -> Vec<String> {
 }
 
 #[async_trait]
-impl PlatformAdapter for Discord {
-    async fn hierarchy(&self, target: &str) -> PlatformResult<Option<Hierarchy>> {
+impl ReadHierarchy for Discord {
+    async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy> {
         let guild = self
             .call(
                 Method::GET,
@@ -331,15 +339,18 @@ impl PlatformAdapter for Discord {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Some(Hierarchy {
+        Ok(Hierarchy {
             guild_id: self.guild_id.clone(),
             owner_id: guild["owner_id"].as_str().unwrap_or_default().to_owned(),
             roles,
             bot,
             target: self.member(target).await?,
-        }))
+        })
     }
+}
 
+#[async_trait]
+impl Timeout for Discord {
     async fn timeout(
         &self,
         user: &str,
@@ -351,13 +362,19 @@ impl PlatformAdapter for Discord {
             .await
             .map(drop)
     }
+}
 
+#[async_trait]
+impl Kick for Discord {
     async fn kick(&self, user: &str, reason: Option<&str>) -> PlatformResult<()> {
         self.call(Method::DELETE, &self.member_path(user), None, reason)
             .await
             .map(drop)
     }
+}
 
+#[async_trait]
+impl Ban for Discord {
     async fn ban(
         &self,
         user: &str,
@@ -377,7 +394,10 @@ impl PlatformAdapter for Discord {
             .await
             .map(drop)
     }
+}
 
+#[async_trait]
+impl SetRoles for Discord {
     async fn set_roles(
         &self,
         user: &str,
@@ -389,7 +409,10 @@ impl PlatformAdapter for Discord {
             .await
             .map(drop)
     }
+}
 
+#[async_trait]
+impl InspectMember for Discord {
     async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState> {
         let member = match self
             .call(Method::GET, &self.member_path(user), None, None)
@@ -413,17 +436,122 @@ impl PlatformAdapter for Discord {
             muted: None,
         })
     }
+}
 
-    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
-        let body = json!({ "content": text });
+#[async_trait]
+impl PostMessage for Discord {
+    /// "Create Message" (`POST /channels/{channel.id}/messages`,
+    /// discord-docs/channel.mdx), rendered by [`discord_message`]: embeds
+    /// for titles and fields, and no mention pings anyone.
+    async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
         self.call(
             Method::POST,
             &format!("/channels/{channel}/messages"),
-            Some(body),
+            Some(discord_message(post)),
             None,
         )
         .await
         .map(drop)
+    }
+}
+
+#[async_trait]
+impl DeleteMessage for Discord {
+    /// "Delete Message" (`DELETE /channels/{channel.id}/messages/{message.id}`,
+    /// discord-docs/channel.mdx): another member's message needs
+    /// `MANAGE_MESSAGES`; "This endpoint supports the `X-Audit-Log-Reason`
+    /// header", which carries `reason`. Answers 204.
+    async fn delete_message(
+        &self,
+        channel: &str,
+        message: &str,
+        reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        self.call(
+            Method::DELETE,
+            &format!("/channels/{channel}/messages/{message}"),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[async_trait]
+impl DirectMessage for Discord {
+    /// "Create DM" (`POST /users/@me/channels` with `recipient_id`,
+    /// discord-docs/user.mdx), which answers the DM channel (the same one
+    /// each time), then "Create Message" there. A member who shares no
+    /// guild with the bot or has DMs from servers off is refused with 50007
+    /// "Cannot send messages to this user" (a 403, [`PlatformError::Forbidden`]).
+    async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
+        #[derive(Deserialize)]
+        struct DmChannel {
+            id: String,
+        }
+        let channel = self
+            .call(
+                Method::POST,
+                "/users/@me/channels",
+                Some(json!({ "recipient_id": user })),
+                None,
+            )
+            .await?;
+        let channel: DmChannel = typed(channel, "DM channel")?;
+        self.post(&channel.id, post).await
+    }
+}
+
+#[async_trait]
+impl NativeRules for Discord {
+    /// "List Auto Moderation Rules for Guild" (`GET
+    /// /guilds/{guild.id}/auto-moderation/rules`, discord-docs/auto-moderation.mdx;
+    /// needs `MANAGE_GUILD`).
+    async fn list_rules(&self) -> PlatformResult<Vec<AutoModerationRule>> {
+        let rules = self
+            .call(Method::GET, &self.rules_path(), None, None)
+            .await?;
+        typed(rules, "auto moderation rules")
+    }
+
+    /// "Create Auto Moderation Rule" (`POST`, with `X-Audit-Log-Reason`);
+    /// answers the rule.
+    async fn create_rule(
+        &self,
+        rule: &RuleSpec,
+        reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
+        let body = serde_json::to_value(rule)
+            .map_err(|e| PlatformError::Invalid(format!("cannot encode the rule: {e}")))?;
+        let created = self
+            .call(Method::POST, &self.rules_path(), Some(body), reason)
+            .await?;
+        typed(created, "auto moderation rule")
+    }
+
+    /// "Modify Auto Moderation Rule" (`PATCH .../rules/{rule.id}`, every
+    /// field but `trigger_type`: [`RuleSpec::modify_body`]); the rule keeps
+    /// its id.
+    async fn modify_rule(
+        &self,
+        id: &str,
+        rule: &RuleSpec,
+        reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
+        let path = format!("{}/{id}", self.rules_path());
+        let modified = self
+            .call(Method::PATCH, &path, Some(rule.modify_body()), reason)
+            .await?;
+        typed(modified, "auto moderation rule")
+    }
+
+    /// "Delete Auto Moderation Rule" (`DELETE .../rules/{rule.id}`, 204).
+    async fn delete_rule(&self, id: &str, reason: Option<&str>) -> PlatformResult<()> {
+        let path = format!("{}/{id}", self.rules_path());
+        self.call(Method::DELETE, &path, None, reason)
+            .await
+            .map(drop)
     }
 }
 

@@ -1,12 +1,28 @@
 //! Platform adapters: how the daemon talks to Discord, Telegram and Slack.
 //!
-//! [`PlatformAdapter`] is the one trait for what the daemon needs from a
-//! platform. It offers *primitives* (time out, kick, ban, set roles, mute,
-//! post a message, read the role hierarchy); which primitives an action uses
-//! on which platform (the behaviour table of the spec) is decided once, in
-//! [`crate::moderation`], so the live adapters and the simulator cannot
-//! disagree about it.
+//! What a platform can do is a set of capabilities, one trait each
+//! ([`capabilities`]: time out, kick, ban, set roles, mute, read the role
+//! hierarchy or a member's state, post, delete a message, DM, ephemeral
+//! notices, native AutoMod rules). A platform implements a capability or it
+//! does not; no trait has a default that fails at run time (issue #25).
+//! [`DiscordBot`], [`TelegramBot`] and [`SlackBot`] name what each platform
+//! has, and [`connect`] hands out a [`Bot`], one variant per platform: code
+//! that needs a capability only some platforms have matches on it, so the
+//! compiler refuses a kick on Slack or a DM on Telegram. The simulator
+//! implements every capability and is boxed as whichever platform it stands
+//! for.
 //!
+//! They are *primitives*; which ones an action uses on which platform (the
+//! behaviour table of the spec) is decided once, in
+//! `crate::moderation::behaviour`, so the live adapters and the simulator
+//! cannot disagree about it. Matches over [`Platform`] are exhaustive: the
+//! arm the type's `#[non_exhaustive]` forces calls [`new_platform`], and a
+//! compile-time assertion stops the build when a platform is added.
+//!
+//! - [`capabilities`]: the capability traits and [`RuleSpec`].
+//! - [`post`]: [`Post`], a message in platform-neutral terms, and how each
+//!   platform is sent it (Discord embeds, Slack blocks, Telegram HTML),
+//!   never pinging anyone.
 //! - [`discord`]: Discord REST API v10 with a bot token.
 //! - [`telegram`]: Telegram Bot API.
 //! - [`slack`]: Slack Web API.
@@ -17,8 +33,8 @@
 //!   channels and settings for a snapshot, a capability of its own.
 //! - [`apply`]: [`apply::StructureWriter`], creating roles, channels,
 //!   overwrites and user groups for a restore, another capability.
-//! - [`receive`]: [`receive::EventSource`], what a platform offers a bot to
-//!   learn what members do (the gateway, updates), for community activity.
+//! - [`receive`]: [`Gateway`] (Discord) and [`Updates`] (Telegram), what a
+//!   platform offers a bot to learn what members do, for the receivers.
 //!
 //! - [`redact`]: [`Redactor`], keeping a connection's secrets out of the
 //!   platform text an error carries.
@@ -29,8 +45,10 @@
 //! error from passes through its connection's [`Redactor`] (issue #22).
 
 pub mod apply;
+pub mod capabilities;
 pub mod discord;
 pub mod hierarchy;
+pub mod post;
 pub mod ratelimit;
 pub mod receive;
 pub mod redact;
@@ -39,15 +57,21 @@ pub mod simulator;
 pub mod slack;
 pub mod structure;
 pub mod telegram;
+#[cfg(test)]
+mod wire_tests;
 
 use std::time::Duration;
 
-use async_trait::async_trait;
 use modctl_types::{Platform, Timestamp};
 
 pub use apply::StructureWriter;
+pub use capabilities::{
+    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
+    NativeRules, PostMessage, ReadHierarchy, RuleSpec, SetRoles, Timeout,
+};
 pub use hierarchy::{Hierarchy, Member, Role};
-pub use receive::EventSource;
+pub use post::Post;
+pub use receive::{Gateway, Updates};
 pub use redact::Redactor;
 pub use retry::{Repeat, RetryPolicy};
 pub use structure::StructureReader;
@@ -96,7 +120,9 @@ pub enum PlatformError {
     /// mid-answer): the request may have been carried out.
     #[error("the connection to the platform failed before its answer arrived: {0}")]
     Interrupted(String),
-    /// The adapter has no such primitive (a bug in the behaviour table).
+    /// A structure change a restore asked of a platform that has no such
+    /// primitive ([`StructureWriter`]: what the snapshot holds decides,
+    /// not code, and the item fails alone).
     #[error("{0} is not supported on this platform")]
     Unsupported(&'static str),
 }
@@ -205,86 +231,6 @@ pub struct MemberState {
     pub muted: Option<bool>,
 }
 
-/// What the daemon needs from a platform. Primitives a platform does not have
-/// keep the default, which reports [`PlatformError::Unsupported`].
-#[async_trait]
-pub trait PlatformAdapter: Send + Sync + std::fmt::Debug {
-    /// The role hierarchy as it concerns `target`: roles with positions and
-    /// permissions, the owner, the bot's and the target's roles. `None` on
-    /// platforms without roles.
-    async fn hierarchy(&self, _target: &str) -> PlatformResult<Option<Hierarchy>> {
-        Ok(None)
-    }
-
-    /// The channels the bot is a member of, on platforms where a bot posts
-    /// only in those (Slack); `None` where being able to post is a matter
-    /// of permissions (Discord: see [`PlatformAdapter::hierarchy`]) or the
-    /// bot is in its one chat (Telegram).
-    async fn joined_channels(&self) -> PlatformResult<Option<Vec<String>>> {
-        Ok(None)
-    }
-
-    /// Times the member out until `until` (Discord).
-    async fn timeout(
-        &self,
-        _user: &str,
-        _until: Timestamp,
-        _reason: Option<&str>,
-    ) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("timeout"))
-    }
-
-    /// Removes the member.
-    async fn kick(&self, _user: &str, _reason: Option<&str>) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("kick"))
-    }
-
-    /// Bans the member, deleting `delete_message_days` days of their messages.
-    async fn ban(
-        &self,
-        _user: &str,
-        _delete_message_days: u8,
-        _reason: Option<&str>,
-    ) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("ban"))
-    }
-
-    /// Lifts a ban.
-    async fn unban(&self, _user: &str, _reason: Option<&str>) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("unban"))
-    }
-
-    /// Replaces the member's roles (Discord jail and unjail).
-    async fn set_roles(
-        &self,
-        _user: &str,
-        _roles: &[String],
-        _reason: Option<&str>,
-    ) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("changing roles"))
-    }
-
-    /// Takes away every send permission until `until`, or for good (Telegram).
-    async fn mute(&self, _user: &str, _until: Option<Timestamp>) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("muting"))
-    }
-
-    /// Gives the send permissions back (Telegram).
-    async fn unmute(&self, _user: &str) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("unmuting"))
-    }
-
-    /// Posts `text` to `channel` (mod-log).
-    async fn post_message(&self, _channel: &str, _text: &str) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("posting messages"))
-    }
-
-    /// Reads the member's state (only reads; changes nothing).
-    async fn inspect_member(&self, _user: &str) -> PlatformResult<MemberState> {
-        Err(PlatformError::Unsupported("reading a member's state"))
-    }
-}
-
 /// `api_base` without a trailing slash, or the platform's public API.
 fn api_base(api_base: Option<String>, default: &str) -> String {
     api_base
@@ -357,49 +303,204 @@ fn http_client(timeout: Duration) -> reqwest::Client {
         .expect("the HTTP client builds with a static configuration")
 }
 
-/// Everything a connected platform offers: the moderation primitives,
-/// reading its structure, creating it and receiving events. Callers take the
-/// capability they need (a `Box<dyn Connected>` coerces to
-/// `Box<dyn PlatformAdapter>`).
-pub trait Connected: PlatformAdapter + StructureReader + StructureWriter + EventSource {}
+/// Reading a server's structure and creating it (snapshots and restores):
+/// every platform has both.
+pub trait Structure: StructureReader + StructureWriter + std::fmt::Debug {}
 
-impl<T: PlatformAdapter + StructureReader + StructureWriter + EventSource> Connected for T {}
+impl<T: StructureReader + StructureWriter + std::fmt::Debug> Structure for T {}
 
-/// The adapter for a server's stored connection.
-pub fn adapter_for(
-    clients: &PlatformClients,
-    store: &Store,
-    platform: Platform,
-    server_id: &str,
-    connection: Connection,
-) -> Box<dyn PlatformAdapter> {
-    connect(clients, store, platform, server_id, connection)
+/// A connected Discord guild: everything Discord offers a bot. The live
+/// adapter and the simulator implement it (the blanket impl below).
+pub trait DiscordBot:
+    ReadHierarchy
+    + Timeout
+    + Kick
+    + Ban
+    + SetRoles
+    + InspectMember
+    + PostMessage
+    + DeleteMessage
+    + DirectMessage
+    + NativeRules
+    + Structure
+{
 }
 
-/// The platform behind a server's stored connection, with every capability.
+impl<T> DiscordBot for T where
+    T: ReadHierarchy
+        + Timeout
+        + Kick
+        + Ban
+        + SetRoles
+        + InspectMember
+        + PostMessage
+        + DeleteMessage
+        + DirectMessage
+        + NativeRules
+        + Structure
+{
+}
+
+/// A connected Telegram group: no kick (a ban and an unban), no roles, no
+/// DMs (a bot cannot start a conversation).
+pub trait TelegramBot:
+    Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
+{
+}
+
+impl<T> TelegramBot for T where
+    T: Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
+{
+}
+
+/// A connected Slack workspace: a bot can post, delete (its own messages,
+/// or any with an admin user token), DM and show ephemeral notices, but not
+/// act on members.
+pub trait SlackBot:
+    JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
+{
+}
+
+impl<T> SlackBot for T where
+    T: JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
+{
+}
+
+/// A connected server, by platform: what the daemon holds to act on one.
+/// Code that needs a capability some platforms lack matches on it, so the
+/// compiler decides which platform has what ([`capabilities`]). A Discord
+/// member can be kicked:
+///
+/// ```no_run
+/// use modctld::platform::{Bot, Kick};
+/// async fn remove(bot: &Bot) {
+///     if let Bot::Discord(discord) = bot {
+///         let _ = discord.kick("80000", Some("spam")).await;
+///     }
+/// }
+/// ```
+///
+/// and a Slack member cannot, at compile time (Slack has no [`Kick`]):
+///
+/// ```compile_fail
+/// use modctld::platform::{Bot, Kick};
+/// async fn remove(bot: &Bot) {
+///     if let Bot::Slack(slack) = bot {
+///         let _ = slack.kick("U0001", Some("spam")).await;
+///     }
+/// }
+/// ```
+///
+/// nor does a Telegram member get a DM (a bot cannot start one):
+///
+/// ```compile_fail
+/// use modctld::platform::{Bot, DirectMessage, Post};
+/// async fn tell(bot: &Bot) {
+///     if let Bot::Telegram(telegram) = bot {
+///         let _ = telegram.direct_message("100", &Post::text("hi")).await;
+///     }
+/// }
+/// ```
+#[derive(Debug)]
+pub enum Bot {
+    /// A Discord guild.
+    Discord(Box<dyn DiscordBot>),
+    /// A Telegram group.
+    Telegram(Box<dyn TelegramBot>),
+    /// A Slack workspace.
+    Slack(Box<dyn SlackBot>),
+}
+
+impl Bot {
+    /// The platform it is connected to.
+    pub fn platform(&self) -> Platform {
+        match self {
+            Bot::Discord(_) => Platform::Discord,
+            Bot::Telegram(_) => Platform::Telegram,
+            Bot::Slack(_) => Platform::Slack,
+        }
+    }
+
+    /// Reading and creating the server's structure (every platform).
+    pub fn structure(&self) -> &dyn Structure {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// [`Bot::structure`], owned (a restore job keeps it).
+    pub fn into_structure(self) -> Box<dyn Structure> {
+        match self {
+            Bot::Discord(bot) => bot,
+            Bot::Telegram(bot) => bot,
+            Bot::Slack(bot) => bot,
+        }
+    }
+
+    /// Posting messages (every platform).
+    pub fn poster(&self) -> &dyn PostMessage {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Deleting messages (every platform).
+    pub fn deleter(&self) -> &dyn DeleteMessage {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Direct messages, where the platform lets a bot start one (`None`:
+    /// Telegram).
+    pub fn direct_messages(&self) -> Option<&dyn DirectMessage> {
+        match self {
+            Bot::Discord(bot) => Some(bot.as_ref()),
+            Bot::Slack(bot) => Some(bot.as_ref()),
+            Bot::Telegram(_) => None,
+        }
+    }
+}
+
+/// The platform behind a server's stored connection: the live adapter, or
+/// the simulator standing in for `platform`.
 pub fn connect(
     clients: &PlatformClients,
     store: &Store,
     platform: Platform,
     server_id: &str,
     connection: Connection,
-) -> Box<dyn Connected> {
+) -> Bot {
     match connection.mode {
-        ConnectionMode::Simulated => Box::new(simulator::Simulator::new(
-            store.clone(),
-            clients.clock.clone(),
-            server_id,
-            platform,
-        )),
+        ConnectionMode::Simulated => {
+            let simulator = simulator::Simulator::new(
+                store.clone(),
+                clients.clock.clone(),
+                server_id,
+                platform,
+            );
+            match platform {
+                Platform::Discord => Bot::Discord(Box::new(simulator)),
+                Platform::Telegram => Bot::Telegram(Box::new(simulator)),
+                Platform::Slack => Bot::Slack(Box::new(simulator)),
+                _ => new_platform(platform),
+            }
+        }
         ConnectionMode::Live { token, api_base } => {
             let secrets = &connection.other_secrets;
             match platform {
-                Platform::Discord => Box::new(
+                Platform::Discord => Bot::Discord(Box::new(
                     discord::Discord::new(clients.clone(), api_base, token, server_id)
                         .redacting(secrets),
-                ),
+                )),
                 // An upgraded group's calls go to its supergroup's id.
-                Platform::Telegram => Box::new(
+                Platform::Telegram => Bot::Telegram(Box::new(
                     telegram::Telegram::new(
                         clients.clone(),
                         api_base,
@@ -407,11 +508,26 @@ pub fn connect(
                         connection.telegram_chat_id.as_deref().unwrap_or(server_id),
                     )
                     .redacting(secrets),
-                ),
-                _ => {
-                    Box::new(slack::Slack::new(clients.clone(), api_base, token).redacting(secrets))
-                }
+                )),
+                Platform::Slack => Bot::Slack(Box::new(
+                    slack::Slack::new(clients.clone(), api_base, token).redacting(secrets),
+                )),
+                _ => new_platform(platform),
             }
         }
     }
 }
+
+/// The arm a match over [`Platform`] needs because the enum is
+/// `#[non_exhaustive]` for other crates. Never reached: [`Platform::ALL`]
+/// lists every platform, and the assertion below stops the build when one
+/// is added to it, so whoever adds one finds every match to extend (search
+/// for `new_platform`) instead of having it silently taken for another.
+pub fn new_platform(platform: Platform) -> ! {
+    unreachable!("{platform:?} is a platform the daemon was not built for")
+}
+
+const _: () = assert!(
+    Platform::ALL.len() == 3,
+    "a new platform: give it an arm in every match that calls new_platform"
+);

@@ -1,16 +1,18 @@
 //! Receiving activity from the platforms the way a bot does (issue #12):
 //! what each platform offers a bot to learn what members do.
 //!
-//! A capability of its own, [`EventSource`], like [`super::StructureReader`]
-//! and [`super::StructureWriter`]: only the receivers ([`crate::receive`])
-//! use it. How events reach a bot differs by platform ([`delivery`], one
-//! exhaustive decision):
+//! Capabilities of their own, [`Gateway`] (Discord) and [`Updates`]
+//! (Telegram), implemented by the live adapters alone: only the receivers
+//! ([`crate::receive`]) use them. How events reach a bot differs by platform
+//! ([`delivery`], one exhaustive decision):
 //!
 //! - **Discord** pushes them over a gateway websocket; the REST API only
-//!   says where the gateway is ([`EventSource::gateway`], `GET /gateway/bot`,
-//!   which is also how tests point the session at a local gateway).
+//!   says where the gateway is ([`Gateway::gateway`], `GET /gateway/bot`,
+//!   which is also how tests point the session at a local gateway) and
+//!   whether the application may ask for message content
+//!   ([`Gateway::application_flags`]).
 //! - **Telegram** queues them for `getUpdates` long polling, or posts them to
-//!   a webhook registered with `setWebhook`.
+//!   a webhook registered with `setWebhook` ([`Updates`]).
 //! - **Slack** posts them to the Events API request URL; nothing to call.
 //!
 //! The platforms' payloads are decoded into [`crate::store::activity::ActivityEvent`]s
@@ -24,7 +26,9 @@ use modctl_types::Platform;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{PlatformError, PlatformResult};
+pub use twilight_model::oauth::ApplicationFlags;
+
+use super::PlatformResult;
 
 /// How a platform delivers events to a bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,9 +47,7 @@ pub fn delivery(platform: Platform) -> Delivery {
         Platform::Discord => Delivery::Gateway,
         Platform::Telegram => Delivery::Updates,
         Platform::Slack => Delivery::Pushed,
-        // `Platform` is non-exhaustive for other crates only; a new platform
-        // must be added above, and until then nothing is started for it.
-        _ => Delivery::Pushed,
+        _ => super::new_platform(platform),
     }
 }
 
@@ -69,33 +71,38 @@ pub struct SessionStartLimit {
     pub reset_after: u64,
 }
 
-/// Receiving events from a platform. Primitives a platform does not have
-/// keep the default, which reports [`PlatformError::Unsupported`].
+/// Discord's gateway, as the REST API describes it (the live Discord adapter
+/// only: the receivers hold it as such, and the simulator's activity comes
+/// from the demo).
 #[async_trait]
-pub trait EventSource: Send + Sync + std::fmt::Debug {
-    /// Discord: where the gateway is (`GET /gateway/bot`).
-    async fn gateway(&self) -> PlatformResult<GatewayBot> {
-        Err(PlatformError::Unsupported("the gateway"))
-    }
+pub trait Gateway: Send + Sync + std::fmt::Debug {
+    /// Where the gateway is (`GET /gateway/bot`).
+    async fn gateway(&self) -> PlatformResult<GatewayBot>;
 
-    /// Telegram: the updates after `offset`, waiting up to `timeout_secs`
-    /// for the first (`getUpdates`, long polling). Each update is returned
-    /// raw, so one the daemon cannot read is skipped alone.
-    async fn get_updates(&self, _offset: i64, _timeout_secs: u32) -> PlatformResult<Vec<Value>> {
-        Err(PlatformError::Unsupported("getUpdates"))
-    }
+    /// The application's flags (`GET /applications/@me`,
+    /// discord-docs: "Get Current Application"): whether it has the message
+    /// content intent (`GATEWAY_MESSAGE_CONTENT`, or `_LIMITED` below 100
+    /// guilds), which the session may ask for only when granted, since
+    /// Discord closes a session that asks for a privileged intent it lacks
+    /// (4014, "Disallowed intent(s)").
+    async fn application_flags(&self) -> PlatformResult<ApplicationFlags>;
+}
 
-    /// Telegram: has updates posted to `url` with `secret` in
+/// Telegram's update queue (the live Telegram adapter only).
+#[async_trait]
+pub trait Updates: Send + Sync + std::fmt::Debug {
+    /// The updates after `offset`, waiting up to `timeout_secs` for the
+    /// first (`getUpdates`, long polling). Each update is returned raw, so
+    /// one the daemon cannot read is skipped alone.
+    async fn get_updates(&self, offset: i64, timeout_secs: u32) -> PlatformResult<Vec<Value>>;
+
+    /// Has updates posted to `url` with `secret` in
     /// `X-Telegram-Bot-Api-Secret-Token` (`setWebhook`).
-    async fn set_webhook(&self, _url: &str, _secret: &str) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("setWebhook"))
-    }
+    async fn set_webhook(&self, url: &str, secret: &str) -> PlatformResult<()>;
 
-    /// Telegram: removes the webhook, so `getUpdates` works again
-    /// (`deleteWebhook`; updates queued meanwhile are kept).
-    async fn delete_webhook(&self) -> PlatformResult<()> {
-        Err(PlatformError::Unsupported("deleteWebhook"))
-    }
+    /// Removes the webhook, so `getUpdates` works again (`deleteWebhook`;
+    /// updates queued meanwhile are kept).
+    async fn delete_webhook(&self) -> PlatformResult<()>;
 }
 
 #[cfg(test)]

@@ -15,7 +15,14 @@ use async_trait::async_trait;
 use modctl_types::{Platform, Timestamp};
 
 use super::hierarchy::{self, Act, Hierarchy, Member, Role};
-use super::{PlatformAdapter, PlatformError, PlatformResult};
+use twilight_model::guild::auto_moderation::AutoModerationRule;
+
+use super::post::Post;
+use super::{
+    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
+    NativeRules, PlatformError, PlatformResult, PostMessage, ReadHierarchy, RuleSpec, SetRoles,
+    Timeout,
+};
 use crate::clock::Clock;
 use crate::store::simulator as sim;
 use crate::store::{Store, StoreError, Tx};
@@ -24,9 +31,6 @@ use crate::store::{Store, StoreError, Tx};
 pub mod apply;
 pub mod nuke;
 pub mod structure;
-
-/// The simulator's activity comes from the demo, not from receivers.
-impl crate::platform::EventSource for Simulator {}
 
 pub use crate::store::simulator::{
     Community, MemberState, SimChannel, SimMember, SimOverwrite, SimRole, has_community, is_banned,
@@ -190,16 +194,16 @@ fn enforce(
 }
 
 #[async_trait]
-impl PlatformAdapter for Simulator {
-    async fn hierarchy(&self, target: &str) -> PlatformResult<Option<Hierarchy>> {
-        if self.platform != Platform::Discord {
-            return Ok(None);
-        }
+impl ReadHierarchy for Simulator {
+    async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy> {
         let target = target.to_owned();
-        self.observe(move |tx, server_id, _| Ok(Some(load_hierarchy(tx, server_id, &target)?)))
+        self.observe(move |tx, server_id, _| load_hierarchy(tx, server_id, &target))
             .await
     }
+}
 
+#[async_trait]
+impl Timeout for Simulator {
     async fn timeout(
         &self,
         user: &str,
@@ -209,7 +213,10 @@ impl PlatformAdapter for Simulator {
         // The simulator keeps one mute per member for both platforms' ways of silencing.
         self.mute(user, Some(until)).await
     }
+}
 
+#[async_trait]
+impl Kick for Simulator {
     async fn kick(&self, user: &str, _reason: Option<&str>) -> PlatformResult<()> {
         let user = user.to_owned();
         self.act(move |tx, server_id, platform| {
@@ -219,7 +226,10 @@ impl PlatformAdapter for Simulator {
         })
         .await
     }
+}
 
+#[async_trait]
+impl Ban for Simulator {
     async fn ban(
         &self,
         user: &str,
@@ -248,7 +258,10 @@ impl PlatformAdapter for Simulator {
         })
         .await
     }
+}
 
+#[async_trait]
+impl SetRoles for Simulator {
     async fn set_roles(
         &self,
         user: &str,
@@ -269,7 +282,10 @@ impl PlatformAdapter for Simulator {
         })
         .await
     }
+}
 
+#[async_trait]
+impl Mute for Simulator {
     async fn mute(&self, user: &str, until: Option<Timestamp>) -> PlatformResult<()> {
         let user = user.to_owned();
         self.act(move |tx, server_id, platform| {
@@ -289,7 +305,10 @@ impl PlatformAdapter for Simulator {
         })
         .await
     }
+}
 
+#[async_trait]
+impl InspectMember for Simulator {
     async fn inspect_member(&self, user: &str) -> PlatformResult<super::MemberState> {
         let user = user.to_owned();
         self.observe(move |tx, server_id, platform| {
@@ -307,9 +326,27 @@ impl PlatformAdapter for Simulator {
         })
         .await
     }
+}
 
-    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
-        let (channel, text) = (channel.to_owned(), text.to_owned());
+#[async_trait]
+impl JoinedChannels for Simulator {
+    /// The simulated bot is a member of every channel.
+    async fn joined_channels(&self) -> PlatformResult<Vec<String>> {
+        self.observe(|tx, server_id, _| {
+            Ok(sim::channels(tx, server_id)?
+                .into_iter()
+                .map(|c| c.id)
+                .collect())
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl PostMessage for Simulator {
+    /// Keeps the post's [`Post::plain_text`] in the channel, which must exist.
+    async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
+        let (channel, text) = (channel.to_owned(), post.plain_text());
         let now = self.clock.now_unix();
         self.act(move |tx, server_id, _| {
             if !sim::channel_exists(tx, server_id, &channel)? {
@@ -321,5 +358,216 @@ impl PlatformAdapter for Simulator {
     }
 }
 
+/// The simulated channel a member's DMs are kept in (no real channel has a
+/// `dm:` id).
+pub fn dm_channel(user: &str) -> String {
+    format!("dm:{user}")
+}
+
+/// The simulated channel where what `user` alone sees in `channel` is kept.
+pub fn ephemeral_channel(channel: &str, user: &str) -> String {
+    format!("ephemeral:{channel}:{user}")
+}
+
+#[async_trait]
+impl DirectMessage for Simulator {
+    /// Keeps the post in [`dm_channel`]; like Discord (50007) and Slack
+    /// (`user_not_found`), a user the bot cannot reach is refused: here, one
+    /// who is not a member.
+    async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
+        let (user, text) = (user.to_owned(), post.plain_text());
+        let now = self.clock.now_unix();
+        self.act(move |tx, server_id, platform| {
+            if sim::member_roles(tx, server_id, &user)?.is_none() {
+                return Err(PlatformError::Forbidden(
+                    match platform {
+                        Platform::Slack => "user_not_found",
+                        _ => "Cannot send messages to this user, code 50007",
+                    }
+                    .into(),
+                )
+                .into());
+            }
+            Ok(sim::insert_message(
+                tx,
+                server_id,
+                &dm_channel(&user),
+                &text,
+                now,
+            )?)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl Ephemeral for Simulator {
+    /// Keeps the post in [`ephemeral_channel`]; like Slack, the channel must
+    /// exist (`channel_not_found`) and the user be in the workspace
+    /// (`user_not_in_channel`).
+    async fn post_ephemeral(&self, channel: &str, user: &str, post: &Post) -> PlatformResult<()> {
+        let (channel, user, text) = (channel.to_owned(), user.to_owned(), post.plain_text());
+        let now = self.clock.now_unix();
+        self.act(move |tx, server_id, _| {
+            if !sim::channel_exists(tx, server_id, &channel)? {
+                return Err(PlatformError::NotFound("channel_not_found".into()).into());
+            }
+            if sim::member_roles(tx, server_id, &user)?.is_none() {
+                return Err(PlatformError::Forbidden("user_not_in_channel".into()).into());
+            }
+            let kept = ephemeral_channel(&channel, &user);
+            Ok(sim::insert_message(tx, server_id, &kept, &text, now)?)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl DeleteMessage for Simulator {
+    /// Deletes a kept message by its id; an unknown one is answered as each
+    /// platform does (Discord 10008 Unknown Message, Slack
+    /// `message_not_found`, Telegram "message to delete not found").
+    async fn delete_message(
+        &self,
+        channel: &str,
+        message: &str,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let channel = channel.to_owned();
+        let id = message.parse::<i64>().ok();
+        self.act(move |tx, server_id, platform| {
+            let deleted = match id {
+                Some(id) => sim::delete_message(tx, server_id, &channel, id)?,
+                None => false,
+            };
+            if deleted {
+                return Ok(());
+            }
+            Err(PlatformError::NotFound(
+                match platform {
+                    Platform::Slack => "message_not_found",
+                    Platform::Telegram => "Bad Request: message to delete not found",
+                    _ => "Unknown Message, code 10008",
+                }
+                .into(),
+            )
+            .into())
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl NativeRules for Simulator {
+    async fn list_rules(&self) -> PlatformResult<Vec<AutoModerationRule>> {
+        self.observe(move |tx, server_id, _| {
+            sim::automod_rules(tx, server_id)?
+                .iter()
+                .map(|rule| stored_rule(rule))
+                .collect()
+        })
+        .await
+    }
+
+    /// Gives the rule a new id and the bot as its creator, as Discord does.
+    async fn create_rule(
+        &self,
+        rule: &RuleSpec,
+        _reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
+        let rule = rule.clone();
+        self.act(move |tx, server_id, _| {
+            let id = sim::new_id(tx, server_id)?;
+            let (_, bot) = sim::owner_and_bot(tx, server_id)?;
+            let created = rule_object(&rule, server_id, &id.to_string(), &bot)?;
+            put_rule(tx, server_id, &created)?;
+            Ok(created)
+        })
+        .await
+    }
+
+    async fn modify_rule(
+        &self,
+        id: &str,
+        rule: &RuleSpec,
+        _reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
+        let (id, rule) = (id.to_owned(), rule.clone());
+        self.act(move |tx, server_id, _| {
+            let Some(old) = sim::automod_rule(tx, server_id, &id)? else {
+                return Err(unknown_rule());
+            };
+            let old = stored_rule(&old)?;
+            // "Modify" keeps the trigger type and the creator.
+            let rule = RuleSpec {
+                trigger_type: old.trigger_type,
+                ..rule
+            };
+            let modified = rule_object(&rule, server_id, &id, &old.creator_id.to_string())?;
+            put_rule(tx, server_id, &modified)?;
+            Ok(modified)
+        })
+        .await
+    }
+
+    async fn delete_rule(&self, id: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        let id = id.to_owned();
+        self.act(move |tx, server_id, _| {
+            if sim::delete_automod_rule(tx, server_id, &id)? {
+                Ok(())
+            } else {
+                Err(unknown_rule())
+            }
+        })
+        .await
+    }
+}
+
+/// Discord's answer for a rule id it does not have
+/// (discord-docs/opcodes-and-status-codes.mdx: 10066 Unknown rule).
+fn unknown_rule() -> SimError {
+    PlatformError::NotFound("Unknown rule, code 10066".into()).into()
+}
+
+/// `spec` as Discord's rule object, with its id, guild and creator.
+fn rule_object(
+    spec: &RuleSpec,
+    guild: &str,
+    id: &str,
+    creator: &str,
+) -> Result<AutoModerationRule, SimError> {
+    let mut object = serde_json::to_value(spec).map_err(|e| {
+        SimError::Platform(PlatformError::Invalid(format!(
+            "cannot encode the rule: {e}"
+        )))
+    })?;
+    object["id"] = serde_json::json!(id);
+    object["guild_id"] = serde_json::json!(guild);
+    object["creator_id"] = serde_json::json!(creator);
+    serde_json::from_value(object).map_err(|e| {
+        SimError::Platform(PlatformError::Invalid(format!(
+            "a rule needs numeric ids: {e}"
+        )))
+    })
+}
+
+fn put_rule(tx: &Tx<'_>, server_id: &str, rule: &AutoModerationRule) -> Result<(), SimError> {
+    let json = serde_json::to_string(rule).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(sim::put_automod_rule(
+        tx,
+        server_id,
+        &rule.id.to_string(),
+        &json,
+    )?)
+}
+
+fn stored_rule(json: &str) -> Result<AutoModerationRule, SimError> {
+    Ok(serde_json::from_str(json)
+        .map_err(|e| StoreError::Corrupt(format!("a simulated AutoMod rule: {e}")))?)
+}
+
 /// Re-exported so seeding code can name permission bits.
 pub use hierarchy::{ADMINISTRATOR, BAN_MEMBERS, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS};
+
+#[cfg(test)]
+mod tests;

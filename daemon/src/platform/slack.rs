@@ -1,12 +1,19 @@
 //! Slack Web API (`Authorization: Bearer <bot token>`). Slack offers bots no
-//! way to remove members from a workspace, so the only primitive is posting
-//! to the mod-log channel; snapshots read its channels and user groups
-//! ([`structure`]).
+//! way to remove members from a workspace, so its capabilities are about
+//! messages: posting (the mod-log), ephemeral notices, DMs, and deleting
+//! (with the bot token only the bot's own messages; with an admin user token
+//! any); snapshots read its channels and user groups ([`structure`]).
 
 use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
-use super::{PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor, Repeat};
+use super::post::{Post, slack_message};
+use super::structure::payload;
+use super::{
+    DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, Redactor, Repeat,
+};
 
 /// The public API.
 pub const DEFAULT_API_BASE: &str = "https://slack.com/api";
@@ -25,7 +32,10 @@ pub struct Slack {
     clients: PlatformClients,
     base: String,
     token: String,
-    /// The token and the connection's other secrets (the signing secret).
+    /// An admin's user token (`xoxp-`), if one was given: `chat.delete`
+    /// with a bot token deletes only the bot's own messages.
+    user_token: Option<String>,
+    /// The tokens and the connection's other secrets (the signing secret).
     secrets: Redactor,
 }
 
@@ -46,7 +56,19 @@ impl Slack {
             base,
             secrets: Redactor::new([&token]),
             token,
+            user_token: None,
         }
+    }
+
+    /// Also deletes members' messages, with an admin's user token (kept out
+    /// of errors like the bot token).
+    #[must_use]
+    pub fn with_user_token(mut self, user_token: Option<String>) -> Self {
+        if let Some(token) = &user_token {
+            self.secrets = self.secrets.with(std::slice::from_ref(token));
+        }
+        self.user_token = user_token;
+        self
     }
 
     /// Also keeps `secrets` (the connection's other ones) out of its errors.
@@ -56,13 +78,23 @@ impl Slack {
         self
     }
 
-    /// Calls Web API method `method`; the answer when `ok`.
+    /// Calls Web API method `method` with the bot token; the answer when `ok`.
     async fn call(&self, method: &str, arguments: Arguments<'_>) -> PlatformResult<Value> {
+        self.call_as(&self.token, method, arguments).await
+    }
+
+    /// [`Self::call`] with `token`.
+    async fn call_as(
+        &self,
+        token: &str,
+        method: &str,
+        arguments: Arguments<'_>,
+    ) -> PlatformResult<Value> {
         let url = format!("{}/{method}", self.base);
         self.clients
             .retry
             .run(repeat(method), || async {
-                let request = self.clients.http.post(&url).bearer_auth(&self.token);
+                let request = self.clients.http.post(&url).bearer_auth(token);
                 let request = match arguments {
                     Arguments::Json(body) => request.json(body),
                     Arguments::Form(fields) => request.form(fields),
@@ -106,9 +138,6 @@ pub mod events;
 /// Reading the workspace's structure for snapshots.
 pub mod structure;
 
-/// Slack pushes events to the daemon's hook; it has nothing to call for them.
-impl crate::platform::EventSource for Slack {}
-
 /// The answer when `ok`, or the error it reports with `secrets` redacted.
 async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult<Value> {
     let status = response.status();
@@ -139,24 +168,104 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
         "invalid_auth" | "not_authed" | "token_revoked" | "token_expired" | "account_inactive" => {
             PlatformError::Unauthorized
         }
-        "channel_not_found" => PlatformError::NotFound(error),
-        "not_in_channel" | "missing_scope" | "restricted_action" | "is_archived" => {
-            PlatformError::Forbidden(error)
+        // The errors of chat.delete, chat.postEphemeral and
+        // conversations.open are slack-web-openapi.json's.
+        "channel_not_found" | "message_not_found" | "user_not_found" => {
+            PlatformError::NotFound(error)
         }
+        "not_in_channel"
+        | "missing_scope"
+        | "restricted_action"
+        | "is_archived"
+        | "cant_delete_message"
+        | "no_permission"
+        | "user_not_in_channel"
+        | "user_disabled"
+        | "user_not_visible" => PlatformError::Forbidden(error),
         _ => PlatformError::Invalid(error),
     }
     .redacted(secrets))
 }
 
 #[async_trait]
-impl PlatformAdapter for Slack {
-    async fn joined_channels(&self) -> PlatformResult<Option<Vec<String>>> {
-        self.joined_channels().await.map(Some)
+impl JoinedChannels for Slack {
+    async fn joined_channels(&self) -> PlatformResult<Vec<String>> {
+        self.member_channels().await
     }
+}
 
-    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
-        let body = json!({ "channel": channel, "text": text });
+/// `args` (a rendered post) with `channel` (and `user`) added.
+fn addressed(mut args: Map<String, Value>, channel: &str, user: Option<&str>) -> Value {
+    args.insert("channel".into(), json!(channel));
+    if let Some(user) = user {
+        args.insert("user".into(), json!(user));
+    }
+    Value::Object(args)
+}
+
+#[async_trait]
+impl PostMessage for Slack {
+    /// `chat.postMessage` (slack-web-openapi.json) with blocks and a
+    /// fallback text, all escaped so nobody is mentioned ([`slack_message`]).
+    async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
+        let body = addressed(slack_message(post), channel, None);
         self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl Ephemeral for Slack {
+    /// `chat.postEphemeral` (slack-web-openapi.json): shown to `user` only,
+    /// who "should be in the channel" (else `user_not_in_channel`).
+    async fn post_ephemeral(&self, channel: &str, user: &str, post: &Post) -> PlatformResult<()> {
+        let body = addressed(slack_message(post), channel, Some(user));
+        self.call("chat.postEphemeral", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl DirectMessage for Slack {
+    /// `conversations.open` with `users` (one user: "creates a 1:1 DM", or
+    /// resumes it), then `chat.postMessage` to the channel it answers
+    /// (slack-web-openapi.json; the bot needs `im:write`).
+    async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
+        #[derive(Deserialize)]
+        struct Opened {
+            channel: Channel,
+        }
+        #[derive(Deserialize)]
+        struct Channel {
+            id: String,
+        }
+        let args = json!({ "users": user });
+        let opened = self
+            .call("conversations.open", Arguments::Json(&args))
+            .await?;
+        let opened: Opened = payload(opened, "conversations.open answer from Slack")?;
+        self.post(&opened.channel.id, post).await
+    }
+}
+
+#[async_trait]
+impl DeleteMessage for Slack {
+    /// `chat.delete` with `channel` and the message's `ts`
+    /// (slack-web-openapi.json). With the bot token Slack deletes only the
+    /// bot's own messages (`cant_delete_message` otherwise); with an admin's
+    /// user token ([`Slack::with_user_token`]) any member's. Slack keeps no
+    /// audit reason for it.
+    async fn delete_message(
+        &self,
+        channel: &str,
+        message: &str,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let token = self.user_token.as_deref().unwrap_or(&self.token);
+        let body = json!({ "channel": channel, "ts": message });
+        self.call_as(token, "chat.delete", Arguments::Json(&body))
             .await
             .map(drop)
     }

@@ -1,8 +1,9 @@
 //! Reading a server's structure (roles, channels, settings) for a snapshot.
 //!
-//! A capability of its own, [`StructureReader`], rather than more methods on
-//! [`super::PlatformAdapter`]: the moderation path never reads structure, and
-//! a snapshot never acts on members. [`super::connect`] gives both. Each live adapter implements it in a
+//! A capability of its own, [`StructureReader`], apart from the moderation
+//! capabilities ([`super::capabilities`]): the moderation path never reads
+//! structure, and a snapshot never acts on members. [`super::Bot::structure`]
+//! gives it on every platform. Each live adapter implements it in a
 //! `structure` submodule next to its own HTTP code (Discord: guild, roles,
 //! channels; Slack: `conversations.list` and `usergroups.list`; Telegram:
 //! `getChat` and `getChatAdministrators`), and the simulator reads what it

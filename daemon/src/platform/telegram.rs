@@ -7,8 +7,10 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::post::{Post, telegram_message};
 use super::{
-    MemberState, PlatformAdapter, PlatformClients, PlatformError, PlatformResult, Redactor, Repeat,
+    Ban, DeleteMessage, InspectMember, MemberState, Mute, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, Redactor, Repeat,
 };
 
 /// The public API.
@@ -357,7 +359,7 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
 }
 
 #[async_trait]
-impl PlatformAdapter for Telegram {
+impl Ban for Telegram {
     async fn ban(
         &self,
         user: &str,
@@ -376,7 +378,10 @@ impl PlatformAdapter for Telegram {
         let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)?, "only_if_banned": true });
         self.call("unbanChatMember", body).await.map(drop)
     }
+}
 
+#[async_trait]
+impl Mute for Telegram {
     async fn mute(&self, user: &str, until: Option<Timestamp>) -> PlatformResult<()> {
         self.restrict(user, false, until).await
     }
@@ -384,7 +389,10 @@ impl PlatformAdapter for Telegram {
     async fn unmute(&self, user: &str) -> PlatformResult<()> {
         self.restrict(user, true, None).await
     }
+}
 
+#[async_trait]
+impl InspectMember for Telegram {
     async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState> {
         let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)? });
         let member: ChatMember = match self.call("getChatMember", body).await {
@@ -408,14 +416,46 @@ impl PlatformAdapter for Telegram {
             muted: Some(member.status == "restricted" && member.can_send_messages == Some(false)),
         })
     }
+}
 
-    async fn post_message(&self, channel: &str, text: &str) -> PlatformResult<()> {
-        let chat: Value = channel
-            .parse::<i64>()
-            .map_or_else(|_| json!(channel), |id| json!(id));
-        self.call("sendMessage", json!({ "chat_id": chat, "text": text }))
+/// A chat id as Telegram takes it: an integer, or an `@username`.
+fn chat_id(chat: &str) -> Value {
+    chat.parse::<i64>()
+        .map_or_else(|_| json!(chat), |id| json!(id))
+}
+
+#[async_trait]
+impl PostMessage for Telegram {
+    /// `sendMessage` (telegram-bot-api.json) with the post as escaped HTML,
+    /// without link previews, silently ([`telegram_message`]).
+    async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
+        let mut args = telegram_message(post);
+        args.insert("chat_id".into(), chat_id(channel));
+        self.call("sendMessage", Value::Object(args))
             .await
             .map(drop)
+    }
+}
+
+#[async_trait]
+impl DeleteMessage for Telegram {
+    /// `deleteMessage` with `chat_id` and the integer `message_id`
+    /// (telegram-bot-api.json): any message of a group the bot administers
+    /// with `can_delete_messages`, sent less than 48 hours ago. `channel` is
+    /// the chat (a group's messages are in the group itself).
+    async fn delete_message(
+        &self,
+        channel: &str,
+        message: &str,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let message_id: i64 = message.parse().map_err(|_| {
+            PlatformError::Invalid(format!(
+                "Telegram message ids are integers, not {message:?}"
+            ))
+        })?;
+        let body = json!({ "chat_id": chat_id(channel), "message_id": message_id });
+        self.call("deleteMessage", body).await.map(drop)
     }
 }
 

@@ -25,7 +25,7 @@ use tokio::task::JoinSet;
 use twilight_gateway::{ConfigBuilder, Intents, Message, Shard, ShardId};
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause, voice};
-use crate::platform::EventSource;
+use crate::platform::Gateway;
 use crate::platform::discord::Discord;
 use crate::platform::discord::gateway::{Dispatch, decode, dispatch_of};
 use crate::store::receivers;

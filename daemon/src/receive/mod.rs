@@ -42,7 +42,7 @@ use tokio::task::JoinHandle;
 use crate::AppState;
 use crate::activity::ActivityEvent;
 use crate::coordination::{Held, SessionKey};
-use crate::platform::EventSource;
+use crate::platform::Updates;
 use crate::platform::receive::{Delivery, delivery};
 use crate::store::StoreError;
 use crate::store::receivers::{self, LiveConnection};

@@ -24,7 +24,7 @@ use tokio::sync::watch;
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
 use crate::AppState;
 use crate::activity::ActivityEvent;
-use crate::platform::EventSource;
+use crate::platform::Updates;
 use crate::platform::telegram::Telegram;
 use crate::platform::telegram::updates::{Migration, Update, decode, update_id};
 use crate::store::StoreError;

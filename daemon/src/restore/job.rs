@@ -14,7 +14,7 @@ use modctl_types::snapshot::StructureContent;
 use super::Context;
 use super::plan::{self, PlanError, PlanInput};
 use crate::platform::apply::BotStanding;
-use crate::platform::{self, Connected, PlatformClients, PlatformError};
+use crate::platform::{self, PlatformClients, PlatformError, Structure};
 use crate::store::restore::{self as stored, NewJob};
 use crate::store::{Store, StoreError};
 use crate::store::{connections, snapshots};
@@ -84,7 +84,7 @@ pub async fn connect(
     cx: &Context,
     server_id: &str,
     platform_kind: modctl_types::Platform,
-) -> Result<Option<Box<dyn Connected>>, StoreError> {
+) -> Result<Option<Box<dyn Structure>>, StoreError> {
     let id = server_id.to_owned();
     let secrets = cx.store.secrets().clone();
     let connection = cx
@@ -99,6 +99,7 @@ pub async fn connect(
             server_id,
             connection,
         )
+        .into_structure()
     }))
 }
 
@@ -107,7 +108,7 @@ pub async fn connect(
 pub async fn plan_against_live(
     store: &Store,
     server: &Server,
-    platform: &dyn Connected,
+    platform: &dyn Structure,
     snapshot_id: i64,
     snapshot: &StructureContent,
 ) -> Result<(RestorePlan, Option<BotStanding>), RestoreError> {

@@ -41,7 +41,7 @@ use super::Context;
 use super::job::{self, RestoreError};
 use super::mentions::{remap_mentions, topics_to_fix};
 use crate::platform::apply::BotStanding;
-use crate::platform::{Connected, PlatformError};
+use crate::platform::{PlatformError, Structure};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};
 use crate::store::{config, servers};
@@ -144,7 +144,7 @@ async fn execute(cx: &Context, job: JobRun) -> Result<(), Stop> {
 struct Runner<'a> {
     cx: &'a Context,
     server: &'a Server,
-    platform: Box<dyn Connected>,
+    platform: Box<dyn Structure>,
     job: JobRun,
     /// The fresh plan's items by (kind, snapshot id).
     fresh: HashMap<(ItemKind, String), PlanItem>,
@@ -160,7 +160,7 @@ impl<'a> Runner<'a> {
     fn new(
         cx: &'a Context,
         server: &'a Server,
-        platform: Box<dyn Connected>,
+        platform: Box<dyn Structure>,
         job: JobRun,
         fresh: Vec<PlanItem>,
         bot: Option<BotStanding>,

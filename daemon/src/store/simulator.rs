@@ -161,6 +161,7 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
         "sim_bans",
         "sim_channels",
         "sim_messages",
+        "sim_automod_rules",
         "sim_communities",
     ] {
         tx.sql.execute(
@@ -354,6 +355,22 @@ pub fn messages(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Vec<Strin
         "SELECT text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
     let rows = stmt.query_map([server_id, channel], |row| row.get("text"))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Messages posted to `channel` with their ids (what a deletion names),
+/// oldest first.
+pub fn messages_with_ids(
+    tx: &Tx<'_>,
+    server_id: &str,
+    channel: &str,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
+        "SELECT id, text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([server_id, channel], |row| {
+        Ok((row.get("id")?, row.get("text")?))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -719,4 +736,73 @@ fn count(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<usize, StoreError>
 fn parse_overwrites(channel: &str, json: &str) -> Result<Vec<PermissionOverwrite>, StoreError> {
     serde_json::from_str(json)
         .map_err(|e| StoreError::Corrupt(format!("overwrites of simulated channel {channel}: {e}")))
+}
+
+// --- Message deletion and native rules (issue #25) ----------------------------
+
+/// Deletes message `id` of `channel`; whether there was one.
+pub fn delete_message(
+    tx: &Tx<'_>,
+    server_id: &str,
+    channel: &str,
+    id: i64,
+) -> Result<bool, StoreError> {
+    let deleted = tx
+        .sql
+        .prepare_cached(
+            "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3",
+        )?
+        .execute(params![server_id, channel, id])?;
+    Ok(deleted > 0)
+}
+
+/// The community's native AutoMod rules, as JSON, by id.
+pub fn automod_rules(tx: &Tx<'_>, server_id: &str) -> Result<Vec<String>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
+        "SELECT rule FROM sim_automod_rules WHERE server_id = ?1 ORDER BY rule_id",
+    )?;
+    let rows = stmt.query_map([server_id], |row| row.get("rule"))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Rule `rule_id` as JSON, if the community has it.
+pub fn automod_rule(
+    tx: &Tx<'_>,
+    server_id: &str,
+    rule_id: &str,
+) -> Result<Option<String>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT rule FROM sim_automod_rules WHERE server_id = ?1 AND rule_id = ?2")?
+        .query_row([server_id, rule_id], |row| row.get("rule"))
+        .optional()?)
+}
+
+/// Creates or replaces rule `rule_id`.
+pub fn put_automod_rule(
+    tx: &Tx<'_>,
+    server_id: &str,
+    rule_id: &str,
+    rule: &str,
+) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "INSERT INTO sim_automod_rules (server_id, rule_id, rule) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (server_id, rule_id) DO UPDATE SET rule = excluded.rule",
+        )?
+        .execute(params![server_id, rule_id, rule])?;
+    Ok(())
+}
+
+/// Deletes rule `rule_id`; whether there was one.
+pub fn delete_automod_rule(
+    tx: &Tx<'_>,
+    server_id: &str,
+    rule_id: &str,
+) -> Result<bool, StoreError> {
+    let deleted = tx
+        .sql
+        .prepare_cached("DELETE FROM sim_automod_rules WHERE server_id = ?1 AND rule_id = ?2")?
+        .execute(params![server_id, rule_id])?;
+    Ok(deleted > 0)
 }

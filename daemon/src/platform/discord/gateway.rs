@@ -16,15 +16,32 @@ use serde_json::Value;
 
 use super::Discord;
 use crate::platform::PlatformResult;
-use crate::platform::receive::{EventSource, GatewayBot};
+use crate::platform::receive::{ApplicationFlags, Gateway, GatewayBot};
 use crate::platform::structure::{nullable, payload};
 use crate::store::activity::ActivityEvent;
 
 #[async_trait]
-impl EventSource for Discord {
+impl Gateway for Discord {
     async fn gateway(&self) -> PlatformResult<GatewayBot> {
         let body = self.call(Method::GET, "/gateway/bot", None, None).await?;
         payload(body, "answer to GET /gateway/bot")
+    }
+
+    /// `GET /applications/@me` answers the application object
+    /// (discord-openapi.json, `get_my_application`), whose `flags` include
+    /// `GATEWAY_MESSAGE_CONTENT` (1 << 18) and `_LIMITED` (1 << 19). Bits
+    /// twilight does not name are kept (`from_bits_retain`).
+    async fn application_flags(&self) -> PlatformResult<ApplicationFlags> {
+        #[derive(Deserialize)]
+        struct Application {
+            // Required in the spec's `PrivateApplicationResponse`.
+            flags: u64,
+        }
+        let body = self
+            .call(Method::GET, "/applications/@me", None, None)
+            .await?;
+        let application: Application = payload(body, "answer to GET /applications/@me")?;
+        Ok(ApplicationFlags::from_bits_retain(application.flags))
     }
 }
 

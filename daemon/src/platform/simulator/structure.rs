@@ -182,9 +182,7 @@ impl StructureReader for Simulator {
             Platform::Discord => discord(tx, server_id),
             Platform::Slack => slack(tx, server_id),
             Platform::Telegram => telegram(tx, server_id),
-            _ => Err(SimError::Platform(
-                crate::platform::PlatformError::Unsupported("reading the structure"),
-            )),
+            _ => crate::platform::new_platform(platform),
         })
         .await
     }

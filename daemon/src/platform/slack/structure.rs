@@ -123,7 +123,7 @@ impl Slack {
     }
 
     /// The channels the bot is a member of.
-    pub(super) async fn joined_channels(&self) -> PlatformResult<Vec<String>> {
+    pub(super) async fn member_channels(&self) -> PlatformResult<Vec<String>> {
         Ok(self
             .listed_channels()
             .await?

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Telegram, read};
-use crate::platform::receive::EventSource;
+use crate::platform::receive::Updates;
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 use crate::store::activity::ActivityEvent;
@@ -106,7 +106,7 @@ pub const SERVICE_FIELDS_UNMARKED: [&str; 9] = [
 ];
 
 #[async_trait]
-impl EventSource for Telegram {
+impl Updates for Telegram {
     async fn get_updates(&self, offset: i64, timeout_secs: u32) -> PlatformResult<Vec<Value>> {
         // Not through the retry policy: the poller itself is the retry, and
         // the long poll needs a longer time limit than other calls.

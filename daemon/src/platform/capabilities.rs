@@ -1,0 +1,272 @@
+//! The platforms' capabilities, one trait each (issue #25).
+//!
+//! A platform implements a capability or does not: there are no default
+//! bodies that fail at run time. What a platform has is written once, in the
+//! bounds of [`super::DiscordBot`], [`super::TelegramBot`] and
+//! [`super::SlackBot`], and the daemon reaches a platform through the
+//! [`super::Bot`] handle, so calling a primitive a platform lacks (a kick on
+//! Slack, a DM on Telegram) does not compile. The simulator implements every
+//! trait, so it can stand for any platform.
+//!
+//! | capability | Discord | Telegram | Slack |
+//! |---|---|---|---|
+//! | [`ReadHierarchy`] | roles and positions | - | - |
+//! | [`JoinedChannels`] | - | - | the bot posts only where it is a member |
+//! | [`Timeout`] | member timeout | - | - |
+//! | [`Kick`] | kick | - (ban then unban) | - |
+//! | [`Ban`] | ban, unban | `banChatMember`, `unbanChatMember` | - |
+//! | [`SetRoles`] | member roles | - | - |
+//! | [`Mute`] | - | `restrictChatMember` | - |
+//! | [`InspectMember`] | member and ban | `getChatMember` | - |
+//! | [`PostMessage`] | embeds | HTML | blocks |
+//! | [`DeleteMessage`] | delete message | `deleteMessage` | `chat.delete` |
+//! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
+//! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
+//! | [`NativeRules`] | AutoMod rules | - | - |
+//!
+//! Receiving events is apart ([`super::receive`]): [`super::receive::Gateway`]
+//! (Discord) and [`super::receive::Updates`] (Telegram) are implemented by
+//! the live adapters only, which the receivers hold as concrete types.
+
+use async_trait::async_trait;
+use modctl_types::Timestamp;
+use serde::Serialize;
+use twilight_model::guild::auto_moderation::{
+    AutoModerationAction, AutoModerationEventType, AutoModerationRule,
+    AutoModerationTriggerMetadata, AutoModerationTriggerType,
+};
+use twilight_model::id::Id;
+use twilight_model::id::marker::{ChannelMarker, RoleMarker};
+
+use super::post::Post;
+use super::{Hierarchy, MemberState, PlatformResult};
+
+/// Reads the role hierarchy (Discord).
+#[async_trait]
+pub trait ReadHierarchy: Send + Sync {
+    /// The role hierarchy as it concerns `target`: roles with positions and
+    /// permissions, the owner, the bot's and the target's roles.
+    async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy>;
+}
+
+/// The channels the bot is a member of (Slack, where a bot posts only in
+/// those; on Discord posting is a matter of permissions, and a Telegram bot
+/// is in its one chat).
+#[async_trait]
+pub trait JoinedChannels: Send + Sync {
+    /// The ids of the channels the bot has joined.
+    async fn joined_channels(&self) -> PlatformResult<Vec<String>>;
+}
+
+/// Times a member out (Discord).
+#[async_trait]
+pub trait Timeout: Send + Sync {
+    /// Times the member out until `until`.
+    async fn timeout(
+        &self,
+        user: &str,
+        until: Timestamp,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
+}
+
+/// Removes a member who may come back (Discord; Telegram's kick is a ban
+/// and an unban, decided in the behaviour table).
+#[async_trait]
+pub trait Kick: Send + Sync {
+    /// Removes the member.
+    async fn kick(&self, user: &str, reason: Option<&str>) -> PlatformResult<()>;
+}
+
+/// Bans and lifts bans (Discord, Telegram).
+#[async_trait]
+pub trait Ban: Send + Sync {
+    /// Bans the member, deleting `delete_message_days` days of their messages
+    /// (Telegram: all of them when more than 0).
+    async fn ban(
+        &self,
+        user: &str,
+        delete_message_days: u8,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
+
+    /// Lifts a ban.
+    async fn unban(&self, user: &str, reason: Option<&str>) -> PlatformResult<()>;
+}
+
+/// Replaces a member's roles (Discord jail and unjail).
+#[async_trait]
+pub trait SetRoles: Send + Sync {
+    /// Gives the member exactly `roles`.
+    async fn set_roles(
+        &self,
+        user: &str,
+        roles: &[String],
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
+}
+
+/// Takes a member's send permissions away and gives them back (Telegram).
+#[async_trait]
+pub trait Mute: Send + Sync {
+    /// Takes away every send permission until `until`, or for good.
+    async fn mute(&self, user: &str, until: Option<Timestamp>) -> PlatformResult<()>;
+
+    /// Gives the send permissions back.
+    async fn unmute(&self, user: &str) -> PlatformResult<()>;
+}
+
+/// Reads a member's state (Discord, Telegram): how recovery finds out
+/// whether an action whose answer was lost took effect.
+#[async_trait]
+pub trait InspectMember: Send + Sync {
+    /// The member's state now (only reads; changes nothing).
+    async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState>;
+}
+
+/// Posts a message to a channel, formatted for the platform and never
+/// pinging anyone (every platform).
+#[async_trait]
+pub trait PostMessage: Send + Sync {
+    /// Posts `post` to `channel`.
+    async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()>;
+}
+
+/// Deletes a member's message (every platform; Slack only with an admin
+/// user token, else only the bot's own).
+#[async_trait]
+pub trait DeleteMessage: Send + Sync {
+    /// Deletes message `message` of `channel` (Slack: its `ts`; Telegram: its
+    /// `message_id`, in the adapter's chat), with `reason` in the audit log
+    /// where the platform keeps one.
+    async fn delete_message(
+        &self,
+        channel: &str,
+        message: &str,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
+}
+
+/// Sends a member a direct message (Discord, Slack; a Telegram bot cannot
+/// start a conversation, so Telegram has none).
+#[async_trait]
+pub trait DirectMessage: Send + Sync {
+    /// Opens (or reuses) the DM channel with `user` and posts `post` there.
+    async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()>;
+}
+
+/// Posts a message only one member sees (Slack).
+#[async_trait]
+pub trait Ephemeral: Send + Sync {
+    /// Shows `post` to `user` in `channel`.
+    async fn post_ephemeral(&self, channel: &str, user: &str, post: &Post) -> PlatformResult<()>;
+}
+
+/// A native AutoMod rule as the daemon asks for it: the fields of
+/// shared/platform-specs/discord-docs/auto-moderation.mdx, "Create Auto
+/// Moderation Rule" (JSON Params), in twilight-model's types. Modifying
+/// sends the same fields but `trigger_type`, which a rule keeps for life
+/// ("Modify Auto Moderation Rule").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleSpec {
+    /// The rule's name (the daemon's own start with `modctl: `).
+    pub name: String,
+    /// When it is checked (`MESSAGE_SEND`).
+    pub event_type: AutoModerationEventType,
+    /// What kind of rule (keyword, mention spam, ...); fixed once created.
+    pub trigger_type: AutoModerationTriggerType,
+    /// The keywords, patterns or limits.
+    pub trigger_metadata: AutoModerationTriggerMetadata,
+    /// What Discord does when it triggers.
+    pub actions: Vec<AutoModerationAction>,
+    /// Whether it is on.
+    pub enabled: bool,
+    /// Roles it spares (at most 20).
+    pub exempt_roles: Vec<Id<RoleMarker>>,
+    /// Channels it spares (at most 50).
+    pub exempt_channels: Vec<Id<ChannelMarker>>,
+}
+
+/// Discord's native AutoMod rules of the guild
+/// (`/guilds/{guild.id}/auto-moderation/rules`, discord-docs/auto-moderation.mdx).
+#[async_trait]
+pub trait NativeRules: Send + Sync {
+    /// Every rule of the guild, the daemon's and those made by hand.
+    async fn list_rules(&self) -> PlatformResult<Vec<AutoModerationRule>>;
+
+    /// Creates a rule; answers it with its id.
+    async fn create_rule(
+        &self,
+        rule: &RuleSpec,
+        reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule>;
+
+    /// Changes rule `id` in place (its trigger type stays); answers it.
+    async fn modify_rule(
+        &self,
+        id: &str,
+        rule: &RuleSpec,
+        reason: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule>;
+
+    /// Deletes rule `id`.
+    async fn delete_rule(&self, id: &str, reason: Option<&str>) -> PlatformResult<()>;
+}
+
+impl RuleSpec {
+    /// The body of "Modify Auto Moderation Rule": every field but
+    /// `trigger_type`.
+    pub fn modify_body(&self) -> serde_json::Value {
+        let mut body = serde_json::to_value(self).expect("a rule serializes");
+        if let Some(fields) = body.as_object_mut() {
+            fields.remove("trigger_type");
+        }
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use twilight_model::guild::auto_moderation::AutoModerationActionType;
+
+    use super::*;
+
+    fn rule() -> RuleSpec {
+        RuleSpec {
+            name: "modctl: blocked words".into(),
+            event_type: AutoModerationEventType::MessageSend,
+            trigger_type: AutoModerationTriggerType::Keyword,
+            trigger_metadata: AutoModerationTriggerMetadata {
+                allow_list: None,
+                keyword_filter: Some(vec!["spam*".into()]),
+                presets: None,
+                mention_raid_protection_enabled: None,
+                mention_total_limit: None,
+                regex_patterns: None,
+            },
+            actions: vec![AutoModerationAction {
+                kind: AutoModerationActionType::BlockMessage,
+                metadata: None,
+            }],
+            enabled: true,
+            exempt_roles: vec![Id::new(5)],
+            exempt_channels: vec![],
+        }
+    }
+
+    /// auto-moderation.mdx: creating sends the trigger type as an integer
+    /// (KEYWORD = 1, MESSAGE_SEND = 1, BLOCK_MESSAGE = 1), snowflakes as
+    /// strings; modifying leaves the trigger type out.
+    #[test]
+    fn rules_are_sent_as_discord_documents_them() {
+        let created = serde_json::to_value(rule()).unwrap();
+        assert_eq!(created["trigger_type"], 1);
+        assert_eq!(created["event_type"], 1);
+        assert_eq!(created["actions"][0]["type"], 1);
+        assert_eq!(created["exempt_roles"][0], "5");
+        assert_eq!(created["trigger_metadata"]["keyword_filter"][0], "spam*");
+        let modified = rule().modify_body();
+        assert!(modified.get("trigger_type").is_none(), "{modified}");
+        assert_eq!(modified["name"], "modctl: blocked words");
+    }
+}

@@ -1,0 +1,360 @@
+//! A message the daemon posts ([`Post`]), in platform-neutral terms, and how
+//! each platform is sent it ([`discord_message`], [`slack_message`],
+//! [`telegram_message`]; the simulator keeps [`Post::plain_text`]).
+//!
+//! What every rendering guarantees: the text is shown as written (each
+//! platform's markup characters escaped where it has any) and **nobody is
+//! pinged**, whatever the text holds (a member's message quoted in a log
+//! post may contain `@everyone` or `<!channel>`). Each renderer is a pure
+//! function, tested with tables below; the adapters only send its result.
+
+use serde_json::{Map, Value, json};
+
+/// A message to post: plain text (never markup), an optional title and
+/// `name: value` fields (a log post's who, what, why).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Post {
+    /// A short heading, if any.
+    pub title: Option<String>,
+    /// The body, as plain text.
+    pub text: String,
+    /// Named values shown under the text, in order.
+    pub fields: Vec<(String, String)>,
+}
+
+impl Post {
+    /// A post of `text` alone.
+    pub fn text(text: impl Into<String>) -> Self {
+        Post {
+            text: text.into(),
+            ..Post::default()
+        }
+    }
+
+    /// The same post with a title.
+    #[must_use]
+    pub fn titled(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The same post with one more field.
+    #[must_use]
+    pub fn field(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.fields.push((name.into(), value.into()));
+        self
+    }
+
+    /// The post as one plain text: the title, the text, then one
+    /// `name: value` line per field (a post of text alone is that text).
+    pub fn plain_text(&self) -> String {
+        let mut lines = Vec::new();
+        lines.extend(self.title.clone());
+        if !self.text.is_empty() {
+            lines.push(self.text.clone());
+        }
+        lines.extend(self.fields.iter().map(|(n, v)| format!("{n}: {v}")));
+        lines.join("\n")
+    }
+}
+
+/// `text` cut to at most `max` characters (an ellipsis marks a cut).
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    kept.push('…');
+    kept
+}
+
+/// Discord limits: message content 2,000 characters
+/// (discord-docs/channel.mdx, "Create Message"); embeds as in
+/// discord-docs/message.mdx, "Embed Limits".
+const DISCORD_CONTENT: usize = 2_000;
+const DISCORD_TITLE: usize = 256;
+const DISCORD_DESCRIPTION: usize = 4_096;
+const DISCORD_FIELDS: usize = 25;
+const DISCORD_FIELD_NAME: usize = 256;
+const DISCORD_FIELD_VALUE: usize = 1_024;
+
+/// The body of Discord's "Create Message" (`POST
+/// /channels/{channel.id}/messages`, discord-docs/channel.mdx): `content`
+/// for text alone, an embed for a post with a title or fields, and always
+/// `allowed_mentions: {"parse": []}`, which "completely suppress[es] all
+/// mentions" (discord-docs/message.mdx, "Allowed Mentions Object"): a
+/// mention in the text still shows, but notifies nobody.
+pub fn discord_message(post: &Post) -> Value {
+    let mut body = Map::new();
+    if post.title.is_none() && post.fields.is_empty() {
+        body.insert("content".into(), json!(cut(&post.text, DISCORD_CONTENT)));
+    } else {
+        let mut embed = Map::new();
+        if let Some(title) = &post.title {
+            embed.insert("title".into(), json!(cut(title, DISCORD_TITLE)));
+        }
+        if !post.text.is_empty() {
+            embed.insert(
+                "description".into(),
+                json!(cut(&post.text, DISCORD_DESCRIPTION)),
+            );
+        }
+        let fields: Vec<Value> = post
+            .fields
+            .iter()
+            .take(DISCORD_FIELDS)
+            .map(|(name, value)| {
+                json!({
+                    "name": cut(name, DISCORD_FIELD_NAME),
+                    "value": cut(value, DISCORD_FIELD_VALUE),
+                    "inline": false,
+                })
+            })
+            .collect();
+        if !fields.is_empty() {
+            embed.insert("fields".into(), json!(fields));
+        }
+        body.insert("embeds".into(), json!([embed]));
+    }
+    body.insert("allowed_mentions".into(), json!({ "parse": [] }));
+    Value::Object(body)
+}
+
+/// Slack's text escaping: `&`, `<` and `>` become entities, so `<@U1>`,
+/// `<!channel>` and `<!here>` are shown as written, never as mentions
+/// (Slack's "Formatting text for app surfaces", "Escaping text").
+pub fn slack_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Slack limits: a section's text 3,000 characters, at most 10 fields of
+/// 2,000, a header's text 150 (Slack's Block Kit reference).
+const SLACK_SECTION: usize = 3_000;
+const SLACK_FIELDS: usize = 10;
+const SLACK_FIELD: usize = 2_000;
+const SLACK_HEADER: usize = 150;
+
+/// The arguments of Slack's `chat.postMessage` and `chat.postEphemeral`
+/// besides `channel` (and `user`): blocks (a header for the title, a section
+/// for the text, one for the fields) and `text`, the notification's
+/// fallback (slack-web-openapi.json, `chat.postMessage`: "text ... depends
+/// on other fields"). Everything is escaped ([`slack_escape`]), `parse` is
+/// `none` and `link_names` off, so no name becomes a mention; links are not
+/// unfurled.
+pub fn slack_message(post: &Post) -> Map<String, Value> {
+    let mut blocks = Vec::new();
+    if let Some(title) = &post.title {
+        blocks.push(json!({
+            "type": "header",
+            "text": {"type": "plain_text", "text": cut(title, SLACK_HEADER), "emoji": false},
+        }));
+    }
+    if !post.text.is_empty() {
+        blocks.push(json!({
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": cut(&slack_escape(&post.text), SLACK_SECTION), "verbatim": true},
+        }));
+    }
+    if !post.fields.is_empty() {
+        let fields: Vec<Value> = post
+            .fields
+            .iter()
+            .take(SLACK_FIELDS)
+            .map(|(name, value)| {
+                let text = format!("*{}*\n{}", slack_escape(name), slack_escape(value));
+                json!({"type": "mrkdwn", "text": cut(&text, SLACK_FIELD), "verbatim": true})
+            })
+            .collect();
+        blocks.push(json!({"type": "section", "fields": fields}));
+    }
+    let fallback = match &post.title {
+        Some(title) if !post.text.is_empty() => format!("{title}: {}", post.text),
+        Some(title) => title.clone(),
+        None => post.text.clone(),
+    };
+    let mut args = Map::new();
+    args.insert("text".into(), json!(slack_escape(&fallback)));
+    args.insert("blocks".into(), json!(blocks));
+    args.insert("parse".into(), json!("none"));
+    args.insert("link_names".into(), json!(false));
+    args.insert("unfurl_links".into(), json!(false));
+    args.insert("unfurl_media".into(), json!(false));
+    args
+}
+
+/// Telegram's HTML escaping: "All `<`, `>` and `&` symbols that are not a
+/// part of a tag or an HTML entity must be replaced with the corresponding
+/// HTML entities" (Bot API, "Formatting options", HTML style).
+pub fn telegram_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// `sendMessage` takes 1-4096 characters of text after entities parsing
+/// (telegram-bot-api.json, `sendMessage.text`); the cut is made before
+/// markup is added, with room left for it.
+const TELEGRAM_TEXT: usize = 3_500;
+
+/// The arguments of Telegram's `sendMessage` besides `chat_id`: the post
+/// as HTML (title and field names in bold, everything escaped), without
+/// link previews (`link_preview_options.is_disabled`) and sent silently
+/// (`disable_notification`: a log post notifies nobody).
+pub fn telegram_message(post: &Post) -> Map<String, Value> {
+    let mut lines = Vec::new();
+    if let Some(title) = &post.title {
+        lines.push(format!("<b>{}</b>", telegram_escape(&cut(title, 256))));
+    }
+    if !post.text.is_empty() {
+        lines.push(telegram_escape(&cut(&post.text, TELEGRAM_TEXT)));
+    }
+    for (name, value) in &post.fields {
+        lines.push(format!(
+            "<b>{}</b>: {}",
+            telegram_escape(&cut(name, 256)),
+            telegram_escape(&cut(value, 1_024))
+        ));
+    }
+    let mut args = Map::new();
+    args.insert("text".into(), json!(lines.join("\n")));
+    args.insert("parse_mode".into(), json!("HTML"));
+    args.insert("link_preview_options".into(), json!({"is_disabled": true}));
+    args.insert("disable_notification".into(), json!(true));
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log_post() -> Post {
+        Post::text("said <@&1> & @everyone")
+            .titled("Message deleted")
+            .field("Author", "<@42>")
+            .field("Channel", "#general")
+    }
+
+    #[test]
+    fn plain_text_is_title_text_and_fields() {
+        for (post, want) in [
+            (Post::text("hello"), "hello"),
+            (Post::text("hi").titled("T"), "T\nhi"),
+            (Post::text("").titled("T").field("a", "1"), "T\na: 1"),
+            (
+                Post::text("x").field("a", "1").field("b", "2"),
+                "x\na: 1\nb: 2",
+            ),
+        ] {
+            assert_eq!(post.plain_text(), want);
+        }
+    }
+
+    #[test]
+    fn discord_never_pings_and_uses_embeds_for_fields() {
+        let plain = discord_message(&Post::text("hi <@1> @everyone"));
+        assert_eq!(
+            plain,
+            json!({"content": "hi <@1> @everyone", "allowed_mentions": {"parse": []}})
+        );
+        let rich = discord_message(&log_post());
+        assert_eq!(rich["allowed_mentions"], json!({"parse": []}));
+        assert!(rich.get("content").is_none(), "{rich}");
+        let embed = &rich["embeds"][0];
+        assert_eq!(embed["title"], "Message deleted");
+        assert_eq!(embed["description"], "said <@&1> & @everyone");
+        assert_eq!(
+            embed["fields"][0],
+            json!({"name": "Author", "value": "<@42>", "inline": false})
+        );
+    }
+
+    /// discord-docs/message.mdx, "Embed Limits"; channel.mdx: content 2,000.
+    #[test]
+    fn discord_limits_are_kept() {
+        let long = "x".repeat(5_000);
+        for (post, path, max) in [
+            (Post::text(long.clone()), "/content", DISCORD_CONTENT),
+            (
+                Post::text(long.clone()).titled("t"),
+                "/embeds/0/description",
+                DISCORD_DESCRIPTION,
+            ),
+            (
+                Post::text("").titled(long.clone()),
+                "/embeds/0/title",
+                DISCORD_TITLE,
+            ),
+            (
+                Post::text("").field("n", long.clone()),
+                "/embeds/0/fields/0/value",
+                DISCORD_FIELD_VALUE,
+            ),
+        ] {
+            let body = discord_message(&post);
+            let text = body.pointer(path).and_then(Value::as_str).unwrap();
+            assert_eq!(text.chars().count(), max, "{path}");
+            assert!(text.ends_with('…'));
+        }
+        let many = (0..30).fold(Post::text("x"), |p, i| p.field(i.to_string(), "v"));
+        assert_eq!(
+            discord_message(&many)["embeds"][0]["fields"]
+                .as_array()
+                .unwrap()
+                .len(),
+            DISCORD_FIELDS
+        );
+    }
+
+    #[test]
+    fn slack_escapes_everything_so_nothing_is_a_mention() {
+        for (text, want) in [
+            ("plain", "plain"),
+            ("<@U1>", "&lt;@U1&gt;"),
+            (
+                "<!channel> & <!here>",
+                "&lt;!channel&gt; &amp; &lt;!here&gt;",
+            ),
+            ("a &amp; b", "a &amp;amp; b"),
+        ] {
+            assert_eq!(slack_escape(text), want, "{text}");
+        }
+        let args = slack_message(&log_post());
+        assert_eq!(
+            args["text"],
+            "Message deleted: said &lt;@&amp;1&gt; &amp; @everyone"
+        );
+        assert_eq!(args["parse"], "none");
+        assert_eq!(args["link_names"], false);
+        let blocks = args["blocks"].as_array().unwrap();
+        assert_eq!(blocks[0]["type"], "header");
+        assert_eq!(blocks[0]["text"]["text"], "Message deleted");
+        assert_eq!(
+            blocks[1]["text"]["text"],
+            "said &lt;@&amp;1&gt; &amp; @everyone"
+        );
+        assert_eq!(blocks[2]["fields"][0]["text"], "*Author*\n&lt;@42&gt;");
+        let plain = slack_message(&Post::text("hi"));
+        assert_eq!(plain["text"], "hi");
+        assert_eq!(plain["blocks"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn telegram_is_escaped_html_without_previews() {
+        for (post, want) in [
+            (Post::text("a < b & c > d"), "a &lt; b &amp; c &gt; d"),
+            (Post::text("<b>not bold</b>"), "&lt;b&gt;not bold&lt;/b&gt;"),
+            (
+                log_post(),
+                "<b>Message deleted</b>\nsaid &lt;@&amp;1&gt; &amp; @everyone\n<b>Author</b>: &lt;@42&gt;\n<b>Channel</b>: #general",
+            ),
+        ] {
+            let args = telegram_message(&post);
+            assert_eq!(args["text"], want);
+            assert_eq!(args["parse_mode"], "HTML");
+            assert_eq!(args["link_preview_options"], json!({"is_disabled": true}));
+            assert_eq!(args["disable_notification"], true);
+        }
+    }
+}
