@@ -144,7 +144,10 @@ mod tests {
     #[test]
     fn members_messages_joins_and_leaves_count_and_nothing_else() {
         let cases = [
-            (message(false), Some((ActivityKind::Message, "U1", Some("C1")))),
+            (
+                message(false),
+                Some((ActivityKind::Message, "U1", Some("C1"))),
+            ),
             (message(true), None),
             (
                 EventKind::MemberJoined(membership(false, Some("C9"))),
@@ -172,7 +175,12 @@ mod tests {
             assert_eq!(got, expected, "{kind:?}");
             if let Some(c) = counted {
                 assert_eq!(
-                    (&*c.server_id, c.event_id.as_deref(), c.at.as_second(), c.minutes),
+                    (
+                        &*c.server_id,
+                        c.event_id.as_deref(),
+                        c.at.as_second(),
+                        c.minutes
+                    ),
                     ("T1", Some("slack:Ev1"), 1_800_000_000, 0)
                 );
             }

@@ -75,7 +75,9 @@ pub async fn update(
     state: VoiceState,
     now: i64,
 ) -> Result<Option<ActivityEvent>, StoreError> {
-    store.write(move |tx| apply(tx, &guild_id, &state, now)).await
+    store
+        .write(move |tx| apply(tx, &guild_id, &state, now))
+        .await
 }
 
 /// A guild's `GUILD_CREATE` at the start of a session: who is in voice now.
@@ -170,7 +172,9 @@ mod tests {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
         assert_eq!(
-            update(&store, GUILD.into(), state("U", Some("V1")), t).await.unwrap(),
+            update(&store, GUILD.into(), state("U", Some("V1")), t)
+                .await
+                .unwrap(),
             None
         );
         // Muting changes nothing.
@@ -191,7 +195,9 @@ mod tests {
         assert_eq!(left.unwrap().at.as_second(), t + 689);
         // A leave without a session counts nothing.
         assert_eq!(
-            update(&store, GUILD.into(), state("U", None), t + 700).await.unwrap(),
+            update(&store, GUILD.into(), state("U", None), t + 700)
+                .await
+                .unwrap(),
             None
         );
     }
@@ -200,7 +206,9 @@ mod tests {
     async fn sessions_left_open_close_when_the_receiver_was_last_alive() {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
-        update(&store, GUILD.into(), state("A", Some("V1")), t).await.unwrap();
+        update(&store, GUILD.into(), state("A", Some("V1")), t)
+            .await
+            .unwrap();
         update(&store, GUILD.into(), state("B", Some("V1")), t + 100)
             .await
             .unwrap();
@@ -226,8 +234,12 @@ mod tests {
     async fn a_guild_snapshot_ends_who_left_and_starts_who_is_there() {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
-        update(&store, GUILD.into(), state("A", Some("V1")), t).await.unwrap();
-        update(&store, GUILD.into(), state("B", Some("V1")), t).await.unwrap();
+        update(&store, GUILD.into(), state("A", Some("V1")), t)
+            .await
+            .unwrap();
+        update(&store, GUILD.into(), state("B", Some("V1")), t)
+            .await
+            .unwrap();
         let events = sync_guild(
             &store,
             GUILD.into(),

@@ -164,6 +164,7 @@ impl Lane {
         if self.started.load(Ordering::Acquire) {
             return;
         }
+        // Through a panic: the slot is taken whole or not at all.
         let receiver = crate::sync::lock(&self.waiting).take();
         let Some(mut receiver) = receiver else {
             return;

@@ -398,7 +398,10 @@ mod tests {
         let event = one(decode("MESSAGE_CREATE", message(author, 0), at()).unwrap());
         assert_eq!(&*event.server_id, GUILD);
         assert_eq!(event.platform, Platform::Discord);
-        assert_eq!(event.id.as_deref(), Some("discord:message:334385199974967042"));
+        assert_eq!(
+            event.id.as_deref(),
+            Some("discord:message:334385199974967042")
+        );
         let EventKind::MessageCreated(m) = event.kind else {
             panic!("{event:?}")
         };
@@ -448,8 +451,20 @@ mod tests {
     #[test]
     fn bots_and_webhooks_are_marked_system_messages_and_dms_left_out() {
         let cases = [
-            (json!({"id": "7", "username": "b", "bot": true}), 0, None, true, Some(true)),
-            (json!({"id": "7", "username": "w"}), 0, Some("77"), true, Some(true)),
+            (
+                json!({"id": "7", "username": "b", "bot": true}),
+                0,
+                None,
+                true,
+                Some(true),
+            ),
+            (
+                json!({"id": "7", "username": "w"}),
+                0,
+                Some("77"),
+                true,
+                Some(true),
+            ),
             (json!({"id": "7", "username": "u"}), 6, None, true, None),
             (json!({"id": "7", "username": "u"}), 0, None, false, None),
         ];
@@ -475,14 +490,12 @@ mod tests {
         let author = json!({"id": "5", "username": "u"});
         let edited = one(decode("MESSAGE_UPDATE", message(author, 0), at()).unwrap());
         assert!(matches!(edited.kind, EventKind::MessageEdited(ref m) if m.content.is_some()));
-        let deleted = one(
-            decode(
-                "MESSAGE_DELETE",
-                json!({"id": "9", "channel_id": CHANNEL, "guild_id": GUILD}),
-                at(),
-            )
-            .unwrap(),
-        );
+        let deleted = one(decode(
+            "MESSAGE_DELETE",
+            json!({"id": "9", "channel_id": CHANNEL, "guild_id": GUILD}),
+            at(),
+        )
+        .unwrap());
         assert_eq!(
             deleted.kind,
             EventKind::MessageDeleted {
@@ -561,15 +574,13 @@ mod tests {
 
     #[test]
     fn joins_leaves_and_voice_states_are_read() {
-        let join = one(
-            decode(
-                "GUILD_MEMBER_ADD",
-                json!({"guild_id": GUILD, "user": {"id": "5", "username": "n"}, "roles": [],
+        let join = one(decode(
+            "GUILD_MEMBER_ADD",
+            json!({"guild_id": GUILD, "user": {"id": "5", "username": "n"}, "roles": [],
                        "joined_at": "2026-11-22T10:00:00Z", "deaf": false, "mute": false}),
-                at(),
-            )
-            .unwrap(),
-        );
+            at(),
+        )
+        .unwrap());
         assert_eq!(
             join.kind,
             EventKind::MemberJoined(Membership {
@@ -581,24 +592,20 @@ mod tests {
                 channel_id: None
             })
         );
-        let leave = one(
-            decode(
-                "GUILD_MEMBER_REMOVE",
-                json!({"guild_id": GUILD, "user": {"id": "6", "bot": true}}),
-                at(),
-            )
-            .unwrap(),
-        );
+        let leave = one(decode(
+            "GUILD_MEMBER_REMOVE",
+            json!({"guild_id": GUILD, "user": {"id": "6", "bot": true}}),
+            at(),
+        )
+        .unwrap());
         assert!(matches!(leave.kind, EventKind::MemberLeft(ref m) if m.member.is_bot));
 
-        let left = one(
-            decode(
-                "VOICE_STATE_UPDATE",
-                json!({"guild_id": GUILD, "channel_id": null, "user_id": "5", "session_id": "s"}),
-                at(),
-            )
-            .unwrap(),
-        );
+        let left = one(decode(
+            "VOICE_STATE_UPDATE",
+            json!({"guild_id": GUILD, "channel_id": null, "user_id": "5", "session_id": "s"}),
+            at(),
+        )
+        .unwrap());
         assert_eq!(
             left.kind,
             EventKind::VoiceChanged(VoiceState {
@@ -606,18 +613,16 @@ mod tests {
                 channel_id: None
             })
         );
-        let guild = one(
-            decode(
-                "GUILD_CREATE",
-                json!({"id": GUILD, "voice_states": [
-                    {"channel_id": "400000000000000001", "user_id": "5", "session_id": "s"},
-                    {"channel_id": "400000000000000001", "user_id": "6",
-                     "member": {"user": {"id": "6", "bot": true}}}
-                ]}),
-                at(),
-            )
-            .unwrap(),
-        );
+        let guild = one(decode(
+            "GUILD_CREATE",
+            json!({"id": GUILD, "voice_states": [
+                {"channel_id": "400000000000000001", "user_id": "5", "session_id": "s"},
+                {"channel_id": "400000000000000001", "user_id": "6",
+                 "member": {"user": {"id": "6", "bot": true}}}
+            ]}),
+            at(),
+        )
+        .unwrap());
         assert_eq!(
             guild.kind,
             EventKind::VoiceSnapshot(vec![VoiceState {
@@ -625,7 +630,11 @@ mod tests {
                 channel_id: Some("400000000000000001".into())
             }])
         );
-        let unavailable = decode("GUILD_CREATE", json!({"id": GUILD, "unavailable": true}), at());
+        let unavailable = decode(
+            "GUILD_CREATE",
+            json!({"id": GUILD, "unavailable": true}),
+            at(),
+        );
         assert_eq!(unavailable.unwrap(), vec![]);
     }
 

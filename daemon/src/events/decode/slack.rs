@@ -396,7 +396,8 @@ mod tests {
                             "channel_type": "C", "team": "T1"});
         assert!(matches!(kind(joined), Some(EventKind::MemberJoined(m))
             if m.member.id == "U2" && m.channel_id.as_deref() == Some("C1")));
-        let team = json!({"type": "team_join", "user": {"id": "U3", "is_bot": true, "real_name": "Bot"}});
+        let team =
+            json!({"type": "team_join", "user": {"id": "U3", "is_bot": true, "real_name": "Bot"}});
         assert!(matches!(kind(team), Some(EventKind::MemberJoined(m))
             if m.member.is_bot && m.channel_id.is_none()));
     }
@@ -404,12 +405,30 @@ mod tests {
     #[test]
     fn missing_fields_are_refused() {
         for (event, field) in [
-            (json!({"type": "message", "user": "U1", "ts": "1.1"}), "channel"),
-            (json!({"type": "message", "channel": "C1", "user": "U1"}), "ts"),
-            (json!({"type": "message", "channel": "C1", "ts": "1.1"}), "user"),
-            (json!({"type": "message", "subtype": "message_changed", "channel": "C1"}), "message"),
-            (json!({"type": "message", "subtype": "message_deleted", "channel": "C1"}), "deleted_ts"),
-            (json!({"type": "member_joined_channel", "user": "U1"}), "channel"),
+            (
+                json!({"type": "message", "user": "U1", "ts": "1.1"}),
+                "channel",
+            ),
+            (
+                json!({"type": "message", "channel": "C1", "user": "U1"}),
+                "ts",
+            ),
+            (
+                json!({"type": "message", "channel": "C1", "ts": "1.1"}),
+                "user",
+            ),
+            (
+                json!({"type": "message", "subtype": "message_changed", "channel": "C1"}),
+                "message",
+            ),
+            (
+                json!({"type": "message", "subtype": "message_deleted", "channel": "C1"}),
+                "deleted_ts",
+            ),
+            (
+                json!({"type": "member_joined_channel", "user": "U1"}),
+                "channel",
+            ),
         ] {
             let err = decode(&callback(event.clone())).unwrap_err();
             assert!(err.to_string().contains(field), "{event}: {err}");

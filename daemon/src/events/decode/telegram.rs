@@ -11,7 +11,8 @@
 //!   reverse, a leave. Telegram sends it only to an administrator bot that
 //!   asks for it in `allowed_updates`; a join then also arrives as a
 //!   `new_chat_members` message, so a consumer counting joins must take one
-//!   of the two ([`ALLOWED_UPDATES`] asks for the message only).
+//!   of the two (the adapter's `allowed_updates` asks for `message` only,
+//!   `crate::platform::telegram::updates`).
 //!
 //! The group is the server (its chat id, which the transport routes to the
 //! group's server); the channel is the forum topic where the message is in
@@ -34,11 +35,6 @@ use crate::events::{
 };
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
-
-/// The updates the daemon asks Telegram for (`allowed_updates` of
-/// `getUpdates` and `setWebhook`). `edited_message` and `chat_member` are
-/// decoded too; asking for them is the adapter's call.
-pub const ALLOWED_UPDATES: [&str; 1] = ["message"];
 
 /// Fields of a service message: it reports something that happened in the
 /// group rather than something a member wrote, and never counts as a member
@@ -376,7 +372,10 @@ impl MessagePayload {
             links,
             mentions,
             attachments: self.attachments(),
-            reply_to: self.reply_to_message.as_ref().map(|r| r.message_id.to_string()),
+            reply_to: self
+                .reply_to_message
+                .as_ref()
+                .map(|r| r.message_id.to_string()),
         })
     }
 }
@@ -566,7 +565,10 @@ mod tests {
             "caption_entities": [{"type": "url", "offset": 6, "length": 4}]})))
         .unwrap();
         let m = created(&captioned)[0];
-        assert_eq!((m.content.as_deref(), m.links.as_slice()), (Some("go to x.io"), &["x.io".to_owned()][..]));
+        assert_eq!(
+            (m.content.as_deref(), m.links.as_slice()),
+            (Some("go to x.io"), &["x.io".to_owned()][..])
+        );
         assert_eq!(m.attachments, vec![Attachment::default()]);
 
         let outside = decode(message(json!({"text": "hi", "entities": [
@@ -589,19 +591,30 @@ mod tests {
             })
             .collect();
         assert_eq!(joins, [("6", false), ("9", true)]);
-        assert_eq!(joined.events[0].id.as_deref(), Some("telegram:-100:7:join:6"));
+        assert_eq!(
+            joined.events[0].id.as_deref(),
+            Some("telegram:-100:7:join:6")
+        );
         let left = decode(message(
             json!({"left_chat_member": {"id": 6, "is_bot": false}}),
         ))
         .unwrap();
-        assert!(matches!(&left.events[..], [Event { kind: EventKind::MemberLeft(_), .. }]));
+        assert!(matches!(
+            &left.events[..],
+            [Event {
+                kind: EventKind::MemberLeft(_),
+                ..
+            }]
+        ));
 
         let mut edit = message(json!({"text": "new", "edit_date": 1_800_000_100}));
         edit["edited_message"] = edit["message"].take();
         edit.as_object_mut().unwrap().remove("message");
         let edited = decode(edit).unwrap();
-        assert!(matches!(&edited.events[..], [Event { kind: EventKind::MessageEdited(m), at, .. }]
-            if m.content.as_deref() == Some("new") && at.as_second() == 1_800_000_100));
+        assert!(
+            matches!(&edited.events[..], [Event { kind: EventKind::MessageEdited(m), at, .. }]
+            if m.content.as_deref() == Some("new") && at.as_second() == 1_800_000_100)
+        );
 
         let member = |status: &str| json!({"status": status, "user": {"id": 6, "is_bot": false, "first_name": "N"}});
         for (old, new, expected) in [
@@ -624,7 +637,10 @@ mod tests {
 
     #[test]
     fn bots_are_marked_and_service_messages_are_no_messages() {
-        let bot = decode(message(json!({"from": {"id": 9, "is_bot": true}, "text": "x"}))).unwrap();
+        let bot = decode(message(
+            json!({"from": {"id": 9, "is_bot": true}, "text": "x"}),
+        ))
+        .unwrap();
         assert!(created(&bot)[0].author.is_bot);
         for field in SERVICE_FIELDS {
             // The fields the decoder reads have their own types.
@@ -644,7 +660,13 @@ mod tests {
     #[test]
     fn a_group_upgrade_is_followed() {
         let upgraded = decode(message(json!({"migrate_to_chat_id": -1_009}))).unwrap();
-        assert_eq!(upgraded.migration, Some(Migration { from: -100, to: -1_009 }));
+        assert_eq!(
+            upgraded.migration,
+            Some(Migration {
+                from: -100,
+                to: -1_009
+            })
+        );
         let arrived = decode(message(json!({"migrate_from_chat_id": -5}))).unwrap();
         assert_eq!(arrived.migration, Some(Migration { from: -5, to: -100 }));
     }

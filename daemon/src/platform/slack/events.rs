@@ -14,7 +14,6 @@ use serde::Deserialize;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-
 /// How old a signed request may be, in seconds (Slack's own advice).
 pub const MAX_AGE_SECS: i64 = 5 * 60;
 
