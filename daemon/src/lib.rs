@@ -20,9 +20,12 @@
 //!   table, cases, strikes, escalation, jails and their expiry.
 //! - [`platform`]: the platform adapters (Discord, Telegram, Slack, simulator)
 //!   behind one trait.
-//! - [`receive`]: receiving community activity from the platforms the way a
-//!   bot does (Discord gateway, Slack Events API, Telegram updates), and the
-//!   `/hooks` endpoints the platforms post to.
+//! - [`receive`]: the transports: receiving events from the platforms the
+//!   way a bot does (Discord gateway, Telegram polling, and the `/hooks`
+//!   endpoints the platforms post to).
+//! - [`events`]: the event path: one platform-neutral event model, the
+//!   decoders of each platform's payloads into it, and the fan-out to the
+//!   consumers (the activity counts, later the automation).
 //! - [`snapshots`]: capturing structure snapshots (roles, channels,
 //!   settings) from the platforms.
 //! - [`restore`]: restoring a snapshot: the plan, and the durable job that
@@ -49,6 +52,7 @@ pub mod clock;
 pub mod config;
 pub mod coordination;
 pub mod error;
+pub mod events;
 pub mod extract;
 pub mod http;
 pub mod moderation;
@@ -149,7 +153,10 @@ pub struct AppState {
     /// The memory budget of those batches, from before a body is read
     /// until its batch is written (see [`activity::budget`]).
     pub activity_budget: activity::budget::BatchBudget,
-    /// The sessions receiving activity from the platforms (see [`receive`]).
+    /// The consumers of the events received from the platforms, each with
+    /// its own queue (see [`events`]).
+    pub events: events::Fanout,
+    /// The sessions receiving events from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
 }
 
@@ -158,6 +165,10 @@ impl AppState {
     /// platform settings.
     pub fn new(store: Store) -> Self {
         let activity = activity::Ingestor::default();
+        let events = events::Fanout::new(vec![Arc::new(activity::events::ActivityCounter::new(
+            activity.clone(),
+            store.clone(),
+        ))]);
         let coordination = Coordination::in_process(store.path());
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
@@ -179,17 +190,24 @@ impl AppState {
             activity: activity.clone(),
             activity_batches: activity::batches::BatchQueue::default(),
             activity_budget: activity::budget::BatchBudget::default(),
-            receivers: receive::Receivers::new(
-                std::sync::Arc::new(move |event| activity.record(event)),
-                true,
-            ),
+            receivers: receive::Receivers::new(events.clone(), true),
+            events,
         }
+    }
+
+    /// Adds `consumer` to the event path, after those already there (the
+    /// automation, beside the activity counts). Call it before the
+    /// receivers start.
+    pub fn with_event_consumer(mut self, consumer: Arc<dyn events::Consumer>) -> Self {
+        self.events = self.events.with(consumer);
+        self.receivers = receive::Receivers::new(self.events.clone(), self.receivers.autostart());
+        self
     }
 
     /// Whether the workers start the activity receivers' loop; when not,
     /// tests start them with [`receive::reconcile`].
     pub fn with_activity_receivers(mut self, autostart: bool) -> Self {
-        self.receivers = receive::Receivers::new(self.receivers.sink().clone(), autostart);
+        self.receivers = receive::Receivers::new(self.events.clone(), autostart);
         self
     }
 
@@ -337,6 +355,7 @@ impl AppState {
             clock: self.clock.clone(),
             platforms: self.platforms.clone(),
             facts: self.onboarding.clone(),
+            events_dropped: self.events.dropped(),
         }
     }
 }

@@ -346,7 +346,7 @@ fn the_store_depends_on_no_domain_module() {
 #[test]
 fn the_platform_adapters_depend_on_no_domain_module() {
     // The adapters speak the platforms' protocols in their own types and
-    // the store's (the events they decode, the simulator's tables); the
+    // the store's (the simulator's tables); the
     // rules that use them sit above. `coordination` is below them too: the
     // interfaces of what several daemons would share (rate limits).
     let report = scan(
@@ -356,6 +356,23 @@ fn the_platform_adapters_depend_on_no_domain_module() {
     assert!(
         report.is_empty(),
         "the platform adapters may only use their own modules, the store, the clock, coordination and wire types:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_event_path_depends_on_no_domain_module() {
+    // The model, the decoders and the fan-out sit below their consumers
+    // (the activity counts, the automation), which name them, never the
+    // other way round. The decoders read payloads with the platform
+    // module's helpers and report its error type.
+    let report = scan(
+        |file| !file.starts_with("events"),
+        |source| store_reaches(source, &["events", "platform", "sync"]),
+    );
+    assert!(
+        report.is_empty(),
+        "the event path may only use its own modules, the platform adapters' helpers, the store, the clock and wire types:\n{}",
         report.join("\n")
     );
 }

@@ -4,9 +4,12 @@
 //!
 //! Every source turns what it receives into [`ActivityEvent`]s, so the
 //! aggregation does not know or care where an event came from:
-//! - platform receivers call [`Ingestor::record`] (the daemon keeps one),
-//!   and the flush worker ([`flush`]) writes the buffer in one transaction
-//!   per interval;
+//! - events received from the platforms reach [`events::ActivityCounter`],
+//!   a consumer of the event path ([`crate::events`]), which calls
+//!   [`Ingestor::record`] (the daemon keeps one; Discord voice states go
+//!   through the voice sessions, [`voice`]), and the flush worker
+//!   ([`flush`]) writes the buffer in one transaction per interval; the
+//!   `/hooks` endpoints count theirs with [`count_now`] before answering;
 //! - the batch endpoint writes its events before it answers, together with
 //!   the other batches waiting for the writer ([`batches`]);
 //! - both go through [`crate::store::activity::ingest_batches`], into daily rollups
@@ -14,7 +17,9 @@
 
 pub mod batches;
 pub mod budget;
+pub mod events;
 pub mod insights;
+pub mod voice;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

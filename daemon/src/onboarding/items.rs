@@ -24,6 +24,9 @@ pub struct Inputs<'a> {
     /// `None` when the server is not connected.
     pub platform: Option<&'a PlatformFacts>,
     pub now: i64,
+    /// Events dropped per consumer of the event path since the daemon
+    /// started.
+    pub events_dropped: &'a [(&'static str, u64)],
 }
 
 pub(super) fn item(
@@ -100,7 +103,40 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         config_ids(inputs),
         activity(inputs),
     ]);
+    items.extend(events_dropped(inputs));
     items
+}
+
+/// One item per consumer of the event path: whether it kept up with the
+/// events received. The counts are the daemon's (every server's events
+/// share the queues), since it started.
+fn events_dropped(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
+    inputs
+        .events_dropped
+        .iter()
+        .map(|&(consumer, dropped)| {
+            let id = format!("events_dropped_{consumer}");
+            let title = format!("Events dropped by {consumer}");
+            if dropped == 0 {
+                return done(
+                    &id,
+                    &title,
+                    format!("{consumer} has kept up with every event received since the daemon started"),
+                );
+            }
+            item(
+                &id,
+                &title,
+                ItemStatus::Warning,
+                format!(
+                    "{dropped} event(s) received since the daemon started were dropped for {consumer}: its queue was full, so it did not see them"
+                ),
+                Some(format!(
+                    "{consumer} falls behind the events received: check the daemon's log for its errors and slow database writes, and give the daemon more CPU or a faster disk; the count starts again at 0 when modctld restarts"
+                )),
+            )
+        })
+        .collect()
 }
 
 /// Activity older than this is a warning: a community that said nothing

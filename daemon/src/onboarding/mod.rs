@@ -44,6 +44,9 @@ pub struct Context {
     pub platforms: PlatformClients,
     /// The platforms' answers, per server.
     pub facts: FactsCache,
+    /// Events dropped per consumer of the event path since the daemon
+    /// started ([`crate::events::Fanout::dropped`]).
+    pub events_dropped: Vec<(&'static str, u64)>,
 }
 
 /// What the store says about a server, read in one trip.
@@ -131,6 +134,7 @@ pub async fn checklist(
         store: &facts,
         platform: platform.as_ref(),
         now,
+        events_dropped: &cx.events_dropped,
     });
     Ok(Onboarding {
         server_id: server.id.clone(),

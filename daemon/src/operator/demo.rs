@@ -561,8 +561,10 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         .with_webhooks_allow_internal(true)
         .with_rate_limits(rate_limits);
     // The live trickle: a few events every few seconds, as a gateway would
-    // hand them over; the flush worker writes them.
+    // hand them over, through the event path to its consumers (voice
+    // minutes straight to the counts); the flush worker writes them.
     let live = state.activity.clone();
+    let events = state.events.clone();
     tokio::spawn(async move {
         let mut rng = super::demo_activity::Rng::new(clock.now_unix() as u64);
         loop {
@@ -572,7 +574,10 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
                 for event in
                     super::demo_activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)
                 {
-                    live.record(event);
+                    match super::demo_activity::live_event(platform, event) {
+                        Ok(event) => events.publish(event),
+                        Err(voice) => live.record(voice),
+                    }
                 }
             }
         }

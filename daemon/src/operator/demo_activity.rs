@@ -14,6 +14,7 @@ use modctl_types::activity::ActivityKind;
 use modctl_types::moderation::{Action, CaseSource, CaseState};
 
 use crate::activity::ActivityEvent;
+use crate::events::{Author, Event, EventKind, MemberRef, Membership, Message};
 use crate::store::days::{DayFinder, server_timezone};
 use crate::store::{StoreError, Tx, activity as rollups, cases};
 
@@ -277,4 +278,69 @@ pub fn trickle(
         matches!(e.kind, ActivityKind::Message | ActivityKind::Voice) || rng.below(200) == 0
     });
     events
+}
+
+/// A live event as the platform would have sent it, so the demo's trickle
+/// goes through the event path ([`crate::events`]) like a gateway's: a
+/// member's message (without text: the demo makes none up) in its channel,
+/// a join, a leave. Voice minutes are what the voice sessions count from
+/// voice states, not an event of their own: `Err` gives them back, to be
+/// recorded as they are.
+pub fn live_event(platform: Platform, event: ActivityEvent) -> Result<Event, ActivityEvent> {
+    let membership = |e: &ActivityEvent| Membership {
+        member: MemberRef {
+            id: e.user_id.clone(),
+            is_bot: false,
+            display_name: None,
+        },
+        channel_id: e.channel_id.clone(),
+    };
+    let kind = match event.kind {
+        ActivityKind::Message => match &event.channel_id {
+            Some(channel) => EventKind::MessageCreated(Message {
+                id: event.event_id.clone().unwrap_or_default(),
+                channel_id: channel.clone(),
+                author: Author {
+                    id: event.user_id.clone(),
+                    ..Author::default()
+                },
+                ..Message::default()
+            }),
+            None => return Err(event),
+        },
+        ActivityKind::Join => EventKind::MemberJoined(membership(&event)),
+        ActivityKind::Leave => EventKind::MemberLeft(membership(&event)),
+        _ => return Err(event),
+    };
+    Ok(Event {
+        platform,
+        server_id: event.server_id,
+        at: event.at,
+        id: event.event_id,
+        kind,
+    })
+}
+
+#[cfg(test)]
+mod live_tests {
+    use super::*;
+
+    #[test]
+    fn live_events_count_as_the_trickle_did() {
+        let mut rng = Rng::new(7);
+        let events = trickle(
+            &mut rng,
+            "112233445566778899",
+            Platform::Discord,
+            1_800_000_000,
+            5,
+        );
+        assert!(!events.is_empty());
+        for event in events {
+            match live_event(Platform::Discord, event.clone()) {
+                Ok(live) => assert_eq!(crate::activity::events::activity_of(&live), Some(event)),
+                Err(back) => assert_eq!((back.kind, back), (ActivityKind::Voice, event)),
+            }
+        }
+    }
 }

@@ -15,11 +15,8 @@
 //!   a webhook registered with `setWebhook` ([`Updates`]).
 //! - **Slack** posts them to the Events API request URL; nothing to call.
 //!
-//! The platforms' payloads are decoded into [`crate::store::activity::ActivityEvent`]s
-//! by pure functions next to each adapter (`discord::gateway`,
-//! `slack::events`, `telegram::updates`): typed payload structs, where a
-//! field the count needs and the platform always sends is required (a
-//! missing one is an error, never a silent 0 or empty id).
+//! The platforms' payloads are decoded into [`crate::events::Event`]s by the
+//! pure functions of [`crate::events::decode`], apart from the adapters.
 
 use async_trait::async_trait;
 use modctl_types::Platform;

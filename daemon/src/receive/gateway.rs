@@ -8,8 +8,9 @@
 //! HELLO, IDENTIFY with the intents below, heartbeats (and a reconnect when
 //! they go unanswered), RESUME at READY's `resume_gateway_url` after a
 //! reconnect request (op 7) or a dropped connection, re-IDENTIFY when the
-//! session cannot be resumed. This module reads the dispatches
-//! ([`crate::platform::discord::gateway`]) and counts them.
+//! session cannot be resumed. This module hands each dispatch to the decoder
+//! ([`crate::events::decode::discord`]) and publishes the events of the
+//! session's guilds.
 //!
 //! Intents: GUILDS (`GUILD_CREATE` with who is in voice), GUILD_MEMBERS
 //! (joins and leaves; privileged, enable it for the bot), GUILD_MESSAGES
@@ -24,10 +25,11 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use twilight_gateway::{ConfigBuilder, Intents, Message, Shard, ShardId};
 
-use super::{RETRY_AFTER_FAILURE, SessionContext, pause, voice};
+use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
+use crate::activity::voice;
+use crate::events::decode::discord::{decode, dispatch_of};
 use crate::platform::Gateway;
 use crate::platform::discord::Discord;
-use crate::platform::discord::gateway::{Dispatch, decode, dispatch_of};
 use crate::store::receivers;
 
 /// How often the session records that it is listening (the bound on voice
@@ -126,7 +128,10 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     ended
 }
 
-/// Closes the voice sessions left open in `guilds` and counts them.
+/// Closes the voice sessions left open in `guilds` and counts them. The
+/// session's own gap, not a platform event: only the session knows it was
+/// away, so it counts this voice time itself, before its guilds'
+/// `GUILD_CREATE` reach the activity counts.
 async fn close_left_open(
     context: &SessionContext,
     guilds: impl IntoIterator<Item = String>,
@@ -136,7 +141,7 @@ async fn close_left_open(
             .await
             .map_err(|e| e.to_string())?;
         for event in left_open {
-            context.count(event);
+            context.state.activity.record(event);
         }
     }
     Ok(())
@@ -181,13 +186,14 @@ async fn run_shard(
             Some(Ok(Message::Close(frame))) => {
                 tracing::debug!(?frame, "Discord gateway connection closed; reconnecting");
             }
-            Some(Ok(Message::Text(json))) => handle(&context, &json).await,
+            Some(Ok(Message::Text(json))) => handle(&context, &json),
         }
     }
 }
 
-/// Counts what one gateway message says.
-async fn handle(context: &SessionContext, json: &str) {
+/// Decodes one gateway message and publishes what it says about the
+/// session's guilds.
+fn handle(context: &SessionContext, json: &str) {
     let (name, data) = match dispatch_of(json) {
         Ok(Some(dispatch)) => dispatch,
         Ok(None) => return,
@@ -196,34 +202,14 @@ async fn handle(context: &SessionContext, json: &str) {
             return;
         }
     };
-    let now = context.state.clock.now();
-    let ours = |guild: &str| context.servers.borrow().contains(guild);
-    let store = &context.state.store;
-    let counted = match decode(&name, data, now) {
-        Ok(Dispatch::Count(event)) => {
-            context.count(event);
-            return;
-        }
-        Ok(Dispatch::Voice(state)) if ours(&state.guild_id) => {
-            voice::update(store, state, now.as_second())
-                .await
-                .map(|ended| ended.into_iter().collect::<Vec<_>>())
-        }
-        Ok(Dispatch::GuildVoice { guild_id, states }) if ours(&guild_id) => {
-            voice::sync_guild(store, guild_id, states, now.as_second()).await
-        }
-        Ok(_) => return,
-        Err(error) => {
-            tracing::warn!(event = name, %error, "a Discord event the daemon cannot read; skipped");
-            return;
-        }
-    };
-    match counted {
+    match decode(&name, data, context.state.clock.now()) {
         Ok(events) => {
             for event in events {
-                context.count(event);
+                context.publish(event);
             }
         }
-        Err(error) => tracing::error!(event = name, %error, "cannot record a voice session"),
+        Err(error) => {
+            tracing::warn!(event = name, %error, "a Discord event the daemon cannot read; skipped");
+        }
     }
 }

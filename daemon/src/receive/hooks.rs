@@ -21,9 +21,12 @@
 //!   bot, so updates of every group connected with the bot's token count,
 //!   each for its group.
 //!
-//! Both answer once the events are counted and durable, never through a
-//! platform call: the platforms do not send again what was answered 200,
-//! so an answer must not run ahead of the write ([`activity::count_now`]).
+//! Both decode the body ([`crate::events::decode`]) and answer once the
+//! activity counts of its events are durable, never through a platform
+//! call: the platforms do not send again what was answered 200, so an
+//! answer must not run ahead of the write ([`activity::count_now`]). The
+//! events then go to the other consumers of the event path, without waiting
+//! for them ([`crate::events::Fanout::publish_except`]).
 
 use axum::Router;
 use axum::body::Bytes;
@@ -34,10 +37,13 @@ use modctl_types::Platform;
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
+use crate::activity::events::{NAME as ACTIVITY, activity_of};
 use crate::error::{ApiError, ApiResult};
+use crate::events::Event;
+use crate::events::decode::slack::{self, Request};
+use crate::events::decode::telegram as updates;
 use crate::extract::refuse_duplicate_keys;
-use crate::platform::slack::events::{self, Refused, Request};
-use crate::platform::telegram::updates;
+use crate::platform::slack::events::{self, Refused};
 use crate::response::Json;
 use crate::store::receivers::{self, LiveConnection};
 use crate::{AppState, activity};
@@ -148,7 +154,7 @@ async fn slack_events(
     })?;
     let workspace = connections[signed_by].server_id.clone();
 
-    match events::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))? {
+    match slack::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))? {
         Some(Request::UrlVerification { challenge }) => Ok(Json(json!({ "challenge": challenge }))),
         // The workspace whose secret signed the request is the only one its
         // event may count for.
@@ -157,19 +163,14 @@ async fn slack_events(
                 "the request is signed with the signing secret of `{workspace}` but its event is of `{team_id}`"
             )))
         }
-        Some(Request::Event {
-            event: Some(event), ..
-        }) => {
+        Some(Request::Event { events, .. }) => {
             // Counted before the answer, its id with it: Slack sends no
             // event again once it was answered, and a retry of one that was
             // counted counts 0.
-            let counted =
-                activity::count_now(&state.store, &state.clock, workspace, vec![event]).await?;
+            let counted = count_then_publish(&state, workspace, events).await?;
             Ok(Json(json!({ "ok": true, "counted": counted > 0 })))
         }
-        Some(Request::Event { event: None, .. }) | None => {
-            Ok(Json(json!({ "ok": true, "counted": false })))
-        }
+        None => Ok(Json(json!({ "ok": true, "counted": false }))),
     }
 }
 
@@ -218,9 +219,25 @@ async fn telegram_update(
     // when it was not.
     let mut counted = 0;
     for (server, events) in by_server {
-        counted += activity::count_now(&state.store, &state.clock, server, events).await?;
+        counted += count_then_publish(&state, server, events).await?;
     }
     Ok(Json(
         json!({ "ok": true, "events": received, "counted": counted }),
     ))
+}
+
+/// Counts the activity of `events` of `server` durably (the answer to the
+/// platform waits for it), then hands them to the event path's other
+/// consumers; how many were counted.
+async fn count_then_publish(
+    state: &AppState,
+    server: String,
+    events: Vec<Event>,
+) -> ApiResult<usize> {
+    let activity = events.iter().filter_map(activity_of).collect();
+    let counted = activity::count_now(&state.store, &state.clock, server, activity).await?;
+    for event in events {
+        state.events.publish_except(event, Some(ACTIVITY));
+    }
+    Ok(counted)
 }

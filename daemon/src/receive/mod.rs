@@ -1,10 +1,13 @@
-//! Receiving community activity from the platforms the way a bot does, and
-//! handing it to the ingestion ([`crate::activity`]) as
-//! [`ActivityEvent`]s.
+//! The transports: receiving what happens on the platforms the way a bot
+//! does, and publishing it, decoded by [`crate::events::decode`], to the
+//! event path's consumers ([`crate::events::Fanout`]). A transport keeps its
+//! connection alive, verifies what it is sent and remembers where it is;
+//! what a payload means is the decoders', what to do about it the
+//! consumers'.
 //!
 //! - [`gateway`]: a Discord gateway session per bot token, shared by the
 //!   guilds connected with that token (twilight-gateway: heartbeats,
-//!   identify, resume and reconnect), and [`voice`] sessions.
+//!   identify, resume and reconnect).
 //! - [`telegram`]: `getUpdates` long polling per bot token, the default (it
 //!   works behind NAT); a bot with a group connected with a public URL gets
 //!   one webhook for all its groups instead, registered here with
@@ -30,7 +33,6 @@
 pub mod gateway;
 pub mod hooks;
 pub mod telegram;
-pub mod voice;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -40,15 +42,12 @@ use tokio::sync::{Mutex, watch};
 use tokio::task::JoinHandle;
 
 use crate::AppState;
-use crate::activity::ActivityEvent;
 use crate::coordination::{Held, SessionKey};
+use crate::events::{Event, Fanout};
 use crate::platform::Updates;
 use crate::platform::receive::{Delivery, delivery};
 use crate::store::StoreError;
 use crate::store::receivers::{self, LiveConnection};
-
-/// Where received events go.
-pub type Sink = Arc<dyn Fn(ActivityEvent) + Send + Sync>;
 
 /// How long a session waits after a failure it cannot fix itself (a refused
 /// token, an unreachable platform) before trying again.
@@ -61,7 +60,7 @@ pub struct Receivers {
 }
 
 struct Inner {
-    sink: Sink,
+    events: Fanout,
     /// Whether the workers start the receivers' loop (tests drive
     /// [`reconcile`] themselves).
     autostart: bool,
@@ -130,7 +129,7 @@ pub struct SessionContext {
     /// The daemon (store, clock, HTTP clients).
     pub state: AppState,
     /// Where events go.
-    pub sink: Sink,
+    pub events: Fanout,
     /// The bot token.
     pub token: String,
     /// The platform's API base other than its public one.
@@ -150,11 +149,11 @@ impl std::fmt::Debug for SessionContext {
 }
 
 impl SessionContext {
-    /// Hands `event` on if it belongs to a server of this session.
-    pub fn count(&self, event: ActivityEvent) -> bool {
+    /// Publishes `event` if it belongs to a server of this session.
+    pub fn publish(&self, event: Event) -> bool {
         let ours = self.servers.borrow().contains(&*event.server_id);
         if ours {
-            (self.sink)(event);
+            self.events.publish(event);
         }
         ours
     }
@@ -166,12 +165,12 @@ impl SessionContext {
 }
 
 impl Receivers {
-    /// Receivers handing events to `sink`; `autostart` says whether the
-    /// workers run [`reconcile`] in a loop.
-    pub fn new(sink: Sink, autostart: bool) -> Receivers {
+    /// Receivers publishing events to `events`; `autostart` says whether
+    /// the workers run [`reconcile`] in a loop.
+    pub fn new(events: Fanout, autostart: bool) -> Receivers {
         Receivers {
             inner: Arc::new(Inner {
-                sink,
+                events,
                 autostart,
                 running: Mutex::new(Running::default()),
             }),
@@ -184,8 +183,8 @@ impl Receivers {
     }
 
     /// Where events go.
-    pub fn sink(&self) -> &Sink {
-        &self.inner.sink
+    pub fn events(&self) -> &Fanout {
+        &self.inner.events
     }
 
     /// Stops every session (waiting for each to end) and refuses to start
@@ -294,7 +293,7 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let context = SessionContext {
             state: state.clone(),
-            sink: receivers.inner.sink.clone(),
+            events: receivers.inner.events.clone(),
             token: bot.token.clone(),
             api_base: bot.api_base.clone(),
             servers: servers_rx,

@@ -2,8 +2,9 @@
 //! group connected with that token (Telegram has one update queue per bot).
 //!
 //! The poller asks for the updates after its offset and waits up to
-//! [`POLL_SECS`] for them; each update is counted for its group if the group
-//! is connected, then the next offset (the last `update_id` plus one) is
+//! [`POLL_SECS`] for them; each update is decoded
+//! ([`crate::events::decode::telegram`]) and its events published for its
+//! group if the group is connected, then the next offset (the last `update_id` plus one) is
 //! stored for every group of the bot before the next poll. Telegram drops
 //! what an offset confirms, and a restarted daemon starts at the stored
 //! offset, so a restart neither loses nor counts twice what it polled (what
@@ -23,10 +24,10 @@ use tokio::sync::watch;
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
 use crate::AppState;
-use crate::activity::ActivityEvent;
+use crate::events::Event;
+use crate::events::decode::telegram::{Migration, Update, decode, update_id};
 use crate::platform::Updates;
 use crate::platform::telegram::Telegram;
-use crate::platform::telegram::updates::{Migration, Update, decode, update_id};
 use crate::store::StoreError;
 use crate::store::connections;
 use crate::store::receivers::{self, LiveConnection};
@@ -75,7 +76,7 @@ pub async fn run(context: SessionContext, mut stop: watch::Receiver<bool>) {
     }
 }
 
-/// One `getUpdates` call: counts what it brings and stores the next offset;
+/// One `getUpdates` call: publishes what it brings and stores the next offset;
 /// returns how many updates came. `offset` is read from the store on the
 /// first call.
 pub async fn poll(
@@ -118,7 +119,7 @@ pub async fn poll(
                     .await
                     .map_err(|e| e.to_string())?;
                 for event in routed.into_values().flatten() {
-                    context.count(event);
+                    context.publish(event);
                 }
             }
             Err(error) => {
@@ -168,7 +169,7 @@ pub async fn route(
     state: &AppState,
     groups: &mut BTreeMap<String, String>,
     update: Update,
-) -> Result<BTreeMap<String, Vec<ActivityEvent>>, StoreError> {
+) -> Result<BTreeMap<String, Vec<Event>>, StoreError> {
     if let Some(Migration { from, to }) = update.migration {
         let known = groups.get(&from.to_string()).cloned();
         if let Some(server) = known {
@@ -186,10 +187,10 @@ pub async fn route(
             }
         }
     }
-    let mut by_server: BTreeMap<String, Vec<ActivityEvent>> = BTreeMap::new();
-    for mut event in update.events {
+    let mut by_server: BTreeMap<String, Vec<Event>> = BTreeMap::new();
+    for event in update.events {
         if let Some(server) = groups.get(&*event.server_id) {
-            event.server_id = server.as_str().into();
+            let event = event.for_server(server.as_str().into());
             by_server.entry(server.clone()).or_default().push(event);
         }
     }

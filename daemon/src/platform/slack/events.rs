@@ -1,5 +1,6 @@
-//! The Slack Events API as a source of activity: verifying a request with the
-//! app's signing secret, and decoding its body into what the daemon counts.
+//! The Slack Events API as a source of events: verifying a request with the
+//! app's signing secret. Its body is decoded by
+//! [`crate::events::decode::slack`] once verified.
 //!
 //! Slack signs each request: `X-Slack-Signature: v0=<hex HMAC-SHA256>` over
 //! `v0:{X-Slack-Request-Timestamp}:{raw body}`. A request older than
@@ -9,15 +10,9 @@
 
 use hmac::{Hmac, Mac};
 use modctl_types::Timestamp;
-use modctl_types::activity::ActivityKind;
 use serde::Deserialize;
-use serde_json::Value;
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
-
-use crate::platform::PlatformResult;
-use crate::platform::structure::payload;
-use crate::store::activity::ActivityEvent;
 
 /// How old a signed request may be, in seconds (Slack's own advice).
 pub const MAX_AGE_SECS: i64 = 5 * 60;
@@ -99,146 +94,8 @@ pub fn team_of(body: &[u8]) -> Option<String> {
     serde_json::from_slice::<Team>(body).ok()?.team_id
 }
 
-/// A verified request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Request {
-    /// Slack checks the request URL: answer the challenge.
-    UrlVerification {
-        /// Echoed back as is.
-        challenge: String,
-    },
-    /// An event; `event` is `None` when it is not one the daemon counts.
-    Event {
-        /// The workspace it happened in.
-        team_id: String,
-        /// Slack's id of the event, the same on each retry.
-        event_id: String,
-        /// What it counts for.
-        event: Option<ActivityEvent>,
-    },
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Envelope {
-    UrlVerification {
-        challenge: String,
-    },
-    EventCallback {
-        team_id: String,
-        event_id: String,
-        event_time: i64,
-        event: Value,
-    },
-    #[serde(other)]
-    Other,
-}
-
-#[derive(Debug, Deserialize)]
-struct Message {
-    channel: String,
-    /// Absent for bot and system messages, which carry a subtype.
-    #[serde(default)]
-    user: Option<String>,
-    #[serde(default)]
-    subtype: Option<String>,
-    #[serde(default)]
-    bot_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct MemberJoinedChannel {
-    user: String,
-    channel: String,
-}
-
-#[derive(Debug, Deserialize)]
-struct TeamJoin {
-    user: SlackUser,
-}
-
-#[derive(Debug, Deserialize)]
-struct SlackUser {
-    id: String,
-    #[serde(default)]
-    is_bot: bool,
-}
-
-/// Decodes a verified request body.
-///
-/// Counted: `message` by a member (no subtype, no `bot_id`) per channel;
-/// `member_joined_channel` as a join into that channel; `team_join` as a
-/// join of the workspace. The event's time is Slack's `event_time`.
-pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
-        crate::platform::PlatformError::Invalid(format!("the body is not JSON: {e}"))
-    })?;
-    let envelope: Envelope = payload(value, "Events API request from Slack")?;
-    let (team_id, event_id, event_time, event) = match envelope {
-        Envelope::UrlVerification { challenge } => {
-            return Ok(Some(Request::UrlVerification { challenge }));
-        }
-        Envelope::EventCallback {
-            team_id,
-            event_id,
-            event_time,
-            event,
-        } => (team_id, event_id, event_time, event),
-        Envelope::Other => return Ok(None),
-    };
-    let at = Timestamp::from_second(event_time).map_err(|_| {
-        crate::platform::PlatformError::Invalid(format!(
-            "unexpected Events API request from Slack: event_time {event_time} is not a time"
-        ))
-    })?;
-    let counted = |kind, user_id: String, channel_id: Option<String>| {
-        Some(ActivityEvent {
-            server_id: team_id.as_str().into(),
-            event_id: Some(format!("slack:{event_id}")),
-            kind,
-            user_id,
-            channel_id,
-            at,
-            minutes: 0,
-        })
-    };
-    let kind = event
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let counted = match kind {
-        "message" => {
-            let m: Message = payload(event, "message event from Slack")?;
-            match (m.user, m.subtype, m.bot_id) {
-                (Some(user), None, None) => counted(ActivityKind::Message, user, Some(m.channel)),
-                _ => None,
-            }
-        }
-        "member_joined_channel" => {
-            let m: MemberJoinedChannel = payload(event, "member_joined_channel event from Slack")?;
-            counted(ActivityKind::Join, m.user, Some(m.channel))
-        }
-        "team_join" => {
-            let m: TeamJoin = payload(event, "team_join event from Slack")?;
-            if m.user.is_bot {
-                None
-            } else {
-                counted(ActivityKind::Join, m.user.id, None)
-            }
-        }
-        _ => None,
-    };
-    Ok(Some(Request::Event {
-        team_id,
-        event_id,
-        event: counted,
-    }))
-}
-
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     const SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -293,94 +150,5 @@ mod tests {
             verify([], Some("1531420618"), Some(&good), body, now()),
             Err(Refused::BadSignature)
         );
-    }
-
-    fn callback(event: Value) -> Vec<u8> {
-        json!({"type": "event_callback", "team_id": "T1", "event_id": "Ev1",
-               "event_time": 1_531_420_600, "event": event})
-        .to_string()
-        .into_bytes()
-    }
-
-    #[test]
-    fn messages_joins_and_challenges_are_decoded() {
-        let challenge = json!({"type": "url_verification", "token": "t", "challenge": "abc"});
-        assert_eq!(
-            decode(challenge.to_string().as_bytes()).unwrap(),
-            Some(Request::UrlVerification {
-                challenge: "abc".into()
-            })
-        );
-        let message = decode(&callback(
-            json!({"type": "message", "channel": "C1", "user": "U1", "ts": "1.2", "text": "hi"}),
-        ))
-        .unwrap();
-        let Some(Request::Event {
-            team_id,
-            event_id,
-            event: Some(event),
-        }) = message
-        else {
-            panic!("{message:?}")
-        };
-        assert_eq!((team_id.as_str(), event_id.as_str()), ("T1", "Ev1"));
-        assert_eq!(
-            (&*event.server_id, event.kind, event.user_id.as_str()),
-            ("T1", ActivityKind::Message, "U1")
-        );
-        assert_eq!(event.channel_id.as_deref(), Some("C1"));
-        assert_eq!(event.at.as_second(), 1_531_420_600);
-
-        let joined = decode(&callback(
-            json!({"type": "member_joined_channel", "user": "U2", "channel": "C1"}),
-        ))
-        .unwrap();
-        assert!(matches!(
-            joined,
-            Some(Request::Event {
-                event: Some(ActivityEvent {
-                    kind: ActivityKind::Join,
-                    ..
-                }),
-                ..
-            })
-        ));
-        let team = decode(&callback(
-            json!({"type": "team_join", "user": {"id": "U3"}}),
-        ))
-        .unwrap();
-        assert!(matches!(
-            team,
-            Some(Request::Event {
-                event: Some(ActivityEvent {
-                    kind: ActivityKind::Join,
-                    channel_id: None,
-                    ..
-                }),
-                ..
-            })
-        ));
-    }
-
-    #[test]
-    fn bot_and_subtype_messages_are_not_counted_and_missing_fields_refused() {
-        for event in [
-            json!({"type": "message", "channel": "C1", "subtype": "bot_message", "bot_id": "B1"}),
-            json!({"type": "message", "channel": "C1", "user": "U1", "bot_id": "B1"}),
-            json!({"type": "message", "channel": "C1", "user": "U1", "subtype": "channel_join"}),
-            json!({"type": "reaction_added", "user": "U1"}),
-        ] {
-            let decoded = decode(&callback(event.clone())).unwrap();
-            assert!(
-                matches!(decoded, Some(Request::Event { event: None, .. })),
-                "{event}: {decoded:?}"
-            );
-        }
-        let err = decode(&callback(json!({"type": "message", "user": "U1"}))).unwrap_err();
-        assert!(err.to_string().contains("channel"), "{err}");
-        let no_id =
-            json!({"type": "event_callback", "team_id": "T1", "event_time": 1, "event": {}});
-        let err = decode(no_id.to_string().as_bytes()).unwrap_err();
-        assert!(err.to_string().contains("event_id"), "{err}");
     }
 }

@@ -18,7 +18,7 @@ use modctl_types::Timestamp;
 use modctl_types::activity::ActivityKind;
 
 use crate::activity::ActivityEvent;
-use crate::platform::discord::gateway::VoiceState;
+use crate::events::VoiceState;
 use crate::store::receivers::{self, VoiceSession};
 use crate::store::{Store, StoreError, Tx};
 
@@ -38,26 +38,31 @@ fn closed(server: &str, session: &VoiceSession, end: i64) -> Option<ActivityEven
     })
 }
 
-/// Applies one member's voice state at `now` inside `tx`; the voice time it
-/// ends.
-fn apply(tx: &Tx<'_>, state: &VoiceState, now: i64) -> Result<Option<ActivityEvent>, StoreError> {
-    let current = receivers::voice_session(tx, &state.guild_id, &state.user_id)?;
+/// Applies one member's voice state in `guild` at `now` inside `tx`; the
+/// voice time it ends.
+fn apply(
+    tx: &Tx<'_>,
+    guild: &str,
+    state: &VoiceState,
+    now: i64,
+) -> Result<Option<ActivityEvent>, StoreError> {
+    let current = receivers::voice_session(tx, guild, &state.user_id)?;
     if current.as_ref().map(|s| &s.channel_id) == state.channel_id.as_ref() {
         // A mute, a deafen, a stream: still in the same channel.
         return Ok(None);
     }
-    let ended = current.and_then(|session| closed(&state.guild_id, &session, now));
+    let ended = current.and_then(|session| closed(guild, &session, now));
     match &state.channel_id {
         Some(channel) => receivers::open_voice(
             tx,
-            &state.guild_id,
+            guild,
             &VoiceSession {
                 user_id: state.user_id.clone(),
                 channel_id: channel.clone(),
                 started_at: now,
             },
         )?,
-        None => receivers::close_voice(tx, &state.guild_id, &state.user_id)?,
+        None => receivers::close_voice(tx, guild, &state.user_id)?,
     }
     Ok(ended)
 }
@@ -66,10 +71,13 @@ fn apply(tx: &Tx<'_>, state: &VoiceState, now: i64) -> Result<Option<ActivityEve
 /// opens the next, a leave closes it. Returns the voice time to count.
 pub async fn update(
     store: &Store,
+    guild_id: String,
     state: VoiceState,
     now: i64,
 ) -> Result<Option<ActivityEvent>, StoreError> {
-    store.write(move |tx| apply(tx, &state, now)).await
+    store
+        .write(move |tx| apply(tx, &guild_id, &state, now))
+        .await
 }
 
 /// A guild's `GUILD_CREATE` at the start of a session: who is in voice now.
@@ -91,7 +99,7 @@ pub async fn sync_guild(
                 }
             }
             for state in &states {
-                events.extend(apply(tx, state, now)?);
+                events.extend(apply(tx, &guild_id, state, now)?);
             }
             Ok(events)
         })
@@ -127,7 +135,6 @@ mod tests {
 
     fn state(user: &str, channel: Option<&str>) -> VoiceState {
         VoiceState {
-            guild_id: GUILD.into(),
             user_id: user.into(),
             channel_id: channel.map(Into::into),
         }
@@ -165,28 +172,32 @@ mod tests {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
         assert_eq!(
-            update(&store, state("U", Some("V1")), t).await.unwrap(),
-            None
-        );
-        // Muting changes nothing.
-        assert_eq!(
-            update(&store, state("U", Some("V1")), t + 60)
+            update(&store, GUILD.into(), state("U", Some("V1")), t)
                 .await
                 .unwrap(),
             None
         );
-        let moved = update(&store, state("U", Some("V2")), t + 600)
+        // Muting changes nothing.
+        assert_eq!(
+            update(&store, GUILD.into(), state("U", Some("V1")), t + 60)
+                .await
+                .unwrap(),
+            None
+        );
+        let moved = update(&store, GUILD.into(), state("U", Some("V2")), t + 600)
             .await
             .unwrap();
         assert_eq!(minutes(&moved), Some(("V1", 10)));
-        let left = update(&store, state("U", None), t + 600 + 89)
+        let left = update(&store, GUILD.into(), state("U", None), t + 600 + 89)
             .await
             .unwrap();
         assert_eq!(minutes(&left), Some(("V2", 1)));
         assert_eq!(left.unwrap().at.as_second(), t + 689);
         // A leave without a session counts nothing.
         assert_eq!(
-            update(&store, state("U", None), t + 700).await.unwrap(),
+            update(&store, GUILD.into(), state("U", None), t + 700)
+                .await
+                .unwrap(),
             None
         );
     }
@@ -195,8 +206,10 @@ mod tests {
     async fn sessions_left_open_close_when_the_receiver_was_last_alive() {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
-        update(&store, state("A", Some("V1")), t).await.unwrap();
-        update(&store, state("B", Some("V1")), t + 100)
+        update(&store, GUILD.into(), state("A", Some("V1")), t)
+            .await
+            .unwrap();
+        update(&store, GUILD.into(), state("B", Some("V1")), t + 100)
             .await
             .unwrap();
         store
@@ -221,8 +234,12 @@ mod tests {
     async fn a_guild_snapshot_ends_who_left_and_starts_who_is_there() {
         let (_dir, store) = store().await;
         let t = 1_800_000_000;
-        update(&store, state("A", Some("V1")), t).await.unwrap();
-        update(&store, state("B", Some("V1")), t).await.unwrap();
+        update(&store, GUILD.into(), state("A", Some("V1")), t)
+            .await
+            .unwrap();
+        update(&store, GUILD.into(), state("B", Some("V1")), t)
+            .await
+            .unwrap();
         let events = sync_guild(
             &store,
             GUILD.into(),

@@ -1,0 +1,652 @@
+//! Discord gateway dispatches (`{"op": 0, "t": NAME, "s": ..., "d": ...}`)
+//! into [`Event`]s.
+//!
+//! The payloads are read with twilight-model's types: its ids
+//! (`Id<MessageMarker>`, ...; an id that is not a snowflake is an error),
+//! [`MessageType`], [`Attachment`], [`Mention`], and its whole event structs
+//! where their every required field is one Discord always sends and the
+//! daemon uses ([`MessageDelete`], [`MessageDeleteBulk`],
+//! [`AutoModerationActionExecution`]). Messages, members and voice states
+//! are read into the structs below, of twilight-model's field types: the
+//! whole `twilight_model::channel::Message` or `guild::Member` would refuse a
+//! message for a field the daemon never reads (a user's `discriminator`, a
+//! member's `flags`), and lose it for the counts.
+//!
+//! What is left out, on purpose: messages outside a guild (DMs), system
+//! messages (joins, pins, boosts, application commands: only `DEFAULT` and
+//! `REPLY` are a member's words), and bots' voice states. Webhook messages
+//! are kept, with their author marked as a bot.
+
+use modctl_types::{Platform, Timestamp};
+use serde::Deserialize;
+use serde_json::Value;
+use twilight_model::channel::Attachment as DiscordAttachment;
+use twilight_model::channel::message::{Mention, MessageType};
+use twilight_model::gateway::payload::incoming::{
+    AutoModerationActionExecution, MessageDelete, MessageDeleteBulk,
+};
+use twilight_model::id::Id;
+use twilight_model::id::marker::{
+    ChannelMarker, GuildMarker, MessageMarker, RoleMarker, UserMarker, WebhookMarker,
+};
+
+use crate::events::{
+    Attachment, Author, AutoModAction, Event, EventKind, MemberRef, Membership, Mentions, Message,
+    VoiceState, non_empty,
+};
+use crate::platform::structure::{nullable, payload};
+use crate::platform::{PlatformError, PlatformResult};
+
+/// The JSON of a gateway message: its dispatch name and data, or `None` for
+/// a message that is not a dispatch (hello, heartbeat ACK, reconnect).
+pub fn dispatch_of(json: &str) -> PlatformResult<Option<(String, Value)>> {
+    #[derive(Deserialize)]
+    struct Envelope {
+        op: u8,
+        #[serde(default)]
+        t: Option<String>,
+        #[serde(default)]
+        d: Value,
+    }
+    let envelope: Envelope = serde_json::from_str(json)
+        .map_err(|e| PlatformError::Invalid(format!("unreadable gateway message: {e}")))?;
+    Ok(match (envelope.op, envelope.t) {
+        (0, Some(name)) => Some((name, envelope.d)),
+        _ => None,
+    })
+}
+
+/// A user as messages and members carry it.
+#[derive(Debug, Deserialize)]
+struct User {
+    id: Id<UserMarker>,
+    /// Discord leaves it out for humans.
+    #[serde(default)]
+    bot: bool,
+    #[serde(default)]
+    username: Option<String>,
+    #[serde(default)]
+    global_name: Option<String>,
+}
+
+/// The `member` of a `MESSAGE_CREATE` (a partial guild member).
+#[derive(Debug, Default, Deserialize)]
+struct PartialMember {
+    #[serde(default)]
+    roles: Vec<Id<RoleMarker>>,
+    #[serde(default)]
+    nick: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Reference {
+    #[serde(default)]
+    message_id: Option<Id<MessageMarker>>,
+}
+
+/// `MESSAGE_CREATE` and `MESSAGE_UPDATE` (a whole message object since API
+/// v10, "Message Update" in the gateway events reference): `guild_id` is
+/// absent in DMs. The lists Discord always sends default to empty, so a
+/// message counts even when they are left out.
+#[derive(Debug, Deserialize)]
+struct MessagePayload {
+    id: Id<MessageMarker>,
+    channel_id: Id<ChannelMarker>,
+    #[serde(default)]
+    guild_id: Option<Id<GuildMarker>>,
+    author: User,
+    #[serde(rename = "type")]
+    kind: MessageType,
+    #[serde(default)]
+    webhook_id: Option<Id<WebhookMarker>>,
+    #[serde(default)]
+    content: String,
+    #[serde(default)]
+    member: Option<PartialMember>,
+    #[serde(default)]
+    mentions: Vec<Mention>,
+    #[serde(default)]
+    mention_roles: Vec<Id<RoleMarker>>,
+    #[serde(default)]
+    mention_everyone: bool,
+    #[serde(default)]
+    attachments: Vec<DiscordAttachment>,
+    #[serde(default)]
+    message_reference: Option<Reference>,
+}
+
+/// `GUILD_MEMBER_ADD` and `GUILD_MEMBER_REMOVE`.
+#[derive(Debug, Deserialize)]
+struct GuildMember {
+    guild_id: Id<GuildMarker>,
+    user: User,
+    #[serde(default)]
+    nick: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct VoiceMember {
+    user: User,
+}
+
+/// `VOICE_STATE_UPDATE`, and the voice states of `GUILD_CREATE` (which
+/// leave out `guild_id`). `channel_id` is required, `null` when the member
+/// left voice: a missing one must not read as a leave.
+#[derive(Debug, Deserialize)]
+struct VoiceStatePayload {
+    #[serde(default)]
+    guild_id: Option<Id<GuildMarker>>,
+    #[serde(deserialize_with = "nullable")]
+    channel_id: Option<Id<ChannelMarker>>,
+    user_id: Id<UserMarker>,
+    #[serde(default)]
+    member: Option<VoiceMember>,
+}
+
+impl VoiceStatePayload {
+    fn is_bot(&self) -> bool {
+        self.member.as_ref().is_some_and(|m| m.user.bot)
+    }
+
+    fn state(self) -> VoiceState {
+        VoiceState {
+            user_id: self.user_id.to_string(),
+            channel_id: self.channel_id.map(|c| c.to_string()),
+        }
+    }
+}
+
+/// `GUILD_CREATE`; an unavailable guild has only `id` and `unavailable`.
+#[derive(Debug, Deserialize)]
+struct GuildCreate {
+    id: Id<GuildMarker>,
+    #[serde(default)]
+    unavailable: bool,
+    #[serde(default)]
+    voice_states: Option<Vec<VoiceStatePayload>>,
+}
+
+/// Message types a member writes: `DEFAULT` (0) and `REPLY` (19).
+fn is_members(kind: MessageType) -> bool {
+    matches!(kind, MessageType::Regular | MessageType::Reply)
+}
+
+impl MessagePayload {
+    /// The message, if it is one a member (or bot) wrote in a guild.
+    fn into_message(self) -> Option<(Id<GuildMarker>, Message)> {
+        let guild = self.guild_id.filter(|_| is_members(self.kind))?;
+        let member = self.member.unwrap_or_default();
+        let display_name = member
+            .nick
+            .or(self.author.global_name)
+            .or(self.author.username);
+        let message = Message {
+            id: self.id.to_string(),
+            channel_id: self.channel_id.to_string(),
+            author: Author {
+                id: self.author.id.to_string(),
+                // A webhook's message is no member's: treated as a bot's.
+                is_bot: self.author.bot || self.webhook_id.is_some(),
+                role_ids: member.roles.iter().map(ToString::to_string).collect(),
+                display_name,
+            },
+            content: non_empty(self.content),
+            // Discord gives no links apart from the text (embeds are made
+            // from the text's links).
+            links: Vec::new(),
+            mentions: Mentions {
+                user_ids: self.mentions.iter().map(|m| m.id.to_string()).collect(),
+                usernames: Vec::new(),
+                role_ids: self.mention_roles.iter().map(ToString::to_string).collect(),
+                everyone: self.mention_everyone,
+            },
+            attachments: self
+                .attachments
+                .into_iter()
+                .map(|a| Attachment {
+                    file_name: Some(a.filename),
+                    url: Some(a.url),
+                })
+                .collect(),
+            reply_to: self
+                .message_reference
+                .and_then(|r| r.message_id)
+                .map(|id| id.to_string()),
+        };
+        Some((guild, message))
+    }
+}
+
+/// Decodes dispatch `name` with data `d`, received at `at`: the events it
+/// says (none for dispatches the daemon does not read, several for a bulk
+/// delete).
+pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>> {
+    let event = |guild: Id<GuildMarker>, id: Option<String>, kind| Event {
+        platform: Platform::Discord,
+        server_id: guild.to_string().into(),
+        at,
+        id,
+        kind,
+    };
+    let what = format!("{name} from Discord");
+    Ok(match name {
+        "MESSAGE_CREATE" | "MESSAGE_UPDATE" => {
+            let m: MessagePayload = payload(d, &what)?;
+            let Some((guild, message)) = m.into_message() else {
+                return Ok(Vec::new());
+            };
+            if name == "MESSAGE_CREATE" {
+                let id = Some(format!("discord:message:{}", message.id));
+                vec![event(guild, id, EventKind::MessageCreated(message))]
+            } else {
+                vec![event(guild, None, EventKind::MessageEdited(message))]
+            }
+        }
+        "MESSAGE_DELETE" => {
+            let m: MessageDelete = payload(d, &what)?;
+            m.guild_id
+                .map(|guild| {
+                    event(
+                        guild,
+                        Some(format!("discord:deleted:{}", m.id)),
+                        EventKind::MessageDeleted {
+                            channel_id: m.channel_id.to_string(),
+                            message_id: m.id.to_string(),
+                        },
+                    )
+                })
+                .into_iter()
+                .collect()
+        }
+        "MESSAGE_DELETE_BULK" => {
+            let m: MessageDeleteBulk = payload(d, &what)?;
+            let Some(guild) = m.guild_id else {
+                return Ok(Vec::new());
+            };
+            m.ids
+                .iter()
+                .map(|id| {
+                    event(
+                        guild,
+                        Some(format!("discord:deleted:{id}")),
+                        EventKind::MessageDeleted {
+                            channel_id: m.channel_id.to_string(),
+                            message_id: id.to_string(),
+                        },
+                    )
+                })
+                .collect()
+        }
+        "GUILD_MEMBER_ADD" | "GUILD_MEMBER_REMOVE" => {
+            let m: GuildMember = payload(d, &what)?;
+            let membership = Membership {
+                member: MemberRef {
+                    id: m.user.id.to_string(),
+                    is_bot: m.user.bot,
+                    display_name: m.nick.or(m.user.global_name).or(m.user.username),
+                },
+                channel_id: None,
+            };
+            let kind = if name == "GUILD_MEMBER_ADD" {
+                EventKind::MemberJoined(membership)
+            } else {
+                EventKind::MemberLeft(membership)
+            };
+            vec![event(m.guild_id, None, kind)]
+        }
+        "VOICE_STATE_UPDATE" => {
+            let v: VoiceStatePayload = payload(d, &what)?;
+            match v.guild_id {
+                Some(guild) if !v.is_bot() => {
+                    vec![event(guild, None, EventKind::VoiceChanged(v.state()))]
+                }
+                _ => Vec::new(),
+            }
+        }
+        "GUILD_CREATE" => {
+            let g: GuildCreate = payload(d, &what)?;
+            if g.unavailable {
+                return Ok(Vec::new());
+            }
+            let states = g
+                .voice_states
+                .ok_or_else(|| {
+                    PlatformError::Invalid(
+                        "unexpected GUILD_CREATE from Discord: missing field `voice_states`"
+                            .to_owned(),
+                    )
+                })?
+                .into_iter()
+                .filter(|v| !v.is_bot())
+                .map(VoiceStatePayload::state)
+                .collect();
+            vec![event(g.id, None, EventKind::VoiceSnapshot(states))]
+        }
+        "AUTO_MODERATION_ACTION_EXECUTION" => {
+            let a: AutoModerationActionExecution = payload(d, &what)?;
+            // One execution per action of the rule: the message id and rule
+            // say which message, the action which execution.
+            let id = a.message_id.map(|m| {
+                format!(
+                    "discord:automod:{}:{m}:{}",
+                    a.rule_id,
+                    u8::from(a.action.kind)
+                )
+            });
+            vec![event(
+                a.guild_id,
+                id,
+                EventKind::AutoModAction(AutoModAction {
+                    rule_id: a.rule_id.to_string(),
+                    trigger_type: a.rule_trigger_type.into(),
+                    action_type: a.action.kind.into(),
+                    user_id: a.user_id.to_string(),
+                    channel_id: a.channel_id.map(|c| c.to_string()),
+                    message_id: a.message_id.map(|m| m.to_string()),
+                    matched_keyword: a.matched_keyword,
+                    matched_content: a.matched_content.and_then(non_empty),
+                    content: non_empty(a.content),
+                }),
+            )]
+        }
+        _ => Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const GUILD: &str = "100000000000000001";
+    const CHANNEL: &str = "300000000000000001";
+
+    fn at() -> Timestamp {
+        "2026-11-22T10:00:00Z".parse().unwrap()
+    }
+
+    /// A `MESSAGE_CREATE` as the gateway events reference shows one (a
+    /// message object with `guild_id` and `member`).
+    fn message(author: Value, kind: u8) -> Value {
+        json!({
+            "id": "334385199974967042", "channel_id": CHANNEL, "guild_id": GUILD,
+            "author": author, "type": kind, "content": "hello <@80351110224678912>",
+            "timestamp": "2026-11-22T10:00:00Z", "edited_timestamp": null, "tts": false,
+            "mention_everyone": false,
+            "mentions": [{"id": "80351110224678912", "username": "Nelly",
+                          "discriminator": "1337", "avatar": null, "public_flags": 0}],
+            "mention_roles": ["41771983423143936"],
+            "attachments": [{"id": "1", "filename": "cat.png", "size": 10,
+                             "url": "https://cdn.discordapp.com/attachments/1/1/cat.png",
+                             "proxy_url": "https://media.discordapp.net/attachments/1/1/cat.png",
+                             "content_type": "image/png"}],
+            "embeds": [], "pinned": false,
+            "member": {"roles": ["41771983423143937"], "nick": "Nell", "joined_at": "2026-01-01T00:00:00Z",
+                       "deaf": false, "mute": false, "flags": 0},
+        })
+    }
+
+    fn one(events: Vec<Event>) -> Event {
+        assert_eq!(events.len(), 1, "{events:?}");
+        events.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn a_member_message_is_read_whole() {
+        let author = json!({"id": "53908232506183680", "username": "Mason", "discriminator": "0"});
+        let event = one(decode("MESSAGE_CREATE", message(author, 0), at()).unwrap());
+        assert_eq!(&*event.server_id, GUILD);
+        assert_eq!(event.platform, Platform::Discord);
+        assert_eq!(
+            event.id.as_deref(),
+            Some("discord:message:334385199974967042")
+        );
+        let EventKind::MessageCreated(m) = event.kind else {
+            panic!("{event:?}")
+        };
+        assert_eq!(
+            m,
+            Message {
+                id: "334385199974967042".into(),
+                channel_id: CHANNEL.into(),
+                author: Author {
+                    id: "53908232506183680".into(),
+                    is_bot: false,
+                    role_ids: vec!["41771983423143937".into()],
+                    display_name: Some("Nell".into()),
+                },
+                content: Some("hello <@80351110224678912>".into()),
+                links: vec![],
+                mentions: Mentions {
+                    user_ids: vec!["80351110224678912".into()],
+                    usernames: vec![],
+                    role_ids: vec!["41771983423143936".into()],
+                    everyone: false,
+                },
+                attachments: vec![Attachment {
+                    file_name: Some("cat.png".into()),
+                    url: Some("https://cdn.discordapp.com/attachments/1/1/cat.png".into()),
+                }],
+                reply_to: None,
+            }
+        );
+    }
+
+    #[test]
+    fn without_the_content_intent_there_is_no_content() {
+        // What Discord sends without MESSAGE_CONTENT: empty text and lists.
+        let d = json!({"id": "9", "channel_id": CHANNEL, "guild_id": GUILD, "type": 19,
+                       "author": {"id": "5", "username": "u"}, "content": "",
+                       "timestamp": "2026-11-22T10:00:00Z",
+                       "message_reference": {"message_id": "8", "channel_id": CHANNEL}});
+        let event = one(decode("MESSAGE_CREATE", d, at()).unwrap());
+        let EventKind::MessageCreated(m) = event.kind else {
+            panic!()
+        };
+        assert_eq!((m.content, m.reply_to.as_deref()), (None, Some("8")));
+        assert!(m.mentions.user_ids.is_empty() && m.attachments.is_empty());
+    }
+
+    #[test]
+    fn bots_and_webhooks_are_marked_system_messages_and_dms_left_out() {
+        let cases = [
+            (
+                json!({"id": "7", "username": "b", "bot": true}),
+                0,
+                None,
+                true,
+                Some(true),
+            ),
+            (
+                json!({"id": "7", "username": "w"}),
+                0,
+                Some("77"),
+                true,
+                Some(true),
+            ),
+            (json!({"id": "7", "username": "u"}), 6, None, true, None),
+            (json!({"id": "7", "username": "u"}), 0, None, false, None),
+        ];
+        for (author, kind, webhook, in_guild, expected) in cases {
+            let mut d = message(author.clone(), kind);
+            if let Some(w) = webhook {
+                d["webhook_id"] = json!(w);
+            }
+            if !in_guild {
+                d.as_object_mut().unwrap().remove("guild_id");
+            }
+            let events = decode("MESSAGE_CREATE", d, at()).unwrap();
+            let is_bot = events.first().map(|e| match &e.kind {
+                EventKind::MessageCreated(m) => m.author.is_bot,
+                other => panic!("{other:?}"),
+            });
+            assert_eq!(is_bot, expected, "{author} type {kind} webhook {webhook:?}");
+        }
+    }
+
+    #[test]
+    fn edits_and_deletes_single_and_bulk() {
+        let author = json!({"id": "5", "username": "u"});
+        let edited = one(decode("MESSAGE_UPDATE", message(author, 0), at()).unwrap());
+        assert!(matches!(edited.kind, EventKind::MessageEdited(ref m) if m.content.is_some()));
+        let deleted = one(decode(
+            "MESSAGE_DELETE",
+            json!({"id": "9", "channel_id": CHANNEL, "guild_id": GUILD}),
+            at(),
+        )
+        .unwrap());
+        assert_eq!(
+            deleted.kind,
+            EventKind::MessageDeleted {
+                channel_id: CHANNEL.into(),
+                message_id: "9".into()
+            }
+        );
+        let bulk = decode(
+            "MESSAGE_DELETE_BULK",
+            json!({"ids": ["9", "10"], "channel_id": CHANNEL, "guild_id": GUILD}),
+            at(),
+        )
+        .unwrap();
+        let ids: Vec<_> = bulk
+            .iter()
+            .map(|e| match &e.kind {
+                EventKind::MessageDeleted { message_id, .. } => message_id.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(ids, ["9", "10"]);
+    }
+
+    #[test]
+    fn an_automod_execution_is_read() {
+        // The shape of "Auto Moderation Action Execution" in the gateway
+        // events reference.
+        let d = json!({
+            "guild_id": GUILD, "action": {"type": 1, "metadata": {}},
+            "rule_id": "200000000000000001", "rule_trigger_type": 1,
+            "user_id": "5", "channel_id": CHANNEL, "message_id": "9",
+            "alert_system_message_id": null, "content": "buy cheap stuff",
+            "matched_keyword": "cheap*", "matched_content": "cheap"
+        });
+        let event = one(decode("AUTO_MODERATION_ACTION_EXECUTION", d.clone(), at()).unwrap());
+        assert_eq!(
+            event.kind,
+            EventKind::AutoModAction(AutoModAction {
+                rule_id: "200000000000000001".into(),
+                trigger_type: 1,
+                action_type: 1,
+                user_id: "5".into(),
+                channel_id: Some(CHANNEL.into()),
+                message_id: Some("9".into()),
+                matched_keyword: Some("cheap*".into()),
+                matched_content: Some("cheap".into()),
+                content: Some("buy cheap stuff".into()),
+            })
+        );
+        let mut no_rule = d;
+        no_rule.as_object_mut().unwrap().remove("rule_id");
+        let err = decode("AUTO_MODERATION_ACTION_EXECUTION", no_rule, at()).unwrap_err();
+        assert!(err.to_string().contains("rule_id"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_field_or_a_bad_id_is_an_error_not_a_zero() {
+        let mut no_author = message(json!({"id": "5", "username": "u"}), 0);
+        no_author.as_object_mut().unwrap().remove("author");
+        let err = decode("MESSAGE_CREATE", no_author, at()).unwrap_err();
+        assert!(err.to_string().contains("author"), "{err}");
+        let bad_id = message(json!({"id": "not a snowflake", "username": "u"}), 0);
+        assert!(decode("MESSAGE_CREATE", bad_id, at()).is_err());
+        let err = decode("GUILD_MEMBER_ADD", json!({"user": {"id": "5"}}), at()).unwrap_err();
+        assert!(err.to_string().contains("guild_id"), "{err}");
+        let err = decode(
+            "VOICE_STATE_UPDATE",
+            json!({"guild_id": GUILD, "user_id": "5"}),
+            at(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("channel_id"), "{err}");
+        let err = decode("GUILD_CREATE", json!({"id": GUILD}), at()).unwrap_err();
+        assert!(err.to_string().contains("voice_states"), "{err}");
+    }
+
+    #[test]
+    fn joins_leaves_and_voice_states_are_read() {
+        let join = one(decode(
+            "GUILD_MEMBER_ADD",
+            json!({"guild_id": GUILD, "user": {"id": "5", "username": "n"}, "roles": [],
+                       "joined_at": "2026-11-22T10:00:00Z", "deaf": false, "mute": false}),
+            at(),
+        )
+        .unwrap());
+        assert_eq!(
+            join.kind,
+            EventKind::MemberJoined(Membership {
+                member: MemberRef {
+                    id: "5".into(),
+                    is_bot: false,
+                    display_name: Some("n".into())
+                },
+                channel_id: None
+            })
+        );
+        let leave = one(decode(
+            "GUILD_MEMBER_REMOVE",
+            json!({"guild_id": GUILD, "user": {"id": "6", "bot": true}}),
+            at(),
+        )
+        .unwrap());
+        assert!(matches!(leave.kind, EventKind::MemberLeft(ref m) if m.member.is_bot));
+
+        let left = one(decode(
+            "VOICE_STATE_UPDATE",
+            json!({"guild_id": GUILD, "channel_id": null, "user_id": "5", "session_id": "s"}),
+            at(),
+        )
+        .unwrap());
+        assert_eq!(
+            left.kind,
+            EventKind::VoiceChanged(VoiceState {
+                user_id: "5".into(),
+                channel_id: None
+            })
+        );
+        let guild = one(decode(
+            "GUILD_CREATE",
+            json!({"id": GUILD, "voice_states": [
+                {"channel_id": "400000000000000001", "user_id": "5", "session_id": "s"},
+                {"channel_id": "400000000000000001", "user_id": "6",
+                 "member": {"user": {"id": "6", "bot": true}}}
+            ]}),
+            at(),
+        )
+        .unwrap());
+        assert_eq!(
+            guild.kind,
+            EventKind::VoiceSnapshot(vec![VoiceState {
+                user_id: "5".into(),
+                channel_id: Some("400000000000000001".into())
+            }])
+        );
+        let unavailable = decode(
+            "GUILD_CREATE",
+            json!({"id": GUILD, "unavailable": true}),
+            at(),
+        );
+        assert_eq!(unavailable.unwrap(), vec![]);
+    }
+
+    #[test]
+    fn only_dispatches_are_decoded() {
+        let hello = r#"{"op": 10, "d": {"heartbeat_interval": 41250}}"#;
+        assert_eq!(dispatch_of(hello).unwrap(), None);
+        let (name, d) = dispatch_of(r#"{"op": 0, "t": "READY", "s": 1, "d": {"v": 10}}"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!((name.as_str(), d), ("READY", json!({"v": 10})));
+        assert!(dispatch_of("not json").is_err());
+        assert_eq!(decode("TYPING_START", json!({}), at()).unwrap(), vec![]);
+    }
+}

@@ -1,0 +1,441 @@
+//! Slack Events API request bodies into [`Event`]s. The request's signature
+//! is checked before, by the transport ([`crate::platform::slack::events`]
+//! verifies, [`crate::receive::hooks`] refuses bodies that repeat a key).
+//!
+//! Read (Events API reference: the `message` event and its subtypes,
+//! `member_joined_channel`, `team_join`):
+//! - `message` without a subtype, or with `bot_message` (a bot's, marked as
+//!   such, as is any message with a `bot_id`): a message created;
+//! - `message_changed`: the new version (`message`) as an edit;
+//!   `message_deleted`: the `deleted_ts` as a deletion. Other subtypes
+//!   (channel joins, topic changes, file shares, ...) are left out for now;
+//! - `member_joined_channel`: a member joined that channel; `team_join`: a
+//!   member joined the workspace.
+//!
+//! Slack writes mentions and links into the text as markup: `<@U123>`,
+//! `<!subteam^S123>`, `<!here>`, `<!channel>`, `<!everyone>`, `<#C123>`,
+//! `<https://example.com|label>` ("Formatting text for app surfaces"): they
+//! are read from there. The event's time is Slack's `event_time`; its id is
+//! Slack's `event_id`, the same on every retry.
+
+use modctl_types::{Platform, Timestamp};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::events::{
+    Attachment, Author, Event, EventKind, MemberRef, Membership, Mentions, Message,
+};
+use crate::platform::structure::payload;
+use crate::platform::{PlatformError, PlatformResult};
+
+/// A verified request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// Slack checks the request URL: answer the challenge.
+    UrlVerification {
+        /// Echoed back as is.
+        challenge: String,
+    },
+    /// An event callback; `events` is empty when it is nothing the daemon
+    /// reads.
+    Event {
+        /// The workspace it happened in.
+        team_id: String,
+        /// Slack's id of the event, the same on each retry.
+        event_id: String,
+        /// What it says.
+        events: Vec<Event>,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Envelope {
+    UrlVerification {
+        challenge: String,
+    },
+    EventCallback {
+        team_id: String,
+        event_id: String,
+        event_time: i64,
+        event: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+/// A `message` event, or the `message` inside a `message_changed`.
+#[derive(Debug, Deserialize)]
+struct MessagePayload {
+    /// Absent on the inner message of `message_changed`, which takes the
+    /// outer one's.
+    #[serde(default)]
+    channel: Option<String>,
+    /// Absent for bot and system messages, which carry a subtype.
+    #[serde(default)]
+    user: Option<String>,
+    #[serde(default)]
+    subtype: Option<String>,
+    #[serde(default)]
+    bot_id: Option<String>,
+    /// The message's id within its channel.
+    #[serde(default)]
+    ts: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    thread_ts: Option<String>,
+    #[serde(default)]
+    files: Vec<File>,
+    /// `message_changed`: the new version.
+    #[serde(default)]
+    message: Option<Box<MessagePayload>>,
+    /// `message_deleted`: the deleted message's `ts`.
+    #[serde(default)]
+    deleted_ts: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct File {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    url_private: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct MemberJoinedChannel {
+    user: String,
+    channel: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct TeamJoin {
+    user: SlackUser,
+}
+
+#[derive(Debug, Deserialize)]
+struct SlackUser {
+    id: String,
+    #[serde(default)]
+    is_bot: bool,
+    #[serde(default)]
+    real_name: Option<String>,
+}
+
+fn missing(field: &str, what: &str) -> PlatformError {
+    PlatformError::Invalid(format!(
+        "unexpected {what} from Slack: missing field `{field}`"
+    ))
+}
+
+/// The mentions and links Slack's markup writes into `text`.
+fn markup(text: &str) -> (Mentions, Vec<String>) {
+    let mut mentions = Mentions::default();
+    let mut links = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('>') else { break };
+        // `<target|label>`: the label is display text only.
+        let target = after[..end].split('|').next().unwrap_or_default();
+        if let Some(user) = target.strip_prefix('@') {
+            mentions.user_ids.push(user.to_owned());
+        } else if let Some(group) = target.strip_prefix("!subteam^") {
+            mentions.role_ids.push(group.to_owned());
+        } else if matches!(target, "!here" | "!channel" | "!everyone") {
+            mentions.everyone = true;
+        } else if !target.starts_with('#') && !target.starts_with('!') && target.contains(':') {
+            links.push(target.to_owned());
+        }
+        rest = &after[end + 1..];
+    }
+    (mentions, links)
+}
+
+impl MessagePayload {
+    /// The message, taking `channel` when the payload has none of its own;
+    /// `None` for messages the daemon does not read (system subtypes).
+    fn into_message(self, channel: Option<&str>, what: &str) -> PlatformResult<Option<Message>> {
+        if !matches!(self.subtype.as_deref(), None | Some("bot_message")) {
+            return Ok(None);
+        }
+        let channel_id = self
+            .channel
+            .or_else(|| channel.map(str::to_owned))
+            .ok_or_else(|| missing("channel", what))?;
+        let id = self.ts.ok_or_else(|| missing("ts", what))?;
+        let is_bot = self.bot_id.is_some() || self.subtype.is_some();
+        let Some(author) = self.user.or(self.bot_id) else {
+            // A member's message always names its user, a bot's its bot.
+            return Err(missing("user", what));
+        };
+        let text = self.text.unwrap_or_default();
+        let (mentions, links) = markup(&text);
+        Ok(Some(Message {
+            id,
+            channel_id,
+            author: Author {
+                id: author,
+                is_bot,
+                role_ids: Vec::new(),
+                display_name: None,
+            },
+            content: crate::events::non_empty(text),
+            links,
+            mentions,
+            attachments: self
+                .files
+                .into_iter()
+                .map(|f| Attachment {
+                    file_name: f.name,
+                    url: f.url_private,
+                })
+                .collect(),
+            reply_to: self.thread_ts,
+        }))
+    }
+}
+
+/// Decodes a verified request body.
+pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| PlatformError::Invalid(format!("the body is not JSON: {e}")))?;
+    let envelope: Envelope = payload(value, "Events API request from Slack")?;
+    let (team_id, event_id, event_time, event) = match envelope {
+        Envelope::UrlVerification { challenge } => {
+            return Ok(Some(Request::UrlVerification { challenge }));
+        }
+        Envelope::EventCallback {
+            team_id,
+            event_id,
+            event_time,
+            event,
+        } => (team_id, event_id, event_time, event),
+        Envelope::Other => return Ok(None),
+    };
+    let at = Timestamp::from_second(event_time).map_err(|_| {
+        PlatformError::Invalid(format!(
+            "unexpected Events API request from Slack: event_time {event_time} is not a time"
+        ))
+    })?;
+    let make = |kind| Event {
+        platform: Platform::Slack,
+        server_id: team_id.as_str().into(),
+        at,
+        id: Some(format!("slack:{event_id}")),
+        kind,
+    };
+    let kind = event
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let kind = match kind {
+        "message" => {
+            let what = "message event";
+            let m: MessagePayload = payload(event, &format!("{what} from Slack"))?;
+            match m.subtype.as_deref() {
+                Some("message_changed") => {
+                    let channel = m.channel.clone();
+                    let inner = m.message.ok_or_else(|| missing("message", what))?;
+                    inner
+                        .into_message(channel.as_deref(), what)?
+                        .map(EventKind::MessageEdited)
+                }
+                Some("message_deleted") => Some(EventKind::MessageDeleted {
+                    channel_id: m.channel.ok_or_else(|| missing("channel", what))?,
+                    message_id: m.deleted_ts.ok_or_else(|| missing("deleted_ts", what))?,
+                }),
+                _ => m.into_message(None, what)?.map(EventKind::MessageCreated),
+            }
+        }
+        "member_joined_channel" => {
+            let m: MemberJoinedChannel = payload(event, "member_joined_channel event from Slack")?;
+            Some(EventKind::MemberJoined(Membership {
+                member: MemberRef {
+                    id: m.user,
+                    is_bot: false,
+                    display_name: None,
+                },
+                channel_id: Some(m.channel),
+            }))
+        }
+        "team_join" => {
+            let m: TeamJoin = payload(event, "team_join event from Slack")?;
+            Some(EventKind::MemberJoined(Membership {
+                member: MemberRef {
+                    id: m.user.id,
+                    is_bot: m.user.is_bot,
+                    display_name: m.user.real_name,
+                },
+                channel_id: None,
+            }))
+        }
+        _ => None,
+    };
+    Ok(Some(Request::Event {
+        events: kind.map(make).into_iter().collect(),
+        team_id,
+        event_id,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn callback(event: Value) -> Vec<u8> {
+        json!({"token": "XXYYZZ", "team_id": "T1", "api_app_id": "A1",
+               "type": "event_callback", "event_id": "Ev1", "event_time": 1_531_420_600,
+               "event": event})
+        .to_string()
+        .into_bytes()
+    }
+
+    fn events(event: Value) -> Vec<Event> {
+        match decode(&callback(event.clone())).unwrap() {
+            Some(Request::Event { events, .. }) => events,
+            other => panic!("{event}: {other:?}"),
+        }
+    }
+
+    fn kind(event: Value) -> Option<EventKind> {
+        events(event).into_iter().next().map(|e| e.kind)
+    }
+
+    #[test]
+    fn challenges_and_other_requests() {
+        let challenge = json!({"type": "url_verification", "token": "t", "challenge": "abc"});
+        assert_eq!(
+            decode(challenge.to_string().as_bytes()).unwrap(),
+            Some(Request::UrlVerification {
+                challenge: "abc".into()
+            })
+        );
+        let other = json!({"type": "app_rate_limited", "team_id": "T1"});
+        assert_eq!(decode(other.to_string().as_bytes()).unwrap(), None);
+    }
+
+    #[test]
+    fn a_message_with_markup_is_read_whole() {
+        // The `message` event of the Events API reference, with markup.
+        let event = json!({"type": "message", "channel": "C2147483705", "user": "U2147483697",
+            "text": "Hello <@U0G9QF9C6> and <!subteam^SAZ94GDB8>, <!here>: see <https://example.com/a|this> or <#C1|general>",
+            "ts": "1355517523.000005", "thread_ts": "1355517500.000001",
+            "files": [{"id": "F1", "name": "notes.txt", "url_private": "https://files.slack.com/notes.txt"}]});
+        let decoded = events(event);
+        assert_eq!(decoded.len(), 1);
+        let e = &decoded[0];
+        assert_eq!(
+            (&*e.server_id, e.id.as_deref(), e.at.as_second(), e.platform),
+            ("T1", Some("slack:Ev1"), 1_531_420_600, Platform::Slack)
+        );
+        let EventKind::MessageCreated(m) = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (m.id.as_str(), m.channel_id.as_str(), m.author.id.as_str()),
+            ("1355517523.000005", "C2147483705", "U2147483697")
+        );
+        assert!(!m.author.is_bot);
+        assert_eq!(
+            m.mentions,
+            Mentions {
+                user_ids: vec!["U0G9QF9C6".into()],
+                usernames: vec![],
+                role_ids: vec!["SAZ94GDB8".into()],
+                everyone: true
+            }
+        );
+        assert_eq!(m.links, ["https://example.com/a"]);
+        assert_eq!(m.reply_to.as_deref(), Some("1355517500.000001"));
+        assert_eq!(m.attachments[0].file_name.as_deref(), Some("notes.txt"));
+    }
+
+    #[test]
+    fn subtypes_bots_edits_and_deletes() {
+        let bot = json!({"type": "message", "subtype": "bot_message", "channel": "C1",
+                         "bot_id": "B1", "text": "beep", "ts": "1.1"});
+        assert!(
+            matches!(kind(bot), Some(EventKind::MessageCreated(m)) if m.author.is_bot && m.author.id == "B1")
+        );
+        let app = json!({"type": "message", "channel": "C1", "user": "U1", "bot_id": "B1",
+                         "text": "x", "ts": "1.2"});
+        assert!(
+            matches!(kind(app), Some(EventKind::MessageCreated(m)) if m.author.is_bot && m.author.id == "U1")
+        );
+        // Slack's `message_changed` example.
+        let changed = json!({"type": "message", "subtype": "message_changed", "hidden": true,
+            "channel": "C1", "ts": "1358878755.000001", "event_ts": "1358878755.000001",
+            "message": {"type": "message", "user": "U1", "text": "Hello, world!",
+                        "ts": "1358878749.000002", "edited": {"user": "U1", "ts": "1358878755.000001"}}});
+        assert!(matches!(kind(changed), Some(EventKind::MessageEdited(m))
+            if m.channel_id == "C1" && m.id == "1358878749.000002" && m.content.as_deref() == Some("Hello, world!")));
+        let deleted = json!({"type": "message", "subtype": "message_deleted", "hidden": true,
+            "channel": "C1", "ts": "1358878755.000001", "deleted_ts": "1358878749.000002"});
+        assert_eq!(
+            kind(deleted),
+            Some(EventKind::MessageDeleted {
+                channel_id: "C1".into(),
+                message_id: "1358878749.000002".into()
+            })
+        );
+        for ignored in [
+            json!({"type": "message", "channel": "C1", "user": "U1", "subtype": "channel_join", "ts": "1.3"}),
+            json!({"type": "reaction_added", "user": "U1"}),
+        ] {
+            assert_eq!(kind(ignored.clone()), None, "{ignored}");
+        }
+    }
+
+    #[test]
+    fn joins_of_a_channel_and_of_the_workspace() {
+        let joined = json!({"type": "member_joined_channel", "user": "U2", "channel": "C1",
+                            "channel_type": "C", "team": "T1"});
+        assert!(matches!(kind(joined), Some(EventKind::MemberJoined(m))
+            if m.member.id == "U2" && m.channel_id.as_deref() == Some("C1")));
+        let team =
+            json!({"type": "team_join", "user": {"id": "U3", "is_bot": true, "real_name": "Bot"}});
+        assert!(matches!(kind(team), Some(EventKind::MemberJoined(m))
+            if m.member.is_bot && m.channel_id.is_none()));
+    }
+
+    #[test]
+    fn missing_fields_are_refused() {
+        for (event, field) in [
+            (
+                json!({"type": "message", "user": "U1", "ts": "1.1"}),
+                "channel",
+            ),
+            (
+                json!({"type": "message", "channel": "C1", "user": "U1"}),
+                "ts",
+            ),
+            (
+                json!({"type": "message", "channel": "C1", "ts": "1.1"}),
+                "user",
+            ),
+            (
+                json!({"type": "message", "subtype": "message_changed", "channel": "C1"}),
+                "message",
+            ),
+            (
+                json!({"type": "message", "subtype": "message_deleted", "channel": "C1"}),
+                "deleted_ts",
+            ),
+            (
+                json!({"type": "member_joined_channel", "user": "U1"}),
+                "channel",
+            ),
+        ] {
+            let err = decode(&callback(event.clone())).unwrap_err();
+            assert!(err.to_string().contains(field), "{event}: {err}");
+        }
+        let no_id =
+            json!({"type": "event_callback", "team_id": "T1", "event_time": 1, "event": {}});
+        let err = decode(no_id.to_string().as_bytes()).unwrap_err();
+        assert!(err.to_string().contains("event_id"), "{err}");
+    }
+}

@@ -1,0 +1,224 @@
+//! One event path (issue #25): what members do on any platform, decoded into
+//! one platform-neutral model and handed to every consumer.
+//!
+//! Three layers, each ignorant of the others' insides:
+//!
+//! - **transports** ([`crate::receive`]): the Discord gateway session, the
+//!   Telegram poller, the `/hooks` endpoints. They keep connections alive,
+//!   verify what the platforms post, remember offsets, and hand raw payloads
+//!   to the decoders;
+//! - **decoding** ([`decode`]): pure functions from each platform's payloads
+//!   (twilight-model's types for Discord, typed structs for Slack's Events
+//!   API and Telegram's Bot API) into [`Event`]s. A required field missing
+//!   is an error for that payload alone, never a silent zero or empty id;
+//! - **consumers** ([`fanout`]): the activity counts
+//!   ([`crate::activity::events`]) and, later, the automation layer. Each has
+//!   its own bounded queue and task, so one that falls behind never blocks
+//!   the transport or the others; what a full queue drops is counted per
+//!   consumer and shown in onboarding.
+//!
+//! The model keeps ids as strings, like the rest of the daemon, and says
+//! only what the platforms say: `content` is `None` when the platform did not
+//! give the text (Discord without the message-content intent), never a guess.
+//! New kinds (interactions, audit log entries) are added as variants of
+//! [`EventKind`], which is `#[non_exhaustive]` so consumers keep a `_` arm.
+
+pub mod decode;
+pub mod fanout;
+
+use std::sync::Arc;
+
+use modctl_types::{Platform, Timestamp};
+
+pub use fanout::{Consumer, Fanout};
+
+/// Something that happened on a server, as the platform told it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The platform it came from.
+    pub platform: Platform,
+    /// The server (Discord guild, Slack workspace, Telegram group) it
+    /// happened in. A Telegram decoder gives the chat id; the transport
+    /// routes it to the group's server id before publishing.
+    pub server_id: Arc<str>,
+    /// When it happened: the platform's time where it gives one (Slack's
+    /// `event_time`, Telegram's `date`/`edit_date`), else when the daemon
+    /// received it (Discord's gateway dispatches).
+    pub at: Timestamp,
+    /// A key that is the same each time the platform delivers this event
+    /// again and differs between events (Slack's `event_id`, a Telegram or
+    /// Discord message id with what happened to it), so a consumer counts or
+    /// acts once per event; `None` when the platform gives nothing stable
+    /// (Discord's joins, leaves and voice states).
+    pub id: Option<String>,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum EventKind {
+    /// A message was posted.
+    MessageCreated(Message),
+    /// A message was edited: its new version. Consumers that need the
+    /// previous content keep it themselves (the platforms do not all send it).
+    MessageEdited(Message),
+    /// A message was deleted (a bulk delete is one event per message).
+    MessageDeleted {
+        /// Where it was.
+        channel_id: String,
+        /// The platform's id of the message.
+        message_id: String,
+    },
+    /// A member joined the server, or (Slack `member_joined_channel`) a
+    /// channel of it.
+    MemberJoined(Membership),
+    /// A member left the server (or was removed).
+    MemberLeft(Membership),
+    /// A member's voice state changed (Discord): in a voice channel, or in
+    /// none.
+    VoiceChanged(VoiceState),
+    /// Who is in voice now, as a guild becomes available at the start of a
+    /// gateway session (Discord `GUILD_CREATE`); bots left out.
+    VoiceSnapshot(Vec<VoiceState>),
+    /// Discord's native AutoMod acted on a member
+    /// (`AUTO_MODERATION_ACTION_EXECUTION`).
+    AutoModAction(AutoModAction),
+}
+
+/// A message, as the platform gave it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Message {
+    /// The platform's id of the message (Discord snowflake, Slack `ts`,
+    /// Telegram `message_id`).
+    pub id: String,
+    /// The channel it is in (Telegram: the forum topic when the message is in
+    /// one, else the group).
+    pub channel_id: String,
+    /// Who wrote it.
+    pub author: Author,
+    /// Its text; `None` when the platform did not give any (Discord without
+    /// the message-content intent sends `""`, which cannot be told from a
+    /// message without text: both are `None`).
+    pub content: Option<String>,
+    /// Links the platform gives apart from the text (Telegram `url` and
+    /// `text_link` entities, Slack's `<url|label>` markup); links written in
+    /// plain text without such markup are for the consumer to find.
+    pub links: Vec<String>,
+    /// Who and what it mentions.
+    pub mentions: Mentions,
+    /// Files attached to it.
+    pub attachments: Vec<Attachment>,
+    /// The message it replies to, or the thread it is in, when the platform
+    /// says (Discord `message_reference`, Slack `thread_ts`, Telegram
+    /// `reply_to_message`).
+    pub reply_to: Option<String>,
+}
+
+/// A message's author.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Author {
+    /// The platform's user id (Slack: the `bot_id` for a bot without a user).
+    pub id: String,
+    /// A bot, an app, or a webhook: never a member's own words.
+    pub is_bot: bool,
+    /// The member's role ids where the payload carries them (Discord's
+    /// `member.roles`); empty elsewhere.
+    pub role_ids: Vec<String>,
+    /// The name shown, when the payload gives one.
+    pub display_name: Option<String>,
+}
+
+/// What a message mentions.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Mentions {
+    /// Users, by id.
+    pub user_ids: Vec<String>,
+    /// Users the platform names without an id (Telegram `@username`).
+    pub usernames: Vec<String>,
+    /// Roles or user groups, by id (Discord roles, Slack `<!subteam^ID>`).
+    pub role_ids: Vec<String>,
+    /// `@everyone`, `@here`, Slack's `<!channel>`.
+    pub everyone: bool,
+}
+
+/// A file attached to a message.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Attachment {
+    /// Its name, when given (Telegram photos have none).
+    pub file_name: Option<String>,
+    /// Where to fetch it, when the platform gives a URL (Telegram gives a
+    /// file id instead).
+    pub url: Option<String>,
+}
+
+/// A member joining or leaving.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Membership {
+    /// The member.
+    pub member: MemberRef,
+    /// The channel, when the platform reports joining a channel rather than
+    /// the server (Slack `member_joined_channel`).
+    pub channel_id: Option<String>,
+}
+
+/// A member, as far as an event names them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberRef {
+    /// The platform's user id.
+    pub id: String,
+    /// A bot or app account.
+    pub is_bot: bool,
+    /// The name shown, when the payload gives one.
+    pub display_name: Option<String>,
+}
+
+/// A member's voice state: in `channel_id`, or in no voice channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoiceState {
+    /// The member.
+    pub user_id: String,
+    /// The voice channel, `None` when they left voice.
+    pub channel_id: Option<String>,
+}
+
+/// Discord's native AutoMod acting on a member's message or profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoModAction {
+    /// The rule that triggered.
+    pub rule_id: String,
+    /// The rule's trigger type (Discord's number: 1 keyword, 3 spam,
+    /// 4 keyword preset, 5 mention spam, 6 member profile).
+    pub trigger_type: u8,
+    /// The action taken (Discord's number: 1 block message, 2 send alert,
+    /// 3 timeout, 4 block member interaction).
+    pub action_type: u8,
+    /// The member.
+    pub user_id: String,
+    /// Where, when it was a message.
+    pub channel_id: Option<String>,
+    /// The message, unless it was blocked (a blocked message never exists).
+    pub message_id: Option<String>,
+    /// The keyword or pattern that matched, when given.
+    pub matched_keyword: Option<String>,
+    /// The text that matched it (empty without the message-content intent:
+    /// `None`).
+    pub matched_content: Option<String>,
+    /// The whole text the member tried to send (`None` likewise).
+    pub content: Option<String>,
+}
+
+impl Event {
+    /// The same event for another server id (a Telegram chat routed to its
+    /// group's server).
+    pub fn for_server(mut self, server_id: Arc<str>) -> Event {
+        self.server_id = server_id;
+        self
+    }
+}
+
+/// `Some(text)` unless it is empty: the platforms send `""` for "no text".
+pub(crate) fn non_empty(text: String) -> Option<String> {
+    (!text.is_empty()).then_some(text)
+}
