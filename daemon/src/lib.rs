@@ -44,6 +44,7 @@ pub mod activity;
 pub mod api;
 pub mod api_key;
 pub mod auth;
+pub mod automation;
 pub mod client_address;
 pub mod clock;
 pub mod config;
@@ -151,6 +152,9 @@ pub struct AppState {
     pub activity_budget: activity::budget::BatchBudget,
     /// The sessions receiving activity from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
+    /// Each server's automod, compiled once per config revision (see
+    /// [`automation::automod`]).
+    pub automod: Arc<automation::automod::Compiled>,
 }
 
 impl AppState {
@@ -183,6 +187,7 @@ impl AppState {
                 std::sync::Arc::new(move |event| activity.record(event)),
                 true,
             ),
+            automod: Arc::default(),
         }
     }
 
