@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
+            [CompletionResult]::new('automod', 'automod', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
             [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
@@ -583,6 +584,52 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;cases;help;help' {
             break
         }
+        'modctl;automod' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'modctl;automod;test' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The author''s user id')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'The channel it is sent in (tries automod.exempt_channel_ids)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'A role of the author (tries automod.exempt_role_ids); repeat for several')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;automod;help' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'modctl;automod;help;test' {
+            break
+        }
+        'modctl;automod;help;help' {
+            break
+        }
         'modctl;snapshot' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
@@ -993,6 +1040,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
             [CompletionResult]::new('cases', 'cases', [CompletionResultType]::ParameterValue, 'List, show and export cases')
+            [CompletionResult]::new('automod', 'automod', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters')
             [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels')
             [CompletionResult]::new('webhooks', 'webhooks', [CompletionResultType]::ParameterValue, 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret')
             [CompletionResult]::new('onboarding', 'onboarding', [CompletionResultType]::ParameterValue, 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)')
@@ -1094,6 +1142,13 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;cases;export' {
+            break
+        }
+        'modctl;help;automod' {
+            [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            break
+        }
+        'modctl;help;automod;test' {
             break
         }
         'modctl;help;snapshot' {

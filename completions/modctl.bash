@@ -22,6 +22,9 @@ _modctl() {
             modctl,activity)
                 cmd="modctl__subcmd__activity"
                 ;;
+            modctl,automod)
+                cmd="modctl__subcmd__automod"
+                ;;
             modctl,cases)
                 cmd="modctl__subcmd__cases"
                 ;;
@@ -66,6 +69,18 @@ _modctl() {
                 ;;
             modctl,whoami)
                 cmd="modctl__subcmd__whoami"
+                ;;
+            modctl__subcmd__automod,help)
+                cmd="modctl__subcmd__automod__subcmd__help"
+                ;;
+            modctl__subcmd__automod,test)
+                cmd="modctl__subcmd__automod__subcmd__test"
+                ;;
+            modctl__subcmd__automod__subcmd__help,help)
+                cmd="modctl__subcmd__automod__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__automod__subcmd__help,test)
+                cmd="modctl__subcmd__automod__subcmd__help__subcmd__test"
                 ;;
             modctl__subcmd__cases,export)
                 cmd="modctl__subcmd__cases__subcmd__export"
@@ -157,6 +172,9 @@ _modctl() {
             modctl__subcmd__help,activity)
                 cmd="modctl__subcmd__help__subcmd__activity"
                 ;;
+            modctl__subcmd__help,automod)
+                cmd="modctl__subcmd__help__subcmd__automod"
+                ;;
             modctl__subcmd__help,cases)
                 cmd="modctl__subcmd__help__subcmd__cases"
                 ;;
@@ -201,6 +219,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,whoami)
                 cmd="modctl__subcmd__help__subcmd__whoami"
+                ;;
+            modctl__subcmd__help__subcmd__automod,test)
+                cmd="modctl__subcmd__help__subcmd__automod__subcmd__test"
                 ;;
             modctl__subcmd__help__subcmd__cases,export)
                 cmd="modctl__subcmd__help__subcmd__cases__subcmd__export"
@@ -422,7 +443,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,6 +542,120 @@ _modctl() {
                     return 0
                     ;;
                 --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod__subcmd__help)
+            opts="test help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod__subcmd__test)
+            opts="-h -V --user --channel --role --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1290,7 +1425,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases snapshot webhooks onboarding insights activity strikes jails completions help"
+            opts="login logout profile whoami servers config action cases automod snapshot webhooks onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1320,6 +1455,34 @@ _modctl() {
         modctl__subcmd__help__subcmd__activity)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__automod)
+            opts="test"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__automod__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
+            cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
@@ -529,6 +530,47 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;cases;help;help'= {
         }
+        &'modctl;automod'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;automod;test'= {
+            cand --user 'The author''s user id'
+            cand --channel 'The channel it is sent in (tries automod.exempt_channel_ids)'
+            cand --role 'A role of the author (tries automod.exempt_role_ids); repeat for several'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;automod;help'= {
+            cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;automod;help;test'= {
+        }
+        &'modctl;automod;help;help'= {
+        }
         &'modctl;snapshot'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -903,6 +945,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
             cand cases 'List, show and export cases'
+            cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
@@ -979,6 +1022,11 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;cases;show'= {
         }
         &'modctl;help;cases;export'= {
+        }
+        &'modctl;help;automod'= {
+            cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+        }
+        &'modctl;help;automod;test'= {
         }
         &'modctl;help;snapshot'= {
             cand capture 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)'

@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands::action::ActionArgs;
+use crate::commands::automod::AutomodCommand;
 use crate::commands::cases::{CasesCommand, Layout};
 use crate::commands::insights::InsightsArgs;
 use crate::commands::profile::ProfileCommand;
@@ -125,6 +126,9 @@ pub enum Command {
     /// List, show and export cases
     #[command(subcommand)]
     Cases(CasesCommand),
+    /// Try a message against the server's automod filters
+    #[command(subcommand)]
+    Automod(AutomodCommand),
     /// Capture, list, show and diff structure snapshots; restore a nuked server's roles and channels
     #[command(subcommand)]
     Snapshot(SnapshotCommand),

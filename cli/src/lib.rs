@@ -139,6 +139,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Config(command) => commands::config::run(&context, command).await,
         Command::Action(args) => commands::action::run(&context, args).await,
         Command::Cases(command) => ok(commands::cases::run(&context, command).await),
+        Command::Automod(command) => ok(commands::automod::run(&context, command).await),
         Command::Snapshot(command) => commands::snapshot::run(&context, command).await,
         Command::Webhooks(command) => commands::webhooks::run(&context, command).await,
         Command::Insights(args) => ok(commands::insights::moderation(&context, args).await),

@@ -13,7 +13,7 @@
 //!
 //! - the per-command flag tables ([`ACTION`], [`CASES`], [`AUDIT`],
 //!   [`CLONE`], [`SNAPSHOT_ID`], [`SNAPSHOT_QUERY`], [`RESTORE`],
-//!   [`DELIVERIES`]): the error's `field`, where the message names it (at
+//!   [`DELIVERIES`], [`AUTOMOD_TEST`]): the error's `field`, where the message names it (at
 //!   its start, or quoted), becomes the flag; numbers of a field measured in
 //!   minutes are written as the durations `--duration` takes;
 //! - [`API_TAILS`]: an API pointer at the end of a message, cut (the hint
@@ -90,6 +90,14 @@ pub const DELIVERIES: &[Flag] = &[
     flag("state", "--state"),
     flag("kind", "--kind"),
     flag("before", "--before"),
+];
+
+/// `modctl automod test`: the body's fields.
+pub const AUTOMOD_TEST: &[Flag] = &[
+    flag("text", "TEXT"),
+    flag("user_id", "--user"),
+    flag("channel_id", "--channel"),
+    flag("role_ids", "--role"),
 ];
 
 /// The tails of daemon messages that point at an API endpoint, cut from

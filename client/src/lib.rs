@@ -24,6 +24,7 @@
 //!
 //! Models tolerate fields added within v1: unknown fields are ignored.
 
+mod automod;
 pub mod client;
 mod config;
 pub mod error;

@@ -47,6 +47,7 @@ pub mod activity;
 pub mod api;
 pub mod api_key;
 pub mod auth;
+pub mod automation;
 pub mod client_address;
 pub mod clock;
 pub mod config;
@@ -158,6 +159,9 @@ pub struct AppState {
     pub events: events::Fanout,
     /// The sessions receiving events from the platforms (see [`receive`]).
     pub receivers: receive::Receivers,
+    /// Each server's automod, compiled once per config revision (see
+    /// [`automation::automod`]).
+    pub automod: Arc<automation::automod::Compiled>,
 }
 
 impl AppState {
@@ -192,6 +196,7 @@ impl AppState {
             activity_budget: activity::budget::BatchBudget::default(),
             receivers: receive::Receivers::new(events.clone(), true),
             events,
+            automod: Arc::default(),
         }
     }
 

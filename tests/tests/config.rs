@@ -74,6 +74,26 @@ async fn every_section_rejects_bad_values_with_the_exact_error() {
             "automod.links.allow[0]: `not a domain` is not a domain name such as `example.com`",
         ),
         (
+            SectionName::Automod,
+            json!({"caps": {"min_letters": 0}}),
+            "automod.caps.min_letters: must be between 1 and 200",
+        ),
+        (
+            SectionName::Automod,
+            json!({"duplicates": {"window_seconds": 4}}),
+            "automod.duplicates.window_seconds: must be between 5 and 3600",
+        ),
+        (
+            SectionName::Automod,
+            json!({"exempt_channel_ids": ["200000000000000001", "general"]}),
+            "automod.exempt_channel_ids[1]: `general` is not a discord channel id: expected a snowflake of 17 to 20 digits",
+        ),
+        (
+            SectionName::Automod,
+            json!({"exempt_role_ids": ["S0123ABCD"]}),
+            "automod.exempt_role_ids[0]: `S0123ABCD` is a slack user group id; discord expects a snowflake of 17 to 20 digits",
+        ),
+        (
             SectionName::Logging,
             json!({"moderation": "general"}),
             "logging.moderation: `general` is not a discord channel id: expected a snowflake of 17 to 20 digits",

@@ -8,6 +8,7 @@
 mod actions;
 mod activity;
 mod auth;
+mod automod;
 mod cases;
 mod config;
 mod demo;

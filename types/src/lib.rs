@@ -7,6 +7,8 @@
 //! Modules:
 //! - [`activity`]: community activity events (messages, voice, joins).
 //! - [`auth`]: API keys as the caller sees them (`GET /me`), scopes and plans.
+//! - [`automod`]: the automod filters by name, their hits, and the body and
+//!   answer of `POST /servers/{id}/automod/test`.
 //! - [`moderation`]: actions, cases, strikes and jails.
 //! - [`servers`]: claimed servers and the platforms they live on.
 //! - [`config`]: the moderation config sections, their validation, the export
@@ -26,6 +28,7 @@
 
 pub mod activity;
 pub mod auth;
+pub mod automod;
 pub mod config;
 pub mod error;
 pub mod meta;

@@ -2,6 +2,7 @@
 //! SDK and prints, and pure `render_*` functions that turn data into text.
 
 pub mod action;
+pub mod automod;
 pub mod cases;
 pub mod chart;
 pub mod completions;

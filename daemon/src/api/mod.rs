@@ -10,6 +10,7 @@
 //! added with a plain `.route(...)` would be missing from the document.
 
 mod actions;
+mod automod;
 mod config;
 mod health;
 mod insights;
@@ -48,6 +49,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::show))
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
+        .routes(routes!(automod::test))
         .routes(routes!(snapshots::show, snapshots::capture))
         .routes(routes!(restore::restore))
         .routes(routes!(restore::show))

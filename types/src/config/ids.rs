@@ -71,6 +71,21 @@ fn is_distinctly_of(platform: Platform, kind: IdKind, id: &str) -> bool {
     kind.check(platform, id).is_ok() && (platform != Platform::Telegram || id.starts_with('-'))
 }
 
+/// Calls `f` with each id of a list as a slot of its own (`path[i]`); the
+/// kept ones go back in order, a slot set to `None` is removed.
+fn visit_list(
+    path: &str,
+    kind: IdKind,
+    list: &mut Vec<String>,
+    f: &mut impl FnMut(&str, IdKind, &mut Option<String>),
+) {
+    for (i, id) in std::mem::take(list).into_iter().enumerate() {
+        let mut slot = Some(id);
+        f(&format!("{path}[{i}]"), kind, &mut slot);
+        list.extend(slot);
+    }
+}
+
 impl Sections {
     /// Every role and channel id the config names, with its path (e.g.
     /// `jail.role_id`), for checking them against what the platform has.
@@ -115,6 +130,19 @@ impl Sections {
             IdKind::Channel,
             &mut self.jail.channel_id,
         );
+        let automod = &mut self.automod;
+        visit_list(
+            "automod.exempt_role_ids",
+            IdKind::Role,
+            &mut automod.exempt_role_ids,
+            &mut f,
+        );
+        visit_list(
+            "automod.exempt_channel_ids",
+            IdKind::Channel,
+            &mut automod.exempt_channel_ids,
+            &mut f,
+        );
         for (name, slot) in self.logging.channels_mut() {
             f(&format!("logging.{name}"), IdKind::Channel, slot);
         }
@@ -124,17 +152,12 @@ impl Sections {
             IdKind::Channel,
             &mut welcome.channel_id,
         );
-        // Each auto-role is a slot of its own; the kept ones go back in order.
-        let auto_roles = std::mem::take(&mut welcome.auto_role_ids);
-        for (i, role) in auto_roles.into_iter().enumerate() {
-            let mut slot = Some(role);
-            f(
-                &format!("welcome.auto_role_ids[{i}]"),
-                IdKind::Role,
-                &mut slot,
-            );
-            welcome.auto_role_ids.extend(slot);
-        }
+        visit_list(
+            "welcome.auto_role_ids",
+            IdKind::Role,
+            &mut welcome.auto_role_ids,
+            &mut f,
+        );
         f(
             "welcome.verified_role_id",
             IdKind::Role,
@@ -274,6 +297,8 @@ mod tests {
         config.general.modlog_channel_id = Some("C0123ABCD".into());
         config.jail.role_id = Some(DISCORD_ID.into());
         config.jail.channel_id = Some("-1001234567890".into());
+        config.automod.exempt_role_ids = vec![DISCORD_ID.into(), "S0123ABCF".into()];
+        config.automod.exempt_channel_ids = vec!["C0123ABCE".into(), "-1001234567890".into()];
         config.logging.moderation = Some(DISCORD_ID.into());
         config.logging.config = Some("G0123ABCD".into());
         config.welcome.channel_id = Some("bad".into());
@@ -297,6 +322,8 @@ mod tests {
             [
                 "jail.role_id",
                 "jail.channel_id",
+                "automod.exempt_role_ids[0]",
+                "automod.exempt_channel_ids[1]",
                 "logging.moderation",
                 "welcome.channel_id",
                 "welcome.auto_role_ids[1]",
@@ -313,6 +340,8 @@ mod tests {
         assert_eq!(config.logging.config.as_deref(), Some("G0123ABCD"));
         assert_eq!(config.logging.moderation, None);
         assert_eq!(config.welcome.auto_role_ids, ["S0123ABCD", "S0123ABCE"]);
+        assert_eq!(config.automod.exempt_role_ids, ["S0123ABCF"]);
+        assert_eq!(config.automod.exempt_channel_ids, ["C0123ABCE"]);
         assert_eq!(config.welcome.verified_role_id, None);
         // Nothing left to drop.
         assert!(config.drop_foreign_ids(Platform::Slack).is_empty());

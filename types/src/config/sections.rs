@@ -242,6 +242,12 @@ pub struct Automod {
     pub caps: CapsFilter,
     /// The same message repeated.
     pub duplicates: DuplicateFilter,
+    /// Roles whose members no filter acts on (additive), at most 50.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub exempt_role_ids: Vec<String>,
+    /// Channels where no filter acts (additive), at most 50.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub exempt_channel_ids: Vec<String>,
 }
 
 /// Defines a filter without a list; each has its own default threshold, so a
@@ -278,14 +284,64 @@ filter!(
     /// The mention-spam filter.
     MentionFilter, threshold = 5, 2..=50, "Mentions in one message before it triggers (2 to 50)."
 );
-filter!(
-    /// The capitals filter.
-    CapsFilter, threshold = 70, 50..=100, "Percent of capital letters that triggers it (50 to 100)."
-);
-filter!(
-    /// The duplicate-message filter.
-    DuplicateFilter, threshold = 3, 2..=20, "Identical messages in a row that trigger it (2 to 20)."
-);
+
+/// The capitals filter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct CapsFilter {
+    /// Whether the filter runs.
+    pub enabled: bool,
+    /// What it does when it triggers.
+    pub action: FilterAction,
+    /// Percent of capital letters that triggers it (50 to 100).
+    #[cfg_attr(feature = "openapi", schema(minimum = 50, maximum = 100))]
+    pub threshold: u32,
+    /// Letters a message needs before the filter looks at it, so a short
+    /// "OK" is not shouting (additive; 1 to 200).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 200))]
+    pub min_letters: u32,
+}
+
+impl Default for CapsFilter {
+    fn default() -> Self {
+        CapsFilter {
+            enabled: false,
+            action: FilterAction::Delete,
+            threshold: 70,
+            min_letters: 8,
+        }
+    }
+}
+
+/// The duplicate-message filter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct DuplicateFilter {
+    /// Whether the filter runs.
+    pub enabled: bool,
+    /// What it does when it triggers.
+    pub action: FilterAction,
+    /// Identical messages in a row that trigger it (2 to 20).
+    #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 20))]
+    pub threshold: u32,
+    /// Seconds from the first of the identical messages within which the
+    /// rest must come (additive; 5 to 3600).
+    #[cfg_attr(feature = "openapi", schema(minimum = 5, maximum = 3600))]
+    pub window_seconds: u32,
+}
+
+impl Default for DuplicateFilter {
+    fn default() -> Self {
+        DuplicateFilter {
+            enabled: false,
+            action: FilterAction::Delete,
+            threshold: 3,
+            window_seconds: 60,
+        }
+    }
+}
 
 /// The blocked-words filter.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

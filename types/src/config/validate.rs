@@ -277,12 +277,27 @@ impl Sections {
             50,
         );
         c.range("automod.caps.threshold", a.caps.threshold, 50, 100);
+        c.range("automod.caps.min_letters", a.caps.min_letters, 1, 200);
         c.range(
             "automod.duplicates.threshold",
             a.duplicates.threshold,
             2,
             20,
         );
+        c.range(
+            "automod.duplicates.window_seconds",
+            a.duplicates.window_seconds,
+            5,
+            3600,
+        );
+        c.list("automod.exempt_role_ids", &a.exempt_role_ids, 50);
+        for (i, role) in a.exempt_role_ids.iter().enumerate() {
+            c.role(&format!("automod.exempt_role_ids[{i}]"), Some(role));
+        }
+        c.list("automod.exempt_channel_ids", &a.exempt_channel_ids, 50);
+        for (i, channel) in a.exempt_channel_ids.iter().enumerate() {
+            c.channel(&format!("automod.exempt_channel_ids[{i}]"), Some(channel));
+        }
     }
 
     fn check_logging(&self, c: &mut Check) {

@@ -1,10 +1,12 @@
 //! The Discord gateway as a source of events: `GET /gateway/bot`, which says
-//! where the gateway is. The session itself (heartbeats, identify, resume,
+//! where the gateway is, and the application's flags, which say whether the
+//! message-content intent may be asked for. The session itself (heartbeats, identify, resume,
 //! reconnect) is twilight-gateway's, run by [`crate::receive::gateway`]; its
 //! dispatches are decoded by [`crate::events::decode::discord`].
 
 use async_trait::async_trait;
 use reqwest::Method;
+use serde::Deserialize;
 
 use super::Discord;
 use crate::platform::PlatformResult;

@@ -1,0 +1,225 @@
+//! Invite links to other communities, and links outside the allow-list.
+//!
+//! Invites are found by their fixed prefixes (one small automaton); other
+//! links by `linkify`, run only on text that could hold one (a `.` or a
+//! `:`). A link's host is allowed when it or a domain above it is in the
+//! list (`example.com` allows `cdn.example.com`, not `notexample.com`).
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use linkify::{LinkFinder, LinkKind};
+
+/// Where an invite's code begins, per platform. The code is what follows,
+/// up to the first character no invite code has.
+const INVITE_PREFIXES: [&str; 8] = [
+    "discord.gg/",
+    "discord.com/invite/",
+    "discordapp.com/invite/",
+    "t.me/+",
+    "t.me/joinchat/",
+    "telegram.me/+",
+    "telegram.me/joinchat/",
+    "join.slack.com/",
+];
+
+/// An invite found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Invite {
+    /// The link from its host on, e.g. `discord.gg/abc`.
+    pub(super) span: Range<usize>,
+    /// Whether it is one of the server's own invites.
+    pub(super) own: bool,
+}
+
+/// The invite finder: the prefixes' automaton.
+#[derive(Debug)]
+pub(super) struct Invites {
+    prefixes: AhoCorasick,
+}
+
+impl Default for Invites {
+    fn default() -> Self {
+        Invites {
+            prefixes: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(INVITE_PREFIXES)
+                .expect("the invite prefixes compile"),
+        }
+    }
+}
+
+impl Invites {
+    /// The invites in `text`; `own` holds the server's own invite codes
+    /// (or whole links, e.g. `discord.gg/ours`), which are allowed.
+    pub(super) fn find(&self, text: &str, own: &[String], into: &mut Vec<Invite>) {
+        for m in self.prefixes.find_iter(text) {
+            // `evildiscord.gg/...` is another host; `www.discord.gg/...` is not.
+            if text[..m.start()]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            {
+                continue;
+            }
+            let code_len = text[m.end()..]
+                .find(|c: char| {
+                    c.is_whitespace() || matches!(c, '>' | ')' | '"' | '\'' | '<' | '|')
+                })
+                .unwrap_or(text.len() - m.end());
+            let code = text[m.end()..m.end() + code_len].trim_end_matches(['.', ',', '!', '?']);
+            if code.is_empty() {
+                continue;
+            }
+            let span = m.start()..m.end() + code.len();
+            let link = &text[span.clone()];
+            let own = own.iter().any(|o| {
+                let o = o
+                    .trim_start_matches("https://")
+                    .trim_start_matches("http://");
+                o == code || o.eq_ignore_ascii_case(link)
+            });
+            into.push(Invite { span, own });
+        }
+    }
+}
+
+/// The link filter's allow-list and finder.
+#[derive(Debug)]
+pub(super) struct Links {
+    allow: HashSet<Box<str>>,
+    finder: LinkFinder,
+}
+
+impl Links {
+    /// Compiles the allow-list (domains, matched without case).
+    pub(super) fn new(allow: &[String]) -> Links {
+        let mut finder = LinkFinder::new();
+        finder.kinds(&[LinkKind::Url]).url_must_have_scheme(false);
+        Links {
+            allow: allow
+                .iter()
+                .map(|d| {
+                    d.trim()
+                        .trim_start_matches("*.")
+                        .trim_matches('.')
+                        .to_ascii_lowercase()
+                        .into()
+                })
+                .collect(),
+            finder,
+        }
+    }
+
+    /// Calls `f` with each link in `text` (its byte range).
+    pub(super) fn each(&self, text: &str, mut f: impl FnMut(Range<usize>)) {
+        if !text.bytes().any(|b| b == b'.' || b == b':') {
+            return;
+        }
+        for link in self.finder.links(text) {
+            f(link.start()..link.end());
+        }
+    }
+
+    /// Whether the link's host, or a domain above it, is allowed.
+    pub(super) fn allowed(&self, link: &str) -> bool {
+        let Some(host) = host(link) else {
+            // Nothing that names a host (e.g. `mailto:`): not a web link.
+            return true;
+        };
+        let host = host.to_ascii_lowercase();
+        let mut rest = host.as_str();
+        loop {
+            if self.allow.contains(rest) {
+                return true;
+            }
+            match rest.split_once('.') {
+                Some((_, above)) if !above.is_empty() => rest = above,
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// The host of a link with or without a scheme: `https://u@Cdn.Example.com:8/x` → `Cdn.Example.com`.
+pub(super) fn host(link: &str) -> Option<&str> {
+    let rest = match link.find("://") {
+        Some(at) => &link[at + 3..],
+        None if link.contains(':') && !link.contains('.') => return None,
+        None => link,
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit('@').next().unwrap_or_default();
+    let host = host
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.');
+    (!host.is_empty()).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invites_of_every_platform_and_the_servers_own() {
+        let own = vec!["ours".to_owned(), "t.me/+OurGroup".to_owned()];
+        #[rustfmt::skip]
+        let cases: &[(&str, &[(&str, bool)])] = &[
+            ("join discord.gg/abc now", &[("discord.gg/abc", false)]),
+            ("https://discord.com/invite/xyz.", &[("discord.com/invite/xyz", false)]),
+            ("DISCORDAPP.COM/invite/Q1", &[("DISCORDAPP.COM/invite/Q1", false)]),
+            ("https://t.me/+AbC_d-e", &[("t.me/+AbC_d-e", false)]),
+            ("t.me/joinchat/AAAA", &[("t.me/joinchat/AAAA", false)]),
+            ("https://join.slack.com/t/ws/shared_invite/zt-1", &[("join.slack.com/t/ws/shared_invite/zt-1", false)]),
+            ("discord.gg/ours and t.me/+OurGroup", &[("discord.gg/ours", true), ("t.me/+OurGroup", true)]),
+            // Not invites: another host, no code, a channel link.
+            ("evildiscord.gg/abc", &[]),
+            ("discord.gg/ alone", &[]),
+            ("t.me/somechannel", &[]),
+        ];
+        let invites = Invites::default();
+        for (text, want) in cases {
+            let mut found = Vec::new();
+            invites.find(text, &own, &mut found);
+            let found: Vec<(&str, bool)> = found
+                .iter()
+                .map(|i| (&text[i.span.clone()], i.own))
+                .collect();
+            assert_eq!(&found, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_domain_allows_its_subdomains_and_nothing_else() {
+        let links = Links::new(&["example.com".to_owned(), "*.docs.rs".to_owned()]);
+        #[rustfmt::skip]
+        let cases = [
+            ("example.com", true),
+            ("https://cdn.example.com/x.png", true),
+            ("http://user@A.Example.COM:8080/path", true),
+            ("notexample.com", false),
+            ("https://example.com.evil.net/", false),
+            ("docs.rs/aho-corasick", true),
+            ("https://evil.net/?next=example.com", false),
+        ];
+        for (link, want) in cases {
+            assert_eq!(links.allowed(link), want, "{link}");
+        }
+    }
+
+    #[test]
+    fn links_are_found_with_and_without_a_scheme() {
+        let links = Links::new(&[]);
+        let text = "see https://a.example/x and b.example.org, or nothing: here";
+        let mut found = Vec::new();
+        links.each(text, |span| found.push(&text[span]));
+        assert_eq!(found, ["https://a.example/x", "b.example.org"]);
+        let mut none = 0;
+        links.each("no links at all", |_| none += 1);
+        assert_eq!(none, 0);
+    }
+}
