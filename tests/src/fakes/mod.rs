@@ -147,6 +147,8 @@ macro_rules! server_methods {
 use server_methods;
 
 #[cfg(test)]
+mod messaging_tests;
+#[cfg(test)]
 mod restore_tests;
 #[cfg(test)]
 mod tests;
