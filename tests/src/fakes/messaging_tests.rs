@@ -635,14 +635,20 @@ async fn slack_limits_posts_per_channel() {
             json!({"channel": channel, "text": "log"}),
         )
     };
-    assert_eq!(post(slack::MODLOG_CHANNEL).await.2["ok"], true);
+    // A burst of POST_BURST, then one per second.
+    for _ in 0..slack::messages::POST_BURST {
+        assert_eq!(post(slack::MODLOG_CHANNEL).await.2["ok"], true);
+    }
     let (status, retry_after, body) = post(slack::MODLOG_CHANNEL).await;
     assert_eq!(
         (status, retry_after.as_deref(), &body["error"]),
         (429, Some("1"), &json!("ratelimited"))
     );
-    assert_eq!(fake.messages(slack::MODLOG_CHANNEL).len(), 1);
-    assert_eq!(fake.rate_limited(), 1);
+    assert_eq!(fake.messages(slack::MODLOG_CHANNEL).len(), 3);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(post(slack::MODLOG_CHANNEL).await.2["ok"], true, "refilled");
+    assert_eq!(post(slack::MODLOG_CHANNEL).await.0, 429, "one a second");
+    assert_eq!(fake.rate_limited(), 2);
     assert_eq!(post("C0OTHER001").await.2["ok"], true, "per channel");
     fake.set_post_limit(10, Duration::from_secs(1));
     assert_eq!(post(slack::MODLOG_CHANNEL).await.2["ok"], true);
@@ -835,5 +841,132 @@ async fn telegram_limits_messages_per_group() {
     fake.start_bot(42);
     for _ in 0..25 {
         assert_eq!(send_to(42).await.0, 200, "private chats are not groups");
+    }
+}
+
+mod gateway_session {
+    //! The fake gateway over a real websocket: 4014 for an intent the
+    //! application lacks, content only for sessions that may read it.
+
+    use std::time::Duration;
+
+    use futures_util::{SinkExt, StreamExt};
+    use serde_json::{Value, json};
+    use tokio_websockets::{ClientBuilder, MaybeTlsStream, Message, WebSocketStream};
+
+    use super::super::discord::gateway::{
+        FakeGateway, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT,
+    };
+    use super::super::discord::{self, TOKEN};
+    use super::{GUILD, USER};
+
+    type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+
+    /// Connects and identifies with `intents`.
+    async fn identify(gateway: &FakeGateway, intents: u64) -> Socket {
+        let uri = gateway.url().parse().unwrap();
+        let (mut socket, _) = ClientBuilder::from_uri(uri).connect().await.unwrap();
+        let hello = next(&mut socket).await.unwrap();
+        assert_eq!(hello["op"], 10);
+        let identify = json!({"op": 2, "d": {"token": TOKEN, "intents": intents,
+            "properties": {"os": "linux", "browser": "t", "device": "t"}}});
+        socket
+            .send(Message::text(identify.to_string()))
+            .await
+            .unwrap();
+        socket
+    }
+
+    /// The next text payload; `Err(code)` when the fake closed instead.
+    async fn next(socket: &mut Socket) -> Result<Value, u16> {
+        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+            .await
+            .expect("the fake gateway answers")
+            .expect("a frame")
+            .expect("a valid frame");
+        if let Some((code, _)) = message.as_close() {
+            return Err(code.into());
+        }
+        Ok(serde_json::from_str(message.as_text().unwrap()).unwrap())
+    }
+
+    /// The next dispatch named `name`.
+    async fn dispatch(socket: &mut Socket, name: &str) -> Value {
+        loop {
+            let payload = next(socket).await.expect("not closed");
+            if payload["t"] == name {
+                return payload["d"].clone();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn message_content_needs_the_intent_and_the_grant() {
+        let gateway = FakeGateway::start(Duration::from_secs(30));
+        let wanted = GUILD_MEMBERS | GUILD_MESSAGES | MESSAGE_CONTENT;
+        let mut refused = identify(&gateway, wanted).await;
+        assert_eq!(next(&mut refused).await, Err(4014));
+        assert_eq!(gateway.closes(), [4014]);
+
+        gateway.set_application_flags(
+            discord::DEFAULT_APPLICATION_FLAGS | discord::GATEWAY_MESSAGE_CONTENT_LIMITED,
+        );
+        let mut reader = identify(&gateway, wanted).await;
+        let ready = dispatch(&mut reader, "READY").await;
+        assert_eq!(
+            ready["application"]["flags"],
+            json!(discord::DEFAULT_APPLICATION_FLAGS | discord::GATEWAY_MESSAGE_CONTENT_LIMITED)
+        );
+        gateway.message_create(
+            GUILD,
+            discord::MODLOG_CHANNEL,
+            "9001",
+            USER,
+            &[],
+            "buy n1tro",
+        );
+        let message = dispatch(&mut reader, "MESSAGE_CREATE").await;
+        assert_eq!(
+            (&message["content"], &message["author"]["id"]),
+            (&json!("buy n1tro"), &json!(USER))
+        );
+        drop(reader);
+
+        // Granted but not asked for: no content.
+        let mut blind = identify(&gateway, GUILD_MEMBERS | GUILD_MESSAGES).await;
+        dispatch(&mut blind, "READY").await;
+        gateway.message_create(
+            GUILD,
+            discord::MODLOG_CHANNEL,
+            "9002",
+            USER,
+            &[],
+            "buy n1tro",
+        );
+        let message = dispatch(&mut blind, "MESSAGE_CREATE").await;
+        assert_eq!(
+            (&message["content"], &message["id"]),
+            (&json!(""), &json!("9002"))
+        );
+        gateway.automod_execution(
+            GUILD,
+            "77",
+            1,
+            USER,
+            discord::MODLOG_CHANNEL,
+            "buy n1tro",
+            Some("n*tro"),
+            "n1tro",
+        );
+        let execution = dispatch(&mut blind, "AUTO_MODERATION_ACTION_EXECUTION").await;
+        assert_eq!(
+            (
+                &execution["rule_id"],
+                &execution["matched_keyword"],
+                &execution["matched_content"]
+            ),
+            (&json!("77"), &json!("n*tro"), &json!(""))
+        );
+        assert_eq!(gateway.closes(), [4014]);
     }
 }

@@ -14,9 +14,9 @@
 //! token (`xoxp-`, [`ADMIN_TOKEN`], [`MEMBER_TOKEN`]) is told from the bot's
 //! (`xoxb-`, [`TOKEN`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
@@ -116,9 +116,10 @@ struct Workspace {
     next_ts: u64,
     /// Numbers the channels and user groups the workspace creates.
     next_id: u64,
-    /// `chat.postMessage` times per channel, for the rate limit.
-    post_times: HashMap<String, VecDeque<Instant>>,
-    post_limit: (usize, Duration),
+    /// `chat.postMessage`'s token bucket per channel, for the rate limit.
+    post_buckets: HashMap<String, messages::Bucket>,
+    /// Burst and refill interval of those buckets.
+    post_limit: (u32, Duration),
     rate_limited: usize,
 }
 
@@ -135,8 +136,8 @@ impl FakeSlack {
             ]),
             next_ts: 1,
             next_id: 0,
-            post_times: HashMap::new(),
-            post_limit: (messages::POST_LIMIT, messages::POST_WINDOW),
+            post_buckets: HashMap::new(),
+            post_limit: (messages::POST_BURST, messages::POST_INTERVAL),
             rate_limited: 0,
         };
         workspace.add_channel(MODLOG_CHANNEL, "mod-log", true);

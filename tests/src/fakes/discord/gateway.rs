@@ -321,6 +321,50 @@ impl FakeGateway {
         );
     }
 
+    /// `MESSAGE_UPDATE` of message `id` by `author` in `channel` of `guild`,
+    /// now reading `content` (emptied if the session may not read it).
+    pub fn message_update(
+        &self,
+        guild: &str,
+        channel: &str,
+        id: &str,
+        author: &str,
+        content: &str,
+    ) {
+        self.dispatch(
+            "MESSAGE_UPDATE",
+            json!({
+                "id": id, "channel_id": channel, "guild_id": guild, "type": 0,
+                "content": content, "mentions": [], "mention_roles": [], "attachments": [],
+                "embeds": [], "edited_timestamp": "2026-01-01T00:01:00.000000+00:00",
+                "author": {"id": author, "username": format!("user-{author}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `GUILD_MEMBER_ADD`: `user` joined `guild` with `roles`.
+    pub fn member_add(&self, guild: &str, user: &str, roles: &[&str]) {
+        self.dispatch(
+            "GUILD_MEMBER_ADD",
+            json!({
+                "guild_id": guild, "roles": roles, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0,
+                "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `GUILD_MEMBER_REMOVE`: `user` left (or was removed from) `guild`.
+    pub fn member_remove(&self, guild: &str, user: &str) {
+        self.dispatch(
+            "GUILD_MEMBER_REMOVE",
+            json!({
+                "guild_id": guild,
+                "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
     /// `MESSAGE_DELETE` of message `id` in `channel` of `guild`.
     pub fn message_delete(&self, guild: &str, channel: &str, id: &str) {
         self.dispatch(

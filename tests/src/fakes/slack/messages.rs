@@ -5,11 +5,13 @@
 //!   `text` or `blocks` must be given (`no_text`); `text` and `blocks` are
 //!   kept per channel. Rate limit (api.slack.com/docs/rate-limits,
 //!   "Posting messages": "1 per second", "Short bursts >1 allowed", per
-//!   channel): at most [`POST_LIMIT`] posts per channel in any
-//!   [`POST_WINDOW`] (tests may allow bursts, [`FakeSlack::set_post_limit`]);
-//!   beyond it HTTP `429` with `Retry-After` (whole seconds) and
-//!   `{"ok": false, "error": "ratelimited"}`, nothing posted, and counted
-//!   ([`FakeSlack::rate_limited`]).
+//!   channel; chat.postMessage "generally allows posting one message per
+//!   second per channel"): a token bucket per channel refilled with one
+//!   post per [`POST_INTERVAL`] and holding at most [`POST_BURST`] (Slack
+//!   gives no burst figure: the fake's choice, [`FakeSlack::set_post_limit`]
+//!   changes it); beyond it HTTP `429` with `Retry-After` (whole seconds)
+//!   and `{"ok": false, "error": "ratelimited"}`, nothing posted, and
+//!   counted ([`FakeSlack::rate_limited`]).
 //! - `chat.delete` (reference, "chat.delete": "When used with a typical
 //!   user token, may only delete messages posted by that user. When used
 //!   with an admin user's user token, may delete most messages posted in a
@@ -34,10 +36,45 @@ use serde_json::{Map, Value, json};
 use super::{BOT, Caller, FakeSlack, SlackChannel, Workspace, failure, success, text};
 use crate::fakes::server::Reply;
 
-/// Posts per channel per [`POST_WINDOW`] (Slack: "1 per second").
-pub const POST_LIMIT: usize = 1;
-/// See [`POST_LIMIT`].
-pub const POST_WINDOW: Duration = Duration::from_secs(1);
+/// One post per channel per `POST_INTERVAL` in the long run (Slack: "1
+/// per second").
+pub const POST_INTERVAL: Duration = Duration::from_secs(1);
+/// The longest burst of posts to one channel (Slack: "Short bursts >1
+/// allowed", no figure).
+pub const POST_BURST: u32 = 3;
+
+/// A channel's token bucket: posts it may make now, as of `at`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    /// Takes a post at `now` from a bucket of `burst` refilled every
+    /// `interval`; `Err(wait)` until the next post when it is empty.
+    fn take(
+        bucket: Option<Bucket>,
+        now: Instant,
+        burst: u32,
+        interval: Duration,
+    ) -> Result<Bucket, (Bucket, Duration)> {
+        let mut bucket = bucket.unwrap_or(Bucket {
+            tokens: f64::from(burst),
+            at: now,
+        });
+        let refilled = now.duration_since(bucket.at).as_secs_f64() / interval.as_secs_f64();
+        bucket.tokens = (bucket.tokens + refilled).min(f64::from(burst));
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(bucket)
+        } else {
+            let wait = interval.mul_f64(1.0 - bucket.tokens);
+            Err((bucket, wait))
+        }
+    }
+}
 
 /// A message in a channel.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,20 +153,20 @@ impl Workspace {
             Ok(text) => text,
             Err(reply) => return reply,
         };
-        let now = Instant::now();
-        let (limit, window) = self.post_limit;
-        let sent = self.post_times.entry(id.clone()).or_default();
-        while sent.front().is_some_and(|t| *t + window <= now) {
-            sent.pop_front();
+        let (burst, interval) = self.post_limit;
+        let bucket = self.post_buckets.get(&id).copied();
+        match Bucket::take(bucket, Instant::now(), burst, interval) {
+            Ok(bucket) => {
+                self.post_buckets.insert(id.clone(), bucket);
+            }
+            Err((bucket, wait)) => {
+                self.post_buckets.insert(id.clone(), bucket);
+                self.rate_limited += 1;
+                let seconds = wait.as_nanos().div_ceil(1_000_000_000).max(1);
+                return Reply::json(429, json!({ "ok": false, "error": "ratelimited" }))
+                    .header("retry-after", &seconds.to_string());
+            }
         }
-        if sent.len() >= limit {
-            let wait = sent.front().map_or(window, |t| *t + window - now);
-            self.rate_limited += 1;
-            let seconds = wait.as_nanos().div_ceil(1_000_000_000).max(1);
-            return Reply::json(429, json!({ "ok": false, "error": "ratelimited" }))
-                .header("retry-after", &seconds.to_string());
-        }
-        sent.push_back(now);
         let ts = self.next_ts();
         let user = caller.user().to_owned();
         self.channels
@@ -320,10 +357,13 @@ impl FakeSlack {
         channel.map(|c| self.posted(&c)).unwrap_or_default()
     }
 
-    /// At most `limit` `chat.postMessage` per channel in any `window`
-    /// (default [`POST_LIMIT`] per [`POST_WINDOW`]).
-    pub fn set_post_limit(&self, limit: usize, window: Duration) {
-        self.state().post_limit = (limit.max(1), window);
+    /// `chat.postMessage` per channel: bursts of at most `burst`, one
+    /// post per `interval` in the long run (default [`POST_BURST`],
+    /// [`POST_INTERVAL`]); every channel starts with a full bucket.
+    pub fn set_post_limit(&self, burst: u32, interval: Duration) {
+        let mut state = self.state();
+        state.post_limit = (burst.max(1), interval);
+        state.post_buckets.clear();
     }
 
     /// How many 429s `chat.postMessage` answered.
