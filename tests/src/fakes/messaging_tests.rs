@@ -312,20 +312,30 @@ async fn discord_keeps_whole_posts_and_limits_them_per_channel() {
     assert_eq!((status, &body["code"]), (400, &json!(50006)));
     let (status, body) = post(MODLOG_CHANNEL, json!({"content": "x".repeat(2001)})).await;
     assert_eq!((status, &body["code"]), (400, &json!(50035)));
+    // Embed limits: 4096 per description, 6000 in all.
+    let (status, body) = post(
+        MODLOG_CHANNEL,
+        json!({"embeds": [{"description": "x".repeat(4097)}]}),
+    )
+    .await;
+    assert_eq!((status, &body["code"]), (400, &json!(50035)));
+    let big = json!({"description": "x".repeat(3000)});
+    let (status, body) = post(
+        MODLOG_CHANNEL,
+        json!({"embeds": [big, big, {"title": "t"}]}),
+    )
+    .await;
+    assert_eq!(
+        (status, &body["code"]),
+        (400, &json!(50035)),
+        "6001 characters"
+    );
     let posted = fake.posted(MODLOG_CHANNEL);
     assert_eq!(posted.len(), 1);
     assert_eq!(posted[0].body, embed);
     assert_eq!(posted[0].content, "");
     // 5 per 5 s per channel, refused requests included (a bucket counts
-    // requests, not messages): 2 more fit.
-    for i in 0..2 {
-        assert_eq!(
-            post(MODLOG_CHANNEL, json!({"content": format!("m{i}")}))
-                .await
-                .0,
-            200
-        );
-    }
+    // requests, not messages): the 5 above spent the window.
     let (status, headers, body) = discord_limited(
         &fake,
         "POST",
@@ -338,7 +348,7 @@ async fn discord_keeps_whole_posts_and_limits_them_per_channel() {
     assert_eq!(headers["x-ratelimit-remaining"], "0");
     assert!(headers.contains_key("x-ratelimit-bucket"));
     assert_eq!(fake.too_many_requests().bucket, 1);
-    assert_eq!(fake.posted(MODLOG_CHANNEL).len(), 3);
+    assert_eq!(fake.posted(MODLOG_CHANNEL).len(), 1);
     // Another channel has its own bucket.
     assert_eq!(
         post("700000000000000002", json!({"content": "hit"}))
@@ -612,6 +622,42 @@ async fn slack_ephemeral_notices_and_dms() {
     );
     let dms = fake.dms("U0SPAMMER1");
     assert_eq!((dms.len(), &dms[0].args["blocks"]), (1, &blocks));
+    let many = json!(vec![json!({"type": "divider"}); 51]);
+    assert_eq!(
+        slack_call(
+            &fake,
+            "chat.postMessage",
+            slack::TOKEN,
+            json!({"channel": dm, "blocks": many})
+        )
+        .await,
+        error("invalid_blocks")
+    );
+    let long = json!({"type": "section", "text": {"type": "mrkdwn", "text": "x".repeat(3001)}});
+    assert_eq!(
+        slack_call(
+            &fake,
+            "chat.postMessage",
+            slack::TOKEN,
+            json!({"channel": dm, "blocks": [long]})
+        )
+        .await,
+        error("invalid_blocks")
+    );
+    fake.set_post_limit(10, Duration::from_secs(1));
+    let (_, _, sent) = slack_call(
+        &fake,
+        "chat.postMessage",
+        slack::TOKEN,
+        json!({"channel": dm, "text": "x".repeat(40_001)}),
+    )
+    .await;
+    assert_eq!(sent["ok"], true, "{sent}");
+    assert_eq!(
+        fake.dms("U0SPAMMER1")[1].text.len(),
+        40_000,
+        "truncated as Slack does"
+    );
     // DMs are not channels conversations.list shows.
     let (_, _, listed) = slack_call(&fake, "conversations.list", slack::TOKEN, json!({})).await;
     assert!(

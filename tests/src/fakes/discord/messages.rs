@@ -9,7 +9,11 @@
 //!   Permissions, 50013`); a message needs at least one of `content`,
 //!   `embeds`, `sticker_ids`, `components`, `files` or `poll` (else `400
 //!   Cannot send an empty message, 50006`); `content` is at most 2000
-//!   characters and `embeds` at most 10 (else `400 Invalid Form Body`).
+//!   characters and `embeds` at most 10 (else `400 Invalid Form Body`);
+//!   each embed within message.mdx "Embed Limits" (title 256, description
+//!   4096, 25 fields of name 256 and value 1024, footer 2048, author 256,
+//!   trimmed, and 6000 characters across all embeds of the message; else
+//!   `400 Invalid Form Body`).
 //! - message.mdx "Delete Message": a message the bot did not send needs
 //!   MANAGE_MESSAGES in its channel (else `403 Missing Permissions`); an
 //!   unknown (or already deleted) message is `404 Unknown Message, 10008`,
@@ -66,6 +70,54 @@ pub(super) fn application_json(flags: u64) -> Value {
     })
 }
 
+/// message.mdx "Embed Limits", measured on trimmed text.
+fn check_embeds(embeds: &Value) -> Result<(), Reply> {
+    let length = |value: &Value| value.as_str().map_or(0, |s| s.trim().chars().count());
+    let mut total = 0;
+    for (i, embed) in embeds.as_array().into_iter().flatten().enumerate() {
+        let limited = [
+            ("title", &embed["title"], 256),
+            ("description", &embed["description"], 4096),
+            ("footer.text", &embed["footer"]["text"], 2048),
+            ("author.name", &embed["author"]["name"], 256),
+        ];
+        let fields = embed["fields"].as_array().cloned().unwrap_or_default();
+        if fields.len() > 25 {
+            return Err(invalid_form(
+                &format!("embeds.{i}.fields"),
+                "Must be 25 or fewer in length.",
+            ));
+        }
+        let field_texts = fields.iter().enumerate().flat_map(|(j, f)| {
+            [
+                (format!("fields.{j}.name"), f["name"].clone(), 256),
+                (format!("fields.{j}.value"), f["value"].clone(), 1024),
+            ]
+        });
+        let all = limited
+            .into_iter()
+            .map(|(name, value, max)| (name.to_owned(), value.clone(), max))
+            .chain(field_texts);
+        for (name, value, max) in all {
+            let n = length(&value);
+            if n > max {
+                return Err(invalid_form(
+                    &format!("embeds.{i}.{name}"),
+                    &format!("Must be {max} or fewer in length."),
+                ));
+            }
+            total += n;
+        }
+    }
+    if total > 6000 {
+        return Err(invalid_form(
+            "embeds",
+            "Embed size exceeds maximum size of 6000",
+        ));
+    }
+    Ok(())
+}
+
 impl Guild {
     pub(super) fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
         let dm_user = self.dm_channels.get(channel).cloned();
@@ -94,6 +146,9 @@ impl Guild {
         }
         if embeds > MAX_EMBEDS {
             return invalid_form("embeds", "Must be 10 or fewer in length.");
+        }
+        if let Err(reply) = check_embeds(&body["embeds"]) {
+            return reply;
         }
         if let Some(user) = &dm_user
             && self.unreachable.contains(user)

@@ -3,7 +3,11 @@
 //! - `chat.postMessage`: to a channel by id or name, or a DM opened with
 //!   `conversations.open`; the bot must be in the channel (`not_in_channel`);
 //!   `text` or `blocks` must be given (`no_text`); `text` and `blocks` are
-//!   kept per channel. Rate limit (api.slack.com/docs/rate-limits,
+//!   kept per channel. Sizes: chat.postMessage's reference ("Truncating
+//!   content") truncates `text` over 40,000 characters, which the fake
+//!   does too (the message kept is the truncated one); Block Kit allows 50
+//!   blocks a message and 3000 characters in a section's text, beyond
+//!   which Slack answers `invalid_blocks`. Rate limit (api.slack.com/docs/rate-limits,
 //!   "Posting messages": "1 per second", "Short bursts >1 allowed", per
 //!   channel; chat.postMessage "generally allows posting one message per
 //!   second per channel"): a token bucket per channel refilled with one
@@ -103,20 +107,40 @@ pub struct Ephemeral {
     pub args: Value,
 }
 
-/// `text` or `blocks` is required (`no_text`); the text ("" with blocks
-/// only).
+/// Where Slack truncates `text` (chat.postMessage, "Truncating content").
+const MAX_TEXT: usize = 40_000;
+/// The most blocks in a message (Block Kit: "up to 50 blocks").
+const MAX_BLOCKS: usize = 50;
+/// The longest text of a section block (Block Kit, "Section": "maximum
+/// length for the text in this field is 3000 characters").
+const MAX_SECTION_TEXT: usize = 3000;
+
+/// `text` or `blocks` is required (`no_text`), within their sizes; the
+/// text ("" with blocks only).
 fn text_or_blocks(args: &Map<String, Value>) -> Result<String, Reply> {
     let text = text(args, "text");
     let blocks = match args.get("blocks") {
-        Some(Value::Array(blocks)) => !blocks.is_empty(),
+        Some(Value::Array(blocks)) => blocks.clone(),
         // Form-encoded: a JSON array as a string.
-        Some(Value::String(blocks)) => blocks.trim() != "[]" && !blocks.trim().is_empty(),
-        _ => false,
+        Some(Value::String(blocks)) => match serde_json::from_str::<Value>(blocks) {
+            Ok(Value::Array(blocks)) => blocks,
+            _ => return Err(failure("invalid_blocks_format")),
+        },
+        _ => Vec::new(),
     };
-    if text.is_empty() && !blocks {
+    if text.is_empty() && blocks.is_empty() {
         return Err(failure("no_text"));
     }
-    Ok(text.to_owned())
+    let long_section = blocks.iter().any(|b| {
+        b["type"] == "section"
+            && b["text"]["text"]
+                .as_str()
+                .is_some_and(|t| t.chars().count() > MAX_SECTION_TEXT)
+    });
+    if blocks.len() > MAX_BLOCKS || long_section {
+        return Err(failure("invalid_blocks"));
+    }
+    Ok(text.chars().take(MAX_TEXT).collect())
 }
 
 impl Workspace {
