@@ -637,18 +637,15 @@ impl FakeDiscord {
     /// (`fields` as for "Create Auto Moderation Rule", validated the same
     /// way, the limits included); its id.
     pub fn seed_rule(&self, creator: &str, fields: serde_json::Value) -> Result<String, Reply> {
-        let mut guild = self.guild();
-        let id = guild.new_id();
-        let rule = serde_json::json!({
-            "id": id, "guild_id": guild.id, "creator_id": creator, "name": "",
-            "event_type": 1, "trigger_type": fields["trigger_type"],
-            "trigger_metadata": {}, "actions": [], "enabled": false,
-            "exempt_roles": [], "exempt_channels": [],
-        });
-        let fields = fields.as_object().cloned().unwrap_or_default();
-        let rule = guild.checked_rule(rule, &fields, None)?;
-        guild.automod_rules.insert(id.clone(), rule);
-        Ok(id)
+        let rule = self.guild().insert_rule(creator, &fields)?;
+        Ok(rule["id"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Changes AutoMod rule `id` as if by hand in Discord (drift the daemon
+    /// should see): `fields` as for "Modify Auto Moderation Rule", validated
+    /// the same way; the creator stays.
+    pub fn edit_rule(&self, id: &str, fields: serde_json::Value) -> Result<(), Reply> {
+        self.guild().update_rule(id, &fields).map(drop)
     }
 
     /// Deletes an AutoMod rule as if by hand (drift the daemon should see).

@@ -98,6 +98,20 @@ async fn discord_automod_rules_follow_the_documented_limits() {
     assert_eq!(listed.as_array().unwrap().len(), 7);
     let (_, hand) = discord_call(&fake, "GET", &format!("{RULES}/{by_hand}"), None).await;
     assert_eq!(hand["creator_id"], OWNER);
+    fake.edit_rule(&by_hand, json!({"enabled": false})).unwrap();
+    let edited = fake
+        .automod_rules()
+        .into_iter()
+        .find(|r| r["id"] == json!(by_hand))
+        .unwrap();
+    assert_eq!(
+        (&edited["enabled"], &edited["creator_id"]),
+        (&json!(false), &json!(OWNER))
+    );
+    assert!(
+        fake.edit_rule(&by_hand, json!({"exempt_roles": vec!["1"; 21]}))
+            .is_err()
+    );
 
     // Modified in place: same id, trigger_type unchanged.
     let path = format!("{RULES}/{}", ids[0]);

@@ -133,26 +133,8 @@ impl Guild {
         if let Err(reply) = self.bot_needs(MANAGE_GUILD) {
             return reply;
         }
-        let Some(fields) = body.as_object() else {
-            return required("name");
-        };
-        for field in ["name", "event_type", "trigger_type", "actions"] {
-            if fields.get(field).is_none_or(Value::is_null) {
-                return required(field);
-            }
-        }
-        let id = self.new_id();
-        let rule = json!({
-            "id": id, "guild_id": self.id, "creator_id": BOT, "name": "",
-            "event_type": 1, "trigger_type": fields["trigger_type"],
-            "trigger_metadata": {}, "actions": [], "enabled": false,
-            "exempt_roles": [], "exempt_channels": [],
-        });
-        match self.checked_rule(rule, fields, None) {
-            Ok(rule) => {
-                self.automod_rules.insert(id, rule.clone());
-                Reply::json(200, rule)
-            }
+        match self.insert_rule(BOT, body) {
+            Ok(rule) => Reply::json(200, rule),
             Err(reply) => reply,
         }
     }
@@ -161,19 +143,47 @@ impl Guild {
         if let Err(reply) = self.bot_needs(MANAGE_GUILD) {
             return reply;
         }
+        match self.update_rule(id, body) {
+            Ok(rule) => Reply::json(200, rule),
+            Err(reply) => reply,
+        }
+    }
+
+    /// A new rule by `creator` from "Create Auto Moderation Rule"'s
+    /// `body`, if Discord accepts it.
+    pub(super) fn insert_rule(&mut self, creator: &str, body: &Value) -> Result<Value, Reply> {
+        let Some(fields) = body.as_object() else {
+            return Err(required("name"));
+        };
+        for field in ["name", "event_type", "trigger_type", "actions"] {
+            if fields.get(field).is_none_or(Value::is_null) {
+                return Err(required(field));
+            }
+        }
+        let id = self.new_id();
+        let rule = json!({
+            "id": id, "guild_id": self.id, "creator_id": creator, "name": "",
+            "event_type": 1, "trigger_type": fields["trigger_type"],
+            "trigger_metadata": {}, "actions": [], "enabled": false,
+            "exempt_roles": [], "exempt_channels": [],
+        });
+        let rule = self.checked_rule(rule, fields, None)?;
+        self.automod_rules.insert(id, rule.clone());
+        Ok(rule)
+    }
+
+    /// Rule `id` changed by "Modify Auto Moderation Rule"'s `body`, if
+    /// Discord accepts the result.
+    pub(super) fn update_rule(&mut self, id: &str, body: &Value) -> Result<Value, Reply> {
         let Some(current) = self.automod_rules.get(id).cloned() else {
-            return error(404, "404: Not Found", 0);
+            return Err(error(404, "404: Not Found", 0));
         };
         let mut fields = body.as_object().cloned().unwrap_or_default();
         // Not a parameter of "Modify Auto Moderation Rule".
         fields.remove("trigger_type");
-        match self.checked_rule(current, &fields, Some(id)) {
-            Ok(rule) => {
-                self.automod_rules.insert(id.to_owned(), rule.clone());
-                Reply::json(200, rule)
-            }
-            Err(reply) => reply,
-        }
+        let rule = self.checked_rule(current, &fields, Some(id))?;
+        self.automod_rules.insert(id.to_owned(), rule.clone());
+        Ok(rule)
     }
 
     pub(super) fn delete_rule(&mut self, id: &str) -> Reply {
@@ -189,7 +199,7 @@ impl Guild {
     /// `rule` with `fields` applied, if the result is a rule Discord
     /// accepts; `replacing` is the id of the rule being modified (it does
     /// not count against its type's limit).
-    pub(super) fn checked_rule(
+    fn checked_rule(
         &self,
         mut rule: Value,
         fields: &Map<String, Value>,
