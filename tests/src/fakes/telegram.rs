@@ -26,9 +26,9 @@ use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
 pub mod messages;
 mod settings;
+mod updates;
 
 pub use messages::TelegramMessage;
-mod updates;
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "123456:fake-telegram-token";

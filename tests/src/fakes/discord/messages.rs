@@ -125,6 +125,12 @@ impl Guild {
             if !self.channels.iter().any(|c| c.id == channel) {
                 return error(404, "Unknown Channel", 10003);
             }
+            // A channel the bot cannot view does not exist for it: `403
+            // Missing Access, 50001` (permissions.mdx, VIEW_CHANNEL; the code
+            // in opcodes-and-status-codes.mdx). Posting also needs
+            // SEND_MESSAGES there (message.mdx, "Create Message": "the
+            // current user must have the SEND_MESSAGES permission"): else
+            // `403 Missing Permissions`.
             let held = self.channel_permissions(BOT, channel);
             if held & VIEW_CHANNEL == 0 {
                 return error(403, "Missing Access", 50001);
