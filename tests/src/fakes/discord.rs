@@ -35,12 +35,20 @@
 //! knows (every member ever added, banned users, and [`FakeDiscord::add_user`]),
 //! else `404 Unknown User, 10013`. Not modelled: editing or deleting roles
 //! and channels through the API.
+//!
+//! Messages ([`messages`]): every post is kept with its whole body
+//! (`content`, `embeds`, `allowed_mentions`), members' messages are seeded
+//! by tests, deletions follow Discord's permission rules, DMs go through a
+//! DM channel per user and may be refused (50007), and posting is limited
+//! per channel ([`MESSAGE_LIMIT`] per [`MESSAGE_WINDOW`]). AutoMod rules
+//! ([`automod`]) are kept and validated; `GET /applications/@me` answers
+//! the application's flags ([`FakeDiscord::set_application_flags`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::server::{FakeServer, lock};
+use super::server::{FakeServer, Reply, lock};
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "fake.discord.token";
@@ -75,11 +83,45 @@ pub const MANAGE_CHANNELS: u64 = 1 << 4;
 pub const VIEW_CHANNEL: u64 = 1 << 10;
 /// `SEND_MESSAGES`.
 pub const SEND_MESSAGES: u64 = 1 << 11;
+/// `MANAGE_GUILD` (every AutoMod route needs it).
+pub const MANAGE_GUILD: u64 = 1 << 5;
+/// `MANAGE_MESSAGES` (deleting others' messages needs it).
+pub const MANAGE_MESSAGES: u64 = 1 << 13;
+
+/// Application flags (`GET /applications/@me` `flags`; Discord's
+/// application resource, "Application Flags", as twilight-model's
+/// `ApplicationFlags` has them): the privileged intents granted.
+pub const GATEWAY_PRESENCE: u64 = 1 << 12;
+/// See [`GATEWAY_PRESENCE`].
+pub const GATEWAY_PRESENCE_LIMITED: u64 = 1 << 13;
+/// See [`GATEWAY_PRESENCE`].
+pub const GATEWAY_GUILD_MEMBERS: u64 = 1 << 14;
+/// See [`GATEWAY_PRESENCE`].
+pub const GATEWAY_GUILD_MEMBERS_LIMITED: u64 = 1 << 15;
+/// The message-content intent, granted to a verified app.
+pub const GATEWAY_MESSAGE_CONTENT: u64 = 1 << 18;
+/// The message-content intent, granted to an app in fewer than 100 guilds
+/// (enabled in the developer portal).
+pub const GATEWAY_MESSAGE_CONTENT_LIMITED: u64 = 1 << 19;
+/// The flags the fake application starts with: the Server Members intent
+/// (which the daemon asks for) and not the message-content one.
+pub const DEFAULT_APPLICATION_FLAGS: u64 = GATEWAY_GUILD_MEMBERS_LIMITED;
+
+/// Messages per channel per [`MESSAGE_WINDOW`]. rate-limits.mdx gives no
+/// figure for `POST /channels/{id}/messages` (limits are "per route" and
+/// discovered from the headers); 5 per 5 s per channel is the figure
+/// observed and widely reported for bots, so the fake enforces it, with
+/// the usual headers and 429 (see [`limits`]).
+pub const MESSAGE_LIMIT: u32 = 5;
+/// See [`MESSAGE_LIMIT`].
+pub const MESSAGE_WINDOW: Duration = Duration::from_secs(5);
 /// What the moderators' role (and so the seeded bot) holds: KICK_MEMBERS |
 /// BAN_MEMBERS | MANAGE_ROLES | MODERATE_MEMBERS | MANAGE_CHANNELS |
-/// VIEW_CHANNEL | SEND_MESSAGES, every permission a feature of the daemon
-/// needs.
+/// VIEW_CHANNEL | SEND_MESSAGES | MANAGE_GUILD | MANAGE_MESSAGES, every
+/// permission a feature of the daemon needs.
 pub const MOD_PERMISSIONS: u64 = KICK_MEMBERS
+    | MANAGE_GUILD
+    | MANAGE_MESSAGES
     | BAN_MEMBERS
     | MANAGE_ROLES
     | MODERATE_MEMBERS
@@ -104,14 +146,17 @@ pub struct FakeDiscord {
 
 super::server_methods!(FakeDiscord);
 
+pub mod automod;
 pub mod gateway;
 mod guild;
 mod limits;
+pub mod messages;
 mod writes;
 
 use guild::{Channel, Guild, GuildMember, GuildRole, Settings, answer};
 use limits::RateLimits;
 pub use limits::{GLOBAL_LIMIT, GLOBAL_WINDOW, TooManyRequests};
+pub use messages::Message;
 pub use writes::{MAX_CHANNELS, MAX_ROLES};
 
 impl FakeDiscord {
@@ -156,11 +201,22 @@ impl FakeDiscord {
             bans: BTreeMap::new(),
             users: [OWNER, BOT].iter().map(|u| (*u).to_owned()).collect(),
             messages: HashMap::new(),
+            dm_channels: BTreeMap::new(),
+            unreachable: std::collections::BTreeSet::new(),
+            automod_rules: BTreeMap::new(),
+            application_flags: DEFAULT_APPLICATION_FLAGS,
             next_id: FIRST_CREATED_ID,
             gateway_url: None,
         };
         let guild = Arc::new(Mutex::new(guild));
-        let limits = Arc::new(Mutex::new(RateLimits::default()));
+        let mut limits = RateLimits::default();
+        limits.add_rule(
+            "POST",
+            "/channels/{channel}/messages",
+            MESSAGE_LIMIT,
+            MESSAGE_WINDOW,
+        );
+        let limits = Arc::new(Mutex::new(limits));
         let server = FakeServer::start(Box::new({
             let (guild, limits) = (guild.clone(), limits.clone());
             move |request| {
@@ -496,12 +552,104 @@ impl FakeDiscord {
         }
     }
 
-    /// The contents of the messages posted to `channel`, oldest first.
+    /// The contents of the messages the bot posted to `channel`, oldest
+    /// first (deleted ones included).
     pub fn messages(&self, channel: &str) -> Vec<String> {
+        self.posted(channel)
+            .into_iter()
+            .map(|m| m.content)
+            .collect()
+    }
+
+    /// The messages the bot posted to `channel`, oldest first, each with
+    /// the whole body it sent.
+    pub fn posted(&self, channel: &str) -> Vec<Message> {
+        self.all_messages(channel)
+            .into_iter()
+            .filter(|m| m.author == BOT)
+            .collect()
+    }
+
+    /// Every message of `channel` (the bot's and seeded ones), oldest
+    /// first, deleted ones included.
+    pub fn all_messages(&self, channel: &str) -> Vec<Message> {
         self.guild()
             .messages
             .get(channel)
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// Seeds a message by `author` in `channel` (as a member posting it);
+    /// its id, for a `MESSAGE_CREATE` the test dispatches and for the
+    /// daemon to delete.
+    pub fn seed_message(&self, channel: &str, author: &str, content: &str) -> String {
+        self.guild().seed_message(channel, author, content)
+    }
+
+    /// Whether message `id` of `channel` was deleted.
+    pub fn is_deleted(&self, channel: &str, id: &str) -> bool {
+        self.all_messages(channel)
+            .iter()
+            .any(|m| m.id == id && m.deleted)
+    }
+
+    /// The ids of the messages of `channel` deleted so far.
+    pub fn deleted(&self, channel: &str) -> Vec<String> {
+        self.all_messages(channel)
+            .into_iter()
+            .filter(|m| m.deleted)
+            .map(|m| m.id)
+            .collect()
+    }
+
+    /// The DMs the bot sent `user`, oldest first.
+    pub fn dms(&self, user: &str) -> Vec<Message> {
+        let channel = self
+            .guild()
+            .dm_channels
+            .iter()
+            .find(|(_, u)| *u == user)
+            .map(|(c, _)| c.clone());
+        channel.map(|c| self.posted(&c)).unwrap_or_default()
+    }
+
+    /// `user` accepts no DM from the bot (DMs closed, or the bot blocked):
+    /// posting to their DM channel answers `403 Cannot send messages to
+    /// this user, 50007`, as Discord does.
+    pub fn block_dms(&self, user: &str) {
+        self.guild().unreachable.insert(user.to_owned());
+    }
+
+    /// Sets the application's `flags` (`GET /applications/@me`), e.g.
+    /// [`DEFAULT_APPLICATION_FLAGS`] `|` [`GATEWAY_MESSAGE_CONTENT`]. The
+    /// fake gateway has its own copy ([`gateway::FakeGateway::set_application_flags`]).
+    pub fn set_application_flags(&self, flags: u64) {
+        self.guild().application_flags = flags;
+    }
+
+    /// The guild's AutoMod rules, in id order, as `GET` answers them.
+    pub fn automod_rules(&self) -> Vec<serde_json::Value> {
+        self.guild().automod_rules.values().cloned().collect()
+    }
+
+    /// Adds an AutoMod rule as if `creator` made it by hand in Discord
+    /// (`fields` as for "Create Auto Moderation Rule", validated the same
+    /// way, the limits included); its id.
+    pub fn seed_rule(&self, creator: &str, fields: serde_json::Value) -> Result<String, Reply> {
+        let rule = self.guild().insert_rule(creator, &fields)?;
+        Ok(rule["id"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Changes AutoMod rule `id` as if by hand in Discord (drift the daemon
+    /// should see): `fields` as for "Modify Auto Moderation Rule", validated
+    /// the same way; the creator stays.
+    pub fn edit_rule(&self, id: &str, fields: serde_json::Value) -> Result<(), Reply> {
+        self.guild().update_rule(id, &fields).map(drop)
+    }
+
+    /// Deletes an AutoMod rule as if by hand (drift the daemon should see).
+    pub fn remove_rule(&self, id: &str) {
+        self.guild().automod_rules.remove(id);
     }
 }

@@ -36,7 +36,10 @@
 //! waits in real time too), read from the monotonic clock. Discord's
 //! 28-day limit on timeouts is the other: it counts from Discord's clock,
 //! which the fake takes to be the machine's, so a test that advances the
-//! daemon's clock is a daemon whose clock runs ahead of Discord's.
+//! daemon's clock is a daemon whose clock runs ahead of Discord's. Slack's
+//! posting limit and Telegram's group limit are real time too, and
+//! Telegram's 48 hours for `deleteMessage` count from the machine's clock
+//! unless a test sets Telegram's (`FakeTelegram::set_clock`).
 
 pub mod discord;
 pub(crate) mod server;
@@ -146,6 +149,8 @@ macro_rules! server_methods {
 
 use server_methods;
 
+#[cfg(test)]
+mod messaging_tests;
 #[cfg(test)]
 mod restore_tests;
 #[cfg(test)]

@@ -9,15 +9,15 @@ use super::tests::{discord_call, send};
 use super::{FakeDiscord, FakeSlack, slack};
 
 const GUILD: &str = "100000000000000001";
-/// `MANAGE_GUILD`: a permission the seeded bot does not hold.
-const MANAGE_GUILD: u64 = 1 << 5;
+/// `MANAGE_WEBHOOKS`: a permission the seeded bot does not hold.
+const MANAGE_WEBHOOKS: u64 = 1 << 29;
 
 #[tokio::test]
 async fn discord_roles_are_created_at_the_bottom_and_placed_only_below_the_bot() {
     let fake = FakeDiscord::start(GUILD);
     let roles = format!("/guilds/{GUILD}/roles");
-    // The bot lacks Manage Guild: it cannot grant it.
-    let body = json!({"name": "Helpers", "permissions": MANAGE_GUILD.to_string()});
+    // The bot lacks Manage Webhooks: it cannot grant it.
+    let body = json!({"name": "Helpers", "permissions": MANAGE_WEBHOOKS.to_string()});
     let (status, _) = discord_call(&fake, "POST", &roles, Some(body)).await;
     assert_eq!(status, 403);
     let body = json!({"name": "Helpers", "permissions": "0", "color": 255, "hoist": true});
@@ -90,17 +90,17 @@ async fn discord_channels_need_a_category_parent_and_overwrites_what_the_bot_hol
     let chat = chat["id"].as_str().unwrap().to_owned();
 
     let put = |target: &str| format!("/channels/{chat}/permissions/{target}");
-    let body = json!({"type": 0, "allow": MANAGE_GUILD.to_string(), "deny": "0"});
+    let body = json!({"type": 0, "allow": MANAGE_WEBHOOKS.to_string(), "deny": "0"});
     let (status, _) = discord_call(&fake, "PUT", &put(MOD_ROLE), Some(body.clone())).await;
-    assert_eq!(status, 403, "the bot does not hold Manage Guild");
-    fake.set_role_permissions(GUILD, MANAGE_GUILD);
+    assert_eq!(status, 403, "the bot does not hold Manage Webhooks");
+    fake.set_role_permissions(GUILD, MANAGE_WEBHOOKS);
     let (status, _) = discord_call(&fake, "PUT", &put(MOD_ROLE), Some(body.clone())).await;
     assert_eq!(status, 204);
     let (status, _) = discord_call(&fake, "PUT", &put("600000000000000999"), Some(body)).await;
     assert_eq!(status, 404, "an unknown role");
     assert_eq!(
         fake.overwrites_of(&chat),
-        [(MOD_ROLE.to_owned(), false, MANAGE_GUILD, 0)]
+        [(MOD_ROLE.to_owned(), false, MANAGE_WEBHOOKS, 0)]
     );
 
     let (status, _) = discord_call(

@@ -9,19 +9,36 @@
 //! bot's messages. `conversations.list` pages by `limit` and `cursor` and
 //! filters by `types`; `usergroups.list` lists members only with
 //! `include_users`, as Slack does. Channels and user groups are created as
-//! a restore creates them ([`writes`]).
+//! a restore creates them ([`writes`]). Messages, ephemeral messages,
+//! deletions, DMs and the posting rate limit are in [`messages`]; a user
+//! token (`xoxp-`, [`ADMIN_TOKEN`], [`MEMBER_TOKEN`]) is told from the bot's
+//! (`xoxb-`, [`TOKEN`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+pub mod messages;
 mod writes;
+
+pub use messages::{Ephemeral, SlackMessage};
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "xoxb-fake-slack-token";
+/// A user token of a workspace admin (`xoxp-`): `chat.delete` with it
+/// deletes anyone's message.
+pub const ADMIN_TOKEN: &str = "xoxp-fake-slack-admin-token";
+/// The admin user [`ADMIN_TOKEN`] belongs to.
+pub const ADMIN: &str = "U0ADMIN001";
+/// A user token of a plain member (`xoxp-`): deletes only their own
+/// messages.
+pub const MEMBER_TOKEN: &str = "xoxp-fake-slack-member-token";
+/// The member [`MEMBER_TOKEN`] belongs to.
+pub const MEMBER: &str = "U0MEMBER01";
 /// The workspace (team) id.
 pub const TEAM: &str = crate::ALPHA_SLACK;
 /// The bot's user id.
@@ -46,7 +63,29 @@ struct SlackChannel {
     is_archived: bool,
     topic: String,
     purpose: String,
-    messages: Vec<String>,
+    messages: Vec<SlackMessage>,
+    /// Users in the channel (besides the bot, whose membership is
+    /// `bot_is_member`).
+    members: BTreeSet<String>,
+    ephemerals: Vec<Ephemeral>,
+    /// For a DM (`conversations.open`): the user it reaches.
+    im_user: Option<String>,
+}
+
+/// Who a token belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Caller {
+    Bot,
+    User { id: String, admin: bool },
+}
+
+impl Caller {
+    fn user(&self) -> &str {
+        match self {
+            Caller::Bot => BOT,
+            Caller::User { id, .. } => id,
+        }
+    }
 }
 
 /// A user group of the workspace.
@@ -77,6 +116,11 @@ struct Workspace {
     next_ts: u64,
     /// Numbers the channels and user groups the workspace creates.
     next_id: u64,
+    /// `chat.postMessage`'s token bucket per channel, for the rate limit.
+    post_buckets: HashMap<String, messages::Bucket>,
+    /// Burst and refill interval of those buckets.
+    post_limit: (u32, Duration),
+    rate_limited: usize,
 }
 
 impl FakeSlack {
@@ -85,9 +129,16 @@ impl FakeSlack {
         let mut workspace = Workspace {
             channels: BTreeMap::new(),
             user_groups: BTreeMap::new(),
-            users: BTreeMap::from([(BOT.to_owned(), "modctl".to_owned())]),
+            users: BTreeMap::from([
+                (BOT.to_owned(), "modctl".to_owned()),
+                (ADMIN.to_owned(), "admin".to_owned()),
+                (MEMBER.to_owned(), "member".to_owned()),
+            ]),
             next_ts: 1,
             next_id: 0,
+            post_buckets: HashMap::new(),
+            post_limit: (messages::POST_BURST, messages::POST_INTERVAL),
+            rate_limited: 0,
         };
         workspace.add_channel(MODLOG_CHANNEL, "mod-log", true);
         let state = Arc::new(Mutex::new(workspace));
@@ -163,13 +214,9 @@ impl FakeSlack {
         self.state().users.insert(id.to_owned(), name.to_owned());
     }
 
-    /// The texts posted to `channel`, oldest first.
+    /// The texts the bot posted to `channel`, oldest first.
     pub fn messages(&self, channel: &str) -> Vec<String> {
-        self.state()
-            .channels
-            .get(channel)
-            .map(|c| c.messages.clone())
-            .unwrap_or_default()
+        self.posted(channel).into_iter().map(|m| m.text).collect()
     }
 
     /// The requests to Web API method `method` (e.g. `chat.postMessage`).
@@ -195,6 +242,9 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
     if !matches!(
         method,
         "chat.postMessage"
+            | "chat.delete"
+            | "chat.postEphemeral"
+            | "conversations.open"
             | "auth.test"
             | "conversations.list"
             | "users.info"
@@ -212,20 +262,37 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         .header("authorization")
         .and_then(|h| h.strip_prefix("Bearer "))
         .or_else(|| args.get("token").and_then(Value::as_str));
-    match token {
+    let caller = match token {
         None => return failure("not_authed"),
-        Some(token) if token != TOKEN => return failure("invalid_auth"),
-        Some(_) => {}
-    }
+        Some(TOKEN) => Caller::Bot,
+        Some(ADMIN_TOKEN) => Caller::User {
+            id: ADMIN.to_owned(),
+            admin: true,
+        },
+        Some(MEMBER_TOKEN) => Caller::User {
+            id: MEMBER.to_owned(),
+            admin: false,
+        },
+        Some(_) => return failure("invalid_auth"),
+    };
     match method {
-        "auth.test" => success(json!({
-            "url": "https://fake.slack.invalid/",
-            "team": "Fake Workspace",
-            "user": "modctl",
-            "team_id": TEAM,
-            "user_id": BOT,
-            "bot_id": "B0MODCTL01",
-        })),
+        // auth.test: a bot token answers its `bot_id`; a user token does not.
+        "auth.test" => {
+            let mut body = json!({
+                "url": "https://fake.slack.invalid/",
+                "team": "Fake Workspace",
+                "user": workspace.users.get(caller.user()).cloned().unwrap_or_default(),
+                "team_id": TEAM,
+                "user_id": caller.user(),
+            });
+            if caller == Caller::Bot {
+                body["bot_id"] = json!("B0MODCTL01");
+            }
+            success(body)
+        }
+        "chat.delete" => workspace.delete_message(&caller, &args),
+        "chat.postEphemeral" => workspace.post_ephemeral(&args),
+        "conversations.open" => workspace.open_conversation(&args),
         "conversations.list" => workspace.conversations(&args),
         "usergroups.list" => workspace.user_groups(&args),
         "conversations.create" => workspace.create_conversation(&args),
@@ -238,12 +305,12 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             match workspace.users.get(user) {
                 Some(name) => success(json!({ "user": {
                     "id": user, "team_id": TEAM, "name": name, "deleted": false,
-                    "is_admin": false, "is_bot": user == BOT,
+                    "is_admin": user == ADMIN, "is_bot": user == BOT,
                 }})),
                 None => failure("user_not_found"),
             }
         }
-        _ => workspace.post_message(&args),
+        _ => workspace.post_message(&caller, &args),
     }
 }
 
@@ -283,14 +350,16 @@ impl Workspace {
             .channels
             .iter()
             .filter(|(_, c)| {
-                types.split(',').any(|t| match t {
-                    "public_channel" => !c.is_private,
-                    // conversations.list (Slack Web API reference): a bot
-                    // token lists the private channels its bot is a member
-                    // of, no others.
-                    "private_channel" => c.is_private && c.bot_is_member,
-                    _ => false,
-                })
+                // DMs are type `im`, which the fake does not list.
+                c.im_user.is_none()
+                    && types.split(',').any(|t| match t {
+                        "public_channel" => !c.is_private,
+                        // conversations.list (Slack Web API reference): a bot
+                        // token lists the private channels its bot is a member
+                        // of, no others.
+                        "private_channel" => c.is_private && c.bot_is_member,
+                        _ => false,
+                    })
             })
             .filter(|(id, _)| cursor.is_empty() || id.as_str() >= cursor)
             .filter(|(_, c)| !(c.is_archived && text(args, "exclude_archived") == "true"));
@@ -329,39 +398,5 @@ impl Workspace {
             })
             .collect();
         success(json!({ "usergroups": groups }))
-    }
-
-    /// Posts to a channel named by id, or by name with or without `#`.
-    fn post_message(&mut self, args: &Map<String, Value>) -> Reply {
-        let ts = format!("1700000000.{:06}", self.next_ts);
-        self.next_ts += 1;
-        let wanted = args
-            .get("channel")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let name = wanted.trim_start_matches('#');
-        let Some((id, channel)) = self
-            .channels
-            .iter_mut()
-            .find(|(id, c)| id.as_str() == wanted || c.name == name)
-        else {
-            return failure("channel_not_found");
-        };
-        // chat.postMessage (Slack Web API reference): `not_in_channel` when
-        // the bot is not a member (without the `chat:write.public` scope,
-        // which the daemon does not ask for).
-        if !channel.bot_is_member {
-            return failure("not_in_channel");
-        }
-        let text = match args.get("text").and_then(Value::as_str) {
-            Some(text) if !text.is_empty() => text.to_owned(),
-            _ => return failure("no_text"),
-        };
-        channel.messages.push(text.clone());
-        success(json!({
-            "channel": id,
-            "ts": ts,
-            "message": { "type": "message", "user": BOT, "text": text, "ts": ts },
-        }))
     }
 }

@@ -13,6 +13,9 @@
 //! grant the ten send permissions and nothing else, which
 //! `set_default_permissions` changes, and so does `setChatPermissions`
 //! (with `setChatTitle` and `setChatDescription`, in [`settings`]).
+//!
+//! `sendMessage` and `deleteMessage`, private chats and the group rate
+//! limit are in [`messages`].
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -21,8 +24,11 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+pub mod messages;
 mod settings;
 mod updates;
+
+pub use messages::TelegramMessage;
 
 /// The bot token the fake accepts.
 pub const TOKEN: &str = "123456:fake-telegram-token";
@@ -121,7 +127,11 @@ impl ChatMember {
 #[derive(Debug, Default)]
 struct Chat {
     members: BTreeMap<i64, ChatMember>,
+    /// The texts the bot sent, oldest first.
     messages: Vec<String>,
+    /// Every message of the chat (the bot's and pushed ones), for
+    /// `deleteMessage` and tests.
+    sent: Vec<TelegramMessage>,
 }
 
 #[derive(Debug)]
@@ -153,6 +163,16 @@ struct Bot {
     /// The bot's administrator rights other than can_restrict_members, as
     /// set by the test (over those every administrator has here).
     bot_rights: Map<String, Value>,
+    /// Users who started the bot (it may write to them).
+    started: std::collections::BTreeSet<i64>,
+    /// Users who blocked the bot.
+    blocked: std::collections::BTreeSet<i64>,
+    /// Telegram's unix time when a test pinned it.
+    clock: Option<i64>,
+    /// `sendMessage` times per group, for the rate limit.
+    group_sends: std::collections::HashMap<i64, std::collections::VecDeque<std::time::Instant>>,
+    group_limit: (usize, std::time::Duration),
+    too_many_requests: usize,
 }
 
 impl FakeTelegram {
@@ -183,6 +203,12 @@ impl FakeTelegram {
             migrated: BTreeMap::new(),
             bot_is_admin: true,
             bot_rights: Map::new(),
+            started: std::collections::BTreeSet::new(),
+            blocked: std::collections::BTreeSet::new(),
+            clock: None,
+            group_sends: std::collections::HashMap::new(),
+            group_limit: (messages::GROUP_LIMIT, messages::GROUP_WINDOW),
+            too_many_requests: 0,
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -443,6 +469,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "unbanChatMember" => state.unban(&params),
         "restrictChatMember" => state.restrict(&params),
         "sendMessage" => state.send_message(&params),
+        "deleteMessage" => state.delete_message(&params),
         "setChatTitle" => state.set_title(&params),
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),
@@ -702,28 +729,5 @@ impl Bot {
         };
         self.chat(chat).members.insert(user, updated);
         ok(json!(true))
-    }
-
-    fn send_message(&mut self, params: &Map<String, Value>) -> Reply {
-        let Some(chat_id) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
-        else {
-            return bad_request("chat not found");
-        };
-        let text = match params.get("text").and_then(Value::as_str) {
-            Some(text) if !text.trim().is_empty() => text.to_owned(),
-            _ => return bad_request("message text is empty"),
-        };
-        let message_id = self.next_message_id;
-        self.next_message_id += 1;
-        self.chat(chat_id).messages.push(text.clone());
-        ok(json!({
-            "message_id": message_id,
-            "from": user_json(BOT),
-            "chat": { "id": chat_id, "type": "supergroup" },
-            "date": std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            "text": text,
-        }))
     }
 }

@@ -58,7 +58,7 @@ pub(super) async fn discord_call(
     (status, body)
 }
 
-async fn telegram_call(fake: &FakeTelegram, method: &str, body: Value) -> (u16, Value) {
+pub(super) async fn telegram_call(fake: &FakeTelegram, method: &str, body: Value) -> (u16, Value) {
     let url = format!("{}{}", fake.uri(), FakeTelegram::path(method));
     let (status, _, body) = send("POST", url, None, Some(body)).await;
     (status, body)
@@ -311,7 +311,7 @@ async fn telegram_bans_unbans_and_tokens() {
             json!({"ok": false, "error_code": 401, "description": "Unauthorized"})
         )
     );
-    let lost = json!({"chat_id": 5, "text": "hello"});
+    let lost = json!({"chat_id": -5, "text": "hello"});
     assert_eq!(
         telegram_call(&fake, "sendMessage", lost).await.1["description"],
         "Bad Request: chat not found"
@@ -574,7 +574,7 @@ fn gates_work_from_sync_code_and_release_when_dropped() {
 
 /// Sends `method` `path` to the fake Discord with its token; the status,
 /// the `x-ratelimit-*`, `retry-after` headers and the JSON body.
-async fn discord_limited(
+pub(super) async fn discord_limited(
     fake: &FakeDiscord,
     method: &str,
     path: &str,

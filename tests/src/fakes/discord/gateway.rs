@@ -18,6 +18,20 @@
 //!   frame, as a network failure does; the client should resume too.
 //! - RESUME (op 6): the events after the client's sequence are replayed, then
 //!   RESUMED. An unknown session gets INVALID SESSION (op 9, not resumable).
+//! - Privileged intents (gateway.mdx "Privileged Intents"): an IDENTIFY
+//!   asking for GUILD_PRESENCES (1 << 8), GUILD_MEMBERS (1 << 1) or
+//!   MESSAGE_CONTENT (1 << 15) while the application's flags
+//!   ([`FakeGateway::set_application_flags`], [`super::GATEWAY_MESSAGE_CONTENT`]
+//!   and friends) do not grant it is closed with 4014 "Disallowed
+//!   intent(s)" (opcodes-and-status-codes.mdx, "Gateway Close Event Codes":
+//!   not reconnectable).
+//! - Message content (message.mdx, "Message Object" note [2], and
+//!   gateway-events.mdx "Auto Moderation Action Execution"): a session
+//!   without MESSAGE_CONTENT gets `MESSAGE_CREATE` and `MESSAGE_UPDATE`
+//!   with empty `content`, `embeds`, `attachments` and `components` (and no
+//!   `poll`), and `AUTO_MODERATION_ACTION_EXECUTION` with empty `content`
+//!   and `matched_content`, whatever the test dispatched. Discord's
+//!   exceptions (DMs, messages mentioning the bot) are not modelled.
 //!
 //! Like the HTTP fakes it runs on its own thread with its own runtime and
 //! stops when dropped.
@@ -34,7 +48,74 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_websockets::{CloseCode, Message, ServerBuilder};
 
 use super::super::server::lock;
-use super::{BOT, TOKEN};
+use super::{
+    BOT, DEFAULT_APPLICATION_FLAGS, GATEWAY_GUILD_MEMBERS, GATEWAY_GUILD_MEMBERS_LIMITED,
+    GATEWAY_MESSAGE_CONTENT, GATEWAY_MESSAGE_CONTENT_LIMITED, GATEWAY_PRESENCE,
+    GATEWAY_PRESENCE_LIMITED, TOKEN,
+};
+
+/// Gateway intents (gateway.mdx "List of Intents").
+pub const GUILD_MEMBERS: u64 = 1 << 1;
+/// See [`GUILD_MEMBERS`].
+pub const GUILD_PRESENCES: u64 = 1 << 8;
+/// See [`GUILD_MEMBERS`].
+pub const GUILD_MESSAGES: u64 = 1 << 9;
+/// See [`GUILD_MEMBERS`].
+pub const MESSAGE_CONTENT: u64 = 1 << 15;
+/// See [`GUILD_MEMBERS`].
+pub const AUTO_MODERATION_EXECUTION: u64 = 1 << 21;
+
+/// The privileged intents `intents` asks for that `flags` do not grant.
+pub fn disallowed_intents(intents: u64, flags: u64) -> u64 {
+    let grants = |full: u64, limited: u64| flags & (full | limited) != 0;
+    [
+        (
+            GUILD_MEMBERS,
+            grants(GATEWAY_GUILD_MEMBERS, GATEWAY_GUILD_MEMBERS_LIMITED),
+        ),
+        (
+            GUILD_PRESENCES,
+            grants(GATEWAY_PRESENCE, GATEWAY_PRESENCE_LIMITED),
+        ),
+        (
+            MESSAGE_CONTENT,
+            grants(GATEWAY_MESSAGE_CONTENT, GATEWAY_MESSAGE_CONTENT_LIMITED),
+        ),
+    ]
+    .into_iter()
+    .filter(|(intent, granted)| intents & intent != 0 && !granted)
+    .fold(0, |missing, (intent, _)| missing | intent)
+}
+
+/// `d` as a session with `intents` under application `flags` receives
+/// dispatch `name`: without the message-content intent (or its grant),
+/// the content fields emptied.
+pub fn as_received(name: &str, mut d: Value, intents: u64, flags: u64) -> Value {
+    let has_content = intents & MESSAGE_CONTENT != 0
+        && flags & (GATEWAY_MESSAGE_CONTENT | GATEWAY_MESSAGE_CONTENT_LIMITED) != 0;
+    if has_content {
+        return d;
+    }
+    match name {
+        "MESSAGE_CREATE" | "MESSAGE_UPDATE" => {
+            if let Some(fields) = d.as_object_mut() {
+                fields.insert("content".to_owned(), json!(""));
+                for list in ["embeds", "attachments", "components"] {
+                    fields.insert(list.to_owned(), json!([]));
+                }
+                fields.remove("poll");
+            }
+        }
+        "AUTO_MODERATION_ACTION_EXECUTION" => {
+            if let Some(fields) = d.as_object_mut() {
+                fields.insert("content".to_owned(), json!(""));
+                fields.insert("matched_content".to_owned(), json!(""));
+            }
+        }
+        _ => {}
+    }
+    d
+}
 
 /// What the client sent, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +143,8 @@ struct Session {
     /// Every dispatch of the session: (sequence, the whole payload).
     log: Vec<(u64, String)>,
     seq: u64,
+    /// The intents the session identified with.
+    intents: u64,
 }
 
 #[derive(Debug)]
@@ -78,12 +161,16 @@ struct State {
     /// The request path of every websocket connection, in order.
     connections: Vec<String>,
     next_session: u64,
+    /// The application's flags: which privileged intents it may ask for.
+    application_flags: u64,
+    /// The close codes the fake closed sessions with, in order.
+    closes: Vec<u16>,
 }
 
 #[derive(Debug)]
 enum Outgoing {
     Text(String),
-    Close(u16),
+    Close(u16, &'static str),
     /// Drops the connection without a close frame, as a network failure does.
     Drop,
 }
@@ -123,6 +210,8 @@ impl FakeGateway {
                 sent: Vec::new(),
                 connections: Vec::new(),
                 next_session: 1,
+                application_flags: DEFAULT_APPLICATION_FLAGS,
+                closes: Vec::new(),
             }),
             changed: Condvar::new(),
         });
@@ -186,8 +275,10 @@ impl FakeGateway {
             .current
             .clone()
             .expect("no session yet: wait for IDENTIFY");
+        let flags = state.application_flags;
         let session = state.sessions.entry(current.clone()).or_default();
         session.seq += 1;
+        let d = as_received(name, d, session.intents, flags);
         let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
         session.log.push((session.seq, payload.clone()));
         if let Some((live, outbox)) = &state.live
@@ -195,6 +286,116 @@ impl FakeGateway {
         {
             let _ = outbox.send(Outgoing::Text(payload));
         }
+    }
+
+    /// The application's flags (as [`super::FakeDiscord::set_application_flags`]):
+    /// which privileged intents an IDENTIFY may ask for, and whether
+    /// dispatches carry message content.
+    pub fn set_application_flags(&self, flags: u64) {
+        lock(&self.shared.state).application_flags = flags;
+    }
+
+    /// `MESSAGE_CREATE` of message `id` by `author` in `channel` of `guild`
+    /// with `content` (emptied if the session may not read it), the author
+    /// a member with `roles`.
+    pub fn message_create(
+        &self,
+        guild: &str,
+        channel: &str,
+        id: &str,
+        author: &str,
+        roles: &[&str],
+        content: &str,
+    ) {
+        self.dispatch(
+            "MESSAGE_CREATE",
+            json!({
+                "id": id, "channel_id": channel, "guild_id": guild, "type": 0,
+                "content": content, "tts": false, "mention_everyone": false,
+                "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+                "pinned": false, "timestamp": "2026-01-01T00:00:00.000000+00:00",
+                "edited_timestamp": null,
+                "author": {"id": author, "username": format!("user-{author}"), "discriminator": "0", "global_name": null, "avatar": null},
+                "member": {"roles": roles, "joined_at": "2024-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0},
+            }),
+        );
+    }
+
+    /// `MESSAGE_UPDATE` of message `id` by `author` in `channel` of `guild`,
+    /// now reading `content` (emptied if the session may not read it).
+    pub fn message_update(
+        &self,
+        guild: &str,
+        channel: &str,
+        id: &str,
+        author: &str,
+        content: &str,
+    ) {
+        self.dispatch(
+            "MESSAGE_UPDATE",
+            json!({
+                "id": id, "channel_id": channel, "guild_id": guild, "type": 0,
+                "content": content, "mentions": [], "mention_roles": [], "attachments": [],
+                "embeds": [], "edited_timestamp": "2026-01-01T00:01:00.000000+00:00",
+                "author": {"id": author, "username": format!("user-{author}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `GUILD_MEMBER_ADD`: `user` joined `guild` with `roles`.
+    pub fn member_add(&self, guild: &str, user: &str, roles: &[&str]) {
+        self.dispatch(
+            "GUILD_MEMBER_ADD",
+            json!({
+                "guild_id": guild, "roles": roles, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0,
+                "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `GUILD_MEMBER_REMOVE`: `user` left (or was removed from) `guild`.
+    pub fn member_remove(&self, guild: &str, user: &str) {
+        self.dispatch(
+            "GUILD_MEMBER_REMOVE",
+            json!({
+                "guild_id": guild,
+                "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `MESSAGE_DELETE` of message `id` in `channel` of `guild`.
+    pub fn message_delete(&self, guild: &str, channel: &str, id: &str) {
+        self.dispatch(
+            "MESSAGE_DELETE",
+            json!({"id": id, "channel_id": channel, "guild_id": guild}),
+        );
+    }
+
+    /// `AUTO_MODERATION_ACTION_EXECUTION`: rule `rule` (trigger type
+    /// `trigger_type`) blocked `content` by `user` in `channel`, matching
+    /// `keyword` (`matched_keyword`) in `matched` (`matched_content`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn automod_execution(
+        &self,
+        guild: &str,
+        rule: &str,
+        trigger_type: u64,
+        user: &str,
+        channel: &str,
+        content: &str,
+        keyword: Option<&str>,
+        matched: &str,
+    ) {
+        self.dispatch(
+            "AUTO_MODERATION_ACTION_EXECUTION",
+            json!({
+                "guild_id": guild, "rule_id": rule, "rule_trigger_type": trigger_type,
+                "action": {"type": 1, "metadata": {}}, "user_id": user, "channel_id": channel,
+                "content": content, "matched_keyword": keyword, "matched_content": matched,
+            }),
+        );
     }
 
     /// Sends RECONNECT (op 7): the client should come back and resume;
@@ -218,6 +419,12 @@ impl FakeGateway {
     /// Whether a client is connected to a session now.
     pub fn connected(&self) -> bool {
         lock(&self.shared.state).live.is_some()
+    }
+
+    /// The close codes the fake closed sessions with so far (4004 for a
+    /// wrong token, 4014 for a disallowed intent).
+    pub fn closes(&self) -> Vec<u16> {
+        lock(&self.shared.state).closes.clone()
     }
 
     /// What the client sent so far.
@@ -281,19 +488,26 @@ fn answer(state: &mut State, outbox: &mpsc::UnboundedSender<Outgoing>, message: 
             let shard = d["shard"]
                 .as_array()
                 .and_then(|s| Some((s.first()?.as_u64()?, s.get(1)?.as_u64()?)));
-            state.sent.push(Sent::Identify {
-                intents: d["intents"].as_u64().unwrap_or(0),
-                shard,
-            });
+            let intents = d["intents"].as_u64().unwrap_or(0);
+            state.sent.push(Sent::Identify { intents, shard });
             if d["token"].as_str() != Some(&format!("Bot {TOKEN}"))
                 && d["token"].as_str() != Some(TOKEN)
             {
-                let _ = outbox.send(Outgoing::Close(4004));
+                state.closes.push(4004);
+                let _ = outbox.send(Outgoing::Close(4004, "Authentication failed."));
+                return;
+            }
+            if disallowed_intents(intents, state.application_flags) != 0 {
+                state.closes.push(4014);
+                let _ = outbox.send(Outgoing::Close(4014, "Disallowed intent(s)."));
                 return;
             }
             let id = format!("session-{}", state.next_session);
             state.next_session += 1;
-            let mut session = Session::default();
+            let mut session = Session {
+                intents,
+                ..Session::default()
+            };
             let mut dispatch = |name: &str, d: Value| {
                 session.seq += 1;
                 let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
@@ -310,7 +524,7 @@ fn answer(state: &mut State, outbox: &mpsc::UnboundedSender<Outgoing>, message: 
                 json!({"v": 10, "user": {"id": BOT, "username": "modctl", "discriminator": "0", "bot": true},
                        "guilds": unavailable, "session_id": id,
                        "resume_gateway_url": format!("{}/resume", state.url),
-                       "shard": [0, 1], "application": {"id": BOT, "flags": 0}}),
+                       "shard": [0, 1], "application": {"id": BOT, "flags": state.application_flags}}),
             );
             for guild in state.guilds.clone() {
                 dispatch("GUILD_CREATE", guild);
@@ -375,9 +589,9 @@ async fn connection(shared: Arc<Shared>, stream: tokio::net::TcpStream) {
                     if socket.send(Message::text(text)).await.is_err() { break }
                 }
                 Outgoing::Drop => break,
-                Outgoing::Close(code) => {
+                Outgoing::Close(code, reason) => {
                     let code = CloseCode::try_from(code).unwrap_or(CloseCode::POLICY_VIOLATION);
-                    let _ = socket.send(Message::close(Some(code), "Authentication failed.")).await;
+                    let _ = socket.send(Message::close(Some(code), reason)).await;
                     break;
                 }
             },

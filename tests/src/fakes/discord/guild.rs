@@ -7,10 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Value, json};
 
-use super::{
-    ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, SEND_MESSAGES,
-    TOKEN, VIEW_CHANNEL,
-};
+use super::{ADMINISTRATOR, BAN_MEMBERS, BOT, KICK_MEMBERS, MANAGE_ROLES, MODERATE_MEMBERS, TOKEN};
 use crate::fakes::server::{Recorded, Reply};
 
 /// Discord's longest timeout, from its own clock (guild.mdx, "Modify Guild
@@ -75,7 +72,17 @@ pub(super) struct Guild {
     pub(super) bans: BTreeMap<String, Option<String>>,
     /// The Discord users the fake knows: a ban naming another is refused.
     pub(super) users: std::collections::BTreeSet<String>,
-    pub(super) messages: HashMap<String, Vec<String>>,
+    /// Channel id -> its messages, oldest first (the bot's and those a test
+    /// seeded), deleted ones included ([`super::messages`]).
+    pub(super) messages: HashMap<String, Vec<super::messages::Message>>,
+    /// DM channel id -> the user it reaches.
+    pub(super) dm_channels: BTreeMap<String, String>,
+    /// Users who accept no DM from the bot (Discord answers 50007).
+    pub(super) unreachable: std::collections::BTreeSet<String>,
+    /// The guild's AutoMod rules by id ([`super::automod`]).
+    pub(super) automod_rules: BTreeMap<String, Value>,
+    /// `GET /applications/@me`'s `flags`.
+    pub(super) application_flags: u64,
     pub(super) next_id: u64,
     /// What `GET /gateway/bot` answers as the gateway's URL.
     pub(super) gateway_url: Option<String>,
@@ -146,6 +153,17 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
             ("GET", None) => error(404, "404: Not Found (no fake gateway)", 0),
             _ => method_not_allowed(),
         },
+        ["applications", "@me"] => match method {
+            "GET" => Reply::json(
+                200,
+                super::messages::application_json(guild.application_flags),
+            ),
+            _ => method_not_allowed(),
+        },
+        ["users", "@me", "channels"] => match method {
+            "POST" => guild.open_dm(&request.body),
+            _ => method_not_allowed(),
+        },
         ["users", "@me"] => match method {
             "GET" => Reply::json(
                 200,
@@ -161,6 +179,10 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
         }
         ["channels", channel, "messages"] => match method {
             "POST" => guild.post_message(channel, &request.body),
+            _ => method_not_allowed(),
+        },
+        ["channels", channel, "messages", message] => match method {
+            "DELETE" => guild.delete_message(channel, message),
             _ => method_not_allowed(),
         },
         ["channels", channel] => match method {
@@ -192,6 +214,12 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["channels"], "GET") => Reply::json(200, guild.channels_json()),
         (["channels"], "POST") => guild.create_channel(&request.body),
         (["roles"], "PATCH") => guild.position_roles(&request.body),
+        (["auto-moderation", "rules"], "GET") => guild.list_rules(),
+        (["auto-moderation", "rules"], "POST") => guild.create_rule(&request.body),
+        (["auto-moderation", "rules", rule], "GET") => guild.get_rule(rule),
+        (["auto-moderation", "rules", rule], "PATCH") => guild.modify_rule(rule, &request.body),
+        (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
+        (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
         ([] | ["members" | "bans", _] | ["roles" | "channels"], _) => method_not_allowed(),
         _ => error(404, "404: Not Found", 0),
     }
@@ -578,42 +606,5 @@ impl Guild {
             Some(_) => Reply::empty(204),
             None => error(404, "Unknown Ban", 10026),
         }
-    }
-
-    fn post_message(&mut self, channel: &str, body: &Value) -> Reply {
-        if !self.channels.iter().any(|c| c.id == channel) {
-            return error(404, "Unknown Channel", 10003);
-        }
-        // A channel the bot cannot view does not exist for it: `403
-        // Missing Access, 50001` (permissions.mdx, VIEW_CHANNEL; the code in
-        // opcodes-and-status-codes.mdx). Posting also needs SEND_MESSAGES
-        // there (message.mdx, "Create Message": "the current user must have
-        // the SEND_MESSAGES permission"): else `403 Missing Permissions`.
-        let held = self.channel_permissions(BOT, channel);
-        if held & VIEW_CHANNEL == 0 {
-            return error(403, "Missing Access", 50001);
-        }
-        if held & SEND_MESSAGES == 0 {
-            return missing_permissions();
-        }
-        let content = match body["content"].as_str() {
-            Some(content) if !content.is_empty() => content.to_owned(),
-            _ => return error(400, "Cannot send an empty message", 50006),
-        };
-        let id = self.new_id();
-        let reply = Reply::json(
-            200,
-            json!({
-                "id": id,
-                "channel_id": channel,
-                "content": content,
-                "author": { "id": BOT, "username": "modctl", "bot": true },
-            }),
-        );
-        self.messages
-            .entry(channel.to_owned())
-            .or_default()
-            .push(content);
-        reply
     }
 }

@@ -141,13 +141,18 @@ struct Bucket {
 impl RateLimits {
     pub(super) fn add_rule(&mut self, method: &str, template: &str, limit: u32, window: Duration) {
         let hash = format!("rule{:04}", self.rules.len() + 1);
-        self.rules.push(Rule {
-            method: method.to_owned(),
-            template: segments(template).map(str::to_owned).collect(),
-            limit: limit.max(1),
-            window,
-            hash,
-        });
+        // The latest rule wins, so a test can replace a default one (the
+        // per-channel message limit).
+        self.rules.insert(
+            0,
+            Rule {
+                method: method.to_owned(),
+                template: segments(template).map(str::to_owned).collect(),
+                limit: limit.max(1),
+                window,
+                hash,
+            },
+        );
     }
 
     pub(super) fn set_global(&mut self, limit: usize, window: Duration) {

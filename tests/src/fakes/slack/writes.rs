@@ -28,7 +28,7 @@ fn list(value: &str) -> Vec<String> {
 }
 
 impl Workspace {
-    fn new_id(&mut self, prefix: &str) -> String {
+    pub(super) fn new_id(&mut self, prefix: &str) -> String {
         self.next_id += 1;
         format!("{prefix}0NEW{:05}", self.next_id)
     }

@@ -114,7 +114,9 @@ impl FakeTelegram {
     /// message's), at `date`.
     pub fn push_in(&self, chat: i64, from: i64, fields: Value) -> Value {
         let message = self.message(chat, from, fields);
-        self.state().push(message)
+        let mut state = self.state();
+        state.remember(chat, &message);
+        state.push(message)
     }
 
     /// Queues `user` joining the group at `date`.
