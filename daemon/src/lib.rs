@@ -162,6 +162,9 @@ pub struct AppState {
     /// Each server's automod, compiled once per config revision (see
     /// [`automation::automod`]).
     pub automod: Arc<automation::automod::Compiled>,
+    /// Each server's config in memory, for what acts on every event (see
+    /// [`automation::live`]).
+    pub live_config: automation::live::LiveConfig,
 }
 
 impl AppState {
@@ -169,6 +172,7 @@ impl AppState {
     /// platform settings.
     pub fn new(store: Store) -> Self {
         let activity = activity::Ingestor::default();
+        let live_config = automation::live::LiveConfig::new(store.clone(), Clock::system());
         let events = events::Fanout::new(vec![Arc::new(activity::events::ActivityCounter::new(
             activity.clone(),
             store.clone(),
@@ -197,6 +201,7 @@ impl AppState {
             receivers: receive::Receivers::new(events.clone(), true),
             events,
             automod: Arc::default(),
+            live_config,
         }
     }
 
@@ -230,6 +235,7 @@ impl AppState {
     /// Reads time from `clock` (tests use a manual one).
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.platforms.clock = clock.clone();
+        self.live_config = automation::live::LiveConfig::new(self.store.clone(), clock.clone());
         self.clock = clock;
         self
     }

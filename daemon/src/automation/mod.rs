@@ -11,3 +11,4 @@
 //! changing anything.
 
 pub mod automod;
+pub mod live;

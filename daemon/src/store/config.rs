@@ -33,6 +33,17 @@ pub struct StoredConfig {
     pub sections: Sections,
 }
 
+/// A server's config revision (0: never written): one indexed read, for
+/// caches that reload the config only when it moved.
+pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
+    let revision: Option<i64> = tx
+        .sql
+        .prepare_cached("SELECT revision FROM config_revisions WHERE server_id = ?1")?
+        .query_row([server_id], |row| row.get("revision"))
+        .optional()?;
+    Ok(revision.map_or(0, |r| r.try_into().unwrap_or(0)))
+}
+
 /// Loads a server's config; sections never set are their defaults.
 pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
     let (revision, updated_at) = tx
