@@ -431,13 +431,19 @@ pub async fn serve(
         );
     }
     workers.stop().await;
-    // What the receivers buffered since the last flush is written before
-    // the daemon stops (a crash loses it; a clean stop does not).
+    // What the transports handed the event path is handled, then what the
+    // activity counts buffered since the last flush is written before the
+    // daemon stops (a crash loses it; a clean stop does not).
+    state.events.drain(EVENTS_DRAIN).await;
     if let Err(e) = activity::flush(&state.activity, &state.store, &state.clock).await {
         tracing::error!(error = %e, "cannot write the last activity buffer");
     }
     result
 }
+
+/// How long a stopping daemon waits for the event consumers to handle what
+/// they were given.
+const EVENTS_DRAIN: std::time::Duration = std::time::Duration::from_secs(5);
 
 async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!(

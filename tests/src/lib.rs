@@ -16,7 +16,7 @@ pub mod restore;
 pub mod webhooks;
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::thread::JoinHandle;
 
 use modctl_client::Client;
@@ -82,6 +82,8 @@ struct Setup {
     trusted_proxies: modctld::client_address::TrustedProxies,
     /// The memory budget of activity batches (`None`: the daemon's default).
     batch_budget: Option<modctld::activity::budget::BatchBudget>,
+    /// A second consumer of the event path, beside the activity counts.
+    recorder: Option<Arc<EventRecorder>>,
 }
 
 impl Default for Setup {
@@ -93,6 +95,7 @@ impl Default for Setup {
             platform_timeout: None,
             trusted_proxies: Default::default(),
             batch_budget: None,
+            recorder: None,
         }
     }
 }
@@ -130,6 +133,17 @@ impl TestDaemon {
     /// connections).
     pub fn start() -> TestDaemon {
         TestDaemon::start_as(Setup::default())
+    }
+
+    /// Like [`TestDaemon::start`], with an [`EventRecorder`] as a second
+    /// consumer of the event path (where the automation will be).
+    pub fn start_recording_events() -> (TestDaemon, Arc<EventRecorder>) {
+        let recorder = Arc::new(EventRecorder::default());
+        let daemon = TestDaemon::start_as(Setup {
+            recorder: Some(recorder.clone()),
+            ..Setup::default()
+        });
+        (daemon, recorder)
     }
 
     /// Like [`TestDaemon::start`], with these HTTP limits (e.g.
@@ -241,6 +255,9 @@ impl TestDaemon {
                 }
                 if let Some(budget) = setup.batch_budget {
                     state = state.with_batch_budget(budget);
+                }
+                if let Some(recorder) = setup.recorder {
+                    state = state.with_event_consumer(recorder);
                 }
                 let state = state
                     .with_clock(clock)
@@ -644,6 +661,31 @@ impl Fixture {
             beta_rw: daemon.key("beta", Scope::Write),
             daemon,
         }
+    }
+}
+
+/// A consumer of the daemon's event path that keeps every event it is
+/// given, to see what the decoders made of the platforms' payloads.
+#[derive(Debug, Default)]
+pub struct EventRecorder {
+    events: std::sync::Mutex<Vec<modctld::events::Event>>,
+}
+
+impl EventRecorder {
+    /// The events received so far, in order.
+    pub fn events(&self) -> Vec<modctld::events::Event> {
+        self.events.lock().expect("recorder lock").clone()
+    }
+}
+
+#[async_trait::async_trait]
+impl modctld::events::Consumer for EventRecorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+
+    async fn handle(&self, event: modctld::events::Event) {
+        self.events.lock().expect("recorder lock").push(event);
     }
 }
 

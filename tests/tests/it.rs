@@ -15,6 +15,7 @@ mod demo;
 mod docs;
 mod durability;
 mod errors;
+mod events;
 mod health;
 mod http;
 mod insights;

@@ -52,6 +52,8 @@ struct Lane {
     waiting: Mutex<Option<mpsc::Receiver<Event>>>,
     started: AtomicBool,
     dropped: AtomicU64,
+    /// Events queued or being handled.
+    pending: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Fanout {
@@ -81,6 +83,7 @@ impl Fanout {
                     waiting: Mutex::new(Some(receiver)),
                     started: AtomicBool::new(false),
                     dropped: AtomicU64::new(0),
+                    pending: Arc::new(AtomicU64::new(0)),
                 }
             })
             .collect();
@@ -140,12 +143,41 @@ impl Fanout {
             .map(|l| (l.consumer.name(), self.capacity - l.queue.capacity()))
             .collect()
     }
+
+    /// Waits until every consumer has handled what was published to it, or
+    /// `deadline` has passed; whether they all did. A stopping daemon calls
+    /// it once the transports have stopped, so what they received is
+    /// handled (and counted by the last flush) rather than lost with the
+    /// queues.
+    pub async fn drain(&self, deadline: std::time::Duration) -> bool {
+        let idle = || {
+            self.lanes
+                .iter()
+                .all(|l| l.pending.load(Ordering::Acquire) == 0)
+        };
+        let until = tokio::time::Instant::now() + deadline;
+        while !idle() {
+            if tokio::time::Instant::now() >= until {
+                tracing::warn!(
+                    queued = ?self.queued(),
+                    "event consumers did not handle what they were given before the daemon stopped"
+                );
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        true
+    }
 }
 
 impl Lane {
     fn offer(&self, event: Event) {
         self.start();
+        // Counted before it is sent, so the task never sees it handled
+        // before it was counted.
+        self.pending.fetch_add(1, Ordering::AcqRel);
         if self.queue.try_send(event).is_err() {
+            self.pending.fetch_sub(1, Ordering::AcqRel);
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed);
             // One line per 10,000 drops, not one per event.
             if dropped.is_multiple_of(10_000) {
@@ -171,9 +203,11 @@ impl Lane {
         };
         self.started.store(true, Ordering::Release);
         let consumer = self.consumer.clone();
+        let pending = self.pending.clone();
         tokio::spawn(async move {
             while let Some(event) = receiver.recv().await {
                 consumer.handle(event).await;
+                pending.fetch_sub(1, Ordering::AcqRel);
             }
         });
     }
@@ -253,8 +287,13 @@ mod tests {
         // seven were dropped, for it alone.
         assert_eq!(fanout.dropped(), vec![("slow", 7), ("fast", 0)]);
         assert_eq!(fanout.queued(), vec![("slow", 2), ("fast", 0)]);
+        let timeout = std::time::Duration::from_millis(50);
+        assert!(
+            !fanout.drain(timeout).await,
+            "the stuck one still holds three"
+        );
         slow.gate.as_ref().unwrap().add_permits(10);
-        settle().await;
+        assert!(fanout.drain(timeout).await);
         assert_eq!(slow.handled.load(Ordering::SeqCst), 3);
     }
 

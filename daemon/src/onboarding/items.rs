@@ -103,16 +103,15 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         config_ids(inputs),
         activity(inputs),
     ]);
-    items.extend(events_dropped(inputs));
+    items.extend(events_dropped(inputs.events_dropped));
     items
 }
 
 /// One item per consumer of the event path: whether it kept up with the
 /// events received. The counts are the daemon's (every server's events
 /// share the queues), since it started.
-fn events_dropped(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
-    inputs
-        .events_dropped
+fn events_dropped(dropped: &[(&'static str, u64)]) -> Vec<OnboardingItem> {
+    dropped
         .iter()
         .map(|&(consumer, dropped)| {
             let id = format!("events_dropped_{consumer}");
@@ -623,4 +622,27 @@ fn config_ids(inputs: &Inputs<'_>) -> OnboardingItem {
             inputs.server.id, inputs.server.id
         )),
     )
+}
+
+#[cfg(test)]
+mod event_drop_tests {
+    use super::*;
+
+    #[test]
+    fn a_consumer_that_dropped_events_is_a_warning_with_a_fix() {
+        let items = events_dropped(&[("activity", 0), ("automation", 12)]);
+        let seen: Vec<_> = items
+            .iter()
+            .map(|i| (i.id.as_str(), i.status, i.fix.is_some()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("events_dropped_activity", ItemStatus::Done, false),
+                ("events_dropped_automation", ItemStatus::Warning, true),
+            ]
+        );
+        assert!(items[1].detail.starts_with("12 event(s)"), "{:?}", items[1]);
+        assert!(items[1].title.contains("automation"));
+    }
 }

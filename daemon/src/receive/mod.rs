@@ -114,7 +114,7 @@ impl Bot {
     }
 }
 
-/// A running session: its task, the servers it counts for, its stop, and
+/// A running session: its task, the servers it publishes events of, its stop, and
 /// its bot's ownership (let go once the task ended).
 struct Session {
     servers: watch::Sender<BTreeSet<String>>,
@@ -134,7 +134,7 @@ pub struct SessionContext {
     pub token: String,
     /// The platform's API base other than its public one.
     pub api_base: Option<String>,
-    /// The servers the session counts events for (updated while it runs).
+    /// The servers the session publishes events of (updated while it runs).
     pub servers: watch::Receiver<BTreeSet<String>>,
 }
 

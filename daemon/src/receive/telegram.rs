@@ -4,12 +4,13 @@
 //! The poller asks for the updates after its offset and waits up to
 //! [`POLL_SECS`] for them; each update is decoded
 //! ([`crate::events::decode::telegram`]) and its events published for its
-//! group if the group is connected, then the next offset (the last `update_id` plus one) is
-//! stored for every group of the bot before the next poll. Telegram drops
-//! what an offset confirms, and a restarted daemon starts at the stored
-//! offset, so a restart neither loses nor counts twice what it polled (what
-//! the ingestion had not flushed when the daemon crashed is lost, as for
-//! every pushed event; see [`crate::activity`]).
+//! group if the group is connected, then the next offset (the last
+//! `update_id` plus one) is stored for every group of the bot before the
+//! next poll. Telegram drops what an offset confirms, and a restarted daemon
+//! starts at the stored offset, so a restart neither loses nor publishes
+//! twice what it polled (what the consumers had not handled or written when
+//! the daemon crashed is lost, as for every pushed event; see
+//! [`crate::activity`]).
 //!
 //! A bot in webhook mode gets no poller ([`super::reconcile`]); a poller
 //! removes a webhook left from earlier first, since `getUpdates` does not
@@ -163,8 +164,8 @@ pub fn groups_of_bot(live: &[LiveConnection], of: &LiveConnection) -> BTreeMap<S
 /// the server of the chat it names, and is dropped when the chat is none of
 /// the bot's connected groups. A group's upgrade to a supergroup is followed
 /// first: its server records the new chat id (platform calls go there; the
-/// server keeps its id and history), and the supergroup's updates count for
-/// it from then on.
+/// server keeps its id and history), and the supergroup's updates are its
+/// events from then on.
 pub async fn route(
     state: &AppState,
     groups: &mut BTreeMap<String, String>,

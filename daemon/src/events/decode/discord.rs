@@ -113,6 +113,9 @@ struct MessagePayload {
     attachments: Vec<DiscordAttachment>,
     #[serde(default)]
     message_reference: Option<Reference>,
+    /// When it was last edited (`null` until then).
+    #[serde(default)]
+    edited_timestamp: Option<String>,
 }
 
 /// `GUILD_MEMBER_ADD` and `GUILD_MEMBER_REMOVE`.
@@ -172,8 +175,9 @@ fn is_members(kind: MessageType) -> bool {
 }
 
 impl MessagePayload {
-    /// The message, if it is one a member (or bot) wrote in a guild.
-    fn into_message(self) -> Option<(Id<GuildMarker>, Message)> {
+    /// The message and when it was edited, if it is one a member (or bot)
+    /// wrote in a guild.
+    fn into_parts(self) -> Option<(Id<GuildMarker>, Message, Option<String>)> {
         let guild = self.guild_id.filter(|_| is_members(self.kind))?;
         let member = self.member.unwrap_or_default();
         let display_name = member
@@ -213,7 +217,7 @@ impl MessagePayload {
                 .and_then(|r| r.message_id)
                 .map(|id| id.to_string()),
         };
-        Some((guild, message))
+        Some((guild, message, self.edited_timestamp))
     }
 }
 
@@ -232,14 +236,17 @@ pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>>
     Ok(match name {
         "MESSAGE_CREATE" | "MESSAGE_UPDATE" => {
             let m: MessagePayload = payload(d, &what)?;
-            let Some((guild, message)) = m.into_message() else {
+            let Some((guild, message, edited)) = m.into_parts() else {
                 return Ok(Vec::new());
             };
             if name == "MESSAGE_CREATE" {
                 let id = Some(format!("discord:message:{}", message.id));
                 vec![event(guild, id, EventKind::MessageCreated(message))]
             } else {
-                vec![event(guild, None, EventKind::MessageEdited(message))]
+                // One edit is one `edited_timestamp`: a replayed update is
+                // the same event, the next edit another.
+                let id = edited.map(|at| format!("discord:edited:{}:{at}", message.id));
+                vec![event(guild, id, EventKind::MessageEdited(message))]
             }
         }
         "MESSAGE_DELETE" => {
@@ -488,8 +495,14 @@ mod tests {
     #[test]
     fn edits_and_deletes_single_and_bulk() {
         let author = json!({"id": "5", "username": "u"});
-        let edited = one(decode("MESSAGE_UPDATE", message(author, 0), at()).unwrap());
+        let mut update = message(author, 0);
+        update["edited_timestamp"] = json!("2026-11-22T10:05:00Z");
+        let edited = one(decode("MESSAGE_UPDATE", update, at()).unwrap());
         assert!(matches!(edited.kind, EventKind::MessageEdited(ref m) if m.content.is_some()));
+        assert_eq!(
+            edited.id.as_deref(),
+            Some("discord:edited:334385199974967042:2026-11-22T10:05:00Z")
+        );
         let deleted = one(decode(
             "MESSAGE_DELETE",
             json!({"id": "9", "channel_id": CHANNEL, "guild_id": GUILD}),
