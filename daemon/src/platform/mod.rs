@@ -309,62 +309,36 @@ pub trait Structure: StructureReader + StructureWriter + std::fmt::Debug {}
 
 impl<T: StructureReader + StructureWriter + std::fmt::Debug> Structure for T {}
 
-/// A connected Discord guild: everything Discord offers a bot. The live
-/// adapter and the simulator implement it (the blanket impl below).
-pub trait DiscordBot:
-    ReadHierarchy
-    + Timeout
-    + Kick
-    + Ban
-    + SetRoles
-    + InspectMember
-    + PostMessage
-    + DeleteMessage
-    + DirectMessage
-    + NativeRules
-    + Structure
-{
+/// Declares a platform's bot trait as its capabilities plus [`Structure`],
+/// with the blanket impl that gives it to every type having them all (the
+/// live adapter, and the simulator, which has every capability).
+macro_rules! bot_trait {
+    ($(#[$doc:meta])* $name:ident: $($capability:ident),+ $(,)?) => {
+        $(#[$doc])*
+        pub trait $name: $($capability +)+ Structure {}
+
+        impl<T: $($capability +)+ Structure> $name for T {}
+    };
 }
 
-impl<T> DiscordBot for T where
-    T: ReadHierarchy
-        + Timeout
-        + Kick
-        + Ban
-        + SetRoles
-        + InspectMember
-        + PostMessage
-        + DeleteMessage
-        + DirectMessage
-        + NativeRules
-        + Structure
-{
-}
+bot_trait!(
+    /// A connected Discord guild: everything Discord offers a bot.
+    DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
+    DeleteMessage, DirectMessage, NativeRules,
+);
 
-/// A connected Telegram group: no kick (a ban and an unban), no roles, no
-/// DMs (a bot cannot start a conversation).
-pub trait TelegramBot:
-    Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
-{
-}
+bot_trait!(
+    /// A connected Telegram group: no kick (a ban and an unban), no roles,
+    /// no DMs (a bot cannot start a conversation).
+    TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage,
+);
 
-impl<T> TelegramBot for T where
-    T: Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
-{
-}
-
-/// A connected Slack workspace: a bot can post, delete (its own messages,
-/// or any with an admin user token), DM and show ephemeral notices, but not
-/// act on members.
-pub trait SlackBot:
-    JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
-{
-}
-
-impl<T> SlackBot for T where
-    T: JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
-{
-}
+bot_trait!(
+    /// A connected Slack workspace: a bot can post, delete (its own
+    /// messages, or any with an admin user token), DM and show ephemeral
+    /// notices, but not act on members.
+    SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
+);
 
 /// A connected server, by platform: what the daemon holds to act on one.
 /// Code that needs a capability some platforms lack matches on it, so the
