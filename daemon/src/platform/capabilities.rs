@@ -23,6 +23,10 @@
 //! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
+//! | [`super::StructureReader`] | guild | group | workspace |
+//! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
+//! | [`super::WriteWorkspace`] | - | - | channels, user groups |
+//! | [`super::WriteGroup`] | - | title, description, permissions | - |
 //!
 //! Receiving events is apart ([`super::receive`]): [`super::receive::Gateway`]
 //! (Discord) and [`super::receive::Updates`] (Telegram) are implemented by
