@@ -79,14 +79,15 @@ pub async fn capture(
         &server.id,
         connection,
     );
-    let content = platform
-        .structure()
-        .read_structure()
-        .await
-        .map_err(|error| CaptureError::Platform {
-            server: server.id.clone(),
-            error,
-        })?;
+    let content =
+        platform
+            .reader()
+            .read_structure()
+            .await
+            .map_err(|error| CaptureError::Platform {
+                server: server.id.clone(),
+                error,
+            })?;
     let counts = content.counts();
     let json = serde_json::to_string(&content).expect("structures serialize");
     let hash = sha256_hex(json.as_bytes());

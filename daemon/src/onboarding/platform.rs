@@ -136,7 +136,7 @@ pub async fn ask(
         _ => None,
     };
     let platform = platform::connect(platforms, store, server.platform, &server.id, connection);
-    let structure = platform.structure().read_structure().await?;
+    let structure = platform.reader().read_structure().await?;
     // Roles are Discord's, joined channels Slack's. The guild's own id is
     // never a member: the hierarchy comes without a target.
     let (hierarchy, joined_channels) = match &platform {

@@ -344,7 +344,10 @@ fn activity_hint(platform: modctl_types::Platform, id: &str, receiving: &Receivi
             "set the Slack app's Event Subscriptions request URL to https://<this daemon>/hooks/slack/events"
                 .to_owned()
         }
-        _ => "not received: connect again with --signing-secret-env to count Slack events".to_owned(),
+        (Platform::Slack, _) => {
+            "not received: connect again with --signing-secret-env to count Slack events".to_owned()
+        }
+        _ => crate::platform::new_platform(platform),
     }
 }
 

@@ -23,6 +23,10 @@
 //! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
+//! | [`super::StructureReader`] | guild | group | workspace |
+//! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
+//! | [`super::WriteWorkspace`] | - | - | channels, user groups |
+//! | [`super::WriteGroup`] | - | title, description, permissions | - |
 //!
 //! Receiving events is apart ([`super::receive`]): [`super::receive::Gateway`]
 //! (Discord) and [`super::receive::Updates`] (Telegram) are implemented by
@@ -225,35 +229,42 @@ impl RuleSpec {
     }
 }
 
+/// A KEYWORD rule blocking `words`, as tests build one.
+#[cfg(test)]
+pub(crate) fn keyword_rule(name: &str, words: &[&str]) -> RuleSpec {
+    use twilight_model::guild::auto_moderation::AutoModerationActionType;
+    RuleSpec {
+        name: name.into(),
+        event_type: AutoModerationEventType::MessageSend,
+        trigger_type: AutoModerationTriggerType::Keyword,
+        trigger_metadata: AutoModerationTriggerMetadata {
+            allow_list: None,
+            keyword_filter: Some(words.iter().map(|w| (*w).to_owned()).collect()),
+            presets: None,
+            mention_raid_protection_enabled: None,
+            mention_total_limit: None,
+            regex_patterns: None,
+        },
+        actions: vec![AutoModerationAction {
+            kind: AutoModerationActionType::BlockMessage,
+            metadata: None,
+        }],
+        enabled: true,
+        exempt_roles: Vec::new(),
+        exempt_channels: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use twilight_model::guild::auto_moderation::AutoModerationActionType;
-
     use super::*;
 
     fn rule() -> RuleSpec {
         RuleSpec {
-            name: "modctl: blocked words".into(),
-            event_type: AutoModerationEventType::MessageSend,
-            trigger_type: AutoModerationTriggerType::Keyword,
-            trigger_metadata: AutoModerationTriggerMetadata {
-                allow_list: None,
-                keyword_filter: Some(vec!["spam*".into()]),
-                presets: None,
-                mention_raid_protection_enabled: None,
-                mention_total_limit: None,
-                regex_patterns: None,
-            },
-            actions: vec![AutoModerationAction {
-                kind: AutoModerationActionType::BlockMessage,
-                metadata: None,
-            }],
-            enabled: true,
             exempt_roles: vec![Id::new(5)],
-            exempt_channels: vec![],
+            ..keyword_rule("modctl: blocked words", &["spam*"])
         }
     }
-
     /// auto-moderation.mdx: creating sends the trigger type as an integer
     /// (KEYWORD = 1, MESSAGE_SEND = 1, BLOCK_MESSAGE = 1), snowflakes as
     /// strings; modifying leaves the trigger type out.

@@ -31,8 +31,9 @@
 //! - [`ratelimit`]: Discord's rate limits, followed before each request.
 //! - [`structure`]: [`structure::StructureReader`], reading a server's roles,
 //!   channels and settings for a snapshot, a capability of its own.
-//! - [`apply`]: [`apply::StructureWriter`], creating roles, channels,
-//!   overwrites and user groups for a restore, another capability.
+//! - [`apply`]: [`WriteGuild`], [`WriteWorkspace`], [`WriteGroup`]:
+//!   creating roles, channels, overwrites and user groups and setting a
+//!   group's settings for a restore, one capability per platform.
 //! - [`receive`]: [`Gateway`] (Discord) and [`Updates`] (Telegram), what a
 //!   platform offers a bot to learn what members do, for the receivers.
 //!
@@ -64,7 +65,7 @@ use std::time::Duration;
 
 use modctl_types::{Platform, Timestamp};
 
-pub use apply::StructureWriter;
+pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
     NativeRules, PostMessage, ReadHierarchy, RuleSpec, SetRoles, Timeout,
@@ -120,9 +121,9 @@ pub enum PlatformError {
     /// mid-answer): the request may have been carried out.
     #[error("the connection to the platform failed before its answer arrived: {0}")]
     Interrupted(String),
-    /// A structure change a restore asked of a platform that has no such
-    /// primitive ([`StructureWriter`]: what the snapshot holds decides,
-    /// not code, and the item fails alone).
+    /// A structure change a restore asked of the simulator, which does not
+    /// keep that part of a platform (Slack user groups, Telegram settings):
+    /// what the snapshot holds decides, not code, and the item fails alone.
     #[error("{0} is not supported on this platform")]
     Unsupported(&'static str),
 }
@@ -303,68 +304,38 @@ fn http_client(timeout: Duration) -> reqwest::Client {
         .expect("the HTTP client builds with a static configuration")
 }
 
-/// Reading a server's structure and creating it (snapshots and restores):
-/// every platform has both.
-pub trait Structure: StructureReader + StructureWriter + std::fmt::Debug {}
+/// Declares a platform's bot trait as its capabilities plus
+/// [`StructureReader`] (every platform's structure can be read),
+/// with the blanket impl that gives it to every type having them all (the
+/// live adapter, and the simulator, which has every capability).
+macro_rules! bot_trait {
+    ($(#[$doc:meta])* $name:ident: $($capability:ident),+ $(,)?) => {
+        $(#[$doc])*
+        pub trait $name: $($capability +)+ StructureReader + std::fmt::Debug {}
 
-impl<T: StructureReader + StructureWriter + std::fmt::Debug> Structure for T {}
-
-/// A connected Discord guild: everything Discord offers a bot. The live
-/// adapter and the simulator implement it (the blanket impl below).
-pub trait DiscordBot:
-    ReadHierarchy
-    + Timeout
-    + Kick
-    + Ban
-    + SetRoles
-    + InspectMember
-    + PostMessage
-    + DeleteMessage
-    + DirectMessage
-    + NativeRules
-    + Structure
-{
+        impl<T: $($capability +)+ StructureReader + std::fmt::Debug> $name for T {}
+    };
 }
 
-impl<T> DiscordBot for T where
-    T: ReadHierarchy
-        + Timeout
-        + Kick
-        + Ban
-        + SetRoles
-        + InspectMember
-        + PostMessage
-        + DeleteMessage
-        + DirectMessage
-        + NativeRules
-        + Structure
-{
-}
+bot_trait!(
+    /// A connected Discord guild: everything Discord offers a bot.
+    DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
+    DeleteMessage, DirectMessage, NativeRules, WriteGuild,
+);
 
-/// A connected Telegram group: no kick (a ban and an unban), no roles, no
-/// DMs (a bot cannot start a conversation).
-pub trait TelegramBot:
-    Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
-{
-}
+bot_trait!(
+    /// A connected Telegram group: no kick (a ban and an unban), no roles,
+    /// no DMs (a bot cannot start a conversation).
+    TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, WriteGroup,
+);
 
-impl<T> TelegramBot for T where
-    T: Ban + Mute + InspectMember + PostMessage + DeleteMessage + Structure
-{
-}
-
-/// A connected Slack workspace: a bot can post, delete (its own messages,
-/// or any with an admin user token), DM and show ephemeral notices, but not
-/// act on members.
-pub trait SlackBot:
-    JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
-{
-}
-
-impl<T> SlackBot for T where
-    T: JoinedChannels + PostMessage + DeleteMessage + DirectMessage + Ephemeral + Structure
-{
-}
+bot_trait!(
+    /// A connected Slack workspace: a bot can post, delete (its own
+    /// messages, or any with an admin user token), DM and show ephemeral
+    /// notices, but not act on members.
+    SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
+    WriteWorkspace,
+);
 
 /// A connected server, by platform: what the daemon holds to act on one.
 /// Code that needs a capability some platforms lack matches on it, so the
@@ -421,21 +392,12 @@ impl Bot {
         }
     }
 
-    /// Reading and creating the server's structure (every platform).
-    pub fn structure(&self) -> &dyn Structure {
+    /// Reading the server's structure (every platform).
+    pub fn reader(&self) -> &dyn StructureReader {
         match self {
             Bot::Discord(bot) => bot.as_ref(),
             Bot::Telegram(bot) => bot.as_ref(),
             Bot::Slack(bot) => bot.as_ref(),
-        }
-    }
-
-    /// [`Bot::structure`], owned (a restore job keeps it).
-    pub fn into_structure(self) -> Box<dyn Structure> {
-        match self {
-            Bot::Discord(bot) => bot,
-            Bot::Telegram(bot) => bot,
-            Bot::Slack(bot) => bot,
         }
     }
 

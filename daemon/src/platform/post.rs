@@ -77,6 +77,9 @@ const DISCORD_DESCRIPTION: usize = 4_096;
 const DISCORD_FIELDS: usize = 25;
 const DISCORD_FIELD_NAME: usize = 256;
 const DISCORD_FIELD_VALUE: usize = 1_024;
+/// "the combined sum of characters in all `title`, `description`,
+/// `field.name`, `field.value` ... must not exceed 6000" (Embed Limits).
+const DISCORD_EMBED_TOTAL: usize = 6_000;
 
 /// The body of Discord's "Create Message" (`POST
 /// /channels/{channel.id}/messages`, discord-docs/channel.mdx): `content`
@@ -99,18 +102,24 @@ pub fn discord_message(post: &Post) -> Value {
                 json!(cut(&post.text, DISCORD_DESCRIPTION)),
             );
         }
-        let fields: Vec<Value> = post
-            .fields
-            .iter()
-            .take(DISCORD_FIELDS)
-            .map(|(name, value)| {
-                json!({
-                    "name": cut(name, DISCORD_FIELD_NAME),
-                    "value": cut(value, DISCORD_FIELD_VALUE),
-                    "inline": false,
-                })
-            })
-            .collect();
+        let title = post
+            .title
+            .as_deref()
+            .map_or(0, |t| cut(t, DISCORD_TITLE).chars().count());
+        let mut total = title + cut(&post.text, DISCORD_DESCRIPTION).chars().count();
+        // Fields past the embed's total are left out rather than refused.
+        let mut fields = Vec::new();
+        for (name, value) in post.fields.iter().take(DISCORD_FIELDS) {
+            let (name, value) = (
+                cut(name, DISCORD_FIELD_NAME),
+                cut(value, DISCORD_FIELD_VALUE),
+            );
+            total += name.chars().count() + value.chars().count();
+            if total > DISCORD_EMBED_TOTAL {
+                break;
+            }
+            fields.push(json!({"name": name, "value": value, "inline": false}));
+        }
         if !fields.is_empty() {
             embed.insert("fields".into(), json!(fields));
         }
@@ -194,9 +203,11 @@ pub fn telegram_escape(text: &str) -> String {
 }
 
 /// `sendMessage` takes 1-4096 characters of text after entities parsing
-/// (telegram-bot-api.json, `sendMessage.text`); the cut is made before
-/// markup is added, with room left for it.
+/// (telegram-bot-api.json, `sendMessage.text`): the text is cut to leave
+/// room for the title, and fields that would go past the limit are left
+/// out (counted as shown: without tags, entities as one character).
 const TELEGRAM_TEXT: usize = 3_500;
+const TELEGRAM_TOTAL: usize = 4_096;
 
 /// The arguments of Telegram's `sendMessage` besides `chat_id`: the post
 /// as HTML (title and field names in bold, everything escaped), without
@@ -204,17 +215,28 @@ const TELEGRAM_TEXT: usize = 3_500;
 /// (`disable_notification`: a log post notifies nobody).
 pub fn telegram_message(post: &Post) -> Map<String, Value> {
     let mut lines = Vec::new();
+    // What Telegram counts: the characters shown, newlines included.
+    let mut shown = 0;
     if let Some(title) = &post.title {
-        lines.push(format!("<b>{}</b>", telegram_escape(&cut(title, 256))));
+        let title = cut(title, 256);
+        shown += title.chars().count() + 1;
+        lines.push(format!("<b>{}</b>", telegram_escape(&title)));
     }
     if !post.text.is_empty() {
-        lines.push(telegram_escape(&cut(&post.text, TELEGRAM_TEXT)));
+        let text = cut(&post.text, TELEGRAM_TEXT);
+        shown += text.chars().count() + 1;
+        lines.push(telegram_escape(&text));
     }
     for (name, value) in &post.fields {
+        let (name, value) = (cut(name, 256), cut(value, 1_024));
+        shown += name.chars().count() + value.chars().count() + 3;
+        if shown > TELEGRAM_TOTAL {
+            break;
+        }
         lines.push(format!(
             "<b>{}</b>: {}",
-            telegram_escape(&cut(name, 256)),
-            telegram_escape(&cut(value, 1_024))
+            telegram_escape(&name),
+            telegram_escape(&value)
         ));
     }
     let mut args = Map::new();
@@ -297,14 +319,20 @@ mod tests {
             assert_eq!(text.chars().count(), max, "{path}");
             assert!(text.ends_with('…'));
         }
-        let many = (0..30).fold(Post::text("x"), |p, i| p.field(i.to_string(), "v"));
-        assert_eq!(
-            discord_message(&many)["embeds"][0]["fields"]
+        let fields = |post: &Post| {
+            discord_message(post)["embeds"][0]["fields"]
                 .as_array()
                 .unwrap()
-                .len(),
-            DISCORD_FIELDS
-        );
+                .len()
+        };
+        let many = (0..30).fold(Post::text("x"), |p, i| p.field(i.to_string(), "v"));
+        assert_eq!(fields(&many), DISCORD_FIELDS);
+        // 4,096 of description and fields of 1,000 characters in all: a
+        // second field would pass the embed's 6,000.
+        let big = (0..10).fold(Post::text("d".repeat(4_096)), |p, i| {
+            p.field(i.to_string(), "v".repeat(999))
+        });
+        assert_eq!(fields(&big), 1);
     }
 
     #[test]
@@ -338,6 +366,18 @@ mod tests {
         let plain = slack_message(&Post::text("hi"));
         assert_eq!(plain["text"], "hi");
         assert_eq!(plain["blocks"].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn telegram_leaves_out_fields_past_4096_characters() {
+        let post = (0..10).fold(Post::text("t".repeat(3_000)), |p, i| {
+            p.field(i.to_string(), "v".repeat(500))
+        });
+        let args = telegram_message(&post);
+        let text = args["text"].as_str().unwrap();
+        // 3,001 for the text, 504 per field: two fit.
+        assert_eq!(text.matches("<b>").count(), 2, "{}", text.len());
+        assert!(text.chars().count() - 2 * "<b></b>".len() <= TELEGRAM_TOTAL);
     }
 
     #[test]

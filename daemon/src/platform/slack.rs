@@ -116,8 +116,10 @@ impl Slack {
 /// `usergroups.users.update`, shared/platform-specs/slack-web-openapi.json)
 /// may, and so may `conversations.create` and `usergroups.create`, whose
 /// `name_taken` and `name_already_exists` answers to a repeat the adapter
-/// takes as the channel or group made ([`apply`]); `chat.postMessage` would
-/// post twice.
+/// takes as the channel or group made ([`apply`]), and `conversations.open`,
+/// which "opens or resumes" the one DM with a user; `chat.postMessage` and
+/// `chat.postEphemeral` would post twice, and a repeated `chat.delete` is
+/// answered `message_not_found`.
 fn repeat(method: &str) -> Repeat {
     match method {
         "conversations.create"
@@ -126,7 +128,8 @@ fn repeat(method: &str) -> Repeat {
         | "usergroups.list"
         | "conversations.setTopic"
         | "conversations.setPurpose"
-        | "usergroups.users.update" => Repeat::Safe,
+        | "usergroups.users.update"
+        | "conversations.open" => Repeat::Safe,
         _ => Repeat::Once,
     }
 }

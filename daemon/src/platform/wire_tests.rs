@@ -103,18 +103,7 @@ fn rule_object(id: &str) -> Value {
 }
 
 fn rule_spec() -> RuleSpec {
-    let rule: twilight_model::guild::auto_moderation::AutoModerationRule =
-        serde_json::from_value(rule_object("1")).unwrap();
-    RuleSpec {
-        name: rule.name,
-        event_type: rule.event_type,
-        trigger_type: rule.trigger_type,
-        trigger_metadata: rule.trigger_metadata,
-        actions: rule.actions,
-        enabled: true,
-        exempt_roles: Vec::new(),
-        exempt_channels: Vec::new(),
-    }
+    keyword_rule("modctl: blocked words", &["spam"])
 }
 
 #[tokio::test]

@@ -14,7 +14,7 @@ use modctl_types::snapshot::StructureContent;
 use super::Context;
 use super::plan::{self, PlanError, PlanInput};
 use crate::platform::apply::BotStanding;
-use crate::platform::{self, PlatformClients, PlatformError, Structure};
+use crate::platform::{self, Bot, PlatformClients, PlatformError};
 use crate::store::restore::{self as stored, NewJob};
 use crate::store::{Store, StoreError};
 use crate::store::{connections, snapshots};
@@ -84,7 +84,7 @@ pub async fn connect(
     cx: &Context,
     server_id: &str,
     platform_kind: modctl_types::Platform,
-) -> Result<Option<Box<dyn Structure>>, StoreError> {
+) -> Result<Option<Bot>, StoreError> {
     let id = server_id.to_owned();
     let secrets = cx.store.secrets().clone();
     let connection = cx
@@ -99,7 +99,6 @@ pub async fn connect(
             server_id,
             connection,
         )
-        .into_structure()
     }))
 }
 
@@ -108,7 +107,7 @@ pub async fn connect(
 pub async fn plan_against_live(
     store: &Store,
     server: &Server,
-    platform: &dyn Structure,
+    platform: &Bot,
     snapshot_id: i64,
     snapshot: &StructureContent,
 ) -> Result<(RestorePlan, Option<BotStanding>), RestoreError> {
@@ -116,8 +115,16 @@ pub async fn plan_against_live(
         server: server.id.clone(),
         error,
     };
-    let live = platform.read_structure().await.map_err(platform_error)?;
-    let bot = platform.bot_standing().await.map_err(platform_error)?;
+    let live = platform
+        .reader()
+        .read_structure()
+        .await
+        .map_err(platform_error)?;
+    // Only Discord has roles, and so a standing.
+    let bot = match platform {
+        Bot::Discord(guild) => Some(guild.bot_standing().await.map_err(platform_error)?),
+        Bot::Telegram(_) | Bot::Slack(_) => None,
+    };
     let id = server.id.clone();
     let restored = store.read(move |tx| stored::id_map(tx, &id)).await?;
     let plan = plan::plan(&PlanInput {
@@ -185,8 +192,7 @@ async fn prepare(
         .await?
         .ok_or_else(|| RestoreError::NotConnected(server.id.clone()))?;
     let (snapshot_id, content) = snapshot(&cx.store, &server.id, snapshot_id).await?;
-    let (plan, _) =
-        plan_against_live(&cx.store, server, platform.as_ref(), snapshot_id, &content).await?;
+    let (plan, _) = plan_against_live(&cx.store, server, &platform, snapshot_id, &content).await?;
     Ok((content, plan))
 }
 

@@ -41,7 +41,7 @@ use super::Context;
 use super::job::{self, RestoreError};
 use super::mentions::{remap_mentions, topics_to_fix};
 use crate::platform::apply::BotStanding;
-use crate::platform::{PlatformError, Structure};
+use crate::platform::{Bot, DiscordBot, PlatformError, SlackBot, TelegramBot};
 use crate::store::StoreError;
 use crate::store::restore::{self as stored, JobRun, Outcome, RunItem};
 use crate::store::{config, servers};
@@ -122,14 +122,9 @@ async fn execute(cx: &Context, job: JobRun) -> Result<(), Stop> {
     let platform = job::connect(cx, &server.id, server.platform)
         .await?
         .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
-    let (fresh, bot) = job::plan_against_live(
-        &cx.store,
-        &server,
-        platform.as_ref(),
-        job.snapshot_id,
-        &job.content,
-    )
-    .await?;
+    let (fresh, bot) =
+        job::plan_against_live(&cx.store, &server, &platform, job.snapshot_id, &job.content)
+            .await?;
     let mut runner = Runner::new(cx, &server, platform, job, fresh.items, bot);
     let worked = runner.work().await;
     if let Err(Stop::Store(e)) = worked {
@@ -144,7 +139,7 @@ async fn execute(cx: &Context, job: JobRun) -> Result<(), Stop> {
 struct Runner<'a> {
     cx: &'a Context,
     server: &'a Server,
-    platform: Box<dyn Structure>,
+    platform: Bot,
     job: JobRun,
     /// The fresh plan's items by (kind, snapshot id).
     fresh: HashMap<(ItemKind, String), PlanItem>,
@@ -160,7 +155,7 @@ impl<'a> Runner<'a> {
     fn new(
         cx: &'a Context,
         server: &'a Server,
-        platform: Box<dyn Structure>,
+        platform: Bot,
         job: JobRun,
         fresh: Vec<PlanItem>,
         bot: Option<BotStanding>,
@@ -289,10 +284,13 @@ impl<'a> Runner<'a> {
         }
         self.topics_fixed = true;
         let topics = topics_to_fix(&self.job);
+        let Ok(guild) = self.guild() else {
+            // Not a guild: a Discord snapshot's channels were refused.
+            return;
+        };
         for (channel, topic) in topics {
             let topic = remap_mentions(&topic, &self.resolved);
-            if let Err(e) = self
-                .platform
+            if let Err(e) = guild
                 .set_channel_topic(&channel, &topic, &self.reason)
                 .await
             {
@@ -415,6 +413,41 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// The guild to restore a Discord snapshot's items on; on another
+    /// platform the item is refused (the snapshot decides, not code; the
+    /// plan already refuses a snapshot of another platform, so this is the
+    /// compiler's due, not a path a restore takes).
+    fn guild(&self) -> Result<&dyn DiscordBot, Refused> {
+        match &self.platform {
+            Bot::Discord(guild) => Ok(guild.as_ref()),
+            other => Err(self.elsewhere("Discord", other)),
+        }
+    }
+
+    /// The workspace to restore a Slack snapshot's items on.
+    fn workspace(&self) -> Result<&dyn SlackBot, Refused> {
+        match &self.platform {
+            Bot::Slack(workspace) => Ok(workspace.as_ref()),
+            other => Err(self.elsewhere("Slack", other)),
+        }
+    }
+
+    /// The group to restore a Telegram snapshot's settings on.
+    fn group(&self) -> Result<&dyn TelegramBot, Refused> {
+        match &self.platform {
+            Bot::Telegram(group) => Ok(group.as_ref()),
+            other => Err(self.elsewhere("Telegram", other)),
+        }
+    }
+
+    fn elsewhere(&self, wanted: &str, connected: &Bot) -> Refused {
+        Refused::Reason(format!(
+            "not restored: a {wanted} item, and server {} is on {}",
+            self.server.id,
+            connected.platform()
+        ))
+    }
+
     async fn role(&self, guild: &DiscordStructure, planned: &PlanItem) -> Answer {
         let role = guild
             .roles
@@ -426,7 +459,7 @@ impl<'a> Runner<'a> {
             let wanted: u64 = role.permissions.parse().unwrap_or(0);
             role.permissions = (wanted & bot.permissions).to_string();
         }
-        let id = self.platform.create_role(&role, &self.reason).await?;
+        let id = self.guild()?.create_role(&role, &self.reason).await?;
         Ok(Some(id))
     }
 
@@ -446,7 +479,7 @@ impl<'a> Runner<'a> {
             .as_deref()
             .map(|topic| remap_mentions(topic, &self.resolved));
         channel.permission_overwrites.clear();
-        let id = self.platform.create_channel(&channel, &self.reason).await?;
+        let id = self.guild()?.create_channel(&channel, &self.reason).await?;
         Ok(Some(id))
     }
 
@@ -476,7 +509,7 @@ impl<'a> Runner<'a> {
             id: live_target,
             ..overwrite.clone()
         };
-        self.platform
+        self.guild()?
             .put_overwrite(channel, &remapped, &self.reason)
             .await?;
         Ok(Some(format!("{channel}/{}", remapped.id)))
@@ -488,7 +521,7 @@ impl<'a> Runner<'a> {
             .iter()
             .find(|c| c.id == planned.snapshot_id)
             .ok_or_else(|| missing(planned))?;
-        Ok(Some(self.platform.create_conversation(channel).await?))
+        Ok(Some(self.workspace()?.create_conversation(channel).await?))
     }
 
     async fn user_group(&self, workspace: &SlackStructure, planned: &PlanItem) -> Answer {
@@ -503,19 +536,19 @@ impl<'a> Runner<'a> {
             .iter()
             .filter_map(|c| self.resolved.get(c).cloned())
             .collect();
-        Ok(Some(self.platform.create_user_group(&group).await?))
+        Ok(Some(self.workspace()?.create_user_group(&group).await?))
     }
 
     async fn setting(&self, group: &TelegramStructure, planned: &PlanItem) -> Answer {
         match planned.snapshot_id.as_str() {
-            "title" => self.platform.set_title(&group.title).await?,
+            "title" => self.group()?.set_title(&group.title).await?,
             "description" => {
-                self.platform
+                self.group()?
                     .set_description(group.description.as_deref())
                     .await?;
             }
             "permissions" => {
-                self.platform
+                self.group()?
                     .set_default_permissions(&group.default_permissions)
                     .await?;
             }
@@ -553,17 +586,17 @@ impl<'a> Runner<'a> {
         if created.is_empty() {
             return self.positioned().await;
         }
-        let refused = match self.platform.bot_standing().await {
+        let Ok(guild) = self.guild() else {
+            return self.positioned().await;
+        };
+        let refused = match guild.bot_standing().await {
             Ok(standing) => {
-                let top = standing.map_or(i64::MAX, |s| s.top_position);
+                let top = standing.top_position;
                 let positions: Vec<(String, i64)> = created
                     .iter()
                     .map(|(_, id, position)| (id.clone(), (*position).min(top - 1).max(1)))
                     .collect();
-                self.platform
-                    .position_roles(&positions, &self.reason)
-                    .await
-                    .err()
+                guild.position_roles(&positions, &self.reason).await.err()
             }
             Err(e) => Some(e),
         };

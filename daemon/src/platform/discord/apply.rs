@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::Discord;
 use crate::platform::apply::BotStanding;
-use crate::platform::apply::StructureWriter;
+use crate::platform::apply::WriteGuild;
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -136,8 +136,8 @@ impl Discord {
 }
 
 #[async_trait]
-impl StructureWriter for Discord {
-    async fn bot_standing(&self) -> PlatformResult<Option<BotStanding>> {
+impl WriteGuild for Discord {
+    async fn bot_standing(&self) -> PlatformResult<BotStanding> {
         let me: Created = payload(
             self.call(Method::GET, "/users/@me", None, None).await?,
             "user from Discord",
@@ -157,10 +157,10 @@ impl StructureWriter for Discord {
         };
         let roles: Vec<RolePayload> = payload(guild["roles"].clone(), "roles from Discord")?;
         if guild["owner_id"].as_str() == Some(me.id.as_str()) {
-            return Ok(Some(BotStanding {
+            return Ok(BotStanding {
                 top_position: i64::MAX,
                 permissions: u64::MAX,
-            }));
+            });
         }
         let held = roles
             .iter()
@@ -176,7 +176,7 @@ impl StructureWriter for Discord {
         if standing.permissions & ADMINISTRATOR != 0 {
             standing.permissions = u64::MAX;
         }
-        Ok(Some(standing))
+        Ok(standing)
     }
 
     async fn create_role(&self, role: &DiscordRole, reason: &str) -> PlatformResult<String> {

@@ -3,17 +3,20 @@
 //! bottom with no permission the bot lacks, only roles below the bot's
 //! highest are moved, and a guild holds at most 250 roles and 500 channels;
 //! a parent must be a category. On Slack a channel name is unique. What the
-//! simulator does not keep (Slack user groups, Telegram settings) keeps the
-//! trait's "not supported" answer.
+//! simulator does not keep (Slack user groups, Telegram settings) is
+//! answered [`PlatformError::Unsupported`]: only a snapshot of the real
+//! platform holds it.
 
 use async_trait::async_trait;
-use modctl_types::Platform;
-use modctl_types::snapshot::{DiscordChannel, DiscordRole, PermissionOverwrite, SlackChannel};
+use modctl_types::snapshot::{
+    DiscordChannel, DiscordRole, PermissionOverwrite, SlackChannel, SlackUserGroup,
+    TelegramPermissions,
+};
 
 use super::structure::EVERYONE_PERMISSIONS;
 use super::{SimError, Simulator, load_hierarchy};
-use crate::platform::apply::StructureWriter;
 use crate::platform::apply::{BotStanding, MAX_CHANNELS, MAX_ROLES};
+use crate::platform::apply::{WriteGroup, WriteGuild, WriteWorkspace};
 use crate::platform::hierarchy::ADMINISTRATOR;
 use crate::platform::{PlatformError, PlatformResult};
 use crate::store::Tx;
@@ -184,32 +187,17 @@ fn create_conversation(
     Ok(id)
 }
 
-fn discord_only(platform: Platform) -> Result<(), SimError> {
-    match platform {
-        Platform::Discord => Ok(()),
-        _ => Err(SimError::Platform(PlatformError::Unsupported(
-            "roles and Discord channels",
-        ))),
-    }
-}
-
 #[async_trait]
-impl StructureWriter for Simulator {
-    async fn bot_standing(&self) -> PlatformResult<Option<BotStanding>> {
-        if self.platform != Platform::Discord {
-            return Ok(None);
-        }
-        self.observe(|tx, server_id, _| standing(tx, server_id).map(Some))
+impl WriteGuild for Simulator {
+    async fn bot_standing(&self) -> PlatformResult<BotStanding> {
+        self.observe(|tx, server_id, _| standing(tx, server_id))
             .await
     }
 
     async fn create_role(&self, role: &DiscordRole, _reason: &str) -> PlatformResult<String> {
         let role = role.clone();
-        self.act(move |tx, server_id, platform| {
-            discord_only(platform)?;
-            create_role(tx, server_id, &role)
-        })
-        .await
+        self.act(move |tx, server_id, _| create_role(tx, server_id, &role))
+            .await
     }
 
     async fn position_roles(
@@ -218,11 +206,8 @@ impl StructureWriter for Simulator {
         _reason: &str,
     ) -> PlatformResult<()> {
         let positions = positions.to_vec();
-        self.act(move |tx, server_id, platform| {
-            discord_only(platform)?;
-            position_roles(tx, server_id, &positions)
-        })
-        .await
+        self.act(move |tx, server_id, _| position_roles(tx, server_id, &positions))
+            .await
     }
 
     async fn create_channel(
@@ -231,11 +216,8 @@ impl StructureWriter for Simulator {
         _reason: &str,
     ) -> PlatformResult<String> {
         let channel = channel.clone();
-        self.act(move |tx, server_id, platform| {
-            discord_only(platform)?;
-            create_channel(tx, server_id, &channel)
-        })
-        .await
+        self.act(move |tx, server_id, _| create_channel(tx, server_id, &channel))
+            .await
     }
 
     async fn set_channel_topic(
@@ -245,8 +227,7 @@ impl StructureWriter for Simulator {
         _reason: &str,
     ) -> PlatformResult<()> {
         let (channel, topic) = (channel.to_owned(), topic.to_owned());
-        self.act(move |tx, server_id, platform| {
-            discord_only(platform)?;
+        self.act(move |tx, server_id, _| {
             if sim::set_topic(tx, server_id, &channel, &topic)? {
                 Ok(())
             } else {
@@ -265,21 +246,45 @@ impl StructureWriter for Simulator {
         _reason: &str,
     ) -> PlatformResult<()> {
         let (channel, overwrite) = (channel.to_owned(), overwrite.clone());
-        self.act(move |tx, server_id, platform| {
-            discord_only(platform)?;
-            put_overwrite(tx, server_id, &channel, &overwrite)
-        })
-        .await
+        self.act(move |tx, server_id, _| put_overwrite(tx, server_id, &channel, &overwrite))
+            .await
     }
+}
 
+/// What the simulator does not keep: its own snapshots never hold it, so
+/// only a snapshot taken while the server was connected to the real
+/// platform asks for it, and that item fails alone.
+fn not_kept(what: &'static str) -> PlatformResult<()> {
+    Err(PlatformError::Unsupported(what))
+}
+
+#[async_trait]
+impl WriteWorkspace for Simulator {
     async fn create_conversation(&self, channel: &SlackChannel) -> PlatformResult<String> {
         let channel = channel.clone();
-        self.act(move |tx, server_id, platform| match platform {
-            Platform::Slack => create_conversation(tx, server_id, &channel),
-            _ => Err(SimError::Platform(PlatformError::Unsupported(
-                "Slack conversations",
-            ))),
-        })
-        .await
+        self.act(move |tx, server_id, _| create_conversation(tx, server_id, &channel))
+            .await
+    }
+
+    async fn create_user_group(&self, _group: &SlackUserGroup) -> PlatformResult<String> {
+        not_kept("user groups in the simulator").map(|()| String::new())
+    }
+}
+
+#[async_trait]
+impl WriteGroup for Simulator {
+    async fn set_title(&self, _title: &str) -> PlatformResult<()> {
+        not_kept("a group title in the simulator")
+    }
+
+    async fn set_description(&self, _description: Option<&str>) -> PlatformResult<()> {
+        not_kept("a group description in the simulator")
+    }
+
+    async fn set_default_permissions(
+        &self,
+        _permissions: &TelegramPermissions,
+    ) -> PlatformResult<()> {
+        not_kept("default permissions in the simulator")
     }
 }

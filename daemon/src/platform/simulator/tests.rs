@@ -2,13 +2,11 @@
 //! the [`Bot`] handle as the daemon holds them.
 
 use modctl_types::{Plan, Platform};
-use twilight_model::guild::auto_moderation::{
-    AutoModerationAction, AutoModerationActionType, AutoModerationEventType,
-    AutoModerationTriggerMetadata, AutoModerationTriggerType,
-};
+use twilight_model::guild::auto_moderation::AutoModerationTriggerType;
 
 use crate::clock::Clock;
-use crate::platform::{Bot, PlatformError, Post, RuleSpec, connect};
+use crate::platform::capabilities::keyword_rule;
+use crate::platform::{Bot, PlatformError, Post, connect};
 use crate::store::connections::{Connection, ConnectionMode};
 use crate::store::simulator::{self as sim, Community, SimChannel, SimMember};
 use crate::store::{Store, StoreError, servers, teams};
@@ -165,29 +163,6 @@ async fn an_ephemeral_notice_is_kept_for_its_member_alone() {
         gone,
         Err(PlatformError::NotFound("channel_not_found".into()))
     );
-}
-
-fn keyword_rule(name: &str, words: &[&str]) -> RuleSpec {
-    RuleSpec {
-        name: name.into(),
-        event_type: AutoModerationEventType::MessageSend,
-        trigger_type: AutoModerationTriggerType::Keyword,
-        trigger_metadata: AutoModerationTriggerMetadata {
-            allow_list: None,
-            keyword_filter: Some(words.iter().map(|w| (*w).to_owned()).collect()),
-            presets: None,
-            mention_raid_protection_enabled: None,
-            mention_total_limit: None,
-            regex_patterns: None,
-        },
-        actions: vec![AutoModerationAction {
-            kind: AutoModerationActionType::BlockMessage,
-            metadata: None,
-        }],
-        enabled: true,
-        exempt_roles: Vec::new(),
-        exempt_channels: Vec::new(),
-    }
 }
 
 /// Rules are created with an id, changed in place (same id, same trigger

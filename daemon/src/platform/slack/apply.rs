@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Arguments, Slack};
-use crate::platform::apply::StructureWriter;
+use crate::platform::apply::WriteWorkspace;
 use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -29,7 +29,7 @@ struct GroupAnswer {
 }
 
 #[async_trait]
-impl StructureWriter for Slack {
+impl WriteWorkspace for Slack {
     async fn create_conversation(&self, channel: &SlackChannel) -> PlatformResult<String> {
         let body = json!({ "name": channel.name, "is_private": channel.is_private });
         let id = match self

@@ -7,10 +7,10 @@ use serde_json::json;
 
 use super::Telegram;
 use crate::platform::PlatformResult;
-use crate::platform::apply::StructureWriter;
+use crate::platform::apply::WriteGroup;
 
 #[async_trait]
-impl StructureWriter for Telegram {
+impl WriteGroup for Telegram {
     async fn set_title(&self, title: &str) -> PlatformResult<()> {
         let body = json!({ "chat_id": self.chat_id, "title": title });
         self.call("setChatTitle", body).await.map(drop)
