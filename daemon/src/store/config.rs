@@ -39,9 +39,9 @@ pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
     let revision: Option<i64> = tx
         .sql
         .prepare_cached("SELECT revision FROM config_revisions WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get("revision"))
+        .query_row([server_id], scalar)
         .optional()?;
-    Ok(revision.map_or(0, |r| r.try_into().unwrap_or(0)))
+    Ok(revision.and_then(|revision| u64::try_from(revision).ok()).unwrap_or(0))
 }
 
 /// Loads a server's config; sections never set are their defaults.
