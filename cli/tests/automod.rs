@@ -19,37 +19,21 @@ fn automod_test_prints_hits_exemptions_and_flag_errors() {
         }),
     );
     let key = Some(&fixture.alpha_ro);
-    let plain = stdout_of(
-        modctl(&fixture, key).args(["automod", "test", ALPHA_DISCORD, "ＢＡＤ discord.gg/x"]),
-        0,
-    );
+    let test = |text: &str, flags: &[&str]| {
+        let mut command = modctl(&fixture, key);
+        command
+            .args(["automod", "test", ALPHA_DISCORD, text])
+            .args(flags);
+        command
+    };
+    let plain = stdout_of(&mut test("ＢＡＤ discord.gg/x", &[]), 0);
     assert_eq!(
         plain,
         "blocked_words\tＢＡＤ\tbad\tdelete\ninvite_links\tdiscord.gg/x\t\tban\n"
     );
-    let spared = stdout_of(
-        modctl(&fixture, key).args([
-            "automod",
-            "test",
-            ALPHA_DISCORD,
-            "bad",
-            "--channel",
-            "400000000000000001",
-        ]),
-        0,
-    );
+    let spared = stdout_of(&mut test("bad", &["--channel", "400000000000000001"]), 0);
     assert_eq!(spared, "spared_by\texempt_channel:400000000000000001\n");
-    let refused = stderr_of(
-        modctl(&fixture, key).args([
-            "automod",
-            "test",
-            ALPHA_DISCORD,
-            "bad",
-            "--channel",
-            "general",
-        ]),
-        1,
-    );
+    let refused = stderr_of(&mut test("bad", &["--channel", "general"]), 1);
     assert!(
         refused.starts_with("error: --channel: `general`"),
         "{refused}"
