@@ -7,6 +7,7 @@
 //! `cargo test -p modctl --test it completions::` one file's tests.
 
 mod actions;
+mod automod;
 mod basics;
 mod completions;
 mod config;
