@@ -41,7 +41,9 @@ pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
         .prepare_cached("SELECT revision FROM config_revisions WHERE server_id = ?1")?
         .query_row([server_id], scalar)
         .optional()?;
-    Ok(revision.and_then(|revision| u64::try_from(revision).ok()).unwrap_or(0))
+    Ok(revision
+        .and_then(|revision| u64::try_from(revision).ok())
+        .unwrap_or(0))
 }
 
 /// Loads a server's config; sections never set are their defaults.
