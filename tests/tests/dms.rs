@@ -4,7 +4,7 @@
 //! be delivered never stops the action, and its outcome is on the case.
 
 use modctl_client::Client;
-use modctl_e2e::fakes::discord::{BOT, MEMBER_ROLE, MOD_ROLE, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::discord::{ADMIN_ROLE, BOT, MEMBER_ROLE, MOD_ROLE, TOKEN as DISCORD_TOKEN};
 use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
 use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
@@ -192,6 +192,36 @@ async fn a_member_who_blocks_dms_is_banned_all_the_same() {
         dm.detail
     );
     assert!(discord.dms(TARGET).is_empty());
+}
+
+/// The DM before a ban goes out once the ban's checks passed: a ban the
+/// hierarchy refuses tells nobody.
+#[tokio::test]
+async fn a_ban_refused_by_the_hierarchy_is_not_told() {
+    let s = setup();
+    let discord = s.discord();
+    discord.add_member(TARGET, &[ADMIN_ROLE]);
+    let case = s.act(ALPHA_DISCORD, Action::Ban, TARGET, "spam").await;
+    assert!(!case.applied, "{case:?}");
+    assert!(
+        case.detail
+            .starts_with("not applied: bot's highest role is below the target's"),
+        "{}",
+        case.detail
+    );
+    let dm = case.dm.expect("a DM outcome");
+    assert_eq!(
+        (dm.status, dm.detail.as_str()),
+        (
+            DmStatus::NotPossible,
+            "not sent: the ban was not carried out"
+        )
+    );
+    assert!(
+        discord
+            .requests_to("POST", "/users/@me/channels")
+            .is_empty()
+    );
 }
 
 #[tokio::test]

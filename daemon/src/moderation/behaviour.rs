@@ -161,6 +161,25 @@ pub struct Context<'a> {
     pub jail: Option<&'a JailRecord>,
     /// When the timeout or jail ends.
     pub until: Option<Timestamp>,
+    /// Run just before a kick or a ban is sent, once its checks passed
+    /// ([`DmStep::Before`]: the DM telling the member, sent while the bot
+    /// can still reach them, and only when the action is going ahead).
+    pub before_removal: Option<&'a dyn BeforeRemoval>,
+}
+
+/// What to do just before an action that takes the member away is sent
+/// ([`Context::before_removal`]).
+#[async_trait::async_trait]
+pub trait BeforeRemoval: Send + Sync + std::fmt::Debug {
+    /// Runs once, just before the call; it cannot stop the action.
+    async fn run(&self);
+}
+
+/// Runs `cx`'s [`Context::before_removal`], if any.
+async fn before_removal(cx: &Context<'_>) {
+    if let Some(step) = cx.before_removal {
+        step.run().await;
+    }
 }
 
 /// Discord's longest timeout: `communication_disabled_until` may be "up to
@@ -342,6 +361,7 @@ pub async fn carry_out(bot: Option<&Bot>, input: &Checked, cx: &Context<'_>) -> 
 
         (Bot::Discord(discord), Action::Kick) => {
             checked(discord.as_ref(), user, Act::Kick, async {
+                before_removal(cx).await;
                 result(discord.kick(user, reason).await, Outcome::applied("kicked"))
             })
             .await
@@ -363,6 +383,7 @@ pub async fn carry_out(bot: Option<&Bot>, input: &Checked, cx: &Context<'_>) -> 
         (Bot::Discord(discord), Action::Ban) => {
             let days = input.delete_message_days.unwrap_or(0);
             checked(discord.as_ref(), user, Act::Ban, async {
+                before_removal(cx).await;
                 result(
                     discord.ban(user, days, reason).await,
                     Outcome::applied(format!("banned; deleted {days} day(s) of their messages")),

@@ -19,10 +19,11 @@
 //! a note, not possible) is recorded when the case is written. One that is
 //! leaves the case's `dm` empty while pending; then:
 //!
-//! - *before* a kick or a ban, it is sent and its outcome written (one
-//!   transaction) before the action goes to the platform, so a daemon
-//!   killed between the DM and the kick leaves a case that says the DM was
-//!   sent;
+//! - *before* a kick or a ban, once the action's checks passed (so a ban
+//!   the role hierarchy refuses tells nobody), it is sent and its outcome
+//!   written (one transaction) before the action goes to the platform
+//!   ([`TellFirst`]), so a daemon killed between the DM and the kick leaves
+//!   a case that says the DM was sent;
 //! - *after* an action, it is sent once the platform answered, only when
 //!   the action was carried out (or recorded, where the platform leaves it
 //!   to an administrator), and its outcome is written with the settled case.
@@ -42,10 +43,13 @@ use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{Action, Case, CaseDm, DmStatus};
 
+use std::sync::{Mutex, PoisonError};
+
 use super::behaviour::{self, DmStep, TELEGRAM_NO_DM};
 use super::validate::Checked;
 use crate::locale::{self, Arg};
 use crate::platform::{Bot, Post};
+use crate::store::{Store, cases};
 
 /// What becomes of a case's DM, decided when the case is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +137,66 @@ pub async fn send(
                 ),
             )
         }
+    }
+}
+
+/// The DM sent just before a kick or a ban, once its checks passed
+/// ([`behaviour::BeforeRemoval`]): sent, then its outcome written on the
+/// pending case in a transaction of its own, both before the action goes
+/// to the platform.
+#[derive(Debug)]
+pub struct TellFirst<'a> {
+    /// Where the outcome is written.
+    pub store: &'a Store,
+    /// The platform.
+    pub bot: &'a Bot,
+    /// The server acted on.
+    pub server: &'a Server,
+    /// Its config.
+    pub sections: &'a Sections,
+    /// The action.
+    pub input: &'a Checked,
+    /// Its pending case.
+    pub case: &'a Case,
+    /// The outcome, once sent.
+    pub told: Mutex<Option<CaseDm>>,
+}
+
+impl TellFirst<'_> {
+    /// The DM's outcome; `None` when it was not sent (a check refused the
+    /// action first).
+    pub fn into_told(self) -> Option<CaseDm> {
+        self.told
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[async_trait::async_trait]
+impl behaviour::BeforeRemoval for TellFirst<'_> {
+    async fn run(&self) {
+        let told = send(
+            self.bot,
+            self.server,
+            self.sections,
+            self.input,
+            self.case,
+            When::Before,
+        )
+        .await;
+        let (id, case_id, record) = (self.server.id.clone(), self.case.id, told.clone());
+        // Written before the action is sent: a daemon killed after the DM
+        // leaves it on the case, and recovery does not send it again. A
+        // failed write does not stop the action; the settling writes the DM
+        // with the case.
+        if let Err(e) = self
+            .store
+            .write(move |tx| cases::set_dm(tx, &id, case_id, &record))
+            .await
+        {
+            tracing::error!(server = %self.server.id, case = case_id, error = %e, "cannot record a case's DM before its action");
+        }
+        *self.told.lock().unwrap_or_else(PoisonError::into_inner) = Some(told);
     }
 }
 

@@ -553,14 +553,15 @@ fn adapter(
 }
 
 /// Carries out `input` through `adapter`; a timeout or jail ends at `until`
-/// (fixed when its case was written).
+/// (fixed when its case was written). `before_removal` runs just before a
+/// kick or a ban is sent ([`behaviour::Context::before_removal`]).
 async fn carry(
     adapter: Option<&Bot>,
     input: &Checked,
     server: &Server,
     sections: &Sections,
-    jail: Option<&JailRecord>,
-    until: Option<modctl_types::Timestamp>,
+    (jail, until): (Option<&JailRecord>, Option<modctl_types::Timestamp>),
+    before_removal: Option<&dyn behaviour::BeforeRemoval>,
 ) -> Outcome {
     let cx = behaviour::Context {
         platform: server.platform,
@@ -568,6 +569,7 @@ async fn carry(
         config: sections,
         jail,
         until,
+        before_removal,
     };
     let mut outcome = behaviour::carry_out(adapter, input, &cx).await;
     outcome.detail = input.with_default_note(outcome.detail);
@@ -575,10 +577,11 @@ async fn carry(
 }
 
 /// Carries out pending `case` (as `input`) like [`carry`], with its DM
-/// ([`dm`]: before a kick or a ban, recorded in `store` before the action
-/// is sent; after the others, in the outcome); when the call failed once it
-/// may have reached the platform, asks the platform what is true instead of
-/// recording a guess ([`recovery::confirm`]).
+/// ([`dm`]: before a kick or a ban, once its checks passed, recorded in
+/// `store` before the action is sent; after the others, in the outcome);
+/// when the call failed once it may have reached the platform, asks the
+/// platform what is true instead of recording a guess
+/// ([`recovery::confirm`]).
 async fn carry_case(
     store: &Store,
     adapter: Option<&Bot>,
@@ -593,23 +596,30 @@ async fn carry_case(
         .dm
         .is_none()
         .then(|| dm::plan(server.platform, case.action, sections, adapter.is_some()));
-    let mut told_before = None;
-    if let (Some(dm::Plan::Send(dm::When::Before)), Some(bot)) = (&due, adapter) {
-        let told = dm::send(bot, server, sections, input, case, dm::When::Before).await;
-        let (id, case_id, record) = (server.id.clone(), case.id, told.clone());
-        // Written before the action is sent: a daemon killed after the DM
-        // leaves it on the case, and recovery does not send it again. A
-        // failed write does not stop the action; the settling writes the DM
-        // again with the case.
-        if let Err(e) = store
-            .write(move |tx| cases::set_dm(tx, &id, case_id, &record))
-            .await
-        {
-            tracing::error!(server = %server.id, case = case.id, error = %e, "cannot record a case's DM before its action");
-        }
-        told_before = Some(told);
-    }
-    let mut outcome = carry(adapter, input, server, sections, jail, case.expires_at).await;
+    let tell_first = match (&due, adapter) {
+        (Some(dm::Plan::Send(dm::When::Before)), Some(bot)) => Some(dm::TellFirst {
+            store,
+            bot,
+            server,
+            sections,
+            input,
+            case,
+            told: std::sync::Mutex::default(),
+        }),
+        _ => None,
+    };
+    let before_removal = tell_first
+        .as_ref()
+        .map(|t| t as &dyn behaviour::BeforeRemoval);
+    let mut outcome = carry(
+        adapter,
+        input,
+        server,
+        sections,
+        (jail, case.expires_at),
+        before_removal,
+    )
+    .await;
     if let (Some(unconfirmed), Some(adapter)) = (&outcome.unconfirmed, adapter) {
         tracing::warn!(server = %server.id, case = case.id, error = %unconfirmed.error, "a platform call may have been carried out; asking the platform");
         let asking = recovery::Asking::Failure {
@@ -622,7 +632,12 @@ async fn carry_case(
     outcome.dm = match (due, adapter) {
         (None, _) => None,
         (Some(dm::Plan::Settled(dm)), _) => Some(dm),
-        (Some(dm::Plan::Send(dm::When::Before)), _) => told_before,
+        // Not told when a check refused the action before it was sent.
+        (Some(dm::Plan::Send(dm::When::Before)), _) => Some(
+            tell_first
+                .and_then(dm::TellFirst::into_told)
+                .unwrap_or_else(|| dm::not_carried_out(case.action)),
+        ),
         (Some(dm::Plan::Send(dm::When::After)), Some(bot)) if outcome.counts => {
             Some(dm::send(bot, server, sections, input, case, dm::When::After).await)
         }

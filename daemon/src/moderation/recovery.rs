@@ -223,7 +223,15 @@ async fn check(
     let input = input_of(case);
     if !behaviour::touches_platform(server.platform, case.action) {
         // Nothing reached the platform, so settling it again is exact.
-        return carry(adapter, &input, server, sections, None, case.expires_at).await;
+        return carry(
+            adapter,
+            &input,
+            server,
+            sections,
+            (None, case.expires_at),
+            None,
+        )
+        .await;
     }
     let Some(adapter) = adapter else {
         return Outcome::unknown(format!(

@@ -7,7 +7,9 @@
 
 use modctl_types::Server;
 use modctl_types::config::{Sections, WebhookEvent};
-use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
+use modctl_types::moderation::{
+    ActionResponse, Case, CaseDm, CaseSource, CaseState, DmStatus, JailRecord,
+};
 use modctl_types::webhooks::JailTransition;
 
 use super::behaviour::{JailEffect, Outcome};
@@ -279,7 +281,10 @@ pub(super) fn record_expiry(
             linked_case_id: Some(jail.case_id),
             state: CaseState::Settled,
             now,
-            dm: None,
+            dm: Some(&CaseDm::new(
+                DmStatus::Off,
+                "not sent: a jail that ends by itself is not told",
+            )),
             webhook_url: url.as_deref(),
         },
     )?;
