@@ -344,3 +344,44 @@ async fn recovery_never_sends_a_recorded_dm_again() {
             .is_empty()
     );
 }
+
+/// A ladder step is told like any case, after the warning that reached it,
+/// with its own text and case number.
+#[tokio::test]
+async fn an_escalation_is_told_too() {
+    let s = setup();
+    s.fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"weights": {"warn": 1}, "expiry_days": 30, "ladder": [{"at": 1, "action": "timeout", "minutes": 15}]}),
+    );
+    let discord = s.discord();
+    let warn = s.act(ALPHA_DISCORD, Action::Warn, TARGET, "spam").await;
+    assert_eq!(warn.dm.unwrap().status, DmStatus::Sent);
+    let escalation = s.client.case(ALPHA_DISCORD, warn.id + 1).await.unwrap();
+    assert_eq!(
+        (
+            escalation.action,
+            escalation.linked_case_id,
+            escalation.applied
+        ),
+        (Action::Timeout, Some(warn.id), true)
+    );
+    let dm = escalation.dm.expect("the escalation's DM");
+    assert_eq!(
+        (dm.status, dm.detail.as_str()),
+        (DmStatus::Sent, "sent after the timeout")
+    );
+    let dms: Vec<String> = discord.dms(TARGET).into_iter().map(|m| m.content).collect();
+    assert_eq!(dms.len(), 2, "{dms:?}");
+    assert!(
+        dms[1].starts_with("You have been timed out on Alpha Guild for 15 minutes: strike ladder"),
+        "{}",
+        dms[1]
+    );
+    assert!(
+        dms[1].ends_with(&format!("(case #{})", escalation.id)),
+        "{}",
+        dms[1]
+    );
+}
