@@ -59,7 +59,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "action",
-        "Plain lines: field<TAB>value (case, applied, platform, detail, active_strikes[, escalation]);\nwith --users-file, columns: user, case, applied, detail\n\nExamples:\n  modctl action warn 112233445566778899 800000000000000004 -r \"spam\"\n  modctl action timeout 112233445566778899 800000000000000004 --duration 2h\n  modctl action ban 112233445566778899 800000000000000004 --delete-days 1 --yes\n  modctl action kick -1001234567890 --users-file raiders.txt --yes",
+        "Plain lines: field<TAB>value (case, applied, platform, detail, active_strikes[, escalation][, dm]);\nwith --users-file, columns: user, case, applied, detail\n\nExamples:\n  modctl action warn 112233445566778899 800000000000000004 -r \"spam\"\n  modctl action timeout 112233445566778899 800000000000000004 --duration 2h\n  modctl action ban 112233445566778899 800000000000000004 --delete-days 1 --yes\n  modctl action kick -1001234567890 --users-file raiders.txt --yes",
     ),
     (
         "snapshot capture",

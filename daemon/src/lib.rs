@@ -56,6 +56,7 @@ pub mod error;
 pub mod events;
 pub mod extract;
 pub mod http;
+pub mod locale;
 pub mod moderation;
 pub mod onboarding;
 pub mod operator;

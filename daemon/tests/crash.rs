@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::support::{operator, seed, serve};
 use modctl_e2e::fakes::FakeDiscord;
 use modctl_e2e::fakes::discord::{BOT, MEMBER_ROLE, MOD_ROLE, TOKEN};
-use modctl_types::moderation::{Action, ActionResponse, CaseList, CaseState};
+use modctl_types::moderation::{Action, ActionResponse, CaseList, CaseState, DmStatus};
 use serde_json::json;
 
 const GUILD: &str = "112233445566778899";
@@ -105,6 +105,15 @@ async fn a_daemon_killed_mid_ban_settles_the_case_at_restart_and_the_key_answers
     // Recovery asked Discord; it did not ban again.
     assert_eq!(fake.requests_to("PUT", &ban_path).len(), 1);
     assert_eq!(fake.requests_to("GET", &ban_path).len(), 1);
+    // The DM went out before the ban and was recorded before it was sent:
+    // the case says so after the restart, and nothing sent it again.
+    assert_eq!(fake.dms(TARGET).len(), 1);
+    let dm = case.dm.as_ref().expect("the DM recorded before the ban");
+    assert_eq!(
+        (dm.status, dm.detail.as_str()),
+        (DmStatus::Sent, "sent before the ban")
+    );
+    assert_eq!(retry.dm, case.dm);
 }
 
 /// Many writes in flight at once (so the writer commits them in groups), the

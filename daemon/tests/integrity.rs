@@ -45,6 +45,7 @@ async fn healthy_database(dir: &Path) -> PathBuf {
                         source: CaseSource::Api,
                         linked_case_id: None,
                         now: 1_800_000_000 + i,
+                        dm: None,
                         webhook_url: None,
                     },
                 )?;

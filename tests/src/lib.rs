@@ -607,6 +607,43 @@ impl TestDaemon {
     {
         self.block_on(self.store.write(f)).expect("store write")
     }
+
+    /// Writes a pending Discord ban of `user` on `server` that no task
+    /// carries out, as a daemon killed mid-action leaves it, with `dm` as
+    /// its DM's outcome (`None`: the DM was still to be sent); the case.
+    pub fn orphan_ban(
+        &self,
+        server: &str,
+        user: &str,
+        dm: Option<modctl_types::moderation::CaseDm>,
+    ) -> modctl_types::moderation::Case {
+        use modctl_types::moderation::{Action, CaseSource, CaseState};
+        let (server, user, now) = (server.to_owned(), user.to_owned(), self.now_unix());
+        self.write(move |tx| {
+            modctld::store::cases::insert(
+                tx,
+                &modctld::store::cases::NewCase {
+                    server_id: &server,
+                    action: Action::Ban,
+                    user_id: &user,
+                    actor: "key:test",
+                    reason: None,
+                    minutes: None,
+                    expires_at: None,
+                    delete_message_days: Some(0),
+                    applied: false,
+                    platform: Platform::Discord,
+                    detail: "pending",
+                    source: CaseSource::Api,
+                    linked_case_id: None,
+                    state: CaseState::Pending,
+                    now,
+                    dm: dm.as_ref(),
+                    webhook_url: None,
+                },
+            )
+        })
+    }
 }
 
 impl Drop for TestDaemon {

@@ -158,9 +158,15 @@ fn setup() -> Setup {
         SectionName::General,
         json!({"modlog_channel_id": SLACK_MODLOG}),
     );
-    // No strikes, so no escalation interferes with the table.
+    // No strikes, so no escalation interferes with the table; no DMs, so
+    // the writes are the actions' own (DMs are tested in dms.rs).
     for server in [ALPHA_DISCORD, ALPHA_TELEGRAM, ALPHA_SLACK] {
         daemon.set_config(server, SectionName::Strikes, json!({"enabled": false}));
+        daemon.set_config(
+            server,
+            SectionName::Moderation,
+            json!({"dm_on_action": false}),
+        );
     }
     let client = daemon.client(&fixture.alpha_rw);
     Setup { fixture, client }

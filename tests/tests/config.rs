@@ -43,7 +43,7 @@ async fn every_section_rejects_bad_values_with_the_exact_error() {
         (
             SectionName::Moderation,
             json!({"templates": {"warn": "Hi {name}"}}),
-            "moderation.templates.warn: unknown placeholder `{name}`: use {user}, {reason}, {server} or {duration}",
+            "moderation.templates.warn: unknown placeholder `{name}`: use {user}, {reason}, {server}, {duration} or {case}",
         ),
         (
             SectionName::Strikes,

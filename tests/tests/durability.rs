@@ -365,31 +365,9 @@ async fn a_case_left_pending_blocks_its_member_until_the_recovery_worker_settles
     let (fixture, fake, client) = discord(json!({"enabled": false}));
     let daemon = &fixture.daemon;
     // A ban whose task died before it settled (e.g. a failed write): the case
-    // is pending and no task holds the member.
-    let now = daemon.now_unix();
-    let orphan = daemon.write(move |tx| {
-        modctld::store::cases::insert(
-            tx,
-            &modctld::store::cases::NewCase {
-                server_id: ALPHA_DISCORD,
-                action: Action::Ban,
-                user_id: TARGET,
-                actor: "key:test",
-                reason: None,
-                minutes: None,
-                expires_at: None,
-                delete_message_days: Some(0),
-                applied: false,
-                platform: modctl_types::Platform::Discord,
-                detail: "pending",
-                source: CaseSource::Api,
-                linked_case_id: None,
-                state: CaseState::Pending,
-                now,
-                webhook_url: None,
-            },
-        )
-    });
+    // is pending and no task holds the member. Its DM was due, and the task
+    // died before recording it.
+    let orphan = daemon.orphan_ban(ALPHA_DISCORD, TARGET, None);
     let refused = client
         .perform_action(ALPHA_DISCORD, Action::Warn, &request(TARGET))
         .await
@@ -414,8 +392,14 @@ async fn a_case_left_pending_blocks_its_member_until_the_recovery_worker_settles
         "{}",
         settled.detail
     );
-    // Recovery only looked: nothing was banned.
+    // Recovery only looked: nothing was banned, and no DM was sent (the
+    // DM's fate is unknown: the task may have sent it before dying).
     assert!(!fake.is_banned(TARGET));
+    assert!(fake.dms(TARGET).is_empty());
+    assert_eq!(
+        settled.dm.map(|dm| dm.status),
+        Some(modctl_types::moderation::DmStatus::Unknown)
+    );
     client
         .perform_action(ALPHA_DISCORD, Action::Warn, &request(TARGET))
         .await

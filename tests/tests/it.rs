@@ -12,6 +12,7 @@ mod automod;
 mod cases;
 mod config;
 mod demo;
+mod dms;
 mod docs;
 mod durability;
 mod errors;

@@ -212,6 +212,9 @@ pub struct ActionResponse {
     /// Where the case is in its lifecycle (additive).
     #[serde(default)]
     pub state: CaseState,
+    /// What became of the DM telling the member (additive; as on the case).
+    #[serde(default)]
+    pub dm: Option<CaseDm>,
 }
 
 /// Where a case came from.
@@ -284,6 +287,95 @@ pub struct Case {
     /// Where the case is in its lifecycle (additive).
     #[serde(default)]
     pub state: CaseState,
+    /// Whether the member was told by direct message (additive;
+    /// `moderation.dm_on_action`); `null` on cases recorded before the
+    /// daemon sent DMs, and while a pending case's DM is still to be sent.
+    #[serde(default)]
+    pub dm: Option<CaseDm>,
+}
+
+/// What became of the direct message telling the member about a case
+/// (additive): `{"status": ..., "detail": why}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CaseDm {
+    /// Sent, failed, not possible, off, or unknown.
+    pub status: DmStatus,
+    /// Why, in words: what failed, or why none was sent.
+    pub detail: String,
+}
+
+impl CaseDm {
+    /// A DM outcome of `status`, because of `detail`.
+    pub fn new(status: DmStatus, detail: impl Into<String>) -> Self {
+        CaseDm {
+            status,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The status of a case's DM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DmStatus {
+    /// The platform accepted the DM.
+    Sent,
+    /// The platform refused it (the member blocks DMs, shares no server
+    /// with the bot, ...) or failed; the action went ahead all the same.
+    Failed,
+    /// The platform gives a bot no way to reach the member here (a
+    /// Telegram bot cannot start a conversation; a banned Discord member
+    /// shares no server with the bot), or the action was not carried out.
+    NotPossible,
+    /// Not wanted: `moderation.dm_on_action` is off, or the action is a
+    /// note, which stays among moderators.
+    Off,
+    /// The daemon stopped while the DM was being sent, before its outcome
+    /// was recorded: it may or may not have arrived, and it is not sent
+    /// again (one DM at most per case).
+    Unknown,
+}
+
+impl DmStatus {
+    /// Every status.
+    pub const ALL: [DmStatus; 5] = [
+        DmStatus::Sent,
+        DmStatus::Failed,
+        DmStatus::NotPossible,
+        DmStatus::Off,
+        DmStatus::Unknown,
+    ];
+
+    /// The name on the wire and in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DmStatus::Sent => "sent",
+            DmStatus::Failed => "failed",
+            DmStatus::NotPossible => "not_possible",
+            DmStatus::Off => "off",
+            DmStatus::Unknown => "unknown",
+        }
+    }
+}
+
+impl fmt::Display for DmStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for DmStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        DmStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str() == s)
+            .ok_or_else(|| format!("unknown DM status `{s}`"))
+    }
 }
 
 /// Response of `GET /servers/{id}/cases`, newest first.

@@ -402,6 +402,10 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
             ),
         ));
     }
+    // Last, so scripts reading the lines above by position keep working.
+    if let Some(dm) = &response.dm {
+        pairs.push(("dm", format!("{}: {}", dm.status, dm.detail)));
+    }
     render_pairs(&pairs, mode)
 }
 

@@ -359,6 +359,14 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                 optional(case.linked_case_id.map(|id| id.to_string())),
             ),
             ("created_at", time(&case.created_at, mode)),
+            (
+                "dm",
+                optional(
+                    case.dm
+                        .as_ref()
+                        .map(|dm| format!("{}: {}", dm.status, dm.detail)),
+                ),
+            ),
         ],
         mode,
     )
@@ -480,6 +488,7 @@ mod tests {
             source: CaseSource::Api,
             linked_case_id: None,
             state: CaseState::Settled,
+            dm: None,
         }
     }
 
@@ -531,6 +540,23 @@ mod tests {
         assert_eq!(plain.split('\t').nth(3), Some("unknown"), "{plain}");
         let shown = render_case(&unknown, OutputMode::Plain);
         assert!(shown.contains("applied\tunknown\n"), "{shown}");
+    }
+
+    /// The DM's outcome is shown with why; a case from before DMs shows `-`.
+    #[test]
+    fn a_case_shows_its_dm() {
+        use modctl_types::moderation::{CaseDm, DmStatus};
+        let mut told = case(5, Action::Ban, true, "banned");
+        let shown = render_case(&told, OutputMode::Plain);
+        assert!(
+            shown.ends_with("dm\t-\n") || shown.ends_with("dm\t-"),
+            "{shown}"
+        );
+        told.dm = Some(CaseDm::new(DmStatus::Failed, "not delivered (403)"));
+        let shown = render_case(&told, OutputMode::Plain);
+        assert!(shown.contains("dm\tfailed: not delivered (403)"), "{shown}");
+        let json = render_case(&told, OutputMode::Json);
+        assert!(json.contains("\"status\": \"failed\""), "{json}");
     }
 
     #[test]

@@ -11,9 +11,19 @@
 //! | unban    | unban | `unbanChatMember` | recorded; reactivation on the admin side |
 //! | jail     | jail role, roles the bot may take saved (managed ones kept) | indefinite or timed mute | refused (400) |
 //! | unjail   | saved roles given back | mute lifted | nothing to unjail (409) |
+//!
+//! The DM telling the member (`moderation.dm_on_action`, [`dm_step`];
+//! sending it is [`super::dm`]'s):
+//!
+//! |          | discord | telegram | slack |
+//! |----------|---------|----------|-------|
+//! | note     | never: a note stays among moderators | never | never |
+//! | warn, timeout, jail, unjail | after | not possible: a bot cannot start a conversation | after |
+//! | kick, ban | **before**: afterwards the member shares no server with the bot | not possible | after: the member stays until an administrator acts |
+//! | unban    | not possible: a banned member shares no server with the bot | not possible | not possible: the account is deactivated |
 
 use modctl_types::config::Sections;
-use modctl_types::moderation::{Action, CaseState, JailRecord};
+use modctl_types::moderation::{Action, CaseDm, CaseState, JailRecord};
 use modctl_types::{Platform, Timestamp};
 
 use super::validate::Checked;
@@ -41,6 +51,10 @@ pub struct Outcome {
     /// (`moderation::carry_case` calls `recovery::confirm`). Recorded without
     /// asking, the outcome is `unknown`, never "not applied".
     pub unconfirmed: Option<Box<Unconfirmed>>,
+    /// The DM's outcome, recorded when the case is settled; `None` keeps
+    /// what the case has (decided when it was written, or sent before a
+    /// kick or a ban).
+    pub dm: Option<CaseDm>,
 }
 
 /// A platform call that may or may not have been carried out.
@@ -77,6 +91,7 @@ impl Outcome {
             jail: JailEffect::Unchanged,
             state: CaseState::Settled,
             unconfirmed: None,
+            dm: None,
         }
     }
 
@@ -146,6 +161,25 @@ pub struct Context<'a> {
     pub jail: Option<&'a JailRecord>,
     /// When the timeout or jail ends.
     pub until: Option<Timestamp>,
+    /// Run just before a kick or a ban is sent, once its checks passed
+    /// ([`DmStep::Before`]: the DM telling the member, sent while the bot
+    /// can still reach them, and only when the action is going ahead).
+    pub before_removal: Option<&'a dyn BeforeRemoval>,
+}
+
+/// What to do just before an action that takes the member away is sent
+/// ([`Context::before_removal`]).
+#[async_trait::async_trait]
+pub trait BeforeRemoval: Send + Sync + std::fmt::Debug {
+    /// Runs once, just before the call; it cannot stop the action.
+    async fn run(&self);
+}
+
+/// Runs `cx`'s [`Context::before_removal`], if any.
+async fn before_removal(cx: &Context<'_>) {
+    if let Some(step) = cx.before_removal {
+        step.run().await;
+    }
 }
 
 /// Discord's longest timeout: `communication_disabled_until` may be "up to
@@ -186,6 +220,55 @@ fn discord_timeout_note(minutes: Option<u32>) -> String {
         minutes = asked / 60,
         margin = DISCORD_CLOCK_MARGIN_SECONDS / 60,
     )
+}
+
+/// When the member is sent a DM about an action (the second table of the
+/// module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DmStep {
+    /// Before the action: afterwards the platform no longer lets the bot
+    /// reach the member.
+    Before,
+    /// Once the action is carried out (or recorded, where the platform
+    /// leaves it to an administrator).
+    After,
+    /// The platform gives the bot no way to reach the member; why.
+    NotPossible(&'static str),
+    /// The action is never told to the member; why.
+    Never(&'static str),
+}
+
+/// Telegram's Bot API lets a bot message only users who started a chat
+/// with it first, so it cannot DM a member about a case.
+pub const TELEGRAM_NO_DM: &str = "Telegram bots cannot start a conversation with a member: they may only answer one the member started";
+
+/// When the member hears of `action` on `platform`.
+pub fn dm_step(platform: Platform, action: Action) -> DmStep {
+    match (platform, action) {
+        (_, Action::Note) => DmStep::Never("a note stays among moderators"),
+        (Platform::Telegram, _) => DmStep::NotPossible(TELEGRAM_NO_DM),
+        (Platform::Discord, Action::Kick | Action::Ban) => DmStep::Before,
+        (Platform::Discord, Action::Unban) => DmStep::NotPossible(
+            "a banned member shares no server with the bot, and Discord lets a bot message only members of a server they share",
+        ),
+        (Platform::Slack, Action::Unban) => DmStep::NotPossible(
+            "the account stays deactivated until an administrator reactivates it",
+        ),
+        (
+            Platform::Discord | Platform::Slack,
+            Action::Warn
+            | Action::Timeout
+            | Action::Kick
+            | Action::Ban
+            | Action::Jail
+            | Action::Unjail,
+        ) => DmStep::After,
+        // An action added later is not told until someone decides how.
+        (Platform::Discord | Platform::Slack, _) => {
+            DmStep::Never("the daemon has no DM for this action")
+        }
+        (platform, _) => crate::platform::new_platform(platform),
+    }
 }
 
 /// Whether carrying out `action` on `platform` changes anything on the
@@ -278,6 +361,7 @@ pub async fn carry_out(bot: Option<&Bot>, input: &Checked, cx: &Context<'_>) -> 
 
         (Bot::Discord(discord), Action::Kick) => {
             checked(discord.as_ref(), user, Act::Kick, async {
+                before_removal(cx).await;
                 result(discord.kick(user, reason).await, Outcome::applied("kicked"))
             })
             .await
@@ -299,6 +383,7 @@ pub async fn carry_out(bot: Option<&Bot>, input: &Checked, cx: &Context<'_>) -> 
         (Bot::Discord(discord), Action::Ban) => {
             let days = input.delete_message_days.unwrap_or(0);
             checked(discord.as_ref(), user, Act::Ban, async {
+                before_removal(cx).await;
                 result(
                     discord.ban(user, days, reason).await,
                     Outcome::applied(format!("banned; deleted {days} day(s) of their messages")),

@@ -104,7 +104,7 @@ pub async fn expire_jail(cx: &Expiry, server: &Server, jail: JailRecord) -> Mode
         &input,
         server,
         &sections,
-        Some(&jail),
+        (Some(&jail), None),
         None,
     )
     .await;

@@ -28,8 +28,15 @@
 //! case; at the next start [`recovery`] settles it by asking the platform what
 //! happened, or marks it `unknown` with a detail that says what to check.
 //! Timed jails end through [`expiry`].
+//!
+//! The member is told by DM ([`dm`], `moderation.dm_on_action`): before a
+//! kick or a ban, within step 3, its outcome written before the action is
+//! sent; after the others, its outcome written with the settled case. An
+//! action whose DM is to be sent takes steps 3 and 4 even when its outcome
+//! is known, so the DM is not sent from inside a transaction.
 
 pub mod behaviour;
+pub mod dm;
 pub mod error;
 pub mod escalation;
 pub mod expiry;
@@ -42,7 +49,7 @@ use std::sync::Arc;
 use modctl_types::Server;
 use modctl_types::config::Sections;
 use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, Case, CaseSource, CaseState, JailRecord,
+    Action, ActionRequest, ActionResponse, Case, CaseDm, CaseSource, CaseState, JailRecord,
 };
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -137,8 +144,15 @@ pub async fn until_abandoned<T>(
 async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse> {
     let server = call.server;
     let (sections, adapter) = setup(&cx.store, &cx.platforms, &server).await?;
-    let known =
-        behaviour::known_outcome(server.platform, &server.id, call.action, adapter.is_some());
+    let connected = adapter.is_some();
+    // A DM to send is a platform call: such an action is carried out in
+    // steps 3 and 4 even when its own outcome is known.
+    let dm_due = matches!(
+        dm::plan(server.platform, call.action, &sections, connected),
+        dm::Plan::Send(_)
+    );
+    let known = behaviour::known_outcome(server.platform, &server.id, call.action, connected)
+        .filter(|_| !dm_due);
     let fingerprint = format!(
         "{}|{}|{}",
         server.id,
@@ -150,6 +164,7 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
     let begin = Begin {
         server: server.clone(),
         known,
+        connected,
         key_id: call.key_id,
         actor: call.actor,
         idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
@@ -213,6 +228,8 @@ struct Begin {
     /// The outcome, when it is known without a platform call: then the case
     /// is settled in this same transaction.
     known: Option<Outcome>,
+    /// Whether the server has a connection (for the DM's plan).
+    connected: bool,
     key_id: String,
     actor: String,
     /// The `Idempotency-Key` and the request's fingerprint.
@@ -304,6 +321,7 @@ impl Begin {
                 source: CaseSource::Api,
                 linked_case_id: None,
                 now: self.now,
+                dm: dm_at_start(&self.server, input.action, &self.sections, self.connected),
             },
         )?;
         if let Some((key, fingerprint)) = &self.idempotency {
@@ -326,6 +344,7 @@ impl Begin {
                 case,
                 outcome,
                 now: self.now,
+                connected: self.connected,
             };
             return Ok(match record.run(tx)? {
                 None => Begun::Settled {
@@ -356,6 +375,22 @@ struct Pending<'a> {
     source: CaseSource,
     linked_case_id: Option<i64>,
     now: i64,
+    /// The DM's outcome when it is known now ([`dm_at_start`]); `None`: to send.
+    dm: Option<CaseDm>,
+}
+
+/// What a case of `action` records as its DM when it is written: the
+/// outcome when there is nothing to send, `None` when a DM is to be sent.
+fn dm_at_start(
+    server: &Server,
+    action: Action,
+    sections: &Sections,
+    connected: bool,
+) -> Option<CaseDm> {
+    match dm::plan(server.platform, action, sections, connected) {
+        dm::Plan::Settled(dm) => Some(dm),
+        dm::Plan::Send(_) => None,
+    }
 }
 
 /// Writes `pending` as a pending case; a timeout or jail's end is fixed here,
@@ -391,6 +426,7 @@ fn insert_pending(tx: &Tx<'_>, pending: &Pending<'_>) -> ModerationResult<Case> 
             linked_case_id: pending.linked_case_id,
             state: CaseState::Pending,
             now: pending.now,
+            dm: pending.dm.as_ref(),
             // Its `case_created` event is written when it is settled.
             webhook_url: None,
         },
@@ -428,6 +464,7 @@ impl Job {
     async fn run(self) -> ModerationResult<ActionResponse> {
         let adapter = self.adapter;
         let outcome = carry_case(
+            &self.store,
             adapter.as_ref(),
             &self.input,
             &self.server,
@@ -516,14 +553,15 @@ fn adapter(
 }
 
 /// Carries out `input` through `adapter`; a timeout or jail ends at `until`
-/// (fixed when its case was written).
+/// (fixed when its case was written). `before_removal` runs just before a
+/// kick or a ban is sent ([`behaviour::Context::before_removal`]).
 async fn carry(
     adapter: Option<&Bot>,
     input: &Checked,
     server: &Server,
     sections: &Sections,
-    jail: Option<&JailRecord>,
-    until: Option<modctl_types::Timestamp>,
+    (jail, until): (Option<&JailRecord>, Option<modctl_types::Timestamp>),
+    before_removal: Option<&dyn behaviour::BeforeRemoval>,
 ) -> Outcome {
     let cx = behaviour::Context {
         platform: server.platform,
@@ -531,16 +569,21 @@ async fn carry(
         config: sections,
         jail,
         until,
+        before_removal,
     };
     let mut outcome = behaviour::carry_out(adapter, input, &cx).await;
     outcome.detail = input.with_default_note(outcome.detail);
     outcome
 }
 
-/// Carries out pending `case` (as `input`) like [`carry`]; when the call
-/// failed once it may have reached the platform, asks the platform what is
-/// true instead of recording a guess ([`recovery::confirm`]).
+/// Carries out pending `case` (as `input`) like [`carry`], with its DM
+/// ([`dm`]: before a kick or a ban, once its checks passed, recorded in
+/// `store` before the action is sent; after the others, in the outcome);
+/// when the call failed once it may have reached the platform, asks the
+/// platform what is true instead of recording a guess
+/// ([`recovery::confirm`]).
 async fn carry_case(
+    store: &Store,
     adapter: Option<&Bot>,
     input: &Checked,
     server: &Server,
@@ -548,18 +591,59 @@ async fn carry_case(
     jail: Option<&JailRecord>,
     case: &Case,
 ) -> Outcome {
-    let outcome = carry(adapter, input, server, sections, jail, case.expires_at).await;
-    let (Some(unconfirmed), Some(adapter)) = (&outcome.unconfirmed, adapter) else {
-        return outcome;
+    // A case whose DM is recorded already has nothing to send.
+    let due = case
+        .dm
+        .is_none()
+        .then(|| dm::plan(server.platform, case.action, sections, adapter.is_some()));
+    let tell_first = match (&due, adapter) {
+        (Some(dm::Plan::Send(dm::When::Before)), Some(bot)) => Some(dm::TellFirst {
+            store,
+            bot,
+            server,
+            sections,
+            input,
+            case,
+            told: std::sync::Mutex::default(),
+        }),
+        _ => None,
     };
-    tracing::warn!(server = %server.id, case = case.id, error = %unconfirmed.error, "a platform call may have been carried out; asking the platform");
-    let asking = recovery::Asking::Failure {
-        error: &unconfirmed.error,
-        done: &unconfirmed.done,
+    let before_removal = tell_first
+        .as_ref()
+        .map(|t| t as &dyn behaviour::BeforeRemoval);
+    let mut outcome = carry(
+        adapter,
+        input,
+        server,
+        sections,
+        (jail, case.expires_at),
+        before_removal,
+    )
+    .await;
+    if let (Some(unconfirmed), Some(adapter)) = (&outcome.unconfirmed, adapter) {
+        tracing::warn!(server = %server.id, case = case.id, error = %unconfirmed.error, "a platform call may have been carried out; asking the platform");
+        let asking = recovery::Asking::Failure {
+            error: &unconfirmed.error,
+            done: &unconfirmed.done,
+        };
+        outcome = recovery::confirm(adapter, server, sections, case, &asking).await;
+        outcome.detail = input.with_default_note(outcome.detail);
+    }
+    outcome.dm = match (due, adapter) {
+        (None, _) => None,
+        (Some(dm::Plan::Settled(dm)), _) => Some(dm),
+        // Not told when a check refused the action before it was sent.
+        (Some(dm::Plan::Send(dm::When::Before)), _) => Some(
+            tell_first
+                .and_then(dm::TellFirst::into_told)
+                .unwrap_or_else(|| dm::not_carried_out(case.action)),
+        ),
+        (Some(dm::Plan::Send(dm::When::After)), Some(bot)) if outcome.counts => {
+            Some(dm::send(bot, server, sections, input, case, dm::When::After).await)
+        }
+        (Some(dm::Plan::Send(dm::When::After)), _) => Some(dm::not_carried_out(case.action)),
     };
-    let mut confirmed = recovery::confirm(adapter, server, sections, case, &asking).await;
-    confirmed.detail = input.with_default_note(confirmed.detail);
-    confirmed
+    outcome
 }
 
 /// The request a recorded case carried out (for settling it again).

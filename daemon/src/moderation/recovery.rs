@@ -157,7 +157,11 @@ async fn settle_orphan(cx: &Context, orphan: &Orphan) -> ModerationResult<()> {
     let server = &orphan.server;
     let (sections, adapter) = setup(&cx.store, &cx.platforms, server).await?;
     for case in &orphan.cases {
-        let outcome = check(adapter.as_ref(), server, &sections, case).await;
+        let mut outcome = check(adapter.as_ref(), server, &sections, case).await;
+        if case.dm.is_none() {
+            // Its DM was due when the daemon stopped: never sent again.
+            outcome.dm = Some(super::dm::unknown_after_restart());
+        }
         tracing::info!(server = %server.id, case = case.id, state = %outcome.state, applied = outcome.applied, "settled a case left pending by a stopped daemon");
         let settle = settle::Settle {
             store: &cx.store,
@@ -219,7 +223,15 @@ async fn check(
     let input = input_of(case);
     if !behaviour::touches_platform(server.platform, case.action) {
         // Nothing reached the platform, so settling it again is exact.
-        return carry(adapter, &input, server, sections, None, case.expires_at).await;
+        return carry(
+            adapter,
+            &input,
+            server,
+            sections,
+            (None, case.expires_at),
+            None,
+        )
+        .await;
     }
     let Some(adapter) = adapter else {
         return Outcome::unknown(format!(
@@ -453,6 +465,7 @@ mod tests {
             source: CaseSource::Api,
             linked_case_id: None,
             state: CaseState::Pending,
+            dm: None,
         }
     }
 
@@ -662,6 +675,7 @@ mod tests {
                             linked_case_id: None,
                             state: CaseState::Pending,
                             now: 0,
+                            dm: None,
                             webhook_url: None,
                         },
                     )?;

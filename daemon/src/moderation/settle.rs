@@ -7,7 +7,9 @@
 
 use modctl_types::Server;
 use modctl_types::config::{Sections, WebhookEvent};
-use modctl_types::moderation::{ActionResponse, Case, CaseSource, CaseState, JailRecord};
+use modctl_types::moderation::{
+    ActionResponse, Case, CaseDm, CaseSource, CaseState, DmStatus, JailRecord,
+};
 use modctl_types::webhooks::JailTransition;
 
 use super::behaviour::{JailEffect, Outcome};
@@ -59,6 +61,7 @@ impl Settle<'_> {
         input: &Checked,
     ) -> ModerationResult<Option<ActionResponse>> {
         let outcome = carry_case(
+            self.store,
             self.adapter,
             input,
             self.server,
@@ -81,6 +84,7 @@ impl Settle<'_> {
             case: case.clone(),
             outcome,
             now: self.clock.now_unix(),
+            connected: self.adapter.is_some(),
         };
         let answer_for = self.answer_for;
         self.store
@@ -108,6 +112,8 @@ pub(super) struct Record {
     pub case: Case,
     pub outcome: Outcome,
     pub now: i64,
+    /// Whether the server has a connection (for an escalation's DM plan).
+    pub connected: bool,
 }
 
 impl Record {
@@ -119,6 +125,7 @@ impl Record {
             case,
             outcome,
             now,
+            connected,
         } = self;
         let strikes = &sections.strikes;
         let user = case.user_id.as_str();
@@ -165,6 +172,7 @@ impl Record {
                 detail: &outcome.detail,
                 active_strikes: after,
                 webhook_url: url.as_deref(),
+                dm: outcome.dm.as_ref(),
             },
         )?;
         // After the case's own `case_created`, in the same transaction.
@@ -207,6 +215,7 @@ impl Record {
                 source: CaseSource::Escalation,
                 linked_case_id: Some(case.id),
                 now,
+                dm: super::dm_at_start(&server, input.action, &sections, connected),
             },
         )?;
         match skipped {
@@ -224,6 +233,12 @@ impl Record {
                         detail: &detail,
                         active_strikes: after,
                         webhook_url: url.as_deref(),
+                        // Nothing was carried out, so nothing is told.
+                        dm: escalation
+                            .dm
+                            .is_none()
+                            .then(|| super::dm::not_carried_out(escalation.action))
+                            .as_ref(),
                     },
                 )?;
                 Ok(None)
@@ -266,6 +281,10 @@ pub(super) fn record_expiry(
             linked_case_id: Some(jail.case_id),
             state: CaseState::Settled,
             now,
+            dm: Some(&CaseDm::new(
+                DmStatus::Off,
+                "not sent: a jail that ends by itself is not told",
+            )),
             webhook_url: url.as_deref(),
         },
     )?;

@@ -244,6 +244,7 @@ fn seed_case(
             source,
             linked_case_id: None,
             now: at,
+            dm: None,
             // History, written before the demo's webhooks are set up.
             webhook_url: None,
         },

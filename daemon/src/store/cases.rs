@@ -10,7 +10,8 @@
 use crate::store::Tx;
 use modctl_types::Platform;
 use modctl_types::moderation::{
-    Action, ActionResponse, Case, CaseSource, CaseState, Escalation, StrikeSummary,
+    Action, ActionResponse, Case, CaseDm, CaseSource, CaseState, DmStatus, Escalation,
+    StrikeSummary,
 };
 use rusqlite::{OptionalExtension, Row, Statement, params};
 
@@ -55,6 +56,9 @@ pub struct NewCase<'a> {
     pub linked_case_id: Option<i64>,
     /// When, unix seconds.
     pub now: i64,
+    /// The DM's outcome when it is known as the case is written (off, not
+    /// possible); `None`: a DM is to be sent ([`set_dm`], [`Settlement::dm`]).
+    pub dm: Option<&'a CaseDm>,
     /// Where its `case_created` event goes when it is recorded settled
     /// ([`crate::webhooks::wanted`]); `None`: no event. A pending case's
     /// event is written when it is settled ([`Settlement::webhook_url`]).
@@ -71,7 +75,7 @@ impl FromRow for Case {
     CASE WHEN linked_case_id IS NULL THEN NULL
          ELSE (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id)
          END AS linked_number,
-    state";
+    state, dm_status, dm_detail";
 
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
         CaseColumns::of(row.as_ref())?.read(row)
@@ -98,6 +102,8 @@ struct CaseColumns {
     source: usize,
     linked_number: usize,
     state: usize,
+    dm_status: usize,
+    dm_detail: usize,
 }
 
 impl CaseColumns {
@@ -120,6 +126,8 @@ impl CaseColumns {
             source: at("source")?,
             linked_number: at("linked_number")?,
             state: at("state")?,
+            dm_status: at("dm_status")?,
+            dm_detail: at("dm_detail")?,
         })
     }
 
@@ -148,6 +156,15 @@ impl CaseColumns {
             },
             linked_case_id: row.get(columns.linked_number)?,
             state: parsed(row, columns.state)?,
+            dm: match row.get_ref(columns.dm_status)?.as_str_or_null()? {
+                None => None,
+                Some(_) => Some(CaseDm {
+                    status: parsed::<DmStatus, _>(row, columns.dm_status)?,
+                    detail: row
+                        .get::<_, Option<String>>(columns.dm_detail)?
+                        .unwrap_or_default(),
+                }),
+            },
         })
     }
 }
@@ -181,8 +198,8 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     tx.sql.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
-             rollup_day, clock_high)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17, ?18)",
+             rollup_day, clock_high, dm_status, dm_detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17, ?18, ?19, ?20)",
         row_of(14)
     ))?
     .execute(params![
@@ -204,6 +221,8 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
         case.state.as_str(),
         day,
         clock_high,
+        case.dm.map(|dm| dm.status.as_str()),
+        case.dm.map(|dm| dm.detail.as_str()),
     ])?;
     // Counted applied only once settled, whether now or by `settle`.
     let settled = case.state != CaseState::Pending;
@@ -264,6 +283,9 @@ pub struct Settlement<'a> {
     /// Where the case's `case_created` event goes
     /// ([`crate::webhooks::wanted`]); `None`: no event.
     pub webhook_url: Option<&'a str>,
+    /// The DM's outcome; `None` keeps the one recorded (before a kick or a
+    /// ban, [`set_dm`]; or when the case was written).
+    pub dm: Option<&'a CaseDm>,
 }
 
 /// Settles pending case `case_id` (its number) of `server_id`. Fails with a
@@ -283,7 +305,8 @@ pub fn settle(
     let settled: Option<Settled> = tx
         .sql
         .prepare_cached(&format!(
-            "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6
+            "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6,
+             dm_status = coalesce(?7, dm_status), dm_detail = coalesce(?8, dm_detail)
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
          RETURNING rollup_day, {CASE_COLUMNS}"
         ))?
@@ -295,6 +318,8 @@ pub fn settle(
                 settlement.applied,
                 settlement.detail,
                 settlement.active_strikes,
+                settlement.dm.map(|dm| dm.status.as_str()),
+                settlement.dm.map(|dm| dm.detail.as_str()),
             ],
             |row| {
                 let case = match url {
@@ -325,6 +350,25 @@ pub fn settle(
             created_at,
         )?;
     }
+    Ok(())
+}
+
+/// Records the DM of pending case `case_id` (its number) of `server_id`:
+/// written before a kick or a ban is sent, so that a daemon killed between
+/// the DM and the action leaves the DM on the case (recovery never sends it
+/// again). Does nothing when the case is no longer pending.
+pub fn set_dm(tx: &Tx<'_>, server_id: &str, case_id: i64, dm: &CaseDm) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "UPDATE cases SET dm_status = ?3, dm_detail = ?4
+             WHERE server_id = ?1 AND number = ?2 AND state = 'pending'",
+        )?
+        .execute(params![
+            server_id,
+            case_id,
+            dm.status.as_str(),
+            dm.detail.as_str()
+        ])?;
     Ok(())
 }
 
@@ -407,6 +451,7 @@ pub fn response_for(
         active_strikes: active_strikes.unwrap_or(0).try_into().unwrap_or(u32::MAX),
         escalation,
         state: case.state,
+        dm: case.dm,
     }))
 }
 

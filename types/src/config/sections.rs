@@ -48,7 +48,7 @@ pub struct Moderation {
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 7))]
     pub default_ban_delete_days: u8,
     /// Message templates by action (`warn`, `timeout`, `kick`, `ban`, ...);
-    /// placeholders `{user}`, `{reason}`, `{server}`, `{duration}`.
+    /// placeholders `{user}`, `{reason}`, `{server}`, `{duration}`, `{case}`.
     pub templates: BTreeMap<String, String>,
 }
 

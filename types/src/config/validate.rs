@@ -180,9 +180,9 @@ impl Sections {
             }
             c.text(&path, template, 1, 1000);
             if let Some(bad) =
-                unknown_placeholder(template, &["user", "reason", "server", "duration"])
+                unknown_placeholder(template, &["user", "reason", "server", "duration", "case"])
             {
-                c.fail(&path, format!("unknown placeholder `{{{bad}}}`: use {{user}}, {{reason}}, {{server}} or {{duration}}"));
+                c.fail(&path, format!("unknown placeholder `{{{bad}}}`: use {{user}}, {{reason}}, {{server}}, {{duration}} or {{case}}"));
             }
         }
     }
