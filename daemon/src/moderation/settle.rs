@@ -167,6 +167,7 @@ impl Record {
                 webhook_url: url.as_deref(),
             },
         )?;
+        crate::logs::case_settled(tx, &sections, &server.id, case.id, now)?;
         // After the case's own `case_created`, in the same transaction.
         if let Some((change, jail)) = jail_change {
             webhooks::jail_changed(tx, &server.id, change, &case, jail, now)?;
@@ -226,6 +227,7 @@ impl Record {
                         webhook_url: url.as_deref(),
                     },
                 )?;
+                crate::logs::case_settled(tx, &sections, &server.id, escalation.id, now)?;
                 Ok(None)
             }
         }
@@ -271,5 +273,8 @@ pub(super) fn record_expiry(
     )?;
     jails::release(tx, &server.id, &jail.user_id)?;
     webhooks::jail_changed(tx, &server.id, JailTransition::Ended, &case, current, now)?;
+    // Expiries are rare: the config is read here rather than carried.
+    let sections = crate::store::config::load(tx, &server.id)?.sections;
+    crate::logs::case_settled(tx, &sections, &server.id, case.id, now)?;
     Ok(Some(case))
 }
