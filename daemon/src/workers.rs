@@ -274,7 +274,8 @@ impl Workers {
             ),
             every(
                 "log delivery",
-                Start::Now,
+                // Like the webhooks': tests drive it themselves.
+                Start::AfterInterval,
                 intervals.logs,
                 stopped.clone(),
                 state.clone(),

@@ -19,7 +19,10 @@
 //! messages"), Telegram at most one message a second in a chat and 20 a
 //! minute in a group (core.telegram.org/bots/faq, "My bot is hitting
 //! limits"). A 429 that comes anyway is waited out by the adapter's retry
-//! policy; when it persists the entries stay waiting.
+//! policy; a rate-limit wait longer than the policy takes (Discord's
+//! adapter refuses to wait beyond it and sends nothing) is waited out by
+//! the run itself, up to a minute; beyond that the entries stay waiting
+//! for a later tick.
 //!
 //! Failures: a channel that is gone or refuses the bot (not found,
 //! forbidden, the token refused, a request the platform calls invalid:
@@ -52,6 +55,10 @@ use crate::store::{Store, StoreError, connections, servers};
 const CLAIM_LEASE: Duration = Duration::from_secs(300);
 /// Entries read at a time: more than one message of any platform holds.
 const READ_AT_ONCE: u32 = 100;
+/// The longest rate-limit wait a run takes itself (Discord's per-channel
+/// buckets reset within seconds); a longer one ends the run and the
+/// entries are tried again later on the clock.
+const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
 /// The longest wait between attempts of a failing channel.
 const MAX_BACKOFF_SECONDS: i64 = 600;
 
@@ -169,6 +176,11 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
                 let done: Vec<i64> = ids.into_iter().take(count.max(1)).collect();
                 posted += done.len();
                 cx.store.write(move |tx| outbox::delivered(tx, &done)).await?;
+            }
+            // Waited out here, as long as it is not long: the entries stay
+            // in order and none is lost.
+            Err(PlatformError::RateLimited { retry_after }) if retry_after <= MAX_RATE_WAIT => {
+                tokio::time::sleep(retry_after).await;
             }
             Err(e) if gone(&e) => {
                 let reason = e.advice();

@@ -495,4 +495,52 @@ mod tests {
             assert_eq!(args["disable_notification"], true);
         }
     }
+
+    /// Batches: as many posts a message as each platform's limits allow,
+    /// never fewer than one, nobody pinged.
+    #[test]
+    fn batches_fill_one_message_within_each_platform_limits() {
+        let small = |i: usize| log_post().field("n", i.to_string());
+        let big = |i: usize| Post::text("x".repeat(3_000)).titled(format!("big {i}"));
+        let posts = |make: &dyn Fn(usize) -> Post, n: usize| (0..n).map(make).collect::<Vec<_>>();
+        // Discord: 10 embeds a message, 6,000 characters in all.
+        for (batch, want) in [
+            (posts(&small, 25), 10),
+            (posts(&small, 3), 3),
+            (posts(&big, 5), 1),
+            (posts(&|_| Post::text("y".repeat(2_000)).titled("t"), 5), 2),
+        ] {
+            let (body, count) = discord_batch(&batch);
+            assert_eq!(count, want);
+            let embeds = body["embeds"].as_array().unwrap();
+            assert_eq!(embeds.len(), want);
+            assert!(embeds.iter().map(discord_embed_size).sum::<usize>() <= DISCORD_EMBED_TOTAL);
+            assert_eq!(body["allowed_mentions"], json!({"parse": []}));
+        }
+        // One post too big for the total alone still goes (cut to its limits).
+        assert_eq!(discord_batch(&[Post::text("z".repeat(9_000)).titled("t")]).1, 1);
+        assert_eq!(discord_batch(&[]).1, 0);
+
+        // Slack: 50 blocks, a divider between posts.
+        let (args, count) = slack_batch(&posts(&small, 40));
+        let blocks = args["blocks"].as_array().unwrap();
+        assert!(blocks.len() <= SLACK_BLOCKS, "{}", blocks.len());
+        // header, section, fields: 3 blocks a post, 1 divider between.
+        assert_eq!(count, 12);
+        assert_eq!(blocks.len(), count * 4 - 1);
+        assert_eq!(blocks[3]["type"], "divider");
+        assert_eq!(args["parse"], "none");
+        assert_eq!(args["link_names"], false);
+        assert!(args["text"].as_str().unwrap().starts_with("Message deleted: said &lt;@&amp;1&gt;"));
+
+        // Telegram: 4,096 characters, a blank line between posts, escaped.
+        let (args, count) = telegram_batch(&posts(&small, 200));
+        let text = args["text"].as_str().unwrap();
+        assert!(text.chars().count() <= TELEGRAM_MESSAGE);
+        assert_eq!(text.matches("<b>Message deleted</b>").count(), count);
+        assert!(count > 20, "{count}");
+        assert!(text.contains("\n\n<b>Message deleted</b>"));
+        assert_eq!(args["parse_mode"], "HTML");
+        assert_eq!(telegram_batch(&posts(&big, 3)).1, 1);
+    }
 }
