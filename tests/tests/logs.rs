@@ -297,3 +297,106 @@ async fn a_channel_that_is_gone_is_reported_and_not_tried_again() {
     );
     assert!(item.detail.contains("Unknown Channel"), "{}", item.detail);
 }
+
+#[tokio::test]
+async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel() {
+    use modctld::events::{Author, Event, EventKind, MemberRef, Membership, Message};
+    const MESSAGES: &str = "300000000000000020";
+    const JOINS: &str = "300000000000000021";
+    const WHERE: &str = "300000000000000001";
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let discord = discord();
+    discord.add_channel(MESSAGES, "message-log");
+    discord.add_channel(JOINS, "join-log");
+    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    logging(
+        daemon,
+        ALPHA_DISCORD,
+        json!({"message_delete": MESSAGES, "message_edit": MESSAGES, "member_join": JOINS}),
+    );
+    let event = |kind| Event {
+        platform: modctl_types::Platform::Discord,
+        server_id: ALPHA_DISCORD.into(),
+        at: daemon.clock().now(),
+        id: None,
+        kind,
+    };
+    let message = |id: &str, text: &str| Message {
+        id: id.into(),
+        channel_id: WHERE.into(),
+        author: Author {
+            id: "11".into(),
+            ..Author::default()
+        },
+        content: Some(text.into()),
+        ..Message::default()
+    };
+    let published = vec![
+        event(EventKind::MessageCreated(message("1", "hello <@&1>"))),
+        event(EventKind::MessageEdited(message("1", "hello again"))),
+        event(EventKind::MessageDeleted {
+            channel_id: WHERE.into(),
+            message_id: "1".into(),
+        }),
+        event(EventKind::MessageDeleted {
+            channel_id: WHERE.into(),
+            message_id: "2".into(),
+        }),
+        event(EventKind::MemberJoined(Membership {
+            member: MemberRef {
+                id: "12".into(),
+                is_bot: false,
+                display_name: Some("Ada".into()),
+            },
+            channel_id: None,
+        })),
+    ];
+    // Published from the daemon's runtime, where the consumers' tasks run.
+    let events = daemon.state().events.clone();
+    daemon.block_on(async move {
+        for event in published {
+            events.publish(event);
+        }
+    });
+    modctl_e2e::eventually("the four entries to be written", || {
+        daemon.sql(|c| c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| r.get::<_, i64>(0)))
+            == 4
+    });
+    assert_eq!(daemon.deliver_logs(), 4);
+
+    let messages = discord.posted(MESSAGES);
+    assert_eq!(messages.len(), 1, "edits and deletions share the channel's message");
+    let embeds = messages[0].body["embeds"].as_array().unwrap();
+    let texts: Vec<(String, String, String)> = embeds
+        .iter()
+        .map(|e| {
+            let (title, fields) = embed_text(e);
+            (title, e["description"].as_str().unwrap_or_default().to_owned(), fields)
+        })
+        .collect();
+    assert_eq!(texts[0].0, "Message edited");
+    assert!(
+        texts[0].2.contains("Before: hello <@&1>\nAfter: hello again"),
+        "{}",
+        texts[0].2
+    );
+    assert_eq!(
+        (texts[1].0.as_str(), texts[1].1.as_str()),
+        ("Message deleted", "hello again")
+    );
+    assert!(texts[1].2.contains("Author: 11"), "{}", texts[1].2);
+    assert_eq!(
+        (texts[2].0.as_str(), texts[2].1.as_str()),
+        (
+            "Message deleted",
+            "content unknown: the daemon did not see this message"
+        )
+    );
+    assert_eq!(messages[0].body["allowed_mentions"], json!({"parse": []}));
+    let joins = discord.posted(JOINS);
+    assert_eq!(joins.len(), 1);
+    let (title, fields) = embed_text(&joins[0].body["embeds"][0]);
+    assert_eq!(title, "Member joined");
+    assert!(fields.contains("Member: 12\nName: Ada"), "{fields}");
+}
