@@ -280,7 +280,9 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move {
-                    Ok(crate::logs::deliver::start_due(&state.log_delivery()).await?.len())
+                    Ok(crate::logs::deliver::start_due(&state.log_delivery())
+                        .await?
+                        .len())
                 },
             ),
             every(

@@ -59,12 +59,21 @@ fn embed_text(embed: &Value) -> (String, String) {
         .map(|fields| {
             fields
                 .iter()
-                .map(|f| format!("{}: {}", f["name"].as_str().unwrap(), f["value"].as_str().unwrap()))
+                .map(|f| {
+                    format!(
+                        "{}: {}",
+                        f["name"].as_str().unwrap(),
+                        f["value"].as_str().unwrap()
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         })
         .unwrap_or_default();
-    (embed["title"].as_str().unwrap_or_default().to_owned(), fields)
+    (
+        embed["title"].as_str().unwrap_or_default().to_owned(),
+        fields,
+    )
 }
 
 #[tokio::test]
@@ -128,7 +137,11 @@ async fn slack_and_telegram_cases_are_logged_escaped_and_silent() {
         SectionName::General,
         json!({"modlog_channel_id": SLACK_MODLOG}),
     );
-    logging(daemon, ALPHA_TELEGRAM, json!({"moderation": ALPHA_TELEGRAM}));
+    logging(
+        daemon,
+        ALPHA_TELEGRAM,
+        json!({"moderation": ALPHA_TELEGRAM}),
+    );
 
     // Slack: a timeout (recorded; done by an administrator) falls back to
     // the mod-log; a warning is itself a mod-log post, not logged twice.
@@ -138,7 +151,11 @@ async fn slack_and_telegram_cases_are_logged_escaped_and_silent() {
     assert_eq!(daemon.deliver_logs(), 2);
 
     let modlog = slack.posted(SLACK_MODLOG);
-    assert_eq!(modlog.len(), 2, "the warning, then the timeout's log: {modlog:?}");
+    assert_eq!(
+        modlog.len(),
+        2,
+        "the warning, then the timeout's log: {modlog:?}"
+    );
     let logged = modlog
         .iter()
         .find(|m| m.args["blocks"][0]["type"] == "header")
@@ -198,7 +215,10 @@ async fn a_config_change_is_logged_with_its_secret_redacted() {
     let posts = discord.posted(DISCORD_LOG);
     assert_eq!(posts.len(), 1, "one message for both");
     let body = posts[0].body.to_string();
-    assert!(!body.contains(&SECRET[6..]), "the secret is never posted: {body}");
+    assert!(
+        !body.contains(&SECRET[6..]),
+        "the secret is never posted: {body}"
+    );
     let embeds = posts[0].body["embeds"].as_array().unwrap();
     assert_eq!(embed_text(&embeds[0]).0, "Config changed: logging");
     assert_eq!(embed_text(&embeds[1]).0, "Config changed: webhooks");
@@ -216,11 +236,21 @@ async fn a_burst_of_200_cases_arrives_in_few_messages_without_a_429() {
     let daemon = &fixture.daemon;
     let discord = discord();
     daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    daemon.set_config(ALPHA_DISCORD, SectionName::Strikes, json!({"enabled": false}));
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"enabled": false}),
+    );
     logging(daemon, ALPHA_DISCORD, json!({"moderation": DISCORD_LOG}));
     let client = daemon.client(&fixture.alpha_rw);
     for i in 0..200 {
-        act(&client, ALPHA_DISCORD, Action::Note, &format!("5000000000000{i:05}")).await;
+        act(
+            &client,
+            ALPHA_DISCORD,
+            Action::Note,
+            &format!("5000000000000{i:05}"),
+        )
+        .await;
     }
     assert_eq!(daemon.deliver_logs(), 200);
     let posts = discord.posted(DISCORD_LOG);
@@ -243,7 +273,11 @@ async fn a_waiting_post_is_made_after_a_restart() {
     fixture
         .daemon
         .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    logging(&fixture.daemon, ALPHA_DISCORD, json!({"moderation": DISCORD_LOG}));
+    logging(
+        &fixture.daemon,
+        ALPHA_DISCORD,
+        json!({"moderation": DISCORD_LOG}),
+    );
     let client = fixture.daemon.client(&fixture.alpha_rw);
     act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
     // Stopped before its delivery ran: the entry is in the outbox only.
@@ -274,7 +308,9 @@ async fn a_channel_that_is_gone_is_reported_and_not_tried_again() {
         .count();
     assert_eq!(tried, 1, "one message for both, refused");
     // Not tried again, however much later.
-    daemon.clock().advance(std::time::Duration::from_secs(86_400));
+    daemon
+        .clock()
+        .advance(std::time::Duration::from_secs(86_400));
     assert_eq!(daemon.deliver_logs(), 0);
     let again = discord
         .requests()
@@ -360,24 +396,37 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
         }
     });
     modctl_e2e::eventually("the four entries to be written", || {
-        daemon.sql(|c| c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| r.get::<_, i64>(0)))
-            == 4
+        daemon.sql(|c| {
+            c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        }) == 4
     });
     assert_eq!(daemon.deliver_logs(), 4);
 
     let messages = discord.posted(MESSAGES);
-    assert_eq!(messages.len(), 1, "edits and deletions share the channel's message");
+    assert_eq!(
+        messages.len(),
+        1,
+        "edits and deletions share the channel's message"
+    );
     let embeds = messages[0].body["embeds"].as_array().unwrap();
     let texts: Vec<(String, String, String)> = embeds
         .iter()
         .map(|e| {
             let (title, fields) = embed_text(e);
-            (title, e["description"].as_str().unwrap_or_default().to_owned(), fields)
+            (
+                title,
+                e["description"].as_str().unwrap_or_default().to_owned(),
+                fields,
+            )
         })
         .collect();
     assert_eq!(texts[0].0, "Message edited");
     assert!(
-        texts[0].2.contains("Before: hello <@&1>\nAfter: hello again"),
+        texts[0]
+            .2
+            .contains("Before: hello <@&1>\nAfter: hello again"),
         "{}",
         texts[0].2
     );

@@ -321,20 +321,50 @@ mod tests {
             // Expired after the TTL (60 s here).
             (10, 100, &[("1", "hi", 0)], "1", 61, None),
             // The oldest goes when over the count.
-            (2, 100, &[("1", "a", 0), ("2", "b", 1), ("3", "c", 2)], "1", 3, None),
-            (2, 100, &[("1", "a", 0), ("2", "b", 1), ("3", "c", 2)], "2", 3, Some("b")),
+            (
+                2,
+                100,
+                &[("1", "a", 0), ("2", "b", 1), ("3", "c", 2)],
+                "1",
+                3,
+                None,
+            ),
+            (
+                2,
+                100,
+                &[("1", "a", 0), ("2", "b", 1), ("3", "c", 2)],
+                "2",
+                3,
+                Some("b"),
+            ),
             // ... or over the characters.
             (10, 5, &[("1", "aaa", 0), ("2", "bbb", 1)], "1", 2, None),
-            (10, 5, &[("1", "aaa", 0), ("2", "bbb", 1)], "2", 2, Some("bbb")),
+            (
+                10,
+                5,
+                &[("1", "aaa", 0), ("2", "bbb", 1)],
+                "2",
+                2,
+                Some("bbb"),
+            ),
             // Put again (an edit): the new text, its time renewed.
-            (10, 100, &[("1", "old", 0), ("2", "x", 1), ("1", "new", 50)], "1", 100, Some("new")),
+            (
+                10,
+                100,
+                &[("1", "old", 0), ("2", "x", 1), ("1", "new", 50)],
+                "1",
+                100,
+                Some("new"),
+            ),
         ];
         for (max, chars, puts, look, at, want) in cases {
             let mut cache = MessageCache::new(max, chars, s(60));
             for (id, text, when) in puts {
                 cache.put(k(id), "u".into(), (*text).into(), start + s(*when));
             }
-            let got = cache.get(&k(look), start + s(at)).map(|s| s.content.as_str());
+            let got = cache
+                .get(&k(look), start + s(at))
+                .map(|s| s.content.as_str());
             assert_eq!(got, want, "{puts:?} then {look} at {at}");
             assert!(cache.len() <= max);
         }
@@ -346,7 +376,10 @@ mod tests {
         let mut cache = MessageCache::new(10, 100, Duration::from_secs(60));
         cache.put(k("1"), "u1".into(), "hello".into(), now);
         let seen = cache.take(&k("1"), now).unwrap();
-        assert_eq!((seen.author_id.as_str(), seen.content.as_str()), ("u1", "hello"));
+        assert_eq!(
+            (seen.author_id.as_str(), seen.content.as_str()),
+            ("u1", "hello")
+        );
         assert!(cache.take(&k("1"), now).is_none());
         assert!(cache.is_empty());
         assert_eq!(cache.chars, 0);

@@ -175,7 +175,9 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
             Ok(count) => {
                 let done: Vec<i64> = ids.into_iter().take(count.max(1)).collect();
                 posted += done.len();
-                cx.store.write(move |tx| outbox::delivered(tx, &done)).await?;
+                cx.store
+                    .write(move |tx| outbox::delivered(tx, &done))
+                    .await?;
             }
             // Waited out here, as long as it is not long: the entries stay
             // in order and none is lost.
@@ -253,10 +255,8 @@ pub struct Pace {
 /// none.
 fn limits(platform: Platform) -> &'static [(usize, Duration)] {
     const SLACK: &[(usize, Duration)] = &[(1, Duration::from_secs(1))];
-    const TELEGRAM: &[(usize, Duration)] = &[
-        (1, Duration::from_secs(1)),
-        (20, Duration::from_secs(60)),
-    ];
+    const TELEGRAM: &[(usize, Duration)] =
+        &[(1, Duration::from_secs(1)), (20, Duration::from_secs(60))];
     match platform {
         Platform::Slack => SLACK,
         Platform::Telegram => TELEGRAM,
@@ -328,7 +328,10 @@ mod tests {
         for (error, fails) in [
             (PlatformError::NotFound("channel_not_found".into()), true),
             (PlatformError::Forbidden("not_in_channel".into()), true),
-            (PlatformError::Invalid("Bad Request: chat not found".into()), true),
+            (
+                PlatformError::Invalid("Bad Request: chat not found".into()),
+                true,
+            ),
             (PlatformError::Unauthorized, true),
             (
                 PlatformError::RateLimited {
@@ -375,6 +378,9 @@ mod tests {
         ] {
             assert_eq!(wait_for(&sent, telegram, now), want);
         }
-        assert!(limits(Platform::Discord).is_empty(), "the adapter follows Discord's");
+        assert!(
+            limits(Platform::Discord).is_empty(),
+            "the adapter follows Discord's"
+        );
     }
 }

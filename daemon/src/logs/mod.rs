@@ -181,7 +181,13 @@ pub fn config_changed(
         return Ok(());
     };
     for entry in entries {
-        write(tx, server_id, channel, &LogEntry::Config(entry.clone()), now)?;
+        write(
+            tx,
+            server_id,
+            channel,
+            &LogEntry::Config(entry.clone()),
+            now,
+        )?;
     }
     Ok(())
 }

@@ -37,7 +37,10 @@ pub const TEXTS: &[(&str, &str)] = &[
     ("automod.outcome", "Message"),
     ("automod.case", "Case"),
     ("deleted.title", "Message deleted"),
-    ("deleted.unknown", "content unknown: the daemon did not see this message"),
+    (
+        "deleted.unknown",
+        "content unknown: the daemon did not see this message",
+    ),
     ("message.author", "Author"),
     ("message.channel", "Channel"),
     ("message.id", "Message"),
@@ -87,7 +90,10 @@ pub fn render(entry: &LogEntry) -> Post {
                         c.path,
                         text(
                             "config.change",
-                            &[("before", &c.before.to_string()), ("after", &c.after.to_string())]
+                            &[
+                                ("before", &c.before.to_string()),
+                                ("after", &c.after.to_string())
+                            ]
                         )
                     )
                 })
@@ -210,10 +216,10 @@ fn render_member(title: &str, member: &Member) -> Post {
 
 #[cfg(test)]
 mod tests {
+    use modctl_types::Platform;
     use modctl_types::Timestamp;
     use modctl_types::config::{AuditEntry, AuditSource, FieldChange, SectionName};
     use modctl_types::moderation::{Action, CaseSource, CaseState};
-    use modctl_types::Platform;
     use serde_json::json;
 
     use super::*;

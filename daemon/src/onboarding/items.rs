@@ -184,7 +184,11 @@ fn log_channels(
         );
     }
     if set == 0 {
-        return not_applicable(id, title, "no log channel is set (logging.*, general.modlog_channel_id)");
+        return not_applicable(
+            id,
+            title,
+            "no log channel is set (logging.*, general.modlog_channel_id)",
+        );
     }
     done(
         id,
@@ -723,7 +727,13 @@ mod event_drop_tests {
             0,
         );
         assert_eq!(failed.status, ItemStatus::Warning);
-        assert!(failed.detail.contains("111111111111111111 (2 post(s) not made: not found"), "{}", failed.detail);
+        assert!(
+            failed
+                .detail
+                .contains("111111111111111111 (2 post(s) not made: not found"),
+            "{}",
+            failed.detail
+        );
         assert!(failed.fix.unwrap().contains("logging.<kind>"));
     }
 }

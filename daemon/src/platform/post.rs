@@ -518,7 +518,10 @@ mod tests {
             assert_eq!(body["allowed_mentions"], json!({"parse": []}));
         }
         // One post too big for the total alone still goes (cut to its limits).
-        assert_eq!(discord_batch(&[Post::text("z".repeat(9_000)).titled("t")]).1, 1);
+        assert_eq!(
+            discord_batch(&[Post::text("z".repeat(9_000)).titled("t")]).1,
+            1
+        );
         assert_eq!(discord_batch(&[]).1, 0);
 
         // Slack: 50 blocks, a divider between posts.
@@ -531,7 +534,12 @@ mod tests {
         assert_eq!(blocks[3]["type"], "divider");
         assert_eq!(args["parse"], "none");
         assert_eq!(args["link_names"], false);
-        assert!(args["text"].as_str().unwrap().starts_with("Message deleted: said &lt;@&amp;1&gt;"));
+        assert!(
+            args["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Message deleted: said &lt;@&amp;1&gt;")
+        );
 
         // Telegram: 4,096 characters, a blank line between posts, escaped.
         let (args, count) = telegram_batch(&posts(&small, 200));

@@ -184,9 +184,7 @@ pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, Sto
         .query_map([server_id], |row| {
             Ok(ChannelFailure {
                 channel_id: row.get("channel_id")?,
-                reason: row
-                    .get::<_, Option<String>>("reason")?
-                    .unwrap_or_default(),
+                reason: row.get::<_, Option<String>>("reason")?.unwrap_or_default(),
                 entries: row.get("entries")?,
                 at: timestamp(row.get("at")?),
             })
