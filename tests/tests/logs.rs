@@ -83,14 +83,16 @@ async fn discord_cases_go_to_the_moderation_log_else_the_modlog_as_embeds_that_p
     let discord = discord();
     daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     let client = daemon.client(&fixture.alpha_rw);
-    for server in [ALPHA_DISCORD] {
-        daemon.set_config(server, SectionName::Strikes, json!({"enabled": false}));
-        daemon.set_config(
-            server,
-            SectionName::General,
-            json!({"modlog_channel_id": DISCORD_MODLOG}),
-        );
-    }
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Strikes,
+        json!({"enabled": false}),
+    );
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::General,
+        json!({"modlog_channel_id": DISCORD_MODLOG}),
+    );
 
     // logging.moderation unset: the mod-log gets it.
     act(&client, ALPHA_DISCORD, Action::Warn, "500000000000000009").await;

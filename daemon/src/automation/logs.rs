@@ -311,12 +311,23 @@ mod tests {
         key("s", "c", id)
     }
 
+    /// Max messages, max characters, (id, text, seconds after start) put,
+    /// the id looked up, when, and the text wanted.
+    type Case = (
+        usize,
+        usize,
+        &'static [(&'static str, &'static str, u64)],
+        &'static str,
+        u64,
+        Option<&'static str>,
+    );
+
     #[test]
     fn the_cache_keeps_within_its_bounds_and_time() {
         let start = Instant::now();
         let s = Duration::from_secs;
         // (messages put: id, text, seconds after start), looked up at, want.
-        let cases: Vec<(usize, usize, &[(&str, &str, u64)], &str, u64, Option<&str>)> = vec![
+        let cases: Vec<Case> = vec![
             (10, 100, &[("1", "hi", 0)], "1", 5, Some("hi")),
             // Expired after the TTL (60 s here).
             (10, 100, &[("1", "hi", 0)], "1", 61, None),

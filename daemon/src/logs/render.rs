@@ -235,6 +235,14 @@ mod tests {
         assert_eq!(text("no.such.key", &[]), "no.such.key");
     }
 
+    /// An entry, and its post's title, text and fields.
+    type Rendered = (
+        LogEntry,
+        &'static str,
+        &'static str,
+        Vec<(&'static str, &'static str)>,
+    );
+
     #[test]
     fn entries_render_to_posts() {
         let case = Case {
@@ -267,7 +275,7 @@ mod tests {
                 after: json!("<redacted>"),
             }],
         };
-        let cases: Vec<(LogEntry, &str, &str, Vec<(&str, &str)>)> = vec![
+        let cases: Vec<Rendered> = vec![
             (
                 LogEntry::Case(case),
                 "Case #7: timeout",

@@ -308,7 +308,7 @@ const SLACK_BATCH_FALLBACK: usize = SLACK_SECTION;
 pub fn slack_batch(posts: &[Post]) -> (Map<String, Value>, usize) {
     let parts = pack(
         posts,
-        |post| slack_message(post),
+        slack_message,
         |args| args["blocks"].as_array().map_or(0, Vec::len) + 1,
         SLACK_BLOCKS,
         SLACK_BLOCKS + 1,
