@@ -16,10 +16,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use modctl_e2e::fakes::FakeDiscord;
-use modctl_e2e::fakes::discord::{BOT, MOD_ROLE, TOKEN};
-use modctl_types::Platform;
+use modctl_e2e::fakes::discord::{BOT, MOD_ROLE};
 use modctld::logs::{LogEntry, Member};
-use modctld::store::connections::{self, Connection, ConnectionMode};
 use serde::Serialize;
 
 use crate::daemon::Daemon;
@@ -123,38 +121,22 @@ fn least(messages: usize) -> f64 {
     messages.div_ceil(PER_WINDOW).saturating_sub(1) as f64 * WINDOW.as_secs_f64()
 }
 
-/// A database with the guild claimed, connected to the fake, logging
-/// moderation to [`CHANNEL`], and `entries` entries waiting for it.
+/// A database with the guild claimed, connected to the fake, and `entries`
+/// entries waiting for [`CHANNEL`].
 async fn seed(db: &Path, fake_uri: &str, entries: usize) -> anyhow::Result<()> {
-    let (store, team, _key) = crate::seed::fresh(db, "bench logs").await?;
-    let now = jiff::Timestamp::now().as_second();
-    let secrets = store.secrets().clone();
-    let api_base = fake_uri.to_owned();
-    store
-        .write(move |tx| {
-            modctld::servers::claim(tx, team, Platform::Discord, GUILD, "logs bench", now)?;
-            connections::set(
-                tx,
-                &secrets,
-                GUILD,
-                &Connection::new(ConnectionMode::Live {
-                    token: TOKEN.to_owned(),
-                    api_base: Some(api_base),
-                }),
-                now,
-            )?;
-            for n in 0..entries {
-                let entry = LogEntry::MemberJoined(Member {
-                    user_id: format!("5{n:017}"),
-                    display_name: Some(format!("member {n}")),
-                    is_bot: false,
-                    channel_id: None,
-                });
-                modctld::logs::write(tx, GUILD, CHANNEL, &entry, now)?;
-            }
-            Ok::<_, anyhow::Error>(())
-        })
-        .await?;
+    crate::restore::seed_guild(db, GUILD, "logs bench", fake_uri, move |tx, now| {
+        for n in 0..entries {
+            let entry = LogEntry::MemberJoined(Member {
+                user_id: format!("5{n:017}"),
+                display_name: Some(format!("member {n}")),
+                is_bot: false,
+                channel_id: None,
+            });
+            modctld::logs::write(tx, GUILD, CHANNEL, &entry, now)?;
+        }
+        Ok(())
+    })
+    .await?;
     Ok(())
 }
 

@@ -52,6 +52,18 @@ fn discord() -> FakeDiscord {
     discord
 }
 
+/// A fixture whose Discord server is connected to a fake guild with the log
+/// channels, logging as `value` says.
+fn discord_logging(value: Value) -> (Fixture, FakeDiscord) {
+    let fixture = Fixture::start();
+    let discord = discord();
+    fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    logging(&fixture.daemon, ALPHA_DISCORD, value);
+    (fixture, discord)
+}
+
 /// A Discord embed's title, and its fields as `name: value` lines.
 fn embed_text(embed: &Value) -> (String, String) {
     let fields = embed["fields"]
@@ -78,10 +90,8 @@ fn embed_text(embed: &Value) -> (String, String) {
 
 #[tokio::test]
 async fn discord_cases_go_to_the_moderation_log_else_the_modlog_as_embeds_that_ping_nobody() {
-    let fixture = Fixture::start();
+    let (fixture, discord) = discord_logging(json!({}));
     let daemon = &fixture.daemon;
-    let discord = discord();
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     let client = daemon.client(&fixture.alpha_rw);
     daemon.set_config(
         ALPHA_DISCORD,
@@ -197,11 +207,8 @@ async fn slack_and_telegram_cases_are_logged_escaped_and_silent() {
 #[tokio::test]
 async fn a_config_change_is_logged_with_its_secret_redacted() {
     const SECRET: &str = "whsec_YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4";
-    let fixture = Fixture::start();
+    let (fixture, discord) = discord_logging(json!({"config": DISCORD_LOG}));
     let daemon = &fixture.daemon;
-    let discord = discord();
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    logging(daemon, ALPHA_DISCORD, json!({"config": DISCORD_LOG}));
     let client = daemon.client(&fixture.alpha_rw);
     client
         .replace_section_json(
@@ -234,16 +241,13 @@ async fn a_config_change_is_logged_with_its_secret_redacted() {
 
 #[tokio::test]
 async fn a_burst_of_200_cases_arrives_in_few_messages_without_a_429() {
-    let fixture = Fixture::start();
+    let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
     let daemon = &fixture.daemon;
-    let discord = discord();
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Strikes,
         json!({"enabled": false}),
     );
-    logging(daemon, ALPHA_DISCORD, json!({"moderation": DISCORD_LOG}));
     let client = daemon.client(&fixture.alpha_rw);
     for i in 0..200 {
         act(
@@ -270,16 +274,7 @@ async fn a_burst_of_200_cases_arrives_in_few_messages_without_a_429() {
 
 #[tokio::test]
 async fn a_waiting_post_is_made_after_a_restart() {
-    let fixture = Fixture::start();
-    let discord = discord();
-    fixture
-        .daemon
-        .connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    logging(
-        &fixture.daemon,
-        ALPHA_DISCORD,
-        json!({"moderation": DISCORD_LOG}),
-    );
+    let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
     let client = fixture.daemon.client(&fixture.alpha_rw);
     act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
     // Stopped before its delivery ran: the entry is in the outbox only.
@@ -294,32 +289,24 @@ async fn a_waiting_post_is_made_after_a_restart() {
 #[tokio::test]
 async fn a_channel_that_is_gone_is_reported_and_not_tried_again() {
     const GONE: &str = "300000000000000099";
-    let fixture = Fixture::start();
+    let (fixture, discord) = discord_logging(json!({"moderation": GONE}));
     let daemon = &fixture.daemon;
-    let discord = discord();
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    logging(daemon, ALPHA_DISCORD, json!({"moderation": GONE}));
     let client = daemon.client(&fixture.alpha_rw);
     act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
     act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
     assert_eq!(daemon.deliver_logs(), 0);
-    let tried = discord
-        .requests()
-        .iter()
-        .filter(|r| r.method == "POST" && r.path == format!("/channels/{GONE}/messages"))
-        .count();
-    assert_eq!(tried, 1, "one message for both, refused");
+    let tried = || {
+        discord
+            .requests_to("POST", &format!("/channels/{GONE}/messages"))
+            .len()
+    };
+    assert_eq!(tried(), 1, "one message for both, refused");
     // Not tried again, however much later.
     daemon
         .clock()
         .advance(std::time::Duration::from_secs(86_400));
     assert_eq!(daemon.deliver_logs(), 0);
-    let again = discord
-        .requests()
-        .iter()
-        .filter(|r| r.method == "POST" && r.path == format!("/channels/{GONE}/messages"))
-        .count();
-    assert_eq!(again, 1);
+    assert_eq!(tried(), 1);
 
     let onboarding = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
     let item = onboarding
@@ -342,17 +329,12 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
     const MESSAGES: &str = "300000000000000020";
     const JOINS: &str = "300000000000000021";
     const WHERE: &str = "300000000000000001";
-    let fixture = Fixture::start();
-    let daemon = &fixture.daemon;
-    let discord = discord();
-    discord.add_channel(MESSAGES, "message-log");
-    discord.add_channel(JOINS, "join-log");
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
-    logging(
-        daemon,
-        ALPHA_DISCORD,
+    let (fixture, discord) = discord_logging(
         json!({"message_delete": MESSAGES, "message_edit": MESSAGES, "member_join": JOINS}),
     );
+    let daemon = &fixture.daemon;
+    discord.add_channel(MESSAGES, "message-log");
+    discord.add_channel(JOINS, "join-log");
     let event = |kind| Event {
         platform: modctl_types::Platform::Discord,
         server_id: ALPHA_DISCORD.into(),

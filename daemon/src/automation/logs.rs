@@ -31,8 +31,8 @@ use tokio::time::Instant;
 use super::live::LiveConfig;
 use crate::clock::Clock;
 use crate::events::{Consumer, Event, EventKind, Membership};
-use crate::logs::{AutomodHit, LogEntry, Member, event_channel};
-use crate::store::{Store, StoreError, Tx};
+use crate::logs::{LogEntry, Member, event_channel};
+use crate::store::Store;
 use crate::sync::lock;
 
 /// The consumer's name, in the drop counts.
@@ -47,19 +47,13 @@ pub const CACHE_CHARS: usize = 8 * 1024 * 1024;
 pub const CACHE_TTL: Duration = Duration::from_secs(6 * 3600);
 
 /// Writes an automod hit to `logging.automod` (when set) in the caller's
-/// transaction: the automod consumer calls it in the transaction that
-/// records the hit (and its case), so the log entry commits with it. A hit
-/// whose action makes a case is also logged to `logging.moderation` when
-/// that case is settled, by the moderation path itself.
-pub fn record_hit(
-    tx: &Tx<'_>,
-    logging: &Logging,
-    server_id: &str,
-    hit: AutomodHit,
-    now: i64,
-) -> Result<(), StoreError> {
-    crate::logs::automod_hit(tx, logging, server_id, hit, now)
-}
+/// transaction: the automod consumer calls
+/// `record_hit(tx, &sections.logging, server_id, hit, now)` in the
+/// transaction that records the hit (and its case), so the log entry commits
+/// with it. A hit whose action makes a case is also logged to
+/// `logging.moderation` when that case is settled, by the moderation path
+/// itself.
+pub use crate::logs::automod_hit as record_hit;
 
 /// The consumer.
 #[derive(Debug)]
