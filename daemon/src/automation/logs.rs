@@ -15,7 +15,8 @@
 //! act, far rarer than messages (which cost no write here), and each write
 //! is one appended row on the writer thread; batching them would hold an
 //! event in memory, where a crash loses it. A redelivered event may be
-//! logged twice (log posts are at least once).
+//! logged once: the ids of the last [`RECENT_EVENTS`] events logged are
+//! remembered (a restart forgets them; log posts are at least once).
 //!
 //! The automod consumer logs its hits in its own transaction through
 //! [`record_hit`].
@@ -43,6 +44,9 @@ pub const CACHE_MESSAGES: usize = 20_000;
 /// Characters of message text the cache holds at most (about 4 bytes a
 /// character at worst: 32 MiB).
 pub const CACHE_CHARS: usize = 8 * 1024 * 1024;
+/// Logged events whose platform id is remembered, so a redelivery (Slack
+/// sends an event again when it got no answer in time) is not logged twice.
+pub const RECENT_EVENTS: usize = 10_000;
 /// How long a message's text is kept after it was seen.
 pub const CACHE_TTL: Duration = Duration::from_secs(6 * 3600);
 
@@ -61,6 +65,40 @@ pub struct LogEvents {
     store: Store,
     wiring: RwLock<Wiring>,
     cache: Mutex<MessageCache>,
+    recent: Mutex<Recent>,
+}
+
+/// The ids of the latest events logged, oldest first, at most `max`.
+#[derive(Debug, Default)]
+pub struct Recent {
+    max: usize,
+    ids: std::collections::HashSet<(String, String)>,
+    order: VecDeque<(String, String)>,
+}
+
+impl Recent {
+    /// Remembers none yet; at most `max`.
+    pub fn new(max: usize) -> Recent {
+        Recent {
+            max,
+            ..Recent::default()
+        }
+    }
+
+    /// Whether event `id` of `server` is new: remembered now if so.
+    pub fn first_time(&mut self, server: &str, id: &str) -> bool {
+        let key = (server.to_owned(), id.to_owned());
+        if !self.ids.insert(key.clone()) {
+            return false;
+        }
+        self.order.push_back(key);
+        while self.order.len() > self.max {
+            if let Some(old) = self.order.pop_front() {
+                self.ids.remove(&old);
+            }
+        }
+        true
+    }
 }
 
 /// The clock and the config cache, replaced together when a test sets its
@@ -79,6 +117,7 @@ impl LogEvents {
             store,
             wiring: RwLock::new(Wiring { clock, live }),
             cache: Mutex::new(MessageCache::new(CACHE_MESSAGES, CACHE_CHARS, CACHE_TTL)),
+            recent: Mutex::new(Recent::new(RECENT_EVENTS)),
         })
     }
 
@@ -181,6 +220,11 @@ impl Consumer for LogEvents {
         let Some(channel) = event_channel(logging, &entry).map(str::to_owned) else {
             return;
         };
+        if let Some(id) = &event.id
+            && !lock(&self.recent).first_time(server, id)
+        {
+            return;
+        }
         let (server, at) = (server.to_owned(), wiring.clock.now_unix());
         let written = self
             .store
@@ -372,6 +416,22 @@ mod tests {
                 .map(|s| s.content.as_str());
             assert_eq!(got, want, "{puts:?} then {look} at {at}");
             assert!(cache.len() <= max);
+        }
+    }
+
+    #[test]
+    fn a_redelivered_event_is_new_once_until_forgotten() {
+        let mut recent = Recent::new(2);
+        for (server, id, new) in [
+            ("s", "e1", true),
+            ("s", "e1", false),
+            ("t", "e1", true),
+            ("s", "e2", true),
+            // Only the latest two are remembered: e1 of s was forgotten.
+            ("s", "e1", true),
+            ("s", "e2", false),
+        ] {
+            assert_eq!(recent.first_time(server, id), new, "{server} {id}");
         }
     }
 
