@@ -352,6 +352,13 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
         content: Some(text.into()),
         ..Message::default()
     };
+    let redelivered = Event {
+        id: Some("delete-2".into()),
+        ..event(EventKind::MessageDeleted {
+            channel_id: WHERE.into(),
+            message_id: "2".into(),
+        })
+    };
     let published = vec![
         event(EventKind::MessageCreated(message("1", "hello <@&1>"))),
         event(EventKind::MessageEdited(message("1", "hello again"))),
@@ -359,10 +366,9 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
             channel_id: WHERE.into(),
             message_id: "1".into(),
         }),
-        event(EventKind::MessageDeleted {
-            channel_id: WHERE.into(),
-            message_id: "2".into(),
-        }),
+        redelivered.clone(),
+        // Delivered again by the platform: logged once.
+        redelivered,
         event(EventKind::MemberJoined(Membership {
             member: MemberRef {
                 id: "12".into(),
@@ -432,4 +438,28 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
     let (title, fields) = embed_text(&joins[0].body["embeds"][0]);
     assert_eq!(title, "Member joined");
     assert!(fields.contains("Member: 12\nName: Ada"), "{fields}");
+}
+
+#[tokio::test]
+async fn a_failed_post_is_tried_again_with_backoff() {
+    let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    // A 502: the adapter does not send a message again by itself (it may
+    // have been posted), so the entry waits for its next attempt.
+    discord.fail(
+        "POST",
+        &format!("/channels/{DISCORD_LOG}/messages"),
+        502,
+        json!({"message": "Bad Gateway", "code": 0}),
+        1,
+    );
+    assert_eq!(daemon.deliver_logs(), 0);
+    assert!(discord.posted(DISCORD_LOG).is_empty());
+    // Not due again until its backoff (5 s on the daemon's clock) passed.
+    assert_eq!(daemon.deliver_logs(), 0);
+    daemon.clock().advance(std::time::Duration::from_secs(5));
+    assert_eq!(daemon.deliver_logs(), 1);
+    assert_eq!(discord.posted(DISCORD_LOG).len(), 1);
 }
