@@ -22,6 +22,8 @@
 //! - [`restore`]: the structure restore scenario, timed against the rate
 //!   limits of the fake Discord rather than driven by the load generator.
 //! - [`webhooks`]: delivery throughput, and warn with webhooks on vs off.
+//! - [`log_channels`]: log entries to one channel, timed against its rate
+//!   limit.
 //! - [`memory`]: a burst of the largest activity batches: the daemon's
 //!   peak memory, and how soon it gives it back.
 //!
@@ -32,6 +34,7 @@
 mod daemon;
 mod dataset;
 mod load;
+mod log_channels;
 mod memory;
 mod report;
 mod restore;
@@ -285,6 +288,7 @@ impl Suite {
             bans: None,
             verified_cases: None,
             restore: None,
+            logs: None,
             webhooks: None,
             memory: None,
             total_seconds: 0.0,
@@ -307,7 +311,7 @@ impl Suite {
             let size = match data {
                 Data::Small => Size::small(self.smoke),
                 Data::Large => Size::large(self.smoke),
-                Data::Structure | Data::Webhooks | Data::Memory => continue,
+                Data::Structure | Data::Webhooks | Data::Memory | Data::Logs => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -339,6 +343,22 @@ impl Suite {
                     report.restore = Some(restored);
                 }
                 Err(e) => report.failures.push(format!("restore: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::Logs) {
+            eprintln!("running logs ...");
+            let entries = if self.smoke { 100 } else { 1_000 };
+            match log_channels::run(&self.settings.daemon, &run_dir, entries).await {
+                Ok(logged) => {
+                    if logged.posted != logged.entries || logged.too_many_requests > 0 {
+                        report.failures.push(format!(
+                            "logs: {} of {} entries posted, {} answers were 429",
+                            logged.posted, logged.entries, logged.too_many_requests
+                        ));
+                    }
+                    report.logs = Some(logged);
+                }
+                Err(e) => report.failures.push(format!("logs: {e:#}")),
             }
         }
         if selected.iter().any(|s| s.data == Data::Webhooks) {

@@ -271,24 +271,38 @@ fn channel_id(n: usize) -> String {
 /// A database with team `bench`, a read+write key (returned) and the guild
 /// claimed and connected to the fake.
 async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
-    let (store, team, key) = crate::seed::fresh(db, "bench restore").await?;
+    seed_guild(db, GUILD, "restore bench", fake_uri, |_, _| Ok(())).await
+}
+
+/// A database with team `bench`, a read+write key (returned) and Discord
+/// guild `guild` claimed as `name` and connected to the fake at `fake_uri`;
+/// `then` writes what else the scenario needs in the same transaction (at
+/// `now`, unix seconds).
+pub(crate) async fn seed_guild(
+    db: &Path,
+    guild: &'static str,
+    name: &'static str,
+    fake_uri: &str,
+    then: impl FnOnce(&modctld::store::Tx<'_>, i64) -> anyhow::Result<()> + Send + 'static,
+) -> anyhow::Result<String> {
+    let (store, team, key) = crate::seed::fresh(db, name).await?;
     let now = jiff::Timestamp::now().as_second();
     let secrets = store.secrets().clone();
     let api_base = fake_uri.to_owned();
     store
         .write(move |tx| {
-            modctld::servers::claim(tx, team, Platform::Discord, GUILD, "restore bench", now)?;
+            modctld::servers::claim(tx, team, Platform::Discord, guild, name, now)?;
             connections::set(
                 tx,
                 &secrets,
-                GUILD,
+                guild,
                 &Connection::new(ConnectionMode::Live {
                     token: TOKEN.to_owned(),
                     api_base: Some(api_base),
                 }),
                 now,
             )?;
-            Ok::<_, anyhow::Error>(())
+            then(tx, now)
         })
         .await?;
     Ok(key)

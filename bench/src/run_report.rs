@@ -21,6 +21,8 @@ pub(crate) struct Report {
     pub(crate) verified_cases: Option<usize>,
     /// The `restore` scenario.
     pub(crate) restore: Option<restore::RestoreReport>,
+    /// The `logs` scenario.
+    pub(crate) logs: Option<crate::log_channels::LogsReport>,
     /// The `webhooks` scenario.
     pub(crate) webhooks: Option<webhooks::WebhooksReport>,
     /// The `memory` scenario.
@@ -98,6 +100,18 @@ impl Report {
                 r.minimum.overwrites,
                 r.over_minimum,
                 r.too_many_requests,
+            ));
+        }
+        if let Some(l) = &self.logs {
+            notes.push(format!(
+                "logs: {} of {} entries posted to one channel in {} messages, {:.2} s from the first to the last against the least the limit allows, {:.2} s: {:.2}x (goal <= 1.10); {} answers were 429",
+                l.posted,
+                l.entries,
+                l.messages,
+                l.wall_seconds,
+                l.minimum_seconds,
+                l.over_minimum,
+                l.too_many_requests,
             ));
         }
         if let Some(w) = &self.webhooks {

@@ -34,6 +34,9 @@ pub enum Data {
     /// A fresh database with one Discord server, for a burst of the
     /// largest activity batches (`memory`).
     Memory,
+    /// A fresh database whose Discord server logs to a channel of the fake
+    /// Discord, with entries waiting for it (`logs`).
+    Logs,
 }
 
 /// One scenario.
@@ -190,6 +193,13 @@ pub const SCENARIOS: &[Scenario] = &[
         route: "outbox + delivery worker",
         about: "delivery throughput of a backlog to a local receiver (events/s), and warn's req/s with webhooks on vs off in the same run",
         data: Data::Webhooks,
+        writes: false,
+    },
+    Scenario {
+        name: "logs",
+        route: "log outbox + delivery worker",
+        about: "1,000 log entries to one Discord channel: wall time against the least the channel's rate limit allows, messages, and 429s",
+        data: Data::Logs,
         writes: false,
     },
     Scenario {

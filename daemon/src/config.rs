@@ -210,6 +210,14 @@ pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Appli
             )?;
         }
     }
+    crate::logs::config_changed(
+        tx,
+        &current.sections.logging,
+        &next.logging,
+        change.server_id,
+        &entries,
+        now,
+    )?;
     Ok(Applied {
         revision,
         changed,

@@ -57,6 +57,7 @@ pub mod events;
 pub mod extract;
 pub mod http;
 pub mod locale;
+pub mod logs;
 pub mod moderation;
 pub mod onboarding;
 pub mod operator;
@@ -166,6 +167,11 @@ pub struct AppState {
     /// Each server's config in memory, for what acts on every event (see
     /// [`automation::live`]).
     pub live_config: automation::live::LiveConfig,
+    /// The log channels' event consumer (see [`automation::logs`]), kept to
+    /// give it the clock a test sets.
+    pub log_events: Arc<automation::logs::LogEvents>,
+    /// The pace of the log channels' posts (see [`logs::deliver`]).
+    pub log_pace: logs::deliver::Pace,
 }
 
 impl AppState {
@@ -174,10 +180,15 @@ impl AppState {
     pub fn new(store: Store) -> Self {
         let activity = activity::Ingestor::default();
         let live_config = automation::live::LiveConfig::new(store.clone(), Clock::system());
-        let events = events::Fanout::new(vec![Arc::new(activity::events::ActivityCounter::new(
-            activity.clone(),
-            store.clone(),
-        ))]);
+        let log_events =
+            automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
+        let events = events::Fanout::new(vec![
+            Arc::new(activity::events::ActivityCounter::new(
+                activity.clone(),
+                store.clone(),
+            )),
+            log_events.clone(),
+        ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
@@ -203,6 +214,8 @@ impl AppState {
             events,
             automod: Arc::default(),
             live_config,
+            log_events,
+            log_pace: logs::deliver::Pace::default(),
         }
     }
 
@@ -237,6 +250,8 @@ impl AppState {
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.platforms.clock = clock.clone();
         self.live_config = automation::live::LiveConfig::new(self.store.clone(), clock.clone());
+        self.log_events
+            .rewire(clock.clone(), self.live_config.clone());
         self.clock = clock;
         self
     }
@@ -344,6 +359,18 @@ impl AppState {
             clock: self.clock.clone(),
             deliverer: self.webhooks.clone(),
             claims: self.coordination.work.clone(),
+        }
+    }
+
+    /// What the log channels' delivery uses ([`logs::deliver::start_due`]),
+    /// with the claims on channels.
+    pub fn log_delivery(&self) -> logs::deliver::LogDelivery {
+        logs::deliver::LogDelivery {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            claims: self.coordination.work.clone(),
+            pace: self.log_pace.clone(),
         }
     }
 

@@ -52,6 +52,14 @@
 //!   owned ([`crate::coordination::SessionOwnership`]) while it runs. The
 //!   sessions stop with the workers.
 //!
+//! - **log delivery** ([`crate::logs::deliver::start_due`]): posts what
+//!   waits in the log channels' outbox, one run per channel under its
+//!   claim, not waited for (a channel kept at its platform's pace must not
+//!   hold the others); every second, so a log post follows its event within
+//!   about a second plus the platform's pace. Stopping the workers drops
+//!   the runs; what they had not posted stays in the outbox for the next
+//!   start.
+//!
 //! What each worker claims is in [`crate::coordination`];
 //! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
 //! expiry workers what they use.
@@ -80,6 +88,8 @@ pub struct Intervals {
     pub restore: Duration,
     /// Due webhook deliveries are looked for.
     pub webhooks: Duration,
+    /// Log channels with entries waiting are looked for.
+    pub logs: Duration,
     /// Buffered activity is written (at most this much is lost in a crash).
     pub activity_flush: Duration,
     /// Activity older than the retention window is pruned.
@@ -97,6 +107,7 @@ impl Default for Intervals {
             snapshots: Duration::from_secs(60),
             restore: Duration::from_secs(30),
             webhooks: Duration::from_secs(1),
+            logs: Duration::from_secs(1),
             activity_flush: Duration::from_secs(2),
             // Old rows go a day at a time: small deletions, often.
             activity_retention: Duration::from_secs(300),
@@ -120,6 +131,8 @@ pub struct Ticked {
     pub restore_jobs: usize,
     /// Webhook delivery attempts made.
     pub webhook_attempts: usize,
+    /// Log entries posted to their channels.
+    pub log_entries_posted: usize,
     /// Buffered activity events counted into the rollups.
     pub activity_flushed: usize,
     /// Activity rows older than the retention window deleted.
@@ -135,6 +148,7 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         snapshots_captured: scheduled_snapshots(state).await?,
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(&state.deliveries()).await?,
+        log_entries_posted: crate::logs::deliver::deliver_due(&state.log_delivery()).await?,
         activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
             .await?,
         activity_pruned: retention(state).await?,
@@ -257,6 +271,19 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { Ok(crate::webhooks::start_due(&state.deliveries()).await?.len()) },
+            ),
+            every(
+                "log delivery",
+                // Like the webhooks': tests drive it themselves.
+                Start::AfterInterval,
+                intervals.logs,
+                stopped.clone(),
+                state.clone(),
+                |state| async move {
+                    Ok(crate::logs::deliver::start_due(&state.log_delivery())
+                        .await?
+                        .len())
+                },
             ),
             every(
                 "activity flush",

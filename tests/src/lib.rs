@@ -280,6 +280,8 @@ impl TestDaemon {
                     // tests drive it (`flush_activity`).
                     .with_worker_intervals(workers::Intervals {
                         webhooks: Duration::from_secs(3600),
+                        // Log posts likewise (`deliver_logs`).
+                        logs: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
@@ -357,6 +359,15 @@ impl TestDaemon {
         let deliveries = self.state.deliveries();
         self.runtime
             .spawn(async move { modctld::webhooks::deliver_due(&deliveries).await })
+    }
+
+    /// Runs the log channels' delivery worker once at the clock's now and
+    /// waits for the runs it started; returns the entries posted.
+    pub fn deliver_logs(&self) -> usize {
+        self.block_on(modctld::logs::deliver::deliver_due(
+            &self.state.log_delivery(),
+        ))
+        .expect("deliver logs")
     }
 
     /// Runs the activity flush worker once: what the platform receivers

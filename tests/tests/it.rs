@@ -22,6 +22,7 @@ mod http;
 mod insights;
 mod insights_ranking;
 mod isolation;
+mod logs;
 mod lost_answers;
 mod onboarding;
 mod openapi;

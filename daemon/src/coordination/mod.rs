@@ -96,6 +96,14 @@ pub enum Work {
         /// The jail's case.
         case_id: i64,
     },
+    /// Posting the waiting entries of one log channel (a run, see
+    /// `crate::logs::deliver`).
+    LogChannel {
+        /// The server.
+        server_id: String,
+        /// The channel.
+        channel_id: String,
+    },
 }
 
 /// Ownership of platform sessions: the receivers ask before a session
@@ -226,7 +234,7 @@ pub struct Coordination {
     pub scheduled_snapshots: Arc<dyn Exclusive>,
     /// The activity retention's tick.
     pub retention: Arc<dyn Exclusive>,
-    /// Claims on background work (webhook runs, jail expiry).
+    /// Claims on background work (webhook runs, jail expiry, log channels).
     pub work: Arc<dyn WorkClaims>,
     /// Owners of the platform sessions.
     pub sessions: Arc<dyn SessionOwnership>,

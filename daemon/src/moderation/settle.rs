@@ -175,6 +175,7 @@ impl Record {
                 dm: outcome.dm.as_ref(),
             },
         )?;
+        crate::logs::case_settled(tx, &sections, &server.id, case.id, now)?;
         // After the case's own `case_created`, in the same transaction.
         if let Some((change, jail)) = jail_change {
             webhooks::jail_changed(tx, &server.id, change, &case, jail, now)?;
@@ -241,6 +242,7 @@ impl Record {
                             .as_ref(),
                     },
                 )?;
+                crate::logs::case_settled(tx, &sections, &server.id, escalation.id, now)?;
                 Ok(None)
             }
         }
@@ -290,5 +292,8 @@ pub(super) fn record_expiry(
     )?;
     jails::release(tx, &server.id, &jail.user_id)?;
     webhooks::jail_changed(tx, &server.id, JailTransition::Ended, &case, current, now)?;
+    // Expiries are rare: the config is read here rather than carried.
+    let sections = crate::store::config::load(tx, &server.id)?.sections;
+    crate::logs::case_settled(tx, &sections, &server.id, case.id, now)?;
     Ok(Some(case))
 }

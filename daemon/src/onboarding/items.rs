@@ -102,6 +102,12 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         write_keys(inputs),
         config_ids(inputs),
         activity(inputs),
+        log_channels(
+            &inputs.server.id,
+            &inputs.store.sections,
+            &inputs.store.log_failures,
+            inputs.store.log_waiting,
+        ),
     ]);
     items.extend(events_dropped(inputs.events_dropped));
     items
@@ -136,6 +142,59 @@ fn events_dropped(dropped: &[(&'static str, u64)]) -> Vec<OnboardingItem> {
             )
         })
         .collect()
+}
+
+/// Whether the log channels take their posts: a channel that is gone or
+/// refuses the bot is a warning, with the platform's reason (its entries
+/// are not tried again; new ones are, once).
+fn log_channels(
+    server: &str,
+    sections: &modctl_types::config::Sections,
+    failures: &[crate::store::logs::ChannelFailure],
+    waiting: i64,
+) -> OnboardingItem {
+    let (id, title) = ("log_channels", "Log channels receive their posts");
+    let set = sections
+        .logging
+        .channels()
+        .iter()
+        .filter(|(_, channel)| channel.is_some())
+        .count()
+        + usize::from(sections.general.modlog_channel_id.is_some());
+    if let Some(latest) = failures.first() {
+        let all = failures
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} ({} post(s) not made: {})",
+                    f.channel_id, f.entries, f.reason
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        return item(
+            id,
+            title,
+            ItemStatus::Warning,
+            format!("log channels refused their posts, which are not tried again: {all}"),
+            Some(format!(
+                "check that channel {} exists and the bot may post in it (Slack: invite the bot to it), or set another: `modctl config set {server} logging.<kind> <CHANNEL_ID>`; posts written after that are tried again",
+                latest.channel_id
+            )),
+        );
+    }
+    if set == 0 {
+        return not_applicable(
+            id,
+            title,
+            "no log channel is set (logging.*, general.modlog_channel_id)",
+        );
+    }
+    done(
+        id,
+        title,
+        format!("{set} log channel(s) set, none refused a post; {waiting} post(s) waiting"),
+    )
 }
 
 /// Activity older than this is a warning: a community that said nothing
@@ -644,5 +703,37 @@ mod event_drop_tests {
         );
         assert!(items[1].detail.starts_with("12 event(s)"), "{:?}", items[1]);
         assert!(items[1].title.contains("automation"));
+    }
+
+    #[test]
+    fn log_channels_that_refused_are_a_warning_with_the_reason() {
+        use crate::store::logs::ChannelFailure;
+        let mut sections = modctl_types::config::Sections::default();
+        let none = log_channels("g", &sections, &[], 0);
+        assert_eq!(none.status, ItemStatus::NotApplicable);
+        sections.logging.moderation = Some("111111111111111111".into());
+        let fine = log_channels("g", &sections, &[], 3);
+        assert_eq!(fine.status, ItemStatus::Done);
+        assert!(fine.detail.contains("3 post(s) waiting"), "{}", fine.detail);
+        let failed = log_channels(
+            "g",
+            &sections,
+            &[ChannelFailure {
+                channel_id: "111111111111111111".into(),
+                reason: "not found on the platform (Unknown Channel)".into(),
+                entries: 2,
+                at: jiff::Timestamp::UNIX_EPOCH,
+            }],
+            0,
+        );
+        assert_eq!(failed.status, ItemStatus::Warning);
+        assert!(
+            failed
+                .detail
+                .contains("111111111111111111 (2 post(s) not made: not found"),
+            "{}",
+            failed.detail
+        );
+        assert!(failed.fix.unwrap().contains("logging.<kind>"));
     }
 }

@@ -66,6 +66,10 @@ pub struct StoreFacts {
     pub keys: Vec<KeyRecord>,
     /// When community activity was last received for it.
     pub last_activity_at: Option<i64>,
+    /// Its log channels that refused their posts.
+    pub log_failures: Vec<crate::store::logs::ChannelFailure>,
+    /// Log entries waiting to be posted.
+    pub log_waiting: i64,
     /// What the cached platform answer was asked under (see
     /// [`platform::Basis`]).
     pub basis: platform::Basis,
@@ -89,6 +93,8 @@ fn read_facts(
         latest_restore,
     };
     Ok(StoreFacts {
+        log_failures: crate::store::logs::failures(tx, server)?,
+        log_waiting: crate::store::logs::waiting_count(tx, server)?,
         last_activity_at,
         basis,
         connection: connections::get(tx, secrets, server)?,

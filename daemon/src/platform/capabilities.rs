@@ -134,6 +134,11 @@ pub trait InspectMember: Send + Sync {
 pub trait PostMessage: Send + Sync {
     /// Posts `post` to `channel`.
     async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()>;
+
+    /// Posts the first of `posts` to `channel` as one message holding as
+    /// many as the platform's limits allow (log channels' batches); answers
+    /// how many it posted, at least one unless `posts` is empty.
+    async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize>;
 }
 
 /// Deletes a member's message (every platform; Slack only with an admin

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use twilight_model::guild::auto_moderation::AutoModerationRule;
 
-use super::post::{Post, discord_message};
+use super::post::{Post, discord_batch, discord_message};
 use super::{
     Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
     NativeRules, PlatformClients, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
@@ -452,6 +452,23 @@ impl PostMessage for Discord {
         )
         .await
         .map(drop)
+    }
+
+    /// One "Create Message" with up to 10 embeds, one per post
+    /// ([`discord_batch`]).
+    async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize> {
+        if posts.is_empty() {
+            return Ok(0);
+        }
+        let (body, count) = discord_batch(posts);
+        self.call(
+            Method::POST,
+            &format!("/channels/{channel}/messages"),
+            Some(body),
+            None,
+        )
+        .await
+        .map(|_| count)
     }
 }
 

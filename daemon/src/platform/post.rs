@@ -77,9 +77,6 @@ const DISCORD_DESCRIPTION: usize = 4_096;
 const DISCORD_FIELDS: usize = 25;
 const DISCORD_FIELD_NAME: usize = 256;
 const DISCORD_FIELD_VALUE: usize = 1_024;
-/// "the combined sum of characters in all `title`, `description`,
-/// `field.name`, `field.value` ... must not exceed 6000" (Embed Limits).
-const DISCORD_EMBED_TOTAL: usize = 6_000;
 
 /// The body of Discord's "Create Message" (`POST
 /// /channels/{channel.id}/messages`, discord-docs/channel.mdx): `content`
@@ -92,38 +89,7 @@ pub fn discord_message(post: &Post) -> Value {
     if post.title.is_none() && post.fields.is_empty() {
         body.insert("content".into(), json!(cut(&post.text, DISCORD_CONTENT)));
     } else {
-        let mut embed = Map::new();
-        if let Some(title) = &post.title {
-            embed.insert("title".into(), json!(cut(title, DISCORD_TITLE)));
-        }
-        if !post.text.is_empty() {
-            embed.insert(
-                "description".into(),
-                json!(cut(&post.text, DISCORD_DESCRIPTION)),
-            );
-        }
-        let title = post
-            .title
-            .as_deref()
-            .map_or(0, |t| cut(t, DISCORD_TITLE).chars().count());
-        let mut total = title + cut(&post.text, DISCORD_DESCRIPTION).chars().count();
-        // Fields past the embed's total are left out rather than refused.
-        let mut fields = Vec::new();
-        for (name, value) in post.fields.iter().take(DISCORD_FIELDS) {
-            let (name, value) = (
-                cut(name, DISCORD_FIELD_NAME),
-                cut(value, DISCORD_FIELD_VALUE),
-            );
-            total += name.chars().count() + value.chars().count();
-            if total > DISCORD_EMBED_TOTAL {
-                break;
-            }
-            fields.push(json!({"name": name, "value": value, "inline": false}));
-        }
-        if !fields.is_empty() {
-            embed.insert("fields".into(), json!(fields));
-        }
-        body.insert("embeds".into(), json!([embed]));
+        body.insert("embeds".into(), json!([discord_embed(post)]));
     }
     body.insert("allowed_mentions".into(), json!({ "parse": [] }));
     Value::Object(body)
@@ -245,6 +211,175 @@ pub fn telegram_message(post: &Post) -> Map<String, Value> {
     args.insert("link_preview_options".into(), json!({"is_disabled": true}));
     args.insert("disable_notification".into(), json!(true));
     args
+}
+
+/// As many of `posts`, from the first, as fit one message: at most
+/// `max_items` and `max_size` in all as `size` measures each rendered
+/// part; the first is always taken (each is within the platform's limits
+/// alone). Answers the parts and how many posts they hold.
+fn pack<T>(
+    posts: &[Post],
+    render: impl Fn(&Post) -> T,
+    size: impl Fn(&T) -> usize,
+    max_items: usize,
+    max_size: usize,
+) -> Vec<T> {
+    let mut parts = Vec::new();
+    let mut total = 0;
+    for post in posts.iter().take(max_items) {
+        let part = render(post);
+        let part_size = size(&part);
+        if !parts.is_empty() && total + part_size > max_size {
+            break;
+        }
+        total += part_size;
+        parts.push(part);
+    }
+    parts
+}
+
+/// Discord: "Up to 10 embeds" a message, and "the combined sum of
+/// characters in all title, description, field.name, field.value,
+/// footer.text, and author.name fields across all embeds attached to a
+/// message must not exceed 6000 characters" (discord-docs/message.mdx,
+/// "Embed Limits").
+const DISCORD_EMBEDS: usize = 10;
+const DISCORD_EMBED_TOTAL: usize = 6_000;
+
+/// A post as one embed: its title, its text as the description, its
+/// fields, each cut to Discord's limits.
+fn discord_embed(post: &Post) -> Value {
+    let mut embed = Map::new();
+    if let Some(title) = &post.title {
+        embed.insert("title".into(), json!(cut(title, DISCORD_TITLE)));
+    }
+    if !post.text.is_empty() {
+        embed.insert(
+            "description".into(),
+            json!(cut(&post.text, DISCORD_DESCRIPTION)),
+        );
+    }
+    let title = post
+        .title
+        .as_deref()
+        .map_or(0, |t| cut(t, DISCORD_TITLE).chars().count());
+    let mut total = title + cut(&post.text, DISCORD_DESCRIPTION).chars().count();
+    // Fields past the embed's total are left out rather than refused.
+    let mut fields = Vec::new();
+    for (name, value) in post.fields.iter().take(DISCORD_FIELDS) {
+        let (name, value) = (
+            cut(name, DISCORD_FIELD_NAME),
+            cut(value, DISCORD_FIELD_VALUE),
+        );
+        total += name.chars().count() + value.chars().count();
+        if total > DISCORD_EMBED_TOTAL {
+            break;
+        }
+        fields.push(json!({"name": name, "value": value, "inline": false}));
+    }
+    if !fields.is_empty() {
+        embed.insert("fields".into(), json!(fields));
+    }
+    Value::Object(embed)
+}
+
+/// The characters of an embed that count towards [`DISCORD_EMBED_TOTAL`].
+fn discord_embed_size(embed: &Value) -> usize {
+    let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    chars(&embed["title"])
+        + chars(&embed["description"])
+        + embed["fields"].as_array().map_or(0, |fields| {
+            fields
+                .iter()
+                .map(|f| chars(&f["name"]) + chars(&f["value"]))
+                .sum()
+        })
+}
+
+/// The body of one "Create Message" holding the first posts of `posts`,
+/// one embed each (see [`DISCORD_EMBEDS`]), nobody pinged; and how many
+/// posts it holds.
+pub fn discord_batch(posts: &[Post]) -> (Value, usize) {
+    let embeds = pack(
+        posts,
+        discord_embed,
+        discord_embed_size,
+        DISCORD_EMBEDS,
+        DISCORD_EMBED_TOTAL,
+    );
+    let count = embeds.len();
+    (
+        json!({"embeds": embeds, "allowed_mentions": {"parse": []}}),
+        count,
+    )
+}
+
+/// Block Kit: "You can include up to 50 blocks in each message" (Slack's
+/// Block Kit reference); a divider between posts counts as one.
+const SLACK_BLOCKS: usize = 50;
+/// The fallback `text` of a batch: the posts' titles, cut to a section's
+/// length.
+const SLACK_BATCH_FALLBACK: usize = SLACK_SECTION;
+
+/// The arguments of one `chat.postMessage` holding the first posts of
+/// `posts` (each as [`slack_message`] renders it, a divider between them,
+/// at most [`SLACK_BLOCKS`] blocks), and how many posts it holds.
+pub fn slack_batch(posts: &[Post]) -> (Map<String, Value>, usize) {
+    let parts = pack(
+        posts,
+        slack_message,
+        |args| args["blocks"].as_array().map_or(0, Vec::len) + 1,
+        SLACK_BLOCKS,
+        SLACK_BLOCKS + 1,
+    );
+    let count = parts.len();
+    let mut blocks = Vec::new();
+    let mut fallback = Vec::new();
+    for (i, args) in parts.into_iter().enumerate() {
+        if i > 0 {
+            blocks.push(json!({"type": "divider"}));
+        }
+        if let Some(Value::Array(more)) = args.get("blocks") {
+            blocks.extend(more.iter().cloned());
+        }
+        if let Some(text) = args.get("text").and_then(Value::as_str) {
+            fallback.push(text.to_owned());
+        }
+    }
+    let mut args = slack_message(&Post::text(""));
+    args.insert(
+        "text".into(),
+        json!(cut(&fallback.join("\n"), SLACK_BATCH_FALLBACK)),
+    );
+    args.insert("blocks".into(), json!(blocks));
+    (args, count)
+}
+
+/// `sendMessage`'s text: "1-4096 characters after entities parsing"
+/// (telegram-bot-api.json); counted here before parsing, tags and entities
+/// included, which is never less.
+const TELEGRAM_MESSAGE: usize = 4_096;
+
+/// The arguments of one `sendMessage` holding the first posts of `posts`
+/// (each as [`telegram_message`] renders it, a blank line between them,
+/// within [`TELEGRAM_MESSAGE`]), and how many posts it holds.
+pub fn telegram_batch(posts: &[Post]) -> (Map<String, Value>, usize) {
+    let texts = pack(
+        posts,
+        |post| {
+            telegram_message(post)["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        },
+        |text| text.chars().count() + 2,
+        usize::MAX,
+        TELEGRAM_MESSAGE + 2,
+    );
+    let count = texts.len();
+    let mut args = telegram_message(&Post::text(""));
+    args.insert("text".into(), json!(texts.join("\n\n")));
+    (args, count)
 }
 
 #[cfg(test)]
@@ -396,5 +531,61 @@ mod tests {
             assert_eq!(args["link_preview_options"], json!({"is_disabled": true}));
             assert_eq!(args["disable_notification"], true);
         }
+    }
+
+    /// Batches: as many posts a message as each platform's limits allow,
+    /// never fewer than one, nobody pinged.
+    #[test]
+    fn batches_fill_one_message_within_each_platform_limits() {
+        let small = |i: usize| log_post().field("n", i.to_string());
+        let big = |i: usize| Post::text("x".repeat(3_000)).titled(format!("big {i}"));
+        let posts = |make: &dyn Fn(usize) -> Post, n: usize| (0..n).map(make).collect::<Vec<_>>();
+        // Discord: 10 embeds a message, 6,000 characters in all.
+        for (batch, want) in [
+            (posts(&small, 25), 10),
+            (posts(&small, 3), 3),
+            (posts(&big, 5), 1),
+            (posts(&|_| Post::text("y".repeat(2_000)).titled("t"), 5), 2),
+        ] {
+            let (body, count) = discord_batch(&batch);
+            assert_eq!(count, want);
+            let embeds = body["embeds"].as_array().unwrap();
+            assert_eq!(embeds.len(), want);
+            assert!(embeds.iter().map(discord_embed_size).sum::<usize>() <= DISCORD_EMBED_TOTAL);
+            assert_eq!(body["allowed_mentions"], json!({"parse": []}));
+        }
+        // One post too big for the total alone still goes (cut to its limits).
+        assert_eq!(
+            discord_batch(&[Post::text("z".repeat(9_000)).titled("t")]).1,
+            1
+        );
+        assert_eq!(discord_batch(&[]).1, 0);
+
+        // Slack: 50 blocks, a divider between posts.
+        let (args, count) = slack_batch(&posts(&small, 40));
+        let blocks = args["blocks"].as_array().unwrap();
+        assert!(blocks.len() <= SLACK_BLOCKS, "{}", blocks.len());
+        // header, section, fields: 3 blocks a post, 1 divider between.
+        assert_eq!(count, 12);
+        assert_eq!(blocks.len(), count * 4 - 1);
+        assert_eq!(blocks[3]["type"], "divider");
+        assert_eq!(args["parse"], "none");
+        assert_eq!(args["link_names"], false);
+        assert!(
+            args["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Message deleted: said &lt;@&amp;1&gt;")
+        );
+
+        // Telegram: 4,096 characters, a blank line between posts, escaped.
+        let (args, count) = telegram_batch(&posts(&small, 200));
+        let text = args["text"].as_str().unwrap();
+        assert!(text.chars().count() <= TELEGRAM_MESSAGE);
+        assert_eq!(text.matches("<b>Message deleted</b>").count(), count);
+        assert!(count > 20, "{count}");
+        assert!(text.contains("\n\n<b>Message deleted</b>"));
+        assert_eq!(args["parse_mode"], "HTML");
+        assert_eq!(telegram_batch(&posts(&big, 3)).1, 1);
     }
 }

@@ -356,7 +356,27 @@ impl PostMessage for Simulator {
         })
         .await
     }
+
+    /// Up to [`SIMULATED_BATCH`] posts as one message, their plain texts a
+    /// blank line apart.
+    async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize> {
+        let taken = &posts[..posts.len().min(SIMULATED_BATCH)];
+        if taken.is_empty() {
+            return Ok(0);
+        }
+        let text = taken
+            .iter()
+            .map(Post::plain_text)
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        self.post(channel, &Post::text(text)).await?;
+        Ok(taken.len())
+    }
 }
+
+/// Posts the simulator puts in one message of a batch (Discord's embeds
+/// per message).
+const SIMULATED_BATCH: usize = 10;
 
 /// The simulated channel a member's DMs are kept in (no real channel has a
 /// `dm:` id).

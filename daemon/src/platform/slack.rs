@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::post::{Post, slack_message};
+use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
     DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, PlatformClients, PlatformError,
@@ -215,6 +215,19 @@ impl PostMessage for Slack {
         self.call("chat.postMessage", Arguments::Json(&body))
             .await
             .map(drop)
+    }
+
+    /// One `chat.postMessage` with up to 50 blocks, a divider between posts
+    /// ([`slack_batch`]).
+    async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize> {
+        if posts.is_empty() {
+            return Ok(0);
+        }
+        let (args, count) = slack_batch(posts);
+        let body = addressed(args, channel, None);
+        self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(|_| count)
     }
 }
 

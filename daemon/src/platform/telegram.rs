@@ -7,7 +7,7 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::post::{Post, telegram_message};
+use super::post::{Post, telegram_batch, telegram_message};
 use super::{
     Ban, DeleteMessage, InspectMember, MemberState, Mute, PlatformClients, PlatformError,
     PlatformResult, PostMessage, Redactor, Repeat,
@@ -434,6 +434,19 @@ impl PostMessage for Telegram {
         self.call("sendMessage", Value::Object(args))
             .await
             .map(drop)
+    }
+
+    /// One `sendMessage` of up to 4096 characters, a blank line between
+    /// posts ([`telegram_batch`]).
+    async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize> {
+        if posts.is_empty() {
+            return Ok(0);
+        }
+        let (mut args, count) = telegram_batch(posts);
+        args.insert("chat_id".into(), chat_id(channel));
+        self.call("sendMessage", Value::Object(args))
+            .await
+            .map(|_| count)
     }
 }
 

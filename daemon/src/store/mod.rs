@@ -65,6 +65,7 @@ pub mod ids;
 pub mod integrity;
 pub mod jails;
 pub mod keys;
+pub mod logs;
 pub mod ranking;
 mod readers;
 pub mod receivers;

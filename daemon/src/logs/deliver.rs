@@ -1,0 +1,386 @@
+//! The log channels' delivery worker: posts what waits in the log outbox.
+//!
+//! [`start_due`] starts one run per channel with entries due, each under
+//! the channel's claim ([`Work::LogChannel`]), and does not wait for them,
+//! so one slow or rate-limited channel never holds the others up;
+//! [`deliver_due`] waits for the runs it starts (tests drive it). A run
+//! takes the channel's waiting entries in order, renders them
+//! ([`super::render`]) and posts them as few messages as the platform allows
+//! ([`crate::platform::PostMessage::post_batch`]: Discord 10 embeds and
+//! 6,000 characters a message, Slack 50 blocks, Telegram 4,096 characters),
+//! deleting each message's entries once it is posted. Kinds that share a
+//! channel share its messages.
+//!
+//! Rate limits: Discord's buckets are followed by the adapter
+//! ([`crate::platform::ratelimit`]), which waits before a request a bucket
+//! would refuse. Slack and Telegram answer 429 without warning, so a run
+//! keeps their documented pace per channel itself ([`Pace`]): Slack "1 per
+//! second" per channel (api.slack.com/docs/rate-limits, "Posting
+//! messages"), Telegram at most one message a second in a chat and 20 a
+//! minute in a group (core.telegram.org/bots/faq, "My bot is hitting
+//! limits"). A 429 that comes anyway is waited out by the adapter's retry
+//! policy; a rate-limit wait longer than the policy takes (Discord's
+//! adapter refuses to wait beyond it and sends nothing) is waited out by
+//! the run itself, up to a minute; beyond that the entries stay waiting
+//! for a later tick.
+//!
+//! Failures: a channel that is gone or refuses the bot (not found,
+//! forbidden, the token refused, a request the platform calls invalid:
+//! Telegram's 400 "chat not found") is marked failed with the platform's
+//! reason ([`crate::store::logs::fail_channel`]), shown in onboarding and
+//! not tried again; anything else (5xx, timeouts, a 429 that outlasted the
+//! retries) is tried again later with backoff ([`backoff`]), for as long
+//! as it takes. A post whose answer was lost may be posted twice: log
+//! posts are at least once. The outbox is in the database, so what was not
+//! posted when the daemon stopped is posted after it starts again.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use modctl_types::Platform;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::LogEntry;
+use super::render::render;
+use crate::clock::Clock;
+use crate::coordination::{Work, WorkClaims};
+use crate::moderation::ModerationResult;
+use crate::platform::{self, PlatformClients, PlatformError, Post};
+use crate::store::logs::{self as outbox, DueChannel, Waiting};
+use crate::store::{Store, StoreError, connections, servers};
+
+/// How long a run's claim is kept by a backend whose claims expire.
+const CLAIM_LEASE: Duration = Duration::from_secs(300);
+/// Entries read at a time: more than one message of any platform holds.
+const READ_AT_ONCE: u32 = 100;
+/// The longest rate-limit wait a run takes itself (Discord's per-channel
+/// buckets reset within seconds); a longer one ends the run and the
+/// entries are tried again later on the clock.
+const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
+/// The longest wait between attempts of a failing channel.
+const MAX_BACKOFF_SECONDS: i64 = 600;
+
+/// What the delivery worker uses; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct LogDelivery {
+    /// The outbox, the servers and their connections.
+    pub store: Store,
+    /// When entries are due.
+    pub clock: Clock,
+    /// The platform clients (Discord's rate-limit state among them).
+    pub platforms: PlatformClients,
+    /// One run per channel at a time.
+    pub claims: Arc<dyn WorkClaims>,
+    /// The pace of each channel's posts.
+    pub pace: Pace,
+}
+
+/// A run posting one channel's entries; answers how many it posted.
+pub type Run = JoinHandle<ModerationResult<usize>>;
+
+/// Starts a run for each channel with entries due, without waiting for
+/// them.
+pub async fn start_due(cx: &LogDelivery) -> ModerationResult<Vec<Run>> {
+    let now = cx.clock.now_unix();
+    let due = cx.store.read(move |tx| outbox::due(tx, now)).await?;
+    let mut runs = Vec::new();
+    for channel in due {
+        let work = Work::LogChannel {
+            server_id: channel.server_id.clone(),
+            channel_id: channel.channel_id.clone(),
+        };
+        // Held: a run for this channel is under way.
+        let Some(held) = cx.claims.claim(work, CLAIM_LEASE).await else {
+            continue;
+        };
+        let cx = cx.clone();
+        runs.push(tokio::spawn(async move {
+            let _held = held;
+            run(&cx, channel).await
+        }));
+    }
+    Ok(runs)
+}
+
+/// Starts the runs due and waits for them; answers the entries posted.
+pub async fn deliver_due(cx: &LogDelivery) -> ModerationResult<usize> {
+    let mut posted = 0;
+    for run in start_due(cx).await? {
+        match run.await {
+            Ok(done) => posted += done?,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => {}
+        }
+    }
+    Ok(posted)
+}
+
+/// Posts the channel's waiting entries until none is due or a post fails.
+async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
+    let server_id = channel.server_id.clone();
+    let secrets = cx.store.secrets().clone();
+    let found = cx
+        .store
+        .read(move |tx| {
+            let server = servers::find(tx, &server_id)?;
+            let connection = connections::get(tx, &secrets, &server_id)?;
+            Ok::<_, StoreError>(server.zip(connection))
+        })
+        .await?;
+    let Some((record, connection)) = found else {
+        // Released or never connected: nothing can be posted; the entries
+        // wait for a connection (a released server's go with it).
+        return Ok(0);
+    };
+    let platform = record.server.platform;
+    let bot = platform::connect(
+        &cx.platforms,
+        &cx.store,
+        platform,
+        &channel.server_id,
+        connection,
+    );
+    let mut posted = 0;
+    loop {
+        let now = cx.clock.now_unix();
+        let key = channel.clone();
+        let waiting = cx
+            .store
+            .read(move |tx| outbox::waiting(tx, &key, now, READ_AT_ONCE))
+            .await?;
+        if waiting.is_empty() {
+            return Ok(posted);
+        }
+        let (posts, unreadable) = rendered(&waiting);
+        if !unreadable.is_empty() {
+            // Written by this daemon, so only a downgrade can make one
+            // unreadable: dropped with a warning rather than blocking the
+            // channel for good.
+            tracing::warn!(count = unreadable.len(), channel = %channel.channel_id, "log entries that cannot be read are dropped");
+            cx.store
+                .write(move |tx| outbox::delivered(tx, &unreadable))
+                .await?;
+        }
+        if posts.is_empty() {
+            continue;
+        }
+        cx.pace.wait(platform, &channel).await;
+        let (ids, posts): (Vec<i64>, Vec<Post>) = posts.into_iter().unzip();
+        let result = bot.poster().post_batch(&channel.channel_id, &posts).await;
+        cx.pace.sent(platform, &channel);
+        let now = cx.clock.now_unix();
+        match result {
+            Ok(count) => {
+                let done: Vec<i64> = ids.into_iter().take(count.max(1)).collect();
+                posted += done.len();
+                cx.store
+                    .write(move |tx| outbox::delivered(tx, &done))
+                    .await?;
+            }
+            // Waited out here, as long as it is not long: the entries stay
+            // in order and none is lost.
+            Err(PlatformError::RateLimited { retry_after }) if retry_after <= MAX_RATE_WAIT => {
+                tokio::time::sleep(retry_after).await;
+            }
+            Err(e) if gone(&e) => {
+                let reason = e.advice();
+                tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %e, "log channel refused; its entries are no longer tried");
+                let key = channel.clone();
+                cx.store
+                    .write(move |tx| outbox::fail_channel(tx, &key, &reason, now))
+                    .await?;
+                return Ok(posted);
+            }
+            Err(e) => {
+                let attempts = waiting.first().map_or(0, |w| w.attempts);
+                let at = now + backoff(attempts);
+                let error = e.advice();
+                tracing::info!(server = %channel.server_id, channel = %channel.channel_id, error = %e, "log post failed; tried again later");
+                cx.store
+                    .write(move |tx| outbox::retry_later(tx, &ids, at, &error))
+                    .await?;
+                return Ok(posted);
+            }
+        }
+    }
+}
+
+/// The entries as posts with their ids, and the ids of those that cannot
+/// be read.
+fn rendered(waiting: &[Waiting]) -> (Vec<(i64, Post)>, Vec<i64>) {
+    let mut posts = Vec::new();
+    let mut unreadable = Vec::new();
+    for entry in waiting {
+        match serde_json::from_str::<LogEntry>(&entry.entry) {
+            Ok(log) => posts.push((entry.id, render(&log))),
+            Err(_) => unreadable.push(entry.id),
+        }
+    }
+    (posts, unreadable)
+}
+
+/// Whether `error` says the channel is gone or refuses the bot, for good:
+/// retrying would get the same answer.
+fn gone(error: &PlatformError) -> bool {
+    matches!(
+        error,
+        PlatformError::NotFound(_)
+            | PlatformError::Forbidden(_)
+            | PlatformError::Unauthorized
+            | PlatformError::Invalid(_)
+            | PlatformError::Unsupported(_)
+    )
+}
+
+/// Seconds until the next attempt after `attempts` failed ones: 5, 10, 20,
+/// ... up to [`MAX_BACKOFF_SECONDS`].
+fn backoff(attempts: i64) -> i64 {
+    let doubled = 5_i64.saturating_mul(1_i64 << attempts.clamp(0, 16));
+    doubled.min(MAX_BACKOFF_SECONDS)
+}
+
+/// The pace of posts per channel, for the platforms whose limits are not
+/// announced before they refuse (Slack, Telegram): the times of the latest
+/// posts of each channel, in monotonic time (a rate limit is about real
+/// seconds, not the daemon's clock).
+#[derive(Debug, Clone, Default)]
+pub struct Pace {
+    sent: Arc<Mutex<HashMap<DueChannel, VecDeque<Instant>>>>,
+}
+
+/// `(posts, per)`: at most `posts` in any `per`, for a channel of
+/// `platform`. Discord's are followed by its adapter, the simulator has
+/// none.
+fn limits(platform: Platform) -> &'static [(usize, Duration)] {
+    const SLACK: &[(usize, Duration)] = &[(1, Duration::from_secs(1))];
+    const TELEGRAM: &[(usize, Duration)] =
+        &[(1, Duration::from_secs(1)), (20, Duration::from_secs(60))];
+    match platform {
+        Platform::Slack => SLACK,
+        Platform::Telegram => TELEGRAM,
+        _ => &[],
+    }
+}
+
+/// The wait before the next post, given the times of the latest posts
+/// (oldest first) at `now`: none while every limit has room.
+fn wait_for(sent: &VecDeque<Instant>, limits: &[(usize, Duration)], now: Instant) -> Duration {
+    limits
+        .iter()
+        .filter_map(|&(posts, per)| {
+            // The post `posts` back must be more than `per` ago.
+            let index = sent.len().checked_sub(posts)?;
+            let free_at = sent[index] + per;
+            free_at.checked_duration_since(now)
+        })
+        .max()
+        .unwrap_or_default()
+}
+
+impl Pace {
+    /// Waits until a post to `channel` keeps within `platform`'s limits.
+    async fn wait(&self, platform: Platform, channel: &DueChannel) {
+        let limits = limits(platform);
+        if limits.is_empty() {
+            return;
+        }
+        let wait = {
+            let sent = self.sent.lock().expect("pace lock");
+            sent.get(channel)
+                .map(|s| wait_for(s, limits, Instant::now()))
+                .unwrap_or_default()
+        };
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Notes a post to `channel` now (made or refused: both count).
+    fn sent(&self, platform: Platform, channel: &DueChannel) {
+        let limits = limits(platform);
+        let Some(keep) = limits.iter().map(|&(posts, _)| posts).max() else {
+            return;
+        };
+        let mut sent = self.sent.lock().expect("pace lock");
+        let times = sent.entry(channel.clone()).or_default();
+        times.push_back(Instant::now());
+        while times.len() > keep {
+            times.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_ten_minutes() {
+        for (attempts, seconds) in [(0, 5), (1, 10), (2, 20), (6, 320), (7, 600), (60, 600)] {
+            assert_eq!(backoff(attempts), seconds, "{attempts}");
+        }
+    }
+
+    #[test]
+    fn refusals_fail_the_channel_and_the_rest_is_retried() {
+        for (error, fails) in [
+            (PlatformError::NotFound("channel_not_found".into()), true),
+            (PlatformError::Forbidden("not_in_channel".into()), true),
+            (
+                PlatformError::Invalid("Bad Request: chat not found".into()),
+                true,
+            ),
+            (PlatformError::Unauthorized, true),
+            (
+                PlatformError::RateLimited {
+                    retry_after: Duration::from_secs(1),
+                },
+                false,
+            ),
+            (
+                PlatformError::Server {
+                    status: 502,
+                    message: String::new(),
+                },
+                false,
+            ),
+            (PlatformError::Timeout, false),
+            (PlatformError::Transport("refused".into()), false),
+        ] {
+            assert_eq!(gone(&error), fails, "{error:?}");
+        }
+    }
+
+    #[test]
+    fn the_pace_waits_for_the_oldest_post_of_each_limit() {
+        let start = Instant::now();
+        let s = Duration::from_secs;
+        let ms = Duration::from_millis;
+        let telegram = limits(Platform::Telegram);
+        let at = |offsets: &[u64]| -> VecDeque<Instant> {
+            offsets.iter().map(|&o| start + ms(o)).collect()
+        };
+        for (sent, now, want) in [
+            // Nothing sent: no wait.
+            (at(&[]), start, Duration::ZERO),
+            // One a second.
+            (at(&[0]), start + ms(400), ms(600)),
+            (at(&[0]), start + s(2), Duration::ZERO),
+            // Twenty a minute: the 21st waits for the first to be a
+            // minute old.
+            (
+                (0..20).map(|i| start + s(i * 2)).collect(),
+                start + s(40),
+                s(20),
+            ),
+        ] {
+            assert_eq!(wait_for(&sent, telegram, now), want);
+        }
+        assert!(
+            limits(Platform::Discord).is_empty(),
+            "the adapter follows Discord's"
+        );
+    }
+}
