@@ -165,6 +165,9 @@ pub struct AppState {
     /// Each server's config in memory, for what acts on every event (see
     /// [`automation::live`]).
     pub live_config: automation::live::LiveConfig,
+    /// Wakes the native AutoMod sync worker at once (a config change was
+    /// committed; see [`automation::native::sync`]).
+    pub native_rules_wake: Arc<Notify>,
 }
 
 impl AppState {
@@ -202,6 +205,7 @@ impl AppState {
             events,
             automod: Arc::default(),
             live_config,
+            native_rules_wake: Arc::new(Notify::new()),
         }
     }
 
@@ -354,6 +358,17 @@ impl AppState {
             clock: self.clock.clone(),
             platforms: self.platforms.clone(),
             members: self.coordination.members.clone(),
+            claims: self.coordination.work.clone(),
+        }
+    }
+
+    /// What the native AutoMod sync uses
+    /// ([`automation::native::sync::sync_due`]).
+    pub fn native_rules(&self) -> automation::native::sync::Syncer {
+        automation::native::sync::Syncer {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
             claims: self.coordination.work.clone(),
         }
     }

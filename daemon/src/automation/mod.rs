@@ -12,3 +12,4 @@
 
 pub mod automod;
 pub mod live;
+pub mod native;

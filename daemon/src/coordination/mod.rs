@@ -96,6 +96,12 @@ pub enum Work {
         /// The jail's case.
         case_id: i64,
     },
+    /// Syncing a Discord server's native AutoMod rules with its config
+    /// (`crate::automation::native::sync`).
+    NativeRules {
+        /// The server.
+        server_id: String,
+    },
 }
 
 /// Ownership of platform sessions: the receivers ask before a session

@@ -65,6 +65,7 @@ pub mod ids;
 pub mod integrity;
 pub mod jails;
 pub mod keys;
+pub mod native_rules;
 pub mod ranking;
 mod readers;
 pub mod receivers;
