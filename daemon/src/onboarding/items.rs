@@ -103,6 +103,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
         config_ids(inputs),
         activity(inputs),
     ]);
+    items.extend(super::automod::items(inputs));
     items.extend(events_dropped(inputs.events_dropped));
     items
 }
