@@ -13,7 +13,7 @@ use modctl_e2e::fakes::discord::{
     FakeDiscord, GATEWAY_MESSAGE_CONTENT_LIMITED, MOD_PERMISSIONS, MOD_ROLE, MANAGE_GUILD, OWNER,
     TOKEN,
 };
-use modctl_e2e::{ALPHA_DISCORD, Fixture, NETWORK_DEADLINE, eventually};
+use modctl_e2e::{ALPHA_DISCORD, Fixture, eventually};
 use modctl_types::Platform;
 use modctl_types::config::{Automod, FilterAction};
 use modctl_types::onboarding::{ItemStatus, OnboardingItem};
@@ -202,6 +202,12 @@ async fn drift_is_put_back_by_the_worker_and_reported() {
         .await
         .expect("config");
     eventually("the rules are created", || discord.automod_rules().len() == 2);
+    eventually("the sync is recorded", || {
+        daemon
+            .block_on(item(&client, ALPHA_DISCORD, "automod_native_rules"))
+            .status
+            == ItemStatus::Done
+    });
     let words = named(&discord, "modctl: blocked words")[0].clone();
     let mentions = named(&discord, "modctl: mention spam")[0].clone();
 
@@ -212,12 +218,21 @@ async fn drift_is_put_back_by_the_worker_and_reported() {
         )
         .expect("edit by hand");
     discord.remove_rule(mentions["id"].as_str().unwrap());
-    // Nothing is due before the drift check's time.
-    assert_eq!(daemon.block_on(modctld::workers::native_rules(daemon.state())).unwrap(), 0);
+    // Nothing is due before the drift check's time (the worker's own loop
+    // may tick too: whichever runs, the result is the same).
+    daemon
+        .block_on(modctld::workers::native_rules(daemon.state()))
+        .unwrap();
+    assert_eq!(named(&discord, "modctl: mention spam"), Vec::<Value>::new());
     daemon
         .clock()
         .advance(modctld::automation::native::sync::DRIFT_EVERY);
-    assert_eq!(daemon.block_on(modctld::workers::native_rules(daemon.state())).unwrap(), 1);
+    daemon
+        .block_on(modctld::workers::native_rules(daemon.state()))
+        .unwrap();
+    eventually("the drift is put back", || {
+        named(&discord, "modctl: mention spam").len() == 1
+    });
 
     assert_eq!(named(&discord, "modctl: blocked words"), vec![words], "put back in place");
     let recreated = named(&discord, "modctl: mention spam");
@@ -259,8 +274,12 @@ async fn a_refusal_is_reported_with_its_fix_and_never_fails_the_write() {
     daemon
         .clock()
         .advance(modctld::automation::native::sync::RETRY_FAILED);
-    daemon.block_on(modctld::workers::native_rules(daemon.state())).unwrap();
-    assert_eq!(named(&discord, "modctl: blocked words").len(), 1);
+    daemon
+        .block_on(modctld::workers::native_rules(daemon.state()))
+        .unwrap();
+    eventually("the retry makes the rule", || {
+        named(&discord, "modctl: blocked words").len() == 1
+    });
 }
 
 /// The session asks for MESSAGE_CONTENT only when the application's flags
@@ -280,8 +299,12 @@ fn message_content_is_asked_for_only_when_granted() {
         fixture.daemon.connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
         assert_eq!(fixture.daemon.start_receivers(), 1);
         // A refused IDENTIFY (4014) is closed before it is recorded.
-        gateway.wait_for(NETWORK_DEADLINE, |sent| {
-            sent.iter().any(|s| matches!(s, Sent::Identify { .. })) || !gateway.closes().is_empty()
+        eventually("an IDENTIFY or a close", || {
+            gateway
+                .sent()
+                .iter()
+                .any(|s| matches!(s, Sent::Identify { .. }))
+                || !gateway.closes().is_empty()
         });
         assert!(gateway.closes().is_empty(), "closed: {:?}", gateway.closes());
         let intents = gateway
@@ -298,4 +321,46 @@ fn message_content_is_asked_for_only_when_granted() {
         std::thread::sleep(Duration::from_millis(300));
         assert!(gateway.connected() && gateway.closes().is_empty(), "{:?}", gateway.closes());
     }
+}
+
+/// On Slack and Telegram every filter runs in the daemon; onboarding says
+/// whether what it catches can be deleted: Slack without an admin user
+/// token cannot (ephemeral notice only), Telegram needs the bot's
+/// `can_delete_messages`.
+#[tokio::test(flavor = "multi_thread")]
+async fn slack_and_telegram_say_whether_caught_messages_can_be_deleted() {
+    use modctl_e2e::fakes::{FakeSlack, FakeTelegram};
+    use modctl_e2e::{ALPHA_SLACK, ALPHA_TELEGRAM};
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let slack = FakeSlack::start();
+    daemon.connect_live(ALPHA_SLACK, modctl_e2e::fakes::slack::TOKEN, &slack.uri());
+    let telegram = FakeTelegram::start(ALPHA_TELEGRAM.parse().unwrap());
+    daemon.connect_live(
+        ALPHA_TELEGRAM,
+        modctl_e2e::fakes::telegram::TOKEN,
+        &telegram.uri(),
+    );
+    let client = daemon.client(&fixture.alpha_rw);
+    let mut section = Automod::default();
+    section.caps.enabled = true;
+    for server in [ALPHA_SLACK, ALPHA_TELEGRAM] {
+        client
+            .replace_section(server, &section, None)
+            .await
+            .expect("config");
+    }
+
+    let caps = item(&client, ALPHA_SLACK, "automod_caps").await;
+    assert_eq!(caps.status, ItemStatus::Warning, "{caps:?}");
+    assert!(caps.detail.contains("ephemeral notice only"), "{caps:?}");
+    assert!(caps.fix.unwrap().contains("--user-token-env"));
+
+    let caps = item(&client, ALPHA_TELEGRAM, "automod_caps").await;
+    assert_eq!(caps.status, ItemStatus::Done, "{caps:?}");
+    assert!(caps.detail.contains("can_delete_messages"), "{caps:?}");
+    telegram.set_bot_right("can_delete_messages", false);
+    let caps = item(&client, ALPHA_TELEGRAM, "automod_caps").await;
+    assert_eq!(caps.status, ItemStatus::Todo, "{caps:?}");
+    assert!(caps.fix.as_deref().unwrap().contains("Delete messages"), "{caps:?}");
 }

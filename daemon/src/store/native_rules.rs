@@ -2,9 +2,9 @@
 //! (`crate::automation::native::sync`): a digest of the rules the config
 //! asked for, whether it failed, when, and its report as JSON.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Row, params};
 
-use super::StoreError;
+use super::{FromRow, StoreError};
 use crate::store::Tx;
 
 /// The last sync of one server.
@@ -20,27 +20,37 @@ pub struct LastSync {
     pub report: String,
 }
 
+impl FromRow for LastSync {
+    const COLUMNS: &'static str = "native_rules_sync.fingerprint, native_rules_sync.failed, \
+        native_rules_sync.checked_at, native_rules_sync.report";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<LastSync> {
+        Ok(LastSync {
+            fingerprint: row.get("fingerprint")?,
+            failed: row.get::<_, i64>("failed")? != 0,
+            checked_at: row.get("checked_at")?,
+            report: row.get("report")?,
+        })
+    }
+}
+
 /// The Discord servers with a connection (live or simulated), each with
 /// its last sync if any.
 pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(
-        "SELECT s.id, n.fingerprint, n.failed, n.checked_at, n.report
-         FROM servers s
-         JOIN platform_connections c ON c.server_id = s.id
-         LEFT JOIN native_rules_sync n ON n.server_id = s.id
-         WHERE s.platform = 'discord'
-         ORDER BY s.id",
-    )?;
+    let mut statement = tx.sql.prepare_cached(&format!(
+        "SELECT servers.id AS server_id, native_rules_sync.server_id AS synced, {}
+         FROM servers
+         JOIN platform_connections c ON c.server_id = servers.id
+         LEFT JOIN native_rules_sync ON native_rules_sync.server_id = servers.id
+         WHERE servers.platform = 'discord'
+         ORDER BY servers.id",
+        LastSync::COLUMNS
+    ))?;
     let rows = statement.query_map([], |row| {
-        let server: String = row.get(0)?;
-        let fingerprint: Option<String> = row.get(1)?;
-        let last = match fingerprint {
-            Some(fingerprint) => Some(LastSync {
-                fingerprint,
-                failed: row.get::<_, i64>(2)? != 0,
-                checked_at: row.get(3)?,
-                report: row.get(4)?,
-            }),
+        let server: String = row.get("server_id")?;
+        let synced: Option<String> = row.get("synced")?;
+        let last = match synced {
+            Some(_) => Some(LastSync::from_row(row)?),
             None => None,
         };
         Ok((server, last))
@@ -52,18 +62,11 @@ pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>,
 pub fn last(tx: &Tx<'_>, server_id: &str) -> Result<Option<LastSync>, StoreError> {
     Ok(tx
         .sql
-        .prepare_cached(
-            "SELECT fingerprint, failed, checked_at, report FROM native_rules_sync
-             WHERE server_id = ?1",
-        )?
-        .query_row([server_id], |row| {
-            Ok(LastSync {
-                fingerprint: row.get(0)?,
-                failed: row.get::<_, i64>(1)? != 0,
-                checked_at: row.get(2)?,
-                report: row.get(3)?,
-            })
-        })
+        .prepare_cached(&format!(
+            "SELECT {} FROM native_rules_sync WHERE server_id = ?1",
+            LastSync::COLUMNS
+        ))?
+        .query_row([server_id], LastSync::from_row)
         .optional()?)
 }
 

@@ -270,30 +270,24 @@ pub async fn sync_due(cx: &Syncer) -> Result<usize, StoreError> {
         if !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
             continue;
         }
-        if sync_one(cx, &server_id, last, plan, print).await? {
+        if sync_one(cx, &server_id, false).await? {
             synced += 1;
         }
     }
     Ok(synced)
 }
 
-/// Syncs `server_id` now whatever its last sync (`modctl onboarding
-/// --refresh` could ask for it); `false` when another sync holds it.
+/// Syncs `server_id` now whatever its last sync; `false` when another
+/// sync holds it.
 pub async fn sync_now(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
-    let id = server_id.to_owned();
-    let last = cx.store.read(move |tx| native_rules::last(tx, &id)).await?;
-    let plan = plan_now(cx, server_id).await?;
-    let print = fingerprint(&plan);
-    sync_one(cx, server_id, last, plan, print).await
+    sync_one(cx, server_id, true).await
 }
 
-async fn sync_one(
-    cx: &Syncer,
-    server_id: &str,
-    last: Option<LastSync>,
-    plan: Plan,
-    print: String,
-) -> Result<bool, StoreError> {
+/// Syncs `server_id` under its claim, if it is still due then (`force`:
+/// whatever its last sync): what was read before the claim may be another
+/// tick's stale view, so the config and the last sync are read again under
+/// it.
+async fn sync_one(cx: &Syncer, server_id: &str, force: bool) -> Result<bool, StoreError> {
     let work = Work::NativeRules {
         server_id: server_id.to_owned(),
     };
@@ -307,15 +301,21 @@ async fn sync_one(
         .read(move |tx| {
             let server = servers::find(tx, &id)?;
             let connection = connections::get(tx, &secrets, &id)?;
-            Ok::<_, StoreError>(server.zip(connection))
+            let last = native_rules::last(tx, &id)?;
+            Ok::<_, StoreError>((server.zip(connection), last))
         })
         .await?;
     // Released or disconnected meanwhile: nothing to sync.
-    let Some((record, connection)) = found else {
+    let (Some((record, connection)), last) = found else {
         return Ok(false);
     };
     let server: Server = record.server;
     if server.platform != Platform::Discord {
+        return Ok(false);
+    }
+    let plan = plan_now(cx, server_id).await?;
+    let print = fingerprint(&plan);
+    if !force && !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
         return Ok(false);
     }
     let unchanged_config = last
