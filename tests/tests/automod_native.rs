@@ -10,10 +10,10 @@ use std::time::Duration;
 use modctl_client::Client;
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
 use modctl_e2e::fakes::discord::{
-    FakeDiscord, GATEWAY_MESSAGE_CONTENT_LIMITED, MOD_PERMISSIONS, MOD_ROLE, MANAGE_GUILD, OWNER,
+    FakeDiscord, GATEWAY_MESSAGE_CONTENT_LIMITED, MANAGE_GUILD, MOD_PERMISSIONS, MOD_ROLE, OWNER,
     TOKEN,
 };
-use modctl_e2e::{ALPHA_DISCORD, Fixture, eventually};
+use modctl_e2e::{ALPHA_DISCORD, Fixture, TestDaemon, eventually};
 use modctl_types::Platform;
 use modctl_types::config::{Automod, FilterAction};
 use modctl_types::onboarding::{ItemStatus, OnboardingItem};
@@ -63,6 +63,14 @@ async fn item(client: &Client, server: &str, id: &str) -> OnboardingItem {
         .unwrap_or_else(|| panic!("no item {id}"))
 }
 
+/// Waits until Alpha's onboarding item `id` has `status` (the sync runs
+/// beside the test).
+fn until_status(daemon: &TestDaemon, client: &Client, id: &str, status: ItemStatus) {
+    eventually(&format!("{id} to be {status:?}"), || {
+        daemon.block_on(item(client, ALPHA_DISCORD, id)).status == status
+    });
+}
+
 fn hand_made(discord: &FakeDiscord) -> String {
     discord
         .seed_rule(
@@ -81,7 +89,9 @@ fn hand_made(discord: &FakeDiscord) -> String {
 async fn rules_follow_config_changes_and_leave_hand_made_rules_alone() {
     let fixture = Fixture::start();
     let discord = FakeDiscord::start(ALPHA_DISCORD);
-    fixture.daemon.connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
+    fixture
+        .daemon
+        .connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
     let hand = hand_made(&discord);
     let before = discord.automod_rules();
     let client = fixture.daemon.client(&fixture.alpha_rw);
@@ -95,7 +105,10 @@ async fn rules_follow_config_changes_and_leave_hand_made_rules_alone() {
             && named(&discord, "modctl: mention spam").len() == 1
     });
     let words = &named(&discord, "modctl: blocked words")[0];
-    assert_eq!(words["trigger_metadata"]["keyword_filter"], json!(["scam*", "spam"]));
+    assert_eq!(
+        words["trigger_metadata"]["keyword_filter"],
+        json!(["scam*", "spam"])
+    );
     assert_eq!(words["exempt_roles"], json!([EXEMPT_ROLE]));
     assert_eq!(words["exempt_channels"], json!([EXEMPT_CHANNEL]));
     assert_eq!(words["actions"][0]["type"], 1, "BLOCK_MESSAGE");
@@ -105,14 +118,17 @@ async fn rules_follow_config_changes_and_leave_hand_made_rules_alone() {
     assert_eq!(mentions["trigger_metadata"]["mention_total_limit"], 5);
     let id = words["id"].as_str().unwrap().to_owned();
 
-    eventually("onboarding has the sync", || {
-        let item = fixture
-            .daemon
-            .block_on(item(&client, ALPHA_DISCORD, "automod_blocked_words"));
-        item.status == ItemStatus::Done
-    });
+    until_status(
+        &fixture.daemon,
+        &client,
+        "automod_blocked_words",
+        ItemStatus::Done,
+    );
     let words_item = item(&client, ALPHA_DISCORD, "automod_blocked_words").await;
-    assert_eq!(words_item.detail, format!("natively on Discord (rule id {id})"));
+    assert_eq!(
+        words_item.detail,
+        format!("natively on Discord (rule id {id})")
+    );
     // Caps runs in the daemon: the fake application has no content intent.
     let caps = item(&client, ALPHA_DISCORD, "automod_caps").await;
     assert_eq!(caps.status, ItemStatus::Todo, "{caps:?}");
@@ -130,7 +146,11 @@ async fn rules_follow_config_changes_and_leave_hand_made_rules_alone() {
     eventually("the rule is changed", || {
         words_of(&discord) == Some(json!(["fraud", "spam"]))
     });
-    assert_eq!(named(&discord, "modctl: blocked words")[0]["id"], id.as_str(), "in place");
+    assert_eq!(
+        named(&discord, "modctl: blocked words")[0]["id"],
+        id.as_str(),
+        "in place"
+    );
 
     let mut off = automod(&["spam"]);
     off.blocked_words.enabled = false;
@@ -158,7 +178,9 @@ async fn imports_and_clones_sync_the_rules() {
         .daemon
         .claim("alpha", Platform::Discord, GAMMA_DISCORD, "Gamma Guild");
     let discord = FakeDiscord::start(GAMMA_DISCORD);
-    fixture.daemon.connect_live(GAMMA_DISCORD, TOKEN, &discord.uri());
+    fixture
+        .daemon
+        .connect_live(GAMMA_DISCORD, TOKEN, &discord.uri());
     let client = fixture.daemon.client(&fixture.alpha_rw);
 
     // Alpha is not connected: its config is only a source.
@@ -175,7 +197,10 @@ async fn imports_and_clones_sync_the_rules() {
     });
     let id = named(&discord, "modctl: blocked words")[0]["id"].clone();
 
-    let mut envelope = client.export_config_json(ALPHA_DISCORD).await.expect("export");
+    let mut envelope = client
+        .export_config_json(ALPHA_DISCORD)
+        .await
+        .expect("export");
     envelope["sections"]["automod"]["blocked_words"]["words"] = json!(["imported"]);
     client
         .import_config(GAMMA_DISCORD, &envelope, false)
@@ -184,7 +209,11 @@ async fn imports_and_clones_sync_the_rules() {
     eventually("the import changed the rule", || {
         words_of(&discord) == Some(json!(["imported"]))
     });
-    assert_eq!(named(&discord, "modctl: blocked words")[0]["id"], id, "in place");
+    assert_eq!(
+        named(&discord, "modctl: blocked words")[0]["id"],
+        id,
+        "in place"
+    );
 }
 
 /// Someone edits one `modctl: ` rule and deletes another in Discord: the
@@ -201,13 +230,10 @@ async fn drift_is_put_back_by_the_worker_and_reported() {
         .replace_section(ALPHA_DISCORD, &automod(&["spam"]), None)
         .await
         .expect("config");
-    eventually("the rules are created", || discord.automod_rules().len() == 2);
-    eventually("the sync is recorded", || {
-        daemon
-            .block_on(item(&client, ALPHA_DISCORD, "automod_native_rules"))
-            .status
-            == ItemStatus::Done
+    eventually("the rules are created", || {
+        discord.automod_rules().len() == 2
     });
+    until_status(daemon, &client, "automod_native_rules", ItemStatus::Done);
     let words = named(&discord, "modctl: blocked words")[0].clone();
     let mentions = named(&discord, "modctl: mention spam")[0].clone();
 
@@ -234,7 +260,11 @@ async fn drift_is_put_back_by_the_worker_and_reported() {
         named(&discord, "modctl: mention spam").len() == 1
     });
 
-    assert_eq!(named(&discord, "modctl: blocked words"), vec![words], "put back in place");
+    assert_eq!(
+        named(&discord, "modctl: blocked words"),
+        vec![words],
+        "put back in place"
+    );
     let recreated = named(&discord, "modctl: mention spam");
     assert_eq!(recreated.len(), 1);
     assert_ne!(recreated[0]["id"], mentions["id"], "created again");
@@ -260,12 +290,7 @@ async fn a_refusal_is_reported_with_its_fix_and_never_fails_the_write() {
         .replace_section(ALPHA_DISCORD, &automod(&["spam"]), None)
         .await
         .expect("the write succeeds");
-    eventually("the refusal is reported", || {
-        daemon
-            .block_on(item(&client, ALPHA_DISCORD, "automod_blocked_words"))
-            .status
-            == ItemStatus::Todo
-    });
+    until_status(daemon, &client, "automod_blocked_words", ItemStatus::Todo);
     let words = item(&client, ALPHA_DISCORD, "automod_blocked_words").await;
     assert!(words.detail.contains("Missing Permissions"), "{words:?}");
     assert!(words.fix.unwrap().contains("Manage Server"));
@@ -296,7 +321,9 @@ fn message_content_is_asked_for_only_when_granted() {
         let base = modctl_e2e::fakes::discord::DEFAULT_APPLICATION_FLAGS;
         discord.set_application_flags(base | flags);
         gateway.set_application_flags(base | flags);
-        fixture.daemon.connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
+        fixture
+            .daemon
+            .connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
         assert_eq!(fixture.daemon.start_receivers(), 1);
         // A refused IDENTIFY (4014) is closed before it is recorded.
         eventually("an IDENTIFY or a close", || {
@@ -306,7 +333,11 @@ fn message_content_is_asked_for_only_when_granted() {
                 .any(|s| matches!(s, Sent::Identify { .. }))
                 || !gateway.closes().is_empty()
         });
-        assert!(gateway.closes().is_empty(), "closed: {:?}", gateway.closes());
+        assert!(
+            gateway.closes().is_empty(),
+            "closed: {:?}",
+            gateway.closes()
+        );
         let intents = gateway
             .sent()
             .iter()
@@ -315,11 +346,19 @@ fn message_content_is_asked_for_only_when_granted() {
                 _ => None,
             })
             .unwrap();
-        assert_eq!(intents & MESSAGE_CONTENT_INTENT != 0, asked, "flags {flags:#x}");
+        assert_eq!(
+            intents & MESSAGE_CONTENT_INTENT != 0,
+            asked,
+            "flags {flags:#x}"
+        );
         // The session is up, and stays up.
         eventually("the session is up", || gateway.connected());
         std::thread::sleep(Duration::from_millis(300));
-        assert!(gateway.connected() && gateway.closes().is_empty(), "{:?}", gateway.closes());
+        assert!(
+            gateway.connected() && gateway.closes().is_empty(),
+            "{:?}",
+            gateway.closes()
+        );
     }
 }
 
@@ -362,5 +401,8 @@ async fn slack_and_telegram_say_whether_caught_messages_can_be_deleted() {
     telegram.set_bot_right("can_delete_messages", false);
     let caps = item(&client, ALPHA_TELEGRAM, "automod_caps").await;
     assert_eq!(caps.status, ItemStatus::Todo, "{caps:?}");
-    assert!(caps.fix.as_deref().unwrap().contains("Delete messages"), "{caps:?}");
+    assert!(
+        caps.fix.as_deref().unwrap().contains("Delete messages"),
+        "{caps:?}"
+    );
 }

@@ -80,9 +80,8 @@ fn refresh(inputs: &Inputs<'_>) -> String {
 fn discord(inputs: &Inputs<'_>, plan: &Plan) -> Vec<OnboardingItem> {
     let last = inputs.store.native_rules.as_ref();
     // The last sync counts only if it synced the config as it is now.
-    let report: Option<(Report, i64)> = sync::read_report(
-        last.filter(|l| l.fingerprint == sync::fingerprint(plan)),
-    );
+    let report: Option<(Report, i64)> =
+        sync::read_report(last.filter(|l| l.fingerprint == sync::fingerprint(plan)));
     let mut items: Vec<OnboardingItem> = plan
         .placements
         .iter()

@@ -27,8 +27,7 @@ use crate::platform::PlatformClients;
 use crate::store::connections::{self, Connection};
 use crate::store::keys::{self, KeyRecord};
 use crate::store::{
-    Store, StoreError, Tx, activity, config, native_rules, restore, snapshots, timestamp,
-    webhooks,
+    Store, StoreError, Tx, activity, config, native_rules, restore, snapshots, timestamp, webhooks,
 };
 
 pub use platform::FactsCache;
@@ -125,13 +124,7 @@ pub async fn checklist(
     let (platform, cached) = match facts.connection.clone() {
         Some(connection) => {
             let content_needed = automod::runs_in_daemon(&facts.sections);
-            let ask = platform::ask(
-                &cx.store,
-                &cx.platforms,
-                server,
-                connection,
-                content_needed,
-            );
+            let ask = platform::ask(&cx.store, &cx.platforms, server, connection, content_needed);
             let (answer, cached) = cx
                 .facts
                 .get(cx.clock.now_unix(), &server.id, &facts.basis, refresh, ask)

@@ -36,8 +36,8 @@ use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
 use crate::activity::voice;
 use crate::events::decode::discord::{decode, dispatch_of};
 use crate::platform::Gateway;
-use crate::platform::receive::ApplicationFlags;
 use crate::platform::discord::Discord;
+use crate::platform::receive::ApplicationFlags;
 use crate::store::receivers;
 
 /// How often the session records that it is listening (the bound on voice
@@ -260,11 +260,18 @@ mod tests {
             (Some(ApplicationFlags::empty()), false),
             (Some(ApplicationFlags::GATEWAY_GUILD_MEMBERS), false),
             (Some(ApplicationFlags::GATEWAY_MESSAGE_CONTENT), true),
-            (Some(ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED), true),
+            (
+                Some(ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED),
+                true,
+            ),
         ];
         for (flags, asked) in cases {
             let intents = intents(flags);
-            assert_eq!(intents.contains(Intents::MESSAGE_CONTENT), asked, "{flags:?}");
+            assert_eq!(
+                intents.contains(Intents::MESSAGE_CONTENT),
+                asked,
+                "{flags:?}"
+            );
             assert!(intents.contains(Intents::GUILD_MESSAGES | Intents::GUILD_MEMBERS));
         }
     }

@@ -172,7 +172,14 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
         exemptions.clone().and_then(|ex| {
             keyword_rule(words.threshold, &words.words).map(|metadata| {
                 metadata.map(|metadata| {
-                    wanted(FilterName::BlockedWords, AutoModerationTriggerType::Keyword, metadata, words.action, &ex, cx)
+                    wanted(
+                        FilterName::BlockedWords,
+                        AutoModerationTriggerType::Keyword,
+                        metadata,
+                        words.action,
+                        &ex,
+                        cx,
+                    )
                 })
             })
         }),
@@ -184,7 +191,14 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
         invites.enabled,
         exemptions.clone().and_then(|ex| {
             invite_rule(invites.threshold, cx.own_invites).map(|metadata| {
-                Some(wanted(FilterName::InviteLinks, AutoModerationTriggerType::Keyword, metadata, invites.action, &ex, cx))
+                Some(wanted(
+                    FilterName::InviteLinks,
+                    AutoModerationTriggerType::Keyword,
+                    metadata,
+                    invites.action,
+                    &ex,
+                    cx,
+                ))
             })
         }),
     );

@@ -28,7 +28,7 @@ use twilight_model::id::marker::UserMarker;
 
 use super::{Context, Placement, Plan, Step, diff, plan};
 use crate::clock::Clock;
-use crate::coordination::{WorkClaims, Work};
+use crate::coordination::{Work, WorkClaims};
 use crate::platform::{self, Bot, NativeRules, PlatformClients, PlatformError, ReadHierarchy};
 use crate::store::native_rules::{self, LastSync};
 use crate::store::{Store, StoreError, connections, servers};
@@ -143,59 +143,67 @@ pub async fn reconcile<B: NativeRules + ?Sized>(
         set(filter, Placement::Native { rule_id: Some(id) });
     }
     for step in steps {
-        match step {
-            Step::Delete { id, name } => match rules.delete_rule(&id, Some(REASON)).await {
-                // Deleted meanwhile: what was wanted.
-                Ok(()) | Err(PlatformError::NotFound(_)) => {
-                    if unchanged_config {
-                        repaired.push(format!("deleted the extra rule `{name}` ({id})"));
+        let (done, repair, failure, wanted) = match step {
+            Step::Delete { id, name } => {
+                match rules.delete_rule(&id, Some(REASON)).await {
+                    // Deleted meanwhile: what was wanted.
+                    Ok(()) | Err(PlatformError::NotFound(_)) => {
+                        if unchanged_config {
+                            repaired.push(format!("deleted the extra rule `{name}` ({id})"));
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, rule = %id, "cannot delete a modctl AutoMod rule no longer wanted")
                     }
                 }
-                Err(error) => tracing::warn!(%error, rule = %id, "cannot delete a modctl AutoMod rule no longer wanted"),
-            },
+                continue;
+            }
             Step::Modify { id, wanted } => {
                 let done = match rules.modify_rule(&id, &wanted.spec, Some(REASON)).await {
                     // Deleted meanwhile: made again.
-                    Err(PlatformError::NotFound(_)) => rules.create_rule(&wanted.spec, Some(REASON)).await,
+                    Err(PlatformError::NotFound(_)) => {
+                        rules.create_rule(&wanted.spec, Some(REASON)).await
+                    }
                     other => other,
                 };
-                match done {
-                    Ok(rule) => {
-                        if unchanged_config {
-                            repaired.push(format!(
-                                "`{}` ({id}) was changed in Discord: put back as the config says",
-                                wanted.spec.name
-                            ));
-                        }
-                        set(wanted.filter, Placement::Native { rule_id: Some(rule.id.to_string()) });
-                    }
-                    Err(error) => set(
-                        wanted.filter,
-                        Placement::Failed {
-                            why: format!("cannot change the rule `{}` ({id}): {error}", wanted.spec.name),
-                            fix: fix_for(&error, plan),
-                        },
-                    ),
-                }
+                let name = &wanted.spec.name;
+                (
+                    done,
+                    format!("`{name}` ({id}) was changed in Discord: put back as the config says"),
+                    format!("cannot change the rule `{name}` ({id})"),
+                    wanted,
+                )
             }
-            Step::Create(wanted) => match rules.create_rule(&wanted.spec, Some(REASON)).await {
-                Ok(rule) => {
-                    if unchanged_config {
-                        repaired.push(format!(
-                            "`{}` was missing from Discord (deleted by hand?): created again as {}",
-                            wanted.spec.name, rule.id
-                        ));
-                    }
-                    set(wanted.filter, Placement::Native { rule_id: Some(rule.id.to_string()) });
+            Step::Create(wanted) => {
+                let done = rules.create_rule(&wanted.spec, Some(REASON)).await;
+                let name = &wanted.spec.name;
+                (
+                    done,
+                    format!("`{name}` was missing from Discord (deleted by hand?): created again"),
+                    format!("cannot create the rule `{name}`"),
+                    wanted,
+                )
+            }
+        };
+        match done {
+            Ok(rule) => {
+                if unchanged_config {
+                    repaired.push(format!("{repair} (rule id {})", rule.id));
                 }
-                Err(error) => set(
+                set(
                     wanted.filter,
-                    Placement::Failed {
-                        why: format!("cannot create the rule `{}`: {error}", wanted.spec.name),
-                        fix: fix_for(&error, plan),
+                    Placement::Native {
+                        rule_id: Some(rule.id.to_string()),
                     },
-                ),
-            },
+                );
+            }
+            Err(error) => set(
+                wanted.filter,
+                Placement::Failed {
+                    why: format!("{failure}: {error}"),
+                    fix: fix_for(&error, plan),
+                },
+            ),
         }
     }
     report(placements, repaired)

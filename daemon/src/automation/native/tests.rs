@@ -34,20 +34,40 @@ fn native() -> Placement {
     Placement::Native { rule_id: None }
 }
 
+/// A name, a section, and where its enabled filters should run.
+type PlacementCase = (&'static str, Automod, Vec<(FilterName, Placement)>);
+
+/// A name, the rules wanted, the guild's rules, the steps expected, and
+/// how many wanted rules are already as wanted.
+type DiffCase = (
+    &'static str,
+    Vec<Wanted>,
+    Vec<AutoModerationRule>,
+    Vec<&'static str>,
+    usize,
+);
+
 /// Where each enabled filter goes, by config: the limits of
 /// discord-docs/auto-moderation.mdx decide.
 #[test]
 fn filters_are_placed_where_discord_can_carry_them() {
     let long = "x".repeat(61);
     let many_roles: Vec<String> = (1..=21).map(|n| n.to_string()).collect();
-    let cases: Vec<(&str, Automod, Vec<(FilterName, Placement)>)> = vec![
+    let cases: Vec<PlacementCase> = vec![
         ("nothing enabled", Automod::default(), vec![]),
-        ("words", words(&["spam", "scam*"]), vec![(FilterName::BlockedWords, native())]),
+        (
+            "words",
+            words(&["spam", "scam*"]),
+            vec![(FilterName::BlockedWords, native())],
+        ),
         ("an empty list has nothing to run", words(&[" * "]), vec![]),
         (
             "a word over 60 characters",
             words(&["ok", &long]),
-            vec![(FilterName::BlockedWords, daemon("longer than the 60 characters"))],
+            vec![(
+                FilterName::BlockedWords,
+                daemon("longer than the 60 characters"),
+            )],
         ),
         (
             "a threshold of two words",
@@ -113,18 +133,30 @@ fn filters_are_placed_where_discord_can_carry_them() {
     ];
     for (name, section, expected) in cases {
         let plan = plan(&section, cx());
-        assert_eq!(plan.placements.len(), expected.len(), "{name}: {:?}", plan.placements);
+        assert_eq!(
+            plan.placements.len(),
+            expected.len(),
+            "{name}: {:?}",
+            plan.placements
+        );
         for ((filter, got), (want_filter, want)) in plan.placements.iter().zip(&expected) {
             assert_eq!(filter, want_filter, "{name}");
             match (got, want) {
                 (Placement::Daemon { why }, Placement::Daemon { why: part }) => {
-                    assert!(why.contains(part.as_str()), "{name}: {why:?} lacks {part:?}");
+                    assert!(
+                        why.contains(part.as_str()),
+                        "{name}: {why:?} lacks {part:?}"
+                    );
                 }
                 (got, want) => assert_eq!(got, want, "{name}"),
             }
         }
         let natives = expected.iter().filter(|(_, p)| *p == native()).count();
-        assert_eq!(plan.rules.len(), natives, "{name}: one rule per native filter");
+        assert_eq!(
+            plan.rules.len(),
+            natives,
+            "{name}: one rule per native filter"
+        );
     }
 }
 
@@ -154,7 +186,10 @@ fn rules_carry_the_filters_settings() {
     let spec = serde_json::to_value(&words.spec).unwrap();
     assert_eq!(spec["name"], "modctl: blocked words");
     assert_eq!(spec["trigger_type"], 1);
-    assert_eq!(spec["trigger_metadata"]["keyword_filter"], json!(["scam*", "spam"]));
+    assert_eq!(
+        spec["trigger_metadata"]["keyword_filter"],
+        json!(["scam*", "spam"])
+    );
     assert_eq!(spec["exempt_roles"], json!(["20", "30"]));
     assert_eq!(spec["exempt_channels"], json!(["7"]));
     assert_eq!(spec["actions"], json!([{"type": 1}]));
@@ -162,7 +197,13 @@ fn rules_carry_the_filters_settings() {
 
     let spec = serde_json::to_value(&invites.spec).unwrap();
     assert_eq!(spec["name"], "modctl: invite links");
-    assert_eq!(spec["trigger_metadata"]["regex_patterns"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        spec["trigger_metadata"]["regex_patterns"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
     assert_eq!(
         spec["trigger_metadata"]["allow_list"],
         json!(["*discord.com/invite/ours", "*discord.gg/ours"])
@@ -199,7 +240,12 @@ fn invite_patterns_match_the_invite_forms() {
     ] {
         assert!(caught(text), "{text}");
     }
-    for text in ["evildiscord.gg/abc", "t.me/channel", "discord.com/channels/1", "hello"] {
+    for text in [
+        "evildiscord.gg/abc",
+        "t.me/channel",
+        "discord.com/channels/1",
+        "hello",
+    ] {
         assert!(!caught(text), "{text}");
     }
 }
@@ -270,10 +316,28 @@ fn the_diff_changes_only_the_daemons_rules() {
         cx(),
     )
     .rules;
-    let cases: Vec<(&str, Vec<Wanted>, Vec<AutoModerationRule>, Vec<&str>, usize)> = vec![
-        ("nothing there: create", wanted.clone(), vec![], vec!["create modctl: blocked words"], 0),
-        ("already as wanted", wanted.clone(), vec![as_discord_answers(9, spec)], vec![], 1),
-        ("changed: modify in place", wanted.clone(), vec![rule(9, BOT, &other)], vec!["modify 9"], 0),
+    let cases: Vec<DiffCase> = vec![
+        (
+            "nothing there: create",
+            wanted.clone(),
+            vec![],
+            vec!["create modctl: blocked words"],
+            0,
+        ),
+        (
+            "already as wanted",
+            wanted.clone(),
+            vec![as_discord_answers(9, spec)],
+            vec![],
+            1,
+        ),
+        (
+            "changed: modify in place",
+            wanted.clone(),
+            vec![rule(9, BOT, &other)],
+            vec!["modify 9"],
+            0,
+        ),
         (
             "another creator's modctl-named rule is not ours",
             wanted.clone(),
@@ -281,8 +345,20 @@ fn the_diff_changes_only_the_daemons_rules() {
             vec!["create modctl: blocked words"],
             0,
         ),
-        ("hand-made rules stay", vec![], vec![rule(3, BOT, &hand), rule(4, 7, &hand)], vec![], 0),
-        ("turned off: delete", vec![], vec![rule(9, BOT, spec)], vec!["delete 9"], 0),
+        (
+            "hand-made rules stay",
+            vec![],
+            vec![rule(3, BOT, &hand), rule(4, 7, &hand)],
+            vec![],
+            0,
+        ),
+        (
+            "turned off: delete",
+            vec![],
+            vec![rule(9, BOT, spec)],
+            vec!["delete 9"],
+            0,
+        ),
         (
             "a duplicate of ours goes, first",
             wanted.clone(),
@@ -321,14 +397,23 @@ impl NativeRules for Guild {
             None => Ok(self.rules.lock().unwrap().clone()),
         }
     }
-    async fn create_rule(&self, spec: &RuleSpec, _: Option<&str>) -> PlatformResult<AutoModerationRule> {
+    async fn create_rule(
+        &self,
+        spec: &RuleSpec,
+        _: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
         let mut next = self.next.lock().unwrap();
         *next += 1;
         let created = rule(100 + *next, BOT, spec);
         self.rules.lock().unwrap().push(created.clone());
         Ok(created)
     }
-    async fn modify_rule(&self, id: &str, spec: &RuleSpec, _: Option<&str>) -> PlatformResult<AutoModerationRule> {
+    async fn modify_rule(
+        &self,
+        id: &str,
+        spec: &RuleSpec,
+        _: Option<&str>,
+    ) -> PlatformResult<AutoModerationRule> {
         let mut rules = self.rules.lock().unwrap();
         let Some(slot) = rules.iter_mut().find(|r| r.id.to_string() == id) else {
             return Err(PlatformError::NotFound("Unknown rule".into()));
@@ -337,7 +422,10 @@ impl NativeRules for Guild {
         Ok(slot.clone())
     }
     async fn delete_rule(&self, id: &str, _: Option<&str>) -> PlatformResult<()> {
-        self.rules.lock().unwrap().retain(|r| r.id.to_string() != id);
+        self.rules
+            .lock()
+            .unwrap()
+            .retain(|r| r.id.to_string() != id);
         Ok(())
     }
 }
@@ -362,7 +450,11 @@ async fn reconcile_follows_the_config_and_repairs_drift() {
 
     let second = plan(&words(&["a", "b"]), cx());
     let report = reconcile(&guild, bot, &second, false).await;
-    assert_eq!(rule_id(&report, FilterName::BlockedWords), Some(id.clone()), "in place");
+    assert_eq!(
+        rule_id(&report, FilterName::BlockedWords),
+        Some(id.clone()),
+        "in place"
+    );
     assert_eq!(guild.rules.lock().unwrap().len(), 1);
 
     // Nothing to do: no request but the list, nothing repaired.
@@ -385,7 +477,9 @@ async fn reconcile_follows_the_config_and_repairs_drift() {
     assert!(guild.rules.lock().unwrap().is_empty());
 
     let refusing = Guild {
-        refuse: Some(PlatformError::Forbidden("Missing Permissions, code 50013".into())),
+        refuse: Some(PlatformError::Forbidden(
+            "Missing Permissions, code 50013".into(),
+        )),
         ..Guild::default()
     };
     let report = reconcile(&refusing, bot, &second, false).await;
@@ -416,12 +510,37 @@ fn syncs_are_due_on_change_failure_and_drift() {
     let cases = [
         ("never synced, nothing wanted", None, &without, false),
         ("never synced, rules wanted", None, &with, true),
-        ("same plan, just checked", Some(last(&print, false, 1000)), &with, false),
+        (
+            "same plan, just checked",
+            Some(last(&print, false, 1000)),
+            &with,
+            false,
+        ),
         ("another plan", Some(last("x", false, 1000)), &with, true),
-        ("turned off", Some(last(&print, false, 1000)), &without, true),
-        ("failed a moment ago", Some(last(&print, true, 1000 + 1 - retry)), &with, false),
-        ("failed a while ago", Some(last(&print, true, 1000 - retry)), &with, true),
-        ("drift check due", Some(last(&print, false, 1000 - drift)), &with, true),
+        (
+            "turned off",
+            Some(last(&print, false, 1000)),
+            &without,
+            true,
+        ),
+        (
+            "failed a moment ago",
+            Some(last(&print, true, 1000 + 1 - retry)),
+            &with,
+            false,
+        ),
+        (
+            "failed a while ago",
+            Some(last(&print, true, 1000 - retry)),
+            &with,
+            true,
+        ),
+        (
+            "drift check due",
+            Some(last(&print, false, 1000 - drift)),
+            &with,
+            true,
+        ),
     ];
     for (name, last, plan, due) in cases {
         let print = sync::fingerprint(plan);
