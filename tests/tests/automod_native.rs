@@ -406,3 +406,35 @@ async fn slack_and_telegram_say_whether_caught_messages_can_be_deleted() {
         "{caps:?}"
     );
 }
+
+/// The simulator keeps native rules like Discord: a simulated Discord
+/// server (the demo's) gets them too.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_simulated_discord_server_gets_the_rules() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    let client = daemon.client(&fixture.alpha_rw);
+    client
+        .replace_section(ALPHA_DISCORD, &automod(&["spam"]), None)
+        .await
+        .expect("config");
+    until_status(daemon, &client, "automod_blocked_words", ItemStatus::Done);
+    let rules: Vec<String> = daemon.sql(|c| {
+        let mut rows = c.prepare("SELECT rule FROM sim_automod_rules ORDER BY rule_id")?;
+        rows.query_map([], |r| r.get(0))?.collect()
+    });
+    let names: Vec<Value> = rules
+        .iter()
+        .map(|r| serde_json::from_str::<Value>(r).unwrap()["name"].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            json!("modctl: blocked words"),
+            json!("modctl: mention spam")
+        ]
+    );
+    let caps = item(&client, ALPHA_DISCORD, "automod_caps").await;
+    assert_eq!(caps.status, ItemStatus::Done, "{caps:?}");
+}

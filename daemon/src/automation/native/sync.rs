@@ -278,24 +278,17 @@ pub async fn sync_due(cx: &Syncer) -> Result<usize, StoreError> {
         if !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
             continue;
         }
-        if sync_one(cx, &server_id, false).await? {
+        if sync_one(cx, &server_id).await? {
             synced += 1;
         }
     }
     Ok(synced)
 }
 
-/// Syncs `server_id` now whatever its last sync; `false` when another
-/// sync holds it.
-pub async fn sync_now(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
-    sync_one(cx, server_id, true).await
-}
-
-/// Syncs `server_id` under its claim, if it is still due then (`force`:
-/// whatever its last sync): what was read before the claim may be another
-/// tick's stale view, so the config and the last sync are read again under
-/// it.
-async fn sync_one(cx: &Syncer, server_id: &str, force: bool) -> Result<bool, StoreError> {
+/// Syncs `server_id` under its claim, if it is still due then: what was
+/// read before the claim may be another tick's stale view, so the config
+/// and the last sync are read again under it.
+async fn sync_one(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
     let work = Work::NativeRules {
         server_id: server_id.to_owned(),
     };
@@ -323,7 +316,7 @@ async fn sync_one(cx: &Syncer, server_id: &str, force: bool) -> Result<bool, Sto
     }
     let plan = plan_now(cx, server_id).await?;
     let print = fingerprint(&plan);
-    if !force && !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
+    if !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
         return Ok(false);
     }
     let unchanged_config = last
