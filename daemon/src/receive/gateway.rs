@@ -116,7 +116,11 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     close_left_open(context, known.iter().cloned()).await?;
     alive(context).await;
 
-    let flags = match discord.application_flags().await {
+    let flags = tokio::select! {
+        flags = discord.application_flags() => flags,
+        _ = stop.changed() => return Ok(()),
+    };
+    let flags = match flags {
         Ok(flags) => Some(flags),
         Err(error) => {
             tracing::warn!(%error, "cannot read the application's flags: the session does not ask for message content");
