@@ -172,6 +172,9 @@ pub struct AppState {
     pub log_events: Arc<automation::logs::LogEvents>,
     /// The pace of the log channels' posts (see [`logs::deliver`]).
     pub log_pace: logs::deliver::Pace,
+    /// Wakes the native AutoMod sync worker at once (a config change was
+    /// committed; see [`automation::native::sync`]).
+    pub native_rules_wake: Arc<Notify>,
 }
 
 impl AppState {
@@ -216,6 +219,7 @@ impl AppState {
             live_config,
             log_events,
             log_pace: logs::deliver::Pace::default(),
+            native_rules_wake: Arc::new(Notify::new()),
         }
     }
 
@@ -382,6 +386,17 @@ impl AppState {
             clock: self.clock.clone(),
             platforms: self.platforms.clone(),
             members: self.coordination.members.clone(),
+            claims: self.coordination.work.clone(),
+        }
+    }
+
+    /// What the native AutoMod sync uses
+    /// ([`automation::native::sync::sync_due`]).
+    pub fn native_rules(&self) -> automation::native::sync::Syncer {
+        automation::native::sync::Syncer {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
             claims: self.coordination.work.clone(),
         }
     }

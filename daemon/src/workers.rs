@@ -59,6 +59,12 @@
 //!   about a second plus the platform's pace. Stopping the workers drops
 //!   the runs; what they had not posted stays in the outbox for the next
 //!   start.
+//! - **native rules** ([`crate::automation::native::sync`]): keeps each
+//!   Discord server's `modctl: ` AutoMod rules in step with its `automod`
+//!   config: at start-up, whenever a config change is committed
+//!   ([`AppState::native_rules_wake`]), and every 30 s for what changed by
+//!   other paths, failed, or is due a drift check; a claim per server
+//!   ([`crate::coordination::Work::NativeRules`]).
 //!
 //! What each worker claims is in [`crate::coordination`];
 //! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
@@ -96,6 +102,9 @@ pub struct Intervals {
     pub activity_retention: Duration,
     /// The activity receivers are matched to the stored connections.
     pub receivers: Duration,
+    /// Discord servers are checked for native AutoMod rules to sync (a
+    /// committed config change also wakes it).
+    pub native_rules: Duration,
 }
 
 impl Default for Intervals {
@@ -112,6 +121,7 @@ impl Default for Intervals {
             // Old rows go a day at a time: small deletions, often.
             activity_retention: Duration::from_secs(300),
             receivers: Duration::from_secs(60),
+            native_rules: Duration::from_secs(30),
         }
     }
 }
@@ -137,6 +147,8 @@ pub struct Ticked {
     pub activity_flushed: usize,
     /// Activity rows older than the retention window deleted.
     pub activity_pruned: usize,
+    /// Discord servers whose native AutoMod rules were synced.
+    pub native_rules_synced: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -152,7 +164,15 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
             .await?,
         activity_pruned: retention(state).await?,
+        native_rules_synced: native_rules(state).await?,
     })
+}
+
+/// The native AutoMod sync's tick ([`crate::automation::native::sync::sync_due`]):
+/// the Discord servers whose config asks for other rules than last synced,
+/// whose last sync failed, or whose rules are due a drift check.
+pub async fn native_rules(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::automation::native::sync::sync_due(&state.native_rules()).await?)
 }
 
 /// The scheduled snapshots' tick: captures what is due
@@ -303,7 +323,22 @@ impl Workers {
                 state.clone(),
                 |state| async move { retention(&state).await },
             ),
-            restorer(intervals.restore, stopped.clone(), state.clone()),
+            woken(
+                "restore",
+                intervals.restore,
+                state.restore_wake.clone(),
+                stopped.clone(),
+                state.clone(),
+                |state| async move { restore(&state).await },
+            ),
+            woken(
+                "native rules",
+                intervals.native_rules,
+                state.native_rules_wake.clone(),
+                stopped.clone(),
+                state.clone(),
+                |state| async move { native_rules(&state).await },
+            ),
         ];
         if state.receivers.autostart() {
             loops.push(every(
@@ -336,27 +371,36 @@ impl Workers {
     }
 }
 
-/// The restore worker's loop: runs jobs now, then whenever a job is
-/// accepted or `interval` passes. On `stop` the job under way is dropped
-/// where it is (its record says what it did) and resumed at the next start.
-fn restorer(
+/// A loop that ticks now, then whenever `wake` is notified or `interval`
+/// passes: the restore worker (woken when a job is accepted; on `stop` the
+/// job under way is dropped where it is, its record says what it did, and
+/// the next start resumes it) and the native AutoMod sync (woken when a
+/// config change is committed).
+fn woken<F, Fut>(
+    name: &'static str,
     interval: Duration,
+    wake: std::sync::Arc<tokio::sync::Notify>,
     mut stop: watch::Receiver<bool>,
     state: AppState,
-) -> JoinHandle<()> {
+    tick: F,
+) -> JoinHandle<()>
+where
+    F: Fn(AppState) -> Fut + Send + 'static,
+    Fut: Future<Output = ModerationResult<usize>> + Send,
+{
     tokio::spawn(async move {
         loop {
             tokio::select! {
-                result = restore(&state) => match result {
+                result = tick(state.clone()) => match result {
                     Ok(0) => {}
-                    Ok(done) => tracing::debug!(worker = "restore", done, "worker tick"),
-                    Err(e) => tracing::error!(worker = "restore", error = %e, "worker tick failed"),
+                    Ok(done) => tracing::debug!(worker = name, done, "worker tick"),
+                    Err(e) => tracing::error!(worker = name, error = %e, "worker tick failed"),
                 },
                 _ = stop.changed() => return,
             }
             tokio::select! {
                 _ = tokio::time::sleep(interval) => {}
-                _ = state.restore_wake.notified() => {}
+                _ = wake.notified() => {}
                 _ = stop.changed() => return,
             }
         }

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use modctl_e2e::fakes::FakeSlack;
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
-use modctl_e2e::fakes::discord::{FakeDiscord, TOKEN};
+use modctl_e2e::fakes::discord::{
+    DEFAULT_APPLICATION_FLAGS, FakeDiscord, GATEWAY_MESSAGE_CONTENT, TOKEN,
+};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, Fixture, NETWORK_DEADLINE, TestDaemon, eventually};
 use modctld::events::{Event, EventKind};
 use modctld::platform::slack::events::sign;
@@ -52,6 +54,11 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
     let fixture = Fixture::seed(daemon);
     let discord = FakeDiscord::start(ALPHA_DISCORD);
     discord.set_gateway_url(&gateway.url());
+    // The application has the message-content intent, so the session asks
+    // for it (`receive::gateway`) and the messages come with their text.
+    let flags = DEFAULT_APPLICATION_FLAGS | GATEWAY_MESSAGE_CONTENT;
+    discord.set_application_flags(flags);
+    gateway.set_application_flags(flags);
     let daemon = &fixture.daemon;
     daemon.connect_live(ALPHA_DISCORD, TOKEN, &discord.uri());
     assert_eq!(daemon.start_receivers(), 1);

@@ -137,6 +137,9 @@ pub async fn replace_section(
             Ok(applied.config)
         })
         .await?;
+    // Committed: the native AutoMod sync follows it now, not at its next
+    // tick (it compares what the config asks with what it last synced).
+    state.native_rules_wake.notify_one();
     Ok(with_etag(
         stored.revision,
         Json(server_config(&server, stored)),
@@ -251,6 +254,9 @@ pub async fn import(
             })
         })
         .await?;
+    if !report.dry_run {
+        state.native_rules_wake.notify_one();
+    }
     Ok(Json(report))
 }
 
@@ -327,6 +333,9 @@ pub async fn clone(
             })
         })
         .await?;
+    if !report.dry_run {
+        state.native_rules_wake.notify_one();
+    }
     Ok(Json(report))
 }
 

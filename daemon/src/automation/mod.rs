@@ -13,3 +13,4 @@
 pub mod automod;
 pub mod live;
 pub mod logs;
+pub mod native;

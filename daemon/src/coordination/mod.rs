@@ -104,6 +104,12 @@ pub enum Work {
         /// The channel.
         channel_id: String,
     },
+    /// Syncing a Discord server's native AutoMod rules with its config
+    /// (`crate::automation::native::sync`).
+    NativeRules {
+        /// The server.
+        server_id: String,
+    },
 }
 
 /// Ownership of platform sessions: the receivers ask before a session

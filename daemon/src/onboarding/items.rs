@@ -109,6 +109,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
             inputs.store.log_waiting,
         ),
     ]);
+    items.extend(super::automod::items(inputs));
     items.extend(events_dropped(inputs.events_dropped));
     items
 }

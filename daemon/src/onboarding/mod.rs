@@ -10,6 +10,7 @@
 //! a `warning` on the items that needed it, never an error of the endpoint.
 //! The items themselves are pure functions of those facts ([`items`]).
 
+mod automod;
 mod discord;
 mod items;
 pub mod platform;
@@ -26,7 +27,7 @@ use crate::platform::PlatformClients;
 use crate::store::connections::{self, Connection};
 use crate::store::keys::{self, KeyRecord};
 use crate::store::{
-    Store, StoreError, Tx, activity, config, restore, snapshots, timestamp, webhooks,
+    Store, StoreError, Tx, activity, config, native_rules, restore, snapshots, timestamp, webhooks,
 };
 
 pub use platform::FactsCache;
@@ -73,6 +74,8 @@ pub struct StoreFacts {
     /// What the cached platform answer was asked under (see
     /// [`platform::Basis`]).
     pub basis: platform::Basis,
+    /// Discord: the last sync of its native AutoMod rules, if any.
+    pub native_rules: Option<native_rules::LastSync>,
 }
 
 fn read_facts(
@@ -87,6 +90,7 @@ fn read_facts(
     let last_delivery = webhooks::last_delivery(tx, server)?;
     let last_activity_at = activity::last_event(tx, server)?.map(|(_, received)| received);
     let latest_restore = restore::latest_job(tx, server)?;
+    let native_rules = native_rules::last(tx, server)?;
     let basis = platform::Basis {
         config_revision: stored.revision,
         latest_snapshot_at,
@@ -95,6 +99,7 @@ fn read_facts(
     Ok(StoreFacts {
         log_failures: crate::store::logs::failures(tx, server)?,
         log_waiting: crate::store::logs::waiting_count(tx, server)?,
+        native_rules,
         last_activity_at,
         basis,
         connection: connections::get(tx, secrets, server)?,
@@ -124,7 +129,8 @@ pub async fn checklist(
     let now = cx.clock.now_unix();
     let (platform, cached) = match facts.connection.clone() {
         Some(connection) => {
-            let ask = platform::ask(&cx.store, &cx.platforms, server, connection);
+            let content_needed = automod::runs_in_daemon(&facts.sections);
+            let ask = platform::ask(&cx.store, &cx.platforms, server, connection, content_needed);
             let (answer, cached) = cx
                 .facts
                 .get(cx.clock.now_unix(), &server.id, &facts.basis, refresh, ask)

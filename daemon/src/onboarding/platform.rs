@@ -19,6 +19,8 @@ use std::time::Duration;
 use modctl_types::Server;
 use modctl_types::snapshot::StructureContent;
 
+use crate::platform::Gateway;
+use crate::platform::discord::Discord;
 use crate::platform::telegram::{BotMembership, Telegram};
 use crate::platform::{self, Bot, Hierarchy, PlatformClients, PlatformError};
 use crate::store::Store;
@@ -66,6 +68,10 @@ pub struct Answer {
     /// Telegram on its API only: the group's kind and the bot's rights in
     /// it, or why they could not be read.
     pub telegram: Option<Result<BotMembership, PlatformError>>,
+    /// Discord on its API only, and only when an enabled automod filter
+    /// runs in the daemon: whether the application's flags grant the
+    /// message-content intent, or why they could not be read.
+    pub message_content: Option<Result<bool, PlatformError>>,
 }
 
 /// The cached answers, per server; cheap to clone.
@@ -117,13 +123,29 @@ impl FactsCache {
     }
 }
 
-/// Asks `server`'s platform, over `connection`, what the checklist needs.
+/// Asks `server`'s platform, over `connection`, what the checklist needs;
+/// `content_needed` says an automod filter runs in the daemon, so whether
+/// Discord delivers message content matters.
 pub async fn ask(
     store: &Store,
     platforms: &PlatformClients,
     server: &Server,
     connection: Connection,
+    content_needed: bool,
 ) -> Result<Answer, PlatformError> {
+    let discord = match (&connection.mode, server.platform) {
+        (ConnectionMode::Live { token, api_base }, modctl_types::Platform::Discord)
+            if content_needed =>
+        {
+            Some(Discord::new(
+                platforms.clone(),
+                api_base.clone(),
+                token.clone(),
+                &server.id,
+            ))
+        }
+        _ => None,
+    };
     let telegram = match (&connection.mode, server.platform) {
         (ConnectionMode::Live { token, api_base }, modctl_types::Platform::Telegram) => {
             Some(Telegram::new(
@@ -148,11 +170,21 @@ pub async fn ask(
         Some(telegram) => Some(telegram.bot_membership().await),
         None => None,
     };
+    let message_content = match discord {
+        Some(discord) => Some(
+            discord
+                .application_flags()
+                .await
+                .map(crate::receive::gateway::content_granted),
+        ),
+        None => None,
+    };
     Ok(Answer {
         structure,
         hierarchy,
         joined_channels,
         telegram,
+        message_content,
     })
 }
 

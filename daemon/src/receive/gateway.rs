@@ -14,8 +14,15 @@
 //!
 //! Intents: GUILDS (`GUILD_CREATE` with who is in voice), GUILD_MEMBERS
 //! (joins and leaves; privileged, enable it for the bot), GUILD_MESSAGES
-//! (message events, without their content: MESSAGE_CONTENT is not asked
-//! for) and GUILD_VOICE_STATES.
+//! (message events), GUILD_VOICE_STATES, and MESSAGE_CONTENT only when the
+//! application's flags grant it (`GET /applications/@me`:
+//! GATEWAY_MESSAGE_CONTENT or _LIMITED): a session asking for a privileged
+//! intent it lacks is closed by Discord with 4014 "Disallowed intent(s)"
+//! (discord-docs/gateway.mdx, "Privileged Intents"), while without it the
+//! messages come with empty content and the filters that read text (caps,
+//! duplicates, links) cannot run in the daemon; native AutoMod needs none.
+//! The flags are read at each session start, so granting the intent takes
+//! effect at the next reconnect.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -30,15 +37,35 @@ use crate::activity::voice;
 use crate::events::decode::discord::{decode, dispatch_of};
 use crate::platform::Gateway;
 use crate::platform::discord::Discord;
+use crate::platform::receive::ApplicationFlags;
 use crate::store::receivers;
 
 /// How often the session records that it is listening (the bound on voice
 /// time lost to a crash).
 pub const ALIVE_EVERY: Duration = Duration::from_secs(60);
 
-/// The intents the session identifies with.
-pub fn intents() -> Intents {
-    Intents::GUILDS | Intents::GUILD_MEMBERS | Intents::GUILD_MESSAGES | Intents::GUILD_VOICE_STATES
+/// The intents the session identifies with, given the application's
+/// `flags` (`None`: they could not be read, so the privileged content
+/// intent is not risked).
+pub fn intents(flags: Option<ApplicationFlags>) -> Intents {
+    let base = Intents::GUILDS
+        | Intents::GUILD_MEMBERS
+        | Intents::GUILD_MESSAGES
+        | Intents::GUILD_VOICE_STATES;
+    if flags.is_some_and(content_granted) {
+        base | Intents::MESSAGE_CONTENT
+    } else {
+        base
+    }
+}
+
+/// Whether `flags` grant the message-content intent (the full flag, or the
+/// one an application below 100 guilds gets).
+pub fn content_granted(flags: ApplicationFlags) -> bool {
+    flags.intersects(
+        ApplicationFlags::GATEWAY_MESSAGE_CONTENT
+            | ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED,
+    )
 }
 
 /// Runs the session until `stop` turns true, starting it again after a
@@ -89,7 +116,18 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     close_left_open(context, known.iter().cloned()).await?;
     alive(context).await;
 
-    let config = ConfigBuilder::new(context.token.clone(), intents())
+    let flags = tokio::select! {
+        flags = discord.application_flags() => flags,
+        _ = stop.changed() => return Ok(()),
+    };
+    let flags = match flags {
+        Ok(flags) => Some(flags),
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the application's flags: the session does not ask for message content");
+            None
+        }
+    };
+    let config = ConfigBuilder::new(context.token.clone(), intents(flags))
         .proxy_url(gateway.url.trim_end_matches('/').to_owned())
         .build();
     let total = gateway.shards.max(1);
@@ -210,6 +248,35 @@ fn handle(context: &SessionContext, json: &str) {
         }
         Err(error) => {
             tracing::warn!(event = name, %error, "a Discord event the daemon cannot read; skipped");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MESSAGE_CONTENT is asked for only when a flag grants it.
+    #[test]
+    fn message_content_is_asked_only_when_granted() {
+        let cases = [
+            (None, false),
+            (Some(ApplicationFlags::empty()), false),
+            (Some(ApplicationFlags::GATEWAY_GUILD_MEMBERS), false),
+            (Some(ApplicationFlags::GATEWAY_MESSAGE_CONTENT), true),
+            (
+                Some(ApplicationFlags::GATEWAY_MESSAGE_CONTENT_LIMITED),
+                true,
+            ),
+        ];
+        for (flags, asked) in cases {
+            let intents = intents(flags);
+            assert_eq!(
+                intents.contains(Intents::MESSAGE_CONTENT),
+                asked,
+                "{flags:?}"
+            );
+            assert!(intents.contains(Intents::GUILD_MESSAGES | Intents::GUILD_MEMBERS));
         }
     }
 }

@@ -66,6 +66,7 @@ pub mod integrity;
 pub mod jails;
 pub mod keys;
 pub mod logs;
+pub mod native_rules;
 pub mod ranking;
 mod readers;
 pub mod receivers;
