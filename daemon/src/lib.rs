@@ -165,6 +165,9 @@ pub struct AppState {
     /// Each server's config in memory, for what acts on every event (see
     /// [`automation::live`]).
     pub live_config: automation::live::LiveConfig,
+    /// Automod's event consumer, bound to the daemon's parts when it starts
+    /// serving (see [`automation::automod::act`]).
+    pub automod_acting: automation::automod::act::Slot,
 }
 
 impl AppState {
@@ -173,10 +176,14 @@ impl AppState {
     pub fn new(store: Store) -> Self {
         let activity = activity::Ingestor::default();
         let live_config = automation::live::LiveConfig::new(store.clone(), Clock::system());
-        let events = events::Fanout::new(vec![Arc::new(activity::events::ActivityCounter::new(
-            activity.clone(),
-            store.clone(),
-        ))]);
+        let automod_acting = automation::automod::act::Slot::default();
+        let events = events::Fanout::new(vec![
+            Arc::new(activity::events::ActivityCounter::new(
+                activity.clone(),
+                store.clone(),
+            )),
+            Arc::new(automod_acting.clone()),
+        ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
@@ -202,6 +209,7 @@ impl AppState {
             events,
             automod: Arc::default(),
             live_config,
+            automod_acting,
         }
     }
 
@@ -315,6 +323,15 @@ impl AppState {
         }
     }
 
+    /// What automod's acting on events uses ([`automation::automod::act`]).
+    pub fn automod_acting(&self) -> automation::automod::act::Acting {
+        automation::automod::act::Acting::new(
+            self.live_config.clone(),
+            self.automod.clone(),
+            self.moderation(),
+        )
+    }
+
     /// What restores use ([`restore::job`], [`restore::run`]).
     pub fn restore(&self) -> restore::Context {
         restore::Context {
@@ -405,6 +422,7 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    state.automod_acting.bind(state.automod_acting());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

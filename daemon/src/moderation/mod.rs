@@ -97,6 +97,9 @@ pub struct ActionCall {
     pub body: ActionRequest,
     /// The `Idempotency-Key` header, checked.
     pub idempotency_key: Option<String>,
+    /// Where the case comes from: `api`, or `automod` for a filter's action
+    /// (which takes this same path, with an idempotency key of its own).
+    pub source: CaseSource,
 }
 
 /// Performs an action (see the module docs) and answers with its settled case.
@@ -155,6 +158,7 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
         idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
         action: call.action,
         body: call.body,
+        source: call.source,
         sections: sections.clone(),
         now: cx.clock.now_unix(),
     };
@@ -219,6 +223,7 @@ struct Begin {
     idempotency: Option<(String, String)>,
     action: Action,
     body: ActionRequest,
+    source: CaseSource,
     sections: Sections,
     now: i64,
 }
@@ -301,7 +306,7 @@ impl Begin {
                 platform: self.server.platform,
                 input,
                 actor: &self.actor,
-                source: CaseSource::Api,
+                source: self.source,
                 linked_case_id: None,
                 now: self.now,
             },

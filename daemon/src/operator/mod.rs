@@ -322,6 +322,12 @@ enum ServerCommand {
         /// instead of getUpdates long polling [default: long polling]
         #[arg(long, value_name = "URL", conflicts_with = "simulated")]
         telegram_webhook_url: Option<String>,
+        /// Slack: read an admin's user token (`xoxp-`) from this environment variable;
+        /// automod deletes members' messages with it (`chat.delete`). Stored sealed like the
+        /// bot token. Without it, a caught message stays and its author gets an ephemeral
+        /// notice
+        #[arg(long, value_name = "VAR", conflicts_with = "simulated")]
+        user_token_env: Option<String>,
     },
 }
 

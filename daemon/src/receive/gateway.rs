@@ -14,8 +14,12 @@
 //!
 //! Intents: GUILDS (`GUILD_CREATE` with who is in voice), GUILD_MEMBERS
 //! (joins and leaves; privileged, enable it for the bot), GUILD_MESSAGES
-//! (message events, without their content: MESSAGE_CONTENT is not asked
-//! for) and GUILD_VOICE_STATES.
+//! (message events), GUILD_VOICE_STATES and AUTO_MODERATION_EXECUTION
+//! (what the native AutoMod rules did, for automod's hits and cases); and
+//! MESSAGE_CONTENT, privileged, only when the application's flags say it is
+//! granted (Discord closes a session that asks for a privileged intent it
+//! lacks, 4014): without it messages come without their text, and automod's
+//! filters that need the text cannot run in the daemon.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -38,7 +42,25 @@ pub const ALIVE_EVERY: Duration = Duration::from_secs(60);
 
 /// The intents the session identifies with.
 pub fn intents() -> Intents {
-    Intents::GUILDS | Intents::GUILD_MEMBERS | Intents::GUILD_MESSAGES | Intents::GUILD_VOICE_STATES
+    Intents::GUILDS
+        | Intents::GUILD_MEMBERS
+        | Intents::GUILD_MESSAGES
+        | Intents::GUILD_VOICE_STATES
+        | Intents::AUTO_MODERATION_EXECUTION
+}
+
+/// The intents with MESSAGE_CONTENT when the application's `flags` grant it
+/// (`GATEWAY_MESSAGE_CONTENT`, or `_LIMITED` below 100 guilds).
+pub fn intents_for(flags: Option<crate::platform::receive::ApplicationFlags>) -> Intents {
+    use crate::platform::receive::ApplicationFlags as Flags;
+    let granted = flags.is_some_and(|f| {
+        f.intersects(Flags::GATEWAY_MESSAGE_CONTENT | Flags::GATEWAY_MESSAGE_CONTENT_LIMITED)
+    });
+    if granted {
+        intents() | Intents::MESSAGE_CONTENT
+    } else {
+        intents()
+    }
 }
 
 /// Runs the session until `stop` turns true, starting it again after a
@@ -89,7 +111,11 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
     close_left_open(context, known.iter().cloned()).await?;
     alive(context).await;
 
-    let config = ConfigBuilder::new(context.token.clone(), intents())
+    // A failed look-up asks for no content rather than risk a closed session.
+    let flags = crate::platform::Gateway::application_flags(&discord)
+        .await
+        .ok();
+    let config = ConfigBuilder::new(context.token.clone(), intents_for(flags))
         .proxy_url(gateway.url.trim_end_matches('/').to_owned())
         .build();
     let total = gateway.shards.max(1);
