@@ -386,3 +386,40 @@ fn telegram_deletes_with_delete_message_and_records_the_hit() {
         1
     );
 }
+
+#[test]
+fn the_simulator_speaks_through_the_event_path_and_its_message_is_deleted() {
+    use modctld::operator::demo::discord_members::BOB;
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, modctl_types::Platform::Discord);
+    automod(daemon, ALPHA_DISCORD, "warn");
+    let event = daemon
+        .block_on(modctld::operator::simulate_message::speak(
+            daemon.store(),
+            daemon.clock().now(),
+            ALPHA_DISCORD,
+            BOB,
+            "what a scam",
+            None,
+        ))
+        .expect("the simulated member speaks");
+    // Published on the daemon's runtime, as the demo's trickle does.
+    let events = daemon.state().events.clone();
+    daemon.block_on(async move { events.publish(event) });
+    let hits = settled_hits(&fixture, ALPHA_DISCORD, 1);
+    assert_eq!(
+        (hits[0].user_id.as_str(), hits[0].deleted, hits[0].outcome),
+        (BOB, Some(true), HitOutcome::Case)
+    );
+    let cases = automod_cases(&fixture, ALPHA_DISCORD);
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    // The simulated community no longer shows it.
+    let channel = hits[0].channel_id.clone().unwrap();
+    let left = daemon.block_on(
+        daemon
+            .store()
+            .read(move |tx| modctld::store::simulator::messages(tx, ALPHA_DISCORD, &channel)),
+    );
+    assert!(!left.unwrap().iter().any(|m| m.contains("scam")));
+}
