@@ -453,6 +453,10 @@ pub async fn serve(
     // activity counts buffered since the last flush is written before the
     // daemon stops (a crash loses it; a clean stop does not).
     state.events.drain(EVENTS_DRAIN).await;
+    // What the consumers started while draining (automod deleting and
+    // recording what it caught) is in-flight work like an action: waited
+    // for, and stopped where it is once the shutdown deadline has passed.
+    state.in_flight.wait().await;
     if let Err(e) = activity::flush(&state.activity, &state.store, &state.clock).await {
         tracing::error!(error = %e, "cannot write the last activity buffer");
     }

@@ -377,7 +377,7 @@ struct Work {
 /// A server's connection, as acting needs it.
 struct Connected {
     server: Server,
-    bot: Option<Bot>,
+    bot: Bot,
     /// Slack: an admin user token was given, so members' messages can be
     /// deleted.
     may_delete: bool,
@@ -395,7 +395,8 @@ impl Work {
                 return;
             }
         };
-        if let (Some(bot), Platform::Discord) = (&connected.bot, connected.server.platform) {
+        if connected.server.platform == Platform::Discord {
+            let bot = &connected.bot;
             let now = cx.clock.now();
             let authors = &self.acting.authors;
             let exempt = match authors.get(&connected.server.id, &user, now) {
@@ -685,7 +686,7 @@ async fn connect(
     );
     Ok(Some(Connected {
         server,
-        bot: Some(bot),
+        bot,
         may_delete,
     }))
 }
@@ -696,9 +697,7 @@ async fn delete(
     message: &Message,
     recorded: &[(&Hit, Recorded)],
 ) -> (bool, Option<String>) {
-    let Some(bot) = &connected.bot else {
-        return (false, Some("the server has no connection".into()));
-    };
+    let bot = &connected.bot;
     let filters: Vec<&str> = recorded.iter().map(|(h, _)| h.filter.as_str()).collect();
     let reason = format!("modctl automod: {}", filters.join(", "));
     if !connected.may_delete {
