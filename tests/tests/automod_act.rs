@@ -219,6 +219,13 @@ fn discord_a_warn_filter_makes_one_case_per_message_and_per_burst() {
         .expect("strikes");
     let member = strikes.iter().find(|s| s.user_id == MEMBER);
     assert_eq!(member.map(|s| s.active), Some(1), "{strikes:?}");
+    // `/insights` counts it by its source.
+    let insights = d
+        .fixture
+        .daemon
+        .block_on(client.insights(ALPHA_DISCORD, Some(7)))
+        .expect("insights");
+    assert_eq!(insights.totals.by_source.get("automod"), Some(&1));
     // Redelivering after the case was made changes nothing either.
     d.redeliver(GENERAL, &first, "this is a scammer");
     std::thread::sleep(Duration::from_millis(300));
