@@ -598,6 +598,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            [CompletionResult]::new('hits', 'hits', [CompletionResultType]::ParameterValue, 'The messages the server''s automod caught, newest first')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -619,12 +620,37 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;automod;hits' {
+            [CompletionResult]::new('--filter', '--filter', [CompletionResultType]::ParameterName, 'Only hits of this filter (blocked_words, invite_links, links, mention_spam, caps, duplicates)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only hits of this member')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many (1 to 200)')
+            [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Only hits older than this one (the last id of the previous page)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: table, wide (a table with every value whole), plain or json')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: table, wide (a table with every value whole), plain or json')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;automod;help' {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            [CompletionResult]::new('hits', 'hits', [CompletionResultType]::ParameterValue, 'The messages the server''s automod caught, newest first')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'modctl;automod;help;test' {
+            break
+        }
+        'modctl;automod;help;hits' {
             break
         }
         'modctl;automod;help;help' {
@@ -1146,9 +1172,13 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;help;automod' {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Try a message against the server''s automod filters: which would act, on what, and how')
+            [CompletionResult]::new('hits', 'hits', [CompletionResultType]::ParameterValue, 'The messages the server''s automod caught, newest first')
             break
         }
         'modctl;help;automod;test' {
+            break
+        }
+        'modctl;help;automod;hits' {
             break
         }
         'modctl;help;snapshot' {

@@ -73,11 +73,17 @@ _modctl() {
             modctl__subcmd__automod,help)
                 cmd="modctl__subcmd__automod__subcmd__help"
                 ;;
+            modctl__subcmd__automod,hits)
+                cmd="modctl__subcmd__automod__subcmd__hits"
+                ;;
             modctl__subcmd__automod,test)
                 cmd="modctl__subcmd__automod__subcmd__test"
                 ;;
             modctl__subcmd__automod__subcmd__help,help)
                 cmd="modctl__subcmd__automod__subcmd__help__subcmd__help"
+                ;;
+            modctl__subcmd__automod__subcmd__help,hits)
+                cmd="modctl__subcmd__automod__subcmd__help__subcmd__hits"
                 ;;
             modctl__subcmd__automod__subcmd__help,test)
                 cmd="modctl__subcmd__automod__subcmd__help__subcmd__test"
@@ -219,6 +225,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,whoami)
                 cmd="modctl__subcmd__help__subcmd__whoami"
+                ;;
+            modctl__subcmd__help__subcmd__automod,hits)
+                cmd="modctl__subcmd__help__subcmd__automod__subcmd__hits"
                 ;;
             modctl__subcmd__help__subcmd__automod,test)
                 cmd="modctl__subcmd__help__subcmd__automod__subcmd__test"
@@ -569,7 +578,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__automod)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version test hits help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -599,7 +608,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__automod__subcmd__help)
-            opts="test help"
+            opts="test hits help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,6 +635,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__automod__subcmd__help__subcmd__hits)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__automod__subcmd__help__subcmd__test)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -633,6 +656,60 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__automod__subcmd__hits)
+            opts="-o -h -V --filter --user --limit --before --output --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1467,8 +1544,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__automod)
-            opts="test"
+            opts="test hits"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__automod__subcmd__hits)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

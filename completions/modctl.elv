@@ -544,6 +544,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+            cand hits 'The messages the server''s automod caught, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;automod;test'= {
@@ -563,11 +564,34 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;automod;hits'= {
+            cand --filter 'Only hits of this filter (blocked_words, invite_links, links, mention_spam, caps, duplicates)'
+            cand --user 'Only hits of this member'
+            cand --limit 'How many (1 to 200)'
+            cand --before 'Only hits older than this one (the last id of the previous page)'
+            cand -o 'Output format: table, wide (a table with every value whole), plain or json'
+            cand --output 'Output format: table, wide (a table with every value whole), plain or json'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;automod;help'= {
             cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+            cand hits 'The messages the server''s automod caught, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;automod;help;test'= {
+        }
+        &'modctl;automod;help;hits'= {
         }
         &'modctl;automod;help;help'= {
         }
@@ -1025,8 +1049,11 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;automod'= {
             cand test 'Try a message against the server''s automod filters: which would act, on what, and how'
+            cand hits 'The messages the server''s automod caught, newest first'
         }
         &'modctl;help;automod;test'= {
+        }
+        &'modctl;help;automod;hits'= {
         }
         &'modctl;help;snapshot'= {
             cand capture 'Capture the server''s roles, channels and settings now (plain: field<TAB>value)'

@@ -378,18 +378,19 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case, by its number on the server'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -f -a "test" -d 'Try a message against the server\'s automod filters: which would act, on what, and how'
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -f -a "test" -d 'Try a message against the server\'s automod filters: which would act, on what, and how'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -f -a "hits" -d 'The messages the server\'s automod caught, newest first'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l user -d 'The author\'s user id' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l channel -d 'The channel it is sent in (tries automod.exempt_channel_ids)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l role -d 'A role of the author (tries automod.exempt_role_ids); repeat for several' -r
@@ -403,7 +404,26 @@ complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l filter -d 'Only hits of this filter (blocked_words, invite_links, links, mention_spam, caps, duplicates)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l user -d 'Only hits of this member' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l limit -d 'How many (1 to 200)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l before -d 'Only hits older than this one (the last id of the previous page)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
+wide\t'A table with every value whole'
+plain\t'Tab-separated rows'
+json\t'JSON'"
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from help" -f -a "test" -d 'Try a message against the server\'s automod filters: which would act, on what, and how'
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from help" -f -a "hits" -d 'The messages the server\'s automod caught, newest first'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
@@ -696,6 +716,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case, by its number on the server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from automod" -f -a "test" -d 'Try a message against the server\'s automod filters: which would act, on what, and how'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from automod" -f -a "hits" -d 'The messages the server\'s automod caught, newest first'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "capture" -d 'Capture the server\'s roles, channels and settings now (plain: field<TAB>value)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "list" -d 'The snapshots kept, newest first (plain columns: id, captured, source, actor, roles, channels, overwrites, user groups, administrators, size in bytes, content hash)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from snapshot" -f -a "show" -d 'One snapshot\'s metadata, or with --content what it holds (plain content columns: kind, id, name, parent, detail)'

@@ -100,6 +100,14 @@ pub const AUTOMOD_TEST: &[Flag] = &[
     flag("role_ids", "--role"),
 ];
 
+/// `modctl automod hits`: the query parameters.
+pub const AUTOMOD_HITS: &[Flag] = &[
+    flag("limit", "--limit"),
+    flag("filter", "--filter"),
+    flag("user_id", "--user"),
+    flag("before", "--before"),
+];
+
 /// The tails of daemon messages that point at an API endpoint, cut from
 /// the message: the CLI says the same with a command in its hint, which it
 /// chooses by the error's code and field (see [`crate::exit`]), never by

@@ -1,6 +1,6 @@
 //! The automod endpoints of [`Client`] (issue #25).
 
-use modctl_types::automod::{AutomodTestRequest, AutomodTestResult};
+use modctl_types::automod::{AutomodHitList, AutomodTestRequest, AutomodTestResult, HitQuery};
 use reqwest::Method;
 
 use crate::client::Client;
@@ -29,6 +29,31 @@ impl Client {
         self.send(
             self.request(Method::POST, &["servers", server, "automod", "test"])
                 .json(request),
+        )
+        .await
+    }
+
+    /// `GET /servers/{id}/automod/hits`: a page of the messages automod
+    /// caught, newest first; pass `next_before` as `query.before` for the
+    /// next page.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::automod::HitQuery;
+    /// let page = client.automod_hits("112233445566778899", &HitQuery::default()).await?;
+    /// for hit in &page.hits {
+    ///     println!("{} {}: {} (case {:?})", hit.user_id, hit.filter, hit.matched, hit.case_id);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn automod_hits(
+        &self,
+        server: &str,
+        query: &HitQuery,
+    ) -> Result<AutomodHitList, Error> {
+        self.send(
+            self.request(Method::GET, &["servers", server, "automod", "hits"])
+                .query(query),
         )
         .await
     }

@@ -175,6 +175,9 @@ pub struct AppState {
     /// Wakes the native AutoMod sync worker at once (a config change was
     /// committed; see [`automation::native::sync`]).
     pub native_rules_wake: Arc<Notify>,
+    /// Automod's event consumer, bound to the daemon's parts when it starts
+    /// serving (see [`automation::automod::act`]).
+    pub automod_acting: automation::automod::act::Slot,
 }
 
 impl AppState {
@@ -185,12 +188,14 @@ impl AppState {
         let live_config = automation::live::LiveConfig::new(store.clone(), Clock::system());
         let log_events =
             automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
+        let automod_acting = automation::automod::act::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
                 store.clone(),
             )),
             log_events.clone(),
+            Arc::new(automod_acting.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -220,6 +225,7 @@ impl AppState {
             log_events,
             log_pace: logs::deliver::Pace::default(),
             native_rules_wake: Arc::new(Notify::new()),
+            automod_acting,
         }
     }
 
@@ -335,6 +341,15 @@ impl AppState {
         }
     }
 
+    /// What automod's acting on events uses ([`automation::automod::act`]).
+    pub fn automod_acting(&self) -> automation::automod::act::Acting {
+        automation::automod::act::Acting::new(
+            self.live_config.clone(),
+            self.automod.clone(),
+            self.moderation(),
+        )
+    }
+
     /// What restores use ([`restore::job`], [`restore::run`]).
     pub fn restore(&self) -> restore::Context {
         restore::Context {
@@ -448,6 +463,7 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    state.automod_acting.bind(state.automod_acting());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {
@@ -478,6 +494,10 @@ pub async fn serve(
     // activity counts buffered since the last flush is written before the
     // daemon stops (a crash loses it; a clean stop does not).
     state.events.drain(EVENTS_DRAIN).await;
+    // What the consumers started while draining (automod deleting and
+    // recording what it caught) is in-flight work like an action: waited
+    // for, and stopped where it is once the shutdown deadline has passed.
+    state.in_flight.wait().await;
     if let Err(e) = activity::flush(&state.activity, &state.store, &state.clock).await {
         tracing::error!(error = %e, "cannot write the last activity buffer");
     }

@@ -91,11 +91,7 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             _ => None,
         })
         .unwrap();
-    // The session did not ask for the message-content intent (the
-    // application's flags do not grant it), so Discord sends the message
-    // without its text, as the fake does: the decoder says so, it does not
-    // make up an empty text.
-    assert_eq!(created.content, None);
+    assert_eq!(created.content.as_deref(), Some("buy now at https://x.io"));
     assert_eq!(created.author.role_ids, ["500000000000000002"]);
     assert_eq!(created.author.display_name.as_deref(), Some("Ann"));
     assert_eq!(created.mentions.role_ids, ["500000000000000001"]);

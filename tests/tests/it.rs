@@ -9,6 +9,7 @@ mod actions;
 mod activity;
 mod auth;
 mod automod;
+mod automod_act;
 mod automod_native;
 mod cases;
 mod config;

@@ -249,7 +249,7 @@ pub struct CaseDay {
     pub not_applied: u64,
     /// Cases by action (`warn`, `ban`, ...); actions without cases left out.
     pub by_action: BTreeMap<String, u64>,
-    /// Cases by source (`api`, `escalation`, `expiry`); sources without
+    /// Cases by source (`api`, `escalation`, `expiry`, `automod`); sources without
     /// cases left out.
     pub by_source: BTreeMap<String, u64>,
 }

@@ -102,3 +102,120 @@ pub struct AutomodTestResult {
     /// `exempt_role:ID`; `null` when none applies.
     pub spared_by: Option<String>,
 }
+
+/// Who enforced an automod hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum EnforcedBy {
+    /// The daemon's own filters, on a message it received.
+    Daemon,
+    /// A Discord native AutoMod rule the daemon keeps (`modctl: ...`): the
+    /// message was blocked before anyone saw it.
+    Native,
+}
+
+/// What an automod hit led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HitOutcome {
+    /// The filter's action is `delete`: the message is deleted, no case.
+    Delete,
+    /// A case was opened (`case_id`) through the same path as the API.
+    Case,
+    /// A further message of the same member caught by the same filter
+    /// within its window: deleted, but the burst was counted once already.
+    Burst,
+}
+
+impl HitOutcome {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HitOutcome::Delete => "delete",
+            HitOutcome::Case => "case",
+            HitOutcome::Burst => "burst",
+        }
+    }
+}
+
+/// One message an automod filter caught (`GET /servers/{id}/automod/hits`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AutomodHitRecord {
+    /// The hit's number, the listing's cursor (`before`).
+    pub id: i64,
+    /// The filter.
+    pub filter: FilterName,
+    /// What matched, as written in the message.
+    pub matched: String,
+    /// The normalized form that matched, when only that did.
+    pub normalized: Option<String>,
+    /// The filter's action.
+    pub action: FilterAction,
+    /// The member who wrote the message.
+    pub user_id: String,
+    /// The channel, when known.
+    pub channel_id: Option<String>,
+    /// The platform's id of the message.
+    pub message_id: String,
+    /// The daemon's filters or a Discord native rule.
+    pub enforced_by: EnforcedBy,
+    /// What the hit led to.
+    pub outcome: HitOutcome,
+    /// Whether the message is gone from the platform; `null` while the
+    /// delete is being tried.
+    pub deleted: Option<bool>,
+    /// Why it was not deleted (e.g. Slack without an admin user token), or
+    /// `null`.
+    pub delete_detail: Option<String>,
+    /// The case it opened (its number on this server), if any.
+    pub case_id: Option<i64>,
+    /// When the message was caught.
+    pub at: crate::Timestamp,
+}
+
+/// A page of automod hits, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AutomodHitList {
+    /// The hits.
+    pub hits: Vec<AutomodHitRecord>,
+    /// Pass as `before` to get the next (older) page; `null` on the last page.
+    pub next_before: Option<i64>,
+}
+
+/// Query of `GET /servers/{id}/automod/hits`: paging and filters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams), into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct HitQuery {
+    /// Page size, 1 to 200 (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", param(minimum = 1, maximum = 200))]
+    pub limit: Option<u32>,
+    /// Only hits of this filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<FilterName>,
+    /// Only hits of this member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// Only hits older than this one (its `id`): the previous page's
+    /// `next_before`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
+}
+
+impl HitQuery {
+    /// The page size asked for, or the error message when it is out of bounds.
+    pub fn page_size(&self) -> Result<u32, String> {
+        crate::query::page_size(
+            self.limit,
+            crate::query::CASES_DEFAULT_LIMIT,
+            crate::query::CASES_MAX_LIMIT,
+        )
+    }
+}

@@ -229,11 +229,19 @@ pub enum CaseSource {
     Escalation,
     /// A timed jail ending by itself.
     Expiry,
+    /// An automod filter that caught a member's message (additive); the
+    /// case's reason names the filter and what matched.
+    Automod,
 }
 
 impl CaseSource {
     /// Every source.
-    pub const ALL: [CaseSource; 3] = [CaseSource::Api, CaseSource::Escalation, CaseSource::Expiry];
+    pub const ALL: [CaseSource; 4] = [
+        CaseSource::Api,
+        CaseSource::Escalation,
+        CaseSource::Expiry,
+        CaseSource::Automod,
+    ];
 
     /// The name on the wire.
     pub fn as_str(self) -> &'static str {
@@ -241,6 +249,7 @@ impl CaseSource {
             CaseSource::Api => "api",
             CaseSource::Escalation => "escalation",
             CaseSource::Expiry => "expiry",
+            CaseSource::Automod => "automod",
         }
     }
 }

@@ -139,7 +139,7 @@ fn is_false(value: &bool) -> bool {
     !value
 }
 
-fn page_size(limit: Option<u32>, default: u32, max: u32) -> Result<u32, String> {
+pub(crate) fn page_size(limit: Option<u32>, default: u32, max: u32) -> Result<u32, String> {
     match limit {
         None => Ok(default),
         Some(limit) if (1..=max).contains(&limit) => Ok(limit),

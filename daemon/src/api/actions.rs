@@ -64,6 +64,7 @@ pub async fn perform(
         action,
         body,
         idempotency_key,
+        source: modctl_types::moderation::CaseSource::Api,
     };
     Ok(Json(moderation::perform(&state.moderation(), call).await?))
 }

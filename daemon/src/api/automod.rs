@@ -7,18 +7,21 @@
 //! needs the member's recent messages, and trying a text must not count
 //! as one), and no platform call: the author is not looked up, so the
 //! exemptions of bots, the owner and members above the bot do not apply.
+//!
+//! `GET /servers/{id}/automod/hits`: the messages automod caught
+//! ([`crate::automation::automod::act`] records them), newest first.
 
 use axum::extract::State;
-use modctl_types::automod::{AutomodTestRequest, AutomodTestResult};
+use modctl_types::automod::{AutomodHitList, AutomodTestRequest, AutomodTestResult, HitQuery};
 use modctl_types::{ErrorBody, Platform};
 
 use crate::AppState;
 use crate::auth::ReadServer;
 use crate::automation::automod::{self, Author, Message, Verdict};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiQuery};
 use crate::response::Json;
-use crate::store::config;
+use crate::store::{automod_hits, config};
 
 use super::openapi::ServerPath;
 
@@ -84,6 +87,56 @@ pub async fn test(
             spared_by: Some(exemption.to_string()),
         },
     }))
+}
+
+/// `GET /servers/{id}/automod/hits?limit=N&filter=F&user_id=U&before=H`,
+/// newest first.
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/automod/hits",
+    tag = "automod",
+    summary = "Recent automod hits",
+    description = "Messages the automod filters caught, newest first, a page at a time: pass `next_before` as \
+        `before` for the next page. One hit per message and filter: what matched, whether the message was \
+        deleted (and why not), whether it opened a case (`outcome: case`, `case_id`), was a further message \
+        of a burst already counted (`burst`) or needed none (`delete`). Hits of Discord's native rules say \
+        `enforced_by: native`.",
+    params(ServerPath, HitQuery),
+    security(("bearer" = ["read"])),
+    responses(
+        (status = 200, description = "A page of hits.", body = AutomodHitList),
+        (status = 400, description = "A query parameter is not valid: the error names it.", body = ErrorBody),
+    ),
+)]
+pub async fn hits(
+    State(state): State<AppState>,
+    access: ReadServer,
+    ApiQuery(query): ApiQuery<HitQuery>,
+) -> ApiResult<Json<AutomodHitList>> {
+    let limit = query
+        .page_size()
+        .map_err(|e| ApiError::invalid("limit", e))?;
+    if let Some(user) = &query.user_id
+        && let Err(e) = access.server.platform.validate_user_id(user)
+    {
+        return Err(ApiError::invalid("user_id", format!("user_id: {e}")));
+    }
+    let id = access.server.id;
+    let hits = state
+        .store
+        .read(move |tx| {
+            let filter = automod_hits::Filter {
+                filter: query.filter,
+                user_id: query.user_id.as_deref(),
+                before: query.before,
+            };
+            automod_hits::list(tx, &id, &filter, limit)
+        })
+        .await?;
+    let next_before = (hits.len() == limit as usize)
+        .then(|| hits.last().map(|h| h.id))
+        .flatten();
+    Ok(Json(AutomodHitList { hits, next_before }))
 }
 
 /// The body's fields, for the server's platform: each error names its field.

@@ -50,6 +50,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
         .routes(routes!(automod::test))
+        .routes(routes!(automod::hits))
         .routes(routes!(snapshots::show, snapshots::capture))
         .routes(routes!(restore::restore))
         .routes(routes!(restore::show))

@@ -117,7 +117,7 @@ pub fn document_json() -> String {
         (name = "servers", description = "The servers claimed by the key's team."),
         (name = "config", description = "A server's moderation config, its export, import, clone and audit trail."),
         (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),
-        (name = "automod", description = "The automod filters: trying a message against them."),
+        (name = "automod", description = "The automod filters: trying a message against them, and the messages they caught."),
         (name = "snapshots", description = "Structure snapshots: a server's roles, channels and settings, captured from its platform."),
         (name = "webhooks", description = "Outbound webhooks: the test event, the signing secret and the delivery log."),
         (name = "insights", description = "Community activity (batch ingestion) and the moderation and community insights."),

@@ -104,6 +104,9 @@ pub struct ActionCall {
     pub body: ActionRequest,
     /// The `Idempotency-Key` header, checked.
     pub idempotency_key: Option<String>,
+    /// Where the case comes from: `api`, or `automod` for a filter's action
+    /// (which takes this same path, with an idempotency key of its own).
+    pub source: CaseSource,
 }
 
 /// Performs an action (see the module docs) and answers with its settled case.
@@ -170,6 +173,7 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
         idempotency: call.idempotency_key.map(|key| (key, fingerprint)),
         action: call.action,
         body: call.body,
+        source: call.source,
         sections: sections.clone(),
         now: cx.clock.now_unix(),
     };
@@ -236,6 +240,7 @@ struct Begin {
     idempotency: Option<(String, String)>,
     action: Action,
     body: ActionRequest,
+    source: CaseSource,
     sections: Sections,
     now: i64,
 }
@@ -318,7 +323,7 @@ impl Begin {
                 platform: self.server.platform,
                 input,
                 actor: &self.actor,
-                source: CaseSource::Api,
+                source: self.source,
                 linked_case_id: None,
                 now: self.now,
                 dm: dm_at_start(&self.server, input.action, &self.sections, self.connected),

@@ -130,8 +130,10 @@ impl Record {
         let strikes = &sections.strikes;
         let user = case.user_id.as_str();
         let before = cases::active_strikes(tx, &server.id, user, now)?;
-        // Escalations and expiries are consequences, not new offences.
-        let weight = if strikes.enabled && outcome.counts && case.source == CaseSource::Api {
+        // Escalations and expiries are consequences, not new offences; an
+        // automod case is an offence like one a moderator records.
+        let offence = matches!(case.source, CaseSource::Api | CaseSource::Automod);
+        let weight = if strikes.enabled && outcome.counts && offence {
             escalation::weight_of(&strikes.weights, case.action)
         } else {
             0

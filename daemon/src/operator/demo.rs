@@ -349,6 +349,32 @@ pub fn community(platform: Platform) -> Community<'static> {
     }
 }
 
+/// The demo's automod: blocked words that warn, caps that only delete.
+fn demo_automod() -> serde_json::Value {
+    serde_json::json!({
+        "blocked_words": {"enabled": true, "words": ["scam*", "free nitro"], "action": "warn"},
+        "caps": {"enabled": true, "action": "delete"},
+    })
+}
+
+/// What the demo's members now and then say that automod catches (the live
+/// trickle), and the lines the banner suggests trying.
+pub const CAUGHT_LINES: [&str; 3] = [
+    "get free nitro here",
+    "this is not a SCAM, trust me",
+    "WHY IS NOBODY ANSWERING ME",
+];
+
+/// Who says the trickle's caught lines on demo server `id`: a member the
+/// banner's lines do not ban or kick.
+fn demo_speaker(id: &str) -> &'static str {
+    match id {
+        DISCORD => discord_members::BOB,
+        TELEGRAM => telegram_members::ALICE,
+        _ => slack_members::ALICE,
+    }
+}
+
 /// The keys `setup` created.
 #[derive(Debug)]
 pub struct DemoKeys {
@@ -384,6 +410,9 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
                 ),
                 (TELEGRAM, SectionName::Jail, serde_json::json!({"enabled": true})),
                 (SLACK, SectionName::General, serde_json::json!({"modlog_channel_id": slack_members::MODLOG})),
+                (DISCORD, SectionName::Automod, demo_automod()),
+                (TELEGRAM, SectionName::Automod, demo_automod()),
+                (SLACK, SectionName::Automod, demo_automod()),
             ];
             for (server_id, section, value) in demo_config {
                 let mut sections = config::load(tx, server_id)?.sections;
@@ -447,7 +476,7 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
 /// webhooks. The README's
 /// demo section shows the same lines (`tests/tests/docs.rs` checks).
 pub fn try_these() -> Vec<String> {
-    use discord_members::{ADA, ALICE};
+    use discord_members::{ADA, ALICE, BOB};
     let (tg_bob, slack_alice) = (telegram_members::BOB, slack_members::ALICE);
     // Comments line up after the longest command.
     let noted = |command: String, note: &str| format!("{command:<62} # {note}");
@@ -489,6 +518,26 @@ pub fn try_these() -> Vec<String> {
             "the demo's receiver prints it, verified",
         ),
         format!("modctl webhooks deliveries {DISCORD}"),
+        noted(
+            format!(
+                "modctld simulate message {DISCORD} {BOB} \"{}\"",
+                CAUGHT_LINES[0]
+            ),
+            "deleted, a hit and a warning case",
+        ),
+        format!(
+            "modctld simulate message {TELEGRAM} {} \"{}\"",
+            telegram_members::ALICE,
+            CAUGHT_LINES[2]
+        ),
+        format!(
+            "modctld simulate message {SLACK} {slack_alice} \"{}\"",
+            CAUGHT_LINES[1]
+        ),
+        noted(
+            format!("modctl automod hits {DISCORD}"),
+            "what automod caught, the trickle's too",
+        ),
     ]
 }
 
@@ -565,11 +614,34 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
     // minutes straight to the counts); the flush worker writes them.
     let live = state.activity.clone();
     let events = state.events.clone();
+    let trickle_store = state.store.clone();
     tokio::spawn(async move {
         let mut rng = super::demo_activity::Rng::new(clock.now_unix() as u64);
+        let mut tick = 0usize;
         loop {
             tokio::time::sleep(std::time::Duration::from_secs(TRICKLE_SECONDS as u64)).await;
             let now = clock.now_unix();
+            // Now and then (every sixth tick, a server in turn) a member
+            // says something automod catches, through the same event path.
+            tick += 1;
+            if tick.is_multiple_of(6) {
+                let (_, id, _) = SERVERS[(tick / 6) % SERVERS.len()];
+                let user = demo_speaker(id);
+                let line = CAUGHT_LINES[(tick / 6) % CAUGHT_LINES.len()];
+                match super::simulate_message::speak(
+                    &trickle_store,
+                    clock.now(),
+                    id,
+                    user,
+                    line,
+                    None,
+                )
+                .await
+                {
+                    Ok(event) => events.publish(event),
+                    Err(e) => tracing::debug!(error = %e, "the demo's caught line was not said"),
+                }
+            }
             for (platform, id, _) in SERVERS {
                 for event in
                     super::demo_activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)

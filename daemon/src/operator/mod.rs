@@ -11,6 +11,7 @@ pub mod demo;
 pub mod demo_activity;
 pub mod demo_webhooks;
 mod server;
+pub mod simulate_message;
 mod structure;
 
 use self::accounts::{key, team};
@@ -322,6 +323,12 @@ enum ServerCommand {
         /// instead of getUpdates long polling [default: long polling]
         #[arg(long, value_name = "URL", conflicts_with = "simulated")]
         telegram_webhook_url: Option<String>,
+        /// Slack: read an admin's user token (`xoxp-`) from this environment variable;
+        /// automod deletes members' messages with it (`chat.delete`). Stored sealed like the
+        /// bot token. Without it, a caught message stays and its author gets an ephemeral
+        /// notice
+        #[arg(long, value_name = "VAR", conflicts_with = "simulated")]
+        user_token_env: Option<String>,
     },
 }
 
@@ -353,6 +360,22 @@ enum SimulateCommand {
         /// Channels to delete (channels with role overwrites first, categories last)
         #[arg(long, value_name = "N", default_value_t = crate::platform::simulator::nuke::DEFAULT_CHANNELS, value_parser = clap::value_parser!(u32).range(0..=500))]
         channels: u32,
+    },
+    /// A member of a simulated server says something, and automod acts on it as the daemon
+    /// would (this command runs the daemon's automod on the same database: deletes, hits,
+    /// cases); prints the hits (columns: hit, filter, matched, action, outcome, deleted, case)
+    Message {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// The member's user id
+        user: String,
+        /// The message text (quote it)
+        #[arg(allow_hyphen_values = true)]
+        text: String,
+        /// The channel [default: the server's first text channel]
+        #[arg(long, value_name = "CHANNEL", allow_hyphen_values = true)]
+        channel: Option<String>,
     },
 }
 

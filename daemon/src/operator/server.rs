@@ -74,8 +74,18 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
             api_base,
             signing_secret_env,
             telegram_webhook_url,
+            user_token_env,
         } => {
             let receiving = receiving(signing_secret_env, telegram_webhook_url)?;
+            let user_token = user_token_env
+                .map(|var| {
+                    std::env::var(&var)
+                        .ok()
+                        .map(|t| t.trim().to_owned())
+                        .filter(|t| !t.is_empty())
+                        .with_context(|| format!("environment variable {var} is not set or empty"))
+                })
+                .transpose()?;
             let mode = if simulated {
                 ConnectionMode::Simulated
             } else {
@@ -137,13 +147,19 @@ pub(super) async fn server(store: Store, command: ServerCommand) -> anyhow::Resu
                     })?;
                     let simulated = mode == ConnectionMode::Simulated;
                     check_receiving(record.server.platform, &receiving)?;
-                    connections::set(
-                        tx,
-                        &secrets,
-                        &id,
-                        &connections::Connection::new(mode),
-                        super::now(),
-                    )?;
+                    if user_token.is_some()
+                        && record.server.platform != modctl_types::Platform::Slack
+                    {
+                        return Err(StoreError::Invalid(format!(
+                            "--user-token-env is for Slack workspaces; server `{id}` is on {}",
+                            record.server.platform
+                        )));
+                    }
+                    let connection = connections::Connection {
+                        user_token,
+                        ..connections::Connection::new(mode)
+                    };
+                    connections::set(tx, &secrets, &id, &connection, super::now())?;
                     receivers::set_receiving(tx, &secrets, &id, &receiving)?;
                     if let Some(chat) = &telegram_chat {
                         connections::set_telegram_chat_id(tx, &id, chat.as_deref())?;

@@ -70,6 +70,12 @@ fn snapshot_row(meta: &SnapshotMeta) -> Vec<String> {
 
 pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::Result<()> {
     match command {
+        SimulateCommand::Message {
+            server_id,
+            user,
+            text,
+            channel,
+        } => super::simulate_message::message(store, server_id, user, text, channel).await?,
         SimulateCommand::Nuke {
             server_id,
             roles,

@@ -472,7 +472,9 @@ pub fn connect(
                     .redacting(secrets),
                 )),
                 Platform::Slack => Bot::Slack(Box::new(
-                    slack::Slack::new(clients.clone(), api_base, token).redacting(secrets),
+                    slack::Slack::new(clients.clone(), api_base, token)
+                        .with_user_token(connection.user_token.clone())
+                        .redacting(secrets),
                 )),
                 _ => new_platform(platform),
             }

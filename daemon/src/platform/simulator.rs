@@ -352,7 +352,8 @@ impl PostMessage for Simulator {
             if !sim::channel_exists(tx, server_id, &channel)? {
                 return Err(PlatformError::NotFound("channel_not_found".into()).into());
             }
-            Ok(sim::insert_message(tx, server_id, &channel, &text, now)?)
+            sim::insert_message(tx, server_id, &channel, &text, now)?;
+            Ok(())
         })
         .await
     }
@@ -408,13 +409,8 @@ impl DirectMessage for Simulator {
                 )
                 .into());
             }
-            Ok(sim::insert_message(
-                tx,
-                server_id,
-                &dm_channel(&user),
-                &text,
-                now,
-            )?)
+            sim::insert_message(tx, server_id, &dm_channel(&user), &text, now)?;
+            Ok(())
         })
         .await
     }
@@ -436,7 +432,8 @@ impl Ephemeral for Simulator {
                 return Err(PlatformError::Forbidden("user_not_in_channel".into()).into());
             }
             let kept = ephemeral_channel(&channel, &user);
-            Ok(sim::insert_message(tx, server_id, &kept, &text, now)?)
+            sim::insert_message(tx, server_id, &kept, &text, now)?;
+            Ok(())
         })
         .await
     }

@@ -14,15 +14,16 @@
 //!
 //! Intents: GUILDS (`GUILD_CREATE` with who is in voice), GUILD_MEMBERS
 //! (joins and leaves; privileged, enable it for the bot), GUILD_MESSAGES
-//! (message events), GUILD_VOICE_STATES, and MESSAGE_CONTENT only when the
-//! application's flags grant it (`GET /applications/@me`:
-//! GATEWAY_MESSAGE_CONTENT or _LIMITED): a session asking for a privileged
-//! intent it lacks is closed by Discord with 4014 "Disallowed intent(s)"
-//! (discord-docs/gateway.mdx, "Privileged Intents"), while without it the
-//! messages come with empty content and the filters that read text (caps,
-//! duplicates, links) cannot run in the daemon; native AutoMod needs none.
-//! The flags are read at each session start, so granting the intent takes
-//! effect at the next reconnect.
+//! (message events), GUILD_VOICE_STATES, AUTO_MODERATION_EXECUTION (what
+//! the native AutoMod rules did, for automod's hits and cases), and
+//! MESSAGE_CONTENT only when the application's flags grant it (`GET
+//! /applications/@me`: GATEWAY_MESSAGE_CONTENT or _LIMITED): a session
+//! asking for a privileged intent it lacks is closed by Discord with 4014
+//! "Disallowed intent(s)" (discord-docs/gateway.mdx, "Privileged Intents"),
+//! while without it the messages come with empty content and the filters
+//! that read text (caps, duplicates, links) cannot run in the daemon;
+//! native AutoMod needs none. The flags are read at each session start, so
+//! granting the intent takes effect at the next reconnect.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -51,7 +52,8 @@ pub fn intents(flags: Option<ApplicationFlags>) -> Intents {
     let base = Intents::GUILDS
         | Intents::GUILD_MEMBERS
         | Intents::GUILD_MESSAGES
-        | Intents::GUILD_VOICE_STATES;
+        | Intents::GUILD_VOICE_STATES
+        | Intents::AUTO_MODERATION_EXECUTION;
     if flags.is_some_and(content_granted) {
         base | Intents::MESSAGE_CONTENT
     } else {

@@ -430,3 +430,34 @@ async fn a_key_file_readable_by_others_is_refused() {
         "the operator decides, not the daemon"
     );
 }
+
+#[tokio::test]
+async fn a_slack_user_token_is_sealed_like_the_bot_token_and_kept_out_of_errors() {
+    const USER_TOKEN: &str = "xoxp-admin-user-token-that-must-stay-secret";
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_two_servers(dir.path()).await;
+    let secrets = store.secrets().clone();
+    store
+        .write(move |tx| {
+            let connection = Connection {
+                user_token: Some(USER_TOKEN.to_owned()),
+                ..Connection::new(ConnectionMode::Live {
+                    token: TOKEN.to_owned(),
+                    api_base: None,
+                })
+            };
+            connections::set(tx, &secrets, SERVER, &connection, 0)
+        })
+        .await
+        .unwrap();
+    assert!(!on_disk(&dir.path().join("db"), USER_TOKEN));
+    let secrets = store.secrets().clone();
+    let connection = store
+        .read(move |tx| connections::get(tx, &secrets, SERVER))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(connection.user_token.as_deref(), Some(USER_TOKEN));
+    // The adapter redacts it from what a platform says, like the bot token.
+    assert!(connection.other_secrets.iter().any(|s| s == USER_TOKEN));
+}

@@ -152,6 +152,7 @@ impl CaseColumns {
             source: match row.get_ref(columns.source)?.as_str()? {
                 "escalation" => CaseSource::Escalation,
                 "expiry" => CaseSource::Expiry,
+                "automod" => CaseSource::Automod,
                 _ => CaseSource::Api,
             },
             linked_case_id: row.get(columns.linked_number)?,

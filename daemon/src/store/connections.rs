@@ -24,6 +24,10 @@ pub struct Connection {
     /// server id (the supergroup a group was upgraded to; see
     /// [`set_telegram_chat_id`]). [`set`] keeps the stored one.
     pub telegram_chat_id: Option<String>,
+    /// Slack: an admin's user token (`xoxp-`), with which automod deletes
+    /// members' messages; `None` without one. [`set`] stores it sealed like
+    /// the bot token (and clears it when `None`).
+    pub user_token: Option<String>,
 }
 
 impl Connection {
@@ -33,6 +37,7 @@ impl Connection {
             mode,
             other_secrets: Vec::new(),
             telegram_chat_id: None,
+            user_token: None,
         }
     }
 }
@@ -90,7 +95,8 @@ pub fn get(
     let row = tx
         .sql
         .prepare_cached(
-            "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id
+            "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id,
+                    user_token
              FROM platform_connections WHERE server_id = ?1",
         )?
         .query_row([server_id], |row| {
@@ -101,10 +107,13 @@ pub fn get(
                 row.get::<_, Option<String>>("signing_secret")?,
                 row.get::<_, Option<String>>("hook_secret")?,
                 row.get::<_, Option<String>>("telegram_chat_id")?,
+                row.get::<_, Option<String>>("user_token")?,
             ))
         })
         .optional()?;
-    let Some((mode, sealed, api_base, signing_secret, hook_secret, telegram_chat_id)) = row else {
+    let Some((mode, sealed, api_base, signing_secret, hook_secret, telegram_chat_id, user_token)) =
+        row
+    else {
         return Ok(None);
     };
     // One that does not unseal is left out rather than failing the action:
@@ -117,6 +126,13 @@ pub fn get(
     .into_iter()
     .filter_map(|(field, sealed)| secrets.unseal(field, server_id, &sealed?).ok())
     .collect();
+    // Like the other secrets: one that does not unseal is left out (and
+    // automod says the message could not be deleted).
+    let user_token = user_token.and_then(|sealed| {
+        secrets
+            .unseal(SecretField::SlackUserToken, server_id, &sealed)
+            .ok()
+    });
     let mode = match (mode.as_str(), sealed) {
         ("live", Some(sealed)) => ConnectionMode::Live {
             token: secrets
@@ -130,10 +146,13 @@ pub fn get(
         },
         _ => ConnectionMode::Simulated,
     };
+    let mut other_secrets: Vec<String> = other_secrets;
+    other_secrets.extend(user_token.clone());
     Ok(Some(Connection {
         mode,
         other_secrets,
         telegram_chat_id,
+        user_token,
     }))
 }
 
@@ -154,11 +173,17 @@ pub fn set(
         ),
         ConnectionMode::Simulated => ("simulated", None, None),
     };
+    let user_token = connection
+        .user_token
+        .as_deref()
+        .map(|token| secrets.seal(SecretField::SlackUserToken, server_id, token));
     tx.sql.execute(
-        "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at) VALUES (?1, ?2, ?3, ?4, ?5)
+        "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at, user_token)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (server_id) DO UPDATE SET mode = excluded.mode, token = excluded.token,
-             api_base = excluded.api_base, connected_at = excluded.connected_at",
-        params![server_id, mode, sealed, api_base, now],
+             api_base = excluded.api_base, connected_at = excluded.connected_at,
+             user_token = excluded.user_token",
+        params![server_id, mode, sealed, api_base, now, user_token],
     )?;
     Ok(())
 }

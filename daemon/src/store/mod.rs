@@ -53,6 +53,7 @@
 //! or the WAL.
 
 pub mod activity;
+pub mod automod_hits;
 pub mod case_rollup;
 pub mod cases;
 mod change_watch;

@@ -334,19 +334,19 @@ pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Store
         .query_row([server_id, user], scalar)?)
 }
 
-/// Records a message posted to `channel` at `now`.
+/// Records a message posted to `channel` at `now`; its id.
 pub fn insert_message(
     tx: &Tx<'_>,
     server_id: &str,
     channel: &str,
     text: &str,
     now: i64,
-) -> Result<(), StoreError> {
+) -> Result<i64, StoreError> {
     tx.sql.execute(
         "INSERT INTO sim_messages (server_id, channel_id, text, posted_at) VALUES (?1, ?2, ?3, ?4)",
         params![server_id, channel, text, now],
     )?;
-    Ok(())
+    Ok(tx.sql.last_insert_rowid())
 }
 
 /// Messages posted to `channel`, oldest first.

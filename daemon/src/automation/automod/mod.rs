@@ -15,6 +15,7 @@
 //! for a message that nothing matches unless it needs folding (non-ASCII or
 //! leetspeak characters).
 
+pub mod act;
 mod duplicates;
 mod fold;
 mod links;

@@ -70,22 +70,27 @@ pub enum SecretField {
     /// `platform_connections.hook_secret`: the `secret_token` the daemon
     /// gave Telegram's `setWebhook`, which checks the webhook's requests.
     TelegramHookSecret,
+    /// `platform_connections.user_token`: a Slack admin's user token, with
+    /// which automod deletes members' messages (`chat.delete`).
+    SlackUserToken,
 }
 
 impl SecretField {
-    const ALL: [SecretField; 5] = [
+    const ALL: [SecretField; 6] = [
         SecretField::PlatformToken,
         SecretField::WebhookSecret,
         SecretField::PreviousWebhookSecret,
         SecretField::SlackSigningSecret,
         SecretField::TelegramHookSecret,
+        SecretField::SlackUserToken,
     ];
 
     fn table(self) -> &'static str {
         match self {
             SecretField::PlatformToken
             | SecretField::SlackSigningSecret
-            | SecretField::TelegramHookSecret => "platform_connections",
+            | SecretField::TelegramHookSecret
+            | SecretField::SlackUserToken => "platform_connections",
             SecretField::WebhookSecret | SecretField::PreviousWebhookSecret => "webhook_secrets",
         }
     }
@@ -97,6 +102,7 @@ impl SecretField {
             SecretField::PreviousWebhookSecret => "previous_secret",
             SecretField::SlackSigningSecret => "signing_secret",
             SecretField::TelegramHookSecret => "hook_secret",
+            SecretField::SlackUserToken => "user_token",
         }
     }
 
