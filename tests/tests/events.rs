@@ -115,7 +115,12 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
     });
     assert_eq!(
         daemon.state().events.dropped(),
-        [("activity", 0), ("logs", 0), ("recorder", 0)]
+        [
+            ("activity", 0),
+            ("logs", 0),
+            ("automod", 0),
+            ("recorder", 0)
+        ]
     );
 }
 
