@@ -171,6 +171,33 @@ fn discord_a_blocked_word_is_deleted_and_recorded_and_an_exempt_channel_is_spare
     assert!(automod_cases(&d.fixture, ALPHA_DISCORD).is_empty());
 }
 
+/// Every hit goes to `logging.automod`, a delete-only one included, with
+/// what became of the message; once, however often Discord redelivers it.
+#[test]
+fn discord_a_hit_is_posted_to_the_automod_log_once() {
+    const AUTOMOD_LOG: &str = "700000000000000009";
+    let d = discord("delete");
+    d.discord.add_channel(AUTOMOD_LOG, "automod-log");
+    d.fixture.daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Logging,
+        json!({"automod": AUTOMOD_LOG}),
+    );
+    let caught = d.say(GENERAL, "a scam link");
+    settled_hits(&d.fixture, ALPHA_DISCORD, 1);
+    d.redeliver(GENERAL, &caught, "a scam link");
+    d.fixture.daemon.deliver_logs();
+    let posted = d.discord.posted(AUTOMOD_LOG);
+    assert_eq!(posted.len(), 1, "{posted:#?}");
+    let embeds = posted[0].body["embeds"].as_array().unwrap();
+    assert_eq!(embeds.len(), 1, "one hit, one entry: {embeds:#?}");
+    let text = embeds[0].to_string();
+    for part in ["blocked_words", "scam", MEMBER, "deleted"] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    assert_eq!(posted[0].body["allowed_mentions"]["parse"], json!([]));
+}
+
 #[test]
 fn discord_a_warn_filter_makes_one_case_per_message_and_per_burst() {
     let d = discord("warn");

@@ -18,8 +18,8 @@
 //! logged once: the ids of the last [`RECENT_EVENTS`] events logged are
 //! remembered (a restart forgets them; log posts are at least once).
 //!
-//! The automod consumer logs its hits in its own transaction through
-//! [`record_hit`].
+//! The automod consumer logs its hits itself, in the transaction that
+//! records what became of the message ([`crate::logs::automod_hit`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, RwLock};
@@ -49,15 +49,6 @@ pub const CACHE_CHARS: usize = 8 * 1024 * 1024;
 pub const RECENT_EVENTS: usize = 10_000;
 /// How long a message's text is kept after it was seen.
 pub const CACHE_TTL: Duration = Duration::from_secs(6 * 3600);
-
-/// Writes an automod hit to `logging.automod` (when set) in the caller's
-/// transaction: the automod consumer calls
-/// `record_hit(tx, &sections.logging, server_id, hit, now)` in the
-/// transaction that records the hit (and its case), so the log entry commits
-/// with it. A hit whose action makes a case is also logged to
-/// `logging.moderation` when that case is settled, by the moderation path
-/// itself.
-pub use crate::logs::automod_hit as record_hit;
 
 /// The consumer.
 #[derive(Debug)]

@@ -110,7 +110,7 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
             hit.filter.as_str(),
             hit.matched,
             hit.normalized,
-            action_str(hit.action),
+            FilterAction::as_str(hit.action),
             enforced_str(hit.enforced_by),
             outcome.as_str(),
             hit.now,
@@ -247,16 +247,6 @@ fn hit_of(row: &Row<'_>) -> rusqlite::Result<AutomodHitRecord> {
         case_id: row.get("case_number")?,
         at: Timestamp::from_second(row.get("at")?).unwrap_or(Timestamp::UNIX_EPOCH),
     })
-}
-
-fn action_str(action: FilterAction) -> &'static str {
-    match action {
-        FilterAction::Delete => "delete",
-        FilterAction::Warn => "warn",
-        FilterAction::Timeout => "timeout",
-        FilterAction::Kick => "kick",
-        FilterAction::Ban => "ban",
-    }
 }
 
 fn action_of(text: &str) -> FilterAction {

@@ -225,6 +225,19 @@ pub enum FilterAction {
     Ban,
 }
 
+impl FilterAction {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterAction::Delete => "delete",
+            FilterAction::Warn => "warn",
+            FilterAction::Timeout => "timeout",
+            FilterAction::Kick => "kick",
+            FilterAction::Ban => "ban",
+        }
+    }
+}
+
 /// `automod`: message filters.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -53,6 +53,7 @@ use modctl_types::{Platform, Server, Timestamp};
 use super::{Automod, Compiled, Duplicates, Hit, Verdict};
 use crate::automation::live::LiveConfig;
 use crate::events::{AutoModAction, Consumer, Event, EventKind, Message};
+use crate::logs;
 use crate::moderation::{self, ActionCall};
 use crate::platform::{Bot, Post};
 use crate::store::automod_hits::{self, NewHit, Recorded};
@@ -435,12 +436,37 @@ impl Work {
         }
         if recorded.iter().any(|(_, r)| r.deleted.is_none()) {
             let (deleted, detail) = delete(&connected, &self.message, &recorded).await;
-            let seqs: Vec<i64> = recorded.iter().map(|(_, r)| r.seq).collect();
+            let now = cx.clock.now();
+            // Each hit not settled before (a redelivery finds it settled) is
+            // logged with what became of its message, in the transaction
+            // that records it.
+            let settled: Vec<(i64, LoggedHit)> = recorded
+                .iter()
+                .filter(|(_, r)| r.deleted.is_none())
+                .map(|(hit, r)| {
+                    let entry = LoggedHit::of(
+                        hit,
+                        &user,
+                        Some(&self.message.channel_id),
+                        outcome(deleted, detail.as_deref()),
+                        now,
+                    );
+                    (r.seq, entry)
+                })
+                .collect();
+            let (sections, server_id) = (self.sections.clone(), connected.server.id.clone());
             let written = cx
                 .store
                 .write(move |tx| {
-                    for seq in seqs {
+                    for (seq, entry) in settled {
                         automod_hits::set_deleted(tx, seq, deleted, detail.as_deref())?;
+                        logs::automod_hit(
+                            tx,
+                            &sections.logging,
+                            &server_id,
+                            entry,
+                            now.as_second(),
+                        )?;
                     }
                     Ok::<_, StoreError>(())
                 })
@@ -568,18 +594,27 @@ impl Native {
             }
         };
         if recorded.deleted.is_none() {
+            const BLOCKED: &str = "blocked by Discord before it was posted";
             let seq = recorded.seq;
-            let _ = cx
+            let now = cx.clock.now();
+            let entry = LoggedHit::of(
+                &self.hit,
+                &self.user_id,
+                self.channel_id.as_deref(),
+                outcome(true, Some(BLOCKED)),
+                now,
+            );
+            let (sections, server_id) = (self.sections.clone(), self.server_id.clone());
+            let written = cx
                 .store
                 .write(move |tx| {
-                    automod_hits::set_deleted(
-                        tx,
-                        seq,
-                        true,
-                        Some("blocked by Discord before it was posted"),
-                    )
+                    automod_hits::set_deleted(tx, seq, true, Some(BLOCKED))?;
+                    logs::automod_hit(tx, &sections.logging, &server_id, entry, now.as_second())
                 })
                 .await;
+            if let Err(e) = written {
+                tracing::warn!(error = %e, "automod could not record a native rule's block");
+            }
         }
         if recorded.outcome == HitOutcome::Case && recorded.case_number.is_none() {
             open_case(
@@ -593,6 +628,42 @@ impl Native {
             )
             .await;
         }
+    }
+}
+
+/// A hit as `logging.automod` shows it.
+type LoggedHit = logs::AutomodHit;
+
+impl LoggedHit {
+    fn of(
+        hit: &Hit,
+        user_id: &str,
+        channel_id: Option<&str>,
+        outcome: String,
+        at: Timestamp,
+    ) -> LoggedHit {
+        LoggedHit {
+            filter: hit.filter.as_str().to_owned(),
+            user_id: user_id.to_owned(),
+            channel_id: channel_id.map(str::to_owned),
+            matched: Some(hit.matched.clone()),
+            action: hit.action.as_str().to_owned(),
+            outcome,
+            // Its case, if it makes one, is logged to `logging.moderation`
+            // when it is settled, like every case.
+            case_id: None,
+            at,
+        }
+    }
+}
+
+/// What became of a caught message, for the log.
+fn outcome(deleted: bool, detail: Option<&str>) -> String {
+    match (deleted, detail) {
+        (true, None) => "deleted".to_owned(),
+        (true, Some(detail)) => detail.to_owned(),
+        (false, Some(detail)) => format!("not deleted: {detail}"),
+        (false, None) => "not deleted".to_owned(),
     }
 }
 
