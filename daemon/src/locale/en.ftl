@@ -29,3 +29,44 @@ duration-days = { $n ->
 }
 duration-for = for { $duration }
 duration-until-released = until you are released
+
+## Log channel posts (logging.*): titles and field names; the values
+## filled in (ids, reasons, quoted messages) are never translated.
+log-case-title = Case #{ $number }: { $action }
+log-case-member = Member
+log-case-moderator = Moderator
+log-case-reason = Reason
+log-case-no-reason = no reason given
+log-case-duration = Duration
+log-case-minutes = { $minutes } min
+log-case-source = Source
+log-case-linked = Because of
+log-case-linked-value = case #{ $number }
+log-case-outcome = Outcome
+log-config-title = Config changed: { $section }
+log-config-by = By
+log-config-revision = Revision
+log-config-change = { $before } → { $after }
+log-automod-title = Automod: { $filter }
+log-automod-member = Member
+log-automod-channel = Channel
+log-automod-matched = Matched
+log-automod-action = Action
+log-automod-outcome = Message
+log-automod-case = Case
+log-deleted-title = Message deleted
+log-deleted-unknown = content unknown: the daemon did not see this message
+log-message-author = Author
+log-message-channel = Channel
+log-message-id = Message
+log-edited-title = Message edited
+log-edited-before = Before
+log-edited-after = After
+log-edited-unknown = unknown
+log-joined-title = Member joined
+log-left-title = Member left
+log-member-id = Member
+log-member-name = Name
+log-member-bot = Bot
+log-member-channel = Channel
+log-yes = yes

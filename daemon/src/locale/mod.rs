@@ -193,6 +193,14 @@ mod tests {
             ("case", Arg::Number(7)),
             ("duration", Arg::from("1 hour")),
             ("n", Arg::Number(2)),
+            // The log posts' (`crate::logs::render`).
+            ("number", Arg::Number(7)),
+            ("action", Arg::from("ban")),
+            ("minutes", Arg::Number(60)),
+            ("section", Arg::from("automod")),
+            ("before", Arg::from("1")),
+            ("after", Arg::from("2")),
+            ("filter", Arg::from("caps")),
         ];
         let mut fluent_args = FluentArgs::new();
         for (name, value) in &args {

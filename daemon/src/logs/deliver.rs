@@ -49,7 +49,7 @@ use crate::coordination::{Work, WorkClaims};
 use crate::moderation::ModerationResult;
 use crate::platform::{self, PlatformClients, PlatformError, Post};
 use crate::store::logs::{self as outbox, DueChannel, Waiting};
-use crate::store::{Store, StoreError, connections, servers};
+use crate::store::{self, Store, StoreError, connections, servers};
 
 /// How long a run's claim is kept by a backend whose claims expire.
 const CLAIM_LEASE: Duration = Duration::from_secs(300);
@@ -126,10 +126,12 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
         .read(move |tx| {
             let server = servers::find(tx, &server_id)?;
             let connection = connections::get(tx, &secrets, &server_id)?;
-            Ok::<_, StoreError>(server.zip(connection))
+            // The posts' words are in the server's language.
+            let locale = store::config::load(tx, &server_id)?.sections.general.locale;
+            Ok::<_, StoreError>(server.zip(connection).map(|(s, c)| (s, c, locale)))
         })
         .await?;
-    let Some((record, connection)) = found else {
+    let Some((record, connection, locale)) = found else {
         // Released or never connected: nothing can be posted; the entries
         // wait for a connection (a released server's go with it).
         return Ok(0);
@@ -153,7 +155,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
         if waiting.is_empty() {
             return Ok(posted);
         }
-        let (posts, unreadable) = rendered(&waiting);
+        let (posts, unreadable) = rendered(&waiting, &locale);
         if !unreadable.is_empty() {
             // Written by this daemon, so only a downgrade can make one
             // unreadable: dropped with a warning rather than blocking the
@@ -209,12 +211,12 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
 
 /// The entries as posts with their ids, and the ids of those that cannot
 /// be read.
-fn rendered(waiting: &[Waiting]) -> (Vec<(i64, Post)>, Vec<i64>) {
+fn rendered(waiting: &[Waiting], locale: &str) -> (Vec<(i64, Post)>, Vec<i64>) {
     let mut posts = Vec::new();
     let mut unreadable = Vec::new();
     for entry in waiting {
         match serde_json::from_str::<LogEntry>(&entry.entry) {
-            Ok(log) => posts.push((entry.id, render(&log))),
+            Ok(log) => posts.push((entry.id, render(&log, locale))),
             Err(_) => unreadable.push(entry.id),
         }
     }

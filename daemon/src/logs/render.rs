@@ -2,84 +2,48 @@
 //! a platform-neutral [`Post`] (title, text, fields), which each adapter
 //! formats for its platform without pinging anyone.
 //!
-//! Every word a log post shows is in [`TEXTS`], one table of message keys
-//! and their English text, so `general.locale` translations replace the
-//! table's texts key by key (an unknown key falls back to English); the
-//! values filled in (ids, reasons, quoted messages) are never translated.
+//! Every word a log post shows comes from the server's `general.locale`
+//! through [`crate::locale`] (the `log-*` messages of its Fluent catalogs; a
+//! locale or key without a translation falls back to English); the values
+//! filled in (ids, reasons, quoted messages) are never translated.
 
 use modctl_types::moderation::Case;
 
 use super::{AutomodHit, LogEntry, Member};
+use crate::locale::{self, Arg};
 use crate::platform::Post;
 
-/// The words of log posts, by key: the one place to translate.
-pub const TEXTS: &[(&str, &str)] = &[
-    ("case.title", "Case #{number}: {action}"),
-    ("case.member", "Member"),
-    ("case.moderator", "Moderator"),
-    ("case.reason", "Reason"),
-    ("case.no_reason", "no reason given"),
-    ("case.duration", "Duration"),
-    ("case.minutes", "{minutes} min"),
-    ("case.source", "Source"),
-    ("case.linked", "Because of"),
-    ("case.linked_value", "case #{number}"),
-    ("case.outcome", "Outcome"),
-    ("config.title", "Config changed: {section}"),
-    ("config.by", "By"),
-    ("config.revision", "Revision"),
-    ("config.change", "{before} → {after}"),
-    ("automod.title", "Automod: {filter}"),
-    ("automod.member", "Member"),
-    ("automod.channel", "Channel"),
-    ("automod.matched", "Matched"),
-    ("automod.action", "Action"),
-    ("automod.outcome", "Message"),
-    ("automod.case", "Case"),
-    ("deleted.title", "Message deleted"),
-    (
-        "deleted.unknown",
-        "content unknown: the daemon did not see this message",
-    ),
-    ("message.author", "Author"),
-    ("message.channel", "Channel"),
-    ("message.id", "Message"),
-    ("edited.title", "Message edited"),
-    ("edited.before", "Before"),
-    ("edited.after", "After"),
-    ("edited.unknown", "unknown"),
-    ("joined.title", "Member joined"),
-    ("left.title", "Member left"),
-    ("member.id", "Member"),
-    ("member.name", "Name"),
-    ("member.bot", "Bot"),
-    ("member.channel", "Channel"),
-    ("yes", "yes"),
-];
-
-/// The English text of `key` with each `{name}` replaced by its value.
-/// A key missing from [`TEXTS`] is shown as itself, so a typo is visible
-/// rather than an empty field.
-pub fn text(key: &str, values: &[(&str, &str)]) -> String {
-    let template = TEXTS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or(key, |(_, text)| *text);
-    values
-        .iter()
-        .fold(template.to_owned(), |text, (name, value)| {
-            text.replace(&format!("{{{name}}}"), value)
-        })
+/// The words of one post, in one locale.
+struct Words<'a> {
+    locale: &'a str,
 }
 
-fn t(key: &str) -> String {
-    text(key, &[])
+impl Words<'_> {
+    /// The text of `key` (`case.title` is the catalogs' `log-case-title`)
+    /// with each `{name}` filled with its value.
+    fn text(&self, key: &str, values: &[(&str, &str)]) -> String {
+        let id = format!("log-{}", key.replace(['.', '_'], "-"));
+        let args: Vec<(&str, Arg<'_>)> = values
+            .iter()
+            .map(|(name, value)| (*name, Arg::Text((*value).into())))
+            .collect();
+        locale::t(self.locale, &id, &args)
+    }
+
+    fn t(&self, key: &str) -> String {
+        self.text(key, &[])
+    }
+
+    fn text_of(&self, key: &str, name: &str, value: &str) -> String {
+        self.text(key, &[(name, value)])
+    }
 }
 
-/// The post of `entry`.
-pub fn render(entry: &LogEntry) -> Post {
+/// The post of `entry`, in `locale` (the server's `general.locale`).
+pub fn render(entry: &LogEntry, locale: &str) -> Post {
+    let w = &Words { locale };
     match entry {
-        LogEntry::Case(case) => render_case(case),
+        LogEntry::Case(case) => render_case(w, case),
         LogEntry::Config(audit) => {
             let text = audit
                 .changes
@@ -88,7 +52,7 @@ pub fn render(entry: &LogEntry) -> Post {
                     format!(
                         "{}: {}",
                         c.path,
-                        text(
+                        w.text(
                             "config.change",
                             &[
                                 ("before", &c.before.to_string()),
@@ -100,24 +64,24 @@ pub fn render(entry: &LogEntry) -> Post {
                 .collect::<Vec<_>>()
                 .join("\n");
             Post::text(text)
-                .titled(text_of("config.title", "section", audit.section.as_str()))
-                .field(t("config.by"), audit.actor.clone())
-                .field(t("config.revision"), audit.revision.to_string())
+                .titled(w.text_of("config.title", "section", audit.section.as_str()))
+                .field(w.t("config.by"), audit.actor.clone())
+                .field(w.t("config.revision"), audit.revision.to_string())
         }
-        LogEntry::AutomodHit(hit) => render_hit(hit),
+        LogEntry::AutomodHit(hit) => render_hit(w, hit),
         LogEntry::MessageDeleted {
             channel_id,
             message_id,
             author_id,
             content,
         } => {
-            let mut post = Post::text(content.clone().unwrap_or_else(|| t("deleted.unknown")))
-                .titled(t("deleted.title"));
+            let mut post = Post::text(content.clone().unwrap_or_else(|| w.t("deleted.unknown")))
+                .titled(w.t("deleted.title"));
             if let Some(author) = author_id {
-                post = post.field(t("message.author"), author.clone());
+                post = post.field(w.t("message.author"), author.clone());
             }
-            post.field(t("message.channel"), channel_id.clone())
-                .field(t("message.id"), message_id.clone())
+            post.field(w.t("message.channel"), channel_id.clone())
+                .field(w.t("message.id"), message_id.clone())
         }
         LogEntry::MessageEdited {
             channel_id,
@@ -126,90 +90,86 @@ pub fn render(entry: &LogEntry) -> Post {
             before,
             after,
         } => Post::text("")
-            .titled(t("edited.title"))
+            .titled(w.t("edited.title"))
             .field(
-                t("edited.before"),
-                before.clone().unwrap_or_else(|| t("edited.unknown")),
+                w.t("edited.before"),
+                before.clone().unwrap_or_else(|| w.t("edited.unknown")),
             )
             .field(
-                t("edited.after"),
-                after.clone().unwrap_or_else(|| t("edited.unknown")),
+                w.t("edited.after"),
+                after.clone().unwrap_or_else(|| w.t("edited.unknown")),
             )
-            .field(t("message.author"), author_id.clone())
-            .field(t("message.channel"), channel_id.clone())
-            .field(t("message.id"), message_id.clone()),
-        LogEntry::MemberJoined(member) => render_member("joined.title", member),
-        LogEntry::MemberLeft(member) => render_member("left.title", member),
+            .field(w.t("message.author"), author_id.clone())
+            .field(w.t("message.channel"), channel_id.clone())
+            .field(w.t("message.id"), message_id.clone()),
+        LogEntry::MemberJoined(member) => render_member(w, "joined.title", member),
+        LogEntry::MemberLeft(member) => render_member(w, "left.title", member),
     }
 }
 
-fn text_of(key: &str, name: &str, value: &str) -> String {
-    text(key, &[(name, value)])
-}
-
-fn render_case(case: &Case) -> Post {
+fn render_case(w: &Words<'_>, case: &Case) -> Post {
     let number = case.id.to_string();
     let mut post = Post::text("")
-        .titled(text(
+        .titled(w.text(
             "case.title",
             &[("number", &number), ("action", case.action.as_str())],
         ))
-        .field(t("case.member"), case.user_id.clone())
-        .field(t("case.moderator"), case.actor.clone())
+        .field(w.t("case.member"), case.user_id.clone())
+        .field(w.t("case.moderator"), case.actor.clone())
         .field(
-            t("case.reason"),
-            case.reason.clone().unwrap_or_else(|| t("case.no_reason")),
+            w.t("case.reason"),
+            case.reason.clone().unwrap_or_else(|| w.t("case.no_reason")),
         );
     if let Some(minutes) = case.minutes {
         post = post.field(
-            t("case.duration"),
-            text_of("case.minutes", "minutes", &minutes.to_string()),
+            w.t("case.duration"),
+            w.text_of("case.minutes", "minutes", &minutes.to_string()),
         );
     }
-    post = post.field(t("case.source"), case.source.as_str());
+    post = post.field(w.t("case.source"), case.source.as_str());
     if let Some(linked) = case.linked_case_id {
         post = post.field(
-            t("case.linked"),
-            text_of("case.linked_value", "number", &linked.to_string()),
+            w.t("case.linked"),
+            w.text_of("case.linked_value", "number", &linked.to_string()),
         );
     }
-    post.field(t("case.outcome"), case.detail.clone())
+    post.field(w.t("case.outcome"), case.detail.clone())
 }
 
-fn render_hit(hit: &AutomodHit) -> Post {
+fn render_hit(w: &Words<'_>, hit: &AutomodHit) -> Post {
     let mut post = Post::text("")
-        .titled(text_of("automod.title", "filter", &hit.filter))
-        .field(t("automod.member"), hit.user_id.clone());
+        .titled(w.text_of("automod.title", "filter", &hit.filter))
+        .field(w.t("automod.member"), hit.user_id.clone());
     if let Some(channel) = &hit.channel_id {
-        post = post.field(t("automod.channel"), channel.clone());
+        post = post.field(w.t("automod.channel"), channel.clone());
     }
     if let Some(matched) = &hit.matched {
-        post = post.field(t("automod.matched"), matched.clone());
+        post = post.field(w.t("automod.matched"), matched.clone());
     }
     post = post
-        .field(t("automod.action"), hit.action.clone())
-        .field(t("automod.outcome"), hit.outcome.clone());
+        .field(w.t("automod.action"), hit.action.clone())
+        .field(w.t("automod.outcome"), hit.outcome.clone());
     if let Some(case) = hit.case_id {
         post = post.field(
-            t("automod.case"),
-            text_of("case.linked_value", "number", &case.to_string()),
+            w.t("automod.case"),
+            w.text_of("case.linked_value", "number", &case.to_string()),
         );
     }
     post
 }
 
-fn render_member(title: &str, member: &Member) -> Post {
+fn render_member(w: &Words<'_>, title: &str, member: &Member) -> Post {
     let mut post = Post::text("")
-        .titled(t(title))
-        .field(t("member.id"), member.user_id.clone());
+        .titled(w.t(title))
+        .field(w.t("member.id"), member.user_id.clone());
     if let Some(name) = &member.display_name {
-        post = post.field(t("member.name"), name.clone());
+        post = post.field(w.t("member.name"), name.clone());
     }
     if member.is_bot {
-        post = post.field(t("member.bot"), t("yes"));
+        post = post.field(w.t("member.bot"), w.t("yes"));
     }
     if let Some(channel) = &member.channel_id {
-        post = post.field(t("member.channel"), channel.clone());
+        post = post.field(w.t("member.channel"), channel.clone());
     }
     post
 }
@@ -225,14 +185,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_key_used_is_in_the_table_and_placeholders_fill() {
-        let keys: Vec<&str> = TEXTS.iter().map(|(k, _)| *k).collect();
-        let mut unique = keys.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), keys.len(), "a key is listed twice");
-        assert_eq!(text("case.minutes", &[("minutes", "60")]), "60 min");
-        assert_eq!(text("no.such.key", &[]), "no.such.key");
+    fn placeholders_fill_and_a_missing_key_shows_itself() {
+        let en = Words { locale: "en" };
+        assert_eq!(en.text("case.minutes", &[("minutes", "60")]), "60 min");
+        assert_eq!(en.t("no.such.key"), "log-no-such-key");
+        let de = Words { locale: "de" };
+        assert_eq!(
+            de.text_of("case.title", "number", "7"),
+            "Fall #7: {$action}"
+        );
+        // A locale without a catalog reads English.
+        assert_eq!(Words { locale: "fr" }.t("case.reason"), "Reason");
     }
 
     /// An entry, and its post's title, text and fields.
@@ -339,7 +302,7 @@ mod tests {
             ),
         ];
         for (entry, title, body, fields) in cases {
-            let post = render(&entry);
+            let post = render(&entry, "en");
             assert_eq!(post.title.as_deref(), Some(title), "{entry:?}");
             assert_eq!(post.text, body, "{entry:?}");
             let got: Vec<(&str, &str)> = post
@@ -348,6 +311,37 @@ mod tests {
                 .map(|(n, v)| (n.as_str(), v.as_str()))
                 .collect();
             assert_eq!(got, fields, "{entry:?}");
+        }
+    }
+
+    #[test]
+    fn a_server_in_another_locale_gets_its_words_and_keeps_its_values() {
+        let entry = LogEntry::MemberLeft(Member {
+            user_id: "u2".into(),
+            display_name: Some("Ada".into()),
+            is_bot: true,
+            channel_id: None,
+        });
+        for (locale, title, fields) in [
+            (
+                "pt-BR",
+                "Membro saiu",
+                [("Membro", "u2"), ("Nome", "Ada"), ("Bot", "sim")],
+            ),
+            (
+                "de",
+                "Mitglied gegangen",
+                [("Mitglied", "u2"), ("Name", "Ada"), ("Bot", "ja")],
+            ),
+        ] {
+            let post = render(&entry, locale);
+            assert_eq!(post.title.as_deref(), Some(title));
+            let got: Vec<(&str, &str)> = post
+                .fields
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect();
+            assert_eq!(got, fields, "{locale}");
         }
     }
 }
