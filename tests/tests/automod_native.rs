@@ -394,6 +394,29 @@ async fn slack_and_telegram_say_whether_caught_messages_can_be_deleted() {
     assert_eq!(caps.status, ItemStatus::Warning, "{caps:?}");
     assert!(caps.detail.contains("ephemeral notice only"), "{caps:?}");
     assert!(caps.fix.unwrap().contains("--user-token-env"));
+    // With an admin user token (`server connect --user-token-env`), caught
+    // messages are deleted.
+    let connection = modctld::store::connections::Connection {
+        user_token: Some(modctl_e2e::fakes::slack::ADMIN_TOKEN.to_owned()),
+        ..modctld::store::connections::Connection::new(
+            modctld::store::connections::ConnectionMode::Live {
+                token: modctl_e2e::fakes::slack::TOKEN.to_owned(),
+                api_base: Some(slack.uri()),
+            },
+        )
+    };
+    let secrets = daemon.store().secrets().clone();
+    let now = daemon.now_unix();
+    daemon
+        .store()
+        .write(move |tx| {
+            modctld::store::connections::set(tx, &secrets, ALPHA_SLACK, &connection, now)
+        })
+        .await
+        .expect("connect with a user token");
+    let caps = item(&client, ALPHA_SLACK, "automod_caps").await;
+    assert_eq!(caps.status, ItemStatus::Done, "{caps:?}");
+    assert!(caps.detail.contains("admin user token"), "{caps:?}");
 
     let caps = item(&client, ALPHA_TELEGRAM, "automod_caps").await;
     assert_eq!(caps.status, ItemStatus::Done, "{caps:?}");

@@ -8,8 +8,9 @@
 //!   now); the rest runs in the daemon, which needs the message-content
 //!   intent (the application's flags), else it cannot run.
 //! - Slack: in the daemon on `message` events; a bot token deletes only
-//!   the bot's own messages, so without an admin user token the member gets
-//!   an ephemeral notice and the message stays.
+//!   the bot's own messages, so without an admin user token (given at
+//!   `server connect --user-token-env`) the member gets an ephemeral notice
+//!   and the message stays.
 //! - Telegram: in the daemon on `message` updates; deleting needs the bot's
 //!   `can_delete_messages` right (`getChatMember` of the bot).
 
@@ -227,8 +228,21 @@ fn drift(inputs: &Inputs<'_>, plan: &Plan, report: Option<&(Report, i64)>) -> On
 
 fn slack(inputs: &Inputs<'_>, filter: FilterName) -> OnboardingItem {
     let (id, title) = id_title(filter);
-    // The admin user token that lets `chat.delete` remove any message is
-    // not part of a connection yet: the bot token deletes only its own.
+    let deletes = inputs.store.connection.as_ref().map(|c| match &c.mode {
+        // The simulator deletes any member's message.
+        ConnectionMode::Simulated => true,
+        // `chat.delete` removes a member's message only with an admin's
+        // user token (`modctld server connect --user-token-env`); the bot
+        // token deletes the bot's own alone.
+        ConnectionMode::Live { .. } => c.user_token.is_some(),
+    });
+    if deletes == Some(true) {
+        return done(
+            &id,
+            &title,
+            "in the daemon on message events; caught messages are deleted with the admin user token",
+        );
+    }
     item(
         &id,
         &title,
