@@ -139,7 +139,11 @@ pub async fn replace_section(
         .await?;
     // Committed: the native AutoMod sync follows it now, not at its next
     // tick (it compares what the config asks with what it last synced).
-    state.native_rules_wake.notify_one();
+    // Only the sections its rules are planned from (`automod`, and
+    // `moderation`'s default timeout) can change what it wants.
+    if matches!(section, SectionName::Automod | SectionName::Moderation) {
+        state.native_rules_wake.notify_one();
+    }
     Ok(with_etag(
         stored.revision,
         Json(server_config(&server, stored)),
