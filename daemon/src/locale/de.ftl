@@ -65,3 +65,6 @@ log-member-name = Name
 log-member-bot = Bot
 log-member-channel = Kanal
 log-yes = ja
+
+## Hinweis des Automods an ein Slack-Mitglied.
+automod-notice = Deine Nachricht wurde vom Automod dieses Workspaces erfasst ({ $filters }). Bitte entferne sie.

@@ -70,3 +70,6 @@ log-member-name = Name
 log-member-bot = Bot
 log-member-channel = Channel
 log-yes = yes
+
+## Automod's notice to a Slack member whose message it could not delete.
+automod-notice = Your message was caught by this workspace's automod ({ $filters }). Please remove it.

@@ -201,6 +201,7 @@ mod tests {
             ("before", Arg::from("1")),
             ("after", Arg::from("2")),
             ("filter", Arg::from("caps")),
+            ("filters", Arg::from("caps, links")),
         ];
         let mut fluent_args = FluentArgs::new();
         for (name, value) in &args {

@@ -65,3 +65,6 @@ log-member-name = Nome
 log-member-bot = Bot
 log-member-channel = Canal
 log-yes = sim
+
+## Aviso do automod a um membro do Slack.
+automod-notice = Sua mensagem foi barrada pelo automod deste workspace ({ $filters }). Por favor, remova-a.

@@ -435,7 +435,8 @@ impl Work {
             }
         }
         if recorded.iter().any(|(_, r)| r.deleted.is_none()) {
-            let (deleted, detail) = delete(&connected, &self.message, &recorded).await;
+            let locale = &self.sections.general.locale;
+            let (deleted, detail) = delete(&connected, &self.message, &recorded, locale).await;
             let now = cx.clock.now();
             // Each hit not settled before (a redelivery finds it settled) is
             // logged with what became of its message, in the transaction
@@ -767,6 +768,7 @@ async fn delete(
     connected: &Connected,
     message: &Message,
     recorded: &[(&Hit, Recorded)],
+    locale: &str,
 ) -> (bool, Option<String>) {
     let bot = &connected.bot;
     let filters: Vec<&str> = recorded.iter().map(|(h, _)| h.filter.as_str()).collect();
@@ -775,9 +777,10 @@ async fn delete(
         // Slack without an admin user token: a bot deletes only its own
         // messages (chat.delete answers cant_delete_message), so the member
         // is told instead.
-        let notice = Post::text(format!(
-            "Your message was caught by this workspace's automod ({}). Please remove it.",
-            filters.join(", ")
+        let notice = Post::text(crate::locale::t(
+            locale,
+            "automod-notice",
+            &[("filters", crate::locale::Arg::from(filters.join(", ")))],
         ));
         let detail = match bot {
             Bot::Slack(slack) => match slack
