@@ -180,8 +180,11 @@ impl Consumer for LogEvents {
                 } else {
                     None
                 };
-                if before.is_some() && before == message.content {
-                    // An embed unfurled, a pin: not an edit of the text.
+                if before == message.content {
+                    // An embed unfurled, a pin: not an edit of the text;
+                    // nor is an update whose text is unknown both before
+                    // and after (Discord without the message-content
+                    // intent), which would log "unknown -> unknown".
                     return;
                 }
                 LogEntry::MessageEdited {

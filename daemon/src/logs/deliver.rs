@@ -262,7 +262,8 @@ fn limits(platform: Platform) -> &'static [(usize, Duration)] {
     match platform {
         Platform::Slack => SLACK,
         Platform::Telegram => TELEGRAM,
-        _ => &[],
+        Platform::Discord => &[],
+        other => crate::platform::new_platform(other),
     }
 }
 

@@ -340,17 +340,17 @@ impl Authors {
 }
 
 /// Whether Discord says `user` is the owner or ranks at or above the bot
-/// (whom the bot could not act on): never filtered. A failed look-up
-/// filters (the delete then fails if Discord refuses it).
-async fn discord_exempt(bot: &Bot, user: &str) -> bool {
+/// (whom the bot could not act on): never filtered. `None` when it cannot
+/// be told (the look-up failed): the message is filtered (the delete then
+/// fails if Discord refuses it), and the answer is not remembered, so the
+/// next message asks again.
+async fn discord_exempt(bot: &Bot, user: &str) -> Option<bool> {
     let Bot::Discord(discord) = bot else {
-        return false;
+        return Some(false);
     };
-    let Ok(hierarchy) = discord.hierarchy(user).await else {
-        return false;
-    };
+    let hierarchy = discord.hierarchy(user).await.ok()?;
     if hierarchy.owner_id == user {
-        return true;
+        return Some(true);
     }
     let highest = |roles: &[String]| {
         roles
@@ -360,10 +360,12 @@ async fn discord_exempt(bot: &Bot, user: &str) -> bool {
             .max()
             .unwrap_or(0)
     };
-    hierarchy
-        .target
-        .as_ref()
-        .is_some_and(|t| highest(&t.roles) >= highest(&hierarchy.bot.roles))
+    Some(
+        hierarchy
+            .target
+            .as_ref()
+            .is_some_and(|t| highest(&t.roles) >= highest(&hierarchy.bot.roles)),
+    )
 }
 
 /// One caught message, carried out in its own task.
@@ -402,11 +404,13 @@ impl Work {
             let authors = &self.acting.authors;
             let exempt = match authors.get(&connected.server.id, &user, now) {
                 Some(exempt) => exempt,
-                None => {
-                    let exempt = discord_exempt(bot, &user).await;
-                    authors.put(&connected.server.id, &user, exempt, now);
-                    exempt
-                }
+                None => match discord_exempt(bot, &user).await {
+                    Some(exempt) => {
+                        authors.put(&connected.server.id, &user, exempt, now);
+                        exempt
+                    }
+                    None => false,
+                },
             };
             if exempt {
                 return;
