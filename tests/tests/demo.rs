@@ -454,3 +454,99 @@ async fn a_restored_slack_channel_has_an_id_the_config_takes() {
             .unwrap();
     }
 }
+
+/// Issue #25's demo lines: on each demo server a caught message is deleted
+/// and logged to the server's mod-log: `simulate message` acts in a process
+/// of its own (here a state of its own on the same database), the daemon's
+/// log delivery posts what it wrote, and `simulate posts` lists the posts
+/// as posted (title and fields), beside the member's DM where there is one.
+#[test]
+fn a_caught_message_is_logged_on_each_demo_server() {
+    use modctld::operator::demo::{discord_members, slack_members, telegram_members};
+    use modctld::operator::{simulate_message, simulate_posts};
+
+    let daemon = TestDaemon::start();
+    // `simulate message` runs on the system clock, as the demo does.
+    daemon.clock().set(jiff::Timestamp::now());
+    daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
+    for (server, speaker, line, modlog, case) in [
+        (
+            demo::DISCORD,
+            discord_members::BOB,
+            demo::CAUGHT_LINES[0],
+            discord_members::MODLOG,
+            true,
+        ),
+        (
+            demo::TELEGRAM,
+            telegram_members::ALICE,
+            demo::CAUGHT_LINES[2],
+            telegram_members::MODLOG,
+            false,
+        ),
+        (
+            demo::SLACK,
+            slack_members::ALICE,
+            demo::CAUGHT_LINES[1],
+            slack_members::MODLOG,
+            true,
+        ),
+    ] {
+        daemon
+            .block_on(simulate_message::say_and_act(
+                daemon.store(),
+                server,
+                speaker,
+                line,
+                None,
+            ))
+            .unwrap();
+        // The daemon's clock, manual here, catches up with the system's.
+        daemon.clock().set(jiff::Timestamp::now());
+        assert!(daemon.deliver_logs() > 0, "{server}: nothing was logged");
+        let shown = daemon
+            .block_on(simulate_posts::latest(daemon.store(), server, None, 20))
+            .unwrap();
+        let in_modlog: Vec<_> = shown
+            .iter()
+            .filter(|m| m.channel_id == modlog)
+            .flat_map(|m| &m.posts)
+            .collect();
+        let hit = in_modlog
+            .iter()
+            .find(|p| {
+                p.title
+                    .as_deref()
+                    .is_some_and(|t| t.starts_with("Automod:"))
+            })
+            .unwrap_or_else(|| panic!("{server}: no hit in the mod-log: {shown:#?}"));
+        assert!(
+            hit.fields
+                .iter()
+                .any(|(name, value)| name == "Member" && value == speaker),
+            "{server}: {hit:?}"
+        );
+        assert!(
+            shown
+                .iter()
+                .all(|m| m.channel_id != modlog || m.channel_name.as_deref() == Some("mod-log")),
+            "{server}: {shown:#?}"
+        );
+        // A warning is a case, logged too (on Slack the warning posted to
+        // the mod-log is that log); and the member is told by DM where the
+        // platform lets a bot start one.
+        let warned = in_modlog.iter().any(|p| {
+            p.title.as_deref().is_some_and(|t| t.starts_with("Case #"))
+                || p.text.starts_with("Warning for")
+        });
+        assert_eq!(warned, case, "{server}: {shown:#?}");
+        let dm = shown
+            .iter()
+            .any(|m| m.channel_id == format!("dm:{speaker}"));
+        assert_eq!(dm, case, "{server}: {shown:#?}");
+        let lines = simulate_posts::watch_lines(None, shown.last().unwrap());
+        assert!(lines[0].starts_with("posted to "), "{lines:?}");
+    }
+}

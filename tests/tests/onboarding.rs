@@ -468,3 +468,52 @@ async fn telegram_bot_rights_follow_the_enabled_features() {
     assert_eq!(rights.status, ItemStatus::Todo);
     assert!(rights.detail.contains("basic group"), "{rights:?}");
 }
+
+/// Issue #25: with `moderation.dm_on_action` on (the default), the
+/// checklist says what becomes of the DMs on each platform: sent on
+/// Discord (a member refusing DMs is `failed`) and Slack
+/// (conversations.open), never on Telegram, a warning whose fix turns the
+/// setting off; with it off there is no DM item.
+#[tokio::test]
+async fn the_dm_item_says_what_each_platform_does_with_dms() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    for (server, platform) in [
+        (ALPHA_DISCORD, Platform::Discord),
+        (ALPHA_SLACK, Platform::Slack),
+        (ALPHA_TELEGRAM, Platform::Telegram),
+    ] {
+        daemon.connect_simulated(server, platform);
+    }
+    let client = daemon.client(&fixture.alpha_ro);
+    for (server, want, says) in [
+        (ALPHA_DISCORD, ItemStatus::Done, "`failed`"),
+        (ALPHA_SLACK, ItemStatus::Done, "conversations.open"),
+        (ALPHA_TELEGRAM, ItemStatus::Warning, "`not_possible`"),
+    ] {
+        let checklist = fresh(&client, server).await;
+        let dm = item(&checklist, "dm_on_action");
+        assert_eq!(dm.status, want, "{server}: {dm:?}");
+        assert!(dm.detail.contains(says), "{server}: {dm:?}");
+        if want == ItemStatus::Warning {
+            let fix = dm.fix.as_deref().unwrap();
+            assert!(
+                fix.contains(&format!(
+                    "modctl config set {server} moderation.dm_on_action false"
+                )),
+                "{fix}"
+            );
+        }
+
+        daemon.set_config(
+            server,
+            SectionName::Moderation,
+            json!({"dm_on_action": false}),
+        );
+        let checklist = fresh(&client, server).await;
+        assert!(
+            checklist.items.iter().all(|i| i.id != "dm_on_action"),
+            "{server}: {checklist:#?}"
+        );
+    }
+}

@@ -141,24 +141,7 @@ mod tests {
     }
 
     async fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        store
-            .write(|tx| {
-                let team = crate::store::teams::create(tx, "t", modctl_types::Plan::Free, 0)?;
-                crate::store::servers::insert(
-                    tx,
-                    team.id,
-                    modctl_types::Platform::Discord,
-                    GUILD,
-                    "g",
-                    0,
-                )?;
-                Ok::<_, StoreError>(())
-            })
-            .await
-            .unwrap();
-        (dir, store)
+        crate::store::testing::store_with_server(modctl_types::Platform::Discord, GUILD).await
     }
 
     fn minutes(event: &Option<ActivityEvent>) -> Option<(&str, u32)> {

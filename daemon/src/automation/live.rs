@@ -113,24 +113,14 @@ impl LiveConfig {
 
 #[cfg(test)]
 mod tests {
-    use modctl_types::Plan;
-
     use super::*;
     use crate::config::{Change, apply};
-    use crate::store::{servers, teams};
+    use crate::store::testing::store_with_server;
 
     #[tokio::test]
     async fn a_change_is_seen_after_the_recheck_and_not_read_before() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
+        let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
         let clock = Clock::manual(Timestamp::from_second(1_800_000_000).unwrap());
-        store
-            .write(|tx| {
-                let team = teams::create(tx, "t", Plan::Pro, 0)?;
-                servers::insert(tx, team.id, modctl_types::Platform::Discord, "g1", "g1", 0)
-            })
-            .await
-            .unwrap();
         let live = LiveConfig::new(store.clone(), clock.clone());
         let first = live.get("g1").await.unwrap();
         assert_eq!(first.revision, 0);

@@ -12,6 +12,7 @@
 
 mod automod;
 mod discord;
+mod dm;
 mod items;
 pub mod platform;
 mod telegram;

@@ -71,6 +71,9 @@ pub mod telegram_members {
     pub const ALICE: &str = "100003";
     /// A member.
     pub const BOB: &str = "100004";
+    /// The mod-log: a private chat of the group's moderators, where the bot
+    /// posts the logs (a group's members would see them in the group).
+    pub const MODLOG: &str = "-1009876543210";
 }
 
 /// Simulated Slack members.
@@ -201,6 +204,11 @@ const SLACK_CHANNELS: &[SimChannel<'static>] = &[
     },
 ];
 
+/// The demo group's other chats: the moderators' mod-log. (The group
+/// itself is the chat the bot is in without being one of these.)
+const TELEGRAM_CHANNELS: &[SimChannel<'static>] =
+    &[SimChannel::text(telegram_members::MODLOG, "mod-log")];
+
 /// The community a simulated server starts with.
 pub fn community(platform: Platform) -> Community<'static> {
     match platform {
@@ -316,7 +324,7 @@ pub fn community(platform: Platform) -> Community<'static> {
                         roles: &[],
                     },
                 ],
-                channels: &[],
+                channels: TELEGRAM_CHANNELS,
             }
         }
         Platform::Slack => {
@@ -354,6 +362,20 @@ fn demo_automod() -> serde_json::Value {
     serde_json::json!({
         "blocked_words": {"enabled": true, "words": ["scam*", "free nitro"], "action": "warn"},
         "caps": {"enabled": true, "action": "delete"},
+    })
+}
+
+/// The demo's log channels: every kind the simulator's events make (cases,
+/// automod hits, members joining and leaving) to the server's mod-log, so
+/// a caught message shows there as its hit and, for a warning, its case.
+/// Deleted and edited messages are left out: the simulated members neither
+/// edit nor delete.
+fn demo_logging(modlog: &str) -> serde_json::Value {
+    serde_json::json!({
+        "moderation": modlog,
+        "automod": modlog,
+        "member_join": modlog,
+        "member_leave": modlog,
     })
 }
 
@@ -408,8 +430,12 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
                     SectionName::Jail,
                     serde_json::json!({"enabled": true, "role_id": discord_members::JAILED_ROLE, "channel_id": "700000000000000002"}),
                 ),
+                (TELEGRAM, SectionName::General, serde_json::json!({"modlog_channel_id": telegram_members::MODLOG})),
                 (TELEGRAM, SectionName::Jail, serde_json::json!({"enabled": true})),
                 (SLACK, SectionName::General, serde_json::json!({"modlog_channel_id": slack_members::MODLOG})),
+                (DISCORD, SectionName::Logging, demo_logging(discord_members::MODLOG)),
+                (TELEGRAM, SectionName::Logging, demo_logging(telegram_members::MODLOG)),
+                (SLACK, SectionName::Logging, demo_logging(slack_members::MODLOG)),
                 (DISCORD, SectionName::Automod, demo_automod()),
                 (TELEGRAM, SectionName::Automod, demo_automod()),
                 (SLACK, SectionName::Automod, demo_automod()),
@@ -525,14 +551,32 @@ pub fn try_these() -> Vec<String> {
             ),
             "deleted, a hit and a warning case",
         ),
-        format!(
-            "modctld simulate message {TELEGRAM} {} \"{}\"",
-            telegram_members::ALICE,
-            CAUGHT_LINES[2]
+        noted(
+            format!("modctld simulate posts {DISCORD}"),
+            "the DM to Bob; the hit and the case in #mod-log",
         ),
-        format!(
-            "modctld simulate message {SLACK} {slack_alice} \"{}\"",
-            CAUGHT_LINES[1]
+        noted(
+            format!(
+                "modctld simulate message {TELEGRAM} {} \"{}\"",
+                telegram_members::ALICE,
+                CAUGHT_LINES[2]
+            ),
+            "capitals: deleted and a hit, no case",
+        ),
+        noted(
+            format!("modctld simulate posts {TELEGRAM}"),
+            "the hit in the moderators' mod-log chat",
+        ),
+        noted(
+            format!(
+                "modctld simulate message {SLACK} {slack_alice} \"{}\"",
+                CAUGHT_LINES[1]
+            ),
+            "deleted, a hit and a warning case",
+        ),
+        noted(
+            format!("modctld simulate posts {SLACK}"),
+            "the warning in #mod-log, the DM to Alice, the hit",
         ),
         noted(
             format!("modctl automod hits {DISCORD}"),
@@ -563,8 +607,8 @@ pub async fn run(listen: SocketAddr, rate_limits: bool) -> anyhow::Result<()> {
         "modctld demo is serving {url}/api/v1 (database {db})
 
 Team `demo` has three servers, each connected to the built-in simulator:
-  discord  {DISCORD}  members {alice} (Alice), {ada} (Ada, an admin above the bot)
-  telegram {TELEGRAM}  members {tg_alice} (Alice), {tg_bob} (Bob)
+  discord  {DISCORD}  members {alice} (Alice), {ada} (Ada, an admin above the bot), mod-log {discord_log}
+  telegram {TELEGRAM}  members {tg_alice} (Alice), {tg_bob} (Bob), mod-log chat {tg_log}
   slack    {SLACK}  member {slack_alice} (Alice), mod-log {slack_log}
 
   read+write key: {write}
@@ -577,6 +621,10 @@ Paste this into another terminal (MODCTLD_DB points the operator commands at the
 then try:
 
 {try_these}
+
+Automod is on in each server, and its hits and cases are logged to the server's mod-log. What the
+bot posts to the simulated servers (log posts, DMs, notices) is printed here as it arrives
+(`posted to discord #mod-log: ...`); `modctld simulate posts SERVER` lists it.
 
 Webhooks: the Discord server's events go, signed, to a receiver inside this demo ({hook_url}), which
 checks each signature with the SDK's verify and prints the event here; a test event is on its way.
@@ -599,11 +647,17 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         tg_bob = telegram_members::BOB,
         slack_alice = slack_members::ALICE,
         slack_log = slack_members::MODLOG,
+        discord_log = discord_members::MODLOG,
+        tg_log = telegram_members::MODLOG,
         write = keys.write,
         read = keys.read,
         hook_url = receiver.url,
         hook_secret = receiver.secret,
     );
+    // What the bot posts to the simulated communities (log posts, DMs,
+    // notices), printed here as it arrives, whichever process posted it.
+    let printer: demo_webhooks::Report = Arc::new(|line| println!("{line}"));
+    tokio::spawn(super::simulate_posts::watch(store.clone(), printer));
     let _logging = init_logging();
     let state = AppState::new(store)
         .with_clock(clock.clone())

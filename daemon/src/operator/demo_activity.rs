@@ -70,8 +70,9 @@ pub fn member_id(platform: Platform, rank: u64) -> String {
     }
 }
 
-/// Where activity happens: the community's text channels (or the chat
-/// itself on Telegram), and its voice channels (or the first text one).
+/// Where activity happens: the community's text channels (on Telegram the
+/// group itself: its other chats are the moderators' mod-log), and its
+/// voice channels (or the first text one).
 #[derive(Debug, Clone)]
 struct Channels {
     text: Vec<String>,
@@ -90,7 +91,8 @@ fn channels(server_id: &str, platform: Platform) -> Channels {
             .collect()
     };
     let mut text = of(false);
-    if text.is_empty() {
+    if text.is_empty() || platform == Platform::Telegram {
+        text.clear();
         text.push(server_id.to_owned());
     }
     let mut voice = of(true);

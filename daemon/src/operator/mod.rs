@@ -12,6 +12,7 @@ pub mod demo_activity;
 pub mod demo_webhooks;
 mod server;
 pub mod simulate_message;
+pub mod simulate_posts;
 mod structure;
 
 use self::accounts::{key, team};
@@ -376,6 +377,23 @@ enum SimulateCommand {
         /// The channel [default: the server's first text channel]
         #[arg(long, value_name = "CHANNEL", allow_hyphen_values = true)]
         channel: Option<String>,
+    },
+    /// What the bot posted to a simulated server (log posts, DMs, notices), latest last, as
+    /// posted: one row per post (columns: message, posted at, where, the post on one line)
+    Posts {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// Only what was posted to this channel (`dm:USER` for a member's DMs) [default: every
+        /// channel and DM]
+        #[arg(allow_hyphen_values = true)]
+        channel: Option<String>,
+        /// How many of the latest messages to show (a log batch is one message of several posts)
+        #[arg(long, value_name = "N", default_value_t = simulate_posts::DEFAULT_LIMIT, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+        /// The messages as JSON, each with its posts' title, text and fields
+        #[arg(long)]
+        json: bool,
     },
 }
 

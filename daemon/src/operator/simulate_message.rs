@@ -12,7 +12,9 @@
 //! consumer ([`crate::automation::automod::act`]) in this process, which
 //! reads the config, runs the filters, deletes, records the hit and makes
 //! the case like the daemon would. A running daemon sees the result in
-//! `GET /automod/hits` and `GET /cases` at once. What differs: the
+//! `GET /automod/hits` and `GET /cases` at once, and its log delivery
+//! worker, which reads the outbox every second, posts the log entries this
+//! process wrote (`modctld simulate posts` shows them). What differs: the
 //! `duplicates` filter's history of a member's recent messages is in the
 //! memory of each process, so messages repeated by several commands are not
 //! duplicates; and mention spam counts only what the text writes as the
@@ -39,16 +41,7 @@ pub(super) async fn message(
     text: String,
     channel: Option<String>,
 ) -> anyhow::Result<()> {
-    let state = AppState::new(store.clone());
-    let event = speak(&store, state.clock.now(), &server_id, &user, &text, channel).await?;
-    let (message_id, channel) = match &event.kind {
-        EventKind::MessageCreated(m) => (m.id.clone(), m.channel_id.clone()),
-        _ => unreachable!("speak makes a message"),
-    };
-    state.automod_acting().handle(event).await;
-    // The acting runs in a tracked task, as in the daemon: wait for it.
-    state.in_flight.close();
-    state.in_flight.wait().await;
+    let (message_id, channel) = say_and_act(&store, &server_id, &user, &text, channel).await?;
 
     let (id, message) = (server_id.clone(), message_id.clone());
     let hits: Vec<AutomodHitRecord> = store
@@ -102,6 +95,31 @@ pub(super) async fn message(
         "message {message_id} posted in {channel} and caught; see `modctl automod hits {server_id}`"
     );
     Ok(())
+}
+
+/// Says `text` as `user` in `channel` (or the server's first text channel)
+/// of simulated server `server_id` and runs automod on it in this process,
+/// as the daemon would, on `store` (what it writes, log entries included, a
+/// running daemon on the same database sees); answers the message's id and
+/// channel.
+pub async fn say_and_act(
+    store: &Store,
+    server_id: &str,
+    user: &str,
+    text: &str,
+    channel: Option<String>,
+) -> anyhow::Result<(String, String)> {
+    let state = AppState::new(store.clone());
+    let event = speak(store, state.clock.now(), server_id, user, text, channel).await?;
+    let said = match &event.kind {
+        EventKind::MessageCreated(m) => (m.id.clone(), m.channel_id.clone()),
+        _ => unreachable!("speak makes a message"),
+    };
+    state.automod_acting().handle(event).await;
+    // The acting runs in a tracked task, as in the daemon: wait for it.
+    state.in_flight.close();
+    state.in_flight.wait().await;
+    Ok(said)
 }
 
 /// Writes `text` as `user`'s message in `channel` (or the server's first

@@ -76,6 +76,12 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
             text,
             channel,
         } => super::simulate_message::message(store, server_id, user, text, channel).await?,
+        SimulateCommand::Posts {
+            server_id,
+            channel,
+            limit,
+            json,
+        } => super::simulate_posts::posts(store, server_id, channel, limit, json).await?,
         SimulateCommand::Nuke {
             server_id,
             roles,

@@ -1,6 +1,7 @@
 //! A message the daemon posts ([`Post`]), in platform-neutral terms, and how
 //! each platform is sent it ([`discord_message`], [`slack_message`],
-//! [`telegram_message`]; the simulator keeps [`Post::plain_text`]).
+//! [`telegram_message`]; the simulator keeps the post itself, as JSON, and
+//! its [`Post::plain_text`]).
 //!
 //! What every rendering guarantees: the text is shown as written (each
 //! platform's markup characters escaped where it has any) and **nobody is
@@ -11,15 +12,44 @@
 use serde_json::{Map, Value, json};
 
 /// A message to post: plain text (never markup), an optional title and
-/// `name: value` fields (a log post's who, what, why).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// `name: value` fields (a log post's who, what, why). As JSON (what the
+/// simulator keeps of a post, and `modctld simulate posts --json` shows):
+/// `{"title": ..., "text": ..., "fields": [{"name": ..., "value": ...}]}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Post {
     /// A short heading, if any.
     pub title: Option<String>,
     /// The body, as plain text.
     pub text: String,
     /// Named values shown under the text, in order.
+    #[serde(with = "named_fields")]
     pub fields: Vec<(String, String)>,
+}
+
+/// Fields as `[{"name": ..., "value": ...}]` rather than pairs, so a
+/// reader of the JSON sees what each is.
+mod named_fields {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Field<T> {
+        name: T,
+        value: T,
+    }
+
+    pub fn serialize<S: Serializer>(
+        fields: &[(String, String)],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(fields.iter().map(|(name, value)| Field { name, value }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
+        let fields = Vec::<Field<String>>::deserialize(deserializer)?;
+        Ok(fields.into_iter().map(|f| (f.name, f.value)).collect())
+    }
 }
 
 impl Post {
@@ -43,6 +73,28 @@ impl Post {
     pub fn field(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.fields.push((name.into(), value.into()));
         self
+    }
+
+    /// The post on one line, short, as a chat client's notification shows
+    /// it: the title, the text, then the fields as `name: value`, `; `
+    /// apart, with line breaks as spaces and cut to `max` characters (an
+    /// ellipsis marks a cut). For showing what was posted in a terminal.
+    pub fn one_line(&self, max: usize) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.title.clone());
+        if !self.text.is_empty() {
+            parts.push(self.text.clone());
+        }
+        let fields: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect();
+        if !fields.is_empty() {
+            parts.push(fields.join("; "));
+        }
+        let line = parts.join(" | ").replace(['\n', '\t', '\r'], " ");
+        cut(&line, max)
     }
 
     /// The post as one plain text: the title, the text, then one
@@ -406,6 +458,36 @@ mod tests {
         ] {
             assert_eq!(post.plain_text(), want);
         }
+    }
+
+    #[test]
+    fn one_line_is_title_text_and_fields_on_one_line_cut() {
+        let case = Post::text("")
+            .titled("Case #3: warn")
+            .field("Member", "42")
+            .field("Reason", "spam");
+        for (post, max, want) in [
+            (Post::text("hello"), 80, "hello"),
+            (Post::text("two\nlines").titled("T"), 80, "T | two lines"),
+            (case.clone(), 80, "Case #3: warn | Member: 42; Reason: spam"),
+            (case, 20, "Case #3: warn | Mem…"),
+            (Post::text("a\tb").field("k", "v\nw"), 80, "a b | k: v w"),
+        ] {
+            assert_eq!(post.one_line(max), want);
+        }
+    }
+
+    /// What the simulator keeps of a post reads back as the same post, its
+    /// fields named.
+    #[test]
+    fn posts_round_trip_as_json_with_named_fields() {
+        let post = Post::text("x").titled("T").field("a", "1");
+        let json = serde_json::to_value(&post).unwrap();
+        assert_eq!(
+            json,
+            json!({"title": "T", "text": "x", "fields": [{"name": "a", "value": "1"}]})
+        );
+        assert_eq!(serde_json::from_value::<Post>(json).unwrap(), post);
     }
 
     #[test]

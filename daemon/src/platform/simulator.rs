@@ -344,34 +344,62 @@ impl JoinedChannels for Simulator {
 
 #[async_trait]
 impl PostMessage for Simulator {
-    /// Keeps the post's [`Post::plain_text`] in the channel, which must exist.
+    /// Keeps the post in the channel, which must exist.
     async fn post(&self, channel: &str, post: &Post) -> PlatformResult<()> {
-        let (channel, text) = (channel.to_owned(), post.plain_text());
-        let now = self.clock.now_unix();
-        self.act(move |tx, server_id, _| {
-            if !sim::channel_exists(tx, server_id, &channel)? {
-                return Err(PlatformError::NotFound("channel_not_found".into()).into());
-            }
-            sim::insert_message(tx, server_id, &channel, &text, now)?;
-            Ok(())
-        })
-        .await
+        self.post_batch(channel, std::slice::from_ref(post))
+            .await
+            .map(|_| ())
     }
 
-    /// Up to [`SIMULATED_BATCH`] posts as one message, their plain texts a
-    /// blank line apart.
+    /// Up to [`SIMULATED_BATCH`] posts as one message (their plain texts a
+    /// blank line apart, and the posts themselves); the channel must exist.
     async fn post_batch(&self, channel: &str, posts: &[Post]) -> PlatformResult<usize> {
         let taken = &posts[..posts.len().min(SIMULATED_BATCH)];
         if taken.is_empty() {
             return Ok(0);
         }
-        let text = taken
-            .iter()
-            .map(Post::plain_text)
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        self.post(channel, &Post::text(text)).await?;
+        let (channel, kept) = (channel.to_owned(), Kept::of(taken));
+        let now = self.clock.now_unix();
+        self.act(move |tx, server_id, _| {
+            if !sim::channel_exists(tx, server_id, &channel)? {
+                return Err(PlatformError::NotFound("channel_not_found".into()).into());
+            }
+            kept.insert(tx, server_id, &channel, now)
+        })
+        .await?;
         Ok(taken.len())
+    }
+}
+
+/// A message of the bot as the simulator keeps it: the plain texts a blank
+/// line apart (what its readers and deletes use) and the posts as posted,
+/// as JSON (what `modctld simulate posts` and the demo show).
+struct Kept {
+    text: String,
+    posts: String,
+}
+
+impl Kept {
+    fn of(posts: &[Post]) -> Kept {
+        Kept {
+            text: posts
+                .iter()
+                .map(Post::plain_text)
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            posts: serde_json::to_string(posts).expect("posts serialize"),
+        }
+    }
+
+    fn insert(
+        &self,
+        tx: &Tx<'_>,
+        server_id: &str,
+        channel: &str,
+        now: i64,
+    ) -> Result<(), SimError> {
+        sim::insert_post(tx, server_id, channel, &self.text, &self.posts, now)?;
+        Ok(())
     }
 }
 
@@ -396,7 +424,7 @@ impl DirectMessage for Simulator {
     /// (`user_not_found`), a user the bot cannot reach is refused: here, one
     /// who is not a member.
     async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
-        let (user, text) = (user.to_owned(), post.plain_text());
+        let (user, kept) = (user.to_owned(), Kept::of(std::slice::from_ref(post)));
         let now = self.clock.now_unix();
         self.act(move |tx, server_id, platform| {
             if sim::member_roles(tx, server_id, &user)?.is_none() {
@@ -409,8 +437,7 @@ impl DirectMessage for Simulator {
                 )
                 .into());
             }
-            sim::insert_message(tx, server_id, &dm_channel(&user), &text, now)?;
-            Ok(())
+            kept.insert(tx, server_id, &dm_channel(&user), now)
         })
         .await
     }
@@ -422,7 +449,8 @@ impl Ephemeral for Simulator {
     /// exist (`channel_not_found`) and the user be in the workspace
     /// (`user_not_in_channel`).
     async fn post_ephemeral(&self, channel: &str, user: &str, post: &Post) -> PlatformResult<()> {
-        let (channel, user, text) = (channel.to_owned(), user.to_owned(), post.plain_text());
+        let (channel, user) = (channel.to_owned(), user.to_owned());
+        let kept = Kept::of(std::slice::from_ref(post));
         let now = self.clock.now_unix();
         self.act(move |tx, server_id, _| {
             if !sim::channel_exists(tx, server_id, &channel)? {
@@ -431,9 +459,7 @@ impl Ephemeral for Simulator {
             if sim::member_roles(tx, server_id, &user)?.is_none() {
                 return Err(PlatformError::Forbidden("user_not_in_channel".into()).into());
             }
-            let kept = ephemeral_channel(&channel, &user);
-            sim::insert_message(tx, server_id, &kept, &text, now)?;
-            Ok(())
+            kept.insert(tx, server_id, &ephemeral_channel(&channel, &user), now)
         })
         .await
     }

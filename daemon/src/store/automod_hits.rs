@@ -288,10 +288,8 @@ fn filter_of(text: &str) -> FilterName {
 
 #[cfg(test)]
 mod tests {
-    use modctl_types::Plan;
-
     use super::*;
-    use crate::store::{Store, servers, teams};
+    use crate::store::testing::store_with_server;
 
     fn hit<'a>(message: &'a str, user: &'a str, action: FilterAction, now: i64) -> NewHit<'a> {
         NewHit {
@@ -311,15 +309,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_redelivery_finds_its_hit_and_a_burst_counts_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("db")).await.unwrap();
-        store
-            .write(|tx| {
-                let team = teams::create(tx, "t", Plan::Pro, 0)?;
-                servers::insert(tx, team.id, modctl_types::Platform::Discord, "g1", "g1", 0)
-            })
-            .await
-            .unwrap();
+        let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
         let outcomes = store
             .write(|tx| {
                 // (message, user, action, now) -> (outcome, fresh)

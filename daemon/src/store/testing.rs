@@ -3,9 +3,30 @@
 //! make a table refuse writes, count raw rows. Compiled for tests only, so
 //! the SQL stays in the store (issue #24) without a back door in the build.
 
+use modctl_types::{Plan, Platform};
 use rusqlite::params;
 
-use super::{StoreError, Tx};
+use super::{Store, StoreError, Tx, servers, teams};
+
+/// A store in a temporary directory (gone with the returned guard) with
+/// one team, `t` on the pro plan, which claimed server `server_id` on
+/// `platform` (named as its id) at time 0: what most unit tests of a
+/// server's data start from.
+pub async fn store_with_server(platform: Platform, server_id: &str) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::open(dir.path().join("db"))
+        .await
+        .expect("a store in it");
+    let id = server_id.to_owned();
+    store
+        .write(move |tx| {
+            let team = teams::create(tx, "t", Plan::Pro, 0)?;
+            servers::insert(tx, team.id, platform, &id, &id, 0)
+        })
+        .await
+        .expect("a team and its server");
+    (dir, store)
+}
 
 /// Deletes server `id` (and what cascades from it) as if it had been
 /// unclaimed while something was in flight.

@@ -79,7 +79,7 @@ async fn kept(store: &Store, server: &'static str, channel: String) -> Vec<(i64,
 }
 
 #[tokio::test]
-async fn posts_are_kept_as_plain_text_and_deleted_by_id_like_each_platform_answers() {
+async fn posts_are_kept_as_posted_and_as_plain_text_and_deleted_by_id_like_each_platform_answers() {
     for (platform, server, unknown) in [
         (Platform::Discord, "10", "Unknown Message, code 10008"),
         (Platform::Slack, "T1", "message_not_found"),
@@ -101,6 +101,13 @@ async fn posts_are_kept_as_plain_text_and_deleted_by_id_like_each_platform_answe
             ["Message deleted\nsaid a bad word\nAuthor: u1"],
             "{platform}"
         );
+        // And the post itself, as posted: what `simulate posts` shows.
+        let posted = store
+            .read(move |tx| sim::posts(tx, server, Some(LOG), 10))
+            .await
+            .unwrap();
+        let posts: Vec<Post> = serde_json::from_str(&posted[0].posts).unwrap();
+        assert_eq!(posts, std::slice::from_ref(&post), "{platform}");
         let id = messages[0].0.to_string();
         bot.deleter()
             .delete_message(channel, &id, Some("automod"))
@@ -120,6 +127,22 @@ async fn posts_are_kept_as_plain_text_and_deleted_by_id_like_each_platform_answe
             "{platform}"
         );
     }
+}
+
+/// A log batch is one message holding its posts, at most ten.
+#[tokio::test]
+async fn a_batch_is_one_message_of_its_posts() {
+    let (_dir, store, bot) = simulated(Platform::Discord, "10").await;
+    let batch: Vec<Post> = (0..12).map(|i| Post::text(format!("entry {i}"))).collect();
+    let taken = bot.poster().post_batch(LOG, &batch).await.unwrap();
+    assert_eq!(taken, 10);
+    let posted = store
+        .read(|tx| sim::posts(tx, "10", Some(LOG), 10))
+        .await
+        .unwrap();
+    assert_eq!(posted.len(), 1);
+    let posts: Vec<Post> = serde_json::from_str(&posted[0].posts).unwrap();
+    assert_eq!(posts, batch[..10]);
 }
 
 #[tokio::test]
