@@ -1,6 +1,7 @@
-//! `modctld snapshot capture` and `modctld simulate nuke` (issue #10) on the
-//! database of a running daemon: what they capture and delete is read back
-//! through the API.
+//! `modctld snapshot capture`, `modctld simulate nuke` (issue #10) and
+//! `modctld simulate posts` (issue #25) on the database of a running
+//! daemon: what they capture and delete is read back through the API, and
+//! what the daemon posted is listed as posted.
 
 use std::collections::HashSet;
 
@@ -292,4 +293,73 @@ async fn simulate_nuke_refuses_servers_that_are_not_simulated_and_changes_nothin
     assert_eq!(deleted(&out).len(), 1, "{out}");
     let slack = client.capture_snapshot(WORKSPACE).await.unwrap();
     assert_eq!(slack.counts.channels, 1);
+}
+
+/// `modctld simulate posts` (issue #25) lists what the bot posted to a
+/// simulated server as posted: here the DM a warning sends, one row per
+/// post (message, posted at, where, the post on one line), and with
+/// `--json` the posts themselves; a channel with nothing says so, and a
+/// server that is not simulated is refused.
+#[tokio::test]
+async fn simulate_posts_lists_what_the_bot_posted_as_posted() {
+    use modctl_types::moderation::{Action, ActionRequest};
+
+    let (daemon, client) = daemon();
+    let alice = discord_members::ALICE;
+    client
+        .perform_action(
+            GUILD,
+            Action::Warn,
+            &ActionRequest {
+                user_id: alice.into(),
+                reason: Some("spam".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+
+    let (out, _) = run(
+        modctld(&daemon.db_path()).args(["simulate", "posts", GUILD]),
+        0,
+    );
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0].len(), 4, "{out}");
+    assert_eq!(rows[0][2], format!("DM to {alice}"), "{out}");
+    assert!(
+        rows[0][3].starts_with("You have been warned on Alpha Guild: spam"),
+        "{out}"
+    );
+
+    let dm = format!("dm:{alice}");
+    let (json, _) = run(
+        modctld(&daemon.db_path()).args(["simulate", "posts", GUILD, &dm, "--json"]),
+        0,
+    );
+    let shown: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(shown[0]["channel_id"], dm.as_str(), "{json}");
+    assert_eq!(shown[0]["message_id"].as_str(), None, "a number: {json}");
+    let post = &shown[0]["posts"][0];
+    assert!(post["text"].as_str().unwrap().contains("spam"), "{json}");
+    assert_eq!(post["fields"], serde_json::json!([]), "{json}");
+
+    let (out, err) = run(
+        modctld(&daemon.db_path()).args(["simulate", "posts", GUILD, discord_members::MODLOG]),
+        0,
+    );
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("has posted nothing to"), "{err}");
+
+    for (server, message) in [
+        (LIVE_GUILD, "is not connected to the simulator"),
+        ("100000000000000009", "is not claimed"),
+    ] {
+        let (out, err) = run(
+            modctld(&daemon.db_path()).args(["simulate", "posts", server]),
+            1,
+        );
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(message), "{server}: {err}");
+    }
 }

@@ -4,7 +4,10 @@
 //! read+write key, a read-only key and one server per platform, each connected
 //! to the simulator with a small community and holding one structure
 //! snapshot, prints what to paste into another terminal and what to try
-//! ([`try_these`]), and deletes the database on exit.
+//! ([`try_these`]), and deletes the database on exit. While it runs, its
+//! terminal shows what the bot posts to the simulated servers (log posts,
+//! DMs), whichever process posted it
+//! ([`super::simulate_posts::watch`]).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -407,7 +410,8 @@ pub struct DemoKeys {
 }
 
 /// Creates the demo team, keys and servers, connects the servers to the
-/// simulator with their communities, sets up jail and mod-log config, and
+/// simulator with their communities, sets up jail, mod-log, log channels
+/// (`demo_logging`) and automod config, and
 /// captures one structure snapshot of each server (source and actor
 /// `operator`), so listing snapshots shows something and a nuke can be
 /// restored at once; and writes 90 days of community activity and cases

@@ -328,6 +328,26 @@ pub fn live_event(platform: Platform, event: ActivityEvent) -> Result<Event, Act
 mod live_tests {
     use super::*;
 
+    /// Members talk in the community's text channels; on Telegram in the
+    /// group itself, never in the moderators' mod-log chat.
+    #[test]
+    fn members_talk_where_members_are() {
+        use super::super::demo::{DISCORD, TELEGRAM, discord_members, telegram_members};
+        for (server, platform, never) in [
+            (TELEGRAM, Platform::Telegram, telegram_members::MODLOG),
+            // A category is no place to talk.
+            (DISCORD, Platform::Discord, "700000000000000010"),
+        ] {
+            let channels = channels(server, platform);
+            assert!(!channels.text.iter().any(|c| c == never), "{channels:?}");
+            if platform == Platform::Telegram {
+                assert_eq!(channels.text, [TELEGRAM]);
+            } else {
+                assert!(channels.text.iter().any(|c| c == discord_members::MODLOG));
+            }
+        }
+    }
+
     #[test]
     fn live_events_count_as_the_trickle_did() {
         let mut rng = Rng::new(7);
