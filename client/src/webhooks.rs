@@ -146,7 +146,8 @@ pub fn summarize(event: &Event) -> String {
         WebhookEvent::Test => text("message"),
         WebhookEvent::CaseCreated => format!(
             "case {}: {} {} ({})",
-            text("number"),
+            // The case as `GET /cases/{case_id}` shows it: its number is `id`.
+            text("id"),
             text("action"),
             text("user_id"),
             text("state")

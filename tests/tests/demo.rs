@@ -120,7 +120,7 @@ async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
         .api_key(&keys.write)
         .build()
         .unwrap();
-    client
+    let warned = client
         .perform_action(
             demo::DISCORD,
             Action::Warn,
@@ -139,7 +139,11 @@ async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
         "{}",
         all[2]
     );
-    assert!(all[2].contains("warn 800000000000000004"), "{}", all[2]);
+    assert!(
+        all[2].contains(&format!("case {}: warn 800000000000000004", warned.case_id)),
+        "{}",
+        all[2]
+    );
 
     // A delivery signed with another secret is refused and said so.
     let forged = reqwest::Client::new()

@@ -221,7 +221,7 @@ mod tests {
             kind: WebhookEvent::CaseCreated,
             created_at: "2026-11-22T08:20:16Z".parse().unwrap(),
             server_id: "100000000000000001".into(),
-            data: serde_json::json!({"number": 3, "action": "warn", "user_id": "800000000000000004", "state": "settled"}),
+            data: serde_json::json!({"id": 3, "action": "warn", "user_id": "800000000000000004", "state": "settled"}),
         }
     }
 
