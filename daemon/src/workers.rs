@@ -66,6 +66,12 @@
 //!   other paths, failed, or is due a drift check; a claim per server
 //!   ([`crate::coordination::Work::NativeRules`]).
 //!
+//! - **automod sweep** ([`crate::automation::automod::act::sweep`]): at
+//!   start-up only, the automod hits a stopped or killed daemon left
+//!   unsettled (the delete not recorded, the case not made) are read before
+//!   any transport runs, then carried to their end in a task of their own;
+//!   tests call [`automod_sweep`].
+//!
 //! What each worker claims is in [`crate::coordination`];
 //! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
 //! expiry workers what they use.
@@ -175,6 +181,14 @@ pub async fn native_rules(state: &AppState) -> ModerationResult<usize> {
     Ok(crate::automation::native::sync::sync_due(&state.native_rules()).await?)
 }
 
+/// The automod sweep ([`crate::automation::automod::act::sweep`]): settles
+/// the hits left unsettled; answers how many messages it finished. Run at
+/// start-up by [`Workers::start`]; not part of [`tick`], since a hit being
+/// acted on in this daemon is unsettled too.
+pub async fn automod_sweep(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::automation::automod::act::sweep::sweep(&state.moderation()).await?)
+}
+
 /// The scheduled snapshots' tick: captures what is due
 /// ([`snapshots::capture_due`]), one tick at a time (a second waits for the
 /// first, then captures what is still due).
@@ -236,6 +250,25 @@ impl Workers {
             }
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "cannot look for pending cases"),
+        }
+        // Read before the transports start (they start in the loops below,
+        // and hooks with the server after this), so no hit of this run is
+        // taken for one a stopped daemon left.
+        let sweep = crate::automation::automod::act::sweep::adopt(&state.moderation()).await;
+        match sweep {
+            Ok(hits) if !hits.is_empty() => {
+                tracing::warn!(
+                    count = hits.len(),
+                    "finishing automod hits left unsettled by a daemon that stopped while acting"
+                );
+                let cx = state.moderation();
+                state.in_flight.spawn(async move {
+                    let settling = crate::automation::automod::act::sweep::settle(&cx, hits);
+                    let _ = moderation::until_abandoned(&cx.abandon, settling).await;
+                });
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "cannot look for unsettled automod hits"),
         }
 
         let (stop, stopped) = watch::channel(false);

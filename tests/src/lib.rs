@@ -695,6 +695,15 @@ impl Fixture {
         Fixture::seed(TestDaemon::start())
     }
 
+    /// Restarts the daemon on the same database, keeping the keys (see
+    /// [`TestDaemon::restart`]).
+    pub fn restart(self) -> Fixture {
+        Fixture {
+            daemon: self.daemon.restart(),
+            ..self
+        }
+    }
+
     /// Seeds `daemon` (e.g. one started with other HTTP limits).
     pub fn seed(daemon: TestDaemon) -> Fixture {
         daemon.team("alpha", Plan::Pro);

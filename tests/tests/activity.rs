@@ -315,18 +315,7 @@ async fn a_retried_batch_counts_once_and_survives_a_restart() {
     assert_eq!(receipt.counted, 1);
 
     // Acknowledged means durable: a restart (no flush) keeps every event.
-    let Fixture {
-        daemon,
-        alpha_rw,
-        alpha_ro,
-        beta_rw,
-    } = fixture;
-    let fixture = Fixture {
-        daemon: daemon.restart(),
-        alpha_rw,
-        alpha_ro,
-        beta_rw,
-    };
+    let fixture = fixture.restart();
     let insights = community(&fixture, ALPHA_DISCORD, 1).await;
     assert_eq!(insights.totals.messages, 5_001);
     assert_eq!(insights.daily[0].active_members, 50);

@@ -23,13 +23,13 @@ use modctld::store::connections::{Connection, ConnectionMode};
 use modctld::store::receivers::Receiving;
 use serde_json::{Value, json};
 
-const MEMBER: &str = "800000000000000004";
-const GENERAL: &str = "700000000000000002";
+pub(crate) const MEMBER: &str = "800000000000000004";
+pub(crate) const GENERAL: &str = "700000000000000002";
 const EXEMPT: &str = "700000000000000003";
 const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
 
 /// Blocked words (`action`), the exempt channel, and duplicates off.
-fn automod(daemon: &TestDaemon, server: &str, action: &str) {
+pub(crate) fn automod(daemon: &TestDaemon, server: &str, action: &str) {
     daemon.set_config(
         server,
         SectionName::Automod,
@@ -40,7 +40,7 @@ fn automod(daemon: &TestDaemon, server: &str, action: &str) {
     );
 }
 
-fn hits(fixture: &Fixture, server: &str) -> Vec<AutomodHitRecord> {
+pub(crate) fn hits(fixture: &Fixture, server: &str) -> Vec<AutomodHitRecord> {
     let client = fixture.daemon.client(&fixture.alpha_ro);
     fixture
         .daemon
@@ -50,7 +50,7 @@ fn hits(fixture: &Fixture, server: &str) -> Vec<AutomodHitRecord> {
 }
 
 /// The automod cases of `server`: (action, user, reason).
-fn automod_cases(fixture: &Fixture, server: &str) -> Vec<(Action, String, String)> {
+pub(crate) fn automod_cases(fixture: &Fixture, server: &str) -> Vec<(Action, String, String)> {
     let client = fixture.daemon.client(&fixture.alpha_ro);
     let cases = fixture
         .daemon
@@ -66,7 +66,7 @@ fn automod_cases(fixture: &Fixture, server: &str) -> Vec<(Action, String, String
 
 /// Waits until the hits of `server` have settled (each deleted or said why
 /// not, and each `case` hit linked to its case) and `count` of them exist.
-fn settled_hits(fixture: &Fixture, server: &str, count: usize) -> Vec<AutomodHitRecord> {
+pub(crate) fn settled_hits(fixture: &Fixture, server: &str, count: usize) -> Vec<AutomodHitRecord> {
     let settled = |hits: &[AutomodHitRecord]| {
         hits.len() == count
             && hits.iter().all(|h| {
@@ -87,15 +87,15 @@ fn settled_hits(fixture: &Fixture, server: &str, count: usize) -> Vec<AutomodHit
     }
 }
 
-struct Discord {
-    fixture: Fixture,
-    discord: FakeDiscord,
-    gateway: FakeGateway,
+pub(crate) struct Discord {
+    pub(crate) fixture: Fixture,
+    pub(crate) discord: FakeDiscord,
+    pub(crate) gateway: FakeGateway,
 }
 
 /// A Discord guild connected to the fakes, the message-content intent
 /// granted, its gateway session identified.
-fn discord(action: &str) -> Discord {
+pub(crate) fn discord(action: &str) -> Discord {
     let gateway = FakeGateway::start(Duration::from_secs(45));
     gateway.add_guild(ALPHA_DISCORD, &[]);
     let flags = discord::DEFAULT_APPLICATION_FLAGS | discord::GATEWAY_MESSAGE_CONTENT;
@@ -123,13 +123,13 @@ fn discord(action: &str) -> Discord {
 
 impl Discord {
     /// `MEMBER` says `text` in `channel`: the message's id.
-    fn say(&self, channel: &str, text: &str) -> String {
+    pub(crate) fn say(&self, channel: &str, text: &str) -> String {
         let id = self.discord.seed_message(channel, MEMBER, text);
         self.redeliver(channel, &id, text);
         id
     }
 
-    fn redeliver(&self, channel: &str, id: &str, text: &str) {
+    pub(crate) fn redeliver(&self, channel: &str, id: &str, text: &str) {
         self.gateway.message_create(
             ALPHA_DISCORD,
             channel,
@@ -171,18 +171,27 @@ fn discord_a_blocked_word_is_deleted_and_recorded_and_an_exempt_channel_is_spare
     assert!(automod_cases(&d.fixture, ALPHA_DISCORD).is_empty());
 }
 
+/// The guild's automod log channel.
+pub(crate) const AUTOMOD_LOG: &str = "700000000000000009";
+
+impl Discord {
+    /// Adds the [`AUTOMOD_LOG`] channel and makes it `logging.automod`.
+    pub(crate) fn log_automod(&self) {
+        self.discord.add_channel(AUTOMOD_LOG, "automod-log");
+        self.fixture.daemon.set_config(
+            ALPHA_DISCORD,
+            SectionName::Logging,
+            json!({"automod": AUTOMOD_LOG}),
+        );
+    }
+}
+
 /// Every hit goes to `logging.automod`, a delete-only one included, with
 /// what became of the message; once, however often Discord redelivers it.
 #[test]
 fn discord_a_hit_is_posted_to_the_automod_log_once() {
-    const AUTOMOD_LOG: &str = "700000000000000009";
     let d = discord("delete");
-    d.discord.add_channel(AUTOMOD_LOG, "automod-log");
-    d.fixture.daemon.set_config(
-        ALPHA_DISCORD,
-        SectionName::Logging,
-        json!({"automod": AUTOMOD_LOG}),
-    );
+    d.log_automod();
     let caught = d.say(GENERAL, "a scam link");
     settled_hits(&d.fixture, ALPHA_DISCORD, 1);
     d.redeliver(GENERAL, &caught, "a scam link");
@@ -263,7 +272,7 @@ fn discord_a_warn_filter_makes_one_case_per_message_and_per_burst() {
     );
 }
 
-fn hits_of(fixture: &Fixture, server: &str, filter: Option<FilterName>) -> usize {
+pub(crate) fn hits_of(fixture: &Fixture, server: &str, filter: Option<FilterName>) -> usize {
     let client = fixture.daemon.client(&fixture.alpha_ro);
     let query = HitQuery {
         filter,
@@ -280,9 +289,10 @@ fn hits_of(fixture: &Fixture, server: &str, filter: Option<FilterName>) -> usize
 #[test]
 fn discord_a_native_rule_execution_becomes_a_hit_and_a_case() {
     let d = discord("warn");
+    let rule = crate::automod_settling::synced_rule(&d, FilterName::BlockedWords);
     d.gateway.automod_execution(
         ALPHA_DISCORD,
-        "900000000000000001",
+        &rule,
         1,
         MEMBER,
         GENERAL,
@@ -389,8 +399,9 @@ fn slack_without_a_user_token_shows_an_ephemeral_notice_and_records_not_deleted(
     assert_eq!(cases.len(), 1, "{cases:?}");
 }
 
-#[test]
-fn telegram_deletes_with_delete_message_and_records_the_hit() {
+/// A Telegram group connected to the fake, blocked words `delete`: the
+/// fixture, the fake, the chat's id and the time now (for updates' `date`).
+pub(crate) fn telegram() -> (Fixture, FakeTelegram, i64, i64) {
     let fixture = Fixture::start();
     let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
     let fake = FakeTelegram::start(chat);
@@ -401,6 +412,13 @@ fn telegram_deletes_with_delete_message_and_records_the_hit() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
+    (fixture, fake, chat, now)
+}
+
+#[test]
+fn telegram_deletes_with_delete_message_and_records_the_hit() {
+    let (fixture, fake, chat, now) = telegram();
+    let daemon = &fixture.daemon;
     let caught: Value = fake.push_in(chat, 5, json!({"text": "so badword", "date": now}));
     let clean: Value = fake.push_in(chat, 5, json!({"text": "so good", "date": now}));
     assert_eq!(daemon.start_receivers(), 1);

@@ -11,6 +11,7 @@ mod auth;
 mod automod;
 mod automod_act;
 mod automod_native;
+mod automod_settling;
 mod cases;
 mod config;
 mod demo;

@@ -172,6 +172,11 @@ pub struct AutomodHitRecord {
     /// Why it was not deleted (e.g. Slack without an admin user token), or
     /// `null`.
     pub delete_detail: Option<String>,
+    /// Why a hit whose outcome is `case` has no case and will get none (the
+    /// action was refused, e.g. an earlier action on the member still being
+    /// settled), or `null`. Additive: absent from older daemons.
+    #[serde(default)]
+    pub case_detail: Option<String>,
     /// The case it opened (its number on this server), if any.
     pub case_id: Option<i64>,
     /// When the message was caught.

@@ -26,7 +26,7 @@ Examples:
 const HITS_HELP: &str = "\
 Newest first. Plain columns (piped or --plain): id, at, user, channel, filter, matched, action,
 outcome (case, burst or delete), case, deleted (yes, no, or empty while being deleted), why not
-deleted. A burst is a further message of the same member caught by the same filter within its
+deleted and why a case hit has no case. A burst is a further message of the same member caught by the same filter within its
 window: deleted, without another case.
 
 Examples:
@@ -176,7 +176,18 @@ pub fn render_hits(hits: &[AutomodHitRecord], mode: OutputMode, fit: Fit) -> Str
                 Some(false) => "no".into(),
                 None => String::new(),
             },
-            hit.delete_detail.clone().unwrap_or_default(),
+            // Why the message is still there, and why a `case` hit has
+            // no case.
+            [
+                hit.delete_detail.clone(),
+                hit.case_detail
+                    .as_ref()
+                    .map(|why| format!("no case: {why}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; "),
         ]);
     }
     rows.render_fitted(mode, fit)
@@ -264,6 +275,7 @@ mod tests {
                     outcome,
                     deleted,
                     delete_detail: why.map(str::to_owned),
+                    case_detail: None,
                     case_id,
                     at: modctl_types::Timestamp::from_second(1_800_000_000).unwrap(),
                 }
