@@ -282,6 +282,9 @@ impl TestDaemon {
                         webhooks: Duration::from_secs(3600),
                         // Log posts likewise (`deliver_logs`).
                         logs: Duration::from_secs(3600),
+                        // And learning the servers' own invites
+                        // (`learn_own_invites`).
+                        own_invites: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
@@ -368,6 +371,14 @@ impl TestDaemon {
             &self.state.log_delivery(),
         ))
         .expect("deliver logs")
+    }
+
+    /// Runs the own invites' worker once: the servers that filter links
+    /// and are due learn their own invites from their platform; answers
+    /// how many were asked.
+    pub fn learn_own_invites(&self) -> usize {
+        self.block_on(modctld::workers::own_invites(&self.state))
+            .expect("learn own invites")
     }
 
     /// Runs the activity flush worker once: what the platform receivers

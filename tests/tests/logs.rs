@@ -463,3 +463,183 @@ async fn a_failed_post_is_tried_again_with_backoff() {
     assert_eq!(daemon.deliver_logs(), 1);
     assert_eq!(discord.posted(DISCORD_LOG).len(), 1);
 }
+
+#[tokio::test]
+async fn a_message_seen_longer_ago_than_the_cache_keeps_is_logged_as_unknown() {
+    use modctld::automation::logs::CACHE_TTL;
+    use modctld::events::{Author, Event, EventKind, MemberRef, Membership, Message};
+    const MESSAGES: &str = "300000000000000020";
+    const WHERE: &str = "300000000000000001";
+    let (fixture, discord) =
+        discord_logging(json!({"message_delete": MESSAGES, "member_join": MESSAGES}));
+    let daemon = &fixture.daemon;
+    discord.add_channel(MESSAGES, "message-log");
+    let event = |kind| Event {
+        platform: modctl_types::Platform::Discord,
+        server_id: ALPHA_DISCORD.into(),
+        at: daemon.clock().now(),
+        id: None,
+        kind,
+    };
+    let rows = || {
+        daemon.sql(|c| {
+            c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        })
+    };
+    let events = daemon.state().events.clone();
+    let publish = |published: Vec<Event>| {
+        let events = events.clone();
+        daemon.block_on(async move {
+            for event in published {
+                events.publish(event);
+            }
+        });
+    };
+    // Seen, then a join: once the join is written, the message was seen
+    // (one consumer handles its events in order).
+    publish(vec![
+        event(EventKind::MessageCreated(Message {
+            id: "1".into(),
+            channel_id: WHERE.into(),
+            author: Author {
+                id: "11".into(),
+                ..Author::default()
+            },
+            content: Some("said long ago".into()),
+            ..Message::default()
+        })),
+        event(EventKind::MemberJoined(Membership {
+            member: MemberRef {
+                id: "12".into(),
+                ..MemberRef::default()
+            },
+            channel_id: None,
+        })),
+    ]);
+    modctl_e2e::eventually("the join to be written", || rows() == 1);
+    // On the daemon's clock, the message is now older than the cache keeps.
+    daemon
+        .clock()
+        .advance(CACHE_TTL + std::time::Duration::from_secs(1));
+    publish(vec![event(EventKind::MessageDeleted {
+        channel_id: WHERE.into(),
+        message_id: "1".into(),
+    })]);
+    modctl_e2e::eventually("the deletion to be written", || rows() == 2);
+    assert_eq!(daemon.deliver_logs(), 2);
+    let embeds = discord.posted(MESSAGES)[0].body["embeds"].clone();
+    let deleted = embeds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["title"] == "Message deleted")
+        .expect("the deletion's embed");
+    assert_eq!(
+        deleted["description"],
+        "content unknown: the daemon did not see this message"
+    );
+}
+
+/// The log outbox's rows by state.
+fn outbox_states(daemon: &TestDaemon) -> Vec<(String, i64)> {
+    daemon.sql(|c| {
+        let mut statement =
+            c.prepare("SELECT state, COUNT(*) AS n FROM log_outbox GROUP BY state ORDER BY state")?;
+        statement
+            .query_map([], |r| {
+                Ok((r.get::<_, String>("state")?, r.get::<_, i64>("n")?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+    })
+}
+
+#[tokio::test]
+async fn a_refused_token_is_the_connection_s_the_entries_wait_for_it() {
+    let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    // opcodes-and-status-codes.mdx: 401 "The Authorization header was
+    // missing or invalid".
+    discord.fail(
+        "POST",
+        &format!("/channels/{DISCORD_LOG}/messages"),
+        401,
+        json!({"message": "401: Unauthorized", "code": 0}),
+        1,
+    );
+    assert_eq!(daemon.deliver_logs(), 0);
+    // Not the channel's failure: still waiting, nothing reported failed.
+    assert_eq!(outbox_states(daemon), [("waiting".to_owned(), 1)]);
+    // The token works again (here: the fake stops refusing): posted at the
+    // next attempt.
+    daemon.clock().advance(std::time::Duration::from_secs(5));
+    assert_eq!(daemon.deliver_logs(), 1);
+    assert_eq!(discord.posted(DISCORD_LOG).len(), 1);
+}
+
+#[tokio::test]
+async fn a_malformed_post_is_given_up_alone_and_the_channel_goes_on() {
+    let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    // Discord's 400 "Invalid Form Body" (opcodes-and-status-codes.mdx, JSON
+    // error code 50035): the batch of both, then the first alone.
+    discord.fail(
+        "POST",
+        &format!("/channels/{DISCORD_LOG}/messages"),
+        400,
+        json!({"message": "Invalid Form Body", "code": 50035,
+               "errors": {"embeds": {"0": {"title": {"_errors": [
+                   {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 256 or fewer in length."}]}}}}}),
+        2,
+    );
+    assert_eq!(daemon.deliver_logs(), 1, "the second entry is posted");
+    let posts = discord.posted(DISCORD_LOG);
+    assert_eq!(posts.len(), 1);
+    assert_eq!(embed_text(&posts[0].body["embeds"][0]).0, "Case #2: note");
+    assert_eq!(outbox_states(daemon), [("given_up".to_owned(), 1)]);
+    let reason: String =
+        daemon.sql(|c| c.query_row("SELECT last_error FROM log_outbox", [], |r| r.get(0)));
+    assert!(reason.contains("Invalid Form Body"), "{reason}");
+    // The channel is not reported as failing, and takes the next entries.
+    let onboarding = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    let item = onboarding
+        .items
+        .iter()
+        .find(|i| i.id == "log_channels")
+        .expect("a log channels item");
+    assert!(!item.detail.contains("not made"), "{}", item.detail);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    assert_eq!(daemon.deliver_logs(), 1);
+}
+
+#[tokio::test]
+async fn failed_and_given_up_entries_are_purged_after_a_week() {
+    const GONE: &str = "300000000000000099";
+    let (fixture, _discord) = discord_logging(json!({"moderation": GONE}));
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    assert_eq!(daemon.deliver_logs(), 0);
+    assert_eq!(outbox_states(daemon), [("failed".to_owned(), 1)]);
+    let purge = || {
+        daemon
+            .block_on(modctld::workers::log_retention(daemon.state()))
+            .unwrap()
+    };
+    // Kept while onboarding reports it...
+    daemon
+        .clock()
+        .advance(modctld::logs::deliver::RETENTION - std::time::Duration::from_secs(60));
+    assert_eq!(purge(), 0);
+    assert_eq!(outbox_states(daemon).len(), 1);
+    // ... and gone a week after it failed.
+    daemon.clock().advance(std::time::Duration::from_secs(120));
+    assert_eq!(purge(), 1);
+    assert!(outbox_states(daemon).is_empty());
+}

@@ -187,3 +187,18 @@ pub fn set(
     )?;
     Ok(())
 }
+
+/// The ids of the servers with a connection (live or simulated), in id
+/// order: the servers whose platform can be asked something.
+pub fn connected(tx: &Tx<'_>) -> Result<Vec<String>, StoreError> {
+    let rows = tx
+        .sql
+        .prepare_cached(
+            "SELECT servers.id AS server_id FROM servers
+             JOIN platform_connections c ON c.server_id = servers.id
+             ORDER BY servers.id",
+        )?
+        .query_map([], |row| row.get::<_, String>("server_id"))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}

@@ -207,9 +207,12 @@ impl Consumer for Acting {
             }
         };
         let automod = self.compiled.get(&event.server_id, snapshot.revision, || {
-            // The server's own invites are not known to the daemon:
-            // every invite counts as another community's.
-            (snapshot.sections.automod.clone(), Vec::new())
+            // The server's own invites, as learned from its platform
+            // (`automation::invites`): spared by the invite and link filters.
+            (
+                snapshot.sections.automod.clone(),
+                self.compiled.own_invites(&event.server_id),
+            )
         });
         let hits = check(
             &automod,

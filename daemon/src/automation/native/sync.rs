@@ -230,6 +230,8 @@ pub struct Syncer {
     pub platforms: PlatformClients,
     /// Claims on background work.
     pub claims: std::sync::Arc<dyn WorkClaims>,
+    /// The servers' own invites, which the invite rule allows.
+    pub invites: std::sync::Arc<crate::automation::invites::OwnInvitesCache>,
 }
 
 /// The plan for a server's config as it is now: read from the store, not
@@ -246,9 +248,9 @@ async fn plan_now(cx: &Syncer, server_id: &str) -> Result<Plan, StoreError> {
         &sections.automod,
         Context {
             default_timeout_minutes: sections.moderation.default_timeout_minutes,
-            // The server's own invites are not known to the daemon yet
-            // (`api::automod` says the same).
-            own_invites: &[],
+            // As last learned (`automation::invites`): a change of them
+            // changes the plan's fingerprint, so the rule follows.
+            own_invites: &cx.invites.invites(server_id),
         },
     ))
 }
