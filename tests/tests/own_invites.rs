@@ -11,10 +11,7 @@ use modctl_e2e::fakes::telegram::{self, FakeTelegram};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon, eventually};
 use modctl_types::automod::{AutomodTestRequest, FilterName, HitQuery};
 use modctl_types::config::SectionName;
-use modctl_types::onboarding::ItemStatus;
-use modctld::platform::slack::events::sign;
-use modctld::store::connections::{Connection, ConnectionMode};
-use modctld::store::receivers::Receiving;
+use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 use serde_json::{Value, json};
 
 const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -57,6 +54,20 @@ fn hit_ids(fixture: &Fixture, server: &str) -> Vec<String> {
         .into_iter()
         .map(|h| h.message_id)
         .collect()
+}
+
+/// Onboarding's item of the invite filter of `server`.
+fn invite_item(fixture: &Fixture, server: &str) -> OnboardingItem {
+    let client = fixture.daemon.client(&fixture.alpha_ro);
+    let onboarding = fixture
+        .daemon
+        .block_on(client.onboarding(server, false))
+        .expect("onboarding");
+    onboarding
+        .items
+        .into_iter()
+        .find(|i| i.id == "automod_invite_links")
+        .expect("the invite filter's item")
 }
 
 /// The native invite rule's allow list, as the fake guild holds it.
@@ -149,15 +160,7 @@ fn discord_without_manage_server_the_vanity_code_alone_is_spared_and_onboarding_
         caught(&fixture, ALPHA_DISCORD, "discord.gg/Ours123"),
         ["discord.gg/Ours123"]
     );
-    let client = daemon.client(&fixture.alpha_ro);
-    let onboarding = daemon
-        .block_on(client.onboarding(ALPHA_DISCORD, false))
-        .unwrap();
-    let item = onboarding
-        .items
-        .iter()
-        .find(|i| i.id == "automod_invite_links")
-        .expect("the invite filter's item");
+    let item = invite_item(&fixture, ALPHA_DISCORD);
     assert_ne!(item.status, ItemStatus::Done, "{item:?}");
     assert!(item.detail.contains("Missing Permissions"), "{item:?}");
     assert!(
@@ -218,26 +221,11 @@ fn slack_workspace() -> (Fixture, FakeSlack) {
     fake.add_channel("C0GENERAL1", "general");
     fake.add_channel_member("C0GENERAL1", slack::MEMBER);
     let daemon = &fixture.daemon;
-    let connection = Connection {
-        user_token: Some(slack::ADMIN_TOKEN.to_owned()),
-        ..Connection::new(ConnectionMode::Live {
-            token: slack::TOKEN.to_owned(),
-            api_base: Some(fake.uri()),
-        })
-    };
-    let secrets = daemon.store().secrets().clone();
-    let now = daemon.now_unix();
-    daemon
-        .block_on(daemon.store().write(move |tx| {
-            modctld::store::connections::set(tx, &secrets, ALPHA_SLACK, &connection, now)
-        }))
-        .expect("connect");
-    daemon.set_receiving(
+    daemon.connect_slack(
         ALPHA_SLACK,
-        Receiving {
-            signing_secret: Some(SIGNING_SECRET.to_owned()),
-            ..Receiving::default()
-        },
+        &fake.uri(),
+        Some(slack::ADMIN_TOKEN),
+        SIGNING_SECRET,
     );
     filter_invites(daemon, ALPHA_SLACK);
     (fixture, fake)
@@ -246,26 +234,8 @@ fn slack_workspace() -> (Fixture, FakeSlack) {
 /// Slack posts a member's `message` event saying `text` (seeded in the
 /// fake first, so it can be deleted): the message's `ts`.
 fn slack_message(daemon: &TestDaemon, fake: &FakeSlack, event_id: &str, text: &str) -> String {
-    let ts = fake.seed_message("C0GENERAL1", slack::MEMBER, text);
-    let now = daemon.now_unix();
-    let body = json!({"token": "t", "team_id": ALPHA_SLACK, "api_app_id": "A1",
-        "type": "event_callback", "event_id": event_id, "event_time": now,
-        "event": {"type": "message", "channel": "C0GENERAL1", "user": slack::MEMBER, "ts": ts,
-                  "text": text}})
-    .to_string();
-    let timestamp = now.to_string();
-    let signature = sign(SIGNING_SECRET, &timestamp, body.as_bytes());
-    let answer = daemon.block_on(
-        reqwest::Client::new()
-            .post(format!("{}/hooks/slack/events", daemon.url()))
-            .header("content-type", "application/json")
-            .header("x-slack-request-timestamp", &timestamp)
-            .header("x-slack-signature", signature)
-            .body(body)
-            .send(),
-    );
-    assert_eq!(answer.expect("hook").status(), 200);
-    ts
+    let at = (ALPHA_SLACK, "C0GENERAL1");
+    daemon.slack_member_says(fake, SIGNING_SECRET, at, event_id, text)
 }
 
 #[test]
@@ -309,15 +279,7 @@ fn slack_without_team_read_nothing_is_learned_and_onboarding_says_why() {
         ),
         ["join.slack.com/t/acme/shared_invite/zt-1abc"]
     );
-    let client = daemon.client(&fixture.alpha_ro);
-    let onboarding = daemon
-        .block_on(client.onboarding(ALPHA_SLACK, false))
-        .unwrap();
-    let item = onboarding
-        .items
-        .iter()
-        .find(|i| i.id == "automod_invite_links")
-        .expect("the invite filter's item");
+    let item = invite_item(&fixture, ALPHA_SLACK);
     assert!(item.detail.contains("missing_scope"), "{item:?}");
     // Asked again a minute later, not at once.
     assert_eq!(daemon.learn_own_invites(), 0);

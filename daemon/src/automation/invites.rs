@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::platform::{self, OwnInvites, PlatformClients};
-use crate::store::{self, Store, StoreError, connections, servers};
+use crate::store::{Store, StoreError, connections};
 
 /// How often a server's own invites are learned again.
 pub const REFRESH: Duration = Duration::from_secs(600);
@@ -168,16 +168,12 @@ async fn learn(cx: &Learning, server_id: &str) -> Result<bool, StoreError> {
     let secrets = cx.store.secrets().clone();
     let found = cx
         .store
-        .read(move |tx| {
-            let server = servers::find(tx, &id)?;
-            let connection = connections::get(tx, &secrets, &id)?;
-            let automod = store::config::load(tx, &id)?.sections.automod;
-            Ok::<_, StoreError>(server.zip(connection).map(|(s, c)| (s, c, automod)))
-        })
+        .read(move |tx| connections::connected_server(tx, &secrets, &id))
         .await?;
-    let Some((record, connection, automod)) = found else {
+    let Some((record, connection, sections)) = found else {
         return Ok(false);
     };
+    let automod = &sections.automod;
     if !automod.invite_links.enabled && !automod.links.enabled {
         return Ok(false);
     }

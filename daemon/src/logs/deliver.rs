@@ -66,7 +66,7 @@ use crate::clock::Clock;
 use crate::coordination::{Work, WorkClaims};
 use crate::platform::{self, PlatformClients, PlatformError, Post};
 use crate::store::logs::{self as outbox, DueChannel, Waiting};
-use crate::store::{self, Store, StoreError, connections, servers};
+use crate::store::{Store, StoreError, connections};
 
 /// How long a run's claim is kept by a backend whose claims expire.
 const CLAIM_LEASE: Duration = Duration::from_secs(300);
@@ -147,19 +147,15 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
     let secrets = cx.store.secrets().clone();
     let found = cx
         .store
-        .read(move |tx| {
-            let server = servers::find(tx, &server_id)?;
-            let connection = connections::get(tx, &secrets, &server_id)?;
-            // The posts' words are in the server's language.
-            let locale = store::config::load(tx, &server_id)?.sections.general.locale;
-            Ok::<_, StoreError>(server.zip(connection).map(|(s, c)| (s, c, locale)))
-        })
+        .read(move |tx| connections::connected_server(tx, &secrets, &server_id))
         .await?;
-    let Some((record, connection, locale)) = found else {
+    let Some((record, connection, sections)) = found else {
         // Released or never connected: nothing can be posted; the entries
         // wait for a connection (a released server's go with it).
         return Ok(0);
     };
+    // The posts' words are in the server's language.
+    let locale = sections.general.locale;
     let platform = record.server.platform;
     let bot = platform::connect(
         &cx.platforms,

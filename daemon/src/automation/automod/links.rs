@@ -194,7 +194,7 @@ pub(super) fn host(link: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -226,18 +226,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_servers_own_invites_are_codes_links_or_beginnings() {
-        // As the platforms' `ReadInvites` learn them: Discord codes, a
-        // Telegram invite and the group's username, a Slack workspace.
-        let own: Vec<String> = [
+    /// Own invites as the platforms' `ReadInvites` learn them: a Discord
+    /// code, a Telegram invite and the group's username, a Slack
+    /// workspace's links.
+    pub(in crate::automation::automod) fn own_sample() -> Vec<String> {
+        [
             "ours",
             "t.me/+OurGroup",
             "t.me/ourgroup",
             "join.slack.com/t/acme/",
         ]
         .map(str::to_owned)
-        .to_vec();
+        .to_vec()
+    }
+
+    #[test]
+    fn the_servers_own_invites_are_codes_links_or_beginnings() {
+        let own = own_sample();
         #[rustfmt::skip]
         let cases = [
             ("discord.gg/ours", Some("ours"), true),

@@ -322,17 +322,8 @@ fn throughput() {
 
 #[test]
 fn the_servers_own_invites_are_spared_by_both_link_filters() {
-    // What `automation::invites` learned: a Discord code, the Telegram
-    // group's invite and public name, a Slack workspace's links.
-    let own: Vec<String> = [
-        "ours",
-        "t.me/+OurGroup",
-        "t.me/ourgroup",
-        "join.slack.com/t/acme/",
-    ]
-    .map(str::to_owned)
-    .to_vec();
-    let automod = Automod::new(&all_on(), own);
+    // What `automation::invites` learned.
+    let automod = Automod::new(&all_on(), super::links::tests::own_sample());
     for (said, want) in [
         ("join discord.gg/ours", vec![]),
         (
