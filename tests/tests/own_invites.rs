@@ -288,3 +288,46 @@ fn slack_without_team_read_nothing_is_learned_and_onboarding_says_why() {
         .advance(modctld::automation::invites::RETRY_FAILED);
     assert_eq!(daemon.learn_own_invites(), 1);
 }
+
+#[test]
+fn the_simulator_answers_one_own_invite_per_server_in_its_platforms_shape() {
+    use modctl_types::Platform;
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let telegram = ALPHA_TELEGRAM.trim_start_matches('-');
+    let slack = ALPHA_SLACK.to_ascii_lowercase();
+    let cases = [
+        (
+            ALPHA_DISCORD,
+            Platform::Discord,
+            format!("discord.gg/sim-{ALPHA_DISCORD}"),
+            "discord.gg/other",
+        ),
+        (
+            ALPHA_TELEGRAM,
+            Platform::Telegram,
+            format!("t.me/+sim{telegram}"),
+            "t.me/+other",
+        ),
+        (
+            ALPHA_SLACK,
+            Platform::Slack,
+            format!("join.slack.com/t/sim-{slack}/x"),
+            "join.slack.com/t/other/x",
+        ),
+    ];
+    for (server, platform, ours, _) in &cases {
+        daemon.connect_simulated(server, *platform);
+        filter_invites(daemon, server);
+        assert_eq!(
+            caught(&fixture, server, ours),
+            [ours.clone()],
+            "not learned yet"
+        );
+    }
+    assert_eq!(daemon.learn_own_invites(), 3);
+    for (server, _, ours, theirs) in &cases {
+        assert!(caught(&fixture, server, ours).is_empty(), "{ours}");
+        assert_eq!(caught(&fixture, server, theirs), [*theirs], "{server}");
+    }
+}

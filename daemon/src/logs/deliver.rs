@@ -166,7 +166,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
     );
     let mut posted = 0;
     // After a batch refused as malformed, entries are posted one at a time
-    // for the rest of the run, so the one refused is found and given up.
+    // until the one refused is found and given up.
     let mut one_at_a_time = false;
     loop {
         let now = cx.clock.now_unix();
@@ -242,6 +242,8 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
                 cx.store
                     .write(move |tx| outbox::give_up(tx, id, &reason, now))
                     .await?;
+                // Found: the rest go in batches again.
+                one_at_a_time = false;
             }
             Failure::Connection | Failure::Passing => {
                 let attempts = waiting.first().map_or(0, |w| w.attempts);

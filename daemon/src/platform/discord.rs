@@ -237,6 +237,14 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
     Err(match status.as_u16() {
         401 => PlatformError::Unauthorized,
         403 => PlatformError::Forbidden(message),
+        // A 400 that is the channel's, not the request's
+        // (opcodes-and-status-codes.mdx, JSON error codes): 50008 "Cannot
+        // send messages in a non-text channel", 50024 "Cannot execute
+        // action on this channel type", 50083 an archived thread. The
+        // channel refuses, whatever is sent to it.
+        400 if matches!(body["code"].as_i64(), Some(50008 | 50024 | 50083)) => {
+            PlatformError::Forbidden(message)
+        }
         404 => PlatformError::NotFound(message),
         429 => PlatformError::RateLimited {
             retry_after: super::seconds(
