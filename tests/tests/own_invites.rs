@@ -194,7 +194,7 @@ fn telegram_the_groups_invite_link_and_name_are_spared_another_groups_invite_del
     let ours: Value = fake.push_in(
         chat,
         5,
-        json!({"text": "invite friends: https://t.me/+OurGroupX1 or t.me/acme_group", "date": now}),
+        json!({"text": "invite friends: https://t.me/+OurGroupX1, t.me/joinchat/OurGroupX1 or t.me/acme_group", "date": now}),
     );
     let theirs: Value = fake.push_in(
         chat,

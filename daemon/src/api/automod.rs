@@ -40,6 +40,8 @@ pub const MAX_ROLES: usize = 50;
     description = "Answers which of the server's enabled automod filters would act on a message with this text, \
         in this channel, from a member with these roles: one entry per filter, with what matched, the normalized \
         form that matched (when only that did) and the filter's action; or the exemption that spared it. \
+        The server's own invites, as last learned from the platform (every 10 minutes), are spared, as are those \
+        of `automod.invite_links.allow`. \
         Changes nothing: `duplicates` is never tried (it needs the member's recent messages), and the member is \
         not looked up, so bots, the owner and members above the bot are not spared here as they are for real \
         messages. A read: any key of the team may try.",

@@ -477,9 +477,10 @@ impl ReadInvites for Telegram {
     /// `getChat` (Bot API reference: "Returns a ChatFullInfo object"): its
     /// `invite_link` ("Primary invite link, for groups, supergroups and
     /// channel chats", absent unless the bot is an administrator with the
-    /// right to invite) and its public `username`/`active_usernames`
-    /// (a public supergroup's `t.me/<username>`), each under both of
-    /// Telegram's hosts (`t.me`, `telegram.me`).
+    /// right to invite; also under its older `joinchat/` form) and its
+    /// public `username`/`active_usernames` (a public supergroup's
+    /// `t.me/<username>`), each under both of Telegram's hosts (`t.me`,
+    /// `telegram.me`).
     async fn own_invites(&self) -> PlatformResult<OwnInvites> {
         let chat = self
             .call("getChat", json!({ "chat_id": self.chat_id }))
@@ -492,6 +493,13 @@ impl ReadInvites for Telegram {
                 .trim_start_matches("t.me/")
                 .trim_start_matches("telegram.me/");
             links.push(path.to_owned());
+            // The same invite under its other form: `+HASH` is what
+            // `joinchat/HASH` was, and Telegram opens both.
+            if let Some(hash) = path.strip_prefix('+') {
+                links.push(format!("joinchat/{hash}"));
+            } else if let Some(hash) = path.strip_prefix("joinchat/") {
+                links.push(format!("+{hash}"));
+            }
         }
         let names = chat["active_usernames"]
             .as_array()
