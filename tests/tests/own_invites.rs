@@ -331,3 +331,35 @@ fn the_simulator_answers_one_own_invite_per_server_in_its_platforms_shape() {
         assert_eq!(caught(&fixture, server, theirs), [*theirs], "{server}");
     }
 }
+
+#[test]
+fn discord_the_first_native_invite_rule_already_allows_the_guilds_invites() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let fake = FakeDiscord::start(ALPHA_DISCORD);
+    fake.set_vanity_url_code(Some("acme"));
+    daemon.connect_live(ALPHA_DISCORD, discord::TOKEN, &fake.uri());
+    // No learning tick ran: the native sync asks for the invites itself
+    // before it writes the rule (the config change wakes it; a tick here
+    // does the same if it has not yet).
+    filter_invites(daemon, ALPHA_DISCORD);
+    eventually("the invite rule to be created", || {
+        daemon
+            .block_on(modctld::workers::native_rules(daemon.state()))
+            .unwrap();
+        native_allow_list(&fake).is_some()
+    });
+    let allow = native_allow_list(&fake).unwrap();
+    assert!(allow.contains(&"*discord.gg/acme".to_owned()), "{allow:?}");
+    let rules = format!("/guilds/{ALPHA_DISCORD}/auto-moderation/rules");
+    assert_eq!(fake.requests_to("POST", &rules).len(), 1);
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.starts_with(&rules)),
+        "written once, not again with the invites"
+    );
+    // Learned: the invites' worker does not ask again before its refresh.
+    assert_eq!(daemon.learn_own_invites(), 0);
+}

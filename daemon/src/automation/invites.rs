@@ -30,7 +30,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crate::clock::Clock;
-use crate::platform::{self, OwnInvites, PlatformClients};
+use crate::platform::{self, Bot, OwnInvites, PlatformClients};
 use crate::store::{Store, StoreError, connections};
 
 /// How often a server's own invites are learned again.
@@ -184,21 +184,28 @@ async fn learn(cx: &Learning, server_id: &str) -> Result<bool, StoreError> {
         server_id,
         connection,
     );
+    ask(&cx.cache, server_id, &bot, &cx.clock).await;
+    Ok(true)
+}
+
+/// Asks `bot` for `server_id`'s own invites and keeps the answer (or the
+/// failure) in `cache`. The native AutoMod sync calls it too, for a guild
+/// never asked yet, so the rule it writes first already allows them.
+pub async fn ask(cache: &OwnInvitesCache, server_id: &str, bot: &Bot, clock: &Clock) {
     let answer = bot.invites().own_invites().await;
-    let now = cx.clock.now_unix();
+    let now = clock.now_unix();
     match answer {
         Ok(own) => {
             if let Some(refused) = &own.refused {
                 tracing::info!(server = %server_id, %refused, "the platform lists only part of the server's own invites");
             }
-            cx.cache.learn(server_id, own, now);
+            cache.learn(server_id, own, now);
         }
         Err(e) => {
             tracing::warn!(server = %server_id, error = %e, "cannot learn the server's own invites; tried again soon");
-            cx.cache.fail(server_id, e.advice(), now);
+            cache.fail(server_id, e.advice(), now);
         }
     }
-    Ok(true)
 }
 
 #[cfg(test)]

@@ -255,6 +255,18 @@ async fn plan_now(cx: &Syncer, server_id: &str) -> Result<Plan, StoreError> {
     ))
 }
 
+/// Whether the server's config has the invite filter on.
+async fn invites_filtered(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
+    let id = server_id.to_owned();
+    let automod = cx
+        .store
+        .read(move |tx| crate::store::config::load(tx, &id))
+        .await?
+        .sections
+        .automod;
+    Ok(automod.invite_links.enabled)
+}
+
 /// Whether a server whose last sync was `last` needs one now for `plan`
 /// (digest `print`), at `now`.
 pub fn is_due(last: Option<&LastSync>, plan: &Plan, print: &str, now: i64) -> bool {
@@ -316,6 +328,19 @@ async fn sync_one(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
     if server.platform != Platform::Discord {
         return Ok(false);
     }
+    let bot = platform::connect(
+        &cx.platforms,
+        &cx.store,
+        server.platform,
+        &server.id,
+        connection,
+    );
+    // A guild whose own invites were never asked (the daemon just started,
+    // before the invites' worker reached it): asked now, so the invite
+    // rule is not written without them and then again with them.
+    if cx.invites.learned(server_id).is_none() && invites_filtered(cx, server_id).await? {
+        crate::automation::invites::ask(&cx.invites, server_id, &bot, &cx.clock).await;
+    }
     let plan = plan_now(cx, server_id).await?;
     let print = fingerprint(&plan);
     if !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
@@ -324,13 +349,6 @@ async fn sync_one(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
     let unchanged_config = last
         .as_ref()
         .is_some_and(|l| !l.failed && l.fingerprint == print);
-    let bot = platform::connect(
-        &cx.platforms,
-        &cx.store,
-        server.platform,
-        &server.id,
-        connection,
-    );
     let report = match &bot {
         Bot::Discord(discord) => match bot_id(discord.as_ref(), &server.id).await {
             Ok(bot) => reconcile(discord.as_ref(), bot, &plan, unchanged_config).await,
