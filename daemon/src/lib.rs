@@ -413,6 +413,18 @@ impl AppState {
             clock: self.clock.clone(),
             platforms: self.platforms.clone(),
             claims: self.coordination.work.clone(),
+            invites: self.automod.invites().clone(),
+        }
+    }
+
+    /// What learning the servers' own invites uses
+    /// ([`automation::invites::refresh_due`]).
+    pub fn own_invites(&self) -> automation::invites::Learning {
+        automation::invites::Learning {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            cache: self.automod.invites().clone(),
         }
     }
 
@@ -425,6 +437,7 @@ impl AppState {
             platforms: self.platforms.clone(),
             facts: self.onboarding.clone(),
             events_dropped: self.events.dropped(),
+            invites: self.automod.invites().clone(),
         }
     }
 }

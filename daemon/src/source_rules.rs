@@ -378,6 +378,24 @@ fn the_event_path_depends_on_no_domain_module() {
 }
 
 #[test]
+fn the_log_channels_depend_on_no_module_that_writes_to_them() {
+    // `crate::moderation`, `crate::config` and the automation write log
+    // entries in their transactions (`crate::logs::case_settled`, ...), so
+    // the log channels sit below them: they render and post, with the
+    // store's errors, the platforms' posts, the locale and the claims of
+    // the delivery runs, and name none of their writers.
+    let report = scan(
+        |file| !file.starts_with("logs"),
+        |source| store_reaches(source, &["logs", "platform", "coordination", "locale"]),
+    );
+    assert!(
+        report.is_empty(),
+        "the log channels may only use their own modules, the store, the clock, the platforms, the locale, coordination and wire types:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
 fn only_the_clock_reads_the_time_of_day() {
     // Where a system clock is made: the clock itself; `AppState`'s
     // default (`lib.rs`); the operator's commands, which run without an

@@ -59,6 +59,13 @@
 //!   about a second plus the platform's pace. Stopping the workers drops
 //!   the runs; what they had not posted stays in the outbox for the next
 //!   start.
+//! - **log retention** ([`crate::logs::deliver::purge_ended`]): deletes
+//!   the log entries that failed (their channel gone) or were given up
+//!   (malformed) a week ago; hourly, one tick at a time.
+//! - **own invites** ([`crate::automation::invites::refresh_due`]): learns
+//!   each connected server's own invites from its platform (for the
+//!   servers that filter links), at start, every 10 minutes after, a minute
+//!   after a failure; it looks every 30 s, deciding on the clock.
 //! - **native rules** ([`crate::automation::native::sync`]): keeps each
 //!   Discord server's `modctl: ` AutoMod rules in step with its `automod`
 //!   config: at start-up, whenever a config change is committed
@@ -102,6 +109,8 @@ pub struct Intervals {
     pub webhooks: Duration,
     /// Log channels with entries waiting are looked for.
     pub logs: Duration,
+    /// Failed and given-up log entries past their retention are purged.
+    pub log_retention: Duration,
     /// Buffered activity is written (at most this much is lost in a crash).
     pub activity_flush: Duration,
     /// Activity older than the retention window is pruned.
@@ -111,6 +120,8 @@ pub struct Intervals {
     /// Discord servers are checked for native AutoMod rules to sync (a
     /// committed config change also wakes it).
     pub native_rules: Duration,
+    /// Servers are checked for own invites to learn again.
+    pub own_invites: Duration,
 }
 
 impl Default for Intervals {
@@ -123,11 +134,16 @@ impl Default for Intervals {
             restore: Duration::from_secs(30),
             webhooks: Duration::from_secs(1),
             logs: Duration::from_secs(1),
+            // A week's retention: an hour late is nothing.
+            log_retention: Duration::from_secs(3600),
             activity_flush: Duration::from_secs(2),
             // Old rows go a day at a time: small deletions, often.
             activity_retention: Duration::from_secs(300),
             receivers: Duration::from_secs(60),
             native_rules: Duration::from_secs(30),
+            // When each server is due is decided on the clock
+            // (`automation::invites::REFRESH`); this only looks.
+            own_invites: Duration::from_secs(30),
         }
     }
 }
@@ -149,12 +165,16 @@ pub struct Ticked {
     pub webhook_attempts: usize,
     /// Log entries posted to their channels.
     pub log_entries_posted: usize,
+    /// Failed and given-up log entries purged after their retention.
+    pub log_entries_purged: usize,
     /// Buffered activity events counted into the rollups.
     pub activity_flushed: usize,
     /// Activity rows older than the retention window deleted.
     pub activity_pruned: usize,
     /// Discord servers whose native AutoMod rules were synced.
     pub native_rules_synced: usize,
+    /// Servers whose own invites were asked of their platform.
+    pub own_invites_asked: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -167,11 +187,19 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         restore_jobs: restore(state).await?,
         webhook_attempts: crate::webhooks::deliver_due(&state.deliveries()).await?,
         log_entries_posted: crate::logs::deliver::deliver_due(&state.log_delivery()).await?,
+        log_entries_purged: log_retention(state).await?,
         activity_flushed: crate::activity::flush(&state.activity, &state.store, &state.clock)
             .await?,
         activity_pruned: retention(state).await?,
+        own_invites_asked: own_invites(state).await?,
         native_rules_synced: native_rules(state).await?,
     })
+}
+
+/// The own invites' tick ([`crate::automation::invites::refresh_due`]):
+/// learns the invites of the servers that filter links and are due.
+pub async fn own_invites(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::automation::invites::refresh_due(&state.own_invites()).await?)
 }
 
 /// The native AutoMod sync's tick ([`crate::automation::native::sync::sync_due`]):
@@ -202,6 +230,14 @@ pub async fn scheduled_snapshots(state: &AppState) -> ModerationResult<usize> {
 pub async fn retention(state: &AppState) -> ModerationResult<usize> {
     let _tick = state.coordination.retention.hold().await;
     Ok(crate::activity::prune(&state.store, &state.clock).await?)
+}
+
+/// The log retention's tick ([`crate::logs::deliver::purge_ended`]):
+/// deletes the failed and given-up log entries older than
+/// [`crate::logs::deliver::RETENTION`]; one at a time like the activity's.
+pub async fn log_retention(state: &AppState) -> ModerationResult<usize> {
+    let _tick = state.coordination.retention.hold().await;
+    Ok(crate::logs::deliver::purge_ended(&state.store, &state.clock).await?)
 }
 
 /// The checkpoint worker's tick: copies the WAL back into the database, off
@@ -356,6 +392,14 @@ impl Workers {
                 state.clone(),
                 |state| async move { retention(&state).await },
             ),
+            every(
+                "log retention",
+                Start::Now,
+                intervals.log_retention,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { log_retention(&state).await },
+            ),
             woken(
                 "restore",
                 intervals.restore,
@@ -363,6 +407,14 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { restore(&state).await },
+            ),
+            every(
+                "own invites",
+                Start::Now,
+                intervals.own_invites,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { own_invites(&state).await },
             ),
             woken(
                 "native rules",

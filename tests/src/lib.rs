@@ -282,6 +282,9 @@ impl TestDaemon {
                         webhooks: Duration::from_secs(3600),
                         // Log posts likewise (`deliver_logs`).
                         logs: Duration::from_secs(3600),
+                        // And learning the servers' own invites
+                        // (`learn_own_invites`).
+                        own_invites: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
@@ -368,6 +371,101 @@ impl TestDaemon {
             &self.state.log_delivery(),
         ))
         .expect("deliver logs")
+    }
+
+    /// Connects Slack workspace `server` to the fake at `api_base` with the
+    /// fakes' bot token (and `user_token`, an admin's, when given), its
+    /// Events API hook verified with `signing_secret`.
+    pub fn connect_slack(
+        &self,
+        server: &str,
+        api_base: &str,
+        user_token: Option<&str>,
+        signing_secret: &str,
+    ) {
+        let connection = Connection {
+            user_token: user_token.map(str::to_owned),
+            ..Connection::new(ConnectionMode::Live {
+                token: crate::fakes::slack::TOKEN.to_owned(),
+                api_base: Some(api_base.to_owned()),
+            })
+        };
+        let (server_id, secrets, now) = (
+            server.to_owned(),
+            self.store.secrets().clone(),
+            self.now_unix(),
+        );
+        self.block_on(
+            self.store
+                .write(move |tx| connections::set(tx, &secrets, &server_id, &connection, now)),
+        )
+        .expect("connect");
+        self.set_receiving(
+            server,
+            modctld::store::receivers::Receiving {
+                signing_secret: Some(signing_secret.to_owned()),
+                ..Default::default()
+            },
+        );
+    }
+
+    /// Member [`fakes::slack::MEMBER`] says `text` in `channel` of Slack
+    /// workspace `team`: seeded in `fake` (so it can be deleted), then
+    /// posted to the daemon as a signed `message` event `event_id`. Answers
+    /// the message's `ts`.
+    pub fn slack_member_says(
+        &self,
+        fake: &fakes::FakeSlack,
+        signing_secret: &str,
+        (team, channel): (&str, &str),
+        event_id: &str,
+        text: &str,
+    ) -> String {
+        let member = fakes::slack::MEMBER;
+        let ts = fake.seed_message(channel, member, text);
+        let event = serde_json::json!({"type": "message", "channel": channel, "user": member,
+                                       "ts": ts, "text": text});
+        let status = self.post_slack_event(signing_secret, team, event_id, event);
+        assert_eq!(status, 200, "the Slack hook refused the event");
+        ts
+    }
+
+    /// Posts a Slack Events API callback of `team` carrying `event` (id
+    /// `event_id`, now on the daemon's clock) to the daemon's
+    /// `/hooks/slack/events`, signed with `signing_secret` as Slack signs
+    /// ("Verifying requests from Slack"); answers the HTTP status.
+    pub fn post_slack_event(
+        &self,
+        signing_secret: &str,
+        team: &str,
+        event_id: &str,
+        event: serde_json::Value,
+    ) -> u16 {
+        let now = self.now_unix();
+        let body = serde_json::json!({"token": "t", "team_id": team, "api_app_id": "A1",
+            "type": "event_callback", "event_id": event_id, "event_time": now, "event": event})
+        .to_string();
+        let timestamp = now.to_string();
+        let signature =
+            modctld::platform::slack::events::sign(signing_secret, &timestamp, body.as_bytes());
+        let answer = self.block_on(
+            reqwest::Client::new()
+                .post(format!("{}/hooks/slack/events", self.url()))
+                .header("content-type", "application/json")
+                .header("x-slack-request-timestamp", &timestamp)
+                .header("x-slack-signature", signature)
+                .body(body)
+                .send(),
+        );
+        answer.expect("the Slack hook answers").status().as_u16()
+    }
+
+    /// Runs the own invites' worker once: the servers that filter links
+    /// and are due learn their own invites from their platform; answers
+    /// how many were asked.
+    pub fn learn_own_invites(&self) -> usize {
+        self.block_on(modctld::workers::own_invites(&self.state))
+            .expect("learn own invites")
     }
 
     /// Runs the activity flush worker once: what the platform receivers

@@ -18,9 +18,6 @@ use modctl_types::automod::{AutomodHitRecord, EnforcedBy, FilterName, HitOutcome
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, CaseSource};
 use modctl_types::query::CaseQuery;
-use modctld::platform::slack::events::sign;
-use modctld::store::connections::{Connection, ConnectionMode};
-use modctld::store::receivers::Receiving;
 use serde_json::{Value, json};
 
 pub(crate) const MEMBER: &str = "800000000000000004";
@@ -316,27 +313,8 @@ fn slack(admin: bool, action: &str) -> (Fixture, FakeSlack) {
     fake.add_channel("C0GENERAL1", "general");
     fake.add_channel_member("C0GENERAL1", slack::MEMBER);
     let daemon = &fixture.daemon;
-    let connection = Connection {
-        user_token: admin.then(|| slack::ADMIN_TOKEN.to_owned()),
-        ..Connection::new(ConnectionMode::Live {
-            token: slack::TOKEN.to_owned(),
-            api_base: Some(fake.uri()),
-        })
-    };
-    let secrets = daemon.store().secrets().clone();
-    let now = daemon.now_unix();
-    daemon
-        .block_on(daemon.store().write(move |tx| {
-            modctld::store::connections::set(tx, &secrets, ALPHA_SLACK, &connection, now)
-        }))
-        .expect("connect");
-    daemon.set_receiving(
-        ALPHA_SLACK,
-        Receiving {
-            signing_secret: Some(SIGNING_SECRET.to_owned()),
-            ..Receiving::default()
-        },
-    );
+    let admin = admin.then_some(slack::ADMIN_TOKEN);
+    daemon.connect_slack(ALPHA_SLACK, &fake.uri(), admin, SIGNING_SECRET);
     automod(daemon, ALPHA_SLACK, action);
     (fixture, fake)
 }
@@ -344,26 +322,8 @@ fn slack(admin: bool, action: &str) -> (Fixture, FakeSlack) {
 /// Slack posts a `message` event of `MEMBER` saying `text` (seeded in the
 /// fake first, so it can be deleted): the message's `ts`.
 fn slack_say(daemon: &TestDaemon, fake: &FakeSlack, event_id: &str, text: &str) -> String {
-    let ts = fake.seed_message("C0GENERAL1", slack::MEMBER, text);
-    let now = daemon.now_unix();
-    let body = json!({"token": "t", "team_id": ALPHA_SLACK, "api_app_id": "A1",
-        "type": "event_callback", "event_id": event_id, "event_time": now,
-        "event": {"type": "message", "channel": "C0GENERAL1", "user": slack::MEMBER, "ts": ts,
-                  "text": text}})
-    .to_string();
-    let timestamp = now.to_string();
-    let signature = sign(SIGNING_SECRET, &timestamp, body.as_bytes());
-    let answer = daemon.block_on(
-        reqwest::Client::new()
-            .post(format!("{}/hooks/slack/events", daemon.url()))
-            .header("content-type", "application/json")
-            .header("x-slack-request-timestamp", &timestamp)
-            .header("x-slack-signature", signature)
-            .body(body)
-            .send(),
-    );
-    assert_eq!(answer.expect("hook").status(), 200);
-    ts
+    let at = (ALPHA_SLACK, "C0GENERAL1");
+    daemon.slack_member_says(fake, SIGNING_SECRET, at, event_id, text)
 }
 
 #[test]

@@ -75,6 +75,11 @@ async fn every_section_rejects_bad_values_with_the_exact_error() {
         ),
         (
             SectionName::Automod,
+            json!({"invite_links": {"allow": ["discord.gg/ours", "our group"]}}),
+            "automod.invite_links.allow[1]: `our group` has a space: give a code such as `abc` or a link such as `discord.gg/abc`",
+        ),
+        (
+            SectionName::Automod,
             json!({"caps": {"min_letters": 0}}),
             "automod.caps.min_letters: must be between 1 and 200",
         ),

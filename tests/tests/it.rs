@@ -29,6 +29,7 @@ mod logs;
 mod lost_answers;
 mod onboarding;
 mod openapi;
+mod own_invites;
 mod plans;
 mod ratelimits;
 mod read_path;

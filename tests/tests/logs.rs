@@ -323,35 +323,64 @@ async fn a_channel_that_is_gone_is_reported_and_not_tried_again() {
     assert!(item.detail.contains("Unknown Channel"), "{}", item.detail);
 }
 
+/// The channel the member events below happen in.
+const WHERE: &str = "300000000000000001";
+
+/// An event of the Discord server, now on the daemon's clock.
+fn member_event(daemon: &TestDaemon, kind: modctld::events::EventKind) -> modctld::events::Event {
+    modctld::events::Event {
+        platform: modctl_types::Platform::Discord,
+        server_id: ALPHA_DISCORD.into(),
+        at: daemon.clock().now(),
+        id: None,
+        kind,
+    }
+}
+
+/// Member `11`'s message `id` in [`WHERE`], saying `text`.
+fn said(id: &str, text: &str) -> modctld::events::Message {
+    modctld::events::Message {
+        id: id.into(),
+        channel_id: WHERE.into(),
+        author: modctld::events::Author {
+            id: "11".into(),
+            ..Default::default()
+        },
+        content: Some(text.into()),
+        ..Default::default()
+    }
+}
+
+/// Publishes `events` from the daemon's runtime, where the consumers'
+/// tasks run, and waits until the outbox holds `rows` entries.
+fn publish(daemon: &TestDaemon, events: Vec<modctld::events::Event>, rows: i64) {
+    let path = daemon.state().events.clone();
+    daemon.block_on(async move {
+        for event in events {
+            path.publish(event);
+        }
+    });
+    modctl_e2e::eventually(&format!("{rows} log entries to be written"), || {
+        daemon.sql(|c| {
+            c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        }) == rows
+    });
+}
+
 #[tokio::test]
 async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel() {
-    use modctld::events::{Author, Event, EventKind, MemberRef, Membership, Message};
+    use modctld::events::{Event, EventKind, MemberRef, Membership};
     const MESSAGES: &str = "300000000000000020";
     const JOINS: &str = "300000000000000021";
-    const WHERE: &str = "300000000000000001";
     let (fixture, discord) = discord_logging(
         json!({"message_delete": MESSAGES, "message_edit": MESSAGES, "member_join": JOINS}),
     );
     let daemon = &fixture.daemon;
     discord.add_channel(MESSAGES, "message-log");
     discord.add_channel(JOINS, "join-log");
-    let event = |kind| Event {
-        platform: modctl_types::Platform::Discord,
-        server_id: ALPHA_DISCORD.into(),
-        at: daemon.clock().now(),
-        id: None,
-        kind,
-    };
-    let message = |id: &str, text: &str| Message {
-        id: id.into(),
-        channel_id: WHERE.into(),
-        author: Author {
-            id: "11".into(),
-            ..Author::default()
-        },
-        content: Some(text.into()),
-        ..Message::default()
-    };
+    let event = |kind| member_event(daemon, kind);
     let redelivered = Event {
         id: Some("delete-2".into()),
         ..event(EventKind::MessageDeleted {
@@ -360,8 +389,8 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
         })
     };
     let published = vec![
-        event(EventKind::MessageCreated(message("1", "hello <@&1>"))),
-        event(EventKind::MessageEdited(message("1", "hello again"))),
+        event(EventKind::MessageCreated(said("1", "hello <@&1>"))),
+        event(EventKind::MessageEdited(said("1", "hello again"))),
         event(EventKind::MessageDeleted {
             channel_id: WHERE.into(),
             message_id: "1".into(),
@@ -378,20 +407,7 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
             channel_id: None,
         })),
     ];
-    // Published from the daemon's runtime, where the consumers' tasks run.
-    let events = daemon.state().events.clone();
-    daemon.block_on(async move {
-        for event in published {
-            events.publish(event);
-        }
-    });
-    modctl_e2e::eventually("the four entries to be written", || {
-        daemon.sql(|c| {
-            c.query_row("SELECT COUNT(*) FROM log_outbox", [], |r| {
-                r.get::<_, i64>(0)
-            })
-        }) == 4
-    });
+    publish(daemon, published, 4);
     assert_eq!(daemon.deliver_logs(), 4);
 
     let messages = discord.posted(MESSAGES);
@@ -440,26 +456,160 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
     assert!(fields.contains("Member: 12\nName: Ada"), "{fields}");
 }
 
+/// A passing failure (a 502: the adapter does not send a message again by
+/// itself, it may have been posted) and a refused token (the connection's
+/// problem, reported elsewhere: opcodes-and-status-codes.mdx, 401 "The
+/// Authorization header was missing or invalid") leave the entry waiting,
+/// never failed, and it is posted at its next attempt.
 #[tokio::test]
 async fn a_failed_post_is_tried_again_with_backoff() {
+    for (status, message) in [(502, "Bad Gateway"), (401, "401: Unauthorized")] {
+        let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
+        let daemon = &fixture.daemon;
+        let client = daemon.client(&fixture.alpha_rw);
+        act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+        discord.fail(
+            "POST",
+            &format!("/channels/{DISCORD_LOG}/messages"),
+            status,
+            json!({"message": message, "code": 0}),
+            1,
+        );
+        assert_eq!(daemon.deliver_logs(), 0);
+        assert!(discord.posted(DISCORD_LOG).is_empty());
+        assert_eq!(
+            outbox_states(daemon),
+            [("waiting".to_owned(), 1)],
+            "{status}: not the channel's failure"
+        );
+        // Not due again until its backoff (5 s on the daemon's clock) passed.
+        assert_eq!(daemon.deliver_logs(), 0);
+        daemon.clock().advance(std::time::Duration::from_secs(5));
+        assert_eq!(daemon.deliver_logs(), 1, "{status}");
+        assert_eq!(discord.posted(DISCORD_LOG).len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_message_seen_longer_ago_than_the_cache_keeps_is_logged_as_unknown() {
+    use modctld::automation::logs::CACHE_TTL;
+    use modctld::events::{EventKind, MemberRef, Membership};
+    const MESSAGES: &str = "300000000000000020";
+    let (fixture, discord) =
+        discord_logging(json!({"message_delete": MESSAGES, "member_join": MESSAGES}));
+    let daemon = &fixture.daemon;
+    discord.add_channel(MESSAGES, "message-log");
+    // Seen, then a join: once the join is written, the message was seen
+    // (one consumer handles its events in order).
+    let join = EventKind::MemberJoined(Membership {
+        member: MemberRef {
+            id: "12".into(),
+            ..MemberRef::default()
+        },
+        channel_id: None,
+    });
+    let seen = EventKind::MessageCreated(said("1", "said long ago"));
+    publish(
+        daemon,
+        vec![member_event(daemon, seen), member_event(daemon, join)],
+        1,
+    );
+    // On the daemon's clock, the message is now older than the cache keeps.
+    daemon
+        .clock()
+        .advance(CACHE_TTL + std::time::Duration::from_secs(1));
+    let deleted = EventKind::MessageDeleted {
+        channel_id: WHERE.into(),
+        message_id: "1".into(),
+    };
+    publish(daemon, vec![member_event(daemon, deleted)], 2);
+    assert_eq!(daemon.deliver_logs(), 2);
+    let embeds = discord.posted(MESSAGES)[0].body["embeds"].clone();
+    let deleted = embeds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["title"] == "Message deleted")
+        .expect("the deletion's embed");
+    assert_eq!(
+        deleted["description"],
+        "content unknown: the daemon did not see this message"
+    );
+}
+
+/// The log outbox's rows by state.
+fn outbox_states(daemon: &TestDaemon) -> Vec<(String, i64)> {
+    daemon.sql(|c| {
+        let mut statement =
+            c.prepare("SELECT state, COUNT(*) AS n FROM log_outbox GROUP BY state ORDER BY state")?;
+        statement
+            .query_map([], |r| {
+                Ok((r.get::<_, String>("state")?, r.get::<_, i64>("n")?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+    })
+}
+
+#[tokio::test]
+async fn a_malformed_post_is_given_up_alone_and_the_channel_goes_on() {
     let (fixture, discord) = discord_logging(json!({"moderation": DISCORD_LOG}));
     let daemon = &fixture.daemon;
     let client = daemon.client(&fixture.alpha_rw);
     act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
-    // A 502: the adapter does not send a message again by itself (it may
-    // have been posted), so the entry waits for its next attempt.
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    // Discord's 400 "Invalid Form Body" (opcodes-and-status-codes.mdx, JSON
+    // error code 50035): the batch of both, then the first alone.
     discord.fail(
         "POST",
         &format!("/channels/{DISCORD_LOG}/messages"),
-        502,
-        json!({"message": "Bad Gateway", "code": 0}),
-        1,
+        400,
+        json!({"message": "Invalid Form Body", "code": 50035,
+               "errors": {"embeds": {"0": {"title": {"_errors": [
+                   {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 256 or fewer in length."}]}}}}}),
+        2,
     );
-    assert_eq!(daemon.deliver_logs(), 0);
-    assert!(discord.posted(DISCORD_LOG).is_empty());
-    // Not due again until its backoff (5 s on the daemon's clock) passed.
-    assert_eq!(daemon.deliver_logs(), 0);
-    daemon.clock().advance(std::time::Duration::from_secs(5));
+    assert_eq!(daemon.deliver_logs(), 1, "the second entry is posted");
+    let posts = discord.posted(DISCORD_LOG);
+    assert_eq!(posts.len(), 1);
+    assert_eq!(embed_text(&posts[0].body["embeds"][0]).0, "Case #2: note");
+    assert_eq!(outbox_states(daemon), [("given_up".to_owned(), 1)]);
+    let reason: String =
+        daemon.sql(|c| c.query_row("SELECT last_error FROM log_outbox", [], |r| r.get(0)));
+    assert!(reason.contains("Invalid Form Body"), "{reason}");
+    // The channel is not reported as failing, and takes the next entries.
+    let onboarding = client.onboarding(ALPHA_DISCORD, false).await.unwrap();
+    let item = onboarding
+        .items
+        .iter()
+        .find(|i| i.id == "log_channels")
+        .expect("a log channels item");
+    assert!(!item.detail.contains("not made"), "{}", item.detail);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
     assert_eq!(daemon.deliver_logs(), 1);
-    assert_eq!(discord.posted(DISCORD_LOG).len(), 1);
+}
+
+#[tokio::test]
+async fn failed_and_given_up_entries_are_purged_after_a_week() {
+    const GONE: &str = "300000000000000099";
+    let (fixture, _discord) = discord_logging(json!({"moderation": GONE}));
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    act(&client, ALPHA_DISCORD, Action::Note, "500000000000000009").await;
+    assert_eq!(daemon.deliver_logs(), 0);
+    assert_eq!(outbox_states(daemon), [("failed".to_owned(), 1)]);
+    let purge = || {
+        daemon
+            .block_on(modctld::workers::log_retention(daemon.state()))
+            .unwrap()
+    };
+    // Kept while onboarding reports it...
+    daemon
+        .clock()
+        .advance(modctld::logs::deliver::RETENTION - std::time::Duration::from_secs(60));
+    assert_eq!(purge(), 0);
+    assert_eq!(outbox_states(daemon).len(), 1);
+    // ... and gone a week after it failed.
+    daemon.clock().advance(std::time::Duration::from_secs(120));
+    assert_eq!(purge(), 1);
+    assert!(outbox_states(daemon).is_empty());
 }

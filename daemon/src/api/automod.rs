@@ -1,7 +1,8 @@
 //! `POST /servers/{id}/automod/test` (issue #25): what the server's automod
 //! would do with a message, changing nothing.
 //!
-//! It reads the config and nothing else: the same compiled automod the
+//! It reads the config and the server's own invites as last learned
+//! ([`crate::automation::invites`]) and nothing else: the same compiled automod the
 //! event consumers use ([`crate::automation::automod::Compiled`], rebuilt
 //! when the revision changes), its stateless filters only (`duplicates`
 //! needs the member's recent messages, and trying a text must not count
@@ -39,6 +40,8 @@ pub const MAX_ROLES: usize = 50;
     description = "Answers which of the server's enabled automod filters would act on a message with this text, \
         in this channel, from a member with these roles: one entry per filter, with what matched, the normalized \
         form that matched (when only that did) and the filter's action; or the exemption that spared it. \
+        The server's own invites, as last learned from the platform (every 10 minutes), are spared, as are those \
+        of `automod.invite_links.allow`. \
         Changes nothing: `duplicates` is never tried (it needs the member's recent messages), and the member is \
         not looked up, so bots, the owner and members above the bot are not spared here as they are for real \
         messages. A read: any key of the team may try.",
@@ -60,9 +63,12 @@ pub async fn test(
     let id = server.id.clone();
     let stored = state.store.read(move |tx| config::load(tx, &id)).await?;
     let automod = state.automod.get(&server.id, stored.revision, || {
-        // The server's own invites are not known to the daemon yet: every
-        // invite counts as another community's.
-        (stored.sections.automod, Vec::new())
+        // The server's own invites as last learned from its platform
+        // (`automation::invites`): a read, so the cache, never a call.
+        (
+            stored.sections.automod,
+            state.automod.own_invites(&server.id),
+        )
     });
     let (mentions, mentions_everyone) = automod::count_mentions(server.platform, &body.text);
     let message = Message {

@@ -9,7 +9,9 @@
 //! cache with a time to live ([`MessageCache`]), only for servers that log
 //! deletions or edits; a message it never saw (before the daemon started,
 //! evicted, expired, or without its text: Discord without the
-//! message-content intent) is logged as "content unknown".
+//! message-content intent) is logged as "content unknown". Its age is
+//! counted on the daemon's [`Clock`] (the wiring's), not a monotonic
+//! timer, so tests move it past [`CACHE_TTL`].
 //!
 //! One small write per logged event: a deletion or an edit is a member's
 //! act, far rarer than messages (which cost no write here), and each write
@@ -26,8 +28,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use jiff::{SignedDuration, Timestamp};
 use modctl_types::config::Logging;
-use tokio::time::Instant;
 
 use super::live::LiveConfig;
 use crate::clock::Clock;
@@ -153,7 +155,9 @@ impl Consumer for LogEvents {
         };
         let logging = &config.sections.logging;
         let server = event.server_id.as_ref();
-        let now = Instant::now();
+        // The daemon's clock, not a monotonic one: tests move it past the
+        // cache's time to live.
+        let now = wiring.clock.now();
         let entry = match event.kind {
             EventKind::MessageCreated(message) => {
                 if keeps_messages(logging)
@@ -181,10 +185,12 @@ impl Consumer for LogEvents {
                     None
                 };
                 if before == message.content {
-                    // An embed unfurled, a pin: not an edit of the text;
-                    // nor is an update whose text is unknown both before
-                    // and after (Discord without the message-content
-                    // intent), which would log "unknown -> unknown".
+                    // The text did not change (Discord's own updates,
+                    // without `edited_timestamp`, are dropped by its
+                    // decoder; another platform may still send one): not
+                    // an edit of the text; nor is an update whose text is
+                    // unknown both before and after (Discord without the
+                    // message-content intent), "unknown -> unknown".
                     return;
                 }
                 LogEntry::MessageEdited {
@@ -244,7 +250,7 @@ pub struct Seen {
     pub author_id: String,
     /// Its text.
     pub content: String,
-    at: Instant,
+    at: Timestamp,
 }
 
 /// The messages the daemon saw lately, bounded in count and characters,
@@ -253,12 +259,12 @@ pub struct Seen {
 pub struct MessageCache {
     max_messages: usize,
     max_chars: usize,
-    ttl: Duration,
+    ttl: SignedDuration,
     chars: usize,
     seen: HashMap<Key, Seen>,
     /// Keys in the order put, oldest first (a key put again appears twice;
     /// the older place is skipped when it comes up).
-    order: VecDeque<(Key, Instant)>,
+    order: VecDeque<(Key, Timestamp)>,
 }
 
 impl MessageCache {
@@ -267,7 +273,7 @@ impl MessageCache {
         MessageCache {
             max_messages,
             max_chars,
-            ttl,
+            ttl: SignedDuration::try_from(ttl).unwrap_or(SignedDuration::MAX),
             chars: 0,
             seen: HashMap::new(),
             order: VecDeque::new(),
@@ -275,7 +281,7 @@ impl MessageCache {
     }
 
     /// Keeps `content` as message `key`'s, seen at `now`.
-    pub fn put(&mut self, key: Key, author_id: String, content: String, now: Instant) {
+    pub fn put(&mut self, key: Key, author_id: String, content: String, now: Timestamp) {
         self.remove(&key);
         self.chars += content.chars().count();
         self.order.push_back((key.clone(), now));
@@ -291,13 +297,13 @@ impl MessageCache {
     }
 
     /// Message `key` as seen, unless it was never seen or is gone.
-    pub fn get(&mut self, key: &Key, now: Instant) -> Option<&Seen> {
+    pub fn get(&mut self, key: &Key, now: Timestamp) -> Option<&Seen> {
         self.evict(now);
         self.seen.get(key)
     }
 
     /// Message `key` as seen, forgotten (it was deleted).
-    pub fn take(&mut self, key: &Key, now: Instant) -> Option<Seen> {
+    pub fn take(&mut self, key: &Key, now: Timestamp) -> Option<Seen> {
         self.evict(now);
         self.remove(key)
     }
@@ -319,11 +325,12 @@ impl MessageCache {
     }
 
     /// Drops what expired and, oldest first, what is over the bounds.
-    fn evict(&mut self, now: Instant) {
+    fn evict(&mut self, now: Timestamp) {
         while let Some((key, at)) = self.order.front() {
             let current = self.seen.get(key).is_some_and(|s| s.at == *at);
             let over = self.seen.len() > self.max_messages || self.chars > self.max_chars;
-            let expired = now.saturating_duration_since(*at) > self.ttl;
+            // A clock set back (skew) makes nothing expire early.
+            let expired = now.duration_since(*at) > self.ttl;
             if current && !over && !expired {
                 break;
             }
@@ -356,8 +363,8 @@ mod tests {
 
     #[test]
     fn the_cache_keeps_within_its_bounds_and_time() {
-        let start = Instant::now();
-        let s = Duration::from_secs;
+        let start: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let s = |n: u64| SignedDuration::from_secs(n as i64);
         // (messages put: id, text, seconds after start), looked up at, want.
         let cases: Vec<Case> = vec![
             (10, 100, &[("1", "hi", 0)], "1", 5, Some("hi")),
@@ -401,7 +408,7 @@ mod tests {
             ),
         ];
         for (max, chars, puts, look, at, want) in cases {
-            let mut cache = MessageCache::new(max, chars, s(60));
+            let mut cache = MessageCache::new(max, chars, Duration::from_secs(60));
             for (id, text, when) in puts {
                 cache.put(k(id), "u".into(), (*text).into(), start + s(*when));
             }
@@ -431,7 +438,7 @@ mod tests {
 
     #[test]
     fn a_deleted_message_is_taken_once() {
-        let now = Instant::now();
+        let now: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
         let mut cache = MessageCache::new(10, 100, Duration::from_secs(60));
         cache.put(k("1"), "u1".into(), "hello".into(), now);
         let seen = cache.take(&k("1"), now).unwrap();

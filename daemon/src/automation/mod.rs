@@ -11,6 +11,7 @@
 //! changing anything.
 
 pub mod automod;
+pub mod invites;
 pub mod live;
 pub mod logs;
 pub mod native;

@@ -24,14 +24,32 @@
 //! the run itself, up to a minute; beyond that the entries stay waiting
 //! for a later tick.
 //!
-//! Failures: a channel that is gone or refuses the bot (not found,
-//! forbidden, the token refused, a request the platform calls invalid:
-//! Telegram's 400 "chat not found") is marked failed with the platform's
-//! reason ([`crate::store::logs::fail_channel`]), shown in onboarding and
-//! not tried again; anything else (5xx, timeouts, a 429 that outlasted the
-//! retries) is tried again later with backoff ([`backoff`]), for as long
-//! as it takes. A post whose answer was lost may be posted twice: log
-//! posts are at least once. The outbox is in the database, so what was not
+//! Failures, by whose they are ([`failure`]):
+//! - **the channel's**: not found or forbidden (deleted, the bot removed
+//!   or without the right to post: Discord 404/403, Slack
+//!   `channel_not_found`/`not_in_channel`/`is_archived`, Telegram "chat
+//!   not found"/"not enough rights"): every entry waiting for it is marked
+//!   failed with the platform's reason ([`crate::store::logs::fail_channel`]),
+//!   shown in onboarding and not tried again;
+//! - **the connection's**: the token refused (401, Slack `invalid_auth`):
+//!   no channel of the server can be posted to, which onboarding reports as
+//!   the connection's problem; the entries wait with backoff (up to ten
+//!   minutes apart) and are posted once the token is fixed, not failed;
+//! - **the post's**: the platform calls the request invalid (Discord 400,
+//!   Slack `invalid_blocks`, Telegram "can't parse entities"): a bug of the
+//!   daemon in what it posted, not the channel's. The batch is posted again
+//!   one entry at a time, and the entry refused alone is given up
+//!   ([`crate::store::logs::give_up`], logged as an error with the
+//!   platform's reason); the others are posted;
+//! - **passing**: 5xx, timeouts, the connection lost, a 429 that outlasted
+//!   the retries: tried again later with backoff ([`backoff`]), for as
+//!   long as it takes.
+//!
+//! Failed and given-up entries are kept [`RETENTION`] after the fact (what
+//! onboarding reports), then purged ([`purge_ended`], the log retention
+//! worker); delivered ones are deleted as they are posted. A post whose
+//! answer was lost may be posted twice: log posts are at least once. The
+//! outbox is in the database, so what was not
 //! posted when the daemon stopped is posted after it starts again.
 
 use std::collections::{HashMap, VecDeque};
@@ -46,10 +64,9 @@ use super::LogEntry;
 use super::render::render;
 use crate::clock::Clock;
 use crate::coordination::{Work, WorkClaims};
-use crate::moderation::ModerationResult;
 use crate::platform::{self, PlatformClients, PlatformError, Post};
 use crate::store::logs::{self as outbox, DueChannel, Waiting};
-use crate::store::{self, Store, StoreError, connections, servers};
+use crate::store::{Store, StoreError, connections};
 
 /// How long a run's claim is kept by a backend whose claims expire.
 const CLAIM_LEASE: Duration = Duration::from_secs(300);
@@ -61,6 +78,13 @@ const READ_AT_ONCE: u32 = 100;
 const MAX_RATE_WAIT: Duration = Duration::from_secs(60);
 /// The longest wait between attempts of a failing channel.
 const MAX_BACKOFF_SECONDS: i64 = 600;
+/// How long failed and given-up entries are kept before they are purged: a
+/// week, long enough for a moderator to see onboarding's report of a
+/// channel that is gone, short enough that a channel gone for good does
+/// not grow the table without end.
+pub const RETENTION: Duration = Duration::from_secs(7 * 86_400);
+/// Entries purged per statement (short writes on the one writer).
+const PURGE_AT_ONCE: u32 = 1_000;
 
 /// What the delivery worker uses; cheap to clone.
 #[derive(Debug, Clone)]
@@ -78,11 +102,11 @@ pub struct LogDelivery {
 }
 
 /// A run posting one channel's entries; answers how many it posted.
-pub type Run = JoinHandle<ModerationResult<usize>>;
+pub type Run = JoinHandle<Result<usize, StoreError>>;
 
 /// Starts a run for each channel with entries due, without waiting for
 /// them.
-pub async fn start_due(cx: &LogDelivery) -> ModerationResult<Vec<Run>> {
+pub async fn start_due(cx: &LogDelivery) -> Result<Vec<Run>, StoreError> {
     let now = cx.clock.now_unix();
     let due = cx.store.read(move |tx| outbox::due(tx, now)).await?;
     let mut runs = Vec::new();
@@ -105,7 +129,7 @@ pub async fn start_due(cx: &LogDelivery) -> ModerationResult<Vec<Run>> {
 }
 
 /// Starts the runs due and waits for them; answers the entries posted.
-pub async fn deliver_due(cx: &LogDelivery) -> ModerationResult<usize> {
+pub async fn deliver_due(cx: &LogDelivery) -> Result<usize, StoreError> {
     let mut posted = 0;
     for run in start_due(cx).await? {
         match run.await {
@@ -118,24 +142,20 @@ pub async fn deliver_due(cx: &LogDelivery) -> ModerationResult<usize> {
 }
 
 /// Posts the channel's waiting entries until none is due or a post fails.
-async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
+async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError> {
     let server_id = channel.server_id.clone();
     let secrets = cx.store.secrets().clone();
     let found = cx
         .store
-        .read(move |tx| {
-            let server = servers::find(tx, &server_id)?;
-            let connection = connections::get(tx, &secrets, &server_id)?;
-            // The posts' words are in the server's language.
-            let locale = store::config::load(tx, &server_id)?.sections.general.locale;
-            Ok::<_, StoreError>(server.zip(connection).map(|(s, c)| (s, c, locale)))
-        })
+        .read(move |tx| connections::connected_server(tx, &secrets, &server_id))
         .await?;
-    let Some((record, connection, locale)) = found else {
+    let Some((record, connection, sections)) = found else {
         // Released or never connected: nothing can be posted; the entries
         // wait for a connection (a released server's go with it).
         return Ok(0);
     };
+    // The posts' words are in the server's language.
+    let locale = sections.general.locale;
     let platform = record.server.platform;
     let bot = platform::connect(
         &cx.platforms,
@@ -145,6 +165,9 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
         connection,
     );
     let mut posted = 0;
+    // After a batch refused as malformed, entries are posted one at a time
+    // until the one refused is found and given up.
+    let mut one_at_a_time = false;
     loop {
         let now = cx.clock.now_unix();
         let key = channel.clone();
@@ -155,7 +178,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
         if waiting.is_empty() {
             return Ok(posted);
         }
-        let (posts, unreadable) = rendered(&waiting, &locale);
+        let (mut posts, unreadable) = rendered(&waiting, &locale);
         if !unreadable.is_empty() {
             // Written by this daemon, so only a downgrade can make one
             // unreadable: dropped with a warning rather than blocking the
@@ -168,43 +191,85 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> ModerationResult<usize> {
         if posts.is_empty() {
             continue;
         }
+        if one_at_a_time {
+            posts.truncate(1);
+        }
         cx.pace.wait(platform, &channel).await;
         let (ids, posts): (Vec<i64>, Vec<Post>) = posts.into_iter().unzip();
         let result = bot.poster().post_batch(&channel.channel_id, &posts).await;
         cx.pace.sent(platform, &channel);
         let now = cx.clock.now_unix();
-        match result {
+        let error = match result {
             Ok(count) => {
                 let done: Vec<i64> = ids.into_iter().take(count.max(1)).collect();
                 posted += done.len();
                 cx.store
                     .write(move |tx| outbox::delivered(tx, &done))
                     .await?;
+                continue;
             }
             // Waited out here, as long as it is not long: the entries stay
             // in order and none is lost.
             Err(PlatformError::RateLimited { retry_after }) if retry_after <= MAX_RATE_WAIT => {
                 tokio::time::sleep(retry_after).await;
+                continue;
             }
-            Err(e) if gone(&e) => {
-                let reason = e.advice();
-                tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %e, "log channel refused; its entries are no longer tried");
+            Err(e) => e,
+        };
+        let reason = error.advice();
+        match failure(&error) {
+            Failure::Channel => {
+                tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "log channel refused; its entries are no longer tried");
                 let key = channel.clone();
                 cx.store
                     .write(move |tx| outbox::fail_channel(tx, &key, &reason, now))
                     .await?;
                 return Ok(posted);
             }
-            Err(e) => {
+            Failure::Post if ids.len() > 1 => {
+                // Which entry is malformed is not said: find it alone.
+                one_at_a_time = true;
+            }
+            Failure::Post => {
+                let (id, kind) = (
+                    ids[0],
+                    waiting
+                        .iter()
+                        .find(|w| w.id == ids[0])
+                        .map(|w| w.kind.clone()),
+                );
+                tracing::error!(server = %channel.server_id, channel = %channel.channel_id, entry = id, kind = ?kind, error = %error, "the platform refused a log post as malformed (a bug of the daemon): this entry is given up, the channel's others are posted");
+                cx.store
+                    .write(move |tx| outbox::give_up(tx, id, &reason, now))
+                    .await?;
+                // Found: the rest go in batches again.
+                one_at_a_time = false;
+            }
+            Failure::Connection | Failure::Passing => {
                 let attempts = waiting.first().map_or(0, |w| w.attempts);
                 let at = now + backoff(attempts);
-                let error = e.advice();
-                tracing::info!(server = %channel.server_id, channel = %channel.channel_id, error = %e, "log post failed; tried again later");
+                tracing::info!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "log post failed; tried again later");
                 cx.store
-                    .write(move |tx| outbox::retry_later(tx, &ids, at, &error))
+                    .write(move |tx| outbox::retry_later(tx, &ids, at, &reason))
                     .await?;
                 return Ok(posted);
             }
+        }
+    }
+}
+
+/// Deletes the failed and given-up entries older than [`RETENTION`] on
+/// `clock` (the log retention worker's tick); answers how many went.
+pub async fn purge_ended(store: &Store, clock: &Clock) -> Result<usize, StoreError> {
+    let before = clock.now_unix() - RETENTION.as_secs() as i64;
+    let mut purged = 0;
+    loop {
+        let done = store
+            .write(move |tx| outbox::purge_ended(tx, before, PURGE_AT_ONCE))
+            .await?;
+        purged += done;
+        if done < PURGE_AT_ONCE as usize {
+            return Ok(purged);
         }
     }
 }
@@ -223,17 +288,38 @@ fn rendered(waiting: &[Waiting], locale: &str) -> (Vec<(i64, Post)>, Vec<i64>) {
     (posts, unreadable)
 }
 
-/// Whether `error` says the channel is gone or refuses the bot, for good:
-/// retrying would get the same answer.
-fn gone(error: &PlatformError) -> bool {
-    matches!(
-        error,
+/// Whose problem a failed post is, which decides what becomes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// The channel is gone or refuses the bot, for good: retrying would get
+    /// the same answer until someone fixes it on the platform.
+    Channel,
+    /// The bot's token was refused: every channel of the server would say
+    /// so; retried (with backoff) until the connection is fixed.
+    Connection,
+    /// The platform refused this request as malformed: the daemon's bug in
+    /// one post, not the channel's.
+    Post,
+    /// Anything that may pass (5xx, timeouts, the network, rate limits).
+    Passing,
+}
+
+/// Whose problem `error` is (see the module's "Failures").
+fn failure(error: &PlatformError) -> Failure {
+    match error {
+        // Unsupported: the platform (the simulator) cannot post there at
+        // all, which only a change of the channel or connection mends.
         PlatformError::NotFound(_)
-            | PlatformError::Forbidden(_)
-            | PlatformError::Unauthorized
-            | PlatformError::Invalid(_)
-            | PlatformError::Unsupported(_)
-    )
+        | PlatformError::Forbidden(_)
+        | PlatformError::Unsupported(_) => Failure::Channel,
+        PlatformError::Unauthorized => Failure::Connection,
+        PlatformError::Invalid(_) => Failure::Post,
+        PlatformError::RateLimited { .. }
+        | PlatformError::Server { .. }
+        | PlatformError::Timeout
+        | PlatformError::Transport(_)
+        | PlatformError::Interrupted(_) => Failure::Passing,
+    }
 }
 
 /// Seconds until the next attempt after `attempts` failed ones: 5, 10, 20,
@@ -327,32 +413,48 @@ mod tests {
     }
 
     #[test]
-    fn refusals_fail_the_channel_and_the_rest_is_retried() {
-        for (error, fails) in [
-            (PlatformError::NotFound("channel_not_found".into()), true),
-            (PlatformError::Forbidden("not_in_channel".into()), true),
+    fn each_failure_is_the_channel_s_the_connection_s_the_post_s_or_passing() {
+        for (error, whose) in [
             (
-                PlatformError::Invalid("Bad Request: chat not found".into()),
-                true,
+                PlatformError::NotFound("channel_not_found".into()),
+                Failure::Channel,
             ),
-            (PlatformError::Unauthorized, true),
+            (
+                PlatformError::NotFound("Bad Request: chat not found".into()),
+                Failure::Channel,
+            ),
+            (
+                PlatformError::Forbidden("not_in_channel".into()),
+                Failure::Channel,
+            ),
+            (PlatformError::Unsupported("posts"), Failure::Channel),
+            (PlatformError::Unauthorized, Failure::Connection),
+            (
+                PlatformError::Invalid("Invalid Form Body (embeds.0.title: too long)".into()),
+                Failure::Post,
+            ),
+            (
+                PlatformError::Invalid("Bad Request: can't parse entities".into()),
+                Failure::Post,
+            ),
             (
                 PlatformError::RateLimited {
                     retry_after: Duration::from_secs(1),
                 },
-                false,
+                Failure::Passing,
             ),
             (
                 PlatformError::Server {
                     status: 502,
                     message: String::new(),
                 },
-                false,
+                Failure::Passing,
             ),
-            (PlatformError::Timeout, false),
-            (PlatformError::Transport("refused".into()), false),
+            (PlatformError::Timeout, Failure::Passing),
+            (PlatformError::Transport("refused".into()), Failure::Passing),
+            (PlatformError::Interrupted("reset".into()), Failure::Passing),
         ] {
-            assert_eq!(gone(&error), fails, "{error:?}");
+            assert_eq!(failure(&error), whose, "{error:?}");
         }
     }
 

@@ -20,25 +20,27 @@ use modctl_types::config::Sections;
 use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 
 use super::items::{Inputs, answer, done, item};
+use crate::automation::invites::Learned;
 use crate::automation::native::sync::{self, Report};
 use crate::automation::native::{self, Placement, Plan};
 use crate::store::connections::ConnectionMode;
 
-/// The plan for `sections`, as the sync makes it.
-fn plan(sections: &Sections) -> Plan {
+/// The plan for `sections`, as the sync makes it, with the server's own
+/// invites as learned (`own`): the same fingerprint as the sync's.
+fn plan(sections: &Sections, own: Option<&Learned>) -> Plan {
     native::plan(
         &sections.automod,
         native::Context {
             default_timeout_minutes: sections.moderation.default_timeout_minutes,
-            own_invites: &[],
+            own_invites: own.map_or(&[], |l| &l.invites),
         },
     )
 }
 
 /// Whether an enabled filter runs in the daemon on Discord (so whether
 /// Discord sends message content matters).
-pub(super) fn runs_in_daemon(sections: &Sections) -> bool {
-    plan(sections)
+pub(super) fn runs_in_daemon(sections: &Sections, own: Option<&Learned>) -> bool {
+    plan(sections, own)
         .placements
         .iter()
         .any(|(_, p)| matches!(p, Placement::Daemon { .. }))
@@ -54,9 +56,52 @@ fn id_title(filter: FilterName) -> (String, String) {
 /// Every automod item of the server: one per enabled filter, then the
 /// native rules' state on Discord.
 pub(super) fn items(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
-    let plan = plan(&inputs.store.sections);
+    let plan = plan(&inputs.store.sections, inputs.own_invites);
+    let mut items = filters(inputs, &plan);
+    own_invites(inputs, &mut items);
+    items
+}
+
+/// What the invite filter's item says of the server's own invites when
+/// the platform would not tell them all ([`crate::automation::invites`]):
+/// those are caught as another community's.
+fn own_invites(inputs: &Inputs<'_>, items: &mut [OnboardingItem]) {
+    let Some(learned) = inputs.own_invites else {
+        return;
+    };
+    let (id, _) = id_title(FilterName::InviteLinks);
+    let Some(invites) = items.iter_mut().find(|i| i.id == id) else {
+        return;
+    };
+    let (why, fix) = match (&learned.refused, &learned.failed) {
+        (_, Some(failed)) => (
+            format!(
+                "the server's own invites could not be learned from the platform ({failed}); {} known from before are spared",
+                learned.invites.len()
+            ),
+            "the daemon asks again within a minute".to_owned(),
+        ),
+        (Some(refused), None) => (
+            format!(
+                "only part of the server's own invites are known, so the others are caught as another community's: {refused}"
+            ),
+            refused.clone(),
+        ),
+        (None, None) => return,
+    };
+    invites.detail = format!("{}; {why}", invites.detail);
+    if invites.status == ItemStatus::Done {
+        invites.status = ItemStatus::Warning;
+    }
+    invites.fix = Some(match invites.fix.take() {
+        Some(first) => format!("{first}; and {fix}"),
+        None => fix,
+    });
+}
+
+fn filters(inputs: &Inputs<'_>, plan: &Plan) -> Vec<OnboardingItem> {
     match inputs.server.platform {
-        Platform::Discord => discord(inputs, &plan),
+        Platform::Discord => discord(inputs, plan),
         Platform::Slack => plan
             .placements
             .iter()

@@ -27,6 +27,8 @@ pub struct Inputs<'a> {
     /// Events dropped per consumer of the event path since the daemon
     /// started.
     pub events_dropped: &'a [(&'static str, u64)],
+    /// What the daemon learned of the server's own invites, if it asked.
+    pub own_invites: Option<&'a crate::automation::invites::Learned>,
 }
 
 pub(super) fn item(

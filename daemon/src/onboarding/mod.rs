@@ -49,6 +49,9 @@ pub struct Context {
     /// Events dropped per consumer of the event path since the daemon
     /// started ([`crate::events::Fanout::dropped`]).
     pub events_dropped: Vec<(&'static str, u64)>,
+    /// The servers' own invites as learned
+    /// ([`crate::automation::invites`]).
+    pub invites: std::sync::Arc<crate::automation::invites::OwnInvitesCache>,
 }
 
 /// What the store says about a server, read in one trip.
@@ -128,9 +131,10 @@ pub async fn checklist(
         .read(move |tx| read_facts(tx, &secrets, &id, team_id))
         .await?;
     let now = cx.clock.now_unix();
+    let own_invites = cx.invites.learned(&server.id);
     let (platform, cached) = match facts.connection.clone() {
         Some(connection) => {
-            let content_needed = automod::runs_in_daemon(&facts.sections);
+            let content_needed = automod::runs_in_daemon(&facts.sections, own_invites.as_ref());
             let ask = platform::ask(&cx.store, &cx.platforms, server, connection, content_needed);
             let (answer, cached) = cx
                 .facts
@@ -148,6 +152,7 @@ pub async fn checklist(
         platform: platform.as_ref(),
         now,
         events_dropped: &cx.events_dropped,
+        own_invites: own_invites.as_ref(),
     });
     Ok(Onboarding {
         server_id: server.id.clone(),

@@ -115,6 +115,9 @@ pub async fn say_and_act(
         EventKind::MessageCreated(m) => (m.id.clone(), m.channel_id.clone()),
         _ => unreachable!("speak makes a message"),
     };
+    // The server's own invites, as the daemon learns them at start (the
+    // simulator's answer, no network): spared as they would be there.
+    crate::automation::invites::refresh_due(&state.own_invites()).await?;
     state.automod_acting().handle(event).await;
     // The acting runs in a tracked task, as in the daemon: wait for it.
     state.in_flight.close();

@@ -23,6 +23,7 @@
 //! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
+//! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
 //! | [`super::WriteWorkspace`] | - | - | channels, user groups |
@@ -169,6 +170,30 @@ pub trait DirectMessage: Send + Sync {
 pub trait Ephemeral: Send + Sync {
     /// Shows `post` to `user` in `channel`.
     async fn post_ephemeral(&self, channel: &str, user: &str, post: &Post) -> PlatformResult<()>;
+}
+
+/// Reads the server's own invite links (every platform): what automod's
+/// invite filter spares (issue #25: "the server's own invites allowed").
+#[async_trait]
+pub trait ReadInvites: Send + Sync {
+    /// The server's invites as the platform lists them now. A platform
+    /// that refuses part (Discord's invite list without `MANAGE_GUILD`)
+    /// answers the rest with [`OwnInvites::refused`] saying why; an error is
+    /// for nothing learned at all.
+    async fn own_invites(&self) -> PlatformResult<OwnInvites>;
+}
+
+/// A server's own invites, as [`ReadInvites`] learned them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OwnInvites {
+    /// Each one a code (`abc`, a Discord invite or vanity code: no `/`), a
+    /// link from its host on (`t.me/+AbC`, `t.me/group`), or the beginning
+    /// of links ending in `/` (`join.slack.com/t/acme/`: every invite of
+    /// that workspace).
+    pub invites: Vec<String>,
+    /// What the platform would not list, and how to let it: the invites
+    /// above are the rest.
+    pub refused: Option<String>,
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

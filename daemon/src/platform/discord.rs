@@ -23,8 +23,8 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::post::{Post, discord_batch, discord_message};
 use super::{
     Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
-    NativeRules, PlatformClients, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
-    Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
+    NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
+    ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -237,6 +237,14 @@ async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult
     Err(match status.as_u16() {
         401 => PlatformError::Unauthorized,
         403 => PlatformError::Forbidden(message),
+        // A 400 that is the channel's, not the request's
+        // (opcodes-and-status-codes.mdx, JSON error codes): 50008 "Cannot
+        // send messages in a non-text channel", 50024 "Cannot execute
+        // action on this channel type", 50083 an archived thread. The
+        // channel refuses, whatever is sent to it.
+        400 if matches!(body["code"].as_i64(), Some(50008 | 50024 | 50083)) => {
+            PlatformError::Forbidden(message)
+        }
         404 => PlatformError::NotFound(message),
         429 => PlatformError::RateLimited {
             retry_after: super::seconds(
@@ -517,6 +525,48 @@ impl DirectMessage for Discord {
             .await?;
         let channel: DmChannel = typed(channel, "DM channel")?;
         self.post(&channel.id, post).await
+    }
+}
+
+#[async_trait]
+impl ReadInvites for Discord {
+    /// The guild's `vanity_url_code` (guild object, discord-docs/guild.mdx;
+    /// `null` without one) and the codes of "Get Guild Invites" (`GET
+    /// /guilds/{guild.id}/invites`: invite objects, which "Requires the
+    /// `MANAGE_GUILD` or `VIEW_AUDIT_LOG` permission"). Refused that
+    /// permission, the vanity code alone is answered, with what to grant.
+    async fn own_invites(&self) -> PlatformResult<OwnInvites> {
+        #[derive(Deserialize)]
+        struct Guild {
+            #[serde(default)]
+            vanity_url_code: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Invite {
+            code: String,
+        }
+        let path = format!("/guilds/{}", self.guild_id);
+        let guild: Guild = typed(self.call(Method::GET, &path, None, None).await?, "guild")?;
+        let mut own = OwnInvites {
+            invites: guild.vanity_url_code.into_iter().collect(),
+            refused: None,
+        };
+        match self
+            .call(Method::GET, &format!("{path}/invites"), None, None)
+            .await
+        {
+            Ok(list) => {
+                let invites: Vec<Invite> = typed(list, "guild invites")?;
+                own.invites.extend(invites.into_iter().map(|i| i.code));
+            }
+            Err(PlatformError::Forbidden(why)) => {
+                own.refused = Some(format!(
+                    "Discord refused the guild's invite list ({why}): give the bot's role Manage Server (or View Audit Log) in Server Settings > Roles; until then only the vanity invite is known as the server's own"
+                ));
+            }
+            Err(other) => return Err(other),
+        }
+        Ok(own)
     }
 }
 

@@ -68,7 +68,7 @@ use modctl_types::{Platform, Timestamp};
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, PostMessage, ReadHierarchy, RuleSpec, SetRoles, Timeout,
+    NativeRules, OwnInvites, PostMessage, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
@@ -320,13 +320,13 @@ macro_rules! bot_trait {
 bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
-    DeleteMessage, DirectMessage, NativeRules, WriteGuild,
+    DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
-    TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, WriteGroup,
+    TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
 );
 
 bot_trait!(
@@ -334,7 +334,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    WriteWorkspace,
+    ReadInvites, WriteWorkspace,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.
@@ -412,6 +412,15 @@ impl Bot {
 
     /// Deleting messages (every platform).
     pub fn deleter(&self) -> &dyn DeleteMessage {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Reading the server's own invites (every platform).
+    pub fn invites(&self) -> &dyn ReadInvites {
         match self {
             Bot::Discord(bot) => bot.as_ref(),
             Bot::Telegram(bot) => bot.as_ref(),

@@ -20,8 +20,8 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::post::Post;
 use super::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, PlatformError, PlatformResult, PostMessage, ReadHierarchy, RuleSpec, SetRoles,
-    Timeout,
+    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
+    ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -497,6 +497,30 @@ impl DeleteMessage for Simulator {
             .into())
         })
         .await
+    }
+}
+
+/// The simulated community's own invite, in the shape of the platform it
+/// stands for: a Discord vanity code `sim-<id>`, a Telegram invite link
+/// `t.me/+sim<id>`, a Slack workspace domain `sim-<id>`. Nothing to store:
+/// it is the same every time, so the demo can show one spared.
+pub fn simulated_invite(platform: Platform, server_id: &str) -> String {
+    let id = server_id.trim_start_matches('-').to_ascii_lowercase();
+    match platform {
+        Platform::Discord => format!("sim-{id}"),
+        Platform::Telegram => format!("t.me/+sim{id}"),
+        Platform::Slack => format!("join.slack.com/t/sim-{id}/"),
+        other => super::new_platform(other),
+    }
+}
+
+#[async_trait]
+impl ReadInvites for Simulator {
+    async fn own_invites(&self) -> PlatformResult<OwnInvites> {
+        Ok(OwnInvites {
+            invites: vec![simulated_invite(self.platform, &self.server_id)],
+            refused: None,
+        })
     }
 }
 

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, PlatformClients, PlatformError,
-    PlatformResult, PostMessage, Redactor, Repeat,
+    DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, OwnInvites, PlatformClients,
+    PlatformError, PlatformResult, PostMessage, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -129,7 +129,8 @@ fn repeat(method: &str) -> Repeat {
         | "conversations.setTopic"
         | "conversations.setPurpose"
         | "usergroups.users.update"
-        | "conversations.open" => Repeat::Safe,
+        | "conversations.open"
+        | "team.info" => Repeat::Safe,
         _ => Repeat::Once,
     }
 }
@@ -284,6 +285,26 @@ impl DeleteMessage for Slack {
         self.call_as(token, "chat.delete", Arguments::Json(&body))
             .await
             .map(drop)
+    }
+}
+
+#[async_trait]
+impl ReadInvites for Slack {
+    /// `team.info` (slack-web-openapi.json: "Gets information about the
+    /// current team", scope `team:read`; `team.domain` is required in its
+    /// `objs_team`): the workspace's invite links are
+    /// `join.slack.com/t/<domain>/...`, every one of them its own.
+    async fn own_invites(&self) -> PlatformResult<OwnInvites> {
+        let answer = self.call("team.info", Arguments::Form(&[])).await?;
+        let Some(domain) = answer["team"]["domain"].as_str().filter(|d| !d.is_empty()) else {
+            return Err(PlatformError::Invalid(
+                "unexpected team.info from Slack: no `team.domain`".to_owned(),
+            ));
+        };
+        Ok(OwnInvites {
+            invites: vec![format!("join.slack.com/t/{domain}/")],
+            refused: None,
+        })
     }
 }
 

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{
-    Ban, DeleteMessage, InspectMember, MemberState, Mute, PlatformClients, PlatformError,
-    PlatformResult, PostMessage, Redactor, Repeat,
+    Ban, DeleteMessage, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
+    PlatformError, PlatformResult, PostMessage, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -469,6 +469,56 @@ impl DeleteMessage for Telegram {
         })?;
         let body = json!({ "chat_id": chat_id(channel), "message_id": message_id });
         self.call("deleteMessage", body).await.map(drop)
+    }
+}
+
+#[async_trait]
+impl ReadInvites for Telegram {
+    /// `getChat` (Bot API reference: "Returns a ChatFullInfo object"): its
+    /// `invite_link` ("Primary invite link, for groups, supergroups and
+    /// channel chats", absent unless the bot is an administrator with the
+    /// right to invite; also under its older `joinchat/` form) and its
+    /// public `username`/`active_usernames` (a public supergroup's
+    /// `t.me/<username>`), each under both of Telegram's hosts (`t.me`,
+    /// `telegram.me`).
+    async fn own_invites(&self) -> PlatformResult<OwnInvites> {
+        let chat = self
+            .call("getChat", json!({ "chat_id": self.chat_id }))
+            .await?;
+        let mut links = Vec::new();
+        if let Some(link) = chat["invite_link"].as_str() {
+            let path = link
+                .trim_start_matches("https://")
+                .trim_start_matches("http://")
+                .trim_start_matches("t.me/")
+                .trim_start_matches("telegram.me/");
+            links.push(path.to_owned());
+            // The same invite under its other form: `+HASH` is what
+            // `joinchat/HASH` was, and Telegram opens both.
+            if let Some(hash) = path.strip_prefix('+') {
+                links.push(format!("joinchat/{hash}"));
+            } else if let Some(hash) = path.strip_prefix("joinchat/") {
+                links.push(format!("+{hash}"));
+            }
+        }
+        let names = chat["active_usernames"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .chain(std::iter::once(&chat["username"]))
+            .filter_map(Value::as_str);
+        for name in names {
+            if !links.iter().any(|l| l.eq_ignore_ascii_case(name)) {
+                links.push(name.to_owned());
+            }
+        }
+        Ok(OwnInvites {
+            invites: links
+                .iter()
+                .flat_map(|path| [format!("t.me/{path}"), format!("telegram.me/{path}")])
+                .collect(),
+            refused: None,
+        })
     }
 }
 

@@ -291,3 +291,31 @@ async fn telegram_deletes_by_integer_message_id_and_posts_escaped_html() {
     assert_eq!(seen[1].body["text"], "<b>Log</b>\na &lt;b&gt; &amp; c");
     assert_eq!(seen[1].body["parse_mode"], "HTML");
 }
+
+#[tokio::test]
+async fn discord_a_channel_that_takes_no_messages_refuses_and_a_bad_body_is_invalid() {
+    let (base, _script) = fake(vec![
+        (
+            400,
+            Some(json!({"message": "Cannot send messages in a non-text channel", "code": 50008})),
+        ),
+        (
+            400,
+            Some(json!({"message": "Invalid Form Body", "code": 50035,
+                        "errors": {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                            "message": "Must be 2000 or fewer in length."}]}}})),
+        ),
+    ])
+    .await;
+    let discord = discord::Discord::new(clients(), Some(base), "tok".into(), "10");
+    let voice = discord.post("c1", &Post::text("hi")).await;
+    assert!(
+        matches!(voice, Err(PlatformError::Forbidden(ref m)) if m.contains("50008")),
+        "{voice:?}"
+    );
+    let long = discord.post("c1", &Post::text("hi")).await;
+    assert!(
+        matches!(long, Err(PlatformError::Invalid(ref m)) if m.contains("content")),
+        "{long:?}"
+    );
+}

@@ -4,6 +4,7 @@
 //! (with the receiving secrets, [`Connection::other_secrets`]).
 
 use crate::store::Tx;
+use modctl_types::config::Sections;
 use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
@@ -186,4 +187,37 @@ pub fn set(
         params![server_id, mode, sealed, api_base, now, user_token],
     )?;
     Ok(())
+}
+
+/// The ids of the servers with a connection (live or simulated), in id
+/// order: the servers whose platform can be asked something.
+pub fn connected(tx: &Tx<'_>) -> Result<Vec<String>, StoreError> {
+    let rows = tx
+        .sql
+        .prepare_cached(
+            "SELECT servers.id AS server_id FROM servers
+             JOIN platform_connections c ON c.server_id = servers.id
+             ORDER BY servers.id",
+        )?
+        .query_map([], |row| row.get::<_, String>("server_id"))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// A connected server as a worker acting on it reads it, in one trip: its
+/// record, its connection and its config; `None` when it was released or
+/// is not connected.
+pub fn connected_server(
+    tx: &Tx<'_>,
+    secrets: &Secrets,
+    server_id: &str,
+) -> Result<Option<(super::servers::ServerRecord, Connection, Sections)>, StoreError> {
+    let Some(server) = super::servers::find(tx, server_id)? else {
+        return Ok(None);
+    };
+    let Some(connection) = get(tx, secrets, server_id)? else {
+        return Ok(None);
+    };
+    let sections = super::config::load(tx, server_id)?.sections;
+    Ok(Some((server, connection, sections)))
 }

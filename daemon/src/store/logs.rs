@@ -10,8 +10,10 @@
 //! The delivery worker (`crate::logs::deliver`) reads the channels with
 //! something [`due`], a channel's [`waiting`] entries in order, and then
 //! deletes what it posted ([`delivered`]), moves the rest later
-//! ([`retry_later`]) or marks the channel's entries failed ([`fail_channel`],
-//! shown by onboarding through [`failures`]).
+//! ([`retry_later`]), marks the channel's entries failed ([`fail_channel`],
+//! shown by onboarding through [`failures`]) or one malformed entry given
+//! up ([`give_up`]). Failed and given-up entries are deleted a retention
+//! after they ended ([`purge_ended`]).
 
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
@@ -164,6 +166,36 @@ pub fn fail_channel(
         )?
         .execute(params![channel.server_id, channel.channel_id, reason, now])?;
     Ok(failed)
+}
+
+/// Entry `id` was refused as malformed (`reason`): it alone is given up,
+/// kept (with the reason) until the retention purges it, and no longer
+/// tried; its channel's other entries go on.
+pub fn give_up(tx: &Tx<'_>, id: i64, reason: &str, now: i64) -> Result<(), StoreError> {
+    tx.sql
+        .prepare_cached(
+            "UPDATE log_outbox SET state = 'given_up', attempts = attempts + 1, last_error = ?2,
+                 next_attempt_at = ?3
+             WHERE id = ?1 AND state = 'waiting'",
+        )?
+        .execute(params![id, reason, now])?;
+    Ok(())
+}
+
+/// Deletes the failed and given-up entries that ended before `before`
+/// (their `next_attempt_at` is when), at most `limit` of them: the
+/// retention keeps the outbox bounded. Answers how many went.
+pub fn purge_ended(tx: &Tx<'_>, before: i64, limit: u32) -> Result<usize, StoreError> {
+    let purged = tx
+        .sql
+        .prepare_cached(
+            "DELETE FROM log_outbox WHERE id IN (
+                 SELECT id FROM log_outbox
+                 WHERE state IN ('failed', 'given_up') AND next_attempt_at < ?1
+                 LIMIT ?2)",
+        )?
+        .execute(params![before, limit])?;
+    Ok(purged)
 }
 
 /// The server's channels with failed entries, the latest failure of each,

@@ -87,6 +87,8 @@ pub const SEND_MESSAGES: u64 = 1 << 11;
 pub const MANAGE_GUILD: u64 = 1 << 5;
 /// `MANAGE_MESSAGES` (deleting others' messages needs it).
 pub const MANAGE_MESSAGES: u64 = 1 << 13;
+/// `VIEW_AUDIT_LOG` (one of the two that list a guild's invites).
+pub const VIEW_AUDIT_LOG: u64 = 1 << 7;
 
 /// Application flags (`GET /applications/@me` `flags`; Discord's
 /// application resource, "Application Flags", as twilight-model's
@@ -207,6 +209,8 @@ impl FakeDiscord {
             application_flags: DEFAULT_APPLICATION_FLAGS,
             next_id: FIRST_CREATED_ID,
             gateway_url: None,
+            vanity_url_code: None,
+            invites: Vec::new(),
         };
         let guild = Arc::new(Mutex::new(guild));
         let mut limits = RateLimits::default();
@@ -626,6 +630,17 @@ impl FakeDiscord {
     /// fake gateway has its own copy ([`gateway::FakeGateway::set_application_flags`]).
     pub fn set_application_flags(&self, flags: u64) {
         self.guild().application_flags = flags;
+    }
+
+    /// The guild's vanity invite code (`vanity_url_code` of the guild
+    /// object, discord-docs/guild.mdx; `null` without one).
+    pub fn set_vanity_url_code(&self, code: Option<&str>) {
+        self.guild().vanity_url_code = code.map(str::to_owned);
+    }
+
+    /// Adds an invite `code` to the guild's ("Get Guild Invites" lists it).
+    pub fn add_invite(&self, code: &str) {
+        self.guild().invites.push(code.to_owned());
     }
 
     /// The guild's AutoMod rules, in id order, as `GET` answers them.

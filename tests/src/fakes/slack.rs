@@ -121,6 +121,11 @@ struct Workspace {
     /// Burst and refill interval of those buckets.
     post_limit: (u32, Duration),
     rate_limited: usize,
+    /// The workspace's domain (`team.info`): its invite links are
+    /// `join.slack.com/t/<domain>/...`.
+    domain: String,
+    /// Whether the bot token has the `team:read` scope `team.info` needs.
+    team_read: bool,
 }
 
 impl FakeSlack {
@@ -139,6 +144,8 @@ impl FakeSlack {
             post_buckets: HashMap::new(),
             post_limit: (messages::POST_BURST, messages::POST_INTERVAL),
             rate_limited: 0,
+            domain: "fake-workspace".to_owned(),
+            team_read: true,
         };
         workspace.add_channel(MODLOG_CHANNEL, "mod-log", true);
         let state = Arc::new(Mutex::new(workspace));
@@ -148,6 +155,17 @@ impl FakeSlack {
 
     fn state(&self) -> MutexGuard<'_, Workspace> {
         lock(&self.state)
+    }
+
+    /// Sets the workspace's domain, as `team.info` answers it.
+    pub fn set_domain(&self, domain: &str) {
+        self.state().domain = domain.to_owned();
+    }
+
+    /// Takes the `team:read` scope from the bot token: `team.info` answers
+    /// `missing_scope`.
+    pub fn revoke_team_read(&self) {
+        self.state().team_read = false;
     }
 
     /// Adds a public channel with the bot in it.
@@ -254,6 +272,7 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             | "conversations.setPurpose"
             | "usergroups.create"
             | "usergroups.users.update"
+            | "team.info"
     ) {
         return Reply::json(404, json!({ "ok": false, "error": "unknown_method" }));
     }
@@ -289,6 +308,18 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
                 body["bot_id"] = json!("B0MODCTL01");
             }
             success(body)
+        }
+        // team.info (slack-web-openapi.json): `team` is an `objs_team`,
+        // whose required fields are `id`, `name`, `domain`, `email_domain`
+        // and `icon`; the method needs the `team:read` scope.
+        "team.info" => {
+            if !workspace.team_read {
+                return failure("missing_scope");
+            }
+            success(json!({ "team": {
+                "id": TEAM, "name": "Fake Workspace", "domain": workspace.domain,
+                "email_domain": "", "icon": {"image_default": true},
+            }}))
         }
         "chat.delete" => workspace.delete_message(&caller, &args),
         "chat.postEphemeral" => workspace.post_ephemeral(&args),

@@ -141,6 +141,9 @@ struct Bot {
     title: String,
     description: Option<String>,
     slow_mode_delay: Option<u32>,
+    /// The group's primary invite link and public username (`getChat`).
+    invite_link: Option<String>,
+    username: Option<String>,
     chats: BTreeMap<i64, Chat>,
     bot_can_restrict: bool,
     default_permissions: Map<String, Value>,
@@ -191,6 +194,8 @@ impl FakeTelegram {
             title: "Fake Group".to_owned(),
             description: None,
             slow_mode_delay: None,
+            invite_link: None,
+            username: None,
             chats: BTreeMap::new(),
             bot_can_restrict: true,
             default_permissions,
@@ -354,6 +359,15 @@ impl FakeTelegram {
         state.title = title.to_owned();
         state.description = description.map(str::to_owned);
         state.slow_mode_delay = slow_mode_delay;
+    }
+
+    /// Sets the group's primary invite link (`https://t.me/+...`) and its
+    /// public username, which `getChat` answers (ChatFullInfo
+    /// `invite_link`, `username`).
+    pub fn set_invite_info(&self, invite_link: Option<&str>, username: Option<&str>) {
+        let mut state = self.state();
+        state.invite_link = invite_link.map(str::to_owned);
+        state.username = username.map(str::to_owned);
     }
 
     /// `user`'s status in the group, as `getChatMember` says it; `None` for
@@ -568,6 +582,21 @@ impl Bot {
         }
         if let Some(delay) = self.slow_mode_delay {
             info["slow_mode_delay"] = json!(delay);
+        }
+        // ChatFullInfo (telegram-bot-api.json): `invite_link` "Primary
+        // invite link, for groups, supergroups and channel chats";
+        // `username` "for private chats, supergroups and channels if
+        // available": a basic group has none.
+        if let Some(link) = &self.invite_link {
+            info["invite_link"] = json!(link);
+        }
+        if let Some(name) = self
+            .username
+            .as_ref()
+            .filter(|_| self.chat_type(chat) == "supergroup")
+        {
+            info["username"] = json!(name);
+            info["active_usernames"] = json!([name]);
         }
         ok(info)
     }

@@ -289,10 +289,37 @@ macro_rules! filter {
     };
 }
 
-filter!(
-    /// The invite-link filter.
-    InviteFilter, threshold = 1, 1..=10, "Invite links in one message before it triggers (1 to 10)."
-);
+/// The invite-link filter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct InviteFilter {
+    /// Whether the filter runs.
+    pub enabled: bool,
+    /// What it does when it triggers.
+    pub action: FilterAction,
+    /// Invite links in one message before it triggers (1 to 10).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
+    pub threshold: u32,
+    /// More of the server's own invites to allow, beside those the daemon
+    /// learns from the platform (additive; at most 50): a code (`abc`), a
+    /// link from its host on (`discord.gg/abc`, `t.me/+AbC`, `t.me/group`),
+    /// or the beginning of links, ending in `/` (`join.slack.com/t/acme/`).
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub allow: Vec<String>,
+}
+
+impl Default for InviteFilter {
+    fn default() -> Self {
+        InviteFilter {
+            enabled: false,
+            action: FilterAction::Delete,
+            threshold: 1,
+            allow: Vec::new(),
+        }
+    }
+}
+
 filter!(
     /// The mention-spam filter.
     MentionFilter, threshold = 5, 2..=50, "Mentions in one message before it triggers (2 to 50)."

@@ -260,6 +260,17 @@ impl Sections {
             1,
             10,
         );
+        c.list("automod.invite_links.allow", &a.invite_links.allow, 50);
+        for (i, invite) in a.invite_links.allow.iter().enumerate() {
+            let path = format!("automod.invite_links.allow[{i}]");
+            c.text(&path, invite, 1, 200);
+            if invite.chars().any(char::is_whitespace) {
+                c.fail(
+                    path,
+                    format!("`{invite}` has a space: give a code such as `abc` or a link such as `discord.gg/abc`"),
+                );
+            }
+        }
         c.range("automod.links.threshold", a.links.threshold, 1, 10);
         c.list("automod.links.allow", &a.links.allow, 200);
         for (i, domain) in a.links.allow.iter().enumerate() {

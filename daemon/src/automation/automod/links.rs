@@ -74,16 +74,49 @@ impl Invites {
                 continue;
             }
             let span = m.start()..m.end() + code.len();
-            let link = &text[span.clone()];
-            let own = own.iter().any(|o| {
-                let o = o
-                    .trim_start_matches("https://")
-                    .trim_start_matches("http://");
-                o == code || o.eq_ignore_ascii_case(link)
-            });
+            let own = is_own(&text[span.clone()], Some(code), own);
             into.push(Invite { span, own });
         }
     }
+}
+
+/// `link` without its scheme and a leading `www.`.
+fn bare(link: &str) -> &str {
+    let link = link
+        .strip_prefix("https://")
+        .or_else(|| link.strip_prefix("http://"))
+        .unwrap_or(link);
+    link.strip_prefix("www.").unwrap_or(link)
+}
+
+/// Whether `link` (an invite whose code is `code`, or any link: `None`) is
+/// one of the server's `own` invites (`crate::platform::OwnInvites`): an
+/// entry without `/` is a code, matched exactly (Discord's codes tell case
+/// apart); an entry ending in `/` is the beginning of every own link
+/// (`join.slack.com/t/acme/`); any other entry is a link from its host on
+/// (`t.me/+AbC`, `t.me/group`), matched without case up to where the link
+/// ends or its path, query or fragment goes on. Schemes and `www.` are
+/// ignored on both sides.
+pub(super) fn is_own(link: &str, code: Option<&str>, own: &[String]) -> bool {
+    let link = bare(link);
+    own.iter().any(|entry| {
+        let entry = bare(entry.trim());
+        if entry.is_empty() {
+            return false;
+        }
+        if !entry.contains('/') {
+            return code == Some(entry);
+        }
+        let Some(head) = link.get(..entry.len()) else {
+            return false;
+        };
+        head.eq_ignore_ascii_case(entry)
+            && (entry.ends_with('/')
+                || matches!(
+                    link[entry.len()..].chars().next(),
+                    None | Some('/' | '?' | '#')
+                ))
+    })
 }
 
 /// The link filter's allow-list and finder.
@@ -161,7 +194,7 @@ pub(super) fn host(link: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -191,6 +224,45 @@ mod tests {
                 .collect();
             assert_eq!(&found, want, "{text:?}");
         }
+    }
+
+    /// Own invites as the platforms' `ReadInvites` learn them: a Discord
+    /// code, a Telegram invite and the group's username, a Slack
+    /// workspace's links.
+    pub(in crate::automation::automod) fn own_sample() -> Vec<String> {
+        [
+            "ours",
+            "t.me/+OurGroup",
+            "t.me/ourgroup",
+            "join.slack.com/t/acme/",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    }
+
+    #[test]
+    fn the_servers_own_invites_are_codes_links_or_beginnings() {
+        let own = own_sample();
+        #[rustfmt::skip]
+        let cases = [
+            ("discord.gg/ours", Some("ours"), true),
+            // Discord's codes tell case apart; another code is another's.
+            ("discord.gg/OURS", Some("OURS"), false),
+            ("discord.gg/oursx", Some("oursx"), false),
+            ("https://t.me/+OurGroup", Some("+OurGroup"), true),
+            ("t.me/+OurGroupX", Some("+OurGroupX"), false),
+            ("https://www.t.me/OurGroup/12", None, true),
+            ("t.me/ourgroup?start=1", None, true),
+            ("t.me/ourgroupies", None, false),
+            ("t.me/other", None, false),
+            ("join.slack.com/t/acme/shared_invite/zt-1", Some("t/acme/shared_invite/zt-1"), true),
+            ("join.slack.com/t/acmecorp/shared_invite/zt-1", Some("t/acmecorp/shared_invite/zt-1"), false),
+            ("join.slack.com/t/evil/shared_invite/zt-1", Some("t/evil/shared_invite/zt-1"), false),
+        ];
+        for (link, code, want) in cases {
+            assert_eq!(is_own(link, code, &own), want, "{link}");
+        }
+        assert!(!is_own("discord.gg/x", Some("x"), &[String::new()]));
     }
 
     #[test]

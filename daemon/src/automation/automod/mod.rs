@@ -31,6 +31,7 @@ use modctl_types::config::{self, FilterAction};
 
 pub use duplicates::{DEFAULT_CAPACITY, Duplicates};
 
+use crate::automation::invites::OwnInvitesCache;
 use crate::sync::lock;
 
 /// What one filter found; the wire type, so the test endpoint answers it as is.
@@ -130,8 +131,10 @@ pub struct Automod {
 
 impl Automod {
     /// Compiles `config`; `own_invites` are the server's own invite codes or
-    /// links (e.g. `abc` or `discord.gg/abc`).
-    pub fn new(config: &config::Automod, own_invites: Vec<String>) -> Automod {
+    /// links (e.g. `abc` or `discord.gg/abc`) as learned, to which the
+    /// config's `invite_links.allow` adds.
+    pub fn new(config: &config::Automod, mut own_invites: Vec<String>) -> Automod {
+        own_invites.extend(config.invite_links.allow.iter().cloned());
         let words = (config.blocked_words.enabled && !config.blocked_words.words.is_empty())
             .then(|| words::Words::new(&config.blocked_words.words));
         Automod {
@@ -293,6 +296,10 @@ impl Automod {
                     return;
                 }
                 let link = &text[span];
+                // A link to the server itself (Telegram's `t.me/<group>`).
+                if links::is_own(link, None, &self.own_invites) {
+                    return;
+                }
                 if !self.links.allowed(link) {
                     outside.push(link);
                 }
@@ -420,23 +427,45 @@ pub fn count_mentions(platform: Platform, text: &str) -> (u32, bool) {
 }
 
 /// The compiled automod of each server, rebuilt when its config revision
-/// changes and shared by every message of that revision.
+/// or its own invites ([`crate::automation::invites`]) change, and shared
+/// by every message in between.
 #[derive(Debug, Default)]
 pub struct Compiled {
-    servers: Mutex<HashMap<String, (u64, Arc<Automod>)>>,
+    /// Per server: the config revision and invites version compiled, and
+    /// what they compiled to.
+    servers: Mutex<HashMap<String, CompiledAt>>,
+    invites: Arc<OwnInvitesCache>,
 }
 
+/// A server's config revision and invites version, and their automod.
+type CompiledAt = (u64, u64, Arc<Automod>);
+
 impl Compiled {
+    /// The servers' own invites, as learned ([`crate::automation::invites`]
+    /// fills it; `get`'s callers read it for its `own_invites`).
+    pub fn invites(&self) -> &Arc<OwnInvitesCache> {
+        &self.invites
+    }
+
+    /// The server's own invites as learned now.
+    pub fn own_invites(&self, server: &str) -> Vec<String> {
+        self.invites.invites(server)
+    }
+
     /// The server's automod at `revision`, compiled from `section` (with
-    /// `own_invites`) only when the revision is not the one compiled last.
+    /// `own_invites`, normally [`Compiled::own_invites`]) only when the
+    /// revision or the server's learned invites are not the ones compiled
+    /// last.
     pub fn get(
         &self,
         server: &str,
         revision: u64,
         section: impl FnOnce() -> (config::Automod, Vec<String>),
     ) -> Arc<Automod> {
-        if let Some((compiled_at, automod)) = lock(&self.servers).get(server)
+        let invites = self.invites.version(server);
+        if let Some((compiled_at, compiled_with, automod)) = lock(&self.servers).get(server)
             && *compiled_at == revision
+            && *compiled_with == invites
         {
             return Arc::clone(automod);
         }
@@ -444,7 +473,7 @@ impl Compiled {
         // or two, and other servers' messages need not wait for it.
         let (section, own_invites) = section();
         let automod = Arc::new(Automod::new(&section, own_invites));
-        lock(&self.servers).insert(server.to_owned(), (revision, Arc::clone(&automod)));
+        lock(&self.servers).insert(server.to_owned(), (revision, invites, Arc::clone(&automod)));
         automod
     }
 }

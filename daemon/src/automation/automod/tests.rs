@@ -319,3 +319,56 @@ fn throughput() {
         n as f64 / elapsed.as_secs_f64()
     );
 }
+
+#[test]
+fn the_servers_own_invites_are_spared_by_both_link_filters() {
+    // What `automation::invites` learned.
+    let automod = Automod::new(&all_on(), super::links::tests::own_sample());
+    for (said, want) in [
+        ("join discord.gg/ours", vec![]),
+        (
+            "join discord.gg/theirs",
+            vec![(FilterName::InviteLinks, "discord.gg/theirs")],
+        ),
+        ("https://t.me/+OurGroup and t.me/ourgroup", vec![]),
+        (
+            "https://t.me/+TheirGroup",
+            vec![(FilterName::InviteLinks, "t.me/+TheirGroup")],
+        ),
+        (
+            "see t.me/theirgroup",
+            vec![(FilterName::Links, "t.me/theirgroup")],
+        ),
+        ("https://join.slack.com/t/acme/shared_invite/zt-1", vec![]),
+        (
+            "https://join.slack.com/t/evil/shared_invite/zt-1",
+            vec![(
+                FilterName::InviteLinks,
+                "join.slack.com/t/evil/shared_invite/zt-1",
+            )],
+        ),
+    ] {
+        let verdict = automod.check(&text(said), &Author::default());
+        assert_eq!(filters(&verdict), want, "{said}");
+    }
+}
+
+#[test]
+fn invites_allowed_by_hand_add_to_those_learned() {
+    let mut config = all_on();
+    config.invite_links.allow = vec!["discord.gg/partner".into(), "friends".into()];
+    let automod = Automod::new(&config, vec!["ours".into()]);
+    for (said, want) in [
+        (
+            "discord.gg/ours discord.gg/partner discord.com/invite/friends",
+            vec![],
+        ),
+        (
+            "discord.gg/stranger",
+            vec![(FilterName::InviteLinks, "discord.gg/stranger")],
+        ),
+    ] {
+        let verdict = automod.check(&text(said), &Author::default());
+        assert_eq!(filters(&verdict), want, "{said}");
+    }
+}

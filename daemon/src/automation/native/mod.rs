@@ -190,7 +190,11 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
         FilterName::InviteLinks,
         invites.enabled,
         exemptions.clone().and_then(|ex| {
-            invite_rule(invites.threshold, cx.own_invites).map(|metadata| {
+            invite_rule(
+                invites.threshold,
+                &[cx.own_invites, &invites.allow[..]].concat(),
+            )
+            .map(|metadata| {
                 Some(wanted(
                     FilterName::InviteLinks,
                     AutoModerationTriggerType::Keyword,

@@ -230,6 +230,8 @@ pub struct Syncer {
     pub platforms: PlatformClients,
     /// Claims on background work.
     pub claims: std::sync::Arc<dyn WorkClaims>,
+    /// The servers' own invites, which the invite rule allows.
+    pub invites: std::sync::Arc<crate::automation::invites::OwnInvitesCache>,
 }
 
 /// The plan for a server's config as it is now: read from the store, not
@@ -246,11 +248,23 @@ async fn plan_now(cx: &Syncer, server_id: &str) -> Result<Plan, StoreError> {
         &sections.automod,
         Context {
             default_timeout_minutes: sections.moderation.default_timeout_minutes,
-            // The server's own invites are not known to the daemon yet
-            // (`api::automod` says the same).
-            own_invites: &[],
+            // As last learned (`automation::invites`): a change of them
+            // changes the plan's fingerprint, so the rule follows.
+            own_invites: &cx.invites.invites(server_id),
         },
     ))
+}
+
+/// Whether the server's config has the invite filter on.
+async fn invites_filtered(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
+    let id = server_id.to_owned();
+    let automod = cx
+        .store
+        .read(move |tx| crate::store::config::load(tx, &id))
+        .await?
+        .sections
+        .automod;
+    Ok(automod.invite_links.enabled)
 }
 
 /// Whether a server whose last sync was `last` needs one now for `plan`
@@ -314,6 +328,19 @@ async fn sync_one(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
     if server.platform != Platform::Discord {
         return Ok(false);
     }
+    let bot = platform::connect(
+        &cx.platforms,
+        &cx.store,
+        server.platform,
+        &server.id,
+        connection,
+    );
+    // A guild whose own invites were never asked (the daemon just started,
+    // before the invites' worker reached it): asked now, so the invite
+    // rule is not written without them and then again with them.
+    if cx.invites.learned(server_id).is_none() && invites_filtered(cx, server_id).await? {
+        crate::automation::invites::ask(&cx.invites, server_id, &bot, &cx.clock).await;
+    }
     let plan = plan_now(cx, server_id).await?;
     let print = fingerprint(&plan);
     if !is_due(last.as_ref(), &plan, &print, cx.clock.now_unix()) {
@@ -322,13 +349,6 @@ async fn sync_one(cx: &Syncer, server_id: &str) -> Result<bool, StoreError> {
     let unchanged_config = last
         .as_ref()
         .is_some_and(|l| !l.failed && l.fingerprint == print);
-    let bot = platform::connect(
-        &cx.platforms,
-        &cx.store,
-        server.platform,
-        &server.id,
-        connection,
-    );
     let report = match &bot {
         Bot::Discord(discord) => match bot_id(discord.as_ref(), &server.id).await {
             Ok(bot) => reconcile(discord.as_ref(), bot, &plan, unchanged_config).await,

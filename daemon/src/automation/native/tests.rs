@@ -172,6 +172,8 @@ fn rules_carry_the_filters_settings() {
     section.mention_spam.threshold = 6;
     section.mention_spam.action = FilterAction::Timeout;
     section.invite_links.enabled = true;
+    // Allowed by hand in the config, beside what was learned.
+    section.invite_links.allow = vec!["partner".into()];
     let own = vec!["discord.gg/ours".to_owned()];
     let plan = plan(
         &section,
@@ -206,7 +208,12 @@ fn rules_carry_the_filters_settings() {
     );
     assert_eq!(
         spec["trigger_metadata"]["allow_list"],
-        json!(["*discord.com/invite/ours", "*discord.gg/ours"])
+        json!([
+            "*discord.com/invite/ours",
+            "*discord.com/invite/partner",
+            "*discord.gg/ours",
+            "*discord.gg/partner"
+        ])
     );
 
     let spec = serde_json::to_value(&mentions.spec).unwrap();

@@ -14,7 +14,9 @@
 //!
 //! What is left out, on purpose: messages outside a guild (DMs), system
 //! messages (joins, pins, boosts, application commands: only `DEFAULT` and
-//! `REPLY` are a member's words), and bots' voice states. Webhook messages
+//! `REPLY` are a member's words), a `MESSAGE_UPDATE` without
+//! `edited_timestamp` (Discord's own update of a message: embeds unfurled,
+//! a pin, its flags; not the member's edit), and bots' voice states. Webhook messages
 //! are kept, with their author marked as a bot.
 
 use modctl_types::{Platform, Timestamp};
@@ -242,11 +244,20 @@ pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>>
             if name == "MESSAGE_CREATE" {
                 let id = Some(format!("discord:message:{}", message.id));
                 vec![event(guild, id, EventKind::MessageCreated(message))]
-            } else {
+            } else if let Some(edited) = edited {
                 // One edit is one `edited_timestamp`: a replayed update is
                 // the same event, the next edit another.
-                let id = edited.map(|at| format!("discord:edited:{}:{at}", message.id));
+                let id = Some(format!("discord:edited:{}:{edited}", message.id));
                 vec![event(guild, id, EventKind::MessageEdited(message))]
+            } else {
+                // No `edited_timestamp` ("when this message was edited (or
+                // null if never)", message.mdx): the member did not edit
+                // it. Discord updates a message by itself when it unfurls
+                // the embeds of its links, pins it, or changes its flags;
+                // none is the member saying something new, so it is
+                // dropped rather than read as an edit (which the logs
+                // would post and automod would check again).
+                Vec::new()
             }
         }
         "MESSAGE_DELETE" => {
@@ -530,6 +541,32 @@ mod tests {
             })
             .collect();
         assert_eq!(ids, ["9", "10"]);
+    }
+
+    #[test]
+    fn an_update_without_edited_timestamp_is_not_an_edit() {
+        // What Discord sends when it unfurls a link's embed: the whole
+        // message again, `edited_timestamp` null, the embed filled in.
+        let author = json!({"id": "5", "username": "u"});
+        let mut unfurled = message(author, 0);
+        unfurled["content"] = json!("look https://example.com");
+        unfurled["embeds"] = json!([{"type": "link", "url": "https://example.com",
+                                      "title": "Example Domain"}]);
+        assert_eq!(unfurled["edited_timestamp"], Value::Null);
+        assert_eq!(
+            decode("MESSAGE_UPDATE", unfurled.clone(), at()).unwrap(),
+            vec![]
+        );
+        // Left out altogether (a partial update): not an edit either.
+        unfurled.as_object_mut().unwrap().remove("edited_timestamp");
+        assert_eq!(
+            decode("MESSAGE_UPDATE", unfurled.clone(), at()).unwrap(),
+            vec![]
+        );
+        // The member's edit carries its time.
+        unfurled["edited_timestamp"] = json!("2026-11-22T10:05:00Z");
+        let edited = one(decode("MESSAGE_UPDATE", unfurled, at()).unwrap());
+        assert!(matches!(edited.kind, EventKind::MessageEdited(_)));
     }
 
     #[test]

@@ -4,11 +4,23 @@
 //!
 //! Read (Events API reference: the `message` event and its subtypes,
 //! `member_joined_channel`, `team_join`):
-//! - `message` without a subtype, or with `bot_message` (a bot's, marked as
-//!   such, as is any message with a `bot_id`): a message created;
-//! - `message_changed`: the new version (`message`) as an edit;
-//!   `message_deleted`: the `deleted_ts` as a deletion. Other subtypes
-//!   (channel joins, topic changes, file shares, ...) are left out for now;
+//! - `message` without a subtype, or with a subtype that is still someone
+//!   writing ([`WRITTEN`]): `file_share` (a member shares files: its
+//!   `files` are the attachments, its `text` the message),
+//!   `thread_broadcast` (a thread reply also sent to the channel: its
+//!   `thread_ts` the thread), `me_message` (`/me` text), `bot_message` (a
+//!   bot's, marked as such, as is any message with a `bot_id`): a message
+//!   created; these are the subtypes of the message event reference
+//!   (docs.slack.dev/reference/events/message, "Message subtypes") whose
+//!   payload carries the writer's `user` (or `bot_id`) and text;
+//! - `message_changed`: the new version (`message`) as an edit (its inner
+//!   message read by the same rule: an edited file share or broadcast is an
+//!   edit too); `message_deleted`: the `deleted_ts` as a deletion;
+//! - every other subtype is left out: they are Slack speaking, not a member
+//!   (`channel_join`/`channel_leave`, `channel_topic`/`purpose`/`name`,
+//!   `channel_archive`/`unarchive`, `pinned_item`, `ekm_access_denied`,
+//!   `message_replied` (a thread's parent changing), `tombstone`, ...), so
+//!   neither automod nor the logs read them as a member's words;
 //! - `member_joined_channel`: a member joined that channel; `team_join`: a
 //!   member joined the workspace.
 //!
@@ -153,11 +165,22 @@ fn markup(text: &str) -> (Mentions, Vec<String>) {
     (mentions, links)
 }
 
+/// The `message` subtypes that are someone writing, beside none: a
+/// member's (files shared with a comment, a thread reply broadcast to the
+/// channel, `/me`) or a bot's.
+const WRITTEN: [&str; 4] = [
+    "file_share",
+    "thread_broadcast",
+    "me_message",
+    "bot_message",
+];
+
 impl MessagePayload {
     /// The message, taking `channel` when the payload has none of its own;
     /// `None` for messages the daemon does not read (system subtypes).
     fn into_message(self, channel: Option<&str>, what: &str) -> PlatformResult<Option<Message>> {
-        if !matches!(self.subtype.as_deref(), None | Some("bot_message")) {
+        let subtype = self.subtype.as_deref();
+        if subtype.is_some_and(|s| !WRITTEN.contains(&s)) {
             return Ok(None);
         }
         let channel_id = self
@@ -165,7 +188,7 @@ impl MessagePayload {
             .or_else(|| channel.map(str::to_owned))
             .ok_or_else(|| missing("channel", what))?;
         let id = self.ts.ok_or_else(|| missing("ts", what))?;
-        let is_bot = self.bot_id.is_some() || self.subtype.is_some();
+        let is_bot = self.bot_id.is_some() || subtype == Some("bot_message");
         let Some(author) = self.user.or(self.bot_id) else {
             // A member's message always names its user, a bot's its bot.
             return Err(missing("user", what));
@@ -388,6 +411,139 @@ mod tests {
         ] {
             assert_eq!(kind(ignored.clone()), None, "{ignored}");
         }
+    }
+
+    /// Every subtype the decoder meets, and what it makes of it: a member's
+    /// or a bot's message created (with the text and files it carries), an
+    /// edit, a deletion, or nothing (Slack speaking, not a member). Shapes
+    /// from the message event reference's subtypes (file_share,
+    /// thread_broadcast, me_message, bot_message, channel_join, ...).
+    #[test]
+    fn each_subtype_is_read_as_what_it_is() {
+        #[derive(Debug, PartialEq)]
+        enum Made {
+            Created {
+                bot: bool,
+                text: Option<&'static str>,
+                files: usize,
+            },
+            Edited,
+            Deleted,
+            Nothing,
+        }
+        let base = |subtype: &str, extra: Value| {
+            let mut e = json!({"type": "message", "subtype": subtype, "channel": "C1",
+                               "user": "U1", "text": "buy at discord.gg/x", "ts": "1.5"});
+            e.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            e
+        };
+        let file = json!({"id": "F1", "name": "scam.txt", "mode": "hosted",
+                          "url_private": "https://files.slack.com/files-pri/T1-F1/scam.txt"});
+        let cases = [
+            (
+                base(
+                    "file_share",
+                    json!({"files": [file], "upload": true, "display_as_bot": false}),
+                ),
+                Made::Created {
+                    bot: false,
+                    text: Some("buy at discord.gg/x"),
+                    files: 1,
+                },
+            ),
+            (
+                base(
+                    "thread_broadcast",
+                    json!({"thread_ts": "1.1",
+                     "root": {"text": "parent", "user": "U2", "ts": "1.1"}}),
+                ),
+                Made::Created {
+                    bot: false,
+                    text: Some("buy at discord.gg/x"),
+                    files: 0,
+                },
+            ),
+            (
+                base("me_message", json!({})),
+                Made::Created {
+                    bot: false,
+                    text: Some("buy at discord.gg/x"),
+                    files: 0,
+                },
+            ),
+            (
+                base("bot_message", json!({"bot_id": "B1"})),
+                Made::Created {
+                    bot: true,
+                    text: Some("buy at discord.gg/x"),
+                    files: 0,
+                },
+            ),
+            (
+                json!({"type": "message", "subtype": "message_changed", "channel": "C1",
+                       "message": {"type": "message", "subtype": "thread_broadcast", "user": "U1",
+                                   "text": "new", "ts": "1.5"}}),
+                Made::Edited,
+            ),
+            (
+                json!({"type": "message", "subtype": "message_deleted", "channel": "C1",
+                       "deleted_ts": "1.5"}),
+                Made::Deleted,
+            ),
+            (
+                json!({"type": "message", "subtype": "message_changed", "channel": "C1",
+                       "message": {"type": "message", "subtype": "tombstone", "user": "USLACKBOT",
+                                   "text": "This message was deleted.", "ts": "1.5"}}),
+                Made::Nothing,
+            ),
+        ]
+        .into_iter()
+        .chain(
+            [
+                "channel_join",
+                "channel_leave",
+                "channel_topic",
+                "channel_purpose",
+                "channel_name",
+                "channel_archive",
+                "channel_unarchive",
+                "pinned_item",
+                "ekm_access_denied",
+                "message_replied",
+                "tombstone",
+                "some_future_subtype",
+            ]
+            .map(|subtype| (base(subtype, json!({})), Made::Nothing)),
+        );
+        for (event, want) in cases {
+            let made = match kind(event.clone()) {
+                Some(EventKind::MessageCreated(m)) => Made::Created {
+                    bot: m.author.is_bot,
+                    text: m.content.map(|t| &*t.leak()),
+                    files: m.attachments.len(),
+                },
+                Some(EventKind::MessageEdited(_)) => Made::Edited,
+                Some(EventKind::MessageDeleted { .. }) => Made::Deleted,
+                None => Made::Nothing,
+                Some(other) => panic!("{other:?}"),
+            };
+            assert_eq!(made, want, "{event}");
+        }
+        // A file shared is the member's message, its file an attachment.
+        let shared = base(
+            "file_share",
+            json!({"files": [{"name": "a.png",
+            "url_private": "https://files.slack.com/a.png"}]}),
+        );
+        let Some(EventKind::MessageCreated(m)) = kind(shared) else {
+            panic!()
+        };
+        assert_eq!(
+            (m.author.id.as_str(), m.attachments[0].file_name.as_deref()),
+            ("U1", Some("a.png"))
+        );
     }
 
     #[test]

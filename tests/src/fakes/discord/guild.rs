@@ -86,6 +86,10 @@ pub(super) struct Guild {
     pub(super) next_id: u64,
     /// What `GET /gateway/bot` answers as the gateway's URL.
     pub(super) gateway_url: Option<String>,
+    /// The guild object's `vanity_url_code`.
+    pub(super) vanity_url_code: Option<String>,
+    /// The codes of the guild's invites, oldest first.
+    pub(super) invites: Vec<String>,
 }
 
 /// Discord's error body.
@@ -209,6 +213,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["bans", user], "GET") => guild.ban_of(user),
         (["bans", user], "PUT") => guild.ban(user, request),
         (["bans", user], "DELETE") => guild.unban(user),
+        (["invites"], "GET") => guild.list_invites(),
         (["roles"], "GET") => Reply::json(200, json!(guild.roles_json())),
         (["roles"], "POST") => guild.create_role(&request.body),
         (["channels"], "GET") => Reply::json(200, guild.channels_json()),
@@ -220,7 +225,9 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["auto-moderation", "rules", rule], "PATCH") => guild.modify_rule(rule, &request.body),
         (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
         (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
-        ([] | ["members" | "bans", _] | ["roles" | "channels"], _) => method_not_allowed(),
+        ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _) => {
+            method_not_allowed()
+        }
         _ => error(404, "404: Not Found", 0),
     }
 }
@@ -281,8 +288,35 @@ impl Guild {
             "explicit_content_filter": settings.explicit_content_filter,
             "system_channel_id": settings.system_channel_id,
             "rules_channel_id": settings.rules_channel_id,
+            "vanity_url_code": self.vanity_url_code,
             "roles": self.roles_json(),
         })
+    }
+
+    /// "Get Guild Invites" (discord-docs/guild.mdx): "Returns a list of
+    /// invite objects. Requires the `MANAGE_GUILD` or `VIEW_AUDIT_LOG`
+    /// permission"; refused, 403 Missing Permissions (50013). Each invite
+    /// as the invite object's required fields give it (`type` 0: a guild's,
+    /// `code`, `channel`).
+    fn list_invites(&self) -> Reply {
+        if let Err(refused) = self.bot_needs(super::MANAGE_GUILD | super::VIEW_AUDIT_LOG) {
+            return refused;
+        }
+        let channel = self.channels.first();
+        let invites: Vec<Value> = self
+            .invites
+            .iter()
+            .map(|code| {
+                json!({
+                    "type": 0, "code": code,
+                    "guild": {"id": self.id, "name": self.name},
+                    "channel": channel.map(|c| json!({"id": c.id, "type": c.kind, "name": c.name})),
+                    "uses": 0, "max_uses": 0, "max_age": 0, "temporary": false,
+                    "created_at": "2026-01-01T00:00:00.000000+00:00",
+                })
+            })
+            .collect();
+        Reply::json(200, json!(invites))
     }
 
     fn roles_json(&self) -> Vec<Value> {

@@ -284,9 +284,12 @@ pub async fn screen(
         }
     };
     let automod = compiled.get(&event.server_id, snapshot.revision, || {
-        // The server's own invites are not known to the daemon:
-        // every invite counts as another community's.
-        (snapshot.sections.automod.clone(), Vec::new())
+        // The server's own invites, as learned from its platform
+        // (`automation::invites`): spared by the invite and link filters.
+        (
+            snapshot.sections.automod.clone(),
+            compiled.own_invites(&event.server_id),
+        )
     });
     let hits = check(&automod, event, message, edited, history, clock.now_unix());
     (!hits.is_empty()).then_some((snapshot.sections, hits))
