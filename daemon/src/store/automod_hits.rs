@@ -116,7 +116,7 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
                     hit.now - hit.burst_window,
                     hit.now - CASE_IN_PROGRESS_FOR
                 ],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                |row| Ok((row.get("seq")?, row.get("outcome")?, row.get("burst_of")?)),
             )
             .optional()?;
         match earlier {
@@ -544,7 +544,6 @@ mod tests {
         let messages: Vec<_> = listed.iter().map(|h| h.message_id.as_str()).collect();
         assert_eq!(messages, ["m6", "m5", "m3", "m2", "m1"]);
     }
-
 
     /// Two deliveries of one message and filter: the first claims it, the
     /// second is told it is not fresh (and acts on nothing).
