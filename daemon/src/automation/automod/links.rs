@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use linkify::{LinkFinder, LinkKind};
+use psl::Psl as _;
 
 /// Where an invite's code begins, per platform. The code is what follows,
 /// up to the first character no invite code has.
@@ -152,7 +153,9 @@ impl Links {
             return;
         }
         for link in self.finder.links(text) {
-            f(link.start()..link.end());
+            if named_like_a_site(link.as_str()) {
+                f(link.start()..link.end());
+            }
         }
     }
 
@@ -174,6 +177,25 @@ impl Links {
             }
         }
     }
+}
+
+/// Whether a link the finder found is one a reader would follow: with a
+/// scheme always (`https://intranet/x`); without one only when its host
+/// ends in a suffix of the Public Suffix List, since linkify takes any
+/// `word.word` for a host and members write `notes.txt` or `v1.2` far more
+/// often than they leave out `https://` (a real suffix that looks like a
+/// file, `scam.zip`, is still a link: that is how such scams work).
+fn named_like_a_site(link: &str) -> bool {
+    if link.contains("://") {
+        return true;
+    }
+    let Some(host) = host(link) else {
+        return false;
+    };
+    let host = host.to_lowercase();
+    psl::List
+        .suffix(host.as_bytes())
+        .is_some_and(|suffix| suffix.is_known())
 }
 
 /// The host of a link with or without a scheme: `https://u@Cdn.Example.com:8/x` → `Cdn.Example.com`.
@@ -293,5 +315,28 @@ pub(super) mod tests {
         let mut none = 0;
         links.each("no links at all", |_| none += 1);
         assert_eq!(none, 0);
+    }
+
+    /// Without a scheme, a name counts as a link only when it ends in a
+    /// real public suffix: file names and versions are not links.
+    #[test]
+    fn a_link_without_a_scheme_needs_a_real_suffix() {
+        let links = Links::new(&[]);
+        for (text, expected) in [
+            ("read notes.txt first", &[][..]),
+            ("fixed in v1.2, see build.log", &[]),
+            ("config.toml and setup.exe", &[]),
+            // Country codes look like extensions too; those stay links.
+            ("main.rs", &["main.rs"]),
+            ("go to scam.zip now", &["scam.zip"]),
+            ("FREE-NITRO.COM", &["FREE-NITRO.COM"]),
+            ("a bbc.co.uk story", &["bbc.co.uk"]),
+            ("http://intranet/login", &["http://intranet/login"]),
+            ("https://notes.txt/x", &["https://notes.txt/x"]),
+        ] {
+            let mut found = Vec::new();
+            links.each(text, |span| found.push(&text[span]));
+            assert_eq!(found, expected, "in {text:?}");
+        }
     }
 }
