@@ -52,6 +52,7 @@ use modctl_types::{Platform, Server, Timestamp};
 
 use super::{Automod, Compiled, Duplicates, Hit, Verdict};
 use crate::automation::live::LiveConfig;
+use crate::clock::Clock;
 use crate::events::{AutoModAction, Consumer, Event, EventKind, Message};
 use crate::logs;
 use crate::moderation::{self, ActionCall};
@@ -196,35 +197,22 @@ impl Consumer for Acting {
             }
             _ => return,
         };
-        if message.author.is_bot {
-            return;
-        }
-        let snapshot = match self.live.get(&event.server_id).await {
-            Ok(snapshot) => snapshot,
-            Err(e) => {
-                tracing::warn!(server = %event.server_id, error = %e, "automod could not read the server's config");
-                return;
-            }
-        };
-        let automod = self.compiled.get(&event.server_id, snapshot.revision, || {
-            // The server's own invites are not known to the daemon:
-            // every invite counts as another community's.
-            (snapshot.sections.automod.clone(), Vec::new())
-        });
-        let hits = check(
-            &automod,
+        let Some((sections, hits)) = screen(
+            &self.live,
+            &self.compiled,
+            &self.history,
+            &self.moderation.clock,
             &event,
             message,
             edited,
-            &self.history,
-            self.moderation.clock.now_unix(),
-        );
-        if hits.is_empty() {
+        )
+        .await
+        else {
             return;
-        }
+        };
         let work = Work {
             acting: self.clone(),
-            sections: snapshot.sections.clone(),
+            sections,
             event: Arc::new(event.clone()),
             message: message.clone(),
             hits,
@@ -273,6 +261,40 @@ impl Consumer for Slot {
             acting.handle(event).await;
         }
     }
+}
+
+/// The consumer's whole work on a message before anything is spawned: the
+/// server's config from `live`, its compiled automod from `compiled`, and
+/// the filters (`duplicates` with `history`, unless it is an edit). `None`:
+/// nothing to act on (a bot's message, the config unreadable, nothing
+/// caught). Public so that the bench's `automod` scenario measures this very
+/// work, not a copy of it.
+pub async fn screen(
+    live: &LiveConfig,
+    compiled: &Compiled,
+    history: &Duplicates,
+    clock: &Clock,
+    event: &Event,
+    message: &Message,
+    edited: bool,
+) -> Option<(Arc<Sections>, Vec<Hit>)> {
+    if message.author.is_bot {
+        return None;
+    }
+    let snapshot = match live.get(&event.server_id).await {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            tracing::warn!(server = %event.server_id, error = %e, "automod could not read the server's config");
+            return None;
+        }
+    };
+    let automod = compiled.get(&event.server_id, snapshot.revision, || {
+        // The server's own invites are not known to the daemon:
+        // every invite counts as another community's.
+        (snapshot.sections.automod.clone(), Vec::new())
+    });
+    let hits = check(&automod, event, message, edited, history, clock.now_unix());
+    (!hits.is_empty()).then_some((snapshot.sections, hits))
 }
 
 /// The filters on one message: its hits (none when an exemption spared it).
