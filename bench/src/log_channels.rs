@@ -124,7 +124,7 @@ fn least(messages: usize) -> f64 {
 /// A database with the guild claimed, connected to the fake, and `entries`
 /// entries waiting for [`CHANNEL`].
 async fn seed(db: &Path, fake_uri: &str, entries: usize) -> anyhow::Result<()> {
-    crate::restore::seed_guild(db, GUILD, "logs bench", fake_uri, move |tx, now| {
+    crate::restore::seed_guild(db, GUILD, "logs bench", fake_uri, move |tx, _, now| {
         for n in 0..entries {
             let entry = LogEntry::MemberJoined(Member {
                 user_id: format!("5{n:017}"),

@@ -26,11 +26,16 @@
 //!   limit.
 //! - [`memory`]: a burst of the largest activity batches: the daemon's
 //!   peak memory, and how soon it gives it back.
+//! - [`automod`]: messages/s through the daemon's decoders and automod, in
+//!   this process; [`automod_latency`]: a caught message's delete under
+//!   10,000 messages/s on the fake Discord's gateway.
 //!
 //! Nothing here asserts a timing: the numbers are for people to read, and
 //! the run fails only on errors (a wrong status, a failed request, a lost
 //! case).
 
+mod automod;
+mod automod_latency;
 mod daemon;
 mod dataset;
 mod load;
@@ -291,6 +296,8 @@ impl Suite {
             logs: None,
             webhooks: None,
             memory: None,
+            automod: None,
+            automod_latency: None,
             total_seconds: 0.0,
             failures: Vec::new(),
         };
@@ -311,7 +318,12 @@ impl Suite {
             let size = match data {
                 Data::Small => Size::small(self.smoke),
                 Data::Large => Size::large(self.smoke),
-                Data::Structure | Data::Webhooks | Data::Memory | Data::Logs => continue,
+                Data::Structure
+                | Data::Webhooks
+                | Data::Memory
+                | Data::Logs
+                | Data::Automod
+                | Data::AutomodLatency => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -400,6 +412,22 @@ impl Suite {
                     report.memory = Some(measured);
                 }
                 Err(e) => report.failures.push(format!("memory: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::Automod) {
+            eprintln!("running automod ...");
+            let window = Duration::from_secs_f64(if self.smoke { 0.1 } else { 3.0 });
+            match automod::run(&run_dir, window).await {
+                Ok(measured) => report.automod = Some(measured),
+                Err(e) => report.failures.push(format!("automod: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::AutomodLatency) {
+            eprintln!("running automod-latency ...");
+            let shape = automod_latency::Shape::of(self.smoke);
+            match automod_latency::run(&self.settings.daemon, &run_dir, shape).await {
+                Ok(measured) => report.automod_latency = Some(measured),
+                Err(e) => report.failures.push(format!("automod-latency: {e:#}")),
             }
         }
         let rate = |name: &str| {

@@ -271,19 +271,21 @@ fn channel_id(n: usize) -> String {
 /// A database with team `bench`, a read+write key (returned) and the guild
 /// claimed and connected to the fake.
 async fn seed(db: &Path, fake_uri: &str) -> anyhow::Result<String> {
-    seed_guild(db, GUILD, "restore bench", fake_uri, |_, _| Ok(())).await
+    seed_guild(db, GUILD, "restore bench", fake_uri, |_, _, _| Ok(())).await
 }
 
 /// A database with team `bench`, a read+write key (returned) and Discord
 /// guild `guild` claimed as `name` and connected to the fake at `fake_uri`;
 /// `then` writes what else the scenario needs in the same transaction (at
-/// `now`, unix seconds).
+/// `now`, unix seconds, with the store's secrets).
 pub(crate) async fn seed_guild(
     db: &Path,
     guild: &'static str,
     name: &'static str,
     fake_uri: &str,
-    then: impl FnOnce(&modctld::store::Tx<'_>, i64) -> anyhow::Result<()> + Send + 'static,
+    then: impl FnOnce(&modctld::store::Tx<'_>, &modctld::store::Secrets, i64) -> anyhow::Result<()>
+    + Send
+    + 'static,
 ) -> anyhow::Result<String> {
     let (store, team, key) = crate::seed::fresh(db, name).await?;
     let now = jiff::Timestamp::now().as_second();
@@ -302,7 +304,7 @@ pub(crate) async fn seed_guild(
                 }),
                 now,
             )?;
-            then(tx, now)
+            then(tx, &secrets, now)
         })
         .await?;
     Ok(key)

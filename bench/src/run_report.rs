@@ -27,6 +27,10 @@ pub(crate) struct Report {
     pub(crate) webhooks: Option<webhooks::WebhooksReport>,
     /// The `memory` scenario.
     pub(crate) memory: Option<memory::MemoryReport>,
+    /// The `automod` scenario.
+    pub(crate) automod: Option<crate::automod::AutomodReport>,
+    /// The `automod-latency` scenario.
+    pub(crate) automod_latency: Option<crate::automod_latency::LatencyReport>,
     pub(crate) total_seconds: f64,
     pub(crate) failures: Vec<String>,
 }
@@ -159,6 +163,56 @@ impl Report {
                     format!("not within the {} s watched", m.shape.watch.as_secs()),
                     |s| format!("after {s:.1} s")
                 ),
+            ));
+        }
+        if let Some(a) = &self.automod {
+            let rates = |rates: &[crate::automod::PlatformRate]| {
+                rates
+                    .iter()
+                    .map(|r| format!("{} {:.0}", r.platform, r.per_second))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            notes.push(format!(
+                "automod: messages/s through decode and all six filters ({} blocked words, {} allowed domains; {:.0}% of the mix caught), one thread as the consumer runs (goal >= 200000): {}; decoding alone: {}{}",
+                a.blocked_words,
+                a.allowed_domains,
+                a.caught_share * 100.0,
+                rates(&a.single_thread),
+                rates(&a.decode_only),
+                a.all_cores.as_ref().map_or(String::new(), |r| format!(
+                    "; discord on {} threads at once: {:.0}",
+                    r.threads, r.per_second
+                )),
+            ));
+        }
+        if let Some(l) = &self.automod_latency {
+            let ms = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.1} ms"));
+            let dropped: Vec<String> = l
+                .events_dropped
+                .iter()
+                .map(|(consumer, n)| format!("{consumer} {n}"))
+                .collect();
+            notes.push(format!(
+                "automod-latency: {} caught messages among {:.0} clean messages/s (asked {}) for {:.0} s: {} deleted; frame written to DELETE received p50 {}, p99 {} (goal < 20 ms), max {}, {} over 20 ms (the slowest at {}); events dropped: {}; daemon CPU {}; {} answers were 429",
+                l.caught,
+                l.background_per_s,
+                l.shape.background,
+                l.shape.seconds,
+                l.deleted,
+                ms(l.p50_ms),
+                ms(l.p99_ms),
+                ms(l.max_ms),
+                l.over_20ms,
+                l.slowest
+                    .iter()
+                    .take(5)
+                    .map(|(at, ms)| format!("{at:.1} s: {ms:.0} ms"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if dropped.is_empty() { "?".to_owned() } else { dropped.join(", ") },
+                l.daemon_cores.map_or("?".to_owned(), |c| format!("{c:.2} cores")),
+                l.too_many_requests,
             ));
         }
         if let Some(cases) = self.verified_cases {

@@ -37,6 +37,12 @@ pub enum Data {
     /// A fresh database whose Discord server logs to a channel of the fake
     /// Discord, with entries waiting for it (`logs`).
     Logs,
+    /// No daemon: raw payloads through the daemon's decoders and automod,
+    /// in this process, on a fresh database of three servers (`automod`).
+    Automod,
+    /// A fresh database whose Discord guild is on the fake Discord and its
+    /// gateway, automod on (`automod-latency`).
+    AutomodLatency,
 }
 
 /// One scenario.
@@ -200,6 +206,20 @@ pub const SCENARIOS: &[Scenario] = &[
         route: "log outbox + delivery worker",
         about: "1,000 log entries to one Discord channel: wall time against the least the channel's rate limit allows, messages, and 429s",
         data: Data::Logs,
+        writes: false,
+    },
+    Scenario {
+        name: "automod",
+        route: "decode + automod filters (in process)",
+        about: "raw Discord, Slack and Telegram message payloads through the daemon's decoders and the automod consumer's check (500 blocked words, 200 allowed domains, six filters): messages/s on one thread (the product's) and on every core",
+        data: Data::Automod,
+        writes: false,
+    },
+    Scenario {
+        name: "automod-latency",
+        route: "gateway MESSAGE_CREATE -> DELETE",
+        about: "from a caught message's gateway frame to its delete reaching the fake Discord, p50/p99/max, while the gateway sends 10,000 clean messages/s; the rate achieved and the events dropped",
+        data: Data::AutomodLatency,
         writes: false,
     },
     Scenario {

@@ -35,7 +35,7 @@ use twilight_gateway::{ConfigBuilder, Intents, Message, Shard, ShardId};
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
 use crate::activity::voice;
-use crate::events::decode::discord::{decode, dispatch_of};
+use crate::events::decode::discord::decode_frame;
 use crate::platform::Gateway;
 use crate::platform::discord::Discord;
 use crate::platform::receive::ApplicationFlags;
@@ -234,22 +234,15 @@ async fn run_shard(
 /// Decodes one gateway message and publishes what it says about the
 /// session's guilds.
 fn handle(context: &SessionContext, json: &str) {
-    let (name, data) = match dispatch_of(json) {
-        Ok(Some(dispatch)) => dispatch,
-        Ok(None) => return,
-        Err(error) => {
-            tracing::warn!(%error, "unreadable Discord gateway message; skipped");
-            return;
-        }
-    };
-    match decode(&name, data, context.state.clock.now()) {
-        Ok(events) => {
+    match decode_frame(json, context.state.clock.now()) {
+        Ok(Some((_, events))) => {
             for event in events {
                 context.publish(event);
             }
         }
+        Ok(None) => {}
         Err(error) => {
-            tracing::warn!(event = name, %error, "a Discord event the daemon cannot read; skipped");
+            tracing::warn!(%error, "a Discord gateway message the daemon cannot read; skipped");
         }
     }
 }

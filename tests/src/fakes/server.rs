@@ -33,6 +33,9 @@ pub struct Recorded {
     /// The body: JSON as sent; a form body as an object of its fields; other
     /// text as a string; `Null` when empty.
     pub body: Value,
+    /// When it arrived (its head and body read), on this process's
+    /// monotonic clock: the bench times what the daemon sends by it.
+    pub at: std::time::Instant,
 }
 
 impl Recorded {
@@ -448,6 +451,7 @@ fn record(method: Method, uri: &Uri, headers: &HeaderMap, body: &Bytes) -> Recor
         query: uri.query().map(str::to_owned),
         headers: names,
         body: parse_body(body, is_form),
+        at: std::time::Instant::now(),
     }
 }
 

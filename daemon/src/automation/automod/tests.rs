@@ -1,5 +1,6 @@
 //! The engine as a whole: exemptions, each filter's threshold and action,
-//! the fixed order of the hits, and the throughput check.
+//! the fixed order of the hits. (Throughput is the bench's: `modctl-bench
+//! automod`, see the README's "Benchmarks".)
 
 use modctl_types::Platform;
 use modctl_types::automod::FilterName;
@@ -271,53 +272,6 @@ fn the_compiled_automod_is_rebuilt_only_when_the_revision_changes() {
     assert!(Arc::ptr_eq(&first, &again));
     get(2);
     assert_eq!(builds, 2);
-}
-
-/// Throughput through the six filters with the list sizes (500
-/// blocked words, 200 allowed domains). Prints messages/s; never fails on
-/// time. `cargo test -p modctld --release --lib automod::tests::throughput -- --ignored --nocapture`
-#[test]
-#[ignore = "a measurement: run it by hand, in release"]
-fn throughput() {
-    let mut config = all_on();
-    config.blocked_words.words = (0..500).map(|i| format!("blocked{i}word")).collect();
-    config.links.allow = (0..200).map(|i| format!("allowed{i}.example")).collect();
-    let automod = Automod::new(&config, vec!["ours".into()]);
-    let history = Duplicates::default();
-    let texts = [
-        "hey everyone, how is it going today?",
-        "check https://allowed7.example/page and tell me what you think",
-        "lol that was great",
-        "I'll be there at 5pm, see you",
-        "Does anyone know how to fix this error in my build?",
-        "blocked17word is not allowed here",
-        "Ça va très bien, merci !",
-        "join discord.gg/abcdef for free stuff",
-    ];
-    let ids: Vec<String> = (0..1000).map(|i| format!("8000000000000{i:05}")).collect();
-    let n = 1_000_000;
-    let start = std::time::Instant::now();
-    let mut hits = 0usize;
-    for i in 0..n {
-        let author = Author {
-            id: &ids[i % ids.len()],
-            ..Author::default()
-        };
-        let message = Message {
-            text: texts[i % texts.len()],
-            channel_id: "200000000000000009",
-            ..Message::default()
-        };
-        hits += automod
-            .check_with_history("s", &message, &author, &history, (i / 1000) as i64)
-            .hits()
-            .len();
-    }
-    let elapsed = start.elapsed();
-    println!(
-        "{:.0} messages/s through all six filters ({hits} hits)",
-        n as f64 / elapsed.as_secs_f64()
-    );
 }
 
 #[test]

@@ -236,30 +236,7 @@ pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>>
     };
     let what = format!("{name} from Discord");
     Ok(match name {
-        "MESSAGE_CREATE" | "MESSAGE_UPDATE" => {
-            let m: MessagePayload = payload(d, &what)?;
-            let Some((guild, message, edited)) = m.into_parts() else {
-                return Ok(Vec::new());
-            };
-            if name == "MESSAGE_CREATE" {
-                let id = Some(format!("discord:message:{}", message.id));
-                vec![event(guild, id, EventKind::MessageCreated(message))]
-            } else if let Some(edited) = edited {
-                // One edit is one `edited_timestamp`: a replayed update is
-                // the same event, the next edit another.
-                let id = Some(format!("discord:edited:{}:{edited}", message.id));
-                vec![event(guild, id, EventKind::MessageEdited(message))]
-            } else {
-                // No `edited_timestamp` ("when this message was edited (or
-                // null if never)", message.mdx): the member did not edit
-                // it. Discord updates a message by itself when it unfurls
-                // the embeds of its links, pins it, or changes its flags;
-                // none is the member saying something new, so it is
-                // dropped rather than read as an edit (which the logs
-                // would post and automod would check again).
-                Vec::new()
-            }
-        }
+        "MESSAGE_CREATE" | "MESSAGE_UPDATE" => message_events(name, payload(d, &what)?, at),
         "MESSAGE_DELETE" => {
             let m: MessageDelete = payload(d, &what)?;
             m.guild_id
@@ -371,6 +348,90 @@ pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>>
     })
 }
 
+/// The event of a `MESSAGE_CREATE` or `MESSAGE_UPDATE` (`name`): none for a
+/// message that is no member's words in a guild.
+fn message_events(name: &str, m: MessagePayload, at: Timestamp) -> Vec<Event> {
+    let Some((guild, message, edited)) = m.into_parts() else {
+        return Vec::new();
+    };
+    let (id, kind) = if name == "MESSAGE_CREATE" {
+        let id = Some(format!("discord:message:{}", message.id));
+        (id, EventKind::MessageCreated(message))
+    } else if let Some(edited) = edited {
+        // One edit is one `edited_timestamp`: a replayed update is the same
+        // event, the next edit another.
+        let id = Some(format!("discord:edited:{}:{edited}", message.id));
+        (id, EventKind::MessageEdited(message))
+    } else {
+        // No `edited_timestamp` ("when this message was edited (or null if
+        // never)", message.mdx): the member did not edit it. Discord
+        // updates a message by itself when it unfurls the embeds of its
+        // links, pins it, or changes its flags; none is the member saying
+        // something new, so it is dropped rather than read as an edit
+        // (which the logs would post and automod would check again).
+        return Vec::new();
+    };
+    vec![Event {
+        platform: Platform::Discord,
+        server_id: guild.to_string().into(),
+        at,
+        id,
+        kind,
+    }]
+}
+
+/// One gateway message (JSON text) straight into its dispatch's name and
+/// events: what [`dispatch_of`] then [`decode`] give, without the `Value`
+/// in between for messages. `None` for a message that is not a dispatch.
+///
+/// Why: messages are most of a busy gateway (thousands a second), and
+/// reading each into a `Value` first (a map per object, every key and
+/// string allocated, then read again into the typed payload) was most of
+/// their decoding (issue #25's 200,000 messages/s through decoding and the
+/// filters; `modctl-bench automod`). A message's frame is read twice from
+/// the text instead: its `op` and `t` (skipping the rest without
+/// allocating), then its `d` into the typed payload. The other dispatches,
+/// a trickle, go through [`dispatch_of`] and [`decode`].
+pub fn decode_frame(json: &str, at: Timestamp) -> PlatformResult<Option<(String, Vec<Event>)>> {
+    #[derive(Deserialize)]
+    struct Head {
+        op: u8,
+        #[serde(default)]
+        t: Option<String>,
+    }
+    #[derive(Deserialize)]
+    struct MessageFrame {
+        d: MessagePayload,
+    }
+    let head: Head = serde_json::from_str(json)
+        .map_err(|e| PlatformError::Invalid(format!("unreadable gateway message: {e}")))?;
+    match (head.op, head.t) {
+        (0, Some(name)) if name == "MESSAGE_CREATE" || name == "MESSAGE_UPDATE" => {
+            // Read plainly; only a payload that fails is read again to say
+            // which field (tracking the path costs every message).
+            let frame: MessageFrame = match serde_json::from_str(json) {
+                Ok(frame) => frame,
+                Err(_) => {
+                    let mut reader = serde_json::Deserializer::from_str(json);
+                    serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+                        PlatformError::Invalid(format!("unexpected {name} from Discord: {e}"))
+                    })?
+                }
+            };
+            let events = message_events(&name, frame.d, at);
+            Ok(Some((name, events)))
+        }
+        (0, Some(_)) => match dispatch_of(json)? {
+            Some((name, d)) => {
+                let events = decode(&name, d, at)?;
+                Ok(Some((name, events)))
+            }
+            None => Ok(None),
+        },
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -408,6 +469,39 @@ mod tests {
     fn one(events: Vec<Event>) -> Event {
         assert_eq!(events.len(), 1, "{events:?}");
         events.into_iter().next().unwrap()
+    }
+
+    /// A whole frame decodes as `dispatch_of` then `decode` do, messages
+    /// (read without a `Value`) and other dispatches alike; a frame that
+    /// is no dispatch is nothing; a message missing a required field is
+    /// an error that names it.
+    #[test]
+    fn a_frame_decodes_as_dispatch_of_then_decode() {
+        let author = json!({"id": "53908232506183680", "username": "Mason", "discriminator": "0"});
+        let member = json!({"guild_id": GUILD, "user": author.clone(), "roles": []});
+        let mut update = message(author.clone(), 0);
+        update["edited_timestamp"] = json!("2026-11-22T10:01:00Z");
+        let frames = [
+            json!({"op": 0, "t": "MESSAGE_CREATE", "s": 1, "d": message(author.clone(), 0)}),
+            json!({"op": 0, "t": "MESSAGE_UPDATE", "s": 2, "d": update}),
+            json!({"t": "GUILD_MEMBER_ADD", "s": 3, "op": 0, "d": member}),
+            json!({"op": 0, "t": "MESSAGE_CREATE", "s": 4, "d": message(author.clone(), 6)}),
+            json!({"op": 11, "d": null}),
+            json!({"op": 0, "t": "TYPING_START", "s": 5, "d": {}}),
+        ];
+        for frame in frames {
+            let text = frame.to_string();
+            let slow = dispatch_of(&text)
+                .unwrap()
+                .map(|(name, d)| (name.clone(), decode(&name, d, at()).unwrap()));
+            assert_eq!(decode_frame(&text, at()).unwrap(), slow, "{text}");
+        }
+        let mut broken = message(author, 0);
+        broken.as_object_mut().unwrap().remove("channel_id");
+        let frame = json!({"op": 0, "t": "MESSAGE_CREATE", "s": 6, "d": broken}).to_string();
+        let error = decode_frame(&frame, at()).unwrap_err().to_string();
+        assert!(error.contains("channel_id"), "{error}");
+        assert!(decode_frame("{not json", at()).is_err());
     }
 
     #[test]

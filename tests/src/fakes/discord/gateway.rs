@@ -33,10 +33,18 @@
 //!   and `matched_content`, whatever the test dispatched. Discord's
 //!   exceptions (DMs, messages mentioning the bot) are not modelled.
 //!
+//! For the bench (issue #25's latency under load): a dispatch pushed with
+//! [`FakeGateway::dispatch_timed`] has the instant its frame was written to
+//! the socket recorded ([`FakeGateway::written_at`]), and every frame
+//! written is counted ([`FakeGateway::frames_written`]). The writer sends
+//! what is queued in batches (many frames, one flush), so thousands of
+//! dispatches a second reach the client as Discord's would.
+//!
 //! Like the HTTP fakes it runs on its own thread with its own runtime and
 //! stops when dropped.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -117,6 +125,29 @@ pub fn as_received(name: &str, mut d: Value, intents: u64, flags: u64) -> Value 
     d
 }
 
+/// The data of a `MESSAGE_CREATE` of message `id` by `author` (a member
+/// with `roles`) in `channel` of `guild`, reading `content`: a message
+/// object as gateway-events.mdx "Message Create" sends it (`guild_id` and a
+/// partial `member`), for [`FakeGateway::dispatch`].
+pub fn message_create(
+    guild: &str,
+    channel: &str,
+    id: &str,
+    author: &str,
+    roles: &[&str],
+    content: &str,
+) -> Value {
+    json!({
+        "id": id, "channel_id": channel, "guild_id": guild, "type": 0,
+        "content": content, "tts": false, "mention_everyone": false,
+        "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+        "pinned": false, "timestamp": "2026-01-01T00:00:00.000000+00:00",
+        "edited_timestamp": null,
+        "author": {"id": author, "username": format!("user-{author}"), "discriminator": "0", "global_name": null, "avatar": null},
+        "member": {"roles": roles, "joined_at": "2024-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0},
+    })
+}
+
 /// What the client sent, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Sent {
@@ -165,11 +196,16 @@ struct State {
     application_flags: u64,
     /// The close codes the fake closed sessions with, in order.
     closes: Vec<u16>,
+    /// When the frame of each dispatch pushed with
+    /// [`FakeGateway::dispatch_timed`] was written, by sequence number.
+    written_at: HashMap<u64, Instant>,
 }
 
 #[derive(Debug)]
 enum Outgoing {
     Text(String),
+    /// A dispatch whose write instant is recorded under its sequence number.
+    Timed(String, u64),
     Close(u16, &'static str),
     /// Drops the connection without a close frame, as a network failure does.
     Drop,
@@ -179,6 +215,8 @@ enum Outgoing {
 struct Shared {
     state: Mutex<State>,
     changed: Condvar,
+    /// Text frames written to clients so far.
+    frames_written: AtomicU64,
 }
 
 /// A fake Discord gateway; stopped when dropped.
@@ -212,8 +250,10 @@ impl FakeGateway {
                 next_session: 1,
                 application_flags: DEFAULT_APPLICATION_FLAGS,
                 closes: Vec::new(),
+                written_at: HashMap::new(),
             }),
             changed: Condvar::new(),
+            frames_written: AtomicU64::new(0),
         });
         let (shutdown_tx, shutdown_rx) = oneshot::channel::<()>();
         let thread = std::thread::spawn({
@@ -270,6 +310,28 @@ impl FakeGateway {
     /// Pushes dispatch `name` with data `d` into the current session; sent
     /// now when the client is connected, else kept for its resume.
     pub fn dispatch(&self, name: &str, d: Value) {
+        self.push(name, d, false);
+    }
+
+    /// [`FakeGateway::dispatch`], and the instant its frame is written to
+    /// the live connection is recorded: its sequence number, for
+    /// [`FakeGateway::written_at`].
+    pub fn dispatch_timed(&self, name: &str, d: Value) -> u64 {
+        self.push(name, d, true)
+    }
+
+    /// When the frame of dispatch `seq` (pushed with
+    /// [`FakeGateway::dispatch_timed`]) was written, if it was.
+    pub fn written_at(&self, seq: u64) -> Option<Instant> {
+        lock(&self.shared.state).written_at.get(&seq).copied()
+    }
+
+    /// Text frames (dispatches, HELLO, ACKs, ...) written to clients so far.
+    pub fn frames_written(&self) -> u64 {
+        self.shared.frames_written.load(Ordering::Relaxed)
+    }
+
+    fn push(&self, name: &str, d: Value, timed: bool) -> u64 {
         let mut state = lock(&self.shared.state);
         let current = state
             .current
@@ -280,12 +342,18 @@ impl FakeGateway {
         session.seq += 1;
         let d = as_received(name, d, session.intents, flags);
         let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
-        session.log.push((session.seq, payload.clone()));
+        let seq = session.seq;
+        session.log.push((seq, payload.clone()));
         if let Some((live, outbox)) = &state.live
             && *live == current
         {
-            let _ = outbox.send(Outgoing::Text(payload));
+            let _ = outbox.send(if timed {
+                Outgoing::Timed(payload, seq)
+            } else {
+                Outgoing::Text(payload)
+            });
         }
+        seq
     }
 
     /// The application's flags (as [`super::FakeDiscord::set_application_flags`]):
@@ -309,15 +377,7 @@ impl FakeGateway {
     ) {
         self.dispatch(
             "MESSAGE_CREATE",
-            json!({
-                "id": id, "channel_id": channel, "guild_id": guild, "type": 0,
-                "content": content, "tts": false, "mention_everyone": false,
-                "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
-                "pinned": false, "timestamp": "2026-01-01T00:00:00.000000+00:00",
-                "edited_timestamp": null,
-                "author": {"id": author, "username": format!("user-{author}"), "discriminator": "0", "global_name": null, "avatar": null},
-                "member": {"roles": roles, "joined_at": "2024-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0},
-            }),
+            message_create(guild, channel, id, author, roles, content),
         );
     }
 
@@ -559,6 +619,60 @@ fn answer(state: &mut State, outbox: &mpsc::UnboundedSender<Outgoing>, message: 
     }
 }
 
+/// Frames the writer sends with one flush at most.
+const WRITE_BATCH: usize = 256;
+
+/// Writes `batch` in order, flushing once; whether the connection goes on
+/// (not after a write error, a close or a drop).
+async fn write<S>(
+    shared: &Shared,
+    socket: &mut tokio_websockets::WebSocketStream<S>,
+    batch: Vec<Outgoing>,
+) -> bool
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    let mut timed = Vec::new();
+    let mut texts = 0;
+    let mut go_on = true;
+    for out in batch {
+        let text = match out {
+            Outgoing::Text(text) => text,
+            Outgoing::Timed(text, seq) => {
+                timed.push(seq);
+                text
+            }
+            Outgoing::Drop => {
+                go_on = false;
+                break;
+            }
+            Outgoing::Close(code, reason) => {
+                let _ = socket.flush().await;
+                let code = CloseCode::try_from(code).unwrap_or(CloseCode::POLICY_VIOLATION);
+                let _ = socket.send(Message::close(Some(code), reason)).await;
+                return false;
+            }
+        };
+        if socket.feed(Message::text(text)).await.is_err() {
+            return false;
+        }
+        texts += 1;
+    }
+    // What came before a drop is written first, as it was queued first.
+    if socket.flush().await.is_err() {
+        return false;
+    }
+    shared.frames_written.fetch_add(texts, Ordering::Relaxed);
+    if !timed.is_empty() {
+        let now = Instant::now();
+        let mut state = lock(&shared.state);
+        for seq in timed {
+            state.written_at.insert(seq, now);
+        }
+    }
+    go_on
+}
+
 /// Serves one websocket connection.
 async fn connection(shared: Arc<Shared>, stream: tokio::net::TcpStream) {
     let Ok((request, mut socket)) = ServerBuilder::new().accept(stream).await else {
@@ -584,17 +698,18 @@ async fn connection(shared: Arc<Shared>, stream: tokio::net::TcpStream) {
                 answer(&mut lock(&shared.state), &outbox, &value);
                 shared.changed.notify_all();
             }
-            Some(out) = outgoing.recv() => match out {
-                Outgoing::Text(text) => {
-                    if socket.send(Message::text(text)).await.is_err() { break }
+            Some(first) = outgoing.recv() => {
+                // What is queued goes out as one batch: each frame fed, one
+                // flush, so a burst of dispatches is not a write per frame.
+                let mut batch = vec![first];
+                while batch.len() < WRITE_BATCH {
+                    match outgoing.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
                 }
-                Outgoing::Drop => break,
-                Outgoing::Close(code, reason) => {
-                    let code = CloseCode::try_from(code).unwrap_or(CloseCode::POLICY_VIOLATION);
-                    let _ = socket.send(Message::close(Some(code), reason)).await;
-                    break;
-                }
-            },
+                if !write(&shared, &mut socket, batch).await { break }
+            }
         }
     }
     // The connection is gone: it no longer receives dispatches.
