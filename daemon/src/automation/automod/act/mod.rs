@@ -137,6 +137,8 @@ pub struct Acting {
     pub authors: Arc<Authors>,
     /// The caught messages that may be acted on at once ([`MAX_ACTING`]).
     pub permits: Arc<Semaphore>,
+    /// The messages this daemon is deleting now ([`hit::Deleting`]).
+    pub deleting: Arc<hit::Deleting>,
 }
 
 impl Acting {
@@ -149,6 +151,7 @@ impl Acting {
             moderation,
             authors: Arc::default(),
             permits: Arc::new(Semaphore::new(MAX_ACTING)),
+            deleting: Arc::default(),
         }
     }
 
