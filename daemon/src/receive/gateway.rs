@@ -35,7 +35,7 @@ use twilight_gateway::{ConfigBuilder, Intents, Message, Shard, ShardId};
 
 use super::{RETRY_AFTER_FAILURE, SessionContext, pause};
 use crate::activity::voice;
-use crate::events::decode::discord::{decode, dispatch_of};
+use crate::events::decode::discord::{Delivery, decode_delivered, dispatch_of};
 use crate::platform::Gateway;
 use crate::platform::discord::Discord;
 use crate::platform::receive::ApplicationFlags;
@@ -226,15 +226,19 @@ async fn run_shard(
             Some(Ok(Message::Close(frame))) => {
                 tracing::debug!(?frame, "Discord gateway connection closed; reconnecting");
             }
-            Some(Ok(Message::Text(json))) => handle(&context, &json),
+            Some(Ok(Message::Text(json))) => {
+                // twilight has read READY (or RESUMED) before it hands a
+                // dispatch on, so its session is the one it came in.
+                handle(&context, &json, shard.session().map(|s| s.id()));
+            }
         }
     }
 }
 
-/// Decodes one gateway message and publishes what it says about the
-/// session's guilds.
-fn handle(context: &SessionContext, json: &str) {
-    let (name, data) = match dispatch_of(json) {
+/// Decodes one gateway message, received in session `session`, and
+/// publishes what it says about the session's guilds.
+fn handle(context: &SessionContext, json: &str, session: Option<&str>) {
+    let dispatch = match dispatch_of(json) {
         Ok(Some(dispatch)) => dispatch,
         Ok(None) => return,
         Err(error) => {
@@ -242,7 +246,12 @@ fn handle(context: &SessionContext, json: &str) {
             return;
         }
     };
-    match decode(&name, data, context.state.clock.now()) {
+    let delivery = match (session, dispatch.seq) {
+        (Some(session_id), Some(seq)) => Some(Delivery { session_id, seq }),
+        _ => None,
+    };
+    let name = dispatch.name;
+    match decode_delivered(&name, dispatch.data, context.state.clock.now(), delivery) {
         Ok(events) => {
             for event in events {
                 context.publish(event);
