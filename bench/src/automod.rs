@@ -430,7 +430,7 @@ impl Raw<'_> {
     /// the bench's (its payloads are valid).
     fn decode(&self, i: usize, clock: &Clock) -> anyhow::Result<Vec<Event>> {
         Ok(match self {
-            Raw::Discord(frames) => discord::decode_frame(&frames[i], clock.now())?
+            Raw::Discord(frames) => discord::decode_frame(&frames[i], clock.now(), None)?
                 .map(|(_, events)| events)
                 .unwrap_or_default(),
             Raw::Slack(bodies) => match slack::decode(&bodies[i])? {

@@ -214,7 +214,8 @@ pub async fn native_rules(state: &AppState) -> ModerationResult<usize> {
 /// start-up by [`Workers::start`]; not part of [`tick`], since a hit being
 /// acted on in this daemon is unsettled too.
 pub async fn automod_sweep(state: &AppState) -> ModerationResult<usize> {
-    Ok(crate::automation::automod::act::sweep::sweep(&state.moderation()).await?)
+    let claims = state.coordination.work.clone();
+    Ok(crate::automation::automod::act::sweep::sweep(&state.moderation(), claims.as_ref()).await?)
 }
 
 /// The scheduled snapshots' tick: captures what is due
@@ -297,9 +298,12 @@ impl Workers {
                     count = hits.len(),
                     "finishing automod hits left unsettled by a daemon that stopped while acting"
                 );
-                let cx = state.moderation();
+                let (cx, claims) = (state.moderation(), state.coordination.work.clone());
                 state.in_flight.spawn(async move {
-                    let settling = crate::automation::automod::act::sweep::settle(&cx, hits);
+                    // Start-up only: a single-daemon assumption (see
+                    // `crate::coordination`'s table).
+                    let settling =
+                        crate::automation::automod::act::sweep::settle(&cx, claims.as_ref(), hits);
                     let _ = moderation::until_abandoned(&cx.abandon, settling).await;
                 });
             }

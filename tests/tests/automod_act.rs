@@ -359,6 +359,73 @@ fn slack_without_a_user_token_shows_an_ephemeral_notice_and_records_not_deleted(
     assert_eq!(cases.len(), 1, "{cases:?}");
 }
 
+/// The workspace's owner is never filtered (`users.info` says `is_owner`),
+/// while a member saying the same is: the owner's message stays, no hit,
+/// no case.
+#[test]
+fn slack_the_workspace_owner_is_spared() {
+    let (fixture, fake) = slack(true, "warn");
+    let daemon = &fixture.daemon;
+    let channel = "C0GENERAL1";
+    fake.add_channel_member(channel, slack::OWNER);
+    let text = "a badword here";
+    let owner_ts = fake.seed_message(channel, slack::OWNER, text);
+    let event = json!({"type": "message", "channel": channel, "user": slack::OWNER,
+                       "ts": owner_ts, "text": text});
+    assert_eq!(
+        daemon.post_slack_event(SIGNING_SECRET, ALPHA_SLACK, "EvOwner", event),
+        200
+    );
+    let asked = |user: &str| {
+        fake.calls("users.info")
+            .iter()
+            .any(|c| c.body["user"] == user)
+    };
+    eventually("the owner's rank to be asked", || asked(slack::OWNER));
+    let ts = slack_say(daemon, &fake, "EvMember", text);
+    eventually("the member's message to be deleted", || {
+        fake.is_deleted(channel, &ts)
+    });
+    let found = settled_hits(&fixture, ALPHA_SLACK, 1);
+    assert_eq!(found[0].user_id, slack::MEMBER);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(hits(&fixture, ALPHA_SLACK).len(), 1);
+    assert!(!fake.is_deleted(channel, &owner_ts));
+    let cases = automod_cases(&fixture, ALPHA_SLACK);
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].1, slack::MEMBER);
+}
+
+/// On Telegram the group's creator and an administrator the bot did not
+/// promote (it cannot restrict them) are never filtered; an administrator
+/// the bot promoted (`can_be_edited`) and a member are.
+#[test]
+fn telegram_the_creator_and_administrators_above_the_bot_are_spared() {
+    let (fixture, fake, chat, now) = telegram();
+    let daemon = &fixture.daemon;
+    let (admin, promoted, member) = (7, 8, 5);
+    fake.add_admin(admin);
+    fake.add_admin_promoted_by_bot(promoted);
+    fake.add_member(member);
+    let say = |user: i64| fake.push_in(chat, user, json!({"text": "so badword", "date": now}));
+    let spared = [say(telegram::OWNER), say(admin)];
+    let caught = [say(promoted), say(member)];
+    assert_eq!(daemon.start_receivers(), 1);
+    let id = |update: &Value| update["message"]["message_id"].as_i64().unwrap();
+    eventually("the caught messages to be deleted", || {
+        caught.iter().all(|u| fake.is_deleted(chat, id(u)))
+    });
+    let found = settled_hits(&fixture, ALPHA_TELEGRAM, 2);
+    let mut users: Vec<String> = found.iter().map(|h| h.user_id.clone()).collect();
+    users.sort();
+    assert_eq!(users, [member.to_string(), promoted.to_string()]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(hits(&fixture, ALPHA_TELEGRAM).len(), 2);
+    for update in &spared {
+        assert!(!fake.is_deleted(chat, id(update)), "{update}");
+    }
+}
+
 /// A Telegram group connected to the fake, blocked words `delete`: the
 /// fixture, the fake, the chat's id and the time now (for updates' `date`).
 pub(crate) fn telegram() -> (Fixture, FakeTelegram, i64, i64) {

@@ -125,32 +125,39 @@ fn native_executions_are_credited_by_the_daemons_own_rule_ids() {
     );
 }
 
-/// A blocked message has no id: the same execution delivered again (a
-/// resumed session's replay), seconds later, is the same hit, logged once.
+/// A blocked message has no id, and without the message-content intent its
+/// execution says nothing of what was written: two messages a member had
+/// blocked in one channel are two hits all the same (their dispatches
+/// differ), while the same dispatch delivered again (its session and `s`:
+/// a resumed session's replay) is the one hit, logged once.
 #[test]
-fn a_native_execution_delivered_twice_makes_one_hit() {
+fn native_executions_are_told_apart_by_their_dispatch() {
     let d = discord("warn");
     words_and_invites(&d);
     let rule = synced_rule(&d, FilterName::BlockedWords);
-    let execute = |content: &str| {
+    // As Discord sends it without MESSAGE_CONTENT: no content, nothing of
+    // what matched but the keyword.
+    let execute = || {
         d.gateway.automod_execution(
             ALPHA_DISCORD,
             &rule,
             1,
             MEMBER,
             GENERAL,
-            content,
+            "",
             Some("badword"),
-            "badword",
+            "",
         );
     };
-    execute("buy badword now");
+    execute();
     settled_hits(&d.fixture, ALPHA_DISCORD, 1);
     d.fixture.daemon.clock().advance(Duration::from_secs(5));
-    execute("buy badword now");
-    // Another message blocked after it: a hit of its own.
-    execute("more badword");
+    execute();
     settled_hits(&d.fixture, ALPHA_DISCORD, 2);
+    // The second dispatch again, later, as a resume from before it
+    // replays it.
+    d.fixture.daemon.clock().advance(Duration::from_secs(5));
+    d.gateway.send_last_again();
     std::thread::sleep(Duration::from_millis(300));
     let found = hits(&d.fixture, ALPHA_DISCORD);
     assert_eq!(found.len(), 2, "{found:#?}");
@@ -184,16 +191,11 @@ fn a_message_caught_twice_at_once_is_deleted_and_logged_once() {
     assert_eq!(logged(&d), 1);
 }
 
-/// A hit written but not carried out (the daemon killed between the claim
-/// and the delete) is finished when the daemon starts again: the message
-/// deleted, the hit logged, its case made.
-#[test]
-fn a_hit_left_unsettled_is_finished_at_the_next_start() {
-    let d = discord("warn");
-    d.log_automod();
-    let id = d.discord.seed_message(GENERAL, MEMBER, "a badword");
-    let (message, now) = (id.clone(), d.fixture.daemon.now_unix());
-    // As the crash left it: claimed, nothing else.
+/// Records a blocked-words hit of `MEMBER`'s message `id` in `GENERAL`
+/// with `action`, and nothing else: as a daemon killed right after the
+/// claim leaves it.
+fn claimed_only(d: &Discord, id: &str, action: FilterAction) {
+    let (message, now) = (id.to_owned(), d.fixture.daemon.now_unix());
     d.fixture.daemon.write(move |tx| {
         automod_hits::record(
             tx,
@@ -205,13 +207,25 @@ fn a_hit_left_unsettled_is_finished_at_the_next_start() {
                 filter: FilterName::BlockedWords,
                 matched: "badword",
                 normalized: None,
-                action: FilterAction::Warn,
+                action,
                 enforced_by: EnforcedBy::Daemon,
                 burst_window: 60,
                 now,
             },
         )
     });
+}
+
+/// A hit written but not carried out (the daemon killed between the claim
+/// and the delete) is finished when the daemon starts again: the message
+/// deleted, the hit logged, its case made.
+#[test]
+fn a_hit_left_unsettled_is_finished_at_the_next_start() {
+    let d = discord("warn");
+    d.log_automod();
+    let id = d.discord.seed_message(GENERAL, MEMBER, "a badword");
+    // As the crash left it: claimed, nothing else.
+    claimed_only(&d, &id, FilterAction::Warn);
     let Discord {
         fixture,
         discord: fake,
@@ -229,6 +243,76 @@ fn a_hit_left_unsettled_is_finished_at_the_next_start() {
     assert_eq!((cases[0].0, cases[0].1.as_str()), (Action::Warn, MEMBER));
     fixture.daemon.deliver_logs();
     assert_eq!(fake.posted(AUTOMOD_LOG).len(), 1);
+}
+
+/// The sweep claims each message through the daemon's work claims
+/// (`coordination`: with several daemons, another one may be acting on
+/// it): a message someone else holds is left alone, and finished once free.
+#[test]
+fn the_sweep_leaves_a_message_claimed_elsewhere_alone() {
+    let d = discord("delete");
+    let id = d.discord.seed_message(GENERAL, MEMBER, "a badword");
+    claimed_only(&d, &id, FilterAction::Delete);
+    let daemon = &d.fixture.daemon;
+    let work = modctld::coordination::Work::AutomodMessage {
+        server_id: ALPHA_DISCORD.into(),
+        message_id: id.clone(),
+    };
+    let claims = daemon.state().coordination.work.clone();
+    let held = daemon
+        .block_on(claims.claim(work, Duration::from_secs(60)))
+        .expect("the message is free");
+    let sweep = || {
+        daemon
+            .block_on(modctld::workers::automod_sweep(daemon.state()))
+            .expect("the sweep")
+    };
+    assert_eq!(sweep(), 0);
+    assert!(!d.discord.is_deleted(GENERAL, &id));
+    drop(held);
+    assert_eq!(sweep(), 1);
+    assert!(d.discord.is_deleted(GENERAL, &id));
+}
+
+/// A daemon stopped while its automod ban was at Discord, and down for more
+/// than a day (so the case's idempotency key is forgotten), makes no second
+/// case at the next start: the hit named its case in the transaction that
+/// wrote the case pending, so the sweep finds nothing to open, and recovery
+/// settles the one case from what Discord shows.
+#[test]
+fn a_case_cut_short_is_not_made_again_after_a_day_down() {
+    let d = discord("ban");
+    let ban = format!("/guilds/{ALPHA_DISCORD}/bans/{MEMBER}");
+    let gate = d.discord.hold("PUT", &ban);
+    d.say(GENERAL, "a badword");
+    eventually("the ban to reach Discord", || gate.waiting() == 1);
+    let Discord {
+        fixture,
+        discord: fake,
+        gateway: _gateway,
+    } = d;
+    // More than the idempotency window (24 h) passes before the next start.
+    fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(25 * 3600));
+    let fixture = fixture.restart();
+    // Discord carries out the ban it had received.
+    gate.release();
+    eventually("the held ban to be carried out", || fake.is_banned(MEMBER));
+    let found = settled_hits(&fixture, ALPHA_DISCORD, 1);
+    assert_eq!(
+        (found[0].outcome, found[0].case_id),
+        (HitOutcome::Case, Some(1))
+    );
+    // The sweep ran at the start; once more finds nothing left either.
+    let daemon = &fixture.daemon;
+    daemon
+        .block_on(modctld::workers::automod_sweep(daemon.state()))
+        .expect("the sweep");
+    let cases = automod_cases(&fixture, ALPHA_DISCORD);
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(fake.requests_to("PUT", &ban).len(), 1);
 }
 
 /// A hit whose case the durable path refused (an earlier action on the

@@ -65,6 +65,7 @@ pub async fn perform(
         body,
         idempotency_key,
         source: modctl_types::moderation::CaseSource::Api,
+        with_case: None,
     };
     Ok(Json(moderation::perform(&state.moderation(), call).await?))
 }

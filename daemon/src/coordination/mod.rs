@@ -18,6 +18,7 @@
 //! | Webhook deliveries are paced per process: the cap of endpoints delivered to at once ([`crate::webhooks::MAX_RUNNING`]) and each endpoint's circuit breaker (timeouts in a row, in [`crate::webhooks::Deliverer`]) | none: they follow the endpoint's [`WorkClaims`] claim | in memory | the claim decides which daemon delivers to an endpoint, so its breaker is that daemon's (one that takes an endpoint over starts with the breaker closed, costing at most `breaker_after` more timeouts), and the cap holds per daemon (documented as such); a breaker that outlives its daemon would keep its open-until time on the endpoint's row |
 //! | Per-key request limits hold per process (`crate::request_limits`) | [`RateBudgets`] | [`LocalBudgets`]: a GCRA per key (`governor`), in memory | a shared budget, or a documented split (each daemon `rate / daemons`); the call is synchronous because it is on every request's path, so a shared one keeps a local share refreshed in the background |
 //! | Discord's limits hold per process: route buckets and the global 50 requests a second per bot token | none, by choice: the named type [`crate::platform::ratelimit::DiscordLimiters`], held by [`crate::platform::PlatformClients`] | one state machine per token, in memory ([`crate::platform::ratelimit`]) | not a budget to take and give back: each request reserves its place until its answer says which bucket it counted against and what is left of the window, and waiters wake on those answers, so an interface over it would be that whole state machine, shared per request. Rather a documented split: each daemon paces its own share of the global limit, and learns the buckets from its own answers (a bucket another daemon emptied costs a 429, which the retry policy waits out); or each token's calls go through the daemon that owns its session ([`SessionOwnership`]) |
+//! | Automod hits left unsettled were left by a daemon that stopped, so the start-up sweep may finish them (`crate::automation::automod::act::sweep`, run only at start-up, from `crate::workers::Workers::start`, before this daemon's transports run) | [`WorkClaims`] ([`Work::AutomodMessage`], taken by the sweep per message) | the sweep runs once, before any hit of this run exists, so every unsettled hit is a stopped daemon's; [`LocalClaims`] grants every claim | a daemon starting beside a running one would take that one's hits being acted on (a second delete, a second log post): the acting tasks hold the same claim per message while they act (issue #29: a lease per hit), the sweep skips what it cannot claim and runs now and then, not only at start-up, taking over claims whose lease ran out |
 //! | Caches see every commit: the key cache (`crate::auth::cache`) | [`ChangeFeed`] | [`LocalChangeFeed`]: SQLite's `PRAGMA data_version` ([`crate::store::ChangeWatch`]) sees every connection's commits to the file | a change feed (e.g. `LISTEN/NOTIFY` counted by a listener, or a revision row) |
 //! | Onboarding's platform facts (`crate::onboarding::FactsCache`) | none needed | cached per server, keyed by the stored revisions the answer was asked under | the same: every daemon reads the revisions from the shared store |
 //!
@@ -109,6 +110,14 @@ pub enum Work {
     NativeRules {
         /// The server.
         server_id: String,
+    },
+    /// Finishing the automod hits of one message that a stopped daemon
+    /// left unsettled (`crate::automation::automod::act::sweep`).
+    AutomodMessage {
+        /// The server.
+        server_id: String,
+        /// The platform's message id (or a native execution's stand-in).
+        message_id: String,
     },
 }
 

@@ -107,6 +107,27 @@ pub struct ActionCall {
     /// Where the case comes from: `api`, or `automod` for a filter's action
     /// (which takes this same path, with an idempotency key of its own).
     pub source: CaseSource,
+    /// What the caller writes with the pending case, in its transaction
+    /// (`None` for the API).
+    pub with_case: Option<WithCase>,
+}
+
+/// A caller's own write in the transaction of step 2, given the number of
+/// the case just written pending: so that what the caller records about
+/// the case (automod: the hit that opened it) exists exactly when the case
+/// does. A separate later write would leave, after a crash between the two,
+/// a case its caller does not know of, and once the `Idempotency-Key` is
+/// forgotten (24 h) nothing would keep the caller from making it again. Not
+/// run on a replay, or when step 2 refuses the action (no case).
+pub struct WithCase(pub Box<WriteWithCase>);
+
+/// [`WithCase`]'s write: the transaction, and the case's number.
+pub type WriteWithCase = dyn FnOnce(&Tx<'_>, i64) -> Result<(), StoreError> + Send;
+
+impl std::fmt::Debug for WithCase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WithCase(..)")
+    }
 }
 
 /// Performs an action (see the module docs) and answers with its settled case.
@@ -174,6 +195,7 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
         action: call.action,
         body: call.body,
         source: call.source,
+        with_case: call.with_case,
         sections: sections.clone(),
         now: cx.clock.now_unix(),
     };
@@ -241,6 +263,8 @@ struct Begin {
     action: Action,
     body: ActionRequest,
     source: CaseSource,
+    /// The caller's write with the pending case ([`WithCase`]).
+    with_case: Option<WithCase>,
     sections: Sections,
     now: i64,
 }
@@ -339,6 +363,9 @@ impl Begin {
                 case.id,
                 self.now,
             )?;
+        }
+        if let Some(WithCase(write)) = self.with_case {
+            write(tx, case.id)?;
         }
         if let Some(mut outcome) = self.known {
             outcome.detail = input.with_default_note(outcome.detail);

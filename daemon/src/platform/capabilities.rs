@@ -54,6 +54,19 @@ pub trait ReadHierarchy: Send + Sync {
     async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy>;
 }
 
+/// Whether a member is one automod never filters (issue #25: "bots, the
+/// server owner and members above the bot are never filtered"), as each
+/// platform ranks its members (every platform; docs/api.md, "Who automod
+/// spares"): Discord, the guild's owner and members whose highest role is at
+/// or above the bot's; Telegram, the group's creator and the administrators
+/// the bot did not promote (it cannot restrict them); Slack, the workspace's
+/// owners and admins.
+#[async_trait]
+pub trait RankMember: Send + Sync {
+    /// Whether `user` is the owner or ranks above the bot.
+    async fn above_automod(&self, user: &str) -> PlatformResult<bool>;
+}
+
 /// The channels the bot is a member of (Slack, where a bot posts only in
 /// those; on Discord posting is a matter of permissions, and a Telegram bot
 /// is in its one chat).

@@ -24,7 +24,7 @@ use super::post::{Post, discord_batch, discord_message};
 use super::{
     Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
     NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
-    ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
+    RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -309,6 +309,16 @@ fn string_list(value: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+#[async_trait]
+impl RankMember for Discord {
+    /// The guild's owner, or a member whose highest role is at or above the
+    /// bot's ([`Hierarchy::outranks_bot`], from the same reads as every
+    /// hierarchy check).
+    async fn above_automod(&self, user: &str) -> PlatformResult<bool> {
+        Ok(self.hierarchy(user).await?.outranks_bot(user))
+    }
 }
 
 #[async_trait]

@@ -72,6 +72,26 @@ pub enum Act<'a> {
 }
 
 impl Hierarchy {
+    /// Whether `user` is the guild's owner or the target whose highest role
+    /// is at or above the bot's (whom the bot could not act on): automod
+    /// never filters them ([`super::RankMember`]).
+    pub fn outranks_bot(&self, user: &str) -> bool {
+        if self.owner_id == user {
+            return true;
+        }
+        let highest = |roles: &[String]| {
+            roles
+                .iter()
+                .filter_map(|id| self.role(id))
+                .map(|r| r.position)
+                .max()
+                .unwrap_or(0)
+        };
+        self.target
+            .as_ref()
+            .is_some_and(|t| t.user_id == user && highest(&t.roles) >= highest(&self.bot.roles))
+    }
+
     fn role(&self, id: &str) -> Option<&Role> {
         self.roles.iter().find(|r| r.id == id)
     }
@@ -211,6 +231,32 @@ mod tests {
                 roles: target_roles.iter().map(|r| r.to_string()).collect(),
             }),
         }
+    }
+
+    #[test]
+    fn automod_spares_the_owner_and_members_at_or_above_the_bot() {
+        // (bot's roles, target's roles, user asked about) -> spared
+        let table: [(&[&str], &[&str], &str, bool); 7] = [
+            (&["mod"], &["member"], "t", false),
+            (&["mod"], &[], "t", false),
+            (&["mod"], &["mod"], "t", true),
+            (&["mod"], &["admin"], "t", true),
+            (&["mod"], &["member"], "owner", true),
+            // No roles on either side: level, as Discord ranks them.
+            (&[], &[], "t", true),
+            // Someone else than the member read: not spared on their rank.
+            (&["mod"], &["admin"], "other", false),
+        ];
+        for (bot, target, user, spared) in table {
+            assert_eq!(
+                guild(bot, target).outranks_bot(user),
+                spared,
+                "{bot:?} {target:?} {user}"
+            );
+        }
+        let mut gone = guild(&["mod"], &["admin"]);
+        gone.target = None;
+        assert!(!gone.outranks_bot("t"));
     }
 
     #[test]

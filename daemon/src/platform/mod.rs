@@ -68,7 +68,8 @@ use modctl_types::{Platform, Timestamp};
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PostMessage, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
+    NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
+    SetRoles, Timeout,
 };
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
@@ -320,13 +321,14 @@ macro_rules! bot_trait {
 bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
-    DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild,
+    DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
+    RankMember,
 );
 
 bot_trait!(
@@ -334,7 +336,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    ReadInvites, WriteWorkspace,
+    ReadInvites, WriteWorkspace, RankMember,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.
@@ -425,6 +427,24 @@ impl Bot {
             Bot::Discord(bot) => bot.as_ref(),
             Bot::Telegram(bot) => bot.as_ref(),
             Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Who automod spares: the owner and members above the bot (every
+    /// platform, each by its own ranks).
+    pub fn ranks(&self) -> &dyn RankMember {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Messages only one member sees, where the platform has them (Slack).
+    pub fn ephemeral(&self) -> Option<&dyn Ephemeral> {
+        match self {
+            Bot::Slack(bot) => Some(bot.as_ref()),
+            Bot::Discord(_) | Bot::Telegram(_) => None,
         }
     }
 

@@ -20,7 +20,7 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::post::Post;
 use super::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, ReadHierarchy,
+    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
     ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 use crate::clock::Clock;
@@ -191,6 +191,24 @@ fn enforce(
                 "Missing Permissions: {reason}"
             )))
         })
+}
+
+#[async_trait]
+impl RankMember for Simulator {
+    /// The simulated server's owner everywhere; on Discord also a member
+    /// ranked at or above the bot, as Discord would say (the simulator's
+    /// Telegram and Slack members have no ranks beyond that).
+    async fn above_automod(&self, user: &str) -> PlatformResult<bool> {
+        let target = user.to_owned();
+        let hierarchy = self
+            .observe(move |tx, server_id, _| load_hierarchy(tx, server_id, &target))
+            .await?;
+        Ok(match self.platform {
+            Platform::Discord => hierarchy.outranks_bot(user),
+            Platform::Telegram | Platform::Slack => hierarchy.owner_id == user,
+            other => super::new_platform(other),
+        })
+    }
 }
 
 #[async_trait]

@@ -12,7 +12,7 @@ use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
     DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, OwnInvites, PlatformClients,
-    PlatformError, PlatformResult, PostMessage, ReadInvites, Redactor, Repeat,
+    PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -229,6 +229,37 @@ impl PostMessage for Slack {
         self.call("chat.postMessage", Arguments::Json(&body))
             .await
             .map(|_| count)
+    }
+}
+
+#[async_trait]
+impl RankMember for Slack {
+    /// `users.info` (slack-web-openapi.json, `objs_user`; the bot needs
+    /// `users:read`, which the activity events already ask): the workspace's
+    /// owners (`is_owner`, `is_primary_owner`) and admins (`is_admin`).
+    /// Slack has no role order; admins are the workspace's own moderators,
+    /// as a Discord member ranked above the bot is.
+    async fn above_automod(&self, user: &str) -> PlatformResult<bool> {
+        #[derive(Deserialize)]
+        struct Info {
+            user: User,
+        }
+        #[derive(Deserialize)]
+        struct User {
+            #[serde(default)]
+            is_owner: bool,
+            #[serde(default)]
+            is_primary_owner: bool,
+            #[serde(default)]
+            is_admin: bool,
+        }
+        let body = json!({ "user": user });
+        let info: Info = payload(
+            self.call("users.info", Arguments::Json(&body)).await?,
+            "user from Slack",
+        )?;
+        let user = info.user;
+        Ok(user.is_owner || user.is_primary_owner || user.is_admin)
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{
     Ban, DeleteMessage, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
-    PlatformError, PlatformResult, PostMessage, ReadInvites, Redactor, Repeat,
+    PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -288,6 +288,10 @@ struct ChatMember {
     status: String,
     #[serde(default)]
     can_send_messages: Option<bool>,
+    /// `ChatMemberAdministrator.can_be_edited`: "True, if the bot is
+    /// allowed to edit administrator privileges of that user".
+    #[serde(default)]
+    can_be_edited: Option<bool>,
 }
 
 /// The answer's `result`, or the error it reports with `secrets` redacted
@@ -391,22 +395,50 @@ impl Mute for Telegram {
     }
 }
 
+impl Telegram {
+    /// `getChatMember` of `user` in the chat: `None` when Telegram does not
+    /// know them there.
+    async fn chat_member(&self, user: &str) -> PlatformResult<Option<ChatMember>> {
+        let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)? });
+        match self.call("getChatMember", body).await {
+            Ok(member) => serde_json::from_value(member).map(Some).map_err(|e| {
+                PlatformError::Invalid(format!("unexpected chat member from Telegram: {e}"))
+            }),
+            Err(PlatformError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+#[async_trait]
+impl RankMember for Telegram {
+    /// `getChatMember` (telegram-bot-api.json): the group's `creator`, and
+    /// an `administrator` the bot cannot edit (`can_be_edited` false: one
+    /// the bot did not promote, which Telegram does not let it restrict or
+    /// ban, so "above the bot"). Telegram has no role order beyond that; an
+    /// administrator the bot promoted is filtered like any member.
+    async fn above_automod(&self, user: &str) -> PlatformResult<bool> {
+        // Never seen in the chat: an ordinary member at most.
+        let Some(member) = self.chat_member(user).await? else {
+            return Ok(false);
+        };
+        Ok(match member.status.as_str() {
+            "creator" => true,
+            "administrator" => member.can_be_edited != Some(true),
+            _ => false,
+        })
+    }
+}
+
 #[async_trait]
 impl InspectMember for Telegram {
     async fn inspect_member(&self, user: &str) -> PlatformResult<MemberState> {
-        let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)? });
-        let member: ChatMember = match self.call("getChatMember", body).await {
-            Ok(member) => serde_json::from_value(member).map_err(|e| {
-                PlatformError::Invalid(format!("unexpected chat member from Telegram: {e}"))
-            })?,
-            // Never seen in the chat: neither there, nor banned, nor muted.
-            Err(PlatformError::NotFound(_)) => {
-                return Ok(MemberState {
-                    muted: Some(false),
-                    ..MemberState::default()
-                });
-            }
-            Err(e) => return Err(e),
+        // Never seen in the chat: neither there, nor banned, nor muted.
+        let Some(member) = self.chat_member(user).await? else {
+            return Ok(MemberState {
+                muted: Some(false),
+                ..MemberState::default()
+            });
         };
         Ok(MemberState {
             present: !matches!(member.status.as_str(), "left" | "kicked"),

@@ -226,15 +226,19 @@ async fn run_shard(
             Some(Ok(Message::Close(frame))) => {
                 tracing::debug!(?frame, "Discord gateway connection closed; reconnecting");
             }
-            Some(Ok(Message::Text(json))) => handle(&context, &json),
+            Some(Ok(Message::Text(json))) => {
+                // twilight has read READY (or RESUMED) before it hands a
+                // dispatch on, so its session is the one it came in.
+                handle(&context, &json, shard.session().map(|s| s.id()));
+            }
         }
     }
 }
 
-/// Decodes one gateway message and publishes what it says about the
-/// session's guilds.
-fn handle(context: &SessionContext, json: &str) {
-    match decode_frame(json, context.state.clock.now()) {
+/// Decodes one gateway message, received in session `session`, and
+/// publishes what it says about the session's guilds.
+fn handle(context: &SessionContext, json: &str, session: Option<&str>) {
+    match decode_frame(json, context.state.clock.now(), session) {
         Ok(Some((_, events))) => {
             for event in events {
                 context.publish(event);

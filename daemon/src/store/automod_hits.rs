@@ -17,7 +17,7 @@ use modctl_types::config::FilterAction;
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{StoreError, scalar};
+use super::StoreError;
 use crate::store::Tx;
 
 /// How long a `case` hit whose case is neither made nor given up counts as
@@ -61,8 +61,8 @@ pub struct NewHit<'a> {
 pub struct Recorded {
     /// Its row (the API's `id`).
     pub seq: i64,
-    /// Its message id (a native execution found again: the first's
-    /// stand-in).
+    /// Its message id (a native execution's stand-in for a blocked
+    /// message).
     pub message_id: String,
     /// Written now (`false`: a redelivered event found it).
     pub fresh: bool,
@@ -169,53 +169,6 @@ fn find(
              FROM automod_hits WHERE server_id = ?1 AND message_id = ?2 AND filter = ?3",
         )?
         .query_row(params![server_id, message_id, filter.as_str()], found)
-        .optional()?)
-}
-
-/// The hit of `filter` on `server_id` whose stand-in message id starts
-/// with `prefix` and that was recorded after `since` (unix seconds): a
-/// Discord native execution delivered again (a blocked message has no id,
-/// so its stand-in is a digest of the execution plus when it was first
-/// seen; see `automation::automod::act::native`).
-pub fn find_replay(
-    tx: &Tx<'_>,
-    server_id: &str,
-    prefix: &str,
-    filter: FilterName,
-    since: i64,
-) -> Result<Option<Recorded>, StoreError> {
-    // A range on the unique key's message id (the prefix ends in `:`, and
-    // `;` is the character after it), not LIKE, whose escaping and
-    // case-insensitivity would keep SQLite off the index.
-    let end = format!("{};", prefix.trim_end_matches(':'));
-    let seq: Option<i64> = tx
-        .sql
-        .prepare_cached(
-            "SELECT seq FROM automod_hits
-             WHERE server_id = ?1 AND message_id >= ?2 AND message_id < ?3 AND filter = ?4
-               AND at > ?5
-             ORDER BY seq DESC LIMIT 1",
-        )?
-        .query_row(
-            params![server_id, prefix, end, filter.as_str(), since],
-            scalar,
-        )
-        .optional()?;
-    match seq {
-        Some(seq) => by_seq(tx, seq),
-        None => Ok(None),
-    }
-}
-
-fn by_seq(tx: &Tx<'_>, seq: i64) -> Result<Option<Recorded>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT seq, message_id, outcome, deleted,
-                    (SELECT number FROM cases WHERE cases.id = case_id) AS case_number
-             FROM automod_hits WHERE seq = ?1",
-        )?
-        .query_row(params![seq], found)
         .optional()?)
 }
 
@@ -622,39 +575,26 @@ mod tests {
     }
 
     /// The sweep's reading: hits whose delete is not recorded, or whose
-    /// case is neither made nor given up; and a native execution's stand-in
-    /// is found again within the window only.
+    /// case is neither made nor given up.
     #[tokio::test]
-    async fn unsettled_hits_and_replays_are_found() {
+    async fn unsettled_hits_are_found() {
         let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
-        let (left, replay, late, other) = store
+        let left = store
             .write(|tx| {
                 let deleted_no_case = record(tx, &hit("m1", "u1", FilterAction::Warn, 1000))?;
                 set_deleted(tx, deleted_no_case.seq, true, None)?;
-                let nothing_done = record(tx, &hit("m2", "u2", FilterAction::Delete, 1000))?;
+                record(tx, &hit("m2", "u2", FilterAction::Delete, 1000))?;
                 let settled = record(tx, &hit("m3", "u3", FilterAction::Delete, 1000))?;
                 set_deleted(tx, settled.seq, false, Some("refused"))?;
                 let given_up = record(tx, &hit("m4", "u4", FilterAction::Warn, 1000))?;
                 set_deleted(tx, given_up.seq, true, None)?;
                 set_case_failed(tx, given_up.seq, "refused")?;
-                record(
-                    tx,
-                    &hit("native:abc:1000", "u5", FilterAction::Delete, 1000),
-                )?;
+                record(tx, &hit("native:abc", "u5", FilterAction::Delete, 1000))?;
                 let left: Vec<String> = unsettled(tx)?.into_iter().map(|h| h.message_id).collect();
-                let _ = nothing_done;
-                let find = |prefix: &str, since| {
-                    find_replay(tx, "g1", prefix, FilterName::BlockedWords, since)
-                };
-                let replay = find("native:abc:", 990)?.map(|r| r.message_id);
-                let late = find("native:abc:", 1000)?;
-                let other = find("native:ab:", 990)?;
-                Ok::<_, StoreError>((left, replay, late, other))
+                Ok::<_, StoreError>(left)
             })
             .await
             .unwrap();
-        assert_eq!(left, ["m1", "m2", "native:abc:1000"]);
-        assert_eq!(replay.as_deref(), Some("native:abc:1000"));
-        assert_eq!((late, other), (None, None));
+        assert_eq!(left, ["m1", "m2", "native:abc"]);
     }
 }

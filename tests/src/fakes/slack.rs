@@ -39,6 +39,9 @@ pub const ADMIN: &str = "U0ADMIN001";
 pub const MEMBER_TOKEN: &str = "xoxp-fake-slack-member-token";
 /// The member [`MEMBER_TOKEN`] belongs to.
 pub const MEMBER: &str = "U0MEMBER01";
+/// The workspace's primary owner (`users.info`: `is_owner`,
+/// `is_primary_owner`, and `is_admin`, as Slack marks owners).
+pub const OWNER: &str = "U0OWNER001";
 /// The workspace (team) id.
 pub const TEAM: &str = crate::ALPHA_SLACK;
 /// The bot's user id.
@@ -138,6 +141,7 @@ impl FakeSlack {
                 (BOT.to_owned(), "modctl".to_owned()),
                 (ADMIN.to_owned(), "admin".to_owned()),
                 (MEMBER.to_owned(), "member".to_owned()),
+                (OWNER.to_owned(), "owner".to_owned()),
             ]),
             next_ts: 1,
             next_id: 0,
@@ -334,9 +338,12 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
             match workspace.users.get(user) {
+                // `objs_user` (slack-web-openapi.json): `is_owner`,
+                // `is_primary_owner`, `is_admin` (an owner is an admin too).
                 Some(name) => success(json!({ "user": {
                     "id": user, "team_id": TEAM, "name": name, "deleted": false,
-                    "is_admin": user == ADMIN, "is_bot": user == BOT,
+                    "is_admin": user == ADMIN || user == OWNER, "is_bot": user == BOT,
+                    "is_owner": user == OWNER, "is_primary_owner": user == OWNER,
                 }})),
                 None => failure("user_not_found"),
             }

@@ -99,6 +99,9 @@ struct ChatMember {
     permissions: Map<String, Value>,
     /// For `restricted`: whether they are in the chat.
     is_member: bool,
+    /// For `administrator`: whether the bot promoted them, so it may edit
+    /// their rights (`ChatMemberAdministrator.can_be_edited`).
+    promoted_by_bot: bool,
 }
 
 impl ChatMember {
@@ -108,6 +111,7 @@ impl ChatMember {
             until_date: 0,
             permissions: Map::new(),
             is_member: true,
+            promoted_by_bot: false,
         }
     }
 
@@ -316,9 +320,22 @@ impl FakeTelegram {
         self.set_status(user, Status::Member);
     }
 
-    /// Makes `user` an administrator of the group.
+    /// Makes `user` an administrator of the group, promoted by someone
+    /// else than the bot.
     pub fn add_admin(&self, user: i64) {
         self.set_status(user, Status::Administrator);
+    }
+
+    /// Makes `user` an administrator the bot promoted: `getChatMember`
+    /// says `can_be_edited` ("True, if the bot is allowed to edit
+    /// administrator privileges of that user", telegram-bot-api.json,
+    /// `ChatMemberAdministrator`).
+    pub fn add_admin_promoted_by_bot(&self, user: i64) {
+        let mut state = self.state();
+        let chat_id = state.chat_id;
+        let mut member = ChatMember::with(Status::Administrator);
+        member.promoted_by_bot = true;
+        state.chat(chat_id).members.insert(user, member);
     }
 
     /// Bans `user` for good, as if done before the test.
@@ -503,7 +520,7 @@ fn member_json(user: i64, member: &ChatMember) -> Value {
     match member.status {
         Status::Creator => object["is_anonymous"] = json!(false),
         Status::Administrator => {
-            object["can_be_edited"] = json!(false);
+            object["can_be_edited"] = json!(member.promoted_by_bot);
             object["is_anonymous"] = json!(false);
             object["can_manage_chat"] = json!(true);
             object["can_delete_messages"] = json!(true);
@@ -754,6 +771,7 @@ impl Bot {
                 until_date: integer(params.get("until_date")).unwrap_or(0),
                 permissions,
                 is_member,
+                promoted_by_bot: false,
             },
         };
         self.chat(chat).members.insert(user, updated);

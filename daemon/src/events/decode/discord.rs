@@ -39,21 +39,51 @@ use crate::events::{
 use crate::platform::structure::{nullable, payload};
 use crate::platform::{PlatformError, PlatformResult};
 
-/// The JSON of a gateway message: its dispatch name and data, or `None` for
-/// a message that is not a dispatch (hello, heartbeat ACK, reconnect).
-pub fn dispatch_of(json: &str) -> PlatformResult<Option<(String, Value)>> {
+/// A gateway dispatch: its name, sequence number and data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dispatch {
+    /// `t`.
+    pub name: String,
+    /// `s`: the dispatch's place in its session, which a RESUME replays it
+    /// with ("Resuming" in the gateway docs).
+    pub seq: Option<u64>,
+    /// `d`.
+    pub data: Value,
+}
+
+/// Where a dispatch was received: what the transport knows of it, handed
+/// to [`decode_delivered`]. A dispatch is one event wherever it arrives:
+/// the same session and `s` when a resumed session replays it, a new
+/// session (which replays nothing) for everything after an IDENTIFY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Delivery<'a> {
+    /// The gateway session's id (READY's `session_id`).
+    pub session_id: &'a str,
+    /// The dispatch's `s`.
+    pub seq: u64,
+}
+
+/// The JSON of a gateway message: its dispatch, or `None` for a message
+/// that is not a dispatch (hello, heartbeat ACK, reconnect).
+pub fn dispatch_of(json: &str) -> PlatformResult<Option<Dispatch>> {
     #[derive(Deserialize)]
     struct Envelope {
         op: u8,
         #[serde(default)]
         t: Option<String>,
         #[serde(default)]
+        s: Option<u64>,
+        #[serde(default)]
         d: Value,
     }
     let envelope: Envelope = serde_json::from_str(json)
         .map_err(|e| PlatformError::Invalid(format!("unreadable gateway message: {e}")))?;
     Ok(match (envelope.op, envelope.t) {
-        (0, Some(name)) => Some((name, envelope.d)),
+        (0, Some(name)) => Some(Dispatch {
+            name,
+            seq: envelope.s,
+            data: envelope.d,
+        }),
         _ => None,
     })
 }
@@ -225,8 +255,23 @@ impl MessagePayload {
 
 /// Decodes dispatch `name` with data `d`, received at `at`: the events it
 /// says (none for dispatches the daemon does not read, several for a bulk
-/// delete).
+/// delete). Without a [`Delivery`]: a blocked message's execution has no id.
 pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>> {
+    decode_delivered(name, d, at, None)
+}
+
+/// [`decode`], with where the dispatch was received (`delivery`), which
+/// names an AutoMod execution that has no message id (a blocked message
+/// never exists): by its session and `s`, so a replay is the same event and
+/// every other execution another, whatever it says (without the
+/// MESSAGE_CONTENT intent two blocked messages of a member in a channel say
+/// the same: no content, the same keyword).
+pub fn decode_delivered(
+    name: &str,
+    d: Value,
+    at: Timestamp,
+    delivery: Option<Delivery<'_>>,
+) -> PlatformResult<Vec<Event>> {
     let event = |guild: Id<GuildMarker>, id: Option<String>, kind| Event {
         platform: Platform::Discord,
         server_id: guild.to_string().into(),
@@ -320,14 +365,17 @@ pub fn decode(name: &str, d: Value, at: Timestamp) -> PlatformResult<Vec<Event>>
         "AUTO_MODERATION_ACTION_EXECUTION" => {
             let a: AutoModerationActionExecution = payload(d, &what)?;
             // One execution per action of the rule: the message id and rule
-            // say which message, the action which execution.
-            let id = a.message_id.map(|m| {
-                format!(
-                    "discord:automod:{}:{m}:{}",
-                    a.rule_id,
-                    u8::from(a.action.kind)
-                )
-            });
+            // say which message, the action which execution. A blocked
+            // message has no id: the dispatch itself names it.
+            let action = u8::from(a.action.kind);
+            let id = match (a.message_id, delivery) {
+                (Some(m), _) => Some(format!("discord:automod:{}:{m}:{action}", a.rule_id)),
+                (None, Some(Delivery { session_id, seq })) => Some(format!(
+                    "discord:automod:{}:dispatch:{session_id}:{seq}:{action}",
+                    a.rule_id
+                )),
+                (None, None) => None,
+            };
             vec![event(
                 a.guild_id,
                 id,
@@ -391,8 +439,13 @@ fn message_events(name: &str, m: MessagePayload, at: Timestamp) -> Vec<Event> {
 /// filters; `modctl-bench automod`). A message's frame is read twice from
 /// the text instead: its `op` and `t` (skipping the rest without
 /// allocating), then its `d` into the typed payload. The other dispatches,
-/// a trickle, go through [`dispatch_of`] and [`decode`].
-pub fn decode_frame(json: &str, at: Timestamp) -> PlatformResult<Option<(String, Vec<Event>)>> {
+/// a trickle, go through [`dispatch_of`] and [`decode_delivered`], with
+/// `session` (the gateway session it arrived in; see [`Delivery`]).
+pub fn decode_frame(
+    json: &str,
+    at: Timestamp,
+    session: Option<&str>,
+) -> PlatformResult<Option<(String, Vec<Event>)>> {
     #[derive(Deserialize)]
     struct Head {
         op: u8,
@@ -422,9 +475,13 @@ pub fn decode_frame(json: &str, at: Timestamp) -> PlatformResult<Option<(String,
             Ok(Some((name, events)))
         }
         (0, Some(_)) => match dispatch_of(json)? {
-            Some((name, d)) => {
-                let events = decode(&name, d, at)?;
-                Ok(Some((name, events)))
+            Some(dispatch) => {
+                let delivery = match (session, dispatch.seq) {
+                    (Some(session_id), Some(seq)) => Some(Delivery { session_id, seq }),
+                    _ => None,
+                };
+                let events = decode_delivered(&dispatch.name, dispatch.data, at, delivery)?;
+                Ok(Some((dispatch.name, events)))
             }
             None => Ok(None),
         },
@@ -493,15 +550,15 @@ mod tests {
             let text = frame.to_string();
             let slow = dispatch_of(&text)
                 .unwrap()
-                .map(|(name, d)| (name.clone(), decode(&name, d, at()).unwrap()));
-            assert_eq!(decode_frame(&text, at()).unwrap(), slow, "{text}");
+                .map(|d| (d.name.clone(), decode(&d.name, d.data, at()).unwrap()));
+            assert_eq!(decode_frame(&text, at(), None).unwrap(), slow, "{text}");
         }
         let mut broken = message(author, 0);
         broken.as_object_mut().unwrap().remove("channel_id");
         let frame = json!({"op": 0, "t": "MESSAGE_CREATE", "s": 6, "d": broken}).to_string();
-        let error = decode_frame(&frame, at()).unwrap_err().to_string();
+        let error = decode_frame(&frame, at(), None).unwrap_err().to_string();
         assert!(error.contains("channel_id"), "{error}");
-        assert!(decode_frame("{not json", at()).is_err());
+        assert!(decode_frame("{not json", at(), None).is_err());
     }
 
     #[test]
@@ -689,6 +746,53 @@ mod tests {
                 content: Some("buy cheap stuff".into()),
             })
         );
+        // A blocked message has no id: the dispatch names it, when the
+        // transport says where it came from.
+        let mut blocked = d.clone();
+        blocked.as_object_mut().unwrap().remove("message_id");
+        let delivered = |delivery| {
+            let events = decode_delivered(
+                "AUTO_MODERATION_ACTION_EXECUTION",
+                blocked.clone(),
+                at(),
+                delivery,
+            );
+            one(events.unwrap()).id
+        };
+        let table = [
+            (
+                Some(Delivery {
+                    session_id: "abc",
+                    seq: 41,
+                }),
+                Some("discord:automod:200000000000000001:dispatch:abc:41:1"),
+            ),
+            (
+                Some(Delivery {
+                    session_id: "abd",
+                    seq: 41,
+                }),
+                Some("discord:automod:200000000000000001:dispatch:abd:41:1"),
+            ),
+            (None, None),
+        ];
+        for (delivery, id) in table {
+            assert_eq!(delivered(delivery).as_deref(), id, "{delivery:?}");
+        }
+        // With a message id, that names it, wherever it came from.
+        let with_id = decode_delivered(
+            "AUTO_MODERATION_ACTION_EXECUTION",
+            d.clone(),
+            at(),
+            Some(Delivery {
+                session_id: "abc",
+                seq: 41,
+            }),
+        );
+        assert_eq!(
+            one(with_id.unwrap()).id.as_deref(),
+            Some("discord:automod:200000000000000001:9:1")
+        );
         let mut no_rule = d;
         no_rule.as_object_mut().unwrap().remove("rule_id");
         let err = decode("AUTO_MODERATION_ACTION_EXECUTION", no_rule, at()).unwrap_err();
@@ -786,10 +890,17 @@ mod tests {
     fn only_dispatches_are_decoded() {
         let hello = r#"{"op": 10, "d": {"heartbeat_interval": 41250}}"#;
         assert_eq!(dispatch_of(hello).unwrap(), None);
-        let (name, d) = dispatch_of(r#"{"op": 0, "t": "READY", "s": 1, "d": {"v": 10}}"#)
+        let dispatch = dispatch_of(r#"{"op": 0, "t": "READY", "s": 1, "d": {"v": 10}}"#)
             .unwrap()
             .unwrap();
-        assert_eq!((name.as_str(), d), ("READY", json!({"v": 10})));
+        assert_eq!(
+            dispatch,
+            Dispatch {
+                name: "READY".into(),
+                seq: Some(1),
+                data: json!({"v": 10})
+            }
+        );
         assert!(dispatch_of("not json").is_err());
         assert_eq!(decode("TYPING_START", json!({}), at()).unwrap(), vec![]);
     }

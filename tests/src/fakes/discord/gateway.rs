@@ -458,6 +458,25 @@ impl FakeGateway {
         );
     }
 
+    /// Sends the current session's last dispatch to the client again, as it
+    /// was, its `s` too: what a client that resumes from a sequence number
+    /// before it gets (RESUME replays every dispatch after the `seq` the
+    /// client sends; gateway.mdx, "Resuming").
+    pub fn send_last_again(&self) {
+        let state = lock(&self.shared.state);
+        let current = state.current.clone().expect("no session yet");
+        let (_, payload) = state.sessions[&current]
+            .log
+            .last()
+            .cloned()
+            .expect("no dispatch yet");
+        if let Some((live, outbox)) = &state.live
+            && *live == current
+        {
+            let _ = outbox.send(Outgoing::Text(payload));
+        }
+    }
+
     /// Sends RECONNECT (op 7): the client should come back and resume;
     /// dispatches pushed meanwhile are kept for the resume.
     pub fn request_reconnect(&self) {

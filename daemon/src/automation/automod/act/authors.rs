@@ -1,14 +1,14 @@
 //! The author's rank, for the rule that the owner and members above the bot
 //! are never filtered (issue #25).
 //!
-//! Only Discord gives a rank the daemon can check cheaply: the author's
-//! place in the hierarchy is asked once something is caught (never for a
-//! clean message), and remembered for [`AUTHOR_TTL`] in a bounded cache, so
-//! a member caught again within it costs no request. A look-up that fails
-//! is not remembered: the message is filtered (the delete then fails if
-//! Discord refuses it), and the next message asks again. Slack's and
-//! Telegram's admins are left to `automod.exempt_role_ids` /
-//! `exempt_channel_ids`.
+//! Every platform says it its own way ([`crate::platform::RankMember`]:
+//! Discord's role order, Telegram's creator and the administrators the bot
+//! did not promote, Slack's owners and admins). The rank is asked once
+//! something is caught (never for a clean message), and remembered for
+//! [`AUTHOR_TTL`] in a bounded cache, so a member caught again within it
+//! costs no request. A look-up that fails is not remembered: the message is
+//! filtered (the delete then fails if the platform refuses it), and the next
+//! message asks again.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -25,28 +25,29 @@ pub const AUTHOR_TTL: Duration = Duration::from_secs(300);
 /// Authors remembered at most; the oldest half is forgotten beyond it.
 pub const AUTHOR_CAPACITY: usize = 10_000;
 
-/// What Discord said about authors' ranks, remembered for [`AUTHOR_TTL`].
+/// What the platforms said about authors' ranks, remembered for
+/// [`AUTHOR_TTL`].
 #[derive(Debug, Default)]
 pub struct Authors {
     known: Mutex<HashMap<(String, String), (bool, Timestamp)>>,
 }
 
 impl Authors {
-    /// Whether `user` of `server` is exempt, asking Discord (through `bot`)
-    /// when it is not remembered; `false` on the other platforms.
+    /// Whether `user` of `server` is exempt, asking the platform (through
+    /// `bot`) when it is not remembered.
     pub(super) async fn exempt(&self, bot: &Bot, server: &str, user: &str, now: Timestamp) -> bool {
-        if !matches!(bot, Bot::Discord(_)) {
-            return false;
-        }
         if let Some(exempt) = self.get(server, user, now) {
             return exempt;
         }
-        match discord_exempt(bot, user).await {
-            Some(exempt) => {
+        match bot.ranks().above_automod(user).await {
+            Ok(exempt) => {
                 self.put(server, user, exempt, now);
                 exempt
             }
-            None => false,
+            Err(e) => {
+                tracing::debug!(server, user, error = %e, "the author's rank could not be asked: filtered, and asked again next time");
+                false
+            }
         }
     }
 
@@ -66,33 +67,6 @@ impl Authors {
         }
         known.insert((server.to_owned(), user.to_owned()), (exempt, now));
     }
-}
-
-/// Whether Discord says `user` is the owner or ranks at or above the bot
-/// (whom the bot could not act on): never filtered. `None` when it cannot
-/// be told (the look-up failed).
-async fn discord_exempt(bot: &Bot, user: &str) -> Option<bool> {
-    let Bot::Discord(discord) = bot else {
-        return Some(false);
-    };
-    let hierarchy = discord.hierarchy(user).await.ok()?;
-    if hierarchy.owner_id == user {
-        return Some(true);
-    }
-    let highest = |roles: &[String]| {
-        roles
-            .iter()
-            .filter_map(|id| hierarchy.roles.iter().find(|r| &r.id == id))
-            .map(|r| r.position)
-            .max()
-            .unwrap_or(0)
-    };
-    Some(
-        hierarchy
-            .target
-            .as_ref()
-            .is_some_and(|t| highest(&t.roles) >= highest(&hierarchy.bot.roles)),
-    )
 }
 
 #[cfg(test)]

@@ -436,15 +436,17 @@ async fn delete(
             "automod-notice",
             &[("filters", crate::locale::Arg::from(names.join(", ")))],
         ));
-        let detail = match bot {
-            Bot::Slack(slack) => match slack
+        // Only Slack can be without the right to delete (`connect`), and it
+        // has ephemeral notices; a platform without them says so.
+        let detail = match bot.ephemeral() {
+            Some(ephemeral) => match ephemeral
                 .post_ephemeral(&target.channel_id, &target.user_id, &notice)
                 .await
             {
                 Ok(()) => "Slack: no admin user token (server connect --user-token-env), so the bot cannot delete a member's message; the member was shown an ephemeral notice".to_owned(),
                 Err(e) => format!("Slack: no admin user token (server connect --user-token-env), so the bot cannot delete a member's message; the ephemeral notice failed too: {}", e.advice()),
             },
-            _ => "the platform does not let the bot delete it".to_owned(),
+            None => "the platform does not let the bot delete it, nor show the member a notice".to_owned(),
         };
         return (false, Some(detail));
     }
@@ -461,9 +463,11 @@ async fn delete(
     }
 }
 
-/// Opens the case of hit `seq` through the API's durable path, and records
-/// its number on the hit; a case the path refuses is recorded as given up
-/// (`case_detail`), so the hit is settled and starts no burst.
+/// Opens the case of hit `seq` through the API's durable path, the hit
+/// naming it in the case's own first transaction (and again once settled,
+/// for a replay of a case an older daemon made); a case the path refuses is
+/// recorded as given up (`case_detail`), so the hit is settled and starts no
+/// burst.
 pub(super) async fn open_case(
     cx: &moderation::Context,
     server: &Server,
@@ -489,6 +493,13 @@ pub(super) async fn open_case(
         },
         idempotency_key: Some(format!("{}:{message_id}:{}", server.id, hit.filter)),
         source: CaseSource::Automod,
+        // The hit names its case in the transaction that writes the case
+        // pending: a crash after it leaves no case the hit does not know,
+        // which the start-up sweep would make again once the idempotency
+        // key is forgotten (24 h).
+        with_case: Some(moderation::WithCase(Box::new(move |tx, number| {
+            automod_hits::set_case(tx, seq, number)
+        }))),
     };
     let written = match moderation::perform(cx, call).await {
         Ok(response) => {

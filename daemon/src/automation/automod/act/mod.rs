@@ -15,7 +15,7 @@
 //!    [`MAX_ACTING`] such tasks run at once; the consumer waits for a free
 //!    one *before* spawning, so a raid backs up into the fan-out's bounded
 //!    queue, whose drops are counted, instead of into unbounded tasks.
-//! 3. **Act** ([`hit`]): the author's rank on Discord ([`authors`]: the
+//! 3. **Act** ([`hit`]): the author's rank ([`authors`]: the
 //!    owner and members above the bot are never filtered), then each hit is
 //!    claimed in the store, and only the delivery that claimed it deletes
 //!    the message, logs it and opens the case (the API's durable path,
@@ -199,6 +199,8 @@ impl Consumer for Acting {
                     let native = Native {
                         acting: self.clone(),
                         server_id: event.server_id.clone(),
+                        event_id: event.id.clone(),
+                        at: event.at,
                         action: action.clone(),
                     };
                     self.dispatch(native.run()).await;

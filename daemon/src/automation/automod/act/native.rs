@@ -22,40 +22,38 @@
 //! Discord sends no `message_id` for a message it blocked, and
 //! `alert_system_message_id` only with a SEND_ALERT_MESSAGE execution, not
 //! the BLOCK_MESSAGE one the daemon counts (discord-docs/gateway-events.mdx,
-//! "Auto Moderation Action Execution"). The hit's stand-in id is a digest
-//! of the execution's own fields ([`stand_in_prefix`]) and the second it
-//! was first seen: the same execution delivered again within
-//! [`REPLAY_WINDOW`] (a resumed gateway session replays what it missed,
-//! within seconds of the reconnect) finds that hit
-//! ([`automod_hits::find_replay`]) and does nothing, while the member
-//! blocked again later with the same text is a hit of its own.
+//! "Auto Moderation Action Execution"); without the MESSAGE_CONTENT intent,
+//! the very case native rules are for, `content` and `matched_content` are
+//! empty too, so two blocked messages of a member in a channel say the same.
+//! The execution is named by its dispatch instead: the gateway transport
+//! hands the decoder the session id and the dispatch's `s`, which become
+//! the event's id ([`crate::events::decode::discord::decode_delivered`]). A
+//! RESUME replays missed dispatches with their `s` in the same session, so
+//! a replay is the same event and finds its hit; a new session replays
+//! nothing. The hit's stand-in message id is a digest of that event id
+//! ([`stand_in`]). An execution that came without one (no session known) is
+//! named by what it says and when it was received: each delivery its own.
 
 use std::sync::Arc;
-use std::time::Duration;
 
+use modctl_types::Timestamp;
 use modctl_types::automod::{EnforcedBy, FilterName, HitOutcome};
 use modctl_types::config::Sections;
 use sha2::{Digest, Sha256};
 
-use super::hit::{OwnedHit, Target, connect, open_case, record_deleted};
+use super::hit::{Target, connect, open_case, record, record_deleted};
 use super::{Acting, burst_window};
 use crate::automation::automod::Hit;
 use crate::automation::native::Placement;
 use crate::automation::native::sync::{self, Report};
 use crate::events::AutoModAction;
-use crate::store::automod_hits::{self, NewHit, Recorded};
+use crate::store::automod_hits::{NewHit, Recorded};
 use crate::store::{StoreError, native_rules};
 
 /// Discord's action type of the execution the daemon counts: BLOCK_MESSAGE
 /// (a rule sends one execution per action; its TIMEOUT or SEND_ALERT ones
 /// are the same message again).
 pub const BLOCK_MESSAGE: u8 = 1;
-
-/// How long a native execution seen again is taken for the same one: a
-/// replay comes right after the session resumes. Within the burst window
-/// (60 s), so a member blocked twice with the same text within it loses at
-/// most a `burst` hit, never a case.
-pub const REPLAY_WINDOW: Duration = Duration::from_secs(60);
 
 /// What the hit's outcome says about the message.
 const BLOCKED: &str = "blocked by Discord before it was posted";
@@ -69,22 +67,33 @@ pub fn owned_filter(report: &Report, rule_id: &str) -> Option<FilterName> {
     })
 }
 
-/// The start of a blocked message's stand-in id: a digest of the server
-/// and everything the execution says (rule, member, channel, what was
-/// written and what matched), so a delivery of the same execution makes the
-/// same prefix. The second it was first seen follows it.
-pub fn stand_in_prefix(server_id: &str, action: &AutoModAction) -> String {
-    let fields = [
-        Some(server_id),
-        Some(action.rule_id.as_str()),
-        Some(action.user_id.as_str()),
-        action.channel_id.as_deref(),
-        action.content.as_deref(),
-        action.matched_keyword.as_deref(),
-        action.matched_content.as_deref(),
-    ];
+/// A blocked message's stand-in id: a digest of the server and the
+/// execution's event id (its gateway session and `s`), the same for every
+/// delivery of that dispatch and different for every other. Without an
+/// event id, of everything the execution says and `at`, when it was
+/// received: each delivery a hit of its own.
+pub fn stand_in(
+    server_id: &str,
+    event_id: Option<&str>,
+    action: &AutoModAction,
+    at: Timestamp,
+) -> String {
+    let received = at.as_nanosecond().to_string();
+    let fields: Vec<Option<&str>> = match event_id {
+        Some(id) => vec![Some(server_id), Some(id)],
+        None => vec![
+            Some(server_id),
+            Some(action.rule_id.as_str()),
+            Some(action.user_id.as_str()),
+            action.channel_id.as_deref(),
+            action.content.as_deref(),
+            action.matched_keyword.as_deref(),
+            action.matched_content.as_deref(),
+            Some(&received),
+        ],
+    };
     let mut digest = Sha256::new();
-    digest.update([action.trigger_type, action.action_type]);
+    digest.update([u8::from(event_id.is_some())]);
     for field in fields {
         // Length-prefixed, and absent told from empty, so no two field
         // lists hash alike.
@@ -100,13 +109,18 @@ pub fn stand_in_prefix(server_id: &str, action: &AutoModAction) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    format!("native:{hex}:")
+    format!("native:{hex}")
 }
 
 /// A Discord native rule's execution, recorded in its own task.
 pub(super) struct Native {
     pub(super) acting: Acting,
     pub(super) server_id: Arc<str>,
+    /// The event's id: the dispatch's session and `s` when the message has
+    /// no id.
+    pub(super) event_id: Option<String>,
+    /// When the event was received.
+    pub(super) at: Timestamp,
     pub(super) action: AutoModAction,
 }
 
@@ -201,17 +215,19 @@ impl Native {
 }
 
 /// Claims the execution's hit: by the message id when Discord gave one,
-/// else by the stand-in, a delivery within [`REPLAY_WINDOW`] of the first
-/// finding the first's hit.
+/// else by the [`stand_in`], which a replayed dispatch shares.
 async fn claim(native: &Native, sections: &Sections, hit: &Hit) -> Result<Recorded, StoreError> {
     let cx = &native.acting.moderation;
     let action = &native.action;
     let now = cx.clock.now_unix();
-    let prefix = stand_in_prefix(&native.server_id, action);
-    let message_id = action
-        .message_id
-        .clone()
-        .unwrap_or_else(|| format!("{prefix}{now}"));
+    let message_id = action.message_id.clone().unwrap_or_else(|| {
+        stand_in(
+            &native.server_id,
+            native.event_id.as_deref(),
+            action,
+            native.at,
+        )
+    });
     let new = NewHit {
         server_id: &native.server_id,
         message_id: &message_id,
@@ -225,21 +241,7 @@ async fn claim(native: &Native, sections: &Sections, hit: &Hit) -> Result<Record
         burst_window: burst_window(hit.filter, &sections.automod),
         now,
     };
-    let owned = OwnedHit::from(&new);
-    let stand_in = action.message_id.is_none();
-    let since = now - REPLAY_WINDOW.as_secs() as i64;
-    let (server_id, filter) = (native.server_id.to_string(), hit.filter);
-    cx.store
-        .write(move |tx| {
-            if stand_in
-                && let Some(found) =
-                    automod_hits::find_replay(tx, &server_id, &prefix, filter, since)?
-            {
-                return Ok(found);
-            }
-            automod_hits::record(tx, &owned.as_new())
-        })
-        .await
+    record(cx, new).await
 }
 
 #[cfg(test)]
@@ -296,23 +298,34 @@ mod tests {
     }
 
     #[test]
-    fn the_stand_in_is_the_same_for_the_same_execution_only() {
-        let base = stand_in_prefix("g", &execution("1", "2", Some("buy bad stuff")));
-        assert!(base.starts_with("native:") && base.ends_with(':'), "{base}");
-        assert_eq!(
-            base,
-            stand_in_prefix("g", &execution("1", "2", Some("buy bad stuff")))
-        );
+    fn the_stand_in_is_the_same_for_the_same_dispatch_only() {
+        let at = |s: i64| Timestamp::from_second(1_000_000 + s).unwrap();
+        let blocked = execution("1", "2", None);
+        let dispatch =
+            |session: &str, seq: u64| format!("discord:automod:1:dispatch:{session}:{seq}:1");
+        let first = dispatch("abc", 41);
+        let base = stand_in("g", Some(&first), &blocked, at(0));
+        assert!(base.starts_with("native:"), "{base}");
+        // The same dispatch delivered again (a RESUME replays it with its
+        // `s`), whenever and whatever it says: the same stand-in.
+        assert_eq!(base, stand_in("g", Some(&first), &blocked, at(90)));
+        let other_text = execution("1", "2", Some("other"));
+        assert_eq!(base, stand_in("g", Some(&first), &other_text, at(0)));
+        // Another dispatch of the session, another session, another server:
+        // another hit, though the execution says the same.
         let others = [
-            stand_in_prefix("h", &execution("1", "2", Some("buy bad stuff"))),
-            stand_in_prefix("g", &execution("9", "2", Some("buy bad stuff"))),
-            stand_in_prefix("g", &execution("1", "9", Some("buy bad stuff"))),
-            stand_in_prefix("g", &execution("1", "2", Some("other bad stuff"))),
-            stand_in_prefix("g", &execution("1", "2", None)),
-            stand_in_prefix("g", &execution("1", "2", Some(""))),
+            stand_in("g", Some(&dispatch("abc", 42)), &blocked, at(0)),
+            stand_in("g", Some(&dispatch("def", 41)), &blocked, at(0)),
+            stand_in("h", Some(&first), &blocked, at(0)),
+            // No event id: each delivery its own.
+            stand_in("g", None, &blocked, at(0)),
         ];
         for other in &others {
             assert_ne!(&base, other);
         }
+        assert_ne!(
+            stand_in("g", None, &blocked, at(0)),
+            stand_in("g", None, &blocked, at(1))
+        );
     }
 }

@@ -16,10 +16,20 @@
 //!   may delete it, a server no longer connected). A native rule's hit was
 //!   blocked by Discord, so it is only recorded and logged;
 //! - **the case** (a `case` hit with none): opened through the same durable
-//!   path and idempotency key as the first attempt, so a case the crash left
-//!   recorded is found, not made again; a refusal is recorded on the hit
-//!   (`case_detail`). A server whose actions recovery is settling is waited
-//!   for first ([`crate::moderation::recovery::Settling`]).
+//!   path and idempotency key as the first attempt; a refusal is recorded on
+//!   the hit (`case_detail`). A hit without a case never had one: the hit
+//!   names its case in the very transaction that writes the case pending
+//!   ([`crate::moderation::WithCase`]), so a crash cannot leave a case its
+//!   hit does not know, which the sweep would make a second time once the
+//!   idempotency key is forgotten (24 h: a daemon down longer). The case
+//!   left pending is recovery's ([`crate::moderation::recovery`]), whose
+//!   servers the sweep waits for first
+//!   ([`crate::moderation::recovery::Settling`]).
+//!
+//! It runs at start-up only, so it takes every unsettled hit for a stopped
+//! daemon's: a single-daemon assumption, named in [`crate::coordination`]'s
+//! table, each message claimed through its [`WorkClaims`] so a backend for
+//! several daemons can refuse what another daemon is acting on.
 //!
 //! Tests drive it with `crate::workers::automod_sweep`.
 
@@ -33,6 +43,7 @@ use modctl_types::config::Sections;
 
 use super::hit::{Target, connect, open_case, record_deleted, settle_delete};
 use crate::automation::automod::Hit;
+use crate::coordination::{Work, WorkClaims};
 use crate::moderation::{self, recovery::SETTLING_WAIT};
 use crate::store::automod_hits::{self, Unsettled};
 use crate::store::{StoreError, config};
@@ -49,8 +60,19 @@ pub async fn adopt(cx: &moderation::Context) -> Result<Vec<Unsettled>, StoreErro
     cx.store.read(automod_hits::unsettled).await
 }
 
-/// Settles `hits` (from [`adopt`]): answers how many messages it finished.
-pub async fn settle(cx: &moderation::Context, hits: Vec<Unsettled>) -> usize {
+/// How long a claim of the sweep on a message outlives a daemon that died
+/// holding it (a backend with leases; see [`crate::coordination`]): longer
+/// than a message's delete, log and case take with their retries.
+const CLAIM_LEASE: Duration = Duration::from_secs(300);
+
+/// Settles `hits` (from [`adopt`]), each message under its claim in
+/// `claims` (a message someone else holds is left to them): answers how
+/// many messages it finished.
+pub async fn settle(
+    cx: &moderation::Context,
+    claims: &dyn WorkClaims,
+    hits: Vec<Unsettled>,
+) -> usize {
     // One delete per message, however many filters caught it.
     let mut messages: BTreeMap<(String, String), Vec<Unsettled>> = BTreeMap::new();
     for hit in hits {
@@ -58,7 +80,16 @@ pub async fn settle(cx: &moderation::Context, hits: Vec<Unsettled>) -> usize {
         messages.entry(key).or_default().push(hit);
     }
     let mut settled = 0;
-    for ((server_id, _), hits) in messages {
+    for ((server_id, message_id), hits) in messages {
+        let work = Work::AutomodMessage {
+            server_id: server_id.clone(),
+            message_id,
+        };
+        // One daemon: always granted (the sweep runs before this run's
+        // hits exist). Several: another daemon is acting on it.
+        let Some(_held) = claims.claim(work, CLAIM_LEASE).await else {
+            continue;
+        };
         match settle_message(cx, &server_id, hits).await {
             Ok(()) => settled += 1,
             Err(e) => {
@@ -70,9 +101,9 @@ pub async fn settle(cx: &moderation::Context, hits: Vec<Unsettled>) -> usize {
 }
 
 /// [`adopt`] and [`settle`] at once.
-pub async fn sweep(cx: &moderation::Context) -> Result<usize, StoreError> {
+pub async fn sweep(cx: &moderation::Context, claims: &dyn WorkClaims) -> Result<usize, StoreError> {
     let hits = adopt(cx).await?;
-    Ok(settle(cx, hits).await)
+    Ok(settle(cx, claims, hits).await)
 }
 
 /// What became of a delete the sweep does not try, or `None`: try it.
