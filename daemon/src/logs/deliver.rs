@@ -28,7 +28,9 @@
 //! - **the channel's**: not found or forbidden (deleted, the bot removed
 //!   or without the right to post: Discord 404/403, Slack
 //!   `channel_not_found`/`not_in_channel`/`is_archived`, Telegram "chat
-//!   not found"/"not enough rights"): every entry waiting for it is marked
+//!   not found"/"not enough rights", a group upgraded to a supergroup, a
+//!   closed topic: 400s the adapter reads as the chat's): every entry
+//!   waiting for it is marked
 //!   failed with the platform's reason ([`crate::store::logs::fail_channel`]),
 //!   shown in onboarding and not tried again;
 //! - **the connection's**: the token refused (401, Slack `invalid_auth`):

@@ -319,16 +319,18 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
     let migrated = body["parameters"]["migrate_to_chat_id"].as_i64();
     if let Some(to) = migrated {
         description = format!(
-            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade)"
+            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade; a log chat: set its id to {to} in the `logging` config)"
         );
     }
     let lower = description.to_lowercase();
     Err(match code {
         401 => PlatformError::Unauthorized,
-        // The chat as addressed is no more: it lives on under another id.
-        // A refusal of the chat, not of the request (a log channel is
-        // failed and shown in onboarding, not its entries given up).
-        _ if migrated.is_some() => PlatformError::NotFound(description),
+        // The chat refuses every call at this id: it lives on under
+        // another. A refusal of the chat, not a malformed request (a log
+        // channel is failed and shown in onboarding, not its entries given
+        // up); not NotFound, which some callers take for "already done"
+        // (a message to delete that is gone, a member never seen).
+        _ if migrated.is_some() => PlatformError::Forbidden(description),
         403 => PlatformError::Forbidden(description),
         429 => PlatformError::RateLimited {
             retry_after: super::seconds(body["parameters"]["retry_after"].as_f64().unwrap_or(1.0)),
@@ -583,7 +585,7 @@ mod tests {
             (
                 "Bad Request: group chat was upgraded to a supergroup chat",
                 json!({"migrate_to_chat_id": -1001234567890_i64}),
-                Kind::NotFound,
+                Kind::Forbidden,
             ),
             ("Bad Request: chat not found", json!(null), Kind::NotFound),
             (
