@@ -411,6 +411,16 @@ fn discord_eighty_invites_keep_one_native_rule_at_the_allow_list_limit() {
         assert!(allow.iter().any(|a| a == kept), "{kept} in {allow:?}");
     }
     assert!(!allow.iter().any(|a| a.ends_with("Ours079")), "{allow:?}");
+    // The daemon reads the config's entry as the rule does: its code, so
+    // every Discord form of the partner's invite is spared by the test too.
+    assert!(
+        caught(
+            &fixture,
+            ALPHA_DISCORD,
+            "discord.gg/partner or discordapp.com/invite/partner"
+        )
+        .is_empty()
+    );
     // Learned again with one more invite, synced again: the same rule.
     fake.add_invite("Ours080");
     daemon
