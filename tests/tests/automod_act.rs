@@ -305,6 +305,47 @@ fn discord_a_native_rule_execution_becomes_a_hit_and_a_case() {
     assert_eq!(automod_cases(&d.fixture, ALPHA_DISCORD).len(), 1);
 }
 
+/// A `timeout` filter enforced natively times the member out once: the
+/// rule only blocks (no Discord TIMEOUT action, which would time the member
+/// out itself), and the daemon's case from the execution makes the one
+/// member PATCH.
+#[test]
+fn discord_a_native_timeout_filter_times_the_member_out_once() {
+    let d = discord("timeout");
+    let rule = crate::automod_settling::synced_rule(&d, FilterName::BlockedWords);
+    let synced = d
+        .discord
+        .automod_rules()
+        .into_iter()
+        .find(|r| r["id"] == rule.as_str())
+        .expect("the synced rule");
+    assert_eq!(synced["actions"], json!([{"type": 1}]), "{synced}");
+    d.gateway.automod_execution(
+        ALPHA_DISCORD,
+        &rule,
+        1,
+        MEMBER,
+        GENERAL,
+        "buy badword now",
+        Some("badword"),
+        "badword",
+    );
+    settled_hits(&d.fixture, ALPHA_DISCORD, 1);
+    let cases = automod_cases(&d.fixture, ALPHA_DISCORD);
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].0, Action::Timeout);
+    eventually("the member to be timed out", || {
+        d.discord.timed_out_until(MEMBER).is_some()
+    });
+    // Time for a second timeout, were one coming.
+    std::thread::sleep(Duration::from_millis(300));
+    let patches = d.discord.requests_to(
+        "PATCH",
+        &format!("/guilds/{ALPHA_DISCORD}/members/{MEMBER}"),
+    );
+    assert_eq!(patches.len(), 1, "{patches:?}");
+}
+
 /// A Slack workspace connected to the fake, its Events API hook verified
 /// with the signing secret; with `admin` an admin user token too.
 fn slack(admin: bool, action: &str) -> (Fixture, FakeSlack) {

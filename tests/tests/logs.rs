@@ -613,3 +613,98 @@ async fn failed_and_given_up_entries_are_purged_after_a_week() {
     assert_eq!(purge(), 1);
     assert!(outbox_states(daemon).is_empty());
 }
+
+/// A Telegram server whose moderation log goes to its own log chat
+/// `log_chat`, with `warns` warnings waiting to be logged there.
+async fn telegram_logging(log_chat: i64, warns: usize) -> (Fixture, FakeTelegram) {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let telegram = FakeTelegram::start(chat);
+    telegram.add_group(log_chat);
+    daemon.connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
+    daemon.set_config(
+        ALPHA_TELEGRAM,
+        SectionName::Strikes,
+        json!({"enabled": false}),
+    );
+    logging(
+        daemon,
+        ALPHA_TELEGRAM,
+        json!({"moderation": log_chat.to_string()}),
+    );
+    let client = daemon.client(&fixture.alpha_rw);
+    for _ in 0..warns {
+        act(&client, ALPHA_TELEGRAM, Action::Warn, "424242").await;
+    }
+    (fixture, telegram)
+}
+
+/// The log channels item of `server`'s onboarding.
+async fn log_channels_item(
+    fixture: &Fixture,
+    server: &str,
+) -> modctl_types::onboarding::OnboardingItem {
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let onboarding = client.onboarding(server, false).await.unwrap();
+    onboarding
+        .items
+        .into_iter()
+        .find(|i| i.id == "log_channels")
+        .expect("a log channels item")
+}
+
+/// A Telegram log chat upgraded to a supergroup refuses every post with 400
+/// and `parameters.migrate_to_chat_id` (Bot API, ResponseParameters): the
+/// chat's refusal, so its entries are failed and onboarding says so, not
+/// given up one by one as malformed posts.
+#[tokio::test]
+async fn a_telegram_log_chat_upgraded_to_a_supergroup_is_the_channels_failure() {
+    const LOG_CHAT: i64 = -1002000000001;
+    let (fixture, telegram) = telegram_logging(LOG_CHAT, 3).await;
+    let daemon = &fixture.daemon;
+    telegram.make_basic_group(LOG_CHAT);
+    telegram.upgrade_to_supergroup(LOG_CHAT, -1002000000002, daemon.now_unix());
+    assert_eq!(daemon.deliver_logs(), 0);
+    assert_eq!(outbox_states(daemon), [("failed".to_owned(), 3)]);
+    assert_eq!(telegram.calls("sendMessage").len(), 1, "one batch, refused");
+    let item = log_channels_item(&fixture, ALPHA_TELEGRAM).await;
+    assert!(
+        item.detail.contains(&LOG_CHAT.to_string()) && item.detail.contains("3 post(s) not made"),
+        "{}",
+        item.detail
+    );
+    assert!(
+        item.detail.contains("upgraded to a supergroup"),
+        "{}",
+        item.detail
+    );
+}
+
+/// The safety net: a chat refusing every post in words the adapter does
+/// not know as the chat's (answered as a bad request) is the channel's
+/// failure once two entries in a row are refused alone, not a backlog
+/// given up entry by entry.
+#[tokio::test]
+async fn posts_refused_as_malformed_twice_in_a_row_fail_the_channel() {
+    const LOG_CHAT: i64 = -1002000000003;
+    let (fixture, telegram) = telegram_logging(LOG_CHAT, 4).await;
+    let daemon = &fixture.daemon;
+    telegram.fail(
+        "POST",
+        &FakeTelegram::path("sendMessage"),
+        400,
+        json!({"ok": false, "error_code": 400, "description": "Bad Request: SOME_NEW_CHAT_REFUSAL"}),
+        100,
+    );
+    assert_eq!(daemon.deliver_logs(), 0);
+    // The batch, then the first alone, then the second alone.
+    assert_eq!(telegram.calls("sendMessage").len(), 3);
+    assert_eq!(outbox_states(daemon), [("failed".to_owned(), 4)]);
+    let item = log_channels_item(&fixture, ALPHA_TELEGRAM).await;
+    assert!(
+        item.detail.contains("4 post(s) not made"),
+        "{}",
+        item.detail
+    );
+}

@@ -363,3 +363,107 @@ fn discord_the_first_native_invite_rule_already_allows_the_guilds_invites() {
     // Learned: the invites' worker does not ask again before its refresh.
     assert_eq!(daemon.learn_own_invites(), 0);
 }
+
+/// The native invite rule's id on the fake guild.
+fn native_invite_rule_id(fake: &FakeDiscord) -> Option<String> {
+    fake.automod_rules()
+        .into_iter()
+        .find(|r| r["name"].as_str().is_some_and(|n| n.contains("invite")))
+        .and_then(|r| r["id"].as_str().map(str::to_owned))
+}
+
+/// A guild with more invites than Discord's allow list holds (100 entries,
+/// two per invite: discord-docs/auto-moderation.mdx, "Trigger Metadata
+/// Field Limits") keeps its native invite rule, allowing the config's
+/// entries first, then the vanity code, then the first of the others; the
+/// rule keeps its id across syncs and onboarding says what was left out.
+#[test]
+fn discord_eighty_invites_keep_one_native_rule_at_the_allow_list_limit() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let fake = FakeDiscord::start(ALPHA_DISCORD);
+    fake.set_vanity_url_code(Some("acme"));
+    for n in 0..80 {
+        fake.add_invite(&format!("Ours{n:03}"));
+    }
+    daemon.connect_live(ALPHA_DISCORD, discord::TOKEN, &fake.uri());
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Automod,
+        json!({"invite_links": {"enabled": true, "action": "delete",
+                                "allow": ["https://discord.com/invite/partner"]}}),
+    );
+    assert_eq!(daemon.learn_own_invites(), 1);
+    let sync = || {
+        daemon
+            .block_on(modctld::workers::native_rules(daemon.state()))
+            .unwrap();
+    };
+    sync();
+    let first = native_invite_rule_id(&fake).expect("the native invite rule");
+    let allow = native_allow_list(&fake).unwrap();
+    assert_eq!(allow.len(), 100, "{allow:?}");
+    for kept in [
+        "*discord.gg/partner",
+        "*discord.com/invite/acme",
+        "*discord.gg/Ours000",
+    ] {
+        assert!(allow.iter().any(|a| a == kept), "{kept} in {allow:?}");
+    }
+    assert!(!allow.iter().any(|a| a.ends_with("Ours079")), "{allow:?}");
+    // The daemon reads the config's entry as the rule does: its code, so
+    // every Discord form of the partner's invite is spared by the test too.
+    assert!(
+        caught(
+            &fixture,
+            ALPHA_DISCORD,
+            "discord.gg/partner or discordapp.com/invite/partner"
+        )
+        .is_empty()
+    );
+    // Learned again with one more invite, synced again: the same rule.
+    fake.add_invite("Ours080");
+    daemon
+        .clock()
+        .advance(std::time::Duration::from_secs(3_600));
+    assert_eq!(daemon.learn_own_invites(), 1);
+    sync();
+    sync();
+    assert_eq!(native_invite_rule_id(&fake), Some(first));
+    assert_eq!(native_allow_list(&fake).unwrap().len(), 100);
+    let item = invite_item(&fixture, ALPHA_DISCORD);
+    assert_eq!(item.status, ItemStatus::Warning, "{item:?}");
+    assert!(item.detail.contains("natively on Discord"), "{item:?}");
+    assert!(item.detail.contains("at most 50 invites"), "{item:?}");
+    assert!(item.detail.contains("33 others"), "{item:?}");
+}
+
+/// `modctld simulate message` learns the own invites of its simulated
+/// server alone: a live server in the same database is never asked (that
+/// is the daemon's, within its rate limits; the CLI's cache starts empty).
+#[test]
+fn simulate_message_asks_no_live_platform_for_invites() {
+    use modctld::operator::demo::telegram_members;
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let fake = FakeDiscord::start(ALPHA_DISCORD);
+    fake.add_invite("Ours123");
+    daemon.connect_live(ALPHA_DISCORD, discord::TOKEN, &fake.uri());
+    filter_invites(daemon, ALPHA_DISCORD);
+    daemon.connect_simulated(ALPHA_TELEGRAM, modctl_types::Platform::Telegram);
+    filter_invites(daemon, ALPHA_TELEGRAM);
+    daemon
+        .block_on(modctld::operator::simulate_message::say_and_act(
+            daemon.store(),
+            ALPHA_TELEGRAM,
+            telegram_members::ALICE,
+            "join us at https://t.me/+TheirGroup",
+            None,
+        ))
+        .expect("simulate message");
+    assert_eq!(hit_ids(&fixture, ALPHA_TELEGRAM).len(), 1);
+    let guild = format!("/guilds/{ALPHA_DISCORD}");
+    for path in [guild.clone(), format!("{guild}/invites")] {
+        assert_eq!(fake.requests_to("GET", &path).len(), 0, "{path}");
+    }
+}

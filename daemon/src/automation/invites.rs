@@ -162,8 +162,12 @@ pub async fn refresh_due(cx: &Learning) -> Result<usize, StoreError> {
     Ok(asked)
 }
 
-/// Asks the platform for `server_id`'s invites, if it filters links.
-async fn learn(cx: &Learning, server_id: &str) -> Result<bool, StoreError> {
+/// Asks the platform for `server_id`'s invites, if it filters links
+/// (whether or not they are due); answers whether it asked. The worker's
+/// tick calls it for each server due; `simulate message` for its one
+/// simulated server alone, so that a CLI run (whose cache starts empty)
+/// never asks a live platform, outside the daemon's rate limiters.
+pub async fn learn(cx: &Learning, server_id: &str) -> Result<bool, StoreError> {
     let id = server_id.to_owned();
     let secrets = cx.store.secrets().clone();
     let found = cx

@@ -28,7 +28,9 @@
 //! - **the channel's**: not found or forbidden (deleted, the bot removed
 //!   or without the right to post: Discord 404/403, Slack
 //!   `channel_not_found`/`not_in_channel`/`is_archived`, Telegram "chat
-//!   not found"/"not enough rights"): every entry waiting for it is marked
+//!   not found"/"not enough rights", a group upgraded to a supergroup, a
+//!   closed topic: 400s the adapter reads as the chat's): every entry
+//!   waiting for it is marked
 //!   failed with the platform's reason ([`crate::store::logs::fail_channel`]),
 //!   shown in onboarding and not tried again;
 //! - **the connection's**: the token refused (401, Slack `invalid_auth`):
@@ -38,9 +40,14 @@
 //! - **the post's**: the platform calls the request invalid (Discord 400,
 //!   Slack `invalid_blocks`, Telegram "can't parse entities"): a bug of the
 //!   daemon in what it posted, not the channel's. The batch is posted again
-//!   one entry at a time, and the entry refused alone is given up
+//!   one entry at a time; an entry refused alone is given up
 //!   ([`crate::store::logs::give_up`], logged as an error with the
-//!   platform's reason); the others are posted;
+//!   platform's reason) once the entry after it passes, and the others are
+//!   posted. If the entry after it is refused alone too, two posts in a row
+//!   refused as malformed are taken for the channel refusing in words the
+//!   adapter does not know (a chat refusal answered as a bad request): the
+//!   channel's failure as above, nothing given up. A refused entry with no
+//!   other waiting to tell which it is waits, with backoff, for one;
 //! - **passing**: 5xx, timeouts, the connection lost, a 429 that outlasted
 //!   the retries: tried again later with backoff ([`backoff`]), for as
 //!   long as it takes.
@@ -168,6 +175,9 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
     // After a batch refused as malformed, entries are posted one at a time
     // until the one refused is found and given up.
     let mut one_at_a_time = false;
+    // An entry refused alone as malformed, and the platform's reason: the
+    // post's fault only if another entry then passes (see `Failure::Post`).
+    let mut suspect: Option<(i64, String)> = None;
     loop {
         let now = cx.clock.now_unix();
         let key = channel.clone();
@@ -191,6 +201,24 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
         if posts.is_empty() {
             continue;
         }
+        if let Some((id, reason)) = &suspect {
+            posts.retain(|(entry, _)| entry != id);
+            if posts.is_empty() {
+                // Nothing else to tell the post's fault from the channel's:
+                // the suspect waits (with backoff) for an entry that can.
+                let (ids, reason) = (vec![*id], reason.clone());
+                let attempts = waiting
+                    .iter()
+                    .find(|w| w.id == *id)
+                    .map_or(0, |w| w.attempts);
+                let at = cx.clock.now_unix() + backoff(attempts);
+                tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, entry = ids[0], error = %reason, "a log post refused as malformed, with no other entry to tell whether the channel refuses; tried again later");
+                cx.store
+                    .write(move |tx| outbox::retry_later(tx, &ids, at, &reason))
+                    .await?;
+                return Ok(posted);
+            }
+        }
         if one_at_a_time {
             posts.truncate(1);
         }
@@ -206,6 +234,12 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
                 cx.store
                     .write(move |tx| outbox::delivered(tx, &done))
                     .await?;
+                if let Some((id, reason)) = suspect.take() {
+                    // The channel takes other posts: the suspect alone was
+                    // malformed. Given up; the rest go in batches again.
+                    give_up(cx, &channel, &waiting, id, reason, now).await?;
+                    one_at_a_time = false;
+                }
                 continue;
             }
             // Waited out here, as long as it is not long: the entries stay
@@ -230,20 +264,26 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
                 // Which entry is malformed is not said: find it alone.
                 one_at_a_time = true;
             }
-            Failure::Post => {
-                let (id, kind) = (
-                    ids[0],
-                    waiting
-                        .iter()
-                        .find(|w| w.id == ids[0])
-                        .map(|w| w.kind.clone()),
-                );
-                tracing::error!(server = %channel.server_id, channel = %channel.channel_id, entry = id, kind = ?kind, error = %error, "the platform refused a log post as malformed (a bug of the daemon): this entry is given up, the channel's others are posted");
+            // A second entry refused alone, none passing in between: two
+            // malformed posts in a row is far less likely than a chat that
+            // refuses every post in a way the platform words as a bad
+            // request (a refusal `platform` does not recognise yet), so it
+            // is the channel's, its entries failed and shown in onboarding
+            // rather than given up one by one.
+            Failure::Post if suspect.is_some() => {
+                tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "two log posts in a row refused as malformed: taken for the channel refusing; its entries are no longer tried");
+                let key = channel.clone();
                 cx.store
-                    .write(move |tx| outbox::give_up(tx, id, &reason, now))
+                    .write(move |tx| outbox::fail_channel(tx, &key, &reason, now))
                     .await?;
-                // Found: the rest go in batches again.
-                one_at_a_time = false;
+                return Ok(posted);
+            }
+            Failure::Post => {
+                // Refused alone: the post's fault if another entry passes
+                // next (then this one is given up), the channel's if it is
+                // refused too.
+                suspect = Some((ids[0], reason));
+                one_at_a_time = true;
             }
             Failure::Connection | Failure::Passing => {
                 let attempts = waiting.first().map_or(0, |w| w.attempts);
@@ -272,6 +312,24 @@ pub async fn purge_ended(store: &Store, clock: &Clock) -> Result<usize, StoreErr
             return Ok(purged);
         }
     }
+}
+
+/// Gives up entry `id` of `channel` (one of `waiting`), refused as
+/// malformed with `reason`: a bug of the daemon in what it posted, logged
+/// as an error.
+async fn give_up(
+    cx: &LogDelivery,
+    channel: &DueChannel,
+    waiting: &[Waiting],
+    id: i64,
+    reason: String,
+    now: i64,
+) -> Result<(), StoreError> {
+    let kind = waiting.iter().find(|w| w.id == id).map(|w| w.kind.clone());
+    tracing::error!(server = %channel.server_id, channel = %channel.channel_id, entry = id, kind = ?kind, error = %reason, "the platform refused a log post as malformed (a bug of the daemon): this entry is given up, the channel's others are posted");
+    cx.store
+        .write(move |tx| outbox::give_up(tx, id, &reason, now))
+        .await
 }
 
 /// The entries as posts with their ids, and the ids of those that cannot

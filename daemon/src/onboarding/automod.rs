@@ -31,7 +31,6 @@ fn plan(sections: &Sections, own: Option<&Learned>) -> Plan {
     native::plan(
         &sections.automod,
         native::Context {
-            default_timeout_minutes: sections.moderation.default_timeout_minutes,
             own_invites: own.map_or(&[], |l| &l.invites),
         },
     )
@@ -59,7 +58,27 @@ pub(super) fn items(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
     let plan = plan(&inputs.store.sections, inputs.own_invites);
     let mut items = filters(inputs, &plan);
     own_invites(inputs, &mut items);
+    if inputs.server.platform == Platform::Discord {
+        notes(&plan, &mut items);
+    }
     items
+}
+
+/// What a native rule could not carry in full (the invite rule's allow
+/// list at Discord's limit), on its filter's item: a warning, since the
+/// invites left out are blocked as another community's.
+fn notes(plan: &Plan, items: &mut [OnboardingItem]) {
+    for (filter, note) in &plan.notes {
+        let (id, _) = id_title(*filter);
+        let Some(item) = items.iter_mut().find(|i| i.id == id) else {
+            continue;
+        };
+        warn(
+            item,
+            note,
+            "to allow another invite natively, list it in `invite_links.allow` (those come first), or delete unused invites in Discord (Server Settings > Invites)",
+        );
+    }
 }
 
 /// What the invite filter's item says of the server's own invites when
@@ -89,13 +108,19 @@ fn own_invites(inputs: &Inputs<'_>, items: &mut [OnboardingItem]) {
         ),
         (None, None) => return,
     };
-    invites.detail = format!("{}; {why}", invites.detail);
-    if invites.status == ItemStatus::Done {
-        invites.status = ItemStatus::Warning;
+    warn(invites, &why, &fix);
+}
+
+/// Adds `why` to `item`'s detail and `fix` to its fix, a done item becoming
+/// a warning.
+fn warn(item: &mut OnboardingItem, why: &str, fix: &str) {
+    item.detail = format!("{}; {why}", item.detail);
+    if item.status == ItemStatus::Done {
+        item.status = ItemStatus::Warning;
     }
-    invites.fix = Some(match invites.fix.take() {
+    item.fix = Some(match item.fix.take() {
         Some(first) => format!("{first}; and {fix}"),
-        None => fix,
+        None => fix.to_owned(),
     });
 }
 

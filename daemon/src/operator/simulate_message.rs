@@ -116,8 +116,10 @@ pub async fn say_and_act(
         _ => unreachable!("speak makes a message"),
     };
     // The server's own invites, as the daemon learns them at start (the
-    // simulator's answer, no network): spared as they would be there.
-    crate::automation::invites::refresh_due(&state.own_invites()).await?;
+    // simulator's answer, no network): spared as they would be there. This
+    // server's alone: the others, live ones among them, are the daemon's
+    // to ask, within its rate limits.
+    crate::automation::invites::learn(&state.own_invites(), server_id).await?;
     state.automod_acting().handle(event).await;
     // The acting runs in a tracked task, as in the daemon: wait for it.
     state.in_flight.close();

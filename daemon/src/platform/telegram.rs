@@ -320,14 +320,21 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
     // A call to a group upgraded to a supergroup (ResponseParameters
     // `migrate_to_chat_id`): the daemon follows the upgrade from the
     // service messages; until it has, connecting again follows it.
-    if let Some(to) = body["parameters"]["migrate_to_chat_id"].as_i64() {
+    let migrated = body["parameters"]["migrate_to_chat_id"].as_i64();
+    if let Some(to) = migrated {
         description = format!(
-            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade)"
+            "{description} (now supergroup {to}: connect the server again with `modctld server connect`, which follows the upgrade; a log chat: set its id to {to} in the `logging` config)"
         );
     }
     let lower = description.to_lowercase();
     Err(match code {
         401 => PlatformError::Unauthorized,
+        // The chat refuses every call at this id: it lives on under
+        // another. A refusal of the chat, not a malformed request (a log
+        // channel is failed and shown in onboarding, not its entries given
+        // up); not NotFound, which some callers take for "already done"
+        // (a message to delete that is gone, a member never seen).
+        _ if migrated.is_some() => PlatformError::Forbidden(description),
         403 => PlatformError::Forbidden(description),
         429 => PlatformError::RateLimited {
             retry_after: super::seconds(body["parameters"]["retry_after"].as_f64().unwrap_or(1.0)),
@@ -341,11 +348,15 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
         // rights"), lacks a right ("not enough rights to ...", "have no
         // rights to ..."), may not write (CHAT_WRITE_FORBIDDEN), or the
         // member is out of its reach (the owner, an administrator). Each is
-        // a refusal to fix on Telegram, not a request to fix here.
+        // a refusal to fix on Telegram, not a request to fix here. So are a
+        // chat whose members may not write (CHAT_RESTRICTED) and a closed
+        // forum topic (TOPIC_CLOSED): the chat refuses until it is opened.
         _ if lower.contains("not enough rights")
             || lower.contains("have no rights")
             || lower.contains("chat_admin_required")
             || lower.contains("chat_write_forbidden")
+            || lower.contains("chat_restricted")
+            || lower.contains("topic_closed")
             || lower.contains("can't remove chat owner")
             || lower.contains("administrator") =>
         {
@@ -353,7 +364,9 @@ fn interpret(status: u16, body: Value, secrets: &Redactor) -> PlatformResult<Val
         }
         _ if lower.contains("user not found")
             || lower.contains("participant_id_invalid")
-            || lower.contains("chat not found") =>
+            || lower.contains("chat not found")
+            || lower.contains("message thread not found")
+            || lower.contains("topic_deleted") =>
         {
             PlatformError::NotFound(description)
         }
@@ -584,6 +597,66 @@ mod tests {
                 text.contains(&format!("/bot{REDACTED}/banChatMember")),
                 "{text}"
             );
+        }
+    }
+
+    /// Telegram's 400s read by whose problem they are: the chat refusing
+    /// (gone, moved, closed, restricted) is not a malformed request. The
+    /// descriptions are the Bot API's (a migrated group answers with
+    /// ResponseParameters `migrate_to_chat_id`).
+    #[test]
+    fn refusals_of_the_chat_are_told_from_malformed_requests() {
+        #[derive(Debug, PartialEq)]
+        enum Kind {
+            NotFound,
+            Forbidden,
+            Invalid,
+        }
+        let secrets = Redactor::new([TOKEN]);
+        for (description, parameters, want) in [
+            (
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                json!({"migrate_to_chat_id": -1001234567890_i64}),
+                Kind::Forbidden,
+            ),
+            ("Bad Request: chat not found", json!(null), Kind::NotFound),
+            (
+                "Bad Request: message thread not found",
+                json!(null),
+                Kind::NotFound,
+            ),
+            ("Bad Request: TOPIC_DELETED", json!(null), Kind::NotFound),
+            ("Bad Request: TOPIC_CLOSED", json!(null), Kind::Forbidden),
+            ("Bad Request: CHAT_RESTRICTED", json!(null), Kind::Forbidden),
+            (
+                "Bad Request: not enough rights to send text messages to the chat",
+                json!(null),
+                Kind::Forbidden,
+            ),
+            (
+                "Bad Request: CHAT_WRITE_FORBIDDEN",
+                json!(null),
+                Kind::Forbidden,
+            ),
+            (
+                "Bad Request: can't parse entities: unsupported start tag",
+                json!(null),
+                Kind::Invalid,
+            ),
+            (
+                "Bad Request: message is too long",
+                json!(null),
+                Kind::Invalid,
+            ),
+        ] {
+            let body = json!({"ok": false, "error_code": 400, "description": description, "parameters": parameters});
+            let kind = match interpret(400, body, &secrets) {
+                Err(PlatformError::NotFound(_)) => Kind::NotFound,
+                Err(PlatformError::Forbidden(_)) => Kind::Forbidden,
+                Err(PlatformError::Invalid(_)) => Kind::Invalid,
+                other => panic!("{description}: {other:?}"),
+            };
+            assert_eq!(kind, want, "{description}");
         }
     }
 }

@@ -81,6 +81,46 @@ impl Invites {
     }
 }
 
+/// The hosts of Discord's invite links, each with the path before the code.
+const DISCORD_INVITE_HOSTS: [&str; 3] = [
+    "discord.gg/",
+    "discord.com/invite/",
+    "discordapp.com/invite/",
+];
+
+/// An invite allow entry (config `invite_links.allow`, or a learned own
+/// invite) as both the daemon's filter and Discord's native invite rule
+/// read it, so they agree on what is allowed: a Discord invite link
+/// (`discord.gg/partner`, `https://discord.com/invite/partner`) is reduced
+/// to its code (`partner`), which allows every Discord form of that
+/// invite; any other entry is kept as written, trimmed, without its scheme
+/// or `www.` (a code, a Telegram link `t.me/+AbC`, a Slack prefix
+/// `join.slack.com/t/acme/`).
+pub fn allow_entry(entry: &str) -> &str {
+    let entry = bare(entry.trim());
+    for host in DISCORD_INVITE_HOSTS {
+        let Some(code) = entry
+            .get(..host.len())
+            .filter(|head| head.eq_ignore_ascii_case(host))
+            .map(|_| entry[host.len()..].trim_end_matches('/'))
+        else {
+            continue;
+        };
+        if !code.is_empty() && !code.contains(['/', '?', '#']) {
+            return code;
+        }
+    }
+    entry
+}
+
+/// The Discord invite code an allow entry stands for ([`allow_entry`]: a
+/// code, or a Discord invite link), if it stands for one; a Telegram or
+/// Slack link does not.
+pub fn discord_invite_code(entry: &str) -> Option<&str> {
+    let entry = allow_entry(entry);
+    (!entry.is_empty() && !entry.contains('/')).then_some(entry)
+}
+
 /// `link` without its scheme and a leading `www.`.
 fn bare(link: &str) -> &str {
     let link = link

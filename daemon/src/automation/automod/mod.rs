@@ -18,7 +18,7 @@
 pub mod act;
 mod duplicates;
 mod fold;
-mod links;
+pub mod links;
 mod words;
 
 use std::collections::HashMap;
@@ -134,7 +134,14 @@ impl Automod {
     /// links (e.g. `abc` or `discord.gg/abc`) as learned, to which the
     /// config's `invite_links.allow` adds.
     pub fn new(config: &config::Automod, mut own_invites: Vec<String>) -> Automod {
-        own_invites.extend(config.invite_links.allow.iter().cloned());
+        // Read as the native rule reads them (`links::allow_entry`).
+        own_invites.extend(
+            config
+                .invite_links
+                .allow
+                .iter()
+                .map(|entry| links::allow_entry(entry).to_owned()),
+        );
         let words = (config.blocked_words.enabled && !config.blocked_words.words.is_empty())
             .then(|| words::Words::new(&config.blocked_words.words));
         Automod {

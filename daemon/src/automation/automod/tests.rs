@@ -321,8 +321,45 @@ fn invites_allowed_by_hand_add_to_those_learned() {
             "discord.gg/stranger",
             vec![(FilterName::InviteLinks, "discord.gg/stranger")],
         ),
+        // An entry written as one Discord form allows the others, as the
+        // native rule does (`links::allow_entry`).
+        (
+            "https://discord.com/invite/partner and discordapp.com/invite/partner",
+            vec![],
+        ),
     ] {
         let verdict = automod.check(&text(said), &Author::default());
         assert_eq!(filters(&verdict), want, "{said}");
+    }
+}
+
+/// The one reading of an invite allow entry, the daemon's and the native
+/// rule's: a Discord invite link is its code, other entries stay links.
+#[test]
+fn an_invite_allow_entry_is_read_as_its_discord_code_or_its_link() {
+    use super::links::{allow_entry, discord_invite_code};
+    for (entry, read, code) in [
+        ("partner", "partner", Some("partner")),
+        ("  partner ", "partner", Some("partner")),
+        ("discord.gg/partner", "partner", Some("partner")),
+        ("https://discord.gg/partner/", "partner", Some("partner")),
+        (
+            "https://www.discord.com/invite/Partner",
+            "Partner",
+            Some("Partner"),
+        ),
+        ("DISCORDAPP.com/invite/x1", "x1", Some("x1")),
+        ("discord.gg/", "discord.gg/", None),
+        ("discord.gg/a/b", "discord.gg/a/b", None),
+        (
+            "discord.gg.evil.com/partner",
+            "discord.gg.evil.com/partner",
+            None,
+        ),
+        ("https://t.me/+AbC", "t.me/+AbC", None),
+        ("join.slack.com/t/acme/", "join.slack.com/t/acme/", None),
+    ] {
+        assert_eq!(allow_entry(entry), read, "{entry:?}");
+        assert_eq!(discord_invite_code(entry), code, "{entry:?}");
     }
 }

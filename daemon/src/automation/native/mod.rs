@@ -22,17 +22,21 @@
 //!   list is sent as it is. One trigger per match: a `threshold` above 1
 //!   needs the daemon, as does a word over 60 characters.
 //! - regex patterns: at most 10 of at most 260 characters (Rust regex):
-//!   the invite links, one pattern per platform's invite form; the server's
-//!   own invites in `allow_list` (at most 100).
+//!   the invite links, one pattern per platform's invite form; the
+//!   config's allowed invites and the server's own in `allow_list` (at most
+//!   100 entries, two per invite: beyond 50 invites the first 50 are
+//!   allowed, see [`invite_rule`], never the rule dropped).
 //! - `mention_total_limit`: the mentions a message may *have* (at most 50),
 //!   so a message is blocked at one more. The config's threshold is the
 //!   count that triggers, so the limit is `threshold - 1`.
 //! - `exempt_roles` at most 20, `exempt_channels` at most 50: beyond them
 //!   no rule can carry the exemptions, and the filters stay in the daemon.
-//! - actions: BLOCK_MESSAGE always; a `timeout` filter also gets Discord's
-//!   TIMEOUT for `moderation.default_timeout_minutes` (at most 28 days).
-//!   Warn, kick and ban have no native action: the daemon makes the case
-//!   from the AUTO_MODERATION_ACTION_EXECUTION event, as for every filter.
+//! - actions: BLOCK_MESSAGE alone, for every filter. Its action (warn,
+//!   timeout, kick, ban) is the case the daemon makes from the
+//!   AUTO_MODERATION_ACTION_EXECUTION event, as for a message the daemon
+//!   caught itself; Discord's TIMEOUT action is not used, since the case
+//!   applies the timeout (with strikes, escalation and the DM) and the
+//!   member would be timed out twice.
 //!
 //! Links, caps and duplicates have no native trigger: they always run in
 //! the daemon, on MESSAGE_CREATE, when the message-content intent is granted.
@@ -42,16 +46,16 @@ pub mod sync;
 use std::collections::BTreeSet;
 
 use modctl_types::automod::FilterName;
-use modctl_types::config::{self, FilterAction};
+use modctl_types::config;
 use serde::{Deserialize, Serialize};
 use twilight_model::guild::auto_moderation::{
-    AutoModerationAction, AutoModerationActionMetadata, AutoModerationActionType,
-    AutoModerationEventType, AutoModerationRule, AutoModerationTriggerMetadata,
-    AutoModerationTriggerType,
+    AutoModerationAction, AutoModerationActionType, AutoModerationEventType, AutoModerationRule,
+    AutoModerationTriggerMetadata, AutoModerationTriggerType,
 };
 use twilight_model::id::Id;
 use twilight_model::id::marker::{ChannelMarker, RoleMarker, UserMarker};
 
+use super::automod::links;
 use crate::platform::RuleSpec;
 
 /// The start of the name of every rule the daemon owns.
@@ -66,8 +70,6 @@ pub const MAX_ALLOW: usize = 100;
 pub const MAX_EXEMPT_ROLES: usize = 20;
 /// `exempt_channels`: at most this many.
 pub const MAX_EXEMPT_CHANNELS: usize = 50;
-/// TIMEOUT's `duration_seconds`: at most 4 weeks.
-pub const MAX_TIMEOUT_SECONDS: u32 = 2_419_200;
 
 /// The invite forms of the invite-links filter as Discord regex patterns
 /// (Rust flavour, each under 260 characters): the same hosts as the
@@ -131,14 +133,15 @@ pub struct Plan {
     pub rules: Vec<Wanted>,
     /// Every enabled filter and where it runs, in filter order.
     pub placements: Vec<(FilterName, Placement)>,
+    /// What a native rule could not carry in full, by filter (the invite
+    /// rule's allow list beyond Discord's limit): onboarding says it.
+    pub notes: Vec<(FilterName, String)>,
 }
 
 /// The inputs of [`plan`] besides the section: what the moderation
 /// section and the server add.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Context<'a> {
-    /// `moderation.default_timeout_minutes` (a `timeout` filter's length).
-    pub default_timeout_minutes: u32,
     /// The server's own invite codes or links, which the invite rule allows.
     pub own_invites: &'a [String],
 }
@@ -147,6 +150,7 @@ pub struct Context<'a> {
 /// runs.
 pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
     let mut plan = Plan::default();
+    let mut notes = Vec::new();
     let exemptions = exemptions(section);
     let mut place = |filter: FilterName, enabled: bool, rule: Result<Option<Wanted>, String>| {
         if !enabled {
@@ -176,9 +180,7 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
                         FilterName::BlockedWords,
                         AutoModerationTriggerType::Keyword,
                         metadata,
-                        words.action,
                         &ex,
-                        cx,
                     )
                 })
             })
@@ -186,26 +188,29 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
     );
 
     let invites = &section.invite_links;
+    let mut left_out = None;
     place(
         FilterName::InviteLinks,
         invites.enabled,
         exemptions.clone().and_then(|ex| {
-            invite_rule(
-                invites.threshold,
-                &[cx.own_invites, &invites.allow[..]].concat(),
+            invite_rule(invites.threshold, &invites.allow, cx.own_invites).map(
+                |(metadata, note)| {
+                    left_out = note;
+                    Some(wanted(
+                        FilterName::InviteLinks,
+                        AutoModerationTriggerType::Keyword,
+                        metadata,
+                        &ex,
+                    ))
+                },
             )
-            .map(|metadata| {
-                Some(wanted(
-                    FilterName::InviteLinks,
-                    AutoModerationTriggerType::Keyword,
-                    metadata,
-                    invites.action,
-                    &ex,
-                    cx,
-                ))
-            })
         }),
     );
+    if invites.enabled
+        && let Some(note) = left_out
+    {
+        notes.push((FilterName::InviteLinks, note));
+    }
 
     place(
         FilterName::Links,
@@ -233,9 +238,7 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
                     mention_raid_protection_enabled: Some(false),
                     ..empty_metadata()
                 },
-                mentions.action,
                 &ex,
-                cx,
             )))
         }),
     );
@@ -250,6 +253,7 @@ pub fn plan(section: &config::Automod, cx: Context<'_>) -> Plan {
         section.duplicates.enabled,
         Err("Discord AutoMod has no repeated-message trigger".into()),
     );
+    plan.notes = notes;
     plan
 }
 
@@ -343,68 +347,81 @@ fn keyword_rule(
     }))
 }
 
-/// The invite patterns, the server's own invites allowed.
+/// The invite patterns with an allow list: the config's `allow` entries
+/// first, then the server's `own` invites as learned (Discord's vanity code
+/// first, then the guild's invites), each entry read as the daemon reads it
+/// ([`links::discord_invite_code`]; a Telegram or Slack link has no Discord
+/// form and no place here). Each code takes two entries (`discord.gg/` and
+/// `discord.com/invite/`), so at most [`MAX_ALLOW`]` / 2` codes fit: the
+/// ones beyond are left out, never the rule (which would move the whole
+/// filter to the daemon, or stop it without the message-content intent),
+/// and the second value says how many were left out (onboarding shows it).
 fn invite_rule(
     threshold: u32,
-    own_invites: &[String],
-) -> Result<AutoModerationTriggerMetadata, String> {
+    allow: &[String],
+    own: &[String],
+) -> Result<(AutoModerationTriggerMetadata, Option<String>), String> {
     if threshold > 1 {
         return Err(format!(
             "a threshold of {threshold} invites needs counting, and a Discord rule acts on the first"
         ));
     }
+    let mut codes: Vec<&str> = Vec::new();
+    for code in allow
+        .iter()
+        .chain(own)
+        .filter_map(|entry| links::discord_invite_code(entry))
+    {
+        // `*discord.com/invite/` + the code must keep within a keyword.
+        if !codes.contains(&code)
+            && code.chars().count() + "*discord.com/invite/".len() <= MAX_KEYWORD_CHARS
+        {
+            codes.push(code);
+        }
+    }
+    let fit = MAX_ALLOW / 2;
+    let left_out = (codes.len() > fit).then(|| {
+        format!(
+            "Discord's invite rule allows at most {fit} invites ({MAX_ALLOW} allow-list entries) and {} are allowed: the config's `invite_links.allow` entries, then the vanity code, then the first of the others are allowed natively; {} others are blocked by Discord as another community's",
+            codes.len(),
+            codes.len() - fit
+        )
+    });
+    codes.truncate(fit);
     // `*discord.gg/abc`: a word that ends with the link (`https://` before
     // it), not `discord.gg/abcdef`.
-    let mut allow: Vec<String> = own_invites
+    let mut entries: Vec<String> = codes
         .iter()
-        .flat_map(|invite| {
-            let code = invite.rsplit('/').next().unwrap_or(invite).trim();
+        .flat_map(|code| {
             ["discord.gg/", "discord.com/invite/"].map(|host| format!("*{host}{code}"))
         })
-        .filter(|entry| entry.chars().count() <= MAX_KEYWORD_CHARS)
         .collect();
-    allow.sort();
-    allow.dedup();
-    if allow.len() > MAX_ALLOW {
-        return Err(format!(
-            "{} own invites are more than a Discord rule allows ({})",
-            own_invites.len(),
-            MAX_ALLOW / 2
-        ));
-    }
-    Ok(AutoModerationTriggerMetadata {
-        regex_patterns: Some(INVITE_PATTERNS.iter().map(|p| (*p).to_owned()).collect()),
-        allow_list: (!allow.is_empty()).then_some(allow),
-        ..empty_metadata()
-    })
+    // Sorted: the comparison with the guild's rule is exact.
+    entries.sort();
+    Ok((
+        AutoModerationTriggerMetadata {
+            regex_patterns: Some(INVITE_PATTERNS.iter().map(|p| (*p).to_owned()).collect()),
+            allow_list: (!entries.is_empty()).then_some(entries),
+            ..empty_metadata()
+        },
+        left_out,
+    ))
 }
 
 fn wanted(
     filter: FilterName,
     trigger_type: AutoModerationTriggerType,
     trigger_metadata: AutoModerationTriggerMetadata,
-    action: FilterAction,
     (roles, channels): &Exempt,
-    cx: Context<'_>,
 ) -> Wanted {
-    let mut actions = vec![AutoModerationAction {
+    // BLOCK_MESSAGE alone, whatever the filter's action: the daemon's case
+    // from the execution applies a timeout (or a kick, a ban) once, with
+    // strikes, escalation and the DM as any case; Discord's own TIMEOUT
+    // action would time the member out a second time.
+    let actions = vec![AutoModerationAction {
         kind: AutoModerationActionType::BlockMessage,
         metadata: None,
     }];
-    if action == FilterAction::Timeout {
-        actions.push(AutoModerationAction {
-            kind: AutoModerationActionType::Timeout,
-            metadata: Some(AutoModerationActionMetadata {
-                channel_id: None,
-                custom_message: None,
-                duration_seconds: Some(
-                    cx.default_timeout_minutes
-                        .saturating_mul(60)
-                        .clamp(60, MAX_TIMEOUT_SECONDS),
-                ),
-            }),
-        });
-    }
     Wanted {
         filter,
         spec: RuleSpec {

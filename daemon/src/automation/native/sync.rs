@@ -92,16 +92,12 @@ pub fn fingerprint(plan: &Plan) -> String {
 }
 
 /// What to tell the moderator about a refusal of the rules' routes.
-fn fix_for(error: &PlatformError, plan: &Plan) -> String {
+fn fix_for(error: &PlatformError) -> String {
     match error {
-        PlatformError::Forbidden(_) => {
-            let timeout = plan.rules.iter().any(|w| w.spec.actions.len() > 1);
-            format!(
-                "in Discord, Server Settings > Roles: give the bot's role Manage Server{} (AutoMod rules need it); the daemon tries again within {}s",
-                if timeout { " and Timeout Members" } else { "" },
-                RETRY_FAILED.as_secs()
-            )
-        }
+        PlatformError::Forbidden(_) => format!(
+            "in Discord, Server Settings > Roles: give the bot's role Manage Server (AutoMod rules need it); the daemon tries again within {}s",
+            RETRY_FAILED.as_secs()
+        ),
         PlatformError::Invalid(_) => "Discord refused the rule: a guild has at most 6 keyword rules and 1 mention-spam rule, so delete a hand-made one in Server Settings > AutoMod, or change the filter (`modctl config get SERVER automod`)".to_owned(),
         other => other.advice(),
     }
@@ -131,7 +127,7 @@ pub async fn reconcile<B: NativeRules + ?Sized>(
                     wanted.filter,
                     Placement::Failed {
                         why: format!("cannot read the guild's AutoMod rules: {error}"),
-                        fix: fix_for(&error, plan),
+                        fix: fix_for(&error),
                     },
                 );
             }
@@ -201,7 +197,7 @@ pub async fn reconcile<B: NativeRules + ?Sized>(
                 wanted.filter,
                 Placement::Failed {
                     why: format!("{failure}: {error}"),
-                    fix: fix_for(&error, plan),
+                    fix: fix_for(&error),
                 },
             ),
         }
@@ -247,7 +243,6 @@ async fn plan_now(cx: &Syncer, server_id: &str) -> Result<Plan, StoreError> {
     Ok(plan(
         &sections.automod,
         Context {
-            default_timeout_minutes: sections.moderation.default_timeout_minutes,
             // As last learned (`automation::invites`): a change of them
             // changes the plan's fingerprint, so the rule follows.
             own_invites: &cx.invites.invites(server_id),

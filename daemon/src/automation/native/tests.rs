@@ -13,10 +13,7 @@ use crate::store::native_rules::LastSync;
 const BOT: u64 = 42;
 
 fn cx() -> Context<'static> {
-    Context {
-        default_timeout_minutes: 60,
-        own_invites: &[],
-    }
+    Context { own_invites: &[] }
 }
 
 fn words(list: &[&str]) -> Automod {
@@ -175,13 +172,7 @@ fn rules_carry_the_filters_settings() {
     // Allowed by hand in the config, beside what was learned.
     section.invite_links.allow = vec!["partner".into()];
     let own = vec!["discord.gg/ours".to_owned()];
-    let plan = plan(
-        &section,
-        Context {
-            default_timeout_minutes: 100_000,
-            own_invites: &own,
-        },
-    );
+    let plan = plan(&section, Context { own_invites: &own });
     let [words, invites, mentions] = &plan.rules[..] else {
         panic!("{plan:?}")
     };
@@ -220,10 +211,61 @@ fn rules_carry_the_filters_settings() {
     assert_eq!(spec["name"], "modctl: mention spam");
     assert_eq!(spec["trigger_type"], 5);
     assert_eq!(spec["trigger_metadata"]["mention_total_limit"], 5);
-    assert_eq!(
-        spec["actions"],
-        json!([{"type": 1}, {"type": 3, "metadata": {"duration_seconds": MAX_TIMEOUT_SECONDS}}])
-    );
+    // A `timeout` filter blocks only: the daemon's case times out, once.
+    assert_eq!(spec["actions"], json!([{"type": 1}]));
+}
+
+/// The invite rule's allow list keeps within Discord's 100 entries (two per
+/// invite): the config's entries first, then the vanity code (the first
+/// learned), then the others in order; the rule is kept and the plan notes
+/// how many were left out.
+#[test]
+fn the_invite_allow_list_is_capped_at_the_limit_never_dropped() {
+    let mut section = Automod::default();
+    section.invite_links.enabled = true;
+    section.invite_links.allow = vec!["discord.com/invite/partner".into(), "t.me/+Tg".into()];
+    for (invites, kept, left_out) in [
+        (0, 1, None),
+        (48, 49, None),
+        (49, 50, None),
+        (50, 50, Some("1 others")),
+        (80, 50, Some("31 others")),
+    ] {
+        let own: Vec<String> = std::iter::once("vanity".to_owned())
+            .chain((0..invites).map(|n| format!("inv{n:03}")))
+            .take(invites)
+            .collect();
+        let plan = plan(&section, Context { own_invites: &own });
+        let [rule] = &plan.rules[..] else {
+            panic!("{invites}: {plan:?}")
+        };
+        let allow = rule.spec.trigger_metadata.allow_list.clone().unwrap();
+        assert_eq!(allow.len(), kept * 2, "{invites}: {allow:?}");
+        assert!(
+            allow.contains(&"*discord.gg/partner".to_owned()),
+            "{invites}"
+        );
+        if invites > 0 {
+            assert!(
+                allow.contains(&"*discord.com/invite/vanity".to_owned()),
+                "{invites}"
+            );
+        }
+        let mut sorted = allow.clone();
+        sorted.sort();
+        assert_eq!(allow, sorted, "{invites}");
+        let note = plan
+            .notes
+            .iter()
+            .find(|(f, _)| *f == FilterName::InviteLinks);
+        match left_out {
+            None => assert_eq!(note, None, "{invites}"),
+            Some(part) => assert!(
+                note.is_some_and(|(_, n)| n.contains(part)),
+                "{invites}: {note:?}"
+            ),
+        }
+    }
 }
 
 /// The invite patterns are Rust regexes under Discord's 260 characters that
