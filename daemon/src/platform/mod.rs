@@ -440,6 +440,16 @@ impl Bot {
         }
     }
 
+    /// The role order the members' ranks are read against, where a
+    /// member's roles come with their messages (Discord's `member.roles`),
+    /// so a rank needs no request per member.
+    pub fn role_order(&self) -> Option<&dyn ReadHierarchy> {
+        match self {
+            Bot::Discord(bot) => Some(bot.as_ref()),
+            Bot::Telegram(_) | Bot::Slack(_) => None,
+        }
+    }
+
     /// Messages only one member sees, where the platform has them (Slack).
     pub fn ephemeral(&self) -> Option<&dyn Ephemeral> {
         match self {

@@ -33,6 +33,7 @@ use crate::moderation::{self, ActionCall};
 use crate::platform::{Bot, PlatformError, Post};
 use crate::store::automod_hits::{self, NewHit, Recorded};
 use crate::store::{StoreError, connections, servers};
+use crate::sync::lock;
 
 /// One caught message, carried out in its own task.
 pub(super) struct Work {
@@ -60,7 +61,7 @@ impl Work {
         if self
             .acting
             .authors
-            .exempt(&connected.bot, &server.id, &user, now)
+            .exempt(&connected.bot, &server.id, &self.message.author, now)
             .await
         {
             return;
@@ -174,12 +175,10 @@ impl Deleting {
     /// when another delivery already is.
     fn start(&self, server: &str, message: &str) -> Option<DeletingGuard<'_>> {
         let key = (server.to_owned(), message.to_owned());
-        let mut set = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        set.insert(key.clone())
-            .then_some(DeletingGuard { of: self, key })
+        let fresh = lock(&self.0).insert(key.clone());
+        // Not `then_some`: a guard built for nothing would be dropped at
+        // once, taking the other delivery's mark off.
+        fresh.then(|| DeletingGuard { of: self, key })
     }
 }
 
@@ -191,12 +190,7 @@ struct DeletingGuard<'a> {
 
 impl Drop for DeletingGuard<'_> {
     fn drop(&mut self) {
-        let mut set = self
-            .of
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        set.remove(&self.key);
+        lock(&self.of.0).remove(&self.key);
     }
 }
 
