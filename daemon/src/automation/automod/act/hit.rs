@@ -5,12 +5,18 @@
 //!
 //! # Claimed first
 //!
-//! Each hit is written before anything is done ([`automod_hits::record`]):
-//! unique per (server, message, filter), and the call that writes the row
-//! is the only one that acts on it. A redelivered event, or an edit caught
-//! while the first delivery still deletes (a link's unfurl arrives as a
-//! `MESSAGE_UPDATE` within the second), finds the row and does nothing, so
-//! a message is deleted, logged and cased once. The case itself is
+//! Each hit is claimed ([`automod_hits::record`]): unique per (server,
+//! message, filter), and the call that writes the row is the only one that
+//! logs it, opens its case or shows Slack's ephemeral notice. A redelivered
+//! event, or an edit caught while the first delivery still acts (a link's
+//! unfurl arrives as a `MESSAGE_UPDATE` within the second), finds the row
+//! and does nothing, so a message is logged and cased once. The delete
+//! alone does not wait for the claim: it is idempotent on every platform,
+//! and the claim waits for the store's one writer, which a flush of
+//! activity counts holds for a few hundred milliseconds ([`Deleting`] keeps
+//! two deliveries in this daemon from both asking at once). A daemon killed
+//! after the delete and before the claim leaves a deleted message with no
+//! hit, like an event lost in the fan-out's queue. The case itself is
 //! idempotent too ([`open_case`]'s key), for the start-up sweep
 //! (`super::sweep`), which finishes what a crash cut short.
 //!
