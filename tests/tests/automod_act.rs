@@ -283,13 +283,12 @@ pub(crate) fn hits_of(fixture: &Fixture, server: &str, filter: Option<FilterName
         .len()
 }
 
-#[test]
-fn discord_a_native_rule_execution_becomes_a_hit_and_a_case() {
-    let d = discord("warn");
-    let rule = crate::automod_settling::synced_rule(&d, FilterName::BlockedWords);
+/// Discord's gateway reports that native rule `rule` blocked `MEMBER`'s
+/// "buy badword now" in `GENERAL`.
+fn blocked_badword(d: &Discord, rule: &str) {
     d.gateway.automod_execution(
         ALPHA_DISCORD,
-        &rule,
+        rule,
         1,
         MEMBER,
         GENERAL,
@@ -297,6 +296,13 @@ fn discord_a_native_rule_execution_becomes_a_hit_and_a_case() {
         Some("badword"),
         "badword",
     );
+}
+
+#[test]
+fn discord_a_native_rule_execution_becomes_a_hit_and_a_case() {
+    let d = discord("warn");
+    let rule = crate::automod_settling::synced_rule(&d, FilterName::BlockedWords);
+    blocked_badword(&d, &rule);
     let hits = settled_hits(&d.fixture, ALPHA_DISCORD, 1);
     assert_eq!(
         (hits[0].enforced_by, hits[0].outcome, hits[0].deleted),
@@ -320,16 +326,7 @@ fn discord_a_native_timeout_filter_times_the_member_out_once() {
         .find(|r| r["id"] == rule.as_str())
         .expect("the synced rule");
     assert_eq!(synced["actions"], json!([{"type": 1}]), "{synced}");
-    d.gateway.automod_execution(
-        ALPHA_DISCORD,
-        &rule,
-        1,
-        MEMBER,
-        GENERAL,
-        "buy badword now",
-        Some("badword"),
-        "badword",
-    );
+    blocked_badword(&d, &rule);
     settled_hits(&d.fixture, ALPHA_DISCORD, 1);
     let cases = automod_cases(&d.fixture, ALPHA_DISCORD);
     assert_eq!(cases.len(), 1, "{cases:?}");
@@ -362,7 +359,12 @@ fn slack(admin: bool, action: &str) -> (Fixture, FakeSlack) {
 
 /// Slack posts a `message` event of `MEMBER` saying `text` (seeded in the
 /// fake first, so it can be deleted): the message's `ts`.
-fn slack_say(daemon: &TestDaemon, fake: &FakeSlack, event_id: &str, text: &str) -> String {
+pub(crate) fn slack_say(
+    daemon: &TestDaemon,
+    fake: &FakeSlack,
+    event_id: &str,
+    text: &str,
+) -> String {
     let at = (ALPHA_SLACK, "C0GENERAL1");
     daemon.slack_member_says(fake, SIGNING_SECRET, at, event_id, text)
 }

@@ -231,26 +231,19 @@ fn slack_workspace() -> (Fixture, FakeSlack) {
     (fixture, fake)
 }
 
-/// Slack posts a member's `message` event saying `text` (seeded in the
-/// fake first, so it can be deleted): the message's `ts`.
-fn slack_message(daemon: &TestDaemon, fake: &FakeSlack, event_id: &str, text: &str) -> String {
-    let at = (ALPHA_SLACK, "C0GENERAL1");
-    daemon.slack_member_says(fake, SIGNING_SECRET, at, event_id, text)
-}
-
 #[test]
 fn slack_the_workspaces_invite_links_are_spared_another_workspaces_deleted() {
     let (fixture, fake) = slack_workspace();
     let daemon = &fixture.daemon;
     assert_eq!(daemon.learn_own_invites(), 1);
     assert_eq!(fake.calls("team.info").len(), 1);
-    let ours = slack_message(
+    let ours = crate::automod_act::slack_say(
         daemon,
         &fake,
         "EvOurs",
         "join us: <https://join.slack.com/t/acme/shared_invite/zt-1abc>",
     );
-    let theirs = slack_message(
+    let theirs = crate::automod_act::slack_say(
         daemon,
         &fake,
         "EvTheirs",
