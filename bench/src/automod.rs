@@ -437,12 +437,9 @@ impl Raw<'_> {
                 Some(slack::Request::Event { events, .. }) => events,
                 _ => Vec::new(),
             },
-            Raw::Telegram(updates) => {
-                let value: Value = serde_json::from_slice(&updates[i])?;
-                // The chat id is the group's server id here, so the
-                // transport's routing has nothing to change.
-                telegram::decode(value)?.events
-            }
+            // The chat id is the group's server id here, so the
+            // transport's routing has nothing to change.
+            Raw::Telegram(updates) => telegram::decode(&updates[i])?.events,
         })
     }
 }

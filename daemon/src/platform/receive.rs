@@ -21,7 +21,7 @@
 use async_trait::async_trait;
 use modctl_types::Platform;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 pub use twilight_model::oauth::ApplicationFlags;
 
@@ -91,7 +91,11 @@ pub trait Updates: Send + Sync + std::fmt::Debug {
     /// The updates after `offset`, waiting up to `timeout_secs` for the
     /// first (`getUpdates`, long polling). Each update is returned raw, so
     /// one the daemon cannot read is skipped alone.
-    async fn get_updates(&self, offset: i64, timeout_secs: u32) -> PlatformResult<Vec<Value>>;
+    async fn get_updates(
+        &self,
+        offset: i64,
+        timeout_secs: u32,
+    ) -> PlatformResult<Vec<Box<RawValue>>>;
 
     /// Has updates posted to `url` with `secret` in
     /// `X-Telegram-Bot-Api-Secret-Token` (`setWebhook`).

@@ -297,13 +297,22 @@ struct ChatMember {
 /// The answer's `result`, or the error it reports with `secrets` redacted
 /// (a description may quote the request's path, `/bot<TOKEN>/method`).
 async fn read(response: reqwest::Response, secrets: &Redactor) -> PlatformResult<Value> {
-    let status = response.status();
+    let (status, text) = read_text(response, secrets).await?;
+    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    interpret(status, body, secrets)
+}
+
+/// The answer's status and body.
+async fn read_text(
+    response: reqwest::Response,
+    secrets: &Redactor,
+) -> PlatformResult<(u16, String)> {
+    let status = response.status().as_u16();
     let text = response
         .text()
         .await
         .map_err(|e| PlatformError::from_reqwest(e, secrets))?;
-    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    interpret(status.as_u16(), body, secrets)
+    Ok((status, text))
 }
 
 /// A Bot API answer's `result`, or the error it reports with `secrets`

@@ -205,9 +205,7 @@ async fn telegram_update(
         ));
     }
     refuse_duplicate_keys(&body)?;
-    let update: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::BadRequest(format!("the body is not JSON: {e}")))?;
-    let update = updates::decode(update).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let update = updates::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     // The bot has one webhook for all its groups (Telegram keeps one per
     // bot): the events of every group connected with the same token count,
     // each for its own server; other chats the bot is in count nothing.

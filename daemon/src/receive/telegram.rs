@@ -111,7 +111,8 @@ pub async fn poll(
         .await
         .map_err(|e| e.to_string())?;
     for raw in updates {
-        if let Some(id) = update_id(&raw) {
+        let raw = raw.get().as_bytes();
+        if let Some(id) = update_id(raw) {
             next = next.max(id + 1);
         }
         match decode(raw) {

@@ -460,17 +460,8 @@ pub fn decode_frame(
         .map_err(|e| PlatformError::Invalid(format!("unreadable gateway message: {e}")))?;
     match (head.op, head.t) {
         (0, Some(name)) if name == "MESSAGE_CREATE" || name == "MESSAGE_UPDATE" => {
-            // Read plainly; only a payload that fails is read again to say
-            // which field (tracking the path costs every message).
-            let frame: MessageFrame = match serde_json::from_str(json) {
-                Ok(frame) => frame,
-                Err(_) => {
-                    let mut reader = serde_json::Deserializer::from_str(json);
-                    serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-                        PlatformError::Invalid(format!("unexpected {name} from Discord: {e}"))
-                    })?
-                }
-            };
+            let frame: MessageFrame =
+                super::typed(json.as_bytes(), &format_args!("{name} from Discord"))?;
             let events = message_events(&name, frame.d, at);
             Ok(Some((name, events)))
         }

@@ -30,14 +30,16 @@
 //! are read from there. The event's time is Slack's `event_time`; its id is
 //! Slack's `event_id`, the same on every retry.
 
+use std::borrow::Cow;
+
 use modctl_types::{Platform, Timestamp};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
+use super::typed;
 use crate::events::{
     Attachment, Author, Event, EventKind, MemberRef, Membership, Mentions, Message,
 };
-use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 
 /// A verified request.
@@ -60,20 +62,29 @@ pub enum Request {
     },
 }
 
+/// The request, its `event` left as text: read once its `type` says which
+/// payload it is (an internally tagged enum would buffer the whole event).
 #[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Envelope {
-    UrlVerification {
-        challenge: String,
-    },
-    EventCallback {
-        team_id: String,
-        event_id: String,
-        event_time: i64,
-        event: Value,
-    },
-    #[serde(other)]
-    Other,
+struct Envelope<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    challenge: Option<String>,
+    #[serde(default)]
+    team_id: Option<String>,
+    #[serde(default)]
+    event_id: Option<String>,
+    #[serde(default)]
+    event_time: Option<i64>,
+    #[serde(default, borrow)]
+    event: Option<&'a RawValue>,
+}
+
+/// An event's `type`, read before the event itself.
+#[derive(Debug, Deserialize)]
+struct EventHead<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Cow<'a, str>,
 }
 
 /// A `message` event, or the `message` inside a `message_changed`.
@@ -222,24 +233,31 @@ impl MessagePayload {
 
 /// Decodes a verified request body.
 pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| PlatformError::Invalid(format!("the body is not JSON: {e}")))?;
-    let envelope: Envelope = payload(value, "Events API request from Slack")?;
-    let (team_id, event_id, event_time, event) = match envelope {
-        Envelope::UrlVerification { challenge } => {
+    const WHAT: &str = "Events API request";
+    let envelope: Envelope<'_> = typed(body, &format_args!("{WHAT} from Slack"))?;
+    match &*envelope.kind {
+        "url_verification" => {
+            let challenge = envelope
+                .challenge
+                .ok_or_else(|| missing("challenge", WHAT))?;
             return Ok(Some(Request::UrlVerification { challenge }));
         }
-        Envelope::EventCallback {
-            team_id,
-            event_id,
-            event_time,
-            event,
-        } => (team_id, event_id, event_time, event),
-        Envelope::Other => return Ok(None),
-    };
+        "event_callback" => {}
+        _ => return Ok(None),
+    }
+    let team_id = envelope.team_id.ok_or_else(|| missing("team_id", WHAT))?;
+    let event_id = envelope.event_id.ok_or_else(|| missing("event_id", WHAT))?;
+    let event_time = envelope
+        .event_time
+        .ok_or_else(|| missing("event_time", WHAT))?;
+    let event = envelope
+        .event
+        .ok_or_else(|| missing("event", WHAT))?
+        .get()
+        .as_bytes();
     let at = Timestamp::from_second(event_time).map_err(|_| {
         PlatformError::Invalid(format!(
-            "unexpected Events API request from Slack: event_time {event_time} is not a time"
+            "unexpected {WHAT} from Slack: event_time {event_time} is not a time"
         ))
     })?;
     let make = |kind| Event {
@@ -249,14 +267,11 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
         id: Some(format!("slack:{event_id}")),
         kind,
     };
-    let kind = event
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let kind = match kind {
+    let head: EventHead<'_> = typed(event, &"event from Slack")?;
+    let kind = match &*head.kind {
         "message" => {
             let what = "message event";
-            let m: MessagePayload = payload(event, &format!("{what} from Slack"))?;
+            let m: MessagePayload = typed(event, &"message event from Slack")?;
             match m.subtype.as_deref() {
                 Some("message_changed") => {
                     let channel = m.channel.clone();
@@ -273,7 +288,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
             }
         }
         "member_joined_channel" => {
-            let m: MemberJoinedChannel = payload(event, "member_joined_channel event from Slack")?;
+            let m: MemberJoinedChannel = typed(event, &"member_joined_channel event from Slack")?;
             Some(EventKind::MemberJoined(Membership {
                 member: MemberRef {
                     id: m.user,
@@ -284,7 +299,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
             }))
         }
         "team_join" => {
-            let m: TeamJoin = payload(event, "team_join event from Slack")?;
+            let m: TeamJoin = typed(event, &"team_join event from Slack")?;
             Some(EventKind::MemberJoined(Membership {
                 member: MemberRef {
                     id: m.user.id,
@@ -305,7 +320,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 

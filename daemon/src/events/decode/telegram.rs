@@ -26,14 +26,17 @@
 //! username, by id), `url` (a link written in the text) and `text_link`
 //! (a link behind other text, in `url`).
 
+use std::fmt;
+
 use modctl_types::{Platform, Timestamp};
 use serde::Deserialize;
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
 
+use super::typed;
 use crate::events::{
     Attachment, Author, Event, EventKind, MemberRef, Membership, Mentions, Message,
 };
-use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 
 /// Fields of a service message: it reports something that happened in the
@@ -138,15 +141,60 @@ pub struct Migration {
     pub to: i64,
 }
 
+/// An update, its messages left as text: a message is read twice, once for
+/// whether it is a service message ([`IsService`]) and once into
+/// [`MessagePayload`].
 #[derive(Debug, Deserialize)]
-struct UpdatePayload {
+struct UpdatePayload<'a> {
     update_id: i64,
-    #[serde(default)]
-    message: Option<Value>,
-    #[serde(default)]
-    edited_message: Option<Value>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    edited_message: Option<&'a RawValue>,
     #[serde(default)]
     chat_member: Option<ChatMemberUpdated>,
+}
+
+/// Whether a message has any of [`SERVICE_FIELDS`]: its keys are compared,
+/// its values skipped unread.
+struct IsService(bool);
+
+impl<'de> Deserialize<'de> for IsService {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// One key: whether it is a service field.
+        struct Key;
+        impl<'de> DeserializeSeed<'de> for Key {
+            type Value = bool;
+            fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+                deserializer.deserialize_str(self)
+            }
+        }
+        impl Visitor<'_> for Key {
+            type Value = bool;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
+                Ok(SERVICE_FIELDS.binary_search(&key).is_ok())
+            }
+        }
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = IsService;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a message object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IsService, A::Error> {
+                let mut service = false;
+                while let Some(key) = map.next_key_seed(Key)? {
+                    service |= key;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Ok(IsService(service))
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -173,7 +221,7 @@ struct MessagePayload {
     #[serde(default)]
     reply_to_message: Option<Reply>,
     #[serde(default)]
-    photo: Option<Vec<Value>>,
+    photo: Option<Vec<IgnoredAny>>,
     #[serde(default)]
     document: Option<FileRef>,
     #[serde(default)]
@@ -277,8 +325,14 @@ impl ChatMember {
 
 /// The `update_id` of a raw update, so one that cannot be decoded can still
 /// be stepped over.
-pub fn update_id(update: &Value) -> Option<i64> {
-    update.get("update_id").and_then(Value::as_i64)
+pub fn update_id(update: &[u8]) -> Option<i64> {
+    #[derive(Deserialize)]
+    struct Id {
+        update_id: i64,
+    }
+    serde_json::from_slice::<Id>(update)
+        .ok()
+        .map(|id| id.update_id)
 }
 
 fn time(seconds: i64, what: &str) -> PlatformResult<Timestamp> {
@@ -380,9 +434,9 @@ impl MessagePayload {
     }
 }
 
-/// Decodes one update.
-pub fn decode(update: Value) -> PlatformResult<Update> {
-    let update: UpdatePayload = payload(update, "update from Telegram")?;
+/// Decodes one update (its JSON).
+pub fn decode(update: &[u8]) -> PlatformResult<Update> {
+    let update: UpdatePayload<'_> = typed(update, &"update from Telegram")?;
     let mut decoded = Update {
         update_id: update.update_id,
         events: Vec::new(),
@@ -392,7 +446,7 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
         decode_message(raw, &mut decoded)?;
     }
     if let Some(raw) = update.edited_message {
-        let m: MessagePayload = payload(raw, "edited message from Telegram")?;
+        let m: MessagePayload = typed(raw.get().as_bytes(), &"edited message from Telegram")?;
         if let Some(author) = &m.from {
             let edited = m.edit_date.unwrap_or(m.date);
             decoded.events.push(Event {
@@ -438,9 +492,10 @@ pub fn decode(update: Value) -> PlatformResult<Update> {
 }
 
 /// A `message` update: the message, joins, leaves and the group's upgrade.
-fn decode_message(raw: Value, decoded: &mut Update) -> PlatformResult<()> {
-    let service = SERVICE_FIELDS.iter().any(|f| raw.get(f).is_some());
-    let message: MessagePayload = payload(raw, "message from Telegram")?;
+fn decode_message(raw: &RawValue, decoded: &mut Update) -> PlatformResult<()> {
+    let what = "message from Telegram";
+    let IsService(service) = typed(raw.get().as_bytes(), &what)?;
+    let message: MessagePayload = typed(raw.get().as_bytes(), &what)?;
     let at = time(message.date, "message")?;
     let chat = message.chat.id;
     let event = |id: String, kind| Event {
@@ -489,9 +544,13 @@ fn decode_message(raw: Value, decoded: &mut Update) -> PlatformResult<()> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
+
+    fn decode(update: Value) -> PlatformResult<Update> {
+        super::decode(update.to_string().as_bytes())
+    }
 
     fn message(extra: Value) -> Value {
         let mut message = json!({"message_id": 7, "date": 1_800_000_000,
@@ -731,7 +790,7 @@ mod tests {
         no_chat["message"].as_object_mut().unwrap().remove("chat");
         let err = decode(no_chat.clone()).unwrap_err();
         assert!(err.to_string().contains("chat"), "{err}");
-        assert_eq!(update_id(&no_chat), Some(42));
+        assert_eq!(update_id(no_chat.to_string().as_bytes()), Some(42));
         let mut no_flag = message(json!({}));
         no_flag["message"]["from"] = json!({"id": 5});
         let err = decode(no_flag).unwrap_err();

@@ -5,16 +5,21 @@
 use std::time::Duration;
 
 use async_trait::async_trait;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{Telegram, read};
+use super::{Telegram, interpret, read_text};
 use crate::platform::receive::Updates;
-use crate::platform::structure::payload;
 use crate::platform::{PlatformError, PlatformResult};
 
 #[async_trait]
 impl Updates for Telegram {
-    async fn get_updates(&self, offset: i64, timeout_secs: u32) -> PlatformResult<Vec<Value>> {
+    async fn get_updates(
+        &self,
+        offset: i64,
+        timeout_secs: u32,
+    ) -> PlatformResult<Vec<Box<RawValue>>> {
         // Not through the retry policy: the poller itself is the retry, and
         // the long poll needs a longer time limit than other calls.
         let url = format!("{}/bot{}/getUpdates", self.base, self.token);
@@ -31,7 +36,30 @@ impl Updates for Telegram {
             .send()
             .await
             .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
-        payload(read(response, &self.secrets).await?, "answer to getUpdates")
+        let (status, text) = read_text(response, &self.secrets).await?;
+        // The updates are kept as their JSON text, each read once by the
+        // decoder: not through a `Value` first (the decoders read tens of
+        // thousands a second).
+        #[derive(Deserialize)]
+        struct Answer {
+            ok: bool,
+            #[serde(default)]
+            result: Vec<Box<RawValue>>,
+        }
+        match serde_json::from_str::<Answer>(&text) {
+            Ok(Answer { ok: true, result }) => Ok(result),
+            _ => interpret(
+                status,
+                serde_json::from_str(&text).unwrap_or(Value::Null),
+                &self.secrets,
+            )
+            .and_then(|_| {
+                // `ok`, with a result that is not a list of updates.
+                Err(PlatformError::Invalid(
+                    "unexpected answer to getUpdates: its result is not a list of updates".into(),
+                ))
+            }),
+        }
     }
 
     async fn set_webhook(&self, url: &str, secret: &str) -> PlatformResult<()> {
