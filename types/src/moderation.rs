@@ -232,15 +232,22 @@ pub enum CaseSource {
     /// An automod filter that caught a member's message (additive); the
     /// case's reason names the filter and what matched.
     Automod,
+    /// A new member kicked for not verifying in time (additive).
+    Verification,
+    /// Antinuke stopping a member or key that crossed a limit (additive);
+    /// the case's detail lists the counted entries.
+    Antinuke,
 }
 
 impl CaseSource {
     /// Every source.
-    pub const ALL: [CaseSource; 4] = [
+    pub const ALL: [CaseSource; 6] = [
         CaseSource::Api,
         CaseSource::Escalation,
         CaseSource::Expiry,
         CaseSource::Automod,
+        CaseSource::Verification,
+        CaseSource::Antinuke,
     ];
 
     /// The name on the wire.
@@ -250,6 +257,8 @@ impl CaseSource {
             CaseSource::Escalation => "escalation",
             CaseSource::Expiry => "expiry",
             CaseSource::Automod => "automod",
+            CaseSource::Verification => "verification",
+            CaseSource::Antinuke => "antinuke",
         }
     }
 }

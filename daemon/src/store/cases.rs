@@ -153,6 +153,8 @@ impl CaseColumns {
                 "escalation" => CaseSource::Escalation,
                 "expiry" => CaseSource::Expiry,
                 "automod" => CaseSource::Automod,
+                "verification" => CaseSource::Verification,
+                "antinuke" => CaseSource::Antinuke,
                 _ => CaseSource::Api,
             },
             linked_case_id: row.get(columns.linked_number)?,

@@ -163,6 +163,17 @@ impl Sections {
             IdKind::Role,
             &mut welcome.verified_role_id,
         );
+        f(
+            "welcome.verify_channel_id",
+            IdKind::Channel,
+            &mut welcome.verify_channel_id,
+        );
+        visit_list(
+            "antinuke.trusted_role_ids",
+            IdKind::Role,
+            &mut self.antinuke.trusted_role_ids,
+            &mut f,
+        );
     }
 
     /// Replaces every id that `live` maps to another id (what a restore

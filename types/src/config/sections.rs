@@ -521,6 +521,13 @@ pub struct Welcome {
     pub verification: Verification,
     /// Role given once verified; required unless `verification` is `none`.
     pub verified_role_id: Option<String>,
+    /// Where Discord's verify message with its button is kept (additive);
+    /// `null` = `channel_id`.
+    pub verify_channel_id: Option<String>,
+    /// Minutes a new member has to verify before being kicked (additive;
+    /// 1 to 1440).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1440))]
+    pub verify_within_minutes: u32,
 }
 
 impl Default for Welcome {
@@ -532,6 +539,8 @@ impl Default for Welcome {
             auto_role_ids: Vec::new(),
             verification: Verification::None,
             verified_role_id: None,
+            verify_channel_id: None,
+            verify_within_minutes: 10,
         }
     }
 }
@@ -570,6 +579,22 @@ pub struct Antinuke {
     pub max_bans_per_minute: u32,
     /// What to do to the member.
     pub action: AntinukeAction,
+    /// Users never counted (additive), at most 50.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub trusted_user_ids: Vec<String>,
+    /// Roles whose members are never counted (additive), at most 50.
+    #[cfg_attr(feature = "openapi", schema(max_items = 50))]
+    pub trusted_role_ids: Vec<String>,
+    /// Put the structure back from the latest snapshot taken before an
+    /// incident began, once its executor is stopped (additive).
+    pub restore: bool,
+    /// Joins within a minute above which a raid lockdown starts (additive;
+    /// 1 to 1000); `null` = never by itself.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
+    pub max_joins_per_minute: Option<u32>,
+    /// How long a lockdown lasts (additive; 1 to 1440 minutes).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1440))]
+    pub lockdown_minutes: u32,
 }
 
 impl Default for Antinuke {
@@ -581,6 +606,11 @@ impl Default for Antinuke {
             max_role_deletions_per_minute: 3,
             max_bans_per_minute: 5,
             action: AntinukeAction::StripRoles,
+            trusted_user_ids: Vec::new(),
+            trusted_role_ids: Vec::new(),
+            restore: false,
+            max_joins_per_minute: None,
+            lockdown_minutes: 10,
         }
     }
 }

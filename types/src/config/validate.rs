@@ -332,6 +332,13 @@ impl Sections {
             c.role(&format!("welcome.auto_role_ids[{i}]"), Some(role));
         }
         c.role("welcome.verified_role_id", w.verified_role_id.as_ref());
+        c.channel("welcome.verify_channel_id", w.verify_channel_id.as_ref());
+        c.range(
+            "welcome.verify_within_minutes",
+            w.verify_within_minutes,
+            1,
+            1440,
+        );
         if w.verification != Verification::None
             && w.verified_role_id.is_none()
             && c.platform == Platform::Discord
@@ -369,6 +376,20 @@ impl Sections {
             1,
             100,
         );
+        c.list("antinuke.trusted_user_ids", &a.trusted_user_ids, 50);
+        for (i, user) in a.trusted_user_ids.iter().enumerate() {
+            if let Err(e) = c.platform.validate_user_id(user) {
+                c.fail(format!("antinuke.trusted_user_ids[{i}]"), e);
+            }
+        }
+        c.list("antinuke.trusted_role_ids", &a.trusted_role_ids, 50);
+        for (i, role) in a.trusted_role_ids.iter().enumerate() {
+            c.role(&format!("antinuke.trusted_role_ids[{i}]"), Some(role));
+        }
+        if let Some(joins) = a.max_joins_per_minute {
+            c.range("antinuke.max_joins_per_minute", joins, 1, 1000);
+        }
+        c.range("antinuke.lockdown_minutes", a.lockdown_minutes, 1, 1440);
     }
 
     fn check_webhooks(&self, c: &mut Check) {
