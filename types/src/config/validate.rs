@@ -517,4 +517,61 @@ mod tests {
             assert!(check_webhook_url(bad).is_err(), "{bad}");
         }
     }
+
+    /// The fields issue #26 added: each refused out of range or of the wrong
+    /// platform's shape, by its path.
+    #[test]
+    fn the_verification_and_antinuke_fields_are_checked() {
+        use crate::Platform;
+        use crate::config::Sections;
+        let paths = |change: &dyn Fn(&mut Sections)| {
+            let mut config = Sections::default();
+            change(&mut config);
+            config
+                .validate(Platform::Discord)
+                .into_iter()
+                .map(|e| e.path)
+                .collect::<Vec<_>>()
+        };
+        assert!(paths(&|_| {}).is_empty());
+        let cases: [(&dyn Fn(&mut Sections), &str); 7] = [
+            (
+                &|c| c.welcome.verify_within_minutes = 0,
+                "welcome.verify_within_minutes",
+            ),
+            (
+                &|c| c.welcome.verify_within_minutes = 1441,
+                "welcome.verify_within_minutes",
+            ),
+            (
+                &|c| c.welcome.verify_channel_id = Some("C123".into()),
+                "welcome.verify_channel_id",
+            ),
+            (
+                &|c| c.antinuke.trusted_user_ids = vec!["@alice".into()],
+                "antinuke.trusted_user_ids[0]",
+            ),
+            (
+                &|c| c.antinuke.trusted_role_ids = vec!["x".into()],
+                "antinuke.trusted_role_ids[0]",
+            ),
+            (
+                &|c| c.antinuke.max_joins_per_minute = Some(0),
+                "antinuke.max_joins_per_minute",
+            ),
+            (
+                &|c| c.antinuke.lockdown_minutes = 1441,
+                "antinuke.lockdown_minutes",
+            ),
+        ];
+        for (change, path) in cases {
+            assert_eq!(paths(change), [path]);
+        }
+        let fine = paths(&|c| {
+            c.welcome.verify_within_minutes = 1440;
+            c.antinuke.trusted_user_ids = vec!["100000000000000001".into()];
+            c.antinuke.max_joins_per_minute = Some(1000);
+        });
+        assert!(fine.is_empty(), "{fine:?}");
+    }
 }
