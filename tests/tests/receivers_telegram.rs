@@ -9,7 +9,7 @@ use modctl_e2e::{ALPHA_TELEGRAM, Fixture, TestDaemon, TestKey, error_body, event
 use modctl_types::Platform;
 use modctl_types::moderation::{Action, ActionRequest};
 use modctld::store::receivers::{self, Receiving};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A second group of team alpha, on the same bot as [`ALPHA_TELEGRAM`].
 const SECOND_GROUP: &str = "-1002000000002";
@@ -122,6 +122,29 @@ fn polled_updates_are_counted_and_a_restart_neither_loses_nor_repeats_them() {
     assert_eq!(offsets(&telegram)[before], 6);
     // One message more than before the restart, nothing counted twice.
     assert_eq!(totals(&daemon, &alpha_ro), (3, 1, 1));
+    assert_eq!(telegram.pending_updates(), 0);
+}
+
+/// An update the daemon cannot read (here a message whose `date` is not a
+/// number) is stepped over alone: the offset moves past it and the updates
+/// around it count.
+#[test]
+fn a_polled_update_that_cannot_be_read_is_stepped_over_alone() {
+    let (fixture, telegram) = connected();
+    let Fixture {
+        daemon, alpha_ro, ..
+    } = fixture;
+    let now = daemon.now_unix();
+    let chat = telegram.push_message(5, now)["message"]["chat"]["id"]
+        .as_i64()
+        .unwrap();
+    telegram.push_in(chat, 5, json!({"text": "broken", "date": "yesterday"}));
+    telegram.push_message(6, now);
+    daemon.start_receivers();
+    eventually("the three updates (ids 1 to 3) to be confirmed", || {
+        stored_offset(&daemon) == 4
+    });
+    assert_eq!(totals(&daemon, &alpha_ro), (2, 0, 0));
     assert_eq!(telegram.pending_updates(), 0);
 }
 
