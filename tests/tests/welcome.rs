@@ -30,7 +30,7 @@ fn settle() {
 }
 
 struct Discord {
-    _fixture: Fixture,
+    fixture: Fixture,
     discord: FakeDiscord,
     gateway: FakeGateway,
 }
@@ -59,7 +59,7 @@ fn discord(extra: Value) -> Discord {
         sent.iter().any(|s| matches!(s, Sent::Identify { .. }))
     }));
     Discord {
-        _fixture: fixture,
+        fixture: fixture,
         discord: fake,
         gateway,
     }
@@ -371,4 +371,44 @@ fn the_simulator_greets_a_join_through_the_event_path() {
         None,
     ));
     assert!(again.unwrap_err().to_string().contains("already a member"));
+}
+
+/// Onboarding says what welcome lacks on Discord: an auto-role above the
+/// bot's top role is a to-do naming it; once only roles the bot may give
+/// are set, the item is done.
+#[test]
+fn discord_onboarding_names_an_auto_role_the_bot_cannot_give() {
+    let d = discord(json!({"auto_role_ids": [discord::ADMIN_ROLE]}));
+    let daemon = &d.fixture.daemon;
+    let client = daemon.client(&d.fixture.alpha_ro);
+    let welcome = |refresh| {
+        let checklist = daemon
+            .block_on(client.onboarding(ALPHA_DISCORD, refresh))
+            .expect("onboarding");
+        checklist
+            .items
+            .into_iter()
+            .find(|i| i.id == "welcome")
+            .expect("a welcome item")
+    };
+    let item = welcome(true);
+    assert_eq!(
+        item.status,
+        modctl_types::onboarding::ItemStatus::Todo,
+        "{item:?}"
+    );
+    assert!(item.detail.contains(discord::ADMIN_ROLE), "{}", item.detail);
+    assert!(item.fix.is_some());
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": GENERAL, "auto_role_ids": [discord::MEMBER_ROLE]}),
+    );
+    let item = welcome(true);
+    assert_eq!(
+        item.status,
+        modctl_types::onboarding::ItemStatus::Done,
+        "{item:?}"
+    );
+    assert!(item.detail.contains("#general"), "{}", item.detail);
 }

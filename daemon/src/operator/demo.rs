@@ -621,6 +621,18 @@ pub fn try_these() -> Vec<String> {
             format!("modctl automod hits {DISCORD}"),
             "what automod caught, the trickle's too",
         ),
+        noted(
+            format!("modctld simulate join {DISCORD} 800000000000000042 --name \"@everyone *Eve*\""),
+            "greeted in #general, mentioning her alone; given Member",
+        ),
+        noted(
+            format!("modctld simulate join {TELEGRAM} 300001 --name \"<b>Eve</b>\""),
+            "greeted in the group, the name shown as written",
+        ),
+        noted(
+            format!("modctld simulate join {SLACK} U0NEWBIE01 --name Sam"),
+            &format!("greeted by DM, added to user group {DEMO_USER_GROUP}"),
+        ),
     ]
 }
 
@@ -661,7 +673,8 @@ then try:
 
 {try_these}
 
-Automod is on in each server, and its hits and cases are logged to the server's mod-log. What the
+Automod is on in each server, and its hits and cases are logged to the server's mod-log. Welcome is
+on too: a member who joins (`modctld simulate join`, and now and then the trickle) is greeted. What the
 bot posts to the simulated servers (log posts, DMs, notices) is printed here as it arrives
 (`posted to discord #mod-log: ...`); `modctld simulate posts SERVER` lists it.
 
