@@ -178,6 +178,9 @@ pub struct AppState {
     /// Automod's event consumer, bound to the daemon's parts when it starts
     /// serving (see [`automation::automod::act`]).
     pub automod_acting: automation::automod::act::Slot,
+    /// The welcome consumer, bound to the daemon's parts when it starts
+    /// serving (see [`automation::welcome`]).
+    pub welcome: automation::welcome::Slot,
 }
 
 impl AppState {
@@ -189,6 +192,7 @@ impl AppState {
         let log_events =
             automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
         let automod_acting = automation::automod::act::Slot::default();
+        let welcome = automation::welcome::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -196,6 +200,7 @@ impl AppState {
             )),
             log_events.clone(),
             Arc::new(automod_acting.clone()),
+            Arc::new(welcome.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -226,6 +231,7 @@ impl AppState {
             log_pace: logs::deliver::Pace::default(),
             native_rules_wake: Arc::new(Notify::new()),
             automod_acting,
+            welcome,
         }
     }
 
@@ -348,6 +354,16 @@ impl AppState {
             self.automod.clone(),
             self.moderation(),
         )
+    }
+
+    /// What greeting members who join uses ([`automation::welcome`]).
+    pub fn welcoming(&self) -> automation::welcome::Welcoming {
+        automation::welcome::Welcoming {
+            live: self.live_config.clone(),
+            store: self.store.clone(),
+            platforms: self.platforms.clone(),
+            clock: self.clock.clone(),
+        }
     }
 
     /// What restores use ([`restore::job`], [`restore::run`]).
@@ -477,6 +493,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     state.automod_acting.bind(state.automod_acting());
+    state.welcome.bind(state.welcoming());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

@@ -45,6 +45,7 @@ mod snapshot_schedule;
 mod snapshots;
 mod webhook_events;
 mod webhooks;
+mod welcome;
 
 /// Every file here is a module of this binary: none is left unrun.
 #[test]

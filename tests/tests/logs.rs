@@ -405,6 +405,7 @@ async fn member_events_are_logged_with_what_the_daemon_saw_and_share_a_channel()
                 display_name: Some("Ada".into()),
             },
             channel_id: None,
+            pending: false,
         })),
     ];
     publish(daemon, published, 4);
@@ -507,6 +508,7 @@ async fn a_message_seen_longer_ago_than_the_cache_keeps_is_logged_as_unknown() {
             ..MemberRef::default()
         },
         channel_id: None,
+        pending: false,
     });
     let seen = EventKind::MessageCreated(said("1", "said long ago"));
     publish(

@@ -138,6 +138,7 @@ mod tests {
                 display_name: None,
             },
             channel_id: channel.map(Into::into),
+            pending: false,
         }
     }
 

@@ -85,6 +85,22 @@ pub enum EventKind {
     /// Discord's native AutoMod acted on a member
     /// (`AUTO_MODERATION_ACTION_EXECUTION`).
     AutoModAction(AutoModAction),
+    /// A member's state changed (Discord `GUILD_MEMBER_UPDATE`): their
+    /// roles, and whether they still have membership screening to pass.
+    MemberUpdated(MemberUpdate),
+}
+
+/// A member as `GUILD_MEMBER_UPDATE` gives them now.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberUpdate {
+    /// The member.
+    pub member: MemberRef,
+    /// Whether they have not yet passed the guild's membership screening
+    /// (discord-docs/guild.mdx: "When the member completes the screening,
+    /// Guild Member Update will be emitted and `pending` will be false").
+    pub pending: bool,
+    /// Their role ids now.
+    pub role_ids: Vec<String>,
 }
 
 /// A message, as the platform gave it.
@@ -161,6 +177,10 @@ pub struct Membership {
     /// The channel, when the platform reports joining a channel rather than
     /// the server (Slack `member_joined_channel`).
     pub channel_id: Option<String>,
+    /// Discord: the member joined a guild with membership screening and
+    /// has not passed it yet (`pending` of `GUILD_MEMBER_ADD`); always
+    /// `false` elsewhere.
+    pub pending: bool,
 }
 
 /// A member, as far as an event names them.

@@ -382,6 +382,38 @@ fn demo_logging(modlog: &str) -> serde_json::Value {
     })
 }
 
+/// The demo's welcome (issue #26): new members greeted in `#general` (on
+/// Telegram in the group, on Slack by DM) and given the `Member` role (on
+/// Slack a user group; Telegram has no roles).
+fn demo_welcome(id: &str) -> serde_json::Value {
+    let message = "Welcome to {server}, {user}! Read the rules and say hello.";
+    match id {
+        DISCORD => serde_json::json!({"enabled": true, "channel_id": "700000000000000021",
+            "message": message, "auto_role_ids": ["900000000000000004"]}),
+        TELEGRAM => serde_json::json!({"enabled": true, "channel_id": TELEGRAM, "message": message}),
+        _ => serde_json::json!({"enabled": true, "channel_id": "C0DEMOGEN1", "message": message,
+            "auto_role_ids": [DEMO_USER_GROUP]}),
+    }
+}
+
+/// The Slack user group the demo's welcome adds new members to (the
+/// simulator keeps a member's user groups as their roles).
+pub const DEMO_USER_GROUP: &str = "S0DEMOMEMB";
+
+/// Who joins the demo's servers now and then (the live trickle), in turn:
+/// a name each, one of them trying to inject markup and a mention, which
+/// the greeting shows inert.
+const JOINERS: [&str; 4] = ["Grace", "@everyone <b>Eve</b> *free nitro*", "Linus", "Margaret"];
+
+/// The `n`th joiner's user id on demo server `id`, in the platform's shape.
+fn joiner_id(id: &str, n: usize) -> String {
+    match id {
+        DISCORD => format!("80000000000{:07}", 1_000 + n),
+        TELEGRAM => format!("{}", 200_000 + n),
+        _ => format!("U0JOIN{n:04}"),
+    }
+}
+
 /// What the demo's members now and then say that automod catches (the live
 /// trickle), and the lines the banner suggests trying.
 pub const CAUGHT_LINES: [&str; 3] = [
@@ -443,6 +475,9 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
                 (DISCORD, SectionName::Automod, demo_automod()),
                 (TELEGRAM, SectionName::Automod, demo_automod()),
                 (SLACK, SectionName::Automod, demo_automod()),
+                (DISCORD, SectionName::Welcome, demo_welcome(DISCORD)),
+                (TELEGRAM, SectionName::Welcome, demo_welcome(TELEGRAM)),
+                (SLACK, SectionName::Welcome, demo_welcome(SLACK)),
             ];
             for (server_id, section, value) in demo_config {
                 let mut sections = config::load(tx, server_id)?.sections;
@@ -586,6 +621,18 @@ pub fn try_these() -> Vec<String> {
             format!("modctl automod hits {DISCORD}"),
             "what automod caught, the trickle's too",
         ),
+        noted(
+            format!("modctld simulate join {DISCORD} 800000000000000042 --name \"@everyone *Eve*\""),
+            "greeted in #general, mentioning her alone; given Member",
+        ),
+        noted(
+            format!("modctld simulate join {TELEGRAM} 300001 --name \"<b>Eve</b>\""),
+            "greeted in the group, the name shown as written",
+        ),
+        noted(
+            format!("modctld simulate join {SLACK} U0NEWBIE01 --name Sam"),
+            &format!("greeted by DM, added to user group {DEMO_USER_GROUP}"),
+        ),
     ]
 }
 
@@ -626,7 +673,8 @@ then try:
 
 {try_these}
 
-Automod is on in each server, and its hits and cases are logged to the server's mod-log. What the
+Automod is on in each server, and its hits and cases are logged to the server's mod-log. Welcome is
+on too: a member who joins (`modctld simulate join`, and now and then the trickle) is greeted. What the
 bot posts to the simulated servers (log posts, DMs, notices) is printed here as it arrives
 (`posted to discord #mod-log: ...`); `modctld simulate posts SERVER` lists it.
 
@@ -698,6 +746,25 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
                 {
                     Ok(event) => events.publish(event),
                     Err(e) => tracing::debug!(error = %e, "the demo's caught line was not said"),
+                }
+            }
+            // Now and then (every twelfth tick, a server in turn) someone
+            // new joins and is greeted, through the same event path.
+            if tick % 12 == 3 {
+                let n = tick / 12;
+                let (_, id, _) = SERVERS[n % SERVERS.len()];
+                let name = JOINERS[n % JOINERS.len()].to_owned();
+                match super::simulate_join::enter(
+                    &trickle_store,
+                    clock.now(),
+                    id,
+                    &joiner_id(id, n),
+                    Some(name),
+                )
+                .await
+                {
+                    Ok(event) => events.publish(event),
+                    Err(e) => tracing::debug!(error = %e, "the demo's joiner did not join"),
                 }
             }
             for (platform, id, _) in SERVERS {

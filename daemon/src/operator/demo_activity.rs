@@ -297,6 +297,7 @@ pub fn live_event(platform: Platform, event: ActivityEvent) -> Result<Event, Act
             display_name: None,
         },
         channel_id: e.channel_id.clone(),
+        pending: false,
     };
     let kind = match event.kind {
         ActivityKind::Message => match &event.channel_id {

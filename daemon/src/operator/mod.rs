@@ -11,6 +11,7 @@ pub mod demo;
 pub mod demo_activity;
 pub mod demo_webhooks;
 mod server;
+pub mod simulate_join;
 pub mod simulate_message;
 pub mod simulate_posts;
 mod structure;
@@ -377,6 +378,20 @@ enum SimulateCommand {
         /// The channel [default: the server's first text channel]
         #[arg(long, value_name = "CHANNEL", allow_hyphen_values = true)]
         channel: Option<String>,
+    },
+    /// A member joins a simulated server, and welcome greets them as the daemon would (this
+    /// command runs the daemon's welcome on the same database: the greeting, the auto-roles);
+    /// prints what the bot posted (columns: message, where, the post on one line) and the
+    /// member's roles
+    Join {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// The new member's user id
+        user: String,
+        /// The member's display name [default: user-USER]
+        #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+        name: Option<String>,
     },
     /// What the bot posted to a simulated server (log posts, DMs, notices), latest last, as
     /// posted: one row per post (columns: message, posted at, where, the post on one line)

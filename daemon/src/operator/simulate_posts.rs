@@ -39,7 +39,7 @@ pub struct ShownMessage {
     pub posts: Vec<Post>,
 }
 
-fn shown(posted: Posted) -> Result<ShownMessage, StoreError> {
+pub(super) fn shown(posted: Posted) -> Result<ShownMessage, StoreError> {
     let posts = serde_json::from_str(&posted.posts).map_err(|e| {
         StoreError::Corrupt(format!("the posts of simulated message {}: {e}", posted.id))
     })?;

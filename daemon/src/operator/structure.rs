@@ -76,6 +76,11 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
             text,
             channel,
         } => super::simulate_message::message(store, server_id, user, text, channel).await?,
+        SimulateCommand::Join {
+            server_id,
+            user,
+            name,
+        } => super::simulate_join::join(store, server_id, user, name).await?,
         SimulateCommand::Posts {
             server_id,
             channel,

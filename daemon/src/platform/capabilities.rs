@@ -23,6 +23,9 @@
 //! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
+//! | [`Greet`] | a channel | the group | a DM (`conversations.open`) |
+//! | [`AddRole`] | `PUT .../members/{user}/roles/{role}` | - | - |
+//! | [`JoinUserGroup`] | - | - | `usergroups.users.list` + `.update` |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
@@ -43,6 +46,7 @@ use twilight_model::guild::auto_moderation::{
 use twilight_model::id::Id;
 use twilight_model::id::marker::{ChannelMarker, RoleMarker};
 
+use super::greeting::Greeting;
 use super::post::Post;
 use super::{Hierarchy, MemberState, PlatformResult};
 
@@ -176,6 +180,33 @@ pub trait DeleteMessage: Send + Sync {
 pub trait DirectMessage: Send + Sync {
     /// Opens (or reuses) the DM channel with `user` and posts `post` there.
     async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()>;
+}
+
+/// Greets a member who joined (every platform, issue #26): the one
+/// message the daemon sends that notifies someone, the member alone
+/// ([`super::greeting`]).
+#[async_trait]
+pub trait Greet: Send + Sync {
+    /// Posts `greeting` in `channel` (Discord, Telegram), or in a DM with
+    /// the member (Slack, which greets by DM: `channel` unused).
+    async fn greet(&self, channel: &str, greeting: &Greeting) -> PlatformResult<()>;
+}
+
+/// Gives a member one more role, keeping the others (Discord's welcome
+/// auto-roles).
+#[async_trait]
+pub trait AddRole: Send + Sync {
+    /// Adds `role` to `user`'s roles.
+    async fn add_role(&self, user: &str, role: &str, reason: Option<&str>) -> PlatformResult<()>;
+}
+
+/// Adds a member to a user group, keeping its other members (Slack's
+/// welcome auto-roles are user groups).
+#[async_trait]
+pub trait JoinUserGroup: Send + Sync {
+    /// Adds `user` to user group `group`; whether they were added (`false`:
+    /// already in it).
+    async fn join_user_group(&self, group: &str, user: &str) -> PlatformResult<bool>;
 }
 
 /// Posts a message only one member sees (Slack).

@@ -20,9 +20,10 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use twilight_model::guild::auto_moderation::AutoModerationRule;
 
+use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
-    Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
+    AddRole, Ban, Greet, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
     NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
     RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
 };
@@ -487,6 +488,41 @@ impl PostMessage for Discord {
         )
         .await
         .map(|_| count)
+    }
+}
+
+#[async_trait]
+impl Greet for Discord {
+    /// "Create Message" in `channel` with the greeting's content and
+    /// `allowed_mentions` naming the member alone ([`discord_greeting`]).
+    async fn greet(&self, channel: &str, greeting: &Greeting) -> PlatformResult<()> {
+        self.call(
+            Method::POST,
+            &format!("/channels/{channel}/messages"),
+            Some(discord_greeting(greeting)),
+            None,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[async_trait]
+impl AddRole for Discord {
+    /// "Add Guild Member Role" (`PUT
+    /// /guilds/{guild.id}/members/{user.id}/roles/{role.id}`,
+    /// discord-docs/guild.mdx): needs `MANAGE_ROLES` (and the role below
+    /// the bot's highest), answers 204, supports `X-Audit-Log-Reason`. A
+    /// PUT sets a state, so a repeat does what one did.
+    async fn add_role(&self, user: &str, role: &str, reason: Option<&str>) -> PlatformResult<()> {
+        self.call(
+            Method::PUT,
+            &format!("{}/roles/{role}", self.member_path(user)),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
     }
 }
 

@@ -48,6 +48,7 @@
 pub mod apply;
 pub mod capabilities;
 pub mod discord;
+pub mod greeting;
 pub mod hierarchy;
 pub mod post;
 pub mod ratelimit;
@@ -71,6 +72,7 @@ pub use capabilities::{
     NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
+pub use capabilities::{AddRole, Greet, JoinUserGroup};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -322,13 +324,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
+    Greet, AddRole,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember,
+    RankMember, Greet,
 );
 
 bot_trait!(
@@ -336,7 +339,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    ReadInvites, WriteWorkspace, RankMember,
+    ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.
@@ -455,6 +458,15 @@ impl Bot {
         match self {
             Bot::Slack(bot) => Some(bot.as_ref()),
             Bot::Discord(_) | Bot::Telegram(_) => None,
+        }
+    }
+
+    /// Greeting members who join (every platform).
+    pub fn greeter(&self) -> &dyn Greet {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
         }
     }
 

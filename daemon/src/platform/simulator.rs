@@ -17,9 +17,10 @@ use modctl_types::{Platform, Timestamp};
 use super::hierarchy::{self, Act, Hierarchy, Member, Role};
 use twilight_model::guild::auto_moderation::AutoModerationRule;
 
+use super::greeting::{Greeting, plain_greeting};
 use super::post::Post;
 use super::{
-    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
+    AddRole, Ban, Greet, JoinUserGroup, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
     NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
     ReadInvites, RuleSpec, SetRoles, Timeout,
 };
@@ -456,6 +457,84 @@ impl DirectMessage for Simulator {
                 .into());
             }
             kept.insert(tx, server_id, &dm_channel(&user), now)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl Greet for Simulator {
+    /// Keeps the greeting as plain text ([`plain_greeting`]): in `channel`
+    /// on Discord (which must exist) and Telegram (the group, whose id is
+    /// its one channel), in the member's [`dm_channel`] on Slack, which
+    /// greets by DM (the member must be one, as Slack's `user_not_found`).
+    async fn greet(&self, channel: &str, greeting: &Greeting) -> PlatformResult<()> {
+        let kept = Kept::of(&[Post::text(plain_greeting(greeting))]);
+        let (channel, member) = (channel.to_owned(), greeting.member_id.clone());
+        let now = self.clock.now_unix();
+        self.act(move |tx, server_id, platform| {
+            let channel = match platform {
+                Platform::Slack => {
+                    if sim::member_roles(tx, server_id, &member)?.is_none() {
+                        return Err(PlatformError::NotFound("user_not_found".into()).into());
+                    }
+                    dm_channel(&member)
+                }
+                _ if channel == server_id || sim::channel_exists(tx, server_id, &channel)? => {
+                    channel
+                }
+                _ => return Err(PlatformError::NotFound("Unknown Channel, code 10003".into()).into()),
+            };
+            kept.insert(tx, server_id, &channel, now)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl AddRole for Simulator {
+    /// Adds the role under the same hierarchy rules as [`SetRoles`]; the
+    /// role must exist (Discord: `Unknown Role`).
+    async fn add_role(&self, user: &str, role: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        let (user, role) = (user.to_owned(), role.to_owned());
+        self.act(move |tx, server_id, platform| {
+            let mut roles = require_member(tx, server_id, &user, platform)?;
+            if !sim::roles(tx, server_id)?.iter().any(|r| r.id == role) {
+                return Err(PlatformError::NotFound("Unknown Role, code 10011".into()).into());
+            }
+            enforce(
+                tx,
+                server_id,
+                platform,
+                &user,
+                Act::ChangeRoles {
+                    granting: Some(&role),
+                },
+            )?;
+            if !roles.contains(&role) {
+                roles.push(role);
+            }
+            Ok(sim::set_member_roles(tx, server_id, &user, &roles)?)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl JoinUserGroup for Simulator {
+    /// The simulator keeps no Slack user groups of its own: a member's
+    /// groups are kept as their roles, so `simulate posts` and tests see
+    /// what the member was added to.
+    async fn join_user_group(&self, group: &str, user: &str) -> PlatformResult<bool> {
+        let (user, group) = (user.to_owned(), group.to_owned());
+        self.act(move |tx, server_id, platform| {
+            let mut groups = require_member(tx, server_id, &user, platform)?;
+            if groups.contains(&group) {
+                return Ok(false);
+            }
+            groups.push(group);
+            sim::set_member_roles(tx, server_id, &user, &groups)?;
+            Ok(true)
         })
         .await
     }

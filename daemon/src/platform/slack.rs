@@ -8,10 +8,11 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::greeting::{Greeting, slack_greeting};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, OwnInvites, PlatformClients,
+    DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup, JoinedChannels, OwnInvites, PlatformClients,
     PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
@@ -130,6 +131,7 @@ fn repeat(method: &str) -> Repeat {
         | "conversations.setPurpose"
         | "usergroups.users.update"
         | "conversations.open"
+        | "usergroups.users.list"
         | "team.info" => Repeat::Safe,
         _ => Repeat::Once,
     }
@@ -281,6 +283,15 @@ impl DirectMessage for Slack {
     /// resumes it), then `chat.postMessage` to the channel it answers
     /// (slack-web-openapi.json; the bot needs `im:write`).
     async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
+        let channel = self.open_dm(user).await?;
+        self.post(&channel, post).await
+    }
+}
+
+impl Slack {
+    /// `conversations.open` with `users` (one user: "creates a 1:1 DM", or
+    /// resumes it): the DM channel's id.
+    async fn open_dm(&self, user: &str) -> PlatformResult<String> {
         #[derive(Deserialize)]
         struct Opened {
             channel: Channel,
@@ -294,7 +305,53 @@ impl DirectMessage for Slack {
             .call("conversations.open", Arguments::Json(&args))
             .await?;
         let opened: Opened = payload(opened, "conversations.open answer from Slack")?;
-        self.post(&opened.channel.id, post).await
+        Ok(opened.channel.id)
+    }
+}
+
+#[async_trait]
+impl Greet for Slack {
+    /// Slack greets by DM (issue #26): `conversations.open`, then
+    /// `chat.postMessage` there with the greeting's mrkdwn text
+    /// ([`slack_greeting`]); `channel` is unused.
+    async fn greet(&self, _channel: &str, greeting: &Greeting) -> PlatformResult<()> {
+        let channel = self.open_dm(&greeting.member_id).await?;
+        let body = addressed(slack_greeting(greeting), &channel, None);
+        self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl JoinUserGroup for Slack {
+    /// `usergroups.users.list` (`usergroups:read`), then, unless the user is
+    /// in it, `usergroups.users.update` (`usergroups:write`) with the list
+    /// read and the user: "the entire list of users for the User Group"
+    /// (slack-web-openapi.json), so it is a read-modify-write. Slack offers
+    /// no compare-and-set: a change made by someone else between the two
+    /// calls is overwritten (the window is one round trip; the next join
+    /// reads the list again).
+    async fn join_user_group(&self, group: &str, user: &str) -> PlatformResult<bool> {
+        #[derive(Deserialize)]
+        struct Listed {
+            users: Vec<String>,
+        }
+        let listed = self
+            .call(
+                "usergroups.users.list",
+                Arguments::Form(&[("usergroup", group)]),
+            )
+            .await?;
+        let mut users = payload::<Listed>(listed, "usergroups.users.list answer from Slack")?.users;
+        if users.iter().any(|u| u == user) {
+            return Ok(false);
+        }
+        users.push(user.to_owned());
+        let args = json!({ "usergroup": group, "users": users.join(",") });
+        self.call("usergroups.users.update", Arguments::Json(&args))
+            .await
+            .map(|_| true)
     }
 }
 

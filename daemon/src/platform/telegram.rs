@@ -7,9 +7,10 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::greeting::{Greeting, telegram_greeting};
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{
-    Ban, DeleteMessage, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
+    Ban, DeleteMessage, Greet, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
     PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
@@ -501,6 +502,20 @@ impl PostMessage for Telegram {
         self.call("sendMessage", Value::Object(args))
             .await
             .map(|_| count)
+    }
+}
+
+#[async_trait]
+impl Greet for Telegram {
+    /// `sendMessage` to `channel` (the group, as `welcome.channel_id`
+    /// names it) with the greeting as HTML mentioning the member
+    /// ([`telegram_greeting`]).
+    async fn greet(&self, channel: &str, greeting: &Greeting) -> PlatformResult<()> {
+        let mut args = telegram_greeting(greeting);
+        args.insert("chat_id".into(), chat_id(channel));
+        self.call("sendMessage", Value::Object(args))
+            .await
+            .map(drop)
     }
 }
 

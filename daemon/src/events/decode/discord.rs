@@ -33,8 +33,8 @@ use twilight_model::id::marker::{
 };
 
 use crate::events::{
-    Attachment, Author, AutoModAction, Event, EventKind, MemberRef, Membership, Mentions, Message,
-    VoiceState, non_empty,
+    Attachment, Author, AutoModAction, Event, EventKind, MemberRef, MemberUpdate, Membership,
+    Mentions, Message, VoiceState, non_empty,
 };
 use crate::platform::structure::{nullable, payload};
 use crate::platform::{PlatformError, PlatformResult};
@@ -150,13 +150,21 @@ struct MessagePayload {
     edited_timestamp: Option<String>,
 }
 
-/// `GUILD_MEMBER_ADD` and `GUILD_MEMBER_REMOVE`.
+/// `GUILD_MEMBER_ADD`, `GUILD_MEMBER_UPDATE` and `GUILD_MEMBER_REMOVE`
+/// (the fields of twilight-model's `MemberUpdate` the daemon reads).
+/// `roles` and `pending` are not in a removal; "In `GUILD_` events,
+/// `pending` will always be included as true or false"
+/// (discord-docs/guild.mdx, "Guild Member Object").
 #[derive(Debug, Deserialize)]
 struct GuildMember {
     guild_id: Id<GuildMarker>,
     user: User,
     #[serde(default)]
     nick: Option<String>,
+    #[serde(default)]
+    roles: Vec<Id<RoleMarker>>,
+    #[serde(default)]
+    pending: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -317,6 +325,19 @@ pub fn decode_delivered(
                 })
                 .collect()
         }
+        "GUILD_MEMBER_UPDATE" => {
+            let m: GuildMember = payload(d, &what)?;
+            let update = MemberUpdate {
+                pending: m.pending,
+                role_ids: m.roles.iter().map(ToString::to_string).collect(),
+                member: MemberRef {
+                    id: m.user.id.to_string(),
+                    is_bot: m.user.bot,
+                    display_name: m.nick.or(m.user.global_name).or(m.user.username),
+                },
+            };
+            vec![event(m.guild_id, None, EventKind::MemberUpdated(update))]
+        }
         "GUILD_MEMBER_ADD" | "GUILD_MEMBER_REMOVE" => {
             let m: GuildMember = payload(d, &what)?;
             let membership = Membership {
@@ -326,6 +347,7 @@ pub fn decode_delivered(
                     display_name: m.nick.or(m.user.global_name).or(m.user.username),
                 },
                 channel_id: None,
+                pending: m.pending,
             };
             let kind = if name == "GUILD_MEMBER_ADD" {
                 EventKind::MemberJoined(membership)
@@ -828,9 +850,45 @@ mod tests {
                     is_bot: false,
                     display_name: Some("n".into())
                 },
-                channel_id: None
+                channel_id: None,
+                pending: false
             })
         );
+        let screened = one(decode(
+            "GUILD_MEMBER_ADD",
+            json!({"guild_id": GUILD, "user": {"id": "7", "username": "p"}, "roles": [],
+                       "joined_at": "2026-11-22T10:00:00Z", "pending": true}),
+            at(),
+        )
+        .unwrap());
+        assert!(matches!(screened.kind, EventKind::MemberJoined(ref m) if m.pending));
+        let passed = one(decode(
+            "GUILD_MEMBER_UPDATE",
+            json!({"guild_id": GUILD, "user": {"id": "7", "username": "p"}, "nick": "Pat",
+                   "roles": ["600000000000000009"], "joined_at": "2026-11-22T10:00:00Z",
+                   "pending": false}),
+            at(),
+        )
+        .unwrap());
+        assert_eq!(
+            passed.kind,
+            EventKind::MemberUpdated(MemberUpdate {
+                member: MemberRef {
+                    id: "7".into(),
+                    is_bot: false,
+                    display_name: Some("Pat".into())
+                },
+                pending: false,
+                role_ids: vec!["600000000000000009".into()],
+            })
+        );
+        let err = decode(
+            "GUILD_MEMBER_UPDATE",
+            json!({"guild_id": GUILD, "user": {"id": "7"}, "roles": ["not a snowflake"]}),
+            at(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("roles"), "{err}");
         let leave = one(decode(
             "GUILD_MEMBER_REMOVE",
             json!({"guild_id": GUILD, "user": {"id": "6", "bot": true}}),

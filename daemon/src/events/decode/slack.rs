@@ -296,6 +296,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
                     display_name: None,
                 },
                 channel_id: Some(m.channel),
+                pending: false,
             }))
         }
         "team_join" => {
@@ -307,6 +308,7 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
                     display_name: m.user.real_name,
                 },
                 channel_id: None,
+                pending: false,
             }))
         }
         _ => None,

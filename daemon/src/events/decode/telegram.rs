@@ -469,6 +469,7 @@ pub fn decode(update: &[u8]) -> PlatformResult<Update> {
         let membership = Membership {
             member: change.new_chat_member.user.member(),
             channel_id: None,
+            pending: false,
         };
         let kind = match (was, is) {
             (false, true) => Some(("join", EventKind::MemberJoined(membership))),
@@ -516,6 +517,7 @@ fn decode_message(raw: &RawValue, decoded: &mut Update) -> PlatformResult<()> {
             EventKind::MemberJoined(Membership {
                 member: member.member(),
                 channel_id: None,
+                pending: false,
             }),
         ));
     }
@@ -525,6 +527,7 @@ fn decode_message(raw: &RawValue, decoded: &mut Update) -> PlatformResult<()> {
             EventKind::MemberLeft(Membership {
                 member: member.member(),
                 channel_id: None,
+                pending: false,
             }),
         ));
     }

@@ -54,6 +54,21 @@ pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<St
         .optional()?)
 }
 
+/// Adds `user` (shown as `name`) as a member without roles (`modctld
+/// simulate join`); whether they were added (`false`: already a member).
+pub fn add_member(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user: &str,
+    name: &str,
+) -> Result<bool, StoreError> {
+    let added = tx.sql.execute(
+        "INSERT OR IGNORE INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]')",
+        [server_id, user, name],
+    )?;
+    Ok(added == 1)
+}
+
 /// Removes member `user` (kicked or banned); nothing if they are not one.
 pub fn remove_member(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreError> {
     tx.sql.execute(

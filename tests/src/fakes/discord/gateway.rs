@@ -414,6 +414,38 @@ impl FakeGateway {
         );
     }
 
+    /// `GUILD_MEMBER_ADD` of `user` named `name`, with `pending` as a guild
+    /// with membership screening sends it: "In `GUILD_` events, `pending`
+    /// will always be included as true or false" (discord-docs/guild.mdx,
+    /// "Guild Member Object"); a bot user is marked `bot`.
+    pub fn member_join(&self, guild: &str, user: &str, name: &str, pending: bool, bot: bool) {
+        self.dispatch(
+            "GUILD_MEMBER_ADD",
+            json!({
+                "guild_id": guild, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0, "pending": pending,
+                "user": {"id": user, "username": name, "global_name": name, "discriminator": "0", "bot": bot},
+            }),
+        );
+    }
+
+    /// `GUILD_MEMBER_UPDATE` of `user` in `guild` holding `roles`
+    /// (gateway-events.mdx "Guild Member Update": `guild_id`, `roles`,
+    /// `user`, `joined_at` required; `pending` as in every `GUILD_` event).
+    /// Discord sends one when a member passes membership screening
+    /// (`pending` false, guild.mdx "Membership Screening Object") and when
+    /// their roles change.
+    pub fn member_update(&self, guild: &str, user: &str, roles: &[&str], pending: bool) {
+        self.dispatch(
+            "GUILD_MEMBER_UPDATE",
+            json!({
+                "guild_id": guild, "roles": roles, "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                "pending": pending, "flags": 0, "deaf": false, "mute": false,
+                "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
     /// `GUILD_MEMBER_REMOVE`: `user` left (or was removed from) `guild`.
     pub fn member_remove(&self, guild: &str, user: &str) {
         self.dispatch(

@@ -210,6 +210,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         },
         (["members", user], "PATCH") => guild.modify_member(user, &request.body),
         (["members", user], "DELETE") => guild.kick(user),
+        (["members", user, "roles", role], "PUT") => guild.add_member_role(user, role),
         (["bans", user], "GET") => guild.ban_of(user),
         (["bans", user], "PUT") => guild.ban(user, request),
         (["bans", user], "DELETE") => guild.unban(user),
@@ -225,7 +226,8 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["auto-moderation", "rules", rule], "PATCH") => guild.modify_rule(rule, &request.body),
         (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
         (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
-        ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _) => {
+        ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _)
+        | (["members", _, "roles", _], _) => {
             method_not_allowed()
         }
         _ => error(404, "404: Not Found", 0),
@@ -492,6 +494,31 @@ impl Guild {
         // Validated as a whole, applied as a whole: one PATCH is atomic.
         self.members.insert(user.to_owned(), updated.clone());
         Reply::json(200, member_json(user, &updated))
+    }
+
+    /// "Add Guild Member Role" (discord-docs/guild.mdx): `PUT
+    /// /guilds/{guild.id}/members/{user.id}/roles/{role.id}`, "Requires the
+    /// `MANAGE_ROLES` permission. Returns a 204 empty response on success";
+    /// the member's other roles stay. Refused as a member list adding the
+    /// role would be ([`Self::check_roles`]: unknown role, managed role,
+    /// role at or above the bot's highest); an unknown member is `10007`.
+    fn add_member_role(&mut self, user: &str, role: &str) -> Reply {
+        let Some(member) = self.members.get(user) else {
+            return error(404, "Unknown Member", 10007);
+        };
+        let mut roles = member.roles.clone();
+        if !roles.iter().any(|r| r == role) {
+            roles.push(role.to_owned());
+        }
+        match self.check_roles(user, &json!(roles)) {
+            Ok(roles) => {
+                if let Some(member) = self.members.get_mut(user) {
+                    member.roles = roles;
+                }
+                Reply::empty(204)
+            }
+            Err(reply) => reply,
+        }
     }
 
     /// The new role list, if the bot may give it: Manage Roles, every role

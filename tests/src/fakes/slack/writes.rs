@@ -2,7 +2,10 @@
 //! `conversations.create` (`name_taken` when any channel, archived ones
 //! included, has the name), `conversations.setTopic`,
 //! `conversations.setPurpose`, `usergroups.create` (`name_already_exists`,
-//! `handle_already_exists`) and `usergroups.users.update`.
+//! `handle_already_exists`) and `usergroups.users.update`; and
+//! `usergroups.users.list`, which a welcome reads before it updates
+//! (slack-web-openapi.json: `users` required, the group's whole list;
+//! `usergroup` required, an unknown one `no_such_subteam`).
 
 use serde_json::{Map, Value, json};
 
@@ -115,7 +118,22 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// `usergroups.users.list`: the group's members.
+    pub(super) fn group_users(&self, args: &Map<String, Value>) -> Reply {
+        match self.user_groups.get(text(args, "usergroup")) {
+            Some(group) => success(json!({ "users": group.users })),
+            None => failure("no_such_subteam"),
+        }
+    }
+}
+
 impl FakeSlack {
+    /// The members of user group `id`, if it exists.
+    pub fn user_group_users(&self, id: &str) -> Option<Vec<String>> {
+        self.state().user_groups.get(id).map(|g| g.users.clone())
+    }
+
     /// The channel named `name`: `(id, is_private, topic, purpose)`.
     pub fn channel_named(&self, name: &str) -> Option<(String, bool, String, String)> {
         let state = self.state();

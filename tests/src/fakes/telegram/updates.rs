@@ -129,6 +129,18 @@ impl FakeTelegram {
         )
     }
 
+    /// Queues `user` (a bot when `is_bot`) named `first_name` joining the
+    /// group at `date` (Bot API `Message.new_chat_members`, `User` with
+    /// `id`, `is_bot`, `first_name` required).
+    pub fn push_join_named(&self, user: i64, first_name: &str, is_bot: bool, date: i64) -> Value {
+        let chat = self.state().chat_id;
+        self.push_in(
+            chat,
+            user,
+            json!({"date": date, "new_chat_members": [{"id": user, "is_bot": is_bot, "first_name": first_name}]}),
+        )
+    }
+
     /// Queues `user` leaving the group at `date`.
     pub fn push_leave(&self, user: i64, date: i64) -> Value {
         let chat = self.state().chat_id;
