@@ -178,6 +178,11 @@ pub struct AppState {
     /// Automod's event consumer, bound to the daemon's parts when it starts
     /// serving (see [`automation::automod::act`]).
     pub automod_acting: automation::automod::act::Slot,
+    /// The raid lockdowns' joins counted and running lockdowns known (see
+    /// [`automation::lockdown`]).
+    pub lockdown: Arc<automation::lockdown::Shared>,
+    /// The lockdown event consumer, bound when the daemon starts serving.
+    pub lockdown_acting: automation::lockdown::Slot,
 }
 
 impl AppState {
@@ -189,6 +194,7 @@ impl AppState {
         let log_events =
             automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
         let automod_acting = automation::automod::act::Slot::default();
+        let lockdown_acting = automation::lockdown::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -196,6 +202,7 @@ impl AppState {
             )),
             log_events.clone(),
             Arc::new(automod_acting.clone()),
+            Arc::new(lockdown_acting.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -226,6 +233,8 @@ impl AppState {
             log_pace: logs::deliver::Pace::default(),
             native_rules_wake: Arc::new(Notify::new()),
             automod_acting,
+            lockdown: Arc::default(),
+            lockdown_acting,
         }
     }
 
@@ -348,6 +357,18 @@ impl AppState {
             self.automod.clone(),
             self.moderation(),
         )
+    }
+
+    /// What raid lockdowns use ([`automation::lockdown`]).
+    pub fn lockdowns(&self) -> automation::lockdown::Context {
+        automation::lockdown::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            live: self.live_config.clone(),
+            shared: self.lockdown.clone(),
+            in_flight: self.in_flight.clone(),
+        }
     }
 
     /// What restores use ([`restore::job`], [`restore::run`]).
@@ -477,6 +498,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     state.automod_acting.bind(state.automod_acting());
+    state.lockdown_acting.bind(state.lockdowns());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

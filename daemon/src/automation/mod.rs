@@ -13,5 +13,6 @@
 pub mod automod;
 pub mod invites;
 pub mod live;
+pub mod lockdown;
 pub mod logs;
 pub mod native;

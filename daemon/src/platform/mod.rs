@@ -71,6 +71,7 @@ pub use capabilities::{
     NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
+pub use capabilities::{PauseInvites, ReplaceInviteLink};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -322,13 +323,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
+    PauseInvites,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember,
+    RankMember, ReplaceInviteLink,
 );
 
 bot_trait!(

@@ -23,6 +23,7 @@ use super::{
     NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
     ReadInvites, RuleSpec, SetRoles, Timeout,
 };
+use super::{PauseInvites, ReplaceInviteLink};
 use crate::clock::Clock;
 use crate::store::simulator as sim;
 use crate::store::{Store, StoreError, Tx};
@@ -539,6 +540,26 @@ impl ReadInvites for Simulator {
             invites: vec![simulated_invite(self.platform, &self.server_id)],
             refused: None,
         })
+    }
+}
+
+/// The simulator keeps no invites to pause or replace (its one invite is
+/// made from the server's id): the lockdown's own row records that it ran,
+/// and these answer as the platforms do when they succeed.
+#[async_trait]
+impl PauseInvites for Simulator {
+    async fn pause_invites(&self, _until: Option<Timestamp>) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ReplaceInviteLink for Simulator {
+    async fn replace_invite_link(&self) -> PlatformResult<String> {
+        Ok(format!(
+            "https://{}",
+            simulated_invite(self.platform, &self.server_id)
+        ))
     }
 }
 
