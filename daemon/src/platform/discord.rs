@@ -20,8 +20,8 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use twilight_model::guild::auto_moderation::AutoModerationRule;
 
-use super::post::{Post, discord_batch, discord_message};
 use super::PauseInvites;
+use super::post::{Post, discord_batch, discord_message};
 use super::{
     Ban, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
     NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,

@@ -7,8 +7,8 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::post::{Post, telegram_batch, telegram_message};
 use super::ReplaceInviteLink;
+use super::post::{Post, telegram_batch, telegram_message};
 use super::{
     Ban, DeleteMessage, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
     PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
@@ -413,9 +413,9 @@ impl ReplaceInviteLink for Telegram {
         let link = self
             .call("exportChatInviteLink", json!({ "chat_id": self.chat_id }))
             .await?;
-        link.as_str().map(str::to_owned).ok_or_else(|| {
-            PlatformError::Invalid("exportChatInviteLink answered no link".into())
-        })
+        link.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| PlatformError::Invalid("exportChatInviteLink answered no link".into()))
     }
 }
 

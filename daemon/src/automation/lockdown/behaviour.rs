@@ -77,7 +77,11 @@ pub async fn carry(
     user: Option<&str>,
     now: Timestamp,
 ) -> PlatformResult<String> {
-    let joiner = || user.ok_or(PlatformError::Invalid("a join step without a member".into()));
+    let joiner = || {
+        user.ok_or(PlatformError::Invalid(
+            "a join step without a member".into(),
+        ))
+    };
     match (step, bot) {
         (Step::PauseInvites, Bot::Discord(discord)) => {
             let until = lockdown.ends_at.min(now + MAX_INVITE_PAUSE);

@@ -248,7 +248,13 @@ pub async fn start(
     cx.store
         .write(move |tx| lockdowns::set_start_outcome(tx, id, &recorded))
         .await?;
-    tracing::info!(server = server_id, lockdown = id, by = started_by, outcome, "lockdown started");
+    tracing::info!(
+        server = server_id,
+        lockdown = id,
+        by = started_by,
+        outcome,
+        "lockdown started"
+    );
     lockdown.start_outcome = Some(outcome);
     Ok(Started::Started(lockdown))
 }
@@ -282,7 +288,12 @@ pub async fn end(
         .await?;
     cx.remember(server_id, None);
     if ended.is_some() {
-        tracing::info!(server = server_id, lockdown = id, by = ended_by, "lockdown ended");
+        tracing::info!(
+            server = server_id,
+            lockdown = id,
+            by = ended_by,
+            "lockdown ended"
+        );
     }
     Ok(ended)
 }
@@ -342,7 +353,14 @@ pub async fn handle(cx: &Context, event: &Event) {
     let server = event.server_id.as_ref();
     match cx.running(server).await {
         Ok(Some(lockdown)) => {
-            hold(cx, event.platform, server, lockdown, vec![joined.member.id.clone()]).await;
+            hold(
+                cx,
+                event.platform,
+                server,
+                lockdown,
+                vec![joined.member.id.clone()],
+            )
+            .await;
             return;
         }
         Ok(None) => {}
@@ -373,7 +391,9 @@ pub async fn handle(cx: &Context, event: &Event) {
     match start(cx, server, antinuke.lockdown_minutes, AUTOMATIC, why).await {
         // The joins that crossed the limit are the raid's first: held too.
         Ok(Started::Started(lockdown)) => hold(cx, event.platform, server, lockdown, joiners).await,
-        Ok(Started::AlreadyRunning(lockdown)) => hold(cx, event.platform, server, lockdown, joiners).await,
+        Ok(Started::AlreadyRunning(lockdown)) => {
+            hold(cx, event.platform, server, lockdown, joiners).await
+        }
         Err(e) => tracing::error!(server, error = %e, "lockdown: cannot start one"),
     }
 }

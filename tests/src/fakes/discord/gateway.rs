@@ -414,6 +414,19 @@ impl FakeGateway {
         );
     }
 
+    /// `GUILD_MEMBER_ADD` of a bot account `user` (`user.bot: true`):
+    /// a bot added to `guild`.
+    pub fn bot_add(&self, guild: &str, user: &str) {
+        self.dispatch(
+            "GUILD_MEMBER_ADD",
+            json!({
+                "guild_id": guild, "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0,
+                "user": {"id": user, "username": format!("bot-{user}"), "discriminator": "0", "bot": true},
+            }),
+        );
+    }
+
     /// `GUILD_MEMBER_REMOVE`: `user` left (or was removed from) `guild`.
     pub fn member_remove(&self, guild: &str, user: &str) {
         self.dispatch(
