@@ -476,3 +476,42 @@ async fn slack_alerts_only_and_ends_by_hand() {
         .collect();
     assert!(calls.contains(&"chat.postMessage".to_owned()), "{calls:?}");
 }
+
+/// `modctld simulate raid`: joins of a simulated server in the operator's
+/// process start a lockdown the running daemon sees, and holds the raiders
+/// in the simulated community.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_simulated_raid_starts_a_lockdown_the_daemon_sees() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    antinuke(daemon, ALPHA_DISCORD, true, 10);
+    let store = daemon.store().clone();
+    daemon
+        .block_on(modctld::operator::simulate_raid::raid(
+            store,
+            ALPHA_DISCORD.into(),
+            12,
+        ))
+        .expect("raid");
+    let client = daemon.client(&fixture.alpha_ro);
+    let status = client.lockdown(ALPHA_DISCORD).await.expect("status");
+    let current = status.current.expect("a lockdown runs");
+    assert_eq!(current.started_by, "automatic");
+    assert_eq!(current.members_held, 12);
+    assert!(
+        current
+            .start_outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("invites paused until")),
+        "{current:?}"
+    );
+    let muted: i64 = daemon.sql(|c| {
+        c.query_row(
+            "SELECT COUNT(*) FROM sim_members WHERE server_id = ?1 AND muted_until = ?2",
+            rusqlite::params![ALPHA_DISCORD, current.ends_at.as_second()],
+            |r| r.get(0),
+        )
+    });
+    assert_eq!(muted, 12, "every raider timed out until the end");
+}

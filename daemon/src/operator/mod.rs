@@ -13,6 +13,7 @@ pub mod demo_webhooks;
 mod server;
 pub mod simulate_message;
 pub mod simulate_posts;
+pub mod simulate_raid;
 mod structure;
 
 use self::accounts::{key, team};
@@ -377,6 +378,17 @@ enum SimulateCommand {
         /// The channel [default: the server's first text channel]
         #[arg(long, value_name = "CHANNEL", allow_hyphen_values = true)]
         channel: Option<String>,
+    },
+    /// N new members join a simulated server at once, and the raid lockdown acts on them as the
+    /// daemon would (this command runs the daemon's lockdown on the same database); prints the
+    /// lockdown that runs after (columns: lockdown, started by, ends, why, platform, held)
+    Raid {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// How many members join (more than antinuke.max_joins_per_minute starts a lockdown)
+        #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=i64::from(simulate_raid::MAX_JOINS)))]
+        joins: u32,
     },
     /// What the bot posted to a simulated server (log posts, DMs, notices), latest last, as
     /// posted: one row per post (columns: message, posted at, where, the post on one line)

@@ -122,3 +122,14 @@ pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Store
         )?
         .query_row([server_id, user], scalar)?)
 }
+
+/// Makes `user` (named `name`) a member without roles, as joining does;
+/// nothing if they are one already.
+pub fn add_member(tx: &Tx<'_>, server_id: &str, user: &str, name: &str) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "INSERT INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]')
+         ON CONFLICT (server_id, user_id) DO NOTHING",
+        params![server_id, user, name],
+    )?;
+    Ok(())
+}
