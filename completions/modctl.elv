@@ -41,6 +41,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand lockdown 'Start, end or show a raid lockdown (invites paused, joiners held until it ends)'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
@@ -867,6 +868,82 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;webhooks;help;help'= {
         }
+        &'modctl;lockdown'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand start 'Start a raid lockdown now (plain: field<TAB>value)'
+            cand end 'End the running lockdown now (plain as start''s)'
+            cand status 'The running lockdown, else the last one (plain as start''s; `state` is running, ended or none)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;lockdown;start'= {
+            cand --minutes 'How long, 1 to 1440 minutes [default: the server''s antinuke.lockdown_minutes]'
+            cand --reason 'Why, shown in the log post and the webhook event'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;lockdown;end'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;lockdown;status'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;lockdown;help'= {
+            cand start 'Start a raid lockdown now (plain: field<TAB>value)'
+            cand end 'End the running lockdown now (plain as start''s)'
+            cand status 'The running lockdown, else the last one (plain as start''s; `state` is running, ended or none)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'modctl;lockdown;help;start'= {
+        }
+        &'modctl;lockdown;help;end'= {
+        }
+        &'modctl;lockdown;help;status'= {
+        }
+        &'modctl;lockdown;help;help'= {
+        }
         &'modctl;onboarding'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
@@ -972,6 +1049,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
+            cand lockdown 'Start, end or show a raid lockdown (invites paused, joiners held until it ends)'
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
@@ -1094,6 +1172,17 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;webhooks;listen'= {
         }
         &'modctl;help;webhooks;rotate-secret'= {
+        }
+        &'modctl;help;lockdown'= {
+            cand start 'Start a raid lockdown now (plain: field<TAB>value)'
+            cand end 'End the running lockdown now (plain as start''s)'
+            cand status 'The running lockdown, else the last one (plain as start''s; `state` is running, ended or none)'
+        }
+        &'modctl;help;lockdown;start'= {
+        }
+        &'modctl;help;lockdown;end'= {
+        }
+        &'modctl;help;lockdown;status'= {
         }
         &'modctl;help;onboarding'= {
         }

@@ -7,6 +7,7 @@ use crate::commands::action::ActionArgs;
 use crate::commands::automod::AutomodCommand;
 use crate::commands::cases::{CasesCommand, Layout};
 use crate::commands::insights::InsightsArgs;
+use crate::commands::lockdown::LockdownCommand;
 use crate::commands::profile::ProfileCommand;
 use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
@@ -135,6 +136,9 @@ pub enum Command {
     /// Send a test event, list and show deliveries, redeliver one, rotate the signing secret
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Start, end or show a raid lockdown (invites paused, joiners held until it ends)
+    #[command(subcommand)]
+    Lockdown(LockdownCommand),
     /// The server's setup checklist: what is done and the command that fixes each open item
     /// (plain columns: status, id, title, detail, fix)
     Onboarding {

@@ -142,6 +142,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Automod(command) => ok(commands::automod::run(&context, command).await),
         Command::Snapshot(command) => commands::snapshot::run(&context, command).await,
         Command::Webhooks(command) => commands::webhooks::run(&context, command).await,
+        Command::Lockdown(command) => commands::lockdown::run(&context, command).await,
         Command::Insights(args) => ok(commands::insights::moderation(&context, args).await),
         Command::Activity(args) => ok(commands::insights::community(&context, args).await),
         Command::Strikes { server, layout } => {

@@ -48,6 +48,9 @@ const fn flag(api: &'static str, cli: &'static str) -> Flag {
     }
 }
 
+/// `modctl lockdown start`.
+pub const LOCKDOWN: &[Flag] = &[flag("minutes", "--minutes"), flag("reason", "--reason")];
+
 /// `modctl action`: the action request's fields.
 pub const ACTION: &[Flag] = &[
     Flag {

@@ -15,6 +15,7 @@ mod config_safe;
 #[cfg(unix)]
 mod confirm_prompt;
 mod errors;
+mod lockdown;
 #[cfg(unix)]
 mod login_prompt;
 mod onboarding;

@@ -29,6 +29,7 @@ pub mod client;
 mod config;
 pub mod error;
 mod insights;
+mod lockdown;
 mod moderation;
 mod snapshots;
 pub mod webhooks;

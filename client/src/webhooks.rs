@@ -194,6 +194,17 @@ pub fn summarize(event: &Event) -> String {
             text("snapshot_id"),
             text("state")
         ),
+        WebhookEvent::LockdownStarted => format!(
+            "lockdown {} started by {} until {}",
+            data["lockdown"]["id"],
+            data["lockdown"]["started_by"].as_str().unwrap_or_default(),
+            data["lockdown"]["ends_at"].as_str().unwrap_or_default()
+        ),
+        WebhookEvent::LockdownEnded => format!(
+            "lockdown {} ended ({})",
+            data["lockdown"]["id"],
+            data["lockdown"]["ended_by"].as_str().unwrap_or_default()
+        ),
     }
 }
 

@@ -181,6 +181,11 @@ pub struct AppState {
     /// The welcome consumer, bound to the daemon's parts when it starts
     /// serving (see [`automation::welcome`]).
     pub welcome: automation::welcome::Slot,
+    /// The raid lockdowns' joins counted and running lockdowns known (see
+    /// [`automation::lockdown`]).
+    pub lockdown: Arc<automation::lockdown::Shared>,
+    /// The lockdown event consumer, bound when the daemon starts serving.
+    pub lockdown_acting: automation::lockdown::Slot,
 }
 
 impl AppState {
@@ -193,6 +198,7 @@ impl AppState {
             automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
         let automod_acting = automation::automod::act::Slot::default();
         let welcome = automation::welcome::Slot::default();
+        let lockdown_acting = automation::lockdown::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -201,6 +207,7 @@ impl AppState {
             log_events.clone(),
             Arc::new(automod_acting.clone()),
             Arc::new(welcome.clone()),
+            Arc::new(lockdown_acting.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -232,6 +239,8 @@ impl AppState {
             native_rules_wake: Arc::new(Notify::new()),
             automod_acting,
             welcome,
+            lockdown: Arc::default(),
+            lockdown_acting,
         }
     }
 
@@ -366,6 +375,18 @@ impl AppState {
         }
     }
 
+    /// What raid lockdowns use ([`automation::lockdown`]).
+    pub fn lockdowns(&self) -> automation::lockdown::Context {
+        automation::lockdown::Context {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            live: self.live_config.clone(),
+            shared: self.lockdown.clone(),
+            in_flight: self.in_flight.clone(),
+        }
+    }
+
     /// What restores use ([`restore::job`], [`restore::run`]).
     pub fn restore(&self) -> restore::Context {
         restore::Context {
@@ -494,6 +515,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     state.automod_acting.bind(state.automod_acting());
     state.welcome.bind(state.welcoming());
+    state.lockdown_acting.bind(state.lockdowns());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

@@ -73,6 +73,12 @@
 //!   other paths, failed, or is due a drift check; a claim per server
 //!   ([`crate::coordination::Work::NativeRules`]).
 //!
+//! - **lockdown end** ([`crate::automation::lockdown::end_due`]): ends the
+//!   raid lockdowns whose time is up (Discord's invites enabled again, the
+//!   `lockdown_ended` event and log entry); every 5 s, deciding on the
+//!   clock, so a lockdown running when the daemon stopped ends at the next
+//!   start's first tick if its time passed meanwhile.
+//!
 //! - **automod sweep** ([`crate::automation::automod::act::sweep`]): at
 //!   start-up only, the automod hits a stopped or killed daemon left
 //!   unsettled (the delete not recorded, the case not made) are read before
@@ -122,6 +128,8 @@ pub struct Intervals {
     pub native_rules: Duration,
     /// Servers are checked for own invites to learn again.
     pub own_invites: Duration,
+    /// Running lockdowns are checked for their end.
+    pub lockdowns: Duration,
 }
 
 impl Default for Intervals {
@@ -144,6 +152,7 @@ impl Default for Intervals {
             // When each server is due is decided on the clock
             // (`automation::invites::REFRESH`); this only looks.
             own_invites: Duration::from_secs(30),
+            lockdowns: Duration::from_secs(5),
         }
     }
 }
@@ -175,6 +184,8 @@ pub struct Ticked {
     pub native_rules_synced: usize,
     /// Servers whose own invites were asked of their platform.
     pub own_invites_asked: usize,
+    /// Raid lockdowns ended because their time was up.
+    pub lockdowns_ended: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -193,7 +204,16 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         activity_pruned: retention(state).await?,
         own_invites_asked: own_invites(state).await?,
         native_rules_synced: native_rules(state).await?,
+        lockdowns_ended: lockdowns(state).await?,
     })
+}
+
+/// The lockdown worker's tick ([`crate::automation::lockdown::end_due`]):
+/// ends the raid lockdowns whose time is up.
+pub async fn lockdowns(state: &AppState) -> ModerationResult<usize> {
+    crate::automation::lockdown::end_due(&state.lockdowns())
+        .await
+        .map_err(|crate::automation::lockdown::LockdownError::Store(e)| e.into())
 }
 
 /// The own invites' tick ([`crate::automation::invites::refresh_due`]):
@@ -419,6 +439,14 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { own_invites(&state).await },
+            ),
+            every(
+                "lockdown end",
+                Start::Now,
+                intervals.lockdowns,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { lockdowns(&state).await },
             ),
             woken(
                 "native rules",

@@ -286,6 +286,8 @@ impl TestDaemon {
                         // (`learn_own_invites`).
                         own_invites: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
+                        // And ending raid lockdowns (`workers::lockdowns`).
+                        lockdowns: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
                     // Platform sessions start when a test asks

@@ -25,6 +25,7 @@ mod http;
 mod insights;
 mod insights_ranking;
 mod isolation;
+mod lockdown;
 mod logs;
 mod lost_answers;
 mod onboarding;

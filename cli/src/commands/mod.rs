@@ -10,6 +10,7 @@ pub mod config;
 pub mod config_rollback;
 pub mod config_write;
 pub mod insights;
+pub mod lockdown;
 pub mod login;
 pub mod onboarding;
 pub mod profile;

@@ -14,6 +14,7 @@ mod automod;
 mod config;
 mod health;
 mod insights;
+mod lockdown;
 mod me;
 mod onboarding;
 pub mod openapi;
@@ -62,4 +63,5 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(insights::ingest))
         .routes(routes!(insights::moderation))
         .routes(routes!(insights::community))
+        .routes(routes!(lockdown::status, lockdown::start, lockdown::end))
 }

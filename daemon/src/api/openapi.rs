@@ -121,6 +121,7 @@ pub fn document_json() -> String {
         (name = "snapshots", description = "Structure snapshots: a server's roles, channels and settings, captured from its platform."),
         (name = "webhooks", description = "Outbound webhooks: the test event, the signing secret and the delivery log."),
         (name = "insights", description = "Community activity (batch ingestion) and the moderation and community insights."),
+        (name = "lockdown", description = "Raid lockdowns: starting one by hand, ending it, and what runs."),
     )
 )]
 #[derive(Debug)]

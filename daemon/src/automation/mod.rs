@@ -13,6 +13,7 @@
 pub mod automod;
 pub mod invites;
 pub mod live;
+pub mod lockdown;
 pub mod logs;
 pub mod native;
 pub mod welcome;

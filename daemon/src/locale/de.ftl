@@ -68,3 +68,13 @@ log-yes = ja
 
 ## Hinweis des Automods an ein Slack-Mitglied.
 automod-notice = Deine Nachricht wurde vom Automod dieses Workspaces erfasst ({ $filters }). Bitte entferne sie.
+
+## Raid-Sperren (Issue #26).
+log-lockdown-started-title = Raid-Sperre begonnen
+log-lockdown-ended-title = Raid-Sperre beendet
+log-lockdown-by = Begonnen von
+log-lockdown-ended-by = Beendet von
+log-lockdown-until = Bis
+log-lockdown-why = Grund
+log-lockdown-platform = Plattform
+log-lockdown-held = Zurückgehaltene Mitglieder

@@ -73,3 +73,13 @@ log-yes = yes
 
 ## Automod's notice to a Slack member whose message it could not delete.
 automod-notice = Your message was caught by this workspace's automod ({ $filters }). Please remove it.
+
+## Raid lockdowns (issue #26).
+log-lockdown-started-title = Raid lockdown started
+log-lockdown-ended-title = Raid lockdown ended
+log-lockdown-by = Started by
+log-lockdown-ended-by = Ended by
+log-lockdown-until = Until
+log-lockdown-why = Why
+log-lockdown-platform = Platform
+log-lockdown-held = Members held

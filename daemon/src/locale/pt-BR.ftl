@@ -68,3 +68,13 @@ log-yes = sim
 
 ## Aviso do automod a um membro do Slack.
 automod-notice = Sua mensagem foi barrada pelo automod deste workspace ({ $filters }). Por favor, remova-a.
+
+## Bloqueios contra raids (issue #26).
+log-lockdown-started-title = Bloqueio contra raid iniciado
+log-lockdown-ended-title = Bloqueio contra raid encerrado
+log-lockdown-by = Iniciado por
+log-lockdown-ended-by = Encerrado por
+log-lockdown-until = Até
+log-lockdown-why = Motivo
+log-lockdown-platform = Plataforma
+log-lockdown-held = Membros retidos

@@ -72,6 +72,18 @@ pub enum LogEntry {
     MemberJoined(Member),
     /// A member left.
     MemberLeft(Member),
+    /// A raid lockdown started or ended (issue #26).
+    Lockdown(LockdownLog),
+}
+
+/// A raid lockdown starting or ending, as logged to `logging.moderation`
+/// (else the mod-log).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockdownLog {
+    /// Whether it started (else ended).
+    pub started: bool,
+    /// The lockdown as it is then.
+    pub lockdown: modctl_types::lockdown::Lockdown,
 }
 
 /// A member joining or leaving, as logged.
@@ -121,6 +133,7 @@ impl LogEntry {
             LogEntry::MessageEdited { .. } => "message_edited",
             LogEntry::MemberJoined(_) => "member_joined",
             LogEntry::MemberLeft(_) => "member_left",
+            LogEntry::Lockdown(_) => "lockdown",
         }
     }
 }
@@ -215,7 +228,7 @@ pub fn event_channel<'a>(logging: &'a Logging, entry: &LogEntry) -> Option<&'a s
         LogEntry::MemberLeft(_) => logging.member_leave.as_deref(),
         LogEntry::AutomodHit(_) => logging.automod.as_deref(),
         LogEntry::Config(_) => logging.config.as_deref(),
-        LogEntry::Case(_) => logging.moderation.as_deref(),
+        LogEntry::Case(_) | LogEntry::Lockdown(_) => logging.moderation.as_deref(),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use modctl_types::moderation::Case;
 
-use super::{AutomodHit, LogEntry, Member};
+use super::{AutomodHit, LockdownLog, LogEntry, Member};
 use crate::locale::{self, Arg};
 use crate::platform::Post;
 
@@ -104,7 +104,33 @@ pub fn render(entry: &LogEntry, locale: &str) -> Post {
             .field(w.t("message.id"), message_id.clone()),
         LogEntry::MemberJoined(member) => render_member(w, "joined.title", member),
         LogEntry::MemberLeft(member) => render_member(w, "left.title", member),
+        LogEntry::Lockdown(log) => render_lockdown(w, log),
     }
+}
+
+fn render_lockdown(w: &Words<'_>, log: &LockdownLog) -> Post {
+    let lockdown = &log.lockdown;
+    if log.started {
+        let mut post = Post::text(lockdown.why.clone())
+            .titled(w.t("lockdown.started_title"))
+            .field(w.t("lockdown.by"), lockdown.started_by.clone())
+            .field(w.t("lockdown.until"), lockdown.ends_at.to_string());
+        if let Some(outcome) = &lockdown.start_outcome {
+            post = post.field(w.t("lockdown.platform"), outcome.clone());
+        }
+        return post;
+    }
+    let mut post = Post::text(lockdown.why.clone())
+        .titled(w.t("lockdown.ended_title"))
+        .field(
+            w.t("lockdown.ended_by"),
+            lockdown.ended_by.clone().unwrap_or_default(),
+        )
+        .field(w.t("lockdown.held"), lockdown.members_held.to_string());
+    if let Some(outcome) = &lockdown.end_outcome {
+        post = post.field(w.t("lockdown.platform"), outcome.clone());
+    }
+    post
 }
 
 fn render_case(w: &Words<'_>, case: &Case) -> Post {

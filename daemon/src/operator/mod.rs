@@ -14,6 +14,7 @@ mod server;
 pub mod simulate_join;
 pub mod simulate_message;
 pub mod simulate_posts;
+pub mod simulate_raid;
 mod structure;
 
 use self::accounts::{key, team};
@@ -392,6 +393,17 @@ enum SimulateCommand {
         /// The member's display name [default: user-USER]
         #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
         name: Option<String>,
+    },
+    /// N new members join a simulated server at once, and the raid lockdown acts on them as the
+    /// daemon would (this command runs the daemon's lockdown on the same database); prints the
+    /// lockdown that runs after (columns: lockdown, started by, ends, why, platform, held)
+    Raid {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// How many members join (more than antinuke.max_joins_per_minute starts a lockdown)
+        #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=i64::from(simulate_raid::MAX_JOINS)))]
+        joins: u32,
     },
     /// What the bot posted to a simulated server (log posts, DMs, notices), latest last, as
     /// posted: one row per post (columns: message, posted at, where, the post on one line)

@@ -87,6 +87,9 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
             limit,
             json,
         } => super::simulate_posts::posts(store, server_id, channel, limit, json).await?,
+        SimulateCommand::Raid { server_id, joins } => {
+            super::simulate_raid::raid(store, server_id, joins).await?
+        }
         SimulateCommand::Nuke {
             server_id,
             roles,

@@ -27,6 +27,8 @@
 //! | [`AddRole`] | `PUT .../members/{user}/roles/{role}` | - | - |
 //! | [`JoinUserGroup`] | - | - | `usergroups.users.list` + `.update` |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
+//! | [`PauseInvites`] | incident actions `invites_disabled_until` | - | - |
+//! | [`ReplaceInviteLink`] | - | `exportChatInviteLink` | - |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
 //! | [`super::WriteWorkspace`] | - | - | channels, user groups |
@@ -238,6 +240,26 @@ pub struct OwnInvites {
     /// What the platform would not list, and how to let it: the invites
     /// above are the rest.
     pub refused: Option<String>,
+}
+
+/// Pauses the server's invites for a raid lockdown (Discord): "Modify Guild
+/// Incident Actions", `PUT /guilds/{guild.id}/incident-actions`
+/// (shared/platform-specs/discord-docs/guild.mdx; needs `MANAGE_GUILD`; at
+/// most 24 hours ahead).
+#[async_trait]
+pub trait PauseInvites: Send + Sync {
+    /// Disables invites until `until`, or enables them again (`None`, sent
+    /// as `null`). `dms_disabled_until` is left out, so it stays as it is.
+    async fn pause_invites(&self, until: Option<Timestamp>) -> PlatformResult<()>;
+}
+
+/// Replaces the group's primary invite link, revoking the old one
+/// (Telegram `exportChatInviteLink`: "generate a new primary invite link
+/// for a chat; any previously generated primary link is revoked").
+#[async_trait]
+pub trait ReplaceInviteLink: Send + Sync {
+    /// Revokes the primary link; answers the new one.
+    async fn replace_invite_link(&self) -> PlatformResult<String>;
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

@@ -20,12 +20,14 @@ use serde_json::{Value, json};
 use super::ratelimit::{DiscordLimiter, Observed, Route};
 use twilight_model::guild::auto_moderation::AutoModerationRule;
 
+use super::PauseInvites;
 use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
-    AddRole, Ban, Greet, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
-    NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
-    RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
+    AddRole, Ban, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick, Member,
+    MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec,
+    SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -378,6 +380,19 @@ impl Timeout for Discord {
     ) -> PlatformResult<()> {
         let body = json!({ "communication_disabled_until": until.to_string() });
         self.call(Method::PATCH, &self.member_path(user), Some(body), reason)
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl PauseInvites for Discord {
+    async fn pause_invites(&self, until: Option<Timestamp>) -> PlatformResult<()> {
+        // guild.mdx, "Modify Guild Incident Actions": ISO8601, `null`
+        // enables invites again; `dms_disabled_until` left out.
+        let body = json!({ "invites_disabled_until": until.map(|t| t.to_string()) });
+        let path = format!("/guilds/{}/incident-actions", self.guild_id);
+        self.call(Method::PUT, &path, Some(body), None)
             .await
             .map(drop)
     }

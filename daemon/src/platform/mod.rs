@@ -67,12 +67,13 @@ use std::time::Duration;
 use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
+pub use capabilities::{AddRole, Greet, JoinUserGroup};
 pub use capabilities::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
     NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{AddRole, Greet, JoinUserGroup};
+pub use capabilities::{PauseInvites, ReplaceInviteLink};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -325,6 +326,7 @@ bot_trait!(
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
     Greet, AddRole,
+    PauseInvites,
 );
 
 bot_trait!(
@@ -332,6 +334,7 @@ bot_trait!(
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
     RankMember, Greet,
+    RankMember, ReplaceInviteLink,
 );
 
 bot_trait!(

@@ -20,10 +20,11 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::greeting::{Greeting, plain_greeting};
 use super::post::Post;
 use super::{
-    AddRole, Ban, Greet, JoinUserGroup, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
-    ReadInvites, RuleSpec, SetRoles, Timeout,
+    AddRole, Ban, DeleteMessage, DirectMessage, Ephemeral, Greet, InspectMember, JoinUserGroup,
+    JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PlatformError, PlatformResult,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
 };
+use super::{PauseInvites, ReplaceInviteLink};
 use crate::clock::Clock;
 use crate::store::simulator as sim;
 use crate::store::{Store, StoreError, Tx};
@@ -483,7 +484,11 @@ impl Greet for Simulator {
                 _ if channel == server_id || sim::channel_exists(tx, server_id, &channel)? => {
                     channel
                 }
-                _ => return Err(PlatformError::NotFound("Unknown Channel, code 10003".into()).into()),
+                _ => {
+                    return Err(
+                        PlatformError::NotFound("Unknown Channel, code 10003".into()).into(),
+                    );
+                }
             };
             kept.insert(tx, server_id, &channel, now)
         })
@@ -618,6 +623,26 @@ impl ReadInvites for Simulator {
             invites: vec![simulated_invite(self.platform, &self.server_id)],
             refused: None,
         })
+    }
+}
+
+/// The simulator keeps no invites to pause or replace (its one invite is
+/// made from the server's id): the lockdown's own row records that it ran,
+/// and these answer as the platforms do when they succeed.
+#[async_trait]
+impl PauseInvites for Simulator {
+    async fn pause_invites(&self, _until: Option<Timestamp>) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ReplaceInviteLink for Simulator {
+    async fn replace_invite_link(&self) -> PlatformResult<String> {
+        Ok(format!(
+            "https://{}",
+            simulated_invite(self.platform, &self.server_id)
+        ))
     }
 }
 

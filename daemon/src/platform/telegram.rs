@@ -7,6 +7,7 @@ use modctl_types::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::ReplaceInviteLink;
 use super::greeting::{Greeting, telegram_greeting};
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{
@@ -404,6 +405,18 @@ impl Ban for Telegram {
     async fn unban(&self, user: &str, _reason: Option<&str>) -> PlatformResult<()> {
         let body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)?, "only_if_banned": true });
         self.call("unbanChatMember", body).await.map(drop)
+    }
+}
+
+#[async_trait]
+impl ReplaceInviteLink for Telegram {
+    async fn replace_invite_link(&self) -> PlatformResult<String> {
+        let link = self
+            .call("exportChatInviteLink", json!({ "chat_id": self.chat_id }))
+            .await?;
+        link.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| PlatformError::Invalid("exportChatInviteLink answered no link".into()))
     }
 }
 

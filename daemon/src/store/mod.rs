@@ -66,6 +66,7 @@ pub mod ids;
 pub mod integrity;
 pub mod jails;
 pub mod keys;
+pub mod lockdowns;
 pub mod logs;
 pub mod native_rules;
 pub mod ranking;

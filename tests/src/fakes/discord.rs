@@ -151,6 +151,7 @@ super::server_methods!(FakeDiscord);
 pub mod automod;
 pub mod gateway;
 mod guild;
+mod incidents;
 mod limits;
 pub mod messages;
 mod writes;
@@ -211,6 +212,7 @@ impl FakeDiscord {
             gateway_url: None,
             vanity_url_code: None,
             invites: Vec::new(),
+            incidents: Default::default(),
         };
         let guild = Arc::new(Mutex::new(guild));
         let mut limits = RateLimits::default();

@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+mod invites;
 pub mod messages;
 mod settings;
 mod updates;
@@ -180,6 +181,10 @@ struct Bot {
     group_sends: std::collections::HashMap<i64, std::collections::VecDeque<std::time::Instant>>,
     group_limit: (usize, std::time::Duration),
     too_many_requests: usize,
+    /// How many primary links `exportChatInviteLink` made ([`invites`]).
+    links_exported: usize,
+    /// The primary links it revoked, oldest first.
+    revoked_links: Vec<String>,
 }
 
 impl FakeTelegram {
@@ -218,6 +223,8 @@ impl FakeTelegram {
             group_sends: std::collections::HashMap::new(),
             group_limit: (messages::GROUP_LIMIT, messages::GROUP_WINDOW),
             too_many_requests: 0,
+            links_exported: 0,
+            revoked_links: Vec::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -504,6 +511,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "setChatTitle" => state.set_title(&params),
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),
+        "exportChatInviteLink" => state.export_invite_link(&params),
         "getUpdates" => state.get_updates(&params),
         "setWebhook" => state.set_webhook(&params),
         "deleteWebhook" => state.delete_webhook(),

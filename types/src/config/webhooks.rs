@@ -21,17 +21,23 @@ pub enum WebhookEvent {
     SnapshotRestored,
     /// A test event (`POST /webhooks/test`).
     Test,
+    /// A raid lockdown started (issue #26).
+    LockdownStarted,
+    /// A raid lockdown ended.
+    LockdownEnded,
 }
 
 impl WebhookEvent {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [WebhookEvent; 6] = [
+    pub const ALL: [WebhookEvent; 8] = [
         WebhookEvent::CaseCreated,
         WebhookEvent::ConfigChanged,
         WebhookEvent::JailChanged,
         WebhookEvent::SnapshotCaptured,
         WebhookEvent::SnapshotRestored,
         WebhookEvent::Test,
+        WebhookEvent::LockdownStarted,
+        WebhookEvent::LockdownEnded,
     ];
 
     /// The name stored and shown (the event's `type`).
@@ -43,6 +49,8 @@ impl WebhookEvent {
             WebhookEvent::SnapshotCaptured => "snapshot_captured",
             WebhookEvent::SnapshotRestored => "snapshot_restored",
             WebhookEvent::Test => "test",
+            WebhookEvent::LockdownStarted => "lockdown_started",
+            WebhookEvent::LockdownEnded => "lockdown_ended",
         }
     }
 }
@@ -58,9 +66,11 @@ impl std::str::FromStr for WebhookEvent {
             "snapshot_captured" => WebhookEvent::SnapshotCaptured,
             "snapshot_restored" => WebhookEvent::SnapshotRestored,
             "test" => WebhookEvent::Test,
+            "lockdown_started" => WebhookEvent::LockdownStarted,
+            "lockdown_ended" => WebhookEvent::LockdownEnded,
             _ => {
                 return Err(format!(
-                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test"
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test, lockdown_started or lockdown_ended"
                 ));
             }
         })

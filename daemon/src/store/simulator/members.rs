@@ -54,8 +54,9 @@ pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<St
         .optional()?)
 }
 
-/// Adds `user` (shown as `name`) as a member without roles (`modctld
-/// simulate join`); whether they were added (`false`: already a member).
+/// Adds `user` (shown as `name`) as a member without roles, as joining does
+/// (`modctld simulate join`, `simulate raid`); whether they were added
+/// (`false`: already a member).
 pub fn add_member(
     tx: &Tx<'_>,
     server_id: &str,

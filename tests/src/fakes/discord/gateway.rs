@@ -429,6 +429,12 @@ impl FakeGateway {
         );
     }
 
+    /// `GUILD_MEMBER_ADD` of a bot account `user` (`user.bot: true`):
+    /// a bot added to `guild`.
+    pub fn bot_add(&self, guild: &str, user: &str) {
+        self.member_join(guild, user, &format!("bot-{user}"), false, true);
+    }
+
     /// `GUILD_MEMBER_UPDATE` of `user` in `guild` holding `roles`
     /// (gateway-events.mdx "Guild Member Update": `guild_id`, `roles`,
     /// `user`, `joined_at` required; `pending` as in every `GUILD_` event).

@@ -90,6 +90,8 @@ pub(super) struct Guild {
     pub(super) vanity_url_code: Option<String>,
     /// The codes of the guild's invites, oldest first.
     pub(super) invites: Vec<String>,
+    /// The incident actions ([`super::incidents`]).
+    pub(super) incidents: super::incidents::Incidents,
 }
 
 /// Discord's error body.
@@ -215,6 +217,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["bans", user], "PUT") => guild.ban(user, request),
         (["bans", user], "DELETE") => guild.unban(user),
         (["invites"], "GET") => guild.list_invites(),
+        (["incident-actions"], "PUT") => guild.put_incident_actions(&request.body),
         (["roles"], "GET") => Reply::json(200, json!(guild.roles_json())),
         (["roles"], "POST") => guild.create_role(&request.body),
         (["channels"], "GET") => Reply::json(200, guild.channels_json()),
@@ -227,9 +230,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
         (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
         ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _)
-        | (["members", _, "roles", _], _) => {
-            method_not_allowed()
-        }
+        | (["members", _, "roles", _], _) => method_not_allowed(),
         _ => error(404, "404: Not Found", 0),
     }
 }

@@ -1,0 +1,518 @@
+//! Raid lockdowns end to end (issue #26): a raid of joins through the fake
+//! Discord gateway starts one (invites paused through the incident actions,
+//! joiners timed out) that ends on the clock; Telegram replaces its invite
+//! link and restricts joiners; Slack only alerts; started and ended by hand
+//! through the API, across a restart; bots joining never count.
+//!
+//! The test daemons' lockdown worker waits an hour, so each test ends what
+//! is due itself (`workers::lockdowns`), as it posts logs (`deliver_logs`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use modctl_client::ErrorKind;
+use modctl_e2e::fakes::discord::gateway::FakeGateway;
+use modctl_e2e::fakes::discord::{BOT, MOD_ROLE, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
+use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
+use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
+use modctl_e2e::webhooks::{Receiver, configure};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon, eventually};
+use modctl_types::Platform;
+use modctl_types::config::SectionName;
+use modctl_types::lockdown::{Lockdown, StartLockdown};
+use modctld::events::{Event, EventKind, MemberRef, Membership};
+use serde_json::{Value, json};
+
+const DISCORD_LOG: &str = "300000000000000010";
+const SLACK_MODLOG: &str = "C0MODLOG02";
+const TELEGRAM_CHAT: i64 = -1_001_000_000_001;
+
+/// Automatic lockdowns on: more than `limit` joins a minute, for 10 minutes.
+fn antinuke(daemon: &TestDaemon, server: &str, enabled: bool, limit: u32) {
+    daemon.set_config(
+        server,
+        SectionName::Antinuke,
+        json!({"enabled": enabled, "max_joins_per_minute": limit, "lockdown_minutes": 10}),
+    );
+}
+
+/// The lockdowns of `server`, oldest first.
+fn lockdowns(daemon: &TestDaemon, server: &str) -> Vec<(String, Option<String>, i64)> {
+    let server = server.to_owned();
+    daemon.sql(move |c| {
+        let mut statement = c.prepare(
+            "SELECT started_by, ended_by, members_held FROM lockdowns WHERE server_id = ?1 ORDER BY id",
+        )?;
+        let rows = statement.query_map([&server], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect()
+    })
+}
+
+/// Runs the lockdown worker's tick now.
+fn end_due(daemon: &TestDaemon) -> usize {
+    daemon
+        .block_on(modctld::workers::lockdowns(daemon.state()))
+        .expect("lockdown tick")
+}
+
+/// A join of `user` to `server` on `platform`, published on the event path
+/// (a Slack channel join when `channel` is given).
+fn join(
+    daemon: &TestDaemon,
+    platform: Platform,
+    server: &str,
+    user: &str,
+    bot: bool,
+    channel: Option<&str>,
+) {
+    let event = Event {
+        platform,
+        server_id: Arc::from(server),
+        at: daemon.clock().now(),
+        id: None,
+        kind: EventKind::MemberJoined(Membership {
+            member: MemberRef {
+                id: user.into(),
+                is_bot: bot,
+                display_name: None,
+            },
+            channel_id: channel.map(str::to_owned),
+            pending: false,
+        }),
+    };
+    let path = daemon.state().events.clone();
+    daemon.block_on(async move { path.publish(event) });
+}
+
+/// The titles of the Discord embeds posted to `channel`.
+fn discord_titles(discord: &FakeDiscord, channel: &str) -> Vec<String> {
+    discord
+        .posted(channel)
+        .iter()
+        .flat_map(|m| {
+            m.body["embeds"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| e["title"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.add_member(BOT, &[MOD_ROLE]);
+    discord.add_channel(DISCORD_LOG, "mod-log");
+    discord.set_gateway_url(&gateway.url());
+    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Logging,
+        json!({"moderation": DISCORD_LOG}),
+    );
+    antinuke(daemon, ALPHA_DISCORD, true, 3);
+    let receiver = Receiver::start();
+    configure(
+        daemon,
+        &fixture.alpha_rw,
+        ALPHA_DISCORD,
+        &receiver,
+        json!(["lockdown_started", "lockdown_ended"]),
+    )
+    .await;
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the gateway session", || gateway.connected());
+
+    // Three joins within the minute: at the limit, nothing happens.
+    let raiders: Vec<String> = (0..5).map(|i| format!("80000000000000010{i}")).collect();
+    for raider in &raiders[..3] {
+        discord.add_member(raider, &[]);
+        gateway.member_add(ALPHA_DISCORD, raider, &[]);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(lockdowns(daemon, ALPHA_DISCORD).is_empty());
+    assert!(discord.incident_puts().is_empty());
+
+    // The fourth crosses it: invites paused until the end, and the four
+    // raiders timed out until then.
+    discord.add_member(&raiders[3], &[]);
+    gateway.member_add(ALPHA_DISCORD, &raiders[3], &[]);
+    eventually("the raiders to be timed out", || {
+        raiders[..4]
+            .iter()
+            .all(|r| discord.timed_out_until(r).is_some())
+    });
+    let started = lockdowns(daemon, ALPHA_DISCORD);
+    assert_eq!(started.len(), 1);
+    assert_eq!(started[0].0, "automatic");
+    assert_eq!(started[0].1, None, "it runs");
+    let paused = discord.incident_puts();
+    assert_eq!(paused.len(), 1, "{paused:?}");
+    let until: jiff::Timestamp = paused[0]["invites_disabled_until"]
+        .as_str()
+        .expect("a time")
+        .parse()
+        .expect("ISO8601");
+    let expected = daemon.clock().now() + jiff::SignedDuration::from_mins(10);
+    assert!(
+        until.duration_since(expected).abs() < jiff::SignedDuration::from_secs(5),
+        "{until}"
+    );
+    assert_eq!(
+        discord.invites_disabled_until().as_deref(),
+        paused[0]["invites_disabled_until"].as_str()
+    );
+
+    // A member joining during the lockdown is timed out until its end.
+    discord.add_member(&raiders[4], &[]);
+    gateway.member_add(ALPHA_DISCORD, &raiders[4], &[]);
+    eventually("the late raider to be timed out", || {
+        discord.timed_out_until(&raiders[4]).is_some()
+    });
+    eventually("five members counted as held", || {
+        lockdowns(daemon, ALPHA_DISCORD)[0].2 == 5
+    });
+
+    // Not yet over: the worker leaves it.
+    daemon.clock().advance(Duration::from_secs(9 * 60));
+    assert_eq!(end_due(daemon), 0);
+    // Its time up, the worker ends it: invites enabled again.
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(end_due(daemon), 1);
+    assert_eq!(end_due(daemon), 0, "ended once");
+    let puts = discord.incident_puts();
+    assert_eq!(puts.len(), 2);
+    assert_eq!(puts[1], json!({"invites_disabled_until": null}));
+    assert_eq!(discord.invites_disabled_until(), None);
+    assert_eq!(
+        lockdowns(daemon, ALPHA_DISCORD)[0].1.as_deref(),
+        Some("expired")
+    );
+
+    // Logged, start and end, in logging.moderation; both webhook events.
+    daemon.deliver_logs();
+    let titles = discord_titles(&discord, DISCORD_LOG);
+    assert_eq!(
+        titles,
+        ["Raid lockdown started", "Raid lockdown ended"],
+        "{titles:?}"
+    );
+    daemon.deliver_webhooks();
+    let kinds: Vec<Value> = receiver
+        .received()
+        .into_iter()
+        .map(|r| r.body["type"].clone())
+        .filter(|t| t.as_str().is_some_and(|t| t.starts_with("lockdown")))
+        .collect();
+    assert_eq!(kinds, [json!("lockdown_started"), json!("lockdown_ended")]);
+    let ended = receiver
+        .received()
+        .into_iter()
+        .find(|r| r.body["type"] == "lockdown_ended")
+        .expect("the end");
+    assert_eq!(ended.body["data"]["lockdown"]["ended_by"], "expired");
+    assert_eq!(ended.body["data"]["lockdown"]["started_by"], "automatic");
+
+    // A join after the end counts afresh and holds no one.
+    discord.add_member("800000000000000200", &[]);
+    gateway.member_add(ALPHA_DISCORD, "800000000000000200", &[]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(discord.timed_out_until("800000000000000200"), None);
+    assert_eq!(lockdowns(daemon, ALPHA_DISCORD).len(), 1);
+}
+
+/// Nothing of the lockdown fires for bots (the daemon's own bot joining
+/// included), for Slack channel joins, or with `antinuke.enabled` off.
+#[tokio::test(flavor = "multi_thread")]
+async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.add_member(BOT, &[MOD_ROLE]);
+    discord.set_gateway_url(&gateway.url());
+    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    antinuke(daemon, ALPHA_DISCORD, true, 3);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the gateway session", || gateway.connected());
+
+    // The daemon's own bot and other bots joining, many in a minute, among
+    // three members: at the limit of 3, nothing happens.
+    let members: Vec<String> = (0..4).map(|i| format!("80000000000000030{i}")).collect();
+    gateway.bot_add(ALPHA_DISCORD, BOT);
+    for (i, member) in members[..3].iter().enumerate() {
+        gateway.bot_add(ALPHA_DISCORD, &format!("80000000000000090{i}"));
+        discord.add_member(member, &[]);
+        gateway.member_add(ALPHA_DISCORD, member, &[]);
+        gateway.bot_add(ALPHA_DISCORD, &format!("80000000000000091{i}"));
+    }
+    // The fourth member crosses it (events are handled in order, so the
+    // bots before were seen): four members counted and held, no bot.
+    discord.add_member(&members[3], &[]);
+    gateway.member_add(ALPHA_DISCORD, &members[3], &[]);
+    eventually("four members held", || {
+        lockdowns(daemon, ALPHA_DISCORD)
+            .first()
+            .is_some_and(|l| l.2 == 4)
+    });
+    let why: (String, i64) = daemon.sql(|c| {
+        c.query_row(
+            "SELECT why, members_failed FROM lockdowns WHERE server_id = ?1",
+            [ALPHA_DISCORD],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+    });
+    assert_eq!(
+        why,
+        (
+            "4 members joined within a minute (antinuke.max_joins_per_minute: 3)".to_owned(),
+            0
+        )
+    );
+    assert!(members.iter().all(|m| discord.timed_out_until(m).is_some()));
+    assert_eq!(
+        discord.timed_out_until(BOT),
+        None,
+        "the bot never holds itself"
+    );
+
+    // Slack: channel joins are not server joins.
+    antinuke(daemon, ALPHA_SLACK, true, 1);
+    for i in 0..4 {
+        join(
+            daemon,
+            Platform::Slack,
+            ALPHA_SLACK,
+            &format!("U0JOIN000{i}"),
+            false,
+            Some("C0GENERAL1"),
+        );
+    }
+    // antinuke off: max_joins_per_minute alone starts nothing.
+    antinuke(daemon, ALPHA_TELEGRAM, false, 1);
+    for i in 0..4 {
+        join(
+            daemon,
+            Platform::Telegram,
+            ALPHA_TELEGRAM,
+            &format!("20000{i}"),
+            false,
+            None,
+        );
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(lockdowns(daemon, ALPHA_SLACK).is_empty());
+    assert!(lockdowns(daemon, ALPHA_TELEGRAM).is_empty());
+}
+
+/// Started by hand on Telegram: the invite link replaced, joiners
+/// restricted until the end; a second start is refused; a restart in the
+/// middle changes nothing, and the next start ends it once its time is up.
+#[tokio::test(flavor = "multi_thread")]
+async fn telegram_by_hand_across_a_restart() {
+    let fixture = Fixture::start();
+    let telegram = FakeTelegram::start(TELEGRAM_CHAT);
+    telegram.set_invite_info(Some("https://t.me/+oldLink"), None);
+    telegram.add_member(200_001);
+    fixture
+        .daemon
+        .connect_live(ALPHA_TELEGRAM, TELEGRAM_TOKEN, &telegram.uri());
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+
+    let request = StartLockdown {
+        minutes: Some(5),
+        reason: Some("raid in #general".into()),
+    };
+    let started: Lockdown = client
+        .start_lockdown(ALPHA_TELEGRAM, &request)
+        .await
+        .expect("start");
+    assert_eq!(
+        started.started_by,
+        format!("key:{}", fixture.alpha_rw.key_id)
+    );
+    assert_eq!(started.why, "raid in #general");
+    assert_eq!(
+        started.start_outcome.as_deref(),
+        Some("primary invite link replaced (the old one revoked)")
+    );
+    assert_eq!(telegram.revoked_links(), ["https://t.me/+oldLink"]);
+    assert_ne!(
+        telegram.invite_link().as_deref(),
+        Some("https://t.me/+oldLink")
+    );
+
+    // One at a time.
+    let again = client
+        .start_lockdown(ALPHA_TELEGRAM, &request)
+        .await
+        .unwrap_err();
+    assert_eq!(again.kind(), ErrorKind::Conflict, "{again}");
+    assert!(again.message().contains("already runs"), "{again}");
+    // Out of range.
+    let long = StartLockdown {
+        minutes: Some(1441),
+        reason: None,
+    };
+    let refused = client
+        .start_lockdown(ALPHA_TELEGRAM, &long)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::InvalidRequest, "{refused}");
+    // A read key cannot start one, but reads it.
+    let reader = fixture.daemon.client(&fixture.alpha_ro);
+    assert_eq!(
+        reader
+            .start_lockdown(ALPHA_SLACK, &request)
+            .await
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Forbidden
+    );
+    let status = reader.lockdown(ALPHA_TELEGRAM).await.expect("status");
+    assert_eq!(status.current.as_ref().map(|l| l.id), Some(started.id));
+
+    // A member joining is restricted until the end (no automatic limit is
+    // set: a lockdown by hand holds joiners all the same).
+    join(
+        &fixture.daemon,
+        Platform::Telegram,
+        ALPHA_TELEGRAM,
+        "200001",
+        false,
+        None,
+    );
+    eventually("the joiner to be restricted", || telegram.is_muted(200_001));
+    assert_eq!(
+        telegram.muted_until(200_001),
+        Some(started.ends_at.as_second())
+    );
+
+    // A restart during the lockdown: it still runs; its time passes while
+    // the daemon is down, and the new daemon's first tick ends it.
+    let fixture = fixture.restart();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let status = client.lockdown(ALPHA_TELEGRAM).await.expect("status");
+    assert_eq!(status.current.map(|l| l.id), Some(started.id));
+    fixture.daemon.clock().advance(Duration::from_secs(5 * 60));
+    let fixture = fixture.restart();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    eventually("the lockdown to end after the restart", || {
+        lockdowns(&fixture.daemon, ALPHA_TELEGRAM)[0].1.is_some()
+    });
+    let status = client.lockdown(ALPHA_TELEGRAM).await.expect("status");
+    assert!(status.current.is_none());
+    let last = status.last.expect("the last");
+    assert_eq!(last.ended_by.as_deref(), Some("expired"));
+    assert_eq!(
+        telegram.revoked_links().len(),
+        1,
+        "the link is replaced once"
+    );
+
+    // Nothing runs: ending is 404.
+    let none = client.end_lockdown(ALPHA_TELEGRAM).await.unwrap_err();
+    assert_eq!(none.kind(), ErrorKind::NotFound, "{none}");
+}
+
+/// Slack only alerts: the start and the end posted to the mod-log, no other
+/// call; an automatic start, ended by hand.
+#[tokio::test(flavor = "multi_thread")]
+async fn slack_alerts_only_and_ends_by_hand() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let slack = FakeSlack::start();
+    slack.add_channel(SLACK_MODLOG, "mod-log");
+    daemon.connect_live(ALPHA_SLACK, SLACK_TOKEN, &slack.uri());
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::General,
+        json!({"modlog_channel_id": SLACK_MODLOG}),
+    );
+    antinuke(daemon, ALPHA_SLACK, true, 2);
+    for i in 0..3 {
+        join(
+            daemon,
+            Platform::Slack,
+            ALPHA_SLACK,
+            &format!("U0RAID000{i}"),
+            false,
+            None,
+        );
+    }
+    eventually("the lockdown to start", || {
+        !lockdowns(daemon, ALPHA_SLACK).is_empty()
+    });
+    let client = daemon.client(&fixture.alpha_rw);
+    let status = client.lockdown(ALPHA_SLACK).await.expect("status");
+    let current = status.current.expect("it runs");
+    assert_eq!(current.start_outcome.as_deref(), Some("alert only"));
+
+    let ended = client.end_lockdown(ALPHA_SLACK).await.expect("end");
+    assert_eq!(
+        ended.ended_by,
+        Some(format!("key:{}", fixture.alpha_rw.key_id))
+    );
+    assert_eq!(ended.end_outcome, None, "Slack is asked nothing at the end");
+    daemon.deliver_logs();
+    let posts = slack.messages(SLACK_MODLOG).join("\n");
+    assert!(posts.contains("Raid lockdown started"), "{posts}");
+    assert!(posts.contains("Raid lockdown ended"), "{posts}");
+    assert!(
+        posts.contains("3 members joined within a minute"),
+        "{posts}"
+    );
+    let calls: Vec<String> = ["chat.postMessage", "conversations.members", "users.info"]
+        .iter()
+        .filter(|m| !slack.calls(m).is_empty())
+        .map(|m| (*m).to_owned())
+        .collect();
+    assert!(calls.contains(&"chat.postMessage".to_owned()), "{calls:?}");
+}
+
+/// `modctld simulate raid`: joins of a simulated server in the operator's
+/// process start a lockdown the running daemon sees, and holds the raiders
+/// in the simulated community.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_simulated_raid_starts_a_lockdown_the_daemon_sees() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    antinuke(daemon, ALPHA_DISCORD, true, 10);
+    let store = daemon.store().clone();
+    daemon
+        .block_on(modctld::operator::simulate_raid::raid(
+            store,
+            ALPHA_DISCORD.into(),
+            12,
+        ))
+        .expect("raid");
+    let client = daemon.client(&fixture.alpha_ro);
+    let status = client.lockdown(ALPHA_DISCORD).await.expect("status");
+    let current = status.current.expect("a lockdown runs");
+    assert_eq!(current.started_by, "automatic");
+    assert_eq!(current.members_held, 12);
+    assert!(
+        current
+            .start_outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("invites paused until")),
+        "{current:?}"
+    );
+    let muted: i64 = daemon.sql(|c| {
+        c.query_row(
+            "SELECT COUNT(*) FROM sim_members WHERE server_id = ?1 AND muted_until = ?2",
+            rusqlite::params![ALPHA_DISCORD, current.ends_at.as_second()],
+            |r| r.get(0),
+        )
+    });
+    assert_eq!(muted, 12, "every raider timed out until the end");
+}
