@@ -194,6 +194,13 @@ pub fn summarize(event: &Event) -> String {
             text("snapshot_id"),
             text("state")
         ),
+        WebhookEvent::AntinukeTriggered => format!(
+            "antinuke stopped {}: {} ({}: {})",
+            text("executor_id"),
+            text("trigger"),
+            text("action"),
+            text("outcome")
+        ),
     }
 }
 

@@ -21,17 +21,20 @@ pub enum WebhookEvent {
     SnapshotRestored,
     /// A test event (`POST /webhooks/test`).
     Test,
+    /// Antinuke stopped someone (issue #26): who, why, what was done.
+    AntinukeTriggered,
 }
 
 impl WebhookEvent {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [WebhookEvent; 6] = [
+    pub const ALL: [WebhookEvent; 7] = [
         WebhookEvent::CaseCreated,
         WebhookEvent::ConfigChanged,
         WebhookEvent::JailChanged,
         WebhookEvent::SnapshotCaptured,
         WebhookEvent::SnapshotRestored,
         WebhookEvent::Test,
+        WebhookEvent::AntinukeTriggered,
     ];
 
     /// The name stored and shown (the event's `type`).
@@ -43,6 +46,7 @@ impl WebhookEvent {
             WebhookEvent::SnapshotCaptured => "snapshot_captured",
             WebhookEvent::SnapshotRestored => "snapshot_restored",
             WebhookEvent::Test => "test",
+            WebhookEvent::AntinukeTriggered => "antinuke_triggered",
         }
     }
 }
@@ -58,9 +62,10 @@ impl std::str::FromStr for WebhookEvent {
             "snapshot_captured" => WebhookEvent::SnapshotCaptured,
             "snapshot_restored" => WebhookEvent::SnapshotRestored,
             "test" => WebhookEvent::Test,
+            "antinuke_triggered" => WebhookEvent::AntinukeTriggered,
             _ => {
                 return Err(format!(
-                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored or test"
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test or antinuke_triggered"
                 ));
             }
         })
