@@ -13,7 +13,7 @@ use modctl_e2e::fakes::discord::gateway::{FakeGateway, GUILD_MODERATION, Sent};
 use modctl_e2e::fakes::discord::{self, BOT, FakeDiscord, OWNER};
 use modctl_e2e::{ALPHA_DISCORD, Fixture, NETWORK_DEADLINE, eventually};
 use modctl_types::config::SectionName;
-use modctl_types::moderation::{Action, Case, CaseSource};
+use modctl_types::moderation::{Action, ActionRequest, Case, CaseSource};
 use modctl_types::query::CaseQuery;
 use serde_json::{Value, json};
 
@@ -264,4 +264,55 @@ fn an_immediate_trigger_acts_at_once_and_bans_count_per_executor() {
             .contains("a webhook created"),
         "{cases:#?}"
     );
+}
+
+/// A key's bans carried out count against `max_bans_per_minute`: the one
+/// above it is done and suspends the key; every later request of the key
+/// is refused with 403 `key_suspended`, saying how an operator re-enables
+/// it; the team is alerted in the mod-log; `key enable` lifts it.
+#[test]
+fn a_key_is_suspended_after_a_burst_of_bans() {
+    let g = guild(json!({}));
+    let daemon = &g.fixture.daemon;
+    let members: Vec<String> = (0..4).map(|n| format!("80000000000000006{n}")).collect();
+    for m in &members {
+        g.discord.add_member(m, &[discord::MEMBER_ROLE]);
+    }
+    let client = daemon.client(&g.fixture.alpha_rw);
+    let ban = |user: &str| {
+        let request = ActionRequest {
+            user_id: user.to_owned(),
+            ..ActionRequest::default()
+        };
+        daemon.block_on(client.perform_action(ALPHA_DISCORD, Action::Ban, &request))
+    };
+    for m in &members[..3] {
+        let done = ban(m).expect("the ban is done");
+        assert!(done.applied, "{done:?}");
+    }
+    let refused = ban(&members[3]).expect_err("the key is suspended");
+    assert_eq!(refused.code().map(|c| c.as_str()), Some("key_suspended"));
+    let key_id = g.fixture.alpha_rw.key_id.clone();
+    let message = refused.to_string();
+    assert!(
+        message.contains(&format!("modctld key enable {key_id}")),
+        "{message}"
+    );
+    assert!(!g.discord.is_banned(&members[3]));
+    let me = daemon.block_on(client.me()).expect_err("every request is refused");
+    assert_eq!(me.code().map(|c| c.as_str()), Some("key_suspended"));
+    // The bot's own bans, as the audit log tells them, are not counted again.
+    for m in &members[..3] {
+        g.entry(MEMBER_BAN_ADD, BOT, m);
+    }
+    eventually("the team to be alerted in the mod-log", || {
+        daemon.tick_workers();
+        g.discord
+            .posted(discord::MODLOG_CHANNEL)
+            .iter()
+            .any(|m| m.body.to_string().contains("through the API (limit 2)"))
+    });
+    let id = key_id.clone();
+    daemon.write(move |tx| modctld::store::keys::enable(tx, &id));
+    assert!(daemon.block_on(client.me()).is_ok(), "enabled again");
 }

@@ -72,6 +72,8 @@ pub enum LogEntry {
     MemberJoined(Member),
     /// A member left.
     MemberLeft(Member),
+    /// Antinuke stopped someone (issue #26).
+    Antinuke(modctl_types::webhooks::AntinukeTriggered),
 }
 
 /// A member joining or leaving, as logged.
@@ -121,6 +123,7 @@ impl LogEntry {
             LogEntry::MessageEdited { .. } => "message_edited",
             LogEntry::MemberJoined(_) => "member_joined",
             LogEntry::MemberLeft(_) => "member_left",
+            LogEntry::Antinuke(_) => "antinuke",
         }
     }
 }
@@ -215,7 +218,7 @@ pub fn event_channel<'a>(logging: &'a Logging, entry: &LogEntry) -> Option<&'a s
         LogEntry::MemberLeft(_) => logging.member_leave.as_deref(),
         LogEntry::AutomodHit(_) => logging.automod.as_deref(),
         LogEntry::Config(_) => logging.config.as_deref(),
-        LogEntry::Case(_) => logging.moderation.as_deref(),
+        LogEntry::Case(_) | LogEntry::Antinuke(_) => logging.moderation.as_deref(),
     }
 }
 

@@ -298,6 +298,88 @@ impl Antinuke {
     }
 }
 
+impl Antinuke {
+    /// Counts a ban or kick carried out through the API with key `key_id`
+    /// on `server` (its case `case_id`) against `antinuke.max_bans_per_minute`
+    /// (issue #26: "API keys are moderators too"). The call that takes the
+    /// count above the limit suspends the key, in one transaction with the
+    /// team's alert (an `antinuke_triggered` webhook event and the
+    /// moderation log); the auth cache sees the commit, so the key's next
+    /// request is refused. `antinuke.trusted_user_ids` may list `key:ID`.
+    pub async fn count_key_action(&self, server: &str, key_id: &str, case_id: i64) {
+        let sections = match self.live.get(server).await {
+            Ok(snapshot) => snapshot.sections,
+            Err(e) => {
+                tracing::warn!(server, error = %e, "antinuke could not read the server's config");
+                return;
+            }
+        };
+        let config = &sections.antinuke;
+        let executor = format!("key:{key_id}");
+        if !config.enabled || config.trusted_user_ids.contains(&executor) {
+            return;
+        }
+        let now = self.moderation.clock.now();
+        let limit = Kind::Bans.limit(config);
+        let verdict = lock(&self.counter).count(
+            server,
+            &executor,
+            Kind::Bans,
+            &format!("case:{case_id}"),
+            limit,
+            now.as_millisecond(),
+        );
+        let Verdict::Crossed { entries, .. } = verdict else {
+            return;
+        };
+        let trigger = format!(
+            "{} bans or kicks within a minute through the API (limit {limit})",
+            entries.len()
+        );
+        let data = AntinukeTriggered {
+            executor_id: executor,
+            trigger: trigger.clone(),
+            entries,
+            action: "suspend_key".to_owned(),
+            case_id: None,
+            outcome: format!(
+                "key suspended: an operator re-enables it with `modctld key enable {key_id}`"
+            ),
+        };
+        let (server_id, key, now) = (server.to_owned(), key_id.to_owned(), now.as_second());
+        let reason = format!("antinuke: {trigger} on server {server}");
+        let written = self
+            .moderation
+            .store
+            .write(move |tx| {
+                crate::store::keys::suspend(tx, &key, &reason, now)?;
+                alert(tx, &sections, &server_id, &data, now)
+            })
+            .await;
+        if let Err(e) = written {
+            tracing::warn!(server, key_id, error = %e, "antinuke could not suspend the key");
+        }
+    }
+}
+
+/// Alerts the team of `data` in this transaction: the `antinuke_triggered`
+/// webhook event and the moderation log (`logging.moderation`, else the
+/// mod-log).
+fn alert(
+    tx: &crate::store::Tx<'_>,
+    sections: &Sections,
+    server_id: &str,
+    data: &AntinukeTriggered,
+    now: i64,
+) -> Result<(), StoreError> {
+    crate::webhooks::enqueue(tx, server_id, WebhookEvent::AntinukeTriggered, data, now)?;
+    if let Some(channel) = crate::logs::moderation_channel(sections) {
+        let entry = crate::logs::LogEntry::Antinuke(data.clone());
+        crate::logs::write(tx, server_id, channel, &entry, now)?;
+    }
+    Ok(())
+}
+
 /// An incident to act on: who, why, the entries counted.
 #[derive(Debug, Clone)]
 pub struct Incident {
@@ -523,11 +605,10 @@ impl Incident {
             outcome: outcome.clone(),
         };
         let (server, now) = (self.server_id.clone(), cx.clock.now_unix());
+        let sections = self.sections.clone();
         let written = cx
             .store
-            .write(move |tx| {
-                crate::webhooks::enqueue(tx, &server, WebhookEvent::AntinukeTriggered, &data, now)
-            })
+            .write(move |tx| alert(tx, &sections, &server, &data, now))
             .await;
         if let Err(e) = written {
             tracing::warn!(server = %self.server_id, error = %e, "antinuke could not record its webhook event");
@@ -610,6 +691,11 @@ impl Slot {
     /// Binds the consumer to `antinuke`; later calls change nothing.
     pub fn bind(&self, antinuke: Antinuke) {
         let _ = self.antinuke.set(antinuke);
+    }
+
+    /// The bound consumer (`None` before the daemon serves).
+    pub fn get(&self) -> Option<&Antinuke> {
+        self.antinuke.get()
     }
 }
 
