@@ -299,7 +299,9 @@ fn a_key_is_suspended_after_a_burst_of_bans() {
         "{message}"
     );
     assert!(!g.discord.is_banned(&members[3]));
-    let me = daemon.block_on(client.me()).expect_err("every request is refused");
+    let me = daemon
+        .block_on(client.me())
+        .expect_err("every request is refused");
     assert_eq!(me.code().map(|c| c.as_str()), Some("key_suspended"));
     // The bot's own bans, as the audit log tells them, are not counted again.
     for m in &members[..3] {

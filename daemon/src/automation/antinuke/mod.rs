@@ -212,8 +212,8 @@ pub struct Antinuke {
     pub moderation: moderation::Context,
     /// The restore, for `antinuke.restore`.
     pub restore: crate::restore::Context,
-    counter: Arc<Mutex<Counter>>,
-    guilds: Arc<Mutex<HashMap<String, Guild>>>,
+    /// The counts and who is never counted.
+    pub watch: Arc<Watch>,
 }
 
 impl Antinuke {
@@ -227,11 +227,20 @@ impl Antinuke {
             live,
             moderation,
             restore,
-            counter: Arc::default(),
-            guilds: Arc::default(),
+            watch: Arc::default(),
         }
     }
+}
 
+/// What antinuke keeps in memory: the counts, and each guild's owner and
+/// bot once learned. Step 1 and 2 of the module docs, with no I/O.
+#[derive(Debug, Default)]
+pub struct Watch {
+    counter: Mutex<Counter>,
+    guilds: Mutex<HashMap<String, Guild>>,
+}
+
+impl Watch {
     /// Counts `entry` of `server`: the incident it opens, if any. Public
     /// so that the bench measures this very work.
     pub fn admit(
@@ -321,7 +330,7 @@ impl Antinuke {
         }
         let now = self.moderation.clock.now();
         let limit = Kind::Bans.limit(config);
-        let verdict = lock(&self.counter).count(
+        let verdict = lock(&self.watch.counter).count(
             server,
             &executor,
             Kind::Bans,
@@ -428,7 +437,7 @@ impl Incident {
                 return;
             }
         };
-        lock(&antinuke.guilds).insert(
+        lock(&antinuke.watch.guilds).insert(
             self.server_id.clone(),
             Guild {
                 owner_id: guild.owner_id.clone(),
@@ -437,13 +446,13 @@ impl Incident {
         );
         let config = &self.sections.antinuke;
         if exempt(&guild, &self.executor, &config.trusted_role_ids) {
-            lock(&antinuke.counter).close(&self.server_id, &self.executor);
+            lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);
             return;
         }
         if let Some(roles) = &self.roles_granted {
             let now_ms = cx.clock.now().as_millisecond();
             if !grants_danger(&guild, roles)
-                || !lock(&antinuke.counter).open(&self.server_id, &self.executor, now_ms)
+                || !lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms)
             {
                 return;
             }
@@ -661,7 +670,10 @@ impl Consumer for Antinuke {
             }
         };
         let now = self.moderation.clock.now();
-        let Some(incident) = self.admit(&event.server_id, &snapshot.sections, entry, now) else {
+        let Some(incident) = self
+            .watch
+            .admit(&event.server_id, &snapshot.sections, entry, now)
+        else {
             return;
         };
         let cx = &self.moderation;

@@ -143,13 +143,6 @@ fn strip_roles_takes_what_the_bot_can_and_kicks_a_bot() {
     }
 }
 
-async fn antinuke_for_tests() -> (tempfile::TempDir, Antinuke) {
-    let (dir, store) =
-        crate::store::testing::store_with_server(modctl_types::Platform::Discord, "g").await;
-    let state = crate::AppState::new(store);
-    (dir, state.antinuke())
-}
-
 fn entry(id: &str, executor: &str, action: AuditAction) -> AuditEntry {
     AuditEntry {
         id: id.into(),
@@ -163,9 +156,9 @@ fn entry(id: &str, executor: &str, action: AuditAction) -> AuditEntry {
 /// With limit 2, the third deletion opens the incident (its evidence all
 /// three) and the fourth joins it; trusted users and a disabled section
 /// open none.
-#[tokio::test]
-async fn the_entry_above_the_limit_opens_the_incident_once() {
-    let (_dir, antinuke) = antinuke_for_tests().await;
+#[test]
+fn the_entry_above_the_limit_opens_the_incident_once() {
+    let antinuke = Watch::default();
     let mut sections = Sections::default();
     sections.antinuke.enabled = true;
     sections.antinuke.max_channel_deletions_per_minute = 2;
