@@ -205,6 +205,13 @@ pub fn summarize(event: &Event) -> String {
             data["lockdown"]["id"],
             data["lockdown"]["ended_by"].as_str().unwrap_or_default()
         ),
+        WebhookEvent::AntinukeTriggered => format!(
+            "antinuke stopped {}: {} ({}: {})",
+            text("executor_id"),
+            text("trigger"),
+            text("action"),
+            text("outcome")
+        ),
     }
 }
 

@@ -43,6 +43,9 @@ pub enum ApiError {
     /// 403: the server belongs to another team.
     #[error("{0}")]
     Forbidden(String),
+    /// 403: antinuke suspended the key (`key_suspended`).
+    #[error("{0}")]
+    KeySuspended(String),
     /// 403: the key lacks the scope the endpoint needs (`scope_required`).
     #[error("{0}")]
     ScopeRequired(String),
@@ -151,6 +154,7 @@ impl ApiError {
             ApiError::PaymentRequired(_) => ErrorCode::PlanRequired,
             ApiError::TooManyRequests { .. } => ErrorCode::RateLimited,
             ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::KeySuspended(_) => ErrorCode::KeySuspended,
             ApiError::ScopeRequired(_) => ErrorCode::ScopeRequired,
             ApiError::NotFound(_) => ErrorCode::NotFound,
             ApiError::MethodNotAllowed(_) => ErrorCode::MethodNotAllowed,
@@ -181,7 +185,9 @@ impl ApiError {
             ApiError::Unauthorized(_) | ApiError::KeyExpired(_) => StatusCode::UNAUTHORIZED,
             ApiError::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Forbidden(_) | ApiError::ScopeRequired(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::ScopeRequired(_) | ApiError::KeySuspended(_) => {
+                StatusCode::FORBIDDEN
+            }
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,

@@ -186,6 +186,9 @@ pub struct AppState {
     pub lockdown: Arc<automation::lockdown::Shared>,
     /// The lockdown event consumer, bound when the daemon starts serving.
     pub lockdown_acting: automation::lockdown::Slot,
+    /// Antinuke's event consumer, bound to the daemon's parts when it
+    /// starts serving (see [`automation::antinuke`]).
+    pub antinuke: automation::antinuke::Slot,
 }
 
 impl AppState {
@@ -199,6 +202,7 @@ impl AppState {
         let automod_acting = automation::automod::act::Slot::default();
         let welcome = automation::welcome::Slot::default();
         let lockdown_acting = automation::lockdown::Slot::default();
+        let antinuke = automation::antinuke::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -208,6 +212,7 @@ impl AppState {
             Arc::new(automod_acting.clone()),
             Arc::new(welcome.clone()),
             Arc::new(lockdown_acting.clone()),
+            Arc::new(antinuke.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -241,6 +246,7 @@ impl AppState {
             welcome,
             lockdown: Arc::default(),
             lockdown_acting,
+            antinuke,
         }
     }
 
@@ -387,6 +393,15 @@ impl AppState {
         }
     }
 
+    /// What antinuke uses ([`automation::antinuke`]).
+    pub fn antinuke(&self) -> automation::antinuke::Antinuke {
+        automation::antinuke::Antinuke::new(
+            self.live_config.clone(),
+            self.moderation(),
+            self.restore(),
+        )
+    }
+
     /// What restores use ([`restore::job`], [`restore::run`]).
     pub fn restore(&self) -> restore::Context {
         restore::Context {
@@ -516,6 +531,7 @@ pub async fn serve(
     state.automod_acting.bind(state.automod_acting());
     state.welcome.bind(state.welcoming());
     state.lockdown_acting.bind(state.lockdowns());
+    state.antinuke.bind(state.antinuke());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

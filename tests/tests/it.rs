@@ -7,6 +7,7 @@
 
 mod actions;
 mod activity;
+mod antinuke;
 mod auth;
 mod automod;
 mod automod_act;

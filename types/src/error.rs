@@ -109,6 +109,9 @@ pub enum ErrorCode {
     Unauthorized,
     /// 401: the API key has expired.
     KeyExpired,
+    /// 403: the API key was suspended by antinuke (issue #26) for too many
+    /// destructive actions; an operator re-enables it.
+    KeySuspended,
     /// 402: the team's plan does not have the feature (`required_plan`
     /// names the one that has).
     PlanRequired,
@@ -172,7 +175,7 @@ impl Default for ErrorCode {
 
 impl ErrorCode {
     /// Every code this version knows, in the order of the documentation.
-    pub const KNOWN: [ErrorCode; 24] = [
+    pub const KNOWN: [ErrorCode; 25] = [
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidField,
         ErrorCode::Unauthorized,
@@ -181,6 +184,7 @@ impl ErrorCode {
         ErrorCode::PlanLimit,
         ErrorCode::ScopeRequired,
         ErrorCode::Forbidden,
+        ErrorCode::KeySuspended,
         ErrorCode::NotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::RequestTimeout,
@@ -210,6 +214,7 @@ impl ErrorCode {
             ErrorCode::PlanLimit => "plan_limit",
             ErrorCode::ScopeRequired => "scope_required",
             ErrorCode::Forbidden => "forbidden",
+            ErrorCode::KeySuspended => "key_suspended",
             ErrorCode::NotFound => "not_found",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::RequestTimeout => "request_timeout",
@@ -246,7 +251,7 @@ impl ErrorCode {
             ErrorCode::InvalidRequest | ErrorCode::InvalidField => 400,
             ErrorCode::Unauthorized | ErrorCode::KeyExpired => 401,
             ErrorCode::PlanRequired | ErrorCode::PlanLimit => 402,
-            ErrorCode::ScopeRequired | ErrorCode::Forbidden => 403,
+            ErrorCode::ScopeRequired | ErrorCode::Forbidden | ErrorCode::KeySuspended => 403,
             ErrorCode::NotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::RequestTimeout => 408,

@@ -193,3 +193,25 @@ impl std::fmt::Debug for WebhookSecret {
         f.write_str("WebhookSecret { secret: <redacted> }")
     }
 }
+
+/// `data` of an `antinuke_triggered` event (issue #26): who antinuke
+/// stopped, why, and what it did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AntinukeTriggered {
+    /// The member (Discord, Telegram), or `key:<key_id>` for an API key.
+    pub executor_id: String,
+    /// What set it off, e.g. `3 channel deletions within a minute (limit 2)`
+    /// or `a webhook created`.
+    pub trigger: String,
+    /// The platform's ids of the entries counted (Discord audit log
+    /// entries), oldest first.
+    pub entries: Vec<String>,
+    /// What was done: `strip_roles`, `kick`, `ban`, `suspend_key`, `demote`
+    /// or `alert`.
+    pub action: String,
+    /// Its case, when one was recorded.
+    pub case_id: Option<i64>,
+    /// What came of it (`done`, or why not).
+    pub outcome: String,
+}

@@ -57,9 +57,10 @@ pub async fn perform(
         // A header that is not even ASCII fails the same check as a bad one.
         .map(|v| validate::idempotency_key(v.to_str().unwrap_or_default()))
         .transpose()?;
+    let (server_id, key_id) = (access.server.id.clone(), access.caller.key_id().to_owned());
     let call = moderation::ActionCall {
         server: access.server,
-        key_id: access.caller.key_id().to_owned(),
+        key_id: key_id.clone(),
         actor: access.caller.actor(),
         action,
         body,
@@ -67,7 +68,19 @@ pub async fn perform(
         source: modctl_types::moderation::CaseSource::Api,
         with_case: None,
     };
-    Ok(Json(moderation::perform(&state.moderation(), call).await?))
+    let response = moderation::perform(&state.moderation(), call).await?;
+    // Antinuke (issue #26): a key's bans and kicks carried out count against
+    // the server's `antinuke.max_bans_per_minute`; the one above it suspends
+    // the key (this answer still goes out: its ban is done).
+    if matches!(action, Action::Ban | Action::Kick)
+        && response.applied
+        && let Some(antinuke) = state.antinuke.get()
+    {
+        antinuke
+            .count_key_action(&server_id, &key_id, response.case_id)
+            .await;
+    }
+    Ok(Json(response))
 }
 
 /// `GET /servers/{id}/cases?limit=N&user_id=U&action=A&actor=K&applied=B&since=T&until=T&before=C`,

@@ -365,6 +365,12 @@ fn check_key(
             key.key_id
         )));
     }
+    if let Some(reason) = &key.suspended {
+        return Err(ApiError::KeySuspended(format!(
+            "API key `{id}` is suspended: {reason}. An operator re-enables it with `modctld key enable {id}`",
+            id = key.key_id
+        )));
+    }
     if let Some(expires_at) = key.expires_at
         && expires_at.as_second() <= now
     {

@@ -10,6 +10,7 @@
 //! with tables and answered by `POST /servers/{id}/automod/test` without
 //! changing anything.
 
+pub mod antinuke;
 pub mod automod;
 pub mod invites;
 pub mod live;

@@ -88,6 +88,10 @@ pub enum EventKind {
     /// A member's state changed (Discord `GUILD_MEMBER_UPDATE`): their
     /// roles, and whether they still have membership screening to pass.
     MemberUpdated(MemberUpdate),
+    /// Someone changed the server's structure or membership, as its audit
+    /// log tells it (Discord `GUILD_AUDIT_LOG_ENTRY_CREATE`): what antinuke
+    /// counts (issue #26).
+    AuditLogEntry(AuditEntry),
 }
 
 /// A member as `GUILD_MEMBER_UPDATE` gives them now.
@@ -101,6 +105,47 @@ pub struct MemberUpdate {
     pub pending: bool,
     /// Their role ids now.
     pub role_ids: Vec<String>,
+}
+
+/// One audit log entry: who did what to what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// The platform's id of the entry.
+    pub id: String,
+    /// What was done.
+    pub action: AuditAction,
+    /// Who did it (`None`: the platform did not say).
+    pub executor_id: Option<String>,
+    /// What it was done to (a channel, role, member, webhook), when given.
+    pub target_id: Option<String>,
+    /// The reason given with it, if any.
+    pub reason: Option<String>,
+}
+
+/// What an audit log entry records, as far as antinuke reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuditAction {
+    /// A channel was deleted.
+    ChannelDeleted,
+    /// A role was deleted.
+    RoleDeleted,
+    /// A member was banned.
+    MemberBanned,
+    /// A member was kicked.
+    MemberKicked,
+    /// Members were pruned.
+    MembersPruned,
+    /// A webhook was created.
+    WebhookCreated,
+    /// A bot was added.
+    BotAdded,
+    /// A member was given roles (their ids).
+    RolesGranted(Vec<String>),
+    /// A role was created or changed with permission bits it did not have
+    /// (those bits).
+    PermissionsGranted(u64),
+    /// Anything else (the platform's number for it).
+    Other(u16),
 }
 
 /// A message, as the platform gave it.

@@ -74,6 +74,8 @@ pub enum LogEntry {
     MemberLeft(Member),
     /// A raid lockdown started or ended (issue #26).
     Lockdown(LockdownLog),
+    /// Antinuke stopped someone (issue #26).
+    Antinuke(modctl_types::webhooks::AntinukeTriggered),
 }
 
 /// A raid lockdown starting or ending, as logged to `logging.moderation`
@@ -134,6 +136,7 @@ impl LogEntry {
             LogEntry::MemberJoined(_) => "member_joined",
             LogEntry::MemberLeft(_) => "member_left",
             LogEntry::Lockdown(_) => "lockdown",
+            LogEntry::Antinuke(_) => "antinuke",
         }
     }
 }
@@ -228,7 +231,9 @@ pub fn event_channel<'a>(logging: &'a Logging, entry: &LogEntry) -> Option<&'a s
         LogEntry::MemberLeft(_) => logging.member_leave.as_deref(),
         LogEntry::AutomodHit(_) => logging.automod.as_deref(),
         LogEntry::Config(_) => logging.config.as_deref(),
-        LogEntry::Case(_) | LogEntry::Lockdown(_) => logging.moderation.as_deref(),
+        LogEntry::Case(_) | LogEntry::Lockdown(_) | LogEntry::Antinuke(_) => {
+            logging.moderation.as_deref()
+        }
     }
 }
 

@@ -105,6 +105,11 @@ pub fn render(entry: &LogEntry, locale: &str) -> Post {
         LogEntry::MemberJoined(member) => render_member(w, "joined.title", member),
         LogEntry::MemberLeft(member) => render_member(w, "left.title", member),
         LogEntry::Lockdown(log) => render_lockdown(w, log),
+        LogEntry::Antinuke(stopped) => Post::text(stopped.trigger.clone())
+            .titled(w.t("antinuke.title"))
+            .field(w.t("antinuke.executor"), stopped.executor_id.clone())
+            .field(w.t("antinuke.action"), stopped.action.clone())
+            .field(w.t("antinuke.outcome"), stopped.outcome.clone()),
     }
 }
 

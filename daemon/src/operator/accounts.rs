@@ -158,6 +158,8 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                 rows.iter().map(|k| {
                     let status = if k.revoked_at.is_some() {
                         "revoked"
+                    } else if k.suspended.is_some() {
+                        "suspended"
                     } else if k.expires_at.is_some_and(|t| t.as_second() <= now) {
                         "expired"
                     } else {
@@ -179,17 +181,27 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
             );
         }
         KeyCommand::Revoke { key_id } => {
-            if !api_key::is_key_id(&key_id) {
-                anyhow::bail!(
-                    "`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>"
-                );
-            }
+            check_key_id(&key_id)?;
             let id = key_id.clone();
             store
                 .write(move |tx| keys::revoke(tx, &id, super::now()))
                 .await?;
             eprintln!("revoked key {key_id}");
         }
+        KeyCommand::Enable { key_id } => {
+            check_key_id(&key_id)?;
+            let id = key_id.clone();
+            store.write(move |tx| keys::enable(tx, &id)).await?;
+            eprintln!("enabled key {key_id}: it is accepted again from the next request on");
+        }
+    }
+    Ok(())
+}
+
+/// Refuses what is not a key id, saying what one is.
+fn check_key_id(key_id: &str) -> anyhow::Result<()> {
+    if !api_key::is_key_id(key_id) {
+        anyhow::bail!("`{key_id}` is not a key id: pass the middle part of mdk_<key_id>_<secret>");
     }
     Ok(())
 }

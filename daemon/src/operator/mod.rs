@@ -261,6 +261,11 @@ enum KeyCommand {
         /// The key id (the middle part of `mdk_<key_id>_<secret>`)
         key_id: String,
     },
+    /// Re-enable a key antinuke suspended (too many bans or kicks within a minute)
+    Enable {
+        /// The key id (the middle part of `mdk_<key_id>_<secret>`)
+        key_id: String,
+    },
 }
 
 #[derive(Debug, Args)]

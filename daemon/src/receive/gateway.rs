@@ -53,7 +53,10 @@ pub fn intents(flags: Option<ApplicationFlags>) -> Intents {
         | Intents::GUILD_MEMBERS
         | Intents::GUILD_MESSAGES
         | Intents::GUILD_VOICE_STATES
-        | Intents::AUTO_MODERATION_EXECUTION;
+        | Intents::AUTO_MODERATION_EXECUTION
+        // GUILD_AUDIT_LOG_ENTRY_CREATE, for antinuke (gateway.mdx, "List of
+        // Intents": GUILD_MODERATION; the bot also needs VIEW_AUDIT_LOG).
+        | Intents::GUILD_MODERATION;
     if flags.is_some_and(content_granted) {
         base | Intents::MESSAGE_CONTENT
     } else {
@@ -275,7 +278,9 @@ mod tests {
                 asked,
                 "{flags:?}"
             );
-            assert!(intents.contains(Intents::GUILD_MESSAGES | Intents::GUILD_MEMBERS));
+            assert!(intents.contains(
+                Intents::GUILD_MESSAGES | Intents::GUILD_MEMBERS | Intents::GUILD_MODERATION
+            ));
         }
     }
 }

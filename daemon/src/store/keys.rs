@@ -37,6 +37,8 @@ pub struct KeyRecord {
     pub revoked_at: Option<Timestamp>,
     /// Last time a request authenticated with it (updated at most once a minute).
     pub last_used_at: Option<Timestamp>,
+    /// Why antinuke suspended it, while it is suspended (issue #26).
+    pub suspended: Option<String>,
 }
 
 /// A key record together with its secret hash, for verification only, and
@@ -87,7 +89,7 @@ pub fn insert(
 macro_rules! key_columns {
     () => {
         "k.key_id, k.team_id, t.name AS team_name, k.scope, k.label, k.created_at,
-        k.expires_at, k.revoked_at, k.last_used_at"
+        k.expires_at, k.revoked_at, k.last_used_at, k.suspended_reason"
     };
 }
 
@@ -166,6 +168,41 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     }
 }
 
+/// Suspends a key (antinuke, issue #26): refused with `key_suspended` from
+/// the next request on, until [`enable`]. A key suspended already keeps its
+/// first reason.
+pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "UPDATE api_keys SET suspended_at = ?2, suspended_reason = ?3
+          WHERE key_id = ?1 AND suspended_at IS NULL",
+        params![key_id, now, reason],
+    )?;
+    Ok(())
+}
+
+/// Lifts a key's suspension (`modctld key enable`). A key that is not
+/// suspended is an error, so a typo'd id is never silently accepted.
+pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
+    let suspended: Option<Option<i64>> = tx
+        .sql
+        .prepare_cached("SELECT suspended_at FROM api_keys WHERE key_id = ?1")?
+        .query_row([key_id], scalar)
+        .optional()?;
+    match suspended {
+        None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
+        Some(None) => Err(StoreError::Conflict(format!(
+            "key `{key_id}` is not suspended"
+        ))),
+        Some(Some(_)) => {
+            tx.sql.execute(
+                "UPDATE api_keys SET suspended_at = NULL, suspended_reason = NULL WHERE key_id = ?1",
+                [key_id],
+            )?;
+            Ok(())
+        }
+    }
+}
+
 /// Records that the key was used now.
 pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     tx.sql.execute(
@@ -191,6 +228,7 @@ impl FromRow for KeyRecord {
             expires_at: row.get::<_, Option<i64>>("expires_at")?.map(timestamp),
             revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),
             last_used_at: row.get::<_, Option<i64>>("last_used_at")?.map(timestamp),
+            suspended: row.get("suspended_reason")?,
         })
     }
 }

@@ -25,11 +25,13 @@ pub enum WebhookEvent {
     LockdownStarted,
     /// A raid lockdown ended.
     LockdownEnded,
+    /// Antinuke stopped someone (issue #26): who, why, what was done.
+    AntinukeTriggered,
 }
 
 impl WebhookEvent {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [WebhookEvent; 8] = [
+    pub const ALL: [WebhookEvent; 9] = [
         WebhookEvent::CaseCreated,
         WebhookEvent::ConfigChanged,
         WebhookEvent::JailChanged,
@@ -38,6 +40,7 @@ impl WebhookEvent {
         WebhookEvent::Test,
         WebhookEvent::LockdownStarted,
         WebhookEvent::LockdownEnded,
+        WebhookEvent::AntinukeTriggered,
     ];
 
     /// The name stored and shown (the event's `type`).
@@ -51,6 +54,7 @@ impl WebhookEvent {
             WebhookEvent::Test => "test",
             WebhookEvent::LockdownStarted => "lockdown_started",
             WebhookEvent::LockdownEnded => "lockdown_ended",
+            WebhookEvent::AntinukeTriggered => "antinuke_triggered",
         }
     }
 }
@@ -68,9 +72,10 @@ impl std::str::FromStr for WebhookEvent {
             "test" => WebhookEvent::Test,
             "lockdown_started" => WebhookEvent::LockdownStarted,
             "lockdown_ended" => WebhookEvent::LockdownEnded,
+            "antinuke_triggered" => WebhookEvent::AntinukeTriggered,
             _ => {
                 return Err(format!(
-                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test, lockdown_started or lockdown_ended"
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test, lockdown_started, lockdown_ended or antinuke_triggered"
                 ));
             }
         })

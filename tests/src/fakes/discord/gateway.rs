@@ -72,6 +72,8 @@ pub const GUILD_MESSAGES: u64 = 1 << 9;
 pub const MESSAGE_CONTENT: u64 = 1 << 15;
 /// See [`GUILD_MEMBERS`].
 pub const AUTO_MODERATION_EXECUTION: u64 = 1 << 21;
+/// See [`GUILD_MEMBERS`]: `GUILD_AUDIT_LOG_ENTRY_CREATE`, bans.
+pub const GUILD_MODERATION: u64 = 1 << 2;
 
 /// The privileged intents `intents` asks for that `flags` do not grant.
 pub fn disallowed_intents(intents: u64, flags: u64) -> u64 {
@@ -339,6 +341,11 @@ impl FakeGateway {
             .expect("no session yet: wait for IDENTIFY");
         let flags = state.application_flags;
         let session = state.sessions.entry(current.clone()).or_default();
+        // gateway.mdx, "List of Intents": GUILD_AUDIT_LOG_ENTRY_CREATE is
+        // sent only to sessions that identified with GUILD_MODERATION.
+        if name == "GUILD_AUDIT_LOG_ENTRY_CREATE" && session.intents & GUILD_MODERATION == 0 {
+            return 0;
+        }
         session.seq += 1;
         let d = as_received(name, d, session.intents, flags);
         let payload = json!({"op": 0, "t": name, "s": session.seq, "d": d}).to_string();
@@ -448,6 +455,29 @@ impl FakeGateway {
                 "guild_id": guild, "roles": roles, "joined_at": "2026-01-01T00:00:00.000000+00:00",
                 "pending": pending, "flags": 0, "deaf": false, "mute": false,
                 "user": {"id": user, "username": format!("user-{user}"), "discriminator": "0"},
+            }),
+        );
+    }
+
+    /// `GUILD_AUDIT_LOG_ENTRY_CREATE`: entry `id` of `guild`, `user` did
+    /// `action_type` (audit-log.mdx, "Audit Log Events": 12 channel
+    /// delete, 22 ban, 32 role delete, 50 webhook create, ...) to `target`
+    /// with `changes`; the entry object of audit-log.mdx with `guild_id`
+    /// (gateway-events.mdx, "Guild Audit Log Entry Create").
+    pub fn audit_log_entry(
+        &self,
+        guild: &str,
+        id: &str,
+        action_type: u64,
+        user: &str,
+        target: &str,
+        changes: Value,
+    ) {
+        self.dispatch(
+            "GUILD_AUDIT_LOG_ENTRY_CREATE",
+            json!({
+                "guild_id": guild, "id": id, "action_type": action_type, "user_id": user,
+                "target_id": target, "changes": changes,
             }),
         );
     }
