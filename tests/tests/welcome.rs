@@ -59,7 +59,7 @@ fn discord(extra: Value) -> Discord {
         sent.iter().any(|s| matches!(s, Sent::Identify { .. }))
     }));
     Discord {
-        fixture: fixture,
+        fixture,
         discord: fake,
         gateway,
     }
@@ -126,22 +126,19 @@ fn discord_a_pending_member_gets_the_roles_once_screening_is_passed() {
         .member_join(ALPHA_DISCORD, NEWBIE, "Pat", true, false);
     eventually("the greeting", || !d.discord.posted(GENERAL).is_empty());
     // Still pending (another update while screening): no roles yet.
-    d.gateway
-        .member_update(ALPHA_DISCORD, NEWBIE, &[], true);
+    d.gateway.member_update(ALPHA_DISCORD, NEWBIE, &[], true);
     settle();
     assert_eq!(d.role_puts(NEWBIE), 0);
     assert!(!d.has_member_role(NEWBIE));
 
     // Screening passed.
-    d.gateway
-        .member_update(ALPHA_DISCORD, NEWBIE, &[], false);
+    d.gateway.member_update(ALPHA_DISCORD, NEWBIE, &[], false);
     eventually("the auto-role", || d.has_member_role(NEWBIE));
     // The update Discord sends for the role the bot gave, and any later
     // one, give nothing again.
     d.gateway
         .member_update(ALPHA_DISCORD, NEWBIE, &[discord::MEMBER_ROLE], false);
-    d.gateway
-        .member_update(ALPHA_DISCORD, NEWBIE, &[], false);
+    d.gateway.member_update(ALPHA_DISCORD, NEWBIE, &[], false);
     settle();
     assert_eq!(d.role_puts(NEWBIE), 1);
     assert_eq!(d.discord.posted(GENERAL).len(), 1);
@@ -187,8 +184,7 @@ fn discord_with_verification_on_the_member_is_greeted_and_the_roles_wait() {
     d.gateway
         .member_join(ALPHA_DISCORD, NEWBIE, "Pat", false, false);
     eventually("the greeting", || !d.discord.posted(GENERAL).is_empty());
-    d.gateway
-        .member_update(ALPHA_DISCORD, NEWBIE, &[], false);
+    d.gateway.member_update(ALPHA_DISCORD, NEWBIE, &[], false);
     settle();
     assert_eq!(d.role_puts(NEWBIE), 0, "verification gives them");
 }
@@ -309,7 +305,11 @@ fn telegram_a_new_member_is_greeted_in_the_group_by_an_escaped_name() {
     eventually("the greeting", || !fake.sent(chat).is_empty());
     settle();
     let sent = fake.sent(chat);
-    assert_eq!(sent.len(), 1, "the bot that joined is not greeted: {sent:?}");
+    assert_eq!(
+        sent.len(),
+        1,
+        "the bot that joined is not greeted: {sent:?}"
+    );
     assert_eq!(
         sent[0].args["text"],
         "Welcome to Alpha Group, <a href=\"tg://user?id=5\">&lt;b&gt;Eve&lt;/b&gt; @everyone t.me/x</a>! \
@@ -346,7 +346,12 @@ fn the_simulator_greets_a_join_through_the_event_path() {
     let events = daemon.state().events.clone();
     daemon.block_on(async move { events.publish(event) });
     let read = |f: fn(&modctld::store::Tx<'_>) -> Vec<String>| {
-        daemon.block_on(daemon.store().read(move |tx| Ok::<_, modctld::store::StoreError>(f(tx))))
+        daemon
+            .block_on(
+                daemon
+                    .store()
+                    .read(move |tx| Ok::<_, modctld::store::StoreError>(f(tx))),
+            )
             .unwrap()
     };
     eventually("the member role", || {

@@ -390,7 +390,9 @@ fn demo_welcome(id: &str) -> serde_json::Value {
     match id {
         DISCORD => serde_json::json!({"enabled": true, "channel_id": "700000000000000021",
             "message": message, "auto_role_ids": ["900000000000000004"]}),
-        TELEGRAM => serde_json::json!({"enabled": true, "channel_id": TELEGRAM, "message": message}),
+        TELEGRAM => {
+            serde_json::json!({"enabled": true, "channel_id": TELEGRAM, "message": message})
+        }
         _ => serde_json::json!({"enabled": true, "channel_id": "C0DEMOGEN1", "message": message,
             "auto_role_ids": [DEMO_USER_GROUP]}),
     }
@@ -403,7 +405,12 @@ pub const DEMO_USER_GROUP: &str = "S0DEMOMEMB";
 /// Who joins the demo's servers now and then (the live trickle), in turn:
 /// a name each, one of them trying to inject markup and a mention, which
 /// the greeting shows inert.
-const JOINERS: [&str; 4] = ["Grace", "@everyone <b>Eve</b> *free nitro*", "Linus", "Margaret"];
+const JOINERS: [&str; 4] = [
+    "Grace",
+    "@everyone <b>Eve</b> *free nitro*",
+    "Linus",
+    "Margaret",
+];
 
 /// The `n`th joiner's user id on demo server `id`, in the platform's shape.
 fn joiner_id(id: &str, n: usize) -> String {
@@ -622,7 +629,9 @@ pub fn try_these() -> Vec<String> {
             "what automod caught, the trickle's too",
         ),
         noted(
-            format!("modctld simulate join {DISCORD} 800000000000000042 --name \"@everyone *Eve*\""),
+            format!(
+                "modctld simulate join {DISCORD} 800000000000000042 --name \"@everyone *Eve*\""
+            ),
             "greeted in #general, mentioning her alone; given Member",
         ),
         noted(

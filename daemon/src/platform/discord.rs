@@ -23,9 +23,10 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
-    AddRole, Ban, Greet, DeleteMessage, DirectMessage, Hierarchy, InspectMember, Kick, Member, MemberState,
-    NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
-    RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec, SetRoles, Timeout,
+    AddRole, Ban, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick, Member,
+    MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec,
+    SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.

@@ -71,12 +71,7 @@ fn pieces(template: &str) -> Vec<Piece<'_>> {
 
 /// `template` rendered with `text` for its own text, `user` for `{user}`
 /// and `server` for `{server}`.
-fn fill(
-    greeting: &Greeting,
-    text: impl Fn(&str) -> String,
-    user: &str,
-    server: &str,
-) -> String {
+fn fill(greeting: &Greeting, text: impl Fn(&str) -> String, user: &str, server: &str) -> String {
     pieces(&greeting.template)
         .into_iter()
         .map(|piece| match piece {
@@ -171,12 +166,7 @@ pub fn telegram_greeting(greeting: &Greeting) -> Map<String, Value> {
         // Telegram's user ids are integers: anything else is only a name.
         Err(_) => escape(name),
     };
-    let text = fill(
-        greeting,
-        escape,
-        &mention,
-        &escape(&greeting.server_name),
-    );
+    let text = fill(greeting, escape, &mention, &escape(&greeting.server_name));
     let mut args = Map::new();
     args.insert("text".into(), json!(text));
     args.insert("parse_mode".into(), json!("HTML"));
@@ -257,13 +247,21 @@ mod tests {
     #[test]
     fn discord_mentions_the_member_alone_and_escapes_the_server_name() {
         for (template, server, want) in [
-            ("Welcome to {server}, {user}!", "Acme", "Welcome to Acme, <@42>!"),
+            (
+                "Welcome to {server}, {user}!",
+                "Acme",
+                "Welcome to Acme, <@42>!",
+            ),
             ("{server}", "@everyone", "\\@everyone"),
             ("{server}", "<@123>", "\\<\\@123\\>"),
             ("{server}", "discord.gg/x", "discord\\.gg\\/x"),
             ("{server}", "*bold*", "\\*bold\\*"),
             ("{server}", "<b>x</b>", "\\<b\\>x\\<\\/b\\>"),
-            ("{server}", "a_b `c` ~d~ |e|", "a\\_b \\`c\\` \\~d\\~ \\|e\\|"),
+            (
+                "{server}",
+                "a_b `c` ~d~ |e|",
+                "a\\_b \\`c\\` \\~d\\~ \\|e\\|",
+            ),
             // The moderators' own markdown stays; its mentions ping nobody.
             ("**Hi** {user} @here", "s", "**Hi** <@42> @here"),
         ] {
@@ -286,14 +284,26 @@ mod tests {
     #[test]
     fn slack_mentions_the_member_alone_and_nothing_else() {
         for (template, server, want) in [
-            ("Welcome to {server}, {user}!", "Acme", "Welcome to Acme, <@42>!"),
+            (
+                "Welcome to {server}, {user}!",
+                "Acme",
+                "Welcome to Acme, <@42>!",
+            ),
             ("{server}", "<!channel>", "&lt;!channel&gt;"),
             ("{server}", "<@U1> & co", "&lt;@U1&gt; &amp; co"),
             ("{server}", "*bold*", "*\u{200b}bold*\u{200b}"),
-            ("{server}", "_i_ ~s~ `c`", "_\u{200b}i_\u{200b} ~\u{200b}s~\u{200b} `\u{200b}c`\u{200b}"),
+            (
+                "{server}",
+                "_i_ ~s~ `c`",
+                "_\u{200b}i_\u{200b} ~\u{200b}s~\u{200b} `\u{200b}c`\u{200b}",
+            ),
             // The template's own mentions and broadcasts are text; its
             // mrkdwn stays.
-            ("*Hi* {user} <!here> <@U9>", "s", "*Hi* <@42> &lt;!here&gt; &lt;@U9&gt;"),
+            (
+                "*Hi* {user} <!here> <@U9>",
+                "s",
+                "*Hi* <@42> &lt;!here&gt; &lt;@U9&gt;",
+            ),
         ] {
             let args = slack_greeting(&greeting(template, Some("n"), server));
             assert_eq!(args["text"], want, "{template} / {server}");
@@ -323,10 +333,20 @@ mod tests {
                 "s",
                 "<a href=\"tg://user?id=42\">@everyone t.me/x</a>",
             ),
-            ("{user}", None, "s", "<a href=\"tg://user?id=42\">new member</a>"),
+            (
+                "{user}",
+                None,
+                "s",
+                "<a href=\"tg://user?id=42\">new member</a>",
+            ),
             ("{server}", None, "A & <B>", "A &amp; &lt;B&gt;"),
             // The template is plain text too.
-            ("<i>hi</i> {user}", Some("n"), "s", "&lt;i&gt;hi&lt;/i&gt; <a href=\"tg://user?id=42\">n</a>"),
+            (
+                "<i>hi</i> {user}",
+                Some("n"),
+                "s",
+                "&lt;i&gt;hi&lt;/i&gt; <a href=\"tg://user?id=42\">n</a>",
+            ),
         ] {
             let args = telegram_greeting(&greeting(template, name, server));
             assert_eq!(args["text"], want, "{template} / {name:?}");
@@ -338,7 +358,10 @@ mod tests {
     #[test]
     fn the_simulator_keeps_plain_text() {
         for (name, want) in [(Some("Ada"), "Hi @Ada in S"), (None, "Hi @42 in S")] {
-            assert_eq!(plain_greeting(&greeting("Hi {user} in {server}", name, "S")), want);
+            assert_eq!(
+                plain_greeting(&greeting("Hi {user} in {server}", name, "S")),
+                want
+            );
         }
     }
 }

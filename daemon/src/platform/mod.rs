@@ -67,12 +67,12 @@ use std::time::Duration;
 use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
+pub use capabilities::{AddRole, Greet, JoinUserGroup};
 pub use capabilities::{
     Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
     NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{AddRole, Greet, JoinUserGroup};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};

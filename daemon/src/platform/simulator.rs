@@ -20,9 +20,9 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::greeting::{Greeting, plain_greeting};
 use super::post::Post;
 use super::{
-    AddRole, Ban, Greet, JoinUserGroup, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
-    ReadInvites, RuleSpec, SetRoles, Timeout,
+    AddRole, Ban, DeleteMessage, DirectMessage, Ephemeral, Greet, InspectMember, JoinUserGroup,
+    JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PlatformError, PlatformResult,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -483,7 +483,11 @@ impl Greet for Simulator {
                 _ if channel == server_id || sim::channel_exists(tx, server_id, &channel)? => {
                     channel
                 }
-                _ => return Err(PlatformError::NotFound("Unknown Channel, code 10003".into()).into()),
+                _ => {
+                    return Err(
+                        PlatformError::NotFound("Unknown Channel, code 10003".into()).into(),
+                    );
+                }
             };
             kept.insert(tx, server_id, &channel, now)
         })

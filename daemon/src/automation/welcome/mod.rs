@@ -243,7 +243,13 @@ impl Consumer for Slot {
 
 impl Slot {
     /// A member joined: greeted, and given the auto-roles now or later.
-    async fn joined(&self, parts: &Welcoming, event: &Event, member: &MemberRef, join: behaviour::Join) {
+    async fn joined(
+        &self,
+        parts: &Welcoming,
+        event: &Event,
+        member: &MemberRef,
+        join: behaviour::Join,
+    ) {
         let server = event.server_id.as_ref();
         let Some(config) = config(parts, server).await else {
             return;
@@ -272,7 +278,10 @@ impl Slot {
                     tracing::warn!(server, member = %member.id, error = %e, advice = %e.advice(), "welcome: the greeting was not posted");
                 }
             }
-            None => tracing::warn!(server, "welcome is on without welcome.channel_id: nobody greeted"),
+            None => tracing::warn!(
+                server,
+                "welcome is on without welcome.channel_id: nobody greeted"
+            ),
         }
         match plan.roles {
             behaviour::Roles::Now => {
@@ -353,7 +362,11 @@ async fn connected(parts: &Welcoming, server: &str) -> Option<(String, Bot)> {
 /// Gives `member` the roles of `roles` they do not hold (`held`), logging
 /// what failed.
 async fn give(bot: &Bot, server: &str, member: &str, roles: &[String], held: &[String]) {
-    let missing: Vec<String> = roles.iter().filter(|r| !held.contains(r)).cloned().collect();
+    let missing: Vec<String> = roles
+        .iter()
+        .filter(|r| !held.contains(r))
+        .cloned()
+        .collect();
     let given = give_auto_roles(bot, member, &missing).await;
     for (role, e) in &given.failed {
         tracing::warn!(server, member, role, error = %e, advice = %e.advice(), "welcome: an auto-role was not given");

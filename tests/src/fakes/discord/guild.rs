@@ -227,9 +227,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
         (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
         ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _)
-        | (["members", _, "roles", _], _) => {
-            method_not_allowed()
-        }
+        | (["members", _, "roles", _], _) => method_not_allowed(),
         _ => error(404, "404: Not Found", 0),
     }
 }
