@@ -143,7 +143,8 @@ mod tests {
             })
             .await
             .unwrap();
-        let sim = Simulator::new(store, Clock::system(), id, platform);
+        let clock = Clock::manual(modctl_types::Timestamp::from_second(1_800_000_000).unwrap());
+        let sim = Simulator::new(store, clock, id, platform);
         let bot = match platform {
             Platform::Discord => Bot::Discord(Box::new(sim)),
             Platform::Slack => Bot::Slack(Box::new(sim)),
