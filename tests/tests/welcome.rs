@@ -59,7 +59,7 @@ fn discord(extra: Value) -> Discord {
         sent.iter().any(|s| matches!(s, Sent::Identify { .. }))
     }));
     Discord {
-        fixture: fixture,
+        fixture,
         discord: fake,
         gateway,
     }

@@ -780,6 +780,13 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
                 for event in
                     super::demo_activity::trickle(&mut rng, id, platform, now, TRICKLE_SECONDS)
                 {
+                    // Joins are the joiners' above, who become members of
+                    // the simulated community that welcome greets and gives
+                    // roles to; a made-up id joining would be greeted
+                    // without being one.
+                    if matches!(event.kind, modctl_types::activity::ActivityKind::Join) {
+                        continue;
+                    }
                     match super::demo_activity::live_event(platform, event) {
                         Ok(event) => events.publish(event),
                         Err(voice) => live.record(voice),

@@ -146,7 +146,7 @@ async fn welcome(state: &AppState, event: Event) -> anyhow::Result<Joined> {
     };
     let before = state
         .store
-        .read(|tx| sim::latest_message_id(tx))
+        .read(sim::latest_message_id)
         .await
         .context("reading the simulator's posts")?;
     state.welcome.bind(state.welcoming());

@@ -123,7 +123,77 @@ pub async fn give_auto_roles(bot: &Bot, user: &str, role_ids: &[String]) -> Give
 
 #[cfg(test)]
 mod tests {
+    use modctl_types::Platform;
+
     use super::*;
+    use crate::clock::Clock;
+    use crate::operator::demo;
+    use crate::platform::simulator::{self, Simulator};
+    use crate::store::testing::store_with_server;
+
+    /// A simulated server of `platform` with the demo's community, and a
+    /// member `newbie` without roles.
+    async fn simulated(platform: Platform, id: &str, newbie: &str) -> (tempfile::TempDir, Bot) {
+        let (dir, store) = store_with_server(platform, id).await;
+        let (server, member) = (id.to_owned(), newbie.to_owned());
+        store
+            .write(move |tx| {
+                simulator::seed(tx, &server, &demo::community(platform))?;
+                crate::store::simulator::add_member(tx, &server, &member, "Newbie").map(drop)
+            })
+            .await
+            .unwrap();
+        let clock = Clock::manual(modctl_types::Timestamp::from_second(1_800_000_000).unwrap());
+        let sim = Simulator::new(store, clock, id, platform);
+        let bot = match platform {
+            Platform::Discord => Bot::Discord(Box::new(sim)),
+            Platform::Slack => Bot::Slack(Box::new(sim)),
+            _ => Bot::Telegram(Box::new(sim)),
+        };
+        (dir, bot)
+    }
+
+    /// What verification calls once a member is verified: each role tried
+    /// alone, what was given, held or refused said apart.
+    #[tokio::test]
+    async fn auto_roles_are_given_each_alone_as_the_platform_has_them() {
+        let roles = |ids: &[&str]| ids.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let newbie = "800000000000000042";
+        let (_dir, discord) = simulated(Platform::Discord, demo::DISCORD, newbie).await;
+        // Member (below the bot) is given; Admin (above it) is refused.
+        let given = give_auto_roles(
+            &discord,
+            newbie,
+            &roles(&["900000000000000004", "900000000000000001"]),
+        )
+        .await;
+        assert_eq!(given.given, ["900000000000000004"]);
+        assert_eq!(given.failed.len(), 1, "{given:?}");
+        assert_eq!(given.failed[0].0, "900000000000000001");
+        assert!(matches!(given.failed[0].1, PlatformError::Forbidden(_)));
+        // A member who is not one any more: refused, nothing given.
+        let gone = give_auto_roles(
+            &discord,
+            "800000000000000099",
+            &roles(&["900000000000000004"]),
+        )
+        .await;
+        assert!(gone.given.is_empty() && gone.failed.len() == 1, "{gone:?}");
+
+        let (_dir, slack) = simulated(Platform::Slack, demo::SLACK, "U0NEWBIE01").await;
+        let groups = roles(&["S0DEMOMEMB"]);
+        let first = give_auto_roles(&slack, "U0NEWBIE01", &groups).await;
+        assert_eq!((first.given, first.already), (groups.clone(), vec![]));
+        let again = give_auto_roles(&slack, "U0NEWBIE01", &groups).await;
+        assert_eq!((again.given, again.already), (vec![], groups));
+
+        // Telegram has no roles: nothing is asked of it.
+        let (_dir, telegram) = simulated(Platform::Telegram, demo::TELEGRAM, "300001").await;
+        assert_eq!(
+            give_auto_roles(&telegram, "300001", &roles(&["1"])).await,
+            Given::default()
+        );
+    }
 
     #[test]
     fn a_join_is_greeted_and_given_roles_as_the_table_says() {
