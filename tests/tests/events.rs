@@ -120,6 +120,8 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             ("logs", 0),
             ("automod", 0),
             ("welcome", 0),
+            ("lockdown", 0),
+            ("antinuke", 0),
             ("recorder", 0)
         ]
     );
