@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use modctl_client::ErrorKind;
 use modctl_e2e::fakes::discord::gateway::FakeGateway;
-use modctl_e2e::fakes::discord::{BOT, MOD_ROLE, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::discord::{
+    BOT, MANAGE_GUILD, MOD_PERMISSIONS, MOD_ROLE, TOKEN as DISCORD_TOKEN,
+};
 use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
 use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
@@ -21,6 +23,7 @@ use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon
 use modctl_types::Platform;
 use modctl_types::config::SectionName;
 use modctl_types::lockdown::{Lockdown, StartLockdown};
+use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 use modctld::events::{Event, EventKind, MemberRef, Membership};
 use serde_json::{Value, json};
 
@@ -82,6 +85,20 @@ fn join(
     };
     let path = daemon.state().events.clone();
     daemon.block_on(async move { path.publish(event) });
+}
+
+/// The onboarding item of the raid lockdown, asking the platform afresh.
+async fn raid_item(daemon: &TestDaemon, key: &modctl_e2e::TestKey, server: &str) -> OnboardingItem {
+    let checklist = daemon
+        .client(key)
+        .onboarding(server, true)
+        .await
+        .expect("onboarding");
+    checklist
+        .items
+        .into_iter()
+        .find(|i| i.id == "raid_lockdown")
+        .expect("the raid_lockdown item")
 }
 
 /// The titles of the Discord embeds posted to `channel`.
@@ -169,6 +186,15 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
         paused[0]["invites_disabled_until"].as_str()
     );
 
+    // Onboarding shows it running, with how to end it.
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Warning, "{item:?}");
+    assert!(item.detail.contains("started by automatic"), "{item:?}");
+    assert_eq!(
+        item.fix.as_deref(),
+        Some(format!("once the raid is over: modctl lockdown end {ALPHA_DISCORD}").as_str())
+    );
+
     // A member joining during the lockdown is timed out until its end.
     discord.add_member(&raiders[4], &[]);
     gateway.member_add(ALPHA_DISCORD, &raiders[4], &[]);
@@ -240,6 +266,18 @@ async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
     discord.set_gateway_url(&gateway.url());
     daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     antinuke(daemon, ALPHA_DISCORD, true, 3);
+    // Onboarding: on, and the bot may carry it out; without MANAGE_GUILD
+    // it may not pause invites.
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Done, "{item:?}");
+    discord.add_role(MOD_ROLE, 5, MOD_PERMISSIONS & !MANAGE_GUILD);
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Todo, "{item:?}");
+    assert!(
+        item.detail.contains("lack MANAGE_GUILD (pausing invites)"),
+        "{item:?}"
+    );
+    discord.add_role(MOD_ROLE, 5, MOD_PERMISSIONS);
     assert_eq!(daemon.start_receivers(), 1);
     eventually("the gateway session", || gateway.connected());
 

@@ -29,7 +29,7 @@ const NEEDED: [(u64, &str); 6] = [
 ];
 
 /// The bot's guild-level permissions and its highest role's position.
-fn bot_power(hierarchy: &Hierarchy) -> (u64, i64) {
+pub(super) fn bot_power(hierarchy: &Hierarchy) -> (u64, i64) {
     let mut permissions = 0;
     let mut top = 0;
     for role in &hierarchy.roles {
