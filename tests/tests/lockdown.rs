@@ -87,6 +87,18 @@ fn join(
     daemon.block_on(async move { path.publish(event) });
 }
 
+/// A fake guild behind a fake gateway, the bot a moderator there,
+/// connected to the daemon's Discord server.
+fn discord_guild(daemon: &TestDaemon) -> (FakeGateway, FakeDiscord) {
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.add_member(BOT, &[MOD_ROLE]);
+    discord.set_gateway_url(&gateway.url());
+    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    (gateway, discord)
+}
+
 /// The onboarding item of the raid lockdown, asking the platform afresh.
 async fn raid_item(daemon: &TestDaemon, key: &modctl_e2e::TestKey, server: &str) -> OnboardingItem {
     let checklist = daemon
@@ -121,13 +133,8 @@ fn discord_titles(discord: &FakeDiscord, channel: &str) -> Vec<String> {
 async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
-    let gateway = FakeGateway::start(Duration::from_secs(45));
-    gateway.add_guild(ALPHA_DISCORD, &[]);
-    let discord = FakeDiscord::start(ALPHA_DISCORD);
-    discord.add_member(BOT, &[MOD_ROLE]);
+    let (gateway, discord) = discord_guild(daemon);
     discord.add_channel(DISCORD_LOG, "mod-log");
-    discord.set_gateway_url(&gateway.url());
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Logging,
@@ -259,12 +266,7 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
 async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
-    let gateway = FakeGateway::start(Duration::from_secs(45));
-    gateway.add_guild(ALPHA_DISCORD, &[]);
-    let discord = FakeDiscord::start(ALPHA_DISCORD);
-    discord.add_member(BOT, &[MOD_ROLE]);
-    discord.set_gateway_url(&gateway.url());
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let (gateway, discord) = discord_guild(daemon);
     antinuke(daemon, ALPHA_DISCORD, true, 3);
     // Onboarding: on, and the bot may carry it out; without MANAGE_GUILD
     // it may not pause invites.

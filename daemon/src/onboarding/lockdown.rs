@@ -7,7 +7,7 @@
 use modctl_types::Platform;
 use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 
-use super::discord::bot_power;
+use super::discord::{bot_power, lacking};
 use super::items::{Inputs, answer, done, item, not_applicable};
 use crate::platform::hierarchy::{ADMINISTRATOR, MODERATE_MEMBERS};
 
@@ -88,14 +88,13 @@ fn discord(inputs: &Inputs<'_>, on: String) -> OnboardingItem {
     if permissions & ADMINISTRATOR != 0 {
         return done(ID, TITLE, format!("{on}; the bot is an administrator"));
     }
-    let missing: Vec<&str> = [
-        (MANAGE_GUILD, "MANAGE_GUILD (pausing invites)"),
-        (MODERATE_MEMBERS, "MODERATE_MEMBERS (timing joiners out)"),
-    ]
-    .iter()
-    .filter(|(bit, _)| permissions & bit == 0)
-    .map(|(_, name)| *name)
-    .collect();
+    let missing = lacking(
+        permissions,
+        &[
+            (MANAGE_GUILD, "MANAGE_GUILD (pausing invites)"),
+            (MODERATE_MEMBERS, "MODERATE_MEMBERS (timing joiners out)"),
+        ],
+    );
     if missing.is_empty() {
         return done(
             ID,
