@@ -555,3 +555,46 @@ async fn a_simulated_raid_starts_a_lockdown_the_daemon_sees() {
     });
     assert_eq!(muted, 12, "every raider timed out until the end");
 }
+
+/// A lockdown whose row was written but whose platform was never asked (the
+/// daemon stopped in between) is started on the platform by the worker
+/// once the starting request would have asked, and only then.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_start_cut_short_by_a_stop_is_asked_of_the_platform_by_the_worker() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let now = daemon.now_unix();
+    daemon.write(move |tx| {
+        let new = modctld::store::lockdowns::NewLockdown {
+            server_id: ALPHA_DISCORD,
+            started_at: now,
+            ends_at: now + 600,
+            started_by: "automatic",
+            why: "a raid",
+        };
+        modctld::store::lockdowns::start(tx, &new).map(drop)
+    });
+    // Within the grace the starting request is taken to be asking still.
+    assert_eq!(end_due(daemon), 0);
+    assert!(discord.incident_puts().is_empty());
+    daemon.clock().advance(Duration::from_secs(61));
+    end_due(daemon);
+    assert_eq!(discord.incident_puts().len(), 1);
+    let client = daemon.client(&fixture.alpha_ro);
+    let current = client
+        .lockdown(ALPHA_DISCORD)
+        .await
+        .expect("status")
+        .current
+        .expect("it runs");
+    assert!(
+        current
+            .start_outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("invites paused until")),
+        "{current:?}"
+    );
+    end_due(daemon);
+    assert_eq!(discord.incident_puts().len(), 1, "asked once");
+}

@@ -238,8 +238,27 @@ pub async fn start(
     };
     lock(&cx.shared.window).forget(server_id);
     cx.remember(server_id, Some(lockdown.clone()));
+    let outcome = ask_start(cx, server_id, &lockdown).await?;
+    tracing::info!(
+        server = server_id,
+        lockdown = lockdown.id,
+        by = started_by,
+        outcome,
+        "lockdown started"
+    );
+    lockdown.start_outcome = Some(outcome);
+    Ok(Started::Started(lockdown))
+}
+
+/// Asks the platform for `lockdown`'s start steps and records what it
+/// answered; answers that, in words.
+async fn ask_start(
+    cx: &Context,
+    server_id: &str,
+    lockdown: &Lockdown,
+) -> Result<String, LockdownError> {
     let outcome = match cx.bot(server_id).await? {
-        Some(bot) => behaviour::carry_phase(Phase::Start, &bot, &lockdown, None, cx.clock.now())
+        Some(bot) => behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
             .await
             .map_or_else(|| "alert only".to_owned(), |(done, _)| done),
         None => "not connected: nothing asked of the platform".to_owned(),
@@ -248,15 +267,33 @@ pub async fn start(
     cx.store
         .write(move |tx| lockdowns::set_start_outcome(tx, id, &recorded))
         .await?;
-    tracing::info!(
-        server = server_id,
-        lockdown = id,
-        by = started_by,
-        outcome,
-        "lockdown started"
-    );
-    lockdown.start_outcome = Some(outcome);
-    Ok(Started::Started(lockdown))
+    Ok(outcome)
+}
+
+/// How long after a lockdown's start the worker takes a start the platform
+/// was never asked for as cut short by a stop (the starting request asks
+/// within seconds).
+pub const START_GRACE: i64 = 60;
+
+/// The worker's other half: asks the platform for the start of the running
+/// lockdowns whose start it was never asked for (the daemon stopped between
+/// writing the row and asking); answers how many.
+pub async fn resume_starts(cx: &Context) -> Result<usize, LockdownError> {
+    let before = cx.clock.now_unix() - START_GRACE;
+    let unstarted = cx
+        .store
+        .read(move |tx| lockdowns::unstarted(tx, before))
+        .await?;
+    for (server, lockdown) in &unstarted {
+        let outcome = ask_start(cx, server, lockdown).await?;
+        tracing::warn!(
+            server,
+            lockdown = lockdown.id,
+            outcome,
+            "lockdown start asked of the platform after a stop"
+        );
+    }
+    Ok(unstarted.len())
 }
 
 /// Ends `lockdown` of `server_id` by `ended_by`: the platform's end steps,
