@@ -66,6 +66,7 @@ use tokio_util::task::TaskTracker;
 use self::behaviour::Phase;
 use self::window::JoinWindow;
 use crate::automation::live::LiveConfig;
+use crate::automation::logs::Recent;
 use crate::clock::Clock;
 use crate::events::{Consumer, Event, EventKind};
 use crate::logs::{LockdownLog, LogEntry};
@@ -93,6 +94,9 @@ pub const RECHECK: Duration = Duration::from_secs(1);
 /// queue rather than into unbounded tasks.
 pub const MAX_HOLDING: usize = 16;
 
+/// Joins whose platform id is remembered against redeliveries.
+pub const RECENT_JOINS: usize = 10_000;
+
 /// What the lockdowns use of the daemon.
 #[derive(Debug, Clone)]
 pub struct Context {
@@ -114,6 +118,10 @@ pub struct Context {
 #[derive(Debug)]
 pub struct Shared {
     window: Mutex<JoinWindow>,
+    /// The platform ids of the latest joins counted, so a redelivery
+    /// (Slack sends an event again when it got no answer in time) counts
+    /// once.
+    recent: Mutex<Recent>,
     running: Mutex<HashMap<String, Known>>,
     holding: Arc<Semaphore>,
 }
@@ -122,6 +130,7 @@ impl Default for Shared {
     fn default() -> Self {
         Shared {
             window: Mutex::default(),
+            recent: Mutex::new(Recent::new(RECENT_JOINS)),
             running: Mutex::default(),
             holding: Arc::new(Semaphore::new(MAX_HOLDING)),
         }
@@ -388,6 +397,11 @@ pub async fn handle(cx: &Context, event: &Event) {
         return;
     }
     let server = event.server_id.as_ref();
+    if let Some(id) = &event.id
+        && !lock(&cx.shared.recent).first_time(server, id)
+    {
+        return;
+    }
     match cx.running(server).await {
         Ok(Some(lockdown)) => {
             hold(
