@@ -55,6 +55,12 @@ fn start_status_and_end_by_hand() {
         1,
     );
     assert!(again.contains("already runs"), "{again}");
+    assert!(
+        again.contains(&format!(
+            "hint: `modctl lockdown end {ALPHA_DISCORD}` ends it"
+        )),
+        "{again}"
+    );
     // Out of range: the flag named.
     let long = stderr_of(
         modctl(&fixture, key).args(["lockdown", "start", ALPHA_DISCORD, "--minutes", "2000"]),
@@ -92,4 +98,5 @@ fn start_status_and_end_by_hand() {
         5,
     );
     assert!(gone.contains("no lockdown runs"), "{gone}");
+    assert!(gone.contains("`modctl lockdown status"), "{gone}");
 }

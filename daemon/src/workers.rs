@@ -77,7 +77,9 @@
 //!   raid lockdowns whose time is up (Discord's invites enabled again, the
 //!   `lockdown_ended` event and log entry); every 5 s, deciding on the
 //!   clock, so a lockdown running when the daemon stopped ends at the next
-//!   start's first tick if its time passed meanwhile.
+//!   start's first tick if its time passed meanwhile; first, it asks the
+//!   platform for the start of a lockdown a stop cut short between its row
+//!   and that request ([`crate::automation::lockdown::resume_starts`]).
 //!
 //! - **automod sweep** ([`crate::automation::automod::act::sweep`]): at
 //!   start-up only, the automod hits a stopped or killed daemon left
@@ -211,9 +213,11 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
 /// The lockdown worker's tick ([`crate::automation::lockdown::end_due`]):
 /// ends the raid lockdowns whose time is up.
 pub async fn lockdowns(state: &AppState) -> ModerationResult<usize> {
-    crate::automation::lockdown::end_due(&state.lockdowns())
-        .await
-        .map_err(|crate::automation::lockdown::LockdownError::Store(e)| e.into())
+    use crate::automation::lockdown::{self, LockdownError};
+    let cx = state.lockdowns();
+    let store = |LockdownError::Store(e)| e.into();
+    lockdown::resume_starts(&cx).await.map_err(store)?;
+    lockdown::end_due(&cx).await.map_err(store)
 }
 
 /// The own invites' tick ([`crate::automation::invites::refresh_due`]):

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use modctl_client::ErrorKind;
 use modctl_e2e::fakes::discord::gateway::FakeGateway;
-use modctl_e2e::fakes::discord::{BOT, MOD_ROLE, TOKEN as DISCORD_TOKEN};
+use modctl_e2e::fakes::discord::{
+    BOT, MANAGE_GUILD, MOD_PERMISSIONS, MOD_ROLE, TOKEN as DISCORD_TOKEN,
+};
 use modctl_e2e::fakes::slack::TOKEN as SLACK_TOKEN;
 use modctl_e2e::fakes::telegram::TOKEN as TELEGRAM_TOKEN;
 use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
@@ -21,6 +23,7 @@ use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, TestDaemon
 use modctl_types::Platform;
 use modctl_types::config::SectionName;
 use modctl_types::lockdown::{Lockdown, StartLockdown};
+use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 use modctld::events::{Event, EventKind, MemberRef, Membership};
 use serde_json::{Value, json};
 
@@ -56,17 +59,17 @@ fn end_due(daemon: &TestDaemon) -> usize {
         .expect("lockdown tick")
 }
 
-/// A join of `user` to `server` on `platform`, published on the event path
-/// (a Slack channel join when `channel` is given).
-fn join(
+/// A join of `user` to `server` on `platform` (a Slack channel join when
+/// `channel` is given), now on the daemon's clock.
+fn join_event(
     daemon: &TestDaemon,
     platform: Platform,
     server: &str,
     user: &str,
     bot: bool,
     channel: Option<&str>,
-) {
-    let event = Event {
+) -> Event {
+    Event {
         platform,
         server_id: Arc::from(server),
         at: daemon.clock().now(),
@@ -80,9 +83,54 @@ fn join(
             channel_id: channel.map(str::to_owned),
             pending: false,
         }),
-    };
+    }
+}
+
+/// Publishes `event` on the daemon's event path.
+fn publish(daemon: &TestDaemon, event: Event) {
     let path = daemon.state().events.clone();
     daemon.block_on(async move { path.publish(event) });
+}
+
+/// A join (see [`join_event`]), published.
+fn join(
+    daemon: &TestDaemon,
+    platform: Platform,
+    server: &str,
+    user: &str,
+    bot: bool,
+    channel: Option<&str>,
+) {
+    publish(
+        daemon,
+        join_event(daemon, platform, server, user, bot, channel),
+    );
+}
+
+/// A fake guild behind a fake gateway, the bot a moderator there,
+/// connected to the daemon's Discord server.
+fn discord_guild(daemon: &TestDaemon) -> (FakeGateway, FakeDiscord) {
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let discord = FakeDiscord::start(ALPHA_DISCORD);
+    discord.add_member(BOT, &[MOD_ROLE]);
+    discord.set_gateway_url(&gateway.url());
+    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    (gateway, discord)
+}
+
+/// The onboarding item of the raid lockdown, asking the platform afresh.
+async fn raid_item(daemon: &TestDaemon, key: &modctl_e2e::TestKey, server: &str) -> OnboardingItem {
+    let checklist = daemon
+        .client(key)
+        .onboarding(server, true)
+        .await
+        .expect("onboarding");
+    checklist
+        .items
+        .into_iter()
+        .find(|i| i.id == "raid_lockdown")
+        .expect("the raid_lockdown item")
 }
 
 /// The titles of the Discord embeds posted to `channel`.
@@ -105,13 +153,8 @@ fn discord_titles(discord: &FakeDiscord, channel: &str) -> Vec<String> {
 async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
-    let gateway = FakeGateway::start(Duration::from_secs(45));
-    gateway.add_guild(ALPHA_DISCORD, &[]);
-    let discord = FakeDiscord::start(ALPHA_DISCORD);
-    discord.add_member(BOT, &[MOD_ROLE]);
+    let (gateway, discord) = discord_guild(daemon);
     discord.add_channel(DISCORD_LOG, "mod-log");
-    discord.set_gateway_url(&gateway.url());
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
     daemon.set_config(
         ALPHA_DISCORD,
         SectionName::Logging,
@@ -168,6 +211,15 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
     assert_eq!(
         discord.invites_disabled_until().as_deref(),
         paused[0]["invites_disabled_until"].as_str()
+    );
+
+    // Onboarding shows it running, with how to end it.
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Warning, "{item:?}");
+    assert!(item.detail.contains("started by automatic"), "{item:?}");
+    assert_eq!(
+        item.fix.as_deref(),
+        Some(format!("once the raid is over: modctl lockdown end {ALPHA_DISCORD}").as_str())
     );
 
     // A member joining during the lockdown is timed out until its end.
@@ -234,13 +286,20 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
 async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
-    let gateway = FakeGateway::start(Duration::from_secs(45));
-    gateway.add_guild(ALPHA_DISCORD, &[]);
-    let discord = FakeDiscord::start(ALPHA_DISCORD);
-    discord.add_member(BOT, &[MOD_ROLE]);
-    discord.set_gateway_url(&gateway.url());
-    daemon.connect_live(ALPHA_DISCORD, DISCORD_TOKEN, &discord.uri());
+    let (gateway, discord) = discord_guild(daemon);
     antinuke(daemon, ALPHA_DISCORD, true, 3);
+    // Onboarding: on, and the bot may carry it out; without MANAGE_GUILD
+    // it may not pause invites.
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Done, "{item:?}");
+    discord.add_role(MOD_ROLE, 5, MOD_PERMISSIONS & !MANAGE_GUILD);
+    let item = raid_item(daemon, &fixture.alpha_ro, ALPHA_DISCORD).await;
+    assert_eq!(item.status, ItemStatus::Todo, "{item:?}");
+    assert!(
+        item.detail.contains("lack MANAGE_GUILD (pausing invites)"),
+        "{item:?}"
+    );
+    discord.add_role(MOD_ROLE, 5, MOD_PERMISSIONS);
     assert_eq!(daemon.start_receivers(), 1);
     eventually("the gateway session", || gateway.connected());
 
@@ -438,6 +497,22 @@ async fn slack_alerts_only_and_ends_by_hand() {
         json!({"modlog_channel_id": SLACK_MODLOG}),
     );
     antinuke(daemon, ALPHA_SLACK, true, 2);
+    // One team_join delivered three times (Slack retries an event it got
+    // no answer for in time) is one join.
+    let mut redelivered = join_event(
+        daemon,
+        Platform::Slack,
+        ALPHA_SLACK,
+        "U0RAID0009",
+        false,
+        None,
+    );
+    redelivered.id = Some("Ev0RAID0009".into());
+    for _ in 0..3 {
+        publish(daemon, redelivered.clone());
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(lockdowns(daemon, ALPHA_SLACK).is_empty());
     for i in 0..3 {
         join(
             daemon,
@@ -515,4 +590,47 @@ async fn a_simulated_raid_starts_a_lockdown_the_daemon_sees() {
         )
     });
     assert_eq!(muted, 12, "every raider timed out until the end");
+}
+
+/// A lockdown whose row was written but whose platform was never asked (the
+/// daemon stopped in between) is started on the platform by the worker
+/// once the starting request would have asked, and only then.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_start_cut_short_by_a_stop_is_asked_of_the_platform_by_the_worker() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let now = daemon.now_unix();
+    daemon.write(move |tx| {
+        let new = modctld::store::lockdowns::NewLockdown {
+            server_id: ALPHA_DISCORD,
+            started_at: now,
+            ends_at: now + 600,
+            started_by: "automatic",
+            why: "a raid",
+        };
+        modctld::store::lockdowns::start(tx, &new).map(drop)
+    });
+    // Within the grace the starting request is taken to be asking still.
+    assert_eq!(end_due(daemon), 0);
+    assert!(discord.incident_puts().is_empty());
+    daemon.clock().advance(Duration::from_secs(61));
+    end_due(daemon);
+    assert_eq!(discord.incident_puts().len(), 1);
+    let client = daemon.client(&fixture.alpha_ro);
+    let current = client
+        .lockdown(ALPHA_DISCORD)
+        .await
+        .expect("status")
+        .current
+        .expect("it runs");
+    assert!(
+        current
+            .start_outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("invites paused until")),
+        "{current:?}"
+    );
+    end_due(daemon);
+    assert_eq!(discord.incident_puts().len(), 1, "asked once");
 }

@@ -4,6 +4,7 @@
 //! end the running one, and show it.
 
 use clap::Subcommand;
+use modctl_client::ErrorKind;
 use modctl_types::lockdown::{Lockdown, LockdownStatus, StartLockdown};
 
 use crate::commands::print;
@@ -74,14 +75,14 @@ pub async fn run(context: &Context, command: LockdownCommand) -> Result<u8, CliE
             let lockdown = client
                 .start_lockdown(&server, &request)
                 .await
-                .map_err(api_error(words::LOCKDOWN))?;
+                .map_err(|e| hinted(e, &server))?;
             render_lockdown(Some(&lockdown), mode)
         }
         LockdownCommand::End { server } => {
             let lockdown = client
                 .end_lockdown(&server)
                 .await
-                .map_err(api_error(words::LOCKDOWN))?;
+                .map_err(|e| hinted(e, &server))?;
             render_lockdown(Some(&lockdown), mode)
         }
         LockdownCommand::Status { server } => {
@@ -94,6 +95,24 @@ pub async fn run(context: &Context, command: LockdownCommand) -> Result<u8, CliE
     };
     print(&text);
     Ok(exit::OK)
+}
+
+/// The daemon's refusal in the CLI's words, with the command that helps:
+/// `lockdown end` when one already runs, `lockdown status` when none does.
+fn hinted(err: modctl_client::Error, server: &str) -> CliError {
+    let kind = err.kind();
+    let running = err.message().contains("already runs");
+    let none = err.message().starts_with("no lockdown runs");
+    let error = api_error(words::LOCKDOWN)(err);
+    match kind {
+        ErrorKind::Conflict if running => {
+            error.hint(format!("`modctl lockdown end {server}` ends it"))
+        }
+        ErrorKind::NotFound if none => error.hint(format!(
+            "`modctl lockdown status {server}` shows the last one"
+        )),
+        _ => error,
+    }
 }
 
 /// `status`: the running lockdown, else the last one, else `state: none`;

@@ -43,6 +43,15 @@ pub(super) fn bot_power(hierarchy: &Hierarchy) -> (u64, i64) {
     (permissions, top)
 }
 
+/// The names of the permissions of `needed` that `permissions` lacks.
+pub(super) fn lacking(permissions: u64, needed: &[(u64, &'static str)]) -> Vec<&'static str> {
+    needed
+        .iter()
+        .filter(|(bit, _)| permissions & bit == 0)
+        .map(|(_, name)| *name)
+        .collect()
+}
+
 pub(super) fn bot_permissions(inputs: &Inputs<'_>) -> OnboardingItem {
     let (id, title) = (
         "bot_permissions",
@@ -59,11 +68,7 @@ pub(super) fn bot_permissions(inputs: &Inputs<'_>) -> OnboardingItem {
     if permissions & ADMINISTRATOR != 0 {
         return done(id, title, "the bot is an administrator");
     }
-    let missing: Vec<&str> = NEEDED
-        .iter()
-        .filter(|(bit, _)| permissions & bit == 0)
-        .map(|(_, name)| *name)
-        .collect();
+    let missing = lacking(permissions, &NEEDED);
     if missing.is_empty() {
         return done(
             id,

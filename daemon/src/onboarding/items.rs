@@ -114,6 +114,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
     items.extend(super::automod::items(inputs));
     items.extend(super::dm::items(inputs));
     items.extend(super::welcome::items(inputs));
+    items.push(super::lockdown::item_of(inputs));
     items.extend(events_dropped(inputs.events_dropped));
     items
 }

@@ -14,6 +14,7 @@ mod automod;
 mod discord;
 mod dm;
 mod items;
+mod lockdown;
 pub mod platform;
 mod telegram;
 mod welcome;
@@ -81,6 +82,8 @@ pub struct StoreFacts {
     pub basis: platform::Basis,
     /// Discord: the last sync of its native AutoMod rules, if any.
     pub native_rules: Option<native_rules::LastSync>,
+    /// Its running raid lockdown, if any.
+    pub lockdown: Option<modctl_types::lockdown::Lockdown>,
 }
 
 fn read_facts(
@@ -105,6 +108,7 @@ fn read_facts(
         log_failures: crate::store::logs::failures(tx, server)?,
         log_waiting: crate::store::logs::waiting_count(tx, server)?,
         native_rules,
+        lockdown: crate::store::lockdowns::running(tx, server)?,
         last_activity_at,
         basis,
         connection: connections::get(tx, secrets, server)?,

@@ -51,6 +51,18 @@ pub(super) fn needed(sections: &Sections) -> Vec<(&'static str, &'static str)> {
             "welcome verification letting members in (approveChatJoinRequest)",
         ));
     }
+    if sections.antinuke.enabled && sections.antinuke.max_joins_per_minute.is_some() {
+        // exportChatInviteLink: "must be an administrator in the chat ...
+        // and must have the appropriate administrator rights"
+        // (can_invite_users); joiners are restricted with
+        // can_restrict_members, needed above already.
+        if !needed.iter().any(|(right, _)| *right == "can_invite_users") {
+            needed.push((
+                "can_invite_users",
+                "raid lockdowns replacing the invite link (exportChatInviteLink)",
+            ));
+        }
+    }
     needed
 }
 

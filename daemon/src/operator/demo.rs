@@ -642,6 +642,20 @@ pub fn try_these() -> Vec<String> {
             format!("modctld simulate join {SLACK} U0NEWBIE01 --name Sam"),
             &format!("greeted by DM, added to user group {DEMO_USER_GROUP}"),
         ),
+        noted(
+            format!("modctl config set {DISCORD} antinuke.max_joins_per_minute 10"),
+            "more joins in a minute: a raid lockdown",
+        ),
+        format!("modctl config set {DISCORD} antinuke.enabled true"),
+        noted(
+            format!("modctld simulate raid {DISCORD} --joins 12"),
+            "invites paused, the 12 raiders timed out",
+        ),
+        noted(
+            format!("modctl lockdown status {DISCORD}"),
+            "ends by itself in 10 minutes, or:",
+        ),
+        format!("modctl lockdown end {DISCORD}"),
     ]
 }
 

@@ -106,6 +106,20 @@ pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, Lockdown)>, StoreError>
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The running lockdowns started at or before `before` whose start the
+/// platform was never asked for (`start_outcome` NULL: the daemon stopped
+/// between writing the row and asking): (server, lockdown).
+pub fn unstarted(tx: &Tx<'_>, before: i64) -> Result<Vec<(String, Lockdown)>, StoreError> {
+    let mut statement = tx.sql.prepare_cached(&format!(
+        "SELECT server_id, {COLUMNS} FROM lockdowns
+          WHERE ended_at IS NULL AND start_outcome IS NULL AND started_at <= ?1"
+    ))?;
+    let rows = statement.query_map([before], |row| {
+        Ok((row.get("server_id")?, Lockdown::from_row(row)?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Ends lockdown `id` at `now`, by `ended_by`: the ended row, or `None`
 /// when it had already ended (another ending won).
 pub fn end(

@@ -66,6 +66,7 @@ use tokio_util::task::TaskTracker;
 use self::behaviour::Phase;
 use self::window::JoinWindow;
 use crate::automation::live::LiveConfig;
+use crate::automation::logs::Recent;
 use crate::clock::Clock;
 use crate::events::{Consumer, Event, EventKind};
 use crate::logs::{LockdownLog, LogEntry};
@@ -93,6 +94,9 @@ pub const RECHECK: Duration = Duration::from_secs(1);
 /// queue rather than into unbounded tasks.
 pub const MAX_HOLDING: usize = 16;
 
+/// Joins whose platform id is remembered against redeliveries.
+pub const RECENT_JOINS: usize = 10_000;
+
 /// What the lockdowns use of the daemon.
 #[derive(Debug, Clone)]
 pub struct Context {
@@ -114,6 +118,10 @@ pub struct Context {
 #[derive(Debug)]
 pub struct Shared {
     window: Mutex<JoinWindow>,
+    /// The platform ids of the latest joins counted, so a redelivery
+    /// (Slack sends an event again when it got no answer in time) counts
+    /// once.
+    recent: Mutex<Recent>,
     running: Mutex<HashMap<String, Known>>,
     holding: Arc<Semaphore>,
 }
@@ -122,6 +130,7 @@ impl Default for Shared {
     fn default() -> Self {
         Shared {
             window: Mutex::default(),
+            recent: Mutex::new(Recent::new(RECENT_JOINS)),
             running: Mutex::default(),
             holding: Arc::new(Semaphore::new(MAX_HOLDING)),
         }
@@ -238,8 +247,27 @@ pub async fn start(
     };
     lock(&cx.shared.window).forget(server_id);
     cx.remember(server_id, Some(lockdown.clone()));
+    let outcome = ask_start(cx, server_id, &lockdown).await?;
+    tracing::info!(
+        server = server_id,
+        lockdown = lockdown.id,
+        by = started_by,
+        outcome,
+        "lockdown started"
+    );
+    lockdown.start_outcome = Some(outcome);
+    Ok(Started::Started(lockdown))
+}
+
+/// Asks the platform for `lockdown`'s start steps and records what it
+/// answered; answers that, in words.
+async fn ask_start(
+    cx: &Context,
+    server_id: &str,
+    lockdown: &Lockdown,
+) -> Result<String, LockdownError> {
     let outcome = match cx.bot(server_id).await? {
-        Some(bot) => behaviour::carry_phase(Phase::Start, &bot, &lockdown, None, cx.clock.now())
+        Some(bot) => behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
             .await
             .map_or_else(|| "alert only".to_owned(), |(done, _)| done),
         None => "not connected: nothing asked of the platform".to_owned(),
@@ -248,15 +276,33 @@ pub async fn start(
     cx.store
         .write(move |tx| lockdowns::set_start_outcome(tx, id, &recorded))
         .await?;
-    tracing::info!(
-        server = server_id,
-        lockdown = id,
-        by = started_by,
-        outcome,
-        "lockdown started"
-    );
-    lockdown.start_outcome = Some(outcome);
-    Ok(Started::Started(lockdown))
+    Ok(outcome)
+}
+
+/// How long after a lockdown's start the worker takes a start the platform
+/// was never asked for as cut short by a stop (the starting request asks
+/// within seconds).
+pub const START_GRACE: i64 = 60;
+
+/// The worker's other half: asks the platform for the start of the running
+/// lockdowns whose start it was never asked for (the daemon stopped between
+/// writing the row and asking); answers how many.
+pub async fn resume_starts(cx: &Context) -> Result<usize, LockdownError> {
+    let before = cx.clock.now_unix() - START_GRACE;
+    let unstarted = cx
+        .store
+        .read(move |tx| lockdowns::unstarted(tx, before))
+        .await?;
+    for (server, lockdown) in &unstarted {
+        let outcome = ask_start(cx, server, lockdown).await?;
+        tracing::warn!(
+            server,
+            lockdown = lockdown.id,
+            outcome,
+            "lockdown start asked of the platform after a stop"
+        );
+    }
+    Ok(unstarted.len())
 }
 
 /// Ends `lockdown` of `server_id` by `ended_by`: the platform's end steps,
@@ -351,6 +397,11 @@ pub async fn handle(cx: &Context, event: &Event) {
         return;
     }
     let server = event.server_id.as_ref();
+    if let Some(id) = &event.id
+        && !lock(&cx.shared.recent).first_time(server, id)
+    {
+        return;
+    }
     match cx.running(server).await {
         Ok(Some(lockdown)) => {
             hold(
