@@ -178,6 +178,9 @@ pub struct AppState {
     /// Automod's event consumer, bound to the daemon's parts when it starts
     /// serving (see [`automation::automod::act`]).
     pub automod_acting: automation::automod::act::Slot,
+    /// Verification's event consumer, bound likewise (see
+    /// [`automation::verify`]).
+    pub verify: automation::verify::Slot,
 }
 
 impl AppState {
@@ -189,6 +192,7 @@ impl AppState {
         let log_events =
             automation::logs::LogEvents::new(store.clone(), live_config.clone(), Clock::system());
         let automod_acting = automation::automod::act::Slot::default();
+        let verify = automation::verify::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -196,6 +200,7 @@ impl AppState {
             )),
             log_events.clone(),
             Arc::new(automod_acting.clone()),
+            Arc::new(verify.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -226,6 +231,7 @@ impl AppState {
             log_pace: logs::deliver::Pace::default(),
             native_rules_wake: Arc::new(Notify::new()),
             automod_acting,
+            verify,
         }
     }
 
@@ -339,6 +345,15 @@ impl AppState {
             in_flight: self.in_flight.clone(),
             abandon: self.abandon.clone(),
         }
+    }
+
+    /// What verification uses ([`automation::verify`]).
+    pub fn verifying(&self) -> automation::verify::Verifying {
+        automation::verify::Verifying::new(
+            self.live_config.clone(),
+            self.moderation(),
+            &self.verify,
+        )
     }
 
     /// What automod's acting on events uses ([`automation::automod::act`]).
@@ -477,6 +492,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     state.automod_acting.bind(state.automod_acting());
+    state.verify.bind(state.verifying());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

@@ -286,6 +286,9 @@ impl TestDaemon {
                         // (`learn_own_invites`).
                         own_invites: Duration::from_secs(3600),
                         activity_flush: Duration::from_secs(3600),
+                        // And verification's kicks (`tick_workers` after
+                        // moving the clock).
+                        verifications: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
                     // Platform sessions start when a test asks

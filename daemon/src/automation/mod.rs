@@ -15,3 +15,4 @@ pub mod invites;
 pub mod live;
 pub mod logs;
 pub mod native;
+pub mod verify;

@@ -23,6 +23,7 @@
 //! | [`DirectMessage`] | DM channel | - (a bot cannot start one) | `conversations.open` |
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
+//! | [`Buttons`] | message components, interaction callback | - | - |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
@@ -207,6 +208,29 @@ pub struct OwnInvites {
     /// What the platform would not list, and how to let it: the invites
     /// above are the rest.
     pub refused: Option<String>,
+}
+
+/// Messages with a button the members press, and the answer to a press
+/// (issue #26's verification; Discord).
+#[async_trait]
+pub trait Buttons: Send + Sync {
+    /// Posts `post` to `channel` with one button labelled `label` whose
+    /// press names `custom_id`; answers the message's id.
+    async fn post_button(
+        &self,
+        channel: &str,
+        post: &Post,
+        label: &str,
+        custom_id: &str,
+    ) -> PlatformResult<String>;
+
+    /// Whether message `message` of `channel` is still there (a `NotFound`
+    /// channel counts as gone).
+    async fn message_exists(&self, channel: &str, message: &str) -> PlatformResult<bool>;
+
+    /// Answers the press that came as interaction `id` with `token`, with
+    /// `text` shown to the presser alone.
+    async fn answer_press(&self, id: &str, token: &str, text: &str) -> PlatformResult<()>;
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

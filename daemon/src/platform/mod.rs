@@ -67,8 +67,8 @@ use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
-    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
+    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick,
+    Mute, NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
 pub use hierarchy::{Hierarchy, Member, Role};
@@ -321,7 +321,7 @@ macro_rules! bot_trait {
 bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
-    DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
+    DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember, Buttons,
 );
 
 bot_trait!(
@@ -455,6 +455,15 @@ impl Bot {
         match self {
             Bot::Slack(bot) => Some(bot.as_ref()),
             Bot::Discord(_) | Bot::Telegram(_) => None,
+        }
+    }
+
+    /// Buttons the members press, where the bot keeps a message with one
+    /// (Discord; issue #26's verification).
+    pub fn buttons(&self) -> Option<&dyn Buttons> {
+        match self {
+            Bot::Discord(bot) => Some(bot.as_ref()),
+            Bot::Telegram(_) | Bot::Slack(_) => None,
         }
     }
 

@@ -19,9 +19,9 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 
 use super::post::Post;
 use super::{
-    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy,
-    ReadInvites, RuleSpec, SetRoles, Timeout,
+    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick,
+    Mute, NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember,
+    ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -434,6 +434,56 @@ pub fn dm_channel(user: &str) -> String {
 /// The simulated channel where what `user` alone sees in `channel` is kept.
 pub fn ephemeral_channel(channel: &str, user: &str) -> String {
     format!("ephemeral:{channel}:{user}")
+}
+
+#[async_trait]
+impl Buttons for Simulator {
+    /// Keeps the post in the channel, which must exist, with a line naming
+    /// its button (`modctld simulate posts` shows it); its id.
+    async fn post_button(
+        &self,
+        channel: &str,
+        post: &Post,
+        label: &str,
+        _custom_id: &str,
+    ) -> PlatformResult<String> {
+        let shown = post.clone().field("button", format!("[{label}]"));
+        let (channel, kept) = (channel.to_owned(), Kept::of(std::slice::from_ref(&shown)));
+        let now = self.clock.now_unix();
+        let id = self
+            .act(move |tx, server_id, _| {
+                if !sim::channel_exists(tx, server_id, &channel)? {
+                    return Err(PlatformError::NotFound("channel_not_found".into()).into());
+                }
+                Ok(sim::insert_post(
+                    tx,
+                    server_id,
+                    &channel,
+                    &kept.text,
+                    &kept.posts,
+                    now,
+                )?)
+            })
+            .await?;
+        Ok(id.to_string())
+    }
+
+    async fn message_exists(&self, channel: &str, message: &str) -> PlatformResult<bool> {
+        let (channel, message) = (channel.to_owned(), message.parse::<i64>().ok());
+        let Some(message) = message else {
+            return Ok(false);
+        };
+        self.observe(move |tx, server_id, _| {
+            Ok(sim::message_exists(tx, server_id, &channel, message)?)
+        })
+        .await
+    }
+
+    /// The simulator has no one to show an answer to: `simulate verify`
+    /// prints what the daemon answered instead.
+    async fn answer_press(&self, _id: &str, _token: &str, _text: &str) -> PlatformResult<()> {
+        Ok(())
+    }
 }
 
 #[async_trait]

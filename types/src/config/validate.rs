@@ -534,6 +534,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert!(paths(&|_| {}).is_empty());
+        #[allow(clippy::type_complexity)]
         let cases: [(&dyn Fn(&mut Sections), &str); 7] = [
             (
                 &|c| c.welcome.verify_within_minutes = 0,

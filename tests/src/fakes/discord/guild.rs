@@ -90,6 +90,8 @@ pub(super) struct Guild {
     pub(super) vanity_url_code: Option<String>,
     /// The codes of the guild's invites, oldest first.
     pub(super) invites: Vec<String>,
+    /// Interactions issued by id ([`super::interactions`]).
+    pub(super) interactions: BTreeMap<String, super::interactions::Issued>,
 }
 
 /// Discord's error body.
@@ -187,6 +189,11 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
         },
         ["channels", channel, "messages", message] => match method {
             "DELETE" => guild.delete_message(channel, message),
+            "GET" => guild.get_message(channel, message),
+            _ => method_not_allowed(),
+        },
+        ["interactions", id, token, "callback"] => match method {
+            "POST" => guild.interaction_callback(id, token, &request.body),
             _ => method_not_allowed(),
         },
         ["channels", channel] => match method {

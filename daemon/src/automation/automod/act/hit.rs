@@ -208,10 +208,11 @@ pub(super) struct Target {
     pub(super) user_id: String,
 }
 
-/// A server's connection, as acting needs it.
-pub(super) struct Connected {
-    pub(super) server: Server,
-    pub(super) bot: Bot,
+/// A server's connection, as acting needs it (also verification's,
+/// `crate::automation::verify`).
+pub(crate) struct Connected {
+    pub(crate) server: Server,
+    pub(crate) bot: Bot,
     /// Slack: an admin user token was given, so members' messages can be
     /// deleted.
     pub(super) may_delete: bool,
@@ -379,7 +380,7 @@ impl OwnedHit {
 }
 
 /// The server and its connection (`None`: not claimed, or not connected).
-pub(super) async fn connect(
+pub(crate) async fn connect(
     cx: &moderation::Context,
     server_id: &str,
 ) -> Result<Option<Connected>, StoreError> {

@@ -35,7 +35,7 @@
 //! acted on once.
 
 pub mod authors;
-mod hit;
+pub(crate) mod hit;
 pub mod native;
 pub mod sweep;
 

@@ -1,0 +1,336 @@
+//! Verification of new members (issue #26, `welcome.verification`), end to
+//! end against the fakes: a member who joins must press the verify button;
+//! the press is answered through the platform's own way (Discord's
+//! interaction callback), the member gets the verified role and the
+//! auto-roles, anyone else pressing is refused politely; members who do not
+//! verify in time are kicked on the clock with a case `source:
+//! verification`; pending verifications and the verify message survive a
+//! restart.
+
+use std::time::Duration;
+
+use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
+use modctl_e2e::fakes::discord::{self, FakeDiscord};
+use modctl_e2e::{ALPHA_DISCORD, Fixture, NETWORK_DEADLINE, eventually};
+use modctl_types::config::SectionName;
+use modctl_types::moderation::{Action, CaseSource};
+use modctl_types::query::CaseQuery;
+use serde_json::{Value, json};
+
+const GENERAL: &str = "700000000000000002";
+const VERIFY: &str = "700000000000000005";
+const VERIFIED_ROLE: &str = "600000000000000007";
+const NEWCOMER: &str = "800000000000000011";
+const OLD_HAND: &str = "800000000000000012";
+
+struct Discord {
+    fixture: Fixture,
+    discord: FakeDiscord,
+    gateway: FakeGateway,
+}
+
+/// Alpha's guild on the fakes with button verification in `#verify`
+/// (verified role, one auto-role), its gateway session identified.
+fn discord() -> Discord {
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let fixture = Fixture::start();
+    let fake = FakeDiscord::start(ALPHA_DISCORD);
+    fake.set_gateway_url(&gateway.url());
+    fake.add_channel(GENERAL, "general");
+    fake.add_channel(VERIFY, "verify");
+    // Below the bot's highest role (Moderators, 5): the bot may give it.
+    fake.add_role(VERIFIED_ROLE, 3, 0);
+    fake.add_member(OLD_HAND, &[discord::MEMBER_ROLE]);
+    let daemon = &fixture.daemon;
+    // The config first: the worker's first tick may run as the server is
+    // connected.
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Welcome,
+        json!({
+            "enabled": true, "channel_id": GENERAL, "verify_channel_id": VERIFY,
+            "verification": "button", "verified_role_id": VERIFIED_ROLE,
+            "auto_role_ids": [discord::MEMBER_ROLE], "verify_within_minutes": 10,
+        }),
+    );
+    daemon.connect_live(ALPHA_DISCORD, discord::TOKEN, &fake.uri());
+    let d = Discord {
+        fixture,
+        discord: fake,
+        gateway,
+    };
+    d.connect_gateway();
+    d
+}
+
+impl Discord {
+    fn connect_gateway(&self) {
+        let before = self.identified();
+        assert_eq!(self.fixture.daemon.start_receivers(), 1);
+        assert!(self.gateway.wait_for(NETWORK_DEADLINE, |sent| {
+            sent.iter()
+                .filter(|s| matches!(s, Sent::Identify { .. }))
+                .count()
+                > before
+        }));
+    }
+
+    fn identified(&self) -> usize {
+        self.gateway
+            .sent()
+            .iter()
+            .filter(|s| matches!(s, Sent::Identify { .. }))
+            .count()
+    }
+
+    /// `user` joins the guild (the fake's member list and the gateway).
+    fn join(&self, user: &str) {
+        self.discord.add_member(user, &[]);
+        self.gateway.member_add(ALPHA_DISCORD, user, &[]);
+    }
+
+    /// The verify messages in `#verify` not deleted: (id, body).
+    fn verify_messages(&self) -> Vec<(String, Value)> {
+        self.discord
+            .all_messages(VERIFY)
+            .into_iter()
+            .filter(|m| !m.deleted && m.author == discord::BOT)
+            .map(|m| (m.id, m.body))
+            .collect()
+    }
+
+    /// Waits for the one verify message: its id.
+    fn verify_message(&self) -> String {
+        eventually("the verify message to be posted", || {
+            self.verify_messages().len() == 1
+        });
+        self.verify_messages().remove(0).0
+    }
+
+    /// `user` presses the verify button: the interaction's id.
+    fn press(&self, user: &str, custom_id: &str) -> String {
+        let message = self.verify_message();
+        let payload = self.discord.press(user, VERIFY, &message, custom_id);
+        let id = payload["id"].as_str().unwrap().to_owned();
+        self.gateway.dispatch("INTERACTION_CREATE", payload);
+        id
+    }
+
+    /// Waits for the answer to interaction `id`.
+    fn answer(&self, id: &str) -> Value {
+        eventually("the press to be answered", || {
+            self.discord.interaction_responses().contains_key(id)
+        });
+        self.discord.interaction_responses()[id].clone()
+    }
+
+    fn verification_cases(&self) -> Vec<(Action, String, String)> {
+        let client = self.fixture.daemon.client(&self.fixture.alpha_ro);
+        self.fixture
+            .daemon
+            .block_on(client.cases(ALPHA_DISCORD, &CaseQuery::default()))
+            .expect("cases")
+            .cases
+            .into_iter()
+            .filter(|c| c.source == CaseSource::Verification)
+            .map(|c| (c.action, c.user_id, c.reason.unwrap_or_default()))
+            .collect()
+    }
+
+    /// The state of `user`'s verification, as stored.
+    fn state(&self, user: &str) -> Option<String> {
+        let user = user.to_owned();
+        self.fixture.daemon.sql(move |sql| {
+            sql.query_row(
+                "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+                [ALPHA_DISCORD, user.as_str()],
+                |row| row.get(0),
+            )
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                e => Err(e),
+            })
+        })
+    }
+
+    fn wait_for_state(&self, user: &str, state: &str) {
+        eventually(&format!("{user}'s verification to be {state}"), || {
+            self.state(user).as_deref() == Some(state)
+        });
+    }
+}
+
+/// A join makes the verify message (a button naming its purpose) in the
+/// verify channel; the newcomer's press gives the verified role and the
+/// auto-role, answered ephemerally through the callback; another member
+/// pressing is refused politely and gets nothing; a button of another
+/// purpose is left alone.
+#[test]
+fn discord_a_press_verifies_the_newcomer_and_another_member_is_refused() {
+    let d = discord();
+    d.join(NEWCOMER);
+    let message = d.verify_message();
+    let body = &d.verify_messages()[0].1;
+    let button = &body["components"][0]["components"][0];
+    assert_eq!(body["components"][0]["type"], 1, "an action row: {body}");
+    assert_eq!(button["type"], 2, "a button: {body}");
+    assert_eq!(button["custom_id"], "modctl:verify");
+    assert!(
+        d.discord.all_messages(GENERAL).is_empty(),
+        "not in #general"
+    );
+    d.wait_for_state(NEWCOMER, "pending");
+
+    let refused = d.press(OLD_HAND, "modctl:verify");
+    let answer = d.answer(&refused);
+    assert_eq!(answer["type"], 4, "{answer}");
+    assert_eq!(answer["data"]["flags"], 64, "ephemeral: {answer}");
+    let text = answer["data"]["content"].as_str().unwrap();
+    assert!(text.contains("nothing for you to verify"), "{text}");
+    assert_eq!(
+        d.discord.roles_of(OLD_HAND).unwrap(),
+        vec![discord::MEMBER_ROLE]
+    );
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+
+    // Another application's button: no answer from the daemon.
+    let other = d.press(NEWCOMER, "someone-elses-button");
+
+    let pressed = d.press(NEWCOMER, "modctl:verify");
+    let answer = d.answer(&pressed);
+    assert_eq!(answer["data"]["flags"], 64, "{answer}");
+    let text = answer["data"]["content"].as_str().unwrap();
+    assert!(text.contains("You are verified"), "{text}");
+    let mut roles = d.discord.roles_of(NEWCOMER).unwrap();
+    roles.sort();
+    assert_eq!(roles, vec![discord::MEMBER_ROLE, VERIFIED_ROLE]);
+    d.wait_for_state(NEWCOMER, "verified");
+    assert!(!d.discord.interaction_responses().contains_key(&other));
+
+    // Verified members are not kicked when their time is up.
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(11 * 60));
+    d.fixture.daemon.tick_workers();
+    assert!(d.discord.is_member(NEWCOMER));
+    assert!(d.verification_cases().is_empty());
+    assert_eq!(d.verify_messages().len(), 1, "one verify message");
+    assert_eq!(d.verify_messages()[0].0, message);
+}
+
+/// A newcomer who does not press within `verify_within_minutes` is kicked
+/// by the worker on the clock, with a case `source: verification`; not a
+/// minute before.
+#[test]
+fn discord_an_unverified_member_is_kicked_when_the_time_is_up() {
+    let d = discord();
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+    let daemon = &d.fixture.daemon;
+
+    daemon.clock().advance(Duration::from_secs(9 * 60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0);
+    assert!(d.discord.is_member(NEWCOMER), "not before the deadline");
+
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert!(!d.discord.is_member(NEWCOMER), "kicked");
+    let cases = d.verification_cases();
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].0, Action::Kick);
+    assert_eq!(cases[0].1, NEWCOMER);
+    assert!(
+        cases[0].2.contains("not verified within 10 minutes"),
+        "{cases:?}"
+    );
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("kicked"));
+
+    daemon.clock().advance(Duration::from_secs(60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0, "once");
+    assert_eq!(d.verification_cases().len(), 1);
+}
+
+/// A member who leaves before the deadline is not kicked (nor cased).
+#[test]
+fn discord_a_member_who_left_is_not_kicked() {
+    let d = discord();
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+    d.discord.remove_member(NEWCOMER);
+    d.gateway.member_remove(ALPHA_DISCORD, NEWCOMER);
+    d.wait_for_state(NEWCOMER, "dropped");
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(11 * 60));
+    assert_eq!(d.fixture.daemon.tick_workers().unverified_kicked, 0);
+    assert!(d.verification_cases().is_empty());
+}
+
+/// A restart in the middle: the pending verification and its deadline
+/// survive (kicked on the clock after the restart), the verify message is
+/// found again rather than posted twice, and one deleted is posted again.
+#[test]
+fn discord_pending_verifications_and_the_verify_message_survive_a_restart() {
+    let d = discord();
+    d.join(NEWCOMER);
+    let message = d.verify_message();
+    d.wait_for_state(NEWCOMER, "pending");
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(5 * 60));
+
+    let Discord {
+        fixture,
+        discord: fake,
+        gateway,
+    } = d;
+    let d = Discord {
+        fixture: fixture.restart(),
+        discord: fake,
+        gateway,
+    };
+    d.connect_gateway();
+    let daemon = &d.fixture.daemon;
+    assert_eq!(daemon.tick_workers().verify_prompts_posted, 0);
+    assert_eq!(
+        d.verify_messages().len(),
+        1,
+        "found again, not posted twice"
+    );
+    assert_eq!(d.verify_messages()[0].0, message);
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+
+    daemon.clock().advance(Duration::from_secs(4 * 60));
+    assert_eq!(
+        daemon.tick_workers().unverified_kicked,
+        0,
+        "the deadline held"
+    );
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert!(!d.discord.is_member(NEWCOMER));
+    assert_eq!(d.verification_cases().len(), 1);
+
+    // Deleted by hand: the worker posts it again, and a press of the new
+    // one verifies.
+    d.discord.remove_message(VERIFY, &message);
+    assert_eq!(daemon.tick_workers().verify_prompts_posted, 1);
+    let again = d.verify_message();
+    assert_ne!(again, message);
+    const LATECOMER: &str = "800000000000000013";
+    d.join(LATECOMER);
+    d.wait_for_state(LATECOMER, "pending");
+    let pressed = d.press(LATECOMER, "modctl:verify");
+    assert_eq!(d.answer(&pressed)["type"], 4);
+    d.wait_for_state(LATECOMER, "verified");
+    assert!(
+        d.discord
+            .roles_of(LATECOMER)
+            .unwrap()
+            .contains(&VERIFIED_ROLE.to_owned())
+    );
+}
