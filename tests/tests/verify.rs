@@ -5,13 +5,16 @@
 //! auto-roles, anyone else pressing is refused politely; members who do not
 //! verify in time are kicked on the clock with a case `source:
 //! verification`; pending verifications and the verify message survive a
-//! restart.
+//! restart. Telegram: the newcomer is restricted and gets a prompt of their
+//! own (an inline keyboard button naming them), answered with
+//! `answerCallbackQuery`.
 
 use std::time::Duration;
 
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
 use modctl_e2e::fakes::discord::{self, FakeDiscord};
-use modctl_e2e::{ALPHA_DISCORD, Fixture, NETWORK_DEADLINE, eventually};
+use modctl_e2e::fakes::telegram::{self, FakeTelegram};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, NETWORK_DEADLINE, eventually};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, CaseSource};
 use modctl_types::query::CaseQuery;
@@ -332,5 +335,142 @@ fn discord_pending_verifications_and_the_verify_message_survive_a_restart() {
             .roles_of(LATECOMER)
             .unwrap()
             .contains(&VERIFIED_ROLE.to_owned())
+    );
+}
+
+const TG_NEWCOMER: i64 = 4_001;
+const TG_OTHER: i64 = 4_002;
+
+/// Alpha's group on the fake Telegram with button verification, polled.
+fn telegram() -> (Fixture, FakeTelegram, i64) {
+    let fixture = Fixture::start();
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let fake = FakeTelegram::start(chat);
+    fake.add_member(TG_OTHER);
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_TELEGRAM,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": ALPHA_TELEGRAM, "verification": "button",
+               "verify_within_minutes": 10}),
+    );
+    daemon.connect_live(ALPHA_TELEGRAM, telegram::TOKEN, &fake.uri());
+    assert_eq!(daemon.start_receivers(), 1);
+    (fixture, fake, chat)
+}
+
+/// `user` joins the group: their prompt's message id, once posted.
+fn telegram_join(fake: &FakeTelegram, chat: i64, user: i64) -> i64 {
+    fake.add_member(user);
+    fake.push_join(user, 1_800_000_000);
+    let data = format!("modctl:verify:{user}");
+    let prompt = || {
+        fake.sent(chat).into_iter().find(|m| {
+            m.from == telegram::BOT
+                && m.args["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == data.as_str()
+        })
+    };
+    eventually("the prompt to be posted", || prompt().is_some());
+    prompt().unwrap().message_id
+}
+
+fn telegram_answer(fake: &FakeTelegram, query: &str) -> Value {
+    eventually("the press to be answered", || {
+        fake.callback_answer(query).is_some()
+    });
+    fake.callback_answer(query).unwrap()
+}
+
+fn telegram_state(fixture: &Fixture, user: i64) -> Option<String> {
+    fixture.daemon.sql(move |sql| {
+        sql.query_row(
+            "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            [ALPHA_TELEGRAM.to_owned(), user.to_string()],
+            |row| row.get(0),
+        )
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+            e => Err(e),
+        })
+    })
+}
+
+/// A newcomer is restricted and gets a prompt of their own; another member
+/// pressing it gets a polite refusal in an alert and changes nothing; the
+/// newcomer's press lifts the restriction and removes the prompt.
+#[test]
+fn telegram_a_newcomer_is_restricted_until_their_own_press() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the newcomer to be restricted", || {
+        fake.is_muted(TG_NEWCOMER)
+    });
+    let data = format!("modctl:verify:{TG_NEWCOMER}");
+
+    let refused = fake.push_press(TG_OTHER, prompt, &data);
+    let answer = telegram_answer(&fake, &refused);
+    assert_eq!(answer["show_alert"], true, "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("for the new member"),
+        "{answer}"
+    );
+    assert!(fake.is_muted(TG_NEWCOMER), "still restricted");
+    assert!(!fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("pending")
+    );
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &data);
+    let answer = telegram_answer(&fake, &pressed);
+    assert_eq!(answer["show_alert"], false, "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("You are verified"),
+        "{answer}"
+    );
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+}
+
+/// Not pressed in time: kicked on the clock (a ban and an unban, so they
+/// may come back), with a case `source: verification`; the prompt goes.
+#[test]
+fn telegram_an_unverified_member_is_kicked_when_the_time_is_up() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the verification to be pending", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("pending")
+    });
+    let daemon = &fixture.daemon;
+    daemon.clock().advance(Duration::from_secs(10 * 60 + 1));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert_eq!(fake.status_of(TG_NEWCOMER).as_deref(), Some("left"));
+    assert!(!fake.is_banned(TG_NEWCOMER), "a kick, not a ban");
+    assert!(fake.is_deleted(chat, prompt));
+    let client = daemon.client(&fixture.alpha_ro);
+    let cases = daemon
+        .block_on(client.cases(ALPHA_TELEGRAM, &CaseQuery::default()))
+        .expect("cases")
+        .cases;
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(
+        (cases[0].source, cases[0].action, cases[0].user_id.as_str()),
+        (
+            CaseSource::Verification,
+            Action::Kick,
+            TG_NEWCOMER.to_string().as_str()
+        )
     );
 }

@@ -24,6 +24,7 @@
 //! | [`Ephemeral`] | - | - | `chat.postEphemeral` |
 //! | [`NativeRules`] | AutoMod rules | - | - |
 //! | [`Buttons`] | message components, interaction callback | - | - |
+//! | [`InlineButtons`] | - | inline keyboard, `answerCallbackQuery` | - |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
@@ -231,6 +232,25 @@ pub trait Buttons: Send + Sync {
     /// Answers the press that came as interaction `id` with `token`, with
     /// `text` shown to the presser alone.
     async fn answer_press(&self, id: &str, token: &str, text: &str) -> PlatformResult<()>;
+}
+
+/// Messages in the group with an inline keyboard button, and the answer to
+/// its `callback_query` (issue #26's verification; Telegram).
+#[async_trait]
+pub trait InlineButtons: Send + Sync {
+    /// Posts `post` in the group with one button labelled `label` whose
+    /// press sends `callback_data` (1 to 64 bytes); answers the message's
+    /// id.
+    async fn post_inline_button(
+        &self,
+        post: &Post,
+        label: &str,
+        callback_data: &str,
+    ) -> PlatformResult<String>;
+
+    /// Answers callback query `query_id` with `text`, as an alert the
+    /// presser must dismiss when `alert`, else a passing notice.
+    async fn answer_callback(&self, query_id: &str, text: &str, alert: bool) -> PlatformResult<()>;
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

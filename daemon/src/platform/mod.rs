@@ -67,9 +67,9 @@ use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
-    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick,
-    Mute, NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
-    SetRoles, Timeout,
+    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
+    JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy,
+    ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
@@ -328,7 +328,7 @@ bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember,
+    RankMember, InlineButtons,
 );
 
 bot_trait!(

@@ -19,9 +19,9 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 
 use super::post::Post;
 use super::{
-    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick,
-    Mute, NativeRules, OwnInvites, PlatformError, PlatformResult, PostMessage, RankMember,
-    ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
+    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
+    JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PlatformError, PlatformResult,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -482,6 +482,31 @@ impl Buttons for Simulator {
     /// The simulator has no one to show an answer to: `simulate verify`
     /// prints what the daemon answered instead.
     async fn answer_press(&self, _id: &str, _token: &str, _text: &str) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl InlineButtons for Simulator {
+    /// Kept like [`Buttons::post_button`], in the group's own channel (its
+    /// id is the server's).
+    async fn post_inline_button(
+        &self,
+        post: &Post,
+        label: &str,
+        callback_data: &str,
+    ) -> PlatformResult<String> {
+        let group = self.server_id.clone();
+        self.post_button(&group, post, label, callback_data).await
+    }
+
+    /// Nobody to show it to (see [`Buttons::answer_press`]).
+    async fn answer_callback(
+        &self,
+        _query_id: &str,
+        _text: &str,
+        _alert: bool,
+    ) -> PlatformResult<()> {
         Ok(())
     }
 }

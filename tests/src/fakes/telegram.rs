@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+mod callbacks;
 pub mod messages;
 mod settings;
 mod updates;
@@ -180,6 +181,8 @@ struct Bot {
     group_sends: std::collections::HashMap<i64, std::collections::VecDeque<std::time::Instant>>,
     group_limit: (usize, std::time::Duration),
     too_many_requests: usize,
+    /// Callback queries issued by [`FakeTelegram::push_press`], by id.
+    queries: BTreeMap<String, callbacks::Query>,
 }
 
 impl FakeTelegram {
@@ -218,6 +221,7 @@ impl FakeTelegram {
             group_sends: std::collections::HashMap::new(),
             group_limit: (messages::GROUP_LIMIT, messages::GROUP_WINDOW),
             too_many_requests: 0,
+            queries: BTreeMap::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -501,6 +505,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "restrictChatMember" => state.restrict(&params),
         "sendMessage" => state.send_message(&params),
         "deleteMessage" => state.delete_message(&params),
+        "answerCallbackQuery" => state.answer_callback_query(&params),
         "setChatTitle" => state.set_title(&params),
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),

@@ -59,6 +59,11 @@ pub const NAME: &str = "verify";
 /// application is left alone.
 pub const CUSTOM_ID: &str = "modctl:verify";
 
+/// The `callback_data` of a Telegram prompt, before the member it names:
+/// each newcomer has a prompt of their own in the group, and only they may
+/// press it.
+pub const TELEGRAM_PREFIX: &str = "modctl:verify:";
+
 /// Who the kicks' cases name as actor.
 pub const ACTOR: &str = "system:verification";
 
@@ -136,12 +141,54 @@ impl Verifying {
                 return;
             }
         };
-        if let Some(buttons) = connected.bot.buttons() {
-            let _one = self.prompts.lock().await;
-            if let Err(e) = ensure_prompt(cx, buttons, &server_id, &welcome).await {
-                tracing::warn!(server = %server_id, error = %e, "verification could not keep its verify message");
+        match &connected.bot {
+            Bot::Discord(discord) => {
+                let _one = self.prompts.lock().await;
+                if let Err(e) = ensure_prompt(cx, discord.as_ref(), &server_id, &welcome).await {
+                    tracing::warn!(server = %server_id, error = %e, "verification could not keep its verify message");
+                }
             }
+            Bot::Telegram(telegram) => {
+                if let Err(e) = self
+                    .prompt_telegram(telegram.as_ref(), &server_id, &member)
+                    .await
+                {
+                    tracing::warn!(server = %server_id, error = %e, "verification could not restrict a newcomer and post their prompt");
+                }
+            }
+            Bot::Slack(_) => {}
         }
+    }
+
+    /// Telegram: restricts the newcomer until verified
+    /// (`restrictChatMember`, every send permission off) and posts their
+    /// prompt in the group, its button naming them, recorded to delete once
+    /// settled.
+    async fn prompt_telegram(
+        &self,
+        telegram: &dyn crate::platform::TelegramBot,
+        server_id: &str,
+        member: &MemberRef,
+    ) -> Result<(), PromptError> {
+        let cx = &self.moderation;
+        telegram.mute(&member.id, None).await?;
+        let name = member
+            .display_name
+            .as_deref()
+            .map_or_else(|| "New member".to_owned(), |n| n.to_owned());
+        let post = Post::text(format!(
+            "{name}, welcome! Press the button below within the time given to verify that you are a person; until then you cannot send messages here."
+        ))
+        .titled("Verification");
+        let data = telegram_callback_data(&member.id);
+        let message = telegram
+            .post_inline_button(&post, BUTTON_LABEL, &data)
+            .await?;
+        let (server, user) = (server_id.to_owned(), member.id.clone());
+        cx.store
+            .write(move |tx| verifications::set_prompt(tx, &server, &user, &server, &message))
+            .await?;
+        Ok(())
     }
 
     /// A member pressed the verify button.
@@ -155,14 +202,34 @@ impl Verifying {
                 return;
             }
         };
-        let answer = match self.verifying(&server_id).await {
-            Some(welcome) => self.verify(&connected, &welcome, &press.user_id).await,
-            None => "Verification is not on in this server: there is nothing to verify.".to_owned(),
+        // Telegram's button names the member it was posted for: anyone
+        // else pressing it is refused, politely, in an alert.
+        let named = press.custom_id.strip_prefix(TELEGRAM_PREFIX);
+        let (answer, alert) = match (named, self.verifying(&server_id).await) {
+            (Some(named), _) if named != press.user_id => (
+                "Sorry, this button is for the new member it greets: it does nothing for you."
+                    .to_owned(),
+                true,
+            ),
+            (_, Some(welcome)) => (
+                self.verify(&connected, &welcome, &press.user_id).await,
+                false,
+            ),
+            (_, None) => (
+                "Verification is not on in this server: there is nothing to verify.".to_owned(),
+                false,
+            ),
         };
-        if let (Some(buttons), PressReply::Discord { id, token }) =
-            (connected.bot.buttons(), &press.reply)
-            && let Err(e) = buttons.answer_press(id, token, &answer).await
-        {
+        let answered = match (&connected.bot, &press.reply) {
+            (Bot::Discord(discord), PressReply::Discord { id, token }) => {
+                discord.answer_press(id, token, &answer).await
+            }
+            (Bot::Telegram(telegram), PressReply::Telegram { query_id }) => {
+                telegram.answer_callback(query_id, &answer, alert).await
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = answered {
             tracing::warn!(server = %server_id, error = %e, "verification could not answer a press");
         }
     }
@@ -175,8 +242,8 @@ impl Verifying {
             .store
             .read(move |tx| verifications::get(tx, &server, &who))
             .await;
-        match found {
-            Ok(Some(p)) if p.state == "pending" => {}
+        let pending = match found {
+            Ok(Some(p)) if p.state == "pending" => p,
             Ok(Some(p)) if p.state == "verified" => {
                 return "You are verified already: welcome!".to_owned();
             }
@@ -187,7 +254,7 @@ impl Verifying {
                 tracing::warn!(server = %connected.server.id, error = %e, "verification could not read a pending verification");
                 return "Verification failed on our side: please press the button again in a minute.".to_owned();
             }
-        }
+        };
         if let Err(e) = grant(&connected.bot, welcome, user).await {
             tracing::warn!(server = %connected.server.id, user, error = %e, "verification could not give the verified role");
             return format!(
@@ -207,6 +274,7 @@ impl Verifying {
         if let Err(e) = settled {
             tracing::warn!(server = %connected.server.id, error = %e, "verification could not record a verification");
         }
+        remove_prompt(&connected.bot, &pending).await;
         "You are verified: welcome!".to_owned()
     }
 
@@ -281,10 +349,39 @@ async fn grant(
                 .set_roles(user, &roles, Some("modctl: verified"))
                 .await
         }
-        // Not wired yet on these platforms (see the report of the "verify"
-        // part of issue #26): a press there verifies without a grant.
-        Bot::Telegram(_) | Bot::Slack(_) => Ok(()),
+        // The restriction of the join lifted: every permission given back,
+        // which leaves the member with the group's defaults (Telegram
+        // gives a member no more than the group allows).
+        Bot::Telegram(telegram) => telegram.unmute(user).await,
+        // Not wired yet on Slack (see the report of the "verify" part of
+        // issue #26).
+        Bot::Slack(_) => Ok(()),
     }
+}
+
+/// Deletes a settled member's own prompt (Telegram), if it has one; one
+/// already gone is fine.
+async fn remove_prompt(bot: &Bot, pending: &verifications::Pending) {
+    let (Some(channel), Some(message)) = (&pending.prompt_channel_id, &pending.prompt_message_id)
+    else {
+        return;
+    };
+    match bot
+        .deleter()
+        .delete_message(channel, message, Some("modctl: verification settled"))
+        .await
+    {
+        Ok(()) | Err(crate::platform::PlatformError::NotFound(_)) => {}
+        Err(e) => {
+            tracing::warn!(server = %pending.server_id, error = %e, "verification could not delete a prompt")
+        }
+    }
+}
+
+/// The `callback_data` of `user`'s Telegram prompt: [`TELEGRAM_PREFIX`]
+/// and the member (at most 64 bytes: a user id has at most 20 digits).
+pub fn telegram_callback_data(user: &str) -> String {
+    format!("{TELEGRAM_PREFIX}{user}")
 }
 
 /// Makes sure `server_id`'s verify message is in its channel: the stored
@@ -431,6 +528,9 @@ async fn kick(verifying: &Verifying, pending: verifications::Pending) -> Result<
                     verifications::set_case(tx, &server, &who, number)
                 })
                 .await?;
+            if let Ok(Some(connected)) = connect(cx, &server_id).await {
+                remove_prompt(&connected.bot, &pending).await;
+            }
             Ok(response.applied)
         }
         // Stopped at the shutdown deadline: still pending, for the next
@@ -493,7 +593,9 @@ impl Consumer for Verifying {
                 let this = self.clone();
                 Box::pin(async move { this.left(event.server_id, m.member).await })
             }
-            EventKind::ButtonPressed(press) if press.custom_id == CUSTOM_ID => {
+            EventKind::ButtonPressed(press)
+                if press.custom_id == CUSTOM_ID || press.custom_id.starts_with(TELEGRAM_PREFIX) =>
+            {
                 let this = self.clone();
                 Box::pin(async move { this.pressed(event.server_id, press).await })
             }
