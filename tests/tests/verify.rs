@@ -7,14 +7,19 @@
 //! verification`; pending verifications and the verify message survive a
 //! restart. Telegram: the newcomer is restricted and gets a prompt of their
 //! own (an inline keyboard button naming them), answered with
-//! `answerCallbackQuery`.
+//! `answerCallbackQuery`. Slack: a Block Kit button in a DM, pressed
+//! through the signed interactivity endpoint, adds the newcomer to the
+//! `auto_role_ids` user groups.
 
 use std::time::Duration;
 
 use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
 use modctl_e2e::fakes::discord::{self, FakeDiscord};
+use modctl_e2e::fakes::slack::{self, FakeSlack, UserGroup};
 use modctl_e2e::fakes::telegram::{self, FakeTelegram};
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_TELEGRAM, Fixture, NETWORK_DEADLINE, eventually};
+use modctl_e2e::{
+    ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, NETWORK_DEADLINE, eventually,
+};
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, CaseSource};
 use modctl_types::query::CaseQuery;
@@ -472,5 +477,165 @@ fn telegram_an_unverified_member_is_kicked_when_the_time_is_up() {
             Action::Kick,
             TG_NEWCOMER.to_string().as_str()
         )
+    );
+}
+
+const SLACK_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
+const SLACK_NEWCOMER: &str = "U0NEWBIE01";
+const MEMBERS_GROUP: &str = "S0MEMBERS1";
+
+/// Alpha's workspace on the fake Slack with button verification; a user
+/// group of members (the auto-role) holding the owner.
+fn slack() -> (Fixture, FakeSlack) {
+    let fixture = Fixture::start();
+    let fake = FakeSlack::start();
+    fake.add_user(SLACK_NEWCOMER, "newbie");
+    fake.add_user_group(UserGroup {
+        id: MEMBERS_GROUP.into(),
+        name: "Members".into(),
+        handle: "members".into(),
+        description: String::new(),
+        channels: Vec::new(),
+        users: vec![slack::OWNER.into()],
+    });
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": slack::MODLOG_CHANNEL, "verification": "button",
+               "auto_role_ids": [MEMBERS_GROUP], "verify_within_minutes": 10}),
+    );
+    daemon.connect_slack(ALPHA_SLACK, &fake.uri(), None, SLACK_SECRET);
+    (fixture, fake)
+}
+
+/// Posts a `block_actions` press of `action_id` by `user` of `team` to
+/// `/hooks/slack/interactions`, form-encoded and signed with `secret` as
+/// Slack does; the HTTP status.
+fn slack_press(fixture: &Fixture, secret: &str, team: &str, user: &str, action_id: &str) -> u16 {
+    let daemon = &fixture.daemon;
+    let now = daemon.now_unix();
+    let payload = json!({
+        "type": "block_actions", "team": {"id": team, "domain": "alpha"},
+        "user": {"id": user, "team_id": team}, "api_app_id": "A1", "token": "t",
+        "container": {"type": "message", "channel_id": "D0NEWBIE01", "message_ts": "1700000000.000001"},
+        "trigger_id": "1.2.3", "response_url": "https://hooks.slack.invalid/actions/1",
+        "actions": [{"type": "button", "action_id": action_id, "block_id": "b1",
+                     "text": {"type": "plain_text", "text": "Verify"},
+                     "action_ts": format!("{now}.000100")}],
+    })
+    .to_string();
+    let body = serde_urlencoded::to_string([("payload", payload)]).unwrap();
+    let timestamp = now.to_string();
+    let signature = modctld::platform::slack::events::sign(secret, &timestamp, body.as_bytes());
+    daemon
+        .block_on(
+            reqwest::Client::new()
+                .post(format!("{}/hooks/slack/interactions", daemon.url()))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("x-slack-request-timestamp", &timestamp)
+                .header("x-slack-signature", signature)
+                .body(body)
+                .send(),
+        )
+        .expect("the interactivity hook answers")
+        .status()
+        .as_u16()
+}
+
+/// A newcomer gets a Block Kit button by DM; a press posted to the signed
+/// interactivity endpoint adds them to the `auto_role_ids` user group
+/// (keeping its members) and tells them by DM; a request signed with
+/// another secret is refused and changes nothing.
+#[test]
+fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
+    let (fixture, fake) = slack();
+    let daemon = &fixture.daemon;
+    let status = daemon.post_slack_event(
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        "Ev0JOIN",
+        json!({"type": "team_join", "user": {"id": SLACK_NEWCOMER, "is_bot": false}}),
+    );
+    assert_eq!(status, 200);
+    eventually("the button to be DMed", || {
+        !fake.dms(SLACK_NEWCOMER).is_empty()
+    });
+    let dm = &fake.dms(SLACK_NEWCOMER)[0];
+    let actions = dm.args["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "actions")
+        .cloned()
+        .unwrap_or_else(|| panic!("no actions block: {}", dm.args));
+    assert_eq!(actions["elements"][0]["type"], "button");
+    assert_eq!(actions["elements"][0]["action_id"], "modctl:verify");
+
+    let forged = slack_press(
+        &fixture,
+        "another-secret",
+        ALPHA_SLACK,
+        SLACK_NEWCOMER,
+        "modctl:verify",
+    );
+    assert_eq!(forged, 401);
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER]
+    );
+
+    let status = slack_press(
+        &fixture,
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        SLACK_NEWCOMER,
+        "modctl:verify",
+    );
+    assert_eq!(status, 200);
+    eventually("the newcomer to join the user group", || {
+        fake.user_group_users(MEMBERS_GROUP).unwrap().len() == 2
+    });
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER, SLACK_NEWCOMER]
+    );
+    eventually("the newcomer to be told", || {
+        fake.dms(SLACK_NEWCOMER).len() == 2
+    });
+    assert!(
+        fake.dms(SLACK_NEWCOMER)[1]
+            .text
+            .contains("You are verified"),
+        "{:?}",
+        fake.dms(SLACK_NEWCOMER)[1]
+    );
+
+    // Slack lets no bot remove a member: one who never presses is left
+    // unverified (out of the user groups), no kick, no case.
+    const IDLER: &str = "U0IDLER001";
+    fake.add_user(IDLER, "idler");
+    daemon.post_slack_event(
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        "Ev0JOIN2",
+        json!({"type": "team_join", "user": {"id": IDLER, "is_bot": false}}),
+    );
+    eventually("the button to be DMed", || !fake.dms(IDLER).is_empty());
+    daemon.clock().advance(Duration::from_secs(11 * 60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0);
+    let state: String = daemon.sql(|sql| {
+        sql.query_row(
+            "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            [ALPHA_SLACK, IDLER],
+            |row| row.get(0),
+        )
+    });
+    assert_eq!(state, "dropped");
+    assert!(
+        !fake
+            .user_group_users(MEMBERS_GROUP)
+            .unwrap()
+            .contains(&IDLER.to_owned())
     );
 }

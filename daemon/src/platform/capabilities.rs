@@ -25,6 +25,8 @@
 //! | [`NativeRules`] | AutoMod rules | - | - |
 //! | [`Buttons`] | message components, interaction callback | - | - |
 //! | [`InlineButtons`] | - | inline keyboard, `answerCallbackQuery` | - |
+//! | [`ButtonDm`] | - | - | Block Kit button in a DM |
+//! | [`UserGroupMembers`] | - | - | `usergroups.users.list` and `.update` |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
@@ -251,6 +253,29 @@ pub trait InlineButtons: Send + Sync {
     /// Answers callback query `query_id` with `text`, as an alert the
     /// presser must dismiss when `alert`, else a passing notice.
     async fn answer_callback(&self, query_id: &str, text: &str, alert: bool) -> PlatformResult<()>;
+}
+
+/// A direct message with a button (Slack: Block Kit `actions`, pressed
+/// through the app's interactivity request URL; issue #26).
+#[async_trait]
+pub trait ButtonDm: Send + Sync {
+    /// Opens (or reuses) the DM with `user` and posts `post` there with one
+    /// button labelled `label` whose press names `action_id`.
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        action_id: &str,
+    ) -> PlatformResult<()>;
+}
+
+/// Adds members to user groups (Slack: what `welcome.auto_role_ids` means
+/// there; issue #26).
+#[async_trait]
+pub trait UserGroupMembers: Send + Sync {
+    /// Adds `user` to user group `group`, keeping its other members.
+    async fn add_to_user_group(&self, group: &str, user: &str) -> PlatformResult<()>;
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

@@ -67,9 +67,9 @@ use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
 pub use capabilities::{
-    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
+    Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
     JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy,
-    ReadInvites, RuleSpec, SetRoles, Timeout,
+    ReadInvites, RuleSpec, SetRoles, Timeout, UserGroupMembers,
 };
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
@@ -336,7 +336,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    ReadInvites, WriteWorkspace, RankMember,
+    ReadInvites, WriteWorkspace, RankMember, ButtonDm, UserGroupMembers,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.

@@ -19,9 +19,10 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 
 use super::post::Post;
 use super::{
-    Ban, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
+    Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, InlineButtons, InspectMember,
     JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PlatformError, PlatformResult,
     PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
+    UserGroupMembers,
 };
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -508,6 +509,33 @@ impl InlineButtons for Simulator {
         _alert: bool,
     ) -> PlatformResult<()> {
         Ok(())
+    }
+}
+
+#[async_trait]
+impl ButtonDm for Simulator {
+    /// Kept in [`dm_channel`] with a line naming its button, like
+    /// [`DirectMessage::direct_message`].
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        _action_id: &str,
+    ) -> PlatformResult<()> {
+        let shown = post.clone().field("button", format!("[{label}]"));
+        self.direct_message(user, &shown).await
+    }
+}
+
+#[async_trait]
+impl UserGroupMembers for Simulator {
+    /// The simulator keeps no Slack user groups (like a restore's, see
+    /// [`PlatformError::Unsupported`]): nothing to add to.
+    async fn add_to_user_group(&self, _group: &str, _user: &str) -> PlatformResult<()> {
+        Err(PlatformError::Unsupported(
+            "Slack user groups in the simulator",
+        ))
     }
 }
 

@@ -11,8 +11,9 @@ use serde_json::{Map, Value, json};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, OwnInvites, PlatformClients,
+    ButtonDm, DeleteMessage, DirectMessage, Ephemeral, JoinedChannels, OwnInvites, PlatformClients,
     PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
+    UserGroupMembers,
 };
 
 /// The public API.
@@ -281,6 +282,15 @@ impl DirectMessage for Slack {
     /// resumes it), then `chat.postMessage` to the channel it answers
     /// (slack-web-openapi.json; the bot needs `im:write`).
     async fn direct_message(&self, user: &str, post: &Post) -> PlatformResult<()> {
+        let channel = self.open_dm(user).await?;
+        self.post(&channel, post).await
+    }
+}
+
+impl Slack {
+    /// `conversations.open` with `users` (one user: "creates a 1:1 DM", or
+    /// resumes it): the DM channel's id.
+    async fn open_dm(&self, user: &str) -> PlatformResult<String> {
         #[derive(Deserialize)]
         struct Opened {
             channel: Channel,
@@ -294,7 +304,64 @@ impl DirectMessage for Slack {
             .call("conversations.open", Arguments::Json(&args))
             .await?;
         let opened: Opened = payload(opened, "conversations.open answer from Slack")?;
-        self.post(&opened.channel.id, post).await
+        Ok(opened.channel.id)
+    }
+}
+
+#[async_trait]
+impl ButtonDm for Slack {
+    /// The DM ([`Slack::open_dm`]), then `chat.postMessage` with the post's
+    /// blocks and an `actions` block holding one `button` element
+    /// (Block Kit reference: `action_id` of at most 255 characters, `text`
+    /// a `plain_text` of at most 75).
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        action_id: &str,
+    ) -> PlatformResult<()> {
+        let channel = self.open_dm(user).await?;
+        let mut args = slack_message(post);
+        if let Some(Value::Array(blocks)) = args.get_mut("blocks") {
+            blocks.push(json!({
+                "type": "actions",
+                "elements": [{"type": "button", "action_id": action_id, "style": "primary",
+                              "text": {"type": "plain_text", "text": label, "emoji": false}}],
+            }));
+        }
+        let body = addressed(args, &channel, None);
+        self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl UserGroupMembers for Slack {
+    /// `usergroups.users.list` for the group's members, then, unless `user`
+    /// is one, `usergroups.users.update` with them and `user` (the list
+    /// replaces the group's members: slack-web-openapi.json, "users: A
+    /// comma separated string of encoded user IDs that represent the entire
+    /// list of users for the User Group").
+    async fn add_to_user_group(&self, group: &str, user: &str) -> PlatformResult<()> {
+        #[derive(Deserialize)]
+        struct Members {
+            users: Vec<String>,
+        }
+        let fields = [("usergroup", group)];
+        let listed = self
+            .call("usergroups.users.list", Arguments::Form(&fields))
+            .await?;
+        let Members { mut users } = payload(listed, "usergroups.users.list answer from Slack")?;
+        if users.iter().any(|u| u == user) {
+            return Ok(());
+        }
+        users.push(user.to_owned());
+        let body = json!({ "usergroup": group, "users": users.join(",") });
+        self.call("usergroups.users.update", Arguments::Json(&body))
+            .await
+            .map(drop)
     }
 }
 

@@ -276,6 +276,7 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             | "conversations.setPurpose"
             | "usergroups.create"
             | "usergroups.users.update"
+            | "usergroups.users.list"
             | "team.info"
     ) {
         return Reply::json(404, json!({ "ok": false, "error": "unknown_method" }));
@@ -335,6 +336,7 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         "conversations.setPurpose" => workspace.describe(&args, true),
         "usergroups.create" => workspace.create_user_group(&args),
         "usergroups.users.update" => workspace.update_group_users(&args),
+        "usergroups.users.list" => workspace.list_group_users(&args),
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
             match workspace.users.get(user) {

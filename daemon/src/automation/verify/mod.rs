@@ -156,7 +156,21 @@ impl Verifying {
                     tracing::warn!(server = %server_id, error = %e, "verification could not restrict a newcomer and post their prompt");
                 }
             }
-            Bot::Slack(_) => {}
+            // Slack: the button comes in a DM (a bot cannot keep a member
+            // from talking in a workspace: the user groups are what it
+            // gives once verified).
+            Bot::Slack(slack) => {
+                let post = Post::text(
+                    "Welcome! Press the button below to verify that you are a person; it adds you to the workspace's member groups.",
+                )
+                .titled("Verification");
+                if let Err(e) = slack
+                    .direct_message_button(&member.id, &post, BUTTON_LABEL, CUSTOM_ID)
+                    .await
+                {
+                    tracing::warn!(server = %server_id, error = %e, "verification could not DM a newcomer their button");
+                }
+            }
         }
     }
 
@@ -226,6 +240,13 @@ impl Verifying {
             }
             (Bot::Telegram(telegram), PressReply::Telegram { query_id }) => {
                 telegram.answer_callback(query_id, &answer, alert).await
+            }
+            // Slack's interactivity request was answered already (an empty
+            // 200): the member is told in the DM.
+            (Bot::Slack(slack), PressReply::Slack) => {
+                slack
+                    .direct_message(&press.user_id, &Post::text(answer.clone()))
+                    .await
             }
             _ => Ok(()),
         };
@@ -353,9 +374,14 @@ async fn grant(
         // which leaves the member with the group's defaults (Telegram
         // gives a member no more than the group allows).
         Bot::Telegram(telegram) => telegram.unmute(user).await,
-        // Not wired yet on Slack (see the report of the "verify" part of
-        // issue #26).
-        Bot::Slack(_) => Ok(()),
+        // Slack: `auto_role_ids` are user groups (`verified_role_id` has no
+        // meaning there), each keeping its other members.
+        Bot::Slack(slack) => {
+            for group in &welcome.auto_role_ids {
+                slack.add_to_user_group(group, user).await?;
+            }
+            Ok(())
+        }
     }
 }
 

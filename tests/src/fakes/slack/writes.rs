@@ -115,7 +115,23 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// `usergroups.users.list` (slack-web-openapi.json): the group's
+    /// members as `users`; an unknown group is `no_such_subteam`.
+    pub(super) fn list_group_users(&self, args: &Map<String, Value>) -> Reply {
+        match self.user_groups.get(text(args, "usergroup")) {
+            Some(group) => success(json!({ "users": group.users })),
+            None => failure("no_such_subteam"),
+        }
+    }
+}
+
 impl FakeSlack {
+    /// The members of user group `id`, if it exists.
+    pub fn user_group_users(&self, id: &str) -> Option<Vec<String>> {
+        self.state().user_groups.get(id).map(|g| g.users.clone())
+    }
+
     /// The channel named `name`: `(id, is_private, topic, purpose)`.
     pub fn channel_named(&self, name: &str) -> Option<(String, bool, String, String)> {
         let state = self.state();
