@@ -452,8 +452,10 @@ impl Buttons for Simulator {
         let (channel, kept) = (channel.to_owned(), Kept::of(std::slice::from_ref(&shown)));
         let now = self.clock.now_unix();
         let id = self
-            .act(move |tx, server_id, _| {
-                if !sim::channel_exists(tx, server_id, &channel)? {
+            .act(move |tx, server_id, platform| {
+                // A Telegram group is its own channel.
+                let group = platform == Platform::Telegram && channel == server_id;
+                if !group && !sim::channel_exists(tx, server_id, &channel)? {
                     return Err(PlatformError::NotFound("channel_not_found".into()).into());
                 }
                 Ok(sim::insert_post(
