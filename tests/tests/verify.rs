@@ -216,6 +216,15 @@ fn discord_a_press_verifies_the_newcomer_and_another_member_is_refused() {
     d.wait_for_state(NEWCOMER, "verified");
     assert!(!d.discord.interaction_responses().contains_key(&other));
 
+    // The join delivered again (a resumed session replays it): still
+    // verified, no second prompt.
+    d.gateway.member_add(ALPHA_DISCORD, NEWCOMER, &[]);
+    d.gateway.member_add(ALPHA_DISCORD, OLD_HAND, &[]);
+    d.wait_for_state(OLD_HAND, "pending");
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("verified"));
+    d.discord.remove_member(OLD_HAND);
+    d.gateway.member_remove(ALPHA_DISCORD, OLD_HAND);
+    d.wait_for_state(OLD_HAND, "dropped");
     // Verified members are not kicked when their time is up.
     d.fixture
         .daemon

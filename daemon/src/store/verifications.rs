@@ -44,25 +44,36 @@ impl FromRow for Pending {
     }
 }
 
+/// A join within this many seconds of the member's previous one is the
+/// same join delivered again (a resumed Discord session replays its
+/// dispatches, and Discord's joins carry no id): it changes nothing.
+pub const SAME_JOIN_SECS: i64 = 60;
+
 /// Records that `user_id` joined `server_id` at `since` and must verify by
-/// `deadline`; a member who joins again starts over.
+/// `deadline`: whether a verification started. A member still pending keeps
+/// their verification and deadline (a join delivered twice gives no more
+/// time); one settled (verified, kicked, dropped) starts over when they
+/// join again, unless it is the same join delivered again
+/// ([`SAME_JOIN_SECS`]).
 pub fn start(
     tx: &Tx<'_>,
     server_id: &str,
     user_id: &str,
     since: i64,
     deadline: i64,
-) -> Result<(), StoreError> {
-    tx.sql.execute(
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
         "INSERT INTO verifications (server_id, user_id, since, deadline)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
              deadline = excluded.deadline, prompt_channel_id = NULL,
              prompt_message_id = NULL, state = 'pending', settled_at = NULL,
-             case_id = NULL, detail = NULL",
-        params![server_id, user_id, since, deadline],
+             case_id = NULL, detail = NULL
+         WHERE verifications.state != 'pending'
+           AND excluded.since >= verifications.since + ?5",
+        params![server_id, user_id, since, deadline, SAME_JOIN_SECS],
     )?;
-    Ok(())
+    Ok(changed == 1)
 }
 
 /// Names the prompt posted for a pending member (to delete once settled).
@@ -179,4 +190,57 @@ pub fn set_verify_message(
         params![server_id, channel_id, message_id, now],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::testing::store_with_server;
+
+    /// Each step: (what happens, at, whether a verification starts, the
+    /// state and deadline after).
+    #[tokio::test]
+    async fn a_join_starts_once_and_a_settled_member_starts_over_only_when_they_come_back() {
+        let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
+        let steps: [(&str, i64, Option<bool>, &str, i64); 7] = [
+            ("join", 1_000, Some(true), "pending", 1_600),
+            ("join", 1_010, Some(false), "pending", 1_600),
+            ("join", 1_300, Some(false), "pending", 1_600),
+            ("verified", 1_020, None, "verified", 1_600),
+            ("join", 1_030, Some(false), "verified", 1_600),
+            ("join", 2_000, Some(true), "pending", 2_600),
+            ("kicked", 2_600, None, "kicked", 2_600),
+        ];
+        for (what, at, starts, state, deadline) in steps {
+            let found = store
+                .write(move |tx| {
+                    match what {
+                        "join" => {
+                            let started = start(tx, "g1", "u1", at, at + 600)?;
+                            assert_eq!(Some(started), starts, "{what} at {at}");
+                        }
+                        settled => {
+                            assert!(settle(tx, "g1", "u1", settled, at, None)?);
+                        }
+                    }
+                    get(tx, "g1", "u1")
+                })
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                (found.state.as_str(), found.deadline),
+                (state, deadline),
+                "{what} at {at}"
+            );
+        }
+        let again = store
+            .write(|tx| settle(tx, "g1", "u1", "verified", 2_601, None))
+            .await
+            .unwrap();
+        assert!(
+            !again,
+            "settled once: a press after the kick changes nothing"
+        );
+    }
 }

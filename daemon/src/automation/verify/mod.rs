@@ -129,9 +129,15 @@ impl Verifying {
             .store
             .write(move |tx| verifications::start(tx, &server, &user, since, deadline))
             .await;
-        if let Err(e) = started {
-            tracing::warn!(server = %server_id, error = %e, "verification could not record a join");
-            return;
+        match started {
+            Ok(true) => {}
+            // The same join delivered again, or a member still pending:
+            // their prompt is there already.
+            Ok(false) => return,
+            Err(e) => {
+                tracing::warn!(server = %server_id, error = %e, "verification could not record a join");
+                return;
+            }
         }
         let connected = match connect(cx, &server_id).await {
             Ok(Some(connected)) => connected,
