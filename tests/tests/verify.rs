@@ -648,3 +648,44 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
             .contains(&IDLER.to_owned())
     );
 }
+
+/// A restart in the middle on Telegram: the pending newcomer's press after
+/// the restart still verifies them (their prompt deleted), and another
+/// newcomer's deadline holds across it.
+#[test]
+fn telegram_pending_verifications_survive_a_restart() {
+    const LATE: i64 = 4_003;
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    let late_prompt = telegram_join(&fake, chat, LATE);
+    eventually("both to be pending", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("pending")
+            && telegram_state(&fixture, LATE).as_deref() == Some("pending")
+    });
+    fixture.daemon.clock().advance(Duration::from_secs(6 * 60));
+    let fixture = fixture.restart();
+    let daemon = &fixture.daemon;
+    assert_eq!(daemon.start_receivers(), 1);
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &format!("modctl:verify:{TG_NEWCOMER}"));
+    assert_eq!(telegram_answer(&fake, &pressed)["show_alert"], false);
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+
+    daemon.clock().advance(Duration::from_secs(3 * 60));
+    assert_eq!(
+        daemon.tick_workers().unverified_kicked,
+        0,
+        "the deadline held"
+    );
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert_eq!(fake.status_of(LATE).as_deref(), Some("left"));
+    assert!(fake.is_deleted(chat, late_prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+}
