@@ -119,6 +119,7 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             ("activity", 0),
             ("logs", 0),
             ("automod", 0),
+            ("verify", 0),
             ("recorder", 0)
         ]
     );
