@@ -113,6 +113,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
     ]);
     items.extend(super::automod::items(inputs));
     items.extend(super::dm::items(inputs));
+    items.extend(super::verify::items(inputs));
     items.extend(events_dropped(inputs.events_dropped));
     items
 }

@@ -16,6 +16,7 @@ mod dm;
 mod items;
 pub mod platform;
 mod telegram;
+mod verify;
 
 use modctl_types::Server;
 use modctl_types::Team;
