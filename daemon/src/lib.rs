@@ -189,6 +189,9 @@ pub struct AppState {
     /// Antinuke's event consumer, bound to the daemon's parts when it
     /// starts serving (see [`automation::antinuke`]).
     pub antinuke: automation::antinuke::Slot,
+    /// Verification's event consumer, bound likewise (see
+    /// [`automation::verify`]).
+    pub verify: automation::verify::Slot,
 }
 
 impl AppState {
@@ -203,6 +206,7 @@ impl AppState {
         let welcome = automation::welcome::Slot::default();
         let lockdown_acting = automation::lockdown::Slot::default();
         let antinuke = automation::antinuke::Slot::default();
+        let verify = automation::verify::Slot::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -213,6 +217,7 @@ impl AppState {
             Arc::new(welcome.clone()),
             Arc::new(lockdown_acting.clone()),
             Arc::new(antinuke.clone()),
+            Arc::new(verify.clone()),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -247,6 +252,7 @@ impl AppState {
             lockdown: Arc::default(),
             lockdown_acting,
             antinuke,
+            verify,
         }
     }
 
@@ -360,6 +366,15 @@ impl AppState {
             in_flight: self.in_flight.clone(),
             abandon: self.abandon.clone(),
         }
+    }
+
+    /// What verification uses ([`automation::verify`]).
+    pub fn verifying(&self) -> automation::verify::Verifying {
+        automation::verify::Verifying::new(
+            self.live_config.clone(),
+            self.moderation(),
+            &self.verify,
+        )
     }
 
     /// What automod's acting on events uses ([`automation::automod::act`]).
@@ -532,6 +547,7 @@ pub async fn serve(
     state.welcome.bind(state.welcoming());
     state.lockdown_acting.bind(state.lockdowns());
     state.antinuke.bind(state.antinuke());
+    state.verify.bind(state.verifying());
     let workers = Workers::start(&state).await;
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
     let shutdown = async move {

@@ -87,6 +87,12 @@
 //!   any transport runs, then carried to their end in a task of their own;
 //!   tests call [`automod_sweep`].
 //!
+//! - **verifications** ([`crate::automation::verify`]): kicks the new
+//!   members whose `welcome.verify_within_minutes` have passed unverified
+//!   (a case `source: verification`), and keeps Discord's verify messages
+//!   posted; every 15 s, deciding on the clock. Single-daemon: two daemons
+//!   would both try a kick, which the case's idempotency key makes one.
+//!
 //! What each worker claims is in [`crate::coordination`];
 //! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
 //! expiry workers what they use.
@@ -132,6 +138,9 @@ pub struct Intervals {
     pub own_invites: Duration,
     /// Running lockdowns are checked for their end.
     pub lockdowns: Duration,
+    /// Pending verifications are checked for their deadline, and Discord's
+    /// verify messages for being there.
+    pub verifications: Duration,
 }
 
 impl Default for Intervals {
@@ -155,6 +164,9 @@ impl Default for Intervals {
             // (`automation::invites::REFRESH`); this only looks.
             own_invites: Duration::from_secs(30),
             lockdowns: Duration::from_secs(5),
+            // Deadlines are decided on the clock; a kick may come up to
+            // this late.
+            verifications: Duration::from_secs(15),
         }
     }
 }
@@ -188,6 +200,10 @@ pub struct Ticked {
     pub own_invites_asked: usize,
     /// Raid lockdowns ended because their time was up.
     pub lockdowns_ended: usize,
+    /// Members kicked for not verifying in time.
+    pub unverified_kicked: usize,
+    /// Discord verify messages posted (again).
+    pub verify_prompts_posted: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -207,6 +223,8 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         own_invites_asked: own_invites(state).await?,
         native_rules_synced: native_rules(state).await?,
         lockdowns_ended: lockdowns(state).await?,
+        verify_prompts_posted: verify_prompts(state).await?,
+        unverified_kicked: verifications(state).await?,
     })
 }
 
@@ -218,6 +236,18 @@ pub async fn lockdowns(state: &AppState) -> ModerationResult<usize> {
     let store = |LockdownError::Store(e)| e.into();
     lockdown::resume_starts(&cx).await.map_err(store)?;
     lockdown::end_due(&cx).await.map_err(store)
+}
+
+/// The verification worker's kicks ([`crate::automation::verify::kick_due`]):
+/// the members past their deadline, kicked with a case `source:
+/// verification`.
+pub async fn verifications(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::automation::verify::kick_due(&state.verifying()).await?)
+}
+
+/// Discord's verify messages kept ([`crate::automation::verify::keep_prompts`]).
+pub async fn verify_prompts(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::automation::verify::keep_prompts(&state.verifying()).await?)
 }
 
 /// The own invites' tick ([`crate::automation::invites::refresh_due`]):
@@ -363,6 +393,23 @@ impl Workers {
                     let cx = state.moderation();
                     let settling = moderation::recovery::settle_orphans(&cx);
                     moderation::until_abandoned(&cx.abandon, settling).await?
+                },
+            ),
+            every(
+                "verifications",
+                Start::Now,
+                intervals.verifications,
+                stopped.clone(),
+                state.clone(),
+                // Abandoned at the shutdown deadline: a kick's case stays
+                // pending for recovery, its verification for the next tick.
+                |state| async move {
+                    let kicking = async {
+                        Ok::<_, moderation::ModerationError>(
+                            verify_prompts(&state).await? + verifications(&state).await?,
+                        )
+                    };
+                    moderation::until_abandoned(&state.abandon, kicking).await?
                 },
             ),
             every(

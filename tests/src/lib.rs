@@ -288,6 +288,9 @@ impl TestDaemon {
                         activity_flush: Duration::from_secs(3600),
                         // And ending raid lockdowns (`workers::lockdowns`).
                         lockdowns: Duration::from_secs(3600),
+                        // And verification's kicks (`tick_workers` after
+                        // moving the clock).
+                        verifications: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
                     // Platform sessions start when a test asks

@@ -122,6 +122,7 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             ("welcome", 0),
             ("lockdown", 0),
             ("antinuke", 0),
+            ("verify", 0),
             ("recorder", 0)
         ]
     );

@@ -45,6 +45,7 @@ mod restore_platforms;
 mod secrets_at_rest;
 mod snapshot_schedule;
 mod snapshots;
+mod verify;
 mod webhook_events;
 mod webhooks;
 mod welcome;

@@ -99,6 +99,7 @@ fn the_router_routes_exactly_the_documented_paths() {
         hooks,
         BTreeSet::from([
             "/hooks/slack/events".to_owned(),
+            "/hooks/slack/interactions".to_owned(),
             "/hooks/telegram/{server_id}".to_owned()
         ])
     );

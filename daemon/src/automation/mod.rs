@@ -17,4 +17,5 @@ pub mod live;
 pub mod lockdown;
 pub mod logs;
 pub mod native;
+pub mod verify;
 pub mod welcome;

@@ -92,6 +92,10 @@ pub enum EventKind {
     /// log tells it (Discord `GUILD_AUDIT_LOG_ENTRY_CREATE`): what antinuke
     /// counts (issue #26).
     AuditLogEntry(AuditEntry),
+    /// A member pressed one of the bot's buttons (Discord's message
+    /// component interaction, Telegram's `callback_query`, Slack's
+    /// `block_actions`): issue #26's verification.
+    ButtonPressed(ButtonPress),
 }
 
 /// A member as `GUILD_MEMBER_UPDATE` gives them now.
@@ -272,6 +276,43 @@ pub struct AutoModAction {
     pub matched_content: Option<String>,
     /// The whole text the member tried to send (`None` likewise).
     pub content: Option<String>,
+}
+
+/// A press of one of the bot's buttons.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ButtonPress {
+    /// Who pressed it.
+    pub user_id: String,
+    /// What the button names (Discord `custom_id`, Telegram
+    /// `callback_data`, Slack the action's `value`), as the bot set it.
+    pub custom_id: String,
+    /// The channel of the message holding the button, when given.
+    pub channel_id: Option<String>,
+    /// The message holding the button, when given.
+    pub message_id: Option<String>,
+    /// How the press is answered.
+    pub reply: PressReply,
+}
+
+/// How a press is answered, per platform: each one's handle for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PressReply {
+    /// Discord: the interaction's id and token, for
+    /// `POST /interactions/{id}/{token}/callback` (within 3 seconds).
+    Discord {
+        /// The interaction's id.
+        id: String,
+        /// Its token (valid 15 minutes).
+        token: String,
+    },
+    /// Telegram: the `callback_query`'s id, for `answerCallbackQuery`.
+    Telegram {
+        /// The query's id.
+        query_id: String,
+    },
+    /// Slack: answered by the interactivity request's own response; the
+    /// member is told by DM.
+    Slack,
 }
 
 impl Event {

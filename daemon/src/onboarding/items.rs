@@ -115,6 +115,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
     items.extend(super::dm::items(inputs));
     items.extend(super::welcome::items(inputs));
     items.push(super::lockdown::item_of(inputs));
+    items.extend(super::verify::items(inputs));
     items.extend(events_dropped(inputs.events_dropped));
     items
 }

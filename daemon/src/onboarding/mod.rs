@@ -17,6 +17,7 @@ mod items;
 mod lockdown;
 pub mod platform;
 mod telegram;
+mod verify;
 mod welcome;
 
 use modctl_types::Server;

@@ -26,6 +26,9 @@
 //! | [`Greet`] | a channel | the group | a DM (`conversations.open`) |
 //! | [`AddRole`] | `PUT .../members/{user}/roles/{role}` | - | - |
 //! | [`JoinUserGroup`] | - | - | `usergroups.users.list` + `.update` |
+//! | [`Buttons`] | message components, interaction callback | - | - |
+//! | [`InlineButtons`] | - | inline keyboard, `answerCallbackQuery` | - |
+//! | [`ButtonDm`] | - | - | Block Kit button in a DM |
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`PauseInvites`] | incident actions `invites_disabled_until` | - | - |
 //! | [`ReplaceInviteLink`] | - | `exportChatInviteLink` | - |
@@ -260,6 +263,63 @@ pub trait PauseInvites: Send + Sync {
 pub trait ReplaceInviteLink: Send + Sync {
     /// Revokes the primary link; answers the new one.
     async fn replace_invite_link(&self) -> PlatformResult<String>;
+}
+
+/// Messages with a button the members press, and the answer to a press
+/// (issue #26's verification; Discord).
+#[async_trait]
+pub trait Buttons: Send + Sync {
+    /// Posts `post` to `channel` with one button labelled `label` whose
+    /// press names `custom_id`; answers the message's id.
+    async fn post_button(
+        &self,
+        channel: &str,
+        post: &Post,
+        label: &str,
+        custom_id: &str,
+    ) -> PlatformResult<String>;
+
+    /// Whether message `message` of `channel` is still there (a `NotFound`
+    /// channel counts as gone).
+    async fn message_exists(&self, channel: &str, message: &str) -> PlatformResult<bool>;
+
+    /// Answers the press that came as interaction `id` with `token`, with
+    /// `text` shown to the presser alone.
+    async fn answer_press(&self, id: &str, token: &str, text: &str) -> PlatformResult<()>;
+}
+
+/// Messages in the group with an inline keyboard button, and the answer to
+/// its `callback_query` (issue #26's verification; Telegram).
+#[async_trait]
+pub trait InlineButtons: Send + Sync {
+    /// Posts `post` in the group with one button labelled `label` whose
+    /// press sends `callback_data` (1 to 64 bytes); answers the message's
+    /// id.
+    async fn post_inline_button(
+        &self,
+        post: &Post,
+        label: &str,
+        callback_data: &str,
+    ) -> PlatformResult<String>;
+
+    /// Answers callback query `query_id` with `text`, as an alert the
+    /// presser must dismiss when `alert`, else a passing notice.
+    async fn answer_callback(&self, query_id: &str, text: &str, alert: bool) -> PlatformResult<()>;
+}
+
+/// A direct message with a button (Slack: Block Kit `actions`, pressed
+/// through the app's interactivity request URL; issue #26).
+#[async_trait]
+pub trait ButtonDm: Send + Sync {
+    /// Opens (or reuses) the DM with `user` and posts `post` there with one
+    /// button labelled `label` whose press names `action_id`.
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        action_id: &str,
+    ) -> PlatformResult<()>;
 }
 
 /// A native AutoMod rule as the daemon asks for it: the fields of

@@ -24,8 +24,8 @@ use super::PauseInvites;
 use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
-    AddRole, Ban, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick, Member,
-    MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
+    AddRole, Ban, Buttons, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick,
+    Member, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
     PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec,
     SetRoles, Timeout,
 };
@@ -515,6 +515,78 @@ impl Greet for Discord {
             Method::POST,
             &format!("/channels/{channel}/messages"),
             Some(discord_greeting(greeting)),
+            None,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[async_trait]
+impl Buttons for Discord {
+    /// "Create Message" with one action row holding one button
+    /// (discord-docs/components-reference.mdx: an Action Row, type 1,
+    /// holding a Button, type 2, style 1 Primary, with its `custom_id` of
+    /// at most 100 characters).
+    async fn post_button(
+        &self,
+        channel: &str,
+        post: &Post,
+        label: &str,
+        custom_id: &str,
+    ) -> PlatformResult<String> {
+        let mut body = discord_message(post);
+        body["components"] = serde_json::json!([{
+            "type": 1,
+            "components": [{"type": 2, "style": 1, "label": label, "custom_id": custom_id}],
+        }]);
+        let message = self
+            .call(
+                Method::POST,
+                &format!("/channels/{channel}/messages"),
+                Some(body),
+                None,
+            )
+            .await?;
+        message["id"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| PlatformError::Invalid("Create Message answered no `id`".into()))
+    }
+
+    /// "Get Channel Message" (`GET /channels/{channel.id}/messages/{message.id}`,
+    /// discord-docs/message.mdx): 404 Unknown Message (or Unknown
+    /// Channel) means gone.
+    async fn message_exists(&self, channel: &str, message: &str) -> PlatformResult<bool> {
+        match self
+            .call(
+                Method::GET,
+                &format!("/channels/{channel}/messages/{message}"),
+                None,
+                None,
+            )
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(PlatformError::NotFound(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// "Create Interaction Response" (`POST /interactions/{id}/{token}/callback`,
+    /// discord-docs/receiving-and-responding.mdx): type 4
+    /// `CHANNEL_MESSAGE_WITH_SOURCE` with flags 64 `EPHEMERAL`, so only the
+    /// presser sees it. Sent once (a POST): Discord takes one response per
+    /// interaction, within 3 seconds.
+    async fn answer_press(&self, id: &str, token: &str, text: &str) -> PlatformResult<()> {
+        let body = serde_json::json!({
+            "type": 4,
+            "data": {"content": text, "flags": 64, "allowed_mentions": {"parse": []}},
+        });
+        self.call(
+            Method::POST,
+            &format!("/interactions/{id}/{token}/callback"),
+            Some(body),
             None,
         )
         .await

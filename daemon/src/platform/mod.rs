@@ -67,13 +67,12 @@ use std::time::Duration;
 use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
-pub use capabilities::{AddRole, Greet, JoinUserGroup};
 pub use capabilities::{
-    Ban, DeleteMessage, DirectMessage, Ephemeral, InspectMember, JoinedChannels, Kick, Mute,
-    NativeRules, OwnInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
+    AddRole, Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, Greet, InlineButtons,
+    InspectMember, JoinUserGroup, JoinedChannels, Kick, Mute, NativeRules, OwnInvites,
+    PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{PauseInvites, ReplaceInviteLink};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -325,16 +324,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
-    Greet, AddRole,
-    PauseInvites,
+    Greet, AddRole, PauseInvites, Buttons,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember, Greet,
-    RankMember, ReplaceInviteLink,
+    RankMember, Greet, ReplaceInviteLink, InlineButtons,
 );
 
 bot_trait!(
@@ -342,7 +339,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup,
+    ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup, ButtonDm,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.
@@ -470,6 +467,15 @@ impl Bot {
             Bot::Discord(bot) => bot.as_ref(),
             Bot::Telegram(bot) => bot.as_ref(),
             Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// Buttons the members press, where the bot keeps a message with one
+    /// (Discord; issue #26's verification).
+    pub fn buttons(&self) -> Option<&dyn Buttons> {
+        match self {
+            Bot::Discord(bot) => Some(bot.as_ref()),
+            Bot::Telegram(_) | Bot::Slack(_) => None,
         }
     }
 

@@ -20,9 +20,10 @@ use twilight_model::guild::auto_moderation::AutoModerationRule;
 use super::greeting::{Greeting, plain_greeting};
 use super::post::Post;
 use super::{
-    AddRole, Ban, DeleteMessage, DirectMessage, Ephemeral, Greet, InspectMember, JoinUserGroup,
-    JoinedChannels, Kick, Mute, NativeRules, OwnInvites, PlatformError, PlatformResult,
-    PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec, SetRoles, Timeout,
+    AddRole, Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, Greet, InlineButtons,
+    InspectMember, JoinUserGroup, JoinedChannels, Kick, Mute, NativeRules, OwnInvites,
+    PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
+    SetRoles, Timeout,
 };
 use super::{PauseInvites, ReplaceInviteLink};
 use crate::clock::Clock;
@@ -436,6 +437,99 @@ pub fn dm_channel(user: &str) -> String {
 /// The simulated channel where what `user` alone sees in `channel` is kept.
 pub fn ephemeral_channel(channel: &str, user: &str) -> String {
     format!("ephemeral:{channel}:{user}")
+}
+
+#[async_trait]
+impl Buttons for Simulator {
+    /// Keeps the post in the channel, which must exist, with a line naming
+    /// its button (`modctld simulate posts` shows it); its id.
+    async fn post_button(
+        &self,
+        channel: &str,
+        post: &Post,
+        label: &str,
+        _custom_id: &str,
+    ) -> PlatformResult<String> {
+        let shown = post.clone().field("button", format!("[{label}]"));
+        let (channel, kept) = (channel.to_owned(), Kept::of(std::slice::from_ref(&shown)));
+        let now = self.clock.now_unix();
+        let id = self
+            .act(move |tx, server_id, platform| {
+                // A Telegram group is its own channel.
+                let group = platform == Platform::Telegram && channel == server_id;
+                if !group && !sim::channel_exists(tx, server_id, &channel)? {
+                    return Err(PlatformError::NotFound("channel_not_found".into()).into());
+                }
+                Ok(sim::insert_post(
+                    tx,
+                    server_id,
+                    &channel,
+                    &kept.text,
+                    &kept.posts,
+                    now,
+                )?)
+            })
+            .await?;
+        Ok(id.to_string())
+    }
+
+    async fn message_exists(&self, channel: &str, message: &str) -> PlatformResult<bool> {
+        let (channel, message) = (channel.to_owned(), message.parse::<i64>().ok());
+        let Some(message) = message else {
+            return Ok(false);
+        };
+        self.observe(move |tx, server_id, _| {
+            Ok(sim::message_exists(tx, server_id, &channel, message)?)
+        })
+        .await
+    }
+
+    /// The simulator has no one to show an answer to: `simulate verify`
+    /// prints what the daemon answered instead.
+    async fn answer_press(&self, _id: &str, _token: &str, _text: &str) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl InlineButtons for Simulator {
+    /// Kept like [`Buttons::post_button`], in the group's own channel (its
+    /// id is the server's).
+    async fn post_inline_button(
+        &self,
+        post: &Post,
+        label: &str,
+        callback_data: &str,
+    ) -> PlatformResult<String> {
+        let group = self.server_id.clone();
+        self.post_button(&group, post, label, callback_data).await
+    }
+
+    /// Nobody to show it to (see [`Buttons::answer_press`]).
+    async fn answer_callback(
+        &self,
+        _query_id: &str,
+        _text: &str,
+        _alert: bool,
+    ) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ButtonDm for Simulator {
+    /// Kept in [`dm_channel`] with a line naming its button, like
+    /// [`DirectMessage::direct_message`].
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        _action_id: &str,
+    ) -> PlatformResult<()> {
+        let shown = post.clone().field("button", format!("[{label}]"));
+        self.direct_message(user, &shown).await
+    }
 }
 
 #[async_trait]

@@ -12,9 +12,9 @@ use super::greeting::{Greeting, slack_greeting};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup, JoinedChannels, OwnInvites,
-    PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor,
-    Repeat,
+    ButtonDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup, JoinedChannels,
+    OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember,
+    ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -318,6 +318,35 @@ impl Greet for Slack {
     async fn greet(&self, _channel: &str, greeting: &Greeting) -> PlatformResult<()> {
         let channel = self.open_dm(&greeting.member_id).await?;
         let body = addressed(slack_greeting(greeting), &channel, None);
+        self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl ButtonDm for Slack {
+    /// The DM ([`Slack::open_dm`]), then `chat.postMessage` with the post's
+    /// blocks and an `actions` block holding one `button` element
+    /// (Block Kit reference: `action_id` of at most 255 characters, `text`
+    /// a `plain_text` of at most 75).
+    async fn direct_message_button(
+        &self,
+        user: &str,
+        post: &Post,
+        label: &str,
+        action_id: &str,
+    ) -> PlatformResult<()> {
+        let channel = self.open_dm(user).await?;
+        let mut args = slack_message(post);
+        if let Some(Value::Array(blocks)) = args.get_mut("blocks") {
+            blocks.push(json!({
+                "type": "actions",
+                "elements": [{"type": "button", "action_id": action_id, "style": "primary",
+                              "text": {"type": "plain_text", "text": label, "emoji": false}}],
+            }));
+        }
+        let body = addressed(args, &channel, None);
         self.call("chat.postMessage", Arguments::Json(&body))
             .await
             .map(drop)

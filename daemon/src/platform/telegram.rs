@@ -11,8 +11,9 @@ use super::ReplaceInviteLink;
 use super::greeting::{Greeting, telegram_greeting};
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{
-    Ban, DeleteMessage, Greet, InspectMember, MemberState, Mute, OwnInvites, PlatformClients,
-    PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
+    Ban, DeleteMessage, Greet, InlineButtons, InspectMember, MemberState, Mute, OwnInvites,
+    PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor,
+    Repeat,
 };
 
 /// The public API.
@@ -529,6 +530,43 @@ impl Greet for Telegram {
         self.call("sendMessage", Value::Object(args))
             .await
             .map(drop)
+    }
+}
+
+#[async_trait]
+impl InlineButtons for Telegram {
+    /// `sendMessage` (telegram-bot-api.json) with `reply_markup` an
+    /// `InlineKeyboardMarkup` of one `InlineKeyboardButton` (`text`,
+    /// `callback_data`); the sent Message's `message_id`.
+    async fn post_inline_button(
+        &self,
+        post: &Post,
+        label: &str,
+        callback_data: &str,
+    ) -> PlatformResult<String> {
+        let mut args = telegram_message(post);
+        args.insert("chat_id".into(), json!(self.chat_id));
+        args.insert(
+            "reply_markup".into(),
+            json!({"inline_keyboard": [[{"text": label, "callback_data": callback_data}]]}),
+        );
+        let sent = self.call("sendMessage", Value::Object(args)).await?;
+        sent["message_id"]
+            .as_i64()
+            .map(|id| id.to_string())
+            .ok_or_else(|| PlatformError::Invalid("sendMessage answered no `message_id`".into()))
+    }
+
+    /// `answerCallbackQuery` (telegram-bot-api.json): `callback_query_id`,
+    /// `text` (0-200 characters), `show_alert`.
+    async fn answer_callback(&self, query_id: &str, text: &str, alert: bool) -> PlatformResult<()> {
+        let text: String = text.chars().take(200).collect();
+        self.call(
+            "answerCallbackQuery",
+            json!({"callback_query_id": query_id, "text": text, "show_alert": alert}),
+        )
+        .await
+        .map(drop)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The endpoints the platforms post events to: outside `/api/v1`, without an
 //! API key, each verified with a secret the platform and the daemon share.
 //!
+//! - `POST /hooks/slack/interactions`: the Slack app's interactivity
+//!   request URL (button presses, issue #26), signed and verified alike.
 //! - `POST /hooks/slack/events`: the Slack app's Events API request URL.
 //!   Signed with the app's signing secret (`X-Slack-Signature`, see
 //!   [`crate::platform::slack::events`]); the secret is found through the
@@ -55,6 +57,7 @@ pub const TELEGRAM_SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/slack/events", post(slack_events))
+        .route("/slack/interactions", post(slack_interactions))
         .route("/telegram/{server_id}", post(telegram_update))
 }
 
@@ -124,35 +127,7 @@ async fn slack_events(
     // secret by one and count for the other.
     refuse_duplicate_keys(&body)?;
     let team = events::team_of(&body);
-    let connections: Vec<LiveConnection> = live(&state)
-        .await?
-        .into_iter()
-        .filter(|c| c.platform == Platform::Slack && c.receiving.signing_secret.is_some())
-        .filter(|c| team.as_ref().is_none_or(|team| &c.server_id == team))
-        .collect();
-    if connections.is_empty() {
-        return Err(ApiError::Unauthorized(match &team {
-            Some(team) => format!(
-                "no Slack server `{team}` is connected with a signing secret: connect it with `modctld server connect {team} --signing-secret-env VAR`"
-            ),
-            None => "no Slack server is connected with a signing secret: connect one with `modctld server connect ID --signing-secret-env VAR`".to_owned(),
-        }));
-    }
-    let secrets = connections
-        .iter()
-        .filter_map(|c| c.receiving.signing_secret.as_deref());
-    let signed_by = events::verify(
-        secrets,
-        header(&headers, "x-slack-request-timestamp"),
-        header(&headers, "x-slack-signature"),
-        &body,
-        state.clock.now(),
-    )
-    .map_err(|refused| match refused {
-        Refused::Malformed(m) => ApiError::Unauthorized(m),
-        other => ApiError::Unauthorized(other.to_string()),
-    })?;
-    let workspace = connections[signed_by].server_id.clone();
+    let workspace = signed_workspace(&state, &headers, &body, team.as_deref()).await?;
 
     match slack::decode(&body).map_err(|e| ApiError::BadRequest(e.to_string()))? {
         Some(Request::UrlVerification { challenge }) => Ok(Json(json!({ "challenge": challenge }))),
@@ -171,6 +146,90 @@ async fn slack_events(
             Ok(Json(json!({ "ok": true, "counted": counted > 0 })))
         }
         None => Ok(Json(json!({ "ok": true, "counted": false }))),
+    }
+}
+
+/// The Slack workspace whose signing secret signed `body` (Slack's
+/// "Verifying requests from Slack": `X-Slack-Request-Timestamp` and
+/// `X-Slack-Signature`), among those of `team` when the body names one,
+/// else of every Slack server connected with a signing secret: the events
+/// and the interactivity endpoints verify alike.
+async fn signed_workspace(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &[u8],
+    team: Option<&str>,
+) -> ApiResult<String> {
+    let connections: Vec<LiveConnection> = live(state)
+        .await?
+        .into_iter()
+        .filter(|c| c.platform == Platform::Slack && c.receiving.signing_secret.is_some())
+        .filter(|c| team.is_none_or(|team| c.server_id == team))
+        .collect();
+    if connections.is_empty() {
+        return Err(ApiError::Unauthorized(match team {
+            Some(team) => format!(
+                "no Slack server `{team}` is connected with a signing secret: connect it with `modctld server connect {team} --signing-secret-env VAR`"
+            ),
+            None => "no Slack server is connected with a signing secret: connect one with `modctld server connect ID --signing-secret-env VAR`".to_owned(),
+        }));
+    }
+    let secrets = connections
+        .iter()
+        .filter_map(|c| c.receiving.signing_secret.as_deref());
+    let signed_by = events::verify(
+        secrets,
+        header(headers, "x-slack-request-timestamp"),
+        header(headers, "x-slack-signature"),
+        body,
+        state.clock.now(),
+    )
+    .map_err(|refused| match refused {
+        Refused::Malformed(m) => ApiError::Unauthorized(m),
+        other => ApiError::Unauthorized(other.to_string()),
+    })?;
+    Ok(connections[signed_by].server_id.clone())
+}
+
+/// `POST /hooks/slack/interactions`: the Slack app's interactivity request
+/// URL (issue #26's verification button). Slack posts a form whose one
+/// field `payload` is the JSON; the signature is over the whole form body,
+/// verified like the events endpoint's ([`signed_workspace`]). A
+/// `block_actions` press is handed to the event path as a
+/// [`crate::events::EventKind::ButtonPressed`] (not counted as activity);
+/// the answer is an empty 200, which Slack needs within 3 seconds.
+async fn slack_interactions(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<axum::http::StatusCode> {
+    let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).map_err(|e| {
+        ApiError::BadRequest(format!(
+            "the interactivity request is not a form (Slack posts `payload=<JSON>`): {e}"
+        ))
+    })?;
+    let Some((_, payload)) = fields.into_iter().find(|(name, _)| name == "payload") else {
+        return Err(ApiError::BadRequest(
+            "the interactivity request has no `payload` field (Slack posts `payload=<JSON>`)"
+                .to_owned(),
+        ));
+    };
+    refuse_duplicate_keys(payload.as_bytes())?;
+    let team = slack::interaction_team(payload.as_bytes());
+    let workspace = signed_workspace(&state, &headers, &body, team.as_deref()).await?;
+    match slack::decode_interaction(payload.as_bytes())
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?
+    {
+        Some((team_id, _)) if team_id != workspace => Err(ApiError::Unauthorized(format!(
+            "the request is signed with the signing secret of `{workspace}` but its payload is of `{team_id}`"
+        ))),
+        Some((_, events)) => {
+            for event in events {
+                state.events.publish_except(event, Some(ACTIVITY));
+            }
+            Ok(axum::http::StatusCode::OK)
+        }
+        None => Ok(axum::http::StatusCode::OK),
     }
 }
 

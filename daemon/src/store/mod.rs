@@ -80,6 +80,7 @@ pub mod snapshots;
 pub mod teams;
 #[cfg(test)]
 pub mod testing;
+pub mod verifications;
 pub mod webhooks;
 mod writer;
 

@@ -152,6 +152,7 @@ pub mod automod;
 pub mod gateway;
 mod guild;
 mod incidents;
+pub mod interactions;
 mod limits;
 pub mod messages;
 mod writes;
@@ -213,6 +214,7 @@ impl FakeDiscord {
             vanity_url_code: None,
             invites: Vec::new(),
             incidents: Default::default(),
+            interactions: BTreeMap::new(),
         };
         let guild = Arc::new(Mutex::new(guild));
         let mut limits = RateLimits::default();
@@ -643,6 +645,40 @@ impl FakeDiscord {
     /// Adds an invite `code` to the guild's ("Get Guild Invites" lists it).
     pub fn add_invite(&self, code: &str) {
         self.guild().invites.push(code.to_owned());
+    }
+
+    /// Issues a press by `user` of the button `custom_id` on `message` in
+    /// `channel`: the `INTERACTION_CREATE` payload to dispatch over the
+    /// fake gateway ([`interactions`]).
+    pub fn press(
+        &self,
+        user: &str,
+        channel: &str,
+        message: &str,
+        custom_id: &str,
+    ) -> serde_json::Value {
+        lock(&self.guild).press(user, channel, message, custom_id)
+    }
+
+    /// Deletes message `id` of `channel` as a moderator would by hand.
+    pub fn remove_message(&self, channel: &str, id: &str) {
+        let mut guild = lock(&self.guild);
+        if let Some(m) = guild
+            .messages
+            .get_mut(channel)
+            .and_then(|all| all.iter_mut().find(|m| m.id == id))
+        {
+            m.deleted = true;
+        }
+    }
+
+    /// The responses the bot sent to interactions, by interaction id.
+    pub fn interaction_responses(&self) -> BTreeMap<String, serde_json::Value> {
+        lock(&self.guild)
+            .interactions
+            .iter()
+            .filter_map(|(id, i)| i.response.clone().map(|r| (id.clone(), r)))
+            .collect()
     }
 
     /// The guild's AutoMod rules, in id order, as `GET` answers them.

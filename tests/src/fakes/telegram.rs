@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+mod callbacks;
 mod invites;
 pub mod messages;
 mod settings;
@@ -185,6 +186,8 @@ struct Bot {
     links_exported: usize,
     /// The primary links it revoked, oldest first.
     revoked_links: Vec<String>,
+    /// Callback queries issued by [`FakeTelegram::push_press`], by id.
+    queries: BTreeMap<String, callbacks::Query>,
 }
 
 impl FakeTelegram {
@@ -225,6 +228,7 @@ impl FakeTelegram {
             too_many_requests: 0,
             links_exported: 0,
             revoked_links: Vec::new(),
+            queries: BTreeMap::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -508,6 +512,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "restrictChatMember" => state.restrict(&params),
         "sendMessage" => state.send_message(&params),
         "deleteMessage" => state.delete_message(&params),
+        "answerCallbackQuery" => state.answer_callback_query(&params),
         "setChatTitle" => state.set_title(&params),
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),

@@ -35,8 +35,8 @@ use twilight_model::id::marker::{
 };
 
 use crate::events::{
-    Attachment, AuditAction, AuditEntry, Author, AutoModAction, Event, EventKind, MemberRef,
-    MemberUpdate, Membership, Mentions, Message, VoiceState, non_empty,
+    Attachment, AuditAction, AuditEntry, Author, AutoModAction, ButtonPress, Event, EventKind,
+    MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState, non_empty,
 };
 use crate::platform::structure::{nullable, payload};
 use crate::platform::{PlatformError, PlatformResult};
@@ -428,6 +428,10 @@ pub fn decode_delivered(
                 EventKind::AuditLogEntry(entry.into_entry()),
             )]
         }
+        "INTERACTION_CREATE" => {
+            let i: InteractionPayload = payload(d, &what)?;
+            interaction_events(i, at)
+        }
         _ => Vec::new(),
     })
 }
@@ -506,6 +510,78 @@ fn audit_action(kind: AuditLogEventType, changes: &[AuditLogChange]) -> AuditAct
         }
         other => AuditAction::Other(u16::from(other)),
     }
+}
+
+/// `INTERACTION_CREATE` (discord-docs/receiving-and-responding.mdx,
+/// "Interaction Object"), the fields a button press needs, in
+/// twilight-model's types. Read into this struct rather than
+/// `twilight_model::application::interaction::Interaction`, like messages
+/// above: the whole type requires the whole `message` object, and a press is
+/// kept whatever the message carries.
+#[derive(Debug, Deserialize)]
+struct InteractionPayload {
+    id: Id<twilight_model::id::marker::InteractionMarker>,
+    #[serde(rename = "type")]
+    kind: twilight_model::application::interaction::InteractionType,
+    token: String,
+    #[serde(default)]
+    guild_id: Option<Id<GuildMarker>>,
+    #[serde(default)]
+    channel_id: Option<Id<ChannelMarker>>,
+    #[serde(default)]
+    member: Option<InteractionMember>,
+    #[serde(default)]
+    data: Option<ComponentData>,
+    #[serde(default)]
+    message: Option<InteractionMessage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct InteractionMember {
+    user: User,
+}
+
+/// "Message Component Data Structure": `custom_id`, `component_type`.
+#[derive(Debug, Deserialize)]
+struct ComponentData {
+    #[serde(default)]
+    custom_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct InteractionMessage {
+    id: Id<MessageMarker>,
+}
+
+/// The event of an interaction: a press of a button in a guild
+/// (`MESSAGE_COMPONENT`, type 3); other interactions (slash commands,
+/// pings, DMs) are none of the daemon's.
+fn interaction_events(i: InteractionPayload, at: Timestamp) -> Vec<Event> {
+    use twilight_model::application::interaction::InteractionType;
+    let (Some(guild), Some(member), InteractionType::MessageComponent) =
+        (i.guild_id, i.member, i.kind)
+    else {
+        return Vec::new();
+    };
+    let Some(custom_id) = i.data.and_then(|d| d.custom_id) else {
+        return Vec::new();
+    };
+    vec![Event {
+        platform: Platform::Discord,
+        server_id: guild.to_string().into(),
+        at,
+        id: Some(format!("discord:interaction:{}", i.id)),
+        kind: EventKind::ButtonPressed(ButtonPress {
+            user_id: member.user.id.to_string(),
+            custom_id,
+            channel_id: i.channel_id.map(|c| c.to_string()),
+            message_id: i.message.map(|m| m.id.to_string()),
+            reply: PressReply::Discord {
+                id: i.id.to_string(),
+                token: i.token,
+            },
+        }),
+    }]
 }
 
 /// The event of a `MESSAGE_CREATE` or `MESSAGE_UPDATE` (`name`): none for a
@@ -984,6 +1060,50 @@ mod tests {
         assert!(err.to_string().contains("channel_id"), "{err}");
         let err = decode("GUILD_CREATE", json!({"id": GUILD}), at()).unwrap_err();
         assert!(err.to_string().contains("voice_states"), "{err}");
+    }
+
+    /// receiving-and-responding.mdx, "Interaction Object": a guild button
+    /// press (type 3) is read with its reply handle; a slash command
+    /// (type 2), a DM press (no `guild_id`) and a payload without `token`
+    /// are not a press.
+    #[test]
+    fn a_button_press_is_read_and_other_interactions_are_not() {
+        let press = |kind: u8, guild: Option<&str>| {
+            json!({"id": "900", "type": kind, "token": "tok", "application_id": "1",
+                   "guild_id": guild, "channel_id": "70",
+                   "member": {"user": {"id": "5", "username": "n"}, "roles": []},
+                   "data": {"custom_id": "modctl:verify", "component_type": 2},
+                   "message": {"id": "71"}})
+        };
+        let event = one(decode("INTERACTION_CREATE", press(3, Some(GUILD)), at()).unwrap());
+        assert_eq!(event.server_id.as_ref(), GUILD);
+        assert_eq!(event.id.as_deref(), Some("discord:interaction:900"));
+        assert_eq!(
+            event.kind,
+            EventKind::ButtonPressed(ButtonPress {
+                user_id: "5".into(),
+                custom_id: "modctl:verify".into(),
+                channel_id: Some("70".into()),
+                message_id: Some("71".into()),
+                reply: PressReply::Discord {
+                    id: "900".into(),
+                    token: "tok".into()
+                },
+            })
+        );
+        let table = [press(2, Some(GUILD)), press(3, None)];
+        for d in table {
+            assert!(
+                decode("INTERACTION_CREATE", d.clone(), at())
+                    .unwrap()
+                    .is_empty(),
+                "{d}"
+            );
+        }
+        let mut no_token = press(3, Some(GUILD));
+        no_token.as_object_mut().unwrap().remove("token");
+        let err = decode("INTERACTION_CREATE", no_token, at()).unwrap_err();
+        assert!(err.to_string().contains("token"), "{err}");
     }
 
     #[test]

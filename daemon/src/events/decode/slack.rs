@@ -38,7 +38,8 @@ use serde_json::value::RawValue;
 
 use super::typed;
 use crate::events::{
-    Attachment, Author, Event, EventKind, MemberRef, Membership, Mentions, Message,
+    Attachment, Author, ButtonPress, Event, EventKind, MemberRef, Membership, Mentions, Message,
+    PressReply,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -229,6 +230,100 @@ impl MessagePayload {
             reply_to: self.thread_ts,
         }))
     }
+}
+
+/// An interactivity payload (the `payload` field of the form Slack posts
+/// to the app's interactivity request URL), the fields a button press
+/// needs: `type` `block_actions`, `team.id`, `user.id`, the pressed
+/// `actions` (`action_id`, `action_ts`), and the message's `container`.
+#[derive(Debug, Deserialize)]
+struct InteractionPayload {
+    #[serde(rename = "type")]
+    kind: String,
+    team: Option<IdOnly>,
+    user: Option<IdOnly>,
+    #[serde(default)]
+    actions: Vec<ActionPayload>,
+    #[serde(default)]
+    container: Option<Container>,
+}
+
+#[derive(Debug, Deserialize)]
+struct IdOnly {
+    id: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct ActionPayload {
+    action_id: String,
+    action_ts: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Container {
+    #[serde(default)]
+    channel_id: Option<String>,
+    #[serde(default)]
+    message_ts: Option<String>,
+}
+
+/// The team an interactivity payload names, read before it is verified,
+/// only to find the signing secrets to verify it with.
+pub fn interaction_team(payload: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Team {
+        team: Option<IdOnly>,
+    }
+    serde_json::from_slice::<Team>(payload)
+        .ok()?
+        .team
+        .map(|t| t.id)
+}
+
+/// A verified interactivity payload: its team and one [`ButtonPress`] per
+/// pressed action, `None` when it is no `block_actions` (a shortcut, a
+/// modal submitted, ...). Its time is the action's `action_ts`.
+pub fn decode_interaction(payload: &[u8]) -> PlatformResult<Option<(String, Vec<Event>)>> {
+    const WHAT: &str = "interactivity payload";
+    let p: InteractionPayload = typed(payload, &format_args!("{WHAT} from Slack"))?;
+    if p.kind != "block_actions" {
+        return Ok(None);
+    }
+    let team = p.team.ok_or_else(|| missing("team", WHAT))?.id;
+    let user = p.user.ok_or_else(|| missing("user", WHAT))?.id;
+    let (channel_id, message_id) = p
+        .container
+        .map(|c| (c.channel_id, c.message_ts))
+        .unwrap_or_default();
+    let mut events = Vec::new();
+    for action in p.actions {
+        let seconds = action
+            .action_ts
+            .split('.')
+            .next()
+            .and_then(|s| s.parse::<i64>().ok())
+            .and_then(|s| Timestamp::from_second(s).ok())
+            .ok_or_else(|| {
+                PlatformError::Invalid(format!(
+                    "unexpected {WHAT} from Slack: action_ts {:?} is not a time",
+                    action.action_ts
+                ))
+            })?;
+        events.push(Event {
+            platform: Platform::Slack,
+            server_id: team.as_str().into(),
+            at: seconds,
+            id: Some(format!("slack:action:{user}:{}", action.action_ts)),
+            kind: EventKind::ButtonPressed(ButtonPress {
+                user_id: user.clone(),
+                custom_id: action.action_id,
+                channel_id: channel_id.clone(),
+                message_id: message_id.clone(),
+                reply: PressReply::Slack,
+            }),
+        });
+    }
+    Ok(Some((team, events)))
 }
 
 /// Decodes a verified request body.

@@ -11,8 +11,10 @@
 //!   reverse, a leave. Telegram sends it only to an administrator bot that
 //!   asks for it in `allowed_updates`; a join then also arrives as a
 //!   `new_chat_members` message, so a consumer counting joins must take one
-//!   of the two (the adapter's `allowed_updates` asks for `message` only,
-//!   `crate::platform::telegram::updates`).
+//!   of the two (the adapter's `allowed_updates` asks for `message` and
+//!   `callback_query` only, `crate::platform::telegram::updates`).
+//! - `callback_query`: a press of an inline keyboard button of the bot's
+//!   (issue #26's verification), with its `callback_data`.
 //!
 //! The group is the server (its chat id, which the transport routes to the
 //! group's server); the channel is the forum topic where the message is in
@@ -35,7 +37,8 @@ use serde_json::value::RawValue;
 
 use super::typed;
 use crate::events::{
-    Attachment, Author, Event, EventKind, MemberRef, Membership, Mentions, Message,
+    Attachment, Author, ButtonPress, Event, EventKind, MemberRef, Membership, Mentions, Message,
+    PressReply,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -153,6 +156,32 @@ struct UpdatePayload<'a> {
     edited_message: Option<&'a RawValue>,
     #[serde(default)]
     chat_member: Option<ChatMemberUpdated>,
+    #[serde(default)]
+    callback_query: Option<CallbackQuery>,
+}
+
+/// `CallbackQuery` (telegram-bot-api.json): a press of an inline keyboard
+/// button; `message` is the message holding it (absent for inline-mode
+/// messages, which are none of the daemon's), `data` the button's
+/// `callback_data`.
+#[derive(Debug, Deserialize)]
+struct CallbackQuery {
+    id: String,
+    from: User,
+    #[serde(default)]
+    message: Option<CallbackMessage>,
+    #[serde(default)]
+    data: Option<String>,
+}
+
+/// The message of a callback query (a `MaybeInaccessibleMessage`: its
+/// `chat`, `message_id` and `date`, which is 0 when the message is too old
+/// to be read).
+#[derive(Debug, Deserialize)]
+struct CallbackMessage {
+    message_id: i64,
+    chat: Chat,
+    date: i64,
 }
 
 /// Whether a message has any of [`SERVICE_FIELDS`]: its keys are compared,
@@ -489,6 +518,24 @@ pub fn decode(update: &[u8]) -> PlatformResult<Update> {
             });
         }
     }
+    if let Some(query) = update.callback_query
+        && let (Some(message), Some(data)) = (query.message, query.data)
+    {
+        decoded.events.push(Event {
+            platform: Platform::Telegram,
+            server_id: message.chat.id.to_string().into(),
+            // Telegram gives no time for a press: the prompt's own.
+            at: time(message.date, "callback query's message")?,
+            id: Some(format!("telegram:callback:{}", query.id)),
+            kind: EventKind::ButtonPressed(ButtonPress {
+                user_id: query.from.id.to_string(),
+                custom_id: data,
+                channel_id: Some(message.chat.id.to_string()),
+                message_id: Some(message.message_id.to_string()),
+                reply: PressReply::Telegram { query_id: query.id },
+            }),
+        });
+    }
     Ok(decoded)
 }
 
@@ -798,5 +845,40 @@ mod tests {
         no_flag["message"]["from"] = json!({"id": 5});
         let err = decode(no_flag).unwrap_err();
         assert!(err.to_string().contains("is_bot"), "{err}");
+    }
+
+    /// CallbackQuery (telegram-bot-api.json): a press of the bot's inline
+    /// button is read with its `callback_data` and its query id to answer;
+    /// one without `data` or `message` (a game, an inline-mode message) is
+    /// none of the daemon's.
+    #[test]
+    fn a_callback_query_is_a_button_press() {
+        let query = |data: Option<&str>| {
+            json!({"update_id": 43, "callback_query": {
+                "id": "q1", "chat_instance": "-1",
+                "from": {"id": 7, "is_bot": false, "first_name": "n"},
+                "message": {"message_id": 9, "date": 1_800_000_000,
+                            "chat": {"id": -1005, "type": "supergroup"}},
+                "data": data,
+            }})
+        };
+        let update = decode(query(Some("modctl:verify:7"))).unwrap();
+        assert_eq!(update.events.len(), 1);
+        let event = &update.events[0];
+        assert_eq!(event.server_id.as_ref(), "-1005");
+        assert_eq!(event.id.as_deref(), Some("telegram:callback:q1"));
+        assert_eq!(
+            event.kind,
+            EventKind::ButtonPressed(ButtonPress {
+                user_id: "7".into(),
+                custom_id: "modctl:verify:7".into(),
+                channel_id: Some("-1005".into()),
+                message_id: Some("9".into()),
+                reply: PressReply::Telegram {
+                    query_id: "q1".into()
+                },
+            })
+        );
+        assert!(decode(query(None)).unwrap().events.is_empty());
     }
 }

@@ -13,6 +13,11 @@ use super::{Telegram, interpret, read_text};
 use crate::platform::receive::Updates;
 use crate::platform::{PlatformError, PlatformResult};
 
+/// The update types the daemon asks for (getUpdates and setWebhook
+/// `allowed_updates`): members' messages, and presses of the bot's inline
+/// buttons (issue #26's verification).
+pub const ALLOWED_UPDATES: [&str; 2] = ["message", "callback_query"];
+
 #[async_trait]
 impl Updates for Telegram {
     async fn get_updates(
@@ -31,7 +36,8 @@ impl Updates for Telegram {
             .json(&json!({
                 "offset": offset,
                 "timeout": timeout_secs,
-                "allowed_updates": ["message"],
+                // `callback_query`: presses of the verify button (issue #26).
+                "allowed_updates": ALLOWED_UPDATES,
             }))
             .send()
             .await
@@ -66,7 +72,7 @@ impl Updates for Telegram {
         // The secret token is sent: an answer quoting it must not keep it.
         self.call_redacting(
             "setWebhook",
-            json!({"url": url, "secret_token": secret, "allowed_updates": ["message"]}),
+            json!({"url": url, "secret_token": secret, "allowed_updates": ALLOWED_UPDATES}),
             &self.secrets.with([secret]),
         )
         .await

@@ -63,3 +63,19 @@ pub fn delete_message(
         .execute(params![server_id, channel, id])?;
     Ok(deleted > 0)
 }
+
+/// Whether message `id` of `channel` is there.
+pub fn message_exists(
+    tx: &Tx<'_>,
+    server_id: &str,
+    channel: &str,
+    id: i64,
+) -> Result<bool, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM sim_messages \
+             WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3)",
+        )?
+        .query_row(params![server_id, channel, id], crate::store::scalar)?)
+}

@@ -92,6 +92,8 @@ pub(super) struct Guild {
     pub(super) invites: Vec<String>,
     /// The incident actions ([`super::incidents`]).
     pub(super) incidents: super::incidents::Incidents,
+    /// Interactions issued by id ([`super::interactions`]).
+    pub(super) interactions: BTreeMap<String, super::interactions::Issued>,
 }
 
 /// Discord's error body.
@@ -189,6 +191,11 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
         },
         ["channels", channel, "messages", message] => match method {
             "DELETE" => guild.delete_message(channel, message),
+            "GET" => guild.get_message(channel, message),
+            _ => method_not_allowed(),
+        },
+        ["interactions", id, token, "callback"] => match method {
+            "POST" => guild.interaction_callback(id, token, &request.body),
             _ => method_not_allowed(),
         },
         ["channels", channel] => match method {

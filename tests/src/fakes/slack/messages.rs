@@ -137,7 +137,21 @@ fn text_or_blocks(args: &Map<String, Value>) -> Result<String, Reply> {
                 .as_str()
                 .is_some_and(|t| t.chars().count() > MAX_SECTION_TEXT)
     });
-    if blocks.len() > MAX_BLOCKS || long_section {
+    // Block Kit, "Button element": `action_id` at most 255 characters,
+    // `text` a plain_text of at most 75.
+    let bad_button = blocks
+        .iter()
+        .filter(|b| b["type"] == "actions")
+        .flat_map(|b| b["elements"].as_array().cloned().unwrap_or_default())
+        .filter(|e| e["type"] == "button")
+        .any(|e| {
+            let id = e["action_id"].as_str().map_or(0, |a| a.chars().count());
+            let label = e["text"]["text"].as_str().map_or(0, |t| t.chars().count());
+            e["text"]["type"] != "plain_text"
+                || !(1..=255).contains(&id)
+                || !(1..=75).contains(&label)
+        });
+    if blocks.len() > MAX_BLOCKS || long_section || bad_button {
         return Err(failure("invalid_blocks"));
     }
     Ok(text.chars().take(MAX_TEXT).collect())

@@ -119,7 +119,8 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// `usergroups.users.list`: the group's members.
+    /// `usergroups.users.list` (slack-web-openapi.json): the group's
+    /// members as `users`; an unknown group is `no_such_subteam`.
     pub(super) fn group_users(&self, args: &Map<String, Value>) -> Reply {
         match self.user_groups.get(text(args, "usergroup")) {
             Some(group) => success(json!({ "users": group.users })),

@@ -261,6 +261,9 @@ impl Bot {
         if visible > MAX_TEXT {
             return bad_request("message is too long");
         }
+        if let Err(reply) = Bot::check_reply_markup(params) {
+            return reply;
+        }
         if let Err(reply) = self.admit(chat_id) {
             return reply;
         }

@@ -208,7 +208,8 @@ pub(super) struct Target {
     pub(super) user_id: String,
 }
 
-/// A server's connection, as acting needs it.
+/// A server's connection, as acting needs it (also verification's,
+/// `crate::automation::verify`).
 pub(crate) struct Connected {
     pub(crate) server: Server,
     pub(crate) bot: Bot,

@@ -1,0 +1,246 @@
+//! Pending verifications of new members and Discord's verify messages
+//! (issue #26, `welcome.verification`; migration V35): durable, so a
+//! restart neither forgets who must still verify nor gives anyone more time
+//! (the deadline is fixed at the join, on the daemon's clock).
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{FromRow, StoreError};
+use crate::store::Tx;
+
+/// A member who must verify.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    /// The server.
+    pub server_id: String,
+    /// The member.
+    pub user_id: String,
+    /// When they joined (unix seconds).
+    pub since: i64,
+    /// When they are kicked unless verified (unix seconds).
+    pub deadline: i64,
+    /// The prompt to delete once settled (Telegram), if any.
+    pub prompt_channel_id: Option<String>,
+    /// Its message id.
+    pub prompt_message_id: Option<String>,
+    /// `pending`, `verified`, `kicked` or `dropped`.
+    pub state: String,
+}
+
+impl FromRow for Pending {
+    const COLUMNS: &'static str = "server_id, user_id, since, deadline, prompt_channel_id, \
+        prompt_message_id, state";
+
+    fn from_row(row: &Row<'_>) -> rusqlite::Result<Pending> {
+        Ok(Pending {
+            server_id: row.get("server_id")?,
+            user_id: row.get("user_id")?,
+            since: row.get("since")?,
+            deadline: row.get("deadline")?,
+            prompt_channel_id: row.get("prompt_channel_id")?,
+            prompt_message_id: row.get("prompt_message_id")?,
+            state: row.get("state")?,
+        })
+    }
+}
+
+/// A join within this many seconds of the member's previous one is the
+/// same join delivered again (a resumed Discord session replays its
+/// dispatches, and Discord's joins carry no id): it changes nothing.
+pub const SAME_JOIN_SECS: i64 = 60;
+
+/// Records that `user_id` joined `server_id` at `since` and must verify by
+/// `deadline`: whether a verification started. A member still pending keeps
+/// their verification and deadline (a join delivered twice gives no more
+/// time); one settled (verified, kicked, dropped) starts over when they
+/// join again, unless it is the same join delivered again
+/// ([`SAME_JOIN_SECS`]).
+pub fn start(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    since: i64,
+    deadline: i64,
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "INSERT INTO verifications (server_id, user_id, since, deadline)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
+             deadline = excluded.deadline, prompt_channel_id = NULL,
+             prompt_message_id = NULL, state = 'pending', settled_at = NULL,
+             case_id = NULL, detail = NULL
+         WHERE verifications.state != 'pending'
+           AND excluded.since >= verifications.since + ?5",
+        params![server_id, user_id, since, deadline, SAME_JOIN_SECS],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Names the prompt posted for a pending member (to delete once settled).
+pub fn set_prompt(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    channel_id: &str,
+    message_id: &str,
+) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "UPDATE verifications SET prompt_channel_id = ?3, prompt_message_id = ?4
+         WHERE server_id = ?1 AND user_id = ?2",
+        params![server_id, user_id, channel_id, message_id],
+    )?;
+    Ok(())
+}
+
+/// `user_id`'s verification on `server_id`, whatever its state.
+pub fn get(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Pending>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(&format!(
+            "SELECT {} FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            Pending::COLUMNS
+        ))?
+        .query_row([server_id, user_id], Pending::from_row)
+        .optional()?)
+}
+
+/// Settles a pending verification as `state` (`verified`, `kicked`,
+/// `dropped`) at `now`: whether it was still pending (only one caller
+/// settles a member: a press and the kick worker racing, one wins).
+pub fn settle(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    state: &str,
+    now: i64,
+    detail: Option<&str>,
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "UPDATE verifications SET state = ?3, settled_at = ?4, detail = ?5
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
+        params![server_id, user_id, state, now, detail],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Names the kick's case of a settled verification.
+pub fn set_case(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    case_id: i64,
+) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "UPDATE verifications SET case_id = ?3 WHERE server_id = ?1 AND user_id = ?2",
+        params![server_id, user_id, case_id],
+    )?;
+    Ok(())
+}
+
+/// The pending verifications whose deadline is at or before `now`, oldest
+/// first, at most `limit`.
+pub fn due(tx: &Tx<'_>, now: i64, limit: usize) -> Result<Vec<Pending>, StoreError> {
+    let mut statement = tx.sql.prepare_cached(&format!(
+        "SELECT {} FROM verifications WHERE state = 'pending' AND deadline <= ?1
+         ORDER BY deadline LIMIT ?2",
+        Pending::COLUMNS
+    ))?;
+    let rows = statement.query_map(params![now, limit as i64], Pending::from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The pending verifications of `server_id`, oldest first.
+pub fn pending(tx: &Tx<'_>, server_id: &str) -> Result<Vec<Pending>, StoreError> {
+    let mut statement = tx.sql.prepare_cached(&format!(
+        "SELECT {} FROM verifications WHERE server_id = ?1 AND state = 'pending'
+         ORDER BY since, user_id",
+        Pending::COLUMNS
+    ))?;
+    let rows = statement.query_map([server_id], Pending::from_row)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Discord's verify message of `server_id`: (channel, message).
+pub fn verify_message(
+    tx: &Tx<'_>,
+    server_id: &str,
+) -> Result<Option<(String, String)>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1")?
+        .query_row([server_id], |row| {
+            Ok((row.get("channel_id")?, row.get("message_id")?))
+        })
+        .optional()?)
+}
+
+/// Records the verify message posted for `server_id`.
+pub fn set_verify_message(
+    tx: &Tx<'_>,
+    server_id: &str,
+    channel_id: &str,
+    message_id: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "INSERT INTO verify_messages (server_id, channel_id, message_id, posted_at)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (server_id) DO UPDATE SET channel_id = excluded.channel_id,
+             message_id = excluded.message_id, posted_at = excluded.posted_at",
+        params![server_id, channel_id, message_id, now],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::testing::store_with_server;
+
+    /// Each step: (what happens, at, whether a verification starts, the
+    /// state and deadline after).
+    #[tokio::test]
+    async fn a_join_starts_once_and_a_settled_member_starts_over_only_when_they_come_back() {
+        let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
+        let steps: [(&str, i64, Option<bool>, &str, i64); 7] = [
+            ("join", 1_000, Some(true), "pending", 1_600),
+            ("join", 1_010, Some(false), "pending", 1_600),
+            ("join", 1_300, Some(false), "pending", 1_600),
+            ("verified", 1_020, None, "verified", 1_600),
+            ("join", 1_030, Some(false), "verified", 1_600),
+            ("join", 2_000, Some(true), "pending", 2_600),
+            ("kicked", 2_600, None, "kicked", 2_600),
+        ];
+        for (what, at, starts, state, deadline) in steps {
+            let found = store
+                .write(move |tx| {
+                    match what {
+                        "join" => {
+                            let started = start(tx, "g1", "u1", at, at + 600)?;
+                            assert_eq!(Some(started), starts, "{what} at {at}");
+                        }
+                        settled => {
+                            assert!(settle(tx, "g1", "u1", settled, at, None)?);
+                        }
+                    }
+                    get(tx, "g1", "u1")
+                })
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                (found.state.as_str(), found.deadline),
+                (state, deadline),
+                "{what} at {at}"
+            );
+        }
+        let again = store
+            .write(|tx| settle(tx, "g1", "u1", "verified", 2_601, None))
+            .await
+            .unwrap();
+        assert!(
+            !again,
+            "settled once: a press after the kick changes nothing"
+        );
+    }
+}

@@ -1,0 +1,691 @@
+//! Verification of new members (issue #26, `welcome.verification`), end to
+//! end against the fakes: a member who joins must press the verify button;
+//! the press is answered through the platform's own way (Discord's
+//! interaction callback), the member gets the verified role and the
+//! auto-roles, anyone else pressing is refused politely; members who do not
+//! verify in time are kicked on the clock with a case `source:
+//! verification`; pending verifications and the verify message survive a
+//! restart. Telegram: the newcomer is restricted and gets a prompt of their
+//! own (an inline keyboard button naming them), answered with
+//! `answerCallbackQuery`. Slack: a Block Kit button in a DM, pressed
+//! through the signed interactivity endpoint, adds the newcomer to the
+//! `auto_role_ids` user groups.
+
+use std::time::Duration;
+
+use modctl_e2e::fakes::discord::gateway::{FakeGateway, Sent};
+use modctl_e2e::fakes::discord::{self, FakeDiscord};
+use modctl_e2e::fakes::slack::{self, FakeSlack, UserGroup};
+use modctl_e2e::fakes::telegram::{self, FakeTelegram};
+use modctl_e2e::{
+    ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, NETWORK_DEADLINE, eventually,
+};
+use modctl_types::config::SectionName;
+use modctl_types::moderation::{Action, CaseSource};
+use modctl_types::query::CaseQuery;
+use serde_json::{Value, json};
+
+const GENERAL: &str = "700000000000000002";
+const VERIFY: &str = "700000000000000005";
+const VERIFIED_ROLE: &str = "600000000000000007";
+const NEWCOMER: &str = "800000000000000011";
+const OLD_HAND: &str = "800000000000000012";
+
+struct Discord {
+    fixture: Fixture,
+    discord: FakeDiscord,
+    gateway: FakeGateway,
+}
+
+/// Alpha's guild on the fakes with button verification in `#verify`
+/// (verified role, one auto-role), its gateway session identified.
+fn discord() -> Discord {
+    let gateway = FakeGateway::start(Duration::from_secs(45));
+    gateway.add_guild(ALPHA_DISCORD, &[]);
+    let fixture = Fixture::start();
+    let fake = FakeDiscord::start(ALPHA_DISCORD);
+    fake.set_gateway_url(&gateway.url());
+    fake.add_channel(GENERAL, "general");
+    fake.add_channel(VERIFY, "verify");
+    // Below the bot's highest role (Moderators, 5): the bot may give it.
+    fake.add_role(VERIFIED_ROLE, 3, 0);
+    fake.add_member(OLD_HAND, &[discord::MEMBER_ROLE]);
+    let daemon = &fixture.daemon;
+    // The config first: the worker's first tick may run as the server is
+    // connected.
+    daemon.set_config(
+        ALPHA_DISCORD,
+        SectionName::Welcome,
+        json!({
+            "enabled": true, "channel_id": GENERAL, "verify_channel_id": VERIFY,
+            "verification": "button", "verified_role_id": VERIFIED_ROLE,
+            "auto_role_ids": [discord::MEMBER_ROLE], "verify_within_minutes": 10,
+        }),
+    );
+    daemon.connect_live(ALPHA_DISCORD, discord::TOKEN, &fake.uri());
+    let d = Discord {
+        fixture,
+        discord: fake,
+        gateway,
+    };
+    d.connect_gateway();
+    d
+}
+
+impl Discord {
+    fn connect_gateway(&self) {
+        let before = self.identified();
+        assert_eq!(self.fixture.daemon.start_receivers(), 1);
+        assert!(self.gateway.wait_for(NETWORK_DEADLINE, |sent| {
+            sent.iter()
+                .filter(|s| matches!(s, Sent::Identify { .. }))
+                .count()
+                > before
+        }));
+    }
+
+    fn identified(&self) -> usize {
+        self.gateway
+            .sent()
+            .iter()
+            .filter(|s| matches!(s, Sent::Identify { .. }))
+            .count()
+    }
+
+    /// `user` joins the guild (the fake's member list and the gateway).
+    fn join(&self, user: &str) {
+        self.discord.add_member(user, &[]);
+        self.gateway.member_add(ALPHA_DISCORD, user, &[]);
+    }
+
+    /// The verify messages in `#verify` not deleted: (id, body).
+    fn verify_messages(&self) -> Vec<(String, Value)> {
+        self.discord
+            .all_messages(VERIFY)
+            .into_iter()
+            .filter(|m| !m.deleted && m.author == discord::BOT)
+            .map(|m| (m.id, m.body))
+            .collect()
+    }
+
+    /// Waits for the one verify message: its id.
+    fn verify_message(&self) -> String {
+        eventually("the verify message to be posted", || {
+            self.verify_messages().len() == 1
+        });
+        self.verify_messages().remove(0).0
+    }
+
+    /// `user` presses the verify button: the interaction's id.
+    fn press(&self, user: &str, custom_id: &str) -> String {
+        let message = self.verify_message();
+        let payload = self.discord.press(user, VERIFY, &message, custom_id);
+        let id = payload["id"].as_str().unwrap().to_owned();
+        self.gateway.dispatch("INTERACTION_CREATE", payload);
+        id
+    }
+
+    /// Waits for the answer to interaction `id`.
+    fn answer(&self, id: &str) -> Value {
+        eventually("the press to be answered", || {
+            self.discord.interaction_responses().contains_key(id)
+        });
+        self.discord.interaction_responses()[id].clone()
+    }
+
+    fn verification_cases(&self) -> Vec<(Action, String, String)> {
+        let client = self.fixture.daemon.client(&self.fixture.alpha_ro);
+        self.fixture
+            .daemon
+            .block_on(client.cases(ALPHA_DISCORD, &CaseQuery::default()))
+            .expect("cases")
+            .cases
+            .into_iter()
+            .filter(|c| c.source == CaseSource::Verification)
+            .map(|c| (c.action, c.user_id, c.reason.unwrap_or_default()))
+            .collect()
+    }
+
+    /// The state of `user`'s verification, as stored.
+    fn state(&self, user: &str) -> Option<String> {
+        let user = user.to_owned();
+        self.fixture.daemon.sql(move |sql| {
+            sql.query_row(
+                "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+                [ALPHA_DISCORD, user.as_str()],
+                |row| row.get(0),
+            )
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                e => Err(e),
+            })
+        })
+    }
+
+    fn wait_for_state(&self, user: &str, state: &str) {
+        eventually(&format!("{user}'s verification to be {state}"), || {
+            self.state(user).as_deref() == Some(state)
+        });
+    }
+}
+
+/// A join makes the verify message (a button naming its purpose) in the
+/// verify channel; the newcomer's press gives the verified role and the
+/// auto-role, answered ephemerally through the callback; another member
+/// pressing is refused politely and gets nothing; a button of another
+/// purpose is left alone.
+#[test]
+fn discord_a_press_verifies_the_newcomer_and_another_member_is_refused() {
+    let d = discord();
+    d.join(NEWCOMER);
+    let message = d.verify_message();
+    let body = &d.verify_messages()[0].1;
+    let button = &body["components"][0]["components"][0];
+    assert_eq!(body["components"][0]["type"], 1, "an action row: {body}");
+    assert_eq!(button["type"], 2, "a button: {body}");
+    assert_eq!(button["custom_id"], "modctl:verify");
+    assert!(
+        d.discord.all_messages(GENERAL).is_empty(),
+        "not in #general"
+    );
+    d.wait_for_state(NEWCOMER, "pending");
+
+    let refused = d.press(OLD_HAND, "modctl:verify");
+    let answer = d.answer(&refused);
+    assert_eq!(answer["type"], 4, "{answer}");
+    assert_eq!(answer["data"]["flags"], 64, "ephemeral: {answer}");
+    let text = answer["data"]["content"].as_str().unwrap();
+    assert!(text.contains("nothing for you to verify"), "{text}");
+    assert_eq!(
+        d.discord.roles_of(OLD_HAND).unwrap(),
+        vec![discord::MEMBER_ROLE]
+    );
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+
+    // Another application's button: no answer from the daemon.
+    let other = d.press(NEWCOMER, "someone-elses-button");
+
+    let pressed = d.press(NEWCOMER, "modctl:verify");
+    let answer = d.answer(&pressed);
+    assert_eq!(answer["data"]["flags"], 64, "{answer}");
+    let text = answer["data"]["content"].as_str().unwrap();
+    assert!(text.contains("You are verified"), "{text}");
+    let mut roles = d.discord.roles_of(NEWCOMER).unwrap();
+    roles.sort();
+    assert_eq!(roles, vec![discord::MEMBER_ROLE, VERIFIED_ROLE]);
+    d.wait_for_state(NEWCOMER, "verified");
+    assert!(!d.discord.interaction_responses().contains_key(&other));
+
+    // The join delivered again (a resumed session replays it): still
+    // verified, no second prompt.
+    d.gateway.member_add(ALPHA_DISCORD, NEWCOMER, &[]);
+    d.gateway.member_add(ALPHA_DISCORD, OLD_HAND, &[]);
+    d.wait_for_state(OLD_HAND, "pending");
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("verified"));
+    d.discord.remove_member(OLD_HAND);
+    d.gateway.member_remove(ALPHA_DISCORD, OLD_HAND);
+    d.wait_for_state(OLD_HAND, "dropped");
+    // Verified members are not kicked when their time is up.
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(11 * 60));
+    d.fixture.daemon.tick_workers();
+    assert!(d.discord.is_member(NEWCOMER));
+    assert!(d.verification_cases().is_empty());
+    assert_eq!(d.verify_messages().len(), 1, "one verify message");
+    assert_eq!(d.verify_messages()[0].0, message);
+}
+
+/// A newcomer who does not press within `verify_within_minutes` is kicked
+/// by the worker on the clock, with a case `source: verification`; not a
+/// minute before.
+#[test]
+fn discord_an_unverified_member_is_kicked_when_the_time_is_up() {
+    let d = discord();
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+    let daemon = &d.fixture.daemon;
+
+    daemon.clock().advance(Duration::from_secs(9 * 60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0);
+    assert!(d.discord.is_member(NEWCOMER), "not before the deadline");
+
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert!(!d.discord.is_member(NEWCOMER), "kicked");
+    let cases = d.verification_cases();
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].0, Action::Kick);
+    assert_eq!(cases[0].1, NEWCOMER);
+    assert!(
+        cases[0].2.contains("not verified within 10 minutes"),
+        "{cases:?}"
+    );
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("kicked"));
+
+    daemon.clock().advance(Duration::from_secs(60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0, "once");
+    assert_eq!(d.verification_cases().len(), 1);
+}
+
+/// A member who leaves before the deadline is not kicked (nor cased).
+#[test]
+fn discord_a_member_who_left_is_not_kicked() {
+    let d = discord();
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+    d.discord.remove_member(NEWCOMER);
+    d.gateway.member_remove(ALPHA_DISCORD, NEWCOMER);
+    d.wait_for_state(NEWCOMER, "dropped");
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(11 * 60));
+    assert_eq!(d.fixture.daemon.tick_workers().unverified_kicked, 0);
+    assert!(d.verification_cases().is_empty());
+}
+
+/// A restart in the middle: the pending verification and its deadline
+/// survive (kicked on the clock after the restart), the verify message is
+/// found again rather than posted twice, and one deleted is posted again.
+#[test]
+fn discord_pending_verifications_and_the_verify_message_survive_a_restart() {
+    let d = discord();
+    d.join(NEWCOMER);
+    let message = d.verify_message();
+    d.wait_for_state(NEWCOMER, "pending");
+    d.fixture
+        .daemon
+        .clock()
+        .advance(Duration::from_secs(5 * 60));
+
+    let Discord {
+        fixture,
+        discord: fake,
+        gateway,
+    } = d;
+    let d = Discord {
+        fixture: fixture.restart(),
+        discord: fake,
+        gateway,
+    };
+    d.connect_gateway();
+    let daemon = &d.fixture.daemon;
+    assert_eq!(daemon.tick_workers().verify_prompts_posted, 0);
+    assert_eq!(
+        d.verify_messages().len(),
+        1,
+        "found again, not posted twice"
+    );
+    assert_eq!(d.verify_messages()[0].0, message);
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+
+    daemon.clock().advance(Duration::from_secs(4 * 60));
+    assert_eq!(
+        daemon.tick_workers().unverified_kicked,
+        0,
+        "the deadline held"
+    );
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert!(!d.discord.is_member(NEWCOMER));
+    assert_eq!(d.verification_cases().len(), 1);
+
+    // Deleted by hand: the worker posts it again, and a press of the new
+    // one verifies.
+    d.discord.remove_message(VERIFY, &message);
+    assert_eq!(daemon.tick_workers().verify_prompts_posted, 1);
+    let again = d.verify_message();
+    assert_ne!(again, message);
+    const LATECOMER: &str = "800000000000000013";
+    d.join(LATECOMER);
+    d.wait_for_state(LATECOMER, "pending");
+    let pressed = d.press(LATECOMER, "modctl:verify");
+    assert_eq!(d.answer(&pressed)["type"], 4);
+    d.wait_for_state(LATECOMER, "verified");
+    assert!(
+        d.discord
+            .roles_of(LATECOMER)
+            .unwrap()
+            .contains(&VERIFIED_ROLE.to_owned())
+    );
+}
+
+const TG_NEWCOMER: i64 = 4_001;
+const TG_OTHER: i64 = 4_002;
+
+/// Alpha's group on the fake Telegram with button verification, polled.
+fn telegram() -> (Fixture, FakeTelegram, i64) {
+    let fixture = Fixture::start();
+    let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+    let fake = FakeTelegram::start(chat);
+    fake.add_member(TG_OTHER);
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_TELEGRAM,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": ALPHA_TELEGRAM, "verification": "button",
+               "verify_within_minutes": 10}),
+    );
+    daemon.connect_live(ALPHA_TELEGRAM, telegram::TOKEN, &fake.uri());
+    assert_eq!(daemon.start_receivers(), 1);
+    (fixture, fake, chat)
+}
+
+/// `user` joins the group: their prompt's message id, once posted.
+fn telegram_join(fake: &FakeTelegram, chat: i64, user: i64) -> i64 {
+    fake.add_member(user);
+    fake.push_join(user, 1_800_000_000);
+    let data = format!("modctl:verify:{user}");
+    let prompt = || {
+        fake.sent(chat).into_iter().find(|m| {
+            m.from == telegram::BOT
+                && m.args["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == data.as_str()
+        })
+    };
+    eventually("the prompt to be posted", || prompt().is_some());
+    prompt().unwrap().message_id
+}
+
+fn telegram_answer(fake: &FakeTelegram, query: &str) -> Value {
+    eventually("the press to be answered", || {
+        fake.callback_answer(query).is_some()
+    });
+    fake.callback_answer(query).unwrap()
+}
+
+fn telegram_state(fixture: &Fixture, user: i64) -> Option<String> {
+    fixture.daemon.sql(move |sql| {
+        sql.query_row(
+            "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            [ALPHA_TELEGRAM.to_owned(), user.to_string()],
+            |row| row.get(0),
+        )
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+            e => Err(e),
+        })
+    })
+}
+
+/// A newcomer is restricted and gets a prompt of their own; another member
+/// pressing it gets a polite refusal in an alert and changes nothing; the
+/// newcomer's press lifts the restriction and removes the prompt.
+#[test]
+fn telegram_a_newcomer_is_restricted_until_their_own_press() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the newcomer to be restricted", || {
+        fake.is_muted(TG_NEWCOMER)
+    });
+    let data = format!("modctl:verify:{TG_NEWCOMER}");
+
+    let refused = fake.push_press(TG_OTHER, prompt, &data);
+    let answer = telegram_answer(&fake, &refused);
+    assert_eq!(answer["show_alert"], true, "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("for the new member"),
+        "{answer}"
+    );
+    assert!(fake.is_muted(TG_NEWCOMER), "still restricted");
+    assert!(!fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("pending")
+    );
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &data);
+    let answer = telegram_answer(&fake, &pressed);
+    assert_eq!(answer["show_alert"], false, "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("You are verified"),
+        "{answer}"
+    );
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+}
+
+/// Not pressed in time: kicked on the clock (a ban and an unban, so they
+/// may come back), with a case `source: verification`; the prompt goes.
+#[test]
+fn telegram_an_unverified_member_is_kicked_when_the_time_is_up() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the verification to be pending", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("pending")
+    });
+    let daemon = &fixture.daemon;
+    daemon.clock().advance(Duration::from_secs(10 * 60 + 1));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert_eq!(fake.status_of(TG_NEWCOMER).as_deref(), Some("left"));
+    assert!(!fake.is_banned(TG_NEWCOMER), "a kick, not a ban");
+    assert!(fake.is_deleted(chat, prompt));
+    let client = daemon.client(&fixture.alpha_ro);
+    let cases = daemon
+        .block_on(client.cases(ALPHA_TELEGRAM, &CaseQuery::default()))
+        .expect("cases")
+        .cases;
+    assert_eq!(cases.len(), 1, "{cases:?}");
+    assert_eq!(
+        (cases[0].source, cases[0].action, cases[0].user_id.as_str()),
+        (
+            CaseSource::Verification,
+            Action::Kick,
+            TG_NEWCOMER.to_string().as_str()
+        )
+    );
+}
+
+const SLACK_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
+const SLACK_NEWCOMER: &str = "U0NEWBIE01";
+const MEMBERS_GROUP: &str = "S0MEMBERS1";
+
+/// Alpha's workspace on the fake Slack with button verification; a user
+/// group of members (the auto-role) holding the owner.
+fn slack() -> (Fixture, FakeSlack) {
+    let fixture = Fixture::start();
+    let fake = FakeSlack::start();
+    fake.add_user(SLACK_NEWCOMER, "newbie");
+    fake.add_user_group(UserGroup {
+        id: MEMBERS_GROUP.into(),
+        name: "Members".into(),
+        handle: "members".into(),
+        description: String::new(),
+        channels: Vec::new(),
+        users: vec![slack::OWNER.into()],
+    });
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": slack::MODLOG_CHANNEL, "verification": "button",
+               "auto_role_ids": [MEMBERS_GROUP], "verify_within_minutes": 10}),
+    );
+    daemon.connect_slack(ALPHA_SLACK, &fake.uri(), None, SLACK_SECRET);
+    (fixture, fake)
+}
+
+/// Posts a `block_actions` press of `action_id` by `user` of `team` to
+/// `/hooks/slack/interactions`, form-encoded and signed with `secret` as
+/// Slack does; the HTTP status.
+fn slack_press(fixture: &Fixture, secret: &str, team: &str, user: &str, action_id: &str) -> u16 {
+    let daemon = &fixture.daemon;
+    let now = daemon.now_unix();
+    let payload = json!({
+        "type": "block_actions", "team": {"id": team, "domain": "alpha"},
+        "user": {"id": user, "team_id": team}, "api_app_id": "A1", "token": "t",
+        "container": {"type": "message", "channel_id": "D0NEWBIE01", "message_ts": "1700000000.000001"},
+        "trigger_id": "1.2.3", "response_url": "https://hooks.slack.invalid/actions/1",
+        "actions": [{"type": "button", "action_id": action_id, "block_id": "b1",
+                     "text": {"type": "plain_text", "text": "Verify"},
+                     "action_ts": format!("{now}.000100")}],
+    })
+    .to_string();
+    let body = serde_urlencoded::to_string([("payload", payload)]).unwrap();
+    let timestamp = now.to_string();
+    let signature = modctld::platform::slack::events::sign(secret, &timestamp, body.as_bytes());
+    daemon
+        .block_on(
+            reqwest::Client::new()
+                .post(format!("{}/hooks/slack/interactions", daemon.url()))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("x-slack-request-timestamp", &timestamp)
+                .header("x-slack-signature", signature)
+                .body(body)
+                .send(),
+        )
+        .expect("the interactivity hook answers")
+        .status()
+        .as_u16()
+}
+
+/// A newcomer gets a Block Kit button by DM; a press posted to the signed
+/// interactivity endpoint adds them to the `auto_role_ids` user group
+/// (keeping its members) and tells them by DM; a request signed with
+/// another secret is refused and changes nothing.
+#[test]
+fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
+    let (fixture, fake) = slack();
+    let daemon = &fixture.daemon;
+    let status = daemon.post_slack_event(
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        "Ev0JOIN",
+        json!({"type": "team_join", "user": {"id": SLACK_NEWCOMER, "is_bot": false}}),
+    );
+    assert_eq!(status, 200);
+    eventually("the button to be DMed", || {
+        !fake.dms(SLACK_NEWCOMER).is_empty()
+    });
+    let dm = &fake.dms(SLACK_NEWCOMER)[0];
+    let actions = dm.args["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "actions")
+        .cloned()
+        .unwrap_or_else(|| panic!("no actions block: {}", dm.args));
+    assert_eq!(actions["elements"][0]["type"], "button");
+    assert_eq!(actions["elements"][0]["action_id"], "modctl:verify");
+
+    let forged = slack_press(
+        &fixture,
+        "another-secret",
+        ALPHA_SLACK,
+        SLACK_NEWCOMER,
+        "modctl:verify",
+    );
+    assert_eq!(forged, 401);
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER]
+    );
+
+    let status = slack_press(
+        &fixture,
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        SLACK_NEWCOMER,
+        "modctl:verify",
+    );
+    assert_eq!(status, 200);
+    eventually("the newcomer to join the user group", || {
+        fake.user_group_users(MEMBERS_GROUP).unwrap().len() == 2
+    });
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER, SLACK_NEWCOMER]
+    );
+    eventually("the newcomer to be told", || {
+        fake.dms(SLACK_NEWCOMER).len() == 2
+    });
+    assert!(
+        fake.dms(SLACK_NEWCOMER)[1]
+            .text
+            .contains("You are verified"),
+        "{:?}",
+        fake.dms(SLACK_NEWCOMER)[1]
+    );
+
+    // Slack lets no bot remove a member: one who never presses is left
+    // unverified (out of the user groups), no kick, no case.
+    const IDLER: &str = "U0IDLER001";
+    fake.add_user(IDLER, "idler");
+    daemon.post_slack_event(
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        "Ev0JOIN2",
+        json!({"type": "team_join", "user": {"id": IDLER, "is_bot": false}}),
+    );
+    eventually("the button to be DMed", || !fake.dms(IDLER).is_empty());
+    daemon.clock().advance(Duration::from_secs(11 * 60));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 0);
+    let state: String = daemon.sql(|sql| {
+        sql.query_row(
+            "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            [ALPHA_SLACK, IDLER],
+            |row| row.get(0),
+        )
+    });
+    assert_eq!(state, "dropped");
+    assert!(
+        !fake
+            .user_group_users(MEMBERS_GROUP)
+            .unwrap()
+            .contains(&IDLER.to_owned())
+    );
+}
+
+/// A restart in the middle on Telegram: the pending newcomer's press after
+/// the restart still verifies them (their prompt deleted), and another
+/// newcomer's deadline holds across it.
+#[test]
+fn telegram_pending_verifications_survive_a_restart() {
+    const LATE: i64 = 4_003;
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    let late_prompt = telegram_join(&fake, chat, LATE);
+    eventually("both to be pending", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("pending")
+            && telegram_state(&fixture, LATE).as_deref() == Some("pending")
+    });
+    fixture.daemon.clock().advance(Duration::from_secs(6 * 60));
+    let fixture = fixture.restart();
+    let daemon = &fixture.daemon;
+    assert_eq!(daemon.start_receivers(), 1);
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &format!("modctl:verify:{TG_NEWCOMER}"));
+    assert_eq!(telegram_answer(&fake, &pressed)["show_alert"], false);
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+
+    daemon.clock().advance(Duration::from_secs(3 * 60));
+    assert_eq!(
+        daemon.tick_workers().unverified_kicked,
+        0,
+        "the deadline held"
+    );
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert_eq!(fake.status_of(LATE).as_deref(), Some("left"));
+    assert!(fake.is_deleted(chat, late_prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+}
