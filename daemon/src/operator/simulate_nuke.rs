@@ -58,7 +58,7 @@ pub(super) async fn nuke_by(
     }
     let id = server_id.clone();
     let doomed = store
-        .read(move |tx| Ok::<_, nuke::NukeError>(nuke::doomed(tx, &id, platform, roles, channels)?))
+        .read(move |tx| nuke::doomed(tx, &id, platform, roles, channels))
         .await?;
     let state = AppState::new(store.clone());
     let antinuke = state.antinuke();
@@ -76,9 +76,7 @@ pub(super) async fn nuke_by(
             break;
         }
         let (id, owned) = (server_id.clone(), (*item).clone());
-        store
-            .write(move |tx| Ok::<_, nuke::NukeError>(nuke::delete(tx, &id, &owned)?))
-            .await?;
+        store.write(move |tx| nuke::delete(tx, &id, &owned)).await?;
         deleted.push(item);
         let now = state.clock.now();
         let snowflake = ((now.as_millisecond() - DISCORD_EPOCH_MS) << 22) + n as i64;

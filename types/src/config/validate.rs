@@ -534,7 +534,9 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert!(paths(&|_| {}).is_empty());
-        let cases: [(&dyn Fn(&mut Sections), &str); 7] = [
+        // A change to the defaults, and the path it makes invalid.
+        type Case<'a> = (&'a dyn Fn(&mut Sections), &'a str);
+        let cases: [Case<'_>; 7] = [
             (
                 &|c| c.welcome.verify_within_minutes = 0,
                 "welcome.verify_within_minutes",
