@@ -32,6 +32,7 @@ use modctl_types::config::{SectionName, Sections};
 use serde::Serialize;
 use serde_json::json;
 
+use crate::automod_latency::percentile;
 use crate::daemon::Daemon;
 
 /// The bench's guild (its own: the fake is fresh per run).
@@ -218,13 +219,4 @@ fn measure(
         most_deletions: deletions.iter().copied().max().unwrap_or(0),
         deletions,
     })
-}
-
-/// The `q` quantile of `sorted` (nearest rank).
-fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
