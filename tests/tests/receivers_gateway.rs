@@ -15,9 +15,10 @@ use serde_json::{Value, json};
 
 /// GUILDS | GUILD_MEMBERS | GUILD_VOICE_STATES | GUILD_MESSAGES, and not
 /// MESSAGE_CONTENT.
-// GUILDS, GUILD_MEMBERS, GUILD_VOICE_STATES, GUILD_MESSAGES,
-// AUTO_MODERATION_EXECUTION; no MESSAGE_CONTENT without its grant.
-const INTENTS: u64 = 1 | (1 << 1) | (1 << 7) | (1 << 9) | (1 << 21);
+// GUILDS, GUILD_MEMBERS, GUILD_MODERATION (antinuke's audit log entries),
+// GUILD_VOICE_STATES, GUILD_MESSAGES, AUTO_MODERATION_EXECUTION; no
+// MESSAGE_CONTENT without its grant.
+const INTENTS: u64 = 1 | (1 << 1) | (1 << 2) | (1 << 7) | (1 << 9) | (1 << 21);
 
 /// (messages, voice minutes, joins, leaves) of `server` over the last 7
 /// days, read from `GET /servers/{id}/community-insights`.
