@@ -300,7 +300,7 @@ async fn measure(
 }
 
 /// The `q` quantile of `sorted` (nearest rank).
-fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
+pub(crate) fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
     if sorted.is_empty() {
         return None;
     }

@@ -34,6 +34,7 @@
 //! the run fails only on errors (a wrong status, a failed request, a lost
 //! case).
 
+mod antinuke_latency;
 mod automod;
 mod automod_latency;
 mod daemon;
@@ -298,6 +299,7 @@ impl Suite {
             memory: None,
             automod: None,
             automod_latency: None,
+            antinuke_latency: None,
             total_seconds: 0.0,
             failures: Vec::new(),
         };
@@ -323,7 +325,8 @@ impl Suite {
                 | Data::Memory
                 | Data::Logs
                 | Data::Automod
-                | Data::AutomodLatency => continue,
+                | Data::AutomodLatency
+                | Data::AntinukeLatency => continue,
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
@@ -428,6 +431,14 @@ impl Suite {
             match automod_latency::run(&self.settings.daemon, &run_dir, shape).await {
                 Ok(measured) => report.automod_latency = Some(measured),
                 Err(e) => report.failures.push(format!("automod-latency: {e:#}")),
+            }
+        }
+        if selected.iter().any(|s| s.data == Data::AntinukeLatency) {
+            eprintln!("running antinuke-latency ...");
+            let shape = antinuke_latency::Shape::of(self.smoke);
+            match antinuke_latency::run(&self.settings.daemon, &run_dir, shape).await {
+                Ok(measured) => report.antinuke_latency = Some(measured),
+                Err(e) => report.failures.push(format!("antinuke-latency: {e:#}")),
             }
         }
         let rate = |name: &str| {

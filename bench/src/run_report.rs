@@ -31,6 +31,8 @@ pub(crate) struct Report {
     pub(crate) automod: Option<crate::automod::AutomodReport>,
     /// The `automod-latency` scenario.
     pub(crate) automod_latency: Option<crate::automod_latency::LatencyReport>,
+    /// `antinuke-latency`'s findings.
+    pub(crate) antinuke_latency: Option<crate::antinuke_latency::AntinukeReport>,
     pub(crate) total_seconds: f64,
     pub(crate) failures: Vec<String>,
 }
@@ -184,6 +186,19 @@ impl Report {
                     "; discord on {} threads at once: {:.0}",
                     r.threads, r.per_second
                 )),
+            ));
+        }
+        if let Some(a) = &self.antinuke_latency {
+            let ms = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.1} ms"));
+            notes.push(format!(
+                "antinuke-latency: {} nukes at a deletion every 250 ms, limit {} a minute: {} stopped; crossing audit entry to ban p50 {}, p99 {} (goal < 50 ms), max {}; deletions per nuke at most {} (goal: the limit plus what was in flight)",
+                a.shape.nukers,
+                a.limit,
+                a.stopped,
+                ms(a.p50_ms),
+                ms(a.p99_ms),
+                ms(a.max_ms),
+                a.most_deletions,
             ));
         }
         if let Some(l) = &self.automod_latency {

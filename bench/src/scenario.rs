@@ -43,6 +43,9 @@ pub enum Data {
     /// A fresh database whose Discord guild is on the fake Discord and its
     /// gateway, automod on (`automod-latency`).
     AutomodLatency,
+    /// A fresh database whose Discord guild is on the fake Discord and its
+    /// gateway, antinuke on (`antinuke-latency`).
+    AntinukeLatency,
 }
 
 /// One scenario.
@@ -220,6 +223,13 @@ pub const SCENARIOS: &[Scenario] = &[
         route: "gateway MESSAGE_CREATE -> DELETE",
         about: "from a caught message's gateway frame to its delete reaching the fake Discord, p50/p99/max, while the gateway sends 10,000 clean messages/s; the rate achieved and the events dropped",
         data: Data::AutomodLatency,
+        writes: false,
+    },
+    Scenario {
+        name: "antinuke-latency",
+        route: "gateway GUILD_AUDIT_LOG_ENTRY_CREATE -> PUT /bans",
+        about: "scripted nukes at Discord's pace (a channel deletion every 250 ms), antinuke at 2 a minute: from the crossing audit entry's frame to the ban reaching the fake Discord, p50/p99/max (goal p99 < 50 ms), and the deletions each nuke made (goal: the limit plus what was in flight)",
+        data: Data::AntinukeLatency,
         writes: false,
     },
     Scenario {

@@ -368,6 +368,18 @@ fn demo_automod() -> serde_json::Value {
     })
 }
 
+/// The demo's antinuke (issue #26): two deletions of a kind a minute, the
+/// third bans, and the structure is put back from the snapshot before.
+fn demo_antinuke() -> serde_json::Value {
+    serde_json::json!({
+        "enabled": true,
+        "max_channel_deletions_per_minute": 2,
+        "max_role_deletions_per_minute": 2,
+        "action": "ban",
+        "restore": true,
+    })
+}
+
 /// The demo's log channels: every kind the simulator's events make (cases,
 /// automod hits, members joining and leaving) to the server's mod-log, so
 /// a caught message shows there as its hit and, for a warning, its case.
@@ -480,6 +492,7 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
                 (TELEGRAM, SectionName::Logging, demo_logging(telegram_members::MODLOG)),
                 (SLACK, SectionName::Logging, demo_logging(slack_members::MODLOG)),
                 (DISCORD, SectionName::Automod, demo_automod()),
+                (DISCORD, SectionName::Antinuke, demo_antinuke()),
                 (TELEGRAM, SectionName::Automod, demo_automod()),
                 (SLACK, SectionName::Automod, demo_automod()),
                 (DISCORD, SectionName::Welcome, demo_welcome(DISCORD)),
@@ -585,6 +598,13 @@ pub fn try_these() -> Vec<String> {
             "what a restore would create",
         ),
         format!("modctl snapshot restore {DISCORD} --yes"),
+        noted(
+            format!(
+                "modctld simulate nuke {DISCORD} --by {} --channels 8",
+                discord_members::MODERATOR
+            ),
+            "Mona nukes: antinuke bans her part-way and restores",
+        ),
         noted(
             format!("modctl webhooks test {DISCORD} --wait"),
             "the demo's receiver prints it, verified",

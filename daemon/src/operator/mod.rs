@@ -13,6 +13,7 @@ pub mod demo_webhooks;
 mod server;
 pub mod simulate_join;
 pub mod simulate_message;
+mod simulate_nuke;
 pub mod simulate_posts;
 pub mod simulate_raid;
 mod structure;
@@ -368,6 +369,11 @@ enum SimulateCommand {
         /// Channels to delete (channels with role overwrites first, categories last)
         #[arg(long, value_name = "N", default_value_t = crate::platform::simulator::nuke::DEFAULT_CHANNELS, value_parser = clap::value_parser!(u32).range(0..=500))]
         channels: u32,
+        /// Delete as this member (Discord), one item every quarter second, each an audit
+        /// log entry antinuke counts in this process: the nuke stops once antinuke has
+        /// stopped them
+        #[arg(long, value_name = "USER")]
+        by: Option<String>,
     },
     /// A member of a simulated server says something, and automod acts on it as the daemon
     /// would (this command runs the daemon's automod on the same database: deletes, hits,

@@ -94,6 +94,26 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
             server_id,
             roles,
             channels,
+            by: Some(by),
+        } => {
+            let server = claimed(&store, &server_id).await?;
+            simulated(&store, &server_id).await?;
+            let roles = roles.unwrap_or(nuke::DEFAULT_ROLES) as usize;
+            super::simulate_nuke::nuke_by(
+                store,
+                server_id,
+                by,
+                server.platform,
+                roles,
+                channels as usize,
+            )
+            .await?;
+        }
+        SimulateCommand::Nuke {
+            server_id,
+            roles,
+            channels,
+            by: None,
         } => {
             let id = server_id.clone();
             let secrets = store.secrets().clone();
@@ -157,6 +177,27 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
         }
     }
     Ok(())
+}
+
+/// Refuses a server that is not connected to the simulator.
+async fn simulated(store: &Store, id: &str) -> anyhow::Result<()> {
+    let (id, secrets) = (id.to_owned(), store.secrets().clone());
+    let (mode, id) = store
+        .read(move |tx| {
+            Ok::<_, StoreError>((connections::get(tx, &secrets, &id)?.map(|c| c.mode), id))
+        })
+        .await?;
+    match mode {
+        Some(ConnectionMode::Simulated) => Ok(()),
+        Some(ConnectionMode::Live { .. }) => anyhow::bail!(
+            "server {id} is connected to the real platform, not the simulator: \
+             simulate nuke only deletes from simulated servers"
+        ),
+        None => anyhow::bail!(
+            "server {id} is not connected to the simulator: connect it with \
+             `modctld server connect {id} --simulated`"
+        ),
+    }
 }
 
 /// The claimed server `id`, or an error saying how to claim it.

@@ -75,6 +75,32 @@ pub fn nuke(
     roles: usize,
     channels: usize,
 ) -> Result<Nuked, NukeError> {
+    let doomed = doomed(tx, server_id, platform, roles, channels)?;
+    for item in doomed.roles.iter().chain(&doomed.channels) {
+        delete(tx, server_id, item)?;
+    }
+    Ok(doomed)
+}
+
+/// Deletes `item` of `server_id` (`simulate nuke --by` deletes one at a
+/// time, at a nuke's pace).
+pub fn delete(tx: &Tx<'_>, server_id: &str, item: &Deleted) -> Result<(), NukeError> {
+    match item.kind {
+        "role" => sim::delete_role(tx, server_id, &item.id)?,
+        _ => sim::delete_channel(tx, server_id, &item.id)?,
+    }
+    Ok(())
+}
+
+/// What [`nuke`] would delete, in its order (roles first), deleting
+/// nothing.
+pub fn doomed(
+    tx: &Tx<'_>,
+    server_id: &str,
+    platform: Platform,
+    roles: usize,
+    channels: usize,
+) -> Result<Nuked, NukeError> {
     match platform {
         Platform::Discord => {}
         Platform::Slack if roles == 0 => {}
@@ -131,7 +157,6 @@ pub fn nuke(
 
     let mut nuked = Nuked::default();
     for role in doomed_roles {
-        sim::delete_role(tx, server_id, &role.id)?;
         nuked.roles.push(Deleted {
             kind: "role",
             id: role.id.clone(),
@@ -139,7 +164,6 @@ pub fn nuke(
         });
     }
     for channel in doomed_channels {
-        sim::delete_channel(tx, server_id, &channel.id)?;
         nuked.channels.push(Deleted {
             kind: if channel.kind == CATEGORY {
                 "category"

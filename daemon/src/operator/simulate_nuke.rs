@@ -1,0 +1,142 @@
+//! `modctld simulate nuke SERVER --by USER` (issue #26): a compromised
+//! member of a simulated Discord server deletes roles and channels one at a
+//! time, at a nuke's pace, each deletion an audit log entry that antinuke
+//! counts, so the nuke is stopped part-way.
+//!
+//! # How it reaches antinuke
+//!
+//! Like `simulate message` (`super::simulate_message`): an operator command
+//! is a process of its own, and the simulator has no gateway into a running
+//! daemon. So this process is the daemon for the nuke: each deletion is
+//! written to the simulated community, and the audit log entry Discord
+//! would send over the gateway (`GUILD_AUDIT_LOG_ENTRY_CREATE`, executor
+//! `USER`) is counted by antinuke's own code ([`crate::automation::antinuke`])
+//! with the server's config from the same database. The entry that goes
+//! above a limit acts, in a task of its own as in the daemon, while the
+//! nuke goes on; the nuke stops at the first deletion after the
+//! punishment is done (a banned, kicked or stripped member can delete no
+//! more), so what was "in flight" gets through, as it would on Discord.
+//! With `antinuke.restore`, the restore job it starts is carried out here
+//! too, so what went is back when the command ends. The case, its log
+//! post, the `antinuke_triggered` event and the owner's DM are written to
+//! the database, where a running daemon (the demo) delivers them.
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use modctl_types::Platform;
+use tokio::task::JoinHandle;
+
+use super::print_rows;
+use crate::AppState;
+use crate::events::{AuditAction, AuditEntry};
+use crate::platform::simulator::nuke::{self, Deleted};
+use crate::store::Store;
+
+/// The time between two deletions: Discord lets a bot or user delete a
+/// channel or role about every quarter second before its rate limits
+/// (per-route buckets of a few requests a second) make it wait.
+pub const PACE: Duration = Duration::from_millis(250);
+
+/// Discord's epoch (2015-01-01), for the entries' snowflakes.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// Deletes what `simulate nuke` would, one item every [`PACE`], as `by`,
+/// until antinuke has stopped them; prints what was deleted.
+pub(super) async fn nuke_by(
+    store: Store,
+    server_id: String,
+    by: String,
+    platform: Platform,
+    roles: usize,
+    channels: usize,
+) -> anyhow::Result<()> {
+    if platform != Platform::Discord {
+        anyhow::bail!(
+            "--by needs an audit log, which only Discord has: server {server_id} is a {platform} server"
+        );
+    }
+    let id = server_id.clone();
+    let doomed = store
+        .read(move |tx| nuke::doomed(tx, &id, platform, roles, channels))
+        .await?;
+    let state = AppState::new(store.clone());
+    let antinuke = state.antinuke();
+    let sections = state
+        .live_config
+        .get(&server_id)
+        .await
+        .context("reading the server's config")?
+        .sections;
+    let mut acting: Option<JoinHandle<bool>> = None;
+    let mut deleted: Vec<&Deleted> = Vec::new();
+    let items: Vec<&Deleted> = doomed.roles.iter().chain(&doomed.channels).collect();
+    for (n, item) in items.iter().enumerate() {
+        if acting.as_ref().is_some_and(JoinHandle::is_finished) {
+            break;
+        }
+        let (id, owned) = (server_id.clone(), (*item).clone());
+        store.write(move |tx| nuke::delete(tx, &id, &owned)).await?;
+        deleted.push(item);
+        let now = state.clock.now();
+        let snowflake = ((now.as_millisecond() - DISCORD_EPOCH_MS) << 22) + n as i64;
+        let entry = AuditEntry {
+            id: snowflake.to_string(),
+            action: if item.kind == "role" {
+                AuditAction::RoleDeleted
+            } else {
+                AuditAction::ChannelDeleted
+            },
+            executor_id: Some(by.clone()),
+            target_id: Some(item.id.clone()),
+            reason: None,
+        };
+        if acting.is_none()
+            && let Some(incident) = antinuke.watch.admit(&server_id, &sections, &entry, now)
+        {
+            eprintln!("antinuke: {} by {by}: acting", incident.what);
+            let antinuke = antinuke.clone();
+            acting = Some(tokio::spawn(async move {
+                incident.run(antinuke).await;
+                true
+            }));
+        }
+        tokio::time::sleep(PACE).await;
+    }
+    let stopped = match acting {
+        Some(task) => task.await.unwrap_or(false),
+        None => false,
+    };
+    // What the incident started (its case) finishes in tracked tasks.
+    state.in_flight.close();
+    state.in_flight.wait().await;
+    print_rows(
+        &["KIND", "ID", "NAME"],
+        deleted
+            .iter()
+            .map(|d| vec![d.kind.to_owned(), d.id.clone(), d.name.clone()]),
+    );
+    if stopped {
+        eprintln!(
+            "antinuke stopped {by} after {} of {} deletions (see `modctl cases list {server_id}`)",
+            deleted.len(),
+            items.len()
+        );
+        if sections.antinuke.restore {
+            let restored = crate::restore::run::run_due(&state.restore())
+                .await
+                .context("carrying out the restore")?;
+            eprintln!(
+                "{restored} restore job{} carried out: what went is back (`modctl snapshot list {server_id}`)",
+                if restored == 1 { "" } else { "s" }
+            );
+        }
+    } else {
+        eprintln!(
+            "antinuke did not stop {by} ({} deletions): is `antinuke.enabled` on, and are the limits below {}?",
+            deleted.len(),
+            deleted.len()
+        );
+    }
+    Ok(())
+}
