@@ -109,13 +109,25 @@ fn discord_a_member_is_greeted_mentioning_them_alone_and_given_the_auto_roles() 
     assert!(!posted[0].content.contains("everyone"));
 
     // The join again (a resumed session replays it; Discord's joins carry
-    // no id): greeted once, the role given once.
+    // no id): greeted once; the role asked again (held: nothing changes).
     d.gateway.send_last_again();
-    d.gateway
-        .member_join(ALPHA_DISCORD, NEWBIE, HOSTILE, false, false);
     settle();
     assert_eq!(d.discord.posted(GENERAL).len(), 1);
-    assert_eq!(d.role_puts(NEWBIE), 1);
+
+    // The member leaves (their roles go) and comes back within the time:
+    // not greeted again, but given the auto-role again.
+    d.discord.remove_member(NEWBIE);
+    d.gateway.member_remove(ALPHA_DISCORD, NEWBIE);
+    d.discord.add_member(NEWBIE, &[]);
+    let puts = d.role_puts(NEWBIE);
+    d.gateway
+        .member_join(ALPHA_DISCORD, NEWBIE, HOSTILE, false, false);
+    eventually("the auto-role after the rejoin", || {
+        d.has_member_role(NEWBIE)
+    });
+    assert_eq!(d.role_puts(NEWBIE), puts + 1);
+    settle();
+    assert_eq!(d.discord.posted(GENERAL).len(), 1, "not greeted again");
 }
 
 #[test]

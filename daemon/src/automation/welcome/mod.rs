@@ -16,7 +16,10 @@
 //! [`REGREET_AFTER`] ([`Greeted`], in memory, bounded): a join of the same
 //! member to the same server within that time is not greeted again, be it
 //! a redelivery or the member leaving and coming back (which also keeps a
-//! member from pinging themselves by rejoining). Memory is enough: the
+//! member from pinging themselves by rejoining). The guard is the
+//! greeting's only: a member who comes back within the time still gets the
+//! auto-roles (or is awaited through screening again), since leaving took
+//! them; a redelivery gives roles held, which changes nothing. Memory is enough: the
 //! event path never replays old joins after a restart (a new gateway
 //! session replays nothing, the Telegram poller keeps its offset, a Slack
 //! event answered is not sent again), so a restart cannot greet members
@@ -31,7 +34,9 @@
 //! false` (discord-docs/guild.mdx, "Membership Screening Object"). Whom
 //! the consumer waits for is kept in memory ([`Awaiting`], bounded): the
 //! update is acted on once, so the updates the daemon's own role changes
-//! cause, or any later one, give nothing. A restart while a member is
+//! cause, or any later one, give nothing. A member awaited who leaves
+//! (`MemberLeft`) is awaited no more, nor one who joins again not pending
+//! (given the roles at that join). A restart while a member is
 //! still pending forgets them (they get no auto-roles: documented in
 //! docs/api.md).
 //!
@@ -236,6 +241,10 @@ impl Consumer for Slot {
                 self.screened(parts, &event, &update.member.id, &update.role_ids)
                     .await;
             }
+            // A member awaited who left is no longer: a rejoin starts anew.
+            EventKind::MemberLeft(left) if left.channel_id.is_none() => {
+                lock(&self.awaiting).passed(&event.server_id, &left.member.id);
+            }
             _ => {}
         }
     }
@@ -259,14 +268,21 @@ impl Slot {
         if !plan.greet {
             return;
         }
-        if !lock(&self.greeted).first_time(server, &member.id, parts.clock.now()) {
+        // The guard is the greeting's alone: a member who left and came
+        // back within the time is not greeted again, but gets the roles
+        // (a redelivered join gives roles held, which changes nothing).
+        let greet = lock(&self.greeted).first_time(server, &member.id, parts.clock.now());
+        if !greet {
             tracing::debug!(server, member = %member.id, "welcome: greeted lately; not again");
+        }
+        if !greet && plan.roles == behaviour::Roles::None {
             return;
         }
         let Some((name, bot)) = connected(parts, server).await else {
             return;
         };
         match &welcome.channel_id {
+            _ if !greet => {}
             Some(channel) => {
                 let greeting = Greeting {
                     template: welcome.message.clone(),
@@ -285,6 +301,8 @@ impl Slot {
         }
         match plan.roles {
             behaviour::Roles::Now => {
+                // Not pending (any more): no screening to wait for.
+                lock(&self.awaiting).passed(server, &member.id);
                 give(&bot, server, &member.id, &welcome.auto_role_ids, &[]).await;
             }
             behaviour::Roles::AfterScreening => lock(&self.awaiting).wait_for(server, &member.id),
