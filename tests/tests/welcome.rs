@@ -164,6 +164,28 @@ fn discord_a_pending_member_gets_the_roles_once_screening_is_passed() {
     assert_eq!(d.role_puts("800000000000000043"), 0);
 }
 
+/// During a raid lockdown its joiners are held by it: neither greeted nor
+/// given roles (then or at its end).
+#[test]
+fn discord_a_lockdown_s_joiners_are_neither_greeted_nor_given_roles() {
+    let d = discord(json!({}));
+    let daemon = &d.fixture.daemon;
+    let client = daemon.client(&d.fixture.alpha_rw);
+    let request = modctl_types::lockdown::StartLockdown {
+        minutes: Some(5),
+        reason: Some("raid".into()),
+    };
+    daemon
+        .block_on(client.start_lockdown(ALPHA_DISCORD, &request))
+        .expect("start a lockdown");
+    d.discord.add_member(NEWBIE, &[]);
+    d.gateway
+        .member_join(ALPHA_DISCORD, NEWBIE, "Raider", false, false);
+    settle();
+    assert!(d.discord.posted(GENERAL).is_empty(), "not greeted");
+    assert_eq!(d.role_puts(NEWBIE), 0, "no auto-role");
+}
+
 #[test]
 fn discord_bots_joining_are_neither_greeted_nor_given_roles() {
     let d = discord(json!({}));
