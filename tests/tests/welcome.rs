@@ -451,3 +451,71 @@ fn discord_onboarding_names_an_auto_role_the_bot_cannot_give() {
     );
     assert!(item.detail.contains("#general"), "{}", item.detail);
 }
+
+/// The Slack adapter on the fake, as the daemon builds it for workspace
+/// `ALPHA_SLACK`.
+fn slack_adapter(fake: &FakeSlack) -> modctld::platform::slack::Slack {
+    use modctld::platform::{PlatformClients, retry::RetryPolicy};
+    let clients = PlatformClients::new(RetryPolicy::default(), modctld::clock::Clock::system());
+    modctld::platform::slack::Slack::new(
+        clients,
+        Some(fake.uri()),
+        modctl_e2e::fakes::slack::TOKEN.into(),
+    )
+    .in_workspace(ALPHA_SLACK)
+}
+
+/// Two members added to one user group at once (welcome's tasks,
+/// verification) are both in it: the second read waits for the first
+/// write. A write that failed is not sent again with the list it read:
+/// the list is read again.
+#[tokio::test(flavor = "multi_thread")]
+async fn slack_user_group_changes_at_once_lose_no_member() {
+    use modctld::platform::capabilities::JoinUserGroup;
+    let (_fixture, fake) = slack();
+    let adapter = std::sync::Arc::new(slack_adapter(&fake));
+    let gate = fake.hold("POST", "/usergroups.users.update");
+    let first = tokio::spawn({
+        let adapter = adapter.clone();
+        async move { adapter.join_user_group("S0MEMBERS1", "U0FIRST001").await }
+    });
+    let arrived = tokio::task::block_in_place(|| gate.wait_arrived(Duration::from_secs(5)));
+    assert!(arrived, "the first write arrives");
+    let second = tokio::spawn({
+        let adapter = adapter.clone();
+        async move { adapter.join_user_group("S0MEMBERS1", "U0SECOND01").await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        fake.requests_to("POST", "/usergroups.users.list").len(),
+        1,
+        "the second read waits for the first write"
+    );
+    gate.release();
+    assert!(first.await.unwrap().unwrap());
+    assert!(second.await.unwrap().unwrap());
+    let mut users = fake.user_group_users("S0MEMBERS1").unwrap();
+    users.sort();
+    assert_eq!(users, ["U0FIRST001", "U0OLDTIMER", "U0SECOND01"]);
+
+    // A write refused with a 500: the list is read again before it is.
+    fake.fail(
+        "POST",
+        "/usergroups.users.update",
+        500,
+        json!({"ok": false, "error": "internal_error"}),
+        1,
+    );
+    let reads = fake.requests_to("POST", "/usergroups.users.list").len();
+    assert!(
+        adapter
+            .join_user_group("S0MEMBERS1", "U0THIRD001")
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        fake.requests_to("POST", "/usergroups.users.list").len(),
+        reads + 2
+    );
+    assert_eq!(fake.user_group_users("S0MEMBERS1").unwrap().len(), 4);
+}
