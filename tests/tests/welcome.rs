@@ -519,3 +519,28 @@ async fn slack_user_group_changes_at_once_lose_no_member() {
     );
     assert_eq!(fake.user_group_users("S0MEMBERS1").unwrap().len(), 4);
 }
+
+/// Slack greets by DM: `welcome.channel_id` is neither required nor used.
+#[test]
+fn slack_greets_by_dm_without_a_channel() {
+    let (fixture, fake) = slack();
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::Welcome,
+        json!({"enabled": true, "message": "Hi {user}", "auto_role_ids": ["S0MEMBERS1"]}),
+    );
+    let user = "U0NEWBIE02";
+    fake.add_user(user, "newbie");
+    assert_eq!(
+        daemon.post_slack_event(
+            SIGNING_SECRET,
+            ALPHA_SLACK,
+            "EvJoin9",
+            team_join(user, "Sam", false)
+        ),
+        200
+    );
+    eventually("the greeting DM", || !fake.dms(user).is_empty());
+    assert_eq!(fake.dms(user)[0].text, format!("Hi <@{user}>"));
+}

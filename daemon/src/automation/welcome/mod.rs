@@ -405,12 +405,17 @@ async fn greet_member(
     member: &MemberRef,
     name: String,
 ) {
-    let Some(channel) = &welcome.channel_id else {
-        tracing::warn!(
-            server,
-            "welcome is on without welcome.channel_id: nobody greeted"
-        );
-        return;
+    // Slack greets by DM: its channel is not used, and not required.
+    let channel = match (bot, &welcome.channel_id) {
+        (_, Some(channel)) => channel.as_str(),
+        (Bot::Slack(_), None) => "",
+        (Bot::Discord(_) | Bot::Telegram(_), None) => {
+            tracing::warn!(
+                server,
+                "welcome is on without welcome.channel_id: nobody greeted"
+            );
+            return;
+        }
     };
     let greeting = Greeting {
         template: welcome.message.clone(),
