@@ -148,7 +148,8 @@ mod tests {
         let bot = match platform {
             Platform::Discord => Bot::Discord(Box::new(sim)),
             Platform::Slack => Bot::Slack(Box::new(sim)),
-            _ => Bot::Telegram(Box::new(sim)),
+            Platform::Telegram => Bot::Telegram(Box::new(sim)),
+            other => crate::platform::new_platform(other),
         };
         (dir, bot)
     }
