@@ -393,6 +393,9 @@ impl AppState {
             store: self.store.clone(),
             platforms: self.platforms.clone(),
             clock: self.clock.clone(),
+            lockdown: self.lockdowns(),
+            in_flight: self.in_flight.clone(),
+            abandon: self.abandon.clone(),
         }
     }
 

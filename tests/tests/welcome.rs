@@ -109,13 +109,25 @@ fn discord_a_member_is_greeted_mentioning_them_alone_and_given_the_auto_roles() 
     assert!(!posted[0].content.contains("everyone"));
 
     // The join again (a resumed session replays it; Discord's joins carry
-    // no id): greeted once, the role given once.
+    // no id): greeted once; the role asked again (held: nothing changes).
     d.gateway.send_last_again();
-    d.gateway
-        .member_join(ALPHA_DISCORD, NEWBIE, HOSTILE, false, false);
     settle();
     assert_eq!(d.discord.posted(GENERAL).len(), 1);
-    assert_eq!(d.role_puts(NEWBIE), 1);
+
+    // The member leaves (their roles go) and comes back within the time:
+    // not greeted again, but given the auto-role again.
+    d.discord.remove_member(NEWBIE);
+    d.gateway.member_remove(ALPHA_DISCORD, NEWBIE);
+    d.discord.add_member(NEWBIE, &[]);
+    let puts = d.role_puts(NEWBIE);
+    d.gateway
+        .member_join(ALPHA_DISCORD, NEWBIE, HOSTILE, false, false);
+    eventually("the auto-role after the rejoin", || {
+        d.has_member_role(NEWBIE)
+    });
+    assert_eq!(d.role_puts(NEWBIE), puts + 1);
+    settle();
+    assert_eq!(d.discord.posted(GENERAL).len(), 1, "not greeted again");
 }
 
 #[test]
@@ -150,6 +162,28 @@ fn discord_a_pending_member_gets_the_roles_once_screening_is_passed() {
         .member_update(ALPHA_DISCORD, "800000000000000043", &[], false);
     settle();
     assert_eq!(d.role_puts("800000000000000043"), 0);
+}
+
+/// During a raid lockdown its joiners are held by it: neither greeted nor
+/// given roles (then or at its end).
+#[test]
+fn discord_a_lockdown_s_joiners_are_neither_greeted_nor_given_roles() {
+    let d = discord(json!({}));
+    let daemon = &d.fixture.daemon;
+    let client = daemon.client(&d.fixture.alpha_rw);
+    let request = modctl_types::lockdown::StartLockdown {
+        minutes: Some(5),
+        reason: Some("raid".into()),
+    };
+    daemon
+        .block_on(client.start_lockdown(ALPHA_DISCORD, &request))
+        .expect("start a lockdown");
+    d.discord.add_member(NEWBIE, &[]);
+    d.gateway
+        .member_join(ALPHA_DISCORD, NEWBIE, "Raider", false, false);
+    settle();
+    assert!(d.discord.posted(GENERAL).is_empty(), "not greeted");
+    assert_eq!(d.role_puts(NEWBIE), 0, "no auto-role");
 }
 
 #[test]
@@ -416,4 +450,97 @@ fn discord_onboarding_names_an_auto_role_the_bot_cannot_give() {
         "{item:?}"
     );
     assert!(item.detail.contains("#general"), "{}", item.detail);
+}
+
+/// The Slack adapter on the fake, as the daemon builds it for workspace
+/// `ALPHA_SLACK`.
+fn slack_adapter(fake: &FakeSlack) -> modctld::platform::slack::Slack {
+    use modctld::platform::{PlatformClients, retry::RetryPolicy};
+    let clients = PlatformClients::new(RetryPolicy::default(), modctld::clock::Clock::system());
+    modctld::platform::slack::Slack::new(
+        clients,
+        Some(fake.uri()),
+        modctl_e2e::fakes::slack::TOKEN.into(),
+    )
+    .in_workspace(ALPHA_SLACK)
+}
+
+/// Two members added to one user group at once (welcome's tasks,
+/// verification) are both in it: the second read waits for the first
+/// write. A write that failed is not sent again with the list it read:
+/// the list is read again.
+#[tokio::test(flavor = "multi_thread")]
+async fn slack_user_group_changes_at_once_lose_no_member() {
+    use modctld::platform::capabilities::JoinUserGroup;
+    let (_fixture, fake) = slack();
+    let adapter = std::sync::Arc::new(slack_adapter(&fake));
+    let gate = fake.hold("POST", "/usergroups.users.update");
+    let first = tokio::spawn({
+        let adapter = adapter.clone();
+        async move { adapter.join_user_group("S0MEMBERS1", "U0FIRST001").await }
+    });
+    let arrived = tokio::task::block_in_place(|| gate.wait_arrived(Duration::from_secs(5)));
+    assert!(arrived, "the first write arrives");
+    let second = tokio::spawn({
+        let adapter = adapter.clone();
+        async move { adapter.join_user_group("S0MEMBERS1", "U0SECOND01").await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        fake.requests_to("POST", "/usergroups.users.list").len(),
+        1,
+        "the second read waits for the first write"
+    );
+    gate.release();
+    assert!(first.await.unwrap().unwrap());
+    assert!(second.await.unwrap().unwrap());
+    let mut users = fake.user_group_users("S0MEMBERS1").unwrap();
+    users.sort();
+    assert_eq!(users, ["U0FIRST001", "U0OLDTIMER", "U0SECOND01"]);
+
+    // A write refused with a 500: the list is read again before it is.
+    fake.fail(
+        "POST",
+        "/usergroups.users.update",
+        500,
+        json!({"ok": false, "error": "internal_error"}),
+        1,
+    );
+    let reads = fake.requests_to("POST", "/usergroups.users.list").len();
+    assert!(
+        adapter
+            .join_user_group("S0MEMBERS1", "U0THIRD001")
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        fake.requests_to("POST", "/usergroups.users.list").len(),
+        reads + 2
+    );
+    assert_eq!(fake.user_group_users("S0MEMBERS1").unwrap().len(), 4);
+}
+
+/// Slack greets by DM: `welcome.channel_id` is neither required nor used.
+#[test]
+fn slack_greets_by_dm_without_a_channel() {
+    let (fixture, fake) = slack();
+    let daemon = &fixture.daemon;
+    daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::Welcome,
+        json!({"enabled": true, "message": "Hi {user}", "auto_role_ids": ["S0MEMBERS1"]}),
+    );
+    let user = "U0NEWBIE02";
+    fake.add_user(user, "newbie");
+    assert_eq!(
+        daemon.post_slack_event(
+            SIGNING_SECRET,
+            ALPHA_SLACK,
+            "EvJoin9",
+            team_join(user, "Sam", false)
+        ),
+        200
+    );
+    eventually("the greeting DM", || !fake.dms(user).is_empty());
+    assert_eq!(fake.dms(user)[0].text, format!("Hi <@{user}>"));
 }

@@ -151,6 +151,10 @@ async fn welcome(state: &AppState, event: Event) -> anyhow::Result<Joined> {
         .context("reading the simulator's posts")?;
     state.welcome.bind(state.welcoming());
     state.welcome.handle(event).await;
+    // The consumer acts in a task of its own (in-flight work): done once
+    // the tracker, closed, is empty.
+    state.in_flight.close();
+    state.in_flight.wait().await;
     let (id, member) = (server.clone(), user.clone());
     let (posted, roles) = state
         .store

@@ -141,6 +141,11 @@ impl Discord {
                 }
                 if let Some(body) = &body {
                     request = request.json(body);
+                } else if needs_length(&method) {
+                    // hyper sends no `Content-Length` for an empty body, and
+                    // Discord answers a body-less PUT (a role grant) 411
+                    // Length Required (RFC 9110 §8.6; serenity-rs/serenity#483).
+                    request = request.header(reqwest::header::CONTENT_LENGTH, "0");
                 }
                 let response = request
                     .send()
@@ -199,6 +204,12 @@ fn repeat(method: &Method) -> Repeat {
     } else {
         Repeat::Once
     }
+}
+
+/// Whether a request of `method` without a body still says its length
+/// (a method that defines a meaning for enclosed content, RFC 9110 §8.6).
+fn needs_length(method: &Method) -> bool {
+    *method == Method::PUT || *method == Method::POST || *method == Method::PATCH
 }
 
 /// The reason as Discord wants it in the header.

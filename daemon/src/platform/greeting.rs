@@ -168,6 +168,7 @@ pub fn telegram_greeting(greeting: &Greeting) -> Map<String, Value> {
     };
     let text = fill(greeting, escape, &mention, &escape(&greeting.server_name));
     let mut args = Map::new();
+    let text = cut_html(&text, TELEGRAM_TEXT);
     args.insert("text".into(), json!(text));
     args.insert("parse_mode".into(), json!("HTML"));
     args.insert("link_preview_options".into(), json!({"is_disabled": true}));
@@ -197,6 +198,53 @@ fn cut(text: &str, max: usize) -> String {
     let mut kept: String = text.chars().take(max.saturating_sub(1)).collect();
     kept.push('…');
     kept
+}
+
+/// `sendMessage`'s text: "1-4096 characters after entities parsing"
+/// (telegram-bot-api.json, `sendMessage.text`). Counted here before
+/// parsing, tags and entities included, which is never less.
+const TELEGRAM_TEXT: usize = 4_096;
+
+/// The closing tag of the member's mention, the only tag a greeting holds.
+const CLOSE_MENTION: &str = "</a>";
+
+/// `html` (Telegram HTML as [`telegram_greeting`] writes it: escaped text,
+/// entities, the mention's `<a>`) cut to at most `max` characters, an
+/// ellipsis marking the cut: never inside an entity (`&amp;`) or a tag,
+/// and a mention cut in its text still closed, so Telegram can parse what
+/// is left ("All <, > and & symbols that are not a part of a tag or an
+/// HTML entity must be replaced", Bot API, "Formatting options").
+fn cut_html(html: &str, max: usize) -> String {
+    if html.chars().count() <= max {
+        return html.to_owned();
+    }
+    // Room for the ellipsis and a closing tag.
+    let budget = max.saturating_sub(1 + CLOSE_MENTION.len());
+    let (mut out, mut used, mut open, mut rest) = (String::new(), 0, false, html);
+    while let Some(c) = rest.chars().next() {
+        // Every `&` of escaped text starts an entity, every `<` a tag.
+        let end = match c {
+            '<' => rest.find('>').map_or(rest.len(), |i| i + 1),
+            '&' => rest.find(';').map_or(c.len_utf8(), |i| i + 1),
+            _ => c.len_utf8(),
+        };
+        let token = &rest[..end];
+        let chars = token.chars().count();
+        if used + chars > budget {
+            break;
+        }
+        if c == '<' {
+            open = !token.starts_with("</");
+        }
+        out.push_str(token);
+        used += chars;
+        rest = &rest[end..];
+    }
+    out.push('…');
+    if open {
+        out.push_str(CLOSE_MENTION);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -276,9 +324,43 @@ mod tests {
             let body = discord_greeting(&greeting("{user}", Some(name), "s"));
             assert_eq!(body["content"], "<@42>", "the name never enters the text");
         }
-        let long = discord_greeting(&greeting(&"x".repeat(1_990), None, &"y".repeat(100)));
+        // A long name of punctuation doubles when escaped: cut, marked.
+        let long = discord_greeting(&greeting("Hi {server}", None, &"./".repeat(600)));
         let long = long["content"].as_str().unwrap();
-        assert!(long.chars().count() <= DISCORD_CONTENT);
+        assert_eq!(long.chars().count(), DISCORD_CONTENT, "cut");
+        assert!(
+            long.starts_with("Hi \\.\\/") && long.ends_with('…'),
+            "{long}"
+        );
+    }
+
+    /// A Telegram greeting past `sendMessage`'s 4096 characters is cut,
+    /// never inside an entity or the mention's tags.
+    #[test]
+    fn telegram_greetings_are_cut_whole_entities_and_tags() {
+        let entities = ["&amp;", "&lt;", "&gt;"];
+        // A name of `&`, `<`, `>`: each an entity of 4-5 characters.
+        for shift in 0..5 {
+            let template = format!("{}{{server}}", "x".repeat(shift));
+            let args = telegram_greeting(&greeting(&template, None, &"&<>".repeat(2_000)));
+            let text = args["text"].as_str().unwrap();
+            assert!(text.chars().count() <= TELEGRAM_TEXT, "{shift}");
+            assert!(text.ends_with('…'), "{shift}");
+            let body = text.trim_start_matches('x').trim_end_matches('…');
+            assert!(
+                body.split_inclusive(';').all(|e| entities.contains(&e)),
+                "an entity cut: {shift}"
+            );
+        }
+        // Cut in the mention's text: the tag is closed.
+        let template = format!("{}{{user}}", "x".repeat(4_000));
+        let args = telegram_greeting(&greeting(&template, Some(&"&".repeat(500)), "s"));
+        let text = args["text"].as_str().unwrap();
+        assert!(text.chars().count() <= TELEGRAM_TEXT);
+        assert!(text.ends_with("&amp;…</a>"), "{}", &text[text.len() - 30..]);
+        // Short ones are left alone.
+        let short = telegram_greeting(&greeting("Hi {user}", Some("&"), "s"));
+        assert_eq!(short["text"], "Hi <a href=\"tg://user?id=42\">&amp;</a>");
     }
 
     #[test]

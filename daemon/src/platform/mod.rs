@@ -270,6 +270,10 @@ pub struct PlatformClients {
     pub clock: Clock,
     /// Discord's rate-limit state per bot token, shared by all adapters.
     pub discord_limits: ratelimit::DiscordLimiters,
+    /// One Slack user-group change at a time per (workspace, group): its
+    /// list is read, changed and written back whole (see
+    /// `crate::coordination`, a single-daemon assumption).
+    pub slack_user_groups: std::sync::Arc<dyn crate::coordination::MemberLocking>,
 }
 
 /// How long one platform request may take, answer included, before it
@@ -284,6 +288,7 @@ impl PlatformClients {
             retry,
             clock,
             discord_limits: ratelimit::DiscordLimiters::default(),
+            slack_user_groups: std::sync::Arc::new(crate::coordination::MemberLocks::default()),
         }
     }
 
@@ -533,6 +538,7 @@ pub fn connect(
                 )),
                 Platform::Slack => Bot::Slack(Box::new(
                     slack::Slack::new(clients.clone(), api_base, token)
+                        .in_workspace(server_id)
                         .with_user_token(connection.user_token.clone())
                         .redacting(secrets),
                 )),

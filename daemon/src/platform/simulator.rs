@@ -575,14 +575,17 @@ impl Greet for Simulator {
                     }
                     dm_channel(&member)
                 }
-                _ if channel == server_id || sim::channel_exists(tx, server_id, &channel)? => {
+                Platform::Discord | Platform::Telegram
+                    if channel == server_id || sim::channel_exists(tx, server_id, &channel)? =>
+                {
                     channel
                 }
-                _ => {
+                Platform::Discord | Platform::Telegram => {
                     return Err(
                         PlatformError::NotFound("Unknown Channel, code 10003".into()).into(),
                     );
                 }
+                other => super::new_platform(other),
             };
             kept.insert(tx, server_id, &channel, now)
         })

@@ -39,6 +39,8 @@ pub struct Slack {
     user_token: Option<String>,
     /// The tokens and the connection's other secrets (the signing secret).
     secrets: Redactor,
+    /// The workspace's server id, keying its user-group locks.
+    workspace: String,
 }
 
 impl std::fmt::Debug for Slack {
@@ -59,7 +61,16 @@ impl Slack {
             secrets: Redactor::new([&token]),
             token,
             user_token: None,
+            workspace: String::new(),
         }
+    }
+
+    /// The adapter of workspace `server_id` (its user-group changes are
+    /// serialized per workspace and group).
+    #[must_use]
+    pub fn in_workspace(mut self, server_id: &str) -> Self {
+        server_id.clone_into(&mut self.workspace);
+        self
     }
 
     /// Also deletes members' messages, with an admin's user token (kept out
@@ -92,22 +103,30 @@ impl Slack {
         method: &str,
         arguments: Arguments<'_>,
     ) -> PlatformResult<Value> {
-        let url = format!("{}/{method}", self.base);
         self.clients
             .retry
-            .run(repeat(method), || async {
-                let request = self.clients.http.post(&url).bearer_auth(token);
-                let request = match arguments {
-                    Arguments::Json(body) => request.json(body),
-                    Arguments::Form(fields) => request.form(fields),
-                };
-                let response = request
-                    .send()
-                    .await
-                    .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
-                read(response, &self.secrets).await
-            })
+            .run(repeat(method), || self.send(token, method, arguments))
             .await
+    }
+
+    /// One attempt of [`Self::call_as`], not retried.
+    async fn send(
+        &self,
+        token: &str,
+        method: &str,
+        arguments: Arguments<'_>,
+    ) -> PlatformResult<Value> {
+        let url = format!("{}/{method}", self.base);
+        let request = self.clients.http.post(&url).bearer_auth(token);
+        let request = match arguments {
+            Arguments::Json(body) => request.json(body),
+            Arguments::Form(fields) => request.form(fields),
+        };
+        let response = request
+            .send()
+            .await
+            .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
+        read(response, &self.secrets).await
     }
 }
 
@@ -362,26 +381,49 @@ impl JoinUserGroup for Slack {
     /// no compare-and-set: a change made by someone else between the two
     /// calls is overwritten (the window is one round trip; the next join
     /// reads the list again).
+    ///
+    /// Two members added to one group by this daemon at once (the welcome
+    /// consumer's tasks, verification's) would each write the list without
+    /// the other: the group's lock ([`PlatformClients::slack_user_groups`])
+    /// is held across the read and the write. A failed write is never sent
+    /// again with the list it read (someone may have changed the group
+    /// since): the whole read-modify-write is what is retried.
     async fn join_user_group(&self, group: &str, user: &str) -> PlatformResult<bool> {
         #[derive(Deserialize)]
         struct Listed {
             users: Vec<String>,
         }
-        let listed = self
-            .call(
-                "usergroups.users.list",
-                Arguments::Form(&[("usergroup", group)]),
-            )
-            .await?;
-        let mut users = payload::<Listed>(listed, "usergroups.users.list answer from Slack")?.users;
-        if users.iter().any(|u| u == user) {
-            return Ok(false);
-        }
-        users.push(user.to_owned());
-        let args = json!({ "usergroup": group, "users": users.join(",") });
-        self.call("usergroups.users.update", Arguments::Json(&args))
+        let key = format!("usergroup:{group}");
+        let _held = self
+            .clients
+            .slack_user_groups
+            .lock(&self.workspace, &key)
+            .await;
+        self.clients
+            .retry
+            .run(Repeat::Safe, || async {
+                let listed = self
+                    .call(
+                        "usergroups.users.list",
+                        Arguments::Form(&[("usergroup", group)]),
+                    )
+                    .await?;
+                let mut users =
+                    payload::<Listed>(listed, "usergroups.users.list answer from Slack")?.users;
+                if users.iter().any(|u| u == user) {
+                    return Ok(false);
+                }
+                users.push(user.to_owned());
+                let args = json!({ "usergroup": group, "users": users.join(",") });
+                self.send(
+                    &self.token,
+                    "usergroups.users.update",
+                    Arguments::Json(&args),
+                )
+                .await
+                .map(|_| true)
+            })
             .await
-            .map(|_| true)
     }
 }
 

@@ -233,6 +233,14 @@ impl FakeDiscord {
                 if !guild::valid_user_agent(request.header("user-agent")) {
                     return guild::blocked_user_agent();
                 }
+                // A body-less write without `Content-Length` is refused at
+                // the edge: RFC 9110 §8.6 ("a user agent SHOULD send
+                // Content-Length in a request when the method defines a
+                // meaning for enclosed content"), and Discord answers such a
+                // PUT 411 Length Required (serenity-rs/serenity#483).
+                if guild::length_required(request) {
+                    return Reply::empty(411);
+                }
                 // A wrong token is refused before any limit counts it.
                 if request.header("authorization") != Some(&format!("Bot {TOKEN}")) {
                     return answer(&mut lock(&guild), request);

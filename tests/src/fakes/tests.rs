@@ -35,6 +35,10 @@ pub(super) async fn send(
     }
     if let Some(body) = body {
         request = request.json(&body);
+    } else if method != "GET" && method != "DELETE" {
+        // As the daemon does: a body-less write says its length (Discord
+        // answers 411 otherwise).
+        request = request.header("content-length", "0");
     }
     let response = request.send().await.expect("the fake answers");
     let status = response.status().as_u16();
@@ -582,6 +586,7 @@ pub(super) async fn discord_limited(
     let response = http_client()
         .request(method.parse().unwrap(), format!("{}{path}", fake.uri()))
         .header("authorization", format!("Bot {}", discord::TOKEN))
+        .header("content-length", "0")
         .send()
         .await
         .expect("the fake answers");
@@ -594,6 +599,25 @@ pub(super) async fn discord_limited(
         .collect();
     let body = serde_json::from_str(&response.text().await.unwrap()).unwrap_or(Value::Null);
     (status, headers, body)
+}
+
+#[tokio::test]
+async fn discord_refuses_a_body_less_write_without_its_length() {
+    let fake = FakeDiscord::start(GUILD);
+    fake.add_member(USER, &[]);
+    let url = format!(
+        "{}/guilds/{GUILD}/members/{USER}/roles/{MEMBER_ROLE}",
+        fake.uri()
+    );
+    let bare = http_client()
+        .put(&url)
+        .header("authorization", format!("Bot {}", discord::TOKEN))
+        .send()
+        .await
+        .expect("the fake answers");
+    assert_eq!(bare.status().as_u16(), 411);
+    let (status, _, _) = send("PUT", url, Some(&format!("Bot {}", discord::TOKEN)), None).await;
+    assert_eq!(status, 204, "with Content-Length: 0");
 }
 
 #[tokio::test]
@@ -678,6 +702,7 @@ async fn discord_enforces_the_documented_rules_of_issue_23() {
     let status = reqwest::Client::new()
         .get(format!("{}/users/@me", fake.uri()))
         .header("authorization", format!("Bot {}", discord::TOKEN))
+        .header("content-length", "0")
         .send()
         .await
         .unwrap()

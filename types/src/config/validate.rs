@@ -348,7 +348,8 @@ impl Sections {
                 "is required when verification is not `none`",
             );
         }
-        if w.enabled && w.channel_id.is_none() {
+        // Slack greets by DM: no channel to name there.
+        if w.enabled && w.channel_id.is_none() && c.platform != Platform::Slack {
             c.fail("welcome.channel_id", "is required when welcome is enabled");
         }
     }
@@ -574,5 +575,27 @@ mod tests {
             c.antinuke.max_joins_per_minute = Some(1000);
         });
         assert!(fine.is_empty(), "{fine:?}");
+    }
+
+    /// An enabled welcome needs `channel_id` where the greeting is posted
+    /// in a channel, not on Slack, which greets by DM.
+    #[test]
+    fn welcome_channel_id_is_required_except_on_slack() {
+        use crate::Platform;
+        use crate::config::Sections;
+        let mut config = Sections::default();
+        config.welcome.enabled = true;
+        for (platform, want) in [
+            (Platform::Discord, vec!["welcome.channel_id"]),
+            (Platform::Telegram, vec!["welcome.channel_id"]),
+            (Platform::Slack, vec![]),
+        ] {
+            let paths: Vec<_> = config
+                .validate(platform)
+                .into_iter()
+                .map(|e| e.path)
+                .collect();
+            assert_eq!(paths, want, "{platform:?}");
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! |          | discord | telegram | slack |
 //! |----------|---------|----------|-------|
 //! | joins greeted | `GUILD_MEMBER_ADD` | `new_chat_members` | `team_join` (not `member_joined_channel`: joining a channel is not joining the workspace) |
-//! | greeting | "Create Message" in `welcome.channel_id`, mentioning the member alone | `sendMessage` (HTML) in `welcome.channel_id` (the group) | a DM: `conversations.open` + `chat.postMessage`; `welcome.channel_id` unused |
+//! | greeting | "Create Message" in `welcome.channel_id`, mentioning the member alone | `sendMessage` (HTML) in `welcome.channel_id` (the group) | a DM: `conversations.open` + `chat.postMessage`; `welcome.channel_id` unused, not required |
 //! | auto-roles | "Add Guild Member Role", one `PUT` per role (MANAGE_ROLES, roles below the bot's) | none: Telegram has no roles (the config refuses role ids on Telegram) | user groups: `usergroups.users.list` + `usergroups.users.update` (`usergroups:read`, `usergroups:write`) |
 //! | auto-roles when | at the join; a member `pending` membership screening: at the `GUILD_MEMBER_UPDATE` that shows `pending: false` | - | at the join |
 //! | with `welcome.verification` not `none` | greeted at the join; auto-roles once verified (the verify code calls [`give_auto_roles`]) | greeted | greeted; user groups once verified |
@@ -148,7 +148,8 @@ mod tests {
         let bot = match platform {
             Platform::Discord => Bot::Discord(Box::new(sim)),
             Platform::Slack => Bot::Slack(Box::new(sim)),
-            _ => Bot::Telegram(Box::new(sim)),
+            Platform::Telegram => Bot::Telegram(Box::new(sim)),
+            other => crate::platform::new_platform(other),
         };
         (dir, bot)
     }

@@ -16,7 +16,10 @@
 //! [`REGREET_AFTER`] ([`Greeted`], in memory, bounded): a join of the same
 //! member to the same server within that time is not greeted again, be it
 //! a redelivery or the member leaving and coming back (which also keeps a
-//! member from pinging themselves by rejoining). Memory is enough: the
+//! member from pinging themselves by rejoining). The guard is the
+//! greeting's only: a member who comes back within the time still gets the
+//! auto-roles (or is awaited through screening again), since leaving took
+//! them; a redelivery gives roles held, which changes nothing. Memory is enough: the
 //! event path never replays old joins after a restart (a new gateway
 //! session replays nothing, the Telegram poller keeps its offset, a Slack
 //! event answered is not sent again), so a restart cannot greet members
@@ -31,9 +34,19 @@
 //! false` (discord-docs/guild.mdx, "Membership Screening Object"). Whom
 //! the consumer waits for is kept in memory ([`Awaiting`], bounded): the
 //! update is acted on once, so the updates the daemon's own role changes
-//! cause, or any later one, give nothing. A restart while a member is
+//! cause, or any later one, give nothing. A member awaited who leaves
+//! (`MemberLeft`) is awaited no more, nor one who joins again not pending
+//! (given the roles at that join). A restart while a member is
 //! still pending forgets them (they get no auto-roles: documented in
 //! docs/api.md).
+//!
+//! # Acting
+//!
+//! The decisions are taken in the consumer, in the events' order, from
+//! memory; the store read and the platform calls run in tasks of their own
+//! (at most [`MAX_WELCOMING`], tracked as in-flight work), so a flood of
+//! joins does not fill the consumer's queue behind slow greetings. A raid
+//! lockdown's joiners are left alone (neither greeted nor given roles).
 //!
 //! Nothing here fires for the bot's own doings: bots joining (the daemon's
 //! own bot included) are neither greeted nor given roles, and the member
@@ -47,7 +60,12 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use jiff::{SignedDuration, Timestamp};
+use modctl_types::config::Welcome;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
+use super::automod::act::spawn_bounded;
 use super::live::LiveConfig;
 use crate::clock::Clock;
 use crate::events::{Consumer, Event, EventKind, MemberRef};
@@ -65,6 +83,9 @@ pub const NAME: &str = "welcome";
 pub const REGREET_AFTER: Duration = Duration::from_secs(10 * 60);
 /// Greetings remembered at most (the oldest forgotten first).
 pub const GREETED_MAX: usize = 20_000;
+/// Joins (or screenings passed) acted on at once, each a store read and
+/// a few platform calls.
+pub const MAX_WELCOMING: usize = 16;
 /// Members awaiting screening remembered at most (the oldest forgotten
 /// first: they get no auto-roles).
 pub const AWAITING_MAX: usize = 20_000;
@@ -179,6 +200,13 @@ pub struct Welcoming {
     pub platforms: PlatformClients,
     /// The daemon's clock.
     pub clock: Clock,
+    /// Whether a raid lockdown runs (its joiners are left alone).
+    pub lockdown: crate::automation::lockdown::Context,
+    /// The daemon's in-flight work: greetings and role grants are part of
+    /// it.
+    pub in_flight: TaskTracker,
+    /// Cancelled at the shutdown deadline: the work stops where it is.
+    pub abandon: CancellationToken,
 }
 
 /// The welcome consumer as the event path holds it from the start, bound
@@ -191,6 +219,7 @@ pub struct Slot {
     parts: Arc<OnceLock<Welcoming>>,
     greeted: Arc<Mutex<Greeted>>,
     awaiting: Arc<Mutex<Awaiting>>,
+    permits: Arc<Semaphore>,
 }
 
 impl Default for Slot {
@@ -199,6 +228,7 @@ impl Default for Slot {
             parts: Arc::default(),
             greeted: Arc::new(Mutex::new(Greeted::new(REGREET_AFTER, GREETED_MAX))),
             awaiting: Arc::new(Mutex::new(Awaiting::new(AWAITING_MAX))),
+            permits: Arc::new(Semaphore::new(MAX_WELCOMING)),
         }
     }
 }
@@ -236,6 +266,10 @@ impl Consumer for Slot {
                 self.screened(parts, &event, &update.member.id, &update.role_ids)
                     .await;
             }
+            // A member awaited who left is no longer: a rejoin starts anew.
+            EventKind::MemberLeft(left) if left.channel_id.is_none() => {
+                lock(&self.awaiting).passed(&event.server_id, &left.member.id);
+            }
             _ => {}
         }
     }
@@ -243,6 +277,9 @@ impl Consumer for Slot {
 
 impl Slot {
     /// A member joined: greeted, and given the auto-roles now or later.
+    /// What decides is taken here, in order (memory only, but for whether
+    /// a lockdown runs: known in memory, asked of the store at most once a
+    /// second); the store read and the platform calls run in a task.
     async fn joined(
         &self,
         parts: &Welcoming,
@@ -254,42 +291,61 @@ impl Slot {
         let Some(config) = config(parts, server).await else {
             return;
         };
-        let welcome = &config.sections.welcome;
-        let plan = behaviour::plan(welcome, join);
+        let welcome = config.sections.welcome.clone();
+        let plan = behaviour::plan(&welcome, join);
         if !plan.greet {
             return;
         }
-        if !lock(&self.greeted).first_time(server, &member.id, parts.clock.now()) {
+        // A raid's joiners are held by the lockdown: neither greeted (the
+        // raid would be pinged into the channel) nor given roles, then or
+        // at its end (docs/api.md).
+        match parts.lockdown.running(server).await {
+            Ok(None) => {}
+            Ok(Some(_)) => {
+                tracing::debug!(server, member = %member.id, "welcome: a lockdown runs; joiner neither greeted nor given roles");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(server, error = %e, "welcome: cannot tell whether a lockdown runs; join not acted on");
+                return;
+            }
+        }
+        // The guard is the greeting's alone: a member who left and came
+        // back within the time is not greeted again, but gets the roles
+        // (a redelivered join gives roles held, which changes nothing).
+        let greet = lock(&self.greeted).first_time(server, &member.id, parts.clock.now());
+        if !greet {
             tracing::debug!(server, member = %member.id, "welcome: greeted lately; not again");
-            return;
         }
-        let Some((name, bot)) = connected(parts, server).await else {
-            return;
-        };
-        match &welcome.channel_id {
-            Some(channel) => {
-                let greeting = Greeting {
-                    template: welcome.message.clone(),
-                    member_id: member.id.clone(),
-                    member_name: member.display_name.clone(),
-                    server_name: name,
-                };
-                if let Err(e) = behaviour::greet(&bot, channel, &greeting).await {
-                    tracing::warn!(server, member = %member.id, error = %e, advice = %e.advice(), "welcome: the greeting was not posted");
-                }
-            }
-            None => tracing::warn!(
-                server,
-                "welcome is on without welcome.channel_id: nobody greeted"
-            ),
-        }
-        match plan.roles {
+        let roles_now = match plan.roles {
             behaviour::Roles::Now => {
-                give(&bot, server, &member.id, &welcome.auto_role_ids, &[]).await;
+                // Not pending (any more): no screening to wait for.
+                lock(&self.awaiting).passed(server, &member.id);
+                true
             }
-            behaviour::Roles::AfterScreening => lock(&self.awaiting).wait_for(server, &member.id),
-            behaviour::Roles::None | behaviour::Roles::OnceVerified => {}
+            behaviour::Roles::AfterScreening => {
+                lock(&self.awaiting).wait_for(server, &member.id);
+                false
+            }
+            behaviour::Roles::None | behaviour::Roles::OnceVerified => false,
+        };
+        if !greet && !roles_now {
+            return;
         }
+        let (parts2, server, member) = (parts.clone(), server.to_owned(), member.clone());
+        self.dispatch(parts, async move {
+            let parts = parts2;
+            let Some((name, bot)) = connected(&parts, &server).await else {
+                return;
+            };
+            if greet {
+                greet_member(&bot, &server, &welcome, &member, name).await;
+            }
+            if roles_now {
+                give(&bot, &server, &member.id, &welcome.auto_role_ids, &[]).await;
+            }
+        })
+        .await;
     }
 
     /// A member awaited passed membership screening: the auto-roles they
@@ -309,10 +365,66 @@ impl Slot {
         if behaviour::plan(welcome, join).roles != behaviour::Roles::Now {
             return;
         }
-        let Some((_, bot)) = connected(parts, server).await else {
+        let roles = welcome.auto_role_ids.clone();
+        let (parts2, server, member, held) = (
+            parts.clone(),
+            server.to_owned(),
+            member.to_owned(),
+            held.to_vec(),
+        );
+        self.dispatch(parts, async move {
+            if let Some((_, bot)) = connected(&parts2, &server).await {
+                give(&bot, &server, &member, &roles, &held).await;
+            }
+        })
+        .await;
+    }
+
+    /// Runs `work` in a task of its own once one of [`MAX_WELCOMING`] is
+    /// free, waiting for it here: a flood of joins backs up into the
+    /// fan-out's bounded queue, not into unbounded tasks, and the events
+    /// behind a slow greeting are not held up by it; shutdown waits for the
+    /// tasks (they are in-flight work).
+    async fn dispatch(&self, parts: &Welcoming, work: impl Future<Output = ()> + Send + 'static) {
+        spawn_bounded(
+            "welcome's greeting or auto-roles",
+            &self.permits,
+            &parts.in_flight,
+            parts.abandon.clone(),
+            work,
+        )
+        .await;
+    }
+}
+
+/// Greets `member` where the platform greets, logging what failed.
+async fn greet_member(
+    bot: &Bot,
+    server: &str,
+    welcome: &Welcome,
+    member: &MemberRef,
+    name: String,
+) {
+    // Slack greets by DM: its channel is not used, and not required.
+    let channel = match (bot, &welcome.channel_id) {
+        (_, Some(channel)) => channel.as_str(),
+        (Bot::Slack(_), None) => "",
+        (Bot::Discord(_) | Bot::Telegram(_), None) => {
+            tracing::warn!(
+                server,
+                "welcome is on without welcome.channel_id: nobody greeted"
+            );
             return;
-        };
-        give(&bot, server, member, &welcome.auto_role_ids, held).await;
+        }
+    };
+    let greeting = Greeting {
+        template: welcome.message.clone(),
+        member_id: member.id.clone(),
+        member_name: member.display_name.clone(),
+        server_name: name,
+    };
+    if let Err(e) = behaviour::greet(bot, channel, &greeting).await {
+        tracing::warn!(server, member = %member.id, error = %e, advice = %e.advice(), "welcome: the greeting was not posted");
     }
 }
 

@@ -132,6 +132,14 @@ pub(super) fn valid_user_agent(agent: Option<&str>) -> bool {
     matches!(inner.split_once(", "), Some((url, version)) if !url.trim().is_empty() && !version.trim().is_empty())
 }
 
+/// Whether `request` is a write (PUT, POST, PATCH) that says neither its
+/// length nor that it is chunked, which Discord refuses 411.
+pub(super) fn length_required(request: &Recorded) -> bool {
+    matches!(request.method.as_str(), "PUT" | "POST" | "PATCH")
+        && request.header("content-length").is_none()
+        && request.header("transfer-encoding").is_none()
+}
+
 /// What Cloudflare answers a blocked client: 403 and an error page, not
 /// Discord's JSON (error 1010, "the owner of this website has banned your
 /// access based on your browser's signature").

@@ -159,14 +159,22 @@ impl Acting {
     /// it here (see [`MAX_ACTING`]).
     async fn dispatch(&self, work: impl Future<Output = ()> + Send + 'static) {
         let cx = &self.moderation;
-        spawn_bounded(&self.permits, &cx.in_flight, cx.abandon.clone(), work).await;
+        spawn_bounded(
+            "automod's acting on a message",
+            &self.permits,
+            &cx.in_flight,
+            cx.abandon.clone(),
+            work,
+        )
+        .await;
     }
 }
 
 /// Spawns `work` into `tracker` holding one of `permits`, which is waited
 /// for first, in the caller; at the shutdown deadline (`abandon`) the work
-/// stops where it is.
-async fn spawn_bounded(
+/// stops where it is (logged as `what`). Also welcome's.
+pub(crate) async fn spawn_bounded(
+    what: &'static str,
     permits: &Arc<Semaphore>,
     tracker: &tokio_util::task::TaskTracker,
     abandon: tokio_util::sync::CancellationToken,
@@ -178,7 +186,7 @@ async fn spawn_bounded(
     };
     tracker.spawn(async move {
         if moderation::until_abandoned(&abandon, work).await.is_err() {
-            tracing::warn!("automod's acting on a message was abandoned at the shutdown deadline");
+            tracing::warn!("{what} was abandoned at the shutdown deadline");
         }
         drop(permit);
     });
@@ -394,7 +402,7 @@ mod tests {
             tokio::spawn(async move {
                 for _ in 0..10 {
                     let (running, most, stall) = (running.clone(), most.clone(), stall.clone());
-                    spawn_bounded(&permits, &tracker, abandon.clone(), async move {
+                    spawn_bounded("test", &permits, &tracker, abandon.clone(), async move {
                         let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                         most.fetch_max(now, Ordering::SeqCst);
                         stall.notified().await;
