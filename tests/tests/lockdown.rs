@@ -241,7 +241,10 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
     assert_eq!(end_due(daemon), 0, "ended once");
     let puts = discord.incident_puts();
     assert_eq!(puts.len(), 2);
-    assert_eq!(puts[1], json!({"invites_disabled_until": null}));
+    assert_eq!(
+        puts[1],
+        json!({"invites_disabled_until": null, "dms_disabled_until": null})
+    );
     assert_eq!(discord.invites_disabled_until(), None);
     assert_eq!(
         lockdowns(daemon, ALPHA_DISCORD)[0].1.as_deref(),
@@ -282,6 +285,61 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
 
 /// Nothing of the lockdown fires for bots (the daemon's own bot joining
 /// included), for Slack channel joins, or with `antinuke.enabled` off.
+/// Discord's incident-actions PUT resets a field left out
+/// (hikari-py/hikari#2289): DMs the moderators paused stay paused through a
+/// lockdown's start and end, and a pause of invites they set during it is
+/// left at its end.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_discord_lockdown_keeps_the_moderators_own_pauses() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let dms = (jiff::Timestamp::now() + jiff::SignedDuration::from_hours(5)).to_string();
+    discord.pause_dms(&dms);
+    let client = daemon.client(&fixture.alpha_rw);
+    let request = StartLockdown {
+        minutes: Some(10),
+        reason: None,
+    };
+    client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start");
+    eventually("invites paused", || discord.incident_puts().len() == 1);
+    assert!(discord.invites_disabled_until().is_some());
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+    client.end_lockdown(ALPHA_DISCORD).await.expect("end");
+    assert_eq!(discord.incident_puts().len(), 2);
+    assert_eq!(discord.invites_disabled_until(), None);
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+
+    // The moderators pause invites themselves during a second lockdown:
+    // its end leaves their pause (and asks nothing).
+    client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start again");
+    eventually("invites paused again", || {
+        discord.incident_puts().len() == 3
+    });
+    let theirs = (jiff::Timestamp::now() + jiff::SignedDuration::from_hours(3)).to_string();
+    discord.pause_invites(&theirs);
+    let ended = client.end_lockdown(ALPHA_DISCORD).await.expect("end again");
+    assert_eq!(discord.incident_puts().len(), 3, "no PUT at the end");
+    assert_eq!(
+        discord.invites_disabled_until().as_deref(),
+        Some(theirs.as_str())
+    );
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+    assert!(
+        ended
+            .end_outcome
+            .as_deref()
+            .is_some_and(|o| o.contains("left as they are")),
+        "{ended:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
     let fixture = Fixture::start();
