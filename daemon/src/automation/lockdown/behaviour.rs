@@ -59,6 +59,18 @@ pub fn steps(platform: Platform, phase: Phase) -> &'static [Step] {
 /// platform clock a little behind ours never refuses a day-long lockdown.
 pub const MAX_INVITE_PAUSE: SignedDuration = SignedDuration::from_secs(24 * 3600 - 60);
 
+/// Whether a start on `platform` changes the server's own invites, so the
+/// own-invites cache (`crate::automation::invites`) is learned again at
+/// once: Telegram's new primary link is otherwise "another community's"
+/// for up to `invites::REFRESH`.
+pub fn start_changes_own_invites(platform: Platform) -> bool {
+    match platform {
+        Platform::Telegram => true,
+        Platform::Discord | Platform::Slack => false,
+        other => new_platform(other),
+    }
+}
+
 /// Until when the start pauses a lockdown's invites: its end, at most
 /// [`MAX_INVITE_PAUSE`] after its start. Made from the row alone, so the
 /// end knows the value it set (and leaves a pause someone else set since).
@@ -112,8 +124,10 @@ pub async fn carry(
             Ok(format!("timed out until {}", lockdown.ends_at))
         }
         (Step::ReplaceInviteLink, Bot::Telegram(telegram)) => {
-            telegram.replace_invite_link().await?;
-            Ok("primary invite link replaced (the old one revoked)".into())
+            let link = telegram.replace_invite_link().await?;
+            Ok(format!(
+                "primary invite link replaced by {link} (the old one revoked)"
+            ))
         }
         (Step::RestrictJoiner, Bot::Telegram(telegram)) => {
             let until = lockdown.ends_at.max(now + MIN_RESTRICTION);

@@ -118,6 +118,9 @@ pub struct Context {
     pub shared: Arc<Shared>,
     /// The daemon's in-flight work: holding joiners is part of it.
     pub in_flight: TaskTracker,
+    /// The servers' own invites, learned again after a start that changes
+    /// them (Telegram's new link).
+    pub own_invites: Arc<crate::automation::invites::OwnInvitesCache>,
 }
 
 /// What every [`Context`] of a daemon shares.
@@ -307,9 +310,17 @@ async fn ask_start(
         "skipped: its time was up before the platform was asked".to_owned()
     } else {
         match cx.bot(server_id).await? {
-            Some(bot) => behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
-                .await
-                .map_or_else(|| "alert only".to_owned(), |(done, _)| done),
+            Some(bot) => {
+                let done =
+                    behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
+                        .await
+                        .map_or_else(|| "alert only".to_owned(), |(done, _)| done);
+                if behaviour::start_changes_own_invites(bot.platform()) {
+                    crate::automation::invites::ask(&cx.own_invites, server_id, &bot, &cx.clock)
+                        .await;
+                }
+                done
+            }
             None => "not connected: nothing asked of the platform".to_owned(),
         }
     };
