@@ -408,6 +408,7 @@ impl AppState {
             live: self.live_config.clone(),
             shared: self.lockdown.clone(),
             in_flight: self.in_flight.clone(),
+            own_invites: self.automod.invites().clone(),
         }
     }
 

@@ -241,7 +241,10 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
     assert_eq!(end_due(daemon), 0, "ended once");
     let puts = discord.incident_puts();
     assert_eq!(puts.len(), 2);
-    assert_eq!(puts[1], json!({"invites_disabled_until": null}));
+    assert_eq!(
+        puts[1],
+        json!({"invites_disabled_until": null, "dms_disabled_until": null})
+    );
     assert_eq!(discord.invites_disabled_until(), None);
     assert_eq!(
         lockdowns(daemon, ALPHA_DISCORD)[0].1.as_deref(),
@@ -282,6 +285,61 @@ async fn a_discord_raid_starts_a_lockdown_that_ends_on_the_clock() {
 
 /// Nothing of the lockdown fires for bots (the daemon's own bot joining
 /// included), for Slack channel joins, or with `antinuke.enabled` off.
+/// Discord's incident-actions PUT resets a field left out
+/// (hikari-py/hikari#2289): DMs the moderators paused stay paused through a
+/// lockdown's start and end, and a pause of invites they set during it is
+/// left at its end.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_discord_lockdown_keeps_the_moderators_own_pauses() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let dms = (jiff::Timestamp::now() + jiff::SignedDuration::from_hours(5)).to_string();
+    discord.pause_dms(&dms);
+    let client = daemon.client(&fixture.alpha_rw);
+    let request = StartLockdown {
+        minutes: Some(10),
+        reason: None,
+    };
+    client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start");
+    eventually("invites paused", || discord.incident_puts().len() == 1);
+    assert!(discord.invites_disabled_until().is_some());
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+    client.end_lockdown(ALPHA_DISCORD).await.expect("end");
+    assert_eq!(discord.incident_puts().len(), 2);
+    assert_eq!(discord.invites_disabled_until(), None);
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+
+    // The moderators pause invites themselves during a second lockdown:
+    // its end leaves their pause (and asks nothing).
+    client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start again");
+    eventually("invites paused again", || {
+        discord.incident_puts().len() == 3
+    });
+    let theirs = (jiff::Timestamp::now() + jiff::SignedDuration::from_hours(3)).to_string();
+    discord.pause_invites(&theirs);
+    let ended = client.end_lockdown(ALPHA_DISCORD).await.expect("end again");
+    assert_eq!(discord.incident_puts().len(), 3, "no PUT at the end");
+    assert_eq!(
+        discord.invites_disabled_until().as_deref(),
+        Some(theirs.as_str())
+    );
+    assert_eq!(discord.dms_disabled_until().as_deref(), Some(dms.as_str()));
+    assert!(
+        ended
+            .end_outcome
+            .as_deref()
+            .is_some_and(|o| o.contains("left as they are")),
+        "{ended:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn bots_channel_joins_and_a_disabled_antinuke_never_count() {
     let fixture = Fixture::start();
@@ -399,15 +457,24 @@ async fn telegram_by_hand_across_a_restart() {
         format!("key:{}", fixture.alpha_rw.key_id)
     );
     assert_eq!(started.why, "raid in #general");
+    assert_eq!(telegram.revoked_links(), ["https://t.me/+oldLink"]);
+    let link = telegram.invite_link().expect("a new primary link");
+    assert_ne!(link, "https://t.me/+oldLink");
     assert_eq!(
         started.start_outcome.as_deref(),
-        Some("primary invite link replaced (the old one revoked)")
+        Some(format!("primary invite link replaced by {link} (the old one revoked)").as_str())
     );
-    assert_eq!(telegram.revoked_links(), ["https://t.me/+oldLink"]);
-    assert_ne!(
-        telegram.invite_link().as_deref(),
-        Some("https://t.me/+oldLink")
-    );
+    // The group's own new link is known to automod at once (not "another
+    // community's" until the next refresh), the revoked one no longer.
+    let own = fixture
+        .daemon
+        .state()
+        .automod
+        .invites()
+        .invites(ALPHA_TELEGRAM);
+    let new_form = link.trim_start_matches("https://");
+    assert!(own.iter().any(|i| i == new_form), "{own:?}");
+    assert!(!own.iter().any(|i| i == "t.me/+oldLink"), "{own:?}");
 
     // One at a time.
     let again = client
@@ -633,4 +700,125 @@ async fn a_start_cut_short_by_a_stop_is_asked_of_the_platform_by_the_worker() {
     );
     end_due(daemon);
     assert_eq!(discord.incident_puts().len(), 1, "asked once");
+}
+
+/// A start cut short by a stop whose time was up before the worker saw it
+/// is not asked of the platform: recorded as skipped, and ended.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_start_cut_short_past_its_end_is_skipped_and_ended() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let now = daemon.now_unix();
+    daemon.write(move |tx| {
+        let new = modctld::store::lockdowns::NewLockdown {
+            server_id: ALPHA_DISCORD,
+            started_at: now,
+            ends_at: now + 60,
+            started_by: "automatic",
+            why: "a raid",
+        };
+        modctld::store::lockdowns::start(tx, &new).map(drop)
+    });
+    daemon.clock().advance(Duration::from_secs(61));
+    assert_eq!(end_due(daemon), 1, "ended by the worker");
+    assert!(discord.incident_puts().is_empty(), "nothing asked");
+    let outcome: Option<String> = daemon.sql(|c| {
+        c.query_row(
+            "SELECT start_outcome FROM lockdowns WHERE server_id = ?1",
+            [ALPHA_DISCORD],
+            |r| r.get(0),
+        )
+    });
+    assert!(
+        outcome.as_deref().is_some_and(|o| o.starts_with("skipped")),
+        "{outcome:?}"
+    );
+}
+
+/// An end that lost to another (the lockdown ended, a new one runs) asks
+/// the platform nothing: invites stay paused for the new lockdown.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stale_end_leaves_a_new_lockdown_alone() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (_gateway, discord) = discord_guild(daemon);
+    let client = daemon.client(&fixture.alpha_rw);
+    let request = StartLockdown {
+        minutes: Some(10),
+        reason: None,
+    };
+    let first = client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start");
+    client.end_lockdown(ALPHA_DISCORD).await.expect("end");
+    // Same clock second, same length: the same invites_disabled_until, so
+    // only the re-read under the server's turn tells the two apart.
+    client
+        .start_lockdown(ALPHA_DISCORD, &request)
+        .await
+        .expect("start again");
+    eventually("invites paused again", || {
+        discord.incident_puts().len() == 3
+    });
+    let cx = daemon.state().lockdowns();
+    let stale = daemon
+        .block_on(modctld::automation::lockdown::end(
+            &cx,
+            ALPHA_DISCORD,
+            &first,
+            "key:stale",
+        ))
+        .expect("stale end");
+    assert!(stale.is_none(), "{stale:?}");
+    assert_eq!(discord.incident_puts().len(), 3, "nothing asked");
+    assert!(discord.invites_disabled_until().is_some());
+}
+
+/// A lockdown whose time is up holds no joiner even before the worker ends
+/// it; a joiner of a running one is timed out until exactly its end.
+#[tokio::test(flavor = "multi_thread")]
+async fn joiners_are_held_until_the_end_and_not_after_it() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let (gateway, discord) = discord_guild(daemon);
+    assert_eq!(daemon.start_receivers(), 1);
+    eventually("the gateway session", || gateway.connected());
+    let client = daemon.client(&fixture.alpha_rw);
+    let short = StartLockdown {
+        minutes: Some(1),
+        reason: None,
+    };
+    client
+        .start_lockdown(ALPHA_DISCORD, &short)
+        .await
+        .expect("start");
+    daemon.clock().advance(Duration::from_secs(61));
+    let (late, sentinel) = ("800000000000000201", "800000000000000202");
+    discord.add_member(late, &[]);
+    gateway.member_add(ALPHA_DISCORD, late, &[]);
+    assert_eq!(end_due(daemon), 1);
+    let running = client
+        .start_lockdown(ALPHA_DISCORD, &short)
+        .await
+        .expect("start again");
+    // The sentinel's join is handled after the late one (in order, one
+    // consumer): once it is held, the late joiner's handling is done.
+    discord.add_member(sentinel, &[]);
+    gateway.member_add(ALPHA_DISCORD, sentinel, &[]);
+    eventually("the sentinel timed out", || {
+        discord.timed_out_until(sentinel).is_some()
+    });
+    let until: jiff::Timestamp = discord
+        .timed_out_until(sentinel)
+        .expect("timed out")
+        .parse()
+        .expect("ISO8601");
+    assert_eq!(until, running.ends_at);
+    assert_eq!(
+        discord.timed_out_until(late),
+        None,
+        "not held after the end"
+    );
 }

@@ -251,9 +251,16 @@ pub struct OwnInvites {
 /// most 24 hours ahead).
 #[async_trait]
 pub trait PauseInvites: Send + Sync {
-    /// Disables invites until `until`, or enables them again (`None`, sent
-    /// as `null`). `dms_disabled_until` is left out, so it stays as it is.
-    async fn pause_invites(&self, until: Option<Timestamp>) -> PlatformResult<()>;
+    /// Disables invites until `until`. The PUT resets a field left out
+    /// (hikari-py/hikari#2289: it "will reset any previous security
+    /// measures if not specified. This is a Discord limitation"), so the
+    /// guild's current `dms_disabled_until` is read and sent back.
+    async fn pause_invites(&self, until: Timestamp) -> PlatformResult<()>;
+    /// Enables invites again if they are still paused until `paused_until`
+    /// (the value the lockdown set); a pause the moderators set since is
+    /// left. Answers whether invites were enabled. `dms_disabled_until` is
+    /// sent back as it is.
+    async fn resume_invites(&self, paused_until: Timestamp) -> PlatformResult<bool>;
 }
 
 /// Replaces the group's primary invite link, revoking the old one

@@ -396,16 +396,52 @@ impl Timeout for Discord {
     }
 }
 
-#[async_trait]
-impl PauseInvites for Discord {
-    async fn pause_invites(&self, until: Option<Timestamp>) -> PlatformResult<()> {
-        // guild.mdx, "Modify Guild Incident Actions": ISO8601, `null`
-        // enables invites again; `dms_disabled_until` left out.
-        let body = json!({ "invites_disabled_until": until.map(|t| t.to_string()) });
+impl Discord {
+    /// The guild's incident actions (`incidents_data` of "Get Guild",
+    /// guild.mdx; `null` when none is set): invites and DMs paused until.
+    async fn incidents(&self) -> PlatformResult<(Option<Timestamp>, Option<String>)> {
+        let path = format!("/guilds/{}", self.guild_id);
+        let guild = self.call(Method::GET, &path, None, None).await?;
+        let data = &guild["incidents_data"];
+        let invites = data["invites_disabled_until"]
+            .as_str()
+            .and_then(|text| text.parse().ok());
+        let dms = data["dms_disabled_until"].as_str().map(str::to_owned);
+        Ok((invites, dms))
+    }
+
+    /// "Modify Guild Incident Actions" with both fields: a field left out
+    /// is reset (hikari-py/hikari#2289), so `dms` is always passed back.
+    async fn put_incidents(
+        &self,
+        invites: Option<Timestamp>,
+        dms: Option<String>,
+    ) -> PlatformResult<()> {
+        // guild.mdx: ISO8601, `null` disables the action.
+        let body = json!({
+            "invites_disabled_until": invites.map(|t| t.to_string()),
+            "dms_disabled_until": dms,
+        });
         let path = format!("/guilds/{}/incident-actions", self.guild_id);
         self.call(Method::PUT, &path, Some(body), None)
             .await
             .map(drop)
+    }
+}
+
+#[async_trait]
+impl PauseInvites for Discord {
+    async fn pause_invites(&self, until: Timestamp) -> PlatformResult<()> {
+        let (_, dms) = self.incidents().await?;
+        self.put_incidents(Some(until), dms).await
+    }
+
+    async fn resume_invites(&self, paused_until: Timestamp) -> PlatformResult<bool> {
+        let (invites, dms) = self.incidents().await?;
+        if invites != Some(paused_until) {
+            return Ok(false);
+        }
+        self.put_incidents(None, dms).await.map(|()| true)
     }
 }
 

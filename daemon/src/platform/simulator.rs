@@ -728,8 +728,12 @@ impl ReadInvites for Simulator {
 /// and these answer as the platforms do when they succeed.
 #[async_trait]
 impl PauseInvites for Simulator {
-    async fn pause_invites(&self, _until: Option<Timestamp>) -> PlatformResult<()> {
+    async fn pause_invites(&self, _until: Timestamp) -> PlatformResult<()> {
         Ok(())
+    }
+
+    async fn resume_invites(&self, _paused_until: Timestamp) -> PlatformResult<bool> {
+        Ok(true)
     }
 }
 

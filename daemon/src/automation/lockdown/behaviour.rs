@@ -4,9 +4,9 @@
 //!
 //! | phase | Discord | Telegram | Slack |
 //! |---|---|---|---|
-//! | start | pause invites (`PUT /guilds/{id}/incident-actions` `invites_disabled_until`) | replace the primary invite link (`exportChatInviteLink` revokes the old one) | nothing: the log post is the alert |
+//! | start | pause invites (`PUT /guilds/{id}/incident-actions` `invites_disabled_until`, `dms_disabled_until` sent back as it was) | replace the primary invite link (`exportChatInviteLink` revokes the old one) | nothing: the log post is the alert |
 //! | a member joins | time them out until the end (`communication_disabled_until`) | restrict them until the end (`restrictChatMember` `until_date`) | nothing |
-//! | end | enable invites again (`invites_disabled_until: null`) | nothing: restrictions end by their `until_date`; the old link stays revoked | nothing: the log post |
+//! | end | enable invites again (`invites_disabled_until: null`) if still paused until the start's value | nothing: restrictions end by their `until_date`; the old link stays revoked | nothing: the log post |
 
 use jiff::{SignedDuration, Timestamp};
 use modctl_types::Platform;
@@ -59,6 +59,25 @@ pub fn steps(platform: Platform, phase: Phase) -> &'static [Step] {
 /// platform clock a little behind ours never refuses a day-long lockdown.
 pub const MAX_INVITE_PAUSE: SignedDuration = SignedDuration::from_secs(24 * 3600 - 60);
 
+/// Whether a start on `platform` changes the server's own invites, so the
+/// own-invites cache (`crate::automation::invites`) is learned again at
+/// once: Telegram's new primary link is otherwise "another community's"
+/// for up to `invites::REFRESH`.
+pub fn start_changes_own_invites(platform: Platform) -> bool {
+    match platform {
+        Platform::Telegram => true,
+        Platform::Discord | Platform::Slack => false,
+        other => new_platform(other),
+    }
+}
+
+/// Until when the start pauses a lockdown's invites: its end, at most
+/// [`MAX_INVITE_PAUSE`] after its start. Made from the row alone, so the
+/// end knows the value it set (and leaves a pause someone else set since).
+pub fn invites_paused_until(lockdown: &Lockdown) -> Timestamp {
+    lockdown.ends_at.min(lockdown.started_at + MAX_INVITE_PAUSE)
+}
+
 /// Telegram takes an `until_date` less than 30 seconds ahead as "forever"
 /// (`restrictChatMember`), so a joiner near a lockdown's end is restricted
 /// at least this long.
@@ -84,13 +103,19 @@ pub async fn carry(
     };
     match (step, bot) {
         (Step::PauseInvites, Bot::Discord(discord)) => {
-            let until = lockdown.ends_at.min(now + MAX_INVITE_PAUSE);
-            discord.pause_invites(Some(until)).await?;
+            let until = invites_paused_until(lockdown);
+            discord.pause_invites(until).await?;
             Ok(format!("invites paused until {until}"))
         }
         (Step::ResumeInvites, Bot::Discord(discord)) => {
-            discord.pause_invites(None).await?;
-            Ok("invites enabled again".into())
+            if discord
+                .resume_invites(invites_paused_until(lockdown))
+                .await?
+            {
+                Ok("invites enabled again".into())
+            } else {
+                Ok("invites left as they are (paused or enabled since by someone else)".into())
+            }
         }
         (Step::TimeoutJoiner, Bot::Discord(discord)) => {
             discord
@@ -99,8 +124,10 @@ pub async fn carry(
             Ok(format!("timed out until {}", lockdown.ends_at))
         }
         (Step::ReplaceInviteLink, Bot::Telegram(telegram)) => {
-            telegram.replace_invite_link().await?;
-            Ok("primary invite link replaced (the old one revoked)".into())
+            let link = telegram.replace_invite_link().await?;
+            Ok(format!(
+                "primary invite link replaced by {link} (the old one revoked)"
+            ))
         }
         (Step::RestrictJoiner, Bot::Telegram(telegram)) => {
             let until = lockdown.ends_at.max(now + MIN_RESTRICTION);

@@ -24,7 +24,13 @@
 //! the clock once `ends_at` has come, so a restart during a lockdown ends it
 //! on time; the platform is asked first and the end is then written with
 //! its `lockdown_ended` event and log entry, so a crash in between asks it
-//! again (enabling invites twice is harmless).
+//! again (Discord's end enables invites only while they are still paused
+//! until the value the start set). Each server's platform calls take turns
+//! (a per-server async mutex, in-process) and read the row again under the
+//! turn: a stale end or a start replayed after a `DELETE` asks nothing, and
+//! a start replayed after its `ends_at` is recorded as skipped (the worker
+//! ends it). A lockdown whose `ends_at` has passed holds no joiner, even
+//! before the worker ends it.
 //!
 //! # What counts
 //!
@@ -112,6 +118,9 @@ pub struct Context {
     pub shared: Arc<Shared>,
     /// The daemon's in-flight work: holding joiners is part of it.
     pub in_flight: TaskTracker,
+    /// The servers' own invites, learned again after a start that changes
+    /// them (Telegram's new link).
+    pub own_invites: Arc<crate::automation::invites::OwnInvitesCache>,
 }
 
 /// What every [`Context`] of a daemon shares.
@@ -124,6 +133,10 @@ pub struct Shared {
     recent: Mutex<Recent>,
     running: Mutex<HashMap<String, Known>>,
     holding: Arc<Semaphore>,
+    /// Each server's lockdown platform calls, one at a time (in-process:
+    /// `crate::coordination`'s table), so a stale end never enables
+    /// invites again during a newer lockdown.
+    platform_calls: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl Default for Shared {
@@ -133,6 +146,7 @@ impl Default for Shared {
             recent: Mutex::new(Recent::new(RECENT_JOINS)),
             running: Mutex::default(),
             holding: Arc::new(Semaphore::new(MAX_HOLDING)),
+            platform_calls: Mutex::default(),
         }
     }
 }
@@ -188,6 +202,27 @@ impl Context {
             .await?;
         self.remember(server_id, running.clone());
         Ok(running)
+    }
+
+    /// Takes `server_id`'s turn for lockdown platform calls, then reads
+    /// whether `lockdown` still runs: the caller asks the platform only
+    /// then, holding the turn.
+    async fn turn(
+        &self,
+        server_id: &str,
+        lockdown: &Lockdown,
+    ) -> Result<(tokio::sync::OwnedMutexGuard<()>, bool), StoreError> {
+        let calls = lock(&self.shared.platform_calls)
+            .entry(server_id.to_owned())
+            .or_default()
+            .clone();
+        let guard = calls.lock_owned().await;
+        let id = server_id.to_owned();
+        let running = self
+            .store
+            .read(move |tx| lockdowns::running(tx, &id))
+            .await?;
+        Ok((guard, running.is_some_and(|r| r.id == lockdown.id)))
     }
 
     /// The server's platform adapter, `None` when it has no connection.
@@ -266,11 +301,28 @@ async fn ask_start(
     server_id: &str,
     lockdown: &Lockdown,
 ) -> Result<String, LockdownError> {
-    let outcome = match cx.bot(server_id).await? {
-        Some(bot) => behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
-            .await
-            .map_or_else(|| "alert only".to_owned(), |(done, _)| done),
-        None => "not connected: nothing asked of the platform".to_owned(),
+    let (_turn, runs) = cx.turn(server_id, lockdown).await?;
+    let outcome = if !runs {
+        "skipped: it had ended before the platform was asked".to_owned()
+    } else if lockdown.ends_at <= cx.clock.now() {
+        // A start cut short by a stop and replayed after its end: the
+        // worker's `end_due` ends it; pausing now would outlive it.
+        "skipped: its time was up before the platform was asked".to_owned()
+    } else {
+        match cx.bot(server_id).await? {
+            Some(bot) => {
+                let done =
+                    behaviour::carry_phase(Phase::Start, &bot, lockdown, None, cx.clock.now())
+                        .await
+                        .map_or_else(|| "alert only".to_owned(), |(done, _)| done);
+                if behaviour::start_changes_own_invites(bot.platform()) {
+                    crate::automation::invites::ask(&cx.own_invites, server_id, &bot, &cx.clock)
+                        .await;
+                }
+                done
+            }
+            None => "not connected: nothing asked of the platform".to_owned(),
+        }
     };
     let (id, recorded) = (lockdown.id, outcome.clone());
     cx.store
@@ -314,6 +366,12 @@ pub async fn end(
     lockdown: &Lockdown,
     ended_by: &str,
 ) -> Result<Option<Lockdown>, LockdownError> {
+    // Under the server's turn, and only while it still runs: a stale end
+    // (another ending won) must not enable invites during a newer one.
+    let (_turn, runs) = cx.turn(server_id, lockdown).await?;
+    if !runs {
+        return Ok(None);
+    }
     let outcome = match cx.bot(server_id).await? {
         Some(bot) => behaviour::carry_phase(Phase::End, &bot, lockdown, None, cx.clock.now())
             .await
@@ -403,6 +461,8 @@ pub async fn handle(cx: &Context, event: &Event) {
         return;
     }
     match cx.running(server).await {
+        // Its time is up: not held, though the worker has not ended it yet.
+        Ok(Some(lockdown)) if lockdown.ends_at <= cx.clock.now() => return,
         Ok(Some(lockdown)) => {
             hold(
                 cx,

@@ -308,6 +308,7 @@ impl Guild {
             "rules_channel_id": settings.rules_channel_id,
             "vanity_url_code": self.vanity_url_code,
             "roles": self.roles_json(),
+            "incidents_data": self.incidents_data(),
         })
     }
 

@@ -6,9 +6,11 @@
 //! Rules enforced, each from that entry:
 //! - "Requires the `MANAGE_GUILD` permission": else `403 Missing
 //!   Permissions, 50013`;
-//! - both fields are optional, "?ISO8601 timestamp": a field left out keeps
-//!   its value, `null` "disables the action", anything else must be an
-//!   ISO8601 time (else `400 Invalid Form Body`);
+//! - both fields are optional, "?ISO8601 timestamp": `null` "disables the
+//!   action", anything else must be an ISO8601 time (else `400 Invalid Form
+//!   Body`); a field left out is reset (disabled), as the real API does
+//!   (hikari-py/hikari#2289: it "will reset any previous security measures
+//!   if not specified. This is a Discord limitation");
 //! - "can be enabled for a maximal timespan of 24 hours in the future":
 //!   a time later than that after the fake's (the machine's) clock is
 //!   `400 Invalid Form Body`;
@@ -44,8 +46,7 @@ impl Guild {
         let mut set = Vec::new();
         for field in FIELDS {
             match fields.get(field) {
-                None => {}
-                Some(Value::Null) => set.push((field, None)),
+                None | Some(Value::Null) => set.push((field, None)),
                 Some(Value::String(text)) => match text.parse::<jiff::Timestamp>() {
                     Ok(at) if at <= latest => set.push((field, Some(text.clone()))),
                     Ok(_) => {
@@ -64,13 +65,20 @@ impl Guild {
             }
         }
         incidents.puts.push(body.clone());
-        Reply::json(
-            200,
-            json!({
-                "invites_disabled_until": incidents.invites_disabled_until,
-                "dms_disabled_until": incidents.dms_disabled_until,
-            }),
-        )
+        Reply::json(200, self.incidents_data())
+    }
+
+    /// The "Incidents Data Object" (guild.mdx), also served as the guild's
+    /// `incidents_data` ("?incidents data object": `null` when none is set).
+    pub(super) fn incidents_data(&self) -> Value {
+        let incidents = &self.incidents;
+        if incidents.invites_disabled_until.is_none() && incidents.dms_disabled_until.is_none() {
+            return Value::Null;
+        }
+        json!({
+            "invites_disabled_until": incidents.invites_disabled_until,
+            "dms_disabled_until": incidents.dms_disabled_until,
+        })
     }
 }
 
@@ -78,6 +86,23 @@ impl FakeDiscord {
     /// The guild's `invites_disabled_until`, as last set.
     pub fn invites_disabled_until(&self) -> Option<String> {
         self.guild().incidents.invites_disabled_until.clone()
+    }
+
+    /// The guild's `dms_disabled_until`, as last set.
+    pub fn dms_disabled_until(&self) -> Option<String> {
+        self.guild().incidents.dms_disabled_until.clone()
+    }
+
+    /// Pauses DMs until `until`, as the guild's moderators would in
+    /// Discord's client (not recorded as a PUT).
+    pub fn pause_dms(&self, until: &str) {
+        self.guild().incidents.dms_disabled_until = Some(until.to_owned());
+    }
+
+    /// Pauses invites until `until`, as the guild's moderators would in
+    /// Discord's client (not recorded as a PUT).
+    pub fn pause_invites(&self, until: &str) {
+        self.guild().incidents.invites_disabled_until = Some(until.to_owned());
     }
 
     /// The bodies of every incident-actions PUT accepted, in order.
