@@ -513,6 +513,31 @@ pub async fn kick_due(verifying: &Verifying) -> Result<usize, StoreError> {
     Ok(kicked)
 }
 
+/// Whether a kick that failed with `error` may succeed on a later tick
+/// (the verification stays pending) rather than never (it is dropped).
+/// The platform's own failures (5xx, 429, network) are not errors here:
+/// `perform` records them in the case. What is left that passes: the
+/// store failing (busy, locked: SQLite's errors), and the conflicts that
+/// say to retry (another action on the member, or this kick's first try,
+/// still being carried out). A reused idempotency key with another body
+/// (the config's minutes changed), an invalid request, a missing or
+/// corrupt row, or a panicked task would fail the same way every tick.
+fn retryable(error: &ModerationError) -> bool {
+    match error {
+        ModerationError::Store(StoreError::Database(_)) | ModerationError::Abandoned => true,
+        ModerationError::Conflict(message) => message.contains("retry"),
+        ModerationError::Invalid(_)
+        | ModerationError::InvalidField { .. }
+        | ModerationError::Task(_)
+        | ModerationError::Store(
+            StoreError::Conflict(_)
+            | StoreError::NotFound(_)
+            | StoreError::Invalid(_)
+            | StoreError::Corrupt(_),
+        ) => false,
+    }
+}
+
 /// Why a kick's case was not written: the member's press settled the
 /// verification first (see [`kick`]'s `with_case`).
 const SETTLED_BY_PRESS: &str = "the member verified before the kick's case was written";
@@ -610,6 +635,11 @@ async fn kick(verifying: &Verifying, pending: verifications::Pending) -> Result<
         Err(ModerationError::Abandoned) => Ok(false),
         // The member verified between the read and the case: nothing to do.
         Err(ModerationError::Store(StoreError::Conflict(m))) if m == SETTLED_BY_PRESS => Ok(false),
+        // Kept pending: the next tick tries again.
+        Err(e) if retryable(&e) => {
+            tracing::warn!(server = %server_id, user, error = %e, "verification could not kick a member past the deadline yet: trying again at the next tick");
+            Ok(false)
+        }
         Err(e) => {
             tracing::warn!(server = %server_id, user, error = %e, "verification could not kick a member past the deadline");
             drop_it(format!("the kick failed: {e}")).await?;
@@ -780,5 +810,42 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(row.state, "kicked");
+    }
+
+    #[test]
+    fn only_failures_that_can_pass_later_keep_a_kick_pending() {
+        let conflict = |m: &str| ModerationError::Conflict(m.to_owned());
+        let table = [
+            (
+                ModerationError::Store(crate::store::testing::other_failure()),
+                true,
+            ),
+            (ModerationError::Abandoned, true),
+            (
+                conflict(
+                    "an earlier action on user 1 (case #3) is still being settled: retry in a minute",
+                ),
+                true,
+            ),
+            (
+                conflict(
+                    "Idempotency-Key `k` was already used for a different request: use a new key for a new request",
+                ),
+                false,
+            ),
+            (ModerationError::Invalid("bad".into()), false),
+            (ModerationError::Task("panicked".into()), false),
+            (
+                ModerationError::Store(StoreError::NotFound("server".into())),
+                false,
+            ),
+            (
+                ModerationError::Store(StoreError::Corrupt("row".into())),
+                false,
+            ),
+        ];
+        for (error, expected) in table {
+            assert_eq!(retryable(&error), expected, "{error:?}");
+        }
     }
 }
