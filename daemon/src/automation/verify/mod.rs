@@ -254,7 +254,15 @@ impl Verifying {
                     .direct_message(&press.user_id, &Post::text(answer.clone()))
                     .await
             }
-            _ => Ok(()),
+            // A press decoded from one platform's payload for a server
+            // connected to another cannot be answered through this bot (a
+            // decoder or routing bug): said in the log rather than dropped.
+            (Bot::Discord(_), PressReply::Telegram { .. } | PressReply::Slack)
+            | (Bot::Telegram(_), PressReply::Discord { .. } | PressReply::Slack)
+            | (Bot::Slack(_), PressReply::Discord { .. } | PressReply::Telegram { .. }) => {
+                tracing::warn!(server = %server_id, platform = %connected.bot.platform().as_str(), "verification got a press whose reply is for another platform: it is not answered");
+                Ok(())
+            }
         };
         if let Err(e) = answered {
             tracing::warn!(server = %server_id, error = %e, "verification could not answer a press");
