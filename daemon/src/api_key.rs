@@ -15,14 +15,14 @@
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
+use modctl_types::auth::{KEY_ID_ALPHABET, KEY_ID_LEN};
+
 use crate::store::ids::{ALPHANUMERIC, random_string};
 use crate::store::keys::Hashed;
 
 /// The fixed prefix of every key.
 pub const PREFIX: &str = "mdk";
-const KEY_ID_LEN: usize = 12;
 const SECRET_LEN: usize = 40;
-const KEY_ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
 const SECRET_ALPHABET: &[u8] = ALPHANUMERIC;
 
 /// A freshly generated key. The whole key is shown to the operator once and
@@ -89,8 +89,7 @@ impl<'a> PresentedKey<'a> {
         let (prefix, key_id, secret) = (parts.next()?, parts.next()?, parts.next()?);
         let well_formed = parts.next().is_none()
             && prefix == PREFIX
-            && key_id.len() == KEY_ID_LEN
-            && key_id.bytes().all(|b| KEY_ID_ALPHABET.contains(&b))
+            && is_key_id(key_id)
             && secret.len() == SECRET_LEN
             && secret.bytes().all(|b| SECRET_ALPHABET.contains(&b));
         well_formed.then_some(PresentedKey { key_id, secret })
@@ -103,9 +102,7 @@ impl<'a> PresentedKey<'a> {
 }
 
 /// Whether `key_id` has the shape of a key id (for operator input).
-pub fn is_key_id(key_id: &str) -> bool {
-    key_id.len() == KEY_ID_LEN && key_id.bytes().all(|b| KEY_ID_ALPHABET.contains(&b))
-}
+pub use modctl_types::auth::is_key_id;
 
 fn hash_secret(secret: &str) -> [u8; 32] {
     Sha256::digest(secret.as_bytes()).into()

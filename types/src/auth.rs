@@ -7,6 +7,23 @@ use serde::{Deserialize, Serialize};
 
 use crate::Timestamp;
 
+/// How many characters a key id has (`mdk_<key_id>_<secret>`): shared by
+/// the daemon, which makes and parses keys, and the config's validation,
+/// which accepts `key:<key_id>` where an actor may be named.
+pub const KEY_ID_LEN: usize = 12;
+/// The characters a key id is made of.
+pub const KEY_ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Whether `key_id` has the shape of a key id.
+///
+/// ```
+/// assert!(modctl_types::auth::is_key_id("0r4ae0bn1txt"));
+/// assert!(!modctl_types::auth::is_key_id("0R4AE0BN1TXT"));
+/// ```
+pub fn is_key_id(key_id: &str) -> bool {
+    key_id.len() == KEY_ID_LEN && key_id.bytes().all(|b| KEY_ID_ALPHABET.contains(&b))
+}
+
 /// What a key may do. `write` implies `read`.
 ///
 /// ```

@@ -68,18 +68,32 @@ pub async fn perform(
         source: modctl_types::moderation::CaseSource::Api,
         with_case: None,
     };
-    let response = moderation::perform(&state.moderation(), call).await?;
     // Antinuke (issue #26): a key's bans and kicks carried out count against
     // the server's `antinuke.max_bans_per_minute`; the one above it suspends
-    // the key (this answer still goes out: its ban is done).
-    if matches!(action, Action::Ban | Action::Kick)
-        && response.applied
-        && let Some(antinuke) = state.antinuke.get()
-    {
-        antinuke
-            .count_key_action(&server_id, &key_id, response.case_id)
-            .await;
-    }
+    // the key (this answer still goes out: its ban is done). The count runs
+    // in the same tracked task as the action, not after this handler's
+    // await: a client that drops its request does not stop the ban (see
+    // `moderation::perform`), so it must not stop the count either, or a
+    // key would escape suspension by hanging up on every request.
+    let cx = state.moderation();
+    let antinuke = state.antinuke.get().cloned();
+    let response = cx
+        .in_flight
+        .clone()
+        .spawn(async move {
+            let response = moderation::perform(&cx, call).await?;
+            if matches!(action, Action::Ban | Action::Kick)
+                && response.applied
+                && let Some(antinuke) = antinuke
+            {
+                antinuke
+                    .count_key_action(&server_id, &key_id, response.case_id)
+                    .await;
+            }
+            Ok::<_, moderation::ModerationError>(response)
+        })
+        .await
+        .map_err(|e| moderation::ModerationError::Task(e.to_string()))??;
     Ok(Json(response))
 }
 

@@ -123,6 +123,19 @@ pub fn settle(
     Ok(changed == 1)
 }
 
+/// Puts a verification claimed `verified` back to pending (the roles could
+/// not be given after the claim): whether it was `verified`. A member whose
+/// press claimed the row keeps the kick worker off it while the roles are
+/// given; this hands the row back to the worker when that failed.
+pub fn reopen(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "UPDATE verifications SET state = 'pending', settled_at = NULL, detail = NULL
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'verified'",
+        params![server_id, user_id],
+    )?;
+    Ok(changed == 1)
+}
+
 /// Names the kick's case of a settled verification.
 pub fn set_case(
     tx: &Tx<'_>,

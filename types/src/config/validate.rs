@@ -379,7 +379,20 @@ impl Sections {
         );
         c.list("antinuke.trusted_user_ids", &a.trusted_user_ids, 50);
         for (i, user) in a.trusted_user_ids.iter().enumerate() {
-            if let Err(e) = c.platform.validate_user_id(user) {
+            // An API key is a moderator too (its bans count): `key:<key id>`
+            // trusts one, as the case's actor names it.
+            let checked = match user.strip_prefix("key:") {
+                Some(key_id) if crate::auth::is_key_id(key_id) => Ok(()),
+                Some(_) => Err(format!(
+                    "`key:` must be followed by a key id: {} lowercase letters or digits, as in `key:0r4ae0bn1txt`",
+                    crate::auth::KEY_ID_LEN
+                )),
+                None => c
+                    .platform
+                    .validate_user_id(user)
+                    .map_err(|e| format!("{e}, or `key:<key id>` for an API key")),
+            };
+            if let Err(e) = checked {
                 c.fail(format!("antinuke.trusted_user_ids[{i}]"), e);
             }
         }
@@ -536,7 +549,7 @@ mod tests {
         };
         assert!(paths(&|_| {}).is_empty());
         type Case<'a> = (&'a dyn Fn(&mut Sections), &'a str);
-        let cases: [Case<'_>; 7] = [
+        let cases: [Case<'_>; 9] = [
             (
                 &|c| c.welcome.verify_within_minutes = 0,
                 "welcome.verify_within_minutes",
@@ -551,6 +564,14 @@ mod tests {
             ),
             (
                 &|c| c.antinuke.trusted_user_ids = vec!["@alice".into()],
+                "antinuke.trusted_user_ids[0]",
+            ),
+            (
+                &|c| c.antinuke.trusted_user_ids = vec!["key:ABC".into()],
+                "antinuke.trusted_user_ids[0]",
+            ),
+            (
+                &|c| c.antinuke.trusted_user_ids = vec!["key:0r4ae0bn1txt1".into()],
                 "antinuke.trusted_user_ids[0]",
             ),
             (
@@ -571,7 +592,8 @@ mod tests {
         }
         let fine = paths(&|c| {
             c.welcome.verify_within_minutes = 1440;
-            c.antinuke.trusted_user_ids = vec!["100000000000000001".into()];
+            c.antinuke.trusted_user_ids =
+                vec!["100000000000000001".into(), "key:0r4ae0bn1txt".into()];
             c.antinuke.max_joins_per_minute = Some(1000);
         });
         assert!(fine.is_empty(), "{fine:?}");

@@ -164,6 +164,15 @@ impl Counter {
         self.windows.retain(|(k, _), _| *k != key);
     }
 
+    /// Ends `executor`'s incident on `server` without acting on it (the
+    /// guild's roles could not be read, or the punishment failed) but keeps
+    /// their counts: their next entry, still above the limit, crosses it
+    /// again and is acted on, instead of joining an incident nobody acts on.
+    pub fn release(&mut self, server: &str, executor: &str) {
+        self.incidents
+            .remove(&(server.to_owned(), executor.to_owned()));
+    }
+
     /// Forgets windows and incidents idle for a window at `now_ms`, so the
     /// counter stays as small as the servers' last minute.
     pub fn prune(&mut self, now_ms: i64) {
@@ -252,5 +261,35 @@ mod tests {
         );
         counter.prune(WINDOW_MS);
         assert!(counter.windows.is_empty() && counter.incidents.is_empty());
+    }
+
+    #[test]
+    fn a_released_incident_is_crossed_again_by_the_next_entry() {
+        let mut counter = Counter::default();
+        assert_eq!(
+            counter.count("s", "x", Kind::Bans, "1", 1, 0),
+            Verdict::Below { count: 1 }
+        );
+        assert!(matches!(
+            counter.count("s", "x", Kind::Bans, "2", 1, 10),
+            Verdict::Crossed { .. }
+        ));
+        assert_eq!(
+            counter.count("s", "x", Kind::Bans, "3", 1, 20),
+            Verdict::InIncident
+        );
+        counter.release("s", "x");
+        assert_eq!(
+            counter.count("s", "x", Kind::Bans, "4", 1, 30),
+            Verdict::Crossed {
+                entries: ["1", "2", "3", "4"].map(String::from).to_vec(),
+                since_ms: 0,
+            }
+        );
+        counter.release("s", "x");
+        assert!(
+            counter.open("s", "x", 40),
+            "an immediate trigger acts again"
+        );
     }
 }

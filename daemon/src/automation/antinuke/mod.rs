@@ -412,6 +412,9 @@ struct Done {
     action: &'static str,
     case_id: Option<i64>,
     outcome: String,
+    /// Whether the punishment was carried out (`false`: the incident is
+    /// released, see [`Counter::release`]).
+    acted: bool,
 }
 
 impl Incident {
@@ -433,7 +436,10 @@ impl Incident {
         let guild = match discord.hierarchy(&self.executor).await {
             Ok(guild) => guild,
             Err(e) => {
-                tracing::warn!(server = %self.server_id, executor = %self.executor, error = %e, "antinuke could not read the guild's roles: the incident is not acted on");
+                // Released, so the executor's next entry acts again rather
+                // than joining an incident nobody acts on.
+                tracing::warn!(server = %self.server_id, executor = %self.executor, error = %e, "antinuke could not read the guild's roles: the incident is not acted on; the executor's next entry tries again");
+                lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
                 return;
             }
         };
@@ -461,6 +467,10 @@ impl Incident {
         let done = self
             .punish(cx, &connected.server, discord.as_ref(), punishment)
             .await;
+        if !done.acted {
+            tracing::warn!(server = %self.server_id, executor = %self.executor, outcome = %done.outcome, "antinuke's punishment was not carried out: the executor's next entry tries again");
+            lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
+        }
         let restored = if config.restore {
             Some(self.restore(&antinuke.restore, &connected.server).await)
         } else {
@@ -504,13 +514,16 @@ impl Incident {
             Punishment::Strip { keep, removed } => {
                 // No case action takes roles away (jail gives one too), so
                 // the roles are set here and the case is a note saying so.
-                let outcome = match discord.set_roles(&self.executor, keep, Some(&reason)).await {
-                    Ok(()) => format!("roles removed: {}", list(removed)),
-                    Err(e) => format!("roles not removed: {}", e.advice()),
-                };
-                (Action::Note, "strip_roles", Some(outcome))
+                let (outcome, stripped) =
+                    match discord.set_roles(&self.executor, keep, Some(&reason)).await {
+                        Ok(()) => (format!("roles removed: {}", list(removed)), true),
+                        Err(e) => (format!("roles not removed: {}", e.advice()), false),
+                    };
+                (Action::Note, "strip_roles", Some((outcome, stripped)))
             }
         };
+        let stripped = note.as_ref().map(|(_, stripped)| *stripped);
+        let note = note.map(|(outcome, _)| outcome);
         let reason = match &note {
             Some(outcome) => shorten(&format!("{reason}. {outcome}")),
             None => reason,
@@ -547,6 +560,7 @@ impl Incident {
                     action: name,
                     case_id: Some(response.case_id),
                     outcome,
+                    acted: stripped.unwrap_or(response.applied),
                 }
             }
             Err(e) => {
@@ -555,6 +569,7 @@ impl Incident {
                     action: name,
                     case_id: None,
                     outcome: note.unwrap_or_else(|| format!("not done: {e}")),
+                    acted: stripped.unwrap_or(false),
                 }
             }
         }

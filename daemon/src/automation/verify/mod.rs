@@ -254,7 +254,15 @@ impl Verifying {
                     .direct_message(&press.user_id, &Post::text(answer.clone()))
                     .await
             }
-            _ => Ok(()),
+            // A press decoded from one platform's payload for a server
+            // connected to another cannot be answered through this bot (a
+            // decoder or routing bug): said in the log rather than dropped.
+            (Bot::Discord(_), PressReply::Telegram { .. } | PressReply::Slack)
+            | (Bot::Telegram(_), PressReply::Discord { .. } | PressReply::Slack)
+            | (Bot::Slack(_), PressReply::Discord { .. } | PressReply::Telegram { .. }) => {
+                tracing::warn!(server = %server_id, platform = %connected.bot.platform().as_str(), "verification got a press whose reply is for another platform: it is not answered");
+                Ok(())
+            }
         };
         if let Err(e) = answered {
             tracing::warn!(server = %server_id, error = %e, "verification could not answer a press");
@@ -282,24 +290,45 @@ impl Verifying {
                 return "Verification failed on our side: please press the button again in a minute.".to_owned();
             }
         };
-        if let Err(e) = grant(&connected.bot, welcome, user).await {
-            tracing::warn!(server = %connected.server.id, user, error = %e, "verification could not give the verified role");
-            return format!(
-                "You could not be verified: {}. Please tell a moderator.",
-                e.advice()
-            );
-        }
+        // Claim the row first (pending -> verified, conditional): the kick
+        // worker settles it `kicked` in its case's transaction only while it
+        // is pending, so exactly one of the press and the kick wins, and a
+        // member the kick won against is never told they are verified.
         let (server, who, now) = (
             connected.server.id.clone(),
             user.to_owned(),
             cx.clock.now_unix(),
         );
-        let settled = cx
+        let claimed = cx
             .store
             .write(move |tx| verifications::settle(tx, &server, &who, "verified", now, None))
             .await;
-        if let Err(e) = settled {
-            tracing::warn!(server = %connected.server.id, error = %e, "verification could not record a verification");
+        match claimed {
+            Ok(true) => {}
+            Ok(false) => {
+                return "Your time to verify ran out before this press: ask a moderator to let you back in.".to_owned();
+            }
+            Err(e) => {
+                tracing::warn!(server = %connected.server.id, error = %e, "verification could not record a verification");
+                return "Verification failed on our side: please press the button again in a minute.".to_owned();
+            }
+        }
+        if let Err(e) = grant(&connected.bot, welcome, user).await {
+            tracing::warn!(server = %connected.server.id, user, error = %e, "verification could not give the verified role");
+            // Back to pending, so the press can be tried again and the
+            // deadline still applies.
+            let (server, who) = (connected.server.id.clone(), user.to_owned());
+            let reopened = cx
+                .store
+                .write(move |tx| verifications::reopen(tx, &server, &who))
+                .await;
+            if let Err(e) = reopened {
+                tracing::warn!(server = %connected.server.id, user, error = %e, "verification could not put a failed verification back to pending");
+            }
+            return format!(
+                "You could not be verified: {}. Please tell a moderator.",
+                e.advice()
+            );
         }
         remove_prompt(&connected.bot, &pending).await;
         "You are verified: welcome!".to_owned()
@@ -492,6 +521,51 @@ pub async fn kick_due(verifying: &Verifying) -> Result<usize, StoreError> {
     Ok(kicked)
 }
 
+/// Whether a kick that failed with `error` may succeed on a later tick
+/// (the verification stays pending) rather than never (it is dropped).
+/// The platform's own failures (5xx, 429, network) are not errors here:
+/// `perform` records them in the case. What is left that passes: the
+/// store failing (busy, locked: SQLite's errors), and the conflicts that
+/// say to retry (another action on the member, or this kick's first try,
+/// still being carried out). A reused idempotency key with another body
+/// (the config's minutes changed), an invalid request, a missing or
+/// corrupt row, or a panicked task would fail the same way every tick.
+fn retryable(error: &ModerationError) -> bool {
+    match error {
+        ModerationError::Store(StoreError::Database(_)) | ModerationError::Abandoned => true,
+        ModerationError::Conflict(message) => message.contains("retry"),
+        ModerationError::Invalid(_)
+        | ModerationError::InvalidField { .. }
+        | ModerationError::Task(_)
+        | ModerationError::Store(
+            StoreError::Conflict(_)
+            | StoreError::NotFound(_)
+            | StoreError::Invalid(_)
+            | StoreError::Corrupt(_),
+        ) => false,
+    }
+}
+
+/// Why a kick's case was not written: the member's press settled the
+/// verification first (see [`kick`]'s `with_case`).
+const SETTLED_BY_PRESS: &str = "the member verified before the kick's case was written";
+
+/// The kick's own write, in its case's transaction: settles the
+/// verification `kicked` with case `number`, or refuses (so there is no
+/// case and no kick) when the member's press claimed it first.
+fn settle_kicked(
+    tx: &crate::store::Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    now: i64,
+    number: i64,
+) -> Result<(), StoreError> {
+    if !verifications::settle(tx, server_id, user_id, "kicked", now, None)? {
+        return Err(StoreError::Conflict(SETTLED_BY_PRESS.to_owned()));
+    }
+    verifications::set_case(tx, server_id, user_id, number)
+}
+
 /// Kicks one member past their deadline: whether a kick was applied.
 async fn kick(verifying: &Verifying, pending: verifications::Pending) -> Result<bool, StoreError> {
     let cx = &verifying.moderation;
@@ -546,8 +620,7 @@ async fn kick(verifying: &Verifying, pending: verifications::Pending) -> Result<
         // Settled in the case's own transaction: once the case exists, the
         // worker never kicks this member again for this join.
         with_case: Some(moderation::WithCase(Box::new(move |tx, number| {
-            verifications::settle(tx, &settle_server, &settle_user, "kicked", now, None)?;
-            verifications::set_case(tx, &settle_server, &settle_user, number)
+            settle_kicked(tx, &settle_server, &settle_user, now, number)
         }))),
     };
     match moderation::perform(cx, call).await {
@@ -568,6 +641,13 @@ async fn kick(verifying: &Verifying, pending: verifications::Pending) -> Result<
         // Stopped at the shutdown deadline: still pending, for the next
         // start.
         Err(ModerationError::Abandoned) => Ok(false),
+        // The member verified between the read and the case: nothing to do.
+        Err(ModerationError::Store(StoreError::Conflict(m))) if m == SETTLED_BY_PRESS => Ok(false),
+        // Kept pending: the next tick tries again.
+        Err(e) if retryable(&e) => {
+            tracing::warn!(server = %server_id, user, error = %e, "verification could not kick a member past the deadline yet: trying again at the next tick");
+            Ok(false)
+        }
         Err(e) => {
             tracing::warn!(server = %server_id, user, error = %e, "verification could not kick a member past the deadline");
             drop_it(format!("the kick failed: {e}")).await?;
@@ -676,6 +756,7 @@ impl Consumer for Slot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::store_with_server;
 
     #[test]
     fn a_verified_member_gets_the_verified_role_then_the_auto_roles_each_once() {
@@ -701,6 +782,78 @@ mod tests {
         ];
         for (have, add, expected) in table {
             assert_eq!(with_roles(&have, &add), expected);
+        }
+    }
+
+    /// The press and the kick race for a member at the deadline: whichever
+    /// settles the row first wins, and the kick that lost writes nothing
+    /// (its error rolls its case back).
+    #[tokio::test]
+    async fn a_kick_after_the_press_claimed_the_row_is_refused() {
+        let (_dir, store) = store_with_server(Platform::Discord, "g1").await;
+        let (kicked, row) = store
+            .write(|tx| {
+                verifications::start(tx, "g1", "u1", 1_000, 1_600)?;
+                assert!(verifications::settle(
+                    tx, "g1", "u1", "verified", 1_600, None
+                )?);
+                let kicked = settle_kicked(tx, "g1", "u1", 1_600, 7);
+                Ok::<_, StoreError>((kicked, verifications::get(tx, "g1", "u1")?))
+            })
+            .await
+            .unwrap();
+        assert!(
+            matches!(&kicked, Err(StoreError::Conflict(m)) if m == SETTLED_BY_PRESS),
+            "{kicked:?}"
+        );
+        assert_eq!(row.unwrap().state, "verified");
+        // The roles could not be given: back to pending, and the kick wins.
+        let row = store
+            .write(|tx| {
+                assert!(verifications::reopen(tx, "g1", "u1")?);
+                settle_kicked(tx, "g1", "u1", 1_700, 8)?;
+                verifications::get(tx, "g1", "u1")
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.state, "kicked");
+    }
+
+    #[test]
+    fn only_failures_that_can_pass_later_keep_a_kick_pending() {
+        let conflict = |m: &str| ModerationError::Conflict(m.to_owned());
+        let table = [
+            (
+                ModerationError::Store(crate::store::testing::other_failure()),
+                true,
+            ),
+            (ModerationError::Abandoned, true),
+            (
+                conflict(
+                    "an earlier action on user 1 (case #3) is still being settled: retry in a minute",
+                ),
+                true,
+            ),
+            (
+                conflict(
+                    "Idempotency-Key `k` was already used for a different request: use a new key for a new request",
+                ),
+                false,
+            ),
+            (ModerationError::Invalid("bad".into()), false),
+            (ModerationError::Task("panicked".into()), false),
+            (
+                ModerationError::Store(StoreError::NotFound("server".into())),
+                false,
+            ),
+            (
+                ModerationError::Store(StoreError::Corrupt("row".into())),
+                false,
+            ),
+        ];
+        for (error, expected) in table {
+            assert_eq!(retryable(&error), expected, "{error:?}");
         }
     }
 }
