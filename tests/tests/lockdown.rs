@@ -799,6 +799,11 @@ async fn joiners_are_held_until_the_end_and_not_after_it() {
     discord.add_member(late, &[]);
     gateway.member_add(ALPHA_DISCORD, late, &[]);
     assert_eq!(end_due(daemon), 1);
+    // The late join must be handled before the next lockdown starts, or
+    // that one holds it (rightly). Its handling changes nothing to watch
+    // when nothing holds it, so a pause (a slow consumer makes this test
+    // fail, never pass wrongly).
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let running = client
         .start_lockdown(ALPHA_DISCORD, &short)
         .await
