@@ -68,6 +68,12 @@ pub enum ApiError {
     /// 409: a job of the server is still running (`job_running`).
     #[error("{0}")]
     JobRunning(String),
+    /// 409: a raid lockdown already runs on the server (`lockdown_running`).
+    #[error("{0}")]
+    LockdownRunning(String),
+    /// 404: no raid lockdown runs on the server (`no_lockdown`).
+    #[error("{0}")]
+    NoLockdown(String),
     /// 412: an `If-Match` precondition failed.
     #[error("{0}")]
     PreconditionFailed(String),
@@ -162,6 +168,8 @@ impl ApiError {
             ApiError::Conflict(_) => ErrorCode::Conflict,
             ApiError::NotConfigured(_) => ErrorCode::NotConfigured,
             ApiError::JobRunning(_) => ErrorCode::JobRunning,
+            ApiError::LockdownRunning(_) => ErrorCode::LockdownRunning,
+            ApiError::NoLockdown(_) => ErrorCode::NoLockdown,
             ApiError::PreconditionFailed(_) => ErrorCode::PreconditionFailed,
             ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             ApiError::UriTooLong(_) => ErrorCode::UriTooLong,
@@ -188,12 +196,13 @@ impl ApiError {
             ApiError::Forbidden(_) | ApiError::ScopeRequired(_) | ApiError::KeySuspended(_) => {
                 StatusCode::FORBIDDEN
             }
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NotFound(_) | ApiError::NoLockdown(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::Conflict(_) | ApiError::NotConfigured(_) | ApiError::JobRunning(_) => {
-                StatusCode::CONFLICT
-            }
+            ApiError::Conflict(_)
+            | ApiError::NotConfigured(_)
+            | ApiError::JobRunning(_)
+            | ApiError::LockdownRunning(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
@@ -382,6 +391,8 @@ mod code_tests {
             (ApiError::KeyExpired("x".into()), "key_expired"),
             (ApiError::ScopeRequired("x".into()), "scope_required"),
             (ApiError::JobRunning("x".into()), "job_running"),
+            (ApiError::LockdownRunning("x".into()), "lockdown_running"),
+            (ApiError::NoLockdown("x".into()), "no_lockdown"),
             (ApiError::NotConfigured("x".into()), "not_configured"),
             (
                 ApiError::RetryLater {

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use modctl_client::ErrorKind;
+use modctl_client::{ErrorCode, ErrorKind};
 use modctl_e2e::fakes::discord::gateway::FakeGateway;
 use modctl_e2e::fakes::discord::{
     BOT, MANAGE_GUILD, MOD_PERMISSIONS, MOD_ROLE, TOKEN as DISCORD_TOKEN,
@@ -482,6 +482,7 @@ async fn telegram_by_hand_across_a_restart() {
         .await
         .unwrap_err();
     assert_eq!(again.kind(), ErrorKind::Conflict, "{again}");
+    assert_eq!(again.code(), Some(&ErrorCode::LockdownRunning), "{again}");
     assert!(again.message().contains("already runs"), "{again}");
     // Out of range.
     let long = StartLockdown {
@@ -547,6 +548,7 @@ async fn telegram_by_hand_across_a_restart() {
     // Nothing runs: ending is 404.
     let none = client.end_lockdown(ALPHA_TELEGRAM).await.unwrap_err();
     assert_eq!(none.kind(), ErrorKind::NotFound, "{none}");
+    assert_eq!(none.code(), Some(&ErrorCode::NoLockdown), "{none}");
 }
 
 /// Slack only alerts: the start and the end posted to the mod-log, no other

@@ -125,6 +125,8 @@ pub enum ErrorCode {
     Forbidden,
     /// 404: the endpoint, server or resource does not exist.
     NotFound,
+    /// 404: no raid lockdown runs on the server.
+    NoLockdown,
     /// 405: the path exists, but not with this method (see `Allow`).
     MethodNotAllowed,
     /// 408: the request body did not arrive in time.
@@ -138,6 +140,8 @@ pub enum ErrorCode {
     /// 409: a job of the server (a restore) is still running; retry once it
     /// has ended.
     JobRunning,
+    /// 409: a raid lockdown already runs on the server; end it first.
+    LockdownRunning,
     /// 412: an `If-Match` revision is no longer current.
     PreconditionFailed,
     /// 413: the body is larger than the daemon accepts.
@@ -175,7 +179,7 @@ impl Default for ErrorCode {
 
 impl ErrorCode {
     /// Every code this version knows, in the order of the documentation.
-    pub const KNOWN: [ErrorCode; 25] = [
+    pub const KNOWN: [ErrorCode; 27] = [
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidField,
         ErrorCode::Unauthorized,
@@ -186,11 +190,13 @@ impl ErrorCode {
         ErrorCode::Forbidden,
         ErrorCode::KeySuspended,
         ErrorCode::NotFound,
+        ErrorCode::NoLockdown,
         ErrorCode::MethodNotAllowed,
         ErrorCode::RequestTimeout,
         ErrorCode::Conflict,
         ErrorCode::NotConfigured,
         ErrorCode::JobRunning,
+        ErrorCode::LockdownRunning,
         ErrorCode::PreconditionFailed,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UriTooLong,
@@ -216,11 +222,13 @@ impl ErrorCode {
             ErrorCode::Forbidden => "forbidden",
             ErrorCode::KeySuspended => "key_suspended",
             ErrorCode::NotFound => "not_found",
+            ErrorCode::NoLockdown => "no_lockdown",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::Conflict => "conflict",
             ErrorCode::NotConfigured => "not_configured",
             ErrorCode::JobRunning => "job_running",
+            ErrorCode::LockdownRunning => "lockdown_running",
             ErrorCode::PreconditionFailed => "precondition_failed",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UriTooLong => "uri_too_long",
@@ -252,10 +260,13 @@ impl ErrorCode {
             ErrorCode::Unauthorized | ErrorCode::KeyExpired => 401,
             ErrorCode::PlanRequired | ErrorCode::PlanLimit => 402,
             ErrorCode::ScopeRequired | ErrorCode::Forbidden | ErrorCode::KeySuspended => 403,
-            ErrorCode::NotFound => 404,
+            ErrorCode::NotFound | ErrorCode::NoLockdown => 404,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::RequestTimeout => 408,
-            ErrorCode::Conflict | ErrorCode::NotConfigured | ErrorCode::JobRunning => 409,
+            ErrorCode::Conflict
+            | ErrorCode::NotConfigured
+            | ErrorCode::JobRunning
+            | ErrorCode::LockdownRunning => 409,
             ErrorCode::PreconditionFailed => 412,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UriTooLong => 414,

@@ -4,7 +4,7 @@
 //! end the running one, and show it.
 
 use clap::Subcommand;
-use modctl_client::ErrorKind;
+use modctl_types::error::ErrorCode;
 use modctl_types::lockdown::{Lockdown, LockdownStatus, StartLockdown};
 
 use crate::commands::print;
@@ -98,17 +98,16 @@ pub async fn run(context: &Context, command: LockdownCommand) -> Result<u8, CliE
 }
 
 /// The daemon's refusal in the CLI's words, with the command that helps:
-/// `lockdown end` when one already runs, `lockdown status` when none does.
+/// `lockdown end` when one already runs, `lockdown status` when none does
+/// (decided on the error's code, never its words).
 fn hinted(err: modctl_client::Error, server: &str) -> CliError {
-    let kind = err.kind();
-    let running = err.message().contains("already runs");
-    let none = err.message().starts_with("no lockdown runs");
+    let code = err.code().cloned();
     let error = api_error(words::LOCKDOWN)(err);
-    match kind {
-        ErrorKind::Conflict if running => {
+    match code {
+        Some(ErrorCode::LockdownRunning) => {
             error.hint(format!("`modctl lockdown end {server}` ends it"))
         }
-        ErrorKind::NotFound if none => error.hint(format!(
+        Some(ErrorCode::NoLockdown) => error.hint(format!(
             "`modctl lockdown status {server}` shows the last one"
         )),
         _ => error,

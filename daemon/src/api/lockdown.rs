@@ -93,7 +93,7 @@ pub async fn start(
         .unwrap_or_else(|| format!("started by hand by {actor}"));
     match lockdown::start(&state.lockdowns(), &server.id, minutes, &actor, why).await? {
         Started::Started(lockdown) => Ok((StatusCode::CREATED, Json(lockdown))),
-        Started::AlreadyRunning(running) => Err(ApiError::Conflict(format!(
+        Started::AlreadyRunning(running) => Err(ApiError::LockdownRunning(format!(
             "a lockdown already runs on server {} until {} (started by {}): end it first to start another",
             server.id, running.ends_at, running.started_by
         ))),
@@ -124,7 +124,7 @@ pub async fn end(State(state): State<AppState>, access: WriteServer) -> ApiResul
         .store
         .read(move |tx| lockdowns::running(tx, &id))
         .await?;
-    let not_running = || ApiError::NotFound(format!("no lockdown runs on server {}", server.id));
+    let not_running = || ApiError::NoLockdown(format!("no lockdown runs on server {}", server.id));
     let running = running.ok_or_else(not_running)?;
     let ended = lockdown::end(&cx, &server.id, &running, &access.caller.actor()).await?;
     ended.map(Json).ok_or_else(not_running)
