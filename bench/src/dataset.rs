@@ -28,7 +28,7 @@ use crate::skew::SkewSummary;
 
 /// Bump when [`crate::seed`] writes something else: cached data sets of
 /// other versions are then seeded again.
-pub const SEED_VERSION: u32 = 4;
+pub const SEED_VERSION: u32 = 5;
 
 /// The database file's name inside a data set's directory; the daemon's key
 /// file is beside it, `modctld.db.key`.
