@@ -54,8 +54,15 @@ impl From<LockdownError> for ApiError {
 pub async fn start(
     State(state): State<AppState>,
     access: WriteServer,
-    ApiJson(body): ApiJson<StartLockdown>,
+    ApiJson(body): ApiJson<serde_json::Map<String, serde_json::Value>>,
 ) -> ApiResult<impl IntoResponse> {
+    // Read as an object first: every field of the body is optional, and
+    // serde's derive would also take an array (`[null, null]`) for it.
+    let body: StartLockdown = serde_path_to_error::deserialize(serde_json::Value::Object(body))
+        .map_err(|e| {
+            let field = e.path().to_string();
+            ApiError::invalid(&field, format!("{field}: {}", e.inner()))
+        })?;
     if let Some(minutes) = body.minutes
         && !(1..=MAX_MINUTES).contains(&minutes)
     {
