@@ -48,6 +48,7 @@ pub mod api;
 pub mod api_key;
 pub mod auth;
 pub mod automation;
+pub mod backups;
 pub mod client_address;
 pub mod clock;
 pub mod config;
@@ -133,6 +134,8 @@ pub struct AppState {
     pub abandon: CancellationToken,
     /// How often the background workers wake up.
     pub worker_intervals: Intervals,
+    /// Scheduled backups (`serve --backup-dir`), if any.
+    pub backup_schedule: Option<backups::Schedule>,
     /// Time limits of the HTTP server (slow clients, shutdown) and its
     /// connection caps.
     pub http_limits: HttpLimits,
@@ -231,6 +234,7 @@ impl AppState {
             in_flight: TaskTracker::new(),
             abandon: CancellationToken::new(),
             worker_intervals: Intervals::default(),
+            backup_schedule: None,
             http_limits: HttpLimits::default(),
             trusted_proxies: client_address::TrustedProxies::default(),
             restore_wake: Arc::new(Notify::new()),
@@ -310,6 +314,21 @@ impl AppState {
     pub fn with_worker_intervals(mut self, intervals: Intervals) -> Self {
         self.worker_intervals = intervals;
         self
+    }
+
+    /// Takes backups on this schedule ([`backups`]).
+    pub fn with_backups(mut self, schedule: backups::Schedule) -> Self {
+        self.backup_schedule = Some(schedule);
+        self
+    }
+
+    /// What the scheduled backups use, when there is a schedule.
+    pub fn backups(&self) -> Option<backups::Backups> {
+        Some(backups::Backups {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            schedule: self.backup_schedule.clone()?,
+        })
     }
 
     /// Lets webhooks reach loopback, private and link-local addresses

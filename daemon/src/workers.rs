@@ -22,6 +22,11 @@
 //!   counted in hours, and the decision is taken on the clock, not the timer.
 //!   One tick at a time ([`crate::coordination::Coordination::scheduled_snapshots`]):
 //!   a second waits for the first, then captures what is still due.
+//! - **scheduled backups** ([`crate::backups::take_due`], only with `serve
+//!   --backup-dir`): a consistent copy of the database when the newest
+//!   backup is `--backup-every` old, decided on the clock from the backups'
+//!   file names; the oldest past `--backup-keep` are deleted. A failure is
+//!   logged and tried again a minute later.
 //! - **restore** ([`crate::restore::run`]): carries out queued restore jobs
 //!   and resumes the ones a restart interrupted. Woken at once when a job is
 //!   accepted; stopping the server drops a job mid-item, exactly like a
@@ -141,6 +146,8 @@ pub struct Intervals {
     /// Pending verifications are checked for their deadline, and Discord's
     /// verify messages for being there.
     pub verifications: Duration,
+    /// The scheduled backups are checked for one due (`serve --backup-dir`).
+    pub backups: Duration,
 }
 
 impl Default for Intervals {
@@ -167,6 +174,8 @@ impl Default for Intervals {
             // Deadlines are decided on the clock; a kick may come up to
             // this late.
             verifications: Duration::from_secs(15),
+            // When one is due is decided on the clock, in minutes at least.
+            backups: Duration::from_secs(60),
         }
     }
 }
@@ -204,6 +213,8 @@ pub struct Ticked {
     pub unverified_kicked: usize,
     /// Discord verify messages posted (again).
     pub verify_prompts_posted: usize,
+    /// Scheduled backups taken.
+    pub backups_taken: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -225,7 +236,26 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         lockdowns_ended: lockdowns(state).await?,
         verify_prompts_posted: verify_prompts(state).await?,
         unverified_kicked: verifications(state).await?,
+        backups_taken: scheduled_backups(state).await?,
     })
+}
+
+/// The scheduled backups' tick ([`crate::backups::take_due`]): a backup when
+/// the newest is `--backup-every` old; nothing without `--backup-dir`.
+pub async fn scheduled_backups(state: &AppState) -> ModerationResult<usize> {
+    let Some(backups) = state.backups() else {
+        return Ok(0);
+    };
+    match crate::backups::take_due(&backups).await {
+        Ok(taken) => Ok(usize::from(taken.is_some())),
+        Err(crate::store::backup::BackupError::Store(e)) => Err(e.into()),
+        // A full disk or a directory gone: said in the log each time, and
+        // tried again at the next tick; nothing else stops for it.
+        Err(e) => {
+            tracing::error!(error = %e, "scheduled backup failed");
+            Ok(0)
+        }
+    }
 }
 
 /// The lockdown worker's tick ([`crate::automation::lockdown::end_due`]):
@@ -427,6 +457,14 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { scheduled_snapshots(&state).await },
+            ),
+            every(
+                "scheduled backups",
+                Start::AfterInterval,
+                intervals.backups,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { scheduled_backups(&state).await },
             ),
             every(
                 "webhook delivery",

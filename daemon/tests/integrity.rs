@@ -145,7 +145,7 @@ async fn a_corrupt_database_is_refused_by_serve_and_reported_by_check() {
         err.contains("is corrupt: 1 problem found, listed on stdout"),
         "{err}"
     );
-    assert!(err.contains("restore it from a backup"), "{err}");
+    assert!(err.contains("modctld restore-backup"), "{err}");
 
     // The original, untouched, passes both.
     let (out, err) = run(modctld(&db).arg("check"), 0);

@@ -5,6 +5,7 @@
 //! `cargo test -p modctld --test it` runs them all, and
 //! `cargo test -p modctld --test it crash::` one file's tests.
 
+mod backup;
 mod crash;
 mod integrity;
 mod operator;

@@ -666,7 +666,6 @@ pub fn try_these() -> Vec<String> {
             format!("modctl config set {DISCORD} antinuke.max_joins_per_minute 10"),
             "more joins in a minute: a raid lockdown",
         ),
-        format!("modctl config set {DISCORD} antinuke.enabled true"),
         noted(
             format!("modctld simulate raid {DISCORD} --joins 12"),
             "invites paused, the 12 raiders timed out",

@@ -7,6 +7,7 @@
 //! failure.
 
 mod accounts;
+mod backup;
 pub mod demo;
 pub mod demo_activity;
 pub mod demo_webhooks;
@@ -139,6 +140,27 @@ enum Command {
             value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(8..=4095), usize::from)
         )]
         batch_budget_mib: usize,
+        #[command(flatten)]
+        backups: backup::ScheduleArgs,
+    },
+    /// Copy the database to FILE, consistently, also while a daemon serves
+    /// it (SQLite's online backup); the key is not in the copy
+    Backup {
+        #[command(flatten)]
+        db: DbArg,
+        /// The backup file to write (must not exist)
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Put a backup in place of the database, on a stopped daemon, after
+    /// checking it (sound, from this modctld or an older one, opened by the
+    /// key); the replaced database is kept beside it
+    RestoreBackup {
+        #[command(flatten)]
+        db: DbArg,
+        /// The backup file (`modctld backup`'s, or a scheduled one)
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
     },
     /// Apply pending database migrations and exit
     Migrate {
@@ -484,9 +506,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             max_connections,
             max_connections_per_address,
             batch_budget_mib,
+            backups,
         } => {
             let db = db.path()?;
             let _logging = init_logging();
+            // Held while serving: one daemon per SQLite database.
+            let _serving = crate::store::ServeLock::acquire(&db)?;
             let store = open_store(&db).await?;
             check_at_start(&db).await?;
             let listener = bind(listen).await?;
@@ -519,7 +544,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             if no_rate_limits {
                 tracing::warn!("request rate limits are off (--no-rate-limits)");
             }
-            let state = AppState::new(store)
+            let mut state = AppState::new(store);
+            if let Some(schedule) = backups.schedule() {
+                tracing::info!(
+                    dir = %schedule.dir.display(),
+                    every_s = schedule.every.as_secs(),
+                    keep = schedule.keep,
+                    "scheduled backups"
+                );
+                state = state.with_backups(schedule);
+            }
+            let state = state
                 .with_webhooks(webhooks_deliverer(webhooks_allow_internal, webhooks_proxy)?)
                 .with_rate_limits(!no_rate_limits)
                 .with_trusted_proxies(TrustedProxies::new(trusted_proxies))
@@ -550,6 +585,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Check { db } => check(&db.path()?).await,
+        Command::Backup { db, file } => backup::backup(&db.path()?, &file).await,
+        Command::RestoreBackup { db, file } => backup::restore_backup(&db.path()?, &file).await,
         Command::Team(group) => team(open_store(&group.db.path()?).await?, group.command).await,
         Command::Key(group) => key(open_store(&group.db.path()?).await?, group.command).await,
         Command::Server(group) => server(open_store(&group.db.path()?).await?, group.command).await,
@@ -616,7 +653,7 @@ async fn open_store(db: &Path) -> anyhow::Result<Store> {
 const START_CHECK_BUDGET: Duration = Duration::from_secs(10);
 
 /// What to do about a damaged database.
-const RESTORE: &str = "restore it from a backup (README, \"Durability\")";
+const RESTORE: &str = "restore a backup (`modctld restore-backup FILE`; README, \"Backups\")";
 
 /// Why `modctld serve` refuses the damaged database at `db`, given what
 /// SQLite found.

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 /// The files SQLite keeps for the database at `db`.
-fn database_files(db: &Path) -> [PathBuf; 3] {
+pub(super) fn database_files(db: &Path) -> [PathBuf; 3] {
     let with_suffix = |suffix: &str| {
         let mut name = db.as_os_str().to_owned();
         name.push(suffix);
@@ -55,6 +55,94 @@ pub(super) fn prepare(db: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(parent)?;
     }
     Ok(())
+}
+
+/// Creates `file` new (never an existing one), readable by its owner only:
+/// a backup holds what the database holds.
+pub(super) fn create_private(file: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(file).map(drop)
+}
+
+/// The lock `modctld serve` holds on `<database>.lock` while it serves the
+/// database: a second `serve` of the same file, or a `restore-backup`
+/// under a running daemon, is refused instead of corrupting what the first
+/// one holds in memory (issue #28). An advisory `flock` on a file of its
+/// own, not on the database (SQLite's own locks are `fcntl` locks on it, and
+/// the two must not be mixed on one file); the kernel drops it when the
+/// process ends, however it ends, so a daemon killed with SIGKILL leaves no
+/// stale lock. The file holds the holder's pid, for the refusal's message.
+#[derive(Debug)]
+pub struct ServeLock {
+    _file: std::fs::File,
+}
+
+/// Why [`ServeLock::acquire`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeLockError {
+    /// Another process holds it.
+    #[error(
+        "another modctld (pid {pid}) serves the database {db}: stop it first (only one daemon may serve a SQLite database)"
+    )]
+    Held {
+        /// The database.
+        db: String,
+        /// The holder's pid, as it wrote it ("unknown" if unreadable).
+        pid: String,
+    },
+    /// The lock file could not be opened or locked.
+    #[error("cannot lock {path}: {source}")]
+    Io {
+        /// The lock file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl ServeLock {
+    /// The lock file of the database at `db`.
+    pub fn path(db: &Path) -> PathBuf {
+        let mut name = db.as_os_str().to_owned();
+        name.push(".lock");
+        PathBuf::from(name)
+    }
+
+    /// Takes the serve lock of the database at `db`, or says who holds it.
+    pub fn acquire(db: &Path) -> Result<ServeLock, ServeLockError> {
+        use std::io::{Read, Seek, Write};
+
+        let path = ServeLock::path(db);
+        let failed = |source| ServeLockError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&path).map_err(failed)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut pid = String::new();
+                let _ = file.read_to_string(&mut pid);
+                let pid = pid.trim();
+                return Err(ServeLockError::Held {
+                    db: db.display().to_string(),
+                    pid: if pid.is_empty() { "unknown" } else { pid }.to_owned(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(failed(e)),
+        }
+        file.set_len(0).map_err(failed)?;
+        file.rewind().map_err(failed)?;
+        write!(file, "{}", std::process::id()).map_err(failed)?;
+        Ok(ServeLock { _file: file })
+    }
 }
 
 /// Sets `file` to 0600 if group or others have any access; a missing file is fine.

@@ -54,6 +54,7 @@
 
 pub mod activity;
 pub mod automod_hits;
+pub mod backup;
 pub mod case_rollup;
 pub mod cases;
 mod change_watch;
@@ -97,6 +98,7 @@ use writer::Writer;
 pub use writer::WriterStats;
 
 pub use change_watch::ChangeWatch;
+pub use files::{ServeLock, ServeLockError};
 pub use secrets::{KeySource, Secrets};
 
 mod embedded {
