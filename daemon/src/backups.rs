@@ -190,6 +190,64 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn a_backup_is_taken_when_the_newest_is_old_enough_and_the_oldest_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_with(
+            dir.path().join("modctld.db"),
+            crate::store::KeySource::Environment(zeroize::Zeroizing::new(
+                "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=".to_owned(),
+            )),
+        )
+        .await
+        .unwrap();
+        let start = jiff::Timestamp::from_second(1_795_737_600).unwrap();
+        let clock = Clock::manual(start);
+        let backups_dir = dir.path().join("backups");
+        std::fs::create_dir(&backups_dir).unwrap();
+        std::fs::write(backups_dir.join("notes.txt"), b"the operator's").unwrap();
+        let cx = Backups {
+            store,
+            clock: clock.clone(),
+            schedule: Schedule {
+                dir: backups_dir.clone(),
+                every: Duration::from_secs(6 * 3600),
+                keep: 2,
+            },
+        };
+        let names = || {
+            let mut names: Vec<String> = std::fs::read_dir(&backups_dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+
+        assert!(
+            take_due(&cx).await.unwrap().is_some(),
+            "none yet: one is due"
+        );
+        clock.advance(Duration::from_secs(6 * 3600 - 1));
+        assert!(
+            take_due(&cx).await.unwrap().is_none(),
+            "the newest is not 6h old"
+        );
+        clock.advance(Duration::from_secs(1));
+        assert!(take_due(&cx).await.unwrap().is_some());
+        clock.advance(Duration::from_secs(6 * 3600));
+        assert!(take_due(&cx).await.unwrap().is_some());
+        assert_eq!(
+            names(),
+            [
+                "modctld-20261127T060000Z.db",
+                "modctld-20261127T120000Z.db",
+                "notes.txt",
+            ],
+            "the newest two kept, the operator's file untouched"
+        );
+    }
+
     #[test]
     fn every_is_minutes_hours_or_days_within_bounds() {
         assert_eq!(parse_every("30m"), Ok(Duration::from_secs(1800)));
