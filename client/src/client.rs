@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use modctl_types::auth::KeyList;
 /// Filters and paging of [`Client::cases`], defined with the wire types so
 /// the SDK and the daemon read one definition; re-exported here, where it
 /// has always been.
@@ -226,6 +227,20 @@ impl Client {
     /// ```
     pub async fn me(&self) -> Result<Me, Error> {
         self.send(self.request(Method::GET, &["me"])).await
+    }
+
+    /// `GET /keys`: every key of the calling key's team, newest first (never
+    /// a secret): status, expiry, last use, the replacement of a rotated one.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// for key in client.keys().await?.keys {
+    ///     println!("{} {} last used {:?}", key.key_id, key.status, key.last_used_at);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn keys(&self) -> Result<KeyList, Error> {
+        self.send(self.request(Method::GET, &["keys"])).await
     }
 
     /// `GET /servers`: the servers claimed by the key's team, ordered by id.

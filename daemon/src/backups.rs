@@ -146,30 +146,6 @@ fn create_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
-/// `--backup-every`: a whole number of minutes, hours or days (`30m`,
-/// `6h`, `1d`), from 1 minute to 30 days.
-pub fn parse_every(text: &str) -> Result<Duration, String> {
-    let hint = "give it as minutes, hours or days, e.g. 30m, 6h or 1d";
-    let split = text.len().saturating_sub(1);
-    let (number, unit) = (
-        text.get(..split).unwrap_or(""),
-        text.get(split..).unwrap_or(""),
-    );
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration: {hint}"))?;
-    let seconds = match unit {
-        "m" => n.saturating_mul(60),
-        "h" => n.saturating_mul(3600),
-        "d" => n.saturating_mul(86_400),
-        _ => return Err(format!("`{text}` has no unit: {hint}")),
-    };
-    if !(60..=30 * 86_400).contains(&seconds) {
-        return Err(format!("`{text}` is out of range: from 1m to 30d"));
-    }
-    Ok(Duration::from_secs(seconds))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,15 +222,5 @@ mod tests {
             ],
             "the newest two kept, the operator's file untouched"
         );
-    }
-
-    #[test]
-    fn every_is_minutes_hours_or_days_within_bounds() {
-        assert_eq!(parse_every("30m"), Ok(Duration::from_secs(1800)));
-        assert_eq!(parse_every("6h"), Ok(Duration::from_secs(6 * 3600)));
-        assert_eq!(parse_every("1d"), Ok(Duration::from_secs(86_400)));
-        for bad in ["", "6", "h", "6x", "-1h", "0m", "31d", "1.5h"] {
-            assert!(parse_every(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -233,7 +233,7 @@ fn serve_answers_refuses_a_revoked_key_at_once_and_stops_on_sigterm() {
     run(modctld(&db).args(["key", "revoke", &key_id]), 0);
     assert_eq!(status_of(&me, &key), 401);
     let (list, _) = run(modctld(&db).args(["key", "list", "--team", "alpha"]), 0);
-    assert!(list.trim_end().ends_with("revoked"), "{list}");
+    assert!(list.contains("\trevoked\t"), "{list}");
 
     let status = StdCommand::new("kill")
         .args(["-TERM", &served.0.id().to_string()])
@@ -497,4 +497,88 @@ fn an_operator_sets_and_resets_a_teams_daily_activity_quota() {
         2,
     );
     assert!(err.contains("at least 1"), "{err}");
+}
+
+/// `key rotate` (issue #28): the replacement printed once, for the same
+/// team and scopes, lasting as long as the old key was made to; the old key
+/// ends with its grace period and names its replacement in `key list`.
+#[test]
+fn key_rotate_issues_a_replacement_and_ends_the_old_key_after_its_grace() {
+    let (_dir, db) = setup();
+    let (old, _) = run(
+        modctld(&db).args([
+            "key",
+            "create",
+            "--team",
+            "alpha",
+            "--scopes",
+            "read,write",
+            "--expires",
+            "30d",
+        ]),
+        0,
+    );
+    let old_id = old.trim().split('_').nth(1).unwrap().to_owned();
+    let (new, said) = run(
+        modctld(&db).args(["key", "rotate", &old_id, "--grace", "0m"]),
+        0,
+    );
+    let new = new.trim();
+    assert!(new.starts_with("mdk_") && !new.contains('\n'), "{new}");
+    let new_id = new.split('_').nth(1).unwrap();
+    assert!(
+        said.contains(&format!("its replacement is {new_id}")),
+        "{said}"
+    );
+    assert!(said.contains("scopes read,write"), "{said}");
+
+    let (list, _) = run(modctld(&db).args(["key", "list", "--team", "alpha"]), 0);
+    let row = |id: &str| -> Vec<String> {
+        list.lines()
+            .find(|line| line.starts_with(id))
+            .unwrap_or_else(|| panic!("{id} in {list}"))
+            .split('\t')
+            .map(str::to_owned)
+            .collect()
+    };
+    let (old_row, new_row) = (row(&old_id), row(new_id));
+    assert_eq!(
+        old_row[7..],
+        ["expired".to_owned(), new_id.to_owned()],
+        "{list}"
+    );
+    assert_eq!(
+        new_row[7..],
+        ["active".to_owned(), "-".to_owned()],
+        "{list}"
+    );
+    assert_eq!(new_row[2], "read,write");
+    let expires = |row: &[String]| row[5].parse::<jiff::Timestamp>().unwrap().as_second();
+    let created = |row: &[String]| row[4].parse::<jiff::Timestamp>().unwrap().as_second();
+    assert_eq!(
+        expires(&new_row) - created(&new_row),
+        30 * 86_400,
+        "the replacement lasts as long as the old key was made to: {list}"
+    );
+
+    // Exit 2: clap refused the option; 1: the command failed.
+    for (args, code, error) in [
+        (vec!["key", "rotate", old_id.as_str()], 1, "has expired"),
+        (
+            vec!["key", "rotate", new_id, "--grace", "31d"],
+            2,
+            "out of range: from 0m to 30d",
+        ),
+        (vec!["key", "rotate", "aaaaaaaaaaaa"], 1, "no key with id"),
+    ] {
+        let (_, err) = run(modctld(&db).args(&args), code);
+        assert!(err.contains(error), "{args:?}: {err}");
+    }
+    let (_, err) = run(
+        modctld(&db).args(["key", "rotate", new_id, "--grace", "1h"]),
+        0,
+    );
+    assert!(err.contains("accepted until"), "{err}");
+    let (_, err) = run(modctld(&db).args(["key", "rotate", new_id]), 1);
+    assert!(err.contains("rotated already"), "{err}");
 }

@@ -583,6 +583,24 @@ impl TestDaemon {
         }
     }
 
+    /// Rotates a key as `modctld key rotate` does: its replacement (for the
+    /// same team and scope), the old key accepted for `grace` more seconds.
+    pub fn rotate(&self, key_id: &str, grace: i64) -> TestKey {
+        let key = api_key::generate();
+        let stored = key.clone();
+        let (key_id, now) = (key_id.to_owned(), self.now_unix());
+        self.block_on(
+            self.store.write(move |tx| {
+                keys::rotate(tx, &key_id, stored.hashed(), None, now + grace, now)
+            }),
+        )
+        .expect("rotate key");
+        TestKey {
+            full: key.full,
+            key_id: key.key_id,
+        }
+    }
+
     /// Revokes a key.
     pub fn revoke(&self, key_id: &str) {
         let (key_id, now) = (key_id.to_owned(), self.now_unix());

@@ -180,3 +180,102 @@ async fn authentication_is_checked_before_the_server() {
         assert_eq!(status, StatusCode::UNAUTHORIZED);
     }
 }
+
+/// `GET /keys` (issue #28): the caller's team's keys, each where it stands,
+/// never a secret or a hash, never another team's.
+#[tokio::test]
+async fn the_team_s_keys_are_listed_where_they_stand_without_secrets_or_other_teams() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let revoked = daemon.key("alpha", Scope::Read);
+    daemon.revoke(&revoked.key_id);
+    let expired = daemon.key_expiring("alpha", Scope::Write, Some(daemon.now_unix() - 1));
+
+    let response = reqwest::Client::new()
+        .get(daemon.api("/keys"))
+        .bearer_auth(&fixture.alpha_ro.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = response.text().await.unwrap();
+    for secret in [
+        &fixture.alpha_rw.full,
+        &fixture.alpha_ro.full,
+        &revoked.full,
+        &expired.full,
+    ] {
+        let secret_part = secret.rsplit('_').next().unwrap();
+        assert!(!text.contains(secret_part), "a secret in {text}");
+    }
+    assert!(!text.contains("hash"), "{text}");
+    assert!(
+        !text.contains(&fixture.beta_rw.key_id),
+        "another team's key: {text}"
+    );
+
+    let list = daemon.client(&fixture.alpha_ro).keys().await.unwrap();
+    let status = |id: &str| {
+        let key = list.keys.iter().find(|k| k.key_id == id).unwrap();
+        (key.status, key.current)
+    };
+    use modctl_types::auth::KeyStatus;
+    assert_eq!(status(&fixture.alpha_ro.key_id), (KeyStatus::Active, true));
+    assert_eq!(status(&fixture.alpha_rw.key_id), (KeyStatus::Active, false));
+    assert_eq!(status(&revoked.key_id).0, KeyStatus::Revoked);
+    assert_eq!(status(&expired.key_id).0, KeyStatus::Expired);
+    assert_eq!(list.keys.len(), 4, "alpha's four keys: {list:?}");
+    let rw = list
+        .keys
+        .iter()
+        .find(|k| k.key_id == fixture.alpha_rw.key_id)
+        .unwrap();
+    assert_eq!(rw.scopes, vec![Scope::Read, Scope::Write]);
+}
+
+/// A rotated key (issue #28) is accepted through its grace period, listed
+/// as `rotating` with its replacement, then refused with a message naming
+/// the replacement; the replacement works from the start.
+#[tokio::test]
+async fn a_rotated_key_works_through_its_grace_period_then_names_its_replacement() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    let old = daemon.key("alpha", Scope::Write);
+    let new = daemon.rotate(&old.key_id, 3600);
+
+    // In its grace period the old key works.
+    assert_eq!(daemon.client(&old).me().await.unwrap().key_id, old.key_id);
+    let me = daemon.client(&new).me().await.unwrap();
+    assert_eq!(me.key_id, new.key_id);
+    assert_eq!(
+        me.scopes,
+        vec![Scope::Read, Scope::Write],
+        "the same scopes"
+    );
+    let listed = daemon.client(&new).keys().await.unwrap();
+    let listed_old = listed.keys.iter().find(|k| k.key_id == old.key_id).unwrap();
+    assert_eq!(listed_old.status, modctl_types::auth::KeyStatus::Rotating);
+    assert_eq!(listed_old.replaced_by.as_deref(), Some(new.key_id.as_str()));
+    assert_eq!(
+        listed_old.expires_at.map(|t| t.as_second()),
+        Some(daemon.now_unix() + 3600)
+    );
+
+    daemon.clock().advance(std::time::Duration::from_secs(3600));
+    let (status, message) = get_raw(&fixture, "/me", Some(&format!("Bearer {}", old.full))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(message.contains("was rotated"), "{message}");
+    assert!(
+        message.contains(&new.key_id),
+        "names the replacement: {message}"
+    );
+    assert_eq!(daemon.client(&new).me().await.unwrap().key_id, new.key_id);
+
+    // A key rotated already is not rotated again: its replacement is.
+    let again = daemon.block_on(daemon.store().write({
+        let id = old.key_id.clone();
+        let key = modctld::api_key::generate();
+        move |tx| modctld::store::keys::rotate(tx, &id, key.hashed(), None, 0, 0).map(drop)
+    }));
+    assert!(again.is_err(), "{again:?}");
+}

@@ -211,3 +211,76 @@ impl Me {
         self.scopes.contains(&scope)
     }
 }
+
+/// Where a key stands (`GET /keys`, `modctld key list`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum KeyStatus {
+    /// Accepted.
+    Active,
+    /// Rotated (`replaced_by` names its replacement) and still accepted
+    /// until `expires_at`, the end of its grace period.
+    Rotating,
+    /// Past its `expires_at`: refused with 401.
+    Expired,
+    /// Revoked by an operator: refused with 401.
+    Revoked,
+    /// Suspended by antinuke (too many bans or kicks a minute): refused
+    /// with 403 until an operator re-enables it.
+    Suspended,
+}
+
+impl KeyStatus {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyStatus::Active => "active",
+            KeyStatus::Rotating => "rotating",
+            KeyStatus::Expired => "expired",
+            KeyStatus::Revoked => "revoked",
+            KeyStatus::Suspended => "suspended",
+        }
+    }
+}
+
+impl fmt::Display for KeyStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One of the team's keys as `GET /keys` lists it: never its secret or its
+/// hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KeyInfo {
+    /// The public id part of the key (`mdk_<key_id>_<secret>`).
+    pub key_id: String,
+    /// Free-text label given when the key was created.
+    pub label: Option<String>,
+    /// Every scope the key holds (`write` keys list `read` too).
+    pub scopes: Vec<Scope>,
+    /// When the key was created.
+    pub created_at: Timestamp,
+    /// When the key stops working; `null` means it never expires.
+    pub expires_at: Option<Timestamp>,
+    /// When a request last authenticated with it (kept to the minute);
+    /// `null` if never.
+    pub last_used_at: Option<Timestamp>,
+    /// Where the key stands.
+    pub status: KeyStatus,
+    /// The key that replaced it, once it was rotated.
+    pub replaced_by: Option<String>,
+    /// Whether this is the key the request was made with.
+    pub current: bool,
+}
+
+/// `GET /keys`: the calling key's team's keys, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KeyList {
+    /// The keys, revoked and expired ones included.
+    pub keys: Vec<KeyInfo>,
+}

@@ -36,6 +36,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(health::health))
         .routes(routes!(health::ready))
         .routes(routes!(me::show))
+        .routes(routes!(me::keys))
         .routes(routes!(servers::list))
         .routes(routes!(servers::show))
         .routes(routes!(onboarding::show))

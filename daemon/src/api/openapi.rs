@@ -113,7 +113,7 @@ pub fn document_json() -> String {
     components(schemas(ErrorBody)),
     tags(
         (name = "meta", description = "The API itself: its document, health and readiness."),
-        (name = "keys", description = "The calling key."),
+        (name = "keys", description = "The calling key and its team's keys."),
         (name = "servers", description = "The servers claimed by the key's team."),
         (name = "config", description = "A server's moderation config, its export, import, clone and audit trail."),
         (name = "moderation", description = "Moderation actions and the cases, strikes and jails they record."),

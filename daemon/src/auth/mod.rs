@@ -374,10 +374,16 @@ fn check_key(
     if let Some(expires_at) = key.expires_at
         && expires_at.as_second() <= now
     {
-        return Err(ApiError::KeyExpired(format!(
-            "API key `{}` expired at {expires_at}: ask an operator for a new one",
-            key.key_id
-        )));
+        return Err(ApiError::KeyExpired(match &key.replaced_by {
+            Some(newer) => format!(
+                "API key `{}` was rotated and its grace period ended at {expires_at}: use its replacement, key `{newer}`",
+                key.key_id
+            ),
+            None => format!(
+                "API key `{}` expired at {expires_at}: ask an operator for a new one",
+                key.key_id
+            ),
+        }));
     }
     if !key.scope.covers(required) {
         return Err(ApiError::ScopeRequired(format!(

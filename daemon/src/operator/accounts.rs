@@ -115,14 +115,11 @@ pub(super) async fn team(store: Store, command: TeamCommand) -> anyhow::Result<(
 pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()> {
     match command {
         KeyCommand::Create(args) => {
-            let created = create_key(
-                &store,
-                &args.team,
-                args.scopes,
-                args.label,
-                args.expires_in_days,
-            )
-            .await?;
+            let lifetime = args
+                .expires
+                .map(|span| span.as_secs())
+                .or(args.expires_in_days.map(|days| u64::from(days) * 86_400));
+            let created = create_key(&store, &args.team, args.scopes, args.label, lifetime).await?;
             eprintln!(
                 "created key {} for team {} with scopes {}; store it now, it is not shown again",
                 created.key_id,
@@ -154,17 +151,9 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                     "EXPIRES",
                     "LAST USED",
                     "STATUS",
+                    "REPLACED BY",
                 ],
                 rows.iter().map(|k| {
-                    let status = if k.revoked_at.is_some() {
-                        "revoked"
-                    } else if k.suspended.is_some() {
-                        "suspended"
-                    } else if k.expires_at.is_some_and(|t| t.as_second() <= now) {
-                        "expired"
-                    } else {
-                        "active"
-                    };
                     vec![
                         k.key_id.clone(),
                         k.team_name.clone(),
@@ -175,7 +164,8 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                             .map_or_else(|| "never".into(), |t| t.to_string()),
                         k.last_used_at
                             .map_or_else(|| "never".into(), |t| t.to_string()),
-                        status.into(),
+                        k.status(now).to_string(),
+                        k.replaced_by.clone().unwrap_or_else(|| "-".into()),
                     ]
                 }),
             );
@@ -187,6 +177,44 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                 .write(move |tx| keys::revoke(tx, &id, super::now()))
                 .await?;
             eprintln!("revoked key {key_id}");
+        }
+        KeyCommand::Rotate {
+            key_id,
+            grace,
+            expires,
+        } => {
+            check_key_id(&key_id)?;
+            let replacement = api_key::generate();
+            let stored = replacement.clone();
+            let id = key_id.clone();
+            let now = super::now();
+            let grace_until = now.saturating_add_unsigned(grace.as_secs());
+            let old = store
+                .write(move |tx| {
+                    // Unless told, the replacement lasts as long as the old
+                    // key was made to.
+                    let lifetime = match expires {
+                        Some(span) => Some(span.as_secs()),
+                        None => keys::get(tx, &id)?.and_then(|old| {
+                            let made = old.expires_at?.as_second() - old.created_at.as_second();
+                            u64::try_from(made).ok()
+                        }),
+                    };
+                    let expires_at = lifetime.map(|secs| now.saturating_add_unsigned(secs));
+                    keys::rotate(tx, &id, stored.hashed(), expires_at, grace_until, now)
+                })
+                .await?;
+            let ends = jiff::Timestamp::from_second(
+                grace_until.min(old.expires_at.map_or(i64::MAX, |t| t.as_second())),
+            )
+            .map_or_else(|_| "never".to_owned(), |t| t.to_string());
+            eprintln!(
+                "rotated key {key_id} of team {}: its replacement is {} (scopes {}); the old key is accepted until {ends}, then refused with a message naming the replacement. Store the new key now, it is not shown again",
+                old.team_name,
+                replacement.key_id,
+                scope_list(old.scope)
+            );
+            println!("{}", replacement.full);
         }
         KeyCommand::Enable { key_id } => {
             check_key_id(&key_id)?;
@@ -212,12 +240,12 @@ pub(crate) async fn create_key(
     team: &str,
     scope: Scope,
     label: Option<String>,
-    expires_in_days: Option<u32>,
+    lifetime_secs: Option<u64>,
 ) -> anyhow::Result<api_key::NewKey> {
     let key = api_key::generate();
     let stored = key.clone();
     let name = team.to_owned();
-    let expires_at = expires_in_days.map(|days| super::now() + i64::from(days) * 86_400);
+    let expires_at = lifetime_secs.map(|secs| super::now().saturating_add_unsigned(secs));
     store
         .write(move |tx| {
             let team = teams::get_by_name(tx, &name).map_err(no_team_hint(&name))?;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
-use crate::backups::{self, Schedule};
+use crate::backups::Schedule;
 use crate::store::backup::{self as store_backup, BackupError};
 use crate::store::secrets::{KEY_ENV, key_file_path};
 use crate::store::{KeySource, ServeLock};
@@ -26,7 +26,7 @@ pub(super) struct ScheduleArgs {
         env = "MODCTLD_BACKUP_EVERY",
         value_name = "DURATION",
         default_value = "6h",
-        value_parser = backups::parse_every,
+        value_parser = super::span::backup_every,
         requires = "backup_dir"
     )]
     backup_every: Duration,

@@ -17,6 +17,7 @@ pub mod simulate_message;
 mod simulate_nuke;
 pub mod simulate_posts;
 pub mod simulate_raid;
+mod span;
 mod structure;
 
 use self::accounts::{key, team};
@@ -273,7 +274,7 @@ fn parse_rate(s: &str) -> Result<RateSetting, String> {
 enum KeyCommand {
     /// Create a key; prints the whole key once, as the only line on stdout
     Create(KeyCreateArgs),
-    /// List keys, never their secrets (columns: key id, team, scopes, label, created, expires, last used, status)
+    /// List keys, never their secrets (columns: key id, team, scopes, label, created, expires, last used, status, replaced by)
     List {
         /// Only keys of this team
         #[arg(long)]
@@ -283,6 +284,22 @@ enum KeyCommand {
     Revoke {
         /// The key id (the middle part of `mdk_<key_id>_<secret>`)
         key_id: String,
+    },
+    /// Issue a replacement of a key (same team, scopes and label; printed
+    /// once, as the only line on stdout); the old key stays valid for the
+    /// grace period, then is refused with a message naming its replacement
+    Rotate {
+        /// The key id (the middle part of `mdk_<key_id>_<secret>`)
+        key_id: String,
+        /// How long the old key stays valid: minutes, hours or days (0m: it
+        /// stops at once)
+        #[arg(long, value_name = "SPAN", default_value = "24h", value_parser = span::grace)]
+        grace: Duration,
+        /// When the replacement expires: hours or days from now [default:
+        /// as long as the old key was made to last, or never if it never
+        /// expired]
+        #[arg(long, value_name = "SPAN", value_parser = span::expires)]
+        expires: Option<Duration>,
     },
     /// Re-enable a key antinuke suspended (too many bans or kicks within a minute)
     Enable {
@@ -303,8 +320,11 @@ struct KeyCreateArgs {
     #[arg(long)]
     label: Option<String>,
     /// Expire the key after this many days
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3650))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3650), conflicts_with = "expires")]
     expires_in_days: Option<u32>,
+    /// Expire the key after this long: hours or days (90d)
+    #[arg(long, value_name = "SPAN", value_parser = span::expires)]
+    expires: Option<Duration>,
 }
 
 #[derive(Debug, Subcommand)]

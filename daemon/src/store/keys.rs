@@ -1,6 +1,7 @@
 //! API keys: stored with the hash of their secret only.
 
 use crate::store::Tx;
+use modctl_types::auth::KeyStatus;
 use modctl_types::{Plan, Scope, Team, Timestamp};
 use rusqlite::{OptionalExtension, Row, params};
 
@@ -39,6 +40,27 @@ pub struct KeyRecord {
     pub last_used_at: Option<Timestamp>,
     /// Why antinuke suspended it, while it is suspended (issue #26).
     pub suspended: Option<String>,
+    /// The key that replaced it, once rotated (issue #28).
+    pub replaced_by: Option<String>,
+}
+
+impl KeyRecord {
+    /// Where the key stands at `now` (unix seconds), in the order
+    /// authentication checks: revoked, suspended, expired, then rotating
+    /// (still accepted) or active.
+    pub fn status(&self, now: i64) -> KeyStatus {
+        if self.revoked_at.is_some() {
+            KeyStatus::Revoked
+        } else if self.suspended.is_some() {
+            KeyStatus::Suspended
+        } else if self.expires_at.is_some_and(|t| t.as_second() <= now) {
+            KeyStatus::Expired
+        } else if self.replaced_by.is_some() {
+            KeyStatus::Rotating
+        } else {
+            KeyStatus::Active
+        }
+    }
 }
 
 /// A key record together with its secret hash, for verification only, and
@@ -89,7 +111,7 @@ pub fn insert(
 macro_rules! key_columns {
     () => {
         "k.key_id, k.team_id, t.name AS team_name, k.scope, k.label, k.created_at,
-        k.expires_at, k.revoked_at, k.last_used_at, k.suspended_reason"
+        k.expires_at, k.revoked_at, k.last_used_at, k.suspended_reason, k.replaced_by"
     };
 }
 
@@ -136,6 +158,15 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
     Ok(found)
 }
 
+/// The key `key_id`, if there is one.
+pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
+        .query_row([key_id], KeyRecord::from_row)
+        .optional()?)
+}
+
 /// Keys, optionally of one team, newest first.
 pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
     let mut stmt = tx.sql.prepare_cached(&format!(
@@ -143,6 +174,57 @@ pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreEr
     ))?;
     let rows = stmt.query_map([team_id], KeyRecord::from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Rotates the key `key_id` (issue #28): stores `replacement` for the same
+/// team, scope and label, expiring at `replacement_expires_at`, and makes
+/// the old key expire at `grace_until` (or at its own expiry, if sooner),
+/// naming its replacement. Returns the old key as it was. A revoked key, or
+/// one rotated already, is refused: the first has nothing to hand over, the
+/// second has its replacement.
+pub fn rotate(
+    tx: &Tx<'_>,
+    key_id: &str,
+    replacement: Hashed<'_>,
+    replacement_expires_at: Option<i64>,
+    grace_until: i64,
+    now: i64,
+) -> Result<KeyRecord, StoreError> {
+    let old = get(tx, key_id)?
+        .ok_or_else(|| StoreError::NotFound(format!("no key with id `{key_id}`")))?;
+    match old.status(now) {
+        KeyStatus::Revoked => {
+            return Err(StoreError::Conflict(format!(
+                "key `{key_id}` is revoked: create a new key instead"
+            )));
+        }
+        KeyStatus::Expired => {
+            return Err(StoreError::Conflict(format!(
+                "key `{key_id}` has expired: create a new key instead"
+            )));
+        }
+        _ => {}
+    }
+    if let Some(newer) = &old.replaced_by {
+        return Err(StoreError::Conflict(format!(
+            "key `{key_id}` was rotated already: its replacement is `{newer}` (rotate that one)"
+        )));
+    }
+    insert(
+        tx,
+        replacement,
+        old.team_id,
+        old.scope,
+        old.label.as_deref(),
+        replacement_expires_at,
+        now,
+    )?;
+    tx.sql.execute(
+        "UPDATE api_keys SET replaced_by = ?2, expires_at = MIN(COALESCE(expires_at, ?3), ?3)
+          WHERE key_id = ?1",
+        params![key_id, replacement.key_id, grace_until],
+    )?;
+    Ok(old)
 }
 
 /// Revokes a key; it is refused from the next request on. Revoking twice is
@@ -229,6 +311,7 @@ impl FromRow for KeyRecord {
             revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),
             last_used_at: row.get::<_, Option<i64>>("last_used_at")?.map(timestamp),
             suspended: row.get("suspended_reason")?,
+            replaced_by: row.get("replaced_by")?,
         })
     }
 }
