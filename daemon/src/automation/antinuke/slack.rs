@@ -20,16 +20,16 @@ use modctl_types::Timestamp;
 use modctl_types::config::Sections;
 use modctl_types::webhooks::AntinukeTriggered;
 
-use super::{Antinuke, alert};
+use super::{Antinuke, Watch, alert};
 use crate::events::{AuditAction, AuditEntry};
 
 /// The executor named for a deletion, which Slack does not attribute.
 pub const UNKNOWN_EXECUTOR: &str = "unknown";
 
 /// The alert `entry` of Slack workspace `server` raises, if any (pure but
-/// for the counts).
+/// for the counts in `watch`).
 pub fn alert_for(
-    antinuke: &Antinuke,
+    watch: &Watch,
     server: &str,
     sections: &Arc<Sections>,
     entry: &AuditEntry,
@@ -51,7 +51,7 @@ pub fn alert_for(
             outcome: "alerted only: Slack lets no bot act on a workspace member".to_owned(),
         }),
         _ => {
-            let incident = antinuke.watch.admit(server, sections, entry, now)?;
+            let incident = watch.admit(server, sections, entry, now)?;
             Some(AntinukeTriggered {
                 trigger: format!("{} by {}", incident.what, incident.executor),
                 executor_id: incident.executor,
@@ -73,7 +73,7 @@ pub(super) async fn handle(
     entry: &AuditEntry,
 ) {
     let cx = &antinuke.moderation;
-    let Some(data) = alert_for(antinuke, server, sections, entry, cx.clock.now()) else {
+    let Some(data) = alert_for(&antinuke.watch, server, sections, entry, cx.clock.now()) else {
         return;
     };
     let (server_id, sections, now) = (server.to_owned(), sections.clone(), cx.clock.now_unix());
@@ -83,5 +83,73 @@ pub(super) async fn handle(
         .await;
     if let Err(e) = written {
         tracing::warn!(server, error = %e, "antinuke could not record its Slack alert");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (entry id, action, executor, expected trigger) against a limit of
+    /// 2 archives a minute, `UTRUSTED` trusted, all at one instant.
+    #[test]
+    fn archives_alert_above_the_limit_once_deletions_every_time() {
+        let mut sections = Sections::default();
+        sections.antinuke.enabled = true;
+        sections.antinuke.max_channel_deletions_per_minute = 2;
+        sections.antinuke.trusted_user_ids = vec!["UTRUSTED".into()];
+        let sections = Arc::new(sections);
+        let watch = Watch::default();
+        let now = Timestamp::from_second(1_800_000_000).unwrap();
+        let archive = AuditAction::ChannelArchived;
+        let delete = AuditAction::ChannelDeleted;
+        let table = [
+            ("e1", &archive, Some("U1"), None),
+            ("e2", &archive, Some("U1"), None),
+            (
+                "e3",
+                &archive,
+                Some("U1"),
+                Some("3 channel deletions within a minute (limit 2) by U1"),
+            ),
+            // The incident is open: no second alert.
+            ("e4", &archive, Some("U1"), None),
+            // Someone else counts apart.
+            ("e5", &archive, Some("U2"), None),
+            ("t1", &archive, Some("UTRUSTED"), None),
+            ("t2", &archive, Some("UTRUSTED"), None),
+            ("t3", &archive, Some("UTRUSTED"), None),
+            ("d1", &delete, None, Some("channel C deleted")),
+            ("d2", &delete, None, Some("channel C deleted")),
+        ];
+        for (id, action, executor, expected) in table {
+            let entry = AuditEntry {
+                id: id.into(),
+                action: action.clone(),
+                executor_id: executor.map(str::to_owned),
+                target_id: Some("C".into()),
+                reason: None,
+            };
+            let got = alert_for(&watch, "T1", &sections, &entry, now);
+            let trigger = got.as_ref().map(|a| a.trigger.as_str());
+            assert_eq!(
+                trigger.map(|t| expected.is_some_and(|e| t.starts_with(e))),
+                expected.map(|_| true),
+                "{id}: {trigger:?}"
+            );
+            if let Some(alert) = got {
+                assert_eq!((alert.action.as_str(), alert.case_id), ("alert", None));
+            }
+        }
+        let mut off = (*sections).clone();
+        off.antinuke.enabled = false;
+        let deleted = AuditEntry {
+            id: "d3".into(),
+            action: delete,
+            executor_id: None,
+            target_id: Some("C".into()),
+            reason: None,
+        };
+        assert!(alert_for(&watch, "T1", &Arc::new(off), &deleted, now).is_none());
     }
 }
