@@ -72,10 +72,20 @@ pub(super) async fn handle(
     sections: &Arc<Sections>,
     entry: &AuditEntry,
 ) {
+    let now = antinuke.moderation.clock.now();
+    if let Some(data) = alert_for(&antinuke.watch, server, sections, entry, now) {
+        handle_alert(antinuke, server, sections, data).await;
+    }
+}
+
+/// Writes `data` (from [`alert_for`]): the webhook event and the log post.
+pub async fn handle_alert(
+    antinuke: &Antinuke,
+    server: &str,
+    sections: &Arc<Sections>,
+    data: AntinukeTriggered,
+) {
     let cx = &antinuke.moderation;
-    let Some(data) = alert_for(&antinuke.watch, server, sections, entry, cx.clock.now()) else {
-        return;
-    };
     let (server_id, sections, now) = (server.to_owned(), sections.clone(), cx.clock.now_unix());
     let written = cx
         .store
