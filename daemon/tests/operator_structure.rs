@@ -270,6 +270,10 @@ async fn simulate_nuke_refuses_servers_that_are_not_simulated_and_changes_nothin
             vec!["simulate", "nuke", WORKSPACE, "--roles", "1"],
             "Slack workspace has no roles",
         ),
+        (
+            vec!["simulate", "nuke", GROUP, "--by", "5"],
+            "a simulated telegram group has none of",
+        ),
     ] {
         let (out, err) = run(modctld(&daemon.db_path()).args(&args), 1);
         assert!(out.is_empty(), "{out}");
@@ -362,4 +366,35 @@ async fn simulate_posts_lists_what_the_bot_posted_as_posted() {
         assert!(out.is_empty(), "{out}");
         assert!(err.contains(message), "{server}: {err}");
     }
+}
+
+/// `simulate nuke --by` on a simulated Slack workspace (issue #26): the
+/// member archives channels one at a time, each counted by antinuke, and
+/// the archive above `max_channel_deletions_per_minute` alerts the team;
+/// nothing stops them (Slack lets no bot act on a member).
+#[tokio::test]
+async fn simulate_nuke_by_a_slack_member_is_alerted_above_the_limit() {
+    let (daemon, client) = daemon();
+    daemon.set_config(
+        WORKSPACE,
+        modctl_types::config::SectionName::Antinuke,
+        serde_json::json!({"enabled": true, "max_channel_deletions_per_minute": 1,
+                           "snapshot_interval_hours": null}),
+    );
+    let (out, err) = run(
+        modctld(&daemon.db_path()).args(["simulate", "nuke", WORKSPACE, "--by", "U0NUKER01"]),
+        0,
+    );
+    let archived = deleted(&out);
+    assert_eq!(archived.len(), 2, "{out}");
+    assert!(
+        err.contains("antinuke: 2 channel deletions within a minute (limit 1) by U0NUKER01"),
+        "{err}"
+    );
+    assert!(
+        err.contains("alerted the team after 2 of 2 archives"),
+        "{err}"
+    );
+    let slack = client.capture_snapshot(WORKSPACE).await.unwrap();
+    assert_eq!(slack.counts.channels, 0);
 }

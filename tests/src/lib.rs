@@ -447,8 +447,12 @@ impl TestDaemon {
         event: serde_json::Value,
     ) -> u16 {
         let now = self.now_unix();
+        // `authorizations`: the installation the event is visible to, the
+        // app's bot user for a bot token ("Events API", authorizations).
         let body = serde_json::json!({"token": "t", "team_id": team, "api_app_id": "A1",
-            "type": "event_callback", "event_id": event_id, "event_time": now, "event": event})
+            "type": "event_callback", "event_id": event_id, "event_time": now, "event": event,
+            "authorizations": [{"enterprise_id": null, "team_id": team,
+                "user_id": fakes::slack::BOT, "is_bot": true, "is_enterprise_install": false}]})
         .to_string();
         let timestamp = now.to_string();
         let signature =

@@ -318,3 +318,216 @@ fn a_key_is_suspended_after_a_burst_of_bans() {
     daemon.write(move |tx| modctld::store::keys::enable(tx, &id));
     assert!(daemon.block_on(client.me()).is_ok(), "enabled again");
 }
+
+/// Telegram and Slack (issue #26), which have no audit log: Telegram's
+/// bans come as `chat_member` updates through `getUpdates` (only because
+/// the daemon lists them in `allowed_updates`), Slack's archives and
+/// deletions as signed Events API callbacks. Every wait is for something
+/// that must happen; what must not is checked once a later event's effect
+/// is seen.
+mod telegram_and_slack {
+    use modctl_e2e::fakes::slack::{self, FakeSlack};
+    use modctl_e2e::fakes::telegram::{self, FakeTelegram};
+    use modctl_e2e::{ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, eventually};
+    use modctl_types::config::SectionName;
+    use modctl_types::moderation::{Action, Case, CaseSource};
+    use modctl_types::query::CaseQuery;
+    use serde_json::json;
+
+    /// Administrators of the group: one the bot promoted, one it did not,
+    /// one trusted.
+    const PROMOTED: i64 = 41;
+    const NOT_PROMOTED: i64 = 42;
+    const TRUSTED: i64 = 43;
+    const SIGNING_SECRET: &str = "8f742231b10e8888abcd99yyyzzz85a5";
+
+    fn cases(fixture: &Fixture, server: &str) -> Vec<Case> {
+        let client = fixture.daemon.client(&fixture.alpha_ro);
+        fixture
+            .daemon
+            .block_on(client.cases(server, &CaseQuery::default()))
+            .expect("cases")
+            .cases
+            .into_iter()
+            .filter(|c| c.source == CaseSource::Antinuke)
+            .collect()
+    }
+
+    /// Alpha's group on the fake with antinuke on (2 bans a minute), the
+    /// mod-log in the group itself, the poller running.
+    fn group() -> (Fixture, FakeTelegram, i64) {
+        let fixture = Fixture::start();
+        let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
+        let fake = FakeTelegram::start(chat);
+        fake.set_bot_right("can_promote_members", true);
+        fake.add_admin_promoted_by_bot(PROMOTED);
+        fake.add_admin(NOT_PROMOTED);
+        fake.add_admin(TRUSTED);
+        for user in 500..540 {
+            fake.add_member(user);
+        }
+        let daemon = &fixture.daemon;
+        daemon.connect_live(ALPHA_TELEGRAM, telegram::TOKEN, &fake.uri());
+        daemon.set_config(
+            ALPHA_TELEGRAM,
+            SectionName::Antinuke,
+            json!({"enabled": true, "max_bans_per_minute": 2,
+                   "trusted_user_ids": [TRUSTED.to_string()]}),
+        );
+        daemon.set_config(
+            ALPHA_TELEGRAM,
+            SectionName::General,
+            json!({"modlog_channel_id": ALPHA_TELEGRAM}),
+        );
+        assert_eq!(daemon.start_receivers(), 1);
+        (fixture, fake, chat)
+    }
+
+    #[test]
+    fn telegram_an_admin_the_bot_promoted_is_demoted_one_it_did_not_only_alerted() {
+        let (fixture, fake, chat) = group();
+        let daemon = &fixture.daemon;
+        let now = daemon.now_unix();
+        let mut victims = 500..540;
+        let mut ban = |by: i64, times: usize| {
+            for _ in 0..times {
+                fake.push_ban_by(by, victims.next().unwrap(), now);
+            }
+        };
+        // Never counted: the creator, a trusted administrator, the bot
+        // itself (the daemon's own bans); each bans above the limit.
+        ban(telegram::OWNER, 3);
+        ban(TRUSTED, 3);
+        ban(telegram::BOT, 4);
+        // Two bans are within the limit; the third goes above it.
+        ban(PROMOTED, 3);
+        eventually("the administrator the bot promoted to be demoted", || {
+            fake.demoted() == [PROMOTED]
+        });
+        assert_eq!(fake.status_of(PROMOTED).as_deref(), Some("member"));
+        assert!(
+            fake.allowed_updates()
+                .is_some_and(|kinds| kinds.iter().any(|k| k == "chat_member")),
+            "the daemon asks for chat_member: {:?}",
+            fake.allowed_updates()
+        );
+        // An administrator the bot did not promote: alerted only.
+        ban(NOT_PROMOTED, 3);
+        eventually("both cases", || cases(&fixture, ALPHA_TELEGRAM).len() == 2);
+        let cases = cases(&fixture, ALPHA_TELEGRAM);
+        let by = |user: i64| {
+            cases
+                .iter()
+                .find(|c| c.user_id == user.to_string())
+                .unwrap_or_else(|| panic!("no case for {user}: {cases:#?}"))
+        };
+        let demoted = by(PROMOTED);
+        assert_eq!(demoted.action, Action::Note);
+        assert_eq!(demoted.actor, "system:antinuke");
+        let reason = demoted.reason.clone().unwrap_or_default();
+        assert!(
+            reason.contains("3 bans within a minute (limit 2)"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("demoted: every administrator right removed"),
+            "{reason}"
+        );
+        let alerted = by(NOT_PROMOTED).reason.clone().unwrap_or_default();
+        assert!(
+            alerted.contains("not demoted: the bot did not promote them"),
+            "{alerted}"
+        );
+        assert_eq!(
+            fake.status_of(NOT_PROMOTED).as_deref(),
+            Some("administrator")
+        );
+        // The creator, the trusted administrator and the bot: no case, no
+        // demotion (their bans came before those above, in one queue).
+        assert_eq!(fake.demoted(), [PROMOTED]);
+        assert_eq!(fake.status_of(TRUSTED).as_deref(), Some("administrator"));
+        assert_eq!(fake.status_of(telegram::OWNER).as_deref(), Some("creator"));
+        // The team is told in the mod-log, once per incident.
+        eventually("the alerts in the mod-log", || {
+            daemon.deliver_logs();
+            let posts = fake.messages(chat);
+            let alerts = |user: i64| {
+                posts
+                    .iter()
+                    .filter(|m| {
+                        m.contains("3 bans within a minute") && m.contains(&user.to_string())
+                    })
+                    .count()
+            };
+            alerts(PROMOTED) >= 1 && alerts(NOT_PROMOTED) >= 1
+        });
+    }
+
+    #[test]
+    fn slack_archives_above_the_limit_and_every_deletion_are_alerted_the_bot_s_own_not() {
+        let fixture = Fixture::start();
+        let fake = FakeSlack::start();
+        fake.add_channel(slack::MODLOG_CHANNEL, "mod-log");
+        for n in 0..8 {
+            fake.add_channel(&format!("C0DOOMED0{n}"), &format!("doomed-{n}"));
+        }
+        let daemon = &fixture.daemon;
+        daemon.connect_slack(ALPHA_SLACK, &fake.uri(), None, SIGNING_SECRET);
+        daemon.set_config(
+            ALPHA_SLACK,
+            SectionName::Antinuke,
+            json!({"enabled": true, "max_channel_deletions_per_minute": 2}),
+        );
+        daemon.set_config(
+            ALPHA_SLACK,
+            SectionName::General,
+            json!({"modlog_channel_id": slack::MODLOG_CHANNEL}),
+        );
+        let post = |id: &str, event: serde_json::Value| {
+            assert_eq!(
+                daemon.post_slack_event(SIGNING_SECRET, ALPHA_SLACK, id, event),
+                200
+            );
+        };
+        // The bot's own archives (the app's bot user, as `authorizations`
+        // names it) are never counted: four of them.
+        for n in 0..4 {
+            post(
+                &format!("EvBot{n}"),
+                fake.archive_by(&format!("C0DOOMED0{n}"), slack::BOT),
+            );
+        }
+        // A member's third archive goes above the limit.
+        for n in 4..7 {
+            post(
+                &format!("EvNuke{n}"),
+                fake.archive_by(&format!("C0DOOMED0{n}"), slack::MEMBER),
+            );
+        }
+        let alerts = || {
+            daemon.deliver_logs();
+            fake.posted(slack::MODLOG_CHANNEL)
+                .into_iter()
+                .map(|m| format!("{} {}", m.text, m.args))
+                .filter(|m| m.contains("within a minute") || m.contains("deleted"))
+                .collect::<Vec<_>>()
+        };
+        eventually("the member's archives to be alerted", || {
+            alerts()
+                .iter()
+                .any(|m| m.contains("3 channel deletions within a minute (limit 2)"))
+        });
+        // A deletion names no one: alerted at once.
+        post("EvDelete", fake.delete_channel_event("C0DOOMED07"));
+        eventually("the deletion to be alerted", || {
+            alerts()
+                .iter()
+                .any(|m| m.contains("channel C0DOOMED07 deleted"))
+        });
+        let all = alerts();
+        assert_eq!(all.len(), 2, "the bot's archives alert nothing: {all:#?}");
+        assert!(all.iter().all(|m| !m.contains(slack::BOT)), "{all:#?}");
+        // No case on Slack: nobody can be acted on.
+        assert!(cases(&fixture, ALPHA_SLACK).is_empty());
+    }
+}

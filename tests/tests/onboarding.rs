@@ -432,10 +432,17 @@ async fn telegram_bot_rights_follow_the_enabled_features() {
             .fix
             .as_deref()
             .unwrap()
-            .ends_with("turn on can_change_info"),
+            .ends_with("turn on can_change_info, can_promote_members"),
+        "{rights:?}"
+    );
+    // Antinuke demotes an administrator who bans too many:
+    // can_promote_members.
+    assert!(
+        rights.detail.contains("can_promote_members (antinuke"),
         "{rights:?}"
     );
     telegram.set_bot_right("can_change_info", true);
+    telegram.set_bot_right("can_promote_members", true);
     assert_eq!(
         status(&fresh(&client, ALPHA_TELEGRAM).await, "bot_permissions"),
         ItemStatus::Done

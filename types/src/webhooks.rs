@@ -199,13 +199,15 @@ impl std::fmt::Debug for WebhookSecret {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AntinukeTriggered {
-    /// The member (Discord, Telegram), or `key:<key_id>` for an API key.
+    /// The member (Discord, Telegram, Slack), `key:<key_id>` for an API
+    /// key, or `unknown` for a Slack channel deletion (Slack names no one).
     pub executor_id: String,
     /// What set it off, e.g. `3 channel deletions within a minute (limit 2)`
     /// or `a webhook created`.
     pub trigger: String,
     /// The platform's ids of the entries counted (Discord audit log
-    /// entries), oldest first.
+    /// entries, Telegram `ban:<user>:<update id>`, Slack event ids),
+    /// oldest first.
     pub entries: Vec<String>,
     /// What was done: `strip_roles`, `kick`, `ban`, `suspend_key`, `demote`
     /// or `alert`.

@@ -89,7 +89,9 @@ pub enum EventKind {
     /// roles, and whether they still have membership screening to pass.
     MemberUpdated(MemberUpdate),
     /// Someone changed the server's structure or membership, as its audit
-    /// log tells it (Discord `GUILD_AUDIT_LOG_ENTRY_CREATE`): what antinuke
+    /// log tells it (Discord `GUILD_AUDIT_LOG_ENTRY_CREATE`), or as the
+    /// platforms without an audit log event tell it (Telegram `chat_member`
+    /// bans, Slack `channel_archive` and `channel_deleted`): what antinuke
     /// counts (issue #26).
     AuditLogEntry(AuditEntry),
     /// A member pressed one of the bot's buttons (Discord's message
@@ -148,6 +150,9 @@ pub enum AuditAction {
     /// A role was created or changed with permission bits it did not have
     /// (those bits).
     PermissionsGranted(u64),
+    /// A channel was archived (Slack, whose archive is the usual way to
+    /// take a channel away: deleting needs an admin).
+    ChannelArchived,
     /// Anything else (the platform's number for it).
     Other(u16),
 }

@@ -42,6 +42,13 @@ pub(super) fn needed(sections: &Sections) -> Vec<(&'static str, &'static str)> {
             "can_change_info",
             "antinuke restores of the title, description and permissions (setChatTitle, setChatDescription, setChatPermissions)",
         ));
+        // promoteChatMember: "must have the appropriate administrator
+        // rights" (can_promote_members: "demote administrators that they
+        // have promoted"); without it antinuke only alerts.
+        needed.push((
+            "can_promote_members",
+            "antinuke demoting an administrator the bot promoted who bans too many (promoteChatMember)",
+        ));
     }
     if sections.welcome.enabled && sections.welcome.verification != Verification::None {
         // approveChatJoinRequest: "must have the can_invite_users

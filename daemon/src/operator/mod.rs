@@ -413,7 +413,8 @@ enum SimulateCommand {
         channels: u32,
         /// Delete as this member (Discord), one item every quarter second, each an audit
         /// log entry antinuke counts in this process: the nuke stops once antinuke has
-        /// stopped them
+        /// stopped them. Slack: archive channels as this member, each counted; antinuke
+        /// alerts the team (no bot can stop a Slack member)
         #[arg(long, value_name = "USER")]
         by: Option<String>,
     },

@@ -1,7 +1,12 @@
 //! `modctld simulate nuke SERVER --by USER` (issue #26): a compromised
 //! member of a simulated Discord server deletes roles and channels one at a
 //! time, at a nuke's pace, each deletion an audit log entry that antinuke
-//! counts, so the nuke is stopped part-way.
+//! counts, so the nuke is stopped part-way. On a simulated Slack workspace
+//! the member archives channels instead, each a `channel_archive` antinuke
+//! counts; the one above the limit alerts the team, and nothing stops them
+//! (Slack lets no bot act on a member). A simulated Telegram group has no
+//! structure to delete, and antinuke counts Telegram bans only from a live
+//! group's `chat_member` updates: refused.
 //!
 //! # How it reaches antinuke
 //!
@@ -29,6 +34,7 @@ use tokio::task::JoinHandle;
 
 use super::print_rows;
 use crate::AppState;
+use crate::automation::antinuke::slack as antinuke_slack;
 use crate::events::{AuditAction, AuditEntry};
 use crate::platform::simulator::nuke::{self, Deleted};
 use crate::store::Store;
@@ -51,10 +57,12 @@ pub(super) async fn nuke_by(
     roles: usize,
     channels: usize,
 ) -> anyhow::Result<()> {
-    if platform != Platform::Discord {
-        anyhow::bail!(
-            "--by needs an audit log, which only Discord has: server {server_id} is a {platform} server"
-        );
+    match platform {
+        Platform::Discord | Platform::Slack => {}
+        _ => anyhow::bail!(
+            "--by deletes roles and channels as a member, which a simulated {platform} group has none of: \
+             server {server_id} is a {platform} server (antinuke counts Telegram bans from a live group's chat_member updates)"
+        ),
     }
     let id = server_id.clone();
     let doomed = store
@@ -68,6 +76,10 @@ pub(super) async fn nuke_by(
         .await
         .context("reading the server's config")?
         .sections;
+    if platform == Platform::Slack {
+        let target = (server_id, by);
+        return archives_by(store, state, antinuke, sections, target, &doomed.channels).await;
+    }
     let mut acting: Option<JoinHandle<bool>> = None;
     let mut deleted: Vec<&Deleted> = Vec::new();
     let items: Vec<&Deleted> = doomed.roles.iter().chain(&doomed.channels).collect();
@@ -110,12 +122,7 @@ pub(super) async fn nuke_by(
     // What the incident started (its case) finishes in tracked tasks.
     state.in_flight.close();
     state.in_flight.wait().await;
-    print_rows(
-        &["KIND", "ID", "NAME"],
-        deleted
-            .iter()
-            .map(|d| vec![d.kind.to_owned(), d.id.clone(), d.name.clone()]),
-    );
+    print_deleted(deleted.iter().copied());
     if stopped {
         eprintln!(
             "antinuke stopped {by} after {} of {} deletions (see `modctl cases list {server_id}`)",
@@ -139,4 +146,62 @@ pub(super) async fn nuke_by(
         );
     }
     Ok(())
+}
+
+/// Slack's version of `--by`: `by` archives channels one every [`PACE`]
+/// (the simulator has no archived state: they are removed), each a
+/// `channel_archive` event antinuke counts; the one above
+/// `max_channel_deletions_per_minute` alerts the team (the log post and
+/// `antinuke_triggered` event written to the database). Slack lets no bot
+/// act on a member, so nothing stops them: every channel asked for goes.
+async fn archives_by(
+    store: Store,
+    state: AppState,
+    antinuke: crate::automation::antinuke::Antinuke,
+    sections: std::sync::Arc<modctl_types::config::Sections>,
+    (server_id, by): (String, String),
+    channels: &[Deleted],
+) -> anyhow::Result<()> {
+    let mut alerted = None;
+    for (n, item) in channels.iter().enumerate() {
+        let (id, owned) = (server_id.clone(), item.clone());
+        store.write(move |tx| nuke::delete(tx, &id, &owned)).await?;
+        let now = state.clock.now();
+        let entry = AuditEntry {
+            id: format!("sim-archive-{}-{n}", now.as_millisecond()),
+            action: AuditAction::ChannelArchived,
+            executor_id: Some(by.clone()),
+            target_id: Some(item.id.clone()),
+            reason: None,
+        };
+        if let Some(alert) =
+            antinuke_slack::alert_for(&antinuke.watch, &server_id, &sections, &entry, now)
+        {
+            eprintln!("antinuke: {}: alerting the team", alert.trigger);
+            antinuke_slack::handle_alert(&antinuke, &server_id, &sections, alert).await;
+            alerted.get_or_insert(n + 1);
+        }
+        tokio::time::sleep(PACE).await;
+    }
+    print_deleted(channels.iter());
+    match alerted {
+        Some(n) => eprintln!(
+            "antinuke alerted the team after {n} of {} archives (Slack lets no bot act on a member: nothing stops them; see the mod-log)",
+            channels.len()
+        ),
+        None => eprintln!(
+            "antinuke did not alert ({} archives): is `antinuke.enabled` on, and is `max_channel_deletions_per_minute` below {}?",
+            channels.len(),
+            channels.len()
+        ),
+    }
+    Ok(())
+}
+
+/// Prints what went: kind, id, name.
+fn print_deleted<'a>(items: impl Iterator<Item = &'a Deleted>) {
+    print_rows(
+        &["KIND", "ID", "NAME"],
+        items.map(|d| vec![d.kind.to_owned(), d.id.clone(), d.name.clone()]),
+    );
 }

@@ -98,7 +98,13 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
         } => {
             let server = claimed(&store, &server_id).await?;
             simulated(&store, &server_id).await?;
-            let roles = roles.unwrap_or(nuke::DEFAULT_ROLES) as usize;
+            // Slack has no roles: none unless asked (and then refused).
+            let default_roles = if server.platform == Platform::Discord {
+                nuke::DEFAULT_ROLES
+            } else {
+                0
+            };
+            let roles = roles.unwrap_or(default_roles) as usize;
             super::simulate_nuke::nuke_by(
                 store,
                 server_id,

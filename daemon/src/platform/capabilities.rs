@@ -32,6 +32,7 @@
 //! | [`ReadInvites`] | guild invites, vanity code | `getChat` invite link, username | `team.info` domain |
 //! | [`PauseInvites`] | incident actions `invites_disabled_until` | - | - |
 //! | [`ReplaceInviteLink`] | - | `exportChatInviteLink` | - |
+//! | [`DemoteAdmin`] | - | `getMe`, `getChatMember`, `promoteChatMember` | - |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
 //! | [`super::WriteWorkspace`] | - | - | channels, user groups |
@@ -312,6 +313,40 @@ pub trait InlineButtons: Send + Sync {
     /// Answers callback query `query_id` with `text`, as an alert the
     /// presser must dismiss when `alert`, else a passing notice.
     async fn answer_callback(&self, query_id: &str, text: &str, alert: bool) -> PlatformResult<()>;
+}
+
+/// Where a member stands among the chat's administrators (Telegram's
+/// `ChatMember` status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminStanding {
+    /// The chat's creator (`creator`): its owner, whom nothing demotes.
+    Owner,
+    /// An administrator; `editable` when the bot may change their rights
+    /// (`ChatMemberAdministrator.can_be_edited`: the bot promoted them).
+    Admin {
+        /// Whether the bot may demote them.
+        editable: bool,
+    },
+    /// Anyone else (a member, restricted, gone, or unknown to the chat).
+    Other,
+}
+
+/// The chat's administrators as antinuke needs them (Telegram, issue #26):
+/// the bot's own id, where a member stands, and demoting one the bot
+/// promoted. Discord's equivalent is [`ReadHierarchy`] with [`SetRoles`];
+/// Slack has none (a bot token cannot change a member's standing).
+#[async_trait]
+pub trait DemoteAdmin: Send + Sync {
+    /// The bot's own user id (`getMe`).
+    async fn bot_user_id(&self) -> PlatformResult<String>;
+
+    /// Where `user` stands (`getChatMember`).
+    async fn admin_standing(&self, user: &str) -> PlatformResult<AdminStanding>;
+
+    /// Takes every administrator right from `user`, leaving them a member
+    /// (`promoteChatMember` with every right false: "Pass False for all
+    /// boolean parameters to demote a user").
+    async fn demote(&self, user: &str) -> PlatformResult<()>;
 }
 
 /// A direct message with a button (Slack: Block Kit `actions`, pressed

@@ -73,6 +73,7 @@ pub use capabilities::{
     PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
+pub use capabilities::{AdminStanding, DemoteAdmin};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -336,7 +337,7 @@ bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember, Greet, ReplaceInviteLink, InlineButtons,
+    RankMember, Greet, ReplaceInviteLink, InlineButtons, DemoteAdmin,
 );
 
 bot_trait!(

@@ -25,6 +25,7 @@ use super::{
     PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
     SetRoles, Timeout,
 };
+use super::{AdminStanding, DemoteAdmin};
 use super::{PauseInvites, ReplaceInviteLink};
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -300,6 +301,51 @@ impl SetRoles for Simulator {
                 Act::ChangeRoles { granting: None },
             )?;
             Ok(sim::set_member_roles(tx, server_id, &user, &roles)?)
+        })
+        .await
+    }
+}
+
+/// The simulator's Telegram has no administrator rights of their own: a
+/// member holding roles stands for an administrator the bot promoted (it
+/// may demote them, taking the roles), the bot for one it may not edit.
+#[async_trait]
+impl DemoteAdmin for Simulator {
+    async fn bot_user_id(&self) -> PlatformResult<String> {
+        self.observe(|tx, server_id, _| Ok(sim::owner_and_bot(tx, server_id)?.1))
+            .await
+    }
+
+    async fn admin_standing(&self, user: &str) -> PlatformResult<AdminStanding> {
+        let user = user.to_owned();
+        self.observe(move |tx, server_id, _| {
+            let (owner, bot) = sim::owner_and_bot(tx, server_id)?;
+            let roles = sim::member_roles(tx, server_id, &user)?.unwrap_or_default();
+            Ok(if user == owner {
+                AdminStanding::Owner
+            } else if user == bot {
+                AdminStanding::Admin { editable: false }
+            } else if roles.is_empty() {
+                AdminStanding::Other
+            } else {
+                AdminStanding::Admin { editable: true }
+            })
+        })
+        .await
+    }
+
+    async fn demote(&self, user: &str) -> PlatformResult<()> {
+        let user = user.to_owned();
+        self.act(move |tx, server_id, platform| {
+            require_member(tx, server_id, &user, platform)?;
+            enforce(
+                tx,
+                server_id,
+                platform,
+                &user,
+                Act::ChangeRoles { granting: None },
+            )?;
+            Ok(sim::set_member_roles(tx, server_id, &user, &[])?)
         })
         .await
     }

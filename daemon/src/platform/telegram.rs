@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::ReplaceInviteLink;
 use super::greeting::{Greeting, telegram_greeting};
 use super::post::{Post, telegram_batch, telegram_message};
+use super::{AdminStanding, DemoteAdmin};
 use super::{
     Ban, DeleteMessage, Greet, InlineButtons, InspectMember, MemberState, Mute, OwnInvites,
     PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor,
@@ -272,6 +273,9 @@ fn repeat(method: &str) -> Repeat {
         | "setChatDescription" | "setChatPermissions" | "setWebhook" | "deleteWebhook" => {
             Repeat::Safe
         }
+        // Only ever sent with every right false (a demotion): the same
+        // state whatever it was.
+        "promoteChatMember" => Repeat::Safe,
         // A method added later is not repeated until its entry says it may be.
         _ => Repeat::Once,
     }
@@ -464,6 +468,59 @@ impl RankMember for Telegram {
             "administrator" => member.can_be_edited != Some(true),
             _ => false,
         })
+    }
+}
+
+/// Every right `promoteChatMember` takes (telegram-bot-api.json): all false
+/// demotes.
+const ADMIN_RIGHTS: [&str; 17] = [
+    "is_anonymous",
+    "can_manage_chat",
+    "can_delete_messages",
+    "can_manage_video_chats",
+    "can_restrict_members",
+    "can_promote_members",
+    "can_change_info",
+    "can_invite_users",
+    "can_post_stories",
+    "can_edit_stories",
+    "can_delete_stories",
+    "can_post_messages",
+    "can_edit_messages",
+    "can_pin_messages",
+    "can_manage_topics",
+    "can_manage_direct_messages",
+    "can_manage_tags",
+];
+
+#[async_trait]
+impl DemoteAdmin for Telegram {
+    async fn bot_user_id(&self) -> PlatformResult<String> {
+        let me = self.call("getMe", json!({})).await?;
+        me["id"].as_i64().map(|id| id.to_string()).ok_or_else(|| {
+            PlatformError::Invalid("unexpected answer to getMe from Telegram: no `id`".to_owned())
+        })
+    }
+
+    async fn admin_standing(&self, user: &str) -> PlatformResult<AdminStanding> {
+        let Some(member) = self.chat_member(user).await? else {
+            return Ok(AdminStanding::Other);
+        };
+        Ok(match member.status.as_str() {
+            "creator" => AdminStanding::Owner,
+            "administrator" => AdminStanding::Admin {
+                editable: member.can_be_edited == Some(true),
+            },
+            _ => AdminStanding::Other,
+        })
+    }
+
+    async fn demote(&self, user: &str) -> PlatformResult<()> {
+        let mut body = json!({ "chat_id": self.chat_id, "user_id": Self::user(user)? });
+        for right in ADMIN_RIGHTS {
+            body[right] = json!(false);
+        }
+        self.call("promoteChatMember", body).await.map(drop)
     }
 }
 

@@ -221,6 +221,29 @@ impl FakeSlack {
         self.state().channels.remove(id);
     }
 
+    /// `user` archives channel `id` in a Slack client: archived here, and
+    /// the Events API event Slack sends for it ("channel_archive": `type`,
+    /// `channel`, `user`; `group_archive` for a private channel), for
+    /// `Daemon::post_slack_event` to deliver signed.
+    pub fn archive_by(&self, id: &str, user: &str) -> serde_json::Value {
+        let private = self.state().channels.get(id).is_some_and(|c| c.is_private);
+        self.archive(id);
+        let kind = if private {
+            "group_archive"
+        } else {
+            "channel_archive"
+        };
+        serde_json::json!({"type": kind, "channel": id, "user": user,
+                           "event_ts": "1800000000.000100"})
+    }
+
+    /// Channel `id` is deleted by an admin: gone here, and the event Slack
+    /// sends (`channel_deleted`: `type` and `channel` alone, no actor).
+    pub fn delete_channel_event(&self, id: &str) -> serde_json::Value {
+        self.delete_channel(id);
+        serde_json::json!({"type": "channel_deleted", "channel": id})
+    }
+
     /// Adds (or replaces) a user group.
     pub fn add_user_group(&self, group: UserGroup) {
         self.state().user_groups.insert(group.id.clone(), group);

@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+mod admins;
 mod callbacks;
 mod invites;
 pub mod messages;
@@ -188,6 +189,10 @@ struct Bot {
     revoked_links: Vec<String>,
     /// Callback queries issued by [`FakeTelegram::push_press`], by id.
     queries: BTreeMap<String, callbacks::Query>,
+    /// The last `allowed_updates` given ([`admins`]).
+    allowed_updates: Option<Vec<String>>,
+    /// Users `promoteChatMember` demoted.
+    demoted: Vec<i64>,
 }
 
 impl FakeTelegram {
@@ -229,6 +234,8 @@ impl FakeTelegram {
             links_exported: 0,
             revoked_links: Vec::new(),
             queries: BTreeMap::new(),
+            allowed_updates: None,
+            demoted: Vec::new(),
         };
         state.add_chat(chat_id);
         let state = Arc::new(Mutex::new(state));
@@ -517,6 +524,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "setChatDescription" => state.set_description(&params),
         "setChatPermissions" => state.set_permissions(&params),
         "exportChatInviteLink" => state.export_invite_link(&params),
+        "promoteChatMember" => state.promote(&params),
         "getUpdates" => state.get_updates(&params),
         "setWebhook" => state.set_webhook(&params),
         "deleteWebhook" => state.delete_webhook(),

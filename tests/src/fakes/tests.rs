@@ -795,3 +795,60 @@ async fn discord_enforces_the_documented_rules_of_issue_23() {
     assert_eq!(status, 404, "another resource of the bucket is served");
     assert_eq!(fake.too_many_requests().shared, 1);
 }
+
+/// `chat_member` updates reach the bot only when `allowed_updates` lists
+/// them (and the setting is kept until changed); `promoteChatMember`
+/// demotes only an administrator the bot promoted, with `can_promote_members`.
+#[tokio::test]
+async fn telegram_chat_member_updates_and_demotions_follow_the_bot_api() {
+    let fake = FakeTelegram::start(CHAT);
+    fake.add_member(4242);
+    fake.add_admin(41);
+    fake.add_admin_promoted_by_bot(42);
+    fake.push_ban_by(41, 4242, 1_800_000_000);
+    let kinds = |answer: &Value| -> Vec<String> {
+        answer["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                u.as_object()
+                    .unwrap()
+                    .keys()
+                    .find(|k| *k != "update_id")
+                    .unwrap()
+                    .clone()
+            })
+            .collect()
+    };
+    let (_, default) = telegram_call(&fake, "getUpdates", json!({"offset": 0})).await;
+    assert!(kinds(&default).is_empty(), "not by default: {default}");
+    let listed = json!({"offset": 0, "allowed_updates": ["message", "chat_member"]});
+    let (_, asked) = telegram_call(&fake, "getUpdates", listed).await;
+    assert_eq!(kinds(&asked), ["chat_member"]);
+    assert_eq!(asked["result"][0]["chat_member"]["from"]["id"], 41);
+    assert_eq!(
+        asked["result"][0]["chat_member"]["new_chat_member"]["status"],
+        "kicked"
+    );
+    // "If not specified, the previous setting will be used."
+    let (_, kept) = telegram_call(&fake, "getUpdates", json!({"offset": 0})).await;
+    assert_eq!(kinds(&kept), ["chat_member"]);
+    assert!(fake.is_banned(4242));
+
+    let demote = |user: i64| json!({"chat_id": CHAT, "user_id": user, "can_manage_chat": false});
+    let (status, refused) = telegram_call(&fake, "promoteChatMember", demote(42)).await;
+    assert_eq!(
+        (status, refused["description"].as_str()),
+        (400, Some("Bad Request: not enough rights"))
+    );
+    fake.set_bot_right("can_promote_members", true);
+    let (status, _) = telegram_call(&fake, "promoteChatMember", demote(41)).await;
+    assert_eq!(status, 400, "an administrator someone else promoted");
+    let (status, _) = telegram_call(&fake, "promoteChatMember", demote(telegram::OWNER)).await;
+    assert_eq!(status, 400, "the creator");
+    let (status, _) = telegram_call(&fake, "promoteChatMember", demote(42)).await;
+    assert_eq!(status, 200);
+    assert_eq!(fake.status_of(42).as_deref(), Some("member"));
+    assert_eq!(fake.demoted(), [42]);
+}

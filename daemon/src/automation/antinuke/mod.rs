@@ -29,7 +29,10 @@
 //!    entry; its report (what came back, the config ids remapped) is the
 //!    job's, shown by the restore API and its `snapshot_restored` event.
 
+pub mod behaviour;
 pub mod counter;
+pub mod slack;
+mod telegram;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -83,7 +86,9 @@ pub enum Trigger {
 /// What `action` is to antinuke (`None`: nothing it watches).
 pub fn classify(action: &AuditAction) -> Option<Trigger> {
     Some(match action {
-        AuditAction::ChannelDeleted => Trigger::Counted(Kind::ChannelDeletions),
+        AuditAction::ChannelDeleted | AuditAction::ChannelArchived => {
+            Trigger::Counted(Kind::ChannelDeletions)
+        }
         AuditAction::RoleDeleted => Trigger::Counted(Kind::RoleDeletions),
         AuditAction::MemberBanned | AuditAction::MemberKicked | AuditAction::MembersPruned => {
             Trigger::Counted(Kind::Bans)
@@ -430,7 +435,12 @@ impl Incident {
             }
         };
         let Bot::Discord(discord) = &connected.bot else {
-            // Only Discord has an audit log over the gateway.
+            // Telegram's bans have their own way (telegram.rs); Slack's
+            // alerts never get here (slack.rs).
+            if let Bot::Telegram(telegram) = &connected.bot {
+                self.run_telegram(&antinuke, &connected.server, telegram.as_ref())
+                    .await;
+            }
             return;
         };
         let guild = match discord.hierarchy(&self.executor).await {
@@ -684,6 +694,9 @@ impl Consumer for Antinuke {
                 return;
             }
         };
+        if event.platform == modctl_types::Platform::Slack {
+            return slack::handle(self, &event.server_id, &snapshot.sections, entry).await;
+        }
         let now = self.moderation.clock.now();
         let Some(incident) = self
             .watch

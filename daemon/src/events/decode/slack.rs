@@ -22,7 +22,14 @@
 //!   `message_replied` (a thread's parent changing), `tombstone`, ...), so
 //!   neither automod nor the logs read them as a member's words;
 //! - `member_joined_channel`: a member joined that channel; `team_join`: a
-//!   member joined the workspace.
+//!   member joined the workspace;
+//! - `channel_archive` / `group_archive` (a public / private channel
+//!   archived: `channel`, `user`) and `channel_deleted` / `group_deleted`
+//!   (deleted: `channel` alone, Slack names no actor): audit entries for
+//!   antinuke (issue #26), the archive with its `user` as executor. An
+//!   archive by the app's own bot user is none: the envelope's
+//!   `authorizations` names it (`user_id` with `is_bot`, "Events API",
+//!   authorizations), and antinuke never counts the bot.
 //!
 //! Slack writes mentions and links into the text as markup: `<@U123>`,
 //! `<!subteam^S123>`, `<!here>`, `<!channel>`, `<!everyone>`, `<#C123>`,
@@ -38,8 +45,8 @@ use serde_json::value::RawValue;
 
 use super::typed;
 use crate::events::{
-    Attachment, Author, ButtonPress, Event, EventKind, MemberRef, Membership, Mentions, Message,
-    PressReply,
+    Attachment, AuditAction, AuditEntry, Author, ButtonPress, Event, EventKind, MemberRef,
+    Membership, Mentions, Message, PressReply,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -79,6 +86,32 @@ struct Envelope<'a> {
     event_time: Option<i64>,
     #[serde(default, borrow)]
     event: Option<&'a RawValue>,
+    /// The installation the event is visible to: for a bot token, the
+    /// app's bot user (`is_bot`).
+    #[serde(default)]
+    authorizations: Vec<Authorization>,
+}
+
+/// One of the envelope's `authorizations`.
+#[derive(Debug, Deserialize)]
+struct Authorization {
+    #[serde(default)]
+    user_id: Option<String>,
+    #[serde(default)]
+    is_bot: bool,
+}
+
+/// `channel_archive` / `group_archive`.
+#[derive(Debug, Deserialize)]
+struct ChannelArchive {
+    channel: String,
+    user: String,
+}
+
+/// `channel_deleted` / `group_deleted`.
+#[derive(Debug, Deserialize)]
+struct ChannelDeleted {
+    channel: String,
 }
 
 /// An event's `type`, read before the event itself.
@@ -406,6 +439,32 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
                 pending: false,
             }))
         }
+        "channel_archive" | "group_archive" => {
+            let m: ChannelArchive = typed(event, &format_args!("{} event from Slack", head.kind))?;
+            let by_bot = envelope
+                .authorizations
+                .iter()
+                .any(|a| a.is_bot && a.user_id.as_deref() == Some(m.user.as_str()));
+            (!by_bot).then(|| {
+                EventKind::AuditLogEntry(AuditEntry {
+                    id: event_id.clone(),
+                    action: AuditAction::ChannelArchived,
+                    executor_id: Some(m.user),
+                    target_id: Some(m.channel),
+                    reason: None,
+                })
+            })
+        }
+        "channel_deleted" | "group_deleted" => {
+            let m: ChannelDeleted = typed(event, &format_args!("{} event from Slack", head.kind))?;
+            Some(EventKind::AuditLogEntry(AuditEntry {
+                id: event_id.clone(),
+                action: AuditAction::ChannelDeleted,
+                executor_id: None,
+                target_id: Some(m.channel),
+                reason: None,
+            }))
+        }
         _ => None,
     };
     Ok(Some(Request::Event {
@@ -671,6 +730,46 @@ mod tests {
     }
 
     #[test]
+    fn archives_and_deletions_are_audit_entries_the_bot_s_own_archives_none() {
+        let entry = |event: Value, bot: &str| {
+            let mut body: Value = serde_json::from_slice(&callback(event)).unwrap();
+            body["authorizations"] =
+                json!([{"enterprise_id": null, "team_id": "T1", "user_id": bot, "is_bot": true}]);
+            match decode(body.to_string().as_bytes()).unwrap() {
+                Some(Request::Event { events, .. }) => {
+                    events.into_iter().next().map(|e| match e.kind {
+                        EventKind::AuditLogEntry(entry) => entry,
+                        other => panic!("{other:?}"),
+                    })
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        for kind in ["channel_archive", "group_archive"] {
+            let archived = json!({"type": kind, "channel": "C1", "user": "U1"});
+            let got = entry(archived.clone(), "UBOT").unwrap();
+            assert_eq!(
+                (
+                    got.action,
+                    got.executor_id.as_deref(),
+                    got.target_id.as_deref()
+                ),
+                (AuditAction::ChannelArchived, Some("U1"), Some("C1")),
+                "{kind}"
+            );
+            assert_eq!(entry(archived, "U1"), None, "{kind} by the bot");
+        }
+        for kind in ["channel_deleted", "group_deleted"] {
+            let got = entry(json!({"type": kind, "channel": "C2"}), "UBOT").unwrap();
+            assert_eq!(
+                (got.action, got.executor_id, got.target_id.as_deref()),
+                (AuditAction::ChannelDeleted, None, Some("C2")),
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
     fn missing_fields_are_refused() {
         for (event, field) in [
             (
@@ -697,6 +796,8 @@ mod tests {
                 json!({"type": "member_joined_channel", "user": "U1"}),
                 "channel",
             ),
+            (json!({"type": "channel_archive", "channel": "C1"}), "user"),
+            (json!({"type": "channel_deleted"}), "channel"),
         ] {
             let err = decode(&callback(event.clone())).unwrap_err();
             assert!(err.to_string().contains(field), "{event}: {err}");

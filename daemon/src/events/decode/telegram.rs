@@ -6,13 +6,16 @@
 //!   [`SERVICE_FIELDS`]); `new_chat_members` is a join per member and
 //!   `left_chat_member` a leave.
 //! - `edited_message`: the new version, as an edit.
-//! - `chat_member`: a member's status changed from not a member (`left`,
-//!   `kicked`, `restricted` without `is_member`) to a member, a join, or the
-//!   reverse, a leave. Telegram sends it only to an administrator bot that
-//!   asks for it in `allowed_updates`; a join then also arrives as a
-//!   `new_chat_members` message, so a consumer counting joins must take one
-//!   of the two (the adapter's `allowed_updates` asks for `message` and
-//!   `callback_query` only, `crate::platform::telegram::updates`).
+//! - `chat_member`: a member's status changed (ChatMemberUpdated). Only a
+//!   change to `kicked` (ChatMemberBanned) made by someone else (`from`,
+//!   "Performer of the action") is read: a ban, as an audit entry with
+//!   `from` as executor, which antinuke counts (issue #26). Telegram sends
+//!   `chat_member` only to an administrator bot that lists it in
+//!   `allowed_updates` (getUpdates), which the adapter does
+//!   (`crate::platform::telegram::updates`). Joins and leaves are not read
+//!   from it: they also arrive as `new_chat_members` / `left_chat_member`
+//!   messages, which every bot gets, administrator or not, so reading both
+//!   would count each join twice.
 //! - `callback_query`: a press of an inline keyboard button of the bot's
 //!   (issue #26's verification), with its `callback_data`.
 //!
@@ -37,8 +40,8 @@ use serde_json::value::RawValue;
 
 use super::typed;
 use crate::events::{
-    Attachment, Author, ButtonPress, Event, EventKind, MemberRef, Membership, Mentions, Message,
-    PressReply,
+    Attachment, AuditAction, AuditEntry, Author, ButtonPress, Event, EventKind, MemberRef,
+    Membership, Mentions, Message, PressReply,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -328,6 +331,8 @@ struct Entity {
 #[derive(Debug, Deserialize)]
 struct ChatMemberUpdated {
     chat: Chat,
+    /// "Performer of the action, which resulted in the change".
+    from: User,
     date: i64,
     old_chat_member: ChatMember,
     new_chat_member: ChatMember,
@@ -337,19 +342,6 @@ struct ChatMemberUpdated {
 struct ChatMember {
     status: String,
     user: User,
-    /// `restricted` only: whether the user is still a member.
-    #[serde(default)]
-    is_member: Option<bool>,
-}
-
-impl ChatMember {
-    fn is_member(&self) -> bool {
-        match self.status.as_str() {
-            "creator" | "administrator" | "member" => true,
-            "restricted" => self.is_member.unwrap_or(false),
-            _ => false,
-        }
-    }
 }
 
 /// The `update_id` of a raw update, so one that cannot be decoded can still
@@ -491,30 +483,30 @@ pub fn decode(update: &[u8]) -> PlatformResult<Update> {
         }
     }
     if let Some(change) = update.chat_member {
-        let (was, is) = (
-            change.old_chat_member.is_member(),
-            change.new_chat_member.is_member(),
-        );
-        let membership = Membership {
-            member: change.new_chat_member.user.member(),
-            channel_id: None,
-            pending: false,
-        };
-        let kind = match (was, is) {
-            (false, true) => Some(("join", EventKind::MemberJoined(membership))),
-            (true, false) => Some(("leave", EventKind::MemberLeft(membership))),
-            _ => None,
-        };
-        if let Some((what, kind)) = kind {
+        let banned = &change.new_chat_member.user;
+        // A member leaving sets their own status (`left`, never `kicked`);
+        // only a ban by someone else is read.
+        if change.new_chat_member.status == "kicked"
+            && change.old_chat_member.status != "kicked"
+            && change.from.id != banned.id
+        {
             decoded.events.push(Event {
                 platform: Platform::Telegram,
                 server_id: change.chat.id.to_string().into(),
                 at: time(change.date, "chat member update")?,
                 id: Some(format!(
-                    "telegram:{}:member:{}:{what}:{}",
-                    change.chat.id, change.new_chat_member.user.id, change.date
+                    "telegram:{}:ban:{}",
+                    change.chat.id, update.update_id
                 )),
-                kind,
+                kind: EventKind::AuditLogEntry(AuditEntry {
+                    // The update's id: the same on a redelivery, so counted
+                    // once.
+                    id: format!("ban:{}:{}", banned.id, update.update_id),
+                    action: AuditAction::MemberBanned,
+                    executor_id: Some(change.from.id.to_string()),
+                    target_id: Some(banned.id.to_string()),
+                    reason: None,
+                }),
             });
         }
     }
@@ -726,22 +718,39 @@ mod tests {
         );
 
         let member = |status: &str| json!({"status": status, "user": {"id": 6, "is_bot": false, "first_name": "N"}});
-        for (old, new, expected) in [
-            ("left", "member", Some("join")),
-            ("member", "kicked", Some("leave")),
-            ("member", "administrator", None),
+        for (old, new, from, expected) in [
+            // Joins and leaves come from the messages alone.
+            ("left", "member", 6, None),
+            ("member", "left", 6, None),
+            ("member", "kicked", 1, Some(("1", "6"))),
+            ("restricted", "kicked", 1, Some(("1", "6"))),
+            // Banned again (a new until_date): no new ban.
+            ("kicked", "kicked", 1, None),
+            ("member", "administrator", 1, None),
         ] {
             let update = json!({"update_id": 50, "chat_member": {"chat": {"id": -100, "type": "supergroup"},
-                "from": {"id": 1, "is_bot": false, "first_name": "A"}, "date": 1_800_000_000,
+                "from": {"id": from, "is_bot": false, "first_name": "A"}, "date": 1_800_000_000,
                 "old_chat_member": member(old), "new_chat_member": member(new)}});
             let events = decode(update).unwrap().events;
-            let got = events.first().map(|e| match e.kind {
-                EventKind::MemberJoined(_) => "join",
-                EventKind::MemberLeft(_) => "leave",
-                _ => "other",
+            let got = events.first().map(|e| match &e.kind {
+                EventKind::AuditLogEntry(entry) => {
+                    assert_eq!(entry.action, AuditAction::MemberBanned);
+                    assert_eq!(entry.id, "ban:6:50");
+                    assert_eq!(&*e.server_id, "-100");
+                    (
+                        entry.executor_id.clone().unwrap(),
+                        entry.target_id.clone().unwrap(),
+                    )
+                }
+                other => panic!("{other:?}"),
             });
-            assert_eq!(got, expected, "{old} -> {new}");
+            let expected = expected.map(|(by, to)| (by.to_owned(), to.to_owned()));
+            assert_eq!(got, expected, "{old} -> {new} by {from}");
         }
+        // `from` is required (ChatMemberUpdated): an error for this update.
+        let no_from = json!({"update_id": 51, "chat_member": {"chat": {"id": -100}, "date": 1,
+            "old_chat_member": member("member"), "new_chat_member": member("kicked")}});
+        assert!(decode(no_from).unwrap_err().to_string().contains("from"));
     }
 
     #[test]

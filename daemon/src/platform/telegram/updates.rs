@@ -14,9 +14,13 @@ use crate::platform::receive::Updates;
 use crate::platform::{PlatformError, PlatformResult};
 
 /// The update types the daemon asks for (getUpdates and setWebhook
-/// `allowed_updates`): members' messages, and presses of the bot's inline
-/// buttons (issue #26's verification).
-pub const ALLOWED_UPDATES: [&str; 2] = ["message", "callback_query"];
+/// `allowed_updates`): members' messages, presses of the bot's inline
+/// buttons (issue #26's verification), and members' status changes
+/// (`chat_member`: bans, which antinuke counts per administrator, issue
+/// #26). telegram-bot-api.json, getUpdates `allowed_updates`: `chat_member`
+/// is not sent by default, only when listed, and only to a bot that is an
+/// administrator of the chat.
+pub const ALLOWED_UPDATES: [&str; 3] = ["message", "callback_query", "chat_member"];
 
 #[async_trait]
 impl Updates for Telegram {
@@ -36,7 +40,8 @@ impl Updates for Telegram {
             .json(&json!({
                 "offset": offset,
                 "timeout": timeout_secs,
-                // `callback_query`: presses of the verify button (issue #26).
+                // `callback_query`: presses of the verify button;
+                // `chat_member`: bans for antinuke (issue #26).
                 "allowed_updates": ALLOWED_UPDATES,
             }))
             .send()

@@ -22,10 +22,18 @@ impl Bot {
                 "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
             );
         }
+        self.remember_allowed(params);
         let offset = params.get("offset").and_then(Value::as_i64).unwrap_or(0);
         self.updates
             .retain(|u| u["update_id"].as_i64().unwrap_or(0) >= offset);
-        ok(Value::Array(self.updates.clone()))
+        // Types the bot did not ask for are not delivered ([`super::admins`]).
+        let delivered = self
+            .updates
+            .iter()
+            .filter(|u| self.delivered(u))
+            .cloned()
+            .collect();
+        ok(Value::Array(delivered))
     }
 
     /// One webhook per bot: a second `setWebhook` replaces the first
@@ -58,6 +66,7 @@ impl Bot {
                 "Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443",
             );
         }
+        self.remember_allowed(params);
         let secret = params
             .get("secret_token")
             .and_then(Value::as_str)
