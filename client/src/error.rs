@@ -95,14 +95,23 @@ impl ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     status: Option<StatusCode>,
-    /// The daemon's code and field (boxed: errors travel in `Result`s).
-    answer: Option<Box<(ErrorCode, Option<String>)>>,
+    /// What the daemon's body said beyond its message (boxed: errors
+    /// travel in `Result`s).
+    answer: Option<Box<Answer>>,
     message: String,
     limit: Option<u64>,
     retry_after: Option<Duration>,
     timed_out: bool,
     #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+/// The daemon's code, field and request id.
+#[derive(Debug)]
+struct Answer {
+    code: ErrorCode,
+    field: Option<String>,
+    request_id: Option<String>,
 }
 
 impl Error {
@@ -158,7 +167,7 @@ impl Error {
     /// assert_eq!(newer.kind(), ErrorKind::Conflict);
     /// ```
     pub fn code(&self) -> Option<&ErrorCode> {
-        self.answer.as_ref().map(|answer| &answer.0)
+        self.answer.as_ref().map(|answer| &answer.code)
     }
 
     /// The field the error is about, when the daemon named one: a JSON path
@@ -177,7 +186,26 @@ impl Error {
     /// assert_eq!(err.field(), Some("limit"));
     /// ```
     pub fn field(&self) -> Option<&str> {
-        self.answer.as_ref().and_then(|answer| answer.1.as_deref())
+        self.answer
+            .as_ref()
+            .and_then(|answer| answer.field.as_deref())
+    }
+
+    /// The id of the request the daemon answered (its `X-Request-Id`): quote
+    /// it when reporting a problem, the daemon's log lines carry it.
+    ///
+    /// ```
+    /// # use modctl_client::{Error, StatusCode};
+    /// let err = Error::from_response(
+    ///     StatusCode::INTERNAL_SERVER_ERROR,
+    ///     r#"{"error":"internal error","code":"internal","request_id":"req_5f0c4ad8e1b29c37"}"#,
+    /// );
+    /// assert_eq!(err.request_id(), Some("req_5f0c4ad8e1b29c37"));
+    /// ```
+    pub fn request_id(&self) -> Option<&str> {
+        self.answer
+            .as_ref()
+            .and_then(|answer| answer.request_id.as_deref())
     }
 
     /// The daemon's `error` message, or a description of a local failure.
@@ -230,6 +258,7 @@ impl Error {
         let mut limit = None;
         let mut code = ErrorCode::for_status(status.as_u16());
         let mut field = None;
+        let mut request_id = None;
         let message = match parsed {
             Ok(parsed) => {
                 if let ErrorKind::PaymentRequired { required_plan } = &mut kind {
@@ -243,6 +272,7 @@ impl Error {
                     code = ErrorCode::PlanLimit;
                 }
                 field = parsed.field;
+                request_id = parsed.request_id;
                 parsed.error
             }
             Err(_) if body.trim().is_empty() => status
@@ -254,7 +284,11 @@ impl Error {
         Error {
             kind,
             status: Some(status),
-            answer: Some(Box::new((code, field))),
+            answer: Some(Box::new(Answer {
+                code,
+                field,
+                request_id,
+            })),
             message,
             limit,
             retry_after: None,

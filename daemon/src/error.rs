@@ -238,6 +238,7 @@ impl IntoResponse for ApiError {
         };
         let mut body = ErrorBody::coded(self.code(), message);
         body.field = self.field().map(str::to_owned);
+        body.request_id = crate::request_id::current();
         if let ApiError::PaymentRequired(limit) = self.inner() {
             body.required_plan = Some(limit.required_plan);
             body.limit = limit.limit;

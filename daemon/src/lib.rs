@@ -65,6 +65,7 @@ pub mod operator;
 pub mod plans;
 pub mod platform;
 pub mod receive;
+pub mod request_id;
 pub mod request_limits;
 pub mod response;
 pub mod restore;
@@ -537,7 +538,9 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     // The document half is built by `api::openapi::document` when it is asked for.
     let (api, _document) = api::routes().split_for_parts();
-    let api = api.method_not_allowed_fallback(method_not_allowed);
+    let api = api
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(middleware::from_fn(record_route));
     Router::new()
         .nest("/api/v1", api)
         .nest("/hooks", receive::hooks::routes())
@@ -629,15 +632,44 @@ async fn method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> Ap
     ))
 }
 
-/// Logs every request (never its headers, which carry the key) and makes sure
-/// no error leaves the daemon without our JSON body, whatever produced it.
+/// Names the matched route (the path template, `/servers/{id}/cases`) in
+/// the request's span, for the log: known only once the API's router has
+/// matched, inside the logging middleware.
+async fn record_route(request: Request, next: Next) -> Response {
+    if let Some(route) = request.extensions().get::<axum::extract::MatchedPath>() {
+        tracing::Span::current().record("route", route.as_str());
+    }
+    next.run(request).await
+}
+
+/// Logs every request (never its headers, which carry the key) in a span
+/// holding its [`request_id`] (also sent back as `X-Request-Id` and in error
+/// bodies), and makes sure no error leaves the daemon without our JSON
+/// body, whatever produced it.
 async fn json_errors_and_logging(request: Request, next: Next) -> Response {
+    use tracing::Instrument;
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let response = next.run(request).await;
+    let id = request_id::generate();
+    // `route` and `key_id` are filled in as they become known (the API's
+    // router, authentication).
+    let span = tracing::info_span!(
+        "request",
+        request_id = %id,
+        route = tracing::field::Empty,
+        key_id = tracing::field::Empty,
+    );
+    let mut response = request_id::scope(id.clone(), next.run(request))
+        .instrument(span.clone())
+        .await;
     let status = response.status();
-    tracing::info!(%method, path, status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    span.in_scope(|| {
+        tracing::info!(%method, path, status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
+    });
+    if let Ok(value) = header::HeaderValue::from_str(&id) {
+        response.headers_mut().insert(request_id::HEADER, value);
+    }
 
     let is_json = response
         .headers()
@@ -645,14 +677,17 @@ async fn json_errors_and_logging(request: Request, next: Next) -> Response {
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if (status.is_client_error() || status.is_server_error()) && !is_json {
         let message = status.canonical_reason().unwrap_or("error").to_lowercase();
-        let mut replaced = (
-            status,
-            axum::Json(modctl_types::ErrorBody::coded(
-                modctl_types::ErrorCode::for_status(status.as_u16()),
-                message,
-            )),
-        )
-            .into_response();
+        let mut body = modctl_types::ErrorBody::coded(
+            modctl_types::ErrorCode::for_status(status.as_u16()),
+            message,
+        );
+        body.request_id = Some(id.clone());
+        let mut replaced = (status, axum::Json(body)).into_response();
+        if let Some(value) = response.headers().get(request_id::HEADER) {
+            replaced
+                .headers_mut()
+                .insert(request_id::HEADER, value.clone());
+        }
         if let Some(allow) = response.headers().get(header::ALLOW) {
             replaced.headers_mut().insert(header::ALLOW, allow.clone());
         }

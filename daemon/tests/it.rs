@@ -8,6 +8,7 @@
 mod backup;
 mod crash;
 mod integrity;
+mod logs;
 mod operator;
 mod operator_receivers;
 mod operator_structure;

@@ -948,8 +948,19 @@ pub async fn error_parts(response: reqwest::Response) -> ErrorParts {
         Some("application/json"),
         "error responses are JSON ({status})"
     );
+    let header_id = response
+        .headers()
+        .get("x-request-id")
+        .map(|v| v.to_str().unwrap_or_default().to_owned());
     let body: serde_json::Value = response.json().await.expect("JSON body");
     let object = body.as_object().expect("error body is an object");
+    // Every error the API's middleware answers names its request, in the
+    // header and the body alike (issue #28).
+    assert_eq!(
+        object.get("request_id").and_then(serde_json::Value::as_str),
+        header_id.as_deref(),
+        "the body's request_id is the X-Request-Id header: {body}"
+    );
     let message = object["error"].as_str().expect("`error` is a string");
     assert!(!message.is_empty(), "error message is empty");
     let code = object
@@ -979,7 +990,7 @@ pub async fn error_parts(response: reqwest::Response) -> ErrorParts {
     }
     let plan_fields = ["required_plan", "limit"];
     for key in object.keys() {
-        let allowed = ["error", "code", "field"].contains(&key.as_str())
+        let allowed = ["error", "code", "field", "request_id"].contains(&key.as_str())
             || (status == reqwest::StatusCode::PAYMENT_REQUIRED
                 && plan_fields.contains(&key.as_str()));
         assert!(

@@ -224,3 +224,59 @@ async fn every_error_has_a_code_and_names_its_field() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert_config_untouched(&fixture.daemon.client(&fixture.alpha_rw), ALPHA_DISCORD).await;
 }
+
+/// Every answer names its request (issue #28): `X-Request-Id` on success
+/// and failure alike, the same id in an error's body, a new id per request.
+#[tokio::test]
+async fn every_answer_carries_its_request_id_and_errors_repeat_it() {
+    let fixture = Fixture::start();
+    let http = reqwest::Client::new();
+    let id_of = |response: &reqwest::Response| {
+        response
+            .headers()
+            .get("x-request-id")
+            .expect("an X-Request-Id header")
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    let ok = http
+        .get(fixture.daemon.api("/me"))
+        .bearer_auth(&fixture.alpha_rw.full)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    let first = id_of(&ok);
+    assert!(first.starts_with("req_") && first.len() == 20, "{first}");
+
+    for response in [
+        // Refused by authentication, by a handler, and by no route at all.
+        http.get(fixture.daemon.api("/me")).send().await.unwrap(),
+        http.get(fixture.daemon.api("/servers/999999999999999999"))
+            .bearer_auth(&fixture.alpha_rw.full)
+            .send()
+            .await
+            .unwrap(),
+        http.get(format!("{}/nope", fixture.daemon.url()))
+            .send()
+            .await
+            .unwrap(),
+    ] {
+        let id = id_of(&response);
+        assert_ne!(id, first, "a new id per request");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["request_id"], id.as_str(), "{body}");
+    }
+    // The SDK's errors carry it too, for the user's report.
+    let err = fixture
+        .daemon
+        .client(&fixture.alpha_rw)
+        .server("999999999999999999")
+        .await
+        .unwrap_err();
+    assert!(
+        err.request_id().is_some_and(|id| id.starts_with("req_")),
+        "{err:?}"
+    );
+}

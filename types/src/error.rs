@@ -57,6 +57,11 @@ pub struct ErrorBody {
     /// (e.g. `3` servers, `30` days).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u64>,
+    /// The request's id, as in its `X-Request-Id` header (issue #28): quote
+    /// it when reporting a problem; the daemon's log lines of the request
+    /// carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 impl ErrorBody {

@@ -391,6 +391,8 @@ fn check_key(
             key.scope
         )));
     }
+    // The request's log lines name the key (never its secret).
+    tracing::Span::current().record("key_id", key.key_id.as_str());
     Ok(Caller { entry: stored })
 }
 

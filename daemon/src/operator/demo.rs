@@ -752,7 +752,7 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
     // notices), printed here as it arrives, whichever process posted it.
     let printer: demo_webhooks::Report = Arc::new(|line| println!("{line}"));
     tokio::spawn(super::simulate_posts::watch(store.clone(), printer));
-    let _logging = init_logging();
+    let _logging = init_logging(super::LogFormat::Text);
     let state = AppState::new(store)
         .with_clock(clock.clone())
         .with_webhooks_allow_internal(true)

@@ -143,6 +143,11 @@ enum Command {
         batch_budget_mib: usize,
         #[command(flatten)]
         backups: backup::ScheduleArgs,
+        /// How log lines are written to stderr: `text` for people, `json`
+        /// for log shippers (one object per line, each with the request's
+        /// id, route and key id when written while serving one)
+        #[arg(long, env = "MODCTLD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+        log_format: LogFormat,
     },
     /// Copy the database to FILE, consistently, also while a daemon serves
     /// it (SQLite's online backup); the key is not in the copy
@@ -528,9 +533,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             max_connections_per_address,
             batch_budget_mib,
             backups,
+            log_format,
         } => {
             let db = db.path()?;
-            let _logging = init_logging();
+            let _logging = init_logging(log_format);
             // Held while serving: one daemon per SQLite database.
             let _serving = crate::store::ServeLock::acquire(&db)?;
             let store = open_store(&db).await?;
@@ -792,7 +798,18 @@ async fn bind(listen: SocketAddr) -> anyhow::Result<TcpListener> {
 /// request's thread and handed over. No line is dropped: when the writer
 /// thread falls 128k lines behind, logging waits for it. The returned guard
 /// flushes what is left when it is dropped; keep it until the process ends.
-fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
+/// `serve --log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LogFormat {
+    /// One line of text per event, coloured on a terminal.
+    Text,
+    /// One JSON object per line: `timestamp`, `level`, `target`, the
+    /// event's fields (`message` among them) flattened, and `span` (the
+    /// request's: `request_id`, `route`, `key_id`).
+    Json,
+}
+
+fn init_logging(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::prelude::*;
     let filter: Targets = std::env::var("MODCTLD_LOG")
@@ -804,12 +821,21 @@ fn init_logging() -> tracing_appender::non_blocking::WorkerGuard {
         .lossy(false)
         .thread_name("modctld-log")
         .finish(std::io::stderr());
+    let layer = match format {
+        LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_writer(writer)
+            .with_ansi(ansi)
+            .boxed(),
+        LogFormat::Json => tracing_subscriber::fmt::layer()
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_writer(writer)
+            .boxed(),
+    };
     let _ = tracing_subscriber::registry()
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(writer)
-                .with_ansi(ansi),
-        )
+        .with(layer)
         .with(filter)
         .try_init();
     guard
