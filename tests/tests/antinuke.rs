@@ -26,6 +26,13 @@ const CHANNEL_DELETE: u64 = 12;
 const ROLE_DELETE: u64 = 32;
 const MEMBER_BAN_ADD: u64 = 22;
 const WEBHOOK_CREATE: u64 = 50;
+const BOT_ADD: u64 = 28;
+const MEMBER_ROLE_UPDATE: u64 = 25;
+const ROLE_UPDATE: u64 = 31;
+/// A role below the bot's (position 3) whose Manage Channels is dangerous.
+const DANGER_ROLE: &str = "600000000000000051";
+/// `SEND_MESSAGES`: harmless.
+const SEND: u64 = discord::SEND_MESSAGES;
 
 struct Guild {
     fixture: Fixture,
@@ -80,12 +87,33 @@ fn guild(antinuke: Value) -> Guild {
 impl Guild {
     /// `user` did `action` to `target`: an audit log entry; its id.
     fn entry(&self, action: u64, user: &str, target: &str) -> String {
+        self.entry_with(action, user, target, json!([]))
+    }
+
+    /// An audit log entry with `changes` (audit-log.mdx, "Audit Log Change
+    /// Object"); its id.
+    fn entry_with(&self, action: u64, user: &str, target: &str, changes: Value) -> String {
         let n = self.next.get();
         self.next.set(n + 1);
         let id = format!("9000000000000{n:05}");
         self.gateway
-            .audit_log_entry(ALPHA_DISCORD, &id, action, user, target, json!([]));
+            .audit_log_entry(ALPHA_DISCORD, &id, action, user, target, changes);
         id
+    }
+
+    /// `user` gives `member` `role` (`$add`, audit-log.mdx "Audit Log Change
+    /// Key Exceptions"), on the fake too.
+    fn give_role(&self, user: &str, member: &str, role: &str) -> String {
+        let mut roles = self.discord.roles_of(member).unwrap_or_default();
+        roles.push(role.to_owned());
+        let roles: Vec<&str> = roles.iter().map(String::as_str).collect();
+        self.discord.add_member(member, &roles);
+        self.entry_with(
+            MEMBER_ROLE_UPDATE,
+            user,
+            member,
+            json!([{"key": "$add", "new_value": [{"id": role, "name": "Danger"}]}]),
+        )
     }
 
     /// `user` deletes channel number `n`, as Discord tells it.
@@ -317,4 +345,98 @@ fn a_key_is_suspended_after_a_burst_of_bans() {
     let id = key_id.clone();
     daemon.write(move |tx| modctld::store::keys::enable(tx, &id));
     assert!(daemon.block_on(client.me()).is_ok(), "enabled again");
+}
+
+/// What acts at once is also undone (issue #26 review): the webhook an
+/// untrusted member created is deleted, the bot one added is kicked, a
+/// dangerous role given is taken back, a role's raised permissions are put
+/// back; the case says so. A trusted member's grant is left alone, and
+/// what the bot cannot undo is said.
+#[test]
+fn what_acts_at_once_is_undone_and_a_trusted_grant_is_left() {
+    let g = guild(json!({"action": "kick"}));
+    let nukers: Vec<String> = (0..5).map(|n| format!("80000000000000007{n}")).collect();
+    for nuker in &nukers {
+        g.discord.add_member(nuker, &[discord::MEMBER_ROLE]);
+    }
+    g.discord.add_role(DANGER_ROLE, 3, discord::MANAGE_CHANNELS);
+    let (victim, spared) = ("800000000000000081", "800000000000000082");
+    g.discord.add_member(victim, &[discord::MEMBER_ROLE]);
+    g.discord.add_member(spared, &[discord::MEMBER_ROLE]);
+    // The bot may not delete webhooks yet: said, not undone.
+    g.discord.add_webhook("720000000000000001");
+    g.entry(WEBHOOK_CREATE, &nukers[0], "720000000000000001");
+    eventually("the webhook's creator to be kicked", || {
+        !g.discord.is_member(&nukers[0])
+    });
+    eventually("the case", || g.cases().len() == 1);
+    let reason = g.cases()[0].reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("webhook 720000000000000001 not deleted"),
+        "{reason}"
+    );
+    assert!(g.discord.has_webhook("720000000000000001"));
+
+    g.discord.set_role_permissions(
+        discord::MOD_ROLE,
+        discord::MOD_PERMISSIONS | discord::MANAGE_WEBHOOKS,
+    );
+    g.discord.add_webhook("720000000000000002");
+    g.entry(WEBHOOK_CREATE, &nukers[1], "720000000000000002");
+    let bot = "800000000000000091";
+    g.discord.add_member(bot, &[]);
+    g.entry(BOT_ADD, &nukers[2], bot);
+    g.discord
+        .set_role_permissions(discord::JAIL_ROLE, SEND | discord::ADMINISTRATOR);
+    g.entry_with(
+        ROLE_UPDATE,
+        &nukers[3],
+        discord::JAIL_ROLE,
+        json!([{"key": "permissions", "old_value": SEND.to_string(),
+                "new_value": (SEND | discord::ADMINISTRATOR).to_string()}]),
+    );
+    // The trusted member's grant comes before the last untrusted one,
+    // which is the sentinel: entries are admitted in order, and a trusted
+    // user's is dropped there.
+    g.give_role(TRUSTED, spared, DANGER_ROLE);
+    g.give_role(&nukers[4], victim, DANGER_ROLE);
+    eventually("the webhook to be deleted", || {
+        !g.discord.has_webhook("720000000000000002")
+    });
+    eventually("the bot to be kicked", || !g.discord.is_member(bot));
+    eventually("the role's permissions to be put back", || {
+        g.discord.role_of(discord::JAIL_ROLE) == Some((2, SEND))
+    });
+    eventually("the role given to be taken", || {
+        g.discord.roles_of(victim) == Some(vec![discord::MEMBER_ROLE.to_owned()])
+    });
+    eventually("every executor's case", || g.cases().len() == 5);
+    eventually("every executor kicked", || {
+        nukers.iter().all(|n| !g.discord.is_member(n))
+    });
+    let reasons: Vec<String> = g
+        .cases()
+        .iter()
+        .map(|c| c.reason.clone().unwrap_or_default())
+        .collect();
+    for said in [
+        "webhook 720000000000000002 deleted",
+        "bot 800000000000000091 kicked",
+        "role 600000000000000004's permissions put back",
+        "roles 600000000000000051 taken from 800000000000000081",
+    ] {
+        assert!(
+            reasons.iter().any(|r| r.contains(said)),
+            "{said}: {reasons:#?}"
+        );
+    }
+    assert_eq!(
+        g.discord.roles_of(spared),
+        Some(vec![
+            discord::MEMBER_ROLE.to_owned(),
+            DANGER_ROLE.to_owned()
+        ]),
+        "the trusted member's grant is left"
+    );
+    assert!(g.discord.is_member(TRUSTED));
 }

@@ -145,9 +145,17 @@ pub enum AuditAction {
     BotAdded,
     /// A member was given roles (their ids).
     RolesGranted(Vec<String>),
-    /// A role was created or changed with permission bits it did not have
-    /// (those bits).
-    PermissionsGranted(u64),
+    /// A role was created or changed with permission bits it did not have.
+    PermissionsGranted {
+        /// The bits it has now and did not have before (a new role had
+        /// none).
+        granted: u64,
+        /// Its bits before the change (`None`: the role was created, or the
+        /// entry did not say): what antinuke puts back.
+        before: Option<u64>,
+        /// Its bits after the change (`None`: the entry did not say).
+        after: Option<u64>,
+    },
     /// Anything else (the platform's number for it).
     Other(u16),
 }

@@ -26,7 +26,7 @@ use super::post::{Post, discord_batch, discord_message};
 use super::{
     AddRole, Ban, Buttons, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick,
     Member, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
-    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert, Role, RuleSpec,
     SetRoles, Timeout,
 };
 
@@ -653,6 +653,62 @@ impl AddRole for Discord {
             Method::PUT,
             &format!("{}/roles/{role}", self.member_path(user)),
             None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[async_trait]
+impl Revert for Discord {
+    /// "Delete Webhook" (`DELETE /webhooks/{webhook.id}`,
+    /// discord-openapi.json `delete_webhook`): 204; `X-Audit-Log-Reason`
+    /// names antinuke's case in the guild's audit log.
+    async fn delete_webhook(&self, webhook: &str, reason: Option<&str>) -> PlatformResult<()> {
+        self.call(
+            Method::DELETE,
+            &format!("/webhooks/{webhook}"),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// "Remove Guild Member Role" (`DELETE
+    /// /guilds/{guild.id}/members/{user.id}/roles/{role.id}`,
+    /// discord-docs/guild.mdx): `MANAGE_ROLES`, 204.
+    async fn remove_role(
+        &self,
+        user: &str,
+        role: &str,
+        reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        self.call(
+            Method::DELETE,
+            &format!("{}/roles/{role}", self.member_path(user)),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// "Modify Guild Role" (`PATCH /guilds/{guild.id}/roles/{role.id}`,
+    /// discord-docs/guild.mdx) with only `permissions`, a bitfield sent as
+    /// a string (permissions.mdx, "Permissions").
+    async fn set_role_permissions(
+        &self,
+        role: &str,
+        permissions: u64,
+        reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let body = json!({ "permissions": permissions.to_string() });
+        self.call(
+            Method::PATCH,
+            &format!("/guilds/{}/roles/{role}", self.guild_id),
+            Some(body),
             reason,
         )
         .await

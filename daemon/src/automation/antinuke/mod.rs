@@ -6,7 +6,9 @@
 //! 1. **Classify, in the consumer's task** ([`classify`]; pure): a channel
 //!    deletion, role deletion or ban (kicks and prunes count as bans) is
 //!    *counted*; a webhook created, a bot added or a dangerous permission
-//!    granted ([`DANGEROUS`]) is an *immediate* trigger; a member given
+//!    granted ([`DANGEROUS`]) is an *immediate* trigger, also undone ([`undo`]:
+//!    the webhook deleted, the bot kicked, the role taken back or its
+//!    permissions put back, before the punishment); a member given
 //!    roles is one if a role given is dangerous (which only the guild's
 //!    roles say: asked in step 3). Anything else is ignored.
 //! 2. **Count** ([`counter`]; pure, the time from the daemon's `Clock`):
@@ -47,7 +49,7 @@ use crate::automation::live::LiveConfig;
 use crate::events::{AuditAction, AuditEntry, Consumer, Event, EventKind};
 use crate::moderation::{self, ActionCall};
 use crate::platform::hierarchy::Hierarchy;
-use crate::platform::{Bot, Post};
+use crate::platform::{Bot, PlatformError, Post};
 use crate::store::{StoreError, snapshots};
 use crate::sync::lock;
 
@@ -90,8 +92,8 @@ pub fn classify(action: &AuditAction) -> Option<Trigger> {
         }
         AuditAction::WebhookCreated => Trigger::Immediate("a webhook created".to_owned()),
         AuditAction::BotAdded => Trigger::Immediate("a bot added".to_owned()),
-        AuditAction::PermissionsGranted(bits) => {
-            let granted = Permissions::from_bits_truncate(*bits) & DANGEROUS;
+        AuditAction::PermissionsGranted { granted, .. } => {
+            let granted = Permissions::from_bits_truncate(*granted) & DANGEROUS;
             if granted.is_empty() {
                 return None;
             }
@@ -104,6 +106,58 @@ pub fn classify(action: &AuditAction) -> Option<Trigger> {
             Trigger::RolesGranted(roles.clone())
         }
         AuditAction::RolesGranted(_) | AuditAction::Other(_) => return None,
+    })
+}
+
+/// What is undone of an entry that acts at once: the thing done is not
+/// left in place once its executor is stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Undo {
+    /// The webhook created is deleted.
+    DeleteWebhook(String),
+    /// The bot added is kicked.
+    KickBot(String),
+    /// The dangerous ones of these roles (decided with the guild's roles)
+    /// are taken from `member` again.
+    TakeRoles {
+        /// The member given them.
+        member: String,
+        /// The roles given.
+        roles: Vec<String>,
+    },
+    /// The role's permissions are set to `permissions` again.
+    SetPermissions {
+        /// The role changed.
+        role: String,
+        /// Its permissions before (a role created with dangerous ones keeps
+        /// the others: it had none before, and the rest are not the harm).
+        permissions: u64,
+    },
+}
+
+/// What undoes `entry` (`None`: it is not one that acts at once, or it
+/// does not say what it was done to). Pure.
+pub fn undo(entry: &AuditEntry) -> Option<Undo> {
+    let target = entry.target_id.clone()?;
+    Some(match &entry.action {
+        AuditAction::WebhookCreated => Undo::DeleteWebhook(target),
+        AuditAction::BotAdded => Undo::KickBot(target),
+        AuditAction::RolesGranted(roles) if !roles.is_empty() => Undo::TakeRoles {
+            member: target,
+            roles: roles.clone(),
+        },
+        AuditAction::PermissionsGranted {
+            granted,
+            before,
+            after,
+        } if Permissions::from_bits_truncate(*granted).intersects(DANGEROUS) => {
+            Undo::SetPermissions {
+                role: target,
+                permissions: before
+                    .unwrap_or_else(|| after.unwrap_or(*granted) & !DANGEROUS.bits()),
+            }
+        }
+        _ => return None,
     })
 }
 
@@ -264,7 +318,8 @@ impl Watch {
         let now_ms = now.as_millisecond();
         let mut counter = lock(&self.counter);
         counter.prune(now_ms);
-        let (what, entries, since_ms, roles) = match trigger {
+        let undo = undo(entry);
+        let (what, entries, since_ms, roles, punish) = match trigger {
             Trigger::Counted(kind) => {
                 let limit = kind.limit(config);
                 match counter.count(server, executor, kind, &entry.id, limit, now_ms) {
@@ -277,15 +332,19 @@ impl Watch {
                         entries,
                         since_ms,
                         None,
+                        true,
                     ),
                     Verdict::Below { .. } | Verdict::InIncident | Verdict::Seen => return None,
                 }
             }
             Trigger::Immediate(what) => {
-                if !counter.open(server, executor, now_ms) {
+                // An executor already being stopped acts no more, but what
+                // they did is still undone.
+                let punish = counter.open(server, executor, now_ms);
+                if !punish && undo.is_none() {
                     return None;
                 }
-                (what, vec![entry.id.clone()], now_ms, None)
+                (what, vec![entry.id.clone()], now_ms, None, punish)
             }
             // Opened once the roles are known to be dangerous.
             Trigger::RolesGranted(roles) => (
@@ -293,6 +352,7 @@ impl Watch {
                 vec![entry.id.clone()],
                 now_ms,
                 Some(roles),
+                true,
             ),
         };
         Some(Incident {
@@ -302,6 +362,8 @@ impl Watch {
             entries,
             since: Timestamp::from_millisecond(since_ms).unwrap_or(now),
             roles_granted: roles,
+            undo,
+            punish,
             sections: sections.clone(),
         })
     }
@@ -404,6 +466,11 @@ pub struct Incident {
     pub since: Timestamp,
     /// A member given these roles: acts only if one is dangerous.
     roles_granted: Option<Vec<String>>,
+    /// What undoes the entry that acts at once, if it is one.
+    undo: Option<Undo>,
+    /// Whether the executor is punished (`false`: their incident is open
+    /// already, only [`Incident::undo`] is done).
+    punish: bool,
     sections: Arc<Sections>,
 }
 
@@ -455,18 +522,50 @@ impl Incident {
             lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);
             return;
         }
+        let mut punish = self.punish;
         if let Some(roles) = &self.roles_granted {
-            let now_ms = cx.clock.now().as_millisecond();
-            if !grants_danger(&guild, roles)
-                || !lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms)
-            {
+            if !grants_danger(&guild, roles) {
                 return;
             }
+            let now_ms = cx.clock.now().as_millisecond();
+            punish = lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms);
+        }
+        // Undone first: a webhook posts and an added bot acts as long as
+        // they are there; the case then says what was undone.
+        let undone = match self.undo(&guild) {
+            Some(undo) => Some(self.carry_out(discord.as_ref(), &undo).await),
+            None => None,
+        };
+        if !punish {
+            if let Some(undone) = undone {
+                let done = Done {
+                    action: "undo",
+                    case_id: None,
+                    outcome: undone,
+                    acted: true,
+                };
+                self.report(cx, discord.as_ref(), &guild.owner_id, done, None)
+                    .await;
+            }
+            return;
         }
         let punishment = punishment(&guild, &self.executor, config.action);
         let done = self
-            .punish(cx, &connected.server, discord.as_ref(), punishment)
+            .punish(
+                cx,
+                &connected.server,
+                discord.as_ref(),
+                punishment,
+                undone.as_deref(),
+            )
             .await;
+        let done = match &undone {
+            Some(undone) => Done {
+                outcome: format!("{}; undone: {undone}", done.outcome),
+                ..done
+            },
+            None => done,
+        };
         if !done.acted {
             tracing::warn!(server = %self.server_id, executor = %self.executor, outcome = %done.outcome, "antinuke's punishment was not carried out: the executor's next entry tries again");
             lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
@@ -478,6 +577,75 @@ impl Incident {
         };
         self.report(cx, discord.as_ref(), &guild.owner_id, done, restored)
             .await;
+    }
+
+    /// What undoes the incident's entry in `guild`: a member's roles given
+    /// narrowed to the dangerous ones.
+    fn undo(&self, guild: &Hierarchy) -> Option<Undo> {
+        match self.undo.clone()? {
+            Undo::TakeRoles { member, roles } => {
+                let dangerous: Vec<String> = roles
+                    .into_iter()
+                    .filter(|r| grants_danger(guild, std::slice::from_ref(r)))
+                    .collect();
+                (!dangerous.is_empty()).then_some(Undo::TakeRoles {
+                    member,
+                    roles: dangerous,
+                })
+            }
+            undo => Some(undo),
+        }
+    }
+
+    /// Carries out `undo`: what was undone, or what could not be and why.
+    async fn carry_out(&self, discord: &dyn crate::platform::DiscordBot, undo: &Undo) -> String {
+        let reason = shorten(&format!(
+            "antinuke: undoing {} by {}",
+            self.what, self.executor
+        ));
+        let reason = Some(reason.as_str());
+        match undo {
+            Undo::DeleteWebhook(id) => match discord.delete_webhook(id, reason).await {
+                Ok(()) => format!("webhook {id} deleted"),
+                Err(PlatformError::NotFound(_)) => format!("webhook {id} already gone"),
+                Err(e) => format!("webhook {id} not deleted: {}", e.advice()),
+            },
+            Undo::KickBot(id) => match discord.kick(id, reason).await {
+                Ok(()) => format!("bot {id} kicked"),
+                Err(PlatformError::NotFound(_)) => format!("bot {id} already gone"),
+                Err(e) => format!("bot {id} not kicked: {}", e.advice()),
+            },
+            Undo::TakeRoles { member, roles } => {
+                let mut taken = Vec::new();
+                let mut kept = Vec::new();
+                for role in roles {
+                    match discord.remove_role(member, role, reason).await {
+                        Ok(()) => taken.push(role.clone()),
+                        Err(e) => kept.push(format!("{role} ({})", e.advice())),
+                    }
+                }
+                let mut outcome = Vec::new();
+                if !taken.is_empty() {
+                    outcome.push(format!("roles {} taken from {member}", list(&taken)));
+                }
+                if !kept.is_empty() {
+                    outcome.push(format!(
+                        "roles not taken from {member}: {}",
+                        kept.join(", ")
+                    ));
+                }
+                outcome.join("; ")
+            }
+            Undo::SetPermissions { role, permissions } => {
+                match discord
+                    .set_role_permissions(role, *permissions, reason)
+                    .await
+                {
+                    Ok(()) => format!("role {role}'s permissions put back"),
+                    Err(e) => format!("role {role}'s permissions not put back: {}", e.advice()),
+                }
+            }
+        }
     }
 
     /// The case's reason: what happened and the entries, within the 512
@@ -506,8 +674,12 @@ impl Incident {
         server: &Server,
         discord: &dyn crate::platform::DiscordBot,
         punishment: Punishment,
+        undone: Option<&str>,
     ) -> Done {
-        let reason = self.reason();
+        let reason = match undone {
+            Some(undone) => shorten(&format!("{}. Undone: {undone}", self.reason())),
+            None => self.reason(),
+        };
         let (action, name, note) = match &punishment {
             Punishment::Kick => (Action::Kick, "kick", None),
             Punishment::Ban => (Action::Ban, "ban", None),
@@ -641,8 +813,13 @@ impl Incident {
             .case_id
             .map(|n| format!(" (case #{n})"))
             .unwrap_or_default();
+        let verb = if done.case_id.is_some() || done.action != "undo" {
+            "stopped"
+        } else {
+            "undid what was done by"
+        };
         let post = Post::text(format!(
-            "Antinuke stopped <@{}> on your server {}: {}. Action: {}{case}: {outcome}.",
+            "Antinuke {verb} <@{}> on your server {}: {}. Action: {}{case}: {outcome}.",
             self.executor, self.server_id, self.what, done.action
         ))
         .titled("modctl antinuke");

@@ -499,14 +499,20 @@ fn audit_action(kind: AuditLogEventType, changes: &[AuditLogChange]) -> AuditAct
         ),
         AuditLogEventType::RoleCreate | AuditLogEventType::RoleUpdate => {
             // The bits the role has now and did not have before (a new role
-            // had none).
-            let granted = changes.iter().find_map(|c| match c {
-                AuditLogChange::Permissions { new, old } => {
-                    Some(new.unwrap_or(Permissions::empty()) - old.unwrap_or(Permissions::empty()))
-                }
-                _ => None,
-            });
-            AuditAction::PermissionsGranted(granted.map_or(0, |p| p.bits()))
+            // had none), and both sides for putting them back.
+            let (old, new) = changes
+                .iter()
+                .find_map(|c| match c {
+                    AuditLogChange::Permissions { new, old } => Some((*old, *new)),
+                    _ => None,
+                })
+                .unwrap_or((None, None));
+            let granted = new.unwrap_or(Permissions::empty()) - old.unwrap_or(Permissions::empty());
+            AuditAction::PermissionsGranted {
+                granted: granted.bits(),
+                before: old.map(|p| p.bits()),
+                after: new.map(|p| p.bits()),
+            }
         }
         other => AuditAction::Other(u16::from(other)),
     }
@@ -1005,17 +1011,29 @@ mod tests {
             (
                 31,
                 json!([{"key": "permissions", "old_value": "2", "new_value": "10"}]),
-                AuditAction::PermissionsGranted(8),
+                AuditAction::PermissionsGranted {
+                    granted: 8,
+                    before: Some(2),
+                    after: Some(10),
+                },
             ),
             (
                 30,
                 json!([{"key": "permissions", "new_value": "4"}]),
-                AuditAction::PermissionsGranted(4),
+                AuditAction::PermissionsGranted {
+                    granted: 4,
+                    before: None,
+                    after: Some(4),
+                },
             ),
             (
                 31,
                 json!([{"key": "name", "new_value": "x"}]),
-                AuditAction::PermissionsGranted(0),
+                AuditAction::PermissionsGranted {
+                    granted: 0,
+                    before: None,
+                    after: None,
+                },
             ),
             (10, json!([]), AuditAction::Other(10)),
         ];
