@@ -440,3 +440,86 @@ fn what_acts_at_once_is_undone_and_a_trusted_grant_is_left() {
     );
     assert!(g.discord.is_member(TRUSTED));
 }
+
+/// The guild's owner, roles and the bot's id are read once and kept fresh
+/// from the gateway (issue #26 review): two incidents read the guild once;
+/// after `GUILD_UPDATE` transfers the ownership, the new owner is never
+/// counted and the old one is, with no read; a role made dangerous by
+/// `GUILD_ROLE_UPDATE` acts when given, with no read.
+#[test]
+fn the_guild_is_read_once_and_kept_fresh_from_the_gateway() {
+    let g = guild(json!({"action": "kick"}));
+    let guild_path = format!("/guilds/{ALPHA_DISCORD}");
+    let reads = || {
+        (
+            g.discord.requests_to("GET", &guild_path).len(),
+            g.discord.requests_to("GET", "/users/@me").len(),
+        )
+    };
+    let nukers: Vec<String> = (0..3).map(|n| format!("80000000000000011{n}")).collect();
+    for nuker in &nukers {
+        g.discord.add_member(nuker, &[discord::MEMBER_ROLE]);
+    }
+    let before = reads();
+    g.entry(WEBHOOK_CREATE, &nukers[0], "720000000000000011");
+    eventually("the first incident", || !g.discord.is_member(&nukers[0]));
+    g.entry(WEBHOOK_CREATE, &nukers[1], "720000000000000012");
+    eventually("the second incident", || !g.discord.is_member(&nukers[1]));
+    let warm = reads();
+    assert_eq!(
+        (warm.0 - before.0, warm.1 - before.1),
+        (1, 1),
+        "the guild and the bot read once for two incidents"
+    );
+
+    // The ownership goes to another member, as Discord tells it.
+    let new_owner = "800000000000000121";
+    g.discord.add_member(new_owner, &[]);
+    g.discord.set_owner(new_owner);
+    g.gateway.dispatch(
+        "GUILD_UPDATE",
+        json!({"id": ALPHA_DISCORD, "owner_id": new_owner, "roles": g.discord.role_objects()}),
+    );
+    for n in 0..3 {
+        g.entry(CHANNEL_DELETE, new_owner, &format!("71000000000000100{n}"));
+    }
+    // The old owner's deletions come after the new owner's: once they are
+    // acted on, the new owner's were handled (entries are admitted in order).
+    for n in 0..3 {
+        g.entry(CHANNEL_DELETE, OWNER, &format!("71000000000000200{n}"));
+    }
+    eventually("the former owner to be kicked", || {
+        !g.discord.is_member(OWNER)
+    });
+    assert!(g.discord.is_member(new_owner), "the owner was punished");
+    assert!(
+        g.cases().iter().all(|c| c.user_id != new_owner),
+        "{:#?}",
+        g.cases()
+    );
+
+    // The jail role gets Manage Channels; the gateway says so.
+    g.discord
+        .set_role_permissions(discord::JAIL_ROLE, discord::MANAGE_CHANNELS);
+    let jail = g
+        .discord
+        .role_objects()
+        .into_iter()
+        .find(|r| r["id"] == discord::JAIL_ROLE)
+        .expect("the jail role");
+    g.gateway.dispatch(
+        "GUILD_ROLE_UPDATE",
+        json!({"guild_id": ALPHA_DISCORD, "role": jail}),
+    );
+    let victim = "800000000000000122";
+    g.discord.add_member(victim, &[discord::MEMBER_ROLE]);
+    g.give_role(&nukers[2], victim, discord::JAIL_ROLE);
+    eventually("the grant's executor to be kicked", || {
+        !g.discord.is_member(&nukers[2])
+    });
+    assert_eq!(
+        g.discord.roles_of(victim),
+        Some(vec![discord::MEMBER_ROLE.to_owned()])
+    );
+    assert_eq!(reads().0, warm.0, "no more reads of the guild");
+}

@@ -34,6 +34,8 @@ use super::{
 pub mod apply;
 /// The gateway: where it is, and its dispatches decoded for activity.
 pub mod gateway;
+/// Each guild's owner and roles between reads.
+pub mod guilds;
 /// Reading the guild's structure for snapshots.
 pub mod structure;
 
@@ -337,43 +339,51 @@ impl RankMember for Discord {
 
 #[async_trait]
 impl ReadHierarchy for Discord {
+    /// The guild's owner, roles and the bot's id from the shared cache
+    /// ([`guilds`]) when it has them, else read (`GET /guilds/{id}`, `GET
+    /// /users/@me`) and kept; the bot's and the target's members are read
+    /// each time. So a warm read is 2 calls, a cold one 4.
     async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy> {
-        let guild = self
-            .call(
-                Method::GET,
-                &format!("/guilds/{}", self.guild_id),
-                None,
-                None,
-            )
-            .await?;
-        let me = self.call(Method::GET, "/users/@me", None, None).await?;
-        let bot_id = me["id"].as_str().unwrap_or_default().to_owned();
+        let cache = &self.clients.discord_guilds;
+        let now_ms = self.clients.clock.now().as_millisecond();
+        let (owner_id, roles, bot_id) = match cache.fresh(&self.guild_id, now_ms) {
+            Some(cached) => (cached.owner_id, cached.roles, cached.bot_id),
+            None => {
+                let guild = self
+                    .call(
+                        Method::GET,
+                        &format!("/guilds/{}", self.guild_id),
+                        None,
+                        None,
+                    )
+                    .await?;
+                let roles: Vec<Role> = guild["roles"]
+                    .as_array()
+                    .map(|roles| roles.iter().map(guilds::role_from_json).collect())
+                    .unwrap_or_default();
+                let owner = guild["owner_id"].as_str().unwrap_or_default().to_owned();
+                cache.refresh(&self.guild_id, owner.clone(), roles.clone(), now_ms);
+                let bot_id = cache.identity(&self.guild_id).and_then(|(_, bot)| bot);
+                (owner, roles, bot_id)
+            }
+        };
+        let bot_id = match bot_id {
+            Some(id) => id,
+            None => {
+                let me = self.call(Method::GET, "/users/@me", None, None).await?;
+                let id = me["id"].as_str().unwrap_or_default().to_owned();
+                cache.put_bot(&self.guild_id, id.clone());
+                id
+            }
+        };
         let bot = self.member(&bot_id).await?.ok_or_else(|| {
             PlatformError::Forbidden(
                 "the bot is not a member of this guild: invite it first".to_owned(),
             )
         })?;
-        let roles = guild["roles"]
-            .as_array()
-            .map(|roles| {
-                roles
-                    .iter()
-                    .map(|role| Role {
-                        id: role["id"].as_str().unwrap_or_default().to_owned(),
-                        position: role["position"].as_i64().unwrap_or(0),
-                        // Discord sends permission bitfields as strings.
-                        permissions: role["permissions"]
-                            .as_str()
-                            .and_then(|p| p.parse().ok())
-                            .unwrap_or(0),
-                        managed: role["managed"].as_bool().unwrap_or(false),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
         Ok(Hierarchy {
             guild_id: self.guild_id.clone(),
-            owner_id: guild["owner_id"].as_str().unwrap_or_default().to_owned(),
+            owner_id,
             roles,
             bot,
             target: self.member(target).await?,

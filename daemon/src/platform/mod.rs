@@ -271,6 +271,9 @@ pub struct PlatformClients {
     pub clock: Clock,
     /// Discord's rate-limit state per bot token, shared by all adapters.
     pub discord_limits: ratelimit::DiscordLimiters,
+    /// Each Discord guild's owner and roles, shared by all adapters
+    /// ([`discord::guilds`]).
+    pub discord_guilds: discord::guilds::GuildCache,
     /// One Slack user-group change at a time per (workspace, group): its
     /// list is read, changed and written back whole (see
     /// `crate::coordination`, a single-daemon assumption).
@@ -289,6 +292,7 @@ impl PlatformClients {
             retry,
             clock,
             discord_limits: ratelimit::DiscordLimiters::default(),
+            discord_guilds: discord::guilds::GuildCache::default(),
             slack_user_groups: std::sync::Arc::new(crate::coordination::MemberLocks::default()),
         }
     }

@@ -482,6 +482,11 @@ impl FakeDiscord {
         };
     }
 
+    /// Makes `user` the guild's owner (an ownership transfer).
+    pub fn set_owner(&self, user: &str) {
+        self.guild().owner_id = user.to_owned();
+    }
+
     /// Adds a webhook, as a member creating one would.
     pub fn add_webhook(&self, id: &str) {
         self.guild().webhooks.insert(id.to_owned());
@@ -490,6 +495,12 @@ impl FakeDiscord {
     /// Whether webhook `id` exists.
     pub fn has_webhook(&self, id: &str) -> bool {
         self.guild().webhooks.contains(id)
+    }
+
+    /// The guild's role objects, as `GET /guilds/{id}/roles` answers them
+    /// (for a `GUILD_UPDATE` or `GUILD_ROLE_UPDATE` a test dispatches).
+    pub fn role_objects(&self) -> Vec<serde_json::Value> {
+        self.guild().roles_json()
     }
 
     /// Deletes a role (members lose it), as a nuke would.

@@ -13,8 +13,9 @@
 //!    roles say: asked in step 3). Anything else is ignored.
 //! 2. **Count** ([`counter`]; pure, the time from the daemon's `Clock`):
 //!    per (server, executor, kind) in a sliding minute. The server owner and
-//!    the daemon's own bot are skipped here once the guild has told who they
-//!    are ([`Antinuke::guilds`]), and `antinuke.trusted_user_ids` always.
+//!    the daemon's own bot are skipped here once the guild is known (the
+//!    platform's guild cache, fed from the gateway by [`guilds`]), and
+//!    `antinuke.trusted_user_ids` always.
 //!    Only the entry that takes a count above its limit (or an immediate
 //!    trigger) goes on; one incident per executor acts once.
 //! 3. **Act**, in a task of its own tracked like an API action: the guild's
@@ -32,8 +33,8 @@
 //!    job's, shown by the restore API and its `snapshot_restored` event.
 
 pub mod counter;
+pub mod guilds;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -249,14 +250,6 @@ pub fn punishment(guild: &Hierarchy, executor: &str, action: AntinukeAction) -> 
     }
 }
 
-/// Who a guild's owner and bot are, once its hierarchy was read: their
-/// entries are not counted at all.
-#[derive(Debug, Clone)]
-struct Guild {
-    owner_id: String,
-    bot_id: String,
-}
-
 /// The antinuke consumer.
 #[derive(Debug, Clone)]
 pub struct Antinuke {
@@ -279,22 +272,31 @@ impl Antinuke {
     ) -> Antinuke {
         Antinuke {
             live,
+            watch: Arc::new(Watch::new(moderation.platforms.discord_guilds.clone())),
             moderation,
             restore,
-            watch: Arc::default(),
         }
     }
 }
 
-/// What antinuke keeps in memory: the counts, and each guild's owner and
-/// bot once learned. Step 1 and 2 of the module docs, with no I/O.
+/// What antinuke keeps in memory: the counts; who each guild's owner and
+/// bot are is the platform's cache's (kept fresh from the gateway,
+/// [`guilds`]). Step 1 and 2 of the module docs, with no I/O.
 #[derive(Debug, Default)]
 pub struct Watch {
     counter: Mutex<Counter>,
-    guilds: Mutex<HashMap<String, Guild>>,
+    guilds: crate::platform::discord::guilds::GuildCache,
 }
 
 impl Watch {
+    /// Counts from zero, the owners and bots read from `guilds`.
+    pub fn new(guilds: crate::platform::discord::guilds::GuildCache) -> Watch {
+        Watch {
+            counter: Mutex::default(),
+            guilds,
+        }
+    }
+
     /// Counts `entry` of `server`: the incident it opens, if any. Public
     /// so that the bench measures this very work.
     pub fn admit(
@@ -309,8 +311,8 @@ impl Watch {
         if !config.enabled || config.trusted_user_ids.iter().any(|t| t == executor) {
             return None;
         }
-        if let Some(guild) = lock(&self.guilds).get(server)
-            && (guild.owner_id == executor || guild.bot_id == executor)
+        if let Some((owner, bot)) = self.guilds.identity(server)
+            && (owner == executor || bot.as_deref() == Some(executor))
         {
             return None;
         }
@@ -510,13 +512,6 @@ impl Incident {
                 return;
             }
         };
-        lock(&antinuke.watch.guilds).insert(
-            self.server_id.clone(),
-            Guild {
-                owner_id: guild.owner_id.clone(),
-                bot_id: guild.bot.user_id.clone(),
-            },
-        );
         let config = &self.sections.antinuke;
         if exempt(&guild, &self.executor, &config.trusted_role_ids) {
             lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);

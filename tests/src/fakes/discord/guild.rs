@@ -346,7 +346,7 @@ impl Guild {
         Reply::json(200, json!(invites))
     }
 
-    fn roles_json(&self) -> Vec<Value> {
+    pub(super) fn roles_json(&self) -> Vec<Value> {
         self.roles.iter().map(role_json).collect()
     }
 
