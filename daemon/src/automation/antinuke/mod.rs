@@ -476,6 +476,23 @@ pub struct Incident {
     sections: Arc<Sections>,
 }
 
+/// What acting on an incident came to (`modctld simulate nuke` prints it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ran {
+    /// The executor was punished: the outcome.
+    Stopped(String),
+    /// The punishment was not carried out: why (the next entry tries again).
+    NotStopped(String),
+    /// The executor is the owner, the bot or a trusted role's member:
+    /// nothing done, their counts forgotten.
+    Exempt,
+    /// Their incident was open already: only what they did at once was
+    /// undone (the outcome).
+    Undone(String),
+    /// Nothing was done: why.
+    Nothing(String),
+}
+
 /// How an incident ended, for the webhook event and the owner.
 struct Done {
     action: &'static str,
@@ -487,20 +504,21 @@ struct Done {
 }
 
 impl Incident {
-    /// Acts on the incident (step 3 and 4 of the module docs).
-    pub async fn run(self, antinuke: Antinuke) {
+    /// Acts on the incident (step 3 and 4 of the module docs): what it
+    /// came to.
+    pub async fn run(self, antinuke: Antinuke) -> Ran {
         let cx = &antinuke.moderation;
         let connected = match connect(cx, &self.server_id).await {
             Ok(Some(connected)) => connected,
-            Ok(None) => return,
+            Ok(None) => return Ran::Nothing("the server is not connected".to_owned()),
             Err(e) => {
                 tracing::warn!(server = %self.server_id, error = %e, "antinuke could not read the server's connection");
-                return;
+                return Ran::Nothing(format!("the server's connection could not be read: {e}"));
             }
         };
         let Bot::Discord(discord) = &connected.bot else {
             // Only Discord has an audit log over the gateway.
-            return;
+            return Ran::Nothing("the server is not a Discord guild".to_owned());
         };
         let guild = match discord.hierarchy(&self.executor).await {
             Ok(guild) => guild,
@@ -509,18 +527,18 @@ impl Incident {
                 // than joining an incident nobody acts on.
                 tracing::warn!(server = %self.server_id, executor = %self.executor, error = %e, "antinuke could not read the guild's roles: the incident is not acted on; the executor's next entry tries again");
                 lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
-                return;
+                return Ran::Nothing(format!("the guild's roles could not be read: {e}"));
             }
         };
         let config = &self.sections.antinuke;
         if exempt(&guild, &self.executor, &config.trusted_role_ids) {
             lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);
-            return;
+            return Ran::Exempt;
         }
         let mut punish = self.punish;
         if let Some(roles) = &self.roles_granted {
             if !grants_danger(&guild, roles) {
-                return;
+                return Ran::Nothing("the roles given carry no dangerous permission".to_owned());
             }
             let now_ms = cx.clock.now().as_millisecond();
             punish = lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms);
@@ -532,17 +550,18 @@ impl Incident {
             None => None,
         };
         if !punish {
-            if let Some(undone) = undone {
-                let done = Done {
-                    action: "undo",
-                    case_id: None,
-                    outcome: undone,
-                    acted: true,
-                };
-                self.report(cx, discord.as_ref(), &guild.owner_id, done, None)
-                    .await;
-            }
-            return;
+            let Some(undone) = undone else {
+                return Ran::Nothing("the executor's incident is open already".to_owned());
+            };
+            let done = Done {
+                action: "undo",
+                case_id: None,
+                outcome: undone.clone(),
+                acted: true,
+            };
+            self.report(cx, discord.as_ref(), &guild.owner_id, done, None)
+                .await;
+            return Ran::Undone(undone);
         }
         let punishment = punishment(&guild, &self.executor, config.action);
         let done = self
@@ -570,8 +589,14 @@ impl Incident {
         } else {
             None
         };
+        let ran = if done.acted {
+            Ran::Stopped(done.outcome.clone())
+        } else {
+            Ran::NotStopped(done.outcome.clone())
+        };
         self.report(cx, discord.as_ref(), &guild.owner_id, done, restored)
             .await;
+        ran
     }
 
     /// What undoes the incident's entry in `guild`: a member's roles given
