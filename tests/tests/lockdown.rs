@@ -64,6 +64,23 @@ fn why(daemon: &TestDaemon, server: &str) -> String {
     })
 }
 
+/// An automatic lockdown of alpha's guild lasting `seconds` from now, whose
+/// row was written but whose platform was never asked: the daemon stopped
+/// between the two.
+fn cut_short_start(daemon: &TestDaemon, seconds: i64) {
+    let now = daemon.now_unix();
+    daemon.write(move |tx| {
+        let new = modctld::store::lockdowns::NewLockdown {
+            server_id: ALPHA_DISCORD,
+            started_at: now,
+            ends_at: now + seconds,
+            started_by: "automatic",
+            why: "a raid",
+        };
+        modctld::store::lockdowns::start(tx, &new).map(drop)
+    });
+}
+
 /// Runs the lockdown worker's tick now.
 fn end_due(daemon: &TestDaemon) -> usize {
     daemon
@@ -697,17 +714,7 @@ async fn a_start_cut_short_by_a_stop_is_asked_of_the_platform_by_the_worker() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
     let (_gateway, discord) = discord_guild(daemon);
-    let now = daemon.now_unix();
-    daemon.write(move |tx| {
-        let new = modctld::store::lockdowns::NewLockdown {
-            server_id: ALPHA_DISCORD,
-            started_at: now,
-            ends_at: now + 600,
-            started_by: "automatic",
-            why: "a raid",
-        };
-        modctld::store::lockdowns::start(tx, &new).map(drop)
-    });
+    cut_short_start(daemon, 600);
     // Within the grace the starting request is taken to be asking still.
     assert_eq!(end_due(daemon), 0);
     assert!(discord.incident_puts().is_empty());
@@ -739,17 +746,7 @@ async fn a_start_cut_short_past_its_end_is_skipped_and_ended() {
     let fixture = Fixture::start();
     let daemon = &fixture.daemon;
     let (_gateway, discord) = discord_guild(daemon);
-    let now = daemon.now_unix();
-    daemon.write(move |tx| {
-        let new = modctld::store::lockdowns::NewLockdown {
-            server_id: ALPHA_DISCORD,
-            started_at: now,
-            ends_at: now + 60,
-            started_by: "automatic",
-            why: "a raid",
-        };
-        modctld::store::lockdowns::start(tx, &new).map(drop)
-    });
+    cut_short_start(daemon, 60);
     daemon.clock().advance(Duration::from_secs(61));
     assert_eq!(end_due(daemon), 1, "ended by the worker");
     assert!(discord.incident_puts().is_empty(), "nothing asked");
