@@ -211,6 +211,7 @@ impl AppState {
         let lockdown_acting = automation::lockdown::Slot::default();
         let antinuke = automation::antinuke::Slot::default();
         let verify = automation::verify::Slot::default();
+        let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -222,13 +223,16 @@ impl AppState {
             Arc::new(lockdown_acting.clone()),
             Arc::new(antinuke.clone()),
             Arc::new(verify.clone()),
+            Arc::new(automation::antinuke::guilds::GuildFeed::new(
+                platforms.discord_guilds.clone(),
+            )),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
             store,
             clock: Clock::system(),
-            platforms: PlatformClients::new(RetryPolicy::default(), Clock::system()),
+            platforms,
             request_limits: request_limits::RequestLimits::on(coordination.budgets.clone()),
             coordination,
             settling: moderation::recovery::Settling::default(),

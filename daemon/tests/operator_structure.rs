@@ -398,3 +398,40 @@ async fn simulate_nuke_by_a_slack_member_is_alerted_above_the_limit() {
     let slack = client.capture_snapshot(WORKSPACE).await.unwrap();
     assert_eq!(slack.counts.channels, 0);
 }
+
+/// `simulate nuke --by` (issue #26) says what antinuke really did with
+/// the executor: the owner is exempt and a trusted user never counted
+/// (neither is "stopped", and the nuke runs to its end); a member is
+/// stopped part-way.
+#[tokio::test]
+async fn simulate_nuke_by_says_whether_antinuke_stopped_the_executor() {
+    let (daemon, _client) = daemon();
+    daemon.set_config(
+        GUILD,
+        modctl_types::config::SectionName::Antinuke,
+        serde_json::json!({"enabled": true, "max_channel_deletions_per_minute": 1,
+                           "max_role_deletions_per_minute": 1, "action": "kick",
+                           "trusted_user_ids": [discord_members::BOB]}),
+    );
+    let nuke = |by: &str, channels: &str| {
+        let args = ["simulate", "nuke", GUILD, "--by", by, "--roles", "0"];
+        run(
+            modctld(&daemon.db_path())
+                .args(args)
+                .args(["--channels", channels]),
+            0,
+        )
+    };
+    let (out, err) = nuke(discord_members::OWNER, "3");
+    assert!(!err.contains("antinuke stopped"), "{err}");
+    assert!(err.contains("they are exempt"), "{err}");
+    assert_eq!(deleted(&out).len(), 3, "the owner's nuke ran to its end");
+    let (_, err) = nuke(discord_members::BOB, "2");
+    assert!(err.contains("antinuke.trusted_user_ids"), "{err}");
+    let (out, err) = nuke(discord_members::ALICE, "6");
+    assert!(
+        err.contains(&format!("antinuke stopped {}", discord_members::ALICE)),
+        "{err}"
+    );
+    assert!(deleted(&out).len() < 6, "stopped part-way: {out}");
+}

@@ -526,6 +526,26 @@ impl TestDaemon {
         &self.state
     }
 
+    /// Waits until every event published so far has been handled by every
+    /// consumer, and the tasks they started (antinuke's incidents, the
+    /// actions) have ended: a positive wait for "nothing more comes of
+    /// them", where a pause could pass before the daemon even looked. An
+    /// event published directly is covered at once; one sent through a
+    /// fake transport only once it was published, which a later event's
+    /// observed effect shows (a sentinel: transports publish in order).
+    pub fn events_handled(&self) {
+        let events = self.state.events.clone();
+        let drained = self.block_on(async move { events.drain(NETWORK_DEADLINE).await });
+        assert!(
+            drained,
+            "the event consumers did not handle what they were given: {:?}",
+            self.state.events.queued()
+        );
+        eventually("the tasks the events started to end", || {
+            self.state.in_flight.is_empty()
+        });
+    }
+
     /// Runs every background worker once, as its loop would when due, and
     /// waits for it: e.g. advance the clock past a jail's end, then tick.
     pub fn tick_workers(&self) -> workers::Ticked {

@@ -26,6 +26,13 @@ const CHANNEL_DELETE: u64 = 12;
 const ROLE_DELETE: u64 = 32;
 const MEMBER_BAN_ADD: u64 = 22;
 const WEBHOOK_CREATE: u64 = 50;
+const BOT_ADD: u64 = 28;
+const MEMBER_ROLE_UPDATE: u64 = 25;
+const ROLE_UPDATE: u64 = 31;
+/// A role below the bot's (position 3) whose Manage Channels is dangerous.
+const DANGER_ROLE: &str = "600000000000000051";
+/// `SEND_MESSAGES`: harmless.
+const SEND: u64 = discord::SEND_MESSAGES;
 
 struct Guild {
     fixture: Fixture,
@@ -80,12 +87,33 @@ fn guild(antinuke: Value) -> Guild {
 impl Guild {
     /// `user` did `action` to `target`: an audit log entry; its id.
     fn entry(&self, action: u64, user: &str, target: &str) -> String {
+        self.entry_with(action, user, target, json!([]))
+    }
+
+    /// An audit log entry with `changes` (audit-log.mdx, "Audit Log Change
+    /// Object"); its id.
+    fn entry_with(&self, action: u64, user: &str, target: &str, changes: Value) -> String {
         let n = self.next.get();
         self.next.set(n + 1);
         let id = format!("9000000000000{n:05}");
         self.gateway
-            .audit_log_entry(ALPHA_DISCORD, &id, action, user, target, json!([]));
+            .audit_log_entry(ALPHA_DISCORD, &id, action, user, target, changes);
         id
+    }
+
+    /// `user` gives `member` `role` (`$add`, audit-log.mdx "Audit Log Change
+    /// Key Exceptions"), on the fake too.
+    fn give_role(&self, user: &str, member: &str, role: &str) -> String {
+        let mut roles = self.discord.roles_of(member).unwrap_or_default();
+        roles.push(role.to_owned());
+        let roles: Vec<&str> = roles.iter().map(String::as_str).collect();
+        self.discord.add_member(member, &roles);
+        self.entry_with(
+            MEMBER_ROLE_UPDATE,
+            user,
+            member,
+            json!([{"key": "$add", "new_value": [{"id": role, "name": "Danger"}]}]),
+        )
     }
 
     /// `user` deletes channel number `n`, as Discord tells it.
@@ -107,10 +135,29 @@ impl Guild {
             .collect()
     }
 
-    /// Gives the entries sent so far time to be handled (for what must
-    /// not happen).
+    /// Waits until every entry sent so far was handled and what it started
+    /// (incidents, actions) has ended, so that what must not happen can be
+    /// asserted: a message sent after them (the sentinel) reaches the
+    /// activity counts once the gateway delivered it, which it does in
+    /// order, so the entries were published; then the event path is
+    /// drained.
     fn settle(&self) {
-        std::thread::sleep(Duration::from_millis(300));
+        let daemon = &self.fixture.daemon;
+        let before = daemon.state().activity.pending();
+        let n = self.next.get();
+        self.next.set(n + 1);
+        self.gateway.message_create(
+            ALPHA_DISCORD,
+            discord::MODLOG_CHANNEL,
+            &format!("9100000000000{n:05}"),
+            OWNER,
+            &[],
+            "sentinel",
+        );
+        eventually("the sentinel message to be counted", || {
+            daemon.state().activity.pending() > before
+        });
+        daemon.events_handled();
     }
 }
 
@@ -142,11 +189,10 @@ fn a_nuke_is_stopped_above_the_limit_and_the_owner_bot_and_trusted_are_not() {
     }
     assert!(g.cases().is_empty(), "{:#?}", g.cases());
 
-    // The nuker: two deletions are within the limit.
+    // The nuker: two deletions are within the limit (the case's reason
+    // below counts three).
     let first = g.delete_channel(NUKER, 0);
     let second = g.delete_channel(NUKER, 1);
-    g.settle();
-    assert!(!g.discord.is_banned(NUKER), "banned at the limit");
     // The third takes the count above it, the fourth is already in flight.
     let third = g.delete_channel(NUKER, 2);
     g.delete_channel(NUKER, 3);
@@ -201,6 +247,7 @@ fn roles_are_stripped_and_what_went_comes_back_from_the_snapshot() {
         Some(vec![discord::MEMBER_ROLE.to_owned()]),
         "within the limit"
     );
+    assert!(g.cases().is_empty(), "{:#?}", g.cases());
     for n in 0..3 {
         g.delete_channel(NUKER, n);
     }
@@ -210,12 +257,11 @@ fn roles_are_stripped_and_what_went_comes_back_from_the_snapshot() {
     eventually("the case", || !g.cases().is_empty());
     let case = &g.cases()[0];
     assert_eq!(case.action, Action::Note, "{case:#?}");
+    let reason = case.reason.as_deref().unwrap_or_default();
+    assert!(reason.contains("roles removed"), "{case:#?}");
     assert!(
-        case.reason
-            .as_deref()
-            .unwrap_or_default()
-            .contains("roles removed"),
-        "{case:#?}"
+        reason.contains("3 channel deletions within a minute (limit 2)"),
+        "the channels crossed, not the roles: {case:#?}"
     );
     // The fixture's first restore job.
     eventually("a restore job to start", || {
@@ -530,4 +576,183 @@ mod telegram_and_slack {
         // No case on Slack: nobody can be acted on.
         assert!(cases(&fixture, ALPHA_SLACK).is_empty());
     }
+}
+
+/// What acts at once is also undone (issue #26 review): the webhook an
+/// untrusted member created is deleted, the bot one added is kicked, a
+/// dangerous role given is taken back, a role's raised permissions are put
+/// back; the case says so. A trusted member's grant is left alone, and
+/// what the bot cannot undo is said.
+#[test]
+fn what_acts_at_once_is_undone_and_a_trusted_grant_is_left() {
+    let g = guild(json!({"action": "kick"}));
+    let nukers: Vec<String> = (0..5).map(|n| format!("80000000000000007{n}")).collect();
+    for nuker in &nukers {
+        g.discord.add_member(nuker, &[discord::MEMBER_ROLE]);
+    }
+    g.discord.add_role(DANGER_ROLE, 3, discord::MANAGE_CHANNELS);
+    let (victim, spared) = ("800000000000000081", "800000000000000082");
+    g.discord.add_member(victim, &[discord::MEMBER_ROLE]);
+    g.discord.add_member(spared, &[discord::MEMBER_ROLE]);
+    // The bot may not delete webhooks yet: said, not undone.
+    g.discord.add_webhook("720000000000000001");
+    g.entry(WEBHOOK_CREATE, &nukers[0], "720000000000000001");
+    eventually("the webhook's creator to be kicked", || {
+        !g.discord.is_member(&nukers[0])
+    });
+    eventually("the case", || g.cases().len() == 1);
+    let reason = g.cases()[0].reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("webhook 720000000000000001 not deleted"),
+        "{reason}"
+    );
+    assert!(g.discord.has_webhook("720000000000000001"));
+
+    g.discord.set_role_permissions(
+        discord::MOD_ROLE,
+        discord::MOD_PERMISSIONS | discord::MANAGE_WEBHOOKS,
+    );
+    g.discord.add_webhook("720000000000000002");
+    g.entry(WEBHOOK_CREATE, &nukers[1], "720000000000000002");
+    let bot = "800000000000000091";
+    g.discord.add_member(bot, &[]);
+    g.entry(BOT_ADD, &nukers[2], bot);
+    g.discord
+        .set_role_permissions(discord::JAIL_ROLE, SEND | discord::ADMINISTRATOR);
+    g.entry_with(
+        ROLE_UPDATE,
+        &nukers[3],
+        discord::JAIL_ROLE,
+        json!([{"key": "permissions", "old_value": SEND.to_string(),
+                "new_value": (SEND | discord::ADMINISTRATOR).to_string()}]),
+    );
+    // The trusted member's grant comes before the last untrusted one,
+    // which is the sentinel: entries are admitted in order, and a trusted
+    // user's is dropped there.
+    g.give_role(TRUSTED, spared, DANGER_ROLE);
+    g.give_role(&nukers[4], victim, DANGER_ROLE);
+    eventually("the webhook to be deleted", || {
+        !g.discord.has_webhook("720000000000000002")
+    });
+    eventually("the bot to be kicked", || !g.discord.is_member(bot));
+    eventually("the role's permissions to be put back", || {
+        g.discord.role_of(discord::JAIL_ROLE) == Some((2, SEND))
+    });
+    eventually("the role given to be taken", || {
+        g.discord.roles_of(victim) == Some(vec![discord::MEMBER_ROLE.to_owned()])
+    });
+    eventually("every executor's case", || g.cases().len() == 5);
+    eventually("every executor kicked", || {
+        nukers.iter().all(|n| !g.discord.is_member(n))
+    });
+    let reasons: Vec<String> = g
+        .cases()
+        .iter()
+        .map(|c| c.reason.clone().unwrap_or_default())
+        .collect();
+    for said in [
+        "webhook 720000000000000002 deleted",
+        "bot 800000000000000091 kicked",
+        "role 600000000000000004's permissions put back",
+        "roles 600000000000000051 taken from 800000000000000081",
+    ] {
+        assert!(
+            reasons.iter().any(|r| r.contains(said)),
+            "{said}: {reasons:#?}"
+        );
+    }
+    g.settle();
+    assert_eq!(
+        g.discord.roles_of(spared),
+        Some(vec![
+            discord::MEMBER_ROLE.to_owned(),
+            DANGER_ROLE.to_owned()
+        ]),
+        "the trusted member's grant is left"
+    );
+    assert!(g.discord.is_member(TRUSTED));
+}
+
+/// The guild's owner, roles and the bot's id are read once and kept fresh
+/// from the gateway (issue #26 review): two incidents read the guild once;
+/// after `GUILD_UPDATE` transfers the ownership, the new owner is never
+/// counted and the old one is, with no read; a role made dangerous by
+/// `GUILD_ROLE_UPDATE` acts when given, with no read.
+#[test]
+fn the_guild_is_read_once_and_kept_fresh_from_the_gateway() {
+    let g = guild(json!({"action": "kick"}));
+    let guild_path = format!("/guilds/{ALPHA_DISCORD}");
+    let reads = || {
+        (
+            g.discord.requests_to("GET", &guild_path).len(),
+            g.discord.requests_to("GET", "/users/@me").len(),
+        )
+    };
+    let nukers: Vec<String> = (0..3).map(|n| format!("80000000000000011{n}")).collect();
+    for nuker in &nukers {
+        g.discord.add_member(nuker, &[discord::MEMBER_ROLE]);
+    }
+    let before = reads();
+    g.entry(WEBHOOK_CREATE, &nukers[0], "720000000000000011");
+    eventually("the first incident", || !g.discord.is_member(&nukers[0]));
+    g.entry(WEBHOOK_CREATE, &nukers[1], "720000000000000012");
+    eventually("the second incident", || !g.discord.is_member(&nukers[1]));
+    let warm = reads();
+    assert_eq!(
+        (warm.0 - before.0, warm.1 - before.1),
+        (1, 1),
+        "the guild and the bot read once for two incidents"
+    );
+
+    // The ownership goes to another member, as Discord tells it.
+    let new_owner = "800000000000000121";
+    g.discord.add_member(new_owner, &[]);
+    g.discord.set_owner(new_owner);
+    g.gateway.dispatch(
+        "GUILD_UPDATE",
+        json!({"id": ALPHA_DISCORD, "owner_id": new_owner, "roles": g.discord.role_objects()}),
+    );
+    for n in 0..3 {
+        g.entry(CHANNEL_DELETE, new_owner, &format!("71000000000000100{n}"));
+    }
+    // The old owner's deletions come after the new owner's: once they are
+    // acted on, the new owner's were handled (entries are admitted in order).
+    for n in 0..3 {
+        g.entry(CHANNEL_DELETE, OWNER, &format!("71000000000000200{n}"));
+    }
+    eventually("the former owner to be kicked", || {
+        !g.discord.is_member(OWNER)
+    });
+    g.settle();
+    assert!(g.discord.is_member(new_owner), "the owner was punished");
+    assert!(
+        g.cases().iter().all(|c| c.user_id != new_owner),
+        "{:#?}",
+        g.cases()
+    );
+
+    // The jail role gets Manage Channels; the gateway says so.
+    g.discord
+        .set_role_permissions(discord::JAIL_ROLE, discord::MANAGE_CHANNELS);
+    let jail = g
+        .discord
+        .role_objects()
+        .into_iter()
+        .find(|r| r["id"] == discord::JAIL_ROLE)
+        .expect("the jail role");
+    g.gateway.dispatch(
+        "GUILD_ROLE_UPDATE",
+        json!({"guild_id": ALPHA_DISCORD, "role": jail}),
+    );
+    let victim = "800000000000000122";
+    g.discord.add_member(victim, &[discord::MEMBER_ROLE]);
+    g.give_role(&nukers[2], victim, discord::JAIL_ROLE);
+    eventually("the grant's executor to be kicked", || {
+        !g.discord.is_member(&nukers[2])
+    });
+    assert_eq!(
+        g.discord.roles_of(victim),
+        Some(vec![discord::MEMBER_ROLE.to_owned()])
+    );
+    assert_eq!(reads().0, warm.0, "no more reads of the guild");
 }

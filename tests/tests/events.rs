@@ -123,6 +123,7 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             ("lockdown", 0),
             ("antinuke", 0),
             ("verify", 0),
+            ("discord_guilds", 0),
             ("recorder", 0)
         ]
     );

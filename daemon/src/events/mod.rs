@@ -98,6 +98,24 @@ pub enum EventKind {
     /// component interaction, Telegram's `callback_query`, Slack's
     /// `block_actions`): issue #26's verification.
     ButtonPressed(ButtonPress),
+    /// A gateway session reports on the guild from now (Discord
+    /// `GUILD_CREATE`), or the guild changed (`GUILD_UPDATE`, e.g. its
+    /// ownership transferred): its owner and roles, as sent.
+    GuildChanged(GuildState),
+    /// A role was created or changed (Discord `GUILD_ROLE_CREATE`,
+    /// `GUILD_ROLE_UPDATE`).
+    RoleChanged(crate::platform::Role),
+    /// A role was deleted (Discord `GUILD_ROLE_DELETE`): its id.
+    RoleRemoved(String),
+}
+
+/// A guild as `GUILD_CREATE` or `GUILD_UPDATE` gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuildState {
+    /// Whether a session starts reporting on it (`GUILD_CREATE`).
+    pub session_start: bool,
+    /// Its owner's and roles, when the dispatch carries them.
+    pub whole: Option<(String, Vec<crate::platform::Role>)>,
 }
 
 /// A member as `GUILD_MEMBER_UPDATE` gives them now.
@@ -147,9 +165,17 @@ pub enum AuditAction {
     BotAdded,
     /// A member was given roles (their ids).
     RolesGranted(Vec<String>),
-    /// A role was created or changed with permission bits it did not have
-    /// (those bits).
-    PermissionsGranted(u64),
+    /// A role was created or changed with permission bits it did not have.
+    PermissionsGranted {
+        /// The bits it has now and did not have before (a new role had
+        /// none).
+        granted: u64,
+        /// Its bits before the change (`None`: the role was created, or the
+        /// entry did not say): what antinuke puts back.
+        before: Option<u64>,
+        /// Its bits after the change (`None`: the entry did not say).
+        after: Option<u64>,
+    },
     /// A channel was archived (Slack, whose archive is the usual way to
     /// take a channel away: deleting needs an admin).
     ChannelArchived,

@@ -41,7 +41,7 @@
 use modctl_types::Platform;
 use modctl_types::Server;
 use modctl_types::config::Sections;
-use modctl_types::moderation::{Action, Case, CaseDm, DmStatus};
+use modctl_types::moderation::{Action, Case, CaseDm, CaseSource, DmStatus};
 
 use std::sync::{Mutex, PoisonError};
 
@@ -71,9 +71,24 @@ pub enum When {
 
 /// The plan for a case of `action` on a server of `platform` with config
 /// `sections`, `connected` or not.
-pub fn plan(platform: Platform, action: Action, sections: &Sections, connected: bool) -> Plan {
+pub fn plan(
+    platform: Platform,
+    action: Action,
+    source: CaseSource,
+    sections: &Sections,
+    connected: bool,
+) -> Plan {
     if !sections.moderation.dm_on_action {
         return Plan::Settled(CaseDm::new(DmStatus::Off, "moderation.dm_on_action is off"));
+    }
+    // Antinuke's punishment is a race with whoever is taking the server
+    // apart: a DM before a ban or kick is a round trip and a write between
+    // the crossing entry and the ban, and tells them what is coming.
+    if source == CaseSource::Antinuke {
+        return Plan::Settled(CaseDm::new(
+            DmStatus::Off,
+            "not sent: antinuke acts at once, without telling whoever it stops first",
+        ));
     }
     match behaviour::dm_step(platform, action) {
         DmStep::Never(why) => Plan::Settled(CaseDm::new(DmStatus::Off, format!("not sent: {why}"))),
@@ -463,9 +478,25 @@ mod tests {
             (Platform::Telegram, Action::Warn, &off, true, "off"),
         ] {
             assert_eq!(
-                status(plan(platform, action, sections, connected)),
+                status(plan(platform, action, CaseSource::Api, sections, connected)),
                 want,
                 "{platform} {action} connected={connected}"
+            );
+        }
+        // Antinuke bans and kicks at once, telling nobody first.
+        for action in [Action::Ban, Action::Kick] {
+            let planned = plan(Platform::Discord, action, CaseSource::Antinuke, &on, true);
+            assert_eq!(status(planned), "off", "{action}");
+            assert_eq!(
+                status(plan(
+                    Platform::Discord,
+                    action,
+                    CaseSource::Automod,
+                    &on,
+                    true
+                )),
+                "before",
+                "{action}"
             );
         }
     }

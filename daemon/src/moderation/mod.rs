@@ -172,7 +172,13 @@ async fn run(cx: &Context, call: ActionCall) -> ModerationResult<ActionResponse>
     // A DM to send is a platform call: such an action is carried out in
     // steps 3 and 4 even when its own outcome is known.
     let dm_due = matches!(
-        dm::plan(server.platform, call.action, &sections, connected),
+        dm::plan(
+            server.platform,
+            call.action,
+            call.source,
+            &sections,
+            connected
+        ),
         dm::Plan::Send(_)
     );
     let known = behaviour::known_outcome(server.platform, &server.id, call.action, connected)
@@ -350,7 +356,13 @@ impl Begin {
                 source: self.source,
                 linked_case_id: None,
                 now: self.now,
-                dm: dm_at_start(&self.server, input.action, &self.sections, self.connected),
+                dm: dm_at_start(
+                    &self.server,
+                    input.action,
+                    self.source,
+                    &self.sections,
+                    self.connected,
+                ),
             },
         )?;
         if let Some((key, fingerprint)) = &self.idempotency {
@@ -416,10 +428,11 @@ struct Pending<'a> {
 fn dm_at_start(
     server: &Server,
     action: Action,
+    source: CaseSource,
     sections: &Sections,
     connected: bool,
 ) -> Option<CaseDm> {
-    match dm::plan(server.platform, action, sections, connected) {
+    match dm::plan(server.platform, action, source, sections, connected) {
         dm::Plan::Settled(dm) => Some(dm),
         dm::Plan::Send(_) => None,
     }
@@ -624,10 +637,15 @@ async fn carry_case(
     case: &Case,
 ) -> Outcome {
     // A case whose DM is recorded already has nothing to send.
-    let due = case
-        .dm
-        .is_none()
-        .then(|| dm::plan(server.platform, case.action, sections, adapter.is_some()));
+    let due = case.dm.is_none().then(|| {
+        dm::plan(
+            server.platform,
+            case.action,
+            case.source,
+            sections,
+            adapter.is_some(),
+        )
+    });
     let tell_first = match (&due, adapter) {
         (Some(dm::Plan::Send(dm::When::Before)), Some(bot)) => Some(dm::TellFirst {
             store,

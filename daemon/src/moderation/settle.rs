@@ -218,7 +218,13 @@ impl Record {
                 source: CaseSource::Escalation,
                 linked_case_id: Some(case.id),
                 now,
-                dm: super::dm_at_start(&server, input.action, &sections, connected),
+                dm: super::dm_at_start(
+                    &server,
+                    input.action,
+                    CaseSource::Escalation,
+                    &sections,
+                    connected,
+                ),
             },
         )?;
         match skipped {

@@ -34,6 +34,7 @@ use tokio::task::JoinHandle;
 
 use super::print_rows;
 use crate::AppState;
+use crate::automation::antinuke::Ran;
 use crate::automation::antinuke::slack as antinuke_slack;
 use crate::events::{AuditAction, AuditEntry};
 use crate::platform::simulator::nuke::{self, Deleted};
@@ -43,6 +44,11 @@ use crate::store::Store;
 /// channel or role about every quarter second before its rate limits
 /// (per-route buckets of a few requests a second) make it wait.
 pub const PACE: Duration = Duration::from_millis(250);
+
+/// What a task that panicked came to.
+fn failed(e: tokio::task::JoinError) -> Ran {
+    Ran::Nothing(format!("acting on the incident failed: {e}"))
+}
 
 /// Discord's epoch (2015-01-01), for the entries' snowflakes.
 const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
@@ -80,12 +86,21 @@ pub(super) async fn nuke_by(
         let target = (server_id, by);
         return archives_by(store, state, antinuke, sections, target, &doomed.channels).await;
     }
-    let mut acting: Option<JoinHandle<bool>> = None;
+    let mut acting: Option<JoinHandle<Ran>> = None;
+    let mut ran: Option<Ran> = None;
     let mut deleted: Vec<&Deleted> = Vec::new();
     let items: Vec<&Deleted> = doomed.roles.iter().chain(&doomed.channels).collect();
     for (n, item) in items.iter().enumerate() {
-        if acting.as_ref().is_some_and(JoinHandle::is_finished) {
-            break;
+        // The nuke goes on until an incident has stopped its executor; an
+        // exempt one (or one antinuke could not act on) goes on deleting,
+        // and a later entry may act again.
+        if let Some(task) = acting.take_if(|t| t.is_finished()) {
+            let done = task.await.unwrap_or_else(failed);
+            let stopped = matches!(done, Ran::Stopped(_));
+            ran = Some(done);
+            if stopped {
+                break;
+            }
         }
         let (id, owned) = (server_id.clone(), (*item).clone());
         store.write(move |tx| nuke::delete(tx, &id, &owned)).await?;
@@ -108,42 +123,48 @@ pub(super) async fn nuke_by(
         {
             eprintln!("antinuke: {} by {by}: acting", incident.what);
             let antinuke = antinuke.clone();
-            acting = Some(tokio::spawn(async move {
-                incident.run(antinuke).await;
-                true
-            }));
+            acting = Some(tokio::spawn(async move { incident.run(antinuke).await }));
         }
         tokio::time::sleep(PACE).await;
     }
-    let stopped = match acting {
-        Some(task) => task.await.unwrap_or(false),
-        None => false,
-    };
+    if let Some(task) = acting {
+        ran = Some(task.await.unwrap_or_else(failed));
+    }
     // What the incident started (its case) finishes in tracked tasks.
     state.in_flight.close();
     state.in_flight.wait().await;
     print_deleted(deleted.iter().copied());
-    if stopped {
-        eprintln!(
-            "antinuke stopped {by} after {} of {} deletions (see `modctl cases list {server_id}`)",
-            deleted.len(),
-            items.len()
-        );
-        if sections.antinuke.restore {
-            let restored = crate::restore::run::run_due(&state.restore())
-                .await
-                .context("carrying out the restore")?;
+    let (done, of) = (deleted.len(), items.len());
+    match ran {
+        Some(Ran::Stopped(outcome)) => {
             eprintln!(
-                "{restored} restore job{} carried out: what went is back (`modctl snapshot list {server_id}`)",
-                if restored == 1 { "" } else { "s" }
+                "antinuke stopped {by} after {done} of {of} deletions: {outcome} (see `modctl cases list {server_id}`)"
             );
+            if sections.antinuke.restore {
+                let restored = crate::restore::run::run_due(&state.restore())
+                    .await
+                    .context("carrying out the restore")?;
+                eprintln!(
+                    "{restored} restore job{} carried out: what went is back (`modctl snapshot list {server_id}`)",
+                    if restored == 1 { "" } else { "s" }
+                );
+            }
         }
-    } else {
-        eprintln!(
-            "antinuke did not stop {by} ({} deletions): is `antinuke.enabled` on, and are the limits below {}?",
-            deleted.len(),
-            deleted.len()
-        );
+        Some(Ran::Exempt) => eprintln!(
+            "antinuke did not stop {by} ({done} deletions): they are exempt (the server owner, the bot, or a member of a role in `antinuke.trusted_role_ids`)"
+        ),
+        Some(Ran::NotStopped(why)) => {
+            eprintln!("antinuke acted on {by} but did not stop them ({done} deletions): {why}")
+        }
+        Some(Ran::Undone(what)) | Some(Ran::Nothing(what)) => {
+            eprintln!("antinuke did not stop {by} ({done} deletions): {what}")
+        }
+        None if sections.antinuke.trusted_user_ids.contains(&by) => eprintln!(
+            "antinuke did not stop {by} ({done} deletions): they are in `antinuke.trusted_user_ids`, never counted"
+        ),
+        None => eprintln!(
+            "antinuke did not stop {by} ({done} deletions): is `antinuke.enabled` on, and are the limits below {done}?"
+        ),
     }
     Ok(())
 }

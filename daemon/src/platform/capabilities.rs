@@ -25,6 +25,7 @@
 //! | [`NativeRules`] | AutoMod rules | - | - |
 //! | [`Greet`] | a channel | the group | a DM (`conversations.open`) |
 //! | [`AddRole`] | `PUT .../members/{user}/roles/{role}` | - | - |
+//! | [`Revert`] | delete webhook, remove member role, role permissions | - | - |
 //! | [`JoinUserGroup`] | - | - | `usergroups.users.list` + `.update` |
 //! | [`Buttons`] | message components, interaction callback | - | - |
 //! | [`InlineButtons`] | - | inline keyboard, `answerCallbackQuery` | - |
@@ -204,6 +205,31 @@ pub trait Greet: Send + Sync {
 pub trait AddRole: Send + Sync {
     /// Adds `role` to `user`'s roles.
     async fn add_role(&self, user: &str, role: &str, reason: Option<&str>) -> PlatformResult<()>;
+}
+
+/// Undoes what a member did that acts at once (Discord antinuke, issue
+/// #26): a webhook created, a role given, a role's permissions raised. A bot
+/// added is kicked ([`Kick`]).
+#[async_trait]
+pub trait Revert: Send + Sync {
+    /// Deletes webhook `webhook`: "Delete Webhook", `DELETE
+    /// /webhooks/{webhook.id}` (discord-openapi.json `delete_webhook`: 204;
+    /// needs `MANAGE_WEBHOOKS`, discord-docs/permissions.mdx).
+    async fn delete_webhook(&self, webhook: &str, reason: Option<&str>) -> PlatformResult<()>;
+    /// Takes `role` from `user`, keeping their other roles: "Remove Guild
+    /// Member Role" (discord-docs/guild.mdx; `MANAGE_ROLES`, 204).
+    async fn remove_role(&self, user: &str, role: &str, reason: Option<&str>)
+    -> PlatformResult<()>;
+    /// Sets `role`'s permissions to `permissions`: "Modify Guild Role"
+    /// (discord-docs/guild.mdx; `MANAGE_ROLES`, a role below the bot's
+    /// highest, and only permissions the bot holds, permissions.mdx
+    /// "Permission Hierarchy").
+    async fn set_role_permissions(
+        &self,
+        role: &str,
+        permissions: u64,
+        reason: Option<&str>,
+    ) -> PlatformResult<()>;
 }
 
 /// Adds a member to a user group, keeping its other members (Slack's

@@ -26,7 +26,7 @@ use super::post::{Post, discord_batch, discord_message};
 use super::{
     AddRole, Ban, Buttons, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick,
     Member, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
-    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Role, RuleSpec,
+    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert, Role, RuleSpec,
     SetRoles, Timeout,
 };
 
@@ -34,6 +34,8 @@ use super::{
 pub mod apply;
 /// The gateway: where it is, and its dispatches decoded for activity.
 pub mod gateway;
+/// Each guild's owner and roles between reads.
+pub mod guilds;
 /// Reading the guild's structure for snapshots.
 pub mod structure;
 
@@ -337,43 +339,51 @@ impl RankMember for Discord {
 
 #[async_trait]
 impl ReadHierarchy for Discord {
+    /// The guild's owner, roles and the bot's id from the shared cache
+    /// ([`guilds`]) when it has them, else read (`GET /guilds/{id}`, `GET
+    /// /users/@me`) and kept; the bot's and the target's members are read
+    /// each time. So a warm read is 2 calls, a cold one 4.
     async fn hierarchy(&self, target: &str) -> PlatformResult<Hierarchy> {
-        let guild = self
-            .call(
-                Method::GET,
-                &format!("/guilds/{}", self.guild_id),
-                None,
-                None,
-            )
-            .await?;
-        let me = self.call(Method::GET, "/users/@me", None, None).await?;
-        let bot_id = me["id"].as_str().unwrap_or_default().to_owned();
+        let cache = &self.clients.discord_guilds;
+        let now_ms = self.clients.clock.now().as_millisecond();
+        let (owner_id, roles, bot_id) = match cache.fresh(&self.guild_id, now_ms) {
+            Some(cached) => (cached.owner_id, cached.roles, cached.bot_id),
+            None => {
+                let guild = self
+                    .call(
+                        Method::GET,
+                        &format!("/guilds/{}", self.guild_id),
+                        None,
+                        None,
+                    )
+                    .await?;
+                let roles: Vec<Role> = guild["roles"]
+                    .as_array()
+                    .map(|roles| roles.iter().map(guilds::role_from_json).collect())
+                    .unwrap_or_default();
+                let owner = guild["owner_id"].as_str().unwrap_or_default().to_owned();
+                cache.refresh(&self.guild_id, owner.clone(), roles.clone(), now_ms);
+                let bot_id = cache.identity(&self.guild_id).and_then(|(_, bot)| bot);
+                (owner, roles, bot_id)
+            }
+        };
+        let bot_id = match bot_id {
+            Some(id) => id,
+            None => {
+                let me = self.call(Method::GET, "/users/@me", None, None).await?;
+                let id = me["id"].as_str().unwrap_or_default().to_owned();
+                cache.put_bot(&self.guild_id, id.clone());
+                id
+            }
+        };
         let bot = self.member(&bot_id).await?.ok_or_else(|| {
             PlatformError::Forbidden(
                 "the bot is not a member of this guild: invite it first".to_owned(),
             )
         })?;
-        let roles = guild["roles"]
-            .as_array()
-            .map(|roles| {
-                roles
-                    .iter()
-                    .map(|role| Role {
-                        id: role["id"].as_str().unwrap_or_default().to_owned(),
-                        position: role["position"].as_i64().unwrap_or(0),
-                        // Discord sends permission bitfields as strings.
-                        permissions: role["permissions"]
-                            .as_str()
-                            .and_then(|p| p.parse().ok())
-                            .unwrap_or(0),
-                        managed: role["managed"].as_bool().unwrap_or(false),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
         Ok(Hierarchy {
             guild_id: self.guild_id.clone(),
-            owner_id: guild["owner_id"].as_str().unwrap_or_default().to_owned(),
+            owner_id,
             roles,
             bot,
             target: self.member(target).await?,
@@ -653,6 +663,62 @@ impl AddRole for Discord {
             Method::PUT,
             &format!("{}/roles/{role}", self.member_path(user)),
             None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+#[async_trait]
+impl Revert for Discord {
+    /// "Delete Webhook" (`DELETE /webhooks/{webhook.id}`,
+    /// discord-openapi.json `delete_webhook`): 204; `X-Audit-Log-Reason`
+    /// names antinuke's case in the guild's audit log.
+    async fn delete_webhook(&self, webhook: &str, reason: Option<&str>) -> PlatformResult<()> {
+        self.call(
+            Method::DELETE,
+            &format!("/webhooks/{webhook}"),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// "Remove Guild Member Role" (`DELETE
+    /// /guilds/{guild.id}/members/{user.id}/roles/{role.id}`,
+    /// discord-docs/guild.mdx): `MANAGE_ROLES`, 204.
+    async fn remove_role(
+        &self,
+        user: &str,
+        role: &str,
+        reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        self.call(
+            Method::DELETE,
+            &format!("{}/roles/{role}", self.member_path(user)),
+            None,
+            reason,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// "Modify Guild Role" (`PATCH /guilds/{guild.id}/roles/{role.id}`,
+    /// discord-docs/guild.mdx) with only `permissions`, a bitfield sent as
+    /// a string (permissions.mdx, "Permissions").
+    async fn set_role_permissions(
+        &self,
+        role: &str,
+        permissions: u64,
+        reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let body = json!({ "permissions": permissions.to_string() });
+        self.call(
+            Method::PATCH,
+            &format!("/guilds/{}/roles/{role}", self.guild_id),
+            Some(body),
             reason,
         )
         .await

@@ -67,6 +67,7 @@ use std::time::Duration;
 use modctl_types::{Platform, Timestamp};
 
 pub use apply::{WriteGroup, WriteGuild, WriteWorkspace};
+pub use capabilities::Revert;
 pub use capabilities::{
     AddRole, Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, Greet, InlineButtons,
     InspectMember, JoinUserGroup, JoinedChannels, Kick, Mute, NativeRules, OwnInvites,
@@ -271,6 +272,9 @@ pub struct PlatformClients {
     pub clock: Clock,
     /// Discord's rate-limit state per bot token, shared by all adapters.
     pub discord_limits: ratelimit::DiscordLimiters,
+    /// Each Discord guild's owner and roles, shared by all adapters
+    /// ([`discord::guilds`]).
+    pub discord_guilds: discord::guilds::GuildCache,
     /// One Slack user-group change at a time per (workspace, group): its
     /// list is read, changed and written back whole (see
     /// `crate::coordination`, a single-daemon assumption).
@@ -289,6 +293,7 @@ impl PlatformClients {
             retry,
             clock,
             discord_limits: ratelimit::DiscordLimiters::default(),
+            discord_guilds: discord::guilds::GuildCache::default(),
             slack_user_groups: std::sync::Arc::new(crate::coordination::MemberLocks::default()),
         }
     }
@@ -330,7 +335,7 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
-    Greet, AddRole, PauseInvites, Buttons,
+    Greet, AddRole, PauseInvites, Buttons, Revert,
 );
 
 bot_trait!(

@@ -22,8 +22,8 @@ use super::post::Post;
 use super::{
     AddRole, Ban, ButtonDm, Buttons, DeleteMessage, DirectMessage, Ephemeral, Greet, InlineButtons,
     InspectMember, JoinUserGroup, JoinedChannels, Kick, Mute, NativeRules, OwnInvites,
-    PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, RuleSpec,
-    SetRoles, Timeout,
+    PlatformError, PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, Revert,
+    RuleSpec, SetRoles, Timeout,
 };
 use super::{AdminStanding, DemoteAdmin};
 use super::{PauseInvites, ReplaceInviteLink};
@@ -663,6 +663,57 @@ impl AddRole for Simulator {
                 roles.push(role);
             }
             Ok(sim::set_member_roles(tx, server_id, &user, &roles)?)
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl Revert for Simulator {
+    /// The simulator keeps no webhooks: every one is unknown, as Discord
+    /// answers a deleted one (`Unknown Webhook, 10015`).
+    async fn delete_webhook(&self, _webhook: &str, _reason: Option<&str>) -> PlatformResult<()> {
+        Err(PlatformError::NotFound(
+            "Unknown Webhook, code 10015".into(),
+        ))
+    }
+
+    /// Takes the role under the same hierarchy rules as [`SetRoles`].
+    async fn remove_role(
+        &self,
+        user: &str,
+        role: &str,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let (user, role) = (user.to_owned(), role.to_owned());
+        self.act(move |tx, server_id, platform| {
+            let mut roles = require_member(tx, server_id, &user, platform)?;
+            enforce(
+                tx,
+                server_id,
+                platform,
+                &user,
+                Act::ChangeRoles { granting: None },
+            )?;
+            roles.retain(|r| *r != role);
+            Ok(sim::set_member_roles(tx, server_id, &user, &roles)?)
+        })
+        .await
+    }
+
+    /// Sets the role's bits; an unknown role is `Unknown Role, 10011`.
+    async fn set_role_permissions(
+        &self,
+        role: &str,
+        permissions: u64,
+        _reason: Option<&str>,
+    ) -> PlatformResult<()> {
+        let role = role.to_owned();
+        self.act(move |tx, server_id, _platform| {
+            if !sim::set_role_permissions(tx, server_id, &role, permissions)? {
+                return Err(PlatformError::NotFound("Unknown Role, code 10011".into()).into());
+            }
+            Ok(())
         })
         .await
     }

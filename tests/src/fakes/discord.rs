@@ -33,8 +33,9 @@
 //! channel and send (its permissions there: the guild's, then the channel's
 //! overwrites, as permissions.mdx computes them). A ban names a user Discord
 //! knows (every member ever added, banned users, and [`FakeDiscord::add_user`]),
-//! else `404 Unknown User, 10013`. Not modelled: editing or deleting roles
-//! and channels through the API.
+//! else `404 Unknown User, 10013`. What antinuke undoes ([`undo`]): webhooks
+//! deleted, a member's role removed, a role's permissions edited. Not
+//! modelled: deleting roles and channels through the API.
 //!
 //! Messages ([`messages`]): every post is kept with its whole body
 //! (`content`, `embeds`, `allowed_mentions`), members' messages are seeded
@@ -155,12 +156,14 @@ mod incidents;
 pub mod interactions;
 mod limits;
 pub mod messages;
+mod undo;
 mod writes;
 
 use guild::{Channel, Guild, GuildMember, GuildRole, Settings, answer};
 use limits::RateLimits;
 pub use limits::{GLOBAL_LIMIT, GLOBAL_WINDOW, TooManyRequests};
 pub use messages::Message;
+pub use undo::MANAGE_WEBHOOKS;
 pub use writes::{MAX_CHANNELS, MAX_ROLES};
 
 impl FakeDiscord {
@@ -215,6 +218,7 @@ impl FakeDiscord {
             invites: Vec::new(),
             incidents: Default::default(),
             interactions: BTreeMap::new(),
+            webhooks: Default::default(),
         };
         let guild = Arc::new(Mutex::new(guild));
         let mut limits = RateLimits::default();
@@ -476,6 +480,27 @@ impl FakeDiscord {
             system_channel_id: system_channel_id.map(str::to_owned),
             rules_channel_id: rules_channel_id.map(str::to_owned),
         };
+    }
+
+    /// Makes `user` the guild's owner (an ownership transfer).
+    pub fn set_owner(&self, user: &str) {
+        self.guild().owner_id = user.to_owned();
+    }
+
+    /// Adds a webhook, as a member creating one would.
+    pub fn add_webhook(&self, id: &str) {
+        self.guild().webhooks.insert(id.to_owned());
+    }
+
+    /// Whether webhook `id` exists.
+    pub fn has_webhook(&self, id: &str) -> bool {
+        self.guild().webhooks.contains(id)
+    }
+
+    /// The guild's role objects, as `GET /guilds/{id}/roles` answers them
+    /// (for a `GUILD_UPDATE` or `GUILD_ROLE_UPDATE` a test dispatches).
+    pub fn role_objects(&self) -> Vec<serde_json::Value> {
+        self.guild().roles_json()
     }
 
     /// Deletes a role (members lose it), as a nuke would.

@@ -6,13 +6,16 @@
 //! 1. **Classify, in the consumer's task** ([`classify`]; pure): a channel
 //!    deletion, role deletion or ban (kicks and prunes count as bans) is
 //!    *counted*; a webhook created, a bot added or a dangerous permission
-//!    granted ([`DANGEROUS`]) is an *immediate* trigger; a member given
+//!    granted ([`DANGEROUS`]) is an *immediate* trigger, also undone ([`undo`]:
+//!    the webhook deleted, the bot kicked, the role taken back or its
+//!    permissions put back, before the punishment); a member given
 //!    roles is one if a role given is dangerous (which only the guild's
 //!    roles say: asked in step 3). Anything else is ignored.
 //! 2. **Count** ([`counter`]; pure, the time from the daemon's `Clock`):
 //!    per (server, executor, kind) in a sliding minute. The server owner and
-//!    the daemon's own bot are skipped here once the guild has told who they
-//!    are ([`Antinuke::guilds`]), and `antinuke.trusted_user_ids` always.
+//!    the daemon's own bot are skipped here once the guild is known (the
+//!    platform's guild cache, fed from the gateway by [`guilds`]), and
+//!    `antinuke.trusted_user_ids` always.
 //!    Only the entry that takes a count above its limit (or an immediate
 //!    trigger) goes on; one incident per executor acts once.
 //! 3. **Act**, in a task of its own tracked like an API action: the guild's
@@ -31,6 +34,7 @@
 
 pub mod behaviour;
 pub mod counter;
+pub mod guilds;
 pub mod slack;
 mod telegram;
 
@@ -50,7 +54,7 @@ use crate::automation::live::LiveConfig;
 use crate::events::{AuditAction, AuditEntry, Consumer, Event, EventKind};
 use crate::moderation::{self, ActionCall};
 use crate::platform::hierarchy::Hierarchy;
-use crate::platform::{Bot, Post};
+use crate::platform::{Bot, PlatformError, Post};
 use crate::store::{StoreError, snapshots};
 use crate::sync::lock;
 
@@ -95,8 +99,8 @@ pub fn classify(action: &AuditAction) -> Option<Trigger> {
         }
         AuditAction::WebhookCreated => Trigger::Immediate("a webhook created".to_owned()),
         AuditAction::BotAdded => Trigger::Immediate("a bot added".to_owned()),
-        AuditAction::PermissionsGranted(bits) => {
-            let granted = Permissions::from_bits_truncate(*bits) & DANGEROUS;
+        AuditAction::PermissionsGranted { granted, .. } => {
+            let granted = Permissions::from_bits_truncate(*granted) & DANGEROUS;
             if granted.is_empty() {
                 return None;
             }
@@ -109,6 +113,58 @@ pub fn classify(action: &AuditAction) -> Option<Trigger> {
             Trigger::RolesGranted(roles.clone())
         }
         AuditAction::RolesGranted(_) | AuditAction::Other(_) => return None,
+    })
+}
+
+/// What is undone of an entry that acts at once: the thing done is not
+/// left in place once its executor is stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Undo {
+    /// The webhook created is deleted.
+    DeleteWebhook(String),
+    /// The bot added is kicked.
+    KickBot(String),
+    /// The dangerous ones of these roles (decided with the guild's roles)
+    /// are taken from `member` again.
+    TakeRoles {
+        /// The member given them.
+        member: String,
+        /// The roles given.
+        roles: Vec<String>,
+    },
+    /// The role's permissions are set to `permissions` again.
+    SetPermissions {
+        /// The role changed.
+        role: String,
+        /// Its permissions before (a role created with dangerous ones keeps
+        /// the others: it had none before, and the rest are not the harm).
+        permissions: u64,
+    },
+}
+
+/// What undoes `entry` (`None`: it is not one that acts at once, or it
+/// does not say what it was done to). Pure.
+pub fn undo(entry: &AuditEntry) -> Option<Undo> {
+    let target = entry.target_id.clone()?;
+    Some(match &entry.action {
+        AuditAction::WebhookCreated => Undo::DeleteWebhook(target),
+        AuditAction::BotAdded => Undo::KickBot(target),
+        AuditAction::RolesGranted(roles) if !roles.is_empty() => Undo::TakeRoles {
+            member: target,
+            roles: roles.clone(),
+        },
+        AuditAction::PermissionsGranted {
+            granted,
+            before,
+            after,
+        } if Permissions::from_bits_truncate(*granted).intersects(DANGEROUS) => {
+            Undo::SetPermissions {
+                role: target,
+                permissions: before
+                    .unwrap_or_else(|| after.unwrap_or(*granted) & !DANGEROUS.bits()),
+            }
+        }
+        _ => return None,
     })
 }
 
@@ -200,14 +256,6 @@ pub fn punishment(guild: &Hierarchy, executor: &str, action: AntinukeAction) -> 
     }
 }
 
-/// Who a guild's owner and bot are, once its hierarchy was read: their
-/// entries are not counted at all.
-#[derive(Debug, Clone)]
-struct Guild {
-    owner_id: String,
-    bot_id: String,
-}
-
 /// The antinuke consumer.
 #[derive(Debug, Clone)]
 pub struct Antinuke {
@@ -230,22 +278,43 @@ impl Antinuke {
     ) -> Antinuke {
         Antinuke {
             live,
+            watch: Arc::new(Watch::new(moderation.platforms.discord_guilds.clone())),
             moderation,
             restore,
-            watch: Arc::default(),
         }
     }
 }
 
-/// What antinuke keeps in memory: the counts, and each guild's owner and
-/// bot once learned. Step 1 and 2 of the module docs, with no I/O.
+/// What antinuke keeps in memory: the counts; who each guild's owner and
+/// bot are is the platform's cache's (kept fresh from the gateway,
+/// [`guilds`]). Step 1 and 2 of the module docs, with no I/O.
 #[derive(Debug, Default)]
 pub struct Watch {
     counter: Mutex<Counter>,
-    guilds: Mutex<HashMap<String, Guild>>,
+    /// Discord's owners and bots (kept fresh from the gateway).
+    guilds: crate::platform::discord::guilds::GuildCache,
+    /// Telegram groups' creator and bot, as learned by their first
+    /// incident (`telegram.rs`): no gateway tells of them.
+    groups: Mutex<HashMap<String, Guild>>,
+}
+
+/// Who is never counted in a server that is not a Discord guild.
+#[derive(Debug, Clone, Default)]
+struct Guild {
+    owner_id: String,
+    bot_id: String,
 }
 
 impl Watch {
+    /// Counts from zero, the owners and bots read from `guilds`.
+    pub fn new(guilds: crate::platform::discord::guilds::GuildCache) -> Watch {
+        Watch {
+            counter: Mutex::default(),
+            guilds,
+            groups: Mutex::default(),
+        }
+    }
+
     /// Counts `entry` of `server`: the incident it opens, if any. Public
     /// so that the bench measures this very work.
     pub fn admit(
@@ -260,8 +329,14 @@ impl Watch {
         if !config.enabled || config.trusted_user_ids.iter().any(|t| t == executor) {
             return None;
         }
-        if let Some(guild) = lock(&self.guilds).get(server)
-            && (guild.owner_id == executor || guild.bot_id == executor)
+        if let Some((owner, bot)) = self.guilds.identity(server)
+            && (owner == executor || bot.as_deref() == Some(executor))
+        {
+            return None;
+        }
+        if lock(&self.groups)
+            .get(server)
+            .is_some_and(|g| g.owner_id == executor || g.bot_id == executor)
         {
             return None;
         }
@@ -269,7 +344,8 @@ impl Watch {
         let now_ms = now.as_millisecond();
         let mut counter = lock(&self.counter);
         counter.prune(now_ms);
-        let (what, entries, since_ms, roles) = match trigger {
+        let undo = undo(entry);
+        let (what, entries, since_ms, roles, punish) = match trigger {
             Trigger::Counted(kind) => {
                 let limit = kind.limit(config);
                 match counter.count(server, executor, kind, &entry.id, limit, now_ms) {
@@ -282,15 +358,19 @@ impl Watch {
                         entries,
                         since_ms,
                         None,
+                        true,
                     ),
                     Verdict::Below { .. } | Verdict::InIncident | Verdict::Seen => return None,
                 }
             }
             Trigger::Immediate(what) => {
-                if !counter.open(server, executor, now_ms) {
+                // An executor already being stopped acts no more, but what
+                // they did is still undone.
+                let punish = counter.open(server, executor, now_ms);
+                if !punish && undo.is_none() {
                     return None;
                 }
-                (what, vec![entry.id.clone()], now_ms, None)
+                (what, vec![entry.id.clone()], now_ms, None, punish)
             }
             // Opened once the roles are known to be dangerous.
             Trigger::RolesGranted(roles) => (
@@ -298,6 +378,7 @@ impl Watch {
                 vec![entry.id.clone()],
                 now_ms,
                 Some(roles),
+                true,
             ),
         };
         Some(Incident {
@@ -307,6 +388,8 @@ impl Watch {
             entries,
             since: Timestamp::from_millisecond(since_ms).unwrap_or(now),
             roles_granted: roles,
+            undo,
+            punish,
             sections: sections.clone(),
         })
     }
@@ -409,7 +492,29 @@ pub struct Incident {
     pub since: Timestamp,
     /// A member given these roles: acts only if one is dangerous.
     roles_granted: Option<Vec<String>>,
+    /// What undoes the entry that acts at once, if it is one.
+    undo: Option<Undo>,
+    /// Whether the executor is punished (`false`: their incident is open
+    /// already, only [`Incident::undo`] is done).
+    punish: bool,
     sections: Arc<Sections>,
+}
+
+/// What acting on an incident came to (`modctld simulate nuke` prints it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ran {
+    /// The executor was punished: the outcome.
+    Stopped(String),
+    /// The punishment was not carried out: why (the next entry tries again).
+    NotStopped(String),
+    /// The executor is the owner, the bot or a trusted role's member:
+    /// nothing done, their counts forgotten.
+    Exempt,
+    /// Their incident was open already: only what they did at once was
+    /// undone (the outcome).
+    Undone(String),
+    /// Nothing was done: why.
+    Nothing(String),
 }
 
 /// How an incident ended, for the webhook event and the owner.
@@ -423,25 +528,27 @@ struct Done {
 }
 
 impl Incident {
-    /// Acts on the incident (step 3 and 4 of the module docs).
-    pub async fn run(self, antinuke: Antinuke) {
+    /// Acts on the incident (step 3 and 4 of the module docs): what it
+    /// came to.
+    pub async fn run(self, antinuke: Antinuke) -> Ran {
         let cx = &antinuke.moderation;
         let connected = match connect(cx, &self.server_id).await {
             Ok(Some(connected)) => connected,
-            Ok(None) => return,
+            Ok(None) => return Ran::Nothing("the server is not connected".to_owned()),
             Err(e) => {
                 tracing::warn!(server = %self.server_id, error = %e, "antinuke could not read the server's connection");
-                return;
+                return Ran::Nothing(format!("the server's connection could not be read: {e}"));
             }
         };
         let Bot::Discord(discord) = &connected.bot else {
             // Telegram's bans have their own way (telegram.rs); Slack's
             // alerts never get here (slack.rs).
             if let Bot::Telegram(telegram) = &connected.bot {
-                self.run_telegram(&antinuke, &connected.server, telegram.as_ref())
+                return self
+                    .run_telegram(&antinuke, &connected.server, telegram.as_ref())
                     .await;
             }
-            return;
+            return Ran::Nothing("the server has no audit log antinuke reads".to_owned());
         };
         let guild = match discord.hierarchy(&self.executor).await {
             Ok(guild) => guild,
@@ -450,33 +557,59 @@ impl Incident {
                 // than joining an incident nobody acts on.
                 tracing::warn!(server = %self.server_id, executor = %self.executor, error = %e, "antinuke could not read the guild's roles: the incident is not acted on; the executor's next entry tries again");
                 lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
-                return;
+                return Ran::Nothing(format!("the guild's roles could not be read: {e}"));
             }
         };
-        lock(&antinuke.watch.guilds).insert(
-            self.server_id.clone(),
-            Guild {
-                owner_id: guild.owner_id.clone(),
-                bot_id: guild.bot.user_id.clone(),
-            },
-        );
         let config = &self.sections.antinuke;
         if exempt(&guild, &self.executor, &config.trusted_role_ids) {
             lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);
-            return;
+            return Ran::Exempt;
         }
+        let mut punish = self.punish;
         if let Some(roles) = &self.roles_granted {
-            let now_ms = cx.clock.now().as_millisecond();
-            if !grants_danger(&guild, roles)
-                || !lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms)
-            {
-                return;
+            if !grants_danger(&guild, roles) {
+                return Ran::Nothing("the roles given carry no dangerous permission".to_owned());
             }
+            let now_ms = cx.clock.now().as_millisecond();
+            punish = lock(&antinuke.watch.counter).open(&self.server_id, &self.executor, now_ms);
+        }
+        // Undone first: a webhook posts and an added bot acts as long as
+        // they are there; the case then says what was undone.
+        let undone = match self.undo(&guild) {
+            Some(undo) => Some(self.carry_out(discord.as_ref(), &undo).await),
+            None => None,
+        };
+        if !punish {
+            let Some(undone) = undone else {
+                return Ran::Nothing("the executor's incident is open already".to_owned());
+            };
+            let done = Done {
+                action: "undo",
+                case_id: None,
+                outcome: undone.clone(),
+                acted: true,
+            };
+            self.report(cx, discord.as_ref(), &guild.owner_id, done, None)
+                .await;
+            return Ran::Undone(undone);
         }
         let punishment = punishment(&guild, &self.executor, config.action);
         let done = self
-            .punish(cx, &connected.server, discord.as_ref(), punishment)
+            .punish(
+                cx,
+                &connected.server,
+                discord.as_ref(),
+                punishment,
+                undone.as_deref(),
+            )
             .await;
+        let done = match &undone {
+            Some(undone) => Done {
+                outcome: format!("{}; undone: {undone}", done.outcome),
+                ..done
+            },
+            None => done,
+        };
         if !done.acted {
             tracing::warn!(server = %self.server_id, executor = %self.executor, outcome = %done.outcome, "antinuke's punishment was not carried out: the executor's next entry tries again");
             lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
@@ -486,8 +619,83 @@ impl Incident {
         } else {
             None
         };
+        let ran = if done.acted {
+            Ran::Stopped(done.outcome.clone())
+        } else {
+            Ran::NotStopped(done.outcome.clone())
+        };
         self.report(cx, discord.as_ref(), &guild.owner_id, done, restored)
             .await;
+        ran
+    }
+
+    /// What undoes the incident's entry in `guild`: a member's roles given
+    /// narrowed to the dangerous ones.
+    fn undo(&self, guild: &Hierarchy) -> Option<Undo> {
+        match self.undo.clone()? {
+            Undo::TakeRoles { member, roles } => {
+                let dangerous: Vec<String> = roles
+                    .into_iter()
+                    .filter(|r| grants_danger(guild, std::slice::from_ref(r)))
+                    .collect();
+                (!dangerous.is_empty()).then_some(Undo::TakeRoles {
+                    member,
+                    roles: dangerous,
+                })
+            }
+            undo => Some(undo),
+        }
+    }
+
+    /// Carries out `undo`: what was undone, or what could not be and why.
+    async fn carry_out(&self, discord: &dyn crate::platform::DiscordBot, undo: &Undo) -> String {
+        let reason = shorten(&format!(
+            "antinuke: undoing {} by {}",
+            self.what, self.executor
+        ));
+        let reason = Some(reason.as_str());
+        match undo {
+            Undo::DeleteWebhook(id) => match discord.delete_webhook(id, reason).await {
+                Ok(()) => format!("webhook {id} deleted"),
+                Err(PlatformError::NotFound(_)) => format!("webhook {id} already gone"),
+                Err(e) => format!("webhook {id} not deleted: {}", e.advice()),
+            },
+            Undo::KickBot(id) => match discord.kick(id, reason).await {
+                Ok(()) => format!("bot {id} kicked"),
+                Err(PlatformError::NotFound(_)) => format!("bot {id} already gone"),
+                Err(e) => format!("bot {id} not kicked: {}", e.advice()),
+            },
+            Undo::TakeRoles { member, roles } => {
+                let mut taken = Vec::new();
+                let mut kept = Vec::new();
+                for role in roles {
+                    match discord.remove_role(member, role, reason).await {
+                        Ok(()) => taken.push(role.clone()),
+                        Err(e) => kept.push(format!("{role} ({})", e.advice())),
+                    }
+                }
+                let mut outcome = Vec::new();
+                if !taken.is_empty() {
+                    outcome.push(format!("roles {} taken from {member}", list(&taken)));
+                }
+                if !kept.is_empty() {
+                    outcome.push(format!(
+                        "roles not taken from {member}: {}",
+                        kept.join(", ")
+                    ));
+                }
+                outcome.join("; ")
+            }
+            Undo::SetPermissions { role, permissions } => {
+                match discord
+                    .set_role_permissions(role, *permissions, reason)
+                    .await
+                {
+                    Ok(()) => format!("role {role}'s permissions put back"),
+                    Err(e) => format!("role {role}'s permissions not put back: {}", e.advice()),
+                }
+            }
+        }
     }
 
     /// The case's reason: what happened and the entries, within the 512
@@ -516,8 +724,12 @@ impl Incident {
         server: &Server,
         discord: &dyn crate::platform::DiscordBot,
         punishment: Punishment,
+        undone: Option<&str>,
     ) -> Done {
-        let reason = self.reason();
+        let reason = match undone {
+            Some(undone) => shorten(&format!("{}. Undone: {undone}", self.reason())),
+            None => self.reason(),
+        };
         let (action, name, note) = match &punishment {
             Punishment::Kick => (Action::Kick, "kick", None),
             Punishment::Ban => (Action::Ban, "ban", None),
@@ -651,8 +863,13 @@ impl Incident {
             .case_id
             .map(|n| format!(" (case #{n})"))
             .unwrap_or_default();
+        let verb = if done.case_id.is_some() || done.action != "undo" {
+            "stopped"
+        } else {
+            "undid what was done by"
+        };
         let post = Post::text(format!(
-            "Antinuke stopped <@{}> on your server {}: {}. Action: {}{case}: {outcome}.",
+            "Antinuke {verb} <@{}> on your server {}: {}. Action: {}{case}: {outcome}.",
             self.executor, self.server_id, self.what, done.action
         ))
         .titled("modctl antinuke");

@@ -29,7 +29,7 @@ use modctl_types::moderation::{Action, ActionRequest, CaseSource};
 use modctl_types::webhooks::AntinukeTriggered;
 
 use super::behaviour::{self, TelegramResponse};
-use super::{ACTOR, Antinuke, Guild, IDEMPOTENCY_KEY_ID, Incident, alert, shorten};
+use super::{ACTOR, Antinuke, Guild, IDEMPOTENCY_KEY_ID, Incident, Ran, alert, shorten};
 use crate::moderation::{self, ActionCall};
 use crate::platform::TelegramBot;
 use crate::sync::lock;
@@ -41,8 +41,8 @@ impl Incident {
         antinuke: &Antinuke,
         server: &Server,
         telegram: &dyn TelegramBot,
-    ) {
-        let known = lock(&antinuke.watch.guilds)
+    ) -> Ran {
+        let known = lock(&antinuke.watch.groups)
             .get(&self.server_id)
             .map(|g| g.bot_id.clone());
         let bot_id = match known {
@@ -61,13 +61,13 @@ impl Incident {
             Err(e) => {
                 tracing::warn!(server = %self.server_id, executor = %self.executor, error = %e, "antinuke could not read the executor's standing in the group: the incident is not acted on; their next ban tries again");
                 lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
-                return;
+                return Ran::Nothing(format!("the executor's standing could not be read: {e}"));
             }
         };
         let response = behaviour::telegram(&self.executor, &bot_id, standing);
         {
-            let mut guilds = lock(&antinuke.watch.guilds);
-            let guild = guilds.entry(self.server_id.clone()).or_insert(Guild {
+            let mut groups = lock(&antinuke.watch.groups);
+            let guild = groups.entry(self.server_id.clone()).or_insert(Guild {
                 owner_id: String::new(),
                 bot_id: bot_id.clone(),
             });
@@ -80,7 +80,7 @@ impl Incident {
         let (action, outcome, demoted) = match response {
             TelegramResponse::Exempt => {
                 lock(&antinuke.watch.counter).close(&self.server_id, &self.executor);
-                return;
+                return Ran::Exempt;
             }
             TelegramResponse::Demote => match telegram.demote(&self.executor).await {
                 Ok(()) => (
@@ -101,6 +101,7 @@ impl Incident {
             lock(&antinuke.watch.counter).release(&self.server_id, &self.executor);
         }
         let case_id = self.note(cx, server, &outcome).await;
+        let done_outcome = outcome.clone();
         let data = AntinukeTriggered {
             executor_id: self.executor.clone(),
             trigger: self.what.clone(),
@@ -120,6 +121,11 @@ impl Incident {
             .await;
         if let Err(e) = written {
             tracing::warn!(server = %self.server_id, error = %e, "antinuke could not record its webhook event");
+        }
+        match demoted {
+            Some(true) => Ran::Stopped(done_outcome),
+            Some(false) => Ran::NotStopped(done_outcome),
+            None => Ran::Nothing(done_outcome),
         }
     }
 

@@ -35,6 +35,14 @@ fn guild(executor_roles: &[&str]) -> Hierarchy {
     }
 }
 
+fn granted(bits: u64) -> AuditAction {
+    AuditAction::PermissionsGranted {
+        granted: bits,
+        before: None,
+        after: Some(bits),
+    }
+}
+
 #[test]
 fn entries_are_counted_immediate_or_ignored() {
     let table = [
@@ -67,13 +75,17 @@ fn entries_are_counted_immediate_or_ignored() {
             Some(Trigger::Immediate("a bot added".into())),
         ),
         (
-            AuditAction::PermissionsGranted(ADMIN | 1),
+            AuditAction::PermissionsGranted {
+                granted: ADMIN | 1,
+                before: Some(0),
+                after: Some(ADMIN | 1),
+            },
             Some(Trigger::Immediate(
                 "a role given dangerous permissions (administrator)".into(),
             )),
         ),
-        (AuditAction::PermissionsGranted(1 << 11), None),
-        (AuditAction::PermissionsGranted(0), None),
+        (granted(1 << 11), None),
+        (granted(0), None),
         (
             AuditAction::RolesGranted(vec!["high".into()]),
             Some(Trigger::RolesGranted(vec!["high".into()])),
@@ -218,4 +230,75 @@ fn the_entry_above_the_limit_opens_the_incident_once() {
     .reason();
     assert!(reason.len() <= 512, "{}", reason.len());
     assert!(reason.ends_with("more"), "{reason}");
+}
+
+/// What undoes an entry that acts at once: the webhook, the bot, the
+/// member's roles given, the role's permissions as they were (a created
+/// role keeps its harmless bits); nothing for counted entries, harmless
+/// grants or an entry that names no target.
+#[test]
+fn what_acts_at_once_is_undone() {
+    const SEND: u64 = 1 << 11;
+    let entry = |action: AuditAction, target: Option<&str>| AuditEntry {
+        id: "1".into(),
+        action,
+        executor_id: Some("x".into()),
+        target_id: target.map(str::to_owned),
+        reason: None,
+    };
+    let set = |permissions| {
+        Some(Undo::SetPermissions {
+            role: "r".into(),
+            permissions,
+        })
+    };
+    let table = [
+        (
+            entry(AuditAction::WebhookCreated, Some("w")),
+            Some(Undo::DeleteWebhook("w".into())),
+        ),
+        (
+            entry(AuditAction::BotAdded, Some("b")),
+            Some(Undo::KickBot("b".into())),
+        ),
+        (
+            entry(AuditAction::RolesGranted(vec!["high".into()]), Some("m")),
+            Some(Undo::TakeRoles {
+                member: "m".into(),
+                roles: vec!["high".into()],
+            }),
+        ),
+        (
+            entry(
+                AuditAction::PermissionsGranted {
+                    granted: ADMIN,
+                    before: Some(SEND),
+                    after: Some(ADMIN | SEND),
+                },
+                Some("r"),
+            ),
+            set(SEND),
+        ),
+        (
+            entry(
+                AuditAction::PermissionsGranted {
+                    granted: ADMIN | SEND,
+                    before: None,
+                    after: Some(ADMIN | SEND),
+                },
+                Some("r"),
+            ),
+            set(SEND),
+        ),
+        (entry(granted(SEND), Some("r")), None),
+        (entry(AuditAction::WebhookCreated, None), None),
+        (entry(AuditAction::ChannelDeleted, Some("c")), None),
+        (
+            entry(AuditAction::RolesGranted(Vec::new()), Some("m")),
+            None,
+        ),
+    ];
+    for (entry, expected) in table {
+        assert_eq!(undo(&entry), expected, "{entry:?}");
+    }
 }

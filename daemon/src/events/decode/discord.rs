@@ -36,8 +36,10 @@ use twilight_model::id::marker::{
 
 use crate::events::{
     Attachment, AuditAction, AuditEntry, Author, AutoModAction, ButtonPress, Event, EventKind,
-    MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState, non_empty,
+    GuildState, MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState,
+    non_empty,
 };
+use crate::platform::discord::guilds::role_from_json;
 use crate::platform::structure::{nullable, payload};
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -209,6 +211,52 @@ struct GuildCreate {
     unavailable: bool,
     #[serde(default)]
     voice_states: Option<Vec<VoiceStatePayload>>,
+    #[serde(default)]
+    owner_id: Option<Id<UserMarker>>,
+    #[serde(default)]
+    roles: Option<Vec<Value>>,
+}
+
+/// A guild object's owner and roles (discord-docs/guild.mdx, "Guild
+/// Object"), for the role hierarchy kept between reads
+/// (`crate::platform::discord::guilds`).
+fn guild_state(
+    owner_id: Option<Id<UserMarker>>,
+    roles: Option<Vec<Value>>,
+    session_start: bool,
+) -> GuildState {
+    let whole = match (owner_id, roles) {
+        (Some(owner), Some(roles)) => Some((
+            owner.to_string(),
+            roles.iter().map(role_from_json).collect(),
+        )),
+        _ => None,
+    };
+    GuildState {
+        session_start,
+        whole,
+    }
+}
+
+/// `GUILD_UPDATE`: a guild object.
+#[derive(Debug, Deserialize)]
+struct GuildUpdate {
+    id: Id<GuildMarker>,
+    #[serde(default)]
+    owner_id: Option<Id<UserMarker>>,
+    #[serde(default)]
+    roles: Option<Vec<Value>>,
+}
+
+/// `GUILD_ROLE_CREATE`, `GUILD_ROLE_UPDATE`: `guild_id` and a role object;
+/// `GUILD_ROLE_DELETE`: `guild_id` and `role_id` (gateway-events.mdx).
+#[derive(Debug, Deserialize)]
+struct GuildRoleEvent {
+    guild_id: Id<GuildMarker>,
+    #[serde(default)]
+    role: Option<Value>,
+    #[serde(default)]
+    role_id: Option<Id<RoleMarker>>,
 }
 
 /// Message types a member writes: `DEFAULT` (0) and `REPLY` (19).
@@ -384,7 +432,44 @@ pub fn decode_delivered(
                 .filter(|v| !v.is_bot())
                 .map(VoiceStatePayload::state)
                 .collect();
-            vec![event(g.id, None, EventKind::VoiceSnapshot(states))]
+            vec![
+                event(
+                    g.id,
+                    None,
+                    EventKind::GuildChanged(guild_state(g.owner_id, g.roles, true)),
+                ),
+                event(g.id, None, EventKind::VoiceSnapshot(states)),
+            ]
+        }
+        "GUILD_UPDATE" => {
+            let g: GuildUpdate = payload(d, &what)?;
+            vec![event(
+                g.id,
+                None,
+                EventKind::GuildChanged(guild_state(g.owner_id, g.roles, false)),
+            )]
+        }
+        "GUILD_ROLE_CREATE" | "GUILD_ROLE_UPDATE" => {
+            let r: GuildRoleEvent = payload(d, &what)?;
+            match r.role {
+                Some(role) => vec![event(
+                    r.guild_id,
+                    None,
+                    EventKind::RoleChanged(role_from_json(&role)),
+                )],
+                None => Vec::new(),
+            }
+        }
+        "GUILD_ROLE_DELETE" => {
+            let r: GuildRoleEvent = payload(d, &what)?;
+            match r.role_id {
+                Some(id) => vec![event(
+                    r.guild_id,
+                    None,
+                    EventKind::RoleRemoved(id.to_string()),
+                )],
+                None => Vec::new(),
+            }
         }
         "AUTO_MODERATION_ACTION_EXECUTION" => {
             let a: AutoModerationActionExecution = payload(d, &what)?;
@@ -499,14 +584,20 @@ fn audit_action(kind: AuditLogEventType, changes: &[AuditLogChange]) -> AuditAct
         ),
         AuditLogEventType::RoleCreate | AuditLogEventType::RoleUpdate => {
             // The bits the role has now and did not have before (a new role
-            // had none).
-            let granted = changes.iter().find_map(|c| match c {
-                AuditLogChange::Permissions { new, old } => {
-                    Some(new.unwrap_or(Permissions::empty()) - old.unwrap_or(Permissions::empty()))
-                }
-                _ => None,
-            });
-            AuditAction::PermissionsGranted(granted.map_or(0, |p| p.bits()))
+            // had none), and both sides for putting them back.
+            let (old, new) = changes
+                .iter()
+                .find_map(|c| match c {
+                    AuditLogChange::Permissions { new, old } => Some((*old, *new)),
+                    _ => None,
+                })
+                .unwrap_or((None, None));
+            let granted = new.unwrap_or(Permissions::empty()) - old.unwrap_or(Permissions::empty());
+            AuditAction::PermissionsGranted {
+                granted: granted.bits(),
+                before: old.map(|p| p.bits()),
+                after: new.map(|p| p.bits()),
+            }
         }
         other => AuditAction::Other(u16::from(other)),
     }
@@ -673,6 +764,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::platform::Role;
 
     const GUILD: &str = "100000000000000001";
     const CHANNEL: &str = "300000000000000001";
@@ -1005,17 +1097,29 @@ mod tests {
             (
                 31,
                 json!([{"key": "permissions", "old_value": "2", "new_value": "10"}]),
-                AuditAction::PermissionsGranted(8),
+                AuditAction::PermissionsGranted {
+                    granted: 8,
+                    before: Some(2),
+                    after: Some(10),
+                },
             ),
             (
                 30,
                 json!([{"key": "permissions", "new_value": "4"}]),
-                AuditAction::PermissionsGranted(4),
+                AuditAction::PermissionsGranted {
+                    granted: 4,
+                    before: None,
+                    after: Some(4),
+                },
             ),
             (
                 31,
                 json!([{"key": "name", "new_value": "x"}]),
-                AuditAction::PermissionsGranted(0),
+                AuditAction::PermissionsGranted {
+                    granted: 0,
+                    before: None,
+                    after: None,
+                },
             ),
             (10, json!([]), AuditAction::Other(10)),
         ];
@@ -1183,7 +1287,7 @@ mod tests {
                 channel_id: None
             })
         );
-        let guild = one(decode(
+        let mut guild = decode(
             "GUILD_CREATE",
             json!({"id": GUILD, "voice_states": [
                 {"channel_id": "400000000000000001", "user_id": "5", "session_id": "s"},
@@ -1192,9 +1296,18 @@ mod tests {
             ]}),
             at(),
         )
-        .unwrap());
+        .unwrap();
+        assert_eq!(guild.len(), 2, "{guild:?}");
+        let voice = guild.pop().unwrap();
         assert_eq!(
-            guild.kind,
+            guild[0].kind,
+            EventKind::GuildChanged(GuildState {
+                session_start: true,
+                whole: None
+            })
+        );
+        assert_eq!(
+            voice.kind,
             EventKind::VoiceSnapshot(vec![VoiceState {
                 user_id: "5".into(),
                 channel_id: Some("400000000000000001".into())
@@ -1206,6 +1319,73 @@ mod tests {
             at(),
         );
         assert_eq!(unavailable.unwrap(), vec![]);
+    }
+
+    /// gateway-events.mdx: `GUILD_CREATE` and `GUILD_UPDATE` carry the
+    /// guild's owner and roles (permissions as strings), the role events a
+    /// role object or its id; a guild object without them says nothing of
+    /// them.
+    #[test]
+    fn guild_and_role_dispatches_keep_the_hierarchy() {
+        let role = |id: &str, position, permissions| Role {
+            id: id.into(),
+            position,
+            permissions,
+            managed: false,
+        };
+        let roles = json!([{"id": GUILD, "position": 0, "permissions": "0"},
+                           {"id": "600000000000000001", "position": 3, "permissions": "8",
+                            "managed": false}]);
+        let whole = Some((
+            "500000000000000002".to_owned(),
+            vec![role(GUILD, 0, 0), role("600000000000000001", 3, 8)],
+        ));
+        let table = [
+            (
+                "GUILD_CREATE",
+                json!({"id": GUILD, "voice_states": [], "owner_id": "500000000000000002",
+                       "roles": roles}),
+                EventKind::GuildChanged(GuildState {
+                    session_start: true,
+                    whole: whole.clone(),
+                }),
+            ),
+            (
+                "GUILD_UPDATE",
+                json!({"id": GUILD, "owner_id": "500000000000000002", "roles": roles}),
+                EventKind::GuildChanged(GuildState {
+                    session_start: false,
+                    whole,
+                }),
+            ),
+            (
+                "GUILD_UPDATE",
+                json!({"id": GUILD, "name": "renamed"}),
+                EventKind::GuildChanged(GuildState {
+                    session_start: false,
+                    whole: None,
+                }),
+            ),
+            (
+                "GUILD_ROLE_UPDATE",
+                json!({"guild_id": GUILD, "role": {"id": "600000000000000001", "position": 3,
+                       "permissions": "16", "managed": true}}),
+                EventKind::RoleChanged(Role {
+                    managed: true,
+                    ..role("600000000000000001", 3, 16)
+                }),
+            ),
+            (
+                "GUILD_ROLE_DELETE",
+                json!({"guild_id": GUILD, "role_id": "600000000000000001"}),
+                EventKind::RoleRemoved("600000000000000001".into()),
+            ),
+        ];
+        for (name, d, expected) in table {
+            let events = decode(name, d, at()).unwrap();
+            assert_eq!(events[0].server_id.as_ref(), GUILD);
+            assert_eq!(events[0].kind, expected, "{name}");
+        }
     }
 
     #[test]

@@ -141,6 +141,20 @@ pub fn set_role_position(
     Ok(())
 }
 
+/// Sets a role's permission bits; whether the role exists.
+pub fn set_role_permissions(
+    tx: &Tx<'_>,
+    server_id: &str,
+    role_id: &str,
+    permissions: u64,
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "UPDATE sim_roles SET permissions = ?3 WHERE server_id = ?1 AND role_id = ?2",
+        params![server_id, role_id, permissions as i64],
+    )?;
+    Ok(changed > 0)
+}
+
 /// Deletes a role as Discord does: from the roles, from every member who
 /// holds it, and from every channel's overwrites. Its id is never given again.
 pub fn delete_role(tx: &Tx<'_>, server_id: &str, role_id: &str) -> Result<(), StoreError> {

@@ -94,6 +94,8 @@ pub(super) struct Guild {
     pub(super) incidents: super::incidents::Incidents,
     /// Interactions issued by id ([`super::interactions`]).
     pub(super) interactions: BTreeMap<String, super::interactions::Issued>,
+    /// The ids of the guild's webhooks ([`super::undo`]).
+    pub(super) webhooks: std::collections::BTreeSet<String>,
 }
 
 /// Discord's error body.
@@ -206,6 +208,10 @@ pub(super) fn answer(guild: &mut Guild, request: &Recorded) -> Reply {
             "POST" => guild.interaction_callback(id, token, &request.body),
             _ => method_not_allowed(),
         },
+        ["webhooks", webhook] => match method {
+            "DELETE" => guild.delete_webhook(webhook),
+            _ => method_not_allowed(),
+        },
         ["channels", channel] => match method {
             "PATCH" => guild.modify_channel(channel, &request.body),
             _ => method_not_allowed(),
@@ -228,6 +234,8 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["members", user], "PATCH") => guild.modify_member(user, &request.body),
         (["members", user], "DELETE") => guild.kick(user),
         (["members", user, "roles", role], "PUT") => guild.add_member_role(user, role),
+        (["members", user, "roles", role], "DELETE") => guild.remove_member_role(user, role),
+        (["roles", role], "PATCH") => guild.modify_role(role, &request.body),
         (["bans", user], "GET") => guild.ban_of(user),
         (["bans", user], "PUT") => guild.ban(user, request),
         (["bans", user], "DELETE") => guild.unban(user),
@@ -244,7 +252,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
         (["auto-moderation", "rules", rule], "PATCH") => guild.modify_rule(rule, &request.body),
         (["auto-moderation", "rules", rule], "DELETE") => guild.delete_rule(rule),
         (["auto-moderation", "rules"] | ["auto-moderation", "rules", _], _) => method_not_allowed(),
-        ([] | ["members" | "bans", _] | ["roles" | "channels" | "invites"], _)
+        ([] | ["members" | "bans" | "roles", _] | ["roles" | "channels" | "invites"], _)
         | (["members", _, "roles", _], _) => method_not_allowed(),
         _ => error(404, "404: Not Found", 0),
     }
@@ -338,7 +346,7 @@ impl Guild {
         Reply::json(200, json!(invites))
     }
 
-    fn roles_json(&self) -> Vec<Value> {
+    pub(super) fn roles_json(&self) -> Vec<Value> {
         self.roles.iter().map(role_json).collect()
     }
 
@@ -540,7 +548,7 @@ impl Guild {
 
     /// The new role list, if the bot may give it: Manage Roles, every role
     /// known, and every role added or removed below the bot's highest.
-    fn check_roles(&self, user: &str, roles: &Value) -> Result<Vec<String>, Reply> {
+    pub(super) fn check_roles(&self, user: &str, roles: &Value) -> Result<Vec<String>, Reply> {
         let Some(items) = roles.as_array() else {
             return Err(invalid_form("roles", "must be an array of role ids"));
         };
