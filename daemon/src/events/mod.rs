@@ -96,6 +96,22 @@ pub enum EventKind {
     /// component interaction, Telegram's `callback_query`, Slack's
     /// `block_actions`): issue #26's verification.
     ButtonPressed(ButtonPress),
+    /// A member sent a form the bot showed them (Discord's modal,
+    /// `MODAL_SUBMIT`): issue #26's captcha answer.
+    FormSubmitted(FormSubmit),
+}
+
+/// A form sent: its fields, by the ids the bot gave them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormSubmit {
+    /// Who sent it.
+    pub user_id: String,
+    /// The form's `custom_id`, as the bot set it.
+    pub custom_id: String,
+    /// Each text field: (its `custom_id`, what the member typed).
+    pub fields: Vec<(String, String)>,
+    /// How it is answered (Discord's interaction callback).
+    pub reply: PressReply,
 }
 
 /// A member as `GUILD_MEMBER_UPDATE` gives them now.

@@ -73,6 +73,7 @@ pub use capabilities::{
     PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
+pub use capabilities::{CaptchaInteractions, PhotoKeyboard};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -329,14 +330,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
-    Greet, AddRole, PauseInvites, Buttons,
+    Greet, AddRole, PauseInvites, Buttons, CaptchaInteractions,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember, Greet, ReplaceInviteLink, InlineButtons,
+    RankMember, Greet, ReplaceInviteLink, InlineButtons, PhotoKeyboard,
 );
 
 bot_trait!(

@@ -68,7 +68,8 @@ pub fn start(
          ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
              deadline = excluded.deadline, prompt_channel_id = NULL,
              prompt_message_id = NULL, state = 'pending', settled_at = NULL,
-             case_id = NULL, detail = NULL
+             case_id = NULL, detail = NULL, challenge = NULL, entered = '',
+             wrong_answers = 0, challenges = 0
          WHERE verifications.state != 'pending'
            AND excluded.since >= verifications.since + ?5",
         params![server_id, user_id, since, deadline, SAME_JOIN_SECS],
@@ -203,6 +204,98 @@ pub fn set_verify_message(
         params![server_id, channel_id, message_id, now],
     )?;
     Ok(())
+}
+
+/// A pending member's captcha (migration V38): the code is the daemon's
+/// secret, never logged nor returned by the API.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Captcha {
+    /// The current code, `None` before the first challenge.
+    pub code: Option<String>,
+    /// The digits pressed so far on Telegram's keypad.
+    pub entered: String,
+    /// Wrong answers so far.
+    pub wrong_answers: i64,
+    /// Challenges issued so far.
+    pub challenges: i64,
+}
+
+/// Not the code: a `Debug` that a log line could print.
+impl std::fmt::Debug for Captcha {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Captcha")
+            .field("code", &self.code.as_ref().map(|_| "<secret>"))
+            .field("entered", &self.entered.len())
+            .field("wrong_answers", &self.wrong_answers)
+            .field("challenges", &self.challenges)
+            .finish()
+    }
+}
+
+/// `user_id`'s captcha while their verification is pending.
+pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT challenge, entered, wrong_answers, challenges FROM verifications
+             WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
+        )?
+        .query_row([server_id, user_id], |row| {
+            Ok(Captcha {
+                code: row.get("challenge")?,
+                entered: row.get("entered")?,
+                wrong_answers: row.get("wrong_answers")?,
+                challenges: row.get("challenges")?,
+            })
+        })
+        .optional()?)
+}
+
+/// Issues `code` as `user_id`'s new challenge, when they are pending and
+/// had fewer than `max_challenges`: whether it was issued.
+pub fn issue_challenge(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    code: &str,
+    max_challenges: i64,
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "UPDATE verifications SET challenge = ?3, entered = '', challenges = challenges + 1
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending' AND challenges < ?4",
+        params![server_id, user_id, code, max_challenges],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Records the keypad's digits so far for a pending member.
+pub fn set_entered(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    entered: &str,
+) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "UPDATE verifications SET entered = ?3
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
+        params![server_id, user_id, entered],
+    )?;
+    Ok(())
+}
+
+/// Counts a wrong answer of a pending member (the keypad cleared): the
+/// wrong answers so far.
+pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "UPDATE verifications SET wrong_answers = wrong_answers + 1, entered = ''
+             WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'
+             RETURNING wrong_answers",
+        )?
+        .query_row([server_id, user_id], |row| row.get(0))
+        .optional()?
+        .unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -44,11 +44,12 @@ use modctl_types::config::{Verification, Welcome};
 
 use crate::automation::automod::act::hit::connect;
 use crate::automation::live::LiveConfig;
-use crate::events::{Consumer, Event, EventKind, MemberRef};
+use crate::events::{ButtonPress, Consumer, Event, EventKind, FormSubmit, MemberRef};
 use crate::moderation;
 use crate::platform::{Bot, Post};
 use crate::store::verifications;
 
+pub mod captcha;
 mod kick;
 mod press;
 mod prompt;
@@ -162,7 +163,12 @@ impl Verifying {
             }
             Bot::Telegram(telegram) => {
                 if let Err(e) = self
-                    .prompt_telegram(telegram.as_ref(), &server_id, &member)
+                    .prompt_telegram(
+                        telegram.as_ref(),
+                        &server_id,
+                        &member,
+                        welcome.verification == Verification::Captcha,
+                    )
                     .await
                 {
                     tracing::warn!(server = %server_id, error = %e, "verification could not restrict a newcomer and post their prompt");
@@ -183,6 +189,33 @@ impl Verifying {
                     tracing::warn!(server = %server_id, error = %e, "verification could not DM a newcomer their button");
                 }
             }
+        }
+    }
+
+    /// A press of a captcha button (`Ok`) or a captcha's answer sent
+    /// (`Err`), on a server that verifies with a captcha.
+    async fn captcha_event(&self, server_id: Arc<str>, event: Result<ButtonPress, FormSubmit>) {
+        let Some(welcome) = self.verifying(&server_id).await else {
+            return;
+        };
+        let connected = match connect(&self.moderation, &server_id).await {
+            Ok(Some(connected)) => connected,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(server = %server_id, error = %e, "verification could not read the server's connection");
+                return;
+            }
+        };
+        match event {
+            Ok(press) => {
+                let id = press.custom_id.clone();
+                let Some((named, key)) = captcha::parse(&id) else {
+                    return;
+                };
+                self.captcha_pressed(&connected, &welcome, press, named, key)
+                    .await;
+            }
+            Err(form) => self.captcha_submitted(&connected, &welcome, form).await,
         }
     }
 
@@ -231,6 +264,16 @@ impl Consumer for Verifying {
             {
                 let this = self.clone();
                 Box::pin(async move { this.pressed(event.server_id, press).await })
+            }
+            EventKind::ButtonPressed(press) if captcha::parse(&press.custom_id).is_some() => {
+                let this = self.clone();
+                Box::pin(async move { this.captcha_event(event.server_id, Ok(press)).await })
+            }
+            EventKind::FormSubmitted(form)
+                if form.custom_id == captcha::discord_id(captcha::Key::Answer) =>
+            {
+                let this = self.clone();
+                Box::pin(async move { this.captcha_event(event.server_id, Err(form)).await })
             }
             _ => return,
         };

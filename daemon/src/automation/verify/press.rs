@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use modctl_types::config::Welcome;
+use modctl_types::config::{Verification, Welcome};
 
 use super::prompt::remove_prompt;
 use super::{TELEGRAM_PREFIX, Verifying};
@@ -26,10 +26,28 @@ impl Verifying {
                 return;
             }
         };
+        let welcome = self.verifying(&server_id).await;
+        // A captcha server's verify button shows the member their
+        // challenge instead (Discord; Telegram's captcha prompt is a keypad
+        // and Slack verifies with the button, docs/api.md).
+        if let (Bot::Discord(discord), PressReply::Discord { id, token }, Some(w)) =
+            (&connected.bot, &press.reply, &welcome)
+            && w.verification == Verification::Captcha
+        {
+            self.discord_challenge(
+                discord.as_ref(),
+                &server_id,
+                &press.user_id,
+                (id, token),
+                false,
+            )
+            .await;
+            return;
+        }
         // Telegram's button names the member it was posted for: anyone
         // else pressing it is refused, politely, in an alert.
         let named = press.custom_id.strip_prefix(TELEGRAM_PREFIX);
-        let (answer, alert) = match (named, self.verifying(&server_id).await) {
+        let (answer, alert) = match (named, welcome) {
             (Some(named), _) if named != press.user_id => (
                 "Sorry, this button is for the new member it greets: it does nothing for you."
                     .to_owned(),
@@ -74,7 +92,12 @@ impl Verifying {
     }
 
     /// Verifies `user` if they are pending: what to answer them.
-    async fn verify(&self, connected: &Connected, welcome: &Welcome, user: &str) -> String {
+    pub(super) async fn verify(
+        &self,
+        connected: &Connected,
+        welcome: &Welcome,
+        user: &str,
+    ) -> String {
         let cx = &self.moderation;
         let (server, who) = (connected.server.id.clone(), user.to_owned());
         let found = cx

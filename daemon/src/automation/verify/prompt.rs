@@ -16,15 +16,21 @@ impl Verifying {
     /// Telegram: restricts the newcomer until verified
     /// (`restrictChatMember`, every send permission off) and posts their
     /// prompt in the group, its button naming them, recorded to delete once
-    /// settled.
+    /// settled; with `captcha`, the prompt is the captcha's keypad.
     pub(super) async fn prompt_telegram(
         &self,
         telegram: &dyn crate::platform::TelegramBot,
         server_id: &str,
         member: &MemberRef,
+        captcha: bool,
     ) -> Result<(), PromptError> {
         let cx = &self.moderation;
         telegram.mute(&member.id, None).await?;
+        if captcha {
+            return self
+                .prompt_telegram_captcha(telegram, server_id, member)
+                .await;
+        }
         let name = member
             .display_name
             .as_deref()

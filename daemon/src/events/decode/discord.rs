@@ -36,7 +36,8 @@ use twilight_model::id::marker::{
 
 use crate::events::{
     Attachment, AuditAction, AuditEntry, Author, AutoModAction, ButtonPress, Event, EventKind,
-    MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState, non_empty,
+    FormSubmit, MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState,
+    non_empty,
 };
 use crate::platform::structure::{nullable, payload};
 use crate::platform::{PlatformError, PlatformResult};
@@ -546,6 +547,31 @@ struct InteractionMember {
 struct ComponentData {
     #[serde(default)]
     custom_id: Option<String>,
+    /// A modal's submitted components ("Modal Submit Data Structure"):
+    /// action rows (type 1) or labels (type 18) holding text inputs with
+    /// their `custom_id` and `value`; read loosely, see [`form_fields`].
+    #[serde(default)]
+    components: Vec<Value>,
+}
+
+/// The text fields of a submitted modal, (`custom_id`, `value`), wherever
+/// they sit in its rows (an action row's `components`, a label's
+/// `component`).
+fn form_fields(components: &[Value]) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    let mut stack: Vec<&Value> = components.iter().rev().collect();
+    while let Some(c) = stack.pop() {
+        if let (Some(id), Some(value)) = (c["custom_id"].as_str(), c["value"].as_str()) {
+            fields.push((id.to_owned(), value.to_owned()));
+        }
+        if let Some(children) = c["components"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+        if c["component"].is_object() {
+            stack.push(&c["component"]);
+        }
+    }
+    fields
 }
 
 #[derive(Debug, Deserialize)]
@@ -558,6 +584,31 @@ struct InteractionMessage {
 /// pings, DMs) are none of the daemon's.
 fn interaction_events(i: InteractionPayload, at: Timestamp) -> Vec<Event> {
     use twilight_model::application::interaction::InteractionType;
+    if let (Some(guild), Some(member), InteractionType::ModalSubmit) =
+        (i.guild_id, i.member.as_ref(), i.kind)
+    {
+        let Some(data) = i.data else {
+            return Vec::new();
+        };
+        let Some(custom_id) = data.custom_id else {
+            return Vec::new();
+        };
+        return vec![Event {
+            platform: Platform::Discord,
+            server_id: guild.to_string().into(),
+            at,
+            id: Some(format!("discord:interaction:{}", i.id)),
+            kind: EventKind::FormSubmitted(FormSubmit {
+                user_id: member.user.id.to_string(),
+                custom_id,
+                fields: form_fields(&data.components),
+                reply: PressReply::Discord {
+                    id: i.id.to_string(),
+                    token: i.token,
+                },
+            }),
+        }];
+    }
     let (Some(guild), Some(member), InteractionType::MessageComponent) =
         (i.guild_id, i.member, i.kind)
     else {
