@@ -222,6 +222,19 @@ fn discord_a_press_verifies_the_newcomer_and_another_member_is_refused() {
     let mut roles = d.discord.roles_of(NEWCOMER).unwrap();
     roles.sort();
     assert_eq!(roles, vec![discord::MEMBER_ROLE, VERIFIED_ROLE]);
+    // Each role by its own PUT, never the member's whole list by PATCH
+    // (which would undo a role change made meanwhile).
+    let member = format!("/guilds/{ALPHA_DISCORD}/members/{NEWCOMER}");
+    for role in [VERIFIED_ROLE, discord::MEMBER_ROLE] {
+        assert_eq!(
+            d.discord
+                .requests_to("PUT", &format!("{member}/roles/{role}"))
+                .len(),
+            1,
+            "{role}"
+        );
+    }
+    assert!(d.discord.requests_to("PATCH", &member).is_empty());
     d.wait_for_state(NEWCOMER, "verified");
     assert!(!d.discord.interaction_responses().contains_key(&other));
 

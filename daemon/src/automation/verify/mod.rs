@@ -55,7 +55,7 @@ mod press;
 mod prompt;
 
 pub use kick::kick_due;
-pub use press::{roles_once_verified, with_roles};
+pub use press::roles_once_verified;
 pub use prompt::{PromptError, ensure_prompt, keep_prompts, telegram_callback_data};
 
 /// The consumer's name, in logs and the drop counts.

@@ -175,17 +175,6 @@ pub fn roles_once_verified(welcome: &Welcome) -> Vec<String> {
     roles
 }
 
-/// `have` with `add` added, each once, in order.
-pub fn with_roles(have: &[String], add: &[String]) -> Vec<String> {
-    let mut roles = have.to_vec();
-    for role in add {
-        if !roles.contains(role) {
-            roles.push(role.clone());
-        }
-    }
-    roles
-}
-
 /// Gives `user` what verification gives on the platform.
 async fn grant(
     bot: &Bot,
@@ -193,22 +182,18 @@ async fn grant(
     user: &str,
 ) -> Result<(), crate::platform::PlatformError> {
     match bot {
+        // One "Add Guild Member Role" per role (a PUT of that role alone):
+        // the member's other roles are not sent, so a role given or taken
+        // by someone else meanwhile is not undone, as a PATCH of the whole
+        // list read a moment before would. A PUT of a role they have
+        // already changes nothing.
         Bot::Discord(discord) => {
-            let add = roles_once_verified(welcome);
-            if add.is_empty() {
-                return Ok(());
+            for role in roles_once_verified(welcome) {
+                discord
+                    .add_role(user, &role, Some("modctl: verified"))
+                    .await?;
             }
-            // Discord's "Modify Guild Member" sets the whole role list:
-            // the member's own roles are read first, and kept.
-            let state = discord.inspect_member(user).await?;
-            let have = state.roles.unwrap_or_default();
-            let roles = with_roles(&have, &add);
-            if roles.len() == have.len() {
-                return Ok(());
-            }
-            discord
-                .set_roles(user, &roles, Some("modctl: verified"))
-                .await
+            Ok(())
         }
         // The restriction of the join lifted: every permission given back,
         // which leaves the member with the group's defaults (Telegram
@@ -245,14 +230,6 @@ mod tests {
         ];
         for (w, expected) in table {
             assert_eq!(roles_once_verified(&w), expected, "{w:?}");
-        }
-        let table = [
-            (s(&[]), s(&["v"]), s(&["v"])),
-            (s(&["m"]), s(&["v", "a"]), s(&["m", "v", "a"])),
-            (s(&["v", "m"]), s(&["v"]), s(&["v", "m"])),
-        ];
-        for (have, add, expected) in table {
-            assert_eq!(with_roles(&have, &add), expected);
         }
     }
 }
