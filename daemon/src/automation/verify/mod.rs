@@ -249,8 +249,35 @@ impl Consumer for Verifying {
     }
 
     async fn handle(&self, event: Event) {
-        let work: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> = match event.kind
-        {
+        let Some(work) = self.work(event) else {
+            return;
+        };
+        // In a task of its own tracked like an action (a stopping daemon
+        // waits for it), so a slow platform never holds up the next events
+        // (a press must be answered within Discord's 3 seconds).
+        let cx = &self.moderation;
+        let abandon = cx.abandon.clone();
+        cx.in_flight.spawn(async move {
+            let _ = moderation::until_abandoned(&abandon, work).await;
+        });
+    }
+}
+
+/// What an event makes verification do, to run apart from the event path.
+type Work = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+impl Verifying {
+    /// Handles `event` here and now rather than in a task of its own (the
+    /// simulator's `simulate verify`, whose presses follow one another).
+    pub async fn handle_now(&self, event: Event) {
+        if let Some(work) = self.work(event) {
+            work.await;
+        }
+    }
+
+    /// The work `event` makes, if it is verification's.
+    fn work(&self, event: Event) -> Option<Work> {
+        Some(match event.kind {
             EventKind::MemberJoined(m) if !m.member.is_bot && m.channel_id.is_none() => {
                 let this = self.clone();
                 Box::pin(async move { this.joined(event.server_id, m.member).await })
@@ -275,16 +302,8 @@ impl Consumer for Verifying {
                 let this = self.clone();
                 Box::pin(async move { this.captcha_event(event.server_id, Err(form)).await })
             }
-            _ => return,
-        };
-        // In a task of its own tracked like an action (a stopping daemon
-        // waits for it), so a slow platform never holds up the next events
-        // (a press must be answered within Discord's 3 seconds).
-        let cx = &self.moderation;
-        let abandon = cx.abandon.clone();
-        cx.in_flight.spawn(async move {
-            let _ = moderation::until_abandoned(&abandon, work).await;
-        });
+            _ => return None,
+        })
     }
 }
 
