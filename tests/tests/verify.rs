@@ -594,7 +594,7 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         json!({"type": "team_join", "user": {"id": SLACK_NEWCOMER, "is_bot": false}}),
     );
     assert_eq!(status, 200);
-    // Two DMs: welcome's greeting and verification's button.
+    // Welcome's greeting DM, verification's button in it.
     let actions_of = |args: &Value| {
         args["blocks"]
             .as_array()
@@ -615,6 +615,10 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         .unwrap();
     assert_eq!(actions["elements"][0]["type"], "button");
     assert_eq!(actions["elements"][0]["action_id"], "modctl:verify");
+    // One DM: the greeting carries the button.
+    let dms = fake.dms(SLACK_NEWCOMER);
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert!(dms[0].text.contains("Welcome"), "{:?}", dms[0].text);
 
     let forged = slack_press(
         &fixture,
@@ -644,7 +648,7 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         fake.user_group_users(MEMBERS_GROUP).unwrap(),
         vec![slack::OWNER, SLACK_NEWCOMER]
     );
-    // Beside welcome's greeting and the button, the answer to the press.
+    // Beside the greeting with its button, the answer to the press.
     eventually("the newcomer to be told", || {
         fake.dms(SLACK_NEWCOMER)
             .iter()

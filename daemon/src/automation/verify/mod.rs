@@ -46,7 +46,7 @@ use crate::automation::automod::act::hit::connect;
 use crate::automation::live::LiveConfig;
 use crate::events::{ButtonPress, Consumer, Event, EventKind, FormSubmit, MemberRef};
 use crate::moderation;
-use crate::platform::{Bot, Post};
+use crate::platform::Bot;
 use crate::store::verifications;
 
 pub mod captcha;
@@ -174,21 +174,10 @@ impl Verifying {
                     tracing::warn!(server = %server_id, error = %e, "verification could not restrict a newcomer and post their prompt");
                 }
             }
-            // Slack: the button comes in a DM (a bot cannot keep a member
-            // from talking in a workspace: the user groups are what it
-            // gives once verified).
-            Bot::Slack(slack) => {
-                let post = Post::text(
-                    "Welcome! Press the button below to verify that you are a person; it adds you to the workspace's member groups.",
-                )
-                .titled("Verification");
-                if let Err(e) = slack
-                    .direct_message_button(&member.id, &post, BUTTON_LABEL, CUSTOM_ID)
-                    .await
-                {
-                    tracing::warn!(server = %server_id, error = %e, "verification could not DM a newcomer their button");
-                }
-            }
+            // Slack: the button is in welcome's greeting DM (one DM; a bot
+            // cannot keep a member from talking in a workspace: the user
+            // groups are what it gives once verified).
+            Bot::Slack(_) => {}
         }
     }
 
