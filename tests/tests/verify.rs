@@ -1017,3 +1017,37 @@ fn telegram_captcha_prompt_again(fake: &FakeTelegram, chat: i64, user: i64) -> (
     let m = prompt().unwrap();
     (m.message_id, m.args)
 }
+
+/// A moderator's timeout placed while the newcomer was still verifying is
+/// not lifted by their press: verified, but still restricted, and told so.
+#[test]
+fn telegram_verifying_does_not_lift_a_moderators_mute() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the newcomer to be restricted", || {
+        fake.is_muted(TG_NEWCOMER)
+    });
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    let body = modctl_types::moderation::ActionRequest {
+        user_id: TG_NEWCOMER.to_string(),
+        reason: Some("flood".into()),
+        minutes: Some(60),
+        delete_message_days: None,
+    };
+    let timed_out = daemon
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &body))
+        .expect("timeout");
+    assert!(timed_out.applied, "{timed_out:?}");
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &format!("modctl:verify:{TG_NEWCOMER}"));
+    let answer = telegram_answer(&fake, &pressed);
+    let text = answer["text"].as_str().unwrap();
+    assert!(text.contains("mute still applies"), "{answer}");
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+    assert!(fake.is_muted(TG_NEWCOMER), "the moderator's mute holds");
+}

@@ -140,7 +140,27 @@ impl Verifying {
                 return "Verification failed on our side: please press the button again in a minute.".to_owned();
             }
         }
-        if let Err(e) = grant(&connected.bot, welcome, user).await {
+        // Telegram: the join's restriction and a moderator's mute are one
+        // restriction there; lifting it for a member a moderator timed out
+        // or jailed meanwhile would undo the moderator's.
+        let held = match &connected.bot {
+            Bot::Telegram(_) => {
+                let (server, who, now) = (
+                    connected.server.id.clone(),
+                    user.to_owned(),
+                    cx.clock.now_unix(),
+                );
+                cx.store
+                    .read(move |tx| held_by_moderator(tx, &server, &who, now))
+                    .await
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(server = %connected.server.id, error = %e, "verification could not read a member's mutes: leaving them restricted");
+                        true
+                    })
+            }
+            Bot::Discord(_) | Bot::Slack(_) => false,
+        };
+        if let Err(e) = grant(&connected.bot, welcome, user, held).await {
             tracing::warn!(server = %connected.server.id, user, error = %e, "verification could not give the verified role");
             // Back to pending, so the press can be tried again and the
             // deadline still applies.
@@ -158,6 +178,9 @@ impl Verifying {
             );
         }
         remove_prompt(&connected.bot, &pending).await;
+        if held {
+            return "You are verified, but a moderator's mute still applies: you can send messages once it ends.".to_owned();
+        }
         "You are verified: welcome!".to_owned()
     }
 }
@@ -175,11 +198,27 @@ pub fn roles_once_verified(welcome: &Welcome) -> Vec<String> {
     roles
 }
 
-/// Gives `user` what verification gives on the platform.
+/// Whether a moderator's timeout or jail of `user` is in force at `now`
+/// (active cases: a timeout not yet expired, a jail not yet released).
+fn held_by_moderator(
+    tx: &crate::store::Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    now: i64,
+) -> Result<bool, crate::store::StoreError> {
+    Ok(
+        crate::store::cases::timeout_in_force_until(tx, server_id, user_id, now)?.is_some()
+            || crate::store::jails::find(tx, server_id, user_id)?.is_some(),
+    )
+}
+
+/// Gives `user` what verification gives on the platform; `held`: a
+/// moderator's mute is in force (Telegram then stays restricted).
 async fn grant(
     bot: &Bot,
     welcome: &Welcome,
     user: &str,
+    held: bool,
 ) -> Result<(), crate::platform::PlatformError> {
     match bot {
         // One "Add Guild Member Role" per role (a PUT of that role alone):
@@ -198,6 +237,7 @@ async fn grant(
         // The restriction of the join lifted: every permission given back,
         // which leaves the member with the group's defaults (Telegram
         // gives a member no more than the group allows).
+        Bot::Telegram(_) if held => Ok(()),
         Bot::Telegram(telegram) => telegram.unmute(user).await,
         // Slack: `auto_role_ids` are user groups (`verified_role_id` has no
         // meaning there), each keeping its other members.
