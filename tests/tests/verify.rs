@@ -1051,3 +1051,46 @@ fn telegram_verifying_does_not_lift_a_moderators_mute() {
     );
     assert!(fake.is_muted(TG_NEWCOMER), "the moderator's mute holds");
 }
+
+/// A newcomer who leaves and comes back within the minute (Telegram keeps
+/// their restriction) gets a new prompt and a new verification, rather
+/// than staying restricted with nothing to press.
+#[test]
+fn telegram_a_member_who_leaves_and_rejoins_at_once_gets_a_new_prompt() {
+    let (fixture, fake, chat) = telegram();
+    let first = telegram_join(&fake, chat, TG_NEWCOMER);
+    fake.push_leave(TG_NEWCOMER, 1_800_000_010);
+    eventually("the verification to be dropped", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("dropped")
+    });
+    fake.push_join(TG_NEWCOMER, 1_800_000_020);
+    let data = format!("modctl:verify:{TG_NEWCOMER}");
+    let prompts = || {
+        fake.sent(chat)
+            .into_iter()
+            .filter(|m| {
+                m.from == telegram::BOT
+                    && m.args["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+                        == data.as_str()
+            })
+            .map(|m| m.message_id)
+            .collect::<Vec<_>>()
+    };
+    eventually("a second prompt to be posted", || prompts().len() == 2);
+    let second = *prompts().last().unwrap();
+    assert_ne!(second, first);
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("pending")
+    );
+    let pressed = fake.push_press(TG_NEWCOMER, second, &data);
+    assert!(
+        telegram_answer(&fake, &pressed)["text"]
+            .as_str()
+            .unwrap()
+            .contains("You are verified")
+    );
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+}

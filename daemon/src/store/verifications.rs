@@ -49,6 +49,13 @@ impl FromRow for Pending {
 /// dispatches, and Discord's joins carry no id): it changes nothing.
 pub const SAME_JOIN_SECS: i64 = 60;
 
+/// The `detail` of a verification dropped because the member left: their
+/// next join starts over even within [`SAME_JOIN_SECS`] (a leave between
+/// two joins makes the second a real one, not a replay; and a Telegram
+/// member's restriction outlives their leaving, so without a new prompt
+/// they would stay restricted for good).
+pub const LEFT: &str = "the member left";
+
 /// Records that `user_id` joined `server_id` at `since` and must verify by
 /// `deadline`: whether a verification started. A member still pending keeps
 /// their verification and deadline (a join delivered twice gives no more
@@ -71,8 +78,9 @@ pub fn start(
              case_id = NULL, detail = NULL, challenge = NULL, entered = '',
              wrong_answers = 0, challenges = 0
          WHERE verifications.state != 'pending'
-           AND excluded.since >= verifications.since + ?5",
-        params![server_id, user_id, since, deadline, SAME_JOIN_SECS],
+           AND (excluded.since >= verifications.since + ?5
+                OR (verifications.state = 'dropped' AND verifications.detail = ?6))",
+        params![server_id, user_id, since, deadline, SAME_JOIN_SECS, LEFT],
     )?;
     Ok(changed == 1)
 }
@@ -308,14 +316,18 @@ mod tests {
     #[tokio::test]
     async fn a_join_starts_once_and_a_settled_member_starts_over_only_when_they_come_back() {
         let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
-        let steps: [(&str, i64, Option<bool>, &str, i64); 7] = [
+        let steps: [(&str, i64, Option<bool>, &str, i64); 10] = [
             ("join", 1_000, Some(true), "pending", 1_600),
             ("join", 1_010, Some(false), "pending", 1_600),
             ("join", 1_300, Some(false), "pending", 1_600),
             ("verified", 1_020, None, "verified", 1_600),
             ("join", 1_030, Some(false), "verified", 1_600),
             ("join", 2_000, Some(true), "pending", 2_600),
-            ("kicked", 2_600, None, "kicked", 2_600),
+            // Left and back within the minute: a real join, a new start.
+            ("left", 2_010, None, "dropped", 2_600),
+            ("join", 2_020, Some(true), "pending", 2_620),
+            ("join", 2_030, Some(false), "pending", 2_620),
+            ("kicked", 2_620, None, "kicked", 2_620),
         ];
         for (what, at, starts, state, deadline) in steps {
             let found = store
@@ -324,6 +336,9 @@ mod tests {
                         "join" => {
                             let started = start(tx, "g1", "u1", at, at + 600)?;
                             assert_eq!(Some(started), starts, "{what} at {at}");
+                        }
+                        "left" => {
+                            assert!(settle(tx, "g1", "u1", "dropped", at, Some(LEFT))?);
                         }
                         settled => {
                             assert!(settle(tx, "g1", "u1", settled, at, None)?);
@@ -341,7 +356,7 @@ mod tests {
             );
         }
         let again = store
-            .write(|tx| settle(tx, "g1", "u1", "verified", 2_601, None))
+            .write(|tx| settle(tx, "g1", "u1", "verified", 2_621, None))
             .await
             .unwrap();
         assert!(

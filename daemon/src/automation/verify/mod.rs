@@ -221,7 +221,7 @@ impl Verifying {
                     &member.id,
                     "dropped",
                     now,
-                    Some("the member left"),
+                    Some(verifications::LEFT),
                 )
             })
             .await;
