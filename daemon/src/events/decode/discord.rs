@@ -1157,6 +1157,44 @@ mod tests {
         assert!(err.to_string().contains("token"), "{err}");
     }
 
+    /// receiving-and-responding.mdx, "Modal Submit Data Structure": a
+    /// guild modal submission (type 5) is read with its text fields, in an
+    /// action row (type 1) or a label (type 18) alike; one in a DM is not.
+    #[test]
+    fn a_modal_submission_is_read_with_its_fields() {
+        let submit = |guild: Option<&str>| {
+            json!({"id": "901", "type": 5, "token": "tok", "application_id": "1",
+            "guild_id": guild, "channel_id": "70",
+            "member": {"user": {"id": "5", "username": "n"}, "roles": []},
+            "data": {"custom_id": "modctl:captcha:answer", "components": [
+                {"type": 1, "components": [{"type": 4, "custom_id": "code", "value": "12345"}]},
+                {"type": 18, "component": {"type": 4, "custom_id": "note", "value": "hi"}},
+            ]}})
+        };
+        let event = one(decode("INTERACTION_CREATE", submit(Some(GUILD)), at()).unwrap());
+        assert_eq!(event.id.as_deref(), Some("discord:interaction:901"));
+        assert_eq!(
+            event.kind,
+            EventKind::FormSubmitted(FormSubmit {
+                user_id: "5".into(),
+                custom_id: "modctl:captcha:answer".into(),
+                fields: vec![
+                    ("code".into(), "12345".into()),
+                    ("note".into(), "hi".into())
+                ],
+                reply: PressReply::Discord {
+                    id: "901".into(),
+                    token: "tok".into()
+                },
+            })
+        );
+        assert!(
+            decode("INTERACTION_CREATE", submit(None), at())
+                .unwrap()
+                .is_empty()
+        );
+    }
+
     #[test]
     fn joins_leaves_and_voice_states_are_read() {
         let join = one(decode(
