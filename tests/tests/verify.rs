@@ -1079,6 +1079,11 @@ fn telegram_a_member_who_leaves_and_rejoins_at_once_gets_a_new_prompt() {
     eventually("a second prompt to be posted", || prompts().len() == 2);
     let second = *prompts().last().unwrap();
     assert_ne!(second, first);
+    assert!(
+        fake.is_deleted(chat, first),
+        "the first went when they left"
+    );
+    assert!(!fake.is_deleted(chat, second));
     assert_eq!(
         telegram_state(&fixture, TG_NEWCOMER).as_deref(),
         Some("pending")

@@ -208,25 +208,37 @@ impl Verifying {
         }
     }
 
-    /// A member left: nobody to kick any more.
+    /// A member left: nobody to kick any more, and their own prompt
+    /// (Telegram) goes with them.
     async fn left(&self, server_id: Arc<str>, member: MemberRef) {
         let cx = &self.moderation;
         let now = cx.clock.now_unix();
+        let (server, user) = (server_id.to_string(), member.id.clone());
         let settled = cx
             .store
             .write(move |tx| {
-                verifications::settle(
+                let row = verifications::get(tx, &server, &user)?;
+                let dropped = verifications::settle(
                     tx,
-                    &server_id,
-                    &member.id,
+                    &server,
+                    &user,
                     "dropped",
                     now,
                     Some(verifications::LEFT),
-                )
+                )?;
+                Ok::<_, crate::store::StoreError>(row.filter(|_| dropped))
             })
             .await;
-        if let Err(e) = settled {
-            tracing::warn!(error = %e, "verification could not record a member leaving");
+        match settled {
+            Ok(Some(pending)) if pending.prompt_message_id.is_some() => {
+                if let Ok(Some(connected)) = connect(cx, &server_id).await {
+                    prompt::remove_prompt(&connected.bot, &pending).await;
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "verification could not record a member leaving");
+            }
         }
     }
 }
