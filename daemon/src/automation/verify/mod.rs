@@ -29,6 +29,16 @@
 //!    or a server whose verification was turned off, is dropped, not
 //!    kicked.
 //!
+//! With `verification: captcha` ([`captcha`]) step 2 is a challenge: the
+//! verify button (Discord) answers with an image of a code and the member
+//! types it in a modal; Telegram's prompt is the image with a keypad. A
+//! right answer is carried out like a press of step 2; wrong answers and
+//! new challenges are limited and kept with the pending verification.
+//!
+//! The code is split by responsibility: [`press`] (step 2), [`prompt`]
+//! (the prompts kept, step 1), [`kick`] (step 3), [`captcha`]; this
+//! module wires the consumer.
+//!
 //! "Cannot talk until verified" on Discord is the server's own setup: the
 //! verified role is the one that may see and send in the channels (the
 //! usual way; onboarding says so), since a bot cannot hold a member's
