@@ -105,6 +105,10 @@ pub struct Verifying {
     /// One prompt check at a time in this daemon, so two joins at once do
     /// not both post the verify message.
     pub prompts: Arc<tokio::sync::Mutex<()>>,
+    /// One captcha answer or key at a time in this daemon: each event is
+    /// handled in a task of its own, and two quick key presses of a member
+    /// read and write the same stored digits.
+    pub answers: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Verifying {
@@ -115,6 +119,7 @@ impl Verifying {
             live,
             moderation,
             prompts: slot.prompts.clone(),
+            answers: slot.answers.clone(),
         }
     }
 
@@ -325,6 +330,7 @@ impl Verifying {
 pub struct Slot {
     verifying: Arc<std::sync::OnceLock<Verifying>>,
     prompts: Arc<tokio::sync::Mutex<()>>,
+    answers: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Slot {

@@ -265,6 +265,8 @@ impl Verifying {
                 Err(not) => (not.text().to_owned(), true),
             };
         }
+        // The read of the digits so far, and their write, as one step.
+        let _one = self.answers.lock().await;
         let captcha = match self.captcha_of(server_id, user).await {
             Ok(Some(c)) => c,
             Ok(None) => return (NOTHING_PENDING.to_owned(), true),
