@@ -5,7 +5,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{FromRow, StoreError};
+use super::{FromRow, StoreError, scalar};
 use crate::store::Tx;
 
 /// A member who must verify.
@@ -301,7 +301,7 @@ pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, S
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'
              RETURNING wrong_answers",
         )?
-        .query_row([server_id, user_id], |row| row.get(0))
+        .query_row([server_id, user_id], scalar)
         .optional()?
         .unwrap_or(0))
 }
