@@ -40,6 +40,11 @@ struct Discord {
 /// Alpha's guild on the fakes with button verification in `#verify`
 /// (verified role, one auto-role), its gateway session identified.
 fn discord() -> Discord {
+    discord_verifying("button")
+}
+
+/// [`discord`] with `welcome.verification` set to `verification`.
+fn discord_verifying(verification: &str) -> Discord {
     let gateway = FakeGateway::start(Duration::from_secs(45));
     gateway.add_guild(ALPHA_DISCORD, &[]);
     let fixture = Fixture::start();
@@ -58,7 +63,7 @@ fn discord() -> Discord {
         SectionName::Welcome,
         json!({
             "enabled": true, "channel_id": GENERAL, "verify_channel_id": VERIFY,
-            "verification": "button", "verified_role_id": VERIFIED_ROLE,
+            "verification": verification, "verified_role_id": VERIFIED_ROLE,
             "auto_role_ids": [discord::MEMBER_ROLE], "verify_within_minutes": 10,
         }),
     );
@@ -217,6 +222,19 @@ fn discord_a_press_verifies_the_newcomer_and_another_member_is_refused() {
     let mut roles = d.discord.roles_of(NEWCOMER).unwrap();
     roles.sort();
     assert_eq!(roles, vec![discord::MEMBER_ROLE, VERIFIED_ROLE]);
+    // Each role by its own PUT, never the member's whole list by PATCH
+    // (which would undo a role change made meanwhile).
+    let member = format!("/guilds/{ALPHA_DISCORD}/members/{NEWCOMER}");
+    for role in [VERIFIED_ROLE, discord::MEMBER_ROLE] {
+        assert_eq!(
+            d.discord
+                .requests_to("PUT", &format!("{member}/roles/{role}"))
+                .len(),
+            1,
+            "{role}"
+        );
+    }
+    assert!(d.discord.requests_to("PATCH", &member).is_empty());
     d.wait_for_state(NEWCOMER, "verified");
     assert!(!d.discord.interaction_responses().contains_key(&other));
 
@@ -361,6 +379,11 @@ const TG_OTHER: i64 = 4_002;
 
 /// Alpha's group on the fake Telegram with button verification, polled.
 fn telegram() -> (Fixture, FakeTelegram, i64) {
+    telegram_verifying("button")
+}
+
+/// [`telegram`] with `welcome.verification` set to `verification`.
+fn telegram_verifying(verification: &str) -> (Fixture, FakeTelegram, i64) {
     let fixture = Fixture::start();
     let chat: i64 = ALPHA_TELEGRAM.parse().unwrap();
     let fake = FakeTelegram::start(chat);
@@ -369,7 +392,7 @@ fn telegram() -> (Fixture, FakeTelegram, i64) {
     daemon.set_config(
         ALPHA_TELEGRAM,
         SectionName::Welcome,
-        json!({"enabled": true, "channel_id": ALPHA_TELEGRAM, "verification": "button",
+        json!({"enabled": true, "channel_id": ALPHA_TELEGRAM, "verification": verification,
                "verify_within_minutes": 10}),
     );
     daemon.connect_live(ALPHA_TELEGRAM, telegram::TOKEN, &fake.uri());
@@ -571,7 +594,7 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         json!({"type": "team_join", "user": {"id": SLACK_NEWCOMER, "is_bot": false}}),
     );
     assert_eq!(status, 200);
-    // Two DMs: welcome's greeting and verification's button.
+    // Welcome's greeting DM, verification's button in it.
     let actions_of = |args: &Value| {
         args["blocks"]
             .as_array()
@@ -592,6 +615,10 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         .unwrap();
     assert_eq!(actions["elements"][0]["type"], "button");
     assert_eq!(actions["elements"][0]["action_id"], "modctl:verify");
+    // One DM: the greeting carries the button.
+    let dms = fake.dms(SLACK_NEWCOMER);
+    assert_eq!(dms.len(), 1, "{dms:?}");
+    assert!(dms[0].text.contains("Welcome"), "{:?}", dms[0].text);
 
     let forged = slack_press(
         &fixture,
@@ -621,7 +648,7 @@ fn slack_a_press_in_the_dm_adds_the_newcomer_to_the_user_groups() {
         fake.user_group_users(MEMBERS_GROUP).unwrap(),
         vec![slack::OWNER, SLACK_NEWCOMER]
     );
-    // Beside welcome's greeting and the button, the answer to the press.
+    // Beside the greeting with its button, the answer to the press.
     eventually("the newcomer to be told", || {
         fake.dms(SLACK_NEWCOMER)
             .iter()
@@ -696,4 +723,379 @@ fn telegram_pending_verifications_survive_a_restart() {
         telegram_state(&fixture, TG_NEWCOMER).as_deref(),
         Some("verified")
     );
+}
+
+/// The ephemeral message holding the captcha's buttons (Discord gives it an
+/// id like any message's).
+const EPHEMERAL: &str = "900000000000000001";
+
+/// A member's captcha as stored: (code, wrong answers, challenges issued).
+fn captcha_row(fixture: &Fixture, server: &str, user: &str) -> (Option<String>, i64, i64) {
+    let (server, user) = (server.to_owned(), user.to_owned());
+    fixture.daemon.sql(move |sql| {
+        sql.query_row(
+            "SELECT challenge, wrong_answers, challenges FROM verifications
+             WHERE server_id = ?1 AND user_id = ?2",
+            [server.as_str(), user.as_str()],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        )
+    })
+}
+
+/// A code that is not `code` (its first digit changed).
+fn wrong(code: &str) -> String {
+    let first = code.chars().next().unwrap().to_digit(10).unwrap();
+    format!("{}{}", (first + 1) % 10, &code[1..])
+}
+
+impl Discord {
+    /// `user` presses a button of the ephemeral captcha message (`key`:
+    /// `enter` or `new`): the interaction's id.
+    fn press_captcha(&self, user: &str, key: &str) -> String {
+        let payload = self
+            .discord
+            .press(user, VERIFY, EPHEMERAL, &format!("modctl:captcha:{key}"));
+        let id = payload["id"].as_str().unwrap().to_owned();
+        self.gateway.dispatch("INTERACTION_CREATE", payload);
+        id
+    }
+
+    /// `user` opens the code's modal and sends `code` in it: the
+    /// submission's answer text.
+    fn type_code(&self, user: &str, code: &str) -> String {
+        let enter = self.press_captcha(user, "enter");
+        let modal = self.answer(&enter);
+        assert_eq!(modal["type"], 9, "a modal: {modal}");
+        assert_eq!(modal["data"]["custom_id"], "modctl:captcha:answer");
+        let input = &modal["data"]["components"][0]["components"][0];
+        assert_eq!(
+            (input["type"].as_u64(), input["min_length"].as_u64()),
+            (Some(4), Some(5)),
+            "{modal}"
+        );
+        let payload = self
+            .discord
+            .submit_modal(user, VERIFY, &enter, &[("code", code)])
+            .expect("a modal to submit");
+        let id = payload["id"].as_str().unwrap().to_owned();
+        self.gateway.dispatch("INTERACTION_CREATE", payload);
+        let answer = self.answer(&id);
+        assert_eq!(answer["data"]["flags"], 64, "ephemeral: {answer}");
+        answer["data"]["content"].as_str().unwrap().to_owned()
+    }
+}
+
+/// Asserts `answer` is an ephemeral image challenge with its two buttons,
+/// the code nowhere in it.
+fn assert_challenge(answer: &Value, code: &str) {
+    assert_eq!(answer["type"], 4, "{answer}");
+    assert_eq!(answer["data"]["flags"], 64, "ephemeral: {answer}");
+    let file = &answer["files"][0];
+    assert_eq!(file["content_type"], "image/png", "{answer}");
+    assert_eq!(file["filename"], "captcha.png", "{answer}");
+    assert_eq!(file["png"]["width"], 220, "{answer}");
+    let ids: Vec<&str> = answer["data"]["components"][0]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["custom_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["modctl:captcha:enter", "modctl:captcha:new"]);
+    assert!(
+        !answer.to_string().contains(code),
+        "the code leaked: {answer}"
+    );
+}
+
+/// Discord's captcha: the verify button answers the newcomer with an image
+/// (a multipart callback) and its buttons; another member pressing is told
+/// there is nothing to verify; a wrong code typed in the modal is counted;
+/// a new challenge replaces the code; a restart between the challenge and
+/// the answer keeps it; the right code verifies with the roles.
+#[test]
+fn discord_captcha_typed_in_a_modal_verifies_after_a_wrong_answer_and_a_new_challenge() {
+    let d = discord_verifying("captcha");
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+
+    let pressed = d.press(NEWCOMER, "modctl:verify");
+    let answer = d.answer(&pressed);
+    let (code, wrong_answers, challenges) = captcha_row(&d.fixture, ALPHA_DISCORD, NEWCOMER);
+    let code = code.expect("a challenge issued");
+    assert_eq!((wrong_answers, challenges), (0, 1));
+    assert_challenge(&answer, &code);
+
+    let refused = d.press(OLD_HAND, "modctl:verify");
+    let text = d.answer(&refused)["data"]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(text.contains("nothing for you to verify"), "{text}");
+    let text = d.type_code(OLD_HAND, &code);
+    assert!(text.contains("nothing for you to verify"), "{text}");
+    assert_eq!(
+        d.discord.roles_of(OLD_HAND).unwrap(),
+        vec![discord::MEMBER_ROLE]
+    );
+
+    let text = d.type_code(NEWCOMER, &wrong(&code));
+    assert!(text.contains("Wrong code: 2 tries left"), "{text}");
+    assert_eq!(captcha_row(&d.fixture, ALPHA_DISCORD, NEWCOMER).1, 1);
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+
+    let new = d.press_captcha(NEWCOMER, "new");
+    let answer = d.answer(&new);
+    let (fresh, _, challenges) = captcha_row(&d.fixture, ALPHA_DISCORD, NEWCOMER);
+    let fresh = fresh.unwrap();
+    assert_eq!(challenges, 2);
+    assert_challenge(&answer, &fresh);
+
+    // A restart between the challenge and the answer keeps the challenge.
+    let Discord {
+        fixture,
+        discord: fake,
+        gateway,
+    } = d;
+    let d = Discord {
+        fixture: fixture.restart(),
+        discord: fake,
+        gateway,
+    };
+    d.connect_gateway();
+    assert_eq!(
+        captcha_row(&d.fixture, ALPHA_DISCORD, NEWCOMER),
+        (Some(fresh.clone()), 1, 2)
+    );
+    let text = d.type_code(NEWCOMER, &fresh);
+    assert!(text.contains("You are verified"), "{text}");
+    d.wait_for_state(NEWCOMER, "verified");
+    let mut roles = d.discord.roles_of(NEWCOMER).unwrap();
+    roles.sort();
+    assert_eq!(roles, vec![discord::MEMBER_ROLE, VERIFIED_ROLE]);
+}
+
+/// Three wrong answers spend the tries: the right code is refused after
+/// them, and the member is kicked on the clock like any unverified one.
+#[test]
+fn discord_captcha_wrong_answers_are_limited_and_the_deadline_still_kicks() {
+    let d = discord_verifying("captcha");
+    d.join(NEWCOMER);
+    d.wait_for_state(NEWCOMER, "pending");
+    let pressed = d.press(NEWCOMER, "modctl:verify");
+    d.answer(&pressed);
+    let code = captcha_row(&d.fixture, ALPHA_DISCORD, NEWCOMER).0.unwrap();
+    for left in ["2 tries left", "1 try left", "last try"] {
+        let text = d.type_code(NEWCOMER, &wrong(&code));
+        assert!(text.contains(left), "{left}: {text}");
+    }
+    let text = d.type_code(NEWCOMER, &code);
+    assert!(text.contains("no tries left"), "{text}");
+    let again = d.press(NEWCOMER, "modctl:verify");
+    let text = d.answer(&again)["data"]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(text.contains("no tries left"), "{text}");
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("pending"));
+    assert_eq!(d.discord.roles_of(NEWCOMER).unwrap(), Vec::<String>::new());
+
+    let daemon = &d.fixture.daemon;
+    daemon.clock().advance(Duration::from_secs(10 * 60 + 1));
+    assert_eq!(daemon.tick_workers().unverified_kicked, 1);
+    assert!(!d.discord.is_member(NEWCOMER));
+    assert_eq!(d.state(NEWCOMER).as_deref(), Some("kicked"));
+}
+
+/// The newcomer's Telegram captcha prompt: a photo with a keypad naming
+/// them, posted when they join (and restricted until verified).
+fn telegram_captcha_prompt(fake: &FakeTelegram, chat: i64, user: i64) -> (i64, Value) {
+    fake.add_member(user);
+    fake.push_join(user, 1_800_000_000);
+    telegram_captcha_prompt_again(fake, chat, user)
+}
+
+/// Presses `digits` on `user`'s keypad of `prompt`, each answered: the
+/// last answer.
+fn telegram_keys(fake: &FakeTelegram, prompt: i64, user: i64, keys: &str) -> Value {
+    let mut last = Value::Null;
+    for key in keys.chars() {
+        let data = format!("modctl:captcha:{user}:{key}");
+        let query = fake.push_press(user, prompt, &data);
+        last = telegram_answer(fake, &query);
+    }
+    last
+}
+
+/// Telegram's captcha: a photo with a keypad; another member pressing is
+/// refused; the progress is told digit by digit; a wrong code is counted;
+/// a new challenge replaces the photo; a restart in the middle of typing
+/// keeps the digits; the right code lifts the restriction and removes the
+/// prompt.
+#[test]
+fn telegram_captcha_pressed_on_the_keypad_verifies() {
+    let (fixture, fake, chat) = telegram_verifying("captcha");
+    let (prompt, args) = telegram_captcha_prompt(&fake, chat, TG_NEWCOMER);
+    eventually("the newcomer to be restricted", || {
+        fake.is_muted(TG_NEWCOMER)
+    });
+    assert_eq!(args["photo"]["png"]["width"], 220, "{args}");
+    let user = TG_NEWCOMER.to_string();
+    let (code, _, _) = captcha_row(&fixture, ALPHA_TELEGRAM, &user);
+    let code = code.unwrap();
+    assert!(!args.to_string().contains(&code), "the code leaked: {args}");
+
+    let refused = fake.push_press(TG_OTHER, prompt, &format!("modctl:captcha:{TG_NEWCOMER}:1"));
+    let answer = telegram_answer(&fake, &refused);
+    assert_eq!(answer["show_alert"], true, "{answer}");
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("for the new member")
+    );
+
+    let answer = telegram_keys(&fake, prompt, TG_NEWCOMER, &wrong(&code)[..2]);
+    assert!(
+        answer["text"].as_str().unwrap().contains("2 of 5 digits"),
+        "{answer}"
+    );
+    let answer = telegram_keys(&fake, prompt, TG_NEWCOMER, &wrong(&code)[2..]);
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("Wrong code: 2 tries left"),
+        "{answer}"
+    );
+    assert_eq!(captcha_row(&fixture, ALPHA_TELEGRAM, &user).1, 1);
+
+    let new = fake.push_press(
+        TG_NEWCOMER,
+        prompt,
+        &format!("modctl:captcha:{TG_NEWCOMER}:new"),
+    );
+    telegram_answer(&fake, &new);
+    eventually("the old photo to go", || fake.is_deleted(chat, prompt));
+    let (prompt, _) = telegram_captcha_prompt_again(&fake, chat, TG_NEWCOMER);
+    let (fresh, _, challenges) = captcha_row(&fixture, ALPHA_TELEGRAM, &user);
+    let fresh = fresh.unwrap();
+    assert_eq!(challenges, 2);
+
+    telegram_keys(&fake, prompt, TG_NEWCOMER, &fresh[..3]);
+    let fixture = fixture.restart();
+    assert_eq!(fixture.daemon.start_receivers(), 1);
+    let answer = telegram_keys(&fake, prompt, TG_NEWCOMER, &fresh[3..]);
+    assert!(
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("You are verified"),
+        "{answer}"
+    );
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+}
+
+/// The prompt posted for `user` now (not deleted).
+fn telegram_captcha_prompt_again(fake: &FakeTelegram, chat: i64, user: i64) -> (i64, Value) {
+    let erase = format!("modctl:captcha:{user}:erase");
+    let prompt = || {
+        fake.sent(chat).into_iter().rev().find(|m| {
+            !m.deleted
+                && m.from == telegram::BOT
+                && m.args["reply_markup"]["inline_keyboard"][3][0]["callback_data"]
+                    == erase.as_str()
+        })
+    };
+    eventually("the new captcha to be posted", || prompt().is_some());
+    let m = prompt().unwrap();
+    (m.message_id, m.args)
+}
+
+/// A moderator's timeout placed while the newcomer was still verifying is
+/// not lifted by their press: verified, but still restricted, and told so.
+#[test]
+fn telegram_verifying_does_not_lift_a_moderators_mute() {
+    let (fixture, fake, chat) = telegram();
+    let prompt = telegram_join(&fake, chat, TG_NEWCOMER);
+    eventually("the newcomer to be restricted", || {
+        fake.is_muted(TG_NEWCOMER)
+    });
+    let daemon = &fixture.daemon;
+    let client = daemon.client(&fixture.alpha_rw);
+    let body = modctl_types::moderation::ActionRequest {
+        user_id: TG_NEWCOMER.to_string(),
+        reason: Some("flood".into()),
+        minutes: Some(60),
+        delete_message_days: None,
+    };
+    let timed_out = daemon
+        .block_on(client.perform_action(ALPHA_TELEGRAM, Action::Timeout, &body))
+        .expect("timeout");
+    assert!(timed_out.applied, "{timed_out:?}");
+
+    let pressed = fake.push_press(TG_NEWCOMER, prompt, &format!("modctl:verify:{TG_NEWCOMER}"));
+    let answer = telegram_answer(&fake, &pressed);
+    let text = answer["text"].as_str().unwrap();
+    assert!(text.contains("mute still applies"), "{answer}");
+    eventually("the prompt to be deleted", || fake.is_deleted(chat, prompt));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("verified")
+    );
+    assert!(fake.is_muted(TG_NEWCOMER), "the moderator's mute holds");
+}
+
+/// A newcomer who leaves and comes back within the minute (Telegram keeps
+/// their restriction) gets a new prompt and a new verification, rather
+/// than staying restricted with nothing to press.
+#[test]
+fn telegram_a_member_who_leaves_and_rejoins_at_once_gets_a_new_prompt() {
+    let (fixture, fake, chat) = telegram();
+    let first = telegram_join(&fake, chat, TG_NEWCOMER);
+    fake.push_leave(TG_NEWCOMER, 1_800_000_010);
+    eventually("the verification to be dropped", || {
+        telegram_state(&fixture, TG_NEWCOMER).as_deref() == Some("dropped")
+    });
+    fake.push_join(TG_NEWCOMER, 1_800_000_020);
+    let data = format!("modctl:verify:{TG_NEWCOMER}");
+    let prompts = || {
+        fake.sent(chat)
+            .into_iter()
+            .filter(|m| {
+                m.from == telegram::BOT
+                    && m.args["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+                        == data.as_str()
+            })
+            .map(|m| m.message_id)
+            .collect::<Vec<_>>()
+    };
+    eventually("a second prompt to be posted", || prompts().len() == 2);
+    let second = *prompts().last().unwrap();
+    assert_ne!(second, first);
+    assert!(
+        fake.is_deleted(chat, first),
+        "the first went when they left"
+    );
+    assert!(!fake.is_deleted(chat, second));
+    assert_eq!(
+        telegram_state(&fixture, TG_NEWCOMER).as_deref(),
+        Some("pending")
+    );
+    let pressed = fake.push_press(TG_NEWCOMER, second, &data);
+    assert!(
+        telegram_answer(&fake, &pressed)["text"]
+            .as_str()
+            .unwrap()
+            .contains("You are verified")
+    );
+    eventually("the restriction to be lifted", || {
+        !fake.is_muted(TG_NEWCOMER)
+    });
 }

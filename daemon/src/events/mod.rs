@@ -107,6 +107,9 @@ pub enum EventKind {
     RoleChanged(crate::platform::Role),
     /// A role was deleted (Discord `GUILD_ROLE_DELETE`): its id.
     RoleRemoved(String),
+    /// A member sent a form the bot showed them (Discord's modal,
+    /// `MODAL_SUBMIT`): issue #26's captcha answer.
+    FormSubmitted(FormSubmit),
 }
 
 /// A guild as `GUILD_CREATE` or `GUILD_UPDATE` gives it.
@@ -116,6 +119,19 @@ pub struct GuildState {
     pub session_start: bool,
     /// Its owner's and roles, when the dispatch carries them.
     pub whole: Option<(String, Vec<crate::platform::Role>)>,
+}
+
+/// A form sent: its fields, by the ids the bot gave them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormSubmit {
+    /// Who sent it.
+    pub user_id: String,
+    /// The form's `custom_id`, as the bot set it.
+    pub custom_id: String,
+    /// Each text field: (its `custom_id`, what the member typed).
+    pub fields: Vec<(String, String)>,
+    /// How it is answered (Discord's interaction callback).
+    pub reply: PressReply,
 }
 
 /// A member as `GUILD_MEMBER_UPDATE` gives them now.

@@ -663,6 +663,22 @@ pub fn try_these() -> Vec<String> {
             &format!("greeted by DM, added to user group {DEMO_USER_GROUP}"),
         ),
         noted(
+            format!("modctl config set {TELEGRAM} welcome.verification captcha"),
+            "newcomers to the group answer a captcha",
+        ),
+        noted(
+            format!("modctld simulate join {TELEGRAM} 300002 --name Zoe"),
+            "restricted; a photo of a code with a keypad",
+        ),
+        noted(
+            format!("modctld simulate verify {TELEGRAM} 300002 --answer 00000"),
+            "a wrong code: 1 of 3 wrong answers",
+        ),
+        noted(
+            format!("modctld simulate verify {TELEGRAM} 300002"),
+            "answered with the code the simulator drew: verified",
+        ),
+        noted(
             format!("modctl config set {DISCORD} antinuke.max_joins_per_minute 10"),
             "more joins in a minute: a raid lockdown",
         ),

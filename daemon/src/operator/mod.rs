@@ -17,6 +17,7 @@ pub mod simulate_message;
 mod simulate_nuke;
 pub mod simulate_posts;
 pub mod simulate_raid;
+mod simulate_verify;
 mod span;
 mod structure;
 
@@ -452,6 +453,21 @@ enum SimulateCommand {
         /// The member's display name [default: user-USER]
         #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
         name: Option<String>,
+    },
+    /// A member who joined a simulated server with verification on verifies, as the daemon would
+    /// (this command runs the daemon's verification on the same database): presses the verify
+    /// button, or answers the captcha; without --answer the simulator answers with the code it
+    /// drew and prints it (only a local simulator can: on a platform the code is only in the
+    /// image); prints the verification's state and the member's roles after
+    Verify {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server_id: String,
+        /// The member's user id
+        user: String,
+        /// Answer the captcha with this code instead (a wrong one is counted)
+        #[arg(long, value_name = "CODE")]
+        answer: Option<String>,
     },
     /// N new members join a simulated server at once, and the raid lockdown acts on them as the
     /// daemon would (this command runs the daemon's lockdown on the same database); prints the

@@ -150,7 +150,10 @@ async fn welcome(state: &AppState, event: Event) -> anyhow::Result<Joined> {
         .await
         .context("reading the simulator's posts")?;
     state.welcome.bind(state.welcoming());
-    state.welcome.handle(event).await;
+    state.welcome.handle(event.clone()).await;
+    // Verification too: a pending one, and its prompt (`simulate verify`
+    // answers it).
+    state.verifying().handle_now(event).await;
     // The consumer acts in a task of its own (in-flight work): done once
     // the tracker, closed, is empty.
     state.in_flight.close();

@@ -81,6 +81,11 @@ pub(super) async fn simulate(store: Store, command: SimulateCommand) -> anyhow::
             user,
             name,
         } => super::simulate_join::join(store, server_id, user, name).await?,
+        SimulateCommand::Verify {
+            server_id,
+            user,
+            answer,
+        } => super::simulate_verify::verify(store, server_id, user, answer).await?,
         SimulateCommand::Posts {
             server_id,
             channel,

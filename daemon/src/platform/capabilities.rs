@@ -375,6 +375,51 @@ pub trait DemoteAdmin: Send + Sync {
     async fn demote(&self, user: &str) -> PlatformResult<()>;
 }
 
+/// The answers of a captcha's presses (issue #26's `verification:
+/// captcha`; Discord's interaction callbacks).
+#[async_trait]
+pub trait CaptchaInteractions: Send + Sync {
+    /// Answers interaction `id` with `token` with a message shown to the
+    /// presser alone: `text`, the PNG `image` attached, and one row of
+    /// buttons, each (label, `custom_id`).
+    async fn answer_press_image(
+        &self,
+        id: &str,
+        token: &str,
+        text: &str,
+        image: &[u8],
+        buttons: &[(&str, String)],
+    ) -> PlatformResult<()>;
+
+    /// Answers interaction `id` with `token` with a modal `custom_id`
+    /// titled `title`, holding one short text field `field_id` labelled
+    /// `label`, of exactly `length` characters.
+    async fn answer_press_modal(
+        &self,
+        id: &str,
+        token: &str,
+        custom_id: &str,
+        title: &str,
+        field: (&str, &str),
+        length: usize,
+    ) -> PlatformResult<()>;
+}
+
+/// A photo posted in the group with an inline keyboard under it (issue
+/// #26's captcha; Telegram).
+#[async_trait]
+pub trait PhotoKeyboard: Send + Sync {
+    /// Posts the PNG `image` in the group with `caption` and `keyboard`'s
+    /// rows of buttons, each (label, `callback_data`); answers the
+    /// message's id.
+    async fn post_photo_keyboard(
+        &self,
+        caption: &str,
+        image: &[u8],
+        keyboard: &[Vec<(String, String)>],
+    ) -> PlatformResult<String>;
+}
+
 /// A direct message with a button (Slack: Block Kit `actions`, pressed
 /// through the app's interactivity request URL; issue #26).
 #[async_trait]

@@ -86,6 +86,35 @@ impl std::fmt::Debug for Discord {
     }
 }
 
+/// A request's body: JSON, or JSON with one file ("Uploading Files",
+/// discord-docs/reference.mdx: `multipart/form-data` with the JSON in
+/// `payload_json` and the file in `files[0]`, named in the payload's
+/// `attachments`).
+enum Body {
+    Json(Value),
+    Upload {
+        payload: Value,
+        name: String,
+        bytes: Vec<u8>,
+    },
+}
+
+/// The multipart form of an upload, built anew for each try (a form is
+/// consumed by its request).
+fn upload_form(
+    payload: &Value,
+    name: &str,
+    bytes: &[u8],
+) -> PlatformResult<reqwest::multipart::Form> {
+    let file = reqwest::multipart::Part::bytes(bytes.to_vec())
+        .file_name(name.to_owned())
+        .mime_str("image/png")
+        .map_err(|e| PlatformError::Invalid(format!("an upload's content type: {e}")))?;
+    Ok(reqwest::multipart::Form::new()
+        .text("payload_json", payload.to_string())
+        .part("files[0]", file))
+}
+
 impl Discord {
     /// An adapter for guild `guild_id`.
     pub fn new(
@@ -120,6 +149,17 @@ impl Discord {
         body: Option<Value>,
         reason: Option<&str>,
     ) -> PlatformResult<Value> {
+        self.send(method, path, body.map(Body::Json), reason).await
+    }
+
+    /// [`Self::call`] with a body of either kind.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Body>,
+        reason: Option<&str>,
+    ) -> PlatformResult<Value> {
         let url = format!("{}{path}", self.base);
         let route = Route::new(method.as_str(), path);
         self.clients
@@ -141,8 +181,15 @@ impl Discord {
                 if let Some(reason) = reason.filter(|r| !r.is_empty()) {
                     request = request.header("X-Audit-Log-Reason", audit_log_reason(reason));
                 }
-                if let Some(body) = &body {
+                if let Some(Body::Json(body)) = &body {
                     request = request.json(body);
+                } else if let Some(Body::Upload {
+                    payload,
+                    name,
+                    bytes,
+                }) = &body
+                {
+                    request = request.multipart(upload_form(payload, name, bytes)?);
                 } else if needs_length(&method) {
                     // hyper sends no `Content-Length` for an empty body, and
                     // Discord answers a body-less PUT (a role grant) 411
@@ -650,6 +697,88 @@ impl Buttons for Discord {
         .map(drop)
     }
 }
+
+#[async_trait]
+impl super::CaptchaInteractions for Discord {
+    /// "Create Interaction Response" type 4 with flags 64 `EPHEMERAL`, the
+    /// image uploaded with it (discord-docs/receiving-and-responding.mdx:
+    /// a response may carry files the way a message does, as
+    /// `multipart/form-data`), and one action row of buttons.
+    async fn answer_press_image(
+        &self,
+        id: &str,
+        token: &str,
+        text: &str,
+        image: &[u8],
+        buttons: &[(&str, String)],
+    ) -> PlatformResult<()> {
+        let buttons: Vec<Value> = buttons
+            .iter()
+            .map(|(label, custom_id)| {
+                json!({"type": 2, "style": 1, "label": label, "custom_id": custom_id})
+            })
+            .collect();
+        let payload = json!({
+            "type": 4,
+            "data": {
+                "content": text, "flags": 64, "allowed_mentions": {"parse": []},
+                "attachments": [{"id": 0, "filename": CAPTCHA_FILE}],
+                "components": [{"type": 1, "components": buttons}],
+            },
+        });
+        let body = Body::Upload {
+            payload,
+            name: CAPTCHA_FILE.to_owned(),
+            bytes: image.to_vec(),
+        };
+        self.send(
+            Method::POST,
+            &format!("/interactions/{id}/{token}/callback"),
+            Some(body),
+            None,
+        )
+        .await
+        .map(drop)
+    }
+
+    /// "Create Interaction Response" type 9 `MODAL`
+    /// (discord-docs/receiving-and-responding.mdx: `custom_id`, `title` of
+    /// at most 45 characters, `components`), holding one action row with
+    /// one Text Input (components-reference.mdx: type 4, style 1 Short,
+    /// `min_length`/`max_length`, `required`).
+    async fn answer_press_modal(
+        &self,
+        id: &str,
+        token: &str,
+        custom_id: &str,
+        title: &str,
+        (field_id, label): (&str, &str),
+        length: usize,
+    ) -> PlatformResult<()> {
+        let body = json!({
+            "type": 9,
+            "data": {
+                "custom_id": custom_id,
+                "title": title,
+                "components": [{"type": 1, "components": [{
+                    "type": 4, "custom_id": field_id, "style": 1, "label": label,
+                    "min_length": length, "max_length": length, "required": true,
+                }]}],
+            },
+        });
+        self.call(
+            Method::POST,
+            &format!("/interactions/{id}/{token}/callback"),
+            Some(body),
+            None,
+        )
+        .await
+        .map(drop)
+    }
+}
+
+/// The file name of a captcha's image in a response.
+const CAPTCHA_FILE: &str = "captcha.png";
 
 #[async_trait]
 impl AddRole for Discord {

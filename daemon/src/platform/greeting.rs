@@ -35,6 +35,11 @@ pub struct Greeting {
     pub member_name: Option<String>,
     /// The server's name (as claimed).
     pub server_name: String,
+    /// Slack: the verify button the greeting DM carries when verification
+    /// is on, (label, `action_id`): one DM, not a greeting and then a
+    /// second DM with the button (issue #26). Unused elsewhere (Discord's
+    /// verify message is the server's, Telegram's prompt the member's own).
+    pub slack_button: Option<(String, String)>,
 }
 
 /// A piece of a template.
@@ -150,6 +155,22 @@ pub fn slack_greeting(greeting: &Greeting) -> Map<String, Value> {
     args.insert("link_names".into(), json!(false));
     args.insert("unfurl_links".into(), json!(false));
     args.insert("unfurl_media".into(), json!(false));
+    if let Some((label, action_id)) = &greeting.slack_button {
+        // The text stays as the notification's; the blocks show it, then
+        // what the button is for, then the button (Block Kit: a `section`
+        // of mrkdwn, an `actions` block with one `button`, `text` a
+        // `plain_text` of at most 75 characters).
+        args.insert(
+            "blocks".into(),
+            json!([
+                {"type": "section", "text": {"type": "mrkdwn", "text": text, "verbatim": true}},
+                {"type": "section", "text": {"type": "mrkdwn", "verbatim": true,
+                    "text": "Press the button below to verify that you are a person; it adds you to the workspace's member groups."}},
+                {"type": "actions", "elements": [{"type": "button", "action_id": action_id,
+                    "style": "primary", "text": {"type": "plain_text", "text": label, "emoji": false}}]},
+            ]),
+        );
+    }
     args
 }
 
@@ -267,6 +288,7 @@ mod tests {
             member_id: "42".into(),
             member_name: name.map(str::to_owned),
             server_name: server.into(),
+            slack_button: None,
         }
     }
 

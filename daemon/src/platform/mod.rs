@@ -74,7 +74,7 @@ pub use capabilities::{
     PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{AdminStanding, DemoteAdmin};
+pub use capabilities::{AdminStanding, CaptchaInteractions, DemoteAdmin, PhotoKeyboard};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -335,14 +335,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
-    Greet, AddRole, PauseInvites, Buttons, Revert,
+    Greet, AddRole, PauseInvites, Buttons, Revert, CaptchaInteractions,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember, Greet, ReplaceInviteLink, InlineButtons, DemoteAdmin,
+    RankMember, Greet, ReplaceInviteLink, InlineButtons, DemoteAdmin, PhotoKeyboard,
 );
 
 bot_trait!(

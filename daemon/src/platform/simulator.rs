@@ -538,6 +538,58 @@ impl Buttons for Simulator {
 }
 
 #[async_trait]
+impl super::CaptchaInteractions for Simulator {
+    /// Nobody to show it to (see [`Buttons::answer_press`]): the image is
+    /// not kept.
+    async fn answer_press_image(
+        &self,
+        _id: &str,
+        _token: &str,
+        _text: &str,
+        _image: &[u8],
+        _buttons: &[(&str, String)],
+    ) -> PlatformResult<()> {
+        Ok(())
+    }
+
+    /// Nobody to show it to: a simulated member answers without a form.
+    async fn answer_press_modal(
+        &self,
+        _id: &str,
+        _token: &str,
+        _custom_id: &str,
+        _title: &str,
+        _field: (&str, &str),
+        _length: usize,
+    ) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl super::PhotoKeyboard for Simulator {
+    /// Kept like [`InlineButtons::post_inline_button`], the caption as the
+    /// post's text and a line saying an image was there (its pixels are
+    /// not kept).
+    async fn post_photo_keyboard(
+        &self,
+        caption: &str,
+        _image: &[u8],
+        keyboard: &[Vec<(String, String)>],
+    ) -> PlatformResult<String> {
+        let keys = keyboard
+            .iter()
+            .flatten()
+            .map(|(label, _)| label.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let post = Post::text(caption).field("image", "captcha.png");
+        let group = self.server_id.clone();
+        self.post_button(&group, &post, &keys, "").await
+    }
+}
+
+#[async_trait]
 impl InlineButtons for Simulator {
     /// Kept like [`Buttons::post_button`], in the group's own channel (its
     /// id is the server's).

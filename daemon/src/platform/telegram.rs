@@ -128,6 +128,42 @@ impl Telegram {
             .await
     }
 
+    /// [`Self::call`] as `multipart/form-data` (the Bot API's way to
+    /// upload a file, "Sending files"): `fields` as text parts, `file` as
+    /// (field, file name, PNG bytes).
+    async fn call_upload(
+        &self,
+        method: &str,
+        fields: &[(&str, String)],
+        (field, name, bytes): (&str, &str, &[u8]),
+    ) -> PlatformResult<Value> {
+        let url = format!("{}/bot{}/{method}", self.base, self.token);
+        self.clients
+            .retry
+            .run(repeat(method), || async {
+                let part = reqwest::multipart::Part::bytes(bytes.to_vec())
+                    .file_name(name.to_owned())
+                    .mime_str("image/png")
+                    .map_err(|e| {
+                        PlatformError::Invalid(format!("an upload's content type: {e}"))
+                    })?;
+                let mut form = reqwest::multipart::Form::new();
+                for (key, value) in fields {
+                    form = form.text(key.to_string(), value.clone());
+                }
+                let response = self
+                    .clients
+                    .http
+                    .post(&url)
+                    .multipart(form.part(field.to_owned(), part))
+                    .send()
+                    .await
+                    .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
+                read(response, &self.secrets).await
+            })
+            .await
+    }
+
     fn user(user: &str) -> PlatformResult<i64> {
         user.parse()
             .map_err(|_| PlatformError::Invalid(format!("`{user}` is not a Telegram user id")))
@@ -624,6 +660,45 @@ impl InlineButtons for Telegram {
         )
         .await
         .map(drop)
+    }
+}
+
+#[async_trait]
+impl super::PhotoKeyboard for Telegram {
+    /// `sendPhoto` (telegram-bot-api.json) uploading the photo as
+    /// `multipart/form-data`, `caption` (0-1024 characters), `reply_markup`
+    /// an `InlineKeyboardMarkup` (JSON-serialized, as every object field of
+    /// a multipart call); the sent Message's `message_id`.
+    async fn post_photo_keyboard(
+        &self,
+        caption: &str,
+        image: &[u8],
+        keyboard: &[Vec<(String, String)>],
+    ) -> PlatformResult<String> {
+        let rows: Vec<Vec<Value>> = keyboard
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|(text, data)| json!({"text": text, "callback_data": data}))
+                    .collect()
+            })
+            .collect();
+        let caption: String = caption.chars().take(1024).collect();
+        let fields = [
+            ("chat_id", self.chat_id.to_string()),
+            ("caption", caption),
+            (
+                "reply_markup",
+                json!({ "inline_keyboard": rows }).to_string(),
+            ),
+        ];
+        let sent = self
+            .call_upload("sendPhoto", &fields, ("photo", "captcha.png", image))
+            .await?;
+        sent["message_id"]
+            .as_i64()
+            .map(|id| id.to_string())
+            .ok_or_else(|| PlatformError::Invalid("sendPhoto answered no `message_id`".into()))
     }
 }
 

@@ -5,7 +5,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{FromRow, StoreError};
+use super::{FromRow, StoreError, scalar};
 use crate::store::Tx;
 
 /// A member who must verify.
@@ -49,6 +49,13 @@ impl FromRow for Pending {
 /// dispatches, and Discord's joins carry no id): it changes nothing.
 pub const SAME_JOIN_SECS: i64 = 60;
 
+/// The `detail` of a verification dropped because the member left: their
+/// next join starts over even within [`SAME_JOIN_SECS`] (a leave between
+/// two joins makes the second a real one, not a replay; and a Telegram
+/// member's restriction outlives their leaving, so without a new prompt
+/// they would stay restricted for good).
+pub const LEFT: &str = "the member left";
+
 /// Records that `user_id` joined `server_id` at `since` and must verify by
 /// `deadline`: whether a verification started. A member still pending keeps
 /// their verification and deadline (a join delivered twice gives no more
@@ -68,10 +75,12 @@ pub fn start(
          ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
              deadline = excluded.deadline, prompt_channel_id = NULL,
              prompt_message_id = NULL, state = 'pending', settled_at = NULL,
-             case_id = NULL, detail = NULL
+             case_id = NULL, detail = NULL, challenge = NULL, entered = '',
+             wrong_answers = 0, challenges = 0
          WHERE verifications.state != 'pending'
-           AND excluded.since >= verifications.since + ?5",
-        params![server_id, user_id, since, deadline, SAME_JOIN_SECS],
+           AND (excluded.since >= verifications.since + ?5
+                OR (verifications.state = 'dropped' AND verifications.detail = ?6))",
+        params![server_id, user_id, since, deadline, SAME_JOIN_SECS, LEFT],
     )?;
     Ok(changed == 1)
 }
@@ -205,6 +214,98 @@ pub fn set_verify_message(
     Ok(())
 }
 
+/// A pending member's captcha (migration V38): the code is the daemon's
+/// secret, never logged nor returned by the API.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Captcha {
+    /// The current code, `None` before the first challenge.
+    pub code: Option<String>,
+    /// The digits pressed so far on Telegram's keypad.
+    pub entered: String,
+    /// Wrong answers so far.
+    pub wrong_answers: i64,
+    /// Challenges issued so far.
+    pub challenges: i64,
+}
+
+/// Not the code: a `Debug` that a log line could print.
+impl std::fmt::Debug for Captcha {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Captcha")
+            .field("code", &self.code.as_ref().map(|_| "<secret>"))
+            .field("entered", &self.entered.len())
+            .field("wrong_answers", &self.wrong_answers)
+            .field("challenges", &self.challenges)
+            .finish()
+    }
+}
+
+/// `user_id`'s captcha while their verification is pending.
+pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "SELECT challenge, entered, wrong_answers, challenges FROM verifications
+             WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
+        )?
+        .query_row([server_id, user_id], |row| {
+            Ok(Captcha {
+                code: row.get("challenge")?,
+                entered: row.get("entered")?,
+                wrong_answers: row.get("wrong_answers")?,
+                challenges: row.get("challenges")?,
+            })
+        })
+        .optional()?)
+}
+
+/// Issues `code` as `user_id`'s new challenge, when they are pending and
+/// had fewer than `max_challenges`: whether it was issued.
+pub fn issue_challenge(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    code: &str,
+    max_challenges: i64,
+) -> Result<bool, StoreError> {
+    let changed = tx.sql.execute(
+        "UPDATE verifications SET challenge = ?3, entered = '', challenges = challenges + 1
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending' AND challenges < ?4",
+        params![server_id, user_id, code, max_challenges],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Records the keypad's digits so far for a pending member.
+pub fn set_entered(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    entered: &str,
+) -> Result<(), StoreError> {
+    tx.sql.execute(
+        "UPDATE verifications SET entered = ?3
+         WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
+        params![server_id, user_id, entered],
+    )?;
+    Ok(())
+}
+
+/// Counts a wrong answer of a pending member (the keypad cleared): the
+/// wrong answers so far.
+pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(
+            "UPDATE verifications SET wrong_answers = wrong_answers + 1, entered = ''
+             WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'
+             RETURNING wrong_answers",
+        )?
+        .query_row([server_id, user_id], scalar)
+        .optional()?
+        .unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,14 +316,18 @@ mod tests {
     #[tokio::test]
     async fn a_join_starts_once_and_a_settled_member_starts_over_only_when_they_come_back() {
         let (_dir, store) = store_with_server(modctl_types::Platform::Discord, "g1").await;
-        let steps: [(&str, i64, Option<bool>, &str, i64); 7] = [
+        let steps: [(&str, i64, Option<bool>, &str, i64); 10] = [
             ("join", 1_000, Some(true), "pending", 1_600),
             ("join", 1_010, Some(false), "pending", 1_600),
             ("join", 1_300, Some(false), "pending", 1_600),
             ("verified", 1_020, None, "verified", 1_600),
             ("join", 1_030, Some(false), "verified", 1_600),
             ("join", 2_000, Some(true), "pending", 2_600),
-            ("kicked", 2_600, None, "kicked", 2_600),
+            // Left and back within the minute: a real join, a new start.
+            ("left", 2_010, None, "dropped", 2_600),
+            ("join", 2_020, Some(true), "pending", 2_620),
+            ("join", 2_030, Some(false), "pending", 2_620),
+            ("kicked", 2_620, None, "kicked", 2_620),
         ];
         for (what, at, starts, state, deadline) in steps {
             let found = store
@@ -231,6 +336,9 @@ mod tests {
                         "join" => {
                             let started = start(tx, "g1", "u1", at, at + 600)?;
                             assert_eq!(Some(started), starts, "{what} at {at}");
+                        }
+                        "left" => {
+                            assert!(settle(tx, "g1", "u1", "dropped", at, Some(LEFT))?);
                         }
                         settled => {
                             assert!(settle(tx, "g1", "u1", settled, at, None)?);
@@ -248,7 +356,7 @@ mod tests {
             );
         }
         let again = store
-            .write(|tx| settle(tx, "g1", "u1", "verified", 2_601, None))
+            .write(|tx| settle(tx, "g1", "u1", "verified", 2_621, None))
             .await
             .unwrap();
         assert!(

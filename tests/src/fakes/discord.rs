@@ -693,6 +693,20 @@ impl FakeDiscord {
         lock(&self.guild).press(user, channel, message, custom_id)
     }
 
+    /// Issues `user`'s submission of the modal the bot answered
+    /// interaction `shown` with, its text inputs holding `values`: the
+    /// `INTERACTION_CREATE` payload to dispatch ([`interactions`]); `None`
+    /// when that answer was no modal.
+    pub fn submit_modal(
+        &self,
+        user: &str,
+        channel: &str,
+        shown: &str,
+        values: &[(&str, &str)],
+    ) -> Option<serde_json::Value> {
+        lock(&self.guild).submit_modal(user, channel, shown, values)
+    }
+
     /// Deletes message `id` of `channel` as a moderator would by hand.
     pub fn remove_message(&self, channel: &str, id: &str) {
         let mut guild = lock(&self.guild);

@@ -16,7 +16,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::Response;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
 /// A request a fake received.
@@ -445,12 +445,21 @@ fn record(method: Method, uri: &Uri, headers: &HeaderMap, body: &Bytes) -> Recor
     let is_form = names
         .get("content-type")
         .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let boundary = names
+        .get("content-type")
+        .and_then(|t| t.strip_prefix("multipart/form-data"))
+        .and_then(|t| t.split("boundary=").nth(1))
+        .map(|b| b.trim_matches('"').to_owned());
+    let body = match boundary {
+        Some(boundary) => multipart_object(body, &boundary),
+        None => parse_body(body, is_form),
+    };
     Recorded {
         method: method.as_str().to_owned(),
         path: uri.path().to_owned(),
         query: uri.query().map(str::to_owned),
         headers: names,
-        body: parse_body(body, is_form),
+        body,
         at: std::time::Instant::now(),
     }
 }
@@ -480,6 +489,77 @@ pub(crate) fn arguments(request: &Recorded) -> serde_json::Map<String, Value> {
 }
 
 /// A form (or query) string as a JSON object of string fields.
+/// A `multipart/form-data` body (RFC 7578) as an object: each text part
+/// as its field's string, each file part (one with a `filename`) as
+/// `{"filename", "content_type", "size"}` plus, for a PNG, its
+/// `"png": {"width", "height"}` from its IHDR chunk. A body that is not
+/// well-formed is `{"multipart_error": why}`, which no fake accepts.
+fn multipart_object(body: &[u8], boundary: &str) -> Value {
+    let delimiter = format!("--{boundary}");
+    let mut fields = serde_json::Map::new();
+    let mut rest = body;
+    let Some(start) = find(rest, delimiter.as_bytes()) else {
+        return json!({"multipart_error": "no boundary"});
+    };
+    rest = &rest[start + delimiter.len()..];
+    loop {
+        if rest.starts_with(b"--") {
+            return Value::Object(fields);
+        }
+        let Some(rest_after_crlf) = rest.strip_prefix(b"\r\n") else {
+            return json!({"multipart_error": "no CRLF after a boundary"});
+        };
+        let Some(end) = find(rest_after_crlf, format!("\r\n{delimiter}").as_bytes()) else {
+            return json!({"multipart_error": "a part without its closing boundary"});
+        };
+        let part = &rest_after_crlf[..end];
+        rest = &rest_after_crlf[end + 2 + delimiter.len()..];
+        let Some(split) = find(part, b"\r\n\r\n") else {
+            return json!({"multipart_error": "a part without headers"});
+        };
+        let (head, content) = (String::from_utf8_lossy(&part[..split]), &part[split + 4..]);
+        let disposition = head
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("content-disposition:"))
+            .unwrap_or_default();
+        let param = |name: &str| {
+            disposition
+                .split(';')
+                .map(str::trim)
+                .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                .map(|v| v.trim_matches('"').to_owned())
+        };
+        let Some(name) = param("name") else {
+            return json!({"multipart_error": "a part without a name"});
+        };
+        let value = match param("filename") {
+            Some(filename) => {
+                let content_type = head
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("Content-Type: ")
+                            .or(l.strip_prefix("content-type: "))
+                    })
+                    .map(str::to_owned);
+                let mut file = json!({"filename": filename, "content_type": content_type,
+                                      "size": content.len()});
+                if content.len() >= 24 && content.starts_with(b"\x89PNG\r\n\x1a\n") {
+                    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                    file["png"] =
+                        json!({"width": be(&content[16..20]), "height": be(&content[20..24])});
+                }
+                file
+            }
+            None => Value::String(String::from_utf8_lossy(content).into_owned()),
+        };
+        fields.insert(name, value);
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
 fn form_object(form: &[u8]) -> Value {
     Value::Object(
         url::form_urlencoded::parse(form)

@@ -518,6 +518,7 @@ fn answer(state: &mut Bot, request: &Recorded) -> Reply {
         "unbanChatMember" => state.unban(&params),
         "restrictChatMember" => state.restrict(&params),
         "sendMessage" => state.send_message(&params),
+        "sendPhoto" => state.send_photo(&params),
         "deleteMessage" => state.delete_message(&params),
         "answerCallbackQuery" => state.answer_callback_query(&params),
         "setChatTitle" => state.set_title(&params),

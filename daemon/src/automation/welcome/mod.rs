@@ -422,6 +422,16 @@ async fn greet_member(
         member_id: member.id.clone(),
         member_name: member.display_name.clone(),
         server_name: name,
+        // Slack verifies with a button in the greeting DM itself (one DM);
+        // a captcha there is verified with the button too (docs/api.md).
+        slack_button: (matches!(bot, Bot::Slack(_))
+            && welcome.verification != modctl_types::config::Verification::None)
+            .then(|| {
+                (
+                    crate::automation::verify::BUTTON_LABEL.to_owned(),
+                    crate::automation::verify::CUSTOM_ID.to_owned(),
+                )
+            }),
     };
     if let Err(e) = behaviour::greet(bot, channel, &greeting).await {
         tracing::warn!(server, member = %member.id, error = %e, advice = %e.advice(), "welcome: the greeting was not posted");

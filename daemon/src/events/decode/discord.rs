@@ -36,8 +36,8 @@ use twilight_model::id::marker::{
 
 use crate::events::{
     Attachment, AuditAction, AuditEntry, Author, AutoModAction, ButtonPress, Event, EventKind,
-    GuildState, MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply, VoiceState,
-    non_empty,
+    FormSubmit, GuildState, MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply,
+    VoiceState, non_empty,
 };
 use crate::platform::discord::guilds::role_from_json;
 use crate::platform::structure::{nullable, payload};
@@ -637,6 +637,31 @@ struct InteractionMember {
 struct ComponentData {
     #[serde(default)]
     custom_id: Option<String>,
+    /// A modal's submitted components ("Modal Submit Data Structure"):
+    /// action rows (type 1) or labels (type 18) holding text inputs with
+    /// their `custom_id` and `value`; read loosely, see [`form_fields`].
+    #[serde(default)]
+    components: Vec<Value>,
+}
+
+/// The text fields of a submitted modal, (`custom_id`, `value`), wherever
+/// they sit in its rows (an action row's `components`, a label's
+/// `component`).
+fn form_fields(components: &[Value]) -> Vec<(String, String)> {
+    let mut fields = Vec::new();
+    let mut stack: Vec<&Value> = components.iter().rev().collect();
+    while let Some(c) = stack.pop() {
+        if let (Some(id), Some(value)) = (c["custom_id"].as_str(), c["value"].as_str()) {
+            fields.push((id.to_owned(), value.to_owned()));
+        }
+        if let Some(children) = c["components"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+        if c["component"].is_object() {
+            stack.push(&c["component"]);
+        }
+    }
+    fields
 }
 
 #[derive(Debug, Deserialize)]
@@ -649,6 +674,31 @@ struct InteractionMessage {
 /// pings, DMs) are none of the daemon's.
 fn interaction_events(i: InteractionPayload, at: Timestamp) -> Vec<Event> {
     use twilight_model::application::interaction::InteractionType;
+    if let (Some(guild), Some(member), InteractionType::ModalSubmit) =
+        (i.guild_id, i.member.as_ref(), i.kind)
+    {
+        let Some(data) = i.data else {
+            return Vec::new();
+        };
+        let Some(custom_id) = data.custom_id else {
+            return Vec::new();
+        };
+        return vec![Event {
+            platform: Platform::Discord,
+            server_id: guild.to_string().into(),
+            at,
+            id: Some(format!("discord:interaction:{}", i.id)),
+            kind: EventKind::FormSubmitted(FormSubmit {
+                user_id: member.user.id.to_string(),
+                custom_id,
+                fields: form_fields(&data.components),
+                reply: PressReply::Discord {
+                    id: i.id.to_string(),
+                    token: i.token,
+                },
+            }),
+        }];
+    }
     let (Some(guild), Some(member), InteractionType::MessageComponent) =
         (i.guild_id, i.member, i.kind)
     else {
@@ -1208,6 +1258,44 @@ mod tests {
         no_token.as_object_mut().unwrap().remove("token");
         let err = decode("INTERACTION_CREATE", no_token, at()).unwrap_err();
         assert!(err.to_string().contains("token"), "{err}");
+    }
+
+    /// receiving-and-responding.mdx, "Modal Submit Data Structure": a
+    /// guild modal submission (type 5) is read with its text fields, in an
+    /// action row (type 1) or a label (type 18) alike; one in a DM is not.
+    #[test]
+    fn a_modal_submission_is_read_with_its_fields() {
+        let submit = |guild: Option<&str>| {
+            json!({"id": "901", "type": 5, "token": "tok", "application_id": "1",
+            "guild_id": guild, "channel_id": "70",
+            "member": {"user": {"id": "5", "username": "n"}, "roles": []},
+            "data": {"custom_id": "modctl:captcha:answer", "components": [
+                {"type": 1, "components": [{"type": 4, "custom_id": "code", "value": "12345"}]},
+                {"type": 18, "component": {"type": 4, "custom_id": "note", "value": "hi"}},
+            ]}})
+        };
+        let event = one(decode("INTERACTION_CREATE", submit(Some(GUILD)), at()).unwrap());
+        assert_eq!(event.id.as_deref(), Some("discord:interaction:901"));
+        assert_eq!(
+            event.kind,
+            EventKind::FormSubmitted(FormSubmit {
+                user_id: "5".into(),
+                custom_id: "modctl:captcha:answer".into(),
+                fields: vec![
+                    ("code".into(), "12345".into()),
+                    ("note".into(), "hi".into())
+                ],
+                reply: PressReply::Discord {
+                    id: "901".into(),
+                    token: "tok".into()
+                },
+            })
+        );
+        assert!(
+            decode("INTERACTION_CREATE", submit(None), at())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -74,8 +74,99 @@ impl Guild {
         })
     }
 
-    /// `POST /interactions/{id}/{token}/callback`.
+    /// Issues the submission by `user` of the modal the bot answered
+    /// interaction `shown` with, its text inputs holding `values` by their
+    /// `custom_id`: the `INTERACTION_CREATE` payload (type 5,
+    /// MODAL_SUBMIT; "Modal Submit Data Structure": the modal's
+    /// `custom_id`, and `components` as action rows of text inputs, each
+    /// `{type: 4, custom_id, value}`). `None` when `shown` was not answered
+    /// with a modal (Discord shows no form to submit).
+    pub(super) fn submit_modal(
+        &mut self,
+        user: &str,
+        channel: &str,
+        shown: &str,
+        values: &[(&str, &str)],
+    ) -> Option<Value> {
+        let modal = self.interactions.get(shown)?.response.clone()?;
+        if modal["type"] != 9 {
+            return None;
+        }
+        let rows: Vec<Value> = modal["data"]["components"]
+            .as_array()?
+            .iter()
+            .map(|row| {
+                let inputs: Vec<Value> = row["components"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|input| {
+                        let id = input["custom_id"].as_str().unwrap_or_default();
+                        let value = values
+                            .iter()
+                            .find(|(field, _)| *field == id)
+                            .map_or("", |(_, v)| *v);
+                        json!({"type": 4, "custom_id": id, "value": value})
+                    })
+                    .collect();
+                json!({"type": 1, "components": inputs})
+            })
+            .collect();
+        let mut payload = self.press(user, channel, shown, "");
+        payload["type"] = json!(5);
+        payload["data"] = json!({"custom_id": modal["data"]["custom_id"], "components": rows});
+        payload.as_object_mut()?.remove("message");
+        Some(payload)
+    }
+
+    /// `POST /interactions/{id}/{token}/callback`. A response with a file
+    /// comes as `multipart/form-data` ("Uploading Files",
+    /// discord-docs/reference.mdx): its JSON in `payload_json`, each file
+    /// `files[n]` named by an `attachments` entry of `id` n (else `400
+    /// Invalid Form Body`); the response is kept as the JSON with a
+    /// `files` list of what was uploaded (see the shared server's
+    /// multipart reading).
     pub(super) fn interaction_callback(&mut self, id: &str, token: &str, body: &Value) -> Reply {
+        let body = &match body.get("payload_json").and_then(Value::as_str) {
+            Some(payload) => {
+                let Ok(mut payload) = serde_json::from_str::<Value>(payload) else {
+                    return invalid_form("payload_json", "Must be valid JSON.");
+                };
+                let mut files = Vec::new();
+                for attachment in payload["data"]["attachments"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
+                    let n = attachment["id"].as_u64().unwrap_or(u64::MAX);
+                    let Some(file) = body.get(format!("files[{n}]")) else {
+                        return invalid_form("data.attachments", "Attachment references no file.");
+                    };
+                    files.push(file.clone());
+                }
+                payload["files"] = json!(files);
+                payload
+            }
+            None => body.clone(),
+        };
+        if body["type"] == 9 {
+            let title = body["data"]["title"]
+                .as_str()
+                .map_or(0, |t| t.chars().count());
+            let custom_id = body["data"]["custom_id"].as_str().map_or(0, str::len);
+            // receiving-and-responding.mdx, "Modal": `title` max 45
+            // characters, `custom_id` max 100, 1 to 5 components.
+            if !(1..=45).contains(&title) {
+                return invalid_form("data.title", "Must be between 1 and 45 in length.");
+            }
+            if !(1..=100).contains(&custom_id) {
+                return invalid_form("data.custom_id", "Must be between 1 and 100 in length.");
+            }
+            let n = body["data"]["components"].as_array().map_or(0, Vec::len);
+            if !(1..=5).contains(&n) {
+                return invalid_form("data.components", "Must be between 1 and 5 in length.");
+            }
+        }
         let Some(issued) = self.interactions.get_mut(id) else {
             return error(404, "Unknown interaction", 10062);
         };

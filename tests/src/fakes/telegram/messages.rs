@@ -294,6 +294,73 @@ impl Bot {
         }))
     }
 
+    /// `sendPhoto` (telegram-bot-api.json): `chat_id`, `photo` (here an
+    /// upload: "Sending files", multipart/form-data, so every field is a
+    /// string and `reply_markup` a JSON-serialized object), `caption`
+    /// "0-1024 characters after entities parsing". The photo must be a
+    /// PNG the shared server could read the size of ("PHOTO_INVALID_DIMENSIONS"
+    /// otherwise, as for an image Telegram cannot process). Kept like a
+    /// message, its caption as the text and `reply_markup` parsed.
+    pub(super) fn send_photo(&mut self, params: &Map<String, Value>) -> Reply {
+        let Some(chat_id) = integer(params.get("chat_id")) else {
+            return bad_request("chat not found");
+        };
+        if let Err(reply) = self.reachable(chat_id) {
+            return reply;
+        }
+        let Some(photo) = params.get("photo").filter(|p| p.is_object()) else {
+            return bad_request("there is no photo in the request");
+        };
+        if photo["png"]["width"].as_u64().unwrap_or(0) == 0 {
+            return bad_request("PHOTO_INVALID_DIMENSIONS");
+        }
+        let caption = params
+            .get("caption")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        if caption.chars().count() > 1024 {
+            return bad_request("message caption is too long");
+        }
+        let mut params = params.clone();
+        if let Some(Value::String(markup)) = params.get("reply_markup") {
+            match serde_json::from_str::<Value>(markup) {
+                Ok(markup) => {
+                    params.insert("reply_markup".into(), markup);
+                }
+                Err(_) => return bad_request("can't parse reply keyboard markup JSON object"),
+            }
+        }
+        if let Err(reply) = Bot::check_reply_markup(&params) {
+            return reply;
+        }
+        if let Err(reply) = self.admit(chat_id) {
+            return reply;
+        }
+        let message_id = self.next_message_id;
+        self.next_message_id += 1;
+        let date = self.unix_now();
+        let kind = self.chat_type(chat_id);
+        let chat = self.chat(chat_id);
+        chat.sent.push(TelegramMessage {
+            message_id,
+            from: BOT,
+            date,
+            text: caption.clone(),
+            args: Value::Object(params),
+            deleted: false,
+        });
+        ok(json!({
+            "message_id": message_id,
+            "from": user_json(BOT),
+            "chat": { "id": chat_id, "type": kind },
+            "date": date,
+            "caption": caption,
+            "photo": [{"file_id": format!("photo-{message_id}"), "file_unique_id": format!("p{message_id}"),
+                       "width": photo["png"]["width"], "height": photo["png"]["height"]}],
+        }))
+    }
+
     pub(super) fn delete_message(&mut self, params: &Map<String, Value>) -> Reply {
         let Some(chat_id) = integer(params.get("chat_id")).filter(|id| self.chats.contains_key(id))
         else {
