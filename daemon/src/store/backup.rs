@@ -35,7 +35,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use super::integrity::{self, Depth, Verdict};
 use super::secrets::{self, KeyError, KeySource};
-use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files};
+use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files, scalar};
 
 /// How long a backup waits, in all, for SQLite's locks (a checkpoint that
 /// truncates the WAL holds one briefly) before it gives up.
@@ -215,7 +215,7 @@ fn summarize(path: &Path) -> Result<Summary, BackupError> {
     let has_history: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'refinery_schema_history')",
         [],
-        |row| row.get(0),
+        scalar,
     )?;
     if !has_history {
         return Err(BackupError::NotModctld(path.to_owned()));
@@ -223,9 +223,9 @@ fn summarize(path: &Path) -> Result<Summary, BackupError> {
     let schema_version: i64 = conn.query_row(
         "SELECT COALESCE(MAX(version), 0) FROM refinery_schema_history",
         [],
-        |row| row.get(0),
+        scalar,
     )?;
-    let cases: i64 = conn.query_row("SELECT COUNT(*) FROM cases", [], |row| row.get(0))?;
+    let cases: i64 = conn.query_row("SELECT COUNT(*) FROM cases", [], scalar)?;
     Ok(Summary {
         schema_version,
         cases,
