@@ -12,6 +12,7 @@ mod logs;
 mod operator;
 mod operator_receivers;
 mod operator_structure;
+mod packaging;
 mod plans;
 mod redaction;
 mod support;

@@ -167,8 +167,16 @@ pub fn serve(db: &Path, env: &[(&str, &str)]) -> (Daemon, String) {
     let mut lines = stderr.lines();
     for line in lines.by_ref() {
         let line = line.unwrap();
-        if let Some(address) = line.split("address=").nth(1) {
-            let address = address.split_whitespace().next().unwrap().to_owned();
+        // `address=...` in text logs, `"address":"..."` in JSON ones.
+        let found = match line.split("address=").nth(1) {
+            Some(rest) => rest.split_whitespace().next(),
+            None => line
+                .split("\"address\":\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next()),
+        };
+        if let Some(address) = found {
+            let address = address.to_owned();
             // The rest of the log is read (and dropped) until the process
             // ends, so that it never writes to a closed pipe.
             std::thread::spawn(move || lines.for_each(drop));
