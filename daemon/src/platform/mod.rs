@@ -74,9 +74,7 @@ pub use capabilities::{
     PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{
-    AdminStanding, CaptchaDm, CaptchaInteractions, DemoteAdmin, PhotoKeyboard,
-};
+pub use capabilities::{AdminStanding, CaptchaDm, CaptchaInteractions, DemoteAdmin, PhotoKeyboard};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};

@@ -12,9 +12,9 @@ use super::greeting::{Greeting, slack_greeting};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    ButtonDm, CaptchaDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup, JoinedChannels,
-    OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember,
-    ReadInvites, Redactor, Repeat,
+    ButtonDm, CaptchaDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup,
+    JoinedChannels, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
+    RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.

@@ -41,9 +41,9 @@ use subtle::ConstantTimeEq;
 
 use crate::activity::events::{NAME as ACTIVITY, activity_of};
 use crate::error::{ApiError, ApiResult};
-use crate::events::{Event, EventKind, PressReply, ViewAnswer};
 use crate::events::decode::slack::{self, Request};
 use crate::events::decode::telegram as updates;
+use crate::events::{Event, EventKind, PressReply, ViewAnswer};
 use crate::extract::refuse_duplicate_keys;
 use crate::platform::slack::events::{self, Refused};
 use crate::response::Json;

@@ -264,11 +264,7 @@ impl Verifying {
                     }
                     // Slack sends a press's `trigger_id`; without one no
                     // modal can be opened.
-                    (Key::Enter, None) => {
-                        slack
-                            .direct_message(user, &Post::text(OUR_FAULT))
-                            .await
-                    }
+                    (Key::Enter, None) => slack.direct_message(user, &Post::text(OUR_FAULT)).await,
                     (Key::Answer | Key::Digit(_) | Key::Erase, _) => {
                         slack
                             .direct_message(user, &Post::text(NOTHING_PENDING))
