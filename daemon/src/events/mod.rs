@@ -426,3 +426,24 @@ impl Event {
 pub(crate) fn non_empty(text: String) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
+
+#[cfg(test)]
+mod view_answer_tests {
+    use super::*;
+
+    #[test]
+    fn a_view_is_answered_once_and_only_while_someone_waits() {
+        let (answer, mut waiting) = ViewAnswer::pair();
+        let copy = answer.clone();
+        assert_eq!(copy, answer, "clones answer the same request");
+        assert_ne!(ViewAnswer::default(), answer);
+        let error = Some(("code".to_owned(), "Wrong code".to_owned()));
+        assert!(copy.send(error.clone()));
+        assert!(!answer.send(None), "the first answer is the one sent");
+        assert_eq!(waiting.try_recv().unwrap(), error);
+        assert!(!ViewAnswer::default().send(None), "nobody waits");
+        let (late, waiting) = ViewAnswer::pair();
+        drop(waiting);
+        assert!(!late.send(None), "the request gave up");
+    }
+}
