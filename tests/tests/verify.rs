@@ -9,7 +9,9 @@
 //! own (an inline keyboard button naming them), answered with
 //! `answerCallbackQuery`. Slack: a Block Kit button in a DM, pressed
 //! through the signed interactivity endpoint, adds the newcomer to the
-//! `auto_role_ids` user groups.
+//! `auto_role_ids` user groups; with a captcha the press shares the image
+//! in the DM and the code is typed in a modal (`views.open`), whose
+//! `view_submission` is answered with a field error or closed.
 
 use std::time::Duration;
 
@@ -549,22 +551,32 @@ fn slack() -> (Fixture, FakeSlack) {
 /// `/hooks/slack/interactions`, form-encoded and signed with `secret` as
 /// Slack does; the HTTP status.
 fn slack_press(fixture: &Fixture, secret: &str, team: &str, user: &str, action_id: &str) -> u16 {
-    let daemon = &fixture.daemon;
-    let now = daemon.now_unix();
+    static PRESSES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let n = PRESSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let now = fixture.daemon.now_unix();
+    // Each press has a trigger of its own (Slack exchanges one for a view
+    // once).
     let payload = json!({
         "type": "block_actions", "team": {"id": team, "domain": "alpha"},
         "user": {"id": user, "team_id": team}, "api_app_id": "A1", "token": "t",
         "container": {"type": "message", "channel_id": "D0NEWBIE01", "message_ts": "1700000000.000001"},
-        "trigger_id": "1.2.3", "response_url": "https://hooks.slack.invalid/actions/1",
+        "trigger_id": format!("{now}.{n}.3"), "response_url": "https://hooks.slack.invalid/actions/1",
         "actions": [{"type": "button", "action_id": action_id, "block_id": "b1",
                      "text": {"type": "plain_text", "text": "Verify"},
-                     "action_ts": format!("{now}.000100")}],
-    })
-    .to_string();
-    let body = serde_urlencoded::to_string([("payload", payload)]).unwrap();
-    let timestamp = now.to_string();
+                     "action_ts": format!("{now}.{n:06}")}],
+    });
+    slack_interaction(fixture, secret, &payload).0
+}
+
+/// Posts interactivity `payload` to `/hooks/slack/interactions`,
+/// form-encoded and signed with `secret` as Slack does; the HTTP status and
+/// the body (`Null` when empty).
+fn slack_interaction(fixture: &Fixture, secret: &str, payload: &Value) -> (u16, Value) {
+    let daemon = &fixture.daemon;
+    let body = serde_urlencoded::to_string([("payload", payload.to_string())]).unwrap();
+    let timestamp = daemon.now_unix().to_string();
     let signature = modctld::platform::slack::events::sign(secret, &timestamp, body.as_bytes());
-    daemon
+    let response = daemon
         .block_on(
             reqwest::Client::new()
                 .post(format!("{}/hooks/slack/interactions", daemon.url()))
@@ -574,9 +586,10 @@ fn slack_press(fixture: &Fixture, secret: &str, team: &str, user: &str, action_i
                 .body(body)
                 .send(),
         )
-        .expect("the interactivity hook answers")
-        .status()
-        .as_u16()
+        .expect("the interactivity hook answers");
+    let status = response.status().as_u16();
+    let text = daemon.block_on(response.text()).unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 /// A newcomer gets a Block Kit button by DM; a press posted to the signed
@@ -1098,4 +1111,226 @@ fn telegram_a_member_who_leaves_and_rejoins_at_once_gets_a_new_prompt() {
     eventually("the restriction to be lifted", || {
         !fake.is_muted(TG_NEWCOMER)
     });
+}
+
+/// Alpha's workspace on the fake Slack with captcha verification, and a
+/// newcomer who joined (greeted by DM with the verify button).
+fn slack_captcha() -> (Fixture, FakeSlack) {
+    let (fixture, fake) = slack();
+    fixture.daemon.set_config(
+        ALPHA_SLACK,
+        SectionName::Welcome,
+        json!({"enabled": true, "channel_id": slack::MODLOG_CHANNEL, "verification": "captcha",
+               "auto_role_ids": [MEMBERS_GROUP], "verify_within_minutes": 10}),
+    );
+    slack_join(&fixture, &fake, SLACK_NEWCOMER);
+    (fixture, fake)
+}
+
+/// `user` joins the workspace; waits for their greeting DM.
+fn slack_join(fixture: &Fixture, fake: &FakeSlack, user: &str) {
+    let status = fixture.daemon.post_slack_event(
+        SLACK_SECRET,
+        ALPHA_SLACK,
+        &format!("Ev0JOIN{user}"),
+        json!({"type": "team_join", "user": {"id": user, "is_bot": false}}),
+    );
+    assert_eq!(status, 200);
+    eventually("the greeting DM", || !fake.dms(user).is_empty());
+}
+
+/// `user` presses `action_id` and waits for the `count`th image shared in
+/// their DM, with the buttons posted under it; asserts the code is not in
+/// the DMs.
+fn slack_challenge(fixture: &Fixture, fake: &FakeSlack, user: &str, action_id: &str, count: usize) {
+    let images = |fake: &FakeSlack| {
+        fake.dms(user)
+            .into_iter()
+            .filter(|dm| dm.args.get("files").is_some())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        slack_press(fixture, SLACK_SECRET, ALPHA_SLACK, user, action_id),
+        200
+    );
+    eventually("the challenge's image in the DM", || {
+        images(fake).len() == count
+            && fake
+                .dms(user)
+                .last()
+                .is_some_and(|dm| dm.args["blocks"][0]["type"] == "actions")
+    });
+    let shared = images(fake).pop().unwrap();
+    assert!(
+        shared.text.contains("type the 5 digits"),
+        "{:?}",
+        shared.text
+    );
+    let (declared, received) = *fake.shared_files().last().unwrap();
+    assert!(
+        declared > 100 && declared == received,
+        "{declared} {received}"
+    );
+    let buttons = fake.dms(user).pop().unwrap().args["blocks"][0]["elements"].clone();
+    let ids: Vec<&str> = buttons
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["action_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["modctl:captcha:enter", "modctl:captcha:new"]);
+    let code = captcha_row(fixture, ALPHA_SLACK, user).0.unwrap();
+    for dm in fake.dms(user) {
+        assert!(
+            !dm.args.to_string().contains(&code),
+            "the code leaked: {dm:?}"
+        );
+    }
+}
+
+/// `user` presses "Enter code" (a modal opens with the press's trigger)
+/// and submits `code` in it: the submission's answer, `None` when it
+/// closed the modal, else the error under the field.
+fn slack_type_code(fixture: &Fixture, fake: &FakeSlack, user: &str, code: &str) -> Option<String> {
+    let before = fake.views().len();
+    assert_eq!(
+        slack_press(
+            fixture,
+            SLACK_SECRET,
+            ALPHA_SLACK,
+            user,
+            "modctl:captcha:enter"
+        ),
+        200
+    );
+    eventually("the modal to open", || fake.views().len() == before + 1);
+    let view = fake.views().pop().unwrap().view;
+    assert_eq!(view["callback_id"], "modctl:captcha:answer", "{view}");
+    let input = &view["blocks"][0];
+    assert_eq!(
+        (
+            input["block_id"].as_str(),
+            input["element"]["type"].as_str()
+        ),
+        (Some("code"), Some("plain_text_input")),
+        "{view}"
+    );
+    slack_submit(fixture, user, code)
+}
+
+/// `user` submits `code` in the captcha's modal (a `view_submission`).
+fn slack_submit(fixture: &Fixture, user: &str, code: &str) -> Option<String> {
+    let payload = json!({
+        "type": "view_submission", "team": {"id": ALPHA_SLACK, "domain": "alpha"},
+        "user": {"id": user, "team_id": ALPHA_SLACK}, "api_app_id": "A1", "token": "t",
+        "trigger_id": "9.9.9",
+        "view": {"id": "V0CAPTCHA1", "type": "modal", "callback_id": "modctl:captcha:answer",
+                 "hash": "1.abc",
+                 "state": {"values": {"code": {"code": {"type": "plain_text_input", "value": code}}}}},
+    });
+    let (status, body) = slack_interaction(fixture, SLACK_SECRET, &payload);
+    assert_eq!(status, 200, "{body}");
+    if body.is_null() {
+        return None;
+    }
+    assert_eq!(body["response_action"], "errors", "{body}");
+    Some(body["errors"]["code"].as_str().unwrap().to_owned())
+}
+
+/// Slack's captcha: the verify button of the greeting DM shares the image
+/// in the DM with "Enter code" and "New challenge"; another member's
+/// submission does not verify the newcomer; a wrong code is an error under
+/// the modal's field; a new challenge is another image; a restart between
+/// the challenge and the answer keeps it; the right code closes the modal,
+/// adds the newcomer to the user groups and tells them by DM.
+#[test]
+fn slack_captcha_typed_in_a_modal_verifies_after_a_wrong_answer_and_a_new_challenge() {
+    const OTHER: &str = "U0NEWBIE02";
+    let (fixture, fake) = slack_captcha();
+    fake.add_user(OTHER, "other");
+    slack_join(&fixture, &fake, OTHER);
+    slack_challenge(&fixture, &fake, SLACK_NEWCOMER, "modctl:verify", 1);
+    let (code, wrong_answers, challenges) = captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER);
+    let code = code.unwrap();
+    assert_eq!((wrong_answers, challenges), (0, 1));
+
+    // Another member sending the newcomer's code answers for themselves
+    // only: they have no challenge yet, and someone not pending has
+    // nothing to verify.
+    let error = slack_type_code(&fixture, &fake, OTHER, &code).unwrap();
+    assert!(error.contains("Press the verify button first"), "{error}");
+    let error = slack_submit(&fixture, slack::OWNER, &code).unwrap();
+    assert!(error.contains("nothing for you to verify"), "{error}");
+    assert_eq!(
+        captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER),
+        (Some(code.clone()), 0, 1)
+    );
+
+    let error = slack_type_code(&fixture, &fake, SLACK_NEWCOMER, &wrong(&code)).unwrap();
+    assert!(error.contains("Wrong code: 2 tries left"), "{error}");
+    assert_eq!(captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER).1, 1);
+
+    slack_challenge(&fixture, &fake, SLACK_NEWCOMER, "modctl:captcha:new", 2);
+    let (fresh, _, challenges) = captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER);
+    let fresh = fresh.unwrap();
+    assert_eq!(challenges, 2);
+
+    // A restart between the challenge and the answer keeps the challenge.
+    let fixture = fixture.restart();
+    assert_eq!(
+        captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER),
+        (Some(fresh.clone()), 1, 2)
+    );
+    assert_eq!(
+        slack_type_code(&fixture, &fake, SLACK_NEWCOMER, &fresh),
+        None
+    );
+    eventually("the newcomer to join the user group", || {
+        fake.user_group_users(MEMBERS_GROUP).unwrap().len() == 2
+    });
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER, SLACK_NEWCOMER]
+    );
+    eventually("the newcomer to be told", || {
+        fake.dms(SLACK_NEWCOMER)
+            .iter()
+            .any(|dm| dm.text.contains("You are verified"))
+    });
+    assert!(
+        !fake
+            .user_group_users(MEMBERS_GROUP)
+            .unwrap()
+            .contains(&OTHER.to_owned())
+    );
+}
+
+/// Three wrong codes spend the tries: the right one is then refused under
+/// the field and the newcomer stays pending, out of the user groups.
+#[test]
+fn slack_captcha_wrong_answers_are_limited() {
+    let (fixture, fake) = slack_captcha();
+    slack_challenge(&fixture, &fake, SLACK_NEWCOMER, "modctl:verify", 1);
+    let code = captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER)
+        .0
+        .unwrap();
+    for left in ["2 tries left", "1 try left", "last try"] {
+        let error = slack_type_code(&fixture, &fake, SLACK_NEWCOMER, &wrong(&code)).unwrap();
+        assert!(error.contains(left), "{left}: {error}");
+    }
+    let error = slack_type_code(&fixture, &fake, SLACK_NEWCOMER, &code).unwrap();
+    assert!(error.contains("no tries left"), "{error}");
+    assert_eq!(captcha_row(&fixture, ALPHA_SLACK, SLACK_NEWCOMER).1, 3);
+    assert_eq!(
+        fake.user_group_users(MEMBERS_GROUP).unwrap(),
+        vec![slack::OWNER]
+    );
+    let state: String = fixture.daemon.sql(|sql| {
+        sql.query_row(
+            "SELECT state FROM verifications WHERE server_id = ?1 AND user_id = ?2",
+            [ALPHA_SLACK, SLACK_NEWCOMER],
+            |row| row.get(0),
+        )
+    });
+    assert_eq!(state, "pending");
 }

@@ -108,7 +108,8 @@ pub enum EventKind {
     /// A role was deleted (Discord `GUILD_ROLE_DELETE`): its id.
     RoleRemoved(String),
     /// A member sent a form the bot showed them (Discord's modal,
-    /// `MODAL_SUBMIT`): issue #26's captcha answer.
+    /// `MODAL_SUBMIT`; Slack's modal, `view_submission`): issue #26's
+    /// captcha answer.
     FormSubmitted(FormSubmit),
 }
 
@@ -358,9 +359,59 @@ pub enum PressReply {
         query_id: String,
     },
     /// Slack: answered by the interactivity request's own response; the
-    /// member is told by DM.
-    Slack,
+    /// member is told by DM. A `block_actions` press carries its
+    /// `trigger_id` (a modal can be opened with it for 3 seconds).
+    Slack {
+        /// The press's `trigger_id`, for `views.open`.
+        trigger_id: Option<String>,
+    },
+    /// Slack: a modal's `view_submission`, answered by the interactivity
+    /// request's own response (a field's error, or the modal closed).
+    SlackView(ViewAnswer),
 }
+
+/// What the consumer of a Slack `view_submission` answers its request
+/// with: `Some((block_id, text))` is an error shown under that input block
+/// of the modal, `None` closes the modal. The `/hooks/slack/interactions` handler waits
+/// for it (Slack gives the response 3 seconds); the first answer is the
+/// one sent, and one given too late is refused ([`ViewAnswer::send`]
+/// answers `false`) so the consumer tells the member another way.
+#[derive(Clone, Default)]
+pub struct ViewAnswer(Arc<std::sync::Mutex<Option<tokio::sync::oneshot::Sender<ViewReply>>>>);
+
+/// A `view_submission`'s answer: an input block's id and the error shown
+/// under it, or `None` to close the modal.
+pub type ViewReply = Option<(String, String)>;
+
+impl ViewAnswer {
+    /// An answer and the receiver the request handler waits on.
+    pub fn pair() -> (ViewAnswer, tokio::sync::oneshot::Receiver<ViewReply>) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        (ViewAnswer(Arc::new(std::sync::Mutex::new(Some(tx)))), rx)
+    }
+
+    /// Answers the request; `false` when nobody waits any more (answered
+    /// already, timed out, or an answer made without a request).
+    pub fn send(&self, answer: ViewReply) -> bool {
+        let sender = self.0.lock().map(|mut s| s.take()).unwrap_or_default();
+        sender.is_some_and(|s| s.send(answer).is_ok())
+    }
+}
+
+impl std::fmt::Debug for ViewAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ViewAnswer")
+    }
+}
+
+/// Two answers are the same when they answer the same request.
+impl PartialEq for ViewAnswer {
+    fn eq(&self, other: &ViewAnswer) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ViewAnswer {}
 
 impl Event {
     /// The same event for another server id (a Telegram chat routed to its
@@ -374,4 +425,25 @@ impl Event {
 /// `Some(text)` unless it is empty: the platforms send `""` for "no text".
 pub(crate) fn non_empty(text: String) -> Option<String> {
     (!text.is_empty()).then_some(text)
+}
+
+#[cfg(test)]
+mod view_answer_tests {
+    use super::*;
+
+    #[test]
+    fn a_view_is_answered_once_and_only_while_someone_waits() {
+        let (answer, mut waiting) = ViewAnswer::pair();
+        let copy = answer.clone();
+        assert_eq!(copy, answer, "clones answer the same request");
+        assert_ne!(ViewAnswer::default(), answer);
+        let error = Some(("code".to_owned(), "Wrong code".to_owned()));
+        assert!(copy.send(error.clone()));
+        assert!(!answer.send(None), "the first answer is the one sent");
+        assert_eq!(waiting.try_recv().unwrap(), error);
+        assert!(!ViewAnswer::default().send(None), "nobody waits");
+        let (late, waiting) = ViewAnswer::pair();
+        drop(waiting);
+        assert!(!late.send(None), "the request gave up");
+    }
 }

@@ -43,7 +43,12 @@ fn item(platform: Platform, welcome: &Welcome) -> Option<OnboardingItem> {
             "a newcomer is restricted (no sending) and gets a button of their own in the group; pressing it lifts the restriction, not pressing it within {minutes} minute(s) gets them kicked (the bot needs can_restrict_members and can_delete_messages)"
         ),
         Platform::Slack => format!(
-            "a newcomer gets a button by DM; pressing it adds them to the auto_role_ids user groups. Slack lets no bot remove a member, so one who does not press within {minutes} minute(s) is only left out of the groups. The app's Interactivity request URL must be https://<daemon>/hooks/slack/interactions"
+            "a newcomer gets a button by DM; pressing it adds them to the auto_role_ids user groups{}. Slack lets no bot remove a member, so one who does not press within {minutes} minute(s) is only left out of the groups. The app's Interactivity request URL must be https://<daemon>/hooks/slack/interactions",
+            if welcome.verification == Verification::Captcha {
+                " once they type the code of an image the bot uploads into the DM (the app needs files:write)"
+            } else {
+                ""
+            }
         ),
         _ => crate::platform::new_platform(platform),
     };

@@ -679,6 +679,18 @@ pub fn try_these() -> Vec<String> {
             "answered with the code the simulator drew: verified",
         ),
         noted(
+            format!("modctl config set {SLACK} welcome.verification captcha"),
+            "newcomers to the workspace answer a captcha by DM",
+        ),
+        noted(
+            format!("modctld simulate join {SLACK} U0NEWBIE02 --name Max"),
+            "greeted by DM with the verify button",
+        ),
+        noted(
+            format!("modctld simulate verify {SLACK} U0NEWBIE02"),
+            "the image in the DM, the code typed in the modal: verified",
+        ),
+        noted(
             format!("modctl config set {DISCORD} antinuke.max_joins_per_minute 10"),
             "more joins in a minute: a raid lockdown",
         ),

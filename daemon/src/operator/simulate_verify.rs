@@ -5,7 +5,8 @@
 //! database, in this process: with `welcome.verification: button` the
 //! member presses the verify button; with `captcha` they answer the
 //! challenge (on Discord typed in the modal, on Telegram pressed on the
-//! keypad; Slack verifies with the button). Without `--answer` the
+//! keypad, on Slack typed in the modal the DM's "Enter code" opens).
+//! Without `--answer` the
 //! simulator answers with the code it drew, and prints it: only a local
 //! simulator can, since on a platform the code is only in the image.
 //! With `--answer` it answers with that (a wrong code is counted, like
@@ -18,7 +19,7 @@ use modctl_types::config::Verification;
 
 use crate::AppState;
 use crate::automation::verify::{CUSTOM_ID, captcha, telegram_callback_data};
-use crate::events::{ButtonPress, Event, EventKind, FormSubmit, PressReply};
+use crate::events::{ButtonPress, Event, EventKind, FormSubmit, PressReply, ViewAnswer};
 use crate::store::{Store, StoreError, servers, simulator as sim, verifications};
 
 /// `modctld simulate verify`.
@@ -72,7 +73,7 @@ pub(super) async fn verify(
             query_id: "simulated".into(),
         },
         // Slack, and a platform added later: answered by DM.
-        _ => PressReply::Slack,
+        _ => PressReply::Slack { trigger_id: None },
     };
     let press = |custom_id: String| {
         event(EventKind::ButtonPressed(ButtonPress {
@@ -83,7 +84,7 @@ pub(super) async fn verify(
             reply: reply.clone(),
         }))
     };
-    let captcha_here = welcome.verification == Verification::Captcha && platform != Platform::Slack;
+    let captcha_here = welcome.verification == Verification::Captcha;
     if !captcha_here {
         let custom_id = match platform {
             Platform::Telegram => telegram_callback_data(&user),
@@ -91,7 +92,7 @@ pub(super) async fn verify(
         };
         verifying.handle_now(press(custom_id)).await;
     } else {
-        if platform == Platform::Discord {
+        if platform != Platform::Telegram {
             // The verify button shows the challenge (issuing the first).
             verifying.handle_now(press(CUSTOM_ID.to_owned())).await;
         }
@@ -111,12 +112,18 @@ pub(super) async fn verify(
                 drawn
             }
         };
-        if platform == Platform::Discord {
+        if platform != Platform::Telegram {
+            // Slack's modal: nobody waits for the request's answer here
+            // (the member is told by DM when it cannot be given).
+            let reply = match &reply {
+                PressReply::Slack { .. } => PressReply::SlackView(ViewAnswer::default()),
+                other => other.clone(),
+            };
             let form = FormSubmit {
                 user_id: user.clone(),
                 custom_id: captcha::discord_id(captcha::Key::Answer),
                 fields: vec![(captcha::flow::FIELD_ID.to_owned(), code)],
-                reply: reply.clone(),
+                reply,
             };
             verifying
                 .handle_now(event(EventKind::FormSubmitted(form)))

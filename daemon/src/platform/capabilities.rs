@@ -435,6 +435,35 @@ pub trait ButtonDm: Send + Sync {
     ) -> PlatformResult<()>;
 }
 
+/// A Slack captcha (issue #26's `verification: captcha`): the challenge's
+/// image put in the member's DM with the buttons that answer it, and the
+/// modal the code is typed in.
+#[async_trait]
+pub trait CaptchaDm: Send + Sync {
+    /// Opens (or reuses) the DM with `user` and shares the PNG `image`
+    /// there with `text`, then one row of buttons, each (label,
+    /// `action_id`).
+    async fn direct_message_image(
+        &self,
+        user: &str,
+        text: &str,
+        image: &[u8],
+        buttons: &[(&str, String)],
+    ) -> PlatformResult<()>;
+
+    /// Opens, with a press's `trigger_id`, a modal `callback_id` titled
+    /// `title` holding one text input `field_id` (its block's id and its
+    /// element's) labelled `label`, of exactly `length` characters.
+    async fn open_code_modal(
+        &self,
+        trigger_id: &str,
+        callback_id: &str,
+        title: &str,
+        field: (&str, &str),
+        length: usize,
+    ) -> PlatformResult<()>;
+}
+
 /// A native AutoMod rule as the daemon asks for it: the fields of
 /// shared/platform-specs/discord-docs/auto-moderation.mdx, "Create Auto
 /// Moderation Rule" (JSON Params), in twilight-model's types. Modifying

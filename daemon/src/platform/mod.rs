@@ -74,7 +74,7 @@ pub use capabilities::{
     PauseInvites, PostMessage, RankMember, ReadHierarchy, ReadInvites, ReplaceInviteLink, RuleSpec,
     SetRoles, Timeout,
 };
-pub use capabilities::{AdminStanding, CaptchaInteractions, DemoteAdmin, PhotoKeyboard};
+pub use capabilities::{AdminStanding, CaptchaDm, CaptchaInteractions, DemoteAdmin, PhotoKeyboard};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -350,7 +350,7 @@ bot_trait!(
     /// messages, or any with an admin user token), DM and show ephemeral
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
-    ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup, ButtonDm,
+    ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup, ButtonDm, CaptchaDm,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.

@@ -567,6 +567,42 @@ impl super::CaptchaInteractions for Simulator {
 }
 
 #[async_trait]
+impl super::CaptchaDm for Simulator {
+    /// Kept in the member's DM like [`ButtonDm::direct_message_button`],
+    /// a line saying an image was there (its pixels are not kept) and one
+    /// naming the buttons.
+    async fn direct_message_image(
+        &self,
+        user: &str,
+        text: &str,
+        _image: &[u8],
+        buttons: &[(&str, String)],
+    ) -> PlatformResult<()> {
+        let labels = buttons
+            .iter()
+            .map(|(label, _)| format!("[{label}]"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let post = Post::text(text)
+            .field("image", "captcha.png")
+            .field("buttons", labels);
+        self.direct_message(user, &post).await
+    }
+
+    /// Nobody to show it to: a simulated member answers without a form.
+    async fn open_code_modal(
+        &self,
+        _trigger_id: &str,
+        _callback_id: &str,
+        _title: &str,
+        _field: (&str, &str),
+        _length: usize,
+    ) -> PlatformResult<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
 impl super::PhotoKeyboard for Simulator {
     /// Kept like [`InlineButtons::post_inline_button`], the caption as the
     /// post's text and a line saying an image was there (its pixels are

@@ -12,9 +12,9 @@ use super::greeting::{Greeting, slack_greeting};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    ButtonDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup, JoinedChannels,
-    OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember,
-    ReadInvites, Redactor, Repeat,
+    ButtonDm, CaptchaDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup,
+    JoinedChannels, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
+    RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -367,6 +367,117 @@ impl ButtonDm for Slack {
         }
         let body = addressed(args, &channel, None);
         self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+}
+
+#[async_trait]
+impl CaptchaDm for Slack {
+    /// Slack's upload in three steps (docs.slack.dev, methods
+    /// `files.getUploadURLExternal` and `files.completeUploadExternal`;
+    /// `files.upload`, the one of slack-web-openapi.json, was retired in
+    /// 2025): `files.getUploadURLExternal` with the `filename` and its
+    /// `length` in bytes answers an `upload_url` and a `file_id`; the bytes
+    /// are POSTed to the `upload_url` (no token: the URL is the grant);
+    /// `files.completeUploadExternal` with `files: [{id, title}]`,
+    /// `channel_id` (the DM, [`Slack::open_dm`]) and `initial_comment`
+    /// shares it there. The buttons follow in a message of their own
+    /// ([`ButtonDm`]'s `actions` block): `completeUploadExternal`'s
+    /// `blocks` are documented as text blocks only, and are ignored when
+    /// `initial_comment` is given. Needs `files:write`.
+    async fn direct_message_image(
+        &self,
+        user: &str,
+        text: &str,
+        image: &[u8],
+        buttons: &[(&str, String)],
+    ) -> PlatformResult<()> {
+        #[derive(Deserialize)]
+        struct UploadUrl {
+            upload_url: String,
+            file_id: String,
+        }
+        let channel = self.open_dm(user).await?;
+        let length = image.len().to_string();
+        let got = self
+            .call(
+                "files.getUploadURLExternal",
+                Arguments::Form(&[("filename", "captcha.png"), ("length", &length)]),
+            )
+            .await?;
+        let got: UploadUrl = payload(got, "files.getUploadURLExternal answer from Slack")?;
+        let uploaded = self
+            .clients
+            .http
+            .post(&got.upload_url)
+            .header(reqwest::header::CONTENT_TYPE, "image/png")
+            .body(image.to_vec())
+            .send()
+            .await
+            .map_err(|e| PlatformError::from_reqwest(e, &self.secrets))?;
+        if !uploaded.status().is_success() {
+            return Err(PlatformError::Server {
+                status: uploaded.status().as_u16(),
+                message: format!("the image upload was answered {}", uploaded.status()),
+            });
+        }
+        let args = json!({
+            "files": [{"id": got.file_id, "title": "Verification code"}],
+            "channel_id": channel,
+            "initial_comment": text,
+        });
+        self.call("files.completeUploadExternal", Arguments::Json(&args))
+            .await?;
+        let elements: Vec<Value> = buttons
+            .iter()
+            .map(|(label, action_id)| {
+                json!({"type": "button", "action_id": action_id,
+                       "text": {"type": "plain_text", "text": label, "emoji": false}})
+            })
+            .collect();
+        let body = json!({
+            "channel": channel,
+            "text": "Answer the challenge above:",
+            "blocks": [{"type": "actions", "elements": elements}],
+        });
+        self.call("chat.postMessage", Arguments::Json(&body))
+            .await
+            .map(drop)
+    }
+
+    /// `views.open` (slack-web-openapi.json: `trigger_id`, "Exchange a
+    /// trigger to post to the user", valid 3 seconds after the press, and
+    /// `view`) with a `modal` view (Block Kit reference: `title` and
+    /// `submit` `plain_text` of at most 24 characters, `callback_id` at
+    /// most 255) holding one `input` block whose element is a
+    /// `plain_text_input` with `min_length` and `max_length`.
+    async fn open_code_modal(
+        &self,
+        trigger_id: &str,
+        callback_id: &str,
+        title: &str,
+        (field_id, label): (&str, &str),
+        length: usize,
+    ) -> PlatformResult<()> {
+        let args = json!({
+            "trigger_id": trigger_id,
+            "view": {
+                "type": "modal",
+                "callback_id": callback_id,
+                "title": {"type": "plain_text", "text": title},
+                "submit": {"type": "plain_text", "text": "Verify"},
+                "close": {"type": "plain_text", "text": "Cancel"},
+                "blocks": [{
+                    "type": "input",
+                    "block_id": field_id,
+                    "label": {"type": "plain_text", "text": label},
+                    "element": {"type": "plain_text_input", "action_id": field_id,
+                                "min_length": length, "max_length": length},
+                }],
+            },
+        });
+        self.call("views.open", Arguments::Json(&args))
             .await
             .map(drop)
     }

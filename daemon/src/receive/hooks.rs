@@ -41,9 +41,9 @@ use subtle::ConstantTimeEq;
 
 use crate::activity::events::{NAME as ACTIVITY, activity_of};
 use crate::error::{ApiError, ApiResult};
-use crate::events::Event;
 use crate::events::decode::slack::{self, Request};
 use crate::events::decode::telegram as updates;
+use crate::events::{Event, EventKind, PressReply, ViewAnswer};
 use crate::extract::refuse_duplicate_keys;
 use crate::platform::slack::events::{self, Refused};
 use crate::response::Json;
@@ -192,17 +192,28 @@ async fn signed_workspace(
 }
 
 /// `POST /hooks/slack/interactions`: the Slack app's interactivity request
-/// URL (issue #26's verification button). Slack posts a form whose one
-/// field `payload` is the JSON; the signature is over the whole form body,
-/// verified like the events endpoint's ([`signed_workspace`]). A
-/// `block_actions` press is handed to the event path as a
-/// [`crate::events::EventKind::ButtonPressed`] (not counted as activity);
-/// the answer is an empty 200, which Slack needs within 3 seconds.
+/// URL (issue #26's verification button and captcha modal). Slack posts a
+/// form whose one field `payload` is the JSON; the signature is over the
+/// whole form body, verified like the events endpoint's
+/// ([`signed_workspace`]). A `block_actions` press is handed to the event
+/// path as a [`crate::events::EventKind::ButtonPressed`] (not counted as
+/// activity); the answer is an empty 200, which Slack needs within 3
+/// seconds.
+///
+/// A `view_submission` (a modal sent) is handed on as a
+/// [`crate::events::EventKind::FormSubmitted`] whose consumer answers this
+/// very request ([`ViewAnswer`]): Slack shows a field's error only from
+/// the submission's own response (`{"response_action": "errors",
+/// "errors": {block_id: text}}`; an empty 200 closes the modal). It is
+/// waited for [`VIEW_WAIT`], within Slack's 3 seconds; without an answer by
+/// then (nobody's form, a consumer behind) the modal is closed and the
+/// consumer tells the member another way.
 async fn slack_interactions(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Bytes,
-) -> ApiResult<axum::http::StatusCode> {
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
     let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).map_err(|e| {
         ApiError::BadRequest(format!(
             "the interactivity request is not a form (Slack posts `payload=<JSON>`): {e}"
@@ -217,21 +228,45 @@ async fn slack_interactions(
     refuse_duplicate_keys(payload.as_bytes())?;
     let team = slack::interaction_team(payload.as_bytes());
     let workspace = signed_workspace(&state, &headers, &body, team.as_deref()).await?;
-    match slack::decode_interaction(payload.as_bytes())
+    let closed = axum::http::StatusCode::OK.into_response();
+    match slack::decode_interaction(payload.as_bytes(), state.clock.now())
         .map_err(|e| ApiError::BadRequest(e.to_string()))?
     {
         Some((team_id, _)) if team_id != workspace => Err(ApiError::Unauthorized(format!(
             "the request is signed with the signing secret of `{workspace}` but its payload is of `{team_id}`"
         ))),
         Some((_, events)) => {
-            for event in events {
+            let mut waiting = None;
+            for mut event in events {
+                if let EventKind::FormSubmitted(form) = &mut event.kind
+                    && let PressReply::SlackView(answer) = &mut form.reply
+                {
+                    let (mine, receiver) = ViewAnswer::pair();
+                    *answer = mine;
+                    waiting = Some(receiver);
+                }
                 state.events.publish_except(event, Some(ACTIVITY));
             }
-            Ok(axum::http::StatusCode::OK)
+            let Some(receiver) = waiting else {
+                return Ok(closed);
+            };
+            Ok(match tokio::time::timeout(VIEW_WAIT, receiver).await {
+                Ok(Ok(Some((block_id, text)))) => Json(json!({
+                    "response_action": "errors",
+                    "errors": { block_id: text },
+                }))
+                .into_response(),
+                Ok(Ok(None) | Err(_)) | Err(_) => closed,
+            })
         }
-        None => Ok(axum::http::StatusCode::OK),
+        None => Ok(closed),
     }
 }
+
+/// How long a `view_submission`'s answer is waited for: Slack closes the
+/// request after 3 seconds ("view_submission" responses must come within
+/// 3 seconds, else the member sees an error in the modal).
+pub const VIEW_WAIT: std::time::Duration = std::time::Duration::from_millis(2500);
 
 /// `POST /hooks/telegram/{server_id}`
 async fn telegram_update(

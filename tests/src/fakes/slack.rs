@@ -22,9 +22,11 @@ use serde_json::{Map, Value, json};
 
 use super::server::{FakeServer, Recorded, Reply, arguments, lock};
 
+mod files;
 pub mod messages;
 mod writes;
 
+pub use files::OpenedView;
 pub use messages::{Ephemeral, SlackMessage};
 
 /// The bot token the fake accepts.
@@ -129,6 +131,10 @@ struct Workspace {
     domain: String,
     /// Whether the bot token has the `team:read` scope `team.info` needs.
     team_read: bool,
+    /// Files by id, from `files.getUploadURLExternal` on ([`files`]).
+    uploads: BTreeMap<String, files::Upload>,
+    /// Modals opened, oldest first.
+    views: Vec<OpenedView>,
 }
 
 impl FakeSlack {
@@ -150,6 +156,8 @@ impl FakeSlack {
             rate_limited: 0,
             domain: "fake-workspace".to_owned(),
             team_read: true,
+            uploads: BTreeMap::new(),
+            views: Vec::new(),
         };
         workspace.add_channel(MODLOG_CHANNEL, "mod-log", true);
         let state = Arc::new(Mutex::new(workspace));
@@ -283,6 +291,11 @@ fn success(fields: Value) -> Reply {
 }
 
 fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
+    // An `upload_url` of `files.getUploadURLExternal`: no token, the URL
+    // is the grant ([`files`]).
+    if let Some(id) = request.path.strip_prefix("/upload/") {
+        return workspace.receive_upload(request, id);
+    }
     let method = request.path.trim_start_matches('/');
     if !matches!(
         method,
@@ -301,6 +314,9 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             | "usergroups.users.update"
             | "usergroups.users.list"
             | "team.info"
+            | "files.getUploadURLExternal"
+            | "files.completeUploadExternal"
+            | "views.open"
     ) {
         return Reply::json(404, json!({ "ok": false, "error": "unknown_method" }));
     }
@@ -360,6 +376,9 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         "usergroups.create" => workspace.create_user_group(&args),
         "usergroups.users.update" => workspace.update_group_users(&args),
         "usergroups.users.list" => workspace.group_users(&args),
+        "files.getUploadURLExternal" => workspace.upload_url(request, &args),
+        "files.completeUploadExternal" => workspace.complete_upload(&args),
+        "views.open" => workspace.open_view(&args),
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
             match workspace.users.get(user) {

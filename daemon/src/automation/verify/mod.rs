@@ -31,7 +31,9 @@
 //!
 //! With `verification: captcha` ([`captcha`]) step 2 is a challenge: the
 //! verify button (Discord) answers with an image of a code and the member
-//! types it in a modal; Telegram's prompt is the image with a keypad. A
+//! types it in a modal; Telegram's prompt is the image with a keypad;
+//! Slack's verify button (in the greeting DM) puts the image in the DM and
+//! the code is typed in a modal. A
 //! right answer is carried out like a press of step 2; wrong answers and
 //! new challenges are limited and kept with the pending verification.
 //!

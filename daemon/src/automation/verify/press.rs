@@ -28,8 +28,8 @@ impl Verifying {
         };
         let welcome = self.verifying(&server_id).await;
         // A captcha server's verify button shows the member their
-        // challenge instead (Discord; Telegram's captcha prompt is a keypad
-        // and Slack verifies with the button, docs/api.md).
+        // challenge instead (Discord, and Slack below: the image in the DM;
+        // Telegram's captcha prompt is a keypad, docs/api.md).
         if let (Bot::Discord(discord), PressReply::Discord { id, token }, Some(w)) =
             (&connected.bot, &press.reply, &welcome)
             && w.verification == Verification::Captcha
@@ -42,6 +42,14 @@ impl Verifying {
                 false,
             )
             .await;
+            return;
+        }
+        if let (Bot::Slack(slack), PressReply::Slack { .. }, Some(w)) =
+            (&connected.bot, &press.reply, &welcome)
+            && w.verification == Verification::Captcha
+        {
+            self.slack_challenge(slack.as_ref(), &server_id, &press.user_id, false)
+                .await;
             return;
         }
         // Telegram's button names the member it was posted for: anyone
@@ -71,7 +79,7 @@ impl Verifying {
             }
             // Slack's interactivity request was answered already (an empty
             // 200): the member is told in the DM.
-            (Bot::Slack(slack), PressReply::Slack) => {
+            (Bot::Slack(slack), PressReply::Slack { .. }) => {
                 slack
                     .direct_message(&press.user_id, &Post::text(answer.clone()))
                     .await
@@ -79,9 +87,18 @@ impl Verifying {
             // A press decoded from one platform's payload for a server
             // connected to another cannot be answered through this bot (a
             // decoder or routing bug): said in the log rather than dropped.
-            (Bot::Discord(_), PressReply::Telegram { .. } | PressReply::Slack)
-            | (Bot::Telegram(_), PressReply::Discord { .. } | PressReply::Slack)
-            | (Bot::Slack(_), PressReply::Discord { .. } | PressReply::Telegram { .. }) => {
+            (
+                Bot::Discord(_),
+                PressReply::Telegram { .. } | PressReply::Slack { .. } | PressReply::SlackView(_),
+            )
+            | (
+                Bot::Telegram(_),
+                PressReply::Discord { .. } | PressReply::Slack { .. } | PressReply::SlackView(_),
+            )
+            | (
+                Bot::Slack(_),
+                PressReply::Discord { .. } | PressReply::Telegram { .. } | PressReply::SlackView(_),
+            ) => {
                 tracing::warn!(server = %server_id, platform = %connected.bot.platform().as_str(), "verification got a press whose reply is for another platform: it is not answered");
                 Ok(())
             }

@@ -45,8 +45,8 @@ use serde_json::value::RawValue;
 
 use super::typed;
 use crate::events::{
-    Attachment, AuditAction, AuditEntry, Author, ButtonPress, Event, EventKind, MemberRef,
-    Membership, Mentions, Message, PressReply,
+    Attachment, AuditAction, AuditEntry, Author, ButtonPress, Event, EventKind, FormSubmit,
+    MemberRef, Membership, Mentions, Message, PressReply, ViewAnswer,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -268,7 +268,9 @@ impl MessagePayload {
 /// An interactivity payload (the `payload` field of the form Slack posts
 /// to the app's interactivity request URL), the fields a button press
 /// needs: `type` `block_actions`, `team.id`, `user.id`, the pressed
-/// `actions` (`action_id`, `action_ts`), and the message's `container`.
+/// `actions` (`action_id`, `action_ts`), the message's `container` and the
+/// `trigger_id` (to open a modal with); a `view_submission` carries the
+/// modal's `view` instead of actions.
 #[derive(Debug, Deserialize)]
 struct InteractionPayload {
     #[serde(rename = "type")]
@@ -279,6 +281,31 @@ struct InteractionPayload {
     actions: Vec<ActionPayload>,
     #[serde(default)]
     container: Option<Container>,
+    #[serde(default)]
+    trigger_id: Option<String>,
+    #[serde(default)]
+    view: Option<ViewPayload>,
+}
+
+/// A submitted modal (Slack's "view_submission" payload): the
+/// `callback_id` the app gave it and `state.values`, each input block's
+/// elements by `block_id`, then `action_id`, their `value` what the member
+/// typed (`null` for an empty optional field).
+#[derive(Debug, Deserialize)]
+struct ViewPayload {
+    callback_id: Option<String>,
+    state: Option<ViewState>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ViewState {
+    values: std::collections::BTreeMap<String, std::collections::BTreeMap<String, InputValue>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct InputValue {
+    #[serde(default)]
+    value: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -314,16 +341,52 @@ pub fn interaction_team(payload: &[u8]) -> Option<String> {
 }
 
 /// A verified interactivity payload: its team and one [`ButtonPress`] per
-/// pressed action, `None` when it is no `block_actions` (a shortcut, a
-/// modal submitted, ...). Its time is the action's `action_ts`.
-pub fn decode_interaction(payload: &[u8]) -> PlatformResult<Option<(String, Vec<Event>)>> {
+/// pressed action (`block_actions`, its time the action's `action_ts`), or
+/// one [`EventKind::FormSubmitted`] (`view_submission`, which carries no
+/// time: `received`, the daemon's); `None` for any other type (a shortcut,
+/// a modal closed, ...). A submission's fields are its inputs by
+/// `action_id`, and its reply a [`ViewAnswer`] nobody waits on until the
+/// request handler puts its own in.
+pub fn decode_interaction(
+    payload: &[u8],
+    received: Timestamp,
+) -> PlatformResult<Option<(String, Vec<Event>)>> {
     const WHAT: &str = "interactivity payload";
     let p: InteractionPayload = typed(payload, &format_args!("{WHAT} from Slack"))?;
-    if p.kind != "block_actions" {
+    if p.kind != "block_actions" && p.kind != "view_submission" {
         return Ok(None);
     }
     let team = p.team.ok_or_else(|| missing("team", WHAT))?.id;
     let user = p.user.ok_or_else(|| missing("user", WHAT))?.id;
+    if p.kind == "view_submission" {
+        const VIEW: &str = "view_submission payload";
+        let view = p.view.ok_or_else(|| missing("view", VIEW))?;
+        let custom_id = view
+            .callback_id
+            .ok_or_else(|| missing("view.callback_id", VIEW))?;
+        let state = view.state.ok_or_else(|| missing("view.state", VIEW))?;
+        let fields = state
+            .values
+            .into_values()
+            .flatten()
+            .map(|(action_id, input)| (action_id, input.value.unwrap_or_default()))
+            .collect();
+        let event = Event {
+            platform: Platform::Slack,
+            server_id: team.as_str().into(),
+            at: received,
+            // Each submission is the member's own try (a wrong code is
+            // answered and the same view sent again): none is a repeat.
+            id: None,
+            kind: EventKind::FormSubmitted(FormSubmit {
+                user_id: user,
+                custom_id,
+                fields,
+                reply: PressReply::SlackView(ViewAnswer::default()),
+            }),
+        };
+        return Ok(Some((team, vec![event])));
+    }
     let (channel_id, message_id) = p
         .container
         .map(|c| (c.channel_id, c.message_ts))
@@ -352,7 +415,9 @@ pub fn decode_interaction(payload: &[u8]) -> PlatformResult<Option<(String, Vec<
                 custom_id: action.action_id,
                 channel_id: channel_id.clone(),
                 message_id: message_id.clone(),
-                reply: PressReply::Slack,
+                reply: PressReply::Slack {
+                    trigger_id: p.trigger_id.clone(),
+                },
             }),
         });
     }
@@ -806,5 +871,84 @@ mod tests {
             json!({"type": "event_callback", "team_id": "T1", "event_time": 1, "event": {}});
         let err = decode(no_id.to_string().as_bytes()).unwrap_err();
         assert!(err.to_string().contains("event_id"), "{err}");
+    }
+
+    fn interaction(payload: &Value) -> PlatformResult<Option<(String, Vec<Event>)>> {
+        decode_interaction(
+            payload.to_string().as_bytes(),
+            Timestamp::from_second(1_700_000_000).unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_press_carries_its_trigger_id() {
+        let press = json!({"type": "block_actions", "team": {"id": "T1"}, "user": {"id": "U1"},
+            "trigger_id": "13345224609.738474920.8088930838d88f008e0",
+            "container": {"channel_id": "D1", "message_ts": "1.2"},
+            "actions": [{"action_id": "modctl:captcha:enter", "action_ts": "1700000000.1"}]});
+        let (team, events) = interaction(&press).unwrap().unwrap();
+        assert_eq!(team, "T1");
+        let EventKind::ButtonPressed(p) = &events[0].kind else {
+            panic!("{events:?}")
+        };
+        assert_eq!(p.custom_id, "modctl:captcha:enter");
+        assert_eq!(
+            p.reply,
+            PressReply::Slack {
+                trigger_id: Some("13345224609.738474920.8088930838d88f008e0".into())
+            }
+        );
+    }
+
+    #[test]
+    fn a_view_submission_is_a_form_sent() {
+        let submitted = json!({"type": "view_submission", "team": {"id": "T1"},
+            "user": {"id": "U1"}, "trigger_id": "1.2.3",
+            "view": {"id": "V1", "callback_id": "modctl:captcha:answer",
+                     "state": {"values": {"code": {"code": {"type": "plain_text_input", "value": "12345"}},
+                                          "other": {"note": {"type": "plain_text_input", "value": null}}}}}});
+        let (team, events) = interaction(&submitted).unwrap().unwrap();
+        assert_eq!(team, "T1");
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].id, None);
+        let EventKind::FormSubmitted(form) = &events[0].kind else {
+            panic!("{events:?}")
+        };
+        assert_eq!(form.user_id, "U1");
+        assert_eq!(form.custom_id, "modctl:captcha:answer");
+        assert_eq!(
+            form.fields,
+            vec![
+                ("code".to_owned(), "12345".to_owned()),
+                ("note".to_owned(), String::new())
+            ]
+        );
+        assert!(matches!(form.reply, PressReply::SlackView(_)));
+    }
+
+    #[test]
+    fn a_view_submission_missing_a_field_is_refused_and_others_are_ignored() {
+        let whole = json!({"type": "view_submission", "team": {"id": "T1"},
+            "user": {"id": "U1"},
+            "view": {"callback_id": "c", "state": {"values": {}}}});
+        assert!(interaction(&whole).unwrap().is_some());
+        for (path, field) in [
+            ("/team", "team"),
+            ("/user", "user"),
+            ("/view", "view"),
+            ("/view/callback_id", "view.callback_id"),
+            ("/view/state", "view.state"),
+        ] {
+            let mut p = whole.clone();
+            let (parent, key) = path.rsplit_once('/').unwrap();
+            p.pointer_mut(parent)
+                .and_then(Value::as_object_mut)
+                .unwrap()
+                .remove(key);
+            let err = interaction(&p).unwrap_err();
+            assert!(err.to_string().contains(field), "{path}: {err}");
+        }
+        let closed = json!({"type": "view_closed", "team": {"id": "T1"}, "user": {"id": "U1"}});
+        assert_eq!(interaction(&closed).unwrap(), None);
     }
 }

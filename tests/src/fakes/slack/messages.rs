@@ -158,7 +158,7 @@ fn text_or_blocks(args: &Map<String, Value>) -> Result<String, Reply> {
 }
 
 impl Workspace {
-    fn next_ts(&mut self) -> String {
+    pub(super) fn next_ts(&mut self) -> String {
         let ts = format!("1700000000.{:06}", self.next_ts);
         self.next_ts += 1;
         ts

@@ -15,6 +15,15 @@
 //!   in the store and the member told their progress in the callback's
 //!   notice; the whole code is judged on its last digit. Anyone else
 //!   pressing is refused politely.
+//! - **Slack**: the verify button of the greeting DM puts the image in
+//!   that DM (Slack's external upload, shared in the DM) and, under it,
+//!   "Enter code" and "New challenge". "Enter code" opens a modal with the
+//!   press's `trigger_id`; its `view_submission` is judged while the
+//!   interactivity request waits: a wrong code is an error under the field
+//!   (the request's own answer, the only way Slack shows one), a right one
+//!   closes the modal and the member is told by DM. A submission is the
+//!   submitter's own (Slack names its user), so nobody answers for anyone
+//!   else.
 
 use modctl_types::config::Welcome;
 
@@ -26,7 +35,7 @@ use crate::automation::automod::act::hit::Connected;
 use crate::automation::verify::Verifying;
 use crate::automation::verify::prompt::PromptError;
 use crate::events::{ButtonPress, FormSubmit, MemberRef, PressReply};
-use crate::platform::{Bot, DiscordBot, PlatformError, TelegramBot};
+use crate::platform::{Bot, DiscordBot, PlatformError, Post, SlackBot, TelegramBot};
 use crate::store::verifications::{self, Captcha};
 
 /// The modal's text field.
@@ -46,6 +55,26 @@ const SPENT: &str = "You have no tries left: a moderator can still let you in; o
 struct Shown {
     image: Vec<u8>,
     note: &'static str,
+}
+
+impl Shown {
+    /// What is said with the image (Discord's and Slack's, whose buttons
+    /// are [`buttons`]).
+    fn text(&self) -> String {
+        format!(
+            "{}: type the {CODE_LEN} digits in the image with \"Enter code\". {MAX_WRONG} wrong answers in all are allowed.",
+            self.note
+        )
+    }
+}
+
+/// The buttons under a challenge's image on Discord and Slack (a
+/// `custom_id`, a Slack `action_id`: the same ids).
+fn buttons() -> [(&'static str, String); 2] {
+    [
+        ("Enter code", discord_id(Key::Enter)),
+        ("New challenge", discord_id(Key::New)),
+    ]
 }
 
 /// Why a challenge could not be shown.
@@ -135,16 +164,8 @@ impl Verifying {
     ) {
         let answered = match self.challenge(server_id, user, fresh).await {
             Ok(shown) => {
-                let text = format!(
-                    "{}: type the {CODE_LEN} digits in the image with \"Enter code\". {} wrong answers in all are allowed.",
-                    shown.note, MAX_WRONG
-                );
-                let buttons = [
-                    ("Enter code", discord_id(Key::Enter)),
-                    ("New challenge", discord_id(Key::New)),
-                ];
                 discord
-                    .answer_press_image(id, token, &text, &shown.image, &buttons)
+                    .answer_press_image(id, token, &shown.text(), &shown.image, &buttons())
                     .await
             }
             Err(not) => {
@@ -222,8 +243,40 @@ impl Verifying {
                     tracing::warn!(server = server_id, error = %e, "verification could not answer a keypad press");
                 }
             }
-            // Slack verifies with the button (docs/api.md); a press of
-            // another platform's kind is a routing bug, said in the log.
+            (Bot::Slack(slack), PressReply::Slack { trigger_id }) => {
+                let opened = match (key, trigger_id) {
+                    (Key::New, _) => {
+                        self.slack_challenge(slack.as_ref(), server_id, user, true)
+                            .await;
+                        Ok(())
+                    }
+                    (Key::Enter, Some(trigger)) => {
+                        let label = format!("The {CODE_LEN} digits in the image");
+                        slack
+                            .open_code_modal(
+                                trigger,
+                                &discord_id(Key::Answer),
+                                "Verification",
+                                (FIELD_ID, &label),
+                                CODE_LEN,
+                            )
+                            .await
+                    }
+                    // Slack sends a press's `trigger_id`; without one no
+                    // modal can be opened.
+                    (Key::Enter, None) => slack.direct_message(user, &Post::text(OUR_FAULT)).await,
+                    (Key::Answer | Key::Digit(_) | Key::Erase, _) => {
+                        slack
+                            .direct_message(user, &Post::text(NOTHING_PENDING))
+                            .await
+                    }
+                };
+                if let Err(e) = opened {
+                    tracing::warn!(server = server_id, error = %e, "verification could not answer a captcha press");
+                }
+            }
+            // A press of another platform's kind is a routing bug, said in
+            // the log.
             _ => {
                 tracing::warn!(
                     server = server_id,
@@ -332,37 +385,92 @@ impl Verifying {
         }
     }
 
-    /// Discord: the modal with the typed code was sent.
+    /// The modal with the typed code was sent (Discord's, Slack's).
     pub(in crate::automation::verify) async fn captcha_submitted(
         &self,
         connected: &Connected,
         welcome: &Welcome,
         form: FormSubmit,
     ) {
-        let (Bot::Discord(discord), PressReply::Discord { id, token }) =
-            (&connected.bot, &form.reply)
-        else {
-            return;
-        };
         let typed = form
             .fields
             .iter()
             .find(|(field, _)| field == FIELD_ID)
             .map_or("", |(_, value)| value.as_str());
-        let text = match self.captcha_of(&connected.server.id, &form.user_id).await {
-            Ok(Some(captcha)) => {
-                let outcome = answer(&captcha, typed);
-                self.judged(connected, welcome, &form.user_id, outcome)
-                    .await
-            }
-            Ok(None) => NOTHING_PENDING.to_owned(),
+        let outcome = match self.captcha_of(&connected.server.id, &form.user_id).await {
+            Ok(Some(captcha)) => Ok(answer(&captcha, typed)),
+            Ok(None) => Err(NOTHING_PENDING),
             Err(e) => {
                 tracing::warn!(server = %connected.server.id, error = %e, "verification could not read a captcha");
-                OUR_FAULT.to_owned()
+                Err(OUR_FAULT)
             }
         };
-        if let Err(e) = discord.answer_press(id, token, &text).await {
+        let answered = match (&connected.bot, &form.reply) {
+            (Bot::Discord(discord), PressReply::Discord { id, token }) => {
+                let text = match outcome {
+                    Ok(outcome) => {
+                        self.judged(connected, welcome, &form.user_id, outcome)
+                            .await
+                    }
+                    Err(text) => text.to_owned(),
+                };
+                discord.answer_press(id, token, &text).await
+            }
+            (Bot::Slack(slack), PressReply::SlackView(reply)) => {
+                // A right code closes the modal at once (Slack waits 3
+                // seconds for the request's answer; the user groups may
+                // take longer) and the outcome is told by DM; anything
+                // else is an error under the field, or by DM when the
+                // request was not waiting any more.
+                let right = outcome == Ok(Outcome::Right);
+                if right {
+                    reply.send(None);
+                }
+                let text = match outcome {
+                    Ok(outcome) => {
+                        self.judged(connected, welcome, &form.user_id, outcome)
+                            .await
+                    }
+                    Err(text) => text.to_owned(),
+                };
+                if !right && reply.send(Some((FIELD_ID.to_owned(), text.clone()))) {
+                    Ok(())
+                } else {
+                    slack.direct_message(&form.user_id, &Post::text(text)).await
+                }
+            }
+            _ => return,
+        };
+        if let Err(e) = answered {
             tracing::warn!(server = %connected.server.id, error = %e, "verification could not answer a captcha's answer");
+        }
+    }
+
+    /// Slack: a press of the verify button in the greeting DM (`fresh`
+    /// false) or of "New challenge" (`fresh`): the image and its buttons
+    /// in the member's DM.
+    pub(in crate::automation::verify) async fn slack_challenge(
+        &self,
+        slack: &dyn SlackBot,
+        server_id: &str,
+        user: &str,
+        fresh: bool,
+    ) {
+        let sent = match self.challenge(server_id, user, fresh).await {
+            Ok(shown) => {
+                slack
+                    .direct_message_image(user, &shown.text(), &shown.image, &buttons())
+                    .await
+            }
+            Err(not) => {
+                if let NotShown::Failed(e) = &not {
+                    tracing::warn!(server = server_id, error = %e, "verification could not make a captcha");
+                }
+                slack.direct_message(user, &Post::text(not.text())).await
+            }
+        };
+        if let Err(e) = sent {
+            tracing::warn!(server = server_id, error = %e, "verification could not send a captcha");
         }
     }
 
