@@ -93,14 +93,19 @@ impl Route {
         for (i, segment) in segments.iter().enumerate() {
             let previous = i.checked_sub(1).map(|p| segments[p]);
             let shown = match (i, previous) {
-                (1, Some("guilds" | "channels" | "webhooks")) => {
+                // An interaction's callback is limited per interaction
+                // (its id and token are the major parameter).
+                (1, Some("guilds" | "channels" | "webhooks" | "interactions")) => {
                     major = (*segment).to_owned();
                     "{}"
                 }
                 // A webhook's token is part of its major parameter in
                 // Discord's model, but a secret: it stays out of keys (and
                 // logs); the webhook id alone already separates webhooks.
-                (2, Some(_)) if segments[0] == "webhooks" => ":token",
+                // An interaction's token too (`/interactions/{id}/{token}/
+                // callback`): it answers as the bot for 15 minutes; the
+                // interaction's id keeps the buckets apart.
+                (2, Some(_)) if matches!(segments[0], "webhooks" | "interactions") => ":token",
                 _ if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) => ":id",
                 _ => segment,
             };

@@ -39,6 +39,12 @@ fn routes_keep_the_major_parameter_and_hide_other_ids() {
     let hook = Route::new("POST", "/webhooks/9/secret-token");
     assert_eq!(hook.key, "POST /webhooks/{}/:token");
     assert_eq!(hook.resource, "/webhooks/9/:token");
+    let press = Route::new("POST", "/interactions/123/aW50ZXJhY3Rpb24-token/callback");
+    assert_eq!(press.key, "POST /interactions/{}/:token/callback");
+    assert_eq!(press.resource, "/interactions/123/:token/callback");
+    let other = Route::new("POST", "/interactions/456/other-token/callback");
+    assert_eq!(other.key, press.key, "the token is in no key");
+    assert_ne!(other, press, "each interaction is limited on its own");
     assert_eq!(ban.resource, "/guilds/1/bans/22");
     assert_eq!(hook.major, "9");
 }
