@@ -718,6 +718,31 @@ impl Incident {
         reason
     }
 
+    /// The durable action of this incident's case on its executor: one
+    /// idempotency key per incident (its last entry), so a redelivered
+    /// entry replays the case instead of making a second.
+    fn case_call(&self, server: &Server, action: Action, reason: String) -> ActionCall {
+        ActionCall {
+            server: server.clone(),
+            key_id: IDEMPOTENCY_KEY_ID.to_owned(),
+            actor: ACTOR.to_owned(),
+            action,
+            body: ActionRequest {
+                user_id: self.executor.clone(),
+                reason: Some(reason),
+                minutes: None,
+                delete_message_days: None,
+            },
+            idempotency_key: Some(format!(
+                "{}:{}",
+                self.server_id,
+                self.entries.last().map_or("", String::as_str)
+            )),
+            source: CaseSource::Antinuke,
+            with_case: None,
+        }
+    }
+
     async fn punish(
         &self,
         cx: &moderation::Context,
@@ -750,25 +775,7 @@ impl Incident {
             Some(outcome) => shorten(&format!("{reason}. {outcome}")),
             None => reason,
         };
-        let call = ActionCall {
-            server: server.clone(),
-            key_id: IDEMPOTENCY_KEY_ID.to_owned(),
-            actor: ACTOR.to_owned(),
-            action,
-            body: ActionRequest {
-                user_id: self.executor.clone(),
-                reason: Some(reason),
-                minutes: None,
-                delete_message_days: None,
-            },
-            idempotency_key: Some(format!(
-                "{}:{}",
-                self.server_id,
-                self.entries.last().map_or("", String::as_str)
-            )),
-            source: CaseSource::Antinuke,
-            with_case: None,
-        };
+        let call = self.case_call(server, action, reason);
         match moderation::perform(cx, call).await {
             Ok(response) => {
                 let outcome = note.unwrap_or_else(|| {

@@ -25,12 +25,12 @@
 //! one alert, not one per ban.
 
 use modctl_types::Server;
-use modctl_types::moderation::{Action, ActionRequest, CaseSource};
+use modctl_types::moderation::Action;
 use modctl_types::webhooks::AntinukeTriggered;
 
 use super::behaviour::{self, TelegramResponse};
-use super::{ACTOR, Antinuke, Guild, IDEMPOTENCY_KEY_ID, Incident, Ran, alert, shorten};
-use crate::moderation::{self, ActionCall};
+use super::{Antinuke, Guild, Incident, Ran, alert, shorten};
+use crate::moderation;
 use crate::platform::TelegramBot;
 use crate::sync::lock;
 
@@ -131,25 +131,8 @@ impl Incident {
 
     /// The note case on the executor saying what was done: its id.
     async fn note(&self, cx: &moderation::Context, server: &Server, outcome: &str) -> Option<i64> {
-        let call = ActionCall {
-            server: server.clone(),
-            key_id: IDEMPOTENCY_KEY_ID.to_owned(),
-            actor: ACTOR.to_owned(),
-            action: Action::Note,
-            body: ActionRequest {
-                user_id: self.executor.clone(),
-                reason: Some(shorten(&format!("{}. {outcome}", self.reason()))),
-                minutes: None,
-                delete_message_days: None,
-            },
-            idempotency_key: Some(format!(
-                "{}:{}",
-                self.server_id,
-                self.entries.last().map_or("", String::as_str)
-            )),
-            source: CaseSource::Antinuke,
-            with_case: None,
-        };
+        let reason = shorten(&format!("{}. {outcome}", self.reason()));
+        let call = self.case_call(server, Action::Note, reason);
         match moderation::perform(cx, call).await {
             Ok(response) => Some(response.case_id),
             Err(e) => {
