@@ -59,6 +59,7 @@ pub mod extract;
 pub mod http;
 pub mod locale;
 pub mod logs;
+pub mod metrics;
 pub mod moderation;
 pub mod onboarding;
 pub mod operator;
@@ -196,6 +197,8 @@ pub struct AppState {
     /// Verification's event consumer, bound likewise (see
     /// [`automation::verify`]).
     pub verify: automation::verify::Slot,
+    /// What the parts count for `GET /metrics` (see [`metrics`]).
+    pub metrics: metrics::Instruments,
 }
 
 impl AppState {
@@ -262,6 +265,7 @@ impl AppState {
             lockdown_acting,
             antinuke,
             verify,
+            metrics: metrics::Instruments::default(),
         }
     }
 
@@ -407,6 +411,7 @@ impl AppState {
             self.live_config.clone(),
             self.automod.clone(),
             self.moderation(),
+            self.metrics.automod_hits.clone(),
         )
     }
 
@@ -462,6 +467,7 @@ impl AppState {
             store: self.store.clone(),
             clock: self.clock.clone(),
             platforms: self.platforms.clone(),
+            outcomes: self.metrics.snapshots.clone(),
         }
     }
 
@@ -473,6 +479,7 @@ impl AppState {
             clock: self.clock.clone(),
             deliverer: self.webhooks.clone(),
             claims: self.coordination.work.clone(),
+            outcomes: self.metrics.webhook_deliveries.clone(),
         }
     }
 
@@ -485,6 +492,7 @@ impl AppState {
             platforms: self.platforms.clone(),
             claims: self.coordination.work.clone(),
             pace: self.log_pace.clone(),
+            outcomes: self.metrics.log_posts.clone(),
         }
     }
 
@@ -523,6 +531,21 @@ impl AppState {
         }
     }
 
+    /// What `GET /metrics` reads: every part's instruments ([`metrics`]).
+    pub fn metrics_parts(&self) -> metrics::Parts {
+        metrics::Parts {
+            store: self.store.clone(),
+            receivers: self.receivers.clone(),
+            http: self.metrics.http.clone(),
+            platforms: self.platforms.metrics.clone(),
+            hits: self.metrics.automod_hits.clone(),
+            webhook_deliveries: self.metrics.webhook_deliveries.clone(),
+            log_posts: self.metrics.log_posts.clone(),
+            snapshots: self.metrics.snapshots.clone(),
+            events: self.events.clone(),
+        }
+    }
+
     /// What the onboarding checklist uses ([`onboarding::checklist`]),
     /// with the cache of the platforms' answers ([`AppState::onboarding`]).
     pub fn checklist(&self) -> onboarding::Context {
@@ -547,11 +570,17 @@ pub fn router(state: AppState) -> Router {
         .route_layer(middleware::from_fn(record_route));
     Router::new()
         .nest("/api/v1", api)
-        .nest("/hooks", receive::hooks::routes())
+        .nest(
+            "/hooks",
+            receive::hooks::routes().route_layer(middleware::from_fn(record_route)),
+        )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(extract::MAX_BODY_BYTES))
         .layer(middleware::from_fn(request_limits::headers))
-        .layer(middleware::from_fn(json_errors_and_logging))
+        .layer(middleware::from_fn_with_state(
+            state.metrics.http.clone(),
+            json_errors_and_logging,
+        ))
         .with_state(state)
 }
 
@@ -637,22 +666,39 @@ async fn method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> Ap
 }
 
 /// Names the matched route (the path template, `/servers/{id}/cases`) in
-/// the request's span, for the log: known only once the API's router has
-/// matched, inside the logging middleware.
+/// the request's span, for the log, and in the response for the metrics:
+/// known only once the router has matched, inside the logging middleware.
 async fn record_route(request: Request, next: Next) -> Response {
-    if let Some(route) = request.extensions().get::<axum::extract::MatchedPath>() {
-        tracing::Span::current().record("route", route.as_str());
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map(|route| MatchedRoute(route.as_str().into()));
+    if let Some(MatchedRoute(route)) = &route {
+        tracing::Span::current().record("route", &**route);
     }
-    next.run(request).await
+    let mut response = next.run(request).await;
+    if let Some(route) = route {
+        response.extensions_mut().insert(route);
+    }
+    response
 }
+
+/// The route a request matched, carried out in its response's extensions.
+#[derive(Debug, Clone)]
+struct MatchedRoute(Arc<str>);
 
 /// Logs every request (never its headers, which carry the key) in a span
 /// holding its [`request_id`] (also sent back as `X-Request-Id` and in error
 /// bodies), and makes sure no error leaves the daemon without our JSON
 /// body, whatever produced it.
-async fn json_errors_and_logging(request: Request, next: Next) -> Response {
+async fn json_errors_and_logging(
+    axum::extract::State(measured): axum::extract::State<metrics::Http>,
+    request: Request,
+    next: Next,
+) -> Response {
     use tracing::Instrument;
     let started = Instant::now();
+    measured.in_flight.inc();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let id = request_id::generate();
@@ -668,6 +714,17 @@ async fn json_errors_and_logging(request: Request, next: Next) -> Response {
         .instrument(span.clone())
         .await;
     let status = response.status();
+    measured.in_flight.dec();
+    metrics::count_request(
+        &measured,
+        response
+            .extensions()
+            .get::<MatchedRoute>()
+            .map(|MatchedRoute(route)| &**route),
+        &method,
+        status.as_u16(),
+        started.elapsed(),
+    );
     span.in_scope(|| {
         tracing::info!(%method, path, status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "request");
     });

@@ -35,6 +35,8 @@ pub struct Context {
     pub clock: Clock,
     /// The HTTP client and retry policy of the platform adapters.
     pub platforms: PlatformClients,
+    /// Captures by outcome (`taken`, `failed`), for `GET /metrics`.
+    pub outcomes: crate::metrics::Outcomes,
 }
 
 /// Why a capture recorded nothing.
@@ -60,6 +62,18 @@ pub enum CaptureError {
 
 /// Captures `server`'s structure now and records it as a snapshot by `actor`.
 pub async fn capture(
+    cx: &Context,
+    server: &Server,
+    source: SnapshotSource,
+    actor: String,
+) -> Result<SnapshotMeta, CaptureError> {
+    let captured = capture_and_record(cx, server, source, actor).await;
+    let outcome = if captured.is_ok() { "taken" } else { "failed" };
+    crate::metrics::count(&cx.outcomes, outcome, 1);
+    captured
+}
+
+async fn capture_and_record(
     cx: &Context,
     server: &Server,
     source: SnapshotSource,

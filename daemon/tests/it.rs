@@ -9,6 +9,7 @@ mod backup;
 mod crash;
 mod integrity;
 mod logs;
+mod metrics;
 mod operator;
 mod operator_receivers;
 mod operator_structure;

@@ -104,6 +104,7 @@ impl Default for Setup {
 #[derive(Debug)]
 pub struct TestDaemon {
     url: String,
+    metrics_url: String,
     store: Store,
     state: AppState,
     runtime: Handle,
@@ -296,8 +297,18 @@ impl TestDaemon {
                     // Platform sessions start when a test asks
                     // (`start_receivers`), never behind its back.
                     .with_activity_receivers(false);
+                // `GET /metrics` on a listener of its own, as `serve
+                // --metrics-listen` does; it ends with the runtime.
+                let metrics = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+                let metrics_url =
+                    format!("http://{}/metrics", metrics.local_addr().expect("address"));
+                tokio::spawn(modctld::metrics::serve_metrics(
+                    metrics,
+                    modctld::metrics::registry(state.metrics_parts()),
+                    std::future::pending(),
+                ));
                 ready_tx
-                    .send((url, state.clone(), Handle::current()))
+                    .send((url, metrics_url, state.clone(), Handle::current()))
                     .expect("report ready");
                 let shutdown = async {
                     let _ = shutdown_rx.await;
@@ -307,9 +318,10 @@ impl TestDaemon {
                     .expect("serve");
             });
         });
-        let (url, state, runtime) = ready_rx.recv().expect("daemon started");
+        let (url, metrics_url, state, runtime) = ready_rx.recv().expect("daemon started");
         TestDaemon {
             url,
+            metrics_url,
             store: state.store.clone(),
             state,
             runtime,
@@ -323,6 +335,11 @@ impl TestDaemon {
     /// The base URL, e.g. `http://127.0.0.1:41234`.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Where the daemon serves `GET /metrics` (`serve --metrics-listen`).
+    pub fn metrics_url(&self) -> &str {
+        &self.metrics_url
     }
 
     /// The database file the daemon serves.

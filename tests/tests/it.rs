@@ -29,6 +29,7 @@ mod isolation;
 mod lockdown;
 mod logs;
 mod lost_answers;
+mod metrics;
 mod onboarding;
 mod openapi;
 mod own_invites;

@@ -106,6 +106,9 @@ pub struct LogDelivery {
     pub claims: Arc<dyn WorkClaims>,
     /// The pace of each channel's posts.
     pub pace: Pace,
+    /// Entries by the outcome of their post (`posted`, `retry`,
+    /// `channel_failed`, `given_up`), for `GET /metrics`.
+    pub outcomes: crate::metrics::Outcomes,
 }
 
 /// A run posting one channel's entries; answers how many it posted.
@@ -231,6 +234,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
             Ok(count) => {
                 let done: Vec<i64> = ids.into_iter().take(count.max(1)).collect();
                 posted += done.len();
+                crate::metrics::count(&cx.outcomes, "posted", done.len() as u64);
                 cx.store
                     .write(move |tx| outbox::delivered(tx, &done))
                     .await?;
@@ -254,6 +258,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
         match failure(&error) {
             Failure::Channel => {
                 tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "log channel refused; its entries are no longer tried");
+                crate::metrics::count(&cx.outcomes, "channel_failed", ids.len() as u64);
                 let key = channel.clone();
                 cx.store
                     .write(move |tx| outbox::fail_channel(tx, &key, &reason, now))
@@ -272,6 +277,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
             // rather than given up one by one.
             Failure::Post if suspect.is_some() => {
                 tracing::warn!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "two log posts in a row refused as malformed: taken for the channel refusing; its entries are no longer tried");
+                crate::metrics::count(&cx.outcomes, "channel_failed", ids.len() as u64);
                 let key = channel.clone();
                 cx.store
                     .write(move |tx| outbox::fail_channel(tx, &key, &reason, now))
@@ -289,6 +295,7 @@ async fn run(cx: &LogDelivery, channel: DueChannel) -> Result<usize, StoreError>
                 let attempts = waiting.first().map_or(0, |w| w.attempts);
                 let at = now + backoff(attempts);
                 tracing::info!(server = %channel.server_id, channel = %channel.channel_id, error = %error, "log post failed; tried again later");
+                crate::metrics::count(&cx.outcomes, "retry", ids.len() as u64);
                 cx.store
                     .write(move |tx| outbox::retry_later(tx, &ids, at, &reason))
                     .await?;
@@ -327,6 +334,7 @@ async fn give_up(
 ) -> Result<(), StoreError> {
     let kind = waiting.iter().find(|w| w.id == id).map(|w| w.kind.clone());
     tracing::error!(server = %channel.server_id, channel = %channel.channel_id, entry = id, kind = ?kind, error = %reason, "the platform refused a log post as malformed (a bug of the daemon): this entry is given up, the channel's others are posted");
+    crate::metrics::count(&cx.outcomes, "given_up", 1);
     cx.store
         .write(move |tx| outbox::give_up(tx, id, &reason, now))
         .await

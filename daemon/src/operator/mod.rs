@@ -149,6 +149,11 @@ enum Command {
         /// id, route and key id when written while serving one)
         #[arg(long, env = "MODCTLD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
         log_format: LogFormat,
+        /// Serve `GET /metrics` (Prometheus text format) on this address,
+        /// apart from the API; no key is asked, so keep it on loopback or
+        /// a private network
+        #[arg(long, env = "MODCTLD_METRICS_LISTEN", value_name = "ADDRESS")]
+        metrics_listen: Option<SocketAddr>,
     },
     /// Copy the database to FILE, consistently, also while a daemon serves
     /// it (SQLite's online backup); the key is not in the copy
@@ -550,6 +555,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             batch_budget_mib,
             backups,
             log_format,
+            metrics_listen,
         } => {
             let db = db.path()?;
             let _logging = init_logging(log_format);
@@ -609,7 +615,24 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                     batch_budget_mib * MIB,
                     budget::DEFAULT_WAIT,
                 ));
-            crate::serve(listener, state, shutdown_signal()).await?;
+            // The metrics listener stops with the API's.
+            let stopping = tokio_util::sync::CancellationToken::new();
+            if let Some(address) = metrics_listen {
+                let metrics = bind(address).await?;
+                tracing::info!(address = %metrics.local_addr()?, "serving metrics");
+                let scrape = crate::metrics::registry(state.metrics_parts());
+                let stopped = stopping.clone().cancelled_owned();
+                tokio::spawn(async move {
+                    if let Err(e) = crate::metrics::serve_metrics(metrics, scrape, stopped).await {
+                        tracing::error!(error = %e, "the metrics listener failed");
+                    }
+                });
+            }
+            let shutdown = async move {
+                shutdown_signal().await;
+                stopping.cancel();
+            };
+            crate::serve(listener, state, shutdown).await?;
             tracing::info!("stopped");
             Ok(())
         }

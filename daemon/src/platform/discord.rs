@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use modctl_types::Timestamp;
+use modctl_types::{Platform, Timestamp};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use reqwest::Method;
 use serde::Deserialize;
@@ -163,12 +163,15 @@ impl Discord {
         let url = format!("{}{path}", self.base);
         let route = Route::new(method.as_str(), path);
         self.clients
-            .retry
-            .run(repeat(&method), || async {
+            .retried(Platform::Discord, repeat(&method), || async {
+                let asked = std::time::Instant::now();
                 let permit = self
                     .limiter
                     .acquire(&route, self.clients.retry.max_wait)
                     .await?;
+                self.clients
+                    .metrics
+                    .waited_for_rate_limit(Platform::Discord, asked.elapsed());
                 let mut request = self
                     .clients
                     .http

@@ -59,6 +59,7 @@ pub mod simulator;
 pub mod slack;
 pub mod structure;
 pub mod telegram;
+pub mod telemetry;
 #[cfg(test)]
 mod wire_tests;
 
@@ -272,6 +273,8 @@ pub struct PlatformClients {
     pub clock: Clock,
     /// Discord's rate-limit state per bot token, shared by all adapters.
     pub discord_limits: ratelimit::DiscordLimiters,
+    /// Calls, their outcomes and waits, for `GET /metrics` ([`telemetry`]).
+    pub metrics: telemetry::PlatformMetrics,
     /// Each Discord guild's owner and roles, shared by all adapters
     /// ([`discord::guilds`]).
     pub discord_guilds: discord::guilds::GuildCache,
@@ -293,9 +296,27 @@ impl PlatformClients {
             retry,
             clock,
             discord_limits: ratelimit::DiscordLimiters::default(),
+            metrics: telemetry::PlatformMetrics::default(),
             discord_guilds: discord::guilds::GuildCache::default(),
             slack_user_groups: std::sync::Arc::new(crate::coordination::MemberLocks::default()),
         }
+    }
+
+    /// Runs `call` under the retry policy ([`RetryPolicy::run`]), counted
+    /// for `GET /metrics` as calls to `platform`.
+    pub async fn retried<T, F, Fut>(
+        &self,
+        platform: Platform,
+        repeat: Repeat,
+        call: F,
+    ) -> PlatformResult<T>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = PlatformResult<T>>,
+    {
+        self.metrics
+            .retried(platform, &self.retry, repeat, call)
+            .await
     }
 
     /// The same clients with another request timeout (tests of platforms

@@ -5,6 +5,7 @@
 //! any); snapshots read its channels and user groups ([`structure`]).
 
 use async_trait::async_trait;
+use modctl_types::Platform;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -104,8 +105,9 @@ impl Slack {
         arguments: Arguments<'_>,
     ) -> PlatformResult<Value> {
         self.clients
-            .retry
-            .run(repeat(method), || self.send(token, method, arguments))
+            .retried(Platform::Slack, repeat(method), || {
+                self.send(token, method, arguments)
+            })
             .await
     }
 
@@ -510,6 +512,7 @@ impl JoinUserGroup for Slack {
             .slack_user_groups
             .lock(&self.workspace, &key)
             .await;
+        // Not counted as a call: the calls inside are.
         self.clients
             .retry
             .run(Repeat::Safe, || async {

@@ -3,7 +3,7 @@
 //! The token is part of the URL, so URLs are never logged or put in errors.
 
 use async_trait::async_trait;
-use modctl_types::Timestamp;
+use modctl_types::{Platform, Timestamp};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -113,8 +113,7 @@ impl Telegram {
     ) -> PlatformResult<Value> {
         let url = format!("{}/bot{}/{method}", self.base, self.token);
         self.clients
-            .retry
-            .run(repeat(method), || async {
+            .retried(Platform::Telegram, repeat(method), || async {
                 let response = self
                     .clients
                     .http
@@ -139,8 +138,7 @@ impl Telegram {
     ) -> PlatformResult<Value> {
         let url = format!("{}/bot{}/{method}", self.base, self.token);
         self.clients
-            .retry
-            .run(repeat(method), || async {
+            .retried(Platform::Telegram, repeat(method), || async {
                 let part = reqwest::multipart::Part::bytes(bytes.to_vec())
                     .file_name(name.to_owned())
                     .mime_str("image/png")
@@ -213,8 +211,7 @@ impl Telegram {
         let body = json!({ "chat_id": self.chat_id });
         let secrets = &self.secrets;
         self.clients
-            .retry
-            .run(Repeat::Safe, || async {
+            .retried(Platform::Telegram, Repeat::Safe, || async {
                 let response = self
                     .clients
                     .http

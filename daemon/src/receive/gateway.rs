@@ -80,6 +80,7 @@ pub async fn run(context: SessionContext, mut stop: watch::Receiver<bool>) {
         match session(&context, &mut stop).await {
             Ok(()) => return,
             Err(error) => {
+                context.status.retrying();
                 tracing::warn!(%error, "Discord gateway session failed; starting it again in {}s", RETRY_AFTER_FAILURE.as_secs());
                 if pause(RETRY_AFTER_FAILURE, &mut stop).await {
                     return;
@@ -141,6 +142,7 @@ async fn session(context: &SessionContext, stop: &mut watch::Receiver<bool>) -> 
         let shard = Shard::with_config(ShardId::new(number, total), config.clone());
         shards.spawn(run_shard(context.clone(), shard, stop.clone()));
     }
+    context.status.running();
     let mut every =
         tokio::time::interval_at(tokio::time::Instant::now() + ALIVE_EVERY, ALIVE_EVERY);
     let ended = loop {

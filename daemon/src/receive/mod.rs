@@ -118,6 +118,8 @@ impl Bot {
 /// its bot's ownership (let go once the task ended).
 struct Session {
     servers: watch::Sender<BTreeSet<String>>,
+    /// What the session's task says it is doing, for `GET /metrics`.
+    status: Arc<SessionStatus>,
     stop: watch::Sender<bool>,
     task: JoinHandle<()>,
     _owner: Held,
@@ -136,6 +138,50 @@ pub struct SessionContext {
     pub api_base: Option<String>,
     /// The servers the session publishes events of (updated while it runs).
     pub servers: watch::Receiver<BTreeSet<String>>,
+    /// Where the session says what it is doing ([`Receivers::census`]).
+    pub status: Arc<SessionStatus>,
+}
+
+/// What a session is doing, as its task last said: `starting` (finding
+/// the gateway, deleting a webhook), `running` (shards started, or the last
+/// poll answered), `retrying` (it failed and waits [`RETRY_AFTER_FAILURE`]).
+#[derive(Debug, Default)]
+pub struct SessionStatus(std::sync::atomic::AtomicU8);
+
+/// The states of [`SessionStatus`], by name.
+pub const SESSION_STATES: [&str; 3] = ["starting", "running", "retrying"];
+
+impl SessionStatus {
+    /// Sets the state: an index of [`SESSION_STATES`].
+    fn set(&self, state: usize) {
+        self.0
+            .store(state as u8, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The session started its work (shards, or a poll answered).
+    pub fn running(&self) {
+        self.set(1);
+    }
+
+    /// The session failed and waits before starting again.
+    pub fn retrying(&self) {
+        self.set(2);
+    }
+
+    fn name(&self) -> &'static str {
+        SESSION_STATES[usize::from(self.0.load(std::sync::atomic::Ordering::Relaxed)).min(2)]
+    }
+}
+
+/// The sessions of one kind in one state ([`Receivers::census`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionCount {
+    /// `discord_gateway`, `telegram_polling` or `telegram_webhook`.
+    pub kind: &'static str,
+    /// One of [`SESSION_STATES`] (a webhook is always `running`).
+    pub state: &'static str,
+    /// How many.
+    pub sessions: usize,
 }
 
 impl std::fmt::Debug for SessionContext {
@@ -185,6 +231,38 @@ impl Receivers {
     /// Where events go.
     pub fn events(&self) -> &Fanout {
         &self.inner.events
+    }
+
+    /// How many sessions of each kind are in each state, every pair listed
+    /// (zeros included, so a series does not vanish when it falls to 0).
+    pub async fn census(&self) -> Vec<SessionCount> {
+        let running = self.inner.running.lock().await;
+        let mut counts = Vec::new();
+        for (kind, delivery) in [
+            ("discord_gateway", Delivery::Gateway),
+            ("telegram_polling", Delivery::Updates),
+        ] {
+            for state in SESSION_STATES {
+                let sessions = running
+                    .sessions
+                    .iter()
+                    .filter(|(bot, session)| {
+                        bot.delivery == delivery && session.status.name() == state
+                    })
+                    .count();
+                counts.push(SessionCount {
+                    kind,
+                    state,
+                    sessions,
+                });
+            }
+        }
+        counts.push(SessionCount {
+            kind: "telegram_webhook",
+            state: "running",
+            sessions: running.hook_owners.len(),
+        });
+        counts
     }
 
     /// Stops every session (waiting for each to end) and refuses to start
@@ -291,12 +369,14 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
         };
         let (servers_tx, servers_rx) = watch::channel(servers);
         let (stop_tx, stop_rx) = watch::channel(false);
+        let status = Arc::new(SessionStatus::default());
         let context = SessionContext {
             state: state.clone(),
             events: receivers.inner.events.clone(),
             token: bot.token.clone(),
             api_base: bot.api_base.clone(),
             servers: servers_rx,
+            status: status.clone(),
         };
         let task = match bot.delivery {
             Delivery::Gateway => tokio::spawn(gateway::run(context, stop_rx)),
@@ -306,6 +386,7 @@ pub async fn reconcile(state: &AppState) -> Result<usize, StoreError> {
             bot,
             Session {
                 servers: servers_tx,
+                status,
                 stop: stop_tx,
                 task,
                 _owner: owner,

@@ -63,6 +63,10 @@ pub async fn run(context: SessionContext, mut stop: watch::Receiver<bool>) {
             polled = poll(&context, &telegram, &mut offset) => polled,
             _ = stop.changed() => return,
         };
+        match polled {
+            Ok(_) => context.status.running(),
+            Err(_) => context.status.retrying(),
+        }
         let wait = match polled {
             Ok(0) if started.elapsed() < MIN_EMPTY_POLL => MIN_EMPTY_POLL,
             Ok(_) => Duration::ZERO,

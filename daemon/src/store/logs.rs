@@ -18,7 +18,7 @@
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-use super::{StoreError, Tx};
+use super::{StoreError, Tx, scalar};
 use crate::store::timestamp;
 
 /// A channel with entries waiting.
@@ -237,4 +237,12 @@ pub fn waiting_count(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
         .optional()?
         .unwrap_or(0);
     Ok(count)
+}
+
+/// Entries waiting for any server's channels, due or not (`GET /metrics`).
+pub fn backlog(tx: &Tx<'_>) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT COUNT(*) FROM log_outbox WHERE state = 'waiting'")?
+        .query_row([], scalar)?)
 }

@@ -79,6 +79,7 @@ pub mod servers;
 pub mod simulator;
 pub mod snapshots;
 pub mod teams;
+pub mod telemetry;
 #[cfg(test)]
 pub mod testing;
 pub mod verifications;
@@ -240,6 +241,8 @@ struct Inner {
     checkpointer: Arc<std::sync::Mutex<Connection>>,
     /// Calls of [`Store::read`] and [`Store::write`]; see [`Store::trips`].
     trips: AtomicU64,
+    /// The writer's and readers' instruments ([`telemetry`]).
+    metrics: telemetry::StoreMetrics,
 }
 
 impl std::fmt::Debug for Store {
@@ -303,8 +306,9 @@ impl Store {
             path: path.clone(),
             source,
         };
-        let writer = Writer::start(writer).map_err(threads)?;
-        let readers = Readers::start(readers).map_err(threads)?;
+        let metrics = telemetry::StoreMetrics::default();
+        let writer = Writer::start(writer, metrics.clone()).map_err(threads)?;
+        let readers = Readers::start(readers, metrics.clone()).map_err(threads)?;
         Ok(Store {
             inner: Arc::new(Inner {
                 path,
@@ -313,6 +317,7 @@ impl Store {
                 readers,
                 checkpointer: Arc::new(std::sync::Mutex::new(checkpointer)),
                 trips: AtomicU64::new(0),
+                metrics,
             }),
         })
     }
@@ -415,6 +420,11 @@ impl Store {
     /// How many commits the writer made and how many writes they held.
     pub fn writer_stats(&self) -> WriterStats {
         self.inner.writer.stats()
+    }
+
+    /// The writer's and readers' instruments, for `GET /metrics`.
+    pub fn metrics(&self) -> &telemetry::StoreMetrics {
+        &self.inner.metrics
     }
 }
 

@@ -12,15 +12,19 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::{self, JoinHandle, ThreadId};
+use std::time::Instant;
 
 use rusqlite::Connection;
 use tokio::sync::oneshot;
+
+use super::telemetry::StoreMetrics;
 
 type Read = Box<dyn FnOnce(&mut Connection) + Send>;
 
 /// The handle to the reader threads; they end when this is dropped.
 pub struct Readers {
     sender: Option<mpsc::Sender<Read>>,
+    metrics: StoreMetrics,
     threads: Vec<(ThreadId, JoinHandle<()>)>,
 }
 
@@ -34,7 +38,7 @@ impl std::fmt::Debug for Readers {
 
 impl Readers {
     /// Starts one thread per connection.
-    pub fn start(connections: Vec<Connection>) -> std::io::Result<Readers> {
+    pub fn start(connections: Vec<Connection>, metrics: StoreMetrics) -> std::io::Result<Readers> {
         let (sender, receiver) = mpsc::channel::<Read>();
         // One queue for all threads: whichever thread is free takes the next
         // read. The lock is held only while a thread waits for the next read.
@@ -63,6 +67,7 @@ impl Readers {
             .collect::<std::io::Result<Vec<_>>>()?;
         Ok(Readers {
             sender: Some(sender),
+            metrics,
             threads,
         })
     }
@@ -75,10 +80,12 @@ impl Readers {
         T: Send + 'static,
     {
         let (reply, answer) = oneshot::channel::<thread::Result<T>>();
+        let (queued, waits) = (Instant::now(), self.metrics.reader_wait_seconds.clone());
         self.sender
             .as_ref()
             .expect("present until drop")
             .send(Box::new(move |conn| {
+                waits.observe(queued.elapsed().as_secs_f64());
                 let _ = reply.send(catch_unwind(AssertUnwindSafe(|| f(conn))));
             }))
             .unwrap_or_else(|_| panic!("the reader threads have stopped"));

@@ -482,6 +482,16 @@ pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>,
         .optional()?)
 }
 
+/// How many restore jobs are in each state (`queued`, `running`, `done`,
+/// `failed`), for `GET /metrics`; states with none are left out.
+pub fn count_by_state(tx: &Tx<'_>) -> Result<Vec<(String, i64)>, StoreError> {
+    let mut stmt = tx
+        .sql
+        .prepare_cached("SELECT state, COUNT(*) AS jobs FROM restore_jobs GROUP BY state")?;
+    let rows = stmt.query_map([], |row| Ok((row.get("state")?, row.get("jobs")?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 #[cfg(test)]
 mod tests {
     use modctl_types::restore::{ItemKind, MatchedBy};
@@ -601,3 +611,4 @@ mod tests {
             .unwrap();
     }
 }
+

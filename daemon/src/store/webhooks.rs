@@ -484,3 +484,12 @@ pub fn last_delivery(
         })
         .optional()?)
 }
+
+/// Deliveries waiting for an attempt, due or not (`GET /metrics`; the
+/// partial index of pending deliveries answers it).
+pub fn pending_count(tx: &Tx<'_>) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'")?
+        .query_row([], scalar)?)
+}

@@ -59,6 +59,7 @@ use std::time::Duration;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
 
+use super::telemetry::StoreMetrics;
 use super::{StoreError, Tx};
 
 /// The most jobs committed together. Bounds how long the first job of a
@@ -100,6 +101,8 @@ pub struct WriterStats {
 struct Counters {
     commits: AtomicU64,
     writes: AtomicU64,
+    /// What `GET /metrics` shows of the same work.
+    metrics: StoreMetrics,
 }
 
 /// The handle to the writer thread; the thread ends when this is dropped.
@@ -118,9 +121,12 @@ impl std::fmt::Debug for Writer {
 
 impl Writer {
     /// Starts the writer thread on `conn`.
-    pub fn start(conn: Connection) -> std::io::Result<Writer> {
+    pub fn start(conn: Connection, metrics: StoreMetrics) -> std::io::Result<Writer> {
         let (sender, receiver) = mpsc::channel();
-        let stats = Arc::new(Counters::default());
+        let stats = Arc::new(Counters {
+            metrics,
+            ..Counters::default()
+        });
         let counters = stats.clone();
         let thread = thread::Builder::new()
             .name("modctld-writer".into())
@@ -168,7 +174,10 @@ impl Writer {
         E: From<StoreError> + Send + 'static,
     {
         let (reply, answer) = oneshot::channel::<Delivered<Result<T, E>>>();
+        let queue = self.stats.metrics.writer_queue.clone();
         let run: Run = Box::new(move |tx| {
+            // Called once per job, when it starts (or cannot).
+            queue.dec();
             let outcome = tx.map(|tx| catch_unwind(AssertUnwindSafe(|| f(&Tx::new(tx)))));
             let failed = !matches!(outcome, Some(Ok(Ok(_))));
             let completion: Completion = Box::new(move |commit| {
@@ -201,6 +210,7 @@ impl Writer {
     }
 
     fn send(&self, job: Job) {
+        self.stats.metrics.writer_queue.inc();
         self.sender
             .as_ref()
             .expect("present until drop")
@@ -305,7 +315,7 @@ fn run_batch(
     let outcome = match broken {
         // Dropping the transaction rolls it back.
         Some(e) => Err(e),
-        None => tx.commit(),
+        None => timed_commit(tx, counters),
     };
     finish(outcome, completions, counters);
     next
@@ -330,9 +340,20 @@ fn run_alone(conn: &mut Connection, job: Job, counters: &Counters) {
         // SQLite rolled the transaction back under the job's feet.
         Err(rolled_back())
     } else {
-        tx.commit()
+        timed_commit(tx, counters)
     };
     finish(outcome, vec![completion], counters);
+}
+
+/// Commits `tx`, timing it for `GET /metrics`.
+fn timed_commit(tx: Transaction<'_>, counters: &Counters) -> rusqlite::Result<()> {
+    let started = std::time::Instant::now();
+    let outcome = tx.commit();
+    counters
+        .metrics
+        .commit_seconds
+        .observe(started.elapsed().as_secs_f64());
+    outcome
 }
 
 /// Counts a transaction's end and tells each of its jobs.
@@ -342,6 +363,10 @@ fn finish(outcome: rusqlite::Result<()>, completions: Vec<Completion>, counters:
         counters
             .writes
             .fetch_add(completions.len() as u64, Ordering::Relaxed);
+        counters
+            .metrics
+            .writes_per_commit
+            .observe(completions.len() as f64);
     }
     for completion in completions {
         completion(outcome.as_ref().map(|_| ()));

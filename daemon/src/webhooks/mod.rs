@@ -101,6 +101,9 @@ pub struct Deliveries {
     pub deliverer: Deliverer,
     /// Claims on endpoints: one run per endpoint at a time.
     pub claims: Arc<dyn WorkClaims>,
+    /// Attempts by outcome (`delivered`, `retry`, `failed`, `disabled`),
+    /// for `GET /metrics`.
+    pub outcomes: crate::metrics::Outcomes,
 }
 
 /// How deliveries are made: `modctld serve`'s options (tests shorten the
@@ -470,6 +473,7 @@ async fn deliver_queue(
             }
             let number = delivery.attempts + 1;
             let outcome = outcome_of(&sent, number, now, started.elapsed());
+            crate::metrics::count(&cx.outcomes, outcome_label(outcome.state), 1);
             if outcome.state == DeliveryState::Failed {
                 tracing::warn!(delivery = delivery.id, "webhook delivery failed for good");
             }
@@ -488,6 +492,17 @@ async fn deliver_queue(
         }
     }
     Ok((made, true))
+}
+
+/// An attempt's outcome as a metric label: a delivery still pending after
+/// it is a `retry`.
+fn outcome_label(state: DeliveryState) -> &'static str {
+    match state {
+        DeliveryState::Pending => "retry",
+        DeliveryState::Delivered => "delivered",
+        DeliveryState::Failed => "failed",
+        DeliveryState::Disabled => "disabled",
+    }
 }
 
 /// `url` parsed and checked: refused outright when it is (or, through a

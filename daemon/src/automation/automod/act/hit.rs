@@ -158,7 +158,10 @@ impl Work {
             };
             match record(cx, new).await {
                 Ok(r) if !r.fresh => {}
-                Ok(r) => claimed.push((hit.clone(), r)),
+                Ok(r) => {
+                    count_hit(&self.acting.hits, hit.filter, EnforcedBy::Daemon);
+                    claimed.push((hit.clone(), r));
+                }
                 Err(e) => {
                     tracing::warn!(server = %server.id, error = %e, "automod could not record a hit")
                 }
@@ -317,6 +320,21 @@ fn outcome(deleted: bool, detail: Option<&str>) -> String {
         (false, Some(detail)) => format!("not deleted: {detail}"),
         (false, None) => "not deleted".to_owned(),
     }
+}
+
+/// Counts a hit this daemon claimed, for `GET /metrics`.
+pub(super) fn count_hit(hits: &crate::metrics::Hits, filter: FilterName, by: EnforcedBy) {
+    let enforced_by = match by {
+        EnforcedBy::Daemon => "daemon",
+        EnforcedBy::Native => "native",
+        // A kind of enforcement added later is counted, not dropped.
+        _ => "other",
+    };
+    hits.get_or_create(&crate::metrics::HitLabels {
+        filter: filter.as_str(),
+        enforced_by,
+    })
+    .inc();
 }
 
 /// Claims `hit` ([`automod_hits::record`]) in the store's task.

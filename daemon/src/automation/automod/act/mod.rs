@@ -139,12 +139,20 @@ pub struct Acting {
     pub permits: Arc<Semaphore>,
     /// The messages this daemon is deleting now ([`hit::Deleting`]).
     pub deleting: Arc<hit::Deleting>,
+    /// Hits claimed by this daemon, by filter, for `GET /metrics`.
+    pub hits: crate::metrics::Hits,
 }
 
 impl Acting {
     /// Automod over these parts of the daemon.
-    pub fn new(live: LiveConfig, compiled: Arc<Compiled>, moderation: moderation::Context) -> Self {
+    pub fn new(
+        live: LiveConfig,
+        compiled: Arc<Compiled>,
+        moderation: moderation::Context,
+        hits: crate::metrics::Hits,
+    ) -> Self {
         Acting {
+            hits,
             live,
             compiled,
             history: Arc::default(),

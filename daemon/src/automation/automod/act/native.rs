@@ -182,6 +182,7 @@ impl Native {
         if !recorded.fresh {
             return;
         }
+        super::hit::count_hit(&self.acting.hits, filter, EnforcedBy::Native);
         let target = Target {
             channel_id: action.channel_id.clone().unwrap_or_default(),
             message_id: recorded.message_id.clone(),
