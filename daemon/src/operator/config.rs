@@ -796,4 +796,78 @@ mod tests {
         assert_eq!(row(&rows, "backup-every"), ("1d".into(), "flag".into()));
         assert_eq!(row(&rows, "backup-dir"), ("/b".into(), "file".into()));
     }
+
+    /// The packaged example, `packaging/modctld.toml`.
+    const PACKAGED: &str = include_str!("../../../packaging/modctld.toml");
+
+    /// `key = value` lines of `text`, with those commented out (`# key = value`)
+    /// when `commented`.
+    fn lines_setting(text: &str, commented: bool) -> Vec<&str> {
+        text.lines()
+            .filter_map(|line| match line.strip_prefix("# ") {
+                Some(rest) if commented => Some(rest),
+                Some(_) => None,
+                None => Some(line),
+            })
+            .filter(|line| {
+                line.split_once(" = ").is_some_and(|(key, _)| {
+                    !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_packaged_file_lists_every_serve_option_with_its_variable_and_default() {
+        let serve = serve_command();
+        let set = lines_setting(PACKAGED, false);
+        let shown = lines_setting(PACKAGED, true);
+        for (arg, long) in keys(&serve) {
+            // A new option of `serve` is documented here, with its variable.
+            let env = arg.get_env().unwrap().to_string_lossy();
+            assert!(
+                PACKAGED.contains(&*env),
+                "packaging/modctld.toml never names {env}"
+            );
+            if carries_secret(long) {
+                assert!(!set.iter().any(|l| l.starts_with(&format!("{long} = "))));
+                continue;
+            }
+            let line = shown
+                .iter()
+                .find(|l| l.starts_with(&format!("{long} = ")))
+                .unwrap_or_else(|| panic!("packaging/modctld.toml lacks `{long} = ...`"));
+            // A line commented out shows the built-in default, where there is one.
+            if !set.contains(line) {
+                if let Some(default) = arg.get_default_values().first() {
+                    let value = line.split_once(" = ").unwrap().1.trim_matches('"');
+                    assert_eq!(value, default.to_string_lossy(), "{line}");
+                }
+            }
+        }
+        // It is valid as it is, and with every line commented out in use.
+        let path = Path::new("/etc/modctld/modctld.toml");
+        read(&serve, path, PACKAGED).unwrap();
+        let every = shown.join("\n");
+        assert_eq!(
+            read(&serve, path, &every).unwrap().len(),
+            keys(&serve).count()
+        );
+    }
+
+    #[test]
+    fn the_readme_s_sample_config_file_is_valid() {
+        let readme = include_str!("../../../README.md");
+        let section = readme
+            .split("\n### Configuration file\n")
+            .nth(1)
+            .expect("README has a section \"Configuration file\"");
+        let sample = section
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("a ```toml block in it");
+        let settings = read(&serve_command(), Path::new("modctld.toml"), sample).unwrap();
+        assert!(settings.len() >= 4, "{settings:?}");
+    }
 }

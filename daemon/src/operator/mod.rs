@@ -98,9 +98,10 @@ struct DbGroup<C: Subcommand> {
 enum Command {
     /// Serve the HTTP API until SIGINT or SIGTERM
     Serve {
-        /// Read these options from a TOML file, its keys the long options'
-        /// names (`listen = "0.0.0.0:7878"`); flags and environment
-        /// variables override it (`modctld check-config FILE` checks it)
+        /// Read these options from a TOML file: its keys are their long
+        /// names (`listen = "0.0.0.0:7878"`), relative paths are from its
+        /// directory; flags and environment variables override it. Check it
+        /// with `modctld check-config FILE`
         #[arg(long, env = "MODCTLD_CONFIG", value_name = "FILE")]
         config: Option<PathBuf>,
         #[command(flatten)]
