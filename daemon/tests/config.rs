@@ -219,6 +219,19 @@ fn a_bad_file_is_refused_with_every_problem_by_check_config_and_serve_alike() {
     );
     assert!(!db.exists());
 
+    // A bad value in the environment is the environment's.
+    write(&file, "listen = \"127.0.0.1:7070\"\n");
+    let (_, err) = run(
+        &mut modctld(&["check-config", config], &[("MODCTLD_BACKUP_KEEP", "0")]).into(),
+        1,
+    );
+    assert!(
+        err.starts_with(
+            "the environment: invalid value '0' for '--backup-keep <N>': 0 is not in 1..=10000"
+        ),
+        "{err}"
+    );
+
     // A file that is not there, or not TOML.
     let (_, err) = run(
         &mut modctld(&["check-config", "/nowhere/modctld.toml"], &[]).into(),

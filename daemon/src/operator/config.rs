@@ -127,7 +127,12 @@ pub(super) fn check(cli: Command, file: &Path) -> Result<Vec<Row>, Vec<String>> 
     match parse(cli.clone(), args) {
         Ok(parsed) => Ok(summary(&cli, &parsed)),
         Err(Refusal::File(problems)) => Err(problems),
-        Err(Refusal::Clap(e)) => Err(vec![format!("{}: {}", file.display(), between(&e))]),
+        // The file's values were each checked: a bad value now is the
+        // environment's.
+        Err(Refusal::Clap(e)) if e.kind() == ErrorKind::MissingRequiredArgument => {
+            Err(vec![format!("{}: {}", file.display(), between(&e))])
+        }
+        Err(Refusal::Clap(e)) => Err(vec![format!("the environment: {}", flattened(&e))]),
     }
 }
 
@@ -327,6 +332,11 @@ fn read(serve: &Command, path: &Path, text: &str) -> Result<Vec<Setting>, Vec<St
 /// The setting of `key = value`, checked, or its problem.
 fn setting(serve: &Command, dir: &Path, key: &str, value: &toml::Value) -> Result<Setting, String> {
     let Some((arg, long)) = keys(serve).find(|(_, long)| *long == key) else {
+        if value.is_table() {
+            return Err(format!(
+                "[{key}]: the file has no tables: write the options at its top, before any [table]"
+            ));
+        }
         return Err(unknown(serve, key));
     };
     if carries_secret(long) {
@@ -437,24 +447,24 @@ fn said(e: &clap::Error, value: &str, id: &str) -> String {
 /// What clap says of the options together, in the file's words where it
 /// can: an option another one needs is named as its key.
 fn between(e: &clap::Error) -> String {
-    if e.kind() == ErrorKind::MissingRequiredArgument {
-        if let Some(ContextValue::Strings(missing)) = e.get(ContextKind::InvalidArg) {
-            let keys: Vec<String> = missing
-                .iter()
-                .filter_map(|m| m.strip_prefix("--")?.split_whitespace().next())
-                .map(|key| format!("`{key}`"))
-                .collect();
-            return format!(
-                "set {} too: an option set here or in the environment needs it",
-                keys.join(", ")
-            );
-        }
+    if e.kind() == ErrorKind::MissingRequiredArgument
+        && let Some(ContextValue::Strings(missing)) = e.get(ContextKind::InvalidArg)
+    {
+        let keys: Vec<String> = missing
+            .iter()
+            .filter_map(|m| m.strip_prefix("--")?.split_whitespace().next())
+            .map(|key| format!("`{key}`"))
+            .collect();
+        return format!(
+            "set {} too: an option set here or in the environment needs it",
+            keys.join(", ")
+        );
     }
     flattened(e)
 }
 
 /// A clap error on one line, without its `error:` and usage.
-pub(super) fn flattened(e: &clap::Error) -> String {
+fn flattened(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
     let text = text.split("\n\nUsage:").next().unwrap_or(text);
@@ -716,6 +726,10 @@ mod tests {
             ),
             // Not TOML at all: where.
             ("listen =", &["not TOML at line 1, column 9: "]),
+            (
+                "[serve]\nlisten = \"127.0.0.1:1\"",
+                &["[serve]: the file has no tables: write the options at its top"],
+            ),
         ];
         for (text, wanted) in cases {
             let problems = read_text(text).unwrap_err();
@@ -795,6 +809,17 @@ mod tests {
         let rows = effective(cli(), "backup-dir = \"/b\"", &["--backup-every", "1d"]);
         assert_eq!(row(&rows, "backup-every"), ("1d".into(), "flag".into()));
         assert_eq!(row(&rows, "backup-dir"), ("/b".into(), "file".into()));
+        // And an option the file sets without the one it needs is told so.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("modctld.toml");
+        std::fs::write(&file, "backup-every = \"1d\"\n").unwrap();
+        assert_eq!(
+            check(cli(), &file).unwrap_err(),
+            [format!(
+                "{}: set `backup-dir` too: an option set here or in the environment needs it",
+                file.display()
+            )]
+        );
     }
 
     /// The packaged example, `packaging/modctld.toml`.
@@ -824,7 +849,10 @@ mod tests {
         let shown = lines_setting(PACKAGED, true);
         for (arg, long) in keys(&serve) {
             // A new option of `serve` is documented here, with its variable.
-            let env = arg.get_env().unwrap().to_string_lossy();
+            let env = arg
+                .get_env()
+                .unwrap_or_else(|| panic!("--{long} has no MODCTLD_* variable"))
+                .to_string_lossy();
             assert!(
                 PACKAGED.contains(&*env),
                 "packaging/modctld.toml never names {env}"
@@ -838,11 +866,11 @@ mod tests {
                 .find(|l| l.starts_with(&format!("{long} = ")))
                 .unwrap_or_else(|| panic!("packaging/modctld.toml lacks `{long} = ...`"));
             // A line commented out shows the built-in default, where there is one.
-            if !set.contains(line) {
-                if let Some(default) = arg.get_default_values().first() {
-                    let value = line.split_once(" = ").unwrap().1.trim_matches('"');
-                    assert_eq!(value, default.to_string_lossy(), "{line}");
-                }
+            if !set.contains(line)
+                && let Some(default) = arg.get_default_values().first()
+            {
+                let value = line.split_once(" = ").unwrap().1.trim_matches('"');
+                assert_eq!(value, default.to_string_lossy(), "{line}");
             }
         }
         // It is valid as it is, and with every line commented out in use.

@@ -579,7 +579,7 @@ pub fn main() -> ExitCode {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve {
-            config: _,
+            config,
             db,
             listen,
             webhooks_allow_internal,
@@ -594,6 +594,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let db = db.path()?;
             let _logging = init_logging(log_format);
+            if let Some(config) = &config {
+                tracing::info!(
+                    file = %config.display(),
+                    "options from the config file (flags and MODCTLD_* variables override it)"
+                );
+            }
             // Held while serving: one daemon per SQLite database.
             let _serving = crate::store::ServeLock::acquire(&db)?;
             let store = open_store(&db).await?;
@@ -828,10 +834,11 @@ fn check_config(file: &Path) -> anyhow::Result<()> {
             let from_file = rows.iter().filter(|r| r.source == "file").count();
             let rows = rows.into_iter().map(|mut row| {
                 // Where `serve` would put the database, as `DbArg::path`.
-                if row.key == "db" && row.value == "-" {
-                    if let Ok(path) = default_db_path() {
-                        row.value = path.display().to_string();
-                    }
+                if row.key == "db"
+                    && row.value == "-"
+                    && let Ok(path) = default_db_path()
+                {
+                    row.value = path.display().to_string();
                 }
                 vec![row.key, row.value, row.source]
             });
