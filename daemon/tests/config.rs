@@ -3,21 +3,10 @@
 //! and then a flag overriding them, and a bad file refused with every
 //! problem by both commands alike.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-use crate::support::{run, status_of_request};
-
-/// A `modctld serve` process, killed when dropped.
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use crate::support::{run, start_serving, status_of_request};
 
 /// `modctld ARGS` with `env` and nothing else from the environment.
 fn modctld(args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -28,27 +17,6 @@ fn modctld(args: &[&str], env: &[(&str, &str)]) -> Command {
         .envs(env.iter().copied())
         .args(args);
     command
-}
-
-/// Starts `command` (a `serve`), returns it and its `serving` log line.
-fn serve(mut command: Command) -> (Serving, String) {
-    let mut child = command
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let serving = Serving(child);
-    let mut lines = stderr.lines();
-    for line in lines.by_ref() {
-        let line = line.unwrap();
-        if line.contains("serving") {
-            // The rest is read (and dropped), so it never writes to a closed pipe.
-            std::thread::spawn(move || lines.for_each(drop));
-            return (serving, line);
-        }
-    }
-    panic!("modctld serve exited before it listened");
 }
 
 /// A port nothing listens on now.
@@ -92,7 +60,7 @@ fn serve_runs_with_the_file_s_options_an_environment_variable_and_a_flag_overrid
     let config = file.to_str().unwrap();
 
     // The file alone: its address, its database, its log format and caps.
-    let (_daemon, line) = serve(modctld(&["serve", "--config", config], &[]));
+    let (daemon, line) = start_serving(&mut modctld(&["serve", "--config", config], &[]));
     let serving: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(serving["address"], format!("127.0.0.1:{port}"), "{line}");
     assert_eq!(serving["max_connections"], 50, "{line}");
@@ -100,11 +68,11 @@ fn serve_runs_with_the_file_s_options_an_environment_variable_and_a_flag_overrid
     assert!(dir.path().join("data.db").exists());
     let health = format!("http://127.0.0.1:{port}/api/v1/health");
     assert_eq!(status_of_request(|client| client.get(&health)), 200);
-    drop(_daemon);
+    drop(daemon);
 
     // The environment beats the file (the file named by MODCTLD_CONFIG),
     // and a flag beats both.
-    let (_daemon, line) = serve(modctld(
+    let (_daemon, line) = start_serving(&mut modctld(
         &[
             "serve",
             "--listen",
