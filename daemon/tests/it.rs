@@ -6,6 +6,7 @@
 //! `cargo test -p modctld --test it crash::` one file's tests.
 
 mod backup;
+mod config;
 mod crash;
 mod integrity;
 mod logs;

@@ -2,7 +2,8 @@
 //! the systemd unit by `systemd-analyze verify` (with no warning at all: it
 //! exits 0 on unknown keys and bad values, and only says so), and both
 //! files' settings against the binary itself (every `MODCTLD_*` variable is
-//! one `modctld serve` reads, and `serve` starts with their values), and
+//! one `modctld serve` reads, and `serve` starts with their values, the
+//! unit's with the config file `packaging/modctld.toml` it installs), and
 //! the container file by the rules a linter (hadolint) would check first.
 
 use std::collections::BTreeMap;
@@ -104,7 +105,7 @@ fn the_unit_and_the_container_file_set_only_what_serve_reads_and_serve_starts_wi
             container_environment(&read("Containerfile")),
         ),
     ] {
-        assert!(settings.len() >= 3, "{file}: {settings:?}");
+        assert!(settings.len() >= 2, "{file}: {settings:?}");
         for name in settings.keys() {
             assert!(
                 name == "MODCTLD_DB" || known.contains(name),
@@ -119,15 +120,55 @@ fn the_unit_and_the_container_file_set_only_what_serve_reads_and_serve_starts_wi
             .into_iter()
             .filter(|(name, _)| !["MODCTLD_DB", "MODCTLD_LISTEN"].contains(&name.as_str()))
             .collect();
+        // The packaged config file, keeping things here too.
+        let config = dir.path().join("modctld.toml");
+        std::fs::write(
+            &config,
+            read("modctld.toml")
+                .replace("/var/lib/modctld/", &format!("{}/", dir.path().display())),
+        )
+        .unwrap();
         for (name, value) in &mut env {
-            if name == "MODCTLD_BACKUP_DIR" {
-                *value = backups.display().to_string();
+            match name.as_str() {
+                "MODCTLD_BACKUP_DIR" => *value = backups.display().to_string(),
+                "MODCTLD_CONFIG" => *value = config.display().to_string(),
+                _ => {}
             }
         }
         let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
         let (mut daemon, url) = serve(&db, &env);
         assert!(url.starts_with("http://127.0.0.1:"), "{file}: {url}");
         daemon.terminate();
+    }
+}
+
+#[test]
+fn the_unit_s_config_file_is_the_packaged_one_and_check_config_finds_it_valid() {
+    let unit = read("modctld.service");
+    let config = &unit_environment(&unit)["MODCTLD_CONFIG"];
+    // Installed where the unit reads it, by the unit's own install steps.
+    assert!(
+        unit.contains(&format!("packaging/modctld.toml {config}")),
+        "the unit's header does not install packaging/modctld.toml as {config}"
+    );
+    let packaged = Path::new(env!("CARGO_MANIFEST_DIR")).join("../packaging/modctld.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_modctld"))
+        .env_clear()
+        .arg("check-config")
+        .arg(&packaged)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    for row in [
+        "log-format\tjson\tfile",
+        "backup-dir\t/var/lib/modctld/backups\tfile",
+        "listen\t127.0.0.1:7878\tfile",
+    ] {
+        assert!(stdout.lines().any(|l| l == row), "no {row:?} in {stdout}");
     }
 }
 

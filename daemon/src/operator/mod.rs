@@ -8,6 +8,7 @@
 
 mod accounts;
 mod backup;
+mod config;
 pub mod demo;
 pub mod demo_activity;
 pub mod demo_webhooks;
@@ -97,6 +98,12 @@ struct DbGroup<C: Subcommand> {
 enum Command {
     /// Serve the HTTP API until SIGINT or SIGTERM
     Serve {
+        /// Read these options from a TOML file: its keys are their long
+        /// names (`listen = "0.0.0.0:7878"`), relative paths are from its
+        /// directory; flags and environment variables override it. Check it
+        /// with `modctld check-config FILE`
+        #[arg(long, env = "MODCTLD_CONFIG", value_name = "FILE")]
+        config: Option<PathBuf>,
         #[command(flatten)]
         db: DbArg,
         /// Address to listen on
@@ -125,11 +132,11 @@ enum Command {
         )]
         trusted_proxies: Vec<AddressRange>,
         /// Connections served at once (lowered to what the file limit allows)
-        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.total)]
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.total, value_parser = at_least_one)]
         max_connections: usize,
         /// Connections served at once from one client address (trusted
         /// proxies are bound by --max-connections only)
-        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.per_address)]
+        #[arg(long, env = "MODCTLD_MAX_CONNECTIONS_PER_ADDRESS", value_name = "N", default_value_t = ConnectionCaps::DEFAULT.per_address, value_parser = at_least_one)]
         max_connections_per_address: usize,
         /// MiB of activity batches held at once, from before a body is read
         /// until its batch is written (a team: all but 4 MiB of it); past
@@ -154,6 +161,15 @@ enum Command {
         /// a private network
         #[arg(long, env = "MODCTLD_METRICS_LISTEN", value_name = "ADDRESS")]
         metrics_listen: Option<SocketAddr>,
+    },
+    /// Check a config file of `serve --config`: exit 0 and print each
+    /// option's value and where it comes from (columns: option, value,
+    /// source: file, $VARIABLE, default); else every problem, one a line,
+    /// and exit 1
+    CheckConfig {
+        /// The TOML file
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
     },
     /// Copy the database to FILE, consistently, also while a daemon serves
     /// it (SQLite's online backup); the key is not in the copy
@@ -522,9 +538,33 @@ fn parse_scopes(s: &str) -> Result<Scope, String> {
     highest.ok_or_else(|| "no scope given: use `read` or `read,write`".to_owned())
 }
 
+/// `--max-connections`, `--max-connections-per-address`: a count of at least 1.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err(format!("`{s}` is out of range: give 1 or more")),
+        Err(_) => Err(format!("`{s}` is not a whole number: give 1 or more")),
+    }
+}
+
 /// Entry point of the `modctld` binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    // `serve --config FILE`: the file's values join the command line.
+    let cli = match config::parse(Cli::command(), std::env::args_os().collect()) {
+        Ok(parsed) => Cli::from_arg_matches(&parsed.matches).unwrap_or_else(|e| e.exit()),
+        Err(config::Refusal::Clap(e)) => e.exit(),
+        Err(config::Refusal::File(problems)) => {
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            eprintln!(
+                "error: {}: modctld serve does not start",
+                config::count(problems.len())
+            );
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -544,6 +584,7 @@ pub fn main() -> ExitCode {
 async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve {
+            config,
             db,
             listen,
             webhooks_allow_internal,
@@ -559,16 +600,17 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let db = db.path()?;
             let _logging = init_logging(log_format);
+            if let Some(config) = &config {
+                tracing::info!(
+                    file = %config.display(),
+                    "options from the config file (flags and MODCTLD_* variables override it)"
+                );
+            }
             // Held while serving: one daemon per SQLite database.
             let _serving = crate::store::ServeLock::acquire(&db)?;
             let store = open_store(&db).await?;
             check_at_start(&db).await?;
             let listener = bind(listen).await?;
-            if max_connections == 0 || max_connections_per_address == 0 {
-                anyhow::bail!(
-                    "--max-connections and --max-connections-per-address must be at least 1"
-                );
-            }
             let (connections, file_limit) = ConnectionCaps {
                 total: max_connections,
                 per_address: max_connections_per_address,
@@ -651,6 +693,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Check { db } => check(&db.path()?).await,
+        Command::CheckConfig { file } => check_config(&file),
         Command::Backup { db, file } => backup::backup(&db.path()?, &file).await,
         Command::RestoreBackup { db, file } => backup::restore_backup(&db.path()?, &file).await,
         Command::Team(group) => team(open_store(&group.db.path()?).await?, group.command).await,
@@ -801,6 +844,39 @@ async fn check(db: &Path) -> anyhow::Result<()> {
                 db.display()
             );
             Ok(())
+        }
+    }
+}
+
+/// `modctld check-config FILE`: what `serve --config FILE` would run with,
+/// or every problem.
+fn check_config(file: &Path) -> anyhow::Result<()> {
+    use clap::CommandFactory;
+    match config::check(Cli::command(), file) {
+        Ok(rows) => {
+            let from_file = rows.iter().filter(|r| r.source == "file").count();
+            let rows = rows.into_iter().map(|mut row| {
+                // Where `serve` would put the database, as `DbArg::path`.
+                if row.key == "db"
+                    && row.value == "-"
+                    && let Ok(path) = default_db_path()
+                {
+                    row.value = path.display().to_string();
+                }
+                vec![row.key, row.value, row.source]
+            });
+            print_rows(&["option", "value", "source"], rows);
+            eprintln!(
+                "{} is a valid config file of modctld serve ({from_file} options set by it)",
+                file.display()
+            );
+            Ok(())
+        }
+        Err(problems) => {
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            anyhow::bail!("{}", config::count(problems.len()))
         }
     }
 }

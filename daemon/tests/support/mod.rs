@@ -152,12 +152,30 @@ impl Drop for Daemon {
 /// else from the environment; its base URL once it listens. Without request
 /// rate limits: the tests send more than a key's budget, and check other things.
 pub fn serve(db: &Path, env: &[(&str, &str)]) -> (Daemon, String) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_modctld"))
-        .env_clear()
-        .env("MODCTLD_DB", db)
-        .envs(env.iter().copied())
-        .args(["serve", "--listen", "127.0.0.1:0", "--no-rate-limits"])
-        .env("NO_COLOR", "1")
+    let (daemon, line) = start_serving(
+        std::process::Command::new(env!("CARGO_BIN_EXE_modctld"))
+            .env_clear()
+            .env("MODCTLD_DB", db)
+            .envs(env.iter().copied())
+            .args(["serve", "--listen", "127.0.0.1:0", "--no-rate-limits"])
+            .env("NO_COLOR", "1"),
+    );
+    // `address=...` in text logs, `"address":"..."` in JSON ones.
+    let address = match line.split("address=").nth(1) {
+        Some(rest) => rest.split_whitespace().next(),
+        None => line
+            .split("\"address\":\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next()),
+    };
+    let address = address.unwrap_or_else(|| panic!("no address in {line}"));
+    (daemon, format!("http://{address}"))
+}
+
+/// Starts `command`, a `modctld serve`, with its log (stderr) piped; its
+/// log line `serving` (with the address) once it listens.
+pub fn start_serving(command: &mut std::process::Command) -> (Daemon, String) {
+    let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -167,20 +185,11 @@ pub fn serve(db: &Path, env: &[(&str, &str)]) -> (Daemon, String) {
     let mut lines = stderr.lines();
     for line in lines.by_ref() {
         let line = line.unwrap();
-        // `address=...` in text logs, `"address":"..."` in JSON ones.
-        let found = match line.split("address=").nth(1) {
-            Some(rest) => rest.split_whitespace().next(),
-            None => line
-                .split("\"address\":\"")
-                .nth(1)
-                .and_then(|rest| rest.split('"').next()),
-        };
-        if let Some(address) = found {
-            let address = address.to_owned();
+        if line.contains("serving") && line.contains("address") {
             // The rest of the log is read (and dropped) until the process
             // ends, so that it never writes to a closed pipe.
             std::thread::spawn(move || lines.for_each(drop));
-            return (daemon, format!("http://{address}"));
+            return (daemon, line);
         }
     }
     panic!("modctld serve exited before it listened");
