@@ -127,7 +127,7 @@ mod tests {
                 for id in &ids {
                     servers::insert(tx, team.id, Platform::Discord, id, "S", 0)?;
                 }
-                Ok(())
+                Ok::<_, StoreError>(())
             })
             .await
             .unwrap();
@@ -144,13 +144,13 @@ mod tests {
                     append(tx, "1", LiveEventKind::CaseCreated, &n, n)?;
                 }
                 append(tx, "2", LiveEventKind::AutomodHit, &"x", 0)?;
-                Ok(())
+                Ok::<_, StoreError>(())
             })
             .await
             .unwrap();
         let (bounds_1, bounds_2, page, filtered) = store
-            .read(|tx| {
-                Ok((
+            .read(move |tx| {
+                Ok::<_, StoreError>((
                     bounds(tx, "1")?,
                     bounds(tx, "2")?,
                     after(tx, "1", total - 3, &[], 10)?,
