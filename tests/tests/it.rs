@@ -26,6 +26,7 @@ mod http;
 mod insights;
 mod insights_ranking;
 mod isolation;
+mod live;
 mod lockdown;
 mod logs;
 mod lost_answers;
