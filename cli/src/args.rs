@@ -186,4 +186,7 @@ pub enum Command {
         /// The shell
         shell: clap_complete::Shell,
     },
+    /// Watch a server's events as they happen: cases, automod hits, jails, config changes, joins
+    #[command(after_help = crate::commands::watch::WATCH_HELP)]
+    Watch(crate::commands::watch::WatchArgs),
 }

@@ -152,6 +152,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
             ok(commands::cases::jails(&context, &server, &layout).await)
         }
         Command::Completions { shell } => ok(commands::completions::run(shell)),
+        Command::Watch(args) => commands::watch::run(&context, args).await,
     };
     // `login` tries the URL it was given, not the configured one, and says so itself.
     if login {

@@ -17,6 +17,7 @@ pub mod profile;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
+pub mod watch;
 pub mod webhooks_listen;
 pub mod whoami;
 
