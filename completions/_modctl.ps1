@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1143,6 +1144,24 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;watch' {
+            [CompletionResult]::new('--types', '--types', [CompletionResultType]::ParameterName, 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, member_joined')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Start after this event id (an id printed before): the events since then come first')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Stop after this many events')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;help' {
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Save a daemon URL and API key as a profile, after checking them')
             [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the profile in use (--profile, else the default) and its API key')
@@ -1162,6 +1181,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1353,6 +1373,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;completions' {
+            break
+        }
+        'modctl;help;watch' {
             break
         }
         'modctl;help;help' {

@@ -67,6 +67,9 @@ _modctl() {
             modctl,strikes)
                 cmd="modctl__subcmd__strikes"
                 ;;
+            modctl,watch)
+                cmd="modctl__subcmd__watch"
+                ;;
             modctl,webhooks)
                 cmd="modctl__subcmd__webhooks"
                 ;;
@@ -225,6 +228,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,strikes)
                 cmd="modctl__subcmd__help__subcmd__strikes"
+                ;;
+            modctl__subcmd__help,watch)
+                cmd="modctl__subcmd__help__subcmd__watch"
                 ;;
             modctl__subcmd__help,webhooks)
                 cmd="modctl__subcmd__help__subcmd__webhooks"
@@ -491,7 +497,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1541,7 +1547,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2171,6 +2177,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__strikes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__watch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3335,6 +3355,48 @@ _modctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__watch)
+            opts="-h -V --types --since --count --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --types)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --url)

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand strikes 'Strike counts per member, most active first'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
+            cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;login'= {
@@ -1037,6 +1038,23 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;watch'= {
+            cand --types 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, member_joined'
+            cand --since 'Start after this event id (an id printed before): the events since then come first'
+            cand --count 'Stop after this many events'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;help'= {
             cand login 'Save a daemon URL and API key as a profile, after checking them'
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
@@ -1056,6 +1074,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand strikes 'Strike counts per member, most active first'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
+            cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;help;login'= {
@@ -1195,6 +1214,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;jails'= {
         }
         &'modctl;help;completions'= {
+        }
+        &'modctl;help;watch'= {
         }
         &'modctl;help;help'= {
         }
