@@ -1064,6 +1064,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;insights' {
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')
@@ -1081,6 +1082,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;activity' {
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]')

@@ -585,7 +585,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__activity)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --days --chart --watch --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -596,6 +596,10 @@ _modctl() {
                     return 0
                     ;;
                 --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2317,7 +2321,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__insights)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --days --chart --watch --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2328,6 +2332,10 @@ _modctl() {
                     return 0
                     ;;
                 --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -963,6 +963,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;insights'= {
             cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
             cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
@@ -979,6 +980,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;activity'= {
             cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
             cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'

@@ -672,6 +672,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -s h -l help -
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l watch -d 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
@@ -684,6 +685,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand insights" -s h -l help -d 
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l days -d 'Days in the window, ending today in the server\'s time zone (1 to 365) [default: 30]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l watch -d 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r

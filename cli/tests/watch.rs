@@ -103,3 +103,57 @@ fn an_unknown_type_and_another_teams_server_are_refused() {
     assert!(stderr.contains(BETA_DISCORD), "{stderr}");
     assert!(!stderr.contains("/api/v1"), "no API path: {stderr}");
 }
+
+/// `--watch` redraws a terminal: piped, it refuses (exit 2) and says what
+/// to do instead; with `--chart` clap refuses the pair.
+#[test]
+fn activity_and_insights_watch_refuse_a_pipe_with_a_hint() {
+    let fixture = Fixture::start();
+    let key = Some(&fixture.alpha_ro);
+    for command in ["activity", "insights"] {
+        let refused = stderr_of(
+            modctl(&fixture, key).args([command, ALPHA_DISCORD, "--watch", "10"]),
+            2,
+        );
+        assert!(refused.contains("--watch redraws the terminal"), "{refused}");
+        assert!(
+            refused.contains(&format!("modctl watch {ALPHA_DISCORD}")),
+            "{refused}"
+        );
+    }
+    let both = stderr_of(
+        modctl(&fixture, key).args(["activity", ALPHA_DISCORD, "--watch", "--chart", "a.svg"]),
+        2,
+    );
+    assert!(both.contains("cannot be used with"), "{both}");
+}
+
+/// At a terminal: `watch` says what it watches, prints a case as it is
+/// made, and Ctrl-C ends it with exit 0; `activity --watch` redraws until
+/// Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn at_a_terminal_watch_shows_events_as_they_come_and_ctrl_c_ends_it() {
+    use crate::support::{at_terminal, exit_code};
+    let fixture = Fixture::start();
+    let mut session = at_terminal(&fixture, &fixture.alpha_ro, &["watch", ALPHA_DISCORD]);
+    session
+        .exp_string(&format!("watching {ALPHA_DISCORD}; Ctrl-C to stop"))
+        .unwrap();
+    let case = two_warnings(&fixture)[0];
+    session
+        .exp_string(&format!("case          case {case}: warn"))
+        .unwrap();
+    session.send_control('c').unwrap();
+    assert_eq!(exit_code(&mut session), 0);
+
+    let mut session = at_terminal(
+        &fixture,
+        &fixture.alpha_ro,
+        &["activity", ALPHA_DISCORD, "--watch", "1"],
+    );
+    session.exp_string("every 1s, updated").unwrap();
+    session.exp_string("every 1s, updated").unwrap();
+    session.send_control('c').unwrap();
+    assert_eq!(exit_code(&mut session), 0);
+}

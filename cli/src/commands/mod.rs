@@ -14,6 +14,7 @@ pub mod lockdown;
 pub mod login;
 pub mod onboarding;
 pub mod profile;
+pub mod refresh;
 pub mod servers;
 pub mod snapshot;
 pub mod webhooks;
