@@ -427,6 +427,110 @@ mod tests {
         }
     }
 
+    /// A daemon stand-in on 127.0.0.1: each connection's request head is
+    /// sent back on the channel, and the connection answered with the next
+    /// of `bodies` (an SSE body), then closed.
+    async fn serve(
+        bodies: Vec<&'static str>,
+    ) -> (String, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (heads, seen) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            for body in bodies {
+                let (mut socket, _) = listener.accept().await.unwrap();
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    if socket.read(&mut byte).await.unwrap() == 0 {
+                        break;
+                    }
+                    head.push(byte[0]);
+                }
+                let _ = heads.send(String::from_utf8_lossy(&head).to_lowercase());
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n{body}"
+                );
+                socket.write_all(answer.as_bytes()).await.unwrap();
+                socket.shutdown().await.unwrap();
+            }
+        });
+        (url, seen)
+    }
+
+    const FIRST: &str = "retry: 10\n\nid: 5\nevent: case_created\ndata: {\"id\":5,\"type\":\"case_created\",\"created_at\":\"2026-11-27T21:04:05Z\",\"server_id\":\"S\",\"data\":{\"id\":12}}\n\n";
+    const SECOND: &str = "event: some_future_kind\ndata: {}\n\nid: 6\nevent: config_changed\ndata: {\"id\":6,\"type\":\"config_changed\",\"created_at\":\"2026-11-27T21:04:06Z\",\"server_id\":\"S\",\"data\":{}}\n\n";
+
+    #[tokio::test]
+    async fn a_dropped_connection_is_resumed_with_the_last_event_id() {
+        let (url, mut heads) = serve(vec![FIRST, SECOND]).await;
+        let client = Client::builder()
+            .base_url(&url)
+            .api_key("k")
+            .build()
+            .unwrap();
+        let mut stream = client.events(
+            "S",
+            StreamOptions {
+                types: vec![LiveEventKind::CaseCreated, LiveEventKind::ConfigChanged],
+                ..Default::default()
+            },
+        );
+        async fn next(stream: &mut EventStream) -> StreamItem {
+            tokio::time::timeout(Duration::from_secs(10), stream.next())
+                .await
+                .expect("in time")
+                .expect("goes on")
+                .expect("no error")
+        }
+        assert_eq!(next(&mut stream).await, StreamItem::Connected);
+        let first = heads.recv().await.unwrap();
+        assert!(
+            first.starts_with("get /api/v1/servers/s/events/stream?types=case_created%2cconfig_changed "),
+            "{first}"
+        );
+        assert!(!first.contains("last-event-id"), "{first}");
+        match next(&mut stream).await {
+            StreamItem::Event(event) => assert_eq!(event.id, Some(5)),
+            other => panic!("{other:?}"),
+        }
+        match next(&mut stream).await {
+            // The daemon's `retry:` (10 ms) is the wait.
+            StreamItem::Disconnected { retry_in, .. } => {
+                assert_eq!(retry_in, Duration::from_millis(10))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(next(&mut stream).await, StreamItem::Connected);
+        let second = heads.recv().await.unwrap();
+        assert!(second.contains("last-event-id: 5\r\n"), "{second}");
+        // A kind this SDK does not know is skipped.
+        match next(&mut stream).await {
+            StreamItem::Event(event) => {
+                assert_eq!((event.id, event.kind), (Some(6), LiveEventKind::ConfigChanged))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn without_reconnecting_the_stream_ends_with_its_connection() {
+        let (url, _heads) = serve(vec![FIRST]).await;
+        let client = Client::builder().base_url(&url).api_key("k").build().unwrap();
+        let mut stream = client.events(
+            "S",
+            StreamOptions {
+                no_reconnect: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(stream.next().await.unwrap().unwrap(), StreamItem::Connected);
+        assert!(matches!(stream.next().await, Some(Ok(StreamItem::Event(_)))));
+        assert!(stream.next().await.is_none());
+        assert!(stream.next().await.is_none(), "and stays ended");
+    }
+
     #[test]
     fn events_are_parsed_across_chunks_and_line_ends() {
         let cases: Vec<(Vec<&str>, Vec<SseEvent>)> = vec![
