@@ -55,7 +55,10 @@ fn the_events_since_an_id_piped_and_as_json() {
     for (line, (id, case)) in lines.iter().zip([(1, cases[0]), (2, cases[1])]) {
         assert_eq!(line.len(), 4, "{line:?}");
         assert_eq!(&line[1..3], &["case_created", &id.to_string()]);
-        assert!(line[3].starts_with(&format!("case {case}: warn")), "{line:?}");
+        assert!(
+            line[3].starts_with(&format!("case {case}: warn")),
+            "{line:?}"
+        );
     }
 
     let json = stdout_of(
@@ -115,7 +118,10 @@ fn activity_and_insights_watch_refuse_a_pipe_with_a_hint() {
             modctl(&fixture, key).args([command, ALPHA_DISCORD, "--watch", "10"]),
             2,
         );
-        assert!(refused.contains("--watch redraws the terminal"), "{refused}");
+        assert!(
+            refused.contains("--watch redraws the terminal"),
+            "{refused}"
+        );
         assert!(
             refused.contains(&format!("modctl watch {ALPHA_DISCORD}")),
             "{refused}"

@@ -180,10 +180,13 @@ impl EventStream {
     pub fn into_stream(
         self,
     ) -> impl futures_util::Stream<Item = Result<StreamItem, Error>> + Send + Unpin {
-        Box::pin(futures_util::stream::unfold(self, |mut stream| async move {
-            let item = stream.next().await?;
-            Some((item, stream))
-        }))
+        Box::pin(futures_util::stream::unfold(
+            self,
+            |mut stream| async move {
+                let item = stream.next().await?;
+                Some((item, stream))
+            },
+        ))
     }
 
     async fn connect(&self) -> Result<reqwest::Response, Error> {
@@ -193,10 +196,7 @@ impl EventStream {
         };
         let mut request = self
             .client
-            .request(
-                Method::GET,
-                &["servers", &self.server, "events", "stream"],
-            )
+            .request(Method::GET, &["servers", &self.server, "events", "stream"])
             .query(&query)
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .timeout(NO_LIMIT);
@@ -303,7 +303,11 @@ pub fn summarize(event: &LiveEvent) -> String {
                 Some(name) if !name.is_empty() => format!("{name} ({user})"),
                 _ => user,
             };
-            let bot = if data["is_bot"] == true { " (a bot)" } else { "" };
+            let bot = if data["is_bot"] == true {
+                " (a bot)"
+            } else {
+                ""
+            };
             match data["channel_id"].as_str() {
                 Some(channel) => format!("{who}{bot} joined channel {channel}"),
                 None => format!("{who}{bot} joined"),
@@ -487,7 +491,9 @@ mod tests {
         assert_eq!(next(&mut stream).await, StreamItem::Connected);
         let first = heads.recv().await.unwrap();
         assert!(
-            first.starts_with("get /api/v1/servers/s/events/stream?types=case_created%2cconfig_changed "),
+            first.starts_with(
+                "get /api/v1/servers/s/events/stream?types=case_created%2cconfig_changed "
+            ),
             "{first}"
         );
         assert!(!first.contains("last-event-id"), "{first}");
@@ -508,7 +514,10 @@ mod tests {
         // A kind this SDK does not know is skipped.
         match next(&mut stream).await {
             StreamItem::Event(event) => {
-                assert_eq!((event.id, event.kind), (Some(6), LiveEventKind::ConfigChanged))
+                assert_eq!(
+                    (event.id, event.kind),
+                    (Some(6), LiveEventKind::ConfigChanged)
+                )
             }
             other => panic!("{other:?}"),
         }
@@ -517,7 +526,11 @@ mod tests {
     #[tokio::test]
     async fn without_reconnecting_the_stream_ends_with_its_connection() {
         let (url, _heads) = serve(vec![FIRST]).await;
-        let client = Client::builder().base_url(&url).api_key("k").build().unwrap();
+        let client = Client::builder()
+            .base_url(&url)
+            .api_key("k")
+            .build()
+            .unwrap();
         let mut stream = client.events(
             "S",
             StreamOptions {
@@ -526,7 +539,10 @@ mod tests {
             },
         );
         assert_eq!(stream.next().await.unwrap().unwrap(), StreamItem::Connected);
-        assert!(matches!(stream.next().await, Some(Ok(StreamItem::Event(_)))));
+        assert!(matches!(
+            stream.next().await,
+            Some(Ok(StreamItem::Event(_)))
+        ));
         assert!(stream.next().await.is_none());
         assert!(stream.next().await.is_none(), "and stays ended");
     }

@@ -448,26 +448,27 @@ mod tests {
 
     #[test]
     fn where_a_stream_starts() {
-        let after = Start::After;
-        let reset = |last_id| {
-            move |start: Start| matches!(start, Start::Reset(r) if r.last_id == last_id)
-        };
-        // (Last-Event-ID, held, want)
-        let cases: Vec<(Option<i64>, Option<(i64, i64)>, Box<dyn Fn(Start) -> bool>)> = vec![
-            (None, None, Box::new(|s| s == after(0))),
-            (None, Some((1, 9)), Box::new(|s| s == after(9))),
-            (Some(0), None, Box::new(|s| s == after(0))),
-            (Some(0), Some((1, 9)), Box::new(|s| s == after(0))),
-            (Some(4), Some((1, 9)), Box::new(|s| s == after(4))),
-            (Some(9), Some((1, 9)), Box::new(|s| s == after(9))),
-            (Some(4), Some((5, 9)), Box::new(|s| s == after(4))),
-            (Some(3), Some((5, 9)), Box::new(reset(9))),
-            (Some(10), Some((5, 9)), Box::new(reset(9))),
-            (Some(3), None, Box::new(reset(0))),
+        /// The ids held: (oldest, newest).
+        type Held = Option<(i64, i64)>;
+        // (Last-Event-ID, held, Ok(after) or Err(the reset's last_id))
+        let cases: &[(Option<i64>, Held, Result<i64, i64>)] = &[
+            (None, None, Ok(0)),
+            (None, Some((1, 9)), Ok(9)),
+            (Some(0), None, Ok(0)),
+            (Some(0), Some((1, 9)), Ok(0)),
+            (Some(4), Some((1, 9)), Ok(4)),
+            (Some(9), Some((1, 9)), Ok(9)),
+            (Some(4), Some((5, 9)), Ok(4)),
+            (Some(3), Some((5, 9)), Err(9)),
+            (Some(10), Some((5, 9)), Err(9)),
+            (Some(3), None, Err(0)),
         ];
-        for (last, held, want) in cases {
-            let got = start(last, held);
-            assert!(want(got.clone()), "{last:?} {held:?}: {got:?}");
+        for &(last, held, want) in cases {
+            let got = match start(last, held) {
+                Start::After(after) => Ok(after),
+                Start::Reset(reset) => Err(reset.last_id),
+            };
+            assert_eq!(got, want, "{last:?} {held:?}");
         }
     }
 

@@ -172,7 +172,10 @@ async fn types_filter_what_is_sent() {
         )
         .await
         .unwrap();
-    assert_eq!(next_event(&mut stream).await.kind, LiveEventKind::ConfigChanged);
+    assert_eq!(
+        next_event(&mut stream).await.kind,
+        LiveEventKind::ConfigChanged
+    );
 
     let http = modctl_e2e::webhooks::http();
     let refused = http
@@ -185,7 +188,10 @@ async fn types_filter_what_is_sent() {
         .unwrap();
     let (status, body) = modctl_e2e::error_body(refused).await;
     assert_eq!(status, 400);
-    assert!(body.contains("unknown event type `case`: use case_created"), "{body}");
+    assert!(
+        body.contains("unknown event type `case`: use case_created"),
+        "{body}"
+    );
 }
 
 #[tokio::test]

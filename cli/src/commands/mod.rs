@@ -17,8 +17,8 @@ pub mod profile;
 pub mod refresh;
 pub mod servers;
 pub mod snapshot;
-pub mod webhooks;
 pub mod watch;
+pub mod webhooks;
 pub mod webhooks_listen;
 pub mod whoami;
 

@@ -40,7 +40,11 @@ pub fn check(context: &Context, command: &str, server: &str) -> Result<(), CliEr
 }
 
 /// `modctl insights SERVER --watch`.
-pub async fn moderation(context: &Context, args: &InsightsArgs, seconds: u64) -> Result<(), CliError> {
+pub async fn moderation(
+    context: &Context,
+    args: &InsightsArgs,
+    seconds: u64,
+) -> Result<(), CliError> {
     check(context, "insights", &args.server)?;
     let client = context.client()?;
     run(Duration::from_secs(seconds), || async {
@@ -52,7 +56,11 @@ pub async fn moderation(context: &Context, args: &InsightsArgs, seconds: u64) ->
 }
 
 /// `modctl activity SERVER --watch`.
-pub async fn community(context: &Context, args: &InsightsArgs, seconds: u64) -> Result<(), CliError> {
+pub async fn community(
+    context: &Context,
+    args: &InsightsArgs,
+    seconds: u64,
+) -> Result<(), CliError> {
     check(context, "activity", &args.server)?;
     let client = context.client()?;
     run(Duration::from_secs(seconds), || async {

@@ -88,7 +88,9 @@ pub async fn run(context: &Context, args: WatchArgs) -> Result<u8, CliError> {
                         paint_stderr(
                             &format!(
                                 "reconnected; resuming after event {}",
-                                stream.last_event_id().map_or("-".into(), |id| id.to_string())
+                                stream
+                                    .last_event_id()
+                                    .map_or("-".into(), |id| id.to_string())
                             ),
                             console::Style::new().green()
                         )
@@ -134,7 +136,10 @@ pub async fn run(context: &Context, args: WatchArgs) -> Result<u8, CliError> {
             StreamItem::Lagged(lagged) => emit(&notice_line(
                 "lagged",
                 None,
-                &format!("{} joins dropped: this terminal read too slowly", lagged.missed),
+                &format!(
+                    "{} joins dropped: this terminal read too slowly",
+                    lagged.missed
+                ),
                 &serde_json::to_value(&lagged).unwrap_or_default(),
                 &Timestamp::now(),
                 mode,

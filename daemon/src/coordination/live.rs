@@ -71,7 +71,10 @@ mod tests {
             live.publish("1", LiveNotice::Stored(n));
         }
         assert!(
-            matches!(one.try_recv(), Err(broadcast::error::TryRecvError::Lagged(3))),
+            matches!(
+                one.try_recv(),
+                Err(broadcast::error::TryRecvError::Lagged(3))
+            ),
             "a slow subscriber is told, not buffered for"
         );
     }

@@ -149,7 +149,9 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
     // The live view's event (issue #27): the hit as the listing shows it.
     let recorded = tx
         .sql
-        .prepare_cached(&format!("SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"))?
+        .prepare_cached(&format!(
+            "SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"
+        ))?
         .query_row(params![seq], hit_of)?;
     super::live_events::append(
         tx,
@@ -350,7 +352,8 @@ pub fn list(
 }
 
 /// The columns [`hit_of`] reads.
-const HIT_COLUMNS: &str = "seq, filter, matched, normalized, action, user_id, channel_id, message_id,
+const HIT_COLUMNS: &str =
+    "seq, filter, matched, normalized, action, user_id, channel_id, message_id,
     enforced_by, outcome, deleted, delete_detail, case_detail,
     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number, at";
 

@@ -366,13 +366,7 @@ pub fn settle(
             created_at,
         )?;
     }
-    live_events::append(
-        tx,
-        server_id,
-        LiveEventKind::CaseCreated,
-        &case,
-        created_at,
-    )?;
+    live_events::append(tx, server_id, LiveEventKind::CaseCreated, &case, created_at)?;
     Ok(())
 }
 
