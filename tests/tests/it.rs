@@ -18,6 +18,7 @@ mod config;
 mod demo;
 mod dms;
 mod docs;
+mod dry_run;
 mod durability;
 mod errors;
 mod events;

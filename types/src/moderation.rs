@@ -451,3 +451,64 @@ pub struct JailList {
     /// Active jails, oldest first.
     pub jails: Vec<JailRecord>,
 }
+
+/// What `POST /servers/{id}/actions/{action}?dry_run=true` answers (additive,
+/// issue #27): what the action would do, checked as the action is (a bad
+/// body is the same 400, a member already jailed the same 409), with
+/// nothing recorded and nothing sent to the platform.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ActionPreview {
+    /// Always `true`: nothing was recorded or done.
+    pub dry_run: bool,
+    /// The action.
+    pub action: Action,
+    /// The member.
+    pub user_id: String,
+    /// The server's platform.
+    pub platform: Platform,
+    /// The reason the case would carry.
+    pub reason: Option<String>,
+    /// The duration, with the configured default applied.
+    pub minutes: Option<u32>,
+    /// When a timeout or jail would end.
+    pub expires_at: Option<Timestamp>,
+    /// What would be sent to the platform, in its API's words; `None` when
+    /// nothing would be (a record-only action, or no connection).
+    pub platform_call: Option<String>,
+    /// What the case would say, when that is known without the platform
+    /// (record-only actions, a server with no connection); else what the
+    /// platform is asked to do.
+    pub detail: String,
+    /// Whether the case would count strikes as it stands (a refusal on a
+    /// server with no connection would not).
+    pub counts_strikes: bool,
+    /// The role hierarchy check a Discord action makes first: a dry run
+    /// reads nothing from the platform, so this says what is checked then.
+    pub hierarchy: Option<String>,
+    /// Whether the member would be told by DM, and when; or why not.
+    pub dm: String,
+    /// The member's active strikes now.
+    pub active_strikes_before: u32,
+    /// Their active strikes after the action, if it counts as expected.
+    pub active_strikes: u32,
+    /// The strike-ladder step the action would reach, if any.
+    pub escalation: Option<EscalationPreview>,
+}
+
+/// A ladder step a dry run would reach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EscalationPreview {
+    /// The step's threshold (`at` active strikes).
+    pub at: u32,
+    /// The step's action.
+    pub action: Action,
+    /// The step's duration, if any.
+    pub minutes: Option<u32>,
+    /// Whether it would be carried out.
+    pub applied: bool,
+    /// What would happen, or why it would be skipped (a punishment already
+    /// in force that outweighs it).
+    pub detail: String,
+}

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use modctl_types::ErrorBody;
 use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
+    Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
 };
 use modctl_types::query::CaseQuery;
 
@@ -33,11 +33,14 @@ use super::openapi::ServerPath;
         ("action" = Action, Path, description = "The action."),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes retries safe: 1 to 255 visible ASCII characters, e.g. a UUID. \
             A retry with the same key and body answers the first response; with another body, 409."),
+        ("dry_run" = Option<bool>, Query, description = "`true`: check the action and answer what it would do (an `ActionPreview`: the platform call, \
+            the DM, the strikes and the ladder step it would reach) without recording a case or calling the platform. \
+            Refused exactly as the action would be (400, 409). An `Idempotency-Key` is ignored."),
     ),
     request_body = ActionRequest,
     security(("bearer" = ["write"])),
     responses(
-        (status = 200, description = "The case recorded, and whether the platform applied the action.", body = ActionResponse),
+        (status = 200, description = "The case recorded, and whether the platform applied the action; with `dry_run=true`, what it would do.", body = ActionAnswer),
         (status = 409, description = "The Idempotency-Key was used with another body, or an earlier action on this member \
             is still being carried out or settled; retry later.", body = ErrorBody),
     ),
@@ -46,12 +49,19 @@ pub async fn perform(
     State(state): State<AppState>,
     access: WriteServer,
     ApiPath((_, action)): ApiPath<(String, String)>,
+    ApiQuery(query): ApiQuery<ActionQuery>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<ActionRequest>,
-) -> ApiResult<Json<ActionResponse>> {
+) -> ApiResult<Json<ActionAnswer>> {
     let action: Action = action
         .parse()
         .map_err(|e| ApiError::invalid("{action}", e))?;
+    if query.dry_run {
+        let preview =
+            moderation::preview::preview(&state.store, &state.clock, access.server, action, body)
+                .await?;
+        return Ok(Json(ActionAnswer::Preview(preview)));
+    }
     let idempotency_key = headers
         .get("idempotency-key")
         // A header that is not even ASCII fails the same check as a bad one.
@@ -94,7 +104,27 @@ pub async fn perform(
         })
         .await
         .map_err(|e| moderation::ModerationError::Task(e.to_string()))??;
-    Ok(Json(response))
+    Ok(Json(ActionAnswer::Done(response)))
+}
+
+/// The query of `POST /servers/{id}/actions/{action}`.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ActionQuery {
+    /// Answer what the action would do, doing nothing.
+    #[serde(default)]
+    dry_run: bool,
+}
+
+/// What `POST /servers/{id}/actions/{action}` answers: the settled case's
+/// response, or with `dry_run=true` the preview. Untagged: each is the
+/// object it always was.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ActionAnswer {
+    /// The action was carried out.
+    Done(ActionResponse),
+    /// `dry_run=true`: what it would do.
+    Preview(ActionPreview),
 }
 
 /// `GET /servers/{id}/cases?limit=N&user_id=U&action=A&actor=K&applied=B&since=T&until=T&before=C`,

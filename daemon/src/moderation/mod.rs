@@ -40,6 +40,7 @@ pub mod dm;
 pub mod error;
 pub mod escalation;
 pub mod expiry;
+pub mod preview;
 pub mod recovery;
 mod settle;
 pub mod validate;

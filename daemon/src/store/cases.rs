@@ -181,6 +181,14 @@ fn row_of(param: u8) -> String {
     format!("(SELECT id FROM cases WHERE server_id = ?1 AND number = ?{param})")
 }
 
+/// The number the server's next case would get (a dry run's "case #N").
+pub fn next_number(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
+        .query_row([server_id], scalar)?)
+}
+
 /// Records a case with the next per-server number.
 pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     // The last case is a single probe of the (server_id, number) unique

@@ -611,4 +611,3 @@ mod tests {
             .unwrap();
     }
 }
-
