@@ -260,7 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')
@@ -425,7 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;config;help' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')
@@ -1202,7 +1202,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         }
         'modctl;help;config' {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show the whole config, or one section (plain: `path<TAB>value` lines)')
-            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print the export envelope (JSON) or write it to a file')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)')

@@ -237,7 +237,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -392,7 +392,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;config;help'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -1085,7 +1085,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;config'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'

@@ -28,30 +28,39 @@ pub enum ConfigCommand {
         #[arg(value_parser = parse_section)]
         section: Option<SectionName>,
     },
-    /// Set one field (`SECTION.FIELD VALUE`), or replace a whole section with
-    /// the JSON in a file (`SECTION --file FILE`)
+    /// Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one
+    /// revision), or replace a whole section with the JSON in a file
+    /// (`SECTION --file FILE`)
     #[command(after_help = "Examples:\n  \
 modctl config set SERVER moderation.require_reason true\n  \
+modctl config set SERVER jail.role_id 900000000000000006\n  \
+modctl config set SERVER general.modlog_channel_id -1001234567890\n  \
 modctl config set SERVER strikes.ladder[0].minutes 60\n  \
 modctl config set SERVER general.modlog_channel_id null\n  \
+modctl config set SERVER jail.enabled=true jail.role_id=900000000000000006\n  \
+modctl config set SERVER automod.blocked_words.words 'scam*,free nitro'\n  \
 modctl config set SERVER strikes --file strikes.json\n\n\
-A VALUE is read as JSON when it parses (true, 30, null, [\"a\"]), else as text.\n\
-One field is written with If-Match on the revision it was read at: a concurrent change is refused, not overwritten.\n\
+A VALUE is read as the field's type: an id as typed, true/false, a number, text,\n\
+a list as a,b,c (or JSON), null to clear.\n\
+Several PATH=VALUE fields are written together, as one revision.\n\
+Fields are written with If-Match on the revision they were read at: a concurrent change is refused, not overwritten.\n\
 A whole-section replace resets the fields the file leaves out to their defaults, and lists them.")]
     Set {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// A field path (moderation.require_reason), or a section with --file
-        #[arg(value_name = "SECTION[.FIELD]")]
+        /// A field path (moderation.require_reason), PATH=VALUE, or a section with --file
+        #[arg(value_name = "SECTION[.FIELD]|PATH=VALUE")]
         target: String,
-        /// The field's new value (JSON, else text)
+        /// The field's new value, or more PATH=VALUE fields
+        // Negative numbers (Telegram chat ids) are values; other words
+        // starting with `-` stay flags, so `--table` after them still works.
         #[arg(
-            allow_hyphen_values = true,
-            conflicts_with = "file",
-            required_unless_present = "file"
+            value_name = "VALUE|PATH=VALUE",
+            allow_negative_numbers = true,
+            conflicts_with = "file"
         )]
-        value: Option<String>,
+        values: Vec<String>,
         /// JSON file with the new section, or `-` for stdin
         #[arg(long, short = 'f', value_name = "FILE")]
         file: Option<String>,
@@ -178,25 +187,21 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
         ConfigCommand::Set {
             server,
             target,
-            value,
+            values,
             file,
             if_revision,
         } => {
-            return match (value, file) {
-                (Some(value), _) => {
-                    config_write::set_field(&client, mode, &server, &target, &value).await
-                }
-                (None, Some(file)) => {
-                    let section = parse_section(&target).map_err(|e| {
-                        CliError::usage(e).hint(format!(
-                            "to set one field: `modctl config set {server} SECTION.FIELD VALUE`"
-                        ))
-                    })?;
-                    config_write::set_section(&client, mode, &server, section, &file, if_revision)
-                        .await
-                }
-                (None, None) => unreachable!("clap requires a value or --file"),
+            let Some(file) = file else {
+                let fields = config_write::assignments(&target, &values)?;
+                return config_write::set_fields(&client, mode, &server, &fields).await;
             };
+            let section = parse_section(&target).map_err(|e| {
+                CliError::usage(e).hint(format!(
+                    "to set one field: `modctl config set {server} SECTION.FIELD VALUE`"
+                ))
+            })?;
+            return config_write::set_section(&client, mode, &server, section, &file, if_revision)
+                .await;
         }
         ConfigCommand::Edit { server, section } => edit(&client, &server, section).await?,
         ConfigCommand::Export { server, output } => {
