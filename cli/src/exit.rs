@@ -142,6 +142,19 @@ impl From<ApiError> for CliError {
         let mut error = match err.kind() {
             ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
                 .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
+            // The daemon says which scope an endpoint needs; the person
+            // needs to know which key to use instead.
+            ErrorKind::Forbidden if err.code() == Some(&ErrorCode::ScopeRequired) => {
+                CliError::with_code(
+                    DENIED,
+                    "the API key in use may only read: this command changes things and needs a read+write key",
+                )
+                .hint(
+                    "use a read+write key: `--profile NAME` picks a saved one (`modctl profile list`), \
+                     `modctl login --profile NAME` saves one, and an operator makes one with \
+                     `modctld key create --team TEAM --scopes read,write`",
+                )
+            }
             ErrorKind::Forbidden => CliError::with_code(DENIED, message),
             ErrorKind::PaymentRequired { required_plan } => {
                 let plan = required_plan.map_or_else(|| "another".to_owned(), |p| p.to_string());

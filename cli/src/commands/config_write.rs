@@ -64,6 +64,13 @@ pub async fn import(
 ) -> Result<u8, CliError> {
     let origin = if file == "-" { "stdin" } else { file };
     let envelope = parse_json(&read_input(file)?, origin)?;
+    if let Some(sections) = envelope.get("sections").and_then(Value::as_object) {
+        for (name, body) in sections {
+            if let Ok(section) = name.parse::<SectionName>() {
+                check_section(section, body)?;
+            }
+        }
+    }
     let mut expected = None;
     if !options.dry_run && !yes {
         let preview_options = ImportOptions {
@@ -328,12 +335,32 @@ fn field_kind(section: SectionName, body: &Value, steps: &[Step]) -> String {
         kinds.push("true or false".to_owned());
     }
     if takes(serde_json::json!(1)).is_ok() {
-        // The largest whole number the field holds.
+        // The largest whole number the field holds, and the range its
+        // validation allows within it ("must be between 1 and 40320").
         let max = [255_u64, 65_535, u64::from(u32::MAX)]
             .into_iter()
             .find(|max| takes(serde_json::json!(max + 1)).is_err())
             .unwrap_or(u64::MAX);
-        kinds.push(format!("a whole number from 0 to {max}"));
+        let allowed = [0, max].into_iter().find_map(|probe| {
+            let mut probed = body.clone();
+            set_at(&mut probed, steps, serde_json::json!(probe), "").ok()?;
+            let mut sections = Sections::default();
+            sections.replace_from_json(section, probed).ok()?;
+            sections
+                .validate_section(section, modctl_types::Platform::Discord)
+                .into_iter()
+                .find_map(|e| {
+                    let (low, high) = e
+                        .message
+                        .strip_prefix("must be between ")?
+                        .split_once(" and ")?;
+                    Some(format!("from {low} to {high}"))
+                })
+        });
+        kinds.push(format!(
+            "a whole number {}",
+            allowed.unwrap_or_else(|| format!("from 0 to {max}"))
+        ));
     }
     match takes(Value::String("x".into())) {
         Ok(()) => kinds.push("text".to_owned()),
@@ -355,6 +382,54 @@ fn field_kind(section: SectionName, body: &Value, steps: &[Step]) -> String {
             .to_owned();
     }
     kinds.join(", or ")
+}
+
+/// Checks a whole section's JSON (a `--file`, a section of an import)
+/// against its type before it is sent, so that a value of the wrong kind
+/// is named with what its field takes, in the CLI's words, not serde's.
+pub fn check_section(section: SectionName, body: &Value) -> Result<(), CliError> {
+    let Err(error) = Sections::default().replace_from_json(section, body.clone()) else {
+        return Ok(());
+    };
+    let path = error.path.as_str();
+    let wrong = |message: String| {
+        Err(CliError::usage(message).hint(format!(
+            "`modctl config show SERVER {section}` shows the section as it is now"
+        )))
+    };
+    let message = error.message.as_str();
+    if message.starts_with("unknown field `") {
+        return wrong(format!("{path}: no such field in the config"));
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let field = rest.split('`').next().unwrap_or_default();
+        return wrong(format!("{path}.{field} is missing"));
+    }
+    let Ok((_, steps)) = parse_path(path) else {
+        // The section itself: not an object.
+        return wrong(format!("{section} must be a JSON object of its fields"));
+    };
+    let mut got = body.clone();
+    for step in &steps {
+        got = match step {
+            Step::Key(key) => got.get(key.as_str()),
+            Step::Index(i) => got.get(*i),
+        }
+        .cloned()
+        .unwrap_or(Value::Null);
+    }
+    // Probed in the default section where the field is there (the file's
+    // other values may be wrong too), else in the file.
+    let default = Sections::default().section_json(section);
+    let probe = if set_at(&mut default.clone(), &steps, Value::Null, path).is_ok() {
+        &default
+    } else {
+        body
+    };
+    wrong(format!(
+        "{path} takes {}, got {got}",
+        field_kind(section, probe, &steps)
+    ))
 }
 
 /// One `PATH=VALUE` (or `PATH VALUE`) of `config set`.
@@ -577,6 +652,7 @@ pub async fn set_section(
     if_revision: Option<u64>,
 ) -> Result<u8, CliError> {
     let body = parse_json(&read_input(file)?, if file == "-" { "stdin" } else { file })?;
+    check_section(section, &body)?;
     let before = client.config(server).await?;
     let config = client
         .replace_section_json(server, section, &body, if_revision)
@@ -717,12 +793,12 @@ mod tests {
             (
                 "moderation.default_timeout_minutes",
                 "abc",
-                "moderation.default_timeout_minutes takes a whole number from 0 to 4294967295, got `abc`",
+                "moderation.default_timeout_minutes takes a whole number from 1 to 40320, got `abc`",
             ),
             (
                 "moderation.default_ban_delete_days",
                 "-1",
-                "moderation.default_ban_delete_days takes a whole number from 0 to 255, got `-1`",
+                "moderation.default_ban_delete_days takes a whole number from 0 to 7, got `-1`",
             ),
             (
                 "moderation.require_reason",
@@ -737,7 +813,7 @@ mod tests {
             (
                 "jail.default_minutes",
                 "soon",
-                "jail.default_minutes takes a whole number from 0 to 4294967295, or null, got `soon`",
+                "jail.default_minutes takes a whole number from 1 to 525600, or null, got `soon`",
             ),
             (
                 "jail.role_id",

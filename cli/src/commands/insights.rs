@@ -32,7 +32,11 @@ pub struct InsightsArgs {
 
 /// Runs `modctl insights`.
 pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), CliError> {
-    let insights = context.client()?.insights(&args.server, args.days).await?;
+    let insights = context
+        .client()?
+        .insights(&args.server, args.days)
+        .await
+        .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
         let days: Vec<(String, u64)> = insights
             .daily
@@ -54,7 +58,8 @@ pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliE
     let insights = context
         .client()?
         .community_insights(&args.server, args.days)
-        .await?;
+        .await
+        .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
         let days: Vec<(String, u64)> = insights
             .daily
