@@ -157,11 +157,14 @@ pub enum Command {
         active_strikes<TAB>n, active_jails<TAB>n")]
     Insights(InsightsArgs),
     /// Community activity: messages, active members, voice, joins and leaves per day; top channels and members
-    #[command(after_help = "Piped, one row per line, the first field naming it:\n  \
+    #[command(
+        after_help = "Piped, one row per line, the first field naming it; every row has 7 fields,\n\
+        those it has no use for `-`:\n  \
         day<TAB>date<TAB>messages<TAB>active members<TAB>voice minutes<TAB>joins<TAB>leaves\n  \
-        total<TAB>metric<TAB>window<TAB>previous period<TAB>change %\n  \
-        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>id<TAB>count\n  \
-        last_event<TAB>newest event time<TAB>when it was received")]
+        total<TAB>metric<TAB>window<TAB>previous period<TAB>difference<TAB>change %<TAB>-\n  \
+        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>rank<TAB>id<TAB>count<TAB>-<TAB>-<TAB>-\n  \
+        last_event<TAB>newest event time<TAB>when it was received<TAB>-<TAB>-<TAB>-<TAB>-"
+    )]
     Activity(InsightsArgs),
     /// Strike counts per member, most active first
     #[command(after_help = STRIKES_HELP)]

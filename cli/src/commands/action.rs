@@ -281,7 +281,9 @@ pub fn render_summary(
     }
     lines.push((
         "reason",
-        args.reason.clone().unwrap_or_else(|| "(none)".into()),
+        args.reason
+            .clone()
+            .unwrap_or_else(|| crate::output::EMPTY.into()),
     ));
     let mut out = String::from("About to:\n");
     for (label, value) in lines {
@@ -379,10 +381,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     }
     let mut pairs = vec![
         ("case", format!("#{}", response.case_id)),
-        (
-            "applied",
-            applied_text(response.applied, response.state, ("true", "false")),
-        ),
+        ("applied", applied_text(response.applied, response.state)),
         ("platform", response.platform.to_string()),
         ("detail", response.detail.clone()),
         ("active_strikes", response.active_strikes.to_string()),
@@ -397,7 +396,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
                 "{} (case #{}): applied={}: {}",
                 escalation.action,
                 escalation.case_id,
-                applied_text(escalation.applied, escalation.state, ("true", "false")),
+                applied_text(escalation.applied, escalation.state),
                 escalation.detail
             ),
         ));
@@ -420,13 +419,13 @@ pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
             (Some(r), _) => vec![
                 result.user_id.clone(),
                 r.case_id.to_string(),
-                applied_text(r.applied, r.state, ("true", "false")),
+                applied_text(r.applied, r.state),
                 r.detail.clone(),
             ],
             (None, error) => vec![
                 result.user_id.clone(),
-                "-".into(),
-                "false".into(),
+                crate::output::EMPTY.into(),
+                crate::output::yes_no(false).into(),
                 format!("error: {}", error.as_deref().unwrap_or("unknown")),
             ],
         });

@@ -385,7 +385,7 @@ fn render_flat(pairs: &[(String, String)], mode: OutputMode) -> String {
     match mode {
         // Paths keep their underscores in tables too: they are what `set` takes.
         OutputMode::Table => {
-            let mut rows = Rows::new(vec!["FIELD", "VALUE"]);
+            let mut rows = Rows::new(vec!["FIELD", "VALUE"]).long(&["VALUE"]);
             for (key, value) in pairs {
                 rows.push(vec![key.to_owned(), value]);
             }
@@ -480,7 +480,9 @@ pub fn render_audit(entries: &[AuditEntry], mode: OutputMode) -> String {
     }
     let mut rows = Rows::new(vec![
         "ID", "WHEN", "ACTOR", "SECTION", "SOURCE", "REV", "CHANGES",
-    ]);
+    ])
+    .long(&["CHANGES"])
+    .droppable(&["ID", "SOURCE", "ACTOR", "REV"]);
     for entry in entries {
         let changes: Vec<String> = entry
             .changes

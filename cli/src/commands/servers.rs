@@ -46,7 +46,9 @@ pub fn render_list(servers: &[Server], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(servers);
     }
-    let mut rows = Rows::new(vec!["ID", "PLATFORM", "NAME", "CLAIMED"]);
+    let mut rows = Rows::new(vec!["ID", "PLATFORM", "NAME", "CLAIMED"])
+        .long(&["NAME"])
+        .droppable(&["CLAIMED"]);
     for server in servers {
         rows.push(vec![
             server.id.clone(),

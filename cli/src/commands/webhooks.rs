@@ -302,7 +302,9 @@ pub fn render_deliveries(list: &DeliveryList, mode: OutputMode) -> String {
         "LAST ERROR",
         "NEXT ATTEMPT",
         "CREATED",
-    ]);
+    ])
+    .long(&["LAST ERROR"])
+    .droppable(&["EVENT", "CREATED", "NEXT ATTEMPT", "STATUS", "ATTEMPTS"]);
     for d in &list.deliveries {
         rows.push(vec![
             d.id.to_string(),
@@ -374,7 +376,9 @@ pub fn render_delivery(detail: &DeliveryDetail, mode: OutputMode) -> String {
         text.push_str("no attempts yet\n");
         return text;
     }
-    let mut rows = Rows::new(vec!["ATTEMPT", "AT", "STATUS", "TIME", "ERROR"]);
+    let mut rows = Rows::new(vec!["ATTEMPT", "AT", "STATUS", "TIME", "ERROR"])
+        .long(&["ERROR"])
+        .droppable(&["TIME", "AT"]);
     for a in &detail.history {
         rows.push(vec![
             a.attempt.to_string(),
@@ -478,5 +482,34 @@ mod tests {
         assert_eq!(exit_code(&d), exit::FAILURE);
         d.state = DeliveryState::Delivered;
         assert_eq!(exit_code(&d), exit::OK);
+    }
+
+    /// The table at 60 and 120 columns: what a narrow terminal drops
+    /// (least important first) before it cuts words, and that every line fits.
+    fn at_widths(render: impl Fn() -> String) -> String {
+        let mut out = String::new();
+        for width in [60, 120] {
+            let fit = crate::output::Fit {
+                width: Some(width),
+                wide: false,
+                colour: false,
+            };
+            let text = crate::output::with_fit(fit, &render);
+            // Tables fit; the sparkline lines of `activity` are not tables.
+            for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
+                assert!(line.chars().count() <= width, "{width}: {line}");
+            }
+            out += &format!("--- {width} columns\n{text}");
+        }
+        out
+    }
+
+    #[test]
+    fn deliveries_at_60_and_120_columns() {
+        insta::assert_snapshot!(at_widths(|| render_deliveries(&list(), OutputMode::Table)));
+        insta::assert_snapshot!(
+            "delivery_at_widths",
+            at_widths(|| render_delivery(&detail(), OutputMode::Table))
+        );
     }
 }

@@ -24,7 +24,9 @@ pub fn render_list(listing: &SnapshotListing, mode: OutputMode) -> String {
     }
     let mut rows = match mode {
         OutputMode::Plain => Rows::new(Vec::new()),
-        _ => Rows::new(vec!["ID", "CAPTURED", "SOURCE", "ACTOR", "HOLDS", "SIZE"]),
+        _ => Rows::new(vec!["ID", "CAPTURED", "SOURCE", "ACTOR", "HOLDS", "SIZE"])
+            .long(&["HOLDS"])
+            .droppable(&["ACTOR", "SIZE", "SOURCE"]),
     };
     for meta in &listing.recent {
         rows.push(match mode {
