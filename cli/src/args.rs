@@ -13,17 +13,6 @@ use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0  success
-  1  the command failed (invalid request, conflict, daemon error); `config diff`: configs differ;
-     `snapshot restore`: the job stopped before the end or an item failed;
-     `webhooks test --wait`: the endpoint did not take the delivery
-  2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
-  3  the daemon could not be reached or timed out
-  4  authentication or permission refused (401, 403), or the team's plan does not allow it (402)
-  5  not found (404)";
-
 const WHOAMI_HELP: &str = "\
 Plain lines (piped or --plain): field<TAB>value, for team, plan, key_id, label, scopes, created_at,
 expires_at, servers, url, url_from, profile
@@ -48,7 +37,7 @@ Examples:
 
 /// modctl: moderate chat communities from the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "modctl", version, about, propagate_version = true, after_help = EXIT_CODES)]
+#[command(name = "modctl", version, about, propagate_version = true, after_help = crate::exit::help_text())]
 pub struct Cli {
     /// Options every command takes.
     #[command(flatten)]

@@ -191,7 +191,7 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
                 paint_stderr("note:", console::Style::new().yellow())
             );
         }
-        return Ok(exit::OK);
+        return Ok(applied_code([response.applied]));
     }
     bulk(&client, context, &args.server, action, &users, body).await
 }
@@ -370,8 +370,23 @@ async fn bulk(
     Ok(if results.iter().any(|r| r.error.is_some()) {
         exit::FAILURE
     } else {
-        exit::OK
+        applied_code(
+            results
+                .iter()
+                .filter_map(|r| r.response.as_ref().map(|r| r.applied)),
+        )
     })
+}
+
+/// The exit code of recorded actions: 0 when the platform applied every
+/// one, else [`exit::NOT_APPLIED`], so that `modctl action ... && next`
+/// stops at an action that is only on record.
+pub fn applied_code(applied: impl IntoIterator<Item = bool>) -> u8 {
+    if applied.into_iter().all(|applied| applied) {
+        exit::OK
+    } else {
+        exit::NOT_APPLIED
+    }
 }
 
 /// The outcome of one action.
