@@ -66,7 +66,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "KEY")]
     pub key: Option<String>,
 
-    /// Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]
+    /// Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
 
