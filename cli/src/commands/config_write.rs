@@ -46,6 +46,25 @@ pub(crate) fn guarded(err: modctl_client::Error) -> CliError {
     }
 }
 
+/// An import or clone the daemon refused: when the field it names is a
+/// channel or role id and `--drop-foreign-ids` was not given, the hint says
+/// what that flag does (chosen by the error's kind and field, not its words).
+fn refused(err: modctl_client::Error, dropping: bool) -> CliError {
+    let invalid = err.kind() == ErrorKind::InvalidRequest;
+    let id_field = err.field().is_some_and(|field| {
+        let field = field.split('[').next().unwrap_or(field);
+        field.ends_with("_id") || field.ends_with("_ids") || field.starts_with("logging.")
+    });
+    let error = guarded(err);
+    if invalid && id_field && !dropping {
+        error.hint(
+            "ids of another server's platform cannot move: `--drop-foreign-ids` keeps this server's own id where it has one, else clears it, and lists each",
+        )
+    } else {
+        error
+    }
+}
+
 /// Prints the changes the user is asked about (stderr: stdout keeps the
 /// command's result).
 fn show_changes(heading: &str, changes: &[SectionChange]) {
@@ -79,10 +98,12 @@ pub async fn import(
         };
         let preview = client
             .import_config_with(server, &envelope, &preview_options)
-            .await?;
+            .await
+            .map_err(|e| refused(e, options.drop_foreign_ids))?;
         report_warnings(&preview);
         if preview.changed.is_empty() {
             print(&render_report(&preview, mode));
+            no_changes(server, mode);
             return Ok(exit::OK);
         }
         require_terminal("`config import`")?;
@@ -101,12 +122,23 @@ pub async fn import(
     let report = client
         .import_config_at(server, &envelope, &options, expected)
         .await
-        .map_err(guarded)?;
+        .map_err(|e| refused(e, options.drop_foreign_ids))?;
     print(&render_report(&report, mode));
     if expected.is_none() {
         report_warnings(&report);
     }
+    if report.changed.is_empty() {
+        no_changes(server, mode);
+    }
     Ok(exit::OK)
+}
+
+/// Says that an import changed nothing when stdout does not (piped rows
+/// list changes only; a table says "No changes." itself).
+fn no_changes(server: &str, mode: OutputMode) {
+    if mode == OutputMode::Plain {
+        eprintln!("no changes: the config of {server} already has these settings");
+    }
 }
 
 /// `config clone`: the difference between the two configs (what the copy
@@ -155,7 +187,7 @@ pub async fn clone(
     let report = client
         .clone_config_at(server, from, &options, expected)
         .await
-        .map_err(|e| guarded(e).in_words_of(words::CLONE))?;
+        .map_err(|e| refused(e, options.drop_foreign_ids).in_words_of(words::CLONE))?;
     print(&render_report(&report, mode));
     report_warnings(&report);
     Ok(exit::OK)
