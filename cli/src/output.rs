@@ -537,6 +537,28 @@ pub fn relative_time(t: &modctl_types::Timestamp, now: &modctl_types::Timestamp)
     }
 }
 
+/// What `render` prints at 60 and at 120 columns, one after the other, for
+/// the snapshot tests of every table: what a narrow terminal leaves out
+/// (least important first) before it cuts words. Asserts that every table
+/// line fits (the sparkline lines of `activity` are not tables).
+#[cfg(test)]
+pub(crate) fn at_widths(render: impl Fn() -> String) -> String {
+    let mut out = String::new();
+    for width in [60, 120] {
+        let fit = Fit {
+            width: Some(width),
+            wide: false,
+            colour: false,
+        };
+        let text = with_fit(fit, &render);
+        for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
+            assert!(line.chars().count() <= width, "{width}: {line}");
+        }
+        out += &format!("--- {width} columns\n{text}");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -620,31 +620,14 @@ mod tests {
         assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
     }
 
-    /// The table at 60 and 120 columns: what a narrow terminal drops
-    /// (least important first) before it cuts words, and that every line fits.
-    fn at_widths(render: impl Fn() -> String) -> String {
-        let mut out = String::new();
-        for width in [60, 120] {
-            let fit = crate::output::Fit {
-                width: Some(width),
-                wide: false,
-                colour: false,
-            };
-            let text = crate::output::with_fit(fit, &render);
-            // Tables fit; the sparkline lines of `activity` are not tables.
-            for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
-                assert!(line.chars().count() <= width, "{width}: {line}");
-            }
-            out += &format!("--- {width} columns\n{text}");
-        }
-        out
-    }
-
     #[test]
     fn cases_strikes_and_jails_at_60_and_120_columns() {
-        insta::assert_snapshot!(at_widths(
-            || cases_rows(&cases(), OutputMode::Table, now()).render(OutputMode::Table)
-        ));
+        insta::assert_snapshot!(crate::output::at_widths(|| cases_rows(
+            &cases(),
+            OutputMode::Table,
+            now()
+        )
+        .render(OutputMode::Table)));
         let strikes: Vec<StrikeSummary> = serde_json::from_value(serde_json::json!([
             {"user_id": "800000000000000004", "active": 3, "total": 5, "last_strike_at": "2026-11-21T09:08:10Z"},
             {"user_id": "800000000000000005", "active": 0, "total": 1, "last_strike_at": "2026-10-01T12:00:00Z"},
@@ -652,7 +635,7 @@ mod tests {
         .unwrap();
         insta::assert_snapshot!(
             "strikes_at_widths",
-            at_widths(|| render_strikes(&strikes, OutputMode::Table))
+            crate::output::at_widths(|| render_strikes(&strikes, OutputMode::Table))
         );
         let jails: Vec<JailRecord> = serde_json::from_value(serde_json::json!([
             {"user_id": "800000000000000004", "since": "2026-11-21T09:08:10Z", "until": null,
@@ -663,7 +646,7 @@ mod tests {
         .unwrap();
         insta::assert_snapshot!(
             "jails_at_widths",
-            at_widths(|| render_jails(&jails, OutputMode::Table))
+            crate::output::at_widths(|| render_jails(&jails, OutputMode::Table))
         );
     }
 }

@@ -566,4 +566,69 @@ mod tests {
             "{\"a\": 1}"
         );
     }
+
+    fn audit() -> Vec<AuditEntry> {
+        serde_json::from_value(json!([
+            {"id": 7, "at": "2026-11-21T09:08:10Z", "actor": "key:lhqsjyhvu1q7", "section": "jail",
+             "source": "api", "revision": 4, "changes": [
+                {"path": "jail.enabled", "before": false, "after": true},
+                {"path": "jail.role_id", "before": null, "after": "900000000000000006"}]},
+            {"id": 6, "at": "2026-11-21T09:00:00Z", "actor": "key:lhqsjyhvu1q7", "section": "strikes",
+             "source": "import", "revision": 3, "changes": [
+                {"path": "strikes.expiry_days", "before": 30, "after": 14}]},
+        ]))
+        .unwrap()
+    }
+
+    /// The audit trail and a section at 60 and 120 columns.
+    #[test]
+    fn audit_and_show_at_60_and_120_columns() {
+        insta::assert_snapshot!(
+            "audit_at_widths",
+            crate::output::at_widths(|| render_audit(&audit(), OutputMode::Table))
+        );
+        let mut sections = modctl_types::config::Sections::default();
+        sections.automod.blocked_words.words = vec![
+            "scam*".into(),
+            "free nitro".into(),
+            "discord-gift".into(),
+            "steamcommunity.ru".into(),
+        ];
+        let automod = sections.section_json(SectionName::Automod);
+        insta::assert_snapshot!(
+            "show_automod_at_widths",
+            crate::output::at_widths(|| render_section(
+                &automod,
+                SectionName::Automod,
+                OutputMode::Table
+            ))
+        );
+    }
+
+    /// `config set` of several fields: one line each, one revision.
+    #[test]
+    fn several_fields_set_in_every_mode() {
+        let changes = [
+            FieldChange {
+                path: "jail.enabled".into(),
+                before: json!(false),
+                after: json!(true),
+            },
+            FieldChange {
+                path: "jail.role_id".into(),
+                before: json!(null),
+                after: json!("900000000000000006"),
+            },
+        ];
+        let render = |mode| config_write::render_fields_set(&changes, 5, mode);
+        insta::assert_snapshot!(
+            "set_fields",
+            format!(
+                "{}{}{}",
+                render(OutputMode::Table),
+                render(OutputMode::Plain),
+                render(OutputMode::Json)
+            )
+        );
+    }
 }

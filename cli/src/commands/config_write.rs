@@ -646,6 +646,13 @@ pub fn render_fields_set(changes: &[FieldChange], revision: u64, mode: OutputMod
             "changes": changes,
             "revision": revision,
         })),
+        (OutputMode::Table, [_, _, ..]) => {
+            let set: String = changes
+                .iter()
+                .map(|c| format!("Set {}: {} -> {}\n", c.path, c.before, c.after))
+                .collect();
+            format!("{set}The config is now at revision {revision} (one change).\n")
+        }
         _ => changes
             .iter()
             .map(|change| render_field_set(change, revision, mode))

@@ -648,35 +648,15 @@ mod tests {
         assert_eq!(json["daily"].as_array().unwrap().len(), 365);
     }
 
-    /// The table at 60 and 120 columns: what a narrow terminal drops
-    /// (least important first) before it cuts words, and that every line fits.
-    fn at_widths(render: impl Fn() -> String) -> String {
-        let mut out = String::new();
-        for width in [60, 120] {
-            let fit = crate::output::Fit {
-                width: Some(width),
-                wide: false,
-                colour: false,
-            };
-            let text = crate::output::with_fit(fit, &render);
-            // Tables fit; the sparkline lines of `activity` are not tables.
-            for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
-                assert!(line.chars().count() <= width, "{width}: {line}");
-            }
-            out += &format!("--- {width} columns\n{text}");
-        }
-        out
-    }
-
     #[test]
     fn activity_and_insights_at_60_and_120_columns() {
         insta::assert_snapshot!(
             "activity_at_widths",
-            at_widths(|| render_community(&community(), OutputMode::Table))
+            crate::output::at_widths(|| render_community(&community(), OutputMode::Table))
         );
         insta::assert_snapshot!(
             "insights_at_widths",
-            at_widths(|| render_moderation(&moderation(), OutputMode::Table))
+            crate::output::at_widths(|| render_moderation(&moderation(), OutputMode::Table))
         );
     }
 

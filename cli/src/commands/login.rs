@@ -186,8 +186,10 @@ mod tests {
         let mut with_prod = ConfigFile::default();
         with_prod.profiles.insert("prod".into(), profile());
         with_prod.default_profile = Some("prod".into());
-        let mut dangling = ConfigFile::default();
-        dangling.default_profile = Some("gone".into());
+        let dangling = ConfigFile {
+            default_profile: Some("gone".into()),
+            ..ConfigFile::default()
+        };
         // (config, profile, --profile given, --default, becomes the default)
         for (config, name, named, asked, want) in [
             (&empty, "ro", true, false, true),

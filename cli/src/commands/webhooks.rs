@@ -484,32 +484,15 @@ mod tests {
         assert_eq!(exit_code(&d), exit::OK);
     }
 
-    /// The table at 60 and 120 columns: what a narrow terminal drops
-    /// (least important first) before it cuts words, and that every line fits.
-    fn at_widths(render: impl Fn() -> String) -> String {
-        let mut out = String::new();
-        for width in [60, 120] {
-            let fit = crate::output::Fit {
-                width: Some(width),
-                wide: false,
-                colour: false,
-            };
-            let text = crate::output::with_fit(fit, &render);
-            // Tables fit; the sparkline lines of `activity` are not tables.
-            for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
-                assert!(line.chars().count() <= width, "{width}: {line}");
-            }
-            out += &format!("--- {width} columns\n{text}");
-        }
-        out
-    }
-
     #[test]
     fn deliveries_at_60_and_120_columns() {
-        insta::assert_snapshot!(at_widths(|| render_deliveries(&list(), OutputMode::Table)));
+        insta::assert_snapshot!(crate::output::at_widths(|| render_deliveries(
+            &list(),
+            OutputMode::Table
+        )));
         insta::assert_snapshot!(
             "delivery_at_widths",
-            at_widths(|| render_delivery(&detail(), OutputMode::Table))
+            crate::output::at_widths(|| render_delivery(&detail(), OutputMode::Table))
         );
     }
 }
