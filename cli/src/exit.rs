@@ -260,14 +260,30 @@ mod tests {
             .collect();
         let ours: Vec<(u8, String)> = TABLE.iter().map(|(c, m)| (*c, (*m).to_owned())).collect();
         assert_eq!(rows, ours, "README.md's exit code table is stale");
-        // clap wraps help to the terminal: compare the words.
+        // clap wraps help to the terminal: compare the words. The top
+        // level's help and every command's (`modctl action --help`, ...).
         let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let help = words(&crate::help::command().render_long_help().to_string());
-        for (code, meaning) in TABLE {
-            assert!(
-                help.contains(&words(&format!("{code} {meaning}"))),
-                "`modctl --help` lacks exit code {code}:\n{help}"
-            );
+        let mut top = crate::help::command();
+        let mut helps = vec![("modctl".to_owned(), top.render_long_help().to_string())];
+        for sub in top.get_subcommands_mut() {
+            let name = sub.get_name().to_owned();
+            if sub.get_subcommands().next().is_none() && name != "help" {
+                helps.push((name.clone(), sub.render_long_help().to_string()));
+            }
+            for leaf in sub.get_subcommands_mut().filter(|l| l.get_name() != "help") {
+                let leaf_name = format!("{name} {}", leaf.get_name());
+                helps.push((leaf_name, leaf.render_long_help().to_string()));
+            }
+        }
+        assert!(helps.len() > 20, "{}", helps.len());
+        for (command, help) in &helps {
+            let help = words(help);
+            for (code, meaning) in TABLE {
+                assert!(
+                    help.contains(&words(&format!("{code} {meaning}"))),
+                    "`{command} --help` lacks exit code {code}:\n{help}"
+                );
+            }
         }
     }
 }

@@ -53,7 +53,8 @@ impl From<ActionName> for Action {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
-The command succeeds when the daemon records the case; `applied` says whether the platform carried it out."
+It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
+applied (or whether it was is unknown): `applied` and the note on stderr say which."
 )]
 pub struct ActionArgs {
     /// What to do
