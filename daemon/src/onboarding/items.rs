@@ -311,6 +311,39 @@ fn token(inputs: &Inputs<'_>) -> OnboardingItem {
     }
 }
 
+/// The channel the modlog fix line names, so that it works pasted as
+/// printed (issue #27): a channel the platform has whose name says mod-log
+/// (`#mod-log`, `#modlog`, `#mod_logs`); else the placeholder `CHANNEL_ID`,
+/// which the CLI recognises and asks to replace (on Telegram always: the
+/// log belongs in the moderators' own chat, which the bot cannot list, not
+/// in the group).
+fn suggested_modlog(inputs: &Inputs<'_>) -> String {
+    let says_modlog = |name: &str| {
+        name.to_ascii_lowercase()
+            .replace(['-', '_', ' '], "")
+            .contains("modlog")
+    };
+    // Discord's category (4) and voice (2) channels take no posts.
+    const NOT_POSTED_IN: [u8; 2] = [2, 4];
+    let found = match inputs.platform.map(|p| &p.answer) {
+        Some(Ok(answer)) => match &answer.structure {
+            StructureContent::Discord(guild) => guild
+                .channels
+                .iter()
+                .find(|c| !NOT_POSTED_IN.contains(&c.kind) && says_modlog(&c.name))
+                .map(|c| c.id.clone()),
+            StructureContent::Slack(workspace) => workspace
+                .channels
+                .iter()
+                .find(|c| says_modlog(&c.name))
+                .map(|c| c.id.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    found.unwrap_or_else(|| "CHANNEL_ID".to_owned())
+}
+
 fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
     let (id, title) = ("modlog_channel", "Mod-log channel set and writable");
     let server = &inputs.server.id;
@@ -327,7 +360,8 @@ fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Todo,
             "no channel receives the moderation log".into(),
             Some(format!(
-                "modctl config set {server} general.modlog_channel_id CHANNEL_ID"
+                "modctl config set {server} general.modlog_channel_id {}",
+                suggested_modlog(inputs)
             )),
         );
     };
