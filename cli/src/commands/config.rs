@@ -305,10 +305,13 @@ async fn edit(client: &Client, server: &str, section: SectionName) -> Result<(),
             eprintln!("no changes");
             return Ok(());
         }
-        let body = match serde_json::from_str::<Value>(&text) {
+        // In the CLI's words, as `config set --file` says them.
+        let body = match crate::commands::parse_json(&text, "the section")
+            .and_then(|body| config_write::check_section(section, &body).map(|()| body))
+        {
             Ok(body) => body,
             Err(e) => {
-                problem = Some(format!("not valid JSON: {e}"));
+                problem = Some(e.message().to_owned());
                 continue;
             }
         };
