@@ -73,6 +73,8 @@ pub struct CliError {
     field: Option<String>,
     /// A request that got no answer in time (the SDK's `is_timeout`).
     timed_out: bool,
+    /// A write refused because the key may only read (`scope_required`).
+    scope_refused: bool,
 }
 
 impl CliError {
@@ -84,6 +86,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -95,6 +98,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -106,6 +110,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -133,6 +138,11 @@ impl CliError {
     /// Whether the daemon did not answer in time.
     pub fn timed_out(&self) -> bool {
         self.timed_out
+    }
+
+    /// Whether the key in use may only read and the command writes.
+    pub fn scope_refused(&self) -> bool {
+        self.scope_refused
     }
 
     /// The message in the words of a command whose flags are `flags`
@@ -183,7 +193,7 @@ impl From<ApiError> for CliError {
                     "the API key in use may only read: this command changes things and needs a read+write key",
                 )
                 .hint(
-                    "use a read+write key: `--profile NAME` picks a saved one (`modctl profile list`), \
+                    "use a read+write key instead: `--profile NAME` picks a saved one (`modctl profile list`), \
                      `modctl login --profile NAME` saves one, and an operator makes one with \
                      `modctld key create --team TEAM --scopes read,write`",
                 )
@@ -217,6 +227,7 @@ impl From<ApiError> for CliError {
         };
         error.field = err.field().map(str::to_owned);
         error.timed_out = err.is_timeout();
+        error.scope_refused = err.code() == Some(&ErrorCode::ScopeRequired);
         error.in_words_of(&[])
     }
 }

@@ -740,4 +740,16 @@ fn errors_never_speak_the_apis_or_serdes_words() {
     if std::env::var_os("SHOW_ERRORS").is_some() {
         eprintln!("{report}");
     }
+    // A read-only key writing: which key is in use and what to use instead.
+    let err = failure(modctl(&fixture, Some(ro)).args([
+        "config",
+        "set",
+        s,
+        "moderation.require_reason",
+        "true",
+    ]));
+    assert!(
+        err.starts_with("exit: 4\nerror: the API key in use may only read: this command changes things and needs a read+write key\nhint: the key in use comes from MODCTL_API_KEY; use a read+write key instead: `--profile NAME`"),
+        "{err}"
+    );
 }
