@@ -2571,7 +2571,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__login)
-            opts="-h -V --with-key --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --with-key --default --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

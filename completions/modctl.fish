@@ -26,7 +26,7 @@ end
 
 complete -c modctl -n "__fish_modctl_needs_command" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_needs_command" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_needs_command" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_needs_command" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -55,9 +55,10 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Prin
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l with-key -d 'Read the API key from stdin (one line) instead of prompting, for scripts'
+complete -c modctl -n "__fish_modctl_using_subcommand login" -l default -d 'Make the profile the default one (the first profile, and a plain `modctl login` without --profile, always become it)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
 complete -c modctl -n "__fish_modctl_using_subcommand login" -l table -d 'Print a table (the default on a terminal)'
@@ -66,7 +67,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand login" -s h -l help -d 'Pr
 complete -c modctl -n "__fish_modctl_using_subcommand login" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand logout" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand logout" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -76,7 +77,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand logout" -s h -l help -d 'P
 complete -c modctl -n "__fish_modctl_using_subcommand logout" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -90,7 +91,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_se
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and not __fish_seen_subcommand_from list use remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -100,7 +101,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -110,7 +111,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from use" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from remove" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -124,7 +125,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -134,7 +135,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s h -l help -d 'P
 complete -c modctl -n "__fish_modctl_using_subcommand whoami" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -147,7 +148,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_se
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -157,7 +158,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -170,7 +171,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand servers; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -179,7 +180,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_see
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -190,7 +191,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_see
 complete -c modctl -n "__fish_modctl_using_subcommand config; and not __fish_seen_subcommand_from show set edit export import clone rollback audit diff help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -202,7 +203,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l if-revision -d 'With --file: refuse unless the config is still at this revision' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -212,7 +213,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from edit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -223,7 +224,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s o -l output -d 'Write to this file instead of stdout' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -233,7 +234,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l dry-run -d 'Show what would change without changing anything'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from import" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the import'
@@ -247,7 +248,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l from -d 'The server to copy from' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the copy'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s y -l yes -d 'Do not ask for confirmation'
@@ -260,7 +261,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l to-revision -d 'The revision whose settings to restore (see `modctl config audit`)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from rollback" -l json -d 'Print JSON'
@@ -272,7 +273,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l limit -d 'How many entries (1 to 500)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -282,7 +283,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -291,7 +292,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -307,7 +308,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -l users-file -d '
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l idempotency-key -d 'Send this Idempotency-Key: a retry with the same key does nothing again' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand action" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand action" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l json -d 'Print JSON'
@@ -318,7 +319,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -s h -l help -d 'P
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -342,7 +343,7 @@ plain\t'Tab-separated rows'
 json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l applied -d 'Only cases the platform applied'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l not-applied -d 'Only cases the platform did not apply'
@@ -355,7 +356,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -367,7 +368,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 csv\t'Comma-separated values with a header'"
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -381,7 +382,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -397,7 +398,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l role -d 'A role of the author (tries automod.exempt_role_ids); repeat for several' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from test" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -415,7 +416,7 @@ plain\t'Tab-separated rows'
 json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from hits" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -428,7 +429,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_s
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -445,7 +446,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_s
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and not __fish_seen_subcommand_from capture list show diff restore job help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -455,7 +456,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from capture" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -465,7 +466,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l content -d 'Show the roles, channels and settings it holds'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -l json -d 'Print JSON'
@@ -476,7 +477,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from diff" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -487,7 +488,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l from -d 'The snapshot to restore [default: the latest]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -l dry-run -d 'Show the plan and change nothing'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s y -l yes -d 'Do not ask for confirmation'
@@ -499,7 +500,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from restore" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l wait -d 'Draw progress until the job ends'
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from job" -l json -d 'Print JSON'
@@ -517,7 +518,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand snapshot; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -534,7 +535,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_s
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and not __fish_seen_subcommand_from test deliveries delivery redeliver listen rotate-secret help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l wait -d 'Wait until the delivery is no longer pending (or its next retry is over a minute off) and show it; exits 1 unless delivered'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from test" -l json -d 'Print JSON'
@@ -549,7 +550,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l before -d 'Only deliveries older than this one (the next page, as the table\'s footer names it)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -559,7 +560,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from deliveries" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -569,7 +570,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from delivery" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from redeliver" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -582,7 +583,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l count -d 'Exit after this many verified events' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -592,7 +593,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from listen" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from rotate-secret" -l json -d 'Print JSON'
@@ -610,7 +611,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand webhooks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and not __fish_seen_subcommand_from start end status help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -626,7 +627,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l reason -d 'Why, shown in the log post and the webhook event' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -636,7 +637,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -646,7 +647,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from end" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from status" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -660,7 +661,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand lockdown; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l refresh -d 'Ask the platform now instead of using its answer of up to 5 minutes ago'
 complete -c modctl -n "__fish_modctl_using_subcommand onboarding" -l json -d 'Print JSON'
@@ -673,7 +674,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand insights" -l days -d 'Days
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand insights" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand insights" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand insights" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -685,7 +686,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand activity" -l days -d 'Days
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l chart -d 'Also write a bar chart of the daily series to this SVG file' -r -F
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand activity" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand activity" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -699,7 +700,7 @@ plain\t'Tab-separated rows'
 json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -713,7 +714,7 @@ plain\t'Tab-separated rows'
 json\t'JSON'"
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand jails" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -723,7 +724,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand jails" -s h -l help -d 'Pr
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand completions" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand completions" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -756,7 +757,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "list" -d 'List your team\'s servers (plain columns: id, platform, name, claimed at)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from servers" -f -a "show" -d 'Show one server'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "edit" -d 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "export" -d 'Print the export envelope (JSON) or write it to a file'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "import" -d 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'

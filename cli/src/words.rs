@@ -103,6 +103,9 @@ pub const AUTOMOD_TEST: &[Flag] = &[
     flag("role_ids", "--role"),
 ];
 
+/// `modctl insights` and `modctl activity`: the query parameters.
+pub const INSIGHTS: &[Flag] = &[flag("days", "--days")];
+
 /// `modctl automod hits`: the query parameters.
 pub const AUTOMOD_HITS: &[Flag] = &[
     flag("limit", "--limit"),

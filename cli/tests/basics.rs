@@ -71,13 +71,25 @@ fn profiles_are_listed_chosen_removed_and_logged_out_of() {
         command.env_remove("MODCTL_URL");
         command
     };
-    for (name, key) in [("default", &fixture.alpha_ro), ("beta", &fixture.beta_rw)] {
-        stderr_of(
+    // The first profile becomes the default; another only with --default.
+    for (name, key, default) in [
+        ("default", &fixture.alpha_ro, None),
+        ("ro", &fixture.alpha_ro, None),
+        ("beta", &fixture.beta_rw, Some("--default")),
+    ] {
+        let err = stderr_of(
             bare()
                 .args(["login", "--profile", name, "--url", &url, "--with-key"])
+                .args(default)
                 .write_stdin(format!("{}\n", key.full)),
             0,
         );
+        if name == "ro" {
+            assert!(err.contains("the default stays `default`"), "{err}");
+            let list = stdout_of(bare().args(["profile", "list"]), 0);
+            assert_eq!(list, format!("default\t{url}\tyes\nro\t{url}\tno\n"));
+            stderr_of(bare().args(["profile", "remove", "ro"]), 0);
+        }
     }
     let list = stdout_of(bare().args(["profile", "list"]), 0);
     assert_eq!(list, format!("beta\t{url}\tyes\ndefault\t{url}\tno\n"));

@@ -53,7 +53,8 @@ impl From<ActionName> for Action {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
-The command succeeds when the daemon records the case; `applied` says whether the platform carried it out."
+It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
+applied (or whether it was is unknown): `applied` and the note on stderr say which."
 )]
 pub struct ActionArgs {
     /// What to do
@@ -191,7 +192,7 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
                 paint_stderr("note:", console::Style::new().yellow())
             );
         }
-        return Ok(exit::OK);
+        return Ok(applied_code([response.applied]));
     }
     bulk(&client, context, &args.server, action, &users, body).await
 }
@@ -281,7 +282,9 @@ pub fn render_summary(
     }
     lines.push((
         "reason",
-        args.reason.clone().unwrap_or_else(|| "(none)".into()),
+        args.reason
+            .clone()
+            .unwrap_or_else(|| crate::output::EMPTY.into()),
     ));
     let mut out = String::from("About to:\n");
     for (label, value) in lines {
@@ -368,8 +371,23 @@ async fn bulk(
     Ok(if results.iter().any(|r| r.error.is_some()) {
         exit::FAILURE
     } else {
-        exit::OK
+        applied_code(
+            results
+                .iter()
+                .filter_map(|r| r.response.as_ref().map(|r| r.applied)),
+        )
     })
+}
+
+/// The exit code of recorded actions: 0 when the platform applied every
+/// one, else [`exit::NOT_APPLIED`], so that `modctl action ... && next`
+/// stops at an action that is only on record.
+pub fn applied_code(applied: impl IntoIterator<Item = bool>) -> u8 {
+    if applied.into_iter().all(|applied| applied) {
+        exit::OK
+    } else {
+        exit::NOT_APPLIED
+    }
 }
 
 /// The outcome of one action.
@@ -379,10 +397,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     }
     let mut pairs = vec![
         ("case", format!("#{}", response.case_id)),
-        (
-            "applied",
-            applied_text(response.applied, response.state, ("true", "false")),
-        ),
+        ("applied", applied_text(response.applied, response.state)),
         ("platform", response.platform.to_string()),
         ("detail", response.detail.clone()),
         ("active_strikes", response.active_strikes.to_string()),
@@ -397,7 +412,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
                 "{} (case #{}): applied={}: {}",
                 escalation.action,
                 escalation.case_id,
-                applied_text(escalation.applied, escalation.state, ("true", "false")),
+                applied_text(escalation.applied, escalation.state),
                 escalation.detail
             ),
         ));
@@ -420,13 +435,13 @@ pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
             (Some(r), _) => vec![
                 result.user_id.clone(),
                 r.case_id.to_string(),
-                applied_text(r.applied, r.state, ("true", "false")),
+                applied_text(r.applied, r.state),
                 r.detail.clone(),
             ],
             (None, error) => vec![
                 result.user_id.clone(),
-                "-".into(),
-                "false".into(),
+                crate::output::EMPTY.into(),
+                crate::output::yes_no(false).into(),
                 format!("error: {}", error.as_deref().unwrap_or("unknown")),
             ],
         });

@@ -285,11 +285,10 @@ pub fn render_cases(cases: &[Case], mode: OutputMode) -> String {
 /// whose outcome nobody could check and `pending` for one being carried
 /// out, rather than a "no" that may be untrue; otherwise `yes` or `no` as
 /// the caller words them (JSON keeps the boolean and the `state`).
-pub fn applied_text(applied: bool, state: CaseState, (yes, no): (&str, &str)) -> String {
+pub fn applied_text(applied: bool, state: CaseState) -> String {
     match state {
         CaseState::Unknown | CaseState::Pending => state.as_str().to_owned(),
-        _ if applied => yes.to_owned(),
-        _ => no.to_owned(),
+        _ => crate::output::yes_no(applied).to_owned(),
     }
 }
 
@@ -302,13 +301,14 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
     ])
     .long(&["REASON", "DETAIL"])
     .wide_only(&["SOURCE", "ACTOR"])
+    .droppable(&["CREATED", "DETAIL", "APPLIED"])
     .yes_no("APPLIED");
     for c in cases {
         rows.push(vec![
             c.id.to_string(),
             c.action.to_string(),
             c.user_id.clone(),
-            applied_text(c.applied, c.state, ("yes", "no")),
+            applied_text(c.applied, c.state),
             match c.linked_case_id {
                 Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
                 _ => c.source.to_string(),
@@ -347,10 +347,7 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                 "delete_message_days",
                 optional(case.delete_message_days.map(|d| d.to_string())),
             ),
-            (
-                "applied",
-                applied_text(case.applied, case.state, ("true", "false")),
-            ),
+            ("applied", applied_text(case.applied, case.state)),
             ("platform", case.platform.to_string()),
             ("detail", case.detail.clone()),
             ("source", case.source.to_string()),
@@ -377,7 +374,8 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(strikes);
     }
-    let mut rows = Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE"]);
+    let mut rows =
+        Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE"]).droppable(&["LAST STRIKE"]);
     for s in strikes {
         rows.push(vec![
             s.user_id.clone(),
@@ -394,8 +392,9 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(jails);
     }
-    let mut rows =
-        Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"]).long(&["SAVED ROLES"]);
+    let mut rows = Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"])
+        .long(&["SAVED ROLES"])
+        .droppable(&["SAVED ROLES", "SINCE"]);
     for j in jails {
         rows.push(vec![
             j.user_id.clone(),
@@ -619,5 +618,35 @@ mod tests {
     fn csv_fields_are_quoted_when_needed() {
         assert_eq!(csv_field("plain"), "plain");
         assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+    }
+
+    #[test]
+    fn cases_strikes_and_jails_at_60_and_120_columns() {
+        insta::assert_snapshot!(crate::output::at_widths(|| cases_rows(
+            &cases(),
+            OutputMode::Table,
+            now()
+        )
+        .render(OutputMode::Table)));
+        let strikes: Vec<StrikeSummary> = serde_json::from_value(serde_json::json!([
+            {"user_id": "800000000000000004", "active": 3, "total": 5, "last_strike_at": "2026-11-21T09:08:10Z"},
+            {"user_id": "800000000000000005", "active": 0, "total": 1, "last_strike_at": "2026-10-01T12:00:00Z"},
+        ]))
+        .unwrap();
+        insta::assert_snapshot!(
+            "strikes_at_widths",
+            crate::output::at_widths(|| render_strikes(&strikes, OutputMode::Table))
+        );
+        let jails: Vec<JailRecord> = serde_json::from_value(serde_json::json!([
+            {"user_id": "800000000000000004", "since": "2026-11-21T09:08:10Z", "until": null,
+             "saved_roles": ["900000000000000001", "900000000000000002", "900000000000000003"], "case_id": 4},
+            {"user_id": "800000000000000005", "since": "2026-11-21T10:00:00Z", "until": "2026-11-22T10:00:00Z",
+             "saved_roles": [], "case_id": 9},
+        ]))
+        .unwrap();
+        insta::assert_snapshot!(
+            "jails_at_widths",
+            crate::output::at_widths(|| render_jails(&jails, OutputMode::Table))
+        );
     }
 }

@@ -571,7 +571,7 @@ pub fn try_these() -> Vec<String> {
         format!("modctl action ban {DISCORD} {ALICE} --reason spam --yes"),
         noted(
             format!("modctl action ban {DISCORD} {ADA} --yes"),
-            "refused: Ada's role is above the bot's",
+            "not applied (exit 7): Ada's role is above the bot's",
         ),
         format!("modctl action kick {TELEGRAM} {tg_bob} --yes"),
         format!("modctl action timeout {SLACK} {slack_alice} --duration 1h"),
