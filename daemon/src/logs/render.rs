@@ -256,6 +256,9 @@ mod tests {
             linked_case_id: Some(6),
             state: CaseState::Settled,
             dm: None,
+            actor_name: None,
+            voided: None,
+            corrections: Vec::new(),
         };
         let audit = AuditEntry {
             id: 1,

@@ -1,0 +1,326 @@
+//! Corrections of cases (issue #27): a reason edited, a case voided, a
+//! member's strikes cleared. Each writes one row of `case_corrections`, the
+//! audit trail that is never updated, in the same transaction as the change
+//! it records; a refusal changes nothing.
+//!
+//! A strike that stops counting is marked (`voided_at` by a void,
+//! `cleared_at` by a clear) rather than deleted, and its weight leaves
+//! `strike_expiry_days` (migration V15) at once, so every reader of strikes
+//! (escalation's count, `GET /strikes`, the insights' strikes in force)
+//! agrees from the next read on.
+
+use modctl_types::moderation::{Case, CaseCorrection, CaseState, CorrectionKind};
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{StoreError, expiry_day, get, row_of};
+use crate::store::{Tx, parsed, timestamp};
+
+/// Who made a correction: `key:<key_id>` (its name is looked up as the
+/// correction is written, like a case's `actor_name`).
+fn key_name_of(param: u8) -> String {
+    format!("(SELECT name FROM api_keys WHERE ?{param} LIKE 'key:%' AND key_id = substr(?{param}, 5))")
+}
+
+/// Case `number` of `server_id` for a correction: not found, or still
+/// pending (its strikes and outcome are not written yet), is refused.
+fn correctable(tx: &Tx<'_>, server_id: &str, number: i64, what: &str) -> Result<Case, StoreError> {
+    let case = get(tx, server_id, number)?.ok_or_else(|| {
+        StoreError::NotFound(format!("case #{number} not found on server {server_id}"))
+    })?;
+    if case.state == CaseState::Pending {
+        return Err(StoreError::Conflict(format!(
+            "case #{number} is still being carried out: {what} it once it is settled (`cases show` says when)"
+        )));
+    }
+    Ok(case)
+}
+
+/// How a voided case is named in a refusal: when, by whom and why.
+fn voided_words(case: &Case) -> String {
+    match &case.voided {
+        Some(v) => format!(
+            "case #{} was voided at {} by {} ({})",
+            case.id,
+            v.at,
+            v.by_name.as_deref().unwrap_or(&v.by),
+            v.reason
+        ),
+        None => format!("case #{} is not voided", case.id),
+    }
+}
+
+/// Writes a correction row; `case_number` `None` for a clear of strikes.
+struct NewCorrection<'a> {
+    server_id: &'a str,
+    case_number: Option<i64>,
+    user_id: &'a str,
+    kind: CorrectionKind,
+    actor: &'a str,
+    reason: &'a str,
+    old_reason: Option<&'a str>,
+    strikes: u32,
+    now: i64,
+}
+
+fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreError> {
+    let id: i64 = tx
+        .sql
+        .prepare_cached(&format!(
+            "INSERT INTO case_corrections
+                 (server_id, case_id, user_id, kind, actor, actor_name, reason, old_reason, strikes, created_at)
+             VALUES (?1, CASE WHEN ?2 IS NULL THEN NULL ELSE {} END, ?3, ?4, ?5, {}, ?6, ?7, ?8, ?9)
+             RETURNING id",
+            row_of(2),
+            key_name_of(5)
+        ))?
+        .query_row(
+            params![
+                c.server_id,
+                c.case_number,
+                c.user_id,
+                c.kind.as_str(),
+                c.actor,
+                c.reason,
+                c.old_reason,
+                c.strikes,
+                c.now
+            ],
+            |row| row.get(0),
+        )?;
+    tx.sql
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"))?
+        .query_row([id], from_row)
+        .map_err(Into::into)
+}
+
+const COLUMNS: &str = "kind, created_at, actor, actor_name, reason, old_reason, strikes";
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<CaseCorrection> {
+    Ok(CaseCorrection {
+        kind: parsed(row, 0)?,
+        at: timestamp(row.get(1)?),
+        by: row.get(2)?,
+        by_name: row.get(3)?,
+        reason: row.get(4)?,
+        old_reason: row.get(5)?,
+        strikes: row.get::<_, i64>(6)?.try_into().unwrap_or(u32::MAX),
+    })
+}
+
+/// The corrections of case `number` of `server_id`, oldest first.
+pub fn corrections_of(
+    tx: &Tx<'_>,
+    server_id: &str,
+    number: i64,
+) -> Result<Vec<CaseCorrection>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM case_corrections WHERE case_id = {} ORDER BY id",
+        row_of(2)
+    ))?;
+    let rows = stmt.query_map(params![server_id, number], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The latest clear of `user_id`'s strikes on `server_id`, if any.
+pub(super) fn last_clear(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+) -> Result<Option<CaseCorrection>, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM case_corrections
+              WHERE server_id = ?1 AND user_id = ?2 AND kind = 'clear_strikes'
+              ORDER BY id DESC LIMIT 1"
+        ))?
+        .query_row(params![server_id, user_id], from_row)
+        .optional()?)
+}
+
+/// Case `number` of `server_id` with its corrections, as the correction
+/// endpoints and `GET /cases/{case_id}` answer it.
+pub fn with_corrections(
+    tx: &Tx<'_>,
+    server_id: &str,
+    number: i64,
+) -> Result<Option<Case>, StoreError> {
+    let Some(mut case) = get(tx, server_id, number)? else {
+        return Ok(None);
+    };
+    case.corrections = corrections_of(tx, server_id, number)?;
+    Ok(Some(case))
+}
+
+/// Replaces the reason of case `number` of `server_id` with `reason` (checked
+/// by the caller), keeping the old one in the audit trail. A voided case
+/// keeps its reason: the void says why it no longer counts.
+pub fn edit_reason(
+    tx: &Tx<'_>,
+    server_id: &str,
+    number: i64,
+    reason: &str,
+    actor: &str,
+    now: i64,
+) -> Result<Case, StoreError> {
+    let case = correctable(tx, server_id, number, "edit")?;
+    if case.voided.is_some() {
+        return Err(StoreError::Conflict(format!(
+            "{}: a voided case's reason is not edited",
+            voided_words(&case)
+        )));
+    }
+    if case.reason.as_deref() == Some(reason) {
+        return Err(StoreError::Conflict(format!(
+            "case #{number} already has this reason: nothing to change"
+        )));
+    }
+    tx.sql
+        .prepare_cached("UPDATE cases SET reason = ?3 WHERE server_id = ?1 AND number = ?2")?
+        .execute(params![server_id, number, reason])?;
+    record(
+        tx,
+        &NewCorrection {
+            server_id,
+            case_number: Some(number),
+            user_id: &case.user_id,
+            kind: CorrectionKind::Edit,
+            actor,
+            reason,
+            old_reason: case.reason.as_deref(),
+            strikes: 0,
+            now,
+        },
+    )?;
+    with_corrections(tx, server_id, number)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after an edit")))
+}
+
+/// Stops the strikes in `where_clause` (over `strikes`, `?1` the server,
+/// `?2` the case row or member) from counting, marking them with `column`
+/// at `now` (`?3`); returns their weight.
+fn stop_counting(
+    tx: &Tx<'_>,
+    column: &str,
+    where_clause: &str,
+    key: &dyn rusqlite::ToSql,
+    server_id: &str,
+    now: i64,
+) -> Result<u32, StoreError> {
+    let stopped: Vec<(i64, Option<i64>, bool)> = tx
+        .sql
+        .prepare_cached(&format!(
+            "UPDATE strikes SET {column} = ?3
+              WHERE server_id = ?1 AND {where_clause} AND voided_at IS NULL AND cleared_at IS NULL
+              RETURNING weight, expires_at, expires_at IS NULL OR expires_at > ?3 AS active"
+        ))?
+        .query_map(params![server_id, key, now], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut active = 0i64;
+    for (weight, expires_at, in_force) in stopped {
+        tx.sql
+            .prepare_cached(
+                "UPDATE strike_expiry_days SET weight = weight - ?3 WHERE server_id = ?1 AND day = ?2",
+            )?
+            .execute(params![server_id, expiry_day(expires_at), weight])?;
+        if in_force {
+            active += weight;
+        }
+    }
+    Ok(active.try_into().unwrap_or(u32::MAX))
+}
+
+/// Voids case `number` of `server_id`: the case stays, marked with who,
+/// when and why, and its strikes stop counting (escalation's next count
+/// among them). What the platform did is not undone.
+pub fn void(
+    tx: &Tx<'_>,
+    server_id: &str,
+    number: i64,
+    reason: &str,
+    actor: &str,
+    now: i64,
+) -> Result<Case, StoreError> {
+    let case = correctable(tx, server_id, number, "void")?;
+    if case.voided.is_some() {
+        return Err(StoreError::Conflict(format!(
+            "{}: it is voided already",
+            voided_words(&case)
+        )));
+    }
+    let strikes = stop_counting(
+        tx,
+        "voided_at",
+        &format!("case_id = {}", row_of(2)),
+        &number,
+        server_id,
+        now,
+    )?;
+    tx.sql
+        .prepare_cached(&format!(
+            "UPDATE cases SET voided_at = ?3, voided_by = ?4, voided_by_name = {}, void_reason = ?5
+              WHERE server_id = ?1 AND number = ?2",
+            key_name_of(4)
+        ))?
+        .execute(params![server_id, number, now, actor, reason])?;
+    record(
+        tx,
+        &NewCorrection {
+            server_id,
+            case_number: Some(number),
+            user_id: &case.user_id,
+            kind: CorrectionKind::Void,
+            actor,
+            reason,
+            old_reason: None,
+            strikes,
+            now,
+        },
+    )?;
+    with_corrections(tx, server_id, number)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after a void")))
+}
+
+/// Clears `user_id`'s active strikes on `server_id` (a pardon): they stop
+/// counting, stay in the member's total, and the clear is recorded. A
+/// member without active strikes is refused: nothing would change.
+pub fn clear_strikes(
+    tx: &Tx<'_>,
+    server_id: &str,
+    user_id: &str,
+    reason: &str,
+    actor: &str,
+    now: i64,
+) -> Result<CaseCorrection, StoreError> {
+    if super::active_strikes(tx, server_id, user_id, now)? == 0 {
+        return Err(StoreError::Conflict(format!(
+            "{user_id} has no active strikes on server {server_id}: nothing to clear \
+             (`modctl strikes {server_id}` lists who has)"
+        )));
+    }
+    // Only strikes in force: an expired one has stopped counting by itself.
+    let strikes = stop_counting(
+        tx,
+        "cleared_at",
+        "user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
+        &user_id,
+        server_id,
+        now,
+    )?;
+    record(
+        tx,
+        &NewCorrection {
+            server_id,
+            case_number: None,
+            user_id,
+            kind: CorrectionKind::ClearStrikes,
+            actor,
+            reason,
+            old_reason: None,
+            strikes,
+            now,
+        },
+    )
+}
