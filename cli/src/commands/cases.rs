@@ -1,4 +1,5 @@
-//! `modctl cases list|show|export`, `modctl strikes`, `modctl jails`.
+//! `modctl cases list|show|export`, `modctl strikes`, `modctl jails`
+//! (`cases edit|void` and `strikes clear`: `corrections.rs`).
 
 use clap::{Args, Subcommand, ValueEnum};
 use modctl_client::CaseQuery;
@@ -12,7 +13,8 @@ use crate::output::{OutputMode, Rows, human_time, relative_time, render_json, re
 use crate::words;
 
 const LIST_HELP: &str = "\
-Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail
+Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail,
+actor name, voided (the time, or -)
 
 Examples:
   modctl cases list 112233445566778899
@@ -20,11 +22,13 @@ Examples:
   modctl cases list 112233445566778899 --user 800000000000000004 --not-applied
   modctl cases list 112233445566778899 --since 2026-11-01 --until 2026-11-08 --all
   modctl cases list 112233445566778899 --actor key:ab12cd34 -o wide
+  modctl cases list 112233445566778899 --actor mia      # a key's name, any case: all of Mia's keys
   modctl cases list 112233445566778899 --json | jq '.[].id'";
 
 const SHOW_HELP: &str = "\
 Plain lines (piped or --plain): field<TAB>value, for id, action, user_id, actor, reason, minutes,
-expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at
+expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at, dm;
+then, when set: actor_name, voided, and a correction line per edit or void, oldest first
 
 Examples:
   modctl cases show 112233445566778899 12
@@ -53,7 +57,8 @@ pub enum CasesCommand {
         /// Only cases of this action
         #[arg(long, value_parser = parse_action)]
         action: Option<Action>,
-        /// Only cases by this actor: key:<key id>, or system:expiry
+        /// Only cases by this actor: a key's display name (any case; every key of that
+        /// name), a key id, key:<key id>, or system:expiry
         #[arg(long)]
         actor: Option<String>,
         /// Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date
@@ -87,6 +92,32 @@ pub enum CasesCommand {
         /// The case number (1, 2, 3, ... on each server), as `cases list` shows it
         #[arg(value_parser = parse_case_number)]
         case: i64,
+    },
+    /// Replace a case's reason; the old one is kept in its corrections
+    #[command(after_help = crate::commands::corrections::EDIT_HELP)]
+    Edit {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The case number, as `cases list` shows it
+        #[arg(value_parser = parse_case_number)]
+        case: i64,
+        /// The new reason (1 to 512 characters)
+        #[arg(long, short = 'r')]
+        reason: String,
+    },
+    /// Void a case, saying why: its strikes stop counting; the case stays, marked voided
+    #[command(after_help = crate::commands::corrections::VOID_HELP)]
+    Void {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The case number, as `cases list` shows it
+        #[arg(value_parser = parse_case_number)]
+        case: i64,
+        /// Why (1 to 512 characters); kept with the void
+        #[arg(long, short = 'r')]
+        reason: String,
     },
     /// Every case of a server as JSON lines or CSV, oldest first
     #[command(after_help = EXPORT_HELP)]
@@ -241,6 +272,16 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
             let case = client.case(&server, case).await?;
             print(&render_case(&case, context.output));
         }
+        CasesCommand::Edit {
+            server,
+            case,
+            reason,
+        } => crate::commands::corrections::edit(context, &server, case, &reason).await?,
+        CasesCommand::Void {
+            server,
+            case,
+            reason,
+        } => crate::commands::corrections::void(context, &server, case, &reason).await?,
         CasesCommand::Export { server, format } => {
             let mut cases = client.all_cases(&server, None).await?;
             cases.reverse();
@@ -298,28 +339,52 @@ pub fn applied_text(applied: bool, state: CaseState, (yes, no): (&str, &str)) ->
 /// column.
 pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> Rows {
     let mut rows = Rows::new(vec![
-        "CASE", "ACTION", "USER", "APPLIED", "SOURCE", "ACTOR", "CREATED", "REASON", "DETAIL",
+        "CASE",
+        "ACTION",
+        "USER",
+        "APPLIED",
+        "SOURCE",
+        "ACTOR",
+        "CREATED",
+        "REASON",
+        "DETAIL",
+        "ACTOR NAME",
+        "VOIDED",
     ])
     .long(&["REASON", "DETAIL"])
-    .wide_only(&["SOURCE", "ACTOR"])
+    .wide_only(&["SOURCE", "ACTOR", "ACTOR NAME", "VOIDED"])
     .yes_no("APPLIED");
+    let table = mode != OutputMode::Plain;
     for c in cases {
         rows.push(vec![
             c.id.to_string(),
-            c.action.to_string(),
+            // A table marks a voided case where the eye reads first; plain
+            // rows keep the action alone and say it in VOIDED.
+            match &c.voided {
+                Some(_) if table => format!("{} (voided)", c.action),
+                _ => c.action.to_string(),
+            },
             c.user_id.clone(),
             applied_text(c.applied, c.state, ("yes", "no")),
             match c.linked_case_id {
                 Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
                 _ => c.source.to_string(),
             },
-            c.actor.clone(),
+            if table {
+                crate::commands::corrections::who(&c.actor, c.actor_name.as_deref())
+            } else {
+                c.actor.clone()
+            },
             match (mode, now) {
                 (OutputMode::Table, Some(now)) => relative_time(&c.created_at, &now),
                 _ => time(&c.created_at, mode),
             },
             c.reason.clone().unwrap_or_else(|| "-".into()),
             c.detail.clone(),
+            c.actor_name.clone().unwrap_or_else(|| "-".into()),
+            c.voided
+                .as_ref()
+                .map_or_else(|| "-".into(), |v| time(&v.at, mode)),
         ]);
     }
     rows
@@ -331,8 +396,7 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
         return render_json(case);
     }
     let optional = |v: Option<String>| v.unwrap_or_else(|| "-".into());
-    render_pairs(
-        &[
+    let mut pairs = vec![
             ("id", case.id.to_string()),
             ("action", case.action.to_string()),
             ("user_id", case.user_id.clone()),
@@ -367,9 +431,22 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                         .map(|dm| format!("{}: {}", dm.status, dm.detail)),
                 ),
             ),
-        ],
-        mode,
-    )
+    ];
+    // Issue #27's fields, only when set: the lines above stay as they were.
+    if let Some(name) = &case.actor_name {
+        pairs.push(("actor_name", name.clone()));
+    }
+    if let Some(v) = &case.voided {
+        let by = crate::commands::corrections::who(&v.by, v.by_name.as_deref());
+        pairs.push(("voided", format!("{} by {by}: {}", time(&v.at, mode), v.reason)));
+    }
+    for c in &case.corrections {
+        pairs.push((
+            "correction",
+            crate::commands::corrections::correction_line(c, mode),
+        ));
+    }
+    render_pairs(&pairs, mode)
 }
 
 /// Strike counts.
@@ -377,13 +454,18 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(strikes);
     }
-    let mut rows = Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE"]);
+    let mut rows = Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE", "LAST CLEARED"])
+        .wide_only(&["LAST CLEARED"]);
     for s in strikes {
         rows.push(vec![
             s.user_id.clone(),
             s.active.to_string(),
             s.total.to_string(),
             time(&s.last_strike_at, mode),
+            s.last_cleared.as_ref().map_or_else(
+                || "-".into(),
+                |c| crate::commands::corrections::correction_line(c, mode),
+            ),
         ]);
     }
     rows.render(mode)

@@ -230,7 +230,7 @@ fn actors_matching(
     Err(ApiError::invalid(
         "actor",
         format!(
-            "no key of your team is named `{actor}`: give a key's display name (`GET /keys` lists them), \
+            "no key of your team is named `{actor}`: give a key's display name, \
              its key id, `key:<key_id>` or `system:<what>`"
         ),
     ))
