@@ -85,7 +85,7 @@ fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreErr
                 c.strikes,
                 c.now
             ],
-            |row| row.get(0),
+            |row| row.get("id"),
         )?;
     tx.sql
         .prepare_cached(&format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"))?
@@ -97,13 +97,13 @@ const COLUMNS: &str = "kind, created_at, actor, actor_name, reason, old_reason, 
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<CaseCorrection> {
     Ok(CaseCorrection {
-        kind: parsed(row, 0)?,
-        at: timestamp(row.get(1)?),
-        by: row.get(2)?,
-        by_name: row.get(3)?,
-        reason: row.get(4)?,
-        old_reason: row.get(5)?,
-        strikes: row.get::<_, i64>(6)?.try_into().unwrap_or(u32::MAX),
+        kind: parsed(row, "kind")?,
+        at: timestamp(row.get("created_at")?),
+        by: row.get("actor")?,
+        by_name: row.get("actor_name")?,
+        reason: row.get("reason")?,
+        old_reason: row.get("old_reason")?,
+        strikes: row.get::<_, i64>("strikes")?.try_into().unwrap_or(u32::MAX),
     })
 }
 
@@ -215,7 +215,7 @@ fn stop_counting(
               RETURNING weight, expires_at, expires_at IS NULL OR expires_at > ?3 AS active"
         ))?
         .query_map(params![server_id, key, now], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((row.get("weight")?, row.get("expires_at")?, row.get("active")?))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut active = 0i64;
