@@ -12,6 +12,7 @@ mod basics;
 mod completions;
 mod config;
 mod config_safe;
+mod corrections;
 #[cfg(unix)]
 mod confirm_prompt;
 mod errors;

@@ -5,13 +5,12 @@
 //! strikes cleared; and the refusals, each changing nothing.
 
 use modctl_client::{CaseQuery, Client, ErrorKind, StatusCode};
-use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture, TestKey};
+use modctl_e2e::{ALPHA_DISCORD, BETA_DISCORD, Fixture};
 use modctl_types::Scope;
 use modctl_types::config::SectionName;
 use modctl_types::moderation::{Action, ActionRequest, Case, CorrectionKind};
-use modctld::api_key;
 use modctld::operator::demo::discord_members as dm;
-use modctld::store::{keys, teams};
+use modctld::store::keys;
 use serde_json::json;
 
 fn warn(user: &str, reason: &str) -> ActionRequest {
@@ -19,25 +18,6 @@ fn warn(user: &str, reason: &str) -> ActionRequest {
         user_id: user.into(),
         reason: Some(reason.into()),
         ..Default::default()
-    }
-}
-
-/// A key of team alpha named `name`, as `modctld key create --name` makes it.
-fn named_key(fixture: &Fixture, name: &str, scope: Scope) -> TestKey {
-    let key = api_key::generate();
-    let stored = key.clone();
-    let (name, now) = (name.to_owned(), fixture.daemon.now_unix());
-    fixture.daemon.write(move |tx| {
-        let team = teams::get_by_name(tx, "alpha")?;
-        let naming = keys::Naming {
-            label: Some("test"),
-            name: Some(&name),
-        };
-        keys::insert_named(tx, stored.hashed(), team.id, scope, naming, None, now)
-    });
-    TestKey {
-        full: key.full,
-        key_id: key.key_id,
     }
 }
 
@@ -76,7 +56,7 @@ async fn active_strikes_of(client: &Client, user: &str) -> (u32, u32) {
 #[tokio::test]
 async fn a_keys_name_is_on_its_cases_through_a_rotation_and_finds_them_as_actor() {
     let fixture = Fixture::simulated();
-    let mia = named_key(&fixture, "Mia", Scope::Write);
+    let mia = fixture.daemon.named_key("alpha", Scope::Write, "Mia");
     let as_mia = fixture.daemon.client(&mia);
     let me = as_mia.me().await.unwrap();
     assert_eq!(me.name.as_deref(), Some("Mia"));

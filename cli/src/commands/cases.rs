@@ -400,7 +400,15 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
             ("id", case.id.to_string()),
             ("action", case.action.to_string()),
             ("user_id", case.user_id.clone()),
-            ("actor", case.actor.clone()),
+            (
+                "actor",
+                // A table names the person; plain lines keep `actor`
+                // as recorded and add `actor_name` below.
+                match mode {
+                    OutputMode::Plain => case.actor.clone(),
+                    _ => crate::commands::corrections::who(&case.actor, case.actor_name.as_deref()),
+                },
+            ),
             ("reason", optional(case.reason.clone())),
             ("minutes", optional(case.minutes.map(|m| m.to_string()))),
             (
@@ -462,9 +470,14 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
             s.active.to_string(),
             s.total.to_string(),
             time(&s.last_strike_at, mode),
+            // Piped, the time alone (a field to sort or compare); a wide
+            // table says who and why too.
             s.last_cleared.as_ref().map_or_else(
                 || "-".into(),
-                |c| crate::commands::corrections::correction_line(c, mode),
+                |c| match mode {
+                    OutputMode::Plain => time(&c.at, mode),
+                    _ => crate::commands::corrections::correction_line(c, mode),
+                },
             ),
         ]);
     }

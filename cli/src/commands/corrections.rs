@@ -29,7 +29,7 @@ Examples:
   modctl cases void 112233445566778899 12 --reason \"duplicate of #11\" --json";
 
 const STRIKES_HELP: &str = "\
-Plain columns (piped or --plain): user, active, total, last strike, last cleared
+Plain columns (piped or --plain): user, active, total, last strike, last cleared (its time, or -)
 
 Examples:
   modctl strikes 112233445566778899
