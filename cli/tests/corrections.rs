@@ -153,3 +153,16 @@ fn refused_corrections_speak_the_clis_words() {
     );
     assert_snapshot!("actor_unknown", stable(&unknown, &keys));
 }
+
+#[test]
+fn whoami_names_a_named_key() {
+    let fixture = Fixture::start();
+    let mia = fixture.daemon.named_key("alpha", Scope::Write, "Mia");
+    let plain = stdout_of(modctl(&fixture, Some(&mia)).args(["whoami", "--plain"]), 0);
+    assert!(plain.contains("\nlabel\ttest\nname\tMia\nscopes\t"), "{plain}");
+    let unnamed = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--plain"]),
+        0,
+    );
+    assert!(!unnamed.contains("\nname\t"), "{unnamed}");
+}
