@@ -159,7 +159,10 @@ fn whoami_names_a_named_key() {
     let fixture = Fixture::start();
     let mia = fixture.daemon.named_key("alpha", Scope::Write, "Mia");
     let plain = stdout_of(modctl(&fixture, Some(&mia)).args(["whoami", "--plain"]), 0);
-    assert!(plain.contains("\nlabel\ttest\nname\tMia\nscopes\t"), "{plain}");
+    assert!(
+        plain.contains("\nlabel\ttest\nname\tMia\nscopes\t"),
+        "{plain}"
+    );
     let unnamed = stdout_of(
         modctl(&fixture, Some(&fixture.alpha_rw)).args(["whoami", "--plain"]),
         0,

@@ -12,9 +12,9 @@ mod basics;
 mod completions;
 mod config;
 mod config_safe;
-mod corrections;
 #[cfg(unix)]
 mod confirm_prompt;
+mod corrections;
 mod errors;
 mod lockdown;
 #[cfg(unix)]

@@ -591,7 +591,14 @@ fn a_keys_name_is_created_listed_rotated_and_renamed() {
     let (_dir, db) = setup();
     let (key, _) = run(
         modctld(&db).args([
-            "key", "create", "--team", "alpha", "--scopes", "read,write", "--name", " Mia ",
+            "key",
+            "create",
+            "--team",
+            "alpha",
+            "--scopes",
+            "read,write",
+            "--name",
+            " Mia ",
         ]),
         0,
     );
@@ -619,10 +626,22 @@ fn a_keys_name_is_created_listed_rotated_and_renamed() {
     assert_eq!(name_of(&new_id), "-");
 
     for (args, error) in [
-        (vec!["key", "rename", id.as_str(), "abcdefghijkl"], "reads as a key id"),
-        (vec!["key", "rename", id.as_str(), "a\tb"], "control characters"),
-        (vec!["key", "rename", id.as_str(), "  "], "1 to 64 characters"),
-        (vec!["key", "rename", "aaaaaaaaaaaa", "Sam"], "no key with id"),
+        (
+            vec!["key", "rename", id.as_str(), "abcdefghijkl"],
+            "reads as a key id",
+        ),
+        (
+            vec!["key", "rename", id.as_str(), "a\tb"],
+            "control characters",
+        ),
+        (
+            vec!["key", "rename", id.as_str(), "  "],
+            "1 to 64 characters",
+        ),
+        (
+            vec!["key", "rename", "aaaaaaaaaaaa", "Sam"],
+            "no key with id",
+        ),
     ] {
         let (_, err) = run(modctld(&db).args(&args), 1);
         assert!(err.contains(error), "{args:?}: {err}");

@@ -204,7 +204,10 @@ async fn a_void_before_the_next_warning_changes_the_ladder_step() {
     let still = listed.iter().find(|c| c.id == first.case_id).unwrap();
     assert!(still.voided.is_some());
     assert_eq!(still.reason.as_deref(), Some("one"));
-    assert!(still.corrections.is_empty(), "listings leave corrections out");
+    assert!(
+        still.corrections.is_empty(),
+        "listings leave corrections out"
+    );
 }
 
 async fn strikes_in_force(client: &Client) -> u64 {
@@ -253,7 +256,12 @@ async fn an_edit_keeps_the_old_reason_in_the_audit_trail() {
             ),
         ]
     );
-    assert!(shown.corrections.iter().all(|c| c.by == client_actor(&fixture)));
+    assert!(
+        shown
+            .corrections
+            .iter()
+            .all(|c| c.by == client_actor(&fixture))
+    );
     // An edit changes no strikes.
     assert_eq!(active_strikes_of(&client, dm::BOB).await, (1, 1));
 
@@ -342,13 +350,19 @@ async fn refused_corrections_say_why_and_change_nothing() {
     let checks: Vec<(&str, modctl_client::Error, StatusCode, &str)> = vec![
         (
             "empty reason",
-            client.edit_case_reason(ALPHA_DISCORD, n, " ").await.unwrap_err(),
+            client
+                .edit_case_reason(ALPHA_DISCORD, n, " ")
+                .await
+                .unwrap_err(),
             StatusCode::BAD_REQUEST,
             "reason must not be empty",
         ),
         (
             "long reason",
-            client.void_case(ALPHA_DISCORD, n, &too_long).await.unwrap_err(),
+            client
+                .void_case(ALPHA_DISCORD, n, &too_long)
+                .await
+                .unwrap_err(),
             StatusCode::BAD_REQUEST,
             "reason is too long: at most 512 characters, got 513",
         ),
@@ -360,7 +374,10 @@ async fn refused_corrections_say_why_and_change_nothing() {
         ),
         (
             "same reason",
-            client.edit_case_reason(ALPHA_DISCORD, n, "spam").await.unwrap_err(),
+            client
+                .edit_case_reason(ALPHA_DISCORD, n, "spam")
+                .await
+                .unwrap_err(),
             StatusCode::CONFLICT,
             "already has this reason",
         ),

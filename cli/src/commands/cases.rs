@@ -6,7 +6,7 @@ use modctl_client::CaseQuery;
 use modctl_types::Timestamp;
 use modctl_types::moderation::{Action, Case, CaseState, JailRecord, StrikeSummary};
 
-use crate::commands::print;
+use crate::commands::{corrections, print};
 use crate::context::Context;
 use crate::exit::{CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, relative_time, render_json, render_pairs};
@@ -94,7 +94,7 @@ pub enum CasesCommand {
         case: i64,
     },
     /// Replace a case's reason; the old one is kept in its corrections
-    #[command(after_help = crate::commands::corrections::EDIT_HELP)]
+    #[command(after_help = corrections::EDIT_HELP)]
     Edit {
         /// The server id
         #[arg(allow_hyphen_values = true)]
@@ -107,7 +107,7 @@ pub enum CasesCommand {
         reason: String,
     },
     /// Void a case, saying why: its strikes stop counting; the case stays, marked voided
-    #[command(after_help = crate::commands::corrections::VOID_HELP)]
+    #[command(after_help = corrections::VOID_HELP)]
     Void {
         /// The server id
         #[arg(allow_hyphen_values = true)]
@@ -276,12 +276,12 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
             server,
             case,
             reason,
-        } => crate::commands::corrections::edit(context, &server, case, &reason).await?,
+        } => corrections::edit(context, &server, case, &reason).await?,
         CasesCommand::Void {
             server,
             case,
             reason,
-        } => crate::commands::corrections::void(context, &server, case, &reason).await?,
+        } => corrections::void(context, &server, case, &reason).await?,
         CasesCommand::Export { server, format } => {
             let mut cases = client.all_cases(&server, None).await?;
             cases.reverse();
@@ -371,7 +371,7 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
                 _ => c.source.to_string(),
             },
             if table {
-                crate::commands::corrections::who(&c.actor, c.actor_name.as_deref())
+                corrections::who(&c.actor, c.actor_name.as_deref())
             } else {
                 c.actor.clone()
             },
@@ -396,17 +396,18 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
         return render_json(case);
     }
     let optional = |v: Option<String>| v.unwrap_or_else(|| "-".into());
-    let mut pairs = vec![
+    render_pairs(
+        &[
             ("id", case.id.to_string()),
             ("action", case.action.to_string()),
             ("user_id", case.user_id.clone()),
             (
                 "actor",
-                // A table names the person; plain lines keep `actor`
-                // as recorded and add `actor_name` below.
+                // A table names the person; plain lines keep `actor` as
+                // recorded and add `actor_name` (issue #27).
                 match mode {
                     OutputMode::Plain => case.actor.clone(),
-                    _ => crate::commands::corrections::who(&case.actor, case.actor_name.as_deref()),
+                    _ => corrections::who(&case.actor, case.actor_name.as_deref()),
                 },
             ),
             ("reason", optional(case.reason.clone())),
@@ -439,22 +440,12 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                         .map(|dm| format!("{}: {}", dm.status, dm.detail)),
                 ),
             ),
-    ];
-    // Issue #27's fields, only when set: the lines above stay as they were.
-    if let Some(name) = &case.actor_name {
-        pairs.push(("actor_name", name.clone()));
-    }
-    if let Some(v) = &case.voided {
-        let by = crate::commands::corrections::who(&v.by, v.by_name.as_deref());
-        pairs.push(("voided", format!("{} by {by}: {}", time(&v.at, mode), v.reason)));
-    }
-    for c in &case.corrections {
-        pairs.push((
-            "correction",
-            crate::commands::corrections::correction_line(c, mode),
-        ));
-    }
-    render_pairs(&pairs, mode)
+        ]
+        .into_iter()
+        .chain(corrections::case_pairs(case, mode))
+        .collect::<Vec<_>>(),
+        mode,
+    )
 }
 
 /// Strike counts.
@@ -462,8 +453,14 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(strikes);
     }
-    let mut rows = Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE", "LAST CLEARED"])
-        .wide_only(&["LAST CLEARED"]);
+    let mut rows = Rows::new(vec![
+        "USER",
+        "ACTIVE",
+        "TOTAL",
+        "LAST STRIKE",
+        "LAST CLEARED",
+    ])
+    .wide_only(&["LAST CLEARED"]);
     for s in strikes {
         rows.push(vec![
             s.user_id.clone(),
@@ -476,7 +473,7 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
                 || "-".into(),
                 |c| match mode {
                     OutputMode::Plain => time(&c.at, mode),
-                    _ => crate::commands::corrections::correction_line(c, mode),
+                    _ => corrections::correction_line(c, mode),
                 },
             ),
         ]);

@@ -3,7 +3,7 @@
 //! trail (`modctl cases show` lists them).
 
 use clap::{Args, Subcommand};
-use modctl_types::moderation::{CaseCorrection, CorrectionKind, StrikesCleared};
+use modctl_types::moderation::{Case, CaseCorrection, CorrectionKind, StrikesCleared};
 
 use crate::commands::cases::{Layout, render_case};
 use crate::commands::print;
@@ -205,4 +205,26 @@ pub fn render_cleared(cleared: &StrikesCleared, mode: OutputMode) -> String {
         ],
         mode,
     )
+}
+
+/// The lines `cases show` adds for issue #27, only when set (the lines of
+/// a case without them stay as they were): `actor_name`, `voided`, and a
+/// `correction` per entry of the trail, oldest first.
+pub fn case_pairs(case: &Case, mode: OutputMode) -> Vec<(&'static str, String)> {
+    let time = |t: &modctl_types::Timestamp| match mode {
+        OutputMode::Plain => t.to_string(),
+        _ => human_time(t),
+    };
+    let mut pairs = Vec::new();
+    if let Some(name) = &case.actor_name {
+        pairs.push(("actor_name", name.clone()));
+    }
+    if let Some(v) = &case.voided {
+        let by = who(&v.by, v.by_name.as_deref());
+        pairs.push(("voided", format!("{} by {by}: {}", time(&v.at), v.reason)));
+    }
+    for c in &case.corrections {
+        pairs.push(("correction", correction_line(c, mode)));
+    }
+    pairs
 }

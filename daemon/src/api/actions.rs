@@ -158,7 +158,7 @@ pub async fn list(
                 };
                 merged.extend(cases::list(tx, &id, &one, limit)?);
             }
-            merged.sort_by(|a, b| b.id.cmp(&a.id));
+            merged.sort_by_key(|c| std::cmp::Reverse(c.id));
             merged.truncate(limit as usize);
             Ok(merged)
         })

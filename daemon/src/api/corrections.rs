@@ -7,9 +7,7 @@
 
 use axum::extract::State;
 use modctl_types::ErrorBody;
-use modctl_types::moderation::{
-    Case, CaseEditRequest, CorrectionRequest, StrikesCleared,
-};
+use modctl_types::moderation::{Case, CaseEditRequest, CorrectionRequest, StrikesCleared};
 
 use super::actions::case_number;
 use super::openapi::ServerPath;
@@ -50,7 +48,11 @@ pub async fn edit(
 ) -> ApiResult<Json<Case>> {
     let number = case_number(&case_id)?;
     let reason = check_reason("reason", &body.reason)?;
-    let (id, actor, now) = (access.server.id, access.caller.actor(), state.clock.now_unix());
+    let (id, actor, now) = (
+        access.server.id,
+        access.caller.actor(),
+        state.clock.now_unix(),
+    );
     let case = state
         .store
         .write(move |tx| cases::edit_reason(tx, &id, number, &reason, &actor, now))
@@ -89,7 +91,11 @@ pub async fn void(
 ) -> ApiResult<Json<Case>> {
     let number = case_number(&case_id)?;
     let reason = check_reason("reason", &body.reason)?;
-    let (id, actor, now) = (access.server.id, access.caller.actor(), state.clock.now_unix());
+    let (id, actor, now) = (
+        access.server.id,
+        access.caller.actor(),
+        state.clock.now_unix(),
+    );
     let case = state
         .store
         .write(move |tx| cases::void(tx, &id, number, &reason, &actor, now))
@@ -131,7 +137,11 @@ pub async fn clear_strikes(
         .validate_user_id(&user_id)
         .map_err(|e| ApiError::invalid("{user_id}", format!("user id: {e}")))?;
     let reason = check_reason("reason", &body.reason)?;
-    let (id, actor, now) = (access.server.id, access.caller.actor(), state.clock.now_unix());
+    let (id, actor, now) = (
+        access.server.id,
+        access.caller.actor(),
+        state.clock.now_unix(),
+    );
     let user = user_id.clone();
     let correction = state
         .store

@@ -16,7 +16,9 @@ pub fn check_reason(field: &'static str, reason: &str) -> Result<String, Moderat
     if trimmed.is_empty() {
         return Err(ModerationError::InvalidField {
             field,
-            message: format!("{field} must not be empty: say why, in 1 to {MAX_REASON_CHARS} characters"),
+            message: format!(
+                "{field} must not be empty: say why, in 1 to {MAX_REASON_CHARS} characters"
+            ),
         });
     }
     let length = trimmed.chars().count();

@@ -257,7 +257,9 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
             let old = store
                 .write(move |tx| keys::rename(tx, &id, new.as_deref()))
                 .await?;
-            let was = old.name.map_or_else(|| "no name".to_owned(), |n| format!("`{n}`"));
+            let was = old
+                .name
+                .map_or_else(|| "no name".to_owned(), |n| format!("`{n}`"));
             match name {
                 Some(name) => eprintln!(
                     "key {key_id} is now named `{name}` (was {was}); cases recorded before keep the name they were recorded with"

@@ -18,7 +18,9 @@ use crate::store::{Tx, parsed, timestamp};
 /// Who made a correction: `key:<key_id>` (its name is looked up as the
 /// correction is written, like a case's `actor_name`).
 fn key_name_of(param: u8) -> String {
-    format!("(SELECT name FROM api_keys WHERE ?{param} LIKE 'key:%' AND key_id = substr(?{param}, 5))")
+    format!(
+        "(SELECT name FROM api_keys WHERE ?{param} LIKE 'key:%' AND key_id = substr(?{param}, 5))"
+    )
 }
 
 /// Case `number` of `server_id` for a correction: not found, or still
@@ -88,7 +90,9 @@ fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreErr
             |row| row.get("id"),
         )?;
     tx.sql
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"))?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"
+        ))?
         .query_row([id], from_row)
         .map_err(Into::into)
 }
@@ -215,7 +219,11 @@ fn stop_counting(
               RETURNING weight, expires_at, expires_at IS NULL OR expires_at > ?3 AS active"
         ))?
         .query_map(params![server_id, key, now], |row| {
-            Ok((row.get("weight")?, row.get("expires_at")?, row.get("active")?))
+            Ok((
+                row.get("weight")?,
+                row.get("expires_at")?,
+                row.get("active")?,
+            ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut active = 0i64;
