@@ -321,6 +321,31 @@ async fn clearing_a_members_strikes_restarts_the_ladder_and_is_recorded() {
         .await
         .unwrap();
     assert!(third.escalation.is_some(), "{third:?}");
+    assert_eq!(strikes_in_force(&client).await, 2);
+
+    // Voiding the cleared warning takes it out of the total as well, and
+    // takes nothing more from what is in force (it stopped counting).
+    let first_case = client
+        .cases(
+            ALPHA_DISCORD,
+            &CaseQuery {
+                user_id: Some(dm::BOB.into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+        .cases
+        .last()
+        .unwrap()
+        .id;
+    let voided = client
+        .void_case(ALPHA_DISCORD, first_case, "was a test")
+        .await
+        .unwrap();
+    assert_eq!(voided.corrections.last().unwrap().strikes, 0);
+    assert_eq!(active_strikes_of(&client, dm::BOB).await, (2, 2));
+    assert_eq!(strikes_in_force(&client).await, 2);
 
     // Nothing to clear: refused.
     let err = client

@@ -200,13 +200,16 @@ pub fn edit_reason(
         .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after an edit")))
 }
 
-/// Stops the strikes in `where_clause` (over `strikes`, `?1` the server,
-/// `?2` the case row or member) from counting, marking them with `column`
-/// at `now` (`?3`); returns their weight.
+/// Marks the strikes in `where_clause` (over `strikes`, `?1` the server,
+/// `?2` the case row or member, `?3` now) with `column` at now, leaving out
+/// voided ones; those that still counted (`counted`, an expression over the
+/// row as updated) leave `strike_expiry_days`. Returns the weight of those
+/// that were in force: the strikes that stopped counting now.
 fn stop_counting(
     tx: &Tx<'_>,
     column: &str,
     where_clause: &str,
+    counted: &str,
     key: &dyn rusqlite::ToSql,
     server_id: &str,
     now: i64,
@@ -215,25 +218,28 @@ fn stop_counting(
         .sql
         .prepare_cached(&format!(
             "UPDATE strikes SET {column} = ?3
-              WHERE server_id = ?1 AND {where_clause} AND voided_at IS NULL AND cleared_at IS NULL
-              RETURNING weight, expires_at, expires_at IS NULL OR expires_at > ?3 AS active"
+              WHERE server_id = ?1 AND {where_clause} AND voided_at IS NULL
+              RETURNING weight, expires_at, {counted} AS counted"
         ))?
         .query_map(params![server_id, key, now], |row| {
             Ok((
                 row.get("weight")?,
                 row.get("expires_at")?,
-                row.get("active")?,
+                row.get("counted")?,
             ))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let mut active = 0i64;
-    for (weight, expires_at, in_force) in stopped {
+    for (weight, expires_at, counted) in stopped {
+        if !counted {
+            continue;
+        }
         tx.sql
             .prepare_cached(
                 "UPDATE strike_expiry_days SET weight = weight - ?3 WHERE server_id = ?1 AND day = ?2",
             )?
             .execute(params![server_id, expiry_day(expires_at), weight])?;
-        if in_force {
+        if expires_at.is_none_or(|at| at > now) {
             active += weight;
         }
     }
@@ -258,10 +264,13 @@ pub fn void(
             voided_words(&case)
         )));
     }
+    // Cleared strikes are voided too, so they leave the member's total;
+    // only those still counting leave the expiry totals.
     let strikes = stop_counting(
         tx,
         "voided_at",
         &format!("case_id = {}", row_of(2)),
+        "cleared_at IS NULL",
         &number,
         server_id,
         now,
@@ -312,7 +321,8 @@ pub fn clear_strikes(
     let strikes = stop_counting(
         tx,
         "cleared_at",
-        "user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
+        "user_id = ?2 AND cleared_at IS NULL AND (expires_at IS NULL OR expires_at > ?3)",
+        "1",
         &user_id,
         server_id,
         now,
