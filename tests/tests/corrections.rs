@@ -475,3 +475,75 @@ async fn refused_corrections_say_why_and_change_nothing() {
     let err = beta.void_case(BETA_DISCORD, n, "x").await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
 }
+
+/// Each correction is a `case_corrected` webhook event, written with it:
+/// the correction and the case as it is now (none for a clear).
+#[tokio::test(flavor = "multi_thread")]
+async fn corrections_are_delivered_as_case_corrected_events() {
+    use modctl_e2e::webhooks::{Receiver, configure};
+    let (fixture, client) = with_ladder();
+    let receiver = Receiver::start();
+    let d = &fixture.daemon;
+    configure(
+        d,
+        &fixture.alpha_rw,
+        ALPHA_DISCORD,
+        &receiver,
+        json!(["case_corrected"]),
+    )
+    .await;
+    let warned = client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &warn(dm::BOB, "spam"))
+        .await
+        .unwrap();
+    client
+        .edit_case_reason(ALPHA_DISCORD, warned.case_id, "links")
+        .await
+        .unwrap();
+    client
+        .clear_strikes(ALPHA_DISCORD, dm::BOB, "appeal")
+        .await
+        .unwrap();
+    client
+        .void_case(ALPHA_DISCORD, warned.case_id, "mistake")
+        .await
+        .unwrap();
+    d.deliver_webhooks();
+    let bodies: Vec<serde_json::Value> = receiver
+        .received()
+        .into_iter()
+        .map(|r| {
+            assert!(r.verified, "{r:?}");
+            r.body
+        })
+        .collect();
+    let seen: Vec<_> = bodies
+        .iter()
+        .map(|b| {
+            (
+                b["type"].as_str().unwrap().to_owned(),
+                b["data"]["correction"]["kind"].as_str().unwrap().to_owned(),
+                b["data"]["case"]["id"].as_i64(),
+                b["data"]["user_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let corrected = |kind: &str, case: Option<i64>| {
+        (
+            "case_corrected".to_owned(),
+            kind.to_owned(),
+            case,
+            dm::BOB.to_owned(),
+        )
+    };
+    assert_eq!(
+        seen,
+        [
+            corrected("edit", Some(warned.case_id)),
+            corrected("clear_strikes", None),
+            corrected("void", Some(warned.case_id)),
+        ]
+    );
+    assert_eq!(bodies[0]["data"]["correction"]["old_reason"], "spam");
+    assert_eq!(bodies[2]["data"]["case"]["voided"]["reason"], "mistake");
+}

@@ -443,6 +443,19 @@ pub struct StrikesCleared {
     pub correction: CaseCorrection,
 }
 
+/// `data` of a `case_corrected` webhook event (issue #27).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CaseCorrected {
+    /// The member the case or the strikes are about.
+    pub user_id: String,
+    /// What was done, by whom, when and why.
+    pub correction: CaseCorrection,
+    /// The case as it is after an edit or a void, with its corrections;
+    /// `null` for a clear of strikes.
+    pub case: Option<Case>,
+}
+
 /// What became of the direct message telling the member about a case
 /// (additive): `{"status": ..., "detail": why}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

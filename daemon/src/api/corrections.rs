@@ -7,7 +7,10 @@
 
 use axum::extract::State;
 use modctl_types::ErrorBody;
-use modctl_types::moderation::{Case, CaseEditRequest, CorrectionRequest, StrikesCleared};
+use modctl_types::config::WebhookEvent;
+use modctl_types::moderation::{
+    Case, CaseCorrected, CaseEditRequest, CorrectionRequest, StrikesCleared,
+};
 
 use super::actions::case_number;
 use super::openapi::ServerPath;
@@ -17,7 +20,23 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath};
 use crate::moderation::corrections::check_reason;
 use crate::response::Json;
-use crate::store::cases;
+use crate::store::{StoreError, Tx, cases};
+use crate::webhooks::enqueue;
+
+/// Writes the `case_corrected` event of the case's latest correction, in
+/// the correction's own transaction, when the server's webhooks want it.
+fn case_event(tx: &Tx<'_>, server_id: &str, case: &Case, now: i64) -> Result<(), StoreError> {
+    let Some(correction) = case.corrections.last() else {
+        return Ok(());
+    };
+    let data = CaseCorrected {
+        user_id: case.user_id.clone(),
+        correction: correction.clone(),
+        case: Some(case.clone()),
+    };
+    enqueue(tx, server_id, WebhookEvent::CaseCorrected, &data, now)?;
+    Ok(())
+}
 
 /// `PATCH /servers/{id}/cases/{case_id}`
 #[utoipa::path(
@@ -55,7 +74,11 @@ pub async fn edit(
     );
     let case = state
         .store
-        .write(move |tx| cases::edit_reason(tx, &id, number, &reason, &actor, now))
+        .write(move |tx| {
+            let case = cases::edit_reason(tx, &id, number, &reason, &actor, now)?;
+            case_event(tx, &id, &case, now)?;
+            Ok::<_, StoreError>(case)
+        })
         .await?;
     Ok(Json(case))
 }
@@ -98,7 +121,11 @@ pub async fn void(
     );
     let case = state
         .store
-        .write(move |tx| cases::void(tx, &id, number, &reason, &actor, now))
+        .write(move |tx| {
+            let case = cases::void(tx, &id, number, &reason, &actor, now)?;
+            case_event(tx, &id, &case, now)?;
+            Ok::<_, StoreError>(case)
+        })
         .await?;
     Ok(Json(case))
 }
@@ -145,7 +172,16 @@ pub async fn clear_strikes(
     let user = user_id.clone();
     let correction = state
         .store
-        .write(move |tx| cases::clear_strikes(tx, &id, &user, &reason, &actor, now))
+        .write(move |tx| {
+            let correction = cases::clear_strikes(tx, &id, &user, &reason, &actor, now)?;
+            let data = CaseCorrected {
+                user_id: user.clone(),
+                correction: correction.clone(),
+                case: None,
+            };
+            enqueue(tx, &id, WebhookEvent::CaseCorrected, &data, now)?;
+            Ok::<_, StoreError>(correction)
+        })
         .await?;
     Ok(Json(StrikesCleared {
         user_id,
