@@ -45,7 +45,8 @@ fn case_event(tx: &Tx<'_>, server_id: &str, case: &Case, now: i64) -> Result<(),
     tag = "moderation",
     summary = "Edit a case's reason",
     description = "Replaces the case's reason. The old reason is kept in the case's `corrections` (an `edit`, with \
-        `old_reason`, who and when). A voided case, or one still pending, is not edited (409).",
+        `old_reason`, who and when). The reason the case has already changes and records nothing (a retry is safe). \
+        A voided case, or one still pending, is not edited (409).",
     params(
         ServerPath,
         ("case_id" = i64, Path, minimum = 1, description = "The case's number on this server."),
@@ -56,7 +57,7 @@ fn case_event(tx: &Tx<'_>, server_id: &str, case: &Case, now: i64) -> Result<(),
         (status = 200, description = "The case as edited, with its corrections.", body = Case),
         (status = 400, description = "The reason is empty or longer than 512 characters, or `case_id` is not a case number.", body = ErrorBody),
         (status = 404, description = "No server with this id is claimed, or it has no such case.", body = ErrorBody),
-        (status = 409, description = "The case is voided, still pending, or has this reason already.", body = ErrorBody),
+        (status = 409, description = "The case is voided or still pending.", body = ErrorBody),
     ),
 )]
 pub async fn edit(
@@ -75,8 +76,10 @@ pub async fn edit(
     let case = state
         .store
         .write(move |tx| {
-            let case = cases::edit_reason(tx, &id, number, &reason, &actor, now)?;
-            case_event(tx, &id, &case, now)?;
+            let (case, edited) = cases::edit_reason(tx, &id, number, &reason, &actor, now)?;
+            if edited {
+                case_event(tx, &id, &case, now)?;
+            }
             Ok::<_, StoreError>(case)
         })
         .await?;

@@ -158,7 +158,10 @@ pub fn with_corrections(
 
 /// Replaces the reason of case `number` of `server_id` with `reason` (checked
 /// by the caller), keeping the old one in the audit trail. A voided case
-/// keeps its reason: the void says why it no longer counts.
+/// keeps its reason: the void says why it no longer counts. The reason the
+/// case has already changes nothing and records nothing (a retry after a
+/// lost answer gets the case as it is): the second value says whether the
+/// edit was recorded.
 pub fn edit_reason(
     tx: &Tx<'_>,
     server_id: &str,
@@ -166,7 +169,7 @@ pub fn edit_reason(
     reason: &str,
     actor: &str,
     now: i64,
-) -> Result<Case, StoreError> {
+) -> Result<(Case, bool), StoreError> {
     let case = correctable(tx, server_id, number, "edit")?;
     if case.voided.is_some() {
         return Err(StoreError::Conflict(format!(
@@ -175,9 +178,9 @@ pub fn edit_reason(
         )));
     }
     if case.reason.as_deref() == Some(reason) {
-        return Err(StoreError::Conflict(format!(
-            "case #{number} already has this reason: nothing to change"
-        )));
+        let case = with_corrections(tx, server_id, number)?
+            .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished")))?;
+        return Ok((case, false));
     }
     tx.sql
         .prepare_cached("UPDATE cases SET reason = ?3 WHERE server_id = ?1 AND number = ?2")?
@@ -196,8 +199,9 @@ pub fn edit_reason(
             now,
         },
     )?;
-    with_corrections(tx, server_id, number)?
-        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after an edit")))
+    let case = with_corrections(tx, server_id, number)?
+        .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished after an edit")))?;
+    Ok((case, true))
 }
 
 /// Marks the strikes in `where_clause` (over `strikes`, `?1` the server,
