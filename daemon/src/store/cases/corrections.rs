@@ -346,3 +346,121 @@ pub fn clear_strikes(
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use modctl_types::Platform;
+    use modctl_types::moderation::{Action, CaseSource, CaseState};
+
+    use super::super::{NewCase, add_strike, insert, rebuild_strike_days, strikes_in_force};
+    use super::*;
+    use crate::store::testing::store_with_server;
+
+    const SERVER: &str = "123456789012345678";
+    /// Noon of a day, so "later today" and "tomorrow" differ.
+    const NOW: i64 = 20_000 * 86_400 + 43_200;
+    const HOUR: i64 = 3_600;
+    const DAY: i64 = 86_400;
+
+    fn case(tx: &Tx<'_>, user: &str) -> Result<i64, StoreError> {
+        let case = insert(
+            tx,
+            &NewCase {
+                server_id: SERVER,
+                action: Action::Warn,
+                user_id: user,
+                actor: "key:abc",
+                reason: Some("spam"),
+                minutes: None,
+                expires_at: None,
+                delete_message_days: None,
+                applied: true,
+                platform: Platform::Discord,
+                detail: "warned",
+                state: CaseState::Settled,
+                source: CaseSource::Api,
+                linked_case_id: None,
+                now: NOW - DAY,
+                dm: None,
+                webhook_url: None,
+            },
+        )?;
+        Ok(case.id)
+    }
+
+    /// What a correction does, and what it must answer.
+    enum Op {
+        Void(usize),
+        Clear(&'static str),
+    }
+
+    /// The expiry totals kept as strikes stop counting (migration V15) read
+    /// as those rebuilt from the strikes would, at every probe: today,
+    /// later today, tomorrow and past the longest expiry. Each step also
+    /// says how many strikes in force stopped counting.
+    #[tokio::test]
+    async fn expiry_totals_stay_those_the_strikes_make() {
+        let (_dir, store) = store_with_server(Platform::Discord, SERVER).await;
+        // (member, weight, expiry relative to NOW; None: never)
+        let strikes: [(&str, u32, Option<i64>); 5] = [
+            ("u1", 1, Some(10 * DAY)),
+            ("u1", 2, None),
+            ("u2", 1, Some(-HOUR)),
+            ("u2", 3, Some(HOUR)),
+            ("u3", 4, Some(2 * DAY)),
+        ];
+        let steps: [(Op, u32); 6] = [
+            (Op::Clear("u1"), 3),
+            (Op::Void(2), 0), // expired already
+            (Op::Void(3), 3),
+            (Op::Void(0), 0), // cleared already
+            (Op::Clear("u3"), 4),
+            (Op::Void(4), 0), // cleared already
+        ];
+        store
+            .write(move |tx| {
+                let mut numbers = Vec::new();
+                for (user, weight, expires) in strikes {
+                    let number = case(tx, user)?;
+                    add_strike(
+                        tx,
+                        SERVER,
+                        user,
+                        number,
+                        weight,
+                        NOW - DAY,
+                        expires.map(|e| NOW + e),
+                    )?;
+                    numbers.push(number);
+                }
+                let probes = [NOW, NOW + 2 * HOUR, NOW + DAY, NOW + 11 * DAY];
+                for (i, (op, stopped)) in steps.iter().enumerate() {
+                    let got = match op {
+                        Op::Void(n) => void(tx, SERVER, numbers[*n], "why", "key:abc", NOW)?
+                            .corrections
+                            .last()
+                            .map_or(0, |c| c.strikes),
+                        Op::Clear(user) => {
+                            clear_strikes(tx, SERVER, user, "why", "key:abc", NOW)?.strikes
+                        }
+                    };
+                    assert_eq!(got, *stopped, "step {i}");
+                    let kept: Vec<u64> = probes
+                        .iter()
+                        .map(|at| strikes_in_force(tx, SERVER, *at))
+                        .collect::<Result<_, _>>()?;
+                    rebuild_strike_days(tx)?;
+                    let rebuilt: Vec<u64> = probes
+                        .iter()
+                        .map(|at| strikes_in_force(tx, SERVER, *at))
+                        .collect::<Result<_, _>>()?;
+                    assert_eq!(kept, rebuilt, "step {i}");
+                }
+                // Everything voided or cleared: nothing in force.
+                assert_eq!(strikes_in_force(tx, SERVER, NOW)?, 0);
+                Ok::<_, StoreError>(())
+            })
+            .await
+            .unwrap();
+    }
+}
