@@ -91,6 +91,9 @@ _modctl() {
             modctl__subcmd__automod__subcmd__help,test)
                 cmd="modctl__subcmd__automod__subcmd__help__subcmd__test"
                 ;;
+            modctl__subcmd__cases,edit)
+                cmd="modctl__subcmd__cases__subcmd__edit"
+                ;;
             modctl__subcmd__cases,export)
                 cmd="modctl__subcmd__cases__subcmd__export"
                 ;;
@@ -103,6 +106,12 @@ _modctl() {
             modctl__subcmd__cases,show)
                 cmd="modctl__subcmd__cases__subcmd__show"
                 ;;
+            modctl__subcmd__cases,void)
+                cmd="modctl__subcmd__cases__subcmd__void"
+                ;;
+            modctl__subcmd__cases__subcmd__help,edit)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__edit"
+                ;;
             modctl__subcmd__cases__subcmd__help,export)
                 cmd="modctl__subcmd__cases__subcmd__help__subcmd__export"
                 ;;
@@ -114,6 +123,9 @@ _modctl() {
                 ;;
             modctl__subcmd__cases__subcmd__help,show)
                 cmd="modctl__subcmd__cases__subcmd__help__subcmd__show"
+                ;;
+            modctl__subcmd__cases__subcmd__help,void)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__void"
                 ;;
             modctl__subcmd__config,audit)
                 cmd="modctl__subcmd__config__subcmd__audit"
@@ -238,6 +250,9 @@ _modctl() {
             modctl__subcmd__help__subcmd__automod,test)
                 cmd="modctl__subcmd__help__subcmd__automod__subcmd__test"
                 ;;
+            modctl__subcmd__help__subcmd__cases,edit)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__edit"
+                ;;
             modctl__subcmd__help__subcmd__cases,export)
                 cmd="modctl__subcmd__help__subcmd__cases__subcmd__export"
                 ;;
@@ -246,6 +261,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__cases,show)
                 cmd="modctl__subcmd__help__subcmd__cases__subcmd__show"
+                ;;
+            modctl__subcmd__help__subcmd__cases,void)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__void"
                 ;;
             modctl__subcmd__help__subcmd__config,audit)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__audit"
@@ -315,6 +333,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__snapshot,show)
                 cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__show"
+                ;;
+            modctl__subcmd__help__subcmd__strikes,clear)
+                cmd="modctl__subcmd__help__subcmd__strikes__subcmd__clear"
                 ;;
             modctl__subcmd__help__subcmd__webhooks,deliveries)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__deliveries"
@@ -441,6 +462,9 @@ _modctl() {
                 ;;
             modctl__subcmd__snapshot__subcmd__help,show)
                 cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__show"
+                ;;
+            modctl__subcmd__strikes,clear)
+                cmd="modctl__subcmd__strikes__subcmd__clear"
                 ;;
             modctl__subcmd__webhooks,deliveries)
                 cmd="modctl__subcmd__webhooks__subcmd__deliveries"
@@ -799,12 +823,50 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show export help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show edit void export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__edit)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -863,8 +925,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__help)
-            opts="list show export help"
+            opts="list show edit void export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -919,6 +995,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__void)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1001,6 +1091,44 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__void)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1625,8 +1753,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__cases)
-            opts="list show export"
+            opts="list show edit void export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1667,6 +1809,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__cases__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__void)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2171,8 +2327,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__strikes)
-            opts=""
+            opts="clear"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__strikes__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3323,7 +3493,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__strikes)
-            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version clear"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3335,6 +3505,44 @@ _modctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__strikes__subcmd__clear)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --url)

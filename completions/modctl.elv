@@ -37,7 +37,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-            cand cases 'List, show and export cases'
+            cand cases 'List, show, export, edit and void cases'
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -45,7 +45,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member, most active first'
+            cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -461,13 +461,15 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;list'= {
             cand --user 'Only cases of this user'
             cand --action 'Only cases of this action'
-            cand --actor 'Only cases by this actor: key:<key id>, or system:expiry'
+            cand --actor 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry'
             cand --since 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)'
             cand --until 'Only cases recorded before then (same forms as --since)'
             cand --limit 'How many (1 to 200)'
@@ -503,6 +505,38 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;cases;edit'= {
+            cand -r 'The new reason (1 to 512 characters)'
+            cand --reason 'The new reason (1 to 512 characters)'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;cases;void'= {
+            cand -r 'Why (1 to 512 characters); kept with the void'
+            cand --reason 'Why (1 to 512 characters); kept with the void'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;cases;export'= {
             cand --format 'The format'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
@@ -521,12 +555,18 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases;help'= {
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;help;list'= {
         }
         &'modctl;cases;help;show'= {
+        }
+        &'modctl;cases;help;edit'= {
+        }
+        &'modctl;cases;help;void'= {
         }
         &'modctl;cases;help;export'= {
         }
@@ -1007,6 +1047,23 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand clear 'Clear a member''s active strikes (a pardon), saying why'
+        }
+        &'modctl;strikes;clear'= {
+            cand -r 'Why (1 to 512 characters); kept with the clear'
+            cand --reason 'Why (1 to 512 characters); kept with the clear'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'modctl;jails'= {
             cand -o 'Output format: table, wide (a table with every value whole), plain or json'
@@ -1046,7 +1103,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-            cand cases 'List, show and export cases'
+            cand cases 'List, show, export, edit and void cases'
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -1054,7 +1111,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member, most active first'
+            cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1118,11 +1175,17 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;cases'= {
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
         }
         &'modctl;help;cases;list'= {
         }
         &'modctl;help;cases;show'= {
+        }
+        &'modctl;help;cases;edit'= {
+        }
+        &'modctl;help;cases;void'= {
         }
         &'modctl;help;cases;export'= {
         }
@@ -1192,6 +1255,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;activity'= {
         }
         &'modctl;help;strikes'= {
+            cand clear 'Clear a member''s active strikes (a pardon), saying why'
+        }
+        &'modctl;help;strikes;clear'= {
         }
         &'modctl;help;jails'= {
         }

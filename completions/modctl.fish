@@ -41,7 +41,7 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "whoami" -d 'Show the 
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "servers" -d 'List and show the servers your team has claimed'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "cases" -d 'List, show, export, edit and void cases'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "automod" -d 'Try a message against the server\'s automod filters'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -49,7 +49,7 @@ complete -c modctl -n "__fish_modctl_needs_command" -f -a "lockdown" -d 'Start, 
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "onboarding" -d 'The server\'s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member, most active first'
+complete -c modctl -n "__fish_modctl_needs_command" -f -a "strikes" -d 'Strike counts per member, most active first; `strikes clear` pardons a member'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "jails" -d 'Active jails, oldest first'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c modctl -n "__fish_modctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -317,23 +317,25 @@ complete -c modctl -n "__fish_modctl_using_subcommand action" -l table -d 'Print
 complete -c modctl -n "__fish_modctl_using_subcommand action" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c modctl -n "__fish_modctl_using_subcommand action" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s h -l help -d 'Print help'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "show" -d 'One case, by its number on the server'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "show" -d 'One case, by its number on the server'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "edit" -d 'Replace a case\'s reason; the old one is kept in its corrections'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "void" -d 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l action -d 'Only cases of this action' -r
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l actor -d 'Only cases by this actor: key:<key id>, or system:expiry' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l actor -d 'Only cases by this actor: a key\'s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l since -d 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l until -d 'Only cases recorded before then (same forms as --since)' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l limit -d 'How many (1 to 200)' -r
@@ -364,6 +366,28 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -s r -l reason -d 'The new reason (1 to 512 characters)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -s r -l reason -d 'Why (1 to 512 characters); kept with the void' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from void" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l format -d 'The format' -r -f -a "jsonl\t'One JSON object per line'
 csv\t'Comma-separated values with a header'"
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -378,6 +402,8 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_sub
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "show" -d 'One case, by its number on the server'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Replace a case\'s reason; the old one is kept in its corrections'
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "void" -d 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c modctl -n "__fish_modctl_using_subcommand automod; and not __fish_seen_subcommand_from test hits help" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
@@ -694,20 +720,32 @@ complete -c modctl -n "__fish_modctl_using_subcommand activity" -l table -d 'Pri
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -s h -l help -d 'Print help'
 complete -c modctl -n "__fish_modctl_using_subcommand activity" -s V -l version -d 'Print version'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
 wide\t'A table with every value whole'
 plain\t'Tab-separated rows'
 json\t'JSON'"
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l timeout -d 'Request timeout in seconds' -r
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l json -d 'Print JSON'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l table -d 'Print a table (the default on a terminal)'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c modctl -n "__fish_modctl_using_subcommand strikes" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and not __fish_seen_subcommand_from clear" -a "clear" -d 'Clear a member\'s active strikes (a pardon), saying why'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -s r -l reason -d 'Why (1 to 512 characters); kept with the clear' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l url -d 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l key -d 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l timeout -d 'Request timeout in seconds' -r
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l json -d 'Print JSON'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l table -d 'Print a table (the default on a terminal)'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -l wide -d 'Show long columns (reason, detail) whole instead of cutting them to the terminal\'s width'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c modctl -n "__fish_modctl_using_subcommand strikes; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
 complete -c modctl -n "__fish_modctl_using_subcommand jails" -s o -l output -d 'Output format: table, wide (a table with every value whole), plain or json' -r -f -a "table\t'A table fitted to the terminal'
 wide\t'A table with every value whole'
 plain\t'Tab-separated rows'
@@ -739,7 +777,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "servers" -d 'List and show the servers your team has claimed'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "config" -d 'Show, change, export, import, clone, diff and audit a server\'s moderation config'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "action" -d 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "cases" -d 'List, show and export cases'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "cases" -d 'List, show, export, edit and void cases'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "automod" -d 'Try a message against the server\'s automod filters'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "snapshot" -d 'Capture, list, show and diff structure snapshots; restore a nuked server\'s roles and channels'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "webhooks" -d 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -747,7 +785,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "onboarding" -d 'The server\'s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "insights" -d 'Moderation insights: cases per day by action and source, moderators, repeat targets'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "activity" -d 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "strikes" -d 'Strike counts per member, most active first'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "strikes" -d 'Strike counts per member, most active first; `strikes clear` pardons a member'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "jails" -d 'Active jails, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and not __fish_seen_subcommand_from login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -767,6 +805,8 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "diff" -d 'Compare the configs of two servers; exits 0 when equal, 1 when different'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "list" -d 'Recent cases, newest first, optionally filtered'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "show" -d 'One case, by its number on the server'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "edit" -d 'Replace a case\'s reason; the old one is kept in its corrections'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "void" -d 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from cases" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from automod" -f -a "test" -d 'Try a message against the server\'s automod filters: which would act, on what, and how'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from automod" -f -a "hits" -d 'The messages the server\'s automod caught, newest first'
@@ -785,3 +825,4 @@ complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subc
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from lockdown" -f -a "start" -d 'Start a raid lockdown now (plain: field<TAB>value)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from lockdown" -f -a "end" -d 'End the running lockdown now (plain as start\'s)'
 complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from lockdown" -f -a "status" -d 'The running lockdown, else the last one (plain as start\'s; `state` is running, ended or none)'
+complete -c modctl -n "__fish_modctl_using_subcommand help; and __fish_seen_subcommand_from strikes" -f -a "clear" -d 'Clear a member\'s active strikes (a pardon), saying why'

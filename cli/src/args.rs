@@ -21,13 +21,6 @@ Examples:
   modctl whoami
   modctl --profile prod whoami --json";
 
-const STRIKES_HELP: &str = "\
-Plain columns (piped or --plain): user, active, total, last strike
-
-Examples:
-  modctl strikes 112233445566778899
-  modctl strikes 112233445566778899 --json";
-
 const JAILS_HELP: &str = "\
 Plain columns (piped or --plain): user, since, until, saved roles, case
 
@@ -113,7 +106,7 @@ pub enum Command {
     Config(ConfigCommand),
     /// Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail
     Action(ActionArgs),
-    /// List, show and export cases
+    /// List, show, export, edit and void cases
     #[command(subcommand)]
     Cases(CasesCommand),
     /// Try a message against the server's automod filters
@@ -155,15 +148,8 @@ pub enum Command {
         last_event<TAB>newest event time<TAB>when it was received<TAB>-<TAB>-<TAB>-<TAB>-"
     )]
     Activity(InsightsArgs),
-    /// Strike counts per member, most active first
-    #[command(after_help = STRIKES_HELP)]
-    Strikes {
-        /// The server id
-        #[arg(allow_hyphen_values = true)]
-        server: String,
-        #[command(flatten)]
-        layout: Layout,
-    },
+    /// Strike counts per member, most active first; `strikes clear` pardons a member
+    Strikes(crate::commands::corrections::StrikesArgs),
     /// Active jails, oldest first
     #[command(after_help = JAILS_HELP)]
     Jails {

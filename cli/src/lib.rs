@@ -188,9 +188,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Lockdown(command) => commands::lockdown::run(&context, command).await,
         Command::Insights(args) => ok(commands::insights::moderation(&context, args).await),
         Command::Activity(args) => ok(commands::insights::community(&context, args).await),
-        Command::Strikes { server, layout } => {
-            ok(commands::cases::strikes(&context, &server, &layout).await)
-        }
+        Command::Strikes(args) => ok(commands::corrections::strikes(&context, args).await),
         Command::Jails { server, layout } => {
             ok(commands::cases::jails(&context, &server, &layout).await)
         }

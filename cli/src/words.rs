@@ -70,6 +70,14 @@ pub const CASES: &[Flag] = &[
     flag("user_id", "--user"),
     flag("since", "--since"),
     flag("until", "--until"),
+    flag("actor", "--actor"),
+];
+
+/// `modctl cases edit|void`, `modctl strikes clear`: the body and the path.
+pub const CORRECTION: &[Flag] = &[
+    flag("reason", "--reason"),
+    flag("{case_id}", "CASE"),
+    flag("{user_id}", "USER"),
 ];
 
 /// `modctl config audit`: the query parameters.

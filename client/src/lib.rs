@@ -27,6 +27,7 @@
 mod automod;
 pub mod client;
 mod config;
+mod corrections;
 pub mod error;
 mod insights;
 mod lockdown;

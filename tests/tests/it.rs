@@ -15,6 +15,7 @@ mod automod_native;
 mod automod_settling;
 mod cases;
 mod config;
+mod corrections;
 mod demo;
 mod dms;
 mod docs;

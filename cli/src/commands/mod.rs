@@ -9,6 +9,7 @@ pub mod completions;
 pub mod config;
 pub mod config_rollback;
 pub mod config_write;
+pub mod corrections;
 pub mod insights;
 pub mod lockdown;
 pub mod login;

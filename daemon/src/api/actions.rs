@@ -157,19 +157,40 @@ pub async fn list(
         ));
     }
     let id = access.server.id;
+    let team_id = access.caller.team_id();
     let cases = state
         .store
         .read(move |tx| {
+            let actors = match query.actor.as_deref() {
+                Some(actor) => Some(actors_matching(tx, team_id, actor)?),
+                None => None,
+            };
             let filter = cases::Filter {
                 user_id: query.user_id.as_deref(),
-                actor: query.actor.as_deref(),
+                actor: None,
                 action: query.action,
                 applied: query.applied,
                 since: query.since.map(|t| t.as_second()),
                 until: query.until.map(|t| t.as_second()),
                 before: query.before,
             };
-            cases::list(tx, &id, &filter, limit)
+            let Some(actors) = actors else {
+                return Ok::<_, ApiError>(cases::list(tx, &id, &filter, limit)?);
+            };
+            // One indexed walk per actor (a person's keys, after a
+            // rotation), merged newest first: each walk is bounded by the
+            // page, so the cost stays the page's times the keys'.
+            let mut merged = Vec::new();
+            for actor in &actors {
+                let one = cases::Filter {
+                    actor: Some(actor),
+                    ..filter.clone()
+                };
+                merged.extend(cases::list(tx, &id, &one, limit)?);
+            }
+            merged.sort_by_key(|c| std::cmp::Reverse(c.id));
+            merged.truncate(limit as usize);
+            Ok(merged)
         })
         .await?;
     let next_before = (cases.len() == limit as usize)
@@ -200,21 +221,11 @@ pub async fn show(
     access: ReadServer,
     ApiPath((_, case_id)): ApiPath<(String, String)>,
 ) -> ApiResult<Json<Case>> {
-    let number = match case_id.parse::<i64>() {
-        Ok(number) if number > 0 => number,
-        _ => {
-            return Err(ApiError::invalid(
-                "{case_id}",
-                format!(
-                    "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
-                ),
-            ));
-        }
-    };
+    let number = case_number(&case_id)?;
     let id = access.server.id.clone();
     let case = state
         .store
-        .read(move |tx| cases::get(tx, &id, number))
+        .read(move |tx| cases::with_corrections(tx, &id, number))
         .await?;
     case.map(Json).ok_or_else(|| {
         ApiError::NotFound(format!(
@@ -223,6 +234,49 @@ pub async fn show(
         ))
         .at("{case_id}")
     })
+}
+
+/// The actors `actor` of `GET /cases?actor=` stands for (issue #27): an
+/// actor as recorded (`key:<key_id>`, `system:<what>`) as it is; else the
+/// team's keys whose display name it is, ignoring case (all of them: a
+/// person keeps the name through rotations, and two keys of one name are
+/// read as one person's); else a bare key id. Anything else is refused,
+/// naming what is accepted.
+fn actors_matching(
+    tx: &crate::store::Tx<'_>,
+    team_id: i64,
+    actor: &str,
+) -> Result<Vec<String>, ApiError> {
+    if actor.starts_with("key:") || actor.starts_with("system:") {
+        return Ok(vec![actor.to_owned()]);
+    }
+    let named = crate::store::keys::ids_named(tx, team_id, actor.trim())?;
+    if !named.is_empty() {
+        return Ok(named.into_iter().map(|id| format!("key:{id}")).collect());
+    }
+    if modctl_types::auth::is_key_id(actor) {
+        return Ok(vec![format!("key:{actor}")]);
+    }
+    Err(ApiError::invalid(
+        "actor",
+        format!(
+            "no key of your team is named `{actor}`: give a key's display name, \
+             its key id, `key:<key_id>` or `system:<what>`"
+        ),
+    ))
+}
+
+/// The case number of a `{case_id}` path segment: a positive integer.
+pub(super) fn case_number(case_id: &str) -> Result<i64, ApiError> {
+    match case_id.parse::<i64>() {
+        Ok(number) if number > 0 => Ok(number),
+        _ => Err(ApiError::invalid(
+            "{case_id}",
+            format!(
+                "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
+            ),
+        )),
+    }
 }
 
 /// `GET /servers/{id}/strikes`

@@ -36,6 +36,7 @@
 //! is known, so the DM is not sent from inside a transaction.
 
 pub mod behaviour;
+pub mod corrections;
 pub mod dm;
 pub mod error;
 pub mod escalation;
