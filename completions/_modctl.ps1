@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the profile in use (--profile, else the default) and its API key')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'List the saved profiles, choose the default one, remove one')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List your team''s API keys: status, expiry, last use, replacement (never a secret)')
             [CompletionResult]::new('servers', 'servers', [CompletionResultType]::ParameterValue, 'List and show the servers your team has claimed')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
@@ -170,6 +171,21 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;whoami' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;keys' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
@@ -481,6 +497,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what the action would do (platform call, DM, strikes, ladder step) without recording or doing anything')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
@@ -1211,6 +1228,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the profile in use (--profile, else the default) and its API key')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'List the saved profiles, choose the default one, remove one')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List your team''s API keys: status, expiry, last use, replacement (never a secret)')
             [CompletionResult]::new('servers', 'servers', [CompletionResultType]::ParameterValue, 'List and show the servers your team has claimed')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
@@ -1250,6 +1268,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;whoami' {
+            break
+        }
+        'modctl;help;keys' {
             break
         }
         'modctl;help;servers' {

@@ -43,6 +43,9 @@ _modctl() {
             modctl,jails)
                 cmd="modctl__subcmd__jails"
                 ;;
+            modctl,keys)
+                cmd="modctl__subcmd__keys"
+                ;;
             modctl,lockdown)
                 cmd="modctl__subcmd__lockdown"
                 ;;
@@ -213,6 +216,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
+                ;;
+            modctl__subcmd__help,keys)
+                cmd="modctl__subcmd__help__subcmd__keys"
                 ;;
             modctl__subcmd__help,lockdown)
                 cmd="modctl__subcmd__help__subcmd__lockdown"
@@ -515,7 +521,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -545,7 +551,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__action)
-            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --dry-run --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1669,7 +1675,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2019,6 +2025,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__jails)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__keys)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2519,6 +2539,36 @@ _modctl() {
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__keys)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
@@ -155,6 +156,20 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile;help;help'= {
         }
         &'modctl;whoami'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;keys'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
@@ -437,6 +452,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
+            cand --dry-run 'Say what the action would do (platform call, DM, strikes, ladder step) without recording or doing anything'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -1100,6 +1116,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
@@ -1132,6 +1149,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;profile;remove'= {
         }
         &'modctl;help;whoami'= {
+        }
+        &'modctl;help;keys'= {
         }
         &'modctl;help;servers'= {
             cand list 'List your team''s servers (plain columns: id, platform, name, claimed at)'

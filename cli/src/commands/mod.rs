@@ -11,6 +11,7 @@ pub mod config_rollback;
 pub mod config_write;
 pub mod corrections;
 pub mod insights;
+pub mod keys;
 pub mod lockdown;
 pub mod login;
 pub mod onboarding;
