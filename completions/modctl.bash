@@ -43,6 +43,9 @@ _modctl() {
             modctl,jails)
                 cmd="modctl__subcmd__jails"
                 ;;
+            modctl,keys)
+                cmd="modctl__subcmd__keys"
+                ;;
             modctl,lockdown)
                 cmd="modctl__subcmd__lockdown"
                 ;;
@@ -94,6 +97,9 @@ _modctl() {
             modctl__subcmd__automod__subcmd__help,test)
                 cmd="modctl__subcmd__automod__subcmd__help__subcmd__test"
                 ;;
+            modctl__subcmd__cases,edit)
+                cmd="modctl__subcmd__cases__subcmd__edit"
+                ;;
             modctl__subcmd__cases,export)
                 cmd="modctl__subcmd__cases__subcmd__export"
                 ;;
@@ -106,6 +112,12 @@ _modctl() {
             modctl__subcmd__cases,show)
                 cmd="modctl__subcmd__cases__subcmd__show"
                 ;;
+            modctl__subcmd__cases,void)
+                cmd="modctl__subcmd__cases__subcmd__void"
+                ;;
+            modctl__subcmd__cases__subcmd__help,edit)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__edit"
+                ;;
             modctl__subcmd__cases__subcmd__help,export)
                 cmd="modctl__subcmd__cases__subcmd__help__subcmd__export"
                 ;;
@@ -117,6 +129,9 @@ _modctl() {
                 ;;
             modctl__subcmd__cases__subcmd__help,show)
                 cmd="modctl__subcmd__cases__subcmd__help__subcmd__show"
+                ;;
+            modctl__subcmd__cases__subcmd__help,void)
+                cmd="modctl__subcmd__cases__subcmd__help__subcmd__void"
                 ;;
             modctl__subcmd__config,audit)
                 cmd="modctl__subcmd__config__subcmd__audit"
@@ -205,6 +220,9 @@ _modctl() {
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
                 ;;
+            modctl__subcmd__help,keys)
+                cmd="modctl__subcmd__help__subcmd__keys"
+                ;;
             modctl__subcmd__help,lockdown)
                 cmd="modctl__subcmd__help__subcmd__lockdown"
                 ;;
@@ -244,6 +262,9 @@ _modctl() {
             modctl__subcmd__help__subcmd__automod,test)
                 cmd="modctl__subcmd__help__subcmd__automod__subcmd__test"
                 ;;
+            modctl__subcmd__help__subcmd__cases,edit)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__edit"
+                ;;
             modctl__subcmd__help__subcmd__cases,export)
                 cmd="modctl__subcmd__help__subcmd__cases__subcmd__export"
                 ;;
@@ -252,6 +273,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__cases,show)
                 cmd="modctl__subcmd__help__subcmd__cases__subcmd__show"
+                ;;
+            modctl__subcmd__help__subcmd__cases,void)
+                cmd="modctl__subcmd__help__subcmd__cases__subcmd__void"
                 ;;
             modctl__subcmd__help__subcmd__config,audit)
                 cmd="modctl__subcmd__help__subcmd__config__subcmd__audit"
@@ -321,6 +345,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help__subcmd__snapshot,show)
                 cmd="modctl__subcmd__help__subcmd__snapshot__subcmd__show"
+                ;;
+            modctl__subcmd__help__subcmd__strikes,clear)
+                cmd="modctl__subcmd__help__subcmd__strikes__subcmd__clear"
                 ;;
             modctl__subcmd__help__subcmd__webhooks,deliveries)
                 cmd="modctl__subcmd__help__subcmd__webhooks__subcmd__deliveries"
@@ -448,6 +475,9 @@ _modctl() {
             modctl__subcmd__snapshot__subcmd__help,show)
                 cmd="modctl__subcmd__snapshot__subcmd__help__subcmd__show"
                 ;;
+            modctl__subcmd__strikes,clear)
+                cmd="modctl__subcmd__strikes__subcmd__clear"
+                ;;
             modctl__subcmd__webhooks,deliveries)
                 cmd="modctl__subcmd__webhooks__subcmd__deliveries"
                 ;;
@@ -497,7 +527,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -527,7 +557,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__action)
-            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --dry-run --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -809,12 +839,50 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show export help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version list show edit void export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__edit)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -873,8 +941,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__help)
-            opts="list show export help"
+            opts="list show edit void export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -929,6 +1011,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__cases__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__help__subcmd__void)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1011,6 +1107,44 @@ _modctl() {
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__cases__subcmd__void)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1551,7 +1685,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
+            opts="login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1635,8 +1769,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__cases)
-            opts="list show export"
+            opts="list show edit void export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1677,6 +1825,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__cases__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__cases__subcmd__void)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1873,6 +2035,20 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__jails)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__keys)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2181,8 +2357,22 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help__subcmd__strikes)
-            opts=""
+            opts="clear"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__help__subcmd__strikes__subcmd__clear)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2377,6 +2567,36 @@ _modctl() {
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__keys)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2599,7 +2819,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__login)
-            opts="-h -V --with-key --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --with-key --default --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3351,7 +3571,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__strikes)
-            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-o -h -V --output --url --key --profile --json --plain --table --wide --timeout --help --version clear"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3363,6 +3583,44 @@ _modctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__strikes__subcmd__clear)
+            opts="-r -h -V --reason --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --url)

@@ -20,7 +20,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -34,10 +34,11 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-            cand cases 'List, show and export cases'
+            cand cases 'List, show, export, edit and void cases'
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -45,7 +46,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member, most active first'
+            cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
@@ -54,9 +55,10 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;login'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --with-key 'Read the API key from stdin (one line) instead of prompting, for scripts'
+            cand --default 'Make the profile the default one (the first profile, and a plain `modctl login` without --profile, always become it)'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -69,7 +71,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;logout'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -83,7 +85,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -101,7 +103,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile;list'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -115,7 +117,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile;use'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -129,7 +131,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile;remove'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -157,7 +159,21 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;whoami'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;keys'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -171,7 +187,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;servers'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -188,7 +204,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;servers;list'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -202,7 +218,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;servers;show'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -227,7 +243,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -238,7 +254,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -251,7 +267,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;show'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -268,7 +284,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --if-revision 'With --file: refuse unless the config is still at this revision'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -282,7 +298,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;edit'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -298,7 +314,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --output 'Write to this file instead of stdout'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -312,7 +328,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;import'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --dry-run 'Show what would change without changing anything'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the import'
@@ -331,7 +347,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --from 'The server to copy from'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy'
             cand -y 'Do not ask for confirmation'
@@ -349,7 +365,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --to-revision 'The revision whose settings to restore (see `modctl config audit`)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
@@ -366,7 +382,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --limit 'How many entries (1 to 500)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -380,7 +396,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;config;diff'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -393,7 +409,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;config;help'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -433,10 +449,11 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --idempotency-key 'Send this Idempotency-Key: a retry with the same key does nothing again'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
+            cand --dry-run 'Say what the action would do (platform call, DM, strikes, ladder step) without recording or doing anything'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -449,7 +466,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -461,13 +478,15 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;list'= {
             cand --user 'Only cases of this user'
             cand --action 'Only cases of this action'
-            cand --actor 'Only cases by this actor: key:<key id>, or system:expiry'
+            cand --actor 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry'
             cand --since 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)'
             cand --until 'Only cases recorded before then (same forms as --since)'
             cand --limit 'How many (1 to 200)'
@@ -475,7 +494,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --applied 'Only cases the platform applied'
             cand --not-applied 'Only cases the platform did not apply'
@@ -492,7 +511,39 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases;show'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;cases;edit'= {
+            cand -r 'The new reason (1 to 512 characters)'
+            cand --reason 'The new reason (1 to 512 characters)'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;cases;void'= {
+            cand -r 'Why (1 to 512 characters); kept with the void'
+            cand --reason 'Why (1 to 512 characters); kept with the void'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -507,7 +558,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --format 'The format'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -521,12 +572,18 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;cases;help'= {
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;help;list'= {
         }
         &'modctl;cases;help;show'= {
+        }
+        &'modctl;cases;help;edit'= {
+        }
+        &'modctl;cases;help;void'= {
         }
         &'modctl;cases;help;export'= {
         }
@@ -535,7 +592,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;automod'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -555,7 +612,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --role 'A role of the author (tries automod.exempt_role_ids); repeat for several'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -575,7 +632,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -600,7 +657,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -621,7 +678,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot;capture'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -635,7 +692,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot;list'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -649,7 +706,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot;show'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --content 'Show the roles, channels and settings it holds'
             cand --json 'Print JSON'
@@ -664,7 +721,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot;diff'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -679,7 +736,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --from 'The snapshot to restore [default: the latest]'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --dry-run 'Show the plan and change nothing'
             cand -y 'Do not ask for confirmation'
@@ -696,7 +753,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;snapshot;job'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --wait 'Draw progress until the job ends'
             cand --json 'Print JSON'
@@ -734,7 +791,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -755,7 +812,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks;test'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --wait 'Wait until the delivery is no longer pending (or its next retry is over a minute off) and show it; exits 1 unless delivered'
             cand --json 'Print JSON'
@@ -774,7 +831,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --before 'Only deliveries older than this one (the next page, as the table''s footer names it)'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -788,7 +845,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks;delivery'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -802,7 +859,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks;redeliver'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -819,7 +876,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --count 'Exit after this many verified events'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -833,7 +890,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;webhooks;rotate-secret'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
@@ -872,7 +929,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;lockdown'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -892,7 +949,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --reason 'Why, shown in the log post and the webhook event'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -906,7 +963,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;lockdown;end'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -920,7 +977,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;lockdown;status'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -948,7 +1005,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;onboarding'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --refresh 'Ask the platform now instead of using its answer of up to 5 minutes ago'
             cand --json 'Print JSON'
@@ -966,7 +1023,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -983,7 +1040,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -999,7 +1056,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -1009,13 +1066,30 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand clear 'Clear a member''s active strikes (a pardon), saying why'
+        }
+        &'modctl;strikes;clear'= {
+            cand -r 'Why (1 to 512 characters); kept with the clear'
+            cand --reason 'Why (1 to 512 characters); kept with the clear'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'modctl;jails'= {
             cand -o 'Output format: table, wide (a table with every value whole), plain or json'
             cand --output 'Output format: table, wide (a table with every value whole), plain or json'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -1029,7 +1103,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;completions'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -1041,12 +1115,12 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --version 'Print version'
         }
         &'modctl;watch'= {
-            cand --types 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, member_joined'
+            cand --types 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, case_corrected, member_joined'
             cand --since 'Start after this event id (an id printed before): the events since then come first'
             cand --count 'Stop after this many events'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
-            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
@@ -1062,10 +1136,11 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
-            cand cases 'List, show and export cases'
+            cand cases 'List, show, export, edit and void cases'
             cand automod 'Try a message against the server''s automod filters'
             cand snapshot 'Capture, list, show and diff structure snapshots; restore a nuked server''s roles and channels'
             cand webhooks 'Send a test event, list and show deliveries, redeliver one, rotate the signing secret'
@@ -1073,7 +1148,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand onboarding 'The server''s setup checklist: what is done and the command that fixes each open item (plain columns: status, id, title, detail, fix)'
             cand insights 'Moderation insights: cases per day by action and source, moderators, repeat targets'
             cand activity 'Community activity: messages, active members, voice, joins and leaves per day; top channels and members'
-            cand strikes 'Strike counts per member, most active first'
+            cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
             cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
@@ -1096,6 +1171,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;whoami'= {
         }
+        &'modctl;help;keys'= {
+        }
         &'modctl;help;servers'= {
             cand list 'List your team''s servers (plain columns: id, platform, name, claimed at)'
             cand show 'Show one server'
@@ -1106,7 +1183,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         }
         &'modctl;help;config'= {
             cand show 'Show the whole config, or one section (plain: `path<TAB>value` lines)'
-            cand set 'Set one field (`SECTION.FIELD VALUE`), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
+            cand set 'Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one revision), or replace a whole section with the JSON in a file (`SECTION --file FILE`)'
             cand edit 'Edit a section in $EDITOR; reopens with the error when the daemon refuses it'
             cand export 'Print the export envelope (JSON) or write it to a file'
             cand import 'Import an export envelope from a file or stdin; all sections or nothing (shows the changes and asks first; --yes without a terminal)'
@@ -1138,11 +1215,17 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;cases'= {
             cand list 'Recent cases, newest first, optionally filtered'
             cand show 'One case, by its number on the server'
+            cand edit 'Replace a case''s reason; the old one is kept in its corrections'
+            cand void 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
             cand export 'Every case of a server as JSON lines or CSV, oldest first'
         }
         &'modctl;help;cases;list'= {
         }
         &'modctl;help;cases;show'= {
+        }
+        &'modctl;help;cases;edit'= {
+        }
+        &'modctl;help;cases;void'= {
         }
         &'modctl;help;cases;export'= {
         }
@@ -1212,6 +1295,9 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;activity'= {
         }
         &'modctl;help;strikes'= {
+            cand clear 'Clear a member''s active strikes (a pardon), saying why'
+        }
+        &'modctl;help;strikes;clear'= {
         }
         &'modctl;help;jails'= {
         }

@@ -13,17 +13,6 @@ use crate::commands::snapshot::SnapshotCommand;
 use crate::commands::webhooks::WebhooksCommand;
 use crate::commands::{config::ConfigCommand, login::LoginArgs, servers::ServersCommand};
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0  success
-  1  the command failed (invalid request, conflict, daemon error); `config diff`: configs differ;
-     `snapshot restore`: the job stopped before the end or an item failed;
-     `webhooks test --wait`: the endpoint did not take the delivery
-  2  usage error (bad arguments, missing configuration, confirmation needed but no terminal)
-  3  the daemon could not be reached or timed out
-  4  authentication or permission refused (401, 403), or the team's plan does not allow it (402)
-  5  not found (404)";
-
 const WHOAMI_HELP: &str = "\
 Plain lines (piped or --plain): field<TAB>value, for team, plan, key_id, label, scopes, created_at,
 expires_at, servers, url, url_from, profile
@@ -31,13 +20,6 @@ expires_at, servers, url, url_from, profile
 Examples:
   modctl whoami
   modctl --profile prod whoami --json";
-
-const STRIKES_HELP: &str = "\
-Plain columns (piped or --plain): user, active, total, last strike
-
-Examples:
-  modctl strikes 112233445566778899
-  modctl strikes 112233445566778899 --json";
 
 const JAILS_HELP: &str = "\
 Plain columns (piped or --plain): user, since, until, saved roles, case
@@ -48,7 +30,7 @@ Examples:
 
 /// modctl: moderate chat communities from the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "modctl", version, about, propagate_version = true, after_help = EXIT_CODES)]
+#[command(name = "modctl", version, about, propagate_version = true, after_help = crate::exit::help_text())]
 pub struct Cli {
     /// Options every command takes.
     #[command(flatten)]
@@ -77,7 +59,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "KEY")]
     pub key: Option<String>,
 
-    /// Profile of the config file to use [env: MODCTL_PROFILE] [default: the profile `modctl login` saved last]
+    /// Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
 
@@ -116,6 +98,12 @@ pub enum Command {
     /// Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use
     #[command(after_help = WHOAMI_HELP)]
     Whoami,
+    /// List your team's API keys: status, expiry, last use, replacement (never a secret)
+    #[command(
+        after_help = "Keys are made, rotated and revoked by the daemon's operator:\n  \
+        modctld key create|rotate|revoke\n\nExamples:\n  modctl keys\n  modctl keys --json"
+    )]
+    Keys,
     /// List and show the servers your team has claimed
     #[command(subcommand)]
     Servers(ServersCommand),
@@ -124,7 +112,7 @@ pub enum Command {
     Config(ConfigCommand),
     /// Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail
     Action(ActionArgs),
-    /// List, show and export cases
+    /// List, show, export, edit and void cases
     #[command(subcommand)]
     Cases(CasesCommand),
     /// Try a message against the server's automod filters
@@ -157,21 +145,17 @@ pub enum Command {
         active_strikes<TAB>n, active_jails<TAB>n")]
     Insights(InsightsArgs),
     /// Community activity: messages, active members, voice, joins and leaves per day; top channels and members
-    #[command(after_help = "Piped, one row per line, the first field naming it:\n  \
+    #[command(
+        after_help = "Piped, one row per line, the first field naming it; every row has 7 fields,\n\
+        those it has no use for `-`:\n  \
         day<TAB>date<TAB>messages<TAB>active members<TAB>voice minutes<TAB>joins<TAB>leaves\n  \
-        total<TAB>metric<TAB>window<TAB>previous period<TAB>change %\n  \
-        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>id<TAB>count\n  \
-        last_event<TAB>newest event time<TAB>when it was received")]
+        total<TAB>metric<TAB>window<TAB>previous period<TAB>difference<TAB>change %<TAB>-\n  \
+        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>rank<TAB>id<TAB>count<TAB>-<TAB>-<TAB>-\n  \
+        last_event<TAB>newest event time<TAB>when it was received<TAB>-<TAB>-<TAB>-<TAB>-"
+    )]
     Activity(InsightsArgs),
-    /// Strike counts per member, most active first
-    #[command(after_help = STRIKES_HELP)]
-    Strikes {
-        /// The server id
-        #[arg(allow_hyphen_values = true)]
-        server: String,
-        #[command(flatten)]
-        layout: Layout,
-    },
+    /// Strike counts per member, most active first; `strikes clear` pardons a member
+    Strikes(crate::commands::corrections::StrikesArgs),
     /// Active jails, oldest first
     #[command(after_help = JAILS_HELP)]
     Jails {

@@ -56,6 +56,8 @@ pub struct Context {
     /// How to print results.
     pub output: OutputMode,
     url_origin: Option<Origin>,
+    /// Where `global.key` came from, when the flags or environment gave it.
+    key_origin: Option<Origin>,
 }
 
 impl Context {
@@ -76,9 +78,13 @@ impl Context {
                 global.url.as_ref().map(|_| Origin::Env(URL_VAR))
             }
         };
-        if global.key.is_none() {
-            global.key = env(KEY_VAR);
-        }
+        let key_origin = match &global.key {
+            Some(_) => Some(Origin::Flag("--key")),
+            None => {
+                global.key = env(KEY_VAR);
+                global.key.as_ref().map(|_| Origin::Env(KEY_VAR))
+            }
+        };
         if global.profile.is_none() {
             global.profile = env(PROFILE_VAR);
         }
@@ -87,6 +93,7 @@ impl Context {
             global,
             output,
             url_origin,
+            key_origin,
         }
     }
 
@@ -184,6 +191,20 @@ impl Context {
     /// Adds to an "unreachable" error which URL was tried and where it came
     /// from, so the moderator knows what to change.
     pub fn explain(&self, err: CliError) -> CliError {
+        if err.scope_refused() {
+            // Which key is in use, so that the person knows what to change.
+            let origin = self
+                .key_origin
+                .clone()
+                .or_else(|| self.profile_in_use().ok().flatten().map(Origin::Profile));
+            return match origin {
+                Some(origin) => {
+                    let hint = err.hint_text().unwrap_or_default().to_owned();
+                    err.hint(format!("the key in use comes from {origin}; {hint}"))
+                }
+                None => err,
+            };
+        }
         if err.code() != UNREACHABLE {
             return err;
         }

@@ -1,14 +1,8 @@
 //! Exit codes and the CLI's error type.
 //!
-//! | code | meaning |
-//! |---|---|
-//! | 0 | success |
-//! | 1 | the command failed (invalid request, conflict, daemon error); `snapshot restore`: the job stopped or an item failed |
-//! | 2 | usage error (bad arguments, missing configuration, confirmation needed without a terminal) |
-//! | 3 | the daemon could not be reached or timed out |
-//! | 4 | authentication or permission refused (401, 402, 403) |
-//! | 5 | not found (404) |
-//! | 6 | cancelled: the user answered no at a confirmation; nothing was changed |
+//! The codes are one table, [`TABLE`], the same for every command: `modctl
+//! --help` prints it ([`help_text`]) and the README's table says the same
+//! (a test compares them).
 
 use modctl_client::{Error as ApiError, ErrorCode, ErrorKind};
 
@@ -29,6 +23,45 @@ pub const DENIED: u8 = 4;
 pub const NOT_FOUND: u8 = 5;
 /// Cancelled at a confirmation prompt; nothing was changed.
 pub const CANCELLED: u8 = 6;
+/// An action's case is recorded, but the platform did not apply it (or
+/// whether it did is unknown): a script's `&&` stops there.
+pub const NOT_APPLIED: u8 = 7;
+
+/// Every exit code and what it means, for every command.
+pub const TABLE: &[(u8, &str)] = &[
+    (OK, "success"),
+    (
+        FAILURE,
+        "the command failed (invalid request, conflict, daemon error); `config diff` and `snapshot diff`: there are differences; `snapshot restore`: the job stopped before the end or an item failed; `webhooks test --wait`: the endpoint did not take the delivery",
+    ),
+    (
+        USAGE,
+        "usage error: bad arguments, missing configuration, confirmation needed without a terminal",
+    ),
+    (UNREACHABLE, "the daemon could not be reached or timed out"),
+    (
+        DENIED,
+        "authentication or permission refused (401, 403), or the team's plan does not allow it (402, a `--users-file` over the plan's limit); the hint names the plan",
+    ),
+    (NOT_FOUND, "not found (404)"),
+    (
+        CANCELLED,
+        "cancelled: the answer to a confirmation prompt was no; nothing was changed",
+    ),
+    (
+        NOT_APPLIED,
+        "`action`: the case is recorded but the platform did not apply it, or whether it did is unknown (a bulk run: any user); the output says why",
+    ),
+];
+
+/// The exit code table as `--help` ends with it.
+pub fn help_text() -> String {
+    let mut out = String::from("Exit codes (every command):\n");
+    for (code, meaning) in TABLE {
+        out += &format!("  {code}  {meaning}\n");
+    }
+    out.trim_end().to_owned()
+}
 
 /// A failed command: what to print and which code to exit with.
 #[derive(Debug)]
@@ -40,6 +73,8 @@ pub struct CliError {
     field: Option<String>,
     /// A request that got no answer in time (the SDK's `is_timeout`).
     timed_out: bool,
+    /// A write refused because the key may only read (`scope_required`).
+    scope_refused: bool,
 }
 
 impl CliError {
@@ -51,6 +86,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -62,6 +98,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -73,6 +110,7 @@ impl CliError {
             hint: None,
             field: None,
             timed_out: false,
+            scope_refused: false,
         }
     }
 
@@ -100,6 +138,11 @@ impl CliError {
     /// Whether the daemon did not answer in time.
     pub fn timed_out(&self) -> bool {
         self.timed_out
+    }
+
+    /// Whether the key in use may only read and the command writes.
+    pub fn scope_refused(&self) -> bool {
+        self.scope_refused
     }
 
     /// The message in the words of a command whose flags are `flags`
@@ -142,6 +185,19 @@ impl From<ApiError> for CliError {
         let mut error = match err.kind() {
             ErrorKind::Unauthorized => CliError::with_code(DENIED, message)
                 .hint("run `modctl login` to save a working key, or set MODCTL_API_KEY"),
+            // The daemon says which scope an endpoint needs; the person
+            // needs to know which key to use instead.
+            ErrorKind::Forbidden if err.code() == Some(&ErrorCode::ScopeRequired) => {
+                CliError::with_code(
+                    DENIED,
+                    "the API key in use may only read: this command changes things and needs a read+write key",
+                )
+                .hint(
+                    "use a read+write key instead: `--profile NAME` picks a saved one (`modctl profile list`), \
+                     `modctl login --profile NAME` saves one, and an operator makes one with \
+                     `modctld key create --team TEAM --scopes read,write`",
+                )
+            }
             ErrorKind::Forbidden => CliError::with_code(DENIED, message),
             ErrorKind::PaymentRequired { required_plan } => {
                 let plan = required_plan.map_or_else(|| "another".to_owned(), |p| p.to_string());
@@ -171,6 +227,7 @@ impl From<ApiError> for CliError {
         };
         error.field = err.field().map(str::to_owned);
         error.timed_out = err.is_timeout();
+        error.scope_refused = err.code() == Some(&ErrorCode::ScopeRequired);
         error.in_words_of(&[])
     }
 }
@@ -184,5 +241,60 @@ pub fn api_error(flags: &'static [Flag]) -> impl Fn(ApiError) -> CliError {
 impl From<std::io::Error> for CliError {
     fn from(err: std::io::Error) -> Self {
         CliError::failure(err.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's exit code table, `--help`'s and [`TABLE`] say the same.
+    #[test]
+    fn the_readme_and_help_list_the_same_exit_codes() {
+        let readme = include_str!("../../README.md");
+        let table = readme
+            .split("- **Exit codes**:")
+            .nth(1)
+            .expect("README has an exit code table");
+        let rows: Vec<(u8, String)> = table
+            .lines()
+            .map(str::trim)
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+                Some((
+                    cells.first()?.trim().parse().ok()?,
+                    cells.get(1)?.trim().to_owned(),
+                ))
+            })
+            .collect();
+        let ours: Vec<(u8, String)> = TABLE.iter().map(|(c, m)| (*c, (*m).to_owned())).collect();
+        assert_eq!(rows, ours, "README.md's exit code table is stale");
+        // clap wraps help to the terminal: compare the words. The top
+        // level's help and every command's (`modctl action --help`, ...).
+        let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut top = crate::help::command();
+        let mut helps = vec![("modctl".to_owned(), top.render_long_help().to_string())];
+        for sub in top.get_subcommands_mut() {
+            let name = sub.get_name().to_owned();
+            if sub.get_subcommands().next().is_none() && name != "help" {
+                helps.push((name.clone(), sub.render_long_help().to_string()));
+            }
+            for leaf in sub.get_subcommands_mut().filter(|l| l.get_name() != "help") {
+                let leaf_name = format!("{name} {}", leaf.get_name());
+                helps.push((leaf_name, leaf.render_long_help().to_string()));
+            }
+        }
+        assert!(helps.len() > 20, "{}", helps.len());
+        for (command, help) in &helps {
+            let help = words(help);
+            for (code, meaning) in TABLE {
+                assert!(
+                    help.contains(&words(&format!("{code} {meaning}"))),
+                    "`{command} --help` lacks exit code {code}:\n{help}"
+                );
+            }
+        }
     }
 }

@@ -127,13 +127,36 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The command line's definition with the examples added.
+/// The command line's definition with the examples added, and every
+/// command's help ending with the exit codes (one table for all: see
+/// [`crate::exit::TABLE`]).
 pub fn command() -> Command {
     let mut command = Cli::command();
     for (path, text) in EXAMPLES {
         command = with_help(command, &path.split(' ').collect::<Vec<_>>(), text);
     }
-    command
+    with_exit_codes(command, true)
+}
+
+/// Appends the exit code table to the help of every command under
+/// `command` that a person runs (the leaves; the top level has it already).
+fn with_exit_codes(command: Command, top: bool) -> Command {
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .filter(|name| name != "help")
+        .collect();
+    if names.is_empty() && !top {
+        let text = crate::exit::help_text();
+        let after = match command.get_after_help() {
+            Some(existing) => format!("{existing}\n\n{text}"),
+            None => text,
+        };
+        return command.after_help(after);
+    }
+    names.into_iter().fold(command, |command, name| {
+        command.mut_subcommand(name, |sub| with_exit_codes(sub, false))
+    })
 }
 
 /// `command` with `text` appended to the help of its subcommand at `path`.

@@ -56,14 +56,15 @@ pub fn main() -> ExitCode {
             }
             return ExitCode::from(exit::OK);
         }
+        Err(err) if err.use_stderr() => {
+            // Usage errors exit 2, in the CLI's words (see `clap_words`).
+            eprint!("{}", clap_words(&err.render().to_string()));
+            return ExitCode::from(exit::USAGE);
+        }
         Err(err) => {
-            // clap prints help and version to stdout with exit 0, usage errors with exit 2.
+            // clap prints help and version to stdout with exit 0.
             let _ = err.print();
-            return ExitCode::from(if err.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::OK
-            });
+            return ExitCode::from(exit::OK);
         }
     };
     output::init_colours();
@@ -115,6 +116,48 @@ fn daemon_version() -> Option<String> {
     })
 }
 
+/// A clap usage error with the standard library's number-parsing messages
+/// ("invalid digit found in string", "number too large to fit in target
+/// type": Rust's words about Rust's types) said for people.
+pub fn clap_words(rendered: &str) -> String {
+    const RUST: &[(&str, &str)] = &[
+        ("invalid digit found in string", "not a whole number"),
+        (
+            "number too large to fit in target type",
+            "too large a number",
+        ),
+        (
+            "number too small to fit in target type",
+            "too small a number",
+        ),
+        (
+            "cannot parse integer from empty string",
+            "empty: give a whole number",
+        ),
+        ("invalid float literal", "not a number"),
+    ];
+    let text = RUST.iter().fold(rendered.to_owned(), |text, (rust, ours)| {
+        text.replace(rust, ours)
+    });
+    // A range check: "is not in 1..=500" -> "must be from 1 to 500".
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("is not in ") {
+        let after = &rest[at + "is not in ".len()..];
+        let end = after.find(char::is_whitespace).unwrap_or(after.len());
+        match after[..end].split_once("..=") {
+            Some((low, high)) => {
+                out.push_str(&rest[..at]);
+                out.push_str(&format!("must be from {low} to {high}"));
+            }
+            None => out.push_str(&rest[..at + "is not in ".len() + end]),
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn report(err: CliError) -> ExitCode {
     err.print();
     ExitCode::from(err.code())
@@ -130,6 +173,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
     let result = match cli.command {
         Command::Login(args) => ok(commands::login::run(&context, args).await),
         Command::Whoami => ok(commands::whoami::run(&context).await),
+        Command::Keys => ok(commands::keys::run(&context).await),
         Command::Logout => ok(commands::profile::logout(&context)),
         Command::Profile(command) => ok(commands::profile::run(&context, command)),
         Command::Servers(command) => ok(commands::servers::run(&context, command).await),
@@ -145,9 +189,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Lockdown(command) => commands::lockdown::run(&context, command).await,
         Command::Insights(args) => ok(commands::insights::moderation(&context, args).await),
         Command::Activity(args) => ok(commands::insights::community(&context, args).await),
-        Command::Strikes { server, layout } => {
-            ok(commands::cases::strikes(&context, &server, &layout).await)
-        }
+        Command::Strikes(args) => ok(commands::corrections::strikes(&context, args).await),
         Command::Jails { server, layout } => {
             ok(commands::cases::jails(&context, &server, &layout).await)
         }
@@ -159,5 +201,25 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
         result
     } else {
         result.map_err(|e| context.explain(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_errors_lose_rusts_words() {
+        for (clap, ours) in [
+            (
+                "error: invalid value 'x' for '--limit <N>': invalid digit found in string\n",
+                "error: invalid value 'x' for '--limit <N>': not a whole number\n",
+            ),
+            (
+                "error: invalid value '99999999999' for '--limit <N>': 99999999999 is not in 0..=4294967295\n",
+                "error: invalid value '99999999999' for '--limit <N>': 99999999999 must be from 0 to 4294967295\n",
+            ),
+            ("error: is not in the list\n", "error: is not in the list\n"),
+        ] {
+            assert_eq!(super::clap_words(clap), ours);
+        }
     }
 }

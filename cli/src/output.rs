@@ -72,17 +72,52 @@ pub struct Fit {
     pub colour: bool,
 }
 
+thread_local! {
+    /// A layout [`with_fit`] imposes on the renderers, for tests.
+    static FIT: std::cell::Cell<Option<Fit>> = const { std::cell::Cell::new(None) };
+}
+
 impl Fit {
-    /// The settings of this process: the terminal, `--wide`, `NO_COLOR`.
+    /// The settings of this process: the width (`COLUMNS`, else the
+    /// terminal's), `--wide`, `NO_COLOR`; or the one [`with_fit`] imposes.
     pub fn current() -> Fit {
+        if let Some(fit) = FIT.with(std::cell::Cell::get) {
+            return fit;
+        }
         Fit {
-            width: console::Term::stdout()
-                .size_checked()
-                .map(|(_, width)| usize::from(width)),
+            width: terminal_width(),
             wide: WIDE.load(Ordering::Relaxed),
             colour: console::colors_enabled(),
         }
     }
+}
+
+/// Runs `render` with the layout `fit` instead of this process's: how
+/// tests render at 60 and 120 columns.
+pub fn with_fit<T>(fit: Fit, render: impl FnOnce() -> T) -> T {
+    let before = FIT.with(|cell| cell.replace(Some(fit)));
+    let out = render();
+    FIT.with(|cell| cell.set(before));
+    out
+}
+
+/// The width tables fit: `COLUMNS` when it is set to a number (as `ls`
+/// and git honour it, also when piped with `--table`), else the
+/// terminal's; `None` when neither says.
+pub fn terminal_width() -> Option<usize> {
+    width_from(
+        std::env::var("COLUMNS").ok(),
+        console::Term::stdout()
+            .size_checked()
+            .map(|(_, width)| usize::from(width)),
+    )
+}
+
+fn width_from(columns: Option<String>, terminal: Option<usize>) -> Option<usize> {
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|width| *width > 0)
+        .or(terminal)
 }
 
 /// Whether colour may be used on stderr (terminal, and `NO_COLOR` unset).
@@ -108,7 +143,14 @@ pub struct Rows {
     yes_no: Option<usize>,
     /// Columns a table shows only when wide (plain rows always have them).
     wide_only: Vec<usize>,
+    /// Columns a narrow table leaves out, least important first, before it
+    /// cuts the long columns below [`READABLE`].
+    droppable: Vec<usize>,
 }
+
+/// The width under which a long column is hardly worth reading: a narrow
+/// table drops its droppable columns before it cuts one below this.
+const READABLE: usize = 12;
 
 /// The narrowest a long column is cut to, ellipsis included: narrower than
 /// one would like, but the table fits, and `--wide` or `show` has the rest.
@@ -123,7 +165,16 @@ impl Rows {
             long: Vec::new(),
             yes_no: None,
             wide_only: Vec::new(),
+            droppable: Vec::new(),
         }
+    }
+
+    /// Marks the columns named `names` as left out of a table too narrow
+    /// for all of them, in this order (least important first), before any
+    /// long column is cut below [`READABLE`]; plain rows keep them.
+    pub fn droppable(mut self, names: &[&str]) -> Self {
+        self.droppable = self.columns(names);
+        self
     }
 
     /// Marks the columns named `names` as shown in tables only with `--wide`
@@ -185,9 +236,41 @@ impl Rows {
     }
 
     fn table(&self, fit: Fit) -> String {
-        let shown: Vec<usize> = (0..self.header.len())
+        let mut shown: Vec<usize> = (0..self.header.len())
             .filter(|col| fit.wide || !self.wide_only.contains(col))
             .collect();
+        if let (Some(width), false) = (fit.width, fit.wide) {
+            let natural = |col: usize| {
+                self.rows
+                    .iter()
+                    .map(|row| {
+                        plain_cell(row.get(col).map_or("", String::as_str))
+                            .chars()
+                            .count()
+                    })
+                    .chain([self.header[col].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            };
+            // The width with every long column at a readable width at most.
+            let needed = |shown: &[usize]| {
+                shown
+                    .iter()
+                    .map(|&col| match self.long.contains(&col) {
+                        true => natural(col).min(READABLE),
+                        false => natural(col),
+                    })
+                    .sum::<usize>()
+                    + 3 * shown.len()
+                    + 1
+            };
+            for col in &self.droppable {
+                if needed(&shown) <= width {
+                    break;
+                }
+                shown.retain(|shown| shown != col);
+            }
+        }
         let header: Vec<&'static str> = shown.iter().map(|&col| self.header[col]).collect();
         // One line per row: a cell's line breaks would break the layout.
         let mut rows: Vec<Vec<String>> = self
@@ -321,11 +404,21 @@ pub fn render_pairs(pairs: &[(&str, String)], mode: OutputMode) -> String {
         OutputMode::Table | OutputMode::Json => {
             let mut table = new_table();
             for (key, value) in pairs {
-                table.add_row(vec![key.replace('_', " "), value.clone()]);
+                table.add_row(vec![key.replace('_', " "), plain_cell(value)]);
             }
             format!("{table}\n")
         }
     }
+}
+
+/// How every table and plain row shows a value that is not there (`null`,
+/// an empty list or text): one way, whatever the command.
+pub const EMPTY: &str = "-";
+
+/// How every table and plain row shows a yes/no value (JSON keeps `true`
+/// and `false`; config values stay as `config set` takes them).
+pub fn yes_no(value: bool) -> &'static str {
+    if value { "yes" } else { "no" }
 }
 
 /// Pretty JSON with a trailing newline.
@@ -338,15 +431,19 @@ pub fn render_json<T: Serialize + ?Sized>(value: &T) -> String {
 fn new_table() -> Table {
     let mut table = Table::new();
     table.load_style(presets::UTF8_FULL_CONDENSED);
-    if let Some((_, width)) = console::Term::stdout().size_checked() {
+    if let Some(width) = Fit::current().width {
         table.set_content_arrangement(ContentArrangement::Dynamic);
-        table.set_width(width);
+        table.set_width(u16::try_from(width).unwrap_or(u16::MAX));
     }
     table
 }
 
-/// Tabs and newlines inside a value would break the row structure.
+/// A value as a cell: tabs and newlines inside it would break the row
+/// structure, and an empty value is shown as [`EMPTY`].
 fn plain_cell(value: &str) -> String {
+    if value.trim().is_empty() {
+        return EMPTY.to_owned();
+    }
     value.replace(['\t', '\n', '\r'], " ")
 }
 
@@ -438,6 +535,28 @@ pub fn relative_time(t: &modctl_types::Timestamp, now: &modctl_types::Timestamp)
     } else {
         format!("in {amount}{unit}")
     }
+}
+
+/// What `render` prints at 60 and at 120 columns, one after the other, for
+/// the snapshot tests of every table: what a narrow terminal leaves out
+/// (least important first) before it cuts words. Asserts that every table
+/// line fits (the sparkline lines of `activity` are not tables).
+#[cfg(test)]
+pub(crate) fn at_widths(render: impl Fn() -> String) -> String {
+    let mut out = String::new();
+    for width in [60, 120] {
+        let fit = Fit {
+            width: Some(width),
+            wide: false,
+            colour: false,
+        };
+        let text = with_fit(fit, &render);
+        for line in text.lines().filter(|l| l.starts_with(['┌', '│', '╞', '└'])) {
+            assert!(line.chars().count() <= width, "{width}: {line}");
+        }
+        out += &format!("--- {width} columns\n{text}");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -533,5 +652,72 @@ mod tests {
         rows.push(vec!["1".into(), "one".into()]);
         let table = rows.render(OutputMode::Table);
         assert!(table.contains("ID") && table.contains("one"), "{table}");
+    }
+
+    #[test]
+    fn columns_honours_columns_then_the_terminal() {
+        assert_eq!(width_from(Some("60".into()), Some(200)), Some(60));
+        assert_eq!(width_from(Some(" 120 ".into()), None), Some(120));
+        assert_eq!(width_from(Some("wide".into()), Some(200)), Some(200));
+        assert_eq!(width_from(Some("0".into()), None), None);
+        assert_eq!(width_from(None, Some(80)), Some(80));
+    }
+
+    /// A narrow table leaves out its droppable columns, least important
+    /// first, before it cuts a long one below a readable width; a wide
+    /// enough one keeps them all; plain rows always have every column.
+    #[test]
+    fn narrow_tables_drop_columns_before_cutting_words() {
+        let mut rows = Rows::new(vec!["ID", "WHEN", "WHO", "TEXT"])
+            .long(&["TEXT"])
+            .droppable(&["WHEN", "WHO"]);
+        rows.push(vec![
+            "1".into(),
+            "2026-11-21 09:08:10 UTC".into(),
+            "moderator".into(),
+            "a reason long enough to be cut somewhere".into(),
+        ]);
+        let at = |width| {
+            rows.render_fitted(
+                OutputMode::Table,
+                Fit {
+                    width: Some(width),
+                    wide: false,
+                    colour: false,
+                },
+            )
+        };
+        let header = |table: &str| table.lines().nth(1).unwrap().to_owned();
+        assert!(header(&at(120)).contains("WHEN") && header(&at(120)).contains("WHO"));
+        // 60: all fit with the text at a readable width, cut.
+        let sixty = at(60);
+        assert!(header(&sixty).contains("WHEN"), "{sixty}");
+        // 45: the text would go below it: WHEN goes first, the text keeps more.
+        let narrower = at(45);
+        assert!(
+            !header(&narrower).contains("WHEN") && header(&narrower).contains("WHO"),
+            "{narrower}"
+        );
+        assert!(narrower.contains("a reason long enough to"), "{narrower}");
+        let narrow = at(30);
+        assert!(!header(&narrow).contains("WHO"), "{narrow}");
+        assert!(narrow.contains('…'), "{narrow}");
+        assert_eq!(rows.render(OutputMode::Plain).split('\t').count(), 4);
+        // Empty values are one way everywhere.
+        let mut empty = Rows::new(vec!["A", "B"]);
+        empty.push(vec!["x".into(), String::new()]);
+        assert_eq!(empty.render(OutputMode::Plain), "x\t-\n");
+        assert!(
+            empty
+                .render_fitted(
+                    OutputMode::Table,
+                    Fit {
+                        width: None,
+                        wide: false,
+                        colour: false
+                    }
+                )
+                .contains("│ x ┆ - │")
+        );
     }
 }

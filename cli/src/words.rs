@@ -70,6 +70,14 @@ pub const CASES: &[Flag] = &[
     flag("user_id", "--user"),
     flag("since", "--since"),
     flag("until", "--until"),
+    flag("actor", "--actor"),
+];
+
+/// `modctl cases edit|void`, `modctl strikes clear`: the body and the path.
+pub const CORRECTION: &[Flag] = &[
+    flag("reason", "--reason"),
+    flag("{case_id}", "CASE"),
+    flag("{user_id}", "USER"),
 ];
 
 /// `modctl config audit`: the query parameters.
@@ -102,6 +110,9 @@ pub const AUTOMOD_TEST: &[Flag] = &[
     flag("channel_id", "--channel"),
     flag("role_ids", "--role"),
 ];
+
+/// `modctl insights` and `modctl activity`: the query parameters.
+pub const INSIGHTS: &[Flag] = &[flag("days", "--days")];
 
 /// `modctl automod hits`: the query parameters.
 pub const AUTOMOD_HITS: &[Flag] = &[

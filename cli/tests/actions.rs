@@ -38,17 +38,40 @@ fn an_action_as_table_plain_and_json() {
         0,
     );
     assert_snapshot!("action_note_json", json);
-    // Not applied: still exit 0 (the case is recorded), with a note on stderr.
+    // Not applied: the case is recorded, with a note on stderr, and the exit
+    // code (7) stops a `&&` chain.
     let output = modctl(&fixture, key)
         .args(["action", "ban", ALPHA_DISCORD, dm::ADA, "--yes"])
         .output()
         .unwrap();
-    assert!(output.status.success());
+    assert_eq!(
+        output.status.code(),
+        Some(i32::from(modctl::exit::NOT_APPLIED))
+    );
     assert!(
         String::from_utf8_lossy(&output.stdout)
             .contains("bot's highest role is below the target's")
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("the platform did not apply it"));
+}
+
+/// `--dry-run` says what would happen, asks nothing (a ban without
+/// `--yes`, no terminal) and records nothing.
+#[test]
+fn a_dry_run_asks_nothing_and_records_nothing() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["action", "ban", ALPHA_DISCORD, dm::ALICE, "--dry-run"]),
+        0,
+    );
+    assert!(plain.starts_with("dry_run\tyes"), "{plain}");
+    assert!(plain.contains("platform_call\t"), "{plain}");
+    let cases = stdout_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--json"]),
+        0,
+    );
+    assert_eq!(cases.trim(), "[]", "no case recorded: {cases}");
 }
 
 #[test]
@@ -200,7 +223,9 @@ fn cases_list_filters_by_action_actor_applied_and_time() {
         ["action", "note", ALPHA_DISCORD, dm::BOB, "--yes"],
         ["action", "warn", ALPHA_DISCORD, dm::ALICE, "--yes"],
     ] {
-        stdout_of(modctl(&fixture, key).args(args), 0);
+        // Ada's ban is not applied (her role is above the bot's): exit 7.
+        let code = if args[3] == dm::ADA { 7 } else { 0 };
+        stdout_of(modctl(&fixture, key).args(args), code);
     }
     let keys = [&fixture.alpha_rw];
     let list = |filters: &[&str]| {

@@ -29,7 +29,7 @@ fn automod_test_prints_hits_exemptions_and_flag_errors() {
     let plain = stdout_of(&mut test("ＢＡＤ discord.gg/x", &[]), 0);
     assert_eq!(
         plain,
-        "blocked_words\tＢＡＤ\tbad\tdelete\ninvite_links\tdiscord.gg/x\t\tban\n"
+        "blocked_words\tＢＡＤ\tbad\tdelete\ninvite_links\tdiscord.gg/x\t-\tban\n"
     );
     let spared = stdout_of(&mut test("bad", &["--channel", "400000000000000001"]), 0);
     assert_eq!(spared, "spared_by\texempt_channel:400000000000000001\n");

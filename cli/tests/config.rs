@@ -273,13 +273,18 @@ fn foreign_ids_refuse_import_and_clone_unless_dropped() {
     };
     let err = stderr_of(&mut import(), 1);
     assert!(
-        err.contains("import refused, nothing was changed: jail.role_id: ")
-            && err.contains(refused),
+        err.contains("import refused, nothing was changed:\n  jail.role_id: ")
+            && err.contains(refused)
+            && err.contains(
+                "hint: ids of another server's platform cannot move: `--drop-foreign-ids`"
+            ),
         "{err}"
     );
     let err = stderr_of(&mut clone(), 1);
     assert!(
-        err.contains("clone refused, nothing was changed: jail.role_id: ") && err.contains(refused),
+        err.contains("clone refused, nothing was changed:\n  jail.role_id: ")
+            && err.contains(refused)
+            && err.contains("--drop-foreign-ids"),
         "{err}"
     );
 
@@ -306,6 +311,115 @@ fn edit_needs_a_terminal() {
     );
     assert!(
         err.contains("needs a terminal") && err.contains("config set"),
+        "{err}"
+    );
+}
+
+/// Re-importing a server's own export changes nothing and says so; with
+/// `--drop-foreign-ids`, an id that cannot move keeps the target's own
+/// valid value; a copy that turns webhooks on without a secret warns.
+#[test]
+fn reimport_keeps_target_ids_and_warns_of_unsigned_webhooks() {
+    let fixture = fixture_with_two_guilds();
+    let key = Some(&fixture.alpha_rw);
+    let export = stdout_of(
+        modctl(&fixture, key).args(["config", "export", ALPHA_DISCORD]),
+        0,
+    );
+    let show = |server: &str| {
+        stdout_of(
+            modctl(&fixture, key).args(["config", "show", server, "--json"]),
+            0,
+        )
+    };
+    let before = show(ALPHA_DISCORD);
+    let output = modctl(&fixture, key)
+        .args(["config", "import", ALPHA_DISCORD, "-", "--yes"])
+        .write_stdin(export.clone())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("no changes"), "{err}");
+    let table = stdout_of(
+        modctl(&fixture, key)
+            .args(["config", "import", ALPHA_DISCORD, "-", "--yes", "--table"])
+            .write_stdin(export),
+        0,
+    );
+    assert_eq!(table, "No changes.\n");
+    assert_eq!(show(ALPHA_DISCORD), before);
+
+    // Telegram's own mod-log chat stays; Discord's jail role cannot move
+    // and Telegram has none: cleared.
+    stdout_of(
+        modctl(&fixture, key).args([
+            "config",
+            "set",
+            ALPHA_DISCORD,
+            "general.modlog_channel_id=300000000000000003",
+            "jail.role_id=300000000000000004",
+        ]),
+        0,
+    );
+    stdout_of(
+        modctl(&fixture, key).args([
+            "config",
+            "set",
+            ALPHA_TELEGRAM,
+            "general.modlog_channel_id",
+            "-1001234567890",
+        ]),
+        0,
+    );
+    let err = stderr_of(
+        modctl(&fixture, key).args([
+            "config",
+            "clone",
+            ALPHA_TELEGRAM,
+            "--from",
+            ALPHA_DISCORD,
+            "--drop-foreign-ids",
+            "--yes",
+        ]),
+        0,
+    );
+    assert!(
+        err.contains("warning: general.modlog_channel_id: kept this server's `-1001234567890`: `300000000000000003` is a discord channel id"),
+        "{err}"
+    );
+    assert!(err.contains("warning: jail.role_id: cleared: "), "{err}");
+    let telegram: serde_json::Value = serde_json::from_str(&show(ALPHA_TELEGRAM)).unwrap();
+    assert_eq!(
+        telegram["sections"]["general"]["modlog_channel_id"],
+        "-1001234567890"
+    );
+    assert_eq!(
+        telegram["sections"]["jail"]["role_id"],
+        serde_json::Value::Null
+    );
+
+    // Webhooks on, no secret on the target: the copy warns.
+    fixture
+        .daemon
+        .write(|tx| modctld::store::teams::set_plan(tx, "alpha", modctl_types::Plan::Pro));
+    stdout_of(
+        modctl(&fixture, key).args([
+            "config",
+            "set",
+            ALPHA_DISCORD,
+            "webhooks.url=https://hooks.example.com/modctl",
+            "webhooks.enabled=true",
+        ]),
+        0,
+    );
+    let err = stderr_of(
+        modctl(&fixture, key).args(["config", "clone", SECOND, "--from", ALPHA_DISCORD, "--yes"]),
+        0,
+    );
+    assert!(
+        err.contains("warning: webhooks.enabled: webhooks are on but server 100000000000000002 has no signing secret"),
         "{err}"
     );
 }

@@ -86,7 +86,7 @@ fn one_field_is_set_with_its_value_parsed_as_json_or_text() {
         &["config", "set", ALPHA_DISCORD, "general.locale", "de"],
         0,
     );
-    assert!(err.contains("already \"de\"; nothing changed"), "{err}");
+    assert!(err.contains("already de; nothing changed"), "{err}");
     assert_eq!(revision(&fixture), before);
 }
 
@@ -94,8 +94,8 @@ fn one_field_is_set_with_its_value_parsed_as_json_or_text() {
 fn bad_field_paths_and_values_are_refused_and_change_nothing() {
     let fixture = Fixture::start();
     let before = revision(&fixture);
-    // (path, value, exit code, what stderr says): the path is checked by
-    // modctl (2), the field and value by the daemon (1).
+    // (path, value, exit code, what stderr says): path, field and value are
+    // checked by modctl before any request (2).
     for (path, value, code, says) in [
         (
             "moderation",
@@ -109,12 +109,23 @@ fn bad_field_paths_and_values_are_refused_and_change_nothing() {
             2,
             "`strikes.ladder[3].at`: no such field",
         ),
-        ("moderation.no_such_field", "1", 1, "no_such_field"),
+        (
+            "moderation.no_such_field",
+            "1",
+            2,
+            "`moderation.no_such_field`: no such field",
+        ),
         (
             "moderation.require_reason",
             "maybe",
-            1,
-            "moderation.require_reason",
+            2,
+            "moderation.require_reason takes true or false, got `maybe`",
+        ),
+        (
+            "strikes.expiry_days",
+            "9999",
+            2,
+            "strikes.expiry_days: must be between 0 and 3650",
         ),
     ] {
         let err = stderr_with_rw(
@@ -227,4 +238,65 @@ fn import_and_clone_without_a_terminal_need_yes_and_change_nothing() {
     );
     assert!(err.contains("`config clone` changes the config"), "{err}");
     assert_eq!(revision(&fixture), "revision\t0");
+}
+
+/// An id is taken as typed (the field's type decides, not JSON syntax), and
+/// several fields, of several sections, are one write: one revision.
+#[test]
+fn ids_as_typed_and_several_fields_in_one_revision() {
+    let fixture = Fixture::start();
+    let key = Some(&fixture.alpha_rw);
+    set(&fixture, "jail.role_id", "900000000000000006");
+    assert_eq!(field(&fixture, "jail.role_id"), "900000000000000006");
+    stdout_of(
+        modctl(&fixture, key).args([
+            "config",
+            "set",
+            modctl_e2e::ALPHA_TELEGRAM,
+            "general.modlog_channel_id",
+            "-1001234567890",
+        ]),
+        0,
+    );
+    let before: u64 = revision(&fixture)
+        .rsplit('\t')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let out = stdout_of(
+        modctl(&fixture, key).args([
+            "config",
+            "set",
+            ALPHA_DISCORD,
+            "jail.enabled=true",
+            "jail.channel_id=900000000000000007",
+            "strikes.expiry_days=7",
+        ]),
+        0,
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let after: u64 = revision(&fixture)
+        .rsplit('\t')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(after, before + 1);
+    assert_eq!(field(&fixture, "jail.enabled"), "true");
+    assert_eq!(field(&fixture, "jail.channel_id"), "900000000000000007");
+    assert_eq!(field(&fixture, "strikes.expiry_days"), "7");
+    // One bad field and nothing is written.
+    stderr_with_rw(
+        &fixture,
+        &[
+            "config",
+            "set",
+            ALPHA_DISCORD,
+            "strikes.expiry_days=8",
+            "jail.enabled=maybe",
+        ],
+        2,
+    );
+    assert_eq!(field(&fixture, "strikes.expiry_days"), "7");
 }

@@ -296,18 +296,14 @@ fn an_unreachable_daemon_names_the_root_cause_the_url_and_where_it_came_from() {
 fn usage_lines_leave_the_global_options_out() {
     let fixture = Fixture::start();
     // The URL and key in the environment are not "used" arguments.
-    let err = failure(modctl(&fixture, Some(&fixture.alpha_rw)).args([
-        "config",
-        "set",
-        ALPHA_DISCORD,
-        "strikes",
-    ]));
+    let err =
+        failure(modctl(&fixture, Some(&fixture.alpha_rw)).args(["cases", "show", ALPHA_DISCORD]));
     assert_snapshot!("usage_without_globals", err);
     let help = stdout_of(modctl(&fixture, None).args(["config", "set", "--help"]), 0);
     let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
     assert_eq!(
         usage,
-        "Usage: modctl config set [OPTIONS] <SERVER> <SECTION[.FIELD]> [VALUE]"
+        "Usage: modctl config set [OPTIONS] <SERVER> <SECTION[.FIELD]|PATH=VALUE> [VALUE|PATH=VALUE]..."
     );
     let globals = help.split("Global options:\n").nth(1).expect(&help);
     for flag in [
@@ -326,8 +322,8 @@ fn usage_lines_leave_the_global_options_out() {
     assert!(!own.contains("--url"), "{help}");
 }
 
-/// The errors the README shows are the ones the CLI prints: each `error:` and
-/// `hint:` line of its example is a line of one of the snapshots above (with
+/// The errors the README's CLI section shows are the ones the CLI prints:
+/// each `error:` and `hint:` line of its example is a line of one of the snapshots above (with
 /// the README's port for the tests' `PORT`).
 #[test]
 fn the_readme_shows_the_errors_as_printed() {
@@ -342,7 +338,10 @@ fn the_readme_shows_the_errors_as_printed() {
         }
     }
     let printed: Vec<&str> = printed.lines().collect();
-    let shown: Vec<String> = readme
+    // The CLI's section: the operator's (`modctld`) errors are its own.
+    let cli = &readme[readme.find("## Using the CLI").expect("the CLI section")..];
+    let cli = &cli[..cli[1..].find("\n## ").map_or(cli.len(), |end| end + 1)];
+    let shown: Vec<String> = cli
         .lines()
         .map(str::trim)
         .filter(|line| line.starts_with("error: ") || line.starts_with("hint: "))
@@ -552,4 +551,208 @@ fn reworded_daemon_messages_keep_the_exit_code_and_the_hint() {
         &["servers", "show", "42"],
     );
     assert_eq!(newer, "exit: 4\nerror: this key is frozen\n");
+}
+
+/// Words that belong to the API, serde or Rust, never to what the CLI
+/// prints: an API path, serde's messages, Rust's type names.
+const NOT_THE_CLIS_WORDS: &[&str] = &[
+    "/api/v1",
+    "invalid type:",
+    "invalid value:",
+    "expected u",
+    "expected i",
+    "expected a string",
+    "expected struct",
+    "expected a sequence",
+    "at line",
+    "unknown variant",
+    "missing field",
+    "Option<",
+    "Vec<",
+    "String",
+    "u32",
+    "u64",
+    "i64",
+    "serde",
+    "::",
+];
+
+/// Every error the CLI prints for a set of bad inputs (bad flag values, bad
+/// config values and files, a read-only key writing, an unknown server, case,
+/// snapshot or delivery) speaks the CLI's words: none of
+/// [`NOT_THE_CLIS_WORDS`], whatever the exit code.
+#[test]
+fn errors_never_speak_the_apis_or_serdes_words() {
+    let fixture = Fixture::simulated();
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let not_json = file("not.json", "{\"expiry_days\": 3,,}");
+    let cut_short = file("cut.json", "{\"expiry_days\": ");
+    let wrong_types = file("types.json", r#"{"expiry_days": "soon", "ladder": 3}"#);
+    let envelope = |sections: &str| {
+        format!(
+            r#"{{"format": "modctl.config", "schema_version": 1, "exported_at": "2026-11-21T09:08:10Z",
+            "source": {{"id": "1", "platform": "discord", "name": "x"}}, "revision": 1, "redacted": [],
+            "sections": {sections}}}"#
+        )
+    };
+    let wrong_kinds = file(
+        "envelope.json",
+        &envelope(r#"{"strikes": {"expiry_days": -4}, "welcome": {"verification": "sms"}}"#),
+    );
+    let unknown_field = file("unknown.json", &envelope(r#"{"jail": {"role": "1"}}"#));
+    let missing_field = file(
+        "missing.json",
+        &envelope(r#"{"strikes": {"ladder": [{"action": "kick"}]}}"#),
+    );
+    let s = ALPHA_DISCORD;
+    let (rw, ro) = (&fixture.alpha_rw, &fixture.alpha_ro);
+    let cases: Vec<(&modctl_e2e::TestKey, Vec<&str>)> = vec![
+        (
+            rw,
+            vec![
+                "config",
+                "set",
+                s,
+                "moderation.default_timeout_minutes",
+                "-5",
+            ],
+        ),
+        (
+            rw,
+            vec![
+                "config",
+                "set",
+                s,
+                "moderation.default_timeout_minutes",
+                "abc",
+            ],
+        ),
+        (
+            rw,
+            vec![
+                "config",
+                "set",
+                s,
+                "moderation.default_timeout_minutes",
+                "99999999999",
+            ],
+        ),
+        (
+            rw,
+            vec![
+                "config",
+                "set",
+                s,
+                "moderation.default_ban_delete_days",
+                "300",
+            ],
+        ),
+        (rw, vec!["config", "set", s, "strikes.ladder", "3"]),
+        (rw, vec!["config", "set", s, "strikes.ladder[0]", "x"]),
+        (rw, vec!["config", "set", s, "welcome.verification", "sms"]),
+        (rw, vec!["config", "set", s, "jail.role_id", "-100123"]),
+        (rw, vec!["config", "set", s, "nope.x", "1"]),
+        (rw, vec!["config", "set", s, "strikes.nope", "1"]),
+        (rw, vec!["config", "set", s, "strikes", "--file", &not_json]),
+        (
+            rw,
+            vec!["config", "set", s, "strikes", "--file", &cut_short],
+        ),
+        (
+            rw,
+            vec!["config", "set", s, "strikes", "--file", &wrong_types],
+        ),
+        (rw, vec!["config", "import", s, &wrong_kinds, "--yes"]),
+        (rw, vec!["config", "import", s, &missing_field, "--yes"]),
+        (rw, vec!["config", "import", s, &unknown_field, "--yes"]),
+        (rw, vec!["config", "import", s, &not_json, "--yes"]),
+        (
+            rw,
+            vec!["config", "rollback", s, "--to-revision", "99", "--yes"],
+        ),
+        (rw, vec!["config", "audit", s, "--limit", "0"]),
+        (rw, vec!["config", "audit", s, "--limit", "-1"]),
+        (rw, vec!["config", "clone", s, "--from", UNCLAIMED, "--yes"]),
+        (
+            ro,
+            vec!["config", "set", s, "moderation.require_reason", "true"],
+        ),
+        (ro, vec!["action", "warn", s, dm::ALICE, "--reason", "x"]),
+        (ro, vec!["snapshot", "capture", s]),
+        (rw, vec!["action", "warn", UNCLAIMED, dm::ALICE]),
+        (
+            rw,
+            vec!["action", "timeout", s, dm::ALICE, "--duration", "soon"],
+        ),
+        (
+            rw,
+            vec![
+                "action",
+                "ban",
+                s,
+                dm::ALICE,
+                "--delete-days",
+                "-1",
+                "--yes",
+            ],
+        ),
+        (rw, vec!["cases", "show", s, "999"]),
+        (rw, vec!["cases", "show", s, "x"]),
+        (rw, vec!["cases", "list", s, "--limit", "0"]),
+        (rw, vec!["cases", "list", s, "--limit", "abc"]),
+        (rw, vec!["config", "audit", s, "--limit", "99999999999"]),
+        (rw, vec!["cases", "list", s, "--since", "yesterday"]),
+        (rw, vec!["cases", "list", UNCLAIMED]),
+        (rw, vec!["snapshot", "show", s, "999"]),
+        (
+            rw,
+            vec!["snapshot", "restore", s, "--from", "999", "--dry-run"],
+        ),
+        (rw, vec!["webhooks", "delivery", s, "999"]),
+        (rw, vec!["webhooks", "deliveries", s, "--state", "nope"]),
+        (rw, vec!["automod", "hits", s, "--limit", "0"]),
+        (rw, vec!["lockdown", "end", s]),
+        (rw, vec!["lockdown", "start", s, "--minutes", "0"]),
+        (rw, vec!["insights", s, "--days", "0"]),
+        (rw, vec!["activity", s, "--days", "9999"]),
+        (rw, vec!["--timeout", "soon", "whoami"]),
+    ];
+    let mut report = String::new();
+    for (key, args) in &cases {
+        let output = modctl(&fixture, Some(key)).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_ne!(
+            output.status.code(),
+            Some(0),
+            "{args:?} succeeded: {stderr}"
+        );
+        report.push_str(&format!("$ modctl {}\n{stderr}", args.join(" ")));
+        for word in NOT_THE_CLIS_WORDS {
+            assert!(
+                !stderr.contains(word),
+                "`modctl {}` printed `{word}`:\n{stderr}",
+                args.join(" ")
+            );
+        }
+    }
+    if std::env::var_os("SHOW_ERRORS").is_some() {
+        eprintln!("{report}");
+    }
+    // A read-only key writing: which key is in use and what to use instead.
+    let err = failure(modctl(&fixture, Some(ro)).args([
+        "config",
+        "set",
+        s,
+        "moderation.require_reason",
+        "true",
+    ]));
+    assert!(
+        err.starts_with("exit: 4\nerror: the API key in use may only read: this command changes things and needs a read+write key\nhint: the key in use comes from MODCTL_API_KEY; use a read+write key instead: `--profile NAME`"),
+        "{err}"
+    );
 }

@@ -14,6 +14,7 @@ mod config;
 mod config_safe;
 #[cfg(unix)]
 mod confirm_prompt;
+mod corrections;
 mod errors;
 mod lockdown;
 #[cfg(unix)]

@@ -28,6 +28,7 @@
 mod automod;
 pub mod client;
 mod config;
+mod corrections;
 pub mod error;
 mod insights;
 pub mod live;

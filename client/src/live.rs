@@ -271,6 +271,7 @@ pub fn summarize(event: &LiveEvent) -> String {
         LiveEventKind::LockdownStarted => Some(WebhookEvent::LockdownStarted),
         LiveEventKind::LockdownEnded => Some(WebhookEvent::LockdownEnded),
         LiveEventKind::AntinukeTriggered => Some(WebhookEvent::AntinukeTriggered),
+        LiveEventKind::CaseCorrected => Some(WebhookEvent::CaseCorrected),
         LiveEventKind::AutomodHit | LiveEventKind::MemberJoined => None,
     };
     if let Some(kind) = shared {

@@ -1,8 +1,8 @@
 //! The moderation endpoints of [`Client`]: actions, cases, strikes and jails.
 
 use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord, StrikeList,
-    StrikeSummary,
+    Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord,
+    StrikeList, StrikeSummary,
 };
 use modctl_types::query::CASES_MAX_LIMIT;
 use reqwest::Method;
@@ -39,6 +39,38 @@ impl Client {
                 Method::POST,
                 &["servers", server, "actions", action.as_str()],
             )
+            .json(request),
+        )
+        .await
+    }
+
+    /// `POST /servers/{id}/actions/{action}?dry_run=true`: what the action
+    /// would do (the platform call, the DM, the strikes and the ladder step
+    /// it would reach), checked as the action is (the same errors), with
+    /// nothing recorded and nothing sent to the platform.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// use modctl_client::types::moderation::{Action, ActionRequest};
+    /// let request = ActionRequest { user_id: "800000000000000004".into(), ..Default::default() };
+    /// let preview = client.preview_action("112233445566778899", Action::Warn, &request).await?;
+    /// if let Some(step) = &preview.escalation {
+    ///     println!("would reach the ladder's step at {}: {}", step.at, step.detail);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn preview_action(
+        &self,
+        server: &str,
+        action: Action,
+        request: &ActionRequest,
+    ) -> Result<ActionPreview, Error> {
+        self.send(
+            self.request(
+                Method::POST,
+                &["servers", server, "actions", action.as_str()],
+            )
+            .query(&[("dry_run", "true")])
             .json(request),
         )
         .await

@@ -212,6 +212,19 @@ pub fn summarize(event: &Event) -> String {
             text("action"),
             text("outcome")
         ),
+        WebhookEvent::CaseCorrected => {
+            let correction = &data["correction"];
+            let what = match data["case"]["id"].as_i64() {
+                Some(case) => format!("case #{case}"),
+                None => format!("strikes of {}", text("user_id")),
+            };
+            format!(
+                "{what} {} by {}: {}",
+                correction["kind"].as_str().unwrap_or_default(),
+                correction["by"].as_str().unwrap_or_default(),
+                correction["reason"].as_str().unwrap_or_default()
+            )
+        }
     }
 }
 

@@ -543,12 +543,12 @@ fn key_rotate_issues_a_replacement_and_ends_the_old_key_after_its_grace() {
     };
     let (old_row, new_row) = (row(&old_id), row(new_id));
     assert_eq!(
-        old_row[7..],
+        old_row[7..9],
         ["expired".to_owned(), new_id.to_owned()],
         "{list}"
     );
     assert_eq!(
-        new_row[7..],
+        new_row[7..9],
         ["active".to_owned(), "-".to_owned()],
         "{list}"
     );
@@ -581,4 +581,70 @@ fn key_rotate_issues_a_replacement_and_ends_the_old_key_after_its_grace() {
     assert!(err.contains("accepted until"), "{err}");
     let (_, err) = run(modctld(&db).args(["key", "rotate", new_id]), 1);
     assert!(err.contains("rotated already"), "{err}");
+}
+
+/// Key display names (issue #27): given at `key create --name`, listed last
+/// by `key list`, passed on by `key rotate`, changed by `key rename`, and
+/// refused where they would read as a key id or hold a line break.
+#[test]
+fn a_keys_name_is_created_listed_rotated_and_renamed() {
+    let (_dir, db) = setup();
+    let (key, _) = run(
+        modctld(&db).args([
+            "key",
+            "create",
+            "--team",
+            "alpha",
+            "--scopes",
+            "read,write",
+            "--name",
+            " Mia ",
+        ]),
+        0,
+    );
+    let id = key.trim().split('_').nth(1).unwrap().to_owned();
+    let name_of = |id: &str| -> String {
+        let (list, _) = run(modctld(&db).args(["key", "list"]), 0);
+        let row = list
+            .lines()
+            .find(|line| line.starts_with(id))
+            .unwrap_or_else(|| panic!("{id} in {list}"));
+        row.split('\t').nth(9).expect("a NAME column").to_owned()
+    };
+    assert_eq!(name_of(&id), "Mia");
+    let (new, _) = run(
+        modctld(&db).args(["key", "rotate", &id, "--grace", "1h"]),
+        0,
+    );
+    let new_id = new.trim().split('_').nth(1).unwrap().to_owned();
+    assert_eq!(name_of(&new_id), "Mia", "a rotation keeps the name");
+    let (_, said) = run(modctld(&db).args(["key", "rename", &new_id, "Mia R."]), 0);
+    assert!(said.contains("now named `Mia R.` (was `Mia`)"), "{said}");
+    assert_eq!(name_of(&new_id), "Mia R.");
+    assert_eq!(name_of(&id), "Mia", "the old key keeps its own");
+    run(modctld(&db).args(["key", "rename", &new_id, "--clear"]), 0);
+    assert_eq!(name_of(&new_id), "-");
+
+    for (args, error) in [
+        (
+            vec!["key", "rename", id.as_str(), "abcdefghijkl"],
+            "reads as a key id",
+        ),
+        (
+            vec!["key", "rename", id.as_str(), "a\tb"],
+            "control characters",
+        ),
+        (
+            vec!["key", "rename", id.as_str(), "  "],
+            "1 to 64 characters",
+        ),
+        (
+            vec!["key", "rename", "aaaaaaaaaaaa", "Sam"],
+            "no key with id",
+        ),
+    ] {
+        let (_, err) = run(modctld(&db).args(&args), 1);
+        assert!(err.contains(error), "{args:?}: {err}");
+    }
+    assert_eq!(name_of(&id), "Mia", "refusals change nothing");
 }

@@ -624,6 +624,27 @@ impl TestDaemon {
         }
     }
 
+    /// Creates a key for `team` with `scope` and the display name `name`, as
+    /// `modctld key create --name` does (issue #27).
+    pub fn named_key(&self, team: &str, scope: Scope, name: &str) -> TestKey {
+        let key = api_key::generate();
+        let stored = key.clone();
+        let (team, name, now) = (team.to_owned(), name.to_owned(), self.now_unix());
+        self.block_on(self.store.write(move |tx| {
+            let team = teams::get_by_name(tx, &team)?;
+            let naming = keys::Naming {
+                label: Some("test"),
+                name: Some(&name),
+            };
+            keys::insert_named(tx, stored.hashed(), team.id, scope, naming, None, now)
+        }))
+        .expect("create named key");
+        TestKey {
+            full: key.full,
+            key_id: key.key_id,
+        }
+    }
+
     /// Rotates a key as `modctld key rotate` does: its replacement (for the
     /// same team and scope), the old key accepted for `grace` more seconds.
     pub fn rotate(&self, key_id: &str, grace: i64) -> TestKey {

@@ -477,7 +477,7 @@ async fn an_import_with_one_invalid_section_changes_nothing() {
     assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
     assert_eq!(
         err.message(),
-        "import refused, nothing was changed: strikes.expiry_days: must be between 0 and 3650"
+        "import refused, nothing was changed:\n  strikes.expiry_days: must be between 0 and 3650"
     );
 
     assert_eq!(client.config(ALPHA_DISCORD).await.unwrap(), before);
@@ -629,7 +629,9 @@ async fn import_and_clone_refuse_ids_of_another_platform_and_change_nothing() {
         TELEGRAM_CHANNEL,
         "telegram has no roles: leave it empty",
     )
-    .join("; ");
+    .iter()
+    .map(|e| format!("\n  {e}"))
+    .collect::<String>();
     for dry_run in [false, true] {
         let err = client
             .import_config(ALPHA_TELEGRAM, &envelope, dry_run)
@@ -638,7 +640,7 @@ async fn import_and_clone_refuse_ids_of_another_platform_and_change_nothing() {
         assert_eq!(err.status(), Some(StatusCode::BAD_REQUEST));
         assert_eq!(
             err.message(),
-            format!("import refused, nothing was changed: {telegram_errors}")
+            format!("import refused, nothing was changed:{telegram_errors}")
         );
     }
     let err = client
@@ -651,10 +653,12 @@ async fn import_and_clone_refuse_ids_of_another_platform_and_change_nothing() {
         SLACK_CHANNEL,
         "slack expects `S` followed by 8 to 12 upper-case letters or digits",
     )
-    .join("; ");
+    .iter()
+    .map(|e| format!("\n  {e}"))
+    .collect::<String>();
     assert_eq!(
         err.message(),
-        format!("clone refused, nothing was changed: {slack_errors}")
+        format!("clone refused, nothing was changed:{slack_errors}")
     );
     assert_config_untouched(&client, ALPHA_TELEGRAM).await;
     assert_config_untouched(&client, ALPHA_SLACK).await;
@@ -682,7 +686,7 @@ async fn import_and_clone_refuse_ids_of_another_platform_and_change_nothing() {
         .unwrap_err();
     assert_eq!(
         err.message(),
-        "clone refused, nothing was changed: jail.role_id: is required when jail is enabled"
+        "clone refused, nothing was changed:\n  jail.role_id: is required when jail is enabled"
     );
     assert_config_untouched(&client, "100000000000000002").await;
 }
@@ -705,7 +709,7 @@ async fn dropping_foreign_ids_clears_and_lists_them_and_stores_what_put_accepts(
         .unwrap_err();
     assert_eq!(
         err.message(),
-        "import refused, nothing was changed: welcome.channel_id: is required when welcome is enabled"
+        "import refused, nothing was changed:\n  welcome.channel_id: is required when welcome is enabled"
     );
     assert_config_untouched(&client, ALPHA_TELEGRAM).await;
 
@@ -1026,4 +1030,112 @@ async fn body_errors_are_json_400_413_415() {
 
     // None of it changed anything.
     assert_config_untouched(&fixture.daemon.client(&fixture.alpha_rw), ALPHA_DISCORD).await;
+}
+
+/// With `drop_foreign_ids`, an id that cannot move keeps the target's own
+/// valid value instead of becoming null, and is listed as kept; an id list
+/// all of whose ids are foreign keeps the target's list. A copy that turns
+/// webhooks on where no signing secret is set says so.
+#[tokio::test]
+async fn dropped_ids_keep_the_targets_own_and_unsigned_webhooks_warn() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    customise(&client, ALPHA_DISCORD).await;
+    client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Welcome,
+            &json!({"enabled": false, "channel_id": "300000000000000006", "auto_role_ids": ["300000000000000007"]}),
+            None,
+        )
+        .await
+        .unwrap();
+    client
+        .replace_section_json(
+            ALPHA_SLACK,
+            SectionName::Welcome,
+            &json!({"channel_id": "C0ALPHAWELC", "auto_role_ids": ["S0ALPHAROLE"]}),
+            None,
+        )
+        .await
+        .unwrap();
+    let report = client
+        .clone_config_with(
+            ALPHA_SLACK,
+            ALPHA_DISCORD,
+            &CloneOptions {
+                drop_foreign_ids: true,
+            },
+        )
+        .await
+        .unwrap();
+    let slack = client.config(ALPHA_SLACK).await.unwrap().sections;
+    assert_eq!(slack.welcome.channel_id.as_deref(), Some("C0ALPHAWELC"));
+    assert_eq!(slack.welcome.auto_role_ids, ["S0ALPHAROLE"]);
+    assert_eq!(slack.jail.role_id, None);
+    assert!(
+        report.warnings.iter().any(|w| w.starts_with(
+            "welcome.channel_id: kept this server's `C0ALPHAWELC`: `300000000000000006` is a discord channel id"
+        )),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("welcome.auto_role_ids[0]: kept this server's `S0ALPHAROLE`")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("jail.role_id: cleared: ")),
+        "{:?}",
+        report.warnings
+    );
+    // The target's own ids are not "kept without checking".
+    assert!(
+        !report
+            .warnings
+            .iter()
+            .any(|w| w.contains("`C0ALPHAWELC` was kept without checking")),
+        "{:?}",
+        report.warnings
+    );
+
+    // Webhooks on at the source; the target has no secret.
+    fixture
+        .daemon
+        .write(|tx| modctld::store::teams::set_plan(tx, "alpha", modctl_types::Plan::Pro));
+    client
+        .replace_section_json(
+            ALPHA_DISCORD,
+            SectionName::Webhooks,
+            &json!({"enabled": true, "url": "https://hooks.example.com/modctl"}),
+            None,
+        )
+        .await
+        .unwrap();
+    let envelope = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    let report = client
+        .import_config_with(
+            ALPHA_SLACK,
+            &envelope,
+            &ImportOptions {
+                drop_foreign_ids: true,
+                dry_run: true,
+            },
+        )
+        .await
+        .unwrap();
+    assert!(
+        report.warnings.iter().any(|w| w.starts_with(&format!(
+            "webhooks.enabled: webhooks are on but server {ALPHA_SLACK} has no signing secret"
+        ))),
+        "{:?}",
+        report.warnings
+    );
 }

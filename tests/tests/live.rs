@@ -1,7 +1,7 @@
 //! The live view end to end (issue #27): `GET /servers/{id}/events/stream`
 //! through the SDK's `Client::events`. A case made through the API, an
-//! automod hit of the event path, a config change and a join reach an open
-//! stream; `Last-Event-ID` after a disconnect (and across a restart) gets
+//! automod hit of the event path, a config change, a correction and a join
+//! reach an open stream; `Last-Event-ID` after a disconnect (and across a restart) gets
 //! exactly the missed events; an id too old is a reset; another team's key
 //! is refused and a read key is enough; the stream ends when the daemon
 //! stops, without holding its shutdown; a key's streams are capped.
@@ -78,14 +78,14 @@ async fn cases_hits_config_changes_and_joins_reach_an_open_stream() {
     // A read key is enough to watch.
     let mut stream = open(&daemon.client(&fixture.alpha_ro), StreamOptions::default()).await;
 
-    let case = warn(&client, dm::ALICE).await;
+    let first_case = warn(&client, dm::ALICE).await;
     let event = next_event(&mut stream).await;
     assert_eq!(event.kind, LiveEventKind::CaseCreated);
-    assert_eq!(event.data["id"], json!(case));
+    assert_eq!(event.data["id"], json!(first_case));
     assert_eq!(event.data["action"], "warn");
     assert_eq!(event.server_id, ALPHA_DISCORD);
     assert!(event.id.is_some());
-    assert!(summarize(&event).starts_with(&format!("case {case}: warn")));
+    assert!(summarize(&event).starts_with(&format!("case {first_case}: warn")));
 
     // A member says a blocked word: the hit, then its warning case.
     let said = daemon
@@ -123,6 +123,15 @@ async fn cases_hits_config_changes_and_joins_reach_an_open_stream() {
     let changed = next_event(&mut stream).await;
     assert_eq!(changed.kind, LiveEventKind::ConfigChanged);
     assert_eq!(changed.data["section"], "moderation");
+
+    // A correction: the first warning voided.
+    client
+        .void_case(ALPHA_DISCORD, first_case, "wrong member")
+        .await
+        .unwrap();
+    let voided = next_event(&mut stream).await;
+    assert_eq!(voided.kind, LiveEventKind::CaseCorrected, "{voided:?}");
+    assert_eq!(voided.data["case"]["id"], json!(first_case));
 
     // A join is live only: no id.
     let join = Event {

@@ -164,6 +164,10 @@ pub struct Me {
     pub key_id: String,
     /// Free-text label given when the key was created.
     pub label: Option<String>,
+    /// The display name of the person using the key (additive; issue #27):
+    /// cases show it beside `key:<key_id>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Every scope the key holds (`write` keys list `read` too).
     pub scopes: Vec<Scope>,
     /// When the key was created.
@@ -260,6 +264,9 @@ pub struct KeyInfo {
     pub key_id: String,
     /// Free-text label given when the key was created.
     pub label: Option<String>,
+    /// The display name of the person using the key (additive; issue #27).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Every scope the key holds (`write` keys list `read` too).
     pub scopes: Vec<Scope>,
     /// When the key was created.

@@ -38,6 +38,9 @@ pub enum LiveEventKind {
     LockdownEnded,
     /// Antinuke stopped someone: `data` is the webhook's `AntinukeTriggered`.
     AntinukeTriggered,
+    /// A case was edited or voided, or a member's strikes cleared: `data`
+    /// is the webhook's `CaseCorrected`.
+    CaseCorrected,
     /// A member joined (live only: never replayed, no `id`): `data` is a
     /// [`MemberJoined`].
     MemberJoined,
@@ -45,7 +48,7 @@ pub enum LiveEventKind {
 
 impl LiveEventKind {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [LiveEventKind; 8] = [
+    pub const ALL: [LiveEventKind; 9] = [
         LiveEventKind::CaseCreated,
         LiveEventKind::AutomodHit,
         LiveEventKind::JailChanged,
@@ -53,6 +56,7 @@ impl LiveEventKind {
         LiveEventKind::LockdownStarted,
         LiveEventKind::LockdownEnded,
         LiveEventKind::AntinukeTriggered,
+        LiveEventKind::CaseCorrected,
         LiveEventKind::MemberJoined,
     ];
 
@@ -66,6 +70,7 @@ impl LiveEventKind {
             LiveEventKind::LockdownStarted => "lockdown_started",
             LiveEventKind::LockdownEnded => "lockdown_ended",
             LiveEventKind::AntinukeTriggered => "antinuke_triggered",
+            LiveEventKind::CaseCorrected => "case_corrected",
             LiveEventKind::MemberJoined => "member_joined",
         }
     }

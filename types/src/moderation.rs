@@ -310,6 +310,150 @@ pub struct Case {
     /// daemon sent DMs, and while a pending case's DM is still to be sent.
     #[serde(default)]
     pub dm: Option<CaseDm>,
+    /// The display name the actor's key had when the case was recorded
+    /// (additive; absent for `system:` actors and keys without a name).
+    /// Renaming the key later leaves it as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor_name: Option<String>,
+    /// Set once the case is voided (additive): its strikes no longer count.
+    /// The case stays; voiding does not undo what the platform did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voided: Option<CaseVoid>,
+    /// The case's corrections, oldest first (additive): every reason edit
+    /// with the reason it replaced, and the void. Only
+    /// `GET /servers/{id}/cases/{case_id}` and the correction endpoints fill
+    /// it; listings leave it out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<CaseCorrection>,
+}
+
+/// Who voided a case, when and why (issue #27).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CaseVoid {
+    /// When.
+    pub at: Timestamp,
+    /// Who: `key:<key_id>`.
+    pub by: String,
+    /// The key's display name then, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_name: Option<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// What a correction did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CorrectionKind {
+    /// The case's reason was replaced (`old_reason` keeps the one before).
+    Edit,
+    /// The case was voided.
+    Void,
+    /// The member's active strikes were cleared.
+    ClearStrikes,
+}
+
+impl CorrectionKind {
+    /// The name on the wire and in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CorrectionKind::Edit => "edit",
+            CorrectionKind::Void => "void",
+            CorrectionKind::ClearStrikes => "clear_strikes",
+        }
+    }
+}
+
+impl fmt::Display for CorrectionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for CorrectionKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [
+            CorrectionKind::Edit,
+            CorrectionKind::Void,
+            CorrectionKind::ClearStrikes,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == s)
+        .ok_or_else(|| format!("unknown correction `{s}`"))
+    }
+}
+
+/// One entry of the audit trail of corrections: never changed afterwards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CaseCorrection {
+    /// What was done.
+    pub kind: CorrectionKind,
+    /// When.
+    pub at: Timestamp,
+    /// Who: `key:<key_id>`.
+    pub by: String,
+    /// The key's display name then, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_name: Option<String>,
+    /// Why (void, clear); for an edit, the new reason.
+    pub reason: String,
+    /// An edit's reason before it (`null`: the case had none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_reason: Option<String>,
+    /// Strikes that stopped counting (void, clear); 0 for an edit.
+    pub strikes: u32,
+}
+
+/// Body of `PATCH /servers/{id}/cases/{case_id}`: the new reason.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CaseEditRequest {
+    /// The new reason: 1 to 512 characters, not only spaces.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 512))]
+    pub reason: String,
+}
+
+/// Body of `POST /servers/{id}/cases/{case_id}/void` and of
+/// `POST /servers/{id}/members/{user_id}/strikes/clear`: why.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CorrectionRequest {
+    /// Why: 1 to 512 characters, not only spaces.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 512))]
+    pub reason: String,
+}
+
+/// Response of `POST /servers/{id}/members/{user_id}/strikes/clear`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct StrikesCleared {
+    /// The member.
+    pub user_id: String,
+    /// The member's active strikes now: 0.
+    pub active_strikes: u32,
+    /// The correction recorded (its `strikes`: how many stopped counting).
+    pub correction: CaseCorrection,
+}
+
+/// `data` of a `case_corrected` webhook event (issue #27).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CaseCorrected {
+    /// The member the case or the strikes are about.
+    pub user_id: String,
+    /// What was done, by whom, when and why.
+    pub correction: CaseCorrection,
+    /// The case as it is after an edit or a void, with its corrections;
+    /// `null` for a clear of strikes.
+    pub case: Option<Case>,
 }
 
 /// What became of the direct message telling the member about a case
@@ -412,12 +556,15 @@ pub struct CaseList {
 pub struct StrikeSummary {
     /// The member.
     pub user_id: String,
-    /// Strikes that have not expired.
+    /// Strikes that have not expired, been cleared or had their case voided.
     pub active: u32,
-    /// All strikes ever.
+    /// All strikes ever, but those of voided cases (cleared ones count).
     pub total: u32,
     /// When the last strike was added.
     pub last_strike_at: Timestamp,
+    /// The latest clear of the member's strikes, if any (additive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_cleared: Option<CaseCorrection>,
 }
 
 /// Response of `GET /servers/{id}/strikes`: members with strikes, most active first.
@@ -450,4 +597,65 @@ pub struct JailRecord {
 pub struct JailList {
     /// Active jails, oldest first.
     pub jails: Vec<JailRecord>,
+}
+
+/// What `POST /servers/{id}/actions/{action}?dry_run=true` answers (additive,
+/// issue #27): what the action would do, checked as the action is (a bad
+/// body is the same 400, a member already jailed the same 409), with
+/// nothing recorded and nothing sent to the platform.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ActionPreview {
+    /// Always `true`: nothing was recorded or done.
+    pub dry_run: bool,
+    /// The action.
+    pub action: Action,
+    /// The member.
+    pub user_id: String,
+    /// The server's platform.
+    pub platform: Platform,
+    /// The reason the case would carry.
+    pub reason: Option<String>,
+    /// The duration, with the configured default applied.
+    pub minutes: Option<u32>,
+    /// When a timeout or jail would end.
+    pub expires_at: Option<Timestamp>,
+    /// What would be sent to the platform, in its API's words; `None` when
+    /// nothing would be (a record-only action, or no connection).
+    pub platform_call: Option<String>,
+    /// What the case would say, when that is known without the platform
+    /// (record-only actions, a server with no connection); else what the
+    /// platform is asked to do.
+    pub detail: String,
+    /// Whether the case would count strikes as it stands (a refusal on a
+    /// server with no connection would not).
+    pub counts_strikes: bool,
+    /// The role hierarchy check a Discord action makes first: a dry run
+    /// reads nothing from the platform, so this says what is checked then.
+    pub hierarchy: Option<String>,
+    /// Whether the member would be told by DM, and when; or why not.
+    pub dm: String,
+    /// The member's active strikes now.
+    pub active_strikes_before: u32,
+    /// Their active strikes after the action, if it counts as expected.
+    pub active_strikes: u32,
+    /// The strike-ladder step the action would reach, if any.
+    pub escalation: Option<EscalationPreview>,
+}
+
+/// A ladder step a dry run would reach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EscalationPreview {
+    /// The step's threshold (`at` active strikes).
+    pub at: u32,
+    /// The step's action.
+    pub action: Action,
+    /// The step's duration, if any.
+    pub minutes: Option<u32>,
+    /// Whether it would be carried out.
+    pub applied: bool,
+    /// `would be applied: ` and the case's reason, or `skipped: ` and why
+    /// (a punishment already in force that outweighs it).
+    pub detail: String,
 }

@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 use modctl_client::Client;
-use modctl_types::moderation::{Action, ActionRequest, ActionResponse, CaseState};
+use modctl_types::moderation::{Action, ActionPreview, ActionRequest, ActionResponse, CaseState};
 use modctl_types::servers::Server;
 
 use crate::commands::cases::applied_text;
@@ -53,7 +53,8 @@ impl From<ActionName> for Action {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
-The command succeeds when the daemon records the case; `applied` says whether the platform carried it out."
+It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
+applied (or whether it was is unknown): `applied` and the note on stderr say which."
 )]
 pub struct ActionArgs {
     /// What to do
@@ -83,6 +84,10 @@ pub struct ActionArgs {
     /// Send this Idempotency-Key: a retry with the same key does nothing again
     #[arg(long, value_name = "KEY", conflicts_with = "users_file")]
     pub idempotency_key: Option<String>,
+    /// Say what the action would do (platform call, DM, strikes, ladder
+    /// step) without recording or doing anything
+    #[arg(long, conflicts_with_all = ["users_file", "idempotency_key"])]
+    pub dry_run: bool,
 }
 
 /// `90m`, `2h`, `7d`, `1w`, `1h30m`, or a bare number of minutes.
@@ -132,6 +137,21 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
     let client = context.client()?;
     if args.users_file.is_some() {
         check_bulk_limit(&client, users.len()).await?;
+    }
+    if args.dry_run {
+        // Nothing happens, so nothing is confirmed.
+        let request = ActionRequest {
+            user_id: users[0].clone(),
+            reason: args.reason.clone(),
+            minutes: args.duration,
+            delete_message_days: args.delete_days,
+        };
+        let preview = client
+            .preview_action(&args.server, action, &request)
+            .await
+            .map_err(api_error(words::ACTION))?;
+        print(&render_preview(&preview, context.output));
+        return Ok(exit::OK);
     }
     if action.is_destructive() && !args.yes {
         // The summary names the server as the daemon knows it, so a wrong id
@@ -191,7 +211,7 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
                 paint_stderr("note:", console::Style::new().yellow())
             );
         }
-        return Ok(exit::OK);
+        return Ok(applied_code([response.applied]));
     }
     bulk(&client, context, &args.server, action, &users, body).await
 }
@@ -281,7 +301,9 @@ pub fn render_summary(
     }
     lines.push((
         "reason",
-        args.reason.clone().unwrap_or_else(|| "(none)".into()),
+        args.reason
+            .clone()
+            .unwrap_or_else(|| crate::output::EMPTY.into()),
     ));
     let mut out = String::from("About to:\n");
     for (label, value) in lines {
@@ -368,8 +390,23 @@ async fn bulk(
     Ok(if results.iter().any(|r| r.error.is_some()) {
         exit::FAILURE
     } else {
-        exit::OK
+        applied_code(
+            results
+                .iter()
+                .filter_map(|r| r.response.as_ref().map(|r| r.applied)),
+        )
     })
+}
+
+/// The exit code of recorded actions: 0 when the platform applied every
+/// one, else [`exit::NOT_APPLIED`], so that `modctl action ... && next`
+/// stops at an action that is only on record.
+pub fn applied_code(applied: impl IntoIterator<Item = bool>) -> u8 {
+    if applied.into_iter().all(|applied| applied) {
+        exit::OK
+    } else {
+        exit::NOT_APPLIED
+    }
 }
 
 /// The outcome of one action.
@@ -379,10 +416,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     }
     let mut pairs = vec![
         ("case", format!("#{}", response.case_id)),
-        (
-            "applied",
-            applied_text(response.applied, response.state, ("true", "false")),
-        ),
+        ("applied", applied_text(response.applied, response.state)),
         ("platform", response.platform.to_string()),
         ("detail", response.detail.clone()),
         ("active_strikes", response.active_strikes.to_string()),
@@ -397,7 +431,7 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
                 "{} (case #{}): applied={}: {}",
                 escalation.action,
                 escalation.case_id,
-                applied_text(escalation.applied, escalation.state, ("true", "false")),
+                applied_text(escalation.applied, escalation.state),
                 escalation.detail
             ),
         ));
@@ -405,6 +439,58 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     // Last, so scripts reading the lines above by position keep working.
     if let Some(dm) = &response.dm {
         pairs.push(("dm", format!("{}: {}", dm.status, dm.detail)));
+    }
+    render_pairs(&pairs, mode)
+}
+
+/// What a dry run says the action would do.
+pub fn render_preview(preview: &ActionPreview, mode: OutputMode) -> String {
+    if mode == OutputMode::Json {
+        return render_json(preview);
+    }
+    let none = || "-".to_owned();
+    let mut pairs = vec![
+        ("dry_run", "yes: nothing was recorded or sent".to_owned()),
+        ("action", preview.action.to_string()),
+        ("user", preview.user_id.clone()),
+        ("platform", preview.platform.to_string()),
+        ("reason", preview.reason.clone().unwrap_or_else(none)),
+        (
+            "platform_call",
+            preview
+                .platform_call
+                .clone()
+                .unwrap_or_else(|| "none: the action is a record here".to_owned()),
+        ),
+        ("detail", preview.detail.clone()),
+        (
+            "strikes",
+            format!(
+                "{} -> {}",
+                preview.active_strikes_before, preview.active_strikes
+            ),
+        ),
+        ("dm", preview.dm.clone()),
+    ];
+    if let Some(minutes) = preview.minutes {
+        pairs.insert(5, ("minutes", minutes.to_string()));
+    }
+    if let Some(until) = &preview.expires_at {
+        pairs.insert(6, ("expires_at", until.to_string()));
+    }
+    if let Some(hierarchy) = &preview.hierarchy {
+        pairs.push(("hierarchy", hierarchy.clone()));
+    }
+    if let Some(step) = &preview.escalation {
+        let minutes = step.minutes.map_or_else(String::new, |m| format!(" {m}m"));
+        // The detail starts with `would be applied:` or `skipped:`.
+        pairs.push((
+            "escalation",
+            format!(
+                "{}{minutes} at {} strikes: {}",
+                step.action, step.at, step.detail
+            ),
+        ));
     }
     render_pairs(&pairs, mode)
 }
@@ -420,13 +506,13 @@ pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
             (Some(r), _) => vec![
                 result.user_id.clone(),
                 r.case_id.to_string(),
-                applied_text(r.applied, r.state, ("true", "false")),
+                applied_text(r.applied, r.state),
                 r.detail.clone(),
             ],
             (None, error) => vec![
                 result.user_id.clone(),
-                "-".into(),
-                "false".into(),
+                crate::output::EMPTY.into(),
+                crate::output::yes_no(false).into(),
                 format!("error: {}", error.as_deref().unwrap_or("unknown")),
             ],
         });
@@ -461,7 +547,30 @@ mod tests {
             users_file: users_file.map(str::to_owned),
             yes: false,
             idempotency_key: None,
+            dry_run: false,
         }
+    }
+
+    #[test]
+    fn a_dry_run_at_60_and_120_columns_and_piped() {
+        let preview: ActionPreview = serde_json::from_value(serde_json::json!({
+            "dry_run": true, "action": "ban", "user_id": "800000000000000004",
+            "platform": "discord", "reason": "raid spam", "minutes": null, "expires_at": null,
+            "platform_call": "PUT /guilds/{guild}/bans/{user} with delete_message_seconds, after reading the role hierarchy",
+            "detail": "the ban would be carried out on discord; the case records the platform's answer",
+            "counts_strikes": true,
+            "hierarchy": "checked when carried out: the bot's highest role must be above the member's",
+            "dm": "sent before the ban: afterwards the bot cannot reach them",
+            "active_strikes_before": 1, "active_strikes": 4,
+            "escalation": {"at": 2, "action": "timeout", "minutes": 15, "applied": false,
+                "detail": "skipped: the member is banned, which outweighs this step's timeout"}
+        }))
+        .unwrap();
+        insta::assert_snapshot!(
+            "dry_run_at_widths",
+            crate::output::at_widths(|| render_preview(&preview, OutputMode::Table))
+        );
+        insta::assert_snapshot!("dry_run_plain", render_preview(&preview, OutputMode::Plain));
     }
 
     fn guild() -> Server {

@@ -153,6 +153,7 @@ pub fn render_hits(hits: &[AutomodHitRecord], mode: OutputMode, fit: Fit) -> Str
     ])
     .wide_only(&["CHANNEL", "ACTION", "WHY NOT"])
     .long(&["MATCHED"])
+    .droppable(&["AT", "OUTCOME", "ID", "CASE"])
     .yes_no("DELETED");
     let name = |value: serde_json::Result<serde_json::Value>| {
         value
@@ -322,9 +323,13 @@ mod tests {
         assert_eq!(lines.len(), 3, "{plain}");
         assert_eq!(
             lines[0],
-            "3\t2027-01-15T08:00:00Z\tU0000000001\tC0000000001\tblocked_words\tbad\twarn\tburst\t\tyes\t"
+            "3\t2027-01-15T08:00:00Z\tU0000000001\tC0000000001\tblocked_words\tbad\twarn\tburst\t-\tyes\t-"
         );
-        assert!(lines[2].ends_with("\tdelete\tdelete\t\t\t"), "{}", lines[2]);
+        assert!(
+            lines[2].ends_with("\tdelete\tdelete\t-\t-\t-"),
+            "{}",
+            lines[2]
+        );
         let json: serde_json::Value =
             serde_json::from_str(&render_hits(&records(), OutputMode::Json, AT_80)).unwrap();
         assert_eq!(json[1]["case_id"], 7);
@@ -341,7 +346,7 @@ mod tests {
         insta::assert_snapshot!(render_test(&hits(), OutputMode::Table, AT_80));
         assert_eq!(
             render_test(&hits(), OutputMode::Plain, AT_80),
-            "blocked_words\tＢＡＤ, b4d\tbad, bad\tdelete\ninvite_links\tdiscord.gg/abc\t\tban\n"
+            "blocked_words\tＢＡＤ, b4d\tbad, bad\tdelete\ninvite_links\tdiscord.gg/abc\t-\tban\n"
         );
     }
 
@@ -379,5 +384,14 @@ mod tests {
         assert!(
             render_test(&spared, OutputMode::Json, AT_80).contains("\"spared_by\": \"exempt_role:")
         );
+    }
+
+    #[test]
+    fn hits_at_60_and_120_columns() {
+        insta::assert_snapshot!(crate::output::at_widths(|| render_hits(
+            &records(),
+            OutputMode::Table,
+            crate::output::Fit::current()
+        )));
     }
 }

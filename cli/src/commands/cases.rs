@@ -1,18 +1,20 @@
-//! `modctl cases list|show|export`, `modctl strikes`, `modctl jails`.
+//! `modctl cases list|show|export`, `modctl strikes`, `modctl jails`
+//! (`cases edit|void` and `strikes clear`: `corrections.rs`).
 
 use clap::{Args, Subcommand, ValueEnum};
 use modctl_client::CaseQuery;
 use modctl_types::Timestamp;
 use modctl_types::moderation::{Action, Case, CaseState, JailRecord, StrikeSummary};
 
-use crate::commands::print;
+use crate::commands::{corrections, print};
 use crate::context::Context;
 use crate::exit::{CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, relative_time, render_json, render_pairs};
 use crate::words;
 
 const LIST_HELP: &str = "\
-Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail
+Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail,
+actor name, voided (the time, or -)
 
 Examples:
   modctl cases list 112233445566778899
@@ -20,11 +22,13 @@ Examples:
   modctl cases list 112233445566778899 --user 800000000000000004 --not-applied
   modctl cases list 112233445566778899 --since 2026-11-01 --until 2026-11-08 --all
   modctl cases list 112233445566778899 --actor key:ab12cd34 -o wide
+  modctl cases list 112233445566778899 --actor mia      # a key's name, any case: all of Mia's keys
   modctl cases list 112233445566778899 --json | jq '.[].id'";
 
 const SHOW_HELP: &str = "\
 Plain lines (piped or --plain): field<TAB>value, for id, action, user_id, actor, reason, minutes,
-expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at
+expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at, dm;
+then, when set: actor_name, voided, and a correction line per edit or void, oldest first
 
 Examples:
   modctl cases show 112233445566778899 12
@@ -53,7 +57,8 @@ pub enum CasesCommand {
         /// Only cases of this action
         #[arg(long, value_parser = parse_action)]
         action: Option<Action>,
-        /// Only cases by this actor: key:<key id>, or system:expiry
+        /// Only cases by this actor: a key's display name (any case; every key of that
+        /// name), a key id, key:<key id>, or system:expiry
         #[arg(long)]
         actor: Option<String>,
         /// Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date
@@ -87,6 +92,32 @@ pub enum CasesCommand {
         /// The case number (1, 2, 3, ... on each server), as `cases list` shows it
         #[arg(value_parser = parse_case_number)]
         case: i64,
+    },
+    /// Replace a case's reason; the old one is kept in its corrections
+    #[command(after_help = corrections::EDIT_HELP)]
+    Edit {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The case number, as `cases list` shows it
+        #[arg(value_parser = parse_case_number)]
+        case: i64,
+        /// The new reason (1 to 512 characters)
+        #[arg(long, short = 'r')]
+        reason: String,
+    },
+    /// Void a case, saying why: its strikes stop counting; the case stays, marked voided
+    #[command(after_help = corrections::VOID_HELP)]
+    Void {
+        /// The server id
+        #[arg(allow_hyphen_values = true)]
+        server: String,
+        /// The case number, as `cases list` shows it
+        #[arg(value_parser = parse_case_number)]
+        case: i64,
+        /// Why (1 to 512 characters); kept with the void
+        #[arg(long, short = 'r')]
+        reason: String,
     },
     /// Every case of a server as JSON lines or CSV, oldest first
     #[command(after_help = EXPORT_HELP)]
@@ -241,6 +272,16 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
             let case = client.case(&server, case).await?;
             print(&render_case(&case, context.output));
         }
+        CasesCommand::Edit {
+            server,
+            case,
+            reason,
+        } => corrections::edit(context, &server, case, &reason).await?,
+        CasesCommand::Void {
+            server,
+            case,
+            reason,
+        } => corrections::void(context, &server, case, &reason).await?,
         CasesCommand::Export { server, format } => {
             let mut cases = client.all_cases(&server, None).await?;
             cases.reverse();
@@ -285,11 +326,10 @@ pub fn render_cases(cases: &[Case], mode: OutputMode) -> String {
 /// whose outcome nobody could check and `pending` for one being carried
 /// out, rather than a "no" that may be untrue; otherwise `yes` or `no` as
 /// the caller words them (JSON keeps the boolean and the `state`).
-pub fn applied_text(applied: bool, state: CaseState, (yes, no): (&str, &str)) -> String {
+pub fn applied_text(applied: bool, state: CaseState) -> String {
     match state {
         CaseState::Unknown | CaseState::Pending => state.as_str().to_owned(),
-        _ if applied => yes.to_owned(),
-        _ => no.to_owned(),
+        _ => crate::output::yes_no(applied).to_owned(),
     }
 }
 
@@ -298,28 +338,53 @@ pub fn applied_text(applied: bool, state: CaseState, (yes, no): (&str, &str)) ->
 /// column.
 pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> Rows {
     let mut rows = Rows::new(vec![
-        "CASE", "ACTION", "USER", "APPLIED", "SOURCE", "ACTOR", "CREATED", "REASON", "DETAIL",
+        "CASE",
+        "ACTION",
+        "USER",
+        "APPLIED",
+        "SOURCE",
+        "ACTOR",
+        "CREATED",
+        "REASON",
+        "DETAIL",
+        "ACTOR NAME",
+        "VOIDED",
     ])
     .long(&["REASON", "DETAIL"])
-    .wide_only(&["SOURCE", "ACTOR"])
+    .wide_only(&["SOURCE", "ACTOR", "ACTOR NAME", "VOIDED"])
+    .droppable(&["CREATED", "DETAIL", "APPLIED"])
     .yes_no("APPLIED");
+    let table = mode != OutputMode::Plain;
     for c in cases {
         rows.push(vec![
             c.id.to_string(),
-            c.action.to_string(),
+            // A table marks a voided case where the eye reads first; plain
+            // rows keep the action alone and say it in VOIDED.
+            match &c.voided {
+                Some(_) if table => format!("{} (voided)", c.action),
+                _ => c.action.to_string(),
+            },
             c.user_id.clone(),
-            applied_text(c.applied, c.state, ("yes", "no")),
+            applied_text(c.applied, c.state),
             match c.linked_case_id {
                 Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
                 _ => c.source.to_string(),
             },
-            c.actor.clone(),
+            if table {
+                corrections::who(&c.actor, c.actor_name.as_deref())
+            } else {
+                c.actor.clone()
+            },
             match (mode, now) {
                 (OutputMode::Table, Some(now)) => relative_time(&c.created_at, &now),
                 _ => time(&c.created_at, mode),
             },
             c.reason.clone().unwrap_or_else(|| "-".into()),
             c.detail.clone(),
+            c.actor_name.clone().unwrap_or_else(|| "-".into()),
+            c.voided
+                .as_ref()
+                .map_or_else(|| "-".into(), |v| time(&v.at, mode)),
         ]);
     }
     rows
@@ -336,7 +401,15 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
             ("id", case.id.to_string()),
             ("action", case.action.to_string()),
             ("user_id", case.user_id.clone()),
-            ("actor", case.actor.clone()),
+            (
+                "actor",
+                // A table names the person; plain lines keep `actor` as
+                // recorded and add `actor_name` (issue #27).
+                match mode {
+                    OutputMode::Plain => case.actor.clone(),
+                    _ => corrections::who(&case.actor, case.actor_name.as_deref()),
+                },
+            ),
             ("reason", optional(case.reason.clone())),
             ("minutes", optional(case.minutes.map(|m| m.to_string()))),
             (
@@ -347,10 +420,7 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                 "delete_message_days",
                 optional(case.delete_message_days.map(|d| d.to_string())),
             ),
-            (
-                "applied",
-                applied_text(case.applied, case.state, ("true", "false")),
-            ),
+            ("applied", applied_text(case.applied, case.state)),
             ("platform", case.platform.to_string()),
             ("detail", case.detail.clone()),
             ("source", case.source.to_string()),
@@ -367,7 +437,10 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
                         .map(|dm| format!("{}: {}", dm.status, dm.detail)),
                 ),
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(corrections::case_pairs(case, mode))
+        .collect::<Vec<_>>(),
         mode,
     )
 }
@@ -377,13 +450,30 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(strikes);
     }
-    let mut rows = Rows::new(vec!["USER", "ACTIVE", "TOTAL", "LAST STRIKE"]);
+    let mut rows = Rows::new(vec![
+        "USER",
+        "ACTIVE",
+        "TOTAL",
+        "LAST STRIKE",
+        "LAST CLEARED",
+    ])
+    .wide_only(&["LAST CLEARED"])
+    .droppable(&["LAST STRIKE"]);
     for s in strikes {
         rows.push(vec![
             s.user_id.clone(),
             s.active.to_string(),
             s.total.to_string(),
             time(&s.last_strike_at, mode),
+            // Piped, the time alone (a field to sort or compare); a wide
+            // table says who and why too.
+            s.last_cleared.as_ref().map_or_else(
+                || "-".into(),
+                |c| match mode {
+                    OutputMode::Plain => time(&c.at, mode),
+                    _ => corrections::correction_line(c, mode),
+                },
+            ),
         ]);
     }
     rows.render(mode)
@@ -394,8 +484,9 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(jails);
     }
-    let mut rows =
-        Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"]).long(&["SAVED ROLES"]);
+    let mut rows = Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"])
+        .long(&["SAVED ROLES"])
+        .droppable(&["SAVED ROLES", "SINCE"]);
     for j in jails {
         rows.push(vec![
             j.user_id.clone(),
@@ -489,6 +580,9 @@ mod tests {
             linked_case_id: None,
             state: CaseState::Settled,
             dm: None,
+            actor_name: None,
+            voided: None,
+            corrections: Vec::new(),
         }
     }
 
@@ -619,5 +713,35 @@ mod tests {
     fn csv_fields_are_quoted_when_needed() {
         assert_eq!(csv_field("plain"), "plain");
         assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+    }
+
+    #[test]
+    fn cases_strikes_and_jails_at_60_and_120_columns() {
+        insta::assert_snapshot!(crate::output::at_widths(|| cases_rows(
+            &cases(),
+            OutputMode::Table,
+            now()
+        )
+        .render(OutputMode::Table)));
+        let strikes: Vec<StrikeSummary> = serde_json::from_value(serde_json::json!([
+            {"user_id": "800000000000000004", "active": 3, "total": 5, "last_strike_at": "2026-11-21T09:08:10Z"},
+            {"user_id": "800000000000000005", "active": 0, "total": 1, "last_strike_at": "2026-10-01T12:00:00Z"},
+        ]))
+        .unwrap();
+        insta::assert_snapshot!(
+            "strikes_at_widths",
+            crate::output::at_widths(|| render_strikes(&strikes, OutputMode::Table))
+        );
+        let jails: Vec<JailRecord> = serde_json::from_value(serde_json::json!([
+            {"user_id": "800000000000000004", "since": "2026-11-21T09:08:10Z", "until": null,
+             "saved_roles": ["900000000000000001", "900000000000000002", "900000000000000003"], "case_id": 4},
+            {"user_id": "800000000000000005", "since": "2026-11-21T10:00:00Z", "until": "2026-11-22T10:00:00Z",
+             "saved_roles": [], "case_id": 9},
+        ]))
+        .unwrap();
+        insta::assert_snapshot!(
+            "jails_at_widths",
+            crate::output::at_widths(|| render_jails(&jails, OutputMode::Table))
+        );
     }
 }

@@ -53,11 +53,31 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
-/// A change in percent for people: `+12.5%`, `-3.0%`, `new` from nothing.
-pub fn change(percent: Option<f64>) -> String {
+/// Below this previous total a percentage says more about the small base
+/// than about the change (1 -> 332 is "+33100.0%"): the change is shown
+/// as a difference with the base instead.
+pub const SMALL_BASE: f64 = 10.0;
+
+/// A change for people, from the total `now`, the `previous` one and the
+/// daemon's `percent`: `+12.5%`, `-3.0%`; from a small base the difference
+/// and the base, `+331 (prev 1)`; `new` from nothing, `0` for no change.
+pub fn change(now: f64, previous: f64, percent: Option<f64>) -> String {
+    let number = |n: f64| {
+        if n.fract() == 0.0 {
+            format!("{n:+.0}")
+        } else {
+            format!("{n:+.1}")
+        }
+    };
     match percent {
-        Some(p) => format!("{p:+.1}%"),
-        None => "new".into(),
+        _ if now == previous => "0".into(),
+        _ if previous == 0.0 => "new".into(),
+        Some(p) if previous >= SMALL_BASE => format!("{p:+.1}%"),
+        _ => format!(
+            "{} (prev {})",
+            number(now - previous),
+            number(previous).trim_start_matches('+')
+        ),
     }
 }
 
@@ -163,9 +183,18 @@ mod tests {
     fn numbers_for_people() {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(1234567), "1,234,567");
-        assert_eq!(change(Some(12.5)), "+12.5%");
-        assert_eq!(change(Some(-3.0)), "-3.0%");
-        assert_eq!(change(None), "new");
+        for (now, previous, percent, shown) in [
+            (90.0, 80.0, Some(12.5), "+12.5%"),
+            (97.0, 100.0, Some(-3.0), "-3.0%"),
+            (5.0, 0.0, None, "new"),
+            (0.0, 0.0, None, "0"),
+            (332.0, 1.0, Some(33_100.0), "+331 (prev 1)"),
+            (1.0, 4.0, Some(-75.0), "-3 (prev 4)"),
+            (3.5, 2.5, Some(40.0), "+1 (prev 2.5)"),
+            (10.0, 10.0, Some(0.0), "0"),
+        ] {
+            assert_eq!(change(now, previous, percent), shown, "{now} {previous}");
+        }
     }
 
     #[test]

@@ -28,30 +28,39 @@ pub enum ConfigCommand {
         #[arg(value_parser = parse_section)]
         section: Option<SectionName>,
     },
-    /// Set one field (`SECTION.FIELD VALUE`), or replace a whole section with
-    /// the JSON in a file (`SECTION --file FILE`)
+    /// Set one field (`SECTION.FIELD VALUE`), several (`A=1 B=x`, one
+    /// revision), or replace a whole section with the JSON in a file
+    /// (`SECTION --file FILE`)
     #[command(after_help = "Examples:\n  \
 modctl config set SERVER moderation.require_reason true\n  \
+modctl config set SERVER jail.role_id 900000000000000006\n  \
+modctl config set SERVER general.modlog_channel_id -1001234567890\n  \
 modctl config set SERVER strikes.ladder[0].minutes 60\n  \
 modctl config set SERVER general.modlog_channel_id null\n  \
+modctl config set SERVER jail.enabled=true jail.role_id=900000000000000006\n  \
+modctl config set SERVER automod.blocked_words.words 'scam*,free nitro'\n  \
 modctl config set SERVER strikes --file strikes.json\n\n\
-A VALUE is read as JSON when it parses (true, 30, null, [\"a\"]), else as text.\n\
-One field is written with If-Match on the revision it was read at: a concurrent change is refused, not overwritten.\n\
+A VALUE is read as the field's type: an id as typed, true/false, a number, text,\n\
+a list as a,b,c (or JSON), null to clear.\n\
+Several PATH=VALUE fields are written together, as one revision.\n\
+Fields are written with If-Match on the revision they were read at: a concurrent change is refused, not overwritten.\n\
 A whole-section replace resets the fields the file leaves out to their defaults, and lists them.")]
     Set {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// A field path (moderation.require_reason), or a section with --file
-        #[arg(value_name = "SECTION[.FIELD]")]
+        /// A field path (moderation.require_reason), PATH=VALUE, or a section with --file
+        #[arg(value_name = "SECTION[.FIELD]|PATH=VALUE")]
         target: String,
-        /// The field's new value (JSON, else text)
+        /// The field's new value, or more PATH=VALUE fields
+        // Negative numbers (Telegram chat ids) are values; other words
+        // starting with `-` stay flags, so `--table` after them still works.
         #[arg(
-            allow_hyphen_values = true,
-            conflicts_with = "file",
-            required_unless_present = "file"
+            value_name = "VALUE|PATH=VALUE",
+            allow_negative_numbers = true,
+            conflicts_with = "file"
         )]
-        value: Option<String>,
+        values: Vec<String>,
         /// JSON file with the new section, or `-` for stdin
         #[arg(long, short = 'f', value_name = "FILE")]
         file: Option<String>,
@@ -178,25 +187,21 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
         ConfigCommand::Set {
             server,
             target,
-            value,
+            values,
             file,
             if_revision,
         } => {
-            return match (value, file) {
-                (Some(value), _) => {
-                    config_write::set_field(&client, mode, &server, &target, &value).await
-                }
-                (None, Some(file)) => {
-                    let section = parse_section(&target).map_err(|e| {
-                        CliError::usage(e).hint(format!(
-                            "to set one field: `modctl config set {server} SECTION.FIELD VALUE`"
-                        ))
-                    })?;
-                    config_write::set_section(&client, mode, &server, section, &file, if_revision)
-                        .await
-                }
-                (None, None) => unreachable!("clap requires a value or --file"),
+            let Some(file) = file else {
+                let fields = config_write::assignments(&target, &values)?;
+                return config_write::set_fields(&client, mode, &server, &fields).await;
             };
+            let section = parse_section(&target).map_err(|e| {
+                CliError::usage(e).hint(format!(
+                    "to set one field: `modctl config set {server} SECTION.FIELD VALUE`"
+                ))
+            })?;
+            return config_write::set_section(&client, mode, &server, section, &file, if_revision)
+                .await;
         }
         ConfigCommand::Edit { server, section } => edit(&client, &server, section).await?,
         ConfigCommand::Export { server, output } => {
@@ -300,10 +305,13 @@ async fn edit(client: &Client, server: &str, section: SectionName) -> Result<(),
             eprintln!("no changes");
             return Ok(());
         }
-        let body = match serde_json::from_str::<Value>(&text) {
+        // In the CLI's words, as `config set --file` says them.
+        let body = match crate::commands::parse_json(&text, "the section")
+            .and_then(|body| config_write::check_section(section, &body).map(|()| body))
+        {
             Ok(body) => body,
             Err(e) => {
-                problem = Some(format!("not valid JSON: {e}"));
+                problem = Some(e.message().to_owned());
                 continue;
             }
         };
@@ -380,7 +388,7 @@ fn render_flat(pairs: &[(String, String)], mode: OutputMode) -> String {
     match mode {
         // Paths keep their underscores in tables too: they are what `set` takes.
         OutputMode::Table => {
-            let mut rows = Rows::new(vec!["FIELD", "VALUE"]);
+            let mut rows = Rows::new(vec!["FIELD", "VALUE"]).long(&["VALUE"]);
             for (key, value) in pairs {
                 rows.push(vec![key.to_owned(), value]);
             }
@@ -475,7 +483,9 @@ pub fn render_audit(entries: &[AuditEntry], mode: OutputMode) -> String {
     }
     let mut rows = Rows::new(vec![
         "ID", "WHEN", "ACTOR", "SECTION", "SOURCE", "REV", "CHANGES",
-    ]);
+    ])
+    .long(&["CHANGES"])
+    .droppable(&["ID", "SOURCE", "ACTOR", "REV"]);
     for entry in entries {
         let changes: Vec<String> = entry
             .changes
@@ -557,6 +567,71 @@ mod tests {
         assert_eq!(
             strip_comment_lines("// error: x\n{\"a\": 1}\n  // more"),
             "{\"a\": 1}"
+        );
+    }
+
+    fn audit() -> Vec<AuditEntry> {
+        serde_json::from_value(json!([
+            {"id": 7, "at": "2026-11-21T09:08:10Z", "actor": "key:lhqsjyhvu1q7", "section": "jail",
+             "source": "api", "revision": 4, "changes": [
+                {"path": "jail.enabled", "before": false, "after": true},
+                {"path": "jail.role_id", "before": null, "after": "900000000000000006"}]},
+            {"id": 6, "at": "2026-11-21T09:00:00Z", "actor": "key:lhqsjyhvu1q7", "section": "strikes",
+             "source": "import", "revision": 3, "changes": [
+                {"path": "strikes.expiry_days", "before": 30, "after": 14}]},
+        ]))
+        .unwrap()
+    }
+
+    /// The audit trail and a section at 60 and 120 columns.
+    #[test]
+    fn audit_and_show_at_60_and_120_columns() {
+        insta::assert_snapshot!(
+            "audit_at_widths",
+            crate::output::at_widths(|| render_audit(&audit(), OutputMode::Table))
+        );
+        let mut sections = modctl_types::config::Sections::default();
+        sections.automod.blocked_words.words = vec![
+            "scam*".into(),
+            "free nitro".into(),
+            "discord-gift".into(),
+            "steamcommunity.ru".into(),
+        ];
+        let automod = sections.section_json(SectionName::Automod);
+        insta::assert_snapshot!(
+            "show_automod_at_widths",
+            crate::output::at_widths(|| render_section(
+                &automod,
+                SectionName::Automod,
+                OutputMode::Table
+            ))
+        );
+    }
+
+    /// `config set` of several fields: one line each, one revision.
+    #[test]
+    fn several_fields_set_in_every_mode() {
+        let changes = [
+            FieldChange {
+                path: "jail.enabled".into(),
+                before: json!(false),
+                after: json!(true),
+            },
+            FieldChange {
+                path: "jail.role_id".into(),
+                before: json!(null),
+                after: json!("900000000000000006"),
+            },
+        ];
+        let render = |mode| config_write::render_fields_set(&changes, 5, mode);
+        insta::assert_snapshot!(
+            "set_fields",
+            format!(
+                "{}{}{}",
+                render(OutputMode::Table),
+                render(OutputMode::Plain),
+                render(OutputMode::Json)
+            )
         );
     }
 }

@@ -14,7 +14,7 @@ use crate::commands::chart::{self, change, grouped, sparkline};
 use crate::commands::print;
 use crate::context::Context;
 use crate::exit::CliError;
-use crate::output::{OutputMode, Rows, human_time, render_json};
+use crate::output::{EMPTY, OutputMode, Rows, human_time, render_json};
 
 /// Arguments of `modctl insights` and `modctl activity`.
 #[derive(Debug, Args)]
@@ -40,7 +40,11 @@ pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), Cli
     if let Some(seconds) = args.watch {
         return crate::commands::refresh::moderation(context, &args, seconds).await;
     }
-    let insights = context.client()?.insights(&args.server, args.days).await?;
+    let insights = context
+        .client()?
+        .insights(&args.server, args.days)
+        .await
+        .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
         let days: Vec<(String, u64)> = insights
             .daily
@@ -65,7 +69,8 @@ pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliE
     let insights = context
         .client()?
         .community_insights(&args.server, args.days)
-        .await?;
+        .await
+        .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
         let days: Vec<(String, u64)> = insights
             .daily
@@ -130,7 +135,8 @@ fn marks_note(days: usize) -> String {
 
 /// Two top lists side by side: rank, first list's id and count, second's.
 fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) -> Rows {
-    let mut rows = Rows::new(vec!["#", header[0], header[1], header[2], header[3]]);
+    let mut rows =
+        Rows::new(vec!["#", header[0], header[1], header[2], header[3]]).droppable(&["#"]);
     for i in 0..left.len().max(right.len()) {
         let cell = |list: &[Ranked]| {
             list.get(i)
@@ -143,6 +149,31 @@ fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) ->
     rows
 }
 
+/// The fields of every `activity` plain row: a script splits any row into
+/// this many, whatever its kind (the first field).
+pub const ACTIVITY_FIELDS: usize = 7;
+
+/// One `activity` plain row of [`ACTIVITY_FIELDS`] tab-separated fields,
+/// those the row has no use for (and empty ones) shown as [`EMPTY`].
+fn plain_row(fields: &[String]) -> String {
+    let cells: Vec<&str> = (0..ACTIVITY_FIELDS)
+        .map(|i| match fields.get(i) {
+            Some(field) if !field.is_empty() => field.as_str(),
+            _ => EMPTY,
+        })
+        .collect();
+    cells.join("\t") + "\n"
+}
+
+/// A total as scripts read it: `12`, `3.5`, `-2`.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{n:.0}")
+    } else {
+        format!("{n:.1}")
+    }
+}
+
 /// `modctl activity` in any mode.
 pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> String {
     let daily = &insights.daily;
@@ -150,51 +181,60 @@ pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> Strin
         daily.iter().map(f).collect()
     };
     let (totals, changes) = (&insights.totals, &insights.change);
+    let previous = &insights.previous;
     match mode {
         OutputMode::Json => render_json(insights),
         OutputMode::Plain => {
             let mut out = String::new();
             for d in daily {
-                out += &format!(
-                    "day\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                    d.date, d.messages, d.active_members, d.voice_minutes, d.joins, d.leaves
-                );
+                out += &plain_row(&[
+                    "day".into(),
+                    d.date.to_string(),
+                    d.messages.to_string(),
+                    d.active_members.to_string(),
+                    d.voice_minutes.to_string(),
+                    d.joins.to_string(),
+                    d.leaves.to_string(),
+                ]);
             }
-            let total = |name: &str, now: String, before: String, changed: Option<f64>| {
-                format!(
-                    "total\t{name}\t{now}\t{before}\t{}\n",
-                    changed.map(|c| format!("{c:.1}")).unwrap_or_default()
-                )
+            let total = |name: &str, now: f64, before: f64, changed: Option<f64>| {
+                plain_row(&[
+                    "total".into(),
+                    name.into(),
+                    number(now),
+                    number(before),
+                    number(now - before),
+                    changed.map(|c| format!("{c:.1}")).unwrap_or_default(),
+                ])
             };
-            let previous = &insights.previous;
             out += &total(
                 "messages",
-                totals.messages.to_string(),
-                previous.messages.to_string(),
+                totals.messages as f64,
+                previous.messages as f64,
                 changes.messages,
             );
             out += &total(
                 "average_active_members",
-                totals.average_active_members.to_string(),
-                previous.average_active_members.to_string(),
+                totals.average_active_members,
+                previous.average_active_members,
                 changes.average_active_members,
             );
             out += &total(
                 "voice_minutes",
-                totals.voice_minutes.to_string(),
-                previous.voice_minutes.to_string(),
+                totals.voice_minutes as f64,
+                previous.voice_minutes as f64,
                 changes.voice_minutes,
             );
             out += &total(
                 "joins",
-                totals.joins.to_string(),
-                previous.joins.to_string(),
+                totals.joins as f64,
+                previous.joins as f64,
                 changes.joins,
             );
             out += &total(
                 "leaves",
-                totals.leaves.to_string(),
-                previous.leaves.to_string(),
+                totals.leaves as f64,
+                previous.leaves as f64,
                 changes.leaves,
             );
             for (name, list) in [
@@ -203,17 +243,22 @@ pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> Strin
                 ("top_member_messages", &insights.top_members_by_messages),
                 ("top_member_voice", &insights.top_members_by_voice),
             ] {
-                for r in list {
-                    out += &format!("{name}\t{}\t{}\n", r.id, r.count);
+                for (rank, r) in list.iter().enumerate() {
+                    out += &plain_row(&[
+                        name.into(),
+                        (rank + 1).to_string(),
+                        r.id.clone(),
+                        r.count.to_string(),
+                    ]);
                 }
             }
             let time =
                 |t: Option<modctl_types::Timestamp>| t.map(|t| t.to_string()).unwrap_or_default();
-            out += &format!(
-                "last_event\t{}\t{}\n",
+            out += &plain_row(&[
+                "last_event".into(),
                 time(insights.last_event_at),
-                time(insights.last_received_at)
-            );
+                time(insights.last_received_at),
+            ]);
             out
         }
         OutputMode::Table => {
@@ -236,42 +281,54 @@ pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> Strin
                 "messages",
                 &column(|d| d.messages),
                 &grouped(totals.messages),
-                &change(changes.messages),
+                &change(
+                    totals.messages as f64,
+                    previous.messages as f64,
+                    changes.messages,
+                ),
             );
             out += &series(
                 "active members",
                 &column(|d| d.active_members),
                 &format!("avg {:.1}", totals.average_active_members),
-                &change(changes.average_active_members),
+                &change(
+                    totals.average_active_members,
+                    previous.average_active_members,
+                    changes.average_active_members,
+                ),
             );
             out += &series(
                 "voice minutes",
                 &column(|d| d.voice_minutes),
                 &grouped(totals.voice_minutes),
-                &change(changes.voice_minutes),
+                &change(
+                    totals.voice_minutes as f64,
+                    previous.voice_minutes as f64,
+                    changes.voice_minutes,
+                ),
             );
             out += &series(
                 "joins",
                 &column(|d| d.joins),
                 &grouped(totals.joins),
-                &change(changes.joins),
+                &change(totals.joins as f64, previous.joins as f64, changes.joins),
             );
             out += &series(
                 "leaves",
                 &column(|d| d.leaves),
                 &grouped(totals.leaves),
-                &change(changes.leaves),
+                &change(totals.leaves as f64, previous.leaves as f64, changes.leaves),
             );
             out += "\nTop channels\n";
             out += &side_by_side(
-                ["BY MESSAGES", "MESSAGES", "BY VOICE", "MINUTES"],
+                ["BY MESSAGES", "MSGS", "BY VOICE", "MIN"],
                 &insights.top_channels_by_messages,
                 &insights.top_channels_by_voice,
             )
             .render(mode);
             out += "Top members\n";
             out += &side_by_side(
-                ["BY MESSAGES", "MESSAGES", "BY VOICE", "MINUTES"],
+                ["BY MESSAGES", "MSGS", "BY VOICE", "MIN"],
                 &insights.top_members_by_messages,
                 &insights.top_members_by_voice,
             )
@@ -355,7 +412,11 @@ pub fn render_moderation(insights: &ModerationInsights, mode: OutputMode) -> Str
                 "cases",
                 &column(&|d| d.cases),
                 &grouped(totals.cases),
-                &change(insights.change),
+                &change(
+                    totals.cases as f64,
+                    insights.previous_cases as f64,
+                    insights.change,
+                ),
             );
             out += &series(
                 "applied",
@@ -596,5 +657,38 @@ mod tests {
         let json: serde_json::Value =
             serde_json::from_str(&render_community(&year, OutputMode::Json)).unwrap();
         assert_eq!(json["daily"].as_array().unwrap().len(), 365);
+    }
+
+    #[test]
+    fn activity_and_insights_at_60_and_120_columns() {
+        insta::assert_snapshot!(
+            "activity_at_widths",
+            crate::output::at_widths(|| render_community(&community(), OutputMode::Table))
+        );
+        insta::assert_snapshot!(
+            "insights_at_widths",
+            crate::output::at_widths(|| render_moderation(&moderation(), OutputMode::Table))
+        );
+    }
+
+    /// Every plain row of `activity` has the same number of fields, and a
+    /// change from a tiny base reads as a difference, not a percentage.
+    #[test]
+    fn activity_plain_rows_have_a_fixed_number_of_fields() {
+        let mut insights = community();
+        insights.previous.joins = 1;
+        insights.totals.joins = 332;
+        insights.change.joins = Some(33_100.0);
+        let plain = render_community(&insights, OutputMode::Plain);
+        for line in plain.lines() {
+            assert_eq!(line.split('\t').count(), ACTIVITY_FIELDS, "{line}");
+        }
+        assert!(
+            plain.contains("total\tjoins\t332\t1\t331\t33100.0\t-\n"),
+            "{plain}"
+        );
+        let table = render_community(&insights, OutputMode::Table);
+        assert!(table.contains("+331 (prev 1)"), "{table}");
+        assert!(!table.contains("33100"), "{table}");
     }
 }

@@ -21,6 +21,24 @@ pub struct LoginArgs {
     /// Read the API key from stdin (one line) instead of prompting, for scripts
     #[arg(long)]
     pub with_key: bool,
+    /// Make the profile the default one (the first profile, and a plain
+    /// `modctl login` without --profile, always become it)
+    #[arg(long)]
+    pub default: bool,
+}
+
+/// Whether logging in to `profile` makes it the default: when asked
+/// (`--default`), when no `--profile` was named (a plain `modctl login` is
+/// the one to use afterwards), and when there is no usable default yet (the
+/// first profile ever). `--profile ro` alone leaves the default as it is, so
+/// that saving a read-only profile does not change which key every command
+/// uses.
+pub fn becomes_default(config: &ConfigFile, profile: &str, named: bool, asked: bool) -> bool {
+    let has_default = config
+        .default_profile
+        .as_ref()
+        .is_some_and(|name| name != profile && config.profiles.contains_key(name));
+    asked || !named || !has_default
 }
 
 /// Runs `modctl login`.
@@ -74,6 +92,8 @@ pub async fn run(context: &Context, args: LoginArgs) -> Result<(), CliError> {
         .await
         .map_err(|e| login_error(e, &url, &origin))?;
 
+    let named = context.global.profile.is_some();
+    let make_default = becomes_default(&config, &profile_name, named, args.default);
     config.profiles.insert(
         profile_name.clone(),
         Profile {
@@ -81,14 +101,22 @@ pub async fn run(context: &Context, args: LoginArgs) -> Result<(), CliError> {
             api_key: key,
         },
     );
-    config.default_profile = Some(profile_name.clone());
+    let default_note = if make_default {
+        config.default_profile = Some(profile_name.clone());
+        "the default profile".to_owned()
+    } else {
+        format!(
+            "the default stays `{}`; `modctl profile use {profile_name}` (or login --default) makes it the default",
+            config.default_profile.as_deref().unwrap_or(DEFAULT_PROFILE)
+        )
+    };
     config.save(&path)?;
 
     if is_json(context.output) {
         print(&render_json(&me));
     }
     eprintln!(
-        "{} logged in to {url} with key {} of team {}; saved as profile `{profile_name}` in {}",
+        "{} logged in to {url} with key {} of team {}; saved as profile `{profile_name}` in {} ({default_note})",
         paint_stderr("✓", console::Style::new().green()),
         me.key_id,
         me.team.name,
@@ -142,4 +170,40 @@ fn read_key_from_stdin() -> Result<String, CliError> {
             .hint("pipe the key in: `echo $KEY | modctl login --with-key`"));
     }
     Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_first_plain_or_asked_for_profile_becomes_the_default() {
+        let profile = || Profile {
+            url: "http://127.0.0.1:7878".into(),
+            api_key: "mdk_x".into(),
+        };
+        let empty = ConfigFile::default();
+        let mut with_prod = ConfigFile::default();
+        with_prod.profiles.insert("prod".into(), profile());
+        with_prod.default_profile = Some("prod".into());
+        let dangling = ConfigFile {
+            default_profile: Some("gone".into()),
+            ..ConfigFile::default()
+        };
+        // (config, profile, --profile given, --default, becomes the default)
+        for (config, name, named, asked, want) in [
+            (&empty, "ro", true, false, true),
+            (&with_prod, "ro", true, false, false),
+            (&with_prod, "ro", true, true, true),
+            (&with_prod, "default", false, false, true),
+            (&with_prod, "prod", true, false, true),
+            (&dangling, "ro", true, false, true),
+        ] {
+            assert_eq!(
+                becomes_default(config, name, named, asked),
+                want,
+                "{name} {named} {asked}"
+            );
+        }
+    }
 }

@@ -9,7 +9,9 @@ pub mod completions;
 pub mod config;
 pub mod config_rollback;
 pub mod config_write;
+pub mod corrections;
 pub mod insights;
+pub mod keys;
 pub mod lockdown;
 pub mod login;
 pub mod onboarding;
@@ -57,10 +59,23 @@ pub fn read_input(path: &str) -> Result<String, crate::exit::CliError> {
     Ok(text)
 }
 
-/// Parses JSON input, naming where it came from on failure.
+/// Parses JSON input, naming where it came from and where in it the JSON
+/// breaks on failure (line and column, in words of our own: serde's
+/// "EOF while parsing a value at line 1 column 16" is not for people).
 pub fn parse_json(text: &str, origin: &str) -> Result<serde_json::Value, crate::exit::CliError> {
-    serde_json::from_str(text)
-        .map_err(|e| crate::exit::CliError::failure(format!("{origin} is not valid JSON: {e}")))
+    serde_json::from_str(text).map_err(|e| {
+        use serde_json::error::Category;
+        let what = match e.classify() {
+            Category::Eof => "it ends too early (a missing `}`, `]` or `\"`?)",
+            Category::Syntax => "the JSON syntax breaks there (a stray comma, a quote missing?)",
+            Category::Data | Category::Io => "it cannot be read there",
+        };
+        crate::exit::CliError::failure(format!(
+            "{origin} is not valid JSON: line {}, column {}: {what}",
+            e.line(),
+            e.column()
+        ))
+    })
 }
 
 /// Whether the mode wants JSON.

@@ -159,7 +159,7 @@ pub fn render_list(entries: &[ProfileEntry], mode: OutputMode) -> String {
         rows.push(vec![
             entry.name.clone(),
             entry.url.clone(),
-            if entry.default { "yes" } else { "no" }.into(),
+            crate::output::yes_no(entry.default).into(),
         ]);
     }
     rows.render(mode)

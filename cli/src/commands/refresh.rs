@@ -48,7 +48,10 @@ pub async fn moderation(
     check(context, "insights", &args.server)?;
     let client = context.client()?;
     run(Duration::from_secs(seconds), || async {
-        let insights = client.insights(&args.server, args.days).await?;
+        let insights = client
+            .insights(&args.server, args.days)
+            .await
+            .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
         Ok(render_moderation(&insights, OutputMode::Table))
     })
     .await
@@ -64,7 +67,10 @@ pub async fn community(
     check(context, "activity", &args.server)?;
     let client = context.client()?;
     run(Duration::from_secs(seconds), || async {
-        let insights = client.community_insights(&args.server, args.days).await?;
+        let insights = client
+            .community_insights(&args.server, args.days)
+            .await
+            .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
         Ok(render_community(&insights, OutputMode::Table))
     })
     .await

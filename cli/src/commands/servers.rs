@@ -46,7 +46,9 @@ pub fn render_list(servers: &[Server], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(servers);
     }
-    let mut rows = Rows::new(vec!["ID", "PLATFORM", "NAME", "CLAIMED"]);
+    let mut rows = Rows::new(vec!["ID", "PLATFORM", "NAME", "CLAIMED"])
+        .long(&["NAME"])
+        .droppable(&["CLAIMED"]);
     for server in servers {
         rows.push(vec![
             server.id.clone(),
@@ -59,4 +61,26 @@ pub fn render_list(servers: &[Server], mode: OutputMode) -> String {
         ]);
     }
     rows.render(mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_at_60_and_120_columns() {
+        let servers: Vec<Server> = serde_json::from_value(serde_json::json!([
+            {"id": "112233445566778899", "name": "Demo Guild of the Long Name", "platform": "discord",
+             "claimed_at": "2026-11-21T09:08:10Z"},
+            {"id": "-1001234567890", "name": "Demo Group", "platform": "telegram",
+             "claimed_at": "2026-11-21T09:08:11Z"},
+            {"id": "T0DEMO0001", "name": "Demo Workspace", "platform": "slack",
+             "claimed_at": "2026-11-21T09:08:12Z"},
+        ]))
+        .unwrap();
+        insta::assert_snapshot!(crate::output::at_widths(|| render_list(
+            &servers,
+            OutputMode::Table
+        )));
+    }
 }

@@ -42,7 +42,8 @@ pub struct WatchArgs {
     #[arg(allow_hyphen_values = true)]
     pub server: String,
     /// Only these event types, comma-separated: case_created, automod_hit, jail_changed,
-    /// config_changed, lockdown_started, lockdown_ended, antinuke_triggered, member_joined
+    /// config_changed, lockdown_started, lockdown_ended, antinuke_triggered, case_corrected,
+    /// member_joined
     #[arg(long, value_delimiter = ',', value_name = "TYPE", value_parser = parse_kind)]
     pub types: Vec<LiveEventKind>,
     /// Start after this event id (an id printed before): the events since then come first
@@ -178,6 +179,7 @@ fn label(kind: &str) -> &str {
         "lockdown_started" => "lockdown on",
         "lockdown_ended" => "lockdown off",
         "antinuke_triggered" => "antinuke",
+        "case_corrected" => "correction",
         "member_joined" => "join",
         other => other,
     }

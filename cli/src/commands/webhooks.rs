@@ -302,7 +302,9 @@ pub fn render_deliveries(list: &DeliveryList, mode: OutputMode) -> String {
         "LAST ERROR",
         "NEXT ATTEMPT",
         "CREATED",
-    ]);
+    ])
+    .long(&["LAST ERROR"])
+    .droppable(&["EVENT", "CREATED", "NEXT ATTEMPT", "STATUS", "ATTEMPTS"]);
     for d in &list.deliveries {
         rows.push(vec![
             d.id.to_string(),
@@ -374,7 +376,9 @@ pub fn render_delivery(detail: &DeliveryDetail, mode: OutputMode) -> String {
         text.push_str("no attempts yet\n");
         return text;
     }
-    let mut rows = Rows::new(vec!["ATTEMPT", "AT", "STATUS", "TIME", "ERROR"]);
+    let mut rows = Rows::new(vec!["ATTEMPT", "AT", "STATUS", "TIME", "ERROR"])
+        .long(&["ERROR"])
+        .droppable(&["TIME", "AT"]);
     for a in &detail.history {
         rows.push(vec![
             a.attempt.to_string(),
@@ -478,5 +482,17 @@ mod tests {
         assert_eq!(exit_code(&d), exit::FAILURE);
         d.state = DeliveryState::Delivered;
         assert_eq!(exit_code(&d), exit::OK);
+    }
+
+    #[test]
+    fn deliveries_at_60_and_120_columns() {
+        insta::assert_snapshot!(crate::output::at_widths(|| render_deliveries(
+            &list(),
+            OutputMode::Table
+        )));
+        insta::assert_snapshot!(
+            "delivery_at_widths",
+            crate::output::at_widths(|| render_delivery(&detail(), OutputMode::Table))
+        );
     }
 }

@@ -82,5 +82,11 @@ pub fn render(me: &Me, in_use: &InUse, mode: OutputMode) -> String {
             in_use.profile.clone().unwrap_or_else(|| "-".into()),
         ),
     ];
+    // The key's display name (issue #27), after its label, when it has one:
+    // the lines of a key without one stay as they were.
+    let mut pairs = pairs.to_vec();
+    if let Some(name) = &me.name {
+        pairs.insert(4, ("name", name.clone()));
+    }
     render_pairs(&pairs, mode)
 }

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use modctl_types::ErrorBody;
 use modctl_types::moderation::{
-    Action, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
+    Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
 };
 use modctl_types::query::CaseQuery;
 
@@ -33,11 +33,14 @@ use super::openapi::ServerPath;
         ("action" = Action, Path, description = "The action."),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes retries safe: 1 to 255 visible ASCII characters, e.g. a UUID. \
             A retry with the same key and body answers the first response; with another body, 409."),
+        ("dry_run" = Option<bool>, Query, description = "`true`: check the action and answer what it would do (an `ActionPreview`: the platform call, \
+            the DM, the strikes and the ladder step it would reach) without recording a case or calling the platform. \
+            Refused exactly as the action would be (400, 409). An `Idempotency-Key` is ignored."),
     ),
     request_body = ActionRequest,
     security(("bearer" = ["write"])),
     responses(
-        (status = 200, description = "The case recorded, and whether the platform applied the action.", body = ActionResponse),
+        (status = 200, description = "The case recorded, and whether the platform applied the action; with `dry_run=true`, what it would do.", body = ActionAnswer),
         (status = 409, description = "The Idempotency-Key was used with another body, or an earlier action on this member \
             is still being carried out or settled; retry later.", body = ErrorBody),
     ),
@@ -46,12 +49,19 @@ pub async fn perform(
     State(state): State<AppState>,
     access: WriteServer,
     ApiPath((_, action)): ApiPath<(String, String)>,
+    ApiQuery(query): ApiQuery<ActionQuery>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<ActionRequest>,
-) -> ApiResult<Json<ActionResponse>> {
+) -> ApiResult<Json<ActionAnswer>> {
     let action: Action = action
         .parse()
         .map_err(|e| ApiError::invalid("{action}", e))?;
+    if query.dry_run {
+        let preview =
+            moderation::preview::preview(&state.store, &state.clock, access.server, action, body)
+                .await?;
+        return Ok(Json(ActionAnswer::Preview(preview)));
+    }
     let idempotency_key = headers
         .get("idempotency-key")
         // A header that is not even ASCII fails the same check as a bad one.
@@ -94,7 +104,27 @@ pub async fn perform(
         })
         .await
         .map_err(|e| moderation::ModerationError::Task(e.to_string()))??;
-    Ok(Json(response))
+    Ok(Json(ActionAnswer::Done(response)))
+}
+
+/// The query of `POST /servers/{id}/actions/{action}`.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ActionQuery {
+    /// Answer what the action would do, doing nothing.
+    #[serde(default)]
+    dry_run: bool,
+}
+
+/// What `POST /servers/{id}/actions/{action}` answers: the settled case's
+/// response, or with `dry_run=true` the preview. Untagged: each is the
+/// object it always was.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum ActionAnswer {
+    /// The action was carried out.
+    Done(ActionResponse),
+    /// `dry_run=true`: what it would do.
+    Preview(ActionPreview),
 }
 
 /// `GET /servers/{id}/cases?limit=N&user_id=U&action=A&actor=K&applied=B&since=T&until=T&before=C`,
@@ -127,19 +157,40 @@ pub async fn list(
         ));
     }
     let id = access.server.id;
+    let team_id = access.caller.team_id();
     let cases = state
         .store
         .read(move |tx| {
+            let actors = match query.actor.as_deref() {
+                Some(actor) => Some(actors_matching(tx, team_id, actor)?),
+                None => None,
+            };
             let filter = cases::Filter {
                 user_id: query.user_id.as_deref(),
-                actor: query.actor.as_deref(),
+                actor: None,
                 action: query.action,
                 applied: query.applied,
                 since: query.since.map(|t| t.as_second()),
                 until: query.until.map(|t| t.as_second()),
                 before: query.before,
             };
-            cases::list(tx, &id, &filter, limit)
+            let Some(actors) = actors else {
+                return Ok::<_, ApiError>(cases::list(tx, &id, &filter, limit)?);
+            };
+            // One indexed walk per actor (a person's keys, after a
+            // rotation), merged newest first: each walk is bounded by the
+            // page, so the cost stays the page's times the keys'.
+            let mut merged = Vec::new();
+            for actor in &actors {
+                let one = cases::Filter {
+                    actor: Some(actor),
+                    ..filter.clone()
+                };
+                merged.extend(cases::list(tx, &id, &one, limit)?);
+            }
+            merged.sort_by_key(|c| std::cmp::Reverse(c.id));
+            merged.truncate(limit as usize);
+            Ok(merged)
         })
         .await?;
     let next_before = (cases.len() == limit as usize)
@@ -170,21 +221,11 @@ pub async fn show(
     access: ReadServer,
     ApiPath((_, case_id)): ApiPath<(String, String)>,
 ) -> ApiResult<Json<Case>> {
-    let number = match case_id.parse::<i64>() {
-        Ok(number) if number > 0 => number,
-        _ => {
-            return Err(ApiError::invalid(
-                "{case_id}",
-                format!(
-                    "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
-                ),
-            ));
-        }
-    };
+    let number = case_number(&case_id)?;
     let id = access.server.id.clone();
     let case = state
         .store
-        .read(move |tx| cases::get(tx, &id, number))
+        .read(move |tx| cases::with_corrections(tx, &id, number))
         .await?;
     case.map(Json).ok_or_else(|| {
         ApiError::NotFound(format!(
@@ -193,6 +234,49 @@ pub async fn show(
         ))
         .at("{case_id}")
     })
+}
+
+/// The actors `actor` of `GET /cases?actor=` stands for (issue #27): an
+/// actor as recorded (`key:<key_id>`, `system:<what>`) as it is; else the
+/// team's keys whose display name it is, ignoring case (all of them: a
+/// person keeps the name through rotations, and two keys of one name are
+/// read as one person's); else a bare key id. Anything else is refused,
+/// naming what is accepted.
+fn actors_matching(
+    tx: &crate::store::Tx<'_>,
+    team_id: i64,
+    actor: &str,
+) -> Result<Vec<String>, ApiError> {
+    if actor.starts_with("key:") || actor.starts_with("system:") {
+        return Ok(vec![actor.to_owned()]);
+    }
+    let named = crate::store::keys::ids_named(tx, team_id, actor.trim())?;
+    if !named.is_empty() {
+        return Ok(named.into_iter().map(|id| format!("key:{id}")).collect());
+    }
+    if modctl_types::auth::is_key_id(actor) {
+        return Ok(vec![format!("key:{actor}")]);
+    }
+    Err(ApiError::invalid(
+        "actor",
+        format!(
+            "no key of your team is named `{actor}`: give a key's display name, \
+             its key id, `key:<key_id>` or `system:<what>`"
+        ),
+    ))
+}
+
+/// The case number of a `{case_id}` path segment: a positive integer.
+pub(super) fn case_number(case_id: &str) -> Result<i64, ApiError> {
+    match case_id.parse::<i64>() {
+        Ok(number) if number > 0 => Ok(number),
+        _ => Err(ApiError::invalid(
+            "{case_id}",
+            format!(
+                "case id `{case_id}` is not a case number: cases are numbered 1, 2, 3, ... on each server"
+            ),
+        )),
+    }
 }
 
 /// `GET /servers/{id}/strikes`

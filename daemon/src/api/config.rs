@@ -218,7 +218,8 @@ pub async fn import(
     let report = state
         .store
         .write(move |tx| {
-            let mut sections = config::load(tx, &target.id)?.sections;
+            let current = config::load(tx, &target.id)?.sections;
+            let mut sections = current.clone();
             let mut errors = Vec::new();
             for (name, value) in envelope.sections.iter().cloned() {
                 if let Err(e) = sections.replace_from_json(name, value) {
@@ -230,13 +231,15 @@ pub async fn import(
             }
             let imported: Vec<SectionName> =
                 envelope.sections.iter().map(|(name, _)| *name).collect();
-            let warnings = fit_to_target(
+            let mut warnings = fit_to_target(
                 &mut sections,
+                &current,
                 &imported,
                 target.platform,
                 options.drop_foreign_ids,
             )
             .map_err(|errors| refused("import", &errors))?;
+            warnings.extend(unsigned_webhooks(&sections, &current, &target.id));
             let applied = crate::config::apply(
                 tx,
                 &secrets,
@@ -309,13 +312,16 @@ pub async fn clone(
             // the signing secret belongs to one server, and the target keeps its own.
             let mut sections = config::load(tx, &source.id)?.sections;
             sections.webhooks.secret = modctl_types::config::SecretUpdate::Keep;
-            let warnings = fit_to_target(
+            let current = config::load(tx, &target.id)?.sections;
+            let mut warnings = fit_to_target(
                 &mut sections,
+                &current,
                 &SectionName::ALL,
                 target.platform,
                 options.drop_foreign_ids,
             )
             .map_err(|errors| refused("clone", &errors))?;
+            warnings.extend(unsigned_webhooks(&sections, &current, &target.id));
             let applied = crate::config::apply(
                 tx,
                 &secrets,
@@ -418,15 +424,43 @@ fn invalid(errors: &[FieldError]) -> ApiError {
     at_first(ApiError::BadRequest(join(errors)), errors)
 }
 
-/// `what` is `import` or `clone`.
+/// `what` is `import` or `clone`. One problem a line: a config copied from
+/// another platform has several, and each is fixed on its own.
 fn refused(what: &str, errors: &[FieldError]) -> ApiError {
+    let lines: Vec<String> = errors.iter().map(|e| format!("\n  {e}")).collect();
     at_first(
         ApiError::BadRequest(format!(
-            "{what} refused, nothing was changed: {}",
-            join(errors)
+            "{what} refused, nothing was changed:{}",
+            lines.concat()
         )),
         errors,
     )
+}
+
+/// The id `current` has at `path` (as [`Sections::id_fields`] names it).
+fn current_id<'a>(current: &'a Sections, path: &str) -> &'a str {
+    current
+        .id_fields()
+        .into_iter()
+        .find(|(own, _)| own == path)
+        .map_or("", |(_, id)| id)
+}
+
+/// A warning when the copied config turns webhooks on for a server that
+/// has no signing secret (the secret never travels with a config): nothing
+/// is delivered until one is made.
+fn unsigned_webhooks(sections: &Sections, current: &Sections, server: &str) -> Option<String> {
+    use modctl_types::config::SecretUpdate;
+    let secret = match &sections.webhooks.secret {
+        SecretUpdate::Keep => current.webhooks.secret_set,
+        SecretUpdate::Clear => false,
+        SecretUpdate::Set(_) => true,
+    };
+    (sections.webhooks.enabled && !secret).then(|| {
+        format!(
+            "webhooks.enabled: webhooks are on but server {server} has no signing secret, so nothing is delivered until one is made (`modctl webhooks rotate-secret {server}`)"
+        )
+    })
 }
 
 fn at_first(error: ApiError, errors: &[FieldError]) -> ApiError {
@@ -573,17 +607,19 @@ fn clone_source(body: &Value, target: &str) -> Result<String, ApiError> {
 /// Makes an imported or cloned config one the target server accepts, as
 /// `PUT` would: the `replaced` sections are validated for the target's
 /// platform (ids included, whatever platform the config came from). With
-/// `drop_foreign_ids`, ids that are not the target platform's are cleared
-/// first, each one reported. Returns the warnings for the report, or every
+/// `drop_foreign_ids`, ids that are not the target platform's are replaced
+/// by the target's own (`current`) where it has a valid one, else cleared,
+/// each one reported. Returns the warnings for the report, or every
 /// problem found.
 fn fit_to_target(
     sections: &mut Sections,
+    current: &Sections,
     replaced: &[SectionName],
     platform: Platform,
     drop_foreign_ids: bool,
 ) -> Result<Vec<String>, Vec<FieldError>> {
     let dropped = if drop_foreign_ids {
-        sections.drop_foreign_ids(platform)
+        sections.drop_foreign_ids_keeping(platform, current)
     } else {
         Vec::new()
     };
@@ -594,15 +630,23 @@ fn fit_to_target(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let cleared = dropped
-        .iter()
-        .map(|e| format!("{}: cleared: {}", e.path, e.message));
+    // An id that cannot move keeps the target's own where it had a valid
+    // one (see `drop_foreign_ids_keeping`), else is cleared.
+    let cleared = dropped.iter().map(|d| match &d.kept {
+        Some(kept) => format!(
+            "{}: kept this server's `{kept}`: {}",
+            d.error.path, d.error.message
+        ),
+        None => format!("{}: cleared: {}", d.error.path, d.error.message),
+    });
     // Ids of the right shape still name channels and roles of another server
     // until the structure snapshots can check them: say so, once per id.
     let kept = sections
         .id_fields()
         .into_iter()
         .filter(|(path, _)| replaced.iter().any(|name| path.starts_with(name.as_str())))
+        // The target's own ids, kept in place of foreign ones, are its own.
+        .filter(|(path, id)| *id != current_id(current, path))
         .map(|(path, id)| {
             format!("{path}: `{id}` was kept without checking that it exists on this server")
         });

@@ -12,6 +12,7 @@
 mod actions;
 mod automod;
 mod config;
+mod corrections;
 mod health;
 mod insights;
 mod lockdown;
@@ -49,7 +50,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(config::show_section, config::replace_section))
         .routes(routes!(actions::perform))
         .routes(routes!(actions::list))
-        .routes(routes!(actions::show))
+        .routes(routes!(actions::show, corrections::edit))
+        .routes(routes!(corrections::void))
+        .routes(routes!(corrections::clear_strikes))
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
         .routes(routes!(automod::test))

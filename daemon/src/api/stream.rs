@@ -38,8 +38,8 @@ const RETRY: Duration = Duration::from_secs(2);
     tag = "events",
     summary = "Watch the server's events as they happen (server-sent events)",
     description = "A `text/event-stream` of what happens on the server from now on: `case_created`, `automod_hit`, \
-        `jail_changed`, `config_changed`, `lockdown_started`, `lockdown_ended`, `antinuke_triggered` and \
-        `member_joined`. Each event's `event:` is its type and its `data:` one JSON `LiveEvent`, whose `data` is \
+        `jail_changed`, `config_changed`, `lockdown_started`, `lockdown_ended`, `antinuke_triggered`, \
+        `case_corrected` and `member_joined`. Each event's `event:` is its type and its `data:` one JSON `LiveEvent`, whose `data` is \
         what a webhook of that type carries (the case, the hit, ...). Every event but `member_joined` has an `id:`, \
         counted per server: reconnect with `Last-Event-ID` set to the last one seen to get exactly the events \
         missed (the newest 1000 of the server are kept). An id that cannot be resumed from (older than those \

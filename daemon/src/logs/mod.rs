@@ -271,6 +271,9 @@ mod tests {
             linked_case_id: None,
             state: CaseState::Settled,
             dm: None,
+            actor_name: None,
+            voided: None,
+            corrections: Vec::new(),
         }
     }
 

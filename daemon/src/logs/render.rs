@@ -146,7 +146,15 @@ fn render_case(w: &Words<'_>, case: &Case) -> Post {
             &[("number", &number), ("action", case.action.as_str())],
         ))
         .field(w.t("case.member"), case.user_id.clone())
-        .field(w.t("case.moderator"), case.actor.clone())
+        // The moderator's name beside the key id, as the case recorded it
+        // (issue #27): a person, and the key to tell two Mias apart.
+        .field(
+            w.t("case.moderator"),
+            match &case.actor_name {
+                Some(name) => format!("{name} ({})", case.actor),
+                None => case.actor.clone(),
+            },
+        )
         .field(
             w.t("case.reason"),
             case.reason.clone().unwrap_or_else(|| w.t("case.no_reason")),
@@ -256,6 +264,9 @@ mod tests {
             linked_case_id: Some(6),
             state: CaseState::Settled,
             dm: None,
+            actor_name: None,
+            voided: None,
+            corrections: Vec::new(),
         };
         let audit = AuditEntry {
             id: 1,
@@ -343,6 +354,26 @@ mod tests {
                 .collect();
             assert_eq!(got, fields, "{entry:?}");
         }
+    }
+
+    #[test]
+    fn a_named_moderator_is_shown_beside_the_key_id() {
+        let case: Case = serde_json::from_value(json!({
+            "id": 3, "action": "warn", "user_id": "42", "actor": "key:abc",
+            "actor_name": "Mia", "reason": null, "minutes": null, "expires_at": null,
+            "delete_message_days": null, "applied": true, "platform": "discord",
+            "detail": "warned", "created_at": "2026-11-27T10:00:00Z", "source": "api",
+            "linked_case_id": null
+        }))
+        .unwrap();
+        let post = render(&LogEntry::Case(case), "en");
+        assert!(
+            post.fields
+                .iter()
+                .any(|(n, v)| n == "Moderator" && v == "Mia (key:abc)"),
+            "{:?}",
+            post.fields
+        );
     }
 
     #[test]

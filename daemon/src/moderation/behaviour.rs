@@ -271,6 +271,49 @@ pub fn dm_step(platform: Platform, action: Action) -> DmStep {
     }
 }
 
+/// What carrying out `action` sends to `platform`, in its API's words, for
+/// a dry run (issue #27); `None` when nothing is sent (the action is a
+/// record there). The same rows as [`carry_out`]'s match, read from it.
+pub fn platform_call(platform: Platform, action: Action) -> Option<&'static str> {
+    match (platform, action) {
+        (Platform::Discord, Action::Note | Action::Warn) => None,
+        (Platform::Discord, Action::Timeout) => Some(
+            "PATCH /guilds/{guild}/members/{user} with communication_disabled_until, after reading the role hierarchy",
+        ),
+        (Platform::Discord, Action::Kick) => {
+            Some("DELETE /guilds/{guild}/members/{user}, after reading the role hierarchy")
+        }
+        (Platform::Discord, Action::Ban) => Some(
+            "PUT /guilds/{guild}/bans/{user} with delete_message_seconds, after reading the role hierarchy",
+        ),
+        (Platform::Discord, Action::Unban) => Some("DELETE /guilds/{guild}/bans/{user}"),
+        (Platform::Discord, Action::Jail) => Some(
+            "PATCH /guilds/{guild}/members/{user} with roles: the jail role in place of the member's roles (kept to give back)",
+        ),
+        (Platform::Discord, Action::Unjail) => Some(
+            "PATCH /guilds/{guild}/members/{user} with roles: the roles kept at the jail, without the jail role",
+        ),
+        (Platform::Telegram, Action::Note | Action::Warn) => None,
+        (Platform::Telegram, Action::Timeout | Action::Jail) => {
+            Some("restrictChatMember with no send permissions (a mute)")
+        }
+        (Platform::Telegram, Action::Kick) => {
+            Some("banChatMember, then unbanChatMember so they may rejoin")
+        }
+        (Platform::Telegram, Action::Ban) => Some("banChatMember"),
+        (Platform::Telegram, Action::Unban) => Some("unbanChatMember with only_if_banned"),
+        (Platform::Telegram, Action::Unjail) => {
+            Some("restrictChatMember with the group's send permissions (the mute lifted)")
+        }
+        (Platform::Slack, Action::Note | Action::Warn) => {
+            Some("chat.postMessage to the mod-log channel (general.modlog_channel_id)")
+        }
+        (Platform::Slack, _) => None,
+        (Platform::Discord | Platform::Telegram, _) => None,
+        (platform, _) => crate::platform::new_platform(platform),
+    }
+}
+
 /// Whether carrying out `action` on `platform` changes anything on the
 /// platform. Cases of actions that do not can be settled again from scratch
 /// after a crash; the others must be checked on the platform.

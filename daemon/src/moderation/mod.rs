@@ -36,10 +36,12 @@
 //! is known, so the DM is not sent from inside a transaction.
 
 pub mod behaviour;
+pub mod corrections;
 pub mod dm;
 pub mod error;
 pub mod escalation;
 pub mod expiry;
+pub mod preview;
 pub mod recovery;
 mod settle;
 pub mod validate;

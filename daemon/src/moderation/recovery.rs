@@ -466,6 +466,9 @@ mod tests {
             linked_case_id: None,
             state: CaseState::Pending,
             dm: None,
+            actor_name: None,
+            voided: None,
+            corrections: Vec::new(),
         }
     }
 

@@ -272,7 +272,7 @@ fn drift(inputs: &Inputs<'_>, plan: &Plan, report: Option<&(Report, i64)>) -> On
                 report.repaired.join("; ")
             ),
             Some(format!(
-                "change the filters in the config (`modctl config set {} automod ...`), not in Discord: the daemon puts its `modctl: ` rules back every few minutes; rules you name otherwise are left alone",
+                "change the filters in the config (`modctl config edit {} automod`), not in Discord: the daemon puts its `modctl: ` rules back every few minutes; rules you name otherwise are left alone",
                 inputs.server.id
             )),
         );

@@ -185,7 +185,7 @@ fn log_channels(
             ItemStatus::Warning,
             format!("log channels refused their posts, which are not tried again: {all}"),
             Some(format!(
-                "check that channel {} exists and the bot may post in it (Slack: invite the bot to it), or set another: `modctl config set {server} logging.<kind> <CHANNEL_ID>`; posts written after that are tried again",
+                "check that channel {} exists and the bot may post in it (Slack: invite the bot to it), or set another: `modctl config edit {server} logging`; posts written after that are tried again",
                 latest.channel_id
             )),
         );
@@ -311,6 +311,39 @@ fn token(inputs: &Inputs<'_>) -> OnboardingItem {
     }
 }
 
+/// The channel the modlog fix line names, so that it works pasted as
+/// printed (issue #27): a channel the platform has whose name says mod-log
+/// (`#mod-log`, `#modlog`, `#mod_logs`); else the placeholder `CHANNEL_ID`,
+/// which the CLI recognises and asks to replace (on Telegram always: the
+/// log belongs in the moderators' own chat, which the bot cannot list, not
+/// in the group).
+fn suggested_modlog(inputs: &Inputs<'_>) -> String {
+    let says_modlog = |name: &str| {
+        name.to_ascii_lowercase()
+            .replace(['-', '_', ' '], "")
+            .contains("modlog")
+    };
+    // Discord's category (4) and voice (2) channels take no posts.
+    const NOT_POSTED_IN: [u8; 2] = [2, 4];
+    let found = match inputs.platform.map(|p| &p.answer) {
+        Some(Ok(answer)) => match &answer.structure {
+            StructureContent::Discord(guild) => guild
+                .channels
+                .iter()
+                .find(|c| !NOT_POSTED_IN.contains(&c.kind) && says_modlog(&c.name))
+                .map(|c| c.id.clone()),
+            StructureContent::Slack(workspace) => workspace
+                .channels
+                .iter()
+                .find(|c| says_modlog(&c.name))
+                .map(|c| c.id.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    found.unwrap_or_else(|| "CHANNEL_ID".to_owned())
+}
+
 fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
     let (id, title) = ("modlog_channel", "Mod-log channel set and writable");
     let server = &inputs.server.id;
@@ -327,7 +360,8 @@ fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Todo,
             "no channel receives the moderation log".into(),
             Some(format!(
-                "modctl config set {server} general.modlog_channel_id <CHANNEL_ID>"
+                "modctl config set {server} general.modlog_channel_id {}",
+                suggested_modlog(inputs)
             )),
         );
     };
@@ -342,7 +376,7 @@ fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Warning,
             format!("channel {channel} no longer exists"),
             Some(format!(
-                "modctl config set {server} general.modlog_channel_id <CHANNEL_ID>"
+                "modctl config set {server} general.modlog_channel_id CHANNEL_ID"
             )),
         )
     };
@@ -432,9 +466,9 @@ fn jail(inputs: &Inputs<'_>) -> OnboardingItem {
                 id,
                 title,
                 ItemStatus::Todo,
-                "jail was never set up: `jail` actions are refused".into(),
+                "jail was never set up: `jail` actions are refused (jail.enabled=false turns it off deliberately)".into(),
                 Some(format!(
-                    "modctl config set {server} jail.enabled true (or false, to turn it off deliberately)"
+                    "modctl config set {server} jail.enabled=true jail.role_id=ROLE_ID"
                 )),
             )
         };
@@ -456,7 +490,7 @@ fn jail(inputs: &Inputs<'_>) -> OnboardingItem {
             title,
             ItemStatus::Todo,
             format!("the jail role {role} no longer exists"),
-            Some(format!("modctl config set {server} jail.role_id <ROLE_ID>")),
+            Some(format!("modctl config set {server} jail.role_id ROLE_ID")),
         ),
         _ => done(id, title, format!("enabled with role {role}")),
     }
@@ -516,7 +550,7 @@ fn schedule(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Todo,
             "no snapshot is taken automatically".into(),
             Some(format!(
-                "modctl config set {} antinuke.enabled true (snapshot_interval_hours defaults to 24)",
+                "modctl config set {} antinuke.enabled=true antinuke.snapshot_interval_hours=24",
                 inputs.server.id
             )),
         ),
@@ -545,7 +579,7 @@ fn webhooks(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Warning,
             format!("the daemon turned webhooks off: {reason}"),
             Some(format!(
-                "fix the endpoint, then: modctl config set {server} webhooks.enabled true"
+                "once the endpoint works: `modctl config set {server} webhooks.enabled true`"
             )),
         );
     }
@@ -556,7 +590,7 @@ fn webhooks(inputs: &Inputs<'_>) -> OnboardingItem {
             ItemStatus::Todo,
             "webhooks need `enabled`, a `url` and a signing secret".into(),
             Some(format!(
-                "modctl config set {server} webhooks.url https://...; modctl webhooks rotate-secret {server}; modctl config set {server} webhooks.enabled true"
+                "modctl config set {server} webhooks.url ENDPOINT_URL && modctl webhooks rotate-secret {server} && modctl config set {server} webhooks.enabled true"
             )),
         );
     }
@@ -580,7 +614,7 @@ fn webhooks(inputs: &Inputs<'_>) -> OnboardingItem {
                 error.as_deref().unwrap_or("no error recorded")
             ),
             Some(format!(
-                "modctl webhooks deliveries {server} (then redeliver once the endpoint works)"
+                "`modctl webhooks deliveries {server}`, then `modctl webhooks redeliver {server} ID` once the endpoint works"
             )),
         ),
     }
@@ -684,7 +718,7 @@ fn config_ids(inputs: &Inputs<'_>) -> OnboardingItem {
             missing.join(", ")
         ),
         Some(format!(
-            "modctl snapshot restore {} to bring them back, or modctl config set {} <path> <new id>",
+            "`modctl snapshot restore {}` to bring them back, or `modctl config set {} FIELD_PATH NEW_ID`",
             inputs.server.id, inputs.server.id
         )),
     )
@@ -741,6 +775,6 @@ mod event_drop_tests {
             "{}",
             failed.detail
         );
-        assert!(failed.fix.unwrap().contains("logging.<kind>"));
+        assert!(failed.fix.unwrap().contains("modctl config edit "));
     }
 }

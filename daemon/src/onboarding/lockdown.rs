@@ -68,7 +68,7 @@ pub(super) fn item_of(inputs: &Inputs<'_>) -> OnboardingItem {
                 ItemStatus::Todo,
                 format!("{on}, but Slack is only alerted, and no channel is set for it"),
                 Some(format!(
-                    "modctl config set {server} logging.moderation <CHANNEL_ID>"
+                    "modctl config set {server} logging.moderation CHANNEL_ID"
                 )),
             ),
         },

@@ -10,6 +10,31 @@ const MAX_TEAM_NAME_LEN: usize = 64;
 /// The longest key label, in characters.
 const MAX_LABEL_LEN: usize = 100;
 
+/// The longest display name of a key, in characters: a person's name, shown
+/// in table columns.
+const MAX_KEY_NAME_LEN: usize = 64;
+
+/// A key's display name, trimmed: 1 to 64 characters, no control
+/// characters (it is printed in tables and log posts), not a key id or
+/// `key:`/`system:` (those already name actors in `cases list --actor`).
+fn check_key_name(name: &str) -> anyhow::Result<String> {
+    let name = name.trim();
+    anyhow::ensure!(
+        !name.is_empty() && name.chars().count() <= MAX_KEY_NAME_LEN,
+        "a key's name must be 1 to {MAX_KEY_NAME_LEN} characters, got {}",
+        name.chars().count()
+    );
+    anyhow::ensure!(
+        !name.chars().any(char::is_control),
+        "a key's name must not hold control characters (tabs, line breaks)"
+    );
+    anyhow::ensure!(
+        !api_key::is_key_id(name) && !name.starts_with("key:") && !name.starts_with("system:"),
+        "`{name}` reads as a key id or an actor: give the person's name, e.g. --name Mia"
+    );
+    Ok(name.to_owned())
+}
+
 /// A team name is 1 to 64 letters, digits, `-`, `_` or `.`: it is typed on
 /// command lines and shown in tables.
 fn check_team_name(name: &str) -> anyhow::Result<()> {
@@ -119,7 +144,10 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                 .expires
                 .map(|span| span.as_secs())
                 .or(args.expires_in_days.map(|days| u64::from(days) * 86_400));
-            let created = create_key(&store, &args.team, args.scopes, args.label, lifetime).await?;
+            let name = args.name.as_deref().map(check_key_name).transpose()?;
+            let created =
+                create_named_key(&store, &args.team, args.scopes, args.label, name, lifetime)
+                    .await?;
             eprintln!(
                 "created key {} for team {} with scopes {}; store it now, it is not shown again",
                 created.key_id,
@@ -152,6 +180,7 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                     "LAST USED",
                     "STATUS",
                     "REPLACED BY",
+                    "NAME",
                 ],
                 rows.iter().map(|k| {
                     vec![
@@ -166,6 +195,7 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
                             .map_or_else(|| "never".into(), |t| t.to_string()),
                         k.status(now).to_string(),
                         k.replaced_by.clone().unwrap_or_else(|| "-".into()),
+                        k.name.clone().unwrap_or_else(|| "-".into()),
                     ]
                 }),
             );
@@ -216,6 +246,27 @@ pub(super) async fn key(store: Store, command: KeyCommand) -> anyhow::Result<()>
             );
             println!("{}", replacement.full);
         }
+        KeyCommand::Rename {
+            key_id,
+            name,
+            clear: _,
+        } => {
+            check_key_id(&key_id)?;
+            let name = name.as_deref().map(check_key_name).transpose()?;
+            let (id, new) = (key_id.clone(), name.clone());
+            let old = store
+                .write(move |tx| keys::rename(tx, &id, new.as_deref()))
+                .await?;
+            let was = old
+                .name
+                .map_or_else(|| "no name".to_owned(), |n| format!("`{n}`"));
+            match name {
+                Some(name) => eprintln!(
+                    "key {key_id} is now named `{name}` (was {was}); cases recorded before keep the name they were recorded with"
+                ),
+                None => eprintln!("key {key_id} has no name now (was {was})"),
+            }
+        }
         KeyCommand::Enable { key_id } => {
             check_key_id(&key_id)?;
             let id = key_id.clone();
@@ -242,6 +293,18 @@ pub(crate) async fn create_key(
     label: Option<String>,
     lifetime_secs: Option<u64>,
 ) -> anyhow::Result<api_key::NewKey> {
+    create_named_key(store, team, scope, label, None, lifetime_secs).await
+}
+
+/// [`create_key`], with the display name of the person using it.
+pub(crate) async fn create_named_key(
+    store: &Store,
+    team: &str,
+    scope: Scope,
+    label: Option<String>,
+    display_name: Option<String>,
+    lifetime_secs: Option<u64>,
+) -> anyhow::Result<api_key::NewKey> {
     let key = api_key::generate();
     let stored = key.clone();
     let name = team.to_owned();
@@ -256,12 +319,15 @@ pub(crate) async fn create_key(
                     "label is too long: use at most {MAX_LABEL_LEN} characters"
                 );
             }
-            keys::insert(
+            keys::insert_named(
                 tx,
                 stored.hashed(),
                 team.id,
                 scope,
-                label.as_deref(),
+                keys::Naming {
+                    label: label.as_deref(),
+                    name: display_name.as_deref(),
+                },
                 expires_at,
                 super::now(),
             )?;

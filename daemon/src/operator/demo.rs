@@ -16,7 +16,7 @@ use modctl_types::config::SectionName;
 use modctl_types::snapshot::{OverwriteKind, SnapshotSource};
 use modctl_types::{Plan, Platform, Scope};
 
-use super::accounts::create_key;
+use super::accounts::{create_key, create_named_key};
 use super::{bind, demo_webhooks, init_logging, shutdown_signal};
 use crate::AppState;
 
@@ -534,11 +534,13 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
         )
         .await?;
     }
-    let write = create_key(
+    // Named, so the demo's cases show a person beside the key id (issue #27).
+    let write = create_named_key(
         store,
         "demo",
         Scope::Write,
         Some("demo read+write".into()),
+        Some("Demo moderator".into()),
         None,
     )
     .await?;
@@ -571,7 +573,7 @@ pub fn try_these() -> Vec<String> {
         format!("modctl action ban {DISCORD} {ALICE} --reason spam --yes"),
         noted(
             format!("modctl action ban {DISCORD} {ADA} --yes"),
-            "refused: Ada's role is above the bot's",
+            "not applied (exit 7): Ada's role is above the bot's",
         ),
         format!("modctl action kick {TELEGRAM} {tg_bob} --yes"),
         format!("modctl action timeout {SLACK} {slack_alice} --duration 1h"),

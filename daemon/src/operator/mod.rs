@@ -301,7 +301,7 @@ fn parse_rate(s: &str) -> Result<RateSetting, String> {
 enum KeyCommand {
     /// Create a key; prints the whole key once, as the only line on stdout
     Create(KeyCreateArgs),
-    /// List keys, never their secrets (columns: key id, team, scopes, label, created, expires, last used, status, replaced by)
+    /// List keys, never their secrets (columns: key id, team, scopes, label, created, expires, last used, status, replaced by, name)
     List {
         /// Only keys of this team
         #[arg(long)]
@@ -312,7 +312,7 @@ enum KeyCommand {
         /// The key id (the middle part of `mdk_<key_id>_<secret>`)
         key_id: String,
     },
-    /// Issue a replacement of a key (same team, scopes and label; printed
+    /// Issue a replacement of a key (same team, scopes, label and name; printed
     /// once, as the only line on stdout); the old key stays valid for the
     /// grace period, then is refused with a message naming its replacement
     Rotate {
@@ -333,6 +333,19 @@ enum KeyCommand {
         /// The key id (the middle part of `mdk_<key_id>_<secret>`)
         key_id: String,
     },
+    /// Give a key the display name of the person using it, shown on the
+    /// cases it records from now on (earlier cases keep the name they were
+    /// recorded with); `--clear` removes it
+    Rename {
+        /// The key id (the middle part of `mdk_<key_id>_<secret>`)
+        key_id: String,
+        /// The display name, e.g. "Mia"
+        #[arg(required_unless_present = "clear", conflicts_with = "clear")]
+        name: Option<String>,
+        /// Remove the key's display name
+        #[arg(long)]
+        clear: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -346,6 +359,10 @@ struct KeyCreateArgs {
     /// A label to recognise the key by
     #[arg(long)]
     label: Option<String>,
+    /// The display name of the person using the key ("Mia"): cases show it
+    /// beside the key id, and `modctl cases list --actor mia` finds them
+    #[arg(long)]
+    name: Option<String>,
     /// Expire the key after this many days
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=3650), conflicts_with = "expires")]
     expires_in_days: Option<u32>,

@@ -10,7 +10,7 @@
 use crate::store::Tx;
 use modctl_types::Platform;
 use modctl_types::moderation::{
-    Action, ActionResponse, Case, CaseDm, CaseSource, CaseState, DmStatus, Escalation,
+    Action, ActionResponse, Case, CaseDm, CaseSource, CaseState, CaseVoid, DmStatus, Escalation,
     StrikeSummary,
 };
 use rusqlite::{OptionalExtension, Row, Statement, params};
@@ -21,7 +21,9 @@ use modctl_types::live::LiveEventKind;
 use super::{FromRow, StoreError, case_rollup, live_events, parsed, scalar, timestamp, webhooks};
 use crate::store::days::{DayFinder, server_timezone};
 
+mod corrections;
 mod list;
+pub use corrections::{clear_strikes, corrections_of, edit_reason, void, with_corrections};
 pub use list::{Filter, list};
 
 /// A case to record.
@@ -76,7 +78,7 @@ impl FromRow for Case {
     CASE WHEN linked_case_id IS NULL THEN NULL
          ELSE (SELECT linked.number FROM cases AS linked WHERE linked.id = cases.linked_case_id)
          END AS linked_number,
-    state, dm_status, dm_detail";
+    state, dm_status, dm_detail, actor_name, voided_at, voided_by, voided_by_name, void_reason";
 
     fn from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
         CaseColumns::of(row.as_ref())?.read(row)
@@ -105,6 +107,11 @@ struct CaseColumns {
     state: usize,
     dm_status: usize,
     dm_detail: usize,
+    actor_name: usize,
+    voided_at: usize,
+    voided_by: usize,
+    voided_by_name: usize,
+    void_reason: usize,
 }
 
 impl CaseColumns {
@@ -129,6 +136,11 @@ impl CaseColumns {
             state: at("state")?,
             dm_status: at("dm_status")?,
             dm_detail: at("dm_detail")?,
+            actor_name: at("actor_name")?,
+            voided_at: at("voided_at")?,
+            voided_by: at("voided_by")?,
+            voided_by_name: at("voided_by_name")?,
+            void_reason: at("void_reason")?,
         })
     }
 
@@ -169,6 +181,21 @@ impl CaseColumns {
                         .unwrap_or_default(),
                 }),
             },
+            actor_name: row.get(columns.actor_name)?,
+            voided: match row.get::<_, Option<i64>>(columns.voided_at)? {
+                None => None,
+                Some(at) => Some(CaseVoid {
+                    at: timestamp(at),
+                    by: row
+                        .get::<_, Option<String>>(columns.voided_by)?
+                        .unwrap_or_default(),
+                    by_name: row.get(columns.voided_by_name)?,
+                    reason: row
+                        .get::<_, Option<String>>(columns.void_reason)?
+                        .unwrap_or_default(),
+                }),
+            },
+            corrections: Vec::new(),
         })
     }
 }
@@ -180,6 +207,14 @@ const CASE_COLUMNS: &str = Case::COLUMNS;
 /// reference to a case (`?N` is the number's parameter).
 fn row_of(param: u8) -> String {
     format!("(SELECT id FROM cases WHERE server_id = ?1 AND number = ?{param})")
+}
+
+/// The number the server's next case would get (a dry run's "case #N").
+pub fn next_number(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
+    Ok(tx
+        .sql
+        .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
+        .query_row([server_id], scalar)?)
 }
 
 /// Records a case with the next per-server number.
@@ -202,9 +237,10 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     tx.sql.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
-             rollup_day, clock_high, dm_status, dm_detail)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17, ?18, ?19, ?20)",
-        row_of(14)
+             rollup_day, clock_high, dm_status, dm_detail, actor_name)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, {}, ?15, ?16, ?17, ?18, ?19, ?20, {})",
+        row_of(14),
+        KEY_NAME_OF_ACTOR_5,
     ))?
     .execute(params![
         case.server_id,
@@ -270,6 +306,12 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     }
     Ok(inserted)
 }
+
+/// The display name the key of actor `?5` has now (issue #27), recorded on
+/// the case so that renaming the key later leaves the case as it was;
+/// `NULL` for `system:` actors and keys without a name.
+const KEY_NAME_OF_ACTOR_5: &str =
+    "(SELECT name FROM api_keys WHERE ?5 LIKE 'key:%' AND key_id = substr(?5, 5))";
 
 /// Case `case_id` (its number) of `server_id`; `None` when there is none.
 pub fn get(tx: &Tx<'_>, server_id: &str, case_id: i64) -> Result<Option<Case>, StoreError> {
@@ -557,7 +599,8 @@ pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, S
         .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
-             WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3",
+             WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3
+               AND voided_at IS NULL AND cleared_at IS NULL",
         )?
         .query_row(params![server_id, now, (today + 1) * DAY_SECONDS], scalar)?;
     Ok((later + rest_of_today).max(0) as u64)
@@ -570,7 +613,7 @@ pub fn rebuild_strike_days(tx: &Tx<'_>) -> Result<(), StoreError> {
         "DELETE FROM strike_expiry_days;
          INSERT INTO strike_expiry_days (server_id, day, weight)
              SELECT server_id, COALESCE(expires_at / 86400, 9223372036854775807), SUM(weight)
-             FROM strikes GROUP BY 1, 2;",
+             FROM strikes WHERE voided_at IS NULL AND cleared_at IS NULL GROUP BY 1, 2;",
     )?;
     Ok(())
 }
@@ -586,7 +629,8 @@ pub fn active_strikes(
         .sql
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
-             WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)",
+             WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)
+               AND voided_at IS NULL AND cleared_at IS NULL",
         )?
         .query_row(params![server_id, user_id, now], scalar)?;
     Ok(active.try_into().unwrap_or(u32::MAX))
@@ -600,9 +644,10 @@ pub fn strike_summaries(
 ) -> Result<Vec<StrikeSummary>, StoreError> {
     let mut stmt = tx.sql.prepare_cached(
         "SELECT user_id,
-                COALESCE(SUM(CASE WHEN expires_at IS NULL OR expires_at > ?2 THEN weight END), 0) AS active,
+                COALESCE(SUM(CASE WHEN (expires_at IS NULL OR expires_at > ?2) AND cleared_at IS NULL
+                                  THEN weight END), 0) AS active,
                 SUM(weight) AS total, MAX(created_at) AS last_strike_at
-         FROM strikes WHERE server_id = ?1 AND weight > 0
+         FROM strikes WHERE server_id = ?1 AND weight > 0 AND voided_at IS NULL
          GROUP BY user_id ORDER BY active DESC, user_id",
     )?;
     let rows = stmt.query_map(params![server_id, now], |row| {
@@ -611,7 +656,13 @@ pub fn strike_summaries(
             active: row.get::<_, i64>("active")?.try_into().unwrap_or(u32::MAX),
             total: row.get::<_, i64>("total")?.try_into().unwrap_or(u32::MAX),
             last_strike_at: timestamp(row.get("last_strike_at")?),
+            last_cleared: None,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut summaries: Vec<StrikeSummary> = rows.collect::<rusqlite::Result<_>>()?;
+    drop(stmt);
+    for summary in &mut summaries {
+        summary.last_cleared = corrections::last_clear(tx, server_id, &summary.user_id)?;
+    }
+    Ok(summaries)
 }

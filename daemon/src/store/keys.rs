@@ -30,6 +30,8 @@ pub struct KeyRecord {
     pub scope: Scope,
     /// Free-text label.
     pub label: Option<String>,
+    /// The display name of the person using it (issue #27).
+    pub name: Option<String>,
     /// Creation time.
     pub created_at: Timestamp,
     /// Expiry, if any.
@@ -79,8 +81,19 @@ pub struct KeyWithHash {
     pub requests_per_minute: Option<u32>,
 }
 
+/// What a new key is called: its free-text label and the display name of
+/// the person using it (issue #27), each as long as the operator's command
+/// allows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Naming<'a> {
+    /// The label.
+    pub label: Option<&'a str>,
+    /// The display name.
+    pub name: Option<&'a str>,
+}
+
 /// Stores a freshly generated key for `team_id`, created at `now` (unix
-/// seconds); its label is as long as the operator's command allows.
+/// seconds), labelled and without a display name.
 pub fn insert(
     tx: &Tx<'_>,
     key: Hashed<'_>,
@@ -90,15 +103,30 @@ pub fn insert(
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<(), StoreError> {
+    let naming = Naming { label, name: None };
+    insert_named(tx, key, team_id, scope, naming, expires_at, now)
+}
+
+/// [`insert`], with a display name too.
+pub fn insert_named(
+    tx: &Tx<'_>,
+    key: Hashed<'_>,
+    team_id: i64,
+    scope: Scope,
+    naming: Naming<'_>,
+    expires_at: Option<i64>,
+    now: i64,
+) -> Result<(), StoreError> {
     tx.sql.execute(
-        "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, name, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             key.key_id,
             team_id,
             &key.secret_hash[..],
             scope.as_str(),
-            label,
+            naming.label,
+            naming.name,
             now,
             expires_at
         ],
@@ -106,11 +134,37 @@ pub fn insert(
     Ok(())
 }
 
+/// Gives key `key_id` the display name `name` (`None`: no name), from its
+/// next case on; cases recorded before keep the name they were recorded
+/// with. Returns the key as it was.
+pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord, StoreError> {
+    let old = get(tx, key_id)?
+        .ok_or_else(|| StoreError::NotFound(format!("no key with id `{key_id}`")))?;
+    tx.sql.execute(
+        "UPDATE api_keys SET name = ?2 WHERE key_id = ?1",
+        params![key_id, name],
+    )?;
+    Ok(old)
+}
+
+/// The ids of team `team_id`'s keys named `name`, ignoring case (ASCII), in
+/// the order they were created: every key of one person when a rotation
+/// passed the name on.
+pub fn ids_named(tx: &Tx<'_>, team_id: i64, name: &str) -> Result<Vec<String>, StoreError> {
+    let mut stmt = tx.sql.prepare_cached(
+        "SELECT key_id FROM api_keys INDEXED BY api_keys_by_team_name
+          WHERE team_id = ?1 AND name = ?2 COLLATE NOCASE AND name IS NOT NULL
+          ORDER BY created_at, key_id",
+    )?;
+    let rows = stmt.query_map(params![team_id, name], scalar)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// [`KeyRecord`]'s columns, for `k` = `api_keys` joined with `t` = `teams`
 /// (a macro, so that the statements below stay constants).
 macro_rules! key_columns {
     () => {
-        "k.key_id, k.team_id, t.name AS team_name, k.scope, k.label, k.created_at,
+        "k.key_id, k.team_id, t.name AS team_name, k.scope, k.label, k.name, k.created_at,
         k.expires_at, k.revoked_at, k.last_used_at, k.suspended_reason, k.replaced_by"
     };
 }
@@ -177,7 +231,7 @@ pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreEr
 }
 
 /// Rotates the key `key_id` (issue #28): stores `replacement` for the same
-/// team, scope and label, expiring at `replacement_expires_at`, and makes
+/// team, scope, label and display name, expiring at `replacement_expires_at`, and makes
 /// the old key expire at `grace_until` (or at its own expiry, if sooner),
 /// naming its replacement. Returns the old key as it was. A revoked key, or
 /// one rotated already, is refused: the first has nothing to hand over, the
@@ -210,12 +264,15 @@ pub fn rotate(
             "key `{key_id}` was rotated already: its replacement is `{newer}` (rotate that one)"
         )));
     }
-    insert(
+    insert_named(
         tx,
         replacement,
         old.team_id,
         old.scope,
-        old.label.as_deref(),
+        Naming {
+            label: old.label.as_deref(),
+            name: old.name.as_deref(),
+        },
         replacement_expires_at,
         now,
     )?;
@@ -306,6 +363,7 @@ impl FromRow for KeyRecord {
             // The CHECK constraint only admits known scopes.
             scope: scope.parse().unwrap_or(Scope::Read),
             label: row.get("label")?,
+            name: row.get("name")?,
             created_at: timestamp(row.get("created_at")?),
             expires_at: row.get::<_, Option<i64>>("expires_at")?.map(timestamp),
             revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),

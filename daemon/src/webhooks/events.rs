@@ -54,6 +54,7 @@ fn live_kind(kind: WebhookEvent) -> Option<LiveEventKind> {
         WebhookEvent::LockdownStarted => Some(LiveEventKind::LockdownStarted),
         WebhookEvent::LockdownEnded => Some(LiveEventKind::LockdownEnded),
         WebhookEvent::AntinukeTriggered => Some(LiveEventKind::AntinukeTriggered),
+        WebhookEvent::CaseCorrected => Some(LiveEventKind::CaseCorrected),
         _ => None,
     }
 }

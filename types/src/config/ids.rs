@@ -234,6 +234,125 @@ impl Sections {
     }
 }
 
+/// An id [`Sections::drop_foreign_ids_keeping`] could not take over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedId {
+    /// Where, and why the id could not move (as validation says it).
+    pub error: FieldError,
+    /// The target's own value kept in its place, if it had a valid one.
+    pub kept: Option<String>,
+}
+
+impl Sections {
+    /// The lists of ids, by path, for [`Sections::drop_foreign_ids_keeping`].
+    fn id_lists_mut(&mut self) -> [(&'static str, IdKind, &mut Vec<String>); 4] {
+        [
+            (
+                "automod.exempt_role_ids",
+                IdKind::Role,
+                &mut self.automod.exempt_role_ids,
+            ),
+            (
+                "automod.exempt_channel_ids",
+                IdKind::Channel,
+                &mut self.automod.exempt_channel_ids,
+            ),
+            (
+                "welcome.auto_role_ids",
+                IdKind::Role,
+                &mut self.welcome.auto_role_ids,
+            ),
+            (
+                "antinuke.trusted_role_ids",
+                IdKind::Role,
+                &mut self.antinuke.trusted_role_ids,
+            ),
+        ]
+    }
+
+    /// [`Sections::drop_foreign_ids`] for a config moving onto a server
+    /// whose config is `current`: an id that cannot move keeps the target's
+    /// own value where that one is valid for `platform` (a single id field
+    /// its id; a list all of whose ids were foreign, the target's list),
+    /// rather than becoming empty. One entry per id dropped, in section
+    /// order, with what was kept.
+    ///
+    /// ```
+    /// use modctl_types::{Platform, config::Sections};
+    /// let mut current = Sections::default();
+    /// current.general.modlog_channel_id = Some("-1001234567890".into());
+    /// let mut moving = Sections::default();
+    /// moving.general.modlog_channel_id = Some("300000000000000004".into());
+    /// moving.jail.role_id = Some("300000000000000005".into());
+    /// let dropped = moving.drop_foreign_ids_keeping(Platform::Telegram, &current);
+    /// assert_eq!(moving.general.modlog_channel_id.as_deref(), Some("-1001234567890"));
+    /// assert_eq!(dropped[0].kept.as_deref(), Some("-1001234567890"));
+    /// assert_eq!((moving.jail.role_id.as_ref(), dropped[1].kept.as_ref()), (None, None));
+    /// ```
+    pub fn drop_foreign_ids_keeping(
+        &mut self,
+        platform: Platform,
+        current: &Sections,
+    ) -> Vec<DroppedId> {
+        let own: std::collections::BTreeMap<String, (IdKind, String)> = {
+            let mut own = std::collections::BTreeMap::new();
+            current.clone().visit_ids_mut(|path, kind, slot| {
+                if let Some(id) = slot {
+                    own.insert(path.to_owned(), (kind, id.clone()));
+                }
+            });
+            own
+        };
+        let lists_before: Vec<usize> = self
+            .id_lists_mut()
+            .iter()
+            .map(|(_, _, l)| l.len())
+            .collect();
+        let mut dropped = Vec::new();
+        self.visit_ids_mut(|path, kind, slot| {
+            let Some(Err(message)) = slot.as_deref().map(|id| check_id(platform, kind, id)) else {
+                return;
+            };
+            // A list's entry goes; the list as a whole is seen to below.
+            let kept = (!path.ends_with(']'))
+                .then(|| own.get(path))
+                .flatten()
+                .filter(|(own_kind, id)| *own_kind == kind && check_id(platform, kind, id).is_ok())
+                .map(|(_, id)| id.clone());
+            *slot = kept.clone();
+            dropped.push(DroppedId {
+                error: FieldError::new(path, message),
+                kept,
+            });
+        });
+        let mut target = current.clone();
+        let theirs = target.id_lists_mut();
+        for ((path, kind, list), (before, (_, _, own_list))) in self
+            .id_lists_mut()
+            .into_iter()
+            .zip(lists_before.into_iter().zip(theirs))
+        {
+            if before > 0 && list.is_empty() {
+                let valid: Vec<String> = own_list
+                    .iter()
+                    .filter(|id| check_id(platform, kind, id).is_ok())
+                    .cloned()
+                    .collect();
+                if !valid.is_empty() {
+                    for entry in dropped.iter_mut().filter(|d| {
+                        d.error.path.starts_with(path)
+                            && d.error.path[path.len()..].starts_with('[')
+                    }) {
+                        entry.kept = Some(valid.join(","));
+                    }
+                    *list = valid;
+                }
+            }
+        }
+        dropped
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 
 mod diff;
 mod ids;
-pub use ids::ReferencedId;
+pub use ids::{DroppedId, ReferencedId};
 mod sections;
 pub mod validate;
 mod webhooks;

@@ -27,11 +27,14 @@ pub enum WebhookEvent {
     LockdownEnded,
     /// Antinuke stopped someone (issue #26): who, why, what was done.
     AntinukeTriggered,
+    /// A case was corrected (its reason edited, or voided) or a member's
+    /// strikes cleared (issue #27): the correction, and the case as it is now.
+    CaseCorrected,
 }
 
 impl WebhookEvent {
     /// Every kind, in the order documentation lists them.
-    pub const ALL: [WebhookEvent; 9] = [
+    pub const ALL: [WebhookEvent; 10] = [
         WebhookEvent::CaseCreated,
         WebhookEvent::ConfigChanged,
         WebhookEvent::JailChanged,
@@ -41,6 +44,7 @@ impl WebhookEvent {
         WebhookEvent::LockdownStarted,
         WebhookEvent::LockdownEnded,
         WebhookEvent::AntinukeTriggered,
+        WebhookEvent::CaseCorrected,
     ];
 
     /// The name stored and shown (the event's `type`).
@@ -55,6 +59,7 @@ impl WebhookEvent {
             WebhookEvent::LockdownStarted => "lockdown_started",
             WebhookEvent::LockdownEnded => "lockdown_ended",
             WebhookEvent::AntinukeTriggered => "antinuke_triggered",
+            WebhookEvent::CaseCorrected => "case_corrected",
         }
     }
 }
@@ -73,9 +78,10 @@ impl std::str::FromStr for WebhookEvent {
             "lockdown_started" => WebhookEvent::LockdownStarted,
             "lockdown_ended" => WebhookEvent::LockdownEnded,
             "antinuke_triggered" => WebhookEvent::AntinukeTriggered,
+            "case_corrected" => WebhookEvent::CaseCorrected,
             _ => {
                 return Err(format!(
-                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test, lockdown_started, lockdown_ended or antinuke_triggered"
+                    "unknown event kind `{s}`: use case_created, config_changed, jail_changed, snapshot_captured, snapshot_restored, test, lockdown_started, lockdown_ended, antinuke_triggered or case_corrected"
                 ));
             }
         })

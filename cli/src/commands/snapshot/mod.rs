@@ -167,6 +167,11 @@ pub async fn run(context: &Context, command: SnapshotCommand) -> Result<u8, CliE
                 .await
                 .map_err(snapshot_error(&server, words::SNAPSHOT_ID))?;
             print(&render_plan(&plan, PlanView::Full, mode));
+            // As `config diff`: 1 when the server differs from the snapshot.
+            let summary = &plan.summary;
+            if summary.create + summary.update + summary.skip > 0 {
+                return Ok(exit::FAILURE);
+            }
         }
         SnapshotCommand::Restore(args) => return restore(&client, args, mode).await,
         SnapshotCommand::Job { server, job, wait } => {

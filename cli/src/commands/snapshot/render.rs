@@ -24,7 +24,9 @@ pub fn render_list(listing: &SnapshotListing, mode: OutputMode) -> String {
     }
     let mut rows = match mode {
         OutputMode::Plain => Rows::new(Vec::new()),
-        _ => Rows::new(vec!["ID", "CAPTURED", "SOURCE", "ACTOR", "HOLDS", "SIZE"]),
+        _ => Rows::new(vec!["ID", "CAPTURED", "SOURCE", "ACTOR", "HOLDS", "SIZE"])
+            .long(&["HOLDS"])
+            .droppable(&["ACTOR", "SIZE", "SOURCE"]),
     };
     for meta in &listing.recent {
         rows.push(match mode {
@@ -197,7 +199,7 @@ fn discord(guild: &DiscordStructure, out: &mut Outline) {
             .iter()
             .find(|c| &c.id == id)
             .map_or_else(|| id.clone(), |c| format!("#{}", c.name)),
-        None => "none".to_owned(),
+        None => crate::output::EMPTY.to_owned(),
     };
     out.heading("Settings");
     let settings = [
@@ -437,7 +439,7 @@ fn telegram(group: &TelegramStructure, out: &mut Outline) {
             group
                 .description
                 .clone()
-                .unwrap_or_else(|| "none".to_owned()),
+                .unwrap_or_else(|| crate::output::EMPTY.to_owned()),
         ),
         ("slow_mode", slow),
         ("members_may", list_or_none(&allowed)),
@@ -480,7 +482,7 @@ fn telegram(group: &TelegramStructure, out: &mut Outline) {
 
 fn list_or_none(items: &[&str]) -> String {
     if items.is_empty() {
-        "nothing".to_owned()
+        crate::output::EMPTY.to_owned()
     } else {
         items.join(", ")
     }
