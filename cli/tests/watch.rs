@@ -105,6 +105,17 @@ fn an_unknown_type_and_another_teams_server_are_refused() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(BETA_DISCORD), "{stderr}");
     assert!(!stderr.contains("/api/v1"), "no API path: {stderr}");
+
+    // No daemon there: exit 3 at once, not retried forever.
+    let output = modctl(&fixture, key)
+        .env("MODCTL_URL", "http://127.0.0.1:9")
+        .args(["watch", ALPHA_DISCORD])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("cannot reach the daemon"), "{stderr}");
 }
 
 /// `--watch` redraws a terminal: piped, it refuses (exit 2) and says what

@@ -9,7 +9,8 @@
 //! piped, tab-separated `time<TAB>type<TAB>id<TAB>summary`; `--json`, the
 //! event's JSON on one line. A `reset` (events may have been missed) and a
 //! `lagged` (joins dropped) are lines too; the connection's state goes to
-//! stderr.
+//! stderr. A daemon that cannot be reached at the start is an error (exit
+//! 3); once connected, a lost connection is retried until Ctrl-C.
 
 use std::io::{IsTerminal, Write};
 
@@ -73,6 +74,7 @@ pub async fn run(context: &Context, args: WatchArgs) -> Result<u8, CliError> {
     let status = std::io::stderr().is_terminal();
     let mut seen = 0u64;
     let mut reconnecting = false;
+    let mut connected = false;
     loop {
         let item = tokio::select! {
             _ = tokio::signal::ctrl_c() => return Ok(exit::OK),
@@ -104,6 +106,18 @@ pub async fn run(context: &Context, args: WatchArgs) -> Result<u8, CliError> {
                     );
                 }
                 reconnecting = false;
+                connected = true;
+            }
+            // Never connected: a wrong URL or a daemon that is down is
+            // said at once (exit 3), not retried behind the user's back.
+            StreamItem::Disconnected { reason, .. } if !connected => {
+                return Err(CliError::with_code(
+                    exit::UNREACHABLE,
+                    format!("cannot reach the daemon: {reason}"),
+                )
+                .hint(
+                    "check that modctld runs and the URL (`modctl whoami` shows the one in use)",
+                ));
             }
             StreamItem::Disconnected { reason, retry_in } => {
                 reconnecting = true;
