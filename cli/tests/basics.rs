@@ -48,7 +48,11 @@ fn keys_lists_the_teams_keys_without_secrets() {
         .map(|k| k["key_id"].as_str().unwrap())
         .collect();
     for key in [&fixture.alpha_ro, &fixture.alpha_rw] {
-        assert!(ids.contains(&key.key_id.as_str()), "{} in {ids:?}", key.key_id);
+        assert!(
+            ids.contains(&key.key_id.as_str()),
+            "{} in {ids:?}",
+            key.key_id
+        );
         let secret = key.full.rsplit('_').next().unwrap();
         assert!(!json.contains(secret), "a secret in {json}");
     }
