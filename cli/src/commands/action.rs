@@ -556,7 +556,7 @@ mod tests {
         let preview: ActionPreview = serde_json::from_value(serde_json::json!({
             "dry_run": true, "action": "ban", "user_id": "800000000000000004",
             "platform": "discord", "reason": "raid spam", "minutes": null, "expires_at": null,
-            "platform_call": "PUT /guilds/{guild}/bans/{user} with delete_message_seconds, after reading the role hierarchy",
+            "platform_call": "Create Guild Ban (PUT /guilds/{guild}/bans/{user}) with delete_message_seconds, after reading the role hierarchy",
             "detail": "the ban would be carried out on discord; the case records the platform's answer",
             "counts_strikes": true,
             "hierarchy": "checked when carried out: the bot's highest role must be above the member's",
