@@ -1,4 +1,4 @@
-//! The live view's replayable events (issue #27, `V42__live_events.sql`):
+//! The live view's replayable events (issue #27, `V43__live_events.sql`):
 //! appended in the transaction of the change that causes them, numbered per
 //! server, the newest [`KEEP`] of each server kept. Read by
 //! `GET /servers/{id}/events/stream` after the id a client last saw.
