@@ -140,7 +140,10 @@ async fn the_demo_receiver_prints_a_verified_test_event_then_every_event() {
         all[2]
     );
     assert!(
-        all[2].contains(&format!("case {}: warn 800000000000000004", warned.case_id)),
+        all[2].contains(&format!(
+            "case #{}: warn 800000000000000004",
+            warned.case_id
+        )),
         "{}",
         all[2]
     );
