@@ -10,7 +10,7 @@
 use clap::Args;
 use modctl_types::activity::{CommunityInsights, ModerationInsights, Ranked, Window};
 
-use crate::commands::chart::{self, change, grouped, sparkline};
+use crate::commands::chart::{self, Mark, Panel, Series, change, grouped, sparkline};
 use crate::commands::print;
 use crate::context::Context;
 use crate::exit::CliError;
@@ -38,16 +38,7 @@ pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), Cli
         .await
         .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
-        let days: Vec<(String, u64)> = insights
-            .daily
-            .iter()
-            .map(|d| (d.date.to_string(), d.cases))
-            .collect();
-        write_chart(
-            path,
-            &format!("Cases per day, {}", span(&insights.window)),
-            &days,
-        )?;
+        write_chart(path, &moderation_svg(&insights))?;
     }
     print(&render_moderation(&insights, context.output));
     Ok(())
@@ -61,27 +52,92 @@ pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliE
         .await
         .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
-        let days: Vec<(String, u64)> = insights
-            .daily
-            .iter()
-            .map(|d| (d.date.to_string(), d.messages))
-            .collect();
-        write_chart(
-            path,
-            &format!("Messages per day, {}", span(&insights.window)),
-            &days,
-        )?;
+        write_chart(path, &community_svg(&insights))?;
     }
     print(&render_community(&insights, context.output));
     Ok(())
 }
 
-fn write_chart(
-    path: &std::path::Path,
-    title: &str,
-    days: &[(String, u64)],
-) -> Result<(), CliError> {
-    std::fs::write(path, chart::svg_bars(title, days))
+/// The `insights --chart` SVG: the day's cases as applied and not applied
+/// stacked (so a bar is the day's cases), escalations as a line over them.
+pub fn moderation_svg(insights: &ModerationInsights) -> String {
+    let daily = &insights.daily;
+    let dates: Vec<String> = daily.iter().map(|d| d.date.to_string()).collect();
+    let panel = Panel {
+        axis: "cases per day".into(),
+        series: vec![
+            Series::new(
+                "applied",
+                chart::BLUE,
+                Mark::Bar,
+                daily.iter().map(|d| d.applied).collect(),
+            ),
+            Series::new(
+                "not applied",
+                chart::ORANGE,
+                Mark::Bar,
+                daily.iter().map(|d| d.not_applied).collect(),
+            ),
+            Series::new(
+                "escalations",
+                chart::VERMILION,
+                Mark::Line,
+                daily
+                    .iter()
+                    .map(|d| d.by_source.get("escalation").copied().unwrap_or(0))
+                    .collect(),
+            ),
+        ],
+    };
+    chart::svg_chart(
+        &format!(
+            "Moderation of {}, {}",
+            insights.server_id,
+            span(&insights.window)
+        ),
+        &dates,
+        &[panel],
+    )
+}
+
+/// The `activity --chart` SVG: a panel for each series the terminal shows
+/// a sparkline of, each on its own scale as the sparklines are.
+pub fn community_svg(insights: &CommunityInsights) -> String {
+    let daily = &insights.daily;
+    let dates: Vec<String> = daily.iter().map(|d| d.date.to_string()).collect();
+    type Day = modctl_types::activity::ActivityDay;
+    let rows: [(&str, &'static str, fn(&Day) -> u64); 5] = [
+        ("messages", chart::BLUE, |d| d.messages),
+        ("active members", chart::GREEN, |d| d.active_members),
+        ("voice minutes", chart::PURPLE, |d| d.voice_minutes),
+        ("joins", chart::SKY, |d| d.joins),
+        ("leaves", chart::ORANGE, |d| d.leaves),
+    ];
+    let panels: Vec<Panel> = rows
+        .iter()
+        .map(|(label, colour, value)| Panel {
+            axis: format!("{label} per day"),
+            series: vec![Series::new(
+                label,
+                colour,
+                Mark::Bar,
+                daily.iter().map(value).collect(),
+            )],
+        })
+        .collect();
+    chart::svg_chart(
+        &format!(
+            "Community activity of {}, {}",
+            insights.server_id,
+            span(&insights.window)
+        ),
+        &dates,
+        &panels,
+    )
+}
+
+fn write_chart(path: &std::path::Path, svg: &str) -> Result<(), CliError> {
+    std::fs::write(path, svg)
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
     eprintln!("wrote {}", path.display());
     Ok(())
@@ -658,6 +714,34 @@ mod tests {
             "insights_at_widths",
             crate::output::at_widths(|| render_moderation(&moderation(), OutputMode::Table))
         );
+    }
+
+    /// The `--chart` SVGs (issue #27): insights shows applied, not applied
+    /// and escalations with a legend; activity a panel for every series the
+    /// terminal shows a sparkline of, each labelled with its total.
+    #[test]
+    fn the_charts_show_every_series_the_terminal_shows() {
+        let svg = moderation_svg(&moderation());
+        for legend in ["applied (9)", "not applied (2)", "escalations (1)"] {
+            assert!(svg.contains(legend), "{legend}: {svg}");
+        }
+        assert!(svg.contains(">cases per day<"), "{svg}");
+        insta::assert_snapshot!("insights_svg", svg);
+
+        let svg = community_svg(&community());
+        let table = render_community(&community(), OutputMode::Table);
+        for series in [
+            "messages",
+            "active members",
+            "voice minutes",
+            "joins",
+            "leaves",
+        ] {
+            assert!(table.contains(&format!("\n{series} ")), "{series}: {table}");
+            assert!(svg.contains(&format!(">{series} (")), "{series}: {svg}");
+            assert!(svg.contains(&format!(">{series} per day<")), "{series}");
+        }
+        insta::assert_snapshot!("activity_svg", svg);
     }
 
     /// Every plain row of `activity` has the same number of fields, and a
