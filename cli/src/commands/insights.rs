@@ -185,13 +185,22 @@ fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) ->
     for i in 0..left.len().max(right.len()) {
         let cell = |list: &[Ranked]| {
             list.get(i)
-                .map(|r| (r.id.clone(), grouped(r.count)))
+                .map(|r| (ranked_label(r), grouped(r.count)))
                 .unwrap_or_default()
         };
         let ((a, an), (b, bn)) = (cell(left), cell(right));
         rows.push(vec![(i + 1).to_string(), a, an, b, bn]);
     }
     rows
+}
+
+/// A top list entry for people: `name (id)` when the daemon sent a name
+/// (a moderator key's display name), else the id.
+fn ranked_label(r: &Ranked) -> String {
+    match &r.name {
+        Some(name) if !name.is_empty() => format!("{name} ({})", r.id),
+        _ => r.id.clone(),
+    }
 }
 
 /// The fields of every `activity` plain row: a script splits any row into
@@ -426,8 +435,14 @@ pub fn render_moderation(insights: &ModerationInsights, mode: OutputMode) -> Str
             for (source, n) in &totals.by_source {
                 out += &format!("source\t{source}\t{n}\n");
             }
+            // The key's display name last (added by issue #27), `-` if none.
             for r in &insights.top_moderators {
-                out += &format!("moderator\t{}\t{}\n", r.id, r.count);
+                out += &format!(
+                    "moderator\t{}\t{}\t{}\n",
+                    r.id,
+                    r.count,
+                    r.name.as_deref().filter(|n| !n.is_empty()).unwrap_or(EMPTY)
+                );
             }
             for r in &insights.top_repeat_targets {
                 out += &format!("repeat_target\t{}\t{}\n", r.id, r.count);
@@ -532,6 +547,7 @@ mod tests {
             .map(|(id, count)| Ranked {
                 id: (*id).into(),
                 count: *count,
+                name: None,
             })
             .collect()
     }
@@ -651,7 +667,11 @@ mod tests {
             },
             previous_cases: 8,
             change: Some(37.5),
-            top_moderators: ranked(&[("key:k1a2b3c4", 7), ("key:m9n8b7v6", 4)]),
+            top_moderators: {
+                let mut moderators = ranked(&[("key:k1a2b3c4", 7), ("key:m9n8b7v6", 4)]);
+                moderators[0].name = Some("Mia".into());
+                moderators
+            },
             top_repeat_targets: ranked(&[("800000000000000004", 4), ("800000000000000005", 2)]),
             active_strikes: 6,
             active_jails: 1,
