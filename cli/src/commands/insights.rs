@@ -105,8 +105,13 @@ pub fn moderation_svg(insights: &ModerationInsights) -> String {
 pub fn community_svg(insights: &CommunityInsights) -> String {
     let daily = &insights.daily;
     let dates: Vec<String> = daily.iter().map(|d| d.date.to_string()).collect();
-    type Day = modctl_types::activity::ActivityDay;
-    let rows: [(&str, &'static str, fn(&Day) -> u64); 5] = [
+    /// A panel: its label, its colour, the day's value.
+    type Row = (
+        &'static str,
+        &'static str,
+        fn(&modctl_types::activity::ActivityDay) -> u64,
+    );
+    let rows: [Row; 5] = [
         ("messages", chart::BLUE, |d| d.messages),
         ("active members", chart::GREEN, |d| d.active_members),
         ("voice minutes", chart::PURPLE, |d| d.voice_minutes),
