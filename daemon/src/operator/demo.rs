@@ -702,6 +702,14 @@ pub fn try_these() -> Vec<String> {
             "messages, voice, joins; updates every few seconds",
         ),
         noted(
+            format!("modctl insights {DISCORD} --chart cases.svg"),
+            "also an SVG: applied and not applied stacked, escalations, a legend",
+        ),
+        noted(
+            format!("modctl activity {DISCORD} --chart activity.svg"),
+            "also an SVG: a panel with its own axis per series the terminal shows",
+        ),
+        noted(
             format!("modctl snapshot list {DISCORD}"),
             "the demo captured one at start",
         ),
