@@ -34,7 +34,8 @@ import schemathesis
 # daemon lists exactly these servers before it starts, so drift fails loudly
 # instead of quietly turning every request into a 404.
 MEMBERS: dict[str, tuple[str, ...]] = {
-    # discord: owner, bot, moderator, Alice, Bob, Ada (an admin above the bot)
+    # discord: owner, bot, moderator, Alice, Bob, Ada (an admin above the
+    # bot), Carol, Dave, Erin
     "112233445566778899": (
         "800000000000000001",
         "800000000000000002",
@@ -42,12 +43,24 @@ MEMBERS: dict[str, tuple[str, ...]] = {
         "800000000000000004",
         "800000000000000005",
         "800000000000000006",
+        "800000000000000007",
+        "800000000000000008",
+        "800000000000000009",
     ),
-    # telegram: owner, bot, Alice, Bob
-    "-1001234567890": ("100001", "100002", "100003", "100004"),
-    # slack: owner, bot, Alice
-    "T0DEMO0001": ("U0DEMO0001", "U0DEMO0002", "U0DEMO0003"),
+    # telegram: owner, bot, Alice, Bob, Carol, Dave, Erin
+    "-1001234567890": ("100001", "100002", "100003", "100004", "100005", "100006", "100007"),
+    # slack: owner, bot, Alice, Bob, Carol, Dave, Erin
+    "T0DEMO0001": (
+        "U0DEMO0001",
+        "U0DEMO0002",
+        "U0DEMO0003",
+        "U0DEMO0004",
+        "U0DEMO0005",
+        "U0DEMO0006",
+        "U0DEMO0007",
+    ),
 }
+
 SERVERS = tuple(MEMBERS)
 ALL_MEMBERS = tuple(member for members in MEMBERS.values() for member in members)
 

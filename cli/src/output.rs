@@ -349,7 +349,7 @@ fn long_limits(
 }
 
 /// `text` cut to `limit` characters, ending in an ellipsis when cut.
-fn cut(text: &str, limit: usize) -> String {
+pub(crate) fn cut(text: &str, limit: usize) -> String {
     if text.chars().count() <= limit {
         return text.to_owned();
     }

@@ -192,6 +192,26 @@ fn rollback_restores_an_earlier_revision_as_one_change() {
     assert_eq!(field(&fixture, "moderation.require_reason"), "false");
     assert_eq!(field(&fixture, "general.locale"), "en");
     assert_eq!(revision(&fixture), "revision\t5");
+    // The audit trail says it was a rollback, not an import (issue #27).
+    let audit = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["config", "audit", ALPHA_DISCORD]),
+        0,
+    );
+    // Plain rows: id, when, actor, section, source, revision, changes.
+    let sources: Vec<(&str, &str)> = audit
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            (fields[5], fields[4])
+        })
+        .collect();
+    assert!(sources.contains(&("5", "rollback")), "{audit}");
+    assert!(
+        sources
+            .iter()
+            .all(|(rev, source)| (*rev == "5") == (*source == "rollback")),
+        "{audit}"
+    );
 
     let err = stderr_with_rw(
         &fixture,

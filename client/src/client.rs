@@ -456,9 +456,18 @@ mod tests {
             url(&ImportOptions {
                 dry_run: true,
                 drop_foreign_ids: true,
+                rollback_to: None,
             })
             .as_deref(),
             Some("dry_run=true&drop_foreign_ids=true")
+        );
+        assert_eq!(
+            url(&ImportOptions {
+                rollback_to: Some(4),
+                ..ImportOptions::default()
+            })
+            .as_deref(),
+            Some("rollback_to=4")
         );
         assert_eq!(
             url(&CloneOptions {

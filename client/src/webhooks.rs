@@ -145,11 +145,15 @@ pub fn summarize(event: &Event) -> String {
     match event.kind {
         WebhookEvent::Test => text("message"),
         WebhookEvent::CaseCreated => format!(
-            "case {}: {} {} ({})",
+            "{}: {} {}{} ({})",
             // The case as `GET /cases/{case_id}` shows it: its number is `id`.
-            text("id"),
+            case_number(&data["id"]),
             text("action"),
-            text("user_id"),
+            member(data, "user_id", "user_name"),
+            match data["actor_name"].as_str() {
+                Some(name) if !name.is_empty() => format!(" by {name}"),
+                _ => String::new(),
+            },
             text("state")
         ),
         WebhookEvent::ConfigChanged => {
@@ -175,10 +179,10 @@ pub fn summarize(event: &Event) -> String {
             )
         }
         WebhookEvent::JailChanged => format!(
-            "jail {} for {} (case {}, {})",
+            "jail {} for {} ({}, {})",
             text("change"),
-            data["jail"]["user_id"].as_str().unwrap_or_default(),
-            text("case_id"),
+            member(&data["jail"], "user_id", "user_name"),
+            case_number(&data["case_id"]),
             text("source")
         ),
         WebhookEvent::SnapshotCaptured => format!(
@@ -206,17 +210,21 @@ pub fn summarize(event: &Event) -> String {
             data["lockdown"]["ended_by"].as_str().unwrap_or_default()
         ),
         WebhookEvent::AntinukeTriggered => format!(
-            "antinuke stopped {}: {} ({}: {})",
+            "antinuke stopped {}: {} ({}{}: {})",
             text("executor_id"),
             text("trigger"),
             text("action"),
+            match data["case_id"] {
+                Value::Null => String::new(),
+                ref case => format!(", {}", case_number(case)),
+            },
             text("outcome")
         ),
         WebhookEvent::CaseCorrected => {
             let correction = &data["correction"];
-            let what = match data["case"]["id"].as_i64() {
-                Some(case) => format!("case #{case}"),
-                None => format!("strikes of {}", text("user_id")),
+            let what = match data["case"]["id"] {
+                Value::Number(_) => case_number(&data["case"]["id"]),
+                _ => format!("strikes of {}", text("user_id")),
             };
             format!(
                 "{what} {} by {}: {}",
@@ -225,6 +233,26 @@ pub fn summarize(event: &Event) -> String {
                 correction["reason"].as_str().unwrap_or_default()
             )
         }
+    }
+}
+
+/// A case as moderators say it, `case #12`: the per-server number that
+/// `modctl cases show` and the log posts use (`?` when absent).
+fn case_number(number: &Value) -> String {
+    match number {
+        Value::Number(n) => format!("case #{n}"),
+        Value::String(s) if !s.is_empty() => format!("case #{s}"),
+        _ => "case #?".to_owned(),
+    }
+}
+
+/// The member `object[id_key]`, as `name (id)` when the daemon sent a name
+/// (`object[name_key]`, issue #27's names beside ids), else the id.
+fn member(object: &Value, id_key: &str, name_key: &str) -> String {
+    let id = object[id_key].as_str().unwrap_or_default();
+    match object[name_key].as_str() {
+        Some(name) if !name.is_empty() && name != id => format!("{name} ({id})"),
+        _ => id.to_owned(),
     }
 }
 
@@ -315,6 +343,68 @@ mod tests {
     const SECRET: &str = "whsec_bW9kY3RsLXRlc3Qta2V5LTAxMjM0NTY3ODlhYmNkZWY=";
     const NOW: i64 = 1_800_000_000;
     const BODY: &[u8] = br#"{"id":"evt_1","type":"test"}"#;
+
+    #[test]
+    fn summaries_name_the_case_by_its_number() {
+        let event = |kind: WebhookEvent, data: serde_json::Value| Event {
+            id: "evt_1".into(),
+            kind,
+            created_at: "2026-11-22T08:20:16Z".parse().unwrap(),
+            server_id: "100000000000000001".into(),
+            data,
+        };
+        let cases = [
+            (
+                event(
+                    WebhookEvent::CaseCreated,
+                    serde_json::json!({"id": 12, "action": "warn", "user_id": "800000000000000004", "state": "settled"}),
+                ),
+                "case #12: warn 800000000000000004 (settled)",
+            ),
+            (
+                event(
+                    WebhookEvent::CaseCreated,
+                    serde_json::json!({"id": 3, "action": "ban", "user_id": "800000000000000004",
+                        "user_name": "Alice", "actor_name": "Mia", "state": "settled"}),
+                ),
+                "case #3: ban Alice (800000000000000004) by Mia (settled)",
+            ),
+            (
+                event(
+                    WebhookEvent::JailChanged,
+                    serde_json::json!({"change": "ended", "case_id": 15, "source": "expiry",
+                        "jail": {"user_id": "800000000000000005"}}),
+                ),
+                "jail ended for 800000000000000005 (case #15, expiry)",
+            ),
+            (
+                event(
+                    WebhookEvent::AntinukeTriggered,
+                    serde_json::json!({"executor_id": "800000000000000003", "trigger": "channel_delete",
+                        "action": "ban", "case_id": 7, "outcome": "banned"}),
+                ),
+                "antinuke stopped 800000000000000003: channel_delete (ban, case #7: banned)",
+            ),
+            (
+                event(
+                    WebhookEvent::AntinukeTriggered,
+                    serde_json::json!({"executor_id": "800000000000000003", "trigger": "channel_delete",
+                        "action": "undo", "case_id": null, "outcome": "undone"}),
+                ),
+                "antinuke stopped 800000000000000003: channel_delete (undo: undone)",
+            ),
+            (
+                event(
+                    WebhookEvent::CaseCorrected,
+                    serde_json::json!({"case": {"id": 4}, "correction": {"kind": "void", "by": "Mia", "reason": "wrong member"}}),
+                ),
+                "case #4 void by Mia: wrong member",
+            ),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(summarize(&event), expected, "{:?}", event.kind);
+        }
+    }
 
     fn sign(secret: &str, id: &str, ts: i64, body: &[u8]) -> String {
         let key = STANDARD

@@ -1127,6 +1127,7 @@ async fn dropped_ids_keep_the_targets_own_and_unsigned_webhooks_warn() {
             &ImportOptions {
                 drop_foreign_ids: true,
                 dry_run: true,
+                ..ImportOptions::default()
             },
         )
         .await
@@ -1138,4 +1139,89 @@ async fn dropped_ids_keep_the_targets_own_and_unsigned_webhooks_warn() {
         "{:?}",
         report.warnings
     );
+}
+
+/// Issue #27: `modctl config rollback` writes an earlier revision's settings
+/// as an import with `rollback_to`; the audit trail says `rollback`, and a
+/// `rollback_to` that is not an earlier revision is refused, writing nothing.
+#[tokio::test]
+async fn a_rollback_is_audited_as_rollback() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    let original = client.export_config_json(ALPHA_DISCORD).await.unwrap();
+    customise(&client, ALPHA_DISCORD).await;
+    let revision = client.export_config(ALPHA_DISCORD).await.unwrap().revision;
+
+    for bad in [revision, revision + 3] {
+        let err = client
+            .import_config_with(
+                ALPHA_DISCORD,
+                &original,
+                &ImportOptions {
+                    rollback_to: Some(bad),
+                    ..ImportOptions::default()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidRequest, "{err}");
+        assert!(
+            err.message().contains(&format!(
+                "rollback_to must be a revision below the config's current revision {revision}, got {bad}"
+            )),
+            "{err}"
+        );
+    }
+    assert_eq!(
+        client.export_config(ALPHA_DISCORD).await.unwrap().revision,
+        revision
+    );
+
+    let report = client
+        .import_config_with(
+            ALPHA_DISCORD,
+            &original,
+            &ImportOptions {
+                rollback_to: Some(0),
+                ..ImportOptions::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.revision, revision + 1);
+    assert!(!report.changed.is_empty());
+    let entries = client
+        .config_audit(ALPHA_DISCORD, Some(500), None)
+        .await
+        .unwrap();
+    let newest: Vec<_> = entries
+        .iter()
+        .filter(|e| e.revision == report.revision)
+        .collect();
+    assert_eq!(newest.len(), report.changed.len());
+    for entry in newest {
+        assert_eq!(entry.source, AuditSource::Rollback, "{entry:?}");
+    }
+    // The earlier writes keep their own source.
+    assert!(
+        entries
+            .iter()
+            .filter(|e| e.revision < report.revision)
+            .all(|e| e.source == AuditSource::Api)
+    );
+    // The wire name is `rollback`.
+    let raw: Value = reqwest::Client::new()
+        .get(
+            fixture
+                .daemon
+                .api(&format!("/servers/{ALPHA_DISCORD}/config/audit?limit=1")),
+        )
+        .bearer_auth(&fixture.alpha_rw.full)
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(raw["entries"][0]["source"], "rollback");
 }

@@ -139,3 +139,51 @@ async fn the_cases_rollup_matches_the_cases_across_a_time_zone_midnight() {
     assert_eq!(later.totals.cases, 0);
     assert_eq!(later.previous_cases, by_day["2026-11-23"].0);
 }
+
+/// Issue #27: the top moderators carry their key's display name beside the
+/// key id, the name the key has now (a rename shows at once); a key without
+/// a name carries none.
+#[tokio::test]
+async fn top_moderators_show_their_keys_display_name() {
+    use modctl_types::auth::Scope;
+
+    let fixture = Fixture::simulated();
+    let daemon = &fixture.daemon;
+    let mia = daemon.named_key("alpha", Scope::Write, "Mia");
+    let warn = |user: &str| ActionRequest {
+        user_id: user.into(),
+        reason: Some("test".into()),
+        ..Default::default()
+    };
+    let as_mia = daemon.client(&mia);
+    for user in [ALICE, BOB] {
+        as_mia
+            .perform_action(ALPHA_DISCORD, Action::Warn, &warn(user))
+            .await
+            .unwrap();
+    }
+    let client = daemon.client(&fixture.alpha_rw);
+    client
+        .perform_action(ALPHA_DISCORD, Action::Warn, &warn(ALICE))
+        .await
+        .unwrap();
+    let top = |insights: modctl_types::activity::ModerationInsights| -> Vec<(String, u64, Option<String>)> {
+        insights
+            .top_moderators
+            .into_iter()
+            .map(|r| (r.id, r.count, r.name))
+            .collect()
+    };
+    let insights = client.insights(ALPHA_DISCORD, Some(1)).await.unwrap();
+    assert_eq!(
+        top(insights),
+        [
+            (format!("key:{}", mia.key_id), 2, Some("Mia".to_owned())),
+            (format!("key:{}", fixture.alpha_rw.key_id), 1, None),
+        ]
+    );
+    let key_id = mia.key_id.clone();
+    daemon.write(move |tx| modctld::store::keys::rename(tx, &key_id, Some("Mia R.")));
+    let insights = client.insights(ALPHA_DISCORD, Some(1)).await.unwrap();
+    assert_eq!(top(insights)[0].2.as_deref(), Some("Mia R."));
+}

@@ -13,8 +13,10 @@ use modctl_e2e::fakes::discord::{
 use modctl_e2e::fakes::slack::{TOKEN as SLACK_TOKEN, UserGroup};
 use modctl_e2e::fakes::telegram::{BOT as TG_BOT, OWNER as TG_OWNER, TOKEN as TELEGRAM_TOKEN};
 use modctl_e2e::fakes::{FakeDiscord, FakeSlack, FakeTelegram};
-use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture};
+use modctl_e2e::restore::{post_restore, wait};
+use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture, error_body};
 use modctl_types::Platform;
+use modctl_types::restore::{JobState, RestoreJob, RestorePlan};
 use modctl_types::snapshot::{
     DiscordStructure, OverwriteKind, PermissionOverwrite, SlackStructure, SnapshotMeta,
     SnapshotSource, StructureContent, TelegramStructure,
@@ -482,8 +484,12 @@ async fn capturing_needs_write_and_missing_snapshots_are_404_with_what_to_do() {
     // A read key reads.
     let listing = reader.snapshots(ALPHA_DISCORD, true).await.unwrap();
     assert_eq!(listing.latest.meta, discord);
-    // Another server's snapshot id, and an unknown one, are not this server's.
-    for id in [telegram.id, discord.id + 100] {
+    // Numbers are per server (issue #27): each server's first is 1, and a
+    // number this server has not reached is not found, whoever else has it.
+    assert_eq!((telegram.id, discord.id), (1, 1));
+    let telegram_2 = writer.capture_snapshot(ALPHA_TELEGRAM).await.unwrap();
+    assert_eq!(telegram_2.id, 2);
+    for id in [telegram_2.id, discord.id + 100] {
         let err = reader.snapshot(ALPHA_DISCORD, id, false).await.unwrap_err();
         assert_eq!(err.status(), Some(StatusCode::NOT_FOUND), "{err}");
         assert!(
@@ -647,4 +653,80 @@ async fn simulated_servers_have_a_realistic_structure_to_capture() {
     }
     let slack = client.capture_snapshot(ALPHA_SLACK).await.unwrap();
     assert_eq!(slack.counts.channels, 2);
+}
+
+/// Issue #27: snapshot ids are per-server numbers, like case numbers: two
+/// servers captured in turn each get 1, 2, ...; a restore names the number
+/// of its own server's snapshot, and the job and its plan report it.
+#[tokio::test]
+async fn snapshots_are_numbered_per_server_and_restored_by_number() {
+    let fixture = Fixture::start();
+    let daemon = &fixture.daemon;
+    daemon.connect_simulated(ALPHA_DISCORD, Platform::Discord);
+    daemon.connect_simulated(ALPHA_TELEGRAM, Platform::Telegram);
+    let client = daemon.client(&fixture.alpha_rw);
+    let mut numbers = Vec::new();
+    for server in [
+        ALPHA_DISCORD,
+        ALPHA_TELEGRAM,
+        ALPHA_DISCORD,
+        ALPHA_TELEGRAM,
+        ALPHA_DISCORD,
+    ] {
+        numbers.push((server, client.capture_snapshot(server).await.unwrap().id));
+    }
+    assert_eq!(
+        numbers,
+        [
+            (ALPHA_DISCORD, 1),
+            (ALPHA_TELEGRAM, 1),
+            (ALPHA_DISCORD, 2),
+            (ALPHA_TELEGRAM, 2),
+            (ALPHA_DISCORD, 3)
+        ]
+    );
+    let listed: Vec<i64> = client
+        .snapshots(ALPHA_DISCORD, false)
+        .await
+        .unwrap()
+        .recent
+        .iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(listed, [3, 2, 1]);
+    let first = client.snapshot(ALPHA_TELEGRAM, 1, false).await.unwrap();
+    assert_eq!(first.meta.server_id, ALPHA_TELEGRAM);
+
+    // Restore by number: the plan and the job name the snapshot asked for.
+    let key = &fixture.alpha_rw;
+    let body = Some(json!({ "snapshot_id": 2 }));
+    let response = post_restore(daemon, key, ALPHA_DISCORD, true, body.clone()).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let plan: RestorePlan = response.json().await.unwrap();
+    assert_eq!(plan.snapshot_id, 2);
+    let response = post_restore(daemon, key, ALPHA_DISCORD, false, body).await;
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let accepted: RestoreJob = response.json().await.unwrap();
+    let done = wait(daemon, key, ALPHA_DISCORD, accepted.id).await;
+    assert_eq!(done.snapshot_id, 2);
+    assert_eq!(done.state, JobState::Done, "{done:?}");
+    // Telegram has no 3: not found, although Discord has one.
+    let (status, message) = error_body(
+        post_restore(
+            daemon,
+            key,
+            ALPHA_TELEGRAM,
+            true,
+            Some(json!({ "snapshot_id": 3 })),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{message}");
+    assert!(
+        message.contains(&format!(
+            "server {ALPHA_TELEGRAM} has no structure snapshot 3"
+        )),
+        "{message}"
+    );
 }

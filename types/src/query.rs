@@ -118,6 +118,11 @@ pub struct ImportOptions {
     /// refusing the import.
     #[serde(default, skip_serializing_if = "is_false")]
     pub drop_foreign_ids: bool,
+    /// This import puts back the settings of revision `N` (lower than the
+    /// config's revision): audited as `rollback` instead of `import`.
+    /// What is written is the envelope, as for any import.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rollback_to: Option<u64>,
 }
 
 /// Query of `POST /servers/{id}/config/clone`.

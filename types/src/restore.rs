@@ -132,7 +132,7 @@ pub struct PlanSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RestorePlan {
-    /// The snapshot restored from.
+    /// The snapshot restored from: its number on the server (issue #27).
     pub snapshot_id: i64,
     /// Counts per step.
     pub summary: PlanSummary,
@@ -167,7 +167,8 @@ impl RestorePlan {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RestoreRequest {
-    /// The snapshot to restore from; the latest when left out.
+    /// The snapshot to restore from, by its number on the server (issue
+    /// #27); the latest when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapshot_id: Option<i64>,
 }
@@ -275,7 +276,7 @@ pub struct RestoreJob {
     pub id: i64,
     /// The server restored.
     pub server_id: String,
-    /// The snapshot restored from.
+    /// The snapshot restored from: its number on the server (issue #27).
     pub snapshot_id: i64,
     /// Who asked: `key:<key_id>` or `operator`.
     pub actor: String,

@@ -72,7 +72,9 @@ pub struct SnapshotCounts {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SnapshotMeta {
-    /// The snapshot's id (`?id=` of `GET /structure-snapshot`).
+    /// The snapshot's number on its server (`?id=` of `GET
+    /// /structure-snapshot`, `snapshot_id` of a restore): 1, 2, ... in
+    /// capture order, per server like case numbers (issue #27).
     pub id: i64,
     /// The server it was captured from.
     pub server_id: String,

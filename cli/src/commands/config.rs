@@ -220,6 +220,7 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
             let options = ImportOptions {
                 dry_run: args.dry_run,
                 drop_foreign_ids: args.drop_foreign_ids,
+                ..ImportOptions::default()
             };
             return config_write::import(
                 &client,

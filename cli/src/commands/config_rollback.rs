@@ -1,7 +1,8 @@
 //! `modctl config rollback SERVER --to-revision N`: the settings of an
 //! earlier revision, rebuilt from the audit trail (each entry records every
 //! changed field's value before and after), shown as a diff, confirmed and
-//! written as one import guarded by `If-Match`.
+//! written as one import guarded by `If-Match`, marked `rollback_to` so the
+//! audit trail says `rollback` rather than `import`.
 
 use modctl_client::Client;
 use modctl_types::config::{AuditEntry, SectionChange, Sections, diff_sections};
@@ -75,7 +76,10 @@ pub async fn rollback(
         .import_config_at(
             server,
             &body,
-            &ImportOptions::default(),
+            &ImportOptions {
+                rollback_to: Some(to_revision),
+                ..ImportOptions::default()
+            },
             Some(envelope.revision),
         )
         .await

@@ -10,7 +10,7 @@
 use clap::Args;
 use modctl_types::activity::{CommunityInsights, ModerationInsights, Ranked, Window};
 
-use crate::commands::chart::{self, change, grouped, sparkline};
+use crate::commands::chart::{self, Mark, Panel, Series, change, grouped, sparkline};
 use crate::commands::print;
 use crate::context::Context;
 use crate::exit::CliError;
@@ -46,16 +46,7 @@ pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), Cli
         .await
         .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
-        let days: Vec<(String, u64)> = insights
-            .daily
-            .iter()
-            .map(|d| (d.date.to_string(), d.cases))
-            .collect();
-        write_chart(
-            path,
-            &format!("Cases per day, {}", span(&insights.window)),
-            &days,
-        )?;
+        write_chart(path, &moderation_svg(&insights))?;
     }
     print(&render_moderation(&insights, context.output));
     Ok(())
@@ -72,27 +63,97 @@ pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliE
         .await
         .map_err(crate::exit::api_error(crate::words::INSIGHTS))?;
     if let Some(path) = &args.chart {
-        let days: Vec<(String, u64)> = insights
-            .daily
-            .iter()
-            .map(|d| (d.date.to_string(), d.messages))
-            .collect();
-        write_chart(
-            path,
-            &format!("Messages per day, {}", span(&insights.window)),
-            &days,
-        )?;
+        write_chart(path, &community_svg(&insights))?;
     }
     print(&render_community(&insights, context.output));
     Ok(())
 }
 
-fn write_chart(
-    path: &std::path::Path,
-    title: &str,
-    days: &[(String, u64)],
-) -> Result<(), CliError> {
-    std::fs::write(path, chart::svg_bars(title, days))
+/// The `insights --chart` SVG: the day's cases as applied and not applied
+/// stacked (so a bar is the day's cases), escalations as a line over them.
+pub fn moderation_svg(insights: &ModerationInsights) -> String {
+    let daily = &insights.daily;
+    let dates: Vec<String> = daily.iter().map(|d| d.date.to_string()).collect();
+    let panel = Panel {
+        axis: "cases per day".into(),
+        series: vec![
+            Series::new(
+                "applied",
+                chart::BLUE,
+                Mark::Bar,
+                daily.iter().map(|d| d.applied).collect(),
+            ),
+            Series::new(
+                "not applied",
+                chart::ORANGE,
+                Mark::Bar,
+                daily.iter().map(|d| d.not_applied).collect(),
+            ),
+            Series::new(
+                "escalations",
+                chart::VERMILION,
+                Mark::Line,
+                daily
+                    .iter()
+                    .map(|d| d.by_source.get("escalation").copied().unwrap_or(0))
+                    .collect(),
+            ),
+        ],
+    };
+    chart::svg_chart(
+        &format!(
+            "Moderation of {}, {}",
+            insights.server_id,
+            span(&insights.window)
+        ),
+        &dates,
+        &[panel],
+    )
+}
+
+/// The `activity --chart` SVG: a panel for each series the terminal shows
+/// a sparkline of, each on its own scale as the sparklines are.
+pub fn community_svg(insights: &CommunityInsights) -> String {
+    let daily = &insights.daily;
+    let dates: Vec<String> = daily.iter().map(|d| d.date.to_string()).collect();
+    /// A panel: its label, its colour, the day's value.
+    type Row = (
+        &'static str,
+        &'static str,
+        fn(&modctl_types::activity::ActivityDay) -> u64,
+    );
+    let rows: [Row; 5] = [
+        ("messages", chart::BLUE, |d| d.messages),
+        ("active members", chart::GREEN, |d| d.active_members),
+        ("voice minutes", chart::PURPLE, |d| d.voice_minutes),
+        ("joins", chart::SKY, |d| d.joins),
+        ("leaves", chart::ORANGE, |d| d.leaves),
+    ];
+    let panels: Vec<Panel> = rows
+        .iter()
+        .map(|(label, colour, value)| Panel {
+            axis: format!("{label} per day"),
+            series: vec![Series::new(
+                label,
+                colour,
+                Mark::Bar,
+                daily.iter().map(value).collect(),
+            )],
+        })
+        .collect();
+    chart::svg_chart(
+        &format!(
+            "Community activity of {}, {}",
+            insights.server_id,
+            span(&insights.window)
+        ),
+        &dates,
+        &panels,
+    )
+}
+
+fn write_chart(path: &std::path::Path, svg: &str) -> Result<(), CliError> {
+    std::fs::write(path, svg)
         .map_err(|e| CliError::failure(format!("cannot write {}: {e}", path.display())))?;
     eprintln!("wrote {}", path.display());
     Ok(())
@@ -140,13 +201,22 @@ fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) ->
     for i in 0..left.len().max(right.len()) {
         let cell = |list: &[Ranked]| {
             list.get(i)
-                .map(|r| (r.id.clone(), grouped(r.count)))
+                .map(|r| (ranked_label(r), grouped(r.count)))
                 .unwrap_or_default()
         };
         let ((a, an), (b, bn)) = (cell(left), cell(right));
         rows.push(vec![(i + 1).to_string(), a, an, b, bn]);
     }
     rows
+}
+
+/// A top list entry for people: `name (id)` when the daemon sent a name
+/// (a moderator key's display name), else the id.
+fn ranked_label(r: &Ranked) -> String {
+    match &r.name {
+        Some(name) if !name.is_empty() => format!("{name} ({})", r.id),
+        _ => r.id.clone(),
+    }
 }
 
 /// The fields of every `activity` plain row: a script splits any row into
@@ -381,8 +451,14 @@ pub fn render_moderation(insights: &ModerationInsights, mode: OutputMode) -> Str
             for (source, n) in &totals.by_source {
                 out += &format!("source\t{source}\t{n}\n");
             }
+            // The key's display name last (added by issue #27), `-` if none.
             for r in &insights.top_moderators {
-                out += &format!("moderator\t{}\t{}\n", r.id, r.count);
+                out += &format!(
+                    "moderator\t{}\t{}\t{}\n",
+                    r.id,
+                    r.count,
+                    r.name.as_deref().filter(|n| !n.is_empty()).unwrap_or(EMPTY)
+                );
             }
             for r in &insights.top_repeat_targets {
                 out += &format!("repeat_target\t{}\t{}\n", r.id, r.count);
@@ -487,6 +563,7 @@ mod tests {
             .map(|(id, count)| Ranked {
                 id: (*id).into(),
                 count: *count,
+                name: None,
             })
             .collect()
     }
@@ -606,7 +683,11 @@ mod tests {
             },
             previous_cases: 8,
             change: Some(37.5),
-            top_moderators: ranked(&[("key:k1a2b3c4", 7), ("key:m9n8b7v6", 4)]),
+            top_moderators: {
+                let mut moderators = ranked(&[("key:k1a2b3c4", 7), ("key:m9n8b7v6", 4)]);
+                moderators[0].name = Some("Mia".into());
+                moderators
+            },
             top_repeat_targets: ranked(&[("800000000000000004", 4), ("800000000000000005", 2)]),
             active_strikes: 6,
             active_jails: 1,
@@ -669,6 +750,34 @@ mod tests {
             "insights_at_widths",
             crate::output::at_widths(|| render_moderation(&moderation(), OutputMode::Table))
         );
+    }
+
+    /// The `--chart` SVGs (issue #27): insights shows applied, not applied
+    /// and escalations with a legend; activity a panel for every series the
+    /// terminal shows a sparkline of, each labelled with its total.
+    #[test]
+    fn the_charts_show_every_series_the_terminal_shows() {
+        let svg = moderation_svg(&moderation());
+        for legend in ["applied (9)", "not applied (2)", "escalations (1)"] {
+            assert!(svg.contains(legend), "{legend}: {svg}");
+        }
+        assert!(svg.contains(">cases per day<"), "{svg}");
+        insta::assert_snapshot!("insights_svg", svg);
+
+        let svg = community_svg(&community());
+        let table = render_community(&community(), OutputMode::Table);
+        for series in [
+            "messages",
+            "active members",
+            "voice minutes",
+            "joins",
+            "leaves",
+        ] {
+            assert!(table.contains(&format!("\n{series} ")), "{series}: {table}");
+            assert!(svg.contains(&format!(">{series} (")), "{series}: {svg}");
+            assert!(svg.contains(&format!(">{series} per day<")), "{series}");
+        }
+        insta::assert_snapshot!("activity_svg", svg);
     }
 
     /// Every plain row of `activity` has the same number of fields, and a

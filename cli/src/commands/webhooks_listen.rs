@@ -17,7 +17,7 @@ use modctl_client::webhooks::{HeaderMap, VerifyError, summarize, verify};
 use modctl_types::webhooks::Event;
 
 use crate::exit::{self, CliError};
-use crate::output::{OutputMode, human_time};
+use crate::output::{Fit, OutputMode, cut, human_time};
 use crate::prompt;
 
 /// The variable the secret is read from unless `--secret-env` names another.
@@ -191,8 +191,34 @@ fn line(event: &Event, mode: OutputMode, first: bool) -> String {
             summarize(event)
         ),
         OutputMode::Table => {
+            // The summary (with its case number) is what a moderator reads:
+            // on a narrower terminal the event id goes first, then the kind
+            // (the summary says it too) and the date (a listener is live:
+            // the time of day is enough); then the summary is cut to the
+            // width (`--wide`: everything whole).
+            let fit = Fit::current();
+            let narrow = |columns: usize| !fit.wide && fit.width.is_some_and(|w| w < columns);
+            let (with_id, with_kind) = (!narrow(150), !narrow(100));
             let row = |time: &str, kind: &str, id: &str, what: &str| {
-                format!("{time:<23}  {kind:<17}  {id:<28}  {what}\n")
+                let start = if with_id {
+                    format!("{time:<23}  {kind:<17}  {id:<28}  ")
+                } else if with_kind {
+                    format!("{time:<23}  {kind:<17}  ")
+                } else {
+                    let time = if time == "TIME" {
+                        time
+                    } else {
+                        time.split_whitespace().nth(1).unwrap_or(time)
+                    };
+                    format!("{time:<8}  ")
+                };
+                let what = match fit.width {
+                    Some(width) if !fit.wide => {
+                        cut(what, width.saturating_sub(start.chars().count()).max(8))
+                    }
+                    _ => what.to_owned(),
+                };
+                format!("{start}{what}\n")
             };
             let header = if first {
                 row("TIME", "KIND", "EVENT", "WHAT (signature verified)")
@@ -230,7 +256,7 @@ mod tests {
         let e = event();
         assert_eq!(
             line(&e, OutputMode::Plain, true),
-            "2026-11-22T08:20:16Z\tcase_created\tevt_0123456789abcdefghijklmn\tcase 3: warn 800000000000000004 (settled)\n"
+            "2026-11-22T08:20:16Z\tcase_created\tevt_0123456789abcdefghijklmn\tcase #3: warn 800000000000000004 (settled)\n"
         );
         let json = line(&e, OutputMode::Json, true);
         assert_eq!(json.lines().count(), 1);
@@ -239,5 +265,34 @@ mod tests {
         assert!(table.starts_with("TIME"), "{table}");
         assert_eq!(table.lines().count(), 2);
         assert_eq!(line(&e, OutputMode::Table, false).lines().count(), 1);
+    }
+
+    /// The table lines at 60 and 120 columns: the case number always shows;
+    /// at 60 the event id is left out and the summary cut to the width.
+    #[test]
+    fn table_lines_at_60_and_120_columns() {
+        let mut named = event();
+        named.data = serde_json::json!({"id": 12, "action": "ban", "user_id": "800000000000000004",
+            "user_name": "Alice", "actor_name": "Demo moderator", "state": "settled"});
+        let text = crate::output::at_widths(|| {
+            line(&event(), OutputMode::Table, true) + &line(&named, OutputMode::Table, false)
+        });
+        for (width, block) in [(60, 1), (120, 2)] {
+            let lines: Vec<&str> = text
+                .split("--- ")
+                .nth(block)
+                .unwrap()
+                .lines()
+                .skip(1)
+                .collect();
+            assert!(
+                lines.iter().all(|l| l.chars().count() <= width),
+                "{width}: {text}"
+            );
+        }
+        insta::assert_snapshot!("listen_table_at_widths", text);
+        assert!(
+            text.contains("case #12: ban Alice (800000000000000004) by Demo moderator (settled)")
+        );
     }
 }

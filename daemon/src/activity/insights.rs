@@ -7,13 +7,14 @@
 //! were ever counted.
 
 use modctl_types::activity::{
-    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Window,
+    ActivityChange, ActivityDay, ActivityTotals, CommunityInsights, ModerationInsights, Ranked,
+    Window,
 };
 
 use crate::store::activity as rollups;
 use crate::store::days::{self, DayFinder};
 use crate::store::{StoreError, Tx, timestamp};
-use crate::store::{case_rollup, cases, jails, ranking};
+use crate::store::{case_rollup, cases, jails, keys, ranking, teams};
 
 /// The window of `days` days ending today (at `now`) in the server's zone,
 /// as day numbers `(from, to)`, and its wire form.
@@ -130,6 +131,8 @@ pub fn moderation(
     let rollup = case_rollup::read(tx, server_id, from, to)?;
     let active_strikes = cases::strikes_in_force(tx, server_id, now)?;
     let active_jails = jails::count(tx, server_id)?;
+    let mut top_moderators = rollup.top_moderators;
+    name_moderators(tx, server_id, &mut top_moderators)?;
     Ok(ModerationInsights {
         server_id: server_id.to_owned(),
         window,
@@ -137,11 +140,35 @@ pub fn moderation(
         daily: rollup.daily,
         totals: rollup.totals,
         previous_cases: rollup.previous_cases,
-        top_moderators: rollup.top_moderators,
+        top_moderators,
         top_repeat_targets: rollup.top_repeat_targets,
         active_strikes,
         active_jails,
     })
+}
+
+/// Puts each top moderator's key display name beside its `key:<key_id>`
+/// (issue #27): the key's name now, as `modctl` shows the key, not the one
+/// a case was recorded with. Only a key of the server's own team is named
+/// (a server claimed again by another team keeps its cases' actors).
+fn name_moderators(
+    tx: &Tx<'_>,
+    server_id: &str,
+    moderators: &mut [Ranked],
+) -> Result<(), StoreError> {
+    if moderators.is_empty() {
+        return Ok(());
+    }
+    let team = teams::of_server(tx, server_id)?;
+    for moderator in moderators {
+        let Some(key_id) = moderator.id.strip_prefix("key:") else {
+            continue;
+        };
+        moderator.name = keys::get(tx, key_id)?
+            .filter(|key| key.team_id == team.id)
+            .and_then(|key| key.name);
+    }
+    Ok(())
 }
 
 #[derive(Debug, Default)]

@@ -192,7 +192,8 @@ pub async fn export(
     summary = "Import an export",
     description = "Takes an export envelope as `export` made it, from this server or another of any platform, \
         validates every section for this server's platform and replaces them in one write, or with `dry_run` \
-        reports what would change.",
+        reports what would change. With `rollback_to` (what `modctl config rollback` sends) the write is audited \
+        as `rollback`.",
     params(ServerPath, ImportOptions, ("If-Match" = Option<String>, Header, description = "Refuse the write unless the config is still at this revision, as sent in `ETag` (e.g. `\"3\"`); `*` or absent: no condition."),),
     request_body = ExportEnvelope,
     security(("bearer" = ["write"])),
@@ -218,7 +219,19 @@ pub async fn import(
     let report = state
         .store
         .write(move |tx| {
-            let current = config::load(tx, &target.id)?.sections;
+            let stored = config::load(tx, &target.id)?;
+            if let Some(to) = options.rollback_to
+                && to >= stored.revision
+            {
+                return Err(ApiError::invalid(
+                    "rollback_to",
+                    format!(
+                        "rollback_to must be a revision below the config's current revision {}, got {to}",
+                        stored.revision
+                    ),
+                ));
+            }
+            let current = stored.sections;
             let mut sections = current.clone();
             let mut errors = Vec::new();
             for (name, value) in envelope.sections.iter().cloned() {
@@ -246,7 +259,13 @@ pub async fn import(
                 Change {
                     server_id: &target.id,
                     actor: &actor,
-                    source: AuditSource::Import,
+                    // A rollback is the import of an earlier revision's
+                    // settings; the audit trail says which it was.
+                    source: if options.rollback_to.is_some() {
+                        AuditSource::Rollback
+                    } else {
+                        AuditSource::Import
+                    },
                     expected_revision,
                     sections,
                     dry_run: options.dry_run,

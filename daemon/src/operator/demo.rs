@@ -17,7 +17,7 @@ use modctl_types::snapshot::{OverwriteKind, SnapshotSource};
 use modctl_types::{Plan, Platform, Scope};
 
 use super::accounts::{create_key, create_named_key};
-use super::{bind, demo_webhooks, init_logging, shutdown_signal};
+use super::{bind, demo_webhooks, init_logging_to, shutdown_signal};
 use crate::AppState;
 
 use crate::clock::Clock;
@@ -58,6 +58,12 @@ pub mod discord_members {
     pub const BOB: &str = "800000000000000005";
     /// An administrator (above the bot).
     pub const ADA: &str = "800000000000000006";
+    /// A member, to try actions on.
+    pub const CAROL: &str = "800000000000000007";
+    /// A member, to try actions on.
+    pub const DAVE: &str = "800000000000000008";
+    /// A member, to try actions on.
+    pub const ERIN: &str = "800000000000000009";
     /// The jail role.
     pub const JAILED_ROLE: &str = "900000000000000005";
     /// The mod-log channel.
@@ -74,6 +80,12 @@ pub mod telegram_members {
     pub const ALICE: &str = "100003";
     /// A member.
     pub const BOB: &str = "100004";
+    /// A member, to try actions on.
+    pub const CAROL: &str = "100005";
+    /// A member, to try actions on.
+    pub const DAVE: &str = "100006";
+    /// A member, to try actions on.
+    pub const ERIN: &str = "100007";
     /// The mod-log: a private chat of the group's moderators, where the bot
     /// posts the logs (a group's members would see them in the group).
     pub const MODLOG: &str = "-1009876543210";
@@ -87,6 +99,14 @@ pub mod slack_members {
     pub const BOT: &str = "U0DEMO0002";
     /// A member.
     pub const ALICE: &str = "U0DEMO0003";
+    /// A member, to try actions on.
+    pub const BOB: &str = "U0DEMO0004";
+    /// A member, to try actions on.
+    pub const CAROL: &str = "U0DEMO0005";
+    /// A member, to try actions on.
+    pub const DAVE: &str = "U0DEMO0006";
+    /// A member, to try actions on.
+    pub const ERIN: &str = "U0DEMO0007";
     /// The mod-log channel.
     pub const MODLOG: &str = "C0DEMOLOG1";
 }
@@ -290,6 +310,21 @@ pub fn community(platform: Platform) -> Community<'static> {
                     name: "Ada (admin)",
                     roles: &["900000000000000001"],
                 },
+                SimMember {
+                    user_id: CAROL,
+                    name: "Carol",
+                    roles: &["900000000000000004"],
+                },
+                SimMember {
+                    user_id: DAVE,
+                    name: "Dave",
+                    roles: &["900000000000000004"],
+                },
+                SimMember {
+                    user_id: ERIN,
+                    name: "Erin",
+                    roles: &["900000000000000004"],
+                },
             ];
             Community {
                 owner_id: OWNER,
@@ -326,6 +361,21 @@ pub fn community(platform: Platform) -> Community<'static> {
                         name: "Bob",
                         roles: &[],
                     },
+                    SimMember {
+                        user_id: CAROL,
+                        name: "Carol",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: DAVE,
+                        name: "Dave",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: ERIN,
+                        name: "Erin",
+                        roles: &[],
+                    },
                 ],
                 channels: TELEGRAM_CHANNELS,
             }
@@ -350,6 +400,26 @@ pub fn community(platform: Platform) -> Community<'static> {
                     SimMember {
                         user_id: ALICE,
                         name: "Alice",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: BOB,
+                        name: "Bob",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: CAROL,
+                        name: "Carol",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: DAVE,
+                        name: "Dave",
+                        roles: &[],
+                    },
+                    SimMember {
+                        user_id: ERIN,
+                        name: "Erin",
                         roles: &[],
                     },
                 ],
@@ -558,6 +628,51 @@ pub async fn setup(store: &Store, clock: &Clock) -> anyhow::Result<DemoKeys> {
     })
 }
 
+/// The members of demo server `id` to try actions on: every simulated
+/// member but its owner, the bot and the moderator (whose part is the
+/// nuke), as `(id, name)`, in the community's order.
+pub fn members_to_try(platform: Platform) -> Vec<(&'static str, &'static str)> {
+    let community = community(platform);
+    community
+        .members
+        .iter()
+        .filter(|m| {
+            m.user_id != community.owner_id
+                && m.user_id != community.bot_user_id
+                && m.user_id != discord_members::MODERATOR
+        })
+        .map(|m| (m.user_id, m.name))
+        .collect()
+}
+
+/// The banner's lines of who is where: per server its mod-log and the
+/// members to try every action on (note, warn, timeout, kick, ban, unban,
+/// jail, unjail), made from the simulated communities so they cannot
+/// drift apart.
+pub fn member_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    for (platform, id, _) in SERVERS {
+        let modlog = match platform {
+            Platform::Discord => format!("mod-log {}", discord_members::MODLOG),
+            Platform::Telegram => format!("mod-log chat {}", telegram_members::MODLOG),
+            _ => format!("mod-log {}", slack_members::MODLOG),
+        };
+        lines.push(format!("{:<9}{id}  {modlog}", platform.as_str()));
+        // Wrapped within 100 columns, a member never split.
+        let mut line = "    members:".to_owned();
+        for (user, name) in members_to_try(platform) {
+            let member = format!(" {user} {name},");
+            if line.len() + member.len() > 98 && line.ends_with(',') {
+                lines.push(line);
+                line = "            ".to_owned();
+            }
+            line.push_str(&member);
+        }
+        lines.push(line.trim_end_matches(',').to_owned());
+    }
+    lines
+}
+
 /// The commands the demo suggests trying, in order: moderation, then
 /// capturing the guild's structure, nuking it and restoring it, then
 /// webhooks. The README's
@@ -589,6 +704,14 @@ pub fn try_these() -> Vec<String> {
         noted(
             format!("modctl activity {DISCORD}"),
             "messages, voice, joins; updates every few seconds",
+        ),
+        noted(
+            format!("modctl insights {DISCORD} --chart cases.svg"),
+            "also an SVG: applied and not applied stacked, escalations, a legend",
+        ),
+        noted(
+            format!("modctl activity {DISCORD} --chart activity.svg"),
+            "also an SVG: a panel with its own axis per series the terminal shows",
         ),
         noted(
             format!("modctl snapshot list {DISCORD}"),
@@ -716,6 +839,11 @@ pub fn try_these() -> Vec<String> {
 pub async fn run(listen: SocketAddr, rate_limits: bool) -> anyhow::Result<()> {
     let dir = std::env::temp_dir().join(format!("modctld-demo-{}", std::process::id()));
     let db = dir.join("demo.db");
+    // Beside the demo's directory, not in it: kept after the demo stops,
+    // for reading what happened.
+    let log_path = std::env::temp_dir().join(format!("modctld-demo-{}.log", std::process::id()));
+    let log_file = std::fs::File::create(&log_path)
+        .map_err(|e| anyhow::anyhow!("cannot create the demo's log {}: {e}", log_path.display()))?;
     let _cleanup = RemoveOnDrop(dir);
     // Bind first: a busy port should fail before anything is printed.
     let listener = bind(listen).await?;
@@ -733,10 +861,12 @@ pub async fn run(listen: SocketAddr, rate_limits: bool) -> anyhow::Result<()> {
     println!(
         "modctld demo is serving {url}/api/v1 (database {db})
 
-Team `demo` has three servers, each connected to the built-in simulator:
-  discord  {DISCORD}  members {alice} (Alice), {ada} (Ada, an admin above the bot), mod-log {discord_log}
-  telegram {TELEGRAM}  members {tg_alice} (Alice), {tg_bob} (Bob), mod-log chat {tg_log}
-  slack    {SLACK}  member {slack_alice} (Alice), mod-log {slack_log}
+Team `demo` has three servers, each connected to the built-in simulator, with members to try
+every action on (note, warn, timeout, kick, ban, unban, jail, unjail; on Discord an action on Ada,
+an admin above the bot, is not applied; Slack records what its bots cannot do):
+{members}
+
+The daemon's log (every request, warnings) goes to {log}, not here: `tail -f {log}`.
 
   read+write key: {write}
   read-only key:  {read}
@@ -764,19 +894,17 @@ To watch them in your own terminal instead (with `modctl webhooks listen`):
 (from a checkout, `cargo run -q -p modctl --` stands in for `modctl`, `cargo run -q -p modctld --` for `modctld`).
 Press Ctrl-C to stop; the demo database is deleted on exit.",
         db = db.display(),
+        log = log_path.display(),
+        members = member_lines()
+            .iter()
+            .map(|line| format!("  {line}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
         try_these = try_these()
             .iter()
             .map(|line| format!("  {line}"))
             .collect::<Vec<_>>()
             .join("\n"),
-        alice = discord_members::ALICE,
-        ada = discord_members::ADA,
-        tg_alice = telegram_members::ALICE,
-        tg_bob = telegram_members::BOB,
-        slack_alice = slack_members::ALICE,
-        slack_log = slack_members::MODLOG,
-        discord_log = discord_members::MODLOG,
-        tg_log = telegram_members::MODLOG,
         write = keys.write,
         read = keys.read,
         hook_url = receiver.url,
@@ -786,7 +914,9 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
     // notices), printed here as it arrives, whichever process posted it.
     let printer: demo_webhooks::Report = Arc::new(|line| println!("{line}"));
     tokio::spawn(super::simulate_posts::watch(store.clone(), printer));
-    let _logging = init_logging(super::LogFormat::Text);
+    // The daemon's log goes to a file: every request logged on the
+    // terminal would push the banner and the posts out of sight.
+    let _logging = init_logging_to(super::LogFormat::Text, log_file, false);
     let state = AppState::new(store)
         .with_clock(clock.clone())
         .with_webhooks_allow_internal(true)

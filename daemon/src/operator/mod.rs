@@ -942,17 +942,27 @@ pub(crate) enum LogFormat {
 }
 
 fn init_logging(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
+    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    init_logging_to(format, std::io::stderr(), ansi)
+}
+
+/// [`init_logging`] to `out` instead of stderr (the demo's log file),
+/// colours only if `ansi`.
+fn init_logging_to<W: std::io::Write + Send + 'static>(
+    format: LogFormat,
+    out: W,
+    ansi: bool,
+) -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::prelude::*;
     let filter: Targets = std::env::var("MODCTLD_LOG")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| Targets::new().with_default(tracing::Level::INFO));
-    let ansi = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .thread_name("modctld-log")
-        .finish(std::io::stderr());
+        .finish(out);
     let layer = match format {
         LogFormat::Text => tracing_subscriber::fmt::layer()
             .with_writer(writer)

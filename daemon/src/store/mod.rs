@@ -699,6 +699,8 @@ mod at_rest_tests;
 #[cfg(test)]
 mod ranking_migration_tests;
 #[cfg(test)]
+mod snapshot_numbers_migration_tests;
+#[cfg(test)]
 mod webhooks_migration_tests;
 
 #[cfg(test)]

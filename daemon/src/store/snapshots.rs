@@ -44,7 +44,7 @@ pub struct NewSnapshot<'a> {
 impl FromRow for SnapshotMeta {
     /// For `s` = `structure_snapshots` joined with `c` = `snapshot_contents`
     /// and `v` = `servers` ([`META_FROM`]).
-    const COLUMNS: &'static str = "s.id, s.server_id, v.platform, s.captured_at, s.source, \
+    const COLUMNS: &'static str = "s.number, s.server_id, v.platform, s.captured_at, s.source, \
         s.actor, s.content_hash, c.size_bytes, s.roles, s.channels, s.permission_overwrites, \
         s.user_groups, s.administrators";
 
@@ -54,7 +54,8 @@ impl FromRow for SnapshotMeta {
                 .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
         };
         Ok(SnapshotMeta {
-            id: row.get("id")?,
+            // Known outside the store by its per-server number (V42).
+            id: row.get("number")?,
             server_id: row.get("server_id")?,
             platform: parsed(row, "platform")?,
             captured_at: timestamp(row.get("captured_at")?),
@@ -94,11 +95,19 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
             new.content_json.len() as i64
         ])?;
     let counts = new.counts;
+    // The next per-server number: pruning never removes a server's newest
+    // snapshot, so a number is not given twice while the server is claimed.
+    let number: i64 = tx
+        .sql
+        .prepare_cached(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM structure_snapshots WHERE server_id = ?1",
+        )?
+        .query_row([new.server_id], scalar)?;
     tx.sql
         .prepare_cached(
             "INSERT INTO structure_snapshots (server_id, captured_at, source, actor, content_hash, \
-         roles, channels, permission_overwrites, user_groups, administrators) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         roles, channels, permission_overwrites, user_groups, administrators, number) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             new.server_id,
@@ -111,11 +120,12 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
             counts.permission_overwrites,
             counts.user_groups,
             counts.administrators,
+            number,
         ])?;
-    let id = tx.sql.last_insert_rowid();
     prune(tx, new.server_id, keep)?;
-    let meta = get(tx, new.server_id, id)?
-        .ok_or_else(|| StoreError::Corrupt(format!("snapshot {id} vanished after its insert")))?;
+    let meta = get(tx, new.server_id, number)?.ok_or_else(|| {
+        StoreError::Corrupt(format!("snapshot {number} vanished after its insert"))
+    })?;
     if let Some(url) = new.webhook_url {
         webhooks::write(
             tx,
@@ -175,15 +185,16 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreErro
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Snapshot `id` of the server; `None` if it has no such snapshot (another
-/// server's snapshot is not found either).
-pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<SnapshotMeta>, StoreError> {
+/// Snapshot `number` of the server (its per-server number, the API's `id`);
+/// `None` if it has no such snapshot. Lookups are per server: a number never
+/// finds another server's snapshot.
+pub fn get(tx: &Tx<'_>, server_id: &str, number: i64) -> Result<Option<SnapshotMeta>, StoreError> {
     Ok(tx
         .sql
         .prepare_cached(&format!(
-            "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.id = ?2"
+            "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.number = ?2"
         ))?
-        .query_row(params![server_id, id], SnapshotMeta::from_row)
+        .query_row(params![server_id, number], SnapshotMeta::from_row)
         .optional()?)
 }
 
@@ -357,6 +368,14 @@ mod tests {
                     "v2 is no one's"
                 );
                 assert_eq!(list(tx, OTHER)?.len(), 1);
+                // Numbered per server in capture order (V42): OTHER's first
+                // is 1 as GUILD's was; GUILD's 30th capture is number 30,
+                // whatever pruning removed before it.
+                assert_eq!(list(tx, OTHER)?[0].id, 1);
+                let numbers: Vec<i64> = list(tx, GUILD)?.iter().map(|s| s.id).collect();
+                assert_eq!(numbers, [30, 11, 10, 9, 8, 7, 6, 5, 4, 3]);
+                assert_eq!(get(tx, GUILD, 30)?.unwrap().captured_at.as_second(), 30);
+                assert!(get(tx, OTHER, 2)?.is_none(), "OTHER has only 1");
                 Ok::<_, StoreError>(())
             })
             .await

@@ -393,6 +393,9 @@ pub enum AuditSource {
     Clone,
     /// A restore pointing the config at what it recreated (issue #23).
     Restore,
+    /// `POST /config/import?rollback_to=N`: `modctl config rollback` putting
+    /// back the settings of an earlier revision (issue #27).
+    Rollback,
 }
 
 impl AuditSource {
@@ -403,6 +406,7 @@ impl AuditSource {
             AuditSource::Import => "import",
             AuditSource::Clone => "clone",
             AuditSource::Restore => "restore",
+            AuditSource::Rollback => "rollback",
         }
     }
 }
