@@ -56,7 +56,7 @@ fn the_events_since_an_id_piped_and_as_json() {
         assert_eq!(line.len(), 4, "{line:?}");
         assert_eq!(&line[1..3], &["case_created", &id.to_string()]);
         assert!(
-            line[3].starts_with(&format!("case {case}: warn")),
+            line[3].starts_with(&format!("case #{case}: warn")),
             "{line:?}"
         );
     }
@@ -159,7 +159,7 @@ fn at_a_terminal_watch_shows_events_as_they_come_and_ctrl_c_ends_it() {
         .unwrap();
     let case = two_warnings(&fixture)[0];
     session
-        .exp_string(&format!("case          case {case}: warn"))
+        .exp_string(&format!("case          case #{case}: warn"))
         .unwrap();
     session.send_control('c').unwrap();
     assert_eq!(exit_code(&mut session), 0);

@@ -85,7 +85,11 @@ async fn cases_hits_config_changes_and_joins_reach_an_open_stream() {
     assert_eq!(event.data["action"], "warn");
     assert_eq!(event.server_id, ALPHA_DISCORD);
     assert!(event.id.is_some());
-    assert!(summarize(&event).starts_with(&format!("case {first_case}: warn")));
+    let line = summarize(&event);
+    assert!(
+        line.starts_with(&format!("case #{first_case}: warn")),
+        "{line}"
+    );
 
     // A member says a blocked word: the hit, then its warning case.
     let said = daemon
