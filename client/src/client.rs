@@ -471,7 +471,8 @@ mod tests {
         );
         assert_eq!(
             url(&CloneOptions {
-                drop_foreign_ids: true
+                drop_foreign_ids: true,
+                ..CloneOptions::default()
             })
             .as_deref(),
             Some("drop_foreign_ids=true")

@@ -223,7 +223,7 @@ impl Client {
     /// ```no_run
     /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
     /// use modctl_client::types::query::CloneOptions;
-    /// let options = CloneOptions { drop_foreign_ids: true };
+    /// let options = CloneOptions { drop_foreign_ids: true, ..Default::default() };
     /// let report = client.clone_config_with("-1001234567890", "112233445566778899", &options).await?;
     /// println!("now at revision {}; {} warnings", report.revision, report.warnings.len());
     /// # Ok(()) }

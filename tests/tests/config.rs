@@ -753,6 +753,7 @@ async fn dropping_foreign_ids_clears_and_lists_them_and_stores_what_put_accepts(
             ALPHA_DISCORD,
             &CloneOptions {
                 drop_foreign_ids: true,
+                ..CloneOptions::default()
             },
         )
         .await
@@ -1065,6 +1066,7 @@ async fn dropped_ids_keep_the_targets_own_and_unsigned_webhooks_warn() {
             ALPHA_DISCORD,
             &CloneOptions {
                 drop_foreign_ids: true,
+                ..CloneOptions::default()
             },
         )
         .await
@@ -1224,4 +1226,52 @@ async fn a_rollback_is_audited_as_rollback() {
         .await
         .expect("json");
     assert_eq!(raw["entries"][0]["source"], "rollback");
+}
+
+/// `POST /servers/{id}/config/clone?dry_run=true` (issue #27): the report of
+/// what the copy would change, and nothing changed or audited.
+#[tokio::test]
+async fn a_clone_dry_run_reports_the_changes_and_writes_nothing() {
+    let fixture = Fixture::start();
+    let client = fixture.daemon.client(&fixture.alpha_rw);
+    client
+        .replace_section_json(
+            ALPHA_TELEGRAM,
+            SectionName::Strikes,
+            &json!({"expiry_days": 45, "ladder": []}),
+            None,
+        )
+        .await
+        .unwrap();
+    let before = client.export_config(ALPHA_DISCORD).await.unwrap();
+    let audit_before = client
+        .config_audit(ALPHA_DISCORD, None, None)
+        .await
+        .unwrap();
+    let report = client
+        .clone_config_with(
+            ALPHA_DISCORD,
+            ALPHA_TELEGRAM,
+            &CloneOptions {
+                dry_run: true,
+                ..CloneOptions::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(report.dry_run);
+    let paths: Vec<&str> = report
+        .changed
+        .iter()
+        .flat_map(|s| s.changes.iter().map(|c| c.path.as_str()))
+        .collect();
+    assert!(paths.contains(&"strikes.expiry_days"), "{paths:?}");
+    let after = client.export_config(ALPHA_DISCORD).await.unwrap();
+    assert_eq!(after.revision, before.revision);
+    assert_eq!(after.sections, before.sections);
+    let audit_after = client
+        .config_audit(ALPHA_DISCORD, None, None)
+        .await
+        .unwrap();
+    assert_eq!(audit_after.len(), audit_before.len());
 }

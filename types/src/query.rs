@@ -138,6 +138,10 @@ pub struct CloneOptions {
     /// As [`ImportOptions::drop_foreign_ids`].
     #[serde(default, skip_serializing_if = "is_false")]
     pub drop_foreign_ids: bool,
+    /// Report what the copy would change without changing anything
+    /// (additive; issue #27), as [`ImportOptions::dry_run`].
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dry_run: bool,
 }
 
 fn is_false(value: &bool) -> bool {

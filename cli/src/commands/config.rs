@@ -102,6 +102,9 @@ A whole-section replace resets the fields the file leaves out to their defaults,
         /// (listed as warnings) instead of refusing the copy
         #[arg(long)]
         drop_foreign_ids: bool,
+        /// Show what the copy would change without changing anything
+        #[arg(long)]
+        dry_run: bool,
         /// Do not ask for confirmation
         #[arg(long, short = 'y')]
         yes: bool,
@@ -236,9 +239,13 @@ pub async fn run(context: &Context, command: ConfigCommand) -> Result<u8, CliErr
             server,
             from,
             drop_foreign_ids,
+            dry_run,
             yes,
         } => {
-            let options = CloneOptions { drop_foreign_ids };
+            let options = CloneOptions {
+                drop_foreign_ids,
+                dry_run,
+            };
             return config_write::clone(&client, mode, &server, &from, options, yes).await;
         }
         ConfigCommand::Rollback {

@@ -152,7 +152,9 @@ pub async fn clone(
     yes: bool,
 ) -> Result<u8, CliError> {
     let mut expected = None;
-    if !yes {
+    // A dry run changes nothing, so nothing is confirmed: the daemon's
+    // report of what the copy would change is the answer.
+    if !yes && !options.dry_run {
         let (target, source) =
             tokio::try_join!(client.export_config(server), client.export_config(from))
                 .map_err(api_error(words::CLONE))?;

@@ -350,12 +350,12 @@ pub async fn clone(
                     source: AuditSource::Clone,
                     expected_revision,
                     sections,
-                    dry_run: false,
+                    dry_run: options.dry_run,
                     now,
                 },
             )?;
             Ok::<_, ApiError>(ImportReport {
-                dry_run: false,
+                dry_run: options.dry_run,
                 revision: applied.revision,
                 changed: applied.changed,
                 warnings,
