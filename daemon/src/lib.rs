@@ -61,6 +61,7 @@ pub mod locale;
 pub mod logs;
 pub mod metrics;
 pub mod moderation;
+pub mod names;
 pub mod onboarding;
 pub mod operator;
 pub mod plans;
@@ -199,6 +200,9 @@ pub struct AppState {
     pub verify: automation::verify::Slot,
     /// What the parts count for `GET /metrics` (see [`metrics`]).
     pub metrics: metrics::Instruments,
+    /// The names of members, channels and roles seen in the platforms'
+    /// events, for the answers' `*_name` fields (see [`names`]).
+    pub names: names::NameCache,
 }
 
 impl AppState {
@@ -215,6 +219,7 @@ impl AppState {
         let antinuke = automation::antinuke::Slot::default();
         let verify = automation::verify::Slot::default();
         let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
+        let names = names::NameCache::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -229,6 +234,7 @@ impl AppState {
             Arc::new(automation::antinuke::guilds::GuildFeed::new(
                 platforms.discord_guilds.clone(),
             )),
+            Arc::new(names::NameFeed::new(names.clone())),
         ]);
         let coordination = Coordination::in_process(store.path());
         AppState {
@@ -266,6 +272,7 @@ impl AppState {
             antinuke,
             verify,
             metrics: metrics::Instruments::default(),
+            names,
         }
     }
 

@@ -583,6 +583,7 @@ mod tests {
             actor_name: None,
             voided: None,
             corrections: Vec::new(),
+            user_name: None,
         }
     }
 
