@@ -22,7 +22,7 @@ Examples:
   modctl --profile prod whoami --json";
 
 const JAILS_HELP: &str = "\
-Plain columns (piped or --plain): user, since, until, saved roles, case
+Plain columns (piped or --plain): user, since, until, saved roles, case, user name (or -)
 
 Examples:
   modctl jails -1001234567890

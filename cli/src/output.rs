@@ -146,6 +146,9 @@ pub struct Rows {
     /// Columns a narrow table leaves out, least important first, before it
     /// cuts the long columns below [`READABLE`].
     droppable: Vec<usize>,
+    /// Columns only plain rows have: a table shows what they hold another
+    /// way (a name beside its id, issue #27).
+    plain_only: Vec<usize>,
 }
 
 /// The width under which a long column is hardly worth reading: a narrow
@@ -166,7 +169,16 @@ impl Rows {
             yes_no: None,
             wide_only: Vec::new(),
             droppable: Vec::new(),
+            plain_only: Vec::new(),
         }
+    }
+
+    /// Marks the columns named `names` as in plain rows only (at the end,
+    /// so a column added later never moves the others); a table shows what
+    /// they hold in another column.
+    pub fn plain_only(mut self, names: &[&str]) -> Self {
+        self.plain_only = self.columns(names);
+        self
     }
 
     /// Marks the columns named `names` as left out of a table too narrow
@@ -237,6 +249,7 @@ impl Rows {
 
     fn table(&self, fit: Fit) -> String {
         let mut shown: Vec<usize> = (0..self.header.len())
+            .filter(|col| !self.plain_only.contains(col))
             .filter(|col| fit.wide || !self.wide_only.contains(col))
             .collect();
         if let (Some(width), false) = (fit.width, fit.wide) {

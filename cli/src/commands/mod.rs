@@ -13,6 +13,7 @@ pub mod corrections;
 pub mod insights;
 pub mod lockdown;
 pub mod login;
+pub mod names;
 pub mod onboarding;
 pub mod profile;
 pub mod servers;
