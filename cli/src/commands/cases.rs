@@ -363,6 +363,7 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
     .long(&["REASON", "DETAIL"])
     .wide_only(&["SOURCE", "ACTOR", "ACTOR NAME", "VOIDED"])
     .plain_only(&["USER NAME"])
+    .named(&["USER"])
     .droppable(&["CREATED", "DETAIL", "APPLIED"])
     .yes_no("APPLIED");
     let table = mode != OutputMode::Plain;
@@ -492,6 +493,7 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
     ])
     .wide_only(&["LAST CLEARED"])
     .plain_only(&["USER NAME"])
+    .named(&["USER"])
     .droppable(&["LAST STRIKE"]);
     for s in strikes {
         rows.push(vec![
@@ -529,6 +531,7 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     ])
     .long(&["SAVED ROLES"])
     .plain_only(&["USER NAME"])
+    .named(&["USER"])
     .droppable(&["SAVED ROLES", "SINCE"]);
     for j in jails {
         rows.push(vec![
