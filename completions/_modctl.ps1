@@ -513,7 +513,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;cases;list' {
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only cases of this user')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only cases of this user: a user id, or `@name` for the one member known by that name')
             [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, 'Only cases of this action')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)')

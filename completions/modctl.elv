@@ -467,7 +467,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;list'= {
-            cand --user 'Only cases of this user'
+            cand --user 'Only cases of this user: a user id, or `@name` for the one member known by that name'
             cand --action 'Only cases of this action'
             cand --actor 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry'
             cand --since 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)'

@@ -333,7 +333,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "void" -d 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user: a user id, or `@name` for the one member known by that name' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l action -d 'Only cases of this action' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l actor -d 'Only cases by this actor: a key\'s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l since -d 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)' -r
