@@ -239,6 +239,24 @@ impl NameCache {
     }
 }
 
+/// Tells `names` the members of simulated server `server` as the simulator
+/// holds them (`modctld demo` at start: a simulated community sends no
+/// `GUILD_CREATE`); how many.
+pub async fn learn_simulated(
+    store: &crate::store::Store,
+    names: &NameCache,
+    server: &str,
+) -> Result<usize, crate::store::StoreError> {
+    let id = server.to_owned();
+    let members = store
+        .read(move |tx| crate::store::simulator::member_names(tx, &id))
+        .await?;
+    for (user, name) in &members {
+        names.put(server, NameKind::User, user, name);
+    }
+    Ok(members.len())
+}
+
 /// The event consumer that keeps the [`NameCache`] fresh.
 #[derive(Debug, Clone)]
 pub struct NameFeed {

@@ -236,3 +236,41 @@ fn members_are_found_by_name_one_several_or_none() {
     assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused}");
     assert!(refused.to_string().contains("?name=alice"), "{refused}");
 }
+
+/// The demo's simulated servers send no `GUILD_CREATE`: the demo tells the
+/// cache their members as the simulator holds them, and cases show them.
+#[test]
+fn the_demos_simulated_members_have_their_names() {
+    use modctld::operator::demo;
+    let daemon = modctl_e2e::TestDaemon::start();
+    let keys = daemon
+        .block_on(demo::setup(daemon.store(), daemon.clock()))
+        .unwrap();
+    let state = daemon.state();
+    for server in [demo::DISCORD, demo::TELEGRAM, demo::SLACK] {
+        let learned = daemon
+            .block_on(modctld::names::learn_simulated(
+                &state.store,
+                &state.names,
+                server,
+            ))
+            .unwrap();
+        assert!(learned >= 3, "{server}: {learned}");
+    }
+    let client = modctl_client::Client::builder()
+        .base_url(daemon.url())
+        .api_key(&keys.write)
+        .build()
+        .unwrap();
+    let request = ActionRequest {
+        user_id: demo::discord_members::BOB.into(),
+        ..Default::default()
+    };
+    let response = daemon
+        .block_on(client.perform_action(demo::DISCORD, Action::Note, &request))
+        .unwrap();
+    let case = daemon
+        .block_on(client.case(demo::DISCORD, response.case_id))
+        .unwrap();
+    assert_eq!(case.user_name.as_deref(), Some("Bob"));
+}
