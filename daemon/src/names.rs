@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use modctl_types::activity::CommunityInsights;
 use modctl_types::moderation::{Case, JailRecord, KnownMember, StrikeSummary};
 
 use crate::events::{Consumer, Event, EventKind, NameKind, NameSeen};
@@ -228,6 +229,21 @@ impl NameCache {
     pub fn name_jails(&self, server: &str, jails: &mut [JailRecord]) {
         for jail in jails {
             jail.user_name = self.user(server, &jail.user_id);
+        }
+    }
+
+    /// Fills the names of the community insights' top channels and members.
+    pub fn name_community(&self, server: &str, insights: &mut CommunityInsights) {
+        let lists = [
+            (NameKind::Channel, &mut insights.top_channels_by_messages),
+            (NameKind::Channel, &mut insights.top_channels_by_voice),
+            (NameKind::User, &mut insights.top_members_by_messages),
+            (NameKind::User, &mut insights.top_members_by_voice),
+        ];
+        for (kind, list) in lists {
+            for ranked in list.iter_mut() {
+                ranked.name = self.get(server, kind, &ranked.id);
+            }
         }
     }
 

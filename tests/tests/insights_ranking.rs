@@ -52,7 +52,11 @@ fn top_of(counts: BTreeMap<String, u64>, min: u64) -> Vec<Ranked> {
     all.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     all.truncate(10);
     all.into_iter()
-        .map(|(id, count)| Ranked { id, count })
+        .map(|(id, count)| Ranked {
+            id,
+            count,
+            name: None,
+        })
         .collect()
 }
 
@@ -247,7 +251,8 @@ async fn community_top_lists_are_exact_for_every_window_as_the_year_moves() {
         year.top_members_by_messages[0],
         Ranked {
             id: "599999999999999999".into(),
-            count: 2000
+            count: 2000,
+            name: None,
         }
     );
     check_community(&fixture, &posted, today - 1, "a zone behind the totals").await;

@@ -166,6 +166,26 @@ fn cases_show_the_members_name_and_a_rename_shows_the_new_one() {
     guild.gateway.dispatch("MESSAGE_CREATE", message);
     guild.wait_for_name(case, "Ally");
     assert_eq!(guild.case(case).user_name.as_deref(), Some("Ally"));
+
+    // The activity top lists name the member and the channel too.
+    let daemon = &guild.fixture.daemon;
+    eventually("her message to be counted", || {
+        !daemon
+            .community_insights(&guild.fixture.alpha_ro, ALPHA_DISCORD)
+            .top_members_by_messages
+            .is_empty()
+    });
+    let insights = daemon.community_insights(&guild.fixture.alpha_ro, ALPHA_DISCORD);
+    let top = &insights.top_members_by_messages[0];
+    assert_eq!(
+        (top.id.as_str(), top.name.as_deref()),
+        (ALICE, Some("Ally"))
+    );
+    let channel = &insights.top_channels_by_messages[0];
+    assert_eq!(
+        (channel.id.as_str(), channel.name.as_deref()),
+        (GENERAL, Some("general"))
+    );
 }
 
 #[test]

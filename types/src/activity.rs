@@ -205,6 +205,10 @@ pub struct Ranked {
     pub id: String,
     /// Its messages, voice minutes or cases, as the list says.
     pub count: u64,
+    /// The channel's or member's name as the daemon last saw it (additive,
+    /// issue #27); absent when it has not seen one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// Answer of `GET /servers/{id}/insights`: moderation insights from the cases.

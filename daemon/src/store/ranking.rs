@@ -524,7 +524,11 @@ fn ranked(mut counts: Vec<(String, u64)>) -> Vec<Ranked> {
     counts.sort_unstable_by(order);
     counts
         .into_iter()
-        .map(|(id, count)| Ranked { id, count })
+        .map(|(id, count)| Ranked {
+            id,
+            count,
+            name: None,
+        })
         .collect()
 }
 

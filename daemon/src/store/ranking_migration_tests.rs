@@ -53,6 +53,7 @@ fn ranked(list: &[(&str, u64)]) -> Vec<Ranked> {
         .map(|(id, count)| Ranked {
             id: (*id).into(),
             count: *count,
+            name: None,
         })
         .collect()
 }
