@@ -116,7 +116,11 @@ fn a_name_must_be_one_known_member() {
     // Nobody is: exit 5, with a hint to give the id.
     let unknown = stderr_of(&mut warn("@nobody"), 5);
     assert_snapshot!("unknown", unknown);
-    // Neither recorded a case: only the fixture's two.
+    // `@` alone: exit 2, in the CLI's words (no query string).
+    let bare = stderr_of(&mut warn("@"), 2);
+    assert!(bare.contains("`@` needs a name after it"), "{bare}");
+    assert!(!bare.contains("?name="), "{bare}");
+    // None recorded a case: only the fixture's two.
     let cases = stdout_of(
         modctl(&fixture, Some(&fixture.alpha_ro)).args(["cases", "list", ALPHA_DISCORD]),
         0,

@@ -51,6 +51,11 @@ pub async fn resolve_user(
     let Some(name) = user.strip_prefix('@') else {
         return Ok(user.to_owned());
     };
+    if name.trim().is_empty() {
+        return Err(CliError::usage(
+            "`@` needs a name after it: `@alice`, or give the member's user id",
+        ));
+    }
     let found = client
         .members_named(server, name)
         .await
