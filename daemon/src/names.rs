@@ -6,8 +6,9 @@
 //! member nick, else the global name, else the username; Slack's and
 //! Telegram's names as given), a member joining or updated (Discord
 //! `GUILD_MEMBER_ADD`/`GUILD_MEMBER_UPDATE`: a renamed member's new nick),
-//! and the channels, roles and members of Discord's `GUILD_CREATE`
-//! ([`EventKind::NamesSeen`]). The newest name seen wins.
+//! the channels, roles and members of Discord's `GUILD_CREATE`, and Slack's
+//! `user_change` and channel renames ([`EventKind::NamesSeen`]). The newest
+//! name seen wins.
 //!
 //! Reads fill the answers' additive `*_name` fields from the cache
 //! ([`NameCache::user`]) and never wait for a platform: a name not known
