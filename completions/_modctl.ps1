@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the profile in use (--profile, else the default) and its API key')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'List the saved profiles, choose the default one, remove one')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List your team''s API keys: status, expiry, last use, replacement (never a secret)')
             [CompletionResult]::new('servers', 'servers', [CompletionResultType]::ParameterValue, 'List and show the servers your team has claimed')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
@@ -51,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first; `strikes clear` pardons a member')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -170,6 +172,21 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;whoami' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'modctl;keys' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
@@ -481,6 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what the action would do (platform call, DM, strikes, ladder step) without recording or doing anything')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
             [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
             [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
@@ -1108,6 +1126,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;insights' {
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
@@ -1125,6 +1144,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
         'modctl;activity' {
             [CompletionResult]::new('--days', '--days', [CompletionResultType]::ParameterName, 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write a bar chart of the daily series to this SVG file')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only')
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
             [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
@@ -1206,11 +1226,30 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'modctl;watch' {
+            [CompletionResult]::new('--types', '--types', [CompletionResultType]::ParameterName, 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, case_corrected, member_joined')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Start after this event id (an id printed before): the events since then come first')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Stop after this many events')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print tab-separated rows without a header (the default when piped)')
+            [CompletionResult]::new('--table', '--table', [CompletionResultType]::ParameterName, 'Print a table (the default on a terminal)')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'modctl;help' {
             [CompletionResult]::new('login', 'login', [CompletionResultType]::ParameterValue, 'Save a daemon URL and API key as a profile, after checking them')
             [CompletionResult]::new('logout', 'logout', [CompletionResultType]::ParameterValue, 'Forget the profile in use (--profile, else the default) and its API key')
             [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'List the saved profiles, choose the default one, remove one')
             [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use')
+            [CompletionResult]::new('keys', 'keys', [CompletionResultType]::ParameterValue, 'List your team''s API keys: status, expiry, last use, replacement (never a secret)')
             [CompletionResult]::new('servers', 'servers', [CompletionResultType]::ParameterValue, 'List and show the servers your team has claimed')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, change, export, import, clone, diff and audit a server''s moderation config')
             [CompletionResult]::new('action', 'action', [CompletionResultType]::ParameterValue, 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail')
@@ -1225,6 +1264,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('strikes', 'strikes', [CompletionResultType]::ParameterValue, 'Strike counts per member, most active first; `strikes clear` pardons a member')
             [CompletionResult]::new('jails', 'jails', [CompletionResultType]::ParameterValue, 'Active jails, oldest first')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1250,6 +1290,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;whoami' {
+            break
+        }
+        'modctl;help;keys' {
             break
         }
         'modctl;help;servers' {
@@ -1428,6 +1471,9 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;help;completions' {
+            break
+        }
+        'modctl;help;watch' {
             break
         }
         'modctl;help;help' {

@@ -43,6 +43,9 @@ _modctl() {
             modctl,jails)
                 cmd="modctl__subcmd__jails"
                 ;;
+            modctl,keys)
+                cmd="modctl__subcmd__keys"
+                ;;
             modctl,lockdown)
                 cmd="modctl__subcmd__lockdown"
                 ;;
@@ -66,6 +69,9 @@ _modctl() {
                 ;;
             modctl,strikes)
                 cmd="modctl__subcmd__strikes"
+                ;;
+            modctl,watch)
+                cmd="modctl__subcmd__watch"
                 ;;
             modctl,webhooks)
                 cmd="modctl__subcmd__webhooks"
@@ -214,6 +220,9 @@ _modctl() {
             modctl__subcmd__help,jails)
                 cmd="modctl__subcmd__help__subcmd__jails"
                 ;;
+            modctl__subcmd__help,keys)
+                cmd="modctl__subcmd__help__subcmd__keys"
+                ;;
             modctl__subcmd__help,lockdown)
                 cmd="modctl__subcmd__help__subcmd__lockdown"
                 ;;
@@ -237,6 +246,9 @@ _modctl() {
                 ;;
             modctl__subcmd__help,strikes)
                 cmd="modctl__subcmd__help__subcmd__strikes"
+                ;;
+            modctl__subcmd__help,watch)
+                cmd="modctl__subcmd__help__subcmd__watch"
                 ;;
             modctl__subcmd__help,webhooks)
                 cmd="modctl__subcmd__help__subcmd__webhooks"
@@ -515,7 +527,7 @@ _modctl() {
 
     case "${cmd}" in
         modctl)
-            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -545,7 +557,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__action)
-            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
+            opts="-r -d -y -h -V --reason --duration --delete-days --users-file --yes --idempotency-key --dry-run --url --key --profile --json --plain --table --wide --timeout --help --version note warn timeout kick ban unban jail unjail"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -603,7 +615,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__activity)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --days --chart --watch --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,6 +626,10 @@ _modctl() {
                     return 0
                     ;;
                 --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1669,7 +1685,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__help)
-            opts="login logout profile whoami servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions help"
+            opts="login logout profile whoami keys servers config action cases automod snapshot webhooks lockdown onboarding insights activity strikes jails completions watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2032,6 +2048,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__keys)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__lockdown)
             opts="start end status"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2354,6 +2384,20 @@ _modctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        modctl__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         modctl__subcmd__help__subcmd__webhooks)
             opts="test deliveries delivery redeliver listen rotate-secret"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2467,7 +2511,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__insights)
-            opts="-h -V --days --chart --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-h -V --days --chart --watch --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2478,6 +2522,10 @@ _modctl() {
                     return 0
                     ;;
                 --chart)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2519,6 +2567,36 @@ _modctl() {
                     COMPREPLY=($(compgen -W "table wide plain json" -- "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__keys)
+            opts="-h -V --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3542,6 +3620,48 @@ _modctl() {
                     return 0
                     ;;
                 -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        modctl__subcmd__watch)
+            opts="-h -V --types --since --count --url --key --profile --json --plain --table --wide --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --types)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
@@ -48,6 +49,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
+            cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;login'= {
@@ -155,6 +157,20 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;profile;help;help'= {
         }
         &'modctl;whoami'= {
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'modctl;keys'= {
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
@@ -437,6 +453,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --timeout 'Request timeout in seconds'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
+            cand --dry-run 'Say what the action would do (platform call, DM, strikes, ladder step) without recording or doing anything'
             cand --json 'Print JSON'
             cand --plain 'Print tab-separated rows without a header (the default when piped)'
             cand --table 'Print a table (the default on a terminal)'
@@ -1003,6 +1020,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;insights'= {
             cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
             cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
@@ -1019,6 +1037,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;activity'= {
             cand --days 'Days in the window, ending today in the server''s time zone (1 to 365) [default: 30]'
             cand --chart 'Also write a bar chart of the daily series to this SVG file'
+            cand --watch 'Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only'
             cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
             cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
@@ -1095,11 +1114,29 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'modctl;watch'= {
+            cand --types 'Only these event types, comma-separated: case_created, automod_hit, jail_changed, config_changed, lockdown_started, lockdown_ended, antinuke_triggered, case_corrected, member_joined'
+            cand --since 'Start after this event id (an id printed before): the events since then come first'
+            cand --count 'Stop after this many events'
+            cand --url 'Daemon URL, e.g. http://127.0.0.1:7878 [env: MODCTL_URL] [default: from the profile]'
+            cand --key 'API key [env: MODCTL_API_KEY] (prefer the variable: arguments are visible to other users)'
+            cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
+            cand --timeout 'Request timeout in seconds'
+            cand --json 'Print JSON'
+            cand --plain 'Print tab-separated rows without a header (the default when piped)'
+            cand --table 'Print a table (the default on a terminal)'
+            cand --wide 'Show long columns (reason, detail) whole instead of cutting them to the terminal''s width'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'modctl;help'= {
             cand login 'Save a daemon URL and API key as a profile, after checking them'
             cand logout 'Forget the profile in use (--profile, else the default) and its API key'
             cand profile 'List the saved profiles, choose the default one, remove one'
             cand whoami 'Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use'
+            cand keys 'List your team''s API keys: status, expiry, last use, replacement (never a secret)'
             cand servers 'List and show the servers your team has claimed'
             cand config 'Show, change, export, import, clone, diff and audit a server''s moderation config'
             cand action 'Moderate a member: note, warn, timeout, kick, ban, unban, jail, unjail'
@@ -1114,6 +1151,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand strikes 'Strike counts per member, most active first; `strikes clear` pardons a member'
             cand jails 'Active jails, oldest first'
             cand completions 'Print a shell completion script'
+            cand watch 'Watch a server''s events as they happen: cases, automod hits, jails, config changes, joins'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;help;login'= {
@@ -1132,6 +1170,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;profile;remove'= {
         }
         &'modctl;help;whoami'= {
+        }
+        &'modctl;help;keys'= {
         }
         &'modctl;help;servers'= {
             cand list 'List your team''s servers (plain columns: id, platform, name, claimed at)'
@@ -1262,6 +1302,8 @@ set edit:completion:arg-completer[modctl] = {|@words|
         &'modctl;help;jails'= {
         }
         &'modctl;help;completions'= {
+        }
+        &'modctl;help;watch'= {
         }
         &'modctl;help;help'= {
         }

@@ -98,6 +98,12 @@ pub enum Command {
     /// Show the calling key (team, scopes, expiry, server count) and the daemon URL and profile in use
     #[command(after_help = WHOAMI_HELP)]
     Whoami,
+    /// List your team's API keys: status, expiry, last use, replacement (never a secret)
+    #[command(
+        after_help = "Keys are made, rotated and revoked by the daemon's operator:\n  \
+        modctld key create|rotate|revoke\n\nExamples:\n  modctl keys\n  modctl keys --json"
+    )]
+    Keys,
     /// List and show the servers your team has claimed
     #[command(subcommand)]
     Servers(ServersCommand),
@@ -164,4 +170,7 @@ pub enum Command {
         /// The shell
         shell: clap_complete::Shell,
     },
+    /// Watch a server's events as they happen: cases, automod hits, jails, config changes, joins
+    #[command(after_help = crate::commands::watch::WATCH_HELP)]
+    Watch(crate::commands::watch::WatchArgs),
 }

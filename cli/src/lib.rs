@@ -173,6 +173,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
     let result = match cli.command {
         Command::Login(args) => ok(commands::login::run(&context, args).await),
         Command::Whoami => ok(commands::whoami::run(&context).await),
+        Command::Keys => ok(commands::keys::run(&context).await),
         Command::Logout => ok(commands::profile::logout(&context)),
         Command::Profile(command) => ok(commands::profile::run(&context, command)),
         Command::Servers(command) => ok(commands::servers::run(&context, command).await),
@@ -193,6 +194,7 @@ pub async fn run(cli: Cli) -> Result<u8, CliError> {
             ok(commands::cases::jails(&context, &server, &layout).await)
         }
         Command::Completions { shell } => ok(commands::completions::run(shell)),
+        Command::Watch(args) => commands::watch::run(&context, args).await,
     };
     // `login` tries the URL it was given, not the configured one, and says so itself.
     if login {

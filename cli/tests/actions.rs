@@ -55,6 +55,25 @@ fn an_action_as_table_plain_and_json() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("the platform did not apply it"));
 }
 
+/// `--dry-run` says what would happen, asks nothing (a ban without
+/// `--yes`, no terminal) and records nothing.
+#[test]
+fn a_dry_run_asks_nothing_and_records_nothing() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    let plain = stdout_of(
+        modctl(&fixture, key).args(["action", "ban", ALPHA_DISCORD, dm::ALICE, "--dry-run"]),
+        0,
+    );
+    assert!(plain.starts_with("dry_run\tyes"), "{plain}");
+    assert!(plain.contains("platform_call\t"), "{plain}");
+    let cases = stdout_of(
+        modctl(&fixture, key).args(["cases", "list", ALPHA_DISCORD, "--json"]),
+        0,
+    );
+    assert_eq!(cases.trim(), "[]", "no case recorded: {cases}");
+}
+
 #[test]
 fn destructive_actions_need_yes_without_a_terminal() {
     let fixture = fixture();

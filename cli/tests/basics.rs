@@ -31,6 +31,46 @@ fn whoami_as_table_plain_and_json() {
 
 /// `--version` names the daemon's version too when one is configured and
 /// answers, and says so when it does not.
+/// `modctl keys`: the team's keys, the one in use marked, no secret; a
+/// read key may list them.
+#[test]
+fn keys_lists_the_teams_keys_without_secrets() {
+    let fixture = Fixture::start();
+    let json = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["keys", "--json"]),
+        0,
+    );
+    let keys: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ids: Vec<&str> = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["key_id"].as_str().unwrap())
+        .collect();
+    for key in [&fixture.alpha_ro, &fixture.alpha_rw] {
+        assert!(
+            ids.contains(&key.key_id.as_str()),
+            "{} in {ids:?}",
+            key.key_id
+        );
+        let secret = key.full.rsplit('_').next().unwrap();
+        assert!(!json.contains(secret), "a secret in {json}");
+    }
+    assert!(
+        !ids.contains(&fixture.beta_rw.key_id.as_str()),
+        "another team's key listed"
+    );
+    let current: Vec<&serde_json::Value> = keys
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["current"] == true)
+        .collect();
+    assert_eq!(current.len(), 1);
+    let plain = stdout_of(modctl(&fixture, Some(&fixture.alpha_ro)).args(["keys"]), 0);
+    assert_eq!(plain.lines().count(), ids.len(), "{plain}");
+}
+
 #[test]
 fn version_shows_the_daemons_when_reachable() {
     let fixture = Fixture::start();

@@ -26,6 +26,7 @@ mod readable;
 mod restore;
 mod snapshot;
 mod support;
+mod watch;
 mod webhooks;
 
 /// Every file here is a module of this binary: none is left unrun.

@@ -21,6 +21,7 @@
 //!   crate, re-exported and documented inline), so models never drift from
 //!   what the server sends.
 //! - [`webhooks`]: [`webhooks::verify`], checking a webhook delivery's signature.
+//! - [`live`]: [`Client::events`], a server's events as they happen (SSE).
 //!
 //! Models tolerate fields added within v1: unknown fields are ignored.
 
@@ -30,6 +31,7 @@ mod config;
 mod corrections;
 pub mod error;
 mod insights;
+pub mod live;
 mod lockdown;
 mod moderation;
 mod snapshots;

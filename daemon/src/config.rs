@@ -210,6 +210,16 @@ pub fn apply(tx: &Tx<'_>, secrets: &Secrets, change: Change<'_>) -> Result<Appli
             )?;
         }
     }
+    // The live view's events (issue #27): one per audit entry, as webhooks.
+    for entry in &entries {
+        crate::store::live_events::append(
+            tx,
+            change.server_id,
+            modctl_types::live::LiveEventKind::ConfigChanged,
+            entry,
+            now,
+        )?;
+    }
     crate::logs::config_changed(
         tx,
         &current.sections.logging,

@@ -57,6 +57,7 @@ pub mod error;
 pub mod events;
 pub mod extract;
 pub mod http;
+pub mod live;
 pub mod locale;
 pub mod logs;
 pub mod metrics;
@@ -200,6 +201,9 @@ pub struct AppState {
     pub verify: automation::verify::Slot,
     /// What the parts count for `GET /metrics` (see [`metrics`]).
     pub metrics: metrics::Instruments,
+    /// The live view's streams: their caps, and their end when the daemon
+    /// stops (see [`live`]).
+    pub live: live::Live,
     /// The names of members, channels and roles seen in the platforms'
     /// events, for the answers' `*_name` fields (see [`names`]).
     pub names: names::NameCache,
@@ -219,6 +223,7 @@ impl AppState {
         let antinuke = automation::antinuke::Slot::default();
         let verify = automation::verify::Slot::default();
         let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
+        let coordination = Coordination::in_process(store.path());
         let names = names::NameCache::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
@@ -234,9 +239,9 @@ impl AppState {
             Arc::new(automation::antinuke::guilds::GuildFeed::new(
                 platforms.discord_guilds.clone(),
             )),
+            Arc::new(live::JoinFeed::new(coordination.live.clone())),
             Arc::new(names::NameFeed::new(names.clone())),
         ]);
-        let coordination = Coordination::in_process(store.path());
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
             store,
@@ -272,6 +277,7 @@ impl AppState {
             antinuke,
             verify,
             metrics: metrics::Instruments::default(),
+            live: live::Live::default(),
             names,
         }
     }
@@ -615,9 +621,19 @@ pub async fn serve(
     state.antinuke.bind(state.antinuke());
     state.verify.bind(state.verifying());
     let workers = Workers::start(&state).await;
+    let hub = tokio::spawn(live::run_hub(
+        state.store.clone(),
+        state.coordination.changes.clone(),
+        state.coordination.live.clone(),
+        state.live.stopping.clone(),
+    ));
     let (abandon, deadline) = (state.abandon.clone(), state.http_limits.shutdown_deadline);
+    let stopping = state.live.stopping.clone();
     let shutdown = async move {
         shutdown.await;
+        // Event streams end now, not at the deadline: they never finish
+        // by themselves.
+        stopping.cancel();
         tokio::spawn(async move {
             tokio::time::sleep(deadline).await;
             abandon.cancel();
@@ -631,6 +647,8 @@ pub async fn serve(
         shutdown,
     )
     .await;
+    state.live.stopping.cancel();
+    let _ = hub.await;
     state.in_flight.close();
     state.in_flight.wait().await;
     if state.abandon.is_cancelled() {

@@ -70,7 +70,7 @@ fn a_dry_run_says_what_would_happen_and_changes_nothing() {
     assert!(
         ban.platform_call
             .as_deref()
-            .is_some_and(|c| c.starts_with("PUT /guilds/{guild}/bans/{user}")),
+            .is_some_and(|c| c.starts_with("Create Guild Ban (PUT /guilds/{guild}/bans/{user})")),
         "{ban:?}"
     );
     assert!(ban.dm.starts_with("sent before the ban"), "{}", ban.dm);

@@ -28,6 +28,7 @@ mod http;
 mod insights;
 mod insights_ranking;
 mod isolation;
+mod live;
 mod lockdown;
 mod logs;
 mod lost_answers;

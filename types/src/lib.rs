@@ -31,6 +31,7 @@ pub mod auth;
 pub mod automod;
 pub mod config;
 pub mod error;
+pub mod live;
 pub mod lockdown;
 pub mod meta;
 pub mod moderation;

@@ -689,7 +689,7 @@ pub struct EscalationPreview {
     pub minutes: Option<u32>,
     /// Whether it would be carried out.
     pub applied: bool,
-    /// What would happen, or why it would be skipped (a punishment already
-    /// in force that outweighs it).
+    /// `would be applied: ` and the case's reason, or `skipped: ` and why
+    /// (a punishment already in force that outweighs it).
     pub detail: String,
 }

@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 use modctl_client::Client;
-use modctl_types::moderation::{Action, ActionRequest, ActionResponse, CaseState};
+use modctl_types::moderation::{Action, ActionPreview, ActionRequest, ActionResponse, CaseState};
 use modctl_types::servers::Server;
 
 use crate::commands::cases::applied_text;
@@ -86,6 +86,10 @@ pub struct ActionArgs {
     /// Send this Idempotency-Key: a retry with the same key does nothing again
     #[arg(long, value_name = "KEY", conflicts_with = "users_file")]
     pub idempotency_key: Option<String>,
+    /// Say what the action would do (platform call, DM, strikes, ladder
+    /// step) without recording or doing anything
+    #[arg(long, conflicts_with_all = ["users_file", "idempotency_key"])]
+    pub dry_run: bool,
 }
 
 /// `90m`, `2h`, `7d`, `1w`, `1h30m`, or a bare number of minutes.
@@ -137,6 +141,21 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
     }
     if args.users_file.is_some() {
         check_bulk_limit(&client, users.len()).await?;
+    }
+    if args.dry_run {
+        // Nothing happens, so nothing is confirmed.
+        let request = ActionRequest {
+            user_id: users[0].clone(),
+            reason: args.reason.clone(),
+            minutes: args.duration,
+            delete_message_days: args.delete_days,
+        };
+        let preview = client
+            .preview_action(&args.server, action, &request)
+            .await
+            .map_err(api_error(words::ACTION))?;
+        print(&render_preview(&preview, context.output));
+        return Ok(exit::OK);
     }
     if action.is_destructive() && !args.yes {
         // The summary names the server as the daemon knows it, so a wrong id
@@ -428,6 +447,58 @@ pub fn render_response(response: &ActionResponse, mode: OutputMode) -> String {
     render_pairs(&pairs, mode)
 }
 
+/// What a dry run says the action would do.
+pub fn render_preview(preview: &ActionPreview, mode: OutputMode) -> String {
+    if mode == OutputMode::Json {
+        return render_json(preview);
+    }
+    let none = || "-".to_owned();
+    let mut pairs = vec![
+        ("dry_run", "yes: nothing was recorded or sent".to_owned()),
+        ("action", preview.action.to_string()),
+        ("user", preview.user_id.clone()),
+        ("platform", preview.platform.to_string()),
+        ("reason", preview.reason.clone().unwrap_or_else(none)),
+        (
+            "platform_call",
+            preview
+                .platform_call
+                .clone()
+                .unwrap_or_else(|| "none: the action is a record here".to_owned()),
+        ),
+        ("detail", preview.detail.clone()),
+        (
+            "strikes",
+            format!(
+                "{} -> {}",
+                preview.active_strikes_before, preview.active_strikes
+            ),
+        ),
+        ("dm", preview.dm.clone()),
+    ];
+    if let Some(minutes) = preview.minutes {
+        pairs.insert(5, ("minutes", minutes.to_string()));
+    }
+    if let Some(until) = &preview.expires_at {
+        pairs.insert(6, ("expires_at", until.to_string()));
+    }
+    if let Some(hierarchy) = &preview.hierarchy {
+        pairs.push(("hierarchy", hierarchy.clone()));
+    }
+    if let Some(step) = &preview.escalation {
+        let minutes = step.minutes.map_or_else(String::new, |m| format!(" {m}m"));
+        // The detail starts with `would be applied:` or `skipped:`.
+        pairs.push((
+            "escalation",
+            format!(
+                "{}{minutes} at {} strikes: {}",
+                step.action, step.at, step.detail
+            ),
+        ));
+    }
+    render_pairs(&pairs, mode)
+}
+
 /// The per-user results of a bulk run.
 pub fn render_bulk(results: &[BulkResult], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
@@ -480,7 +551,30 @@ mod tests {
             users_file: users_file.map(str::to_owned),
             yes: false,
             idempotency_key: None,
+            dry_run: false,
         }
+    }
+
+    #[test]
+    fn a_dry_run_at_60_and_120_columns_and_piped() {
+        let preview: ActionPreview = serde_json::from_value(serde_json::json!({
+            "dry_run": true, "action": "ban", "user_id": "800000000000000004",
+            "platform": "discord", "reason": "raid spam", "minutes": null, "expires_at": null,
+            "platform_call": "Create Guild Ban (PUT /guilds/{guild}/bans/{user}) with delete_message_seconds, after reading the role hierarchy",
+            "detail": "the ban would be carried out on discord; the case records the platform's answer",
+            "counts_strikes": true,
+            "hierarchy": "checked when carried out: the bot's highest role must be above the member's",
+            "dm": "sent before the ban: afterwards the bot cannot reach them",
+            "active_strikes_before": 1, "active_strikes": 4,
+            "escalation": {"at": 2, "action": "timeout", "minutes": 15, "applied": false,
+                "detail": "skipped: the member is banned, which outweighs this step's timeout"}
+        }))
+        .unwrap();
+        insta::assert_snapshot!(
+            "dry_run_at_widths",
+            crate::output::at_widths(|| render_preview(&preview, OutputMode::Table))
+        );
+        insta::assert_snapshot!("dry_run_plain", render_preview(&preview, OutputMode::Plain));
     }
 
     fn guild() -> Server {

@@ -28,10 +28,18 @@ pub struct InsightsArgs {
     /// Also write a bar chart of the daily series to this SVG file
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<std::path::PathBuf>,
+    /// Redraw in place every SECONDS (1 to 3600, default 5) until Ctrl-C; on a terminal only
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1,
+          default_missing_value = "5", conflicts_with = "chart",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub watch: Option<u64>,
 }
 
 /// Runs `modctl insights`.
 pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), CliError> {
+    if let Some(seconds) = args.watch {
+        return crate::commands::refresh::moderation(context, &args, seconds).await;
+    }
     let insights = context
         .client()?
         .insights(&args.server, args.days)
@@ -55,6 +63,9 @@ pub async fn moderation(context: &Context, args: InsightsArgs) -> Result<(), Cli
 
 /// Runs `modctl activity`.
 pub async fn community(context: &Context, args: InsightsArgs) -> Result<(), CliError> {
+    if let Some(seconds) = args.watch {
+        return crate::commands::refresh::community(context, &args, seconds).await;
+    }
     let insights = context
         .client()?
         .community_insights(&args.server, args.days)

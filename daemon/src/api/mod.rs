@@ -22,6 +22,7 @@ pub mod openapi;
 mod restore;
 mod servers;
 mod snapshots;
+mod stream;
 mod webhooks;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -69,4 +70,5 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(insights::moderation))
         .routes(routes!(insights::community))
         .routes(routes!(lockdown::status, lockdown::start, lockdown::end))
+        .routes(routes!(stream::stream))
 }

@@ -110,7 +110,12 @@ pub fn document_json() -> String {
             with its status: decide on `code` (and `field`), not on the message. \
             Decisions beyond the contract are in `docs/api.md`.",
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(
+        ErrorBody,
+        modctl_types::live::Reset,
+        modctl_types::live::Lagged,
+        modctl_types::live::MemberJoined
+    )),
     tags(
         (name = "meta", description = "The API itself: its document, health and readiness."),
         (name = "keys", description = "The calling key and its team's keys."),
@@ -122,6 +127,7 @@ pub fn document_json() -> String {
         (name = "webhooks", description = "Outbound webhooks: the test event, the signing secret and the delivery log."),
         (name = "insights", description = "Community activity (batch ingestion) and the moderation and community insights."),
         (name = "lockdown", description = "Raid lockdowns: starting one by hand, ending it, and what runs."),
+        (name = "events", description = "The live view: a server's events as they happen, as server-sent events."),
     )
 )]
 #[derive(Debug)]

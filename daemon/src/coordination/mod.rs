@@ -30,6 +30,8 @@
 //! | Scheduled backups are taken by the daemon that serves the file (`crate::backups::take_due`) | none: the schedule is decided from the backup files' names in `--backup-dir` | one daemon, one directory | the database's own backups (`pg_dump`, base backups); several daemons given one `--backup-dir` would each take one per interval, so the option stays SQLite's |
 //! | Names beside ids (issue #27): the members', channels' and roles' names answers carry (`crate::names::NameCache`) | none: a bounded in-memory cache fed by the events this daemon receives | in memory, per process; lost at a restart until `GUILD_CREATE` and new messages bring the names back | each server's events arrive at the daemon owning its session ([`SessionOwnership`]), so another daemon answering a read knows no names for it: a shared cache (a store table refreshed by the session's owner, or asking the owner), or the names stay absent, which the answers allow |
 //! | Onboarding's platform facts (`crate::onboarding::FactsCache`) | none needed | cached per server, keyed by the stored revisions the answer was asked under | the same: every daemon reads the revisions from the shared store |
+//! | The live view's notices reach every stream of a server (issue #27, `GET /servers/{id}/events/stream`, [`crate::live`]): "events up to id N are stored" and the live-only events (joins, which only the daemon holding the platform session sees) | [`LiveBroadcast`] | [`LocalBroadcast`]: a bounded broadcast channel per watched server, in memory; each daemon's hub ([`crate::live::run_hub`]) polls the store for new ids when the [`ChangeFeed`] moves, so stored events written by any process reach it | the stored part already holds (every daemon's hub reads the shared store); the live-only events need a shared bus (e.g. PostgreSQL `LISTEN/NOTIFY` or a pub/sub), published by the session's owner and received by every daemon |
+//! | The caps on open event streams (per key, per team, in all) hold per process ([`crate::live::StreamCaps`]) | none, by choice | counts in memory | a documented split (each daemon caps its own streams), or counts in the shared store with a lease per stream |
 //!
 //! [`Coordination::in_process`] holds each interface's implementation for
 //! one daemon; callers use the interfaces only, so a second backend
@@ -38,6 +40,7 @@
 mod budgets;
 mod changes;
 mod claims;
+mod live;
 mod members;
 
 use std::fmt::Debug;
@@ -51,6 +54,7 @@ use sha2::{Digest, Sha256};
 pub use budgets::LocalBudgets;
 pub use changes::LocalChangeFeed;
 pub use claims::{LocalClaims, LocalSessions};
+pub use live::LocalBroadcast;
 pub use members::MemberLocks;
 
 /// Serializes actions on one member of a server.
@@ -212,6 +216,31 @@ pub trait ChangeFeed: Debug + Send + Sync {
     fn version(&self) -> Option<i64>;
 }
 
+/// Carries the live view's notices to the streams of a server, on every
+/// daemon (issue #27).
+pub trait LiveBroadcast: Debug + Send + Sync {
+    /// Tells every stream of `server_id` (none listening: nothing happens).
+    /// Never waits: a stream that is behind loses the oldest notices and is
+    /// told so when it reads.
+    fn publish(&self, server_id: &str, notice: LiveNotice);
+
+    /// The notices of `server_id` from now on.
+    fn subscribe(&self, server_id: &str) -> tokio::sync::broadcast::Receiver<LiveNotice>;
+
+    /// The servers someone subscribed to and still listens on.
+    fn watched(&self) -> Vec<String>;
+}
+
+/// What [`LiveBroadcast`] carries.
+#[derive(Debug, Clone)]
+pub enum LiveNotice {
+    /// The server's stored events go up to this id now: read them from the
+    /// store.
+    Stored(i64),
+    /// An event that is not stored (a join), whole.
+    Live(Arc<modctl_types::live::LiveEvent>),
+}
+
 /// What a lock of [`MemberLocking`] or [`Exclusive`], a claim of
 /// [`WorkClaims`] or an ownership of [`SessionOwnership`] hands out: held
 /// until dropped, whatever the backend's own guard is.
@@ -266,6 +295,8 @@ pub struct Coordination {
     pub budgets: Arc<dyn RateBudgets>,
     /// Commits to the database, for the key cache.
     pub changes: Arc<dyn ChangeFeed>,
+    /// The live view's notices to its streams (issue #27).
+    pub live: Arc<dyn LiveBroadcast>,
 }
 
 impl Coordination {
@@ -281,6 +312,7 @@ impl Coordination {
             sessions: Arc::new(LocalSessions::default()),
             budgets: Arc::new(LocalBudgets::default()),
             changes: Arc::new(LocalChangeFeed::new(database)),
+            live: Arc::new(LocalBroadcast::default()),
         }
     }
 }

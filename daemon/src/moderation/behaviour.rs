@@ -278,20 +278,22 @@ pub fn platform_call(platform: Platform, action: Action) -> Option<&'static str>
     match (platform, action) {
         (Platform::Discord, Action::Note | Action::Warn) => None,
         (Platform::Discord, Action::Timeout) => Some(
-            "PATCH /guilds/{guild}/members/{user} with communication_disabled_until, after reading the role hierarchy",
+            "Modify Guild Member (PATCH /guilds/{guild}/members/{user}) with communication_disabled_until, after reading the role hierarchy",
         ),
-        (Platform::Discord, Action::Kick) => {
-            Some("DELETE /guilds/{guild}/members/{user}, after reading the role hierarchy")
-        }
+        (Platform::Discord, Action::Kick) => Some(
+            "Remove Guild Member (DELETE /guilds/{guild}/members/{user}), after reading the role hierarchy",
+        ),
         (Platform::Discord, Action::Ban) => Some(
-            "PUT /guilds/{guild}/bans/{user} with delete_message_seconds, after reading the role hierarchy",
+            "Create Guild Ban (PUT /guilds/{guild}/bans/{user}) with delete_message_seconds, after reading the role hierarchy",
         ),
-        (Platform::Discord, Action::Unban) => Some("DELETE /guilds/{guild}/bans/{user}"),
+        (Platform::Discord, Action::Unban) => {
+            Some("Remove Guild Ban (DELETE /guilds/{guild}/bans/{user})")
+        }
         (Platform::Discord, Action::Jail) => Some(
-            "PATCH /guilds/{guild}/members/{user} with roles: the jail role in place of the member's roles (kept to give back)",
+            "Modify Guild Member (PATCH /guilds/{guild}/members/{user}) with roles: the jail role in place of the member's roles (kept to give back)",
         ),
         (Platform::Discord, Action::Unjail) => Some(
-            "PATCH /guilds/{guild}/members/{user} with roles: the roles kept at the jail, without the jail role",
+            "Modify Guild Member (PATCH /guilds/{guild}/members/{user}) with roles: the roles kept at the jail, without the jail role",
         ),
         (Platform::Telegram, Action::Note | Action::Warn) => None,
         (Platform::Telegram, Action::Timeout | Action::Jail) => {

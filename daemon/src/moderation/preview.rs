@@ -148,11 +148,7 @@ fn decide(
             let (applied, detail) = match escalation::plan(&reached, &in_force) {
                 Plan::Apply(step) => (
                     true,
-                    format!(
-                        "{} would follow: {}",
-                        step.action,
-                        step.reason.unwrap_or_default()
-                    ),
+                    format!("would be applied: {}", step.reason.unwrap_or_default()),
                 ),
                 Plan::Skip(_, why) => (false, why),
             };

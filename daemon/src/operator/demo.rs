@@ -579,6 +579,10 @@ pub fn try_these() -> Vec<String> {
         format!("modctl action timeout {SLACK} {slack_alice} --duration 1h"),
         format!("modctl cases list {DISCORD}"),
         noted(
+            format!("modctl watch {DISCORD}"),
+            "cases, automod hits, joins as they happen; Ctrl-C stops",
+        ),
+        noted(
             format!("modctl insights {DISCORD} --days 90"),
             "cases per day, moderators, repeat targets",
         ),

@@ -145,8 +145,23 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
             burst_of,
             hit.now,
         ])?;
+    let seq = tx.sql.last_insert_rowid();
+    // The live view's event (issue #27): the hit as the listing shows it.
+    let recorded = tx
+        .sql
+        .prepare_cached(&format!(
+            "SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"
+        ))?
+        .query_row(params![seq], hit_of)?;
+    super::live_events::append(
+        tx,
+        hit.server_id,
+        modctl_types::live::LiveEventKind::AutomodHit,
+        &recorded,
+        hit.now,
+    )?;
     Ok(Recorded {
-        seq: tx.sql.last_insert_rowid(),
+        seq,
         message_id: hit.message_id.to_owned(),
         fresh: true,
         outcome,
@@ -312,9 +327,7 @@ pub fn list(
         (None, None) => "automod_hits_by_server",
     };
     let sql = format!(
-        "SELECT seq, filter, matched, normalized, action, user_id, channel_id, message_id,
-                enforced_by, outcome, deleted, delete_detail, case_detail,
-                (SELECT number FROM cases WHERE cases.id = case_id) AS case_number, at
+        "SELECT {HIT_COLUMNS}
          FROM automod_hits INDEXED BY {index}
          WHERE server_id = ?1 AND (?2 IS NULL OR filter = ?2) AND (?3 IS NULL OR user_id = ?3)
            AND (?4 IS NULL OR seq < ?4)
@@ -337,6 +350,12 @@ pub fn list(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
+
+/// The columns [`hit_of`] reads.
+const HIT_COLUMNS: &str =
+    "seq, filter, matched, normalized, action, user_id, channel_id, message_id,
+    enforced_by, outcome, deleted, delete_detail, case_detail,
+    (SELECT number FROM cases WHERE cases.id = case_id) AS case_number, at";
 
 fn hit_of(row: &Row<'_>) -> rusqlite::Result<AutomodHitRecord> {
     let text = |name: &str| -> rusqlite::Result<String> { row.get(name) };

@@ -16,8 +16,9 @@ use modctl_types::moderation::{
 use rusqlite::{OptionalExtension, Row, Statement, params};
 
 use modctl_types::config::WebhookEvent;
+use modctl_types::live::LiveEventKind;
 
-use super::{FromRow, StoreError, case_rollup, parsed, scalar, timestamp, webhooks};
+use super::{FromRow, StoreError, case_rollup, live_events, parsed, scalar, timestamp, webhooks};
 use crate::store::days::{DayFinder, server_timezone};
 
 mod corrections;
@@ -294,6 +295,16 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
             case.now,
         )?;
     }
+    if inserted.state != CaseState::Pending {
+        // The live view's event (issue #27), whether or not webhooks want it.
+        live_events::append(
+            tx,
+            case.server_id,
+            LiveEventKind::CaseCreated,
+            &inserted,
+            case.now,
+        )?;
+    }
     Ok(inserted)
 }
 
@@ -347,7 +358,7 @@ pub fn settle(
     // here, in the settling transaction, and not when the case went pending;
     // the case is read back by the update itself when an event is wanted.
     let url = settlement.webhook_url;
-    type Settled = (i64, Option<i64>, Option<Case>);
+    type Settled = (i64, Option<i64>, Case);
     let settled: Option<Settled> = tx
         .sql
         .prepare_cached(&format!(
@@ -367,12 +378,14 @@ pub fn settle(
                 settlement.dm.map(|dm| dm.status.as_str()),
                 settlement.dm.map(|dm| dm.detail.as_str()),
             ],
+            // Read back for the live view's event (issue #27) even when no
+            // webhook wants it.
             |row| {
-                let case = match url {
-                    Some(_) => Some(Case::from_row(row)?),
-                    None => None,
-                };
-                Ok((row.get("created_at")?, row.get("rollup_day")?, case))
+                Ok((
+                    row.get("created_at")?,
+                    row.get("rollup_day")?,
+                    Case::from_row(row)?,
+                ))
             },
         )
         .optional()?;
@@ -386,7 +399,7 @@ pub fn settle(
     {
         case_rollup::count_applied(tx, server_id, day)?;
     }
-    if let (Some(url), Some(case)) = (url, case) {
+    if let Some(url) = url {
         webhooks::write(
             tx,
             server_id,
@@ -396,6 +409,7 @@ pub fn settle(
             created_at,
         )?;
     }
+    live_events::append(tx, server_id, LiveEventKind::CaseCreated, &case, created_at)?;
     Ok(())
 }
 

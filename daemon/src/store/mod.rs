@@ -67,6 +67,7 @@ pub mod ids;
 pub mod integrity;
 pub mod jails;
 pub mod keys;
+pub mod live_events;
 pub mod lockdowns;
 pub mod logs;
 pub mod native_rules;

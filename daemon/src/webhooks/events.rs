@@ -3,11 +3,13 @@
 //! the change that causes it ([`crate::store::webhooks`], the outbox).
 
 use modctl_types::config::WebhookEvent;
+use modctl_types::live::LiveEventKind;
 use modctl_types::moderation::{Case, JailRecord};
 use modctl_types::webhooks::{Enqueued, JailChange, JailTransition};
 use serde::Serialize;
 
 use crate::plans;
+use crate::store::live_events;
 use crate::store::webhooks as outbox;
 use crate::store::{StoreError, Tx};
 
@@ -33,9 +35,27 @@ pub fn enqueue(
     data: &impl Serialize,
     now: i64,
 ) -> Result<Option<Enqueued>, StoreError> {
+    if let Some(live) = live_kind(kind) {
+        live_events::append(tx, server_id, live, data, now)?;
+    }
     match wanted(tx, server_id, kind)? {
         Some(url) => outbox::write(tx, server_id, kind, &url, data, now).map(Some),
         None => Ok(None),
+    }
+}
+
+/// The live view's kind (issue #27) of the events [`enqueue`] writes that
+/// the stream shows too, with the same `data`: not `test` (a webhooks
+/// matter), and not the snapshot events nor `case_created`/`config_changed`
+/// (written elsewhere: the case and config code append theirs).
+fn live_kind(kind: WebhookEvent) -> Option<LiveEventKind> {
+    match kind {
+        WebhookEvent::JailChanged => Some(LiveEventKind::JailChanged),
+        WebhookEvent::LockdownStarted => Some(LiveEventKind::LockdownStarted),
+        WebhookEvent::LockdownEnded => Some(LiveEventKind::LockdownEnded),
+        WebhookEvent::AntinukeTriggered => Some(LiveEventKind::AntinukeTriggered),
+        WebhookEvent::CaseCorrected => Some(LiveEventKind::CaseCorrected),
+        _ => None,
     }
 }
 
