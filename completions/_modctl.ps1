@@ -380,6 +380,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Request timeout in seconds')
             [CompletionResult]::new('--drop-foreign-ids', '--drop-foreign-ids', [CompletionResultType]::ParameterName, 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what the copy would change without changing anything')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON')
@@ -531,7 +532,7 @@ Register-ArgumentCompleter -Native -CommandName 'modctl' -ScriptBlock {
             break
         }
         'modctl;cases;list' {
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only cases of this user')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only cases of this user: a user id, or `@name` for the one member known by that name')
             [CompletionResult]::new('--action', '--action', [CompletionResultType]::ParameterName, 'Only cases of this action')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)')

@@ -1263,7 +1263,7 @@ _modctl() {
             return 0
             ;;
         modctl__subcmd__config__subcmd__clone)
-            opts="-y -h -V --from --drop-foreign-ids --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
+            opts="-y -h -V --from --drop-foreign-ids --dry-run --yes --url --key --profile --json --plain --table --wide --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -350,6 +350,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand --profile 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]'
             cand --timeout 'Request timeout in seconds'
             cand --drop-foreign-ids 'Clear channel and role ids that are not this server''s platform''s (listed as warnings) instead of refusing the copy'
+            cand --dry-run 'Show what the copy would change without changing anything'
             cand -y 'Do not ask for confirmation'
             cand --yes 'Do not ask for confirmation'
             cand --json 'Print JSON'
@@ -484,7 +485,7 @@ set edit:completion:arg-completer[modctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'modctl;cases;list'= {
-            cand --user 'Only cases of this user'
+            cand --user 'Only cases of this user: a user id, or `@name` for the one member known by that name'
             cand --action 'Only cases of this action'
             cand --actor 'Only cases by this actor: a key''s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry'
             cand --since 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)'

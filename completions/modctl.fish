@@ -263,6 +263,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_su
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l profile -d 'Profile of the config file to use [env: MODCTL_PROFILE] [default: the default profile, marked by `modctl profile list`]' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l timeout -d 'Request timeout in seconds' -r
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l drop-foreign-ids -d 'Clear channel and role ids that are not this server\'s platform\'s (listed as warnings) instead of refusing the copy'
+complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l dry-run -d 'Show what the copy would change without changing anything'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -s y -l yes -d 'Do not ask for confirmation'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l json -d 'Print JSON'
 complete -c modctl -n "__fish_modctl_using_subcommand config; and __fish_seen_subcommand_from clone" -l plain -d 'Print tab-separated rows without a header (the default when piped)'
@@ -346,7 +347,7 @@ complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "void" -d 'Void a case, saying why: its strikes stop counting; the case stays, marked voided'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "export" -d 'Every case of a server as JSON lines or CSV, oldest first'
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and not __fish_seen_subcommand_from list show edit void export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user' -r
+complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l user -d 'Only cases of this user: a user id, or `@name` for the one member known by that name' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l action -d 'Only cases of this action' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l actor -d 'Only cases by this actor: a key\'s display name (any case; every key of that name), a key id, key:<key id>, or system:expiry' -r
 complete -c modctl -n "__fish_modctl_using_subcommand cases; and __fish_seen_subcommand_from list" -l since -d 'Only cases recorded since then: a duration ago (30m, 12h, 7d, 2w) or a date (2026-11-01, 2026-11-01T09:00:00Z)' -r

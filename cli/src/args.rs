@@ -22,7 +22,7 @@ Examples:
   modctl --profile prod whoami --json";
 
 const JAILS_HELP: &str = "\
-Plain columns (piped or --plain): user, since, until, saved roles, case
+Plain columns (piped or --plain): user, since, until, saved roles, case, user name (or -)
 
 Examples:
   modctl jails -1001234567890
@@ -150,7 +150,7 @@ pub enum Command {
         those it has no use for `-`:\n  \
         day<TAB>date<TAB>messages<TAB>active members<TAB>voice minutes<TAB>joins<TAB>leaves\n  \
         total<TAB>metric<TAB>window<TAB>previous period<TAB>difference<TAB>change %<TAB>-\n  \
-        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>rank<TAB>id<TAB>count<TAB>-<TAB>-<TAB>-\n  \
+        top_channel_messages|top_channel_voice|top_member_messages|top_member_voice<TAB>rank<TAB>id<TAB>count<TAB>name (or -)<TAB>-<TAB>-\n  \
         last_event<TAB>newest event time<TAB>when it was received<TAB>-<TAB>-<TAB>-<TAB>-"
     )]
     Activity(InsightsArgs),

@@ -146,6 +146,12 @@ pub struct Rows {
     /// Columns a narrow table leaves out, least important first, before it
     /// cuts the long columns below [`READABLE`].
     droppable: Vec<usize>,
+    /// Columns only plain rows have: a table shows what they hold another
+    /// way (a name beside its id, issue #27).
+    plain_only: Vec<usize>,
+    /// Columns of `name (id)` cells: a table still too wide once the long
+    /// columns are cut shortens the names, never the ids.
+    named: Vec<usize>,
 }
 
 /// The width under which a long column is hardly worth reading: a narrow
@@ -166,7 +172,24 @@ impl Rows {
             yes_no: None,
             wide_only: Vec::new(),
             droppable: Vec::new(),
+            plain_only: Vec::new(),
+            named: Vec::new(),
         }
+    }
+
+    /// Marks the columns named `names` as holding `name (id)` cells, whose
+    /// names a table too narrow for them is cut first, the id kept whole.
+    pub fn named(mut self, names: &[&str]) -> Self {
+        self.named = self.columns(names);
+        self
+    }
+
+    /// Marks the columns named `names` as in plain rows only (at the end,
+    /// so a column added later never moves the others); a table shows what
+    /// they hold in another column.
+    pub fn plain_only(mut self, names: &[&str]) -> Self {
+        self.plain_only = self.columns(names);
+        self
     }
 
     /// Marks the columns named `names` as left out of a table too narrow
@@ -237,6 +260,7 @@ impl Rows {
 
     fn table(&self, fit: Fit) -> String {
         let mut shown: Vec<usize> = (0..self.header.len())
+            .filter(|col| !self.plain_only.contains(col))
             .filter(|col| fit.wide || !self.wide_only.contains(col))
             .collect();
         if let (Some(width), false) = (fit.width, fit.wide) {
@@ -289,6 +313,18 @@ impl Rows {
             for (col, limit) in long_limits(&header, &long, &rows, width) {
                 for row in &mut rows {
                     row[col] = cut(&row[col], limit);
+                }
+            }
+            // Still too wide: the names beside the ids give way.
+            for col in self.named.iter().filter_map(|&col| at(col)) {
+                let total = widths(&header, &rows).iter().sum::<usize>() + 3 * header.len() + 1;
+                if total <= width {
+                    break;
+                }
+                let natural = widths(&header, &rows)[col];
+                let limit = natural.saturating_sub(total - width);
+                for row in &mut rows {
+                    row[col] = cut_named(&row[col], limit);
                 }
             }
         }
@@ -346,6 +382,38 @@ fn long_limits(
         limits.push((*col, limit));
     }
     limits
+}
+
+/// Each column's width: its widest cell or header.
+fn widths(header: &[&str], rows: &[Vec<String>]) -> Vec<usize> {
+    (0..header.len())
+        .map(|col| {
+            rows.iter()
+                .map(|row| row[col].chars().count())
+                .chain([header[col].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// A `name (id)` cell in `limit` characters: the name cut (with an
+/// ellipsis) and the id whole, or the id alone when no room is left for a
+/// name; other cells as they are.
+fn cut_named(cell: &str, limit: usize) -> String {
+    if cell.chars().count() <= limit || !cell.ends_with(')') {
+        return cell.to_owned();
+    }
+    let Some(at) = cell.rfind(" (") else {
+        return cell.to_owned();
+    };
+    let (name, id) = (&cell[..at], &cell[at..]);
+    let room = limit.saturating_sub(id.chars().count());
+    if room >= 2 {
+        format!("{}{id}", cut(name, room))
+    } else {
+        id[2..id.len() - 1].to_owned()
+    }
 }
 
 /// `text` cut to `limit` characters, ending in an ellipsis when cut.
@@ -562,6 +630,21 @@ pub(crate) fn at_widths(render: impl Fn() -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_cell_gives_way_name_first_never_the_id() {
+        for (cell, limit, shown) in [
+            ("alice (123)", 20, "alice (123)"),
+            ("alice (123)", 11, "alice (123)"),
+            ("alice (123)", 10, "ali… (123)"),
+            ("alice (123)", 8, "a… (123)"),
+            ("alice (123)", 7, "123"),
+            ("123", 2, "123"),
+            ("(x)", 1, "(x)"),
+        ] {
+            assert_eq!(cut_named(cell, limit), shown, "{cell} in {limit}");
+        }
+    }
 
     #[test]
     fn plain_rows_have_no_header_and_no_tabs_inside_cells() {

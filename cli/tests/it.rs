@@ -19,6 +19,7 @@ mod errors;
 mod lockdown;
 #[cfg(unix)]
 mod login_prompt;
+mod names;
 mod onboarding;
 #[cfg(unix)]
 mod readable;

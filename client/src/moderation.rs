@@ -2,7 +2,7 @@
 
 use modctl_types::moderation::{
     Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord,
-    StrikeList, StrikeSummary,
+    KnownMember, KnownMembers, StrikeList, StrikeSummary,
 };
 use modctl_types::query::CASES_MAX_LIMIT;
 use reqwest::Method;
@@ -233,5 +233,28 @@ impl Client {
             .send(self.request(Method::GET, &["servers", server, "jails"]))
             .await?;
         Ok(list.jails)
+    }
+
+    /// `GET /servers/{id}/members?name=N` (issue #27): the members the
+    /// daemon knows by `name` (ignoring case and a leading `@`), from the
+    /// names it has seen on the platform. Several may share a name; none
+    /// are listed when it has seen no member of that name.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let found = client.members_named("112233445566778899", "@alice").await?;
+    /// if let [alice] = found.as_slice() {
+    ///     println!("alice is {}", alice.user_id);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn members_named(&self, server: &str, name: &str) -> Result<Vec<KnownMember>, Error> {
+        let list: KnownMembers = self
+            .send(
+                self.request(Method::GET, &["servers", server, "members"])
+                    .query(&[("name", name)]),
+            )
+            .await?;
+        Ok(list.members)
     }
 }

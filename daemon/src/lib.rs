@@ -62,6 +62,7 @@ pub mod locale;
 pub mod logs;
 pub mod metrics;
 pub mod moderation;
+pub mod names;
 pub mod onboarding;
 pub mod operator;
 pub mod plans;
@@ -203,6 +204,9 @@ pub struct AppState {
     /// The live view's streams: their caps, and their end when the daemon
     /// stops (see [`live`]).
     pub live: live::Live,
+    /// The names of members, channels and roles seen in the platforms'
+    /// events, for the answers' `*_name` fields (see [`names`]).
+    pub names: names::NameCache,
 }
 
 impl AppState {
@@ -220,6 +224,7 @@ impl AppState {
         let verify = automation::verify::Slot::default();
         let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
         let coordination = Coordination::in_process(store.path());
+        let names = names::NameCache::default();
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -235,6 +240,7 @@ impl AppState {
                 platforms.discord_guilds.clone(),
             )),
             Arc::new(live::JoinFeed::new(coordination.live.clone())),
+            Arc::new(names::NameFeed::new(names.clone())),
         ]);
         AppState {
             auth_cache: AuthCache::new(coordination.changes.clone()),
@@ -272,6 +278,7 @@ impl AppState {
             verify,
             metrics: metrics::Instruments::default(),
             live: live::Live::default(),
+            names,
         }
     }
 

@@ -124,6 +124,8 @@ fn gateway_dispatches_reach_every_consumer_decoded() {
             ("antinuke", 0),
             ("verify", 0),
             ("discord_guilds", 0),
+            ("live_view", 0),
+            ("names", 0),
             ("recorder", 0)
         ]
     );

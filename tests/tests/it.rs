@@ -33,6 +33,7 @@ mod lockdown;
 mod logs;
 mod lost_answers;
 mod metrics;
+mod names;
 mod onboarding;
 mod openapi;
 mod own_invites;

@@ -205,9 +205,10 @@ pub struct Ranked {
     pub id: String,
     /// Its messages, voice minutes or cases, as the list says.
     pub count: u64,
-    /// A name for people beside the id, when the daemon knows one: in
-    /// `top_moderators`, the display name of the moderator's key
-    /// (`modctld key create --name`; issue #27). Left out otherwise.
+    /// A name for people beside the id, when the daemon knows one (additive,
+    /// issue #27): the channel's or member's name as the daemon last saw it;
+    /// in `top_moderators`, the display name of the moderator's key
+    /// (`modctld key create --name`). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }

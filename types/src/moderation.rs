@@ -325,6 +325,11 @@ pub struct Case {
     /// it; listings leave it out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<CaseCorrection>,
+    /// The member's name on the platform as the daemon last saw it
+    /// (additive, issue #27); absent when it has not seen one. Untrusted
+    /// text, with control characters replaced by spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
 }
 
 /// Who voided a case, when and why (issue #27).
@@ -565,6 +570,11 @@ pub struct StrikeSummary {
     /// The latest clear of the member's strikes, if any (additive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_cleared: Option<CaseCorrection>,
+    /// The member's name on the platform as the daemon last saw it
+    /// (additive, issue #27); absent when it has not seen one. Untrusted
+    /// text, with control characters replaced by spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
 }
 
 /// Response of `GET /servers/{id}/strikes`: members with strikes, most active first.
@@ -589,6 +599,30 @@ pub struct JailRecord {
     pub saved_roles: Vec<String>,
     /// The jail's case (its number on this server).
     pub case_id: i64,
+    /// The member's name on the platform as the daemon last saw it
+    /// (additive, issue #27); absent when it has not seen one. Untrusted
+    /// text, with control characters replaced by spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+}
+
+/// A member the daemon knows by name (issue #27).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KnownMember {
+    /// The member's id.
+    pub user_id: String,
+    /// Their name as the daemon last saw it.
+    pub name: String,
+}
+
+/// Response of `GET /servers/{id}/members?name=N` (additive, issue #27).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KnownMembers {
+    /// The members called that name, by id; none when the daemon has seen
+    /// no member of that name (it knows only those it has seen).
+    pub members: Vec<KnownMember>,
 }
 
 /// Response of `GET /servers/{id}/jails`.

@@ -54,7 +54,9 @@ impl From<ActionName> for Action {
 #[command(
     after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
 It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
-applied (or whether it was is unknown): `applied` and the note on stderr say which."
+applied (or whether it was is unknown): `applied` and the note on stderr say which.\n\
+USER may be `@name`: the one member the daemon knows by that name (it learns names from the platform's\n\
+events); several of that name exit 2 listing `name (id)` of each, none exits 5: give the id."
 )]
 pub struct ActionArgs {
     /// What to do
@@ -63,7 +65,7 @@ pub struct ActionArgs {
     /// The server id (Telegram ids are negative)
     #[arg(allow_hyphen_values = true)]
     pub server: String,
-    /// The user id of the target (or --users-file)
+    /// The user id of the target, or `@name` for the one member known by that name (or --users-file)
     #[arg(required_unless_present = "users_file", conflicts_with = "users_file")]
     pub user: Option<String>,
     /// Why (at most 512 characters)
@@ -126,15 +128,17 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
 /// Runs an action, on one user or on a file of them.
 pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
     let action: Action = args.action.into();
+    let client = context.client()?;
     let users = match (&args.user, &args.users_file) {
-        (Some(user), _) => vec![user.clone()],
+        (Some(user), _) => {
+            vec![super::names::resolve_user(&client, &args.server, user, words::ACTION).await?]
+        }
         (None, Some(file)) => parse_users(&read_input(file)?),
         (None, None) => unreachable!("clap requires a user or --users-file"),
     };
     if users.is_empty() {
         return Err(CliError::usage("the users file holds no user ids"));
     }
-    let client = context.client()?;
     if args.users_file.is_some() {
         check_bulk_limit(&client, users.len()).await?;
     }

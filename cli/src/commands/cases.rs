@@ -6,7 +6,7 @@ use modctl_client::CaseQuery;
 use modctl_types::Timestamp;
 use modctl_types::moderation::{Action, Case, CaseState, JailRecord, StrikeSummary};
 
-use crate::commands::{corrections, print};
+use crate::commands::{corrections, names, print};
 use crate::context::Context;
 use crate::exit::{CliError, api_error};
 use crate::output::{OutputMode, Rows, human_time, relative_time, render_json, render_pairs};
@@ -14,12 +14,14 @@ use crate::words;
 
 const LIST_HELP: &str = "\
 Plain columns (piped or --plain): case, action, user, applied, source, actor, created, reason, detail,
-actor name, voided (the time, or -)
+actor name, voided (the time, or -), user name (the member's name when known, or -). A table
+shows the user as `name (id)` when the daemon knows the name.
 
 Examples:
   modctl cases list 112233445566778899
   modctl cases list 112233445566778899 --action ban --since 7d
   modctl cases list 112233445566778899 --user 800000000000000004 --not-applied
+  modctl cases list 112233445566778899 --user @alice   # the one member known as alice
   modctl cases list 112233445566778899 --since 2026-11-01 --until 2026-11-08 --all
   modctl cases list 112233445566778899 --actor key:ab12cd34 -o wide
   modctl cases list 112233445566778899 --actor mia      # a key's name, any case: all of Mia's keys
@@ -28,7 +30,8 @@ Examples:
 const SHOW_HELP: &str = "\
 Plain lines (piped or --plain): field<TAB>value, for id, action, user_id, actor, reason, minutes,
 expires_at, delete_message_days, applied, platform, detail, source, linked_case_id, created_at, dm;
-then, when set: actor_name, voided, and a correction line per edit or void, oldest first
+then, when set: actor_name, voided, and a correction line per edit or void, oldest first; last,
+when known, user_name (the member's name)
 
 Examples:
   modctl cases show 112233445566778899 12
@@ -51,7 +54,7 @@ pub enum CasesCommand {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// Only cases of this user
+        /// Only cases of this user: a user id, or `@name` for the one member known by that name
         #[arg(long)]
         user: Option<String>,
         /// Only cases of this action
@@ -240,6 +243,12 @@ pub async fn run(context: &Context, command: CasesCommand) -> Result<(), CliErro
             layout,
         } => {
             let mode = layout.mode(context);
+            let user = match user {
+                Some(user) => {
+                    Some(super::names::resolve_user(&client, &server, &user, words::CASES).await?)
+                }
+                None => None,
+            };
             let query = CaseQuery {
                 limit: Some(limit),
                 user_id: user,
@@ -349,9 +358,12 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
         "DETAIL",
         "ACTOR NAME",
         "VOIDED",
+        "USER NAME",
     ])
     .long(&["REASON", "DETAIL"])
     .wide_only(&["SOURCE", "ACTOR", "ACTOR NAME", "VOIDED"])
+    .plain_only(&["USER NAME"])
+    .named(&["USER"])
     .droppable(&["CREATED", "DETAIL", "APPLIED"])
     .yes_no("APPLIED");
     let table = mode != OutputMode::Plain;
@@ -364,7 +376,7 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
                 Some(_) if table => format!("{} (voided)", c.action),
                 _ => c.action.to_string(),
             },
-            c.user_id.clone(),
+            user_cell(&c.user_id, c.user_name.as_deref(), mode),
             applied_text(c.applied, c.state),
             match c.linked_case_id {
                 Some(linked) if mode != OutputMode::Plain => format!("{} of #{linked}", c.source),
@@ -385,9 +397,19 @@ pub fn cases_rows(cases: &[Case], mode: OutputMode, now: Option<Timestamp>) -> R
             c.voided
                 .as_ref()
                 .map_or_else(|| "-".into(), |v| time(&v.at, mode)),
+            names::name_cell(c.user_name.as_deref()),
         ]);
     }
     rows
+}
+
+/// A member's cell: `name (id)` in a table when the name is known; piped,
+/// the id alone (the name has a column of its own at the end).
+fn user_cell(id: &str, name: Option<&str>, mode: OutputMode) -> String {
+    match mode {
+        OutputMode::Plain => id.to_owned(),
+        _ => names::named(id, name),
+    }
 }
 
 /// One case, field by field.
@@ -400,7 +422,10 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
         &[
             ("id", case.id.to_string()),
             ("action", case.action.to_string()),
-            ("user_id", case.user_id.clone()),
+            (
+                "user_id",
+                user_cell(&case.user_id, case.user_name.as_deref(), mode),
+            ),
             (
                 "actor",
                 // A table names the person; plain lines keep `actor` as
@@ -440,6 +465,14 @@ pub fn render_case(case: &Case, mode: OutputMode) -> String {
         ]
         .into_iter()
         .chain(corrections::case_pairs(case, mode))
+        // Piped, the name when known is a line of its own after the others
+        // (issue #27).
+        .chain(
+            case.user_name
+                .as_deref()
+                .filter(|_| mode == OutputMode::Plain)
+                .map(|name| ("user_name", names::name_cell(Some(name)))),
+        )
         .collect::<Vec<_>>(),
         mode,
     )
@@ -456,12 +489,15 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
         "TOTAL",
         "LAST STRIKE",
         "LAST CLEARED",
+        "USER NAME",
     ])
     .wide_only(&["LAST CLEARED"])
+    .plain_only(&["USER NAME"])
+    .named(&["USER"])
     .droppable(&["LAST STRIKE"]);
     for s in strikes {
         rows.push(vec![
-            s.user_id.clone(),
+            user_cell(&s.user_id, s.user_name.as_deref(), mode),
             s.active.to_string(),
             s.total.to_string(),
             time(&s.last_strike_at, mode),
@@ -474,6 +510,7 @@ pub fn render_strikes(strikes: &[StrikeSummary], mode: OutputMode) -> String {
                     _ => corrections::correction_line(c, mode),
                 },
             ),
+            names::name_cell(s.user_name.as_deref()),
         ]);
     }
     rows.render(mode)
@@ -484,12 +521,21 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     if mode == OutputMode::Json {
         return render_json(jails);
     }
-    let mut rows = Rows::new(vec!["USER", "SINCE", "UNTIL", "SAVED ROLES", "CASE"])
-        .long(&["SAVED ROLES"])
-        .droppable(&["SAVED ROLES", "SINCE"]);
+    let mut rows = Rows::new(vec![
+        "USER",
+        "SINCE",
+        "UNTIL",
+        "SAVED ROLES",
+        "CASE",
+        "USER NAME",
+    ])
+    .long(&["SAVED ROLES"])
+    .plain_only(&["USER NAME"])
+    .named(&["USER"])
+    .droppable(&["SAVED ROLES", "SINCE"]);
     for j in jails {
         rows.push(vec![
-            j.user_id.clone(),
+            user_cell(&j.user_id, j.user_name.as_deref(), mode),
             time(&j.since, mode),
             j.until
                 .as_ref()
@@ -500,6 +546,7 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
                 j.saved_roles.join(",")
             },
             j.case_id.to_string(),
+            names::name_cell(j.user_name.as_deref()),
         ]);
     }
     rows.render(mode)
@@ -583,6 +630,7 @@ mod tests {
             actor_name: None,
             voided: None,
             corrections: Vec::new(),
+            user_name: None,
         }
     }
 

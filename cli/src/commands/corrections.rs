@@ -29,7 +29,8 @@ Examples:
   modctl cases void 112233445566778899 12 --reason \"duplicate of #11\" --json";
 
 const STRIKES_HELP: &str = "\
-Plain columns (piped or --plain): user, active, total, last strike, last cleared (its time, or -)
+Plain columns (piped or --plain): user, active, total, last strike, last cleared (its time, or -),
+user name (the member's name when known, or -)
 
 Examples:
   modctl strikes 112233445566778899
@@ -43,6 +44,7 @@ Plain lines (piped or --plain): field<TAB>value, for user_id, cleared, active_st
 
 Examples:
   modctl strikes clear 112233445566778899 800000000000000004 --reason \"appeal accepted\"
+  modctl strikes clear 112233445566778899 @alice --reason \"appeal accepted\"
   modctl strikes clear -1001234567890 100003 --reason \"pardoned\" --json";
 
 /// `modctl strikes [SERVER | clear SERVER USER]`.
@@ -73,7 +75,7 @@ pub enum StrikesCommand {
         /// The server id
         #[arg(allow_hyphen_values = true)]
         server: String,
-        /// The member's user id
+        /// The member's user id, or `@name` for the one member known by that name
         #[arg(allow_hyphen_values = true)]
         user: String,
         /// Why (1 to 512 characters); kept with the clear
@@ -93,8 +95,10 @@ pub async fn strikes(context: &Context, args: StrikesArgs) -> Result<(), CliErro
             }),
             _,
         ) => {
-            let cleared = context
-                .client()?
+            let client = context.client()?;
+            let user =
+                super::names::resolve_user(&client, &server, &user, words::CORRECTION).await?;
+            let cleared = client
                 .clear_strikes(&server, &user, &reason)
                 .await
                 .map_err(api_error(words::CORRECTION))?;

@@ -196,27 +196,24 @@ fn marks_note(days: usize) -> String {
 
 /// Two top lists side by side: rank, first list's id and count, second's.
 fn side_by_side(header: [&'static str; 4], left: &[Ranked], right: &[Ranked]) -> Rows {
-    let mut rows =
-        Rows::new(vec!["#", header[0], header[1], header[2], header[3]]).droppable(&["#"]);
+    let mut rows = Rows::new(vec!["#", header[0], header[1], header[2], header[3]])
+        .droppable(&["#"])
+        .named(&[header[0], header[2]]);
     for i in 0..left.len().max(right.len()) {
         let cell = |list: &[Ranked]| {
             list.get(i)
-                .map(|r| (ranked_label(r), grouped(r.count)))
+                .map(|r| {
+                    (
+                        super::names::named(&r.id, r.name.as_deref()),
+                        grouped(r.count),
+                    )
+                })
                 .unwrap_or_default()
         };
         let ((a, an), (b, bn)) = (cell(left), cell(right));
         rows.push(vec![(i + 1).to_string(), a, an, b, bn]);
     }
     rows
-}
-
-/// A top list entry for people: `name (id)` when the daemon sent a name
-/// (a moderator key's display name), else the id.
-fn ranked_label(r: &Ranked) -> String {
-    match &r.name {
-        Some(name) if !name.is_empty() => format!("{name} ({})", r.id),
-        _ => r.id.clone(),
-    }
 }
 
 /// The fields of every `activity` plain row: a script splits any row into
@@ -314,11 +311,14 @@ pub fn render_community(insights: &CommunityInsights, mode: OutputMode) -> Strin
                 ("top_member_voice", &insights.top_members_by_voice),
             ] {
                 for (rank, r) in list.iter().enumerate() {
+                    // The name (issue #27) in the fifth field, which these
+                    // rows left empty: no field moves.
                     out += &plain_row(&[
                         name.into(),
                         (rank + 1).to_string(),
                         r.id.clone(),
                         r.count.to_string(),
+                        super::names::name_cell(r.name.as_deref()),
                     ]);
                 }
             }
@@ -799,5 +799,30 @@ mod tests {
         let table = render_community(&insights, OutputMode::Table);
         assert!(table.contains("+331 (prev 1)"), "{table}");
         assert!(!table.contains("33100"), "{table}");
+    }
+
+    /// Names beside ids (issue #27): the top lists show `name (id)` in a
+    /// table, the names cut before the ids at 60 columns; piped, the name is
+    /// the fifth field and every row keeps its 7.
+    #[test]
+    fn activity_top_lists_show_names() {
+        let mut insights = community();
+        insights.top_channels_by_messages[0].name = Some("general".into());
+        insights.top_members_by_messages[0].name = Some("Alice\tthe\nGreat".into());
+        insights.top_members_by_voice[0].name = Some("bob".into());
+        insta::assert_snapshot!(
+            "activity_names_at_widths",
+            crate::output::at_widths(|| render_community(&insights, OutputMode::Table))
+        );
+        let plain = render_community(&insights, OutputMode::Plain);
+        for line in plain.lines() {
+            assert_eq!(line.split('\t').count(), ACTIVITY_FIELDS, "{line}");
+        }
+        assert!(
+            plain.contains(
+                "top_member_messages\t1\t800000000000000004\t410\tAlice the Great\t-\t-\n"
+            ),
+            "{plain}"
+        );
     }
 }

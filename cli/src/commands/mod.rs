@@ -14,6 +14,7 @@ pub mod insights;
 pub mod keys;
 pub mod lockdown;
 pub mod login;
+pub mod names;
 pub mod onboarding;
 pub mod profile;
 pub mod refresh;

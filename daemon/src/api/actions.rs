@@ -4,7 +4,8 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use modctl_types::ErrorBody;
 use modctl_types::moderation::{
-    Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, StrikeList,
+    Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, KnownMembers,
+    StrikeList,
 };
 use modctl_types::query::CaseQuery;
 
@@ -156,7 +157,7 @@ pub async fn list(
             format!("since ({since}) must be before until ({until})"),
         ));
     }
-    let id = access.server.id;
+    let id = access.server.id.clone();
     let team_id = access.caller.team_id();
     let cases = state
         .store
@@ -193,6 +194,8 @@ pub async fn list(
             Ok(merged)
         })
         .await?;
+    let mut cases = cases;
+    state.names.name_cases(&access.server.id, &mut cases);
     let next_before = (cases.len() == limit as usize)
         .then(|| cases.last().map(|c| c.id))
         .flatten();
@@ -227,6 +230,12 @@ pub async fn show(
         .store
         .read(move |tx| cases::with_corrections(tx, &id, number))
         .await?;
+    let mut case = case;
+    if let Some(case) = &mut case {
+        state
+            .names
+            .name_cases(&access.server.id, std::slice::from_mut(case));
+    }
     case.map(Json).ok_or_else(|| {
         ApiError::NotFound(format!(
             "case #{number} not found on server {}",
@@ -294,12 +303,13 @@ pub async fn strikes(
     State(state): State<AppState>,
     access: ReadServer,
 ) -> ApiResult<Json<StrikeList>> {
-    let id = access.server.id;
+    let id = access.server.id.clone();
     let now = state.clock.now_unix();
-    let strikes = state
+    let mut strikes = state
         .store
         .read(move |tx| cases::strike_summaries(tx, &id, now))
         .await?;
+    state.names.name_strikes(&access.server.id, &mut strikes);
     Ok(Json(StrikeList { strikes }))
 }
 
@@ -314,7 +324,51 @@ pub async fn strikes(
     responses((status = 200, description = "Active jails, oldest first.", body = JailList)),
 )]
 pub async fn jails(State(state): State<AppState>, access: ReadServer) -> ApiResult<Json<JailList>> {
-    let id = access.server.id;
-    let jails = state.store.read(move |tx| jails::list(tx, &id)).await?;
+    let id = access.server.id.clone();
+    let mut jails = state.store.read(move |tx| jails::list(tx, &id)).await?;
+    state.names.name_jails(&access.server.id, &mut jails);
     Ok(Json(JailList { jails }))
+}
+
+/// `GET /servers/{id}/members?name=N` (issue #27).
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/members",
+    tag = "moderation",
+    summary = "Members known by name",
+    description = "The members of the server the daemon knows by this name (ignoring case and a leading `@`), from the \
+        names it has seen in the platform's events (messages, joins, member updates, Discord's guild data); it asks \
+        no platform. A member it has not seen is not listed: give their id instead. Several members may share a name: \
+        a client taking a name for an id uses it only when exactly one matches.",
+    params(
+        ServerPath,
+        ("name" = String, Query, description = "The name, as shown on the platform (`alice` or `@alice`)."),
+    ),
+    security(("bearer" = ["read"])),
+    responses(
+        (status = 200, description = "The members called that name, by id (none: no member of that name is known).", body = KnownMembers),
+        (status = 400, description = "`name` is missing or empty.", body = ErrorBody),
+    ),
+)]
+pub async fn members(
+    State(state): State<AppState>,
+    access: ReadServer,
+    ApiQuery(query): ApiQuery<MembersQuery>,
+) -> ApiResult<Json<KnownMembers>> {
+    let name = query.name.as_deref().map(str::trim).unwrap_or_default();
+    if name.trim_start_matches('@').is_empty() {
+        return Err(ApiError::invalid(
+            "name",
+            "give the member's name to look up: `?name=alice`",
+        ));
+    }
+    let members = state.names.users_named(&access.server.id, name);
+    Ok(Json(KnownMembers { members }))
+}
+
+/// The query of `GET /servers/{id}/members`.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct MembersQuery {
+    /// The name to look up.
+    pub name: Option<String>,
 }

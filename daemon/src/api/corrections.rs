@@ -69,11 +69,11 @@ pub async fn edit(
     let number = case_number(&case_id)?;
     let reason = check_reason("reason", &body.reason)?;
     let (id, actor, now) = (
-        access.server.id,
+        access.server.id.clone(),
         access.caller.actor(),
         state.clock.now_unix(),
     );
-    let case = state
+    let mut case = state
         .store
         .write(move |tx| {
             let (case, edited) = cases::edit_reason(tx, &id, number, &reason, &actor, now)?;
@@ -83,6 +83,9 @@ pub async fn edit(
             Ok::<_, StoreError>(case)
         })
         .await?;
+    state
+        .names
+        .name_cases(&access.server.id, std::slice::from_mut(&mut case));
     Ok(Json(case))
 }
 
@@ -118,11 +121,11 @@ pub async fn void(
     let number = case_number(&case_id)?;
     let reason = check_reason("reason", &body.reason)?;
     let (id, actor, now) = (
-        access.server.id,
+        access.server.id.clone(),
         access.caller.actor(),
         state.clock.now_unix(),
     );
-    let case = state
+    let mut case = state
         .store
         .write(move |tx| {
             let case = cases::void(tx, &id, number, &reason, &actor, now)?;
@@ -130,6 +133,9 @@ pub async fn void(
             Ok::<_, StoreError>(case)
         })
         .await?;
+    state
+        .names
+        .name_cases(&access.server.id, std::slice::from_mut(&mut case));
     Ok(Json(case))
 }
 

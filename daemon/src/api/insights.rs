@@ -296,8 +296,11 @@ pub async fn community(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = window_days(&access, &query)?;
+    let names = state.names.clone();
     answer(&state, access.server.id, move |tx, id, now| {
-        insights::community(tx, id, days, now)
+        let mut answer = insights::community(tx, id, days, now)?;
+        names.name_community(id, &mut answer);
+        Ok(answer)
     })
     .await
 }

@@ -55,6 +55,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(corrections::clear_strikes))
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
+        .routes(routes!(actions::members))
         .routes(routes!(automod::test))
         .routes(routes!(automod::hits))
         .routes(routes!(snapshots::show, snapshots::capture))

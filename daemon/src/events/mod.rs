@@ -111,6 +111,34 @@ pub enum EventKind {
     /// `MODAL_SUBMIT`; Slack's modal, `view_submission`): issue #26's
     /// captcha answer.
     FormSubmitted(FormSubmit),
+    /// Names of members, channels and roles the platform gave beside
+    /// another dispatch (Discord `GUILD_CREATE`'s channels, roles and
+    /// members, `CHANNEL_CREATE`/`CHANNEL_UPDATE`): what the name cache
+    /// (`crate::names`) learns besides the authors and members of the other
+    /// events (issue #27). Never empty.
+    NamesSeen(Vec<NameSeen>),
+}
+
+/// What a name names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NameKind {
+    /// A member (user).
+    User,
+    /// A channel (Telegram: the group itself).
+    Channel,
+    /// A role (Slack: a user group).
+    Role,
+}
+
+/// One name as the platform gave it: untrusted text, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameSeen {
+    /// What it names.
+    pub kind: NameKind,
+    /// The platform's id of it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
 }
 
 /// A guild as `GUILD_CREATE` or `GUILD_UPDATE` gives it.

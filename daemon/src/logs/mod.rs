@@ -274,6 +274,7 @@ mod tests {
             actor_name: None,
             voided: None,
             corrections: Vec::new(),
+            user_name: None,
         }
     }
 

@@ -267,6 +267,7 @@ mod tests {
             actor_name: None,
             voided: None,
             corrections: Vec::new(),
+            user_name: None,
         };
         let audit = AuditEntry {
             id: 1,

@@ -153,6 +153,7 @@ impl Record {
                     until: case.expires_at,
                     saved_roles: saved_roles.clone(),
                     case_id: case.id,
+                    user_name: None,
                 };
                 jails::insert(tx, &server.id, &jail)?;
                 Some((JailTransition::Started, jail))

@@ -921,6 +921,13 @@ Press Ctrl-C to stop; the demo database is deleted on exit.",
         .with_clock(clock.clone())
         .with_webhooks_allow_internal(true)
         .with_rate_limits(rate_limits);
+    // The members' names beside their ids (issue #27), as a gateway's
+    // GUILD_CREATE would give them.
+    for (_, id, _) in SERVERS {
+        if let Err(e) = crate::names::learn_simulated(&state.store, &state.names, id).await {
+            tracing::debug!(error = %e, "the demo's member names were not learned");
+        }
+    }
     // The live trickle: a few events every few seconds, as a gateway would
     // hand them over, through the event path to its consumers (voice
     // minutes straight to the counts); the flush worker writes them.

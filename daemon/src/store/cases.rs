@@ -196,6 +196,7 @@ impl CaseColumns {
                 }),
             },
             corrections: Vec::new(),
+            user_name: None,
         })
     }
 }
@@ -657,6 +658,7 @@ pub fn strike_summaries(
             total: row.get::<_, i64>("total")?.try_into().unwrap_or(u32::MAX),
             last_strike_at: timestamp(row.get("last_strike_at")?),
             last_cleared: None,
+            user_name: None,
         })
     })?;
     let mut summaries: Vec<StrikeSummary> = rows.collect::<rusqlite::Result<_>>()?;

@@ -48,6 +48,7 @@ impl FromRow for JailRecord {
                 )
             })?,
             case_id: row.get("case_number")?,
+            user_name: None,
         })
     }
 }

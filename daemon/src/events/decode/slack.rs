@@ -23,6 +23,9 @@
 //!   neither automod nor the logs read them as a member's words;
 //! - `member_joined_channel`: a member joined that channel; `team_join`: a
 //!   member joined the workspace;
+//! - `user_change` (a member's profile changed: the user object) and
+//!   `channel_rename` / `channel_created` (`channel.id`, `channel.name`):
+//!   the names the name cache learns (issue #27);
 //! - `channel_archive` / `group_archive` (a public / private channel
 //!   archived: `channel`, `user`) and `channel_deleted` / `group_deleted`
 //!   (deleted: `channel` alone, Slack names no actor): audit entries for
@@ -46,7 +49,7 @@ use serde_json::value::RawValue;
 use super::typed;
 use crate::events::{
     Attachment, AuditAction, AuditEntry, Author, ButtonPress, Event, EventKind, FormSubmit,
-    MemberRef, Membership, Mentions, Message, PressReply, ViewAnswer,
+    MemberRef, Membership, Mentions, Message, NameKind, NameSeen, PressReply, ViewAnswer,
 };
 use crate::platform::{PlatformError, PlatformResult};
 
@@ -178,6 +181,46 @@ struct SlackUser {
     is_bot: bool,
     #[serde(default)]
     real_name: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    profile: Option<SlackProfile>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SlackProfile {
+    #[serde(default)]
+    display_name: Option<String>,
+}
+
+impl SlackUser {
+    /// The name Slack shows: the display name when set, else the real
+    /// name, else the username (slack-web-openapi.json, `objs_user`).
+    fn shown_name(&self) -> Option<String> {
+        let display = self.profile.as_ref().and_then(|p| p.display_name.clone());
+        [display, self.real_name.clone(), self.name.clone()]
+            .into_iter()
+            .flatten()
+            .find(|n| !n.trim().is_empty())
+    }
+}
+
+/// `user_change`: the member's user object.
+#[derive(Debug, Deserialize)]
+struct UserChange {
+    user: SlackUser,
+}
+
+/// `channel_rename`, `channel_created`: the channel's id and name.
+#[derive(Debug, Deserialize)]
+struct ChannelNamed {
+    channel: ChannelName,
+}
+
+#[derive(Debug, Deserialize)]
+struct ChannelName {
+    id: String,
+    name: String,
 }
 
 fn missing(field: &str, what: &str) -> PlatformError {
@@ -504,6 +547,24 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
                 pending: false,
             }))
         }
+        "user_change" => {
+            let m: UserChange = typed(event, &"user_change event from Slack")?;
+            m.user.shown_name().map(|name| {
+                EventKind::NamesSeen(vec![NameSeen {
+                    kind: NameKind::User,
+                    id: m.user.id,
+                    name,
+                }])
+            })
+        }
+        "channel_rename" | "channel_created" => {
+            let m: ChannelNamed = typed(event, &format_args!("{} event from Slack", head.kind))?;
+            Some(EventKind::NamesSeen(vec![NameSeen {
+                kind: NameKind::Channel,
+                id: m.channel.id,
+                name: m.channel.name,
+            }]))
+        }
         "channel_archive" | "group_archive" => {
             let m: ChannelArchive = typed(event, &format_args!("{} event from Slack", head.kind))?;
             let by_bot = envelope
@@ -792,6 +853,43 @@ mod tests {
             json!({"type": "team_join", "user": {"id": "U3", "is_bot": true, "real_name": "Bot"}});
         assert!(matches!(kind(team), Some(EventKind::MemberJoined(m))
             if m.member.is_bot && m.channel_id.is_none()));
+    }
+
+    #[test]
+    fn profile_changes_and_channel_renames_give_names() {
+        let named = |event: Value| match kind(event) {
+            Some(EventKind::NamesSeen(names)) => names
+                .into_iter()
+                .map(|n| (n.kind, n.id, n.name))
+                .collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        for (user, shown) in [
+            (
+                json!({"id": "U1", "name": "ada", "real_name": "Ada L", "profile": {"display_name": "Ada"}}),
+                "Ada",
+            ),
+            (
+                json!({"id": "U1", "name": "ada", "real_name": "Ada L", "profile": {"display_name": ""}}),
+                "Ada L",
+            ),
+            (json!({"id": "U1", "name": "ada"}), "ada"),
+        ] {
+            assert_eq!(
+                named(json!({"type": "user_change", "user": user})),
+                vec![(NameKind::User, "U1".to_owned(), shown.to_owned())]
+            );
+        }
+        assert_eq!(
+            kind(json!({"type": "user_change", "user": {"id": "U1"}})),
+            None
+        );
+        assert_eq!(
+            named(
+                json!({"type": "channel_rename", "channel": {"id": "C1", "name": "general", "created": 1}})
+            ),
+            vec![(NameKind::Channel, "C1".to_owned(), "general".to_owned())]
+        );
     }
 
     #[test]

@@ -54,6 +54,18 @@ pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<St
         .optional()?)
 }
 
+/// Every member of the simulated server and their display name, by id
+/// (the demo tells its name cache who is who, issue #27).
+pub fn member_names(tx: &Tx<'_>, server_id: &str) -> Result<Vec<(String, String)>, StoreError> {
+    let mut statement = tx.sql.prepare_cached(
+        "SELECT user_id, name FROM sim_members WHERE server_id = ?1 ORDER BY user_id",
+    )?;
+    let rows = statement.query_map([server_id], |row| {
+        Ok((row.get("user_id")?, row.get("name")?))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Adds `user` (shown as `name`) as a member without roles, as joining does
 /// (`modctld simulate join`, `simulate raid`); whether they were added
 /// (`false`: already a member).

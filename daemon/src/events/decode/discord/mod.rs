@@ -36,8 +36,8 @@ use twilight_model::id::marker::{
 
 use crate::events::{
     Attachment, AuditAction, AuditEntry, Author, AutoModAction, ButtonPress, Event, EventKind,
-    FormSubmit, GuildState, MemberRef, MemberUpdate, Membership, Mentions, Message, PressReply,
-    VoiceState, non_empty,
+    FormSubmit, GuildState, MemberRef, MemberUpdate, Membership, Mentions, Message, NameKind,
+    NameSeen, PressReply, VoiceState, non_empty,
 };
 use crate::platform::discord::guilds::role_from_json;
 use crate::platform::structure::{nullable, payload};
@@ -223,6 +223,46 @@ struct GuildCreate {
     owner_id: Option<Id<UserMarker>>,
     #[serde(default)]
     roles: Option<Vec<Value>>,
+    /// Its channels (guild channel objects), for their names.
+    #[serde(default)]
+    channels: Vec<Value>,
+    /// Some of its members (guild member objects; all of them only in small
+    /// guilds), for their names.
+    #[serde(default)]
+    members: Vec<Value>,
+}
+
+/// The name a guild member object shows: its nick, else the user's global
+/// name, else the username (discord-docs/guild.mdx, "Guild Member Object";
+/// user.mdx, "User Object"), as the message and member dispatches read it.
+fn member_name(member: &Value) -> Option<&str> {
+    let user = &member["user"];
+    [&member["nick"], &user["global_name"], &user["username"]]
+        .into_iter()
+        .find_map(|v| v.as_str().filter(|s| !s.is_empty()))
+}
+
+/// The names `GUILD_CREATE` carries: its channels', roles' and members'
+/// (issue #27's names beside ids); entries without an id or name are left
+/// out.
+fn names_seen(channels: &[Value], roles: &[Value], members: &[Value]) -> Vec<NameSeen> {
+    let named = |kind: NameKind, id: &Value, name: Option<&str>| {
+        Some(NameSeen {
+            kind,
+            id: id.as_str()?.to_owned(),
+            name: name?.to_owned(),
+        })
+    };
+    let channels = channels
+        .iter()
+        .filter_map(|c| named(NameKind::Channel, &c["id"], c["name"].as_str()));
+    let roles = roles
+        .iter()
+        .filter_map(|r| named(NameKind::Role, &r["id"], r["name"].as_str()));
+    let members = members
+        .iter()
+        .filter_map(|m| named(NameKind::User, &m["user"]["id"], member_name(m)));
+    channels.chain(roles).chain(members).collect()
 }
 
 /// A guild object's owner and roles (discord-docs/guild.mdx, "Guild
@@ -440,14 +480,33 @@ pub fn decode_delivered(
                 .filter(|v| !v.is_bot())
                 .map(VoiceStatePayload::state)
                 .collect();
-            vec![
+            let names = names_seen(&g.channels, g.roles.as_deref().unwrap_or(&[]), &g.members);
+            let mut events = vec![
                 event(
                     g.id,
                     None,
                     EventKind::GuildChanged(guild_state(g.owner_id, g.roles, true)),
                 ),
                 event(g.id, None, EventKind::VoiceSnapshot(states)),
-            ]
+            ];
+            if !names.is_empty() {
+                events.push(event(g.id, None, EventKind::NamesSeen(names)));
+            }
+            events
+        }
+        "CHANNEL_CREATE" | "CHANNEL_UPDATE" => {
+            // A guild channel object (gateway-events.mdx, "Channel
+            // Create"); a DM channel has no `guild_id` and no name.
+            let guild = d["guild_id"]
+                .as_str()
+                .and_then(|g| g.parse::<Id<GuildMarker>>().ok());
+            let names = names_seen(std::slice::from_ref(&d), &[], &[]);
+            match guild {
+                Some(guild) if !names.is_empty() => {
+                    vec![event(guild, None, EventKind::NamesSeen(names))]
+                }
+                _ => Vec::new(),
+            }
         }
         "GUILD_UPDATE" => {
             let g: GuildUpdate = payload(d, &what)?;

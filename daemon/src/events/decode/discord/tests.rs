@@ -684,3 +684,51 @@ fn only_dispatches_are_decoded() {
     assert!(dispatch_of("not json").is_err());
     assert_eq!(decode("TYPING_START", json!({}), at()).unwrap(), vec![]);
 }
+
+/// guild.mdx "Guild Object" (`GUILD_CREATE`'s channels, roles and members)
+/// and gateway-events.mdx "Channel Create": the names they give, a
+/// member's nick before the global name before the username.
+#[test]
+fn guild_create_and_channel_dispatches_name_what_they_carry() {
+    let guild = decode(
+        "GUILD_CREATE",
+        json!({"id": GUILD, "voice_states": [], "owner_id": "5",
+        "roles": [{"id": "20", "name": "Mods", "position": 1, "permissions": "0"}],
+        "channels": [{"id": "30", "name": "general", "type": 0}, {"id": "31", "type": 4}],
+        "members": [
+            {"user": {"id": "5", "username": "ada", "global_name": "Ada"}, "nick": "Ada L"},
+            {"user": {"id": "6", "username": "bob", "global_name": null}, "nick": null},
+            {"user": {"id": "7", "username": "cy", "global_name": "Cy"}},
+        ]}),
+        at(),
+    )
+    .unwrap();
+    let seen = |kind, id: &str, name: &str| NameSeen {
+        kind,
+        id: id.into(),
+        name: name.into(),
+    };
+    assert_eq!(
+        guild.last().unwrap().kind,
+        EventKind::NamesSeen(vec![
+            seen(NameKind::Channel, "30", "general"),
+            seen(NameKind::Role, "20", "Mods"),
+            seen(NameKind::User, "5", "Ada L"),
+            seen(NameKind::User, "6", "bob"),
+            seen(NameKind::User, "7", "Cy"),
+        ])
+    );
+    let channel = decode(
+        "CHANNEL_UPDATE",
+        json!({"id": "30", "guild_id": GUILD, "name": "announcements", "type": 0}),
+        at(),
+    )
+    .unwrap();
+    assert_eq!(
+        channel[0].kind,
+        EventKind::NamesSeen(vec![seen(NameKind::Channel, "30", "announcements")])
+    );
+    // A DM channel: no guild, no name.
+    let dm = decode("CHANNEL_CREATE", json!({"id": "40", "type": 1}), at()).unwrap();
+    assert_eq!(dm, vec![]);
+}

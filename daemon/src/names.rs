@@ -1,0 +1,420 @@
+//! Names beside ids (issue #27): what the platforms call the members,
+//! channels and roles the answers name by id.
+//!
+//! The daemon learns names from the events it receives anyway (the
+//! [`NameFeed`] consumer of [`crate::events`]): a message's author (Discord's
+//! member nick, else the global name, else the username; Slack's and
+//! Telegram's names as given), a member joining or updated (Discord
+//! `GUILD_MEMBER_ADD`/`GUILD_MEMBER_UPDATE`: a renamed member's new nick),
+//! the channels, roles and members of Discord's `GUILD_CREATE`, and Slack's
+//! `user_change` and channel renames ([`EventKind::NamesSeen`]). The newest
+//! name seen wins.
+//!
+//! Reads fill the answers' additive `*_name` fields from the cache
+//! ([`NameCache::user`]) and never wait for a platform: a name not known
+//! is simply absent.
+//!
+//! **In memory, bounded, not durable.** The cache holds at most
+//! [`PER_SERVER`] names per server and [`TOTAL`] in all, the least recently
+//! seen going first. It is not a table: a name is the platform's to keep,
+//! and one kept on disk would outlive a rename the daemon did not see (or a
+//! member's wish to be forgotten); after a restart the gateway's
+//! `GUILD_CREATE` and the next messages bring the names back. It is one
+//! daemon's memory, a single-daemon assumption named in
+//! [`crate::coordination`].
+//!
+//! Names are untrusted text. The cache replaces control characters (tabs,
+//! line breaks) with spaces and cuts a name at [`MAX_CHARS`], so a name can
+//! never break a tab-separated row; the log posts escape what they show per
+//! platform as before.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use modctl_types::activity::CommunityInsights;
+use modctl_types::moderation::{Case, JailRecord, KnownMember, StrikeSummary};
+
+use crate::events::{Consumer, Event, EventKind, NameKind, NameSeen};
+
+/// The names a server keeps at most; the least recently seen goes first.
+pub const PER_SERVER: usize = 5_000;
+
+/// The names kept at most, all servers together.
+pub const TOTAL: usize = 100_000;
+
+/// The longest name kept, in characters (Discord's nicks have 32, Slack's
+/// display names 80, a Telegram first and last name 64 each).
+pub const MAX_CHARS: usize = 100;
+
+/// The consumer's name, in logs and the drop counts.
+pub const NAME: &str = "names";
+
+type Key = (NameKind, String);
+
+/// The names the daemon has seen; cheap to clone (one cache shared).
+#[derive(Debug, Clone)]
+pub struct NameCache {
+    inner: Arc<Mutex<Inner>>,
+    per_server: usize,
+    total: usize,
+}
+
+impl Default for NameCache {
+    fn default() -> Self {
+        NameCache::with_bounds(PER_SERVER, TOTAL)
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// Counts every write: the larger, the more recently seen.
+    tick: u64,
+    servers: HashMap<Arc<str>, Server>,
+    /// Every entry by when it was last seen: the least recent first.
+    order: BTreeMap<u64, (Arc<str>, Key)>,
+}
+
+#[derive(Debug, Default)]
+struct Server {
+    /// Each entry's name and when it was last seen.
+    entries: HashMap<Key, (String, u64)>,
+    /// The server's entries by when they were last seen.
+    order: BTreeMap<u64, Key>,
+}
+
+impl Inner {
+    /// Forgets the entry seen at `tick`.
+    fn evict(&mut self, tick: u64) {
+        let Some((server, key)) = self.order.remove(&tick) else {
+            return;
+        };
+        if let Some(names) = self.servers.get_mut(&server) {
+            names.entries.remove(&key);
+            names.order.remove(&tick);
+            if names.entries.is_empty() {
+                self.servers.remove(&server);
+            }
+        }
+    }
+}
+
+/// `name` as kept: control characters (tabs, line breaks) as spaces, cut
+/// at [`MAX_CHARS`], trimmed; `None` when nothing is left.
+pub fn clean(name: &str) -> Option<String> {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_CHARS)
+        .collect();
+    let cleaned = cleaned.trim();
+    (!cleaned.is_empty()).then(|| cleaned.to_owned())
+}
+
+impl NameCache {
+    /// A cache of at most `per_server` names per server and `total` in all.
+    pub fn with_bounds(per_server: usize, total: usize) -> NameCache {
+        NameCache {
+            inner: Arc::default(),
+            per_server: per_server.max(1),
+            total: total.max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves a consistent map (each
+        // write is done before the next step): keep using it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Remembers that `id` of `server` is called `name` now (the newest
+    /// name wins); a name that is empty once cleaned is ignored.
+    pub fn put(&self, server: &str, kind: NameKind, id: &str, name: &str) {
+        let Some(name) = clean(name) else { return };
+        if id.is_empty() {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        let key: Key = (kind, id.to_owned());
+        let seen = inner
+            .servers
+            .get(server)
+            .and_then(|s| s.entries.get(&key))
+            .map(|(_, at)| *at);
+        match seen {
+            Some(at) => inner.evict(at),
+            None => {
+                let full = inner
+                    .servers
+                    .get(server)
+                    .filter(|s| s.entries.len() >= self.per_server)
+                    .and_then(|s| s.order.keys().next().copied());
+                if let Some(oldest) = full {
+                    inner.evict(oldest);
+                }
+                if inner.order.len() >= self.total
+                    && let Some(oldest) = inner.order.keys().next().copied()
+                {
+                    inner.evict(oldest);
+                }
+            }
+        }
+        let server: Arc<str> = match inner.servers.get_key_value(server) {
+            Some((known, _)) => known.clone(),
+            None => server.into(),
+        };
+        inner.order.insert(tick, (server.clone(), key.clone()));
+        let names = inner.servers.entry(server).or_default();
+        names.order.insert(tick, key.clone());
+        names.entries.insert(key, (name, tick));
+    }
+
+    /// The name of `id` of `server`, if one was seen.
+    pub fn get(&self, server: &str, kind: NameKind, id: &str) -> Option<String> {
+        let inner = self.lock();
+        let names = inner.servers.get(server)?;
+        names
+            .entries
+            .get(&(kind, id.to_owned()))
+            .map(|(name, _)| name.clone())
+    }
+
+    /// The member `id`'s name on `server`, if one was seen.
+    pub fn user(&self, server: &str, id: &str) -> Option<String> {
+        self.get(server, NameKind::User, id)
+    }
+
+    /// The known members of `server` called `name` (ignoring case and a
+    /// leading `@`), by id.
+    pub fn users_named(&self, server: &str, name: &str) -> Vec<KnownMember> {
+        let wanted = name.trim().trim_start_matches('@').to_lowercase();
+        let inner = self.lock();
+        let Some(names) = inner.servers.get(server) else {
+            return Vec::new();
+        };
+        let mut found: Vec<KnownMember> = names
+            .entries
+            .iter()
+            .filter(|((kind, _), (name, _))| {
+                *kind == NameKind::User && name.to_lowercase() == wanted
+            })
+            .map(|((_, id), (name, _))| KnownMember {
+                user_id: id.clone(),
+                name: name.clone(),
+            })
+            .collect();
+        found.sort_by(|a, b| a.user_id.cmp(&b.user_id));
+        found
+    }
+
+    /// How many names are kept, all servers together.
+    pub fn len(&self) -> usize {
+        self.lock().order.len()
+    }
+
+    /// Whether no name is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Fills the cases' `user_name` from what is known of `server`.
+    pub fn name_cases(&self, server: &str, cases: &mut [Case]) {
+        for case in cases {
+            case.user_name = self.user(server, &case.user_id);
+        }
+    }
+
+    /// Fills the jails' `user_name`.
+    pub fn name_jails(&self, server: &str, jails: &mut [JailRecord]) {
+        for jail in jails {
+            jail.user_name = self.user(server, &jail.user_id);
+        }
+    }
+
+    /// Fills the names of the community insights' top channels and members.
+    pub fn name_community(&self, server: &str, insights: &mut CommunityInsights) {
+        let lists = [
+            (NameKind::Channel, &mut insights.top_channels_by_messages),
+            (NameKind::Channel, &mut insights.top_channels_by_voice),
+            (NameKind::User, &mut insights.top_members_by_messages),
+            (NameKind::User, &mut insights.top_members_by_voice),
+        ];
+        for (kind, list) in lists {
+            for ranked in list.iter_mut() {
+                ranked.name = self.get(server, kind, &ranked.id);
+            }
+        }
+    }
+
+    /// Fills the strike summaries' `user_name`.
+    pub fn name_strikes(&self, server: &str, strikes: &mut [StrikeSummary]) {
+        for strike in strikes {
+            strike.user_name = self.user(server, &strike.user_id);
+        }
+    }
+}
+
+/// Tells `names` the members of simulated server `server` as the simulator
+/// holds them (`modctld demo` at start: a simulated community sends no
+/// `GUILD_CREATE`); how many.
+pub async fn learn_simulated(
+    store: &crate::store::Store,
+    names: &NameCache,
+    server: &str,
+) -> Result<usize, crate::store::StoreError> {
+    let id = server.to_owned();
+    let members = store
+        .read(move |tx| crate::store::simulator::member_names(tx, &id))
+        .await?;
+    for (user, name) in &members {
+        names.put(server, NameKind::User, user, name);
+    }
+    Ok(members.len())
+}
+
+/// The event consumer that keeps the [`NameCache`] fresh.
+#[derive(Debug, Clone)]
+pub struct NameFeed {
+    names: NameCache,
+}
+
+impl NameFeed {
+    /// A feed into `names` (the daemon's `AppState::names`).
+    pub fn new(names: NameCache) -> NameFeed {
+        NameFeed { names }
+    }
+
+    /// What `event` says of names.
+    pub fn apply(&self, event: &Event) {
+        let server = event.server_id.as_ref();
+        let user = |id: &str, name: &Option<String>| {
+            if let Some(name) = name {
+                self.names.put(server, NameKind::User, id, name);
+            }
+        };
+        match &event.kind {
+            // A new message's author as shown now. Edits are left out:
+            // Discord's `MESSAGE_UPDATE` may come without the member, and a
+            // username would then replace the nick.
+            EventKind::MessageCreated(message) if !message.author.is_bot => {
+                user(&message.author.id, &message.author.display_name);
+            }
+            EventKind::MemberJoined(joined) => {
+                user(&joined.member.id, &joined.member.display_name);
+            }
+            EventKind::MemberUpdated(update) => {
+                user(&update.member.id, &update.member.display_name);
+            }
+            EventKind::NamesSeen(names) => {
+                for NameSeen { kind, id, name } in names {
+                    self.names.put(server, *kind, id, name);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[async_trait]
+impl Consumer for NameFeed {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    async fn handle(&self, event: Event) {
+        self.apply(&event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cleaned_of_what_breaks_a_row() {
+        for (given, kept) in [
+            ("alice", Some("alice")),
+            ("  bob  ", Some("bob")),
+            ("a\tb\nc\rd", Some("a b c d")),
+            ("\t\n", None),
+            ("", None),
+        ] {
+            assert_eq!(clean(given).as_deref(), kept, "{given:?}");
+        }
+        assert_eq!(clean(&"x".repeat(500)).unwrap().chars().count(), MAX_CHARS);
+    }
+
+    #[test]
+    fn the_newest_name_wins() {
+        let cache = NameCache::default();
+        cache.put("s", NameKind::User, "1", "alice");
+        cache.put("s", NameKind::User, "1", "Alice R.");
+        assert_eq!(cache.user("s", "1").as_deref(), Some("Alice R."));
+        assert_eq!(cache.len(), 1);
+        assert_eq!(cache.user("other", "1"), None, "names are per server");
+        assert_eq!(cache.get("s", NameKind::Channel, "1"), None, "and per kind");
+    }
+
+    #[test]
+    fn a_server_keeps_its_bound_the_least_recently_seen_going_first() {
+        let cache = NameCache::with_bounds(3, 100);
+        for id in ["1", "2", "3"] {
+            cache.put("s", NameKind::User, id, &format!("u{id}"));
+        }
+        // Seen again: now the most recent.
+        cache.put("s", NameKind::User, "1", "u1");
+        cache.put("s", NameKind::User, "4", "u4");
+        let kept: Vec<Option<String>> = ["1", "2", "3", "4"]
+            .iter()
+            .map(|id| cache.user("s", id))
+            .collect();
+        assert_eq!(
+            kept,
+            vec![
+                Some("u1".into()),
+                None,
+                Some("u3".into()),
+                Some("u4".into())
+            ]
+        );
+        // Another server is not held back by this one's bound.
+        cache.put("t", NameKind::User, "1", "t1");
+        assert_eq!(cache.len(), 4);
+    }
+
+    #[test]
+    fn all_servers_together_keep_the_total_bound() {
+        let cache = NameCache::with_bounds(10, 4);
+        for server in ["a", "b", "c", "d", "e", "f"] {
+            cache.put(server, NameKind::Channel, "1", server);
+        }
+        assert_eq!(cache.len(), 4);
+        assert_eq!(cache.get("a", NameKind::Channel, "1"), None);
+        assert_eq!(cache.get("b", NameKind::Channel, "1"), None);
+        assert_eq!(cache.get("f", NameKind::Channel, "1").as_deref(), Some("f"));
+        // A server whose names all went is forgotten with them.
+        assert!(!cache.lock().servers.contains_key("a"));
+    }
+
+    #[test]
+    fn members_are_found_by_name_ignoring_case_and_the_at() {
+        let cache = NameCache::default();
+        cache.put("s", NameKind::User, "2", "Alice");
+        cache.put("s", NameKind::User, "1", "alice");
+        cache.put("s", NameKind::User, "3", "bob");
+        cache.put("s", NameKind::Role, "4", "alice");
+        let ids = |name: &str| -> Vec<String> {
+            cache
+                .users_named("s", name)
+                .into_iter()
+                .map(|m| m.user_id)
+                .collect()
+        };
+        assert_eq!(ids("@ALICE"), vec!["1", "2"]);
+        assert_eq!(ids("bob"), vec!["3"]);
+        assert_eq!(ids("bo"), Vec::<String>::new());
+        assert!(cache.users_named("t", "bob").is_empty());
+    }
+}
