@@ -112,6 +112,7 @@ pub fn document_json() -> String {
     ),
     components(schemas(
         ErrorBody,
+        modctl_types::live::LiveEvent,
         modctl_types::live::Reset,
         modctl_types::live::Lagged,
         modctl_types::live::MemberJoined

@@ -12,7 +12,7 @@ use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream;
 use modctl_types::ErrorBody;
-use modctl_types::live::{LiveEvent, LiveEventKind, StreamQuery};
+use modctl_types::live::{LiveEventKind, StreamQuery};
 
 use crate::AppState;
 use crate::auth::ReadServer;
@@ -30,6 +30,25 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// How long a client waits before reconnecting after the stream ends (the
 /// SSE `retry:` field, sent first).
 const RETRY: Duration = Duration::from_secs(2);
+
+/// One server-sent event as its lines carry it (the fields of the
+/// `text/event-stream` format): how the OpenAPI document describes the
+/// stream, since an SSE event is lines of text, not one JSON object.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct SseEvent {
+    /// The event's type: `case_created`, ..., `member_joined`, or `reset`
+    /// or `lagged`.
+    event: Option<String>,
+    /// The JSON text of one `LiveEvent` (of `Reset` or `Lagged` for those).
+    data: Option<String>,
+    /// The event's number on its server, for `Last-Event-ID`; absent for
+    /// `member_joined`, `reset` and `lagged`.
+    id: Option<String>,
+    /// Milliseconds to wait before reconnecting (the stream's first lines;
+    /// a number in the text, which SSE parsers read as text or integer).
+    retry: Option<serde_json::Value>,
+}
 
 /// `GET /servers/{id}/events/stream`
 #[utoipa::path(
@@ -51,7 +70,7 @@ const RETRY: Duration = Duration::from_secs(2);
     params(ServerPath, StreamQuery, ("Last-Event-ID" = Option<i64>, Header, description = "The last `id:` received: the stream starts after it.")),
     security(("bearer" = ["read"])),
     responses(
-        (status = 200, description = "The stream: one SSE event per `LiveEvent`.", content_type = "text/event-stream", body = LiveEvent),
+        (status = 200, description = "The stream: one SSE event per `LiveEvent` (its `data:` line the JSON text of one).", content_type = "text/event-stream", body = SseEvent),
         (status = 400, description = "`types` names an unknown type, or `Last-Event-ID` is not a number.", body = ErrorBody),
         (status = 429, description = "Too many streams open for this key, its team, or the daemon: the message says which.", body = ErrorBody),
     ),
