@@ -66,27 +66,19 @@ pub async fn edit(
     ApiPath((_, case_id)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<CaseEditRequest>,
 ) -> ApiResult<Json<Case>> {
-    let number = case_number(&case_id)?;
-    let reason = check_reason("reason", &body.reason)?;
-    let (id, actor, now) = (
-        access.server.id.clone(),
-        access.caller.actor(),
-        state.clock.now_unix(),
-    );
-    let mut case = state
-        .store
-        .write(move |tx| {
-            let (case, edited) = cases::edit_reason(tx, &id, number, &reason, &actor, now)?;
-            if edited {
-                case_event(tx, &id, &case, now)?;
-            }
-            Ok::<_, StoreError>(case)
-        })
-        .await?;
-    state
-        .names
-        .name_cases(&access.server.id, std::slice::from_mut(&mut case));
-    Ok(Json(case))
+    correct_case(
+        &state,
+        &access,
+        &case_id,
+        &body.reason,
+        |tx, id, number, reason, actor, now| {
+            // Editing to the reason the case has records nothing, so it
+            // sends nothing either.
+            let (case, edited) = cases::edit_reason(tx, id, number, reason, actor, now)?;
+            Ok((case, edited))
+        },
+    )
+    .await
 }
 
 /// `POST /servers/{id}/cases/{case_id}/void`
@@ -118,8 +110,36 @@ pub async fn void(
     ApiPath((_, case_id)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<CorrectionRequest>,
 ) -> ApiResult<Json<Case>> {
-    let number = case_number(&case_id)?;
-    let reason = check_reason("reason", &body.reason)?;
+    correct_case(
+        &state,
+        &access,
+        &case_id,
+        &body.reason,
+        |tx, id, number, reason, actor, now| {
+            Ok((cases::void(tx, id, number, reason, actor, now)?, true))
+        },
+    )
+    .await
+}
+
+/// A correction of one case, `correct` being the store's: the case number
+/// and reason checked, the correction and its `case_corrected` event (when
+/// `correct` says it recorded one) written in one transaction, and the case
+/// answered with its names.
+async fn correct_case<F>(
+    state: &AppState,
+    access: &WriteServer,
+    case_id: &str,
+    reason: &str,
+    correct: F,
+) -> ApiResult<Json<Case>>
+where
+    F: FnOnce(&Tx<'_>, &str, i64, &str, &str, i64) -> Result<(Case, bool), StoreError>
+        + Send
+        + 'static,
+{
+    let number = case_number(case_id)?;
+    let reason = check_reason("reason", reason)?;
     let (id, actor, now) = (
         access.server.id.clone(),
         access.caller.actor(),
@@ -128,8 +148,10 @@ pub async fn void(
     let mut case = state
         .store
         .write(move |tx| {
-            let case = cases::void(tx, &id, number, &reason, &actor, now)?;
-            case_event(tx, &id, &case, now)?;
+            let (case, recorded) = correct(tx, &id, number, &reason, &actor, now)?;
+            if recorded {
+                case_event(tx, &id, &case, now)?;
+            }
             Ok::<_, StoreError>(case)
         })
         .await?;

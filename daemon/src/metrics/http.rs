@@ -1,6 +1,8 @@
 //! The HTTP API's requests: counted by route, method and status, timed by
 //! route, and the requests being served now.
 
+use std::collections::HashSet;
+use std::sync::{OnceLock, RwLock};
 use std::time::Duration;
 
 use axum::http::Method;
@@ -14,7 +16,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RequestLabels {
     /// The matched path template, or `unmatched`.
-    pub route: String,
+    pub route: &'static str,
     /// The method, or `other` for one the API does not use.
     pub method: &'static str,
     /// The HTTP status answered.
@@ -26,7 +28,7 @@ pub struct RequestLabels {
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RouteLabels {
     /// The matched path template, or `unmatched`.
-    pub route: String,
+    pub route: &'static str,
     /// The method, or `other`.
     pub method: &'static str,
 }
@@ -65,13 +67,10 @@ pub fn count_request(
     status: u16,
     elapsed: Duration,
 ) {
-    let route = route.unwrap_or("unmatched").to_owned();
+    let route = route.map_or("unmatched", intern);
     let method = method_label(method);
     http.request_seconds
-        .get_or_create(&RouteLabels {
-            route: route.clone(),
-            method,
-        })
+        .get_or_create(&RouteLabels { route, method })
         .observe(elapsed.as_secs_f64());
     http.requests
         .get_or_create(&RequestLabels {
@@ -80,6 +79,33 @@ pub fn count_request(
             status,
         })
         .inc();
+}
+
+/// `route` as a `&'static str`, so that counting a request allocates
+/// nothing once its route was seen: the label sets are keys the families
+/// clone. Each distinct template is leaked once; they are the router's own
+/// path templates (an unmatched path never gets here), a fixed set of a
+/// few dozen short strings for the process's life.
+fn intern(route: &str) -> &'static str {
+    static ROUTES: OnceLock<RwLock<HashSet<&'static str>>> = OnceLock::new();
+    let routes = ROUTES.get_or_init(Default::default);
+    let known = routes
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(route)
+        .copied();
+    if let Some(known) = known {
+        return known;
+    }
+    let mut routes = routes
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = routes.get(route) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(route.into());
+    routes.insert(leaked);
+    leaked
 }
 
 /// The methods the API answers, by name; any other is `other` (a client
@@ -108,11 +134,26 @@ mod tests {
         count_request(&http, None, &custom, 404, Duration::ZERO);
         count_request(&http, None, &Method::GET, 404, Duration::ZERO);
         let labels = |method| RequestLabels {
-            route: "unmatched".into(),
+            route: "unmatched",
             method,
             status: 404,
         };
         assert_eq!(http.requests.get_or_create(&labels("other")).get(), 1);
         assert_eq!(http.requests.get_or_create(&labels("GET")).get(), 1);
+    }
+
+    #[test]
+    fn a_route_is_interned_once_and_counted_under_its_template() {
+        let http = Http::default();
+        let template = String::from("/api/v1/servers/{id}/cases");
+        assert!(std::ptr::eq(intern(&template), intern(&template.clone())));
+        count_request(&http, Some(&template), &Method::GET, 200, Duration::ZERO);
+        count_request(&http, Some(&template), &Method::GET, 200, Duration::ZERO);
+        let labels = RequestLabels {
+            route: "/api/v1/servers/{id}/cases",
+            method: "GET",
+            status: 200,
+        };
+        assert_eq!(http.requests.get_or_create(&labels).get(), 2);
     }
 }
