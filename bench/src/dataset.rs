@@ -11,7 +11,7 @@
 //! `<target>/bench/cache/<name>-<cases>-s<SEED_VERSION>-m<migrations hash>/`
 //! (the database, its key file and a manifest with the keys and the ids the
 //! scenarios need) and copied for each run, which may change it. A change to
-//! `migrations/` makes a new entry by itself; a change to what [`crate::seed`]
+//! `migrations/sqlite/` makes a new entry by itself; a change to what [`crate::seed`]
 //! writes must bump [`SEED_VERSION`]. Entries of other versions are removed.
 
 use std::fs;

@@ -330,7 +330,7 @@ impl Suite {
             };
             let prepared = dataset::prepare(
                 &self.bench.join("cache"),
-                &self.workspace.join("migrations"),
+                &self.workspace.join("migrations").join("sqlite"),
                 size,
             )
             .await?;

@@ -10,7 +10,7 @@
 //! the whole moderation lifecycle; either way 1M cases would take minutes.
 //! They are inserted instead with one prepared statement per table inside
 //! one transaction of the same store, numbering each server's cases in
-//! memory. The columns are those of `migrations/` (V3 and V5); a settled
+//! memory. The columns are those of `migrations/sqlite/` (V3 and V5); a settled
 //! case as the daemon leaves it, with the strike rows it would have added.
 //! The read path's own tests check that listing uses its indexes; nothing
 //! here depends on how the rows were written.

@@ -29,8 +29,9 @@
 //!
 //! Durability: `synchronous = FULL`, so a write that was acknowledged survives a
 //! power cut, not just a crash of the process. The schema is only ever changed
-//! by the refinery migrations in the top-level `migrations/` folder, applied
-//! when the store opens.
+//! by the refinery migrations in the top-level `migrations/sqlite/` folder,
+//! applied when the store opens (PostgreSQL's twins are in
+//! `migrations/postgres/`, see [`postgres`]).
 //!
 //! Domain queries live in submodules as plain functions over a [`Tx`], so
 //! they compose inside one transaction. A `Tx` is opaque outside this module:
@@ -71,6 +72,7 @@ pub mod live_events;
 pub mod lockdowns;
 pub mod logs;
 pub mod native_rules;
+pub mod postgres;
 pub mod ranking;
 mod readers;
 pub mod receivers;
@@ -104,7 +106,7 @@ pub use files::{ServeLock, ServeLockError};
 pub use secrets::{KeySource, Secrets};
 
 mod embedded {
-    refinery::embed_migrations!("../migrations");
+    refinery::embed_migrations!("../migrations/sqlite");
 }
 
 /// How many read connections (and reader threads) the store holds; reads
