@@ -32,8 +32,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use modctl_types::activity::CommunityInsights;
-use modctl_types::moderation::{Case, JailRecord, KnownMember, StrikeSummary};
+use modctl_types::activity::{CommunityInsights, ModerationInsights};
+use modctl_types::moderation::{Case, JailRecord, KnownMember, MemberInfo, StrikeSummary};
 
 use crate::events::{Consumer, Event, EventKind, NameKind, NameSeen};
 
@@ -245,6 +245,21 @@ impl NameCache {
             for ranked in list.iter_mut() {
                 ranked.name = self.get(server, kind, &ranked.id);
             }
+        }
+    }
+
+    /// Fills the moderation insights' repeat targets' names (the top
+    /// moderators are keys, named from the keys' display names instead).
+    pub fn name_moderation(&self, server: &str, insights: &mut ModerationInsights) {
+        for ranked in &mut insights.top_repeat_targets {
+            ranked.name = self.user(server, &ranked.id);
+        }
+    }
+
+    /// Fills the members' `name` (`GET /servers/{id}/members/{user_id}`).
+    pub fn name_members(&self, server: &str, members: &mut [MemberInfo]) {
+        for member in members {
+            member.name = self.user(server, &member.user_id);
         }
     }
 
