@@ -127,3 +127,72 @@ fn a_name_must_be_one_known_member() {
     );
     assert_eq!(cases.lines().count(), 2, "{cases}");
 }
+
+/// The export carries the names and the void in columns appended after the
+/// old ones (issue #27), and `insights` names the repeat targets: in a
+/// table as `name (id)`, piped as the last field.
+#[test]
+fn the_export_and_the_insights_carry_names() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    stdout_of(
+        modctl(&fixture, key).args(["action", "warn", ALPHA_DISCORD, dm::BOB, "-r", "again"]),
+        0,
+    );
+    stdout_of(
+        modctl(&fixture, key).args(["cases", "void", ALPHA_DISCORD, "1", "-r", "wrong, sorry"]),
+        0,
+    );
+    let csv = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args([
+            "cases",
+            "export",
+            ALPHA_DISCORD,
+            "--format",
+            "csv",
+        ]),
+        0,
+    );
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    // The columns from before names, where they were.
+    assert_eq!(header[2], "user_id");
+    assert_eq!(header[13], "created_at");
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // Case 1 (Bob's voided warning) first: oldest first. Its reason has no
+    // comma, so splitting at commas reads it.
+    let first: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(first.len(), header.len(), "{csv}");
+    assert_eq!(first[column("user_id")], dm::BOB);
+    assert_eq!(first[column("user_name")], "Bob the Builder");
+    assert!(first[column("voided")].starts_with("20"), "{csv}");
+    assert!(first[column("voided_by")].starts_with("key:"), "{csv}");
+    assert!(csv.contains("\"wrong, sorry\""), "{csv}");
+    let jsonl = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["cases", "export", ALPHA_DISCORD]),
+        0,
+    );
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first["user_name"], "Bob the Builder");
+    assert_eq!(first["voided"]["reason"], "wrong, sorry");
+
+    // Bob has two cases: a repeat target, named.
+    let plain = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["insights", ALPHA_DISCORD]),
+        0,
+    );
+    assert!(
+        plain.contains(&format!("repeat_target\t{}\t2\tBob the Builder\n", dm::BOB)),
+        "{plain}"
+    );
+    for columns in ["60", "120"] {
+        let table = stdout_of(
+            modctl(&fixture, Some(&fixture.alpha_ro))
+                .env("COLUMNS", columns)
+                .args(["insights", ALPHA_DISCORD, "--table"]),
+            0,
+        );
+        assert!(table.contains(&format!("({})", dm::BOB)), "{table}");
+        assert!(table.contains("Bob"), "{columns}: {table}");
+    }
+}
