@@ -55,7 +55,7 @@ impl From<ActionName> for Action {
 #[derive(Debug, Args)]
 #[command(
     after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise; the question\n\
-names the member as `name (id)` when the daemon knows the name, with their strikes and jail above it.\n\
+names the member as `name (id)` when the daemon knows the name (strikes and jail above it).\n\
 It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
 applied (or whether it was is unknown): `applied` and the note on stderr say which.\n\
 USER may be `@name`: the one member the daemon knows by that name (it learns names from the platform's\n\
