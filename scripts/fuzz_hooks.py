@@ -140,6 +140,9 @@ def map_case(context, case):
             case.body = {**case.body, "user_id": member}
         if isinstance(case.query, dict) and "user_id" in case.query:
             case.query = {**case.query, "user_id": member}
+        # `/members/{user_id}` and `/members/{user_id}/strikes/clear`.
+        if isinstance(case.path_parameters, dict) and "user_id" in case.path_parameters:
+            case.path_parameters = {**case.path_parameters, "user_id": member}
     # `POST /config/clone`'s source: another seeded server now and then.
     if isinstance(case.body, dict) and "from" in case.body:
         source = _pick(_draw(case, "from"), SERVER_ID_PERCENT, SERVERS)

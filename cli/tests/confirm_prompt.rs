@@ -34,8 +34,11 @@ fn a_ban_answered_no_shows_the_summary_does_nothing_and_exits_6() {
         "action      ban",
         "server      Alpha Guild (discord, 100000000000000001)",
         &format!("user        {}", dm::ALICE),
+        "on record   0 active strikes",
         "delete days 2",
         "reason      raid spam",
+        // The daemon knows no name for her: the question as before names.
+        &format!("ban user {} on Alpha Guild?", dm::ALICE),
     ] {
         assert!(summary.contains(line), "{line:?} not in {summary}");
     }
@@ -60,6 +63,46 @@ fn a_ban_answered_no_shows_the_summary_does_nothing_and_exits_6() {
         0,
     );
     assert_eq!(cases.lines().count(), 1, "{cases}");
+}
+
+/// Issue #27: when the daemon knows the target's name, the summary and the
+/// question name them beside their id, and the server with its id; with
+/// `@name` the question shows the id it stands for.
+#[test]
+fn a_ban_names_its_target_when_the_daemon_knows_the_name() {
+    use modctld::events::NameKind;
+    let fixture = Fixture::simulated();
+    let key = &fixture.alpha_rw;
+    fixture
+        .daemon
+        .state()
+        .names
+        .put(ALPHA_DISCORD, NameKind::User, dm::ALICE, "Alice");
+    stdout_of(
+        modctl(&fixture, Some(key)).args(["action", "warn", ALPHA_DISCORD, dm::ALICE]),
+        0,
+    );
+    for target in [dm::ALICE, "@alice"] {
+        let mut session = at_terminal(&fixture, key, &["action", "ban", ALPHA_DISCORD, target]);
+        let shown = session.exp_string("[y/N]").unwrap();
+        for line in [
+            format!("user        Alice ({})", dm::ALICE),
+            "on record   1 active strike".to_owned(),
+            format!(
+                "ban Alice ({}) on Alpha Guild (100000000000000001)?",
+                dm::ALICE
+            ),
+        ] {
+            assert!(shown.contains(&line), "{target}: {line:?} not in {shown}");
+        }
+        session.send_line("n").unwrap();
+        assert_eq!(exit_code(&mut session), 6);
+    }
+    let cases = stdout_of(
+        modctl(&fixture, Some(key)).args(["cases", "list", ALPHA_DISCORD]),
+        0,
+    );
+    assert_eq!(cases.lines().count(), 1, "only the warning: {cases}");
 }
 
 fn two_guilds_and_an_export() -> (Fixture, std::path::PathBuf) {

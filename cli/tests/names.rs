@@ -127,3 +127,99 @@ fn a_name_must_be_one_known_member() {
     );
     assert_eq!(cases.lines().count(), 2, "{cases}");
 }
+
+/// The export carries the names and the void in columns appended after the
+/// old ones (issue #27), and `insights` names the repeat targets: in a
+/// table as `name (id)`, piped as the last field.
+#[test]
+fn the_export_and_the_insights_carry_names() {
+    let fixture = fixture();
+    let key = Some(&fixture.alpha_rw);
+    stdout_of(
+        modctl(&fixture, key).args(["action", "warn", ALPHA_DISCORD, dm::BOB, "-r", "again"]),
+        0,
+    );
+    stdout_of(
+        modctl(&fixture, key).args(["cases", "void", ALPHA_DISCORD, "1", "-r", "wrong, sorry"]),
+        0,
+    );
+    let csv = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args([
+            "cases",
+            "export",
+            ALPHA_DISCORD,
+            "--format",
+            "csv",
+        ]),
+        0,
+    );
+    let mut records = read_csv(&csv).into_iter();
+    let header = records.next().unwrap();
+    // The columns from before names, where they were.
+    assert_eq!(header[2], "user_id");
+    assert_eq!(header[13], "created_at");
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    // Case 1 (Bob's voided warning) first: oldest first.
+    let first = records.next().unwrap();
+    assert_eq!(first.len(), header.len(), "{csv}");
+    assert_eq!(first[column("user_id")], dm::BOB);
+    assert_eq!(first[column("user_name")], "Bob the Builder");
+    assert!(first[column("voided")].starts_with("20"), "{csv}");
+    assert!(first[column("voided_by")].starts_with("key:"), "{csv}");
+    assert_eq!(first[column("voided_reason")], "wrong, sorry");
+    let second = records.next().unwrap();
+    assert_eq!(second[column("voided")], "", "{csv}");
+    let jsonl = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["cases", "export", ALPHA_DISCORD]),
+        0,
+    );
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!(first["user_name"], "Bob the Builder");
+    assert_eq!(first["voided"]["reason"], "wrong, sorry");
+
+    // Bob has two cases: a repeat target, named.
+    let plain = stdout_of(
+        modctl(&fixture, Some(&fixture.alpha_ro)).args(["insights", ALPHA_DISCORD]),
+        0,
+    );
+    assert!(
+        plain.contains(&format!("repeat_target\t{}\t2\tBob the Builder\n", dm::BOB)),
+        "{plain}"
+    );
+    // A table: `name (id)`; at 60 columns the name gives way, the id stays.
+    for (columns, shown) in [
+        ("120", format!("Bob the Builder ({})", dm::BOB)),
+        ("60", format!("┆ {} ", dm::BOB)),
+    ] {
+        let table = stdout_of(
+            modctl(&fixture, Some(&fixture.alpha_ro))
+                .env("COLUMNS", columns)
+                .args(["insights", ALPHA_DISCORD, "--table"]),
+            0,
+        );
+        assert!(table.contains(&shown), "{columns}: {table}");
+    }
+}
+
+/// Records of RFC 4180 CSV as a spreadsheet reads them: fields split at
+/// commas outside quotes, `""` inside quotes a quote.
+fn read_csv(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => record.push(std::mem::take(&mut field)),
+            ('\n', false) => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (c, _) => field.push(c),
+        }
+    }
+    records
+}

@@ -2,7 +2,7 @@
 
 use modctl_types::moderation::{
     Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, JailRecord,
-    KnownMember, KnownMembers, StrikeList, StrikeSummary,
+    KnownMember, KnownMembers, MemberInfo, StrikeList, StrikeSummary,
 };
 use modctl_types::query::CASES_MAX_LIMIT;
 use reqwest::Method;
@@ -256,5 +256,21 @@ impl Client {
             )
             .await?;
         Ok(list.members)
+    }
+
+    /// `GET /servers/{id}/members/{user_id}` (issue #27): what the daemon
+    /// knows of one member: their name as last seen (`None` when it has
+    /// seen none: a member never seen is still a valid target), their
+    /// strikes in force and whether they are jailed. Asks no platform.
+    ///
+    /// ```no_run
+    /// # async fn run(client: modctl_client::Client) -> Result<(), modctl_client::Error> {
+    /// let member = client.member("112233445566778899", "800000000000000004").await?;
+    /// println!("{}: {:?}", member.user_id, member.name);
+    /// # Ok(()) }
+    /// ```
+    pub async fn member(&self, server: &str, user_id: &str) -> Result<MemberInfo, Error> {
+        self.send(self.request(Method::GET, &["servers", server, "members", user_id]))
+            .await
     }
 }

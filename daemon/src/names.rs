@@ -32,8 +32,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use modctl_types::activity::CommunityInsights;
-use modctl_types::moderation::{Case, JailRecord, KnownMember, StrikeSummary};
+use modctl_types::activity::{CommunityInsights, ModerationInsights};
+use modctl_types::live::{LiveEvent, LiveEventKind};
+use modctl_types::moderation::{Case, JailRecord, KnownMember, MemberInfo, StrikeSummary};
 
 use crate::events::{Consumer, Event, EventKind, NameKind, NameSeen};
 
@@ -248,6 +249,51 @@ impl NameCache {
         }
     }
 
+    /// Fills the moderation insights' repeat targets' names (the top
+    /// moderators are keys, named from the keys' display names instead).
+    pub fn name_moderation(&self, server: &str, insights: &mut ModerationInsights) {
+        for ranked in &mut insights.top_repeat_targets {
+            ranked.name = self.user(server, &ranked.id);
+        }
+    }
+
+    /// Fills the members' `name` (`GET /servers/{id}/members/{user_id}`).
+    pub fn name_members(&self, server: &str, members: &mut [MemberInfo]) {
+        for member in members {
+            member.name = self.user(server, &member.user_id);
+        }
+    }
+
+    /// Fills `user_name` in a stored live event's data where its type has
+    /// one: the case of `case_created` and of `case_corrected`, the jail of
+    /// `jail_changed` (`Case::user_name`, `JailRecord::user_name`). The
+    /// other kinds name no member, or have no field for a name (an automod
+    /// hit, as `GET /automod/hits` lists it); `member_joined` carries the
+    /// platform's own.
+    pub fn name_live_event(&self, event: &mut LiveEvent) {
+        let member = match event.kind {
+            LiveEventKind::CaseCreated => Some(&mut event.data),
+            LiveEventKind::CaseCorrected => event.data.get_mut("case"),
+            LiveEventKind::JailChanged => event.data.get_mut("jail"),
+            LiveEventKind::AutomodHit
+            | LiveEventKind::ConfigChanged
+            | LiveEventKind::LockdownStarted
+            | LiveEventKind::LockdownEnded
+            | LiveEventKind::AntinukeTriggered
+            | LiveEventKind::MemberJoined => None,
+        };
+        let Some(serde_json::Value::Object(member)) = member else {
+            return;
+        };
+        let name = member
+            .get("user_id")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|id| self.user(&event.server_id, id));
+        if let Some(name) = name {
+            member.insert("user_name".into(), name.into());
+        }
+    }
+
     /// Fills the strike summaries' `user_name`.
     pub fn name_strikes(&self, server: &str, strikes: &mut [StrikeSummary]) {
         for strike in strikes {
@@ -396,6 +442,44 @@ mod tests {
         assert_eq!(cache.get("f", NameKind::Channel, "1").as_deref(), Some("f"));
         // A server whose names all went is forgotten with them.
         assert!(!cache.lock().servers.contains_key("a"));
+    }
+
+    #[test]
+    fn live_events_name_their_case_or_jail_member() {
+        let cache = NameCache::default();
+        cache.put("s", NameKind::User, "1", "alice");
+        let event = |kind, data| LiveEvent {
+            id: Some(1),
+            kind,
+            created_at: "2026-11-27T21:04:05Z".parse().unwrap(),
+            server_id: "s".into(),
+            data,
+        };
+        let named = |kind, data| {
+            let mut event = event(kind, data);
+            cache.name_live_event(&mut event);
+            event.data
+        };
+        let case = serde_json::json!({"id": 3, "user_id": "1"});
+        assert_eq!(
+            named(LiveEventKind::CaseCreated, case.clone())["user_name"],
+            "alice"
+        );
+        let jail = serde_json::json!({"change": "started", "jail": {"user_id": "1"}});
+        assert_eq!(
+            named(LiveEventKind::JailChanged, jail)["jail"]["user_name"],
+            "alice"
+        );
+        let corrected = serde_json::json!({"user_id": "1", "case": case});
+        assert_eq!(
+            named(LiveEventKind::CaseCorrected, corrected)["case"]["user_name"],
+            "alice"
+        );
+        // No name known, or no field for one: as stored.
+        let unknown = serde_json::json!({"id": 4, "user_id": "2"});
+        assert_eq!(named(LiveEventKind::CaseCreated, unknown.clone()), unknown);
+        let hit = serde_json::json!({"id": 5, "user_id": "1"});
+        assert_eq!(named(LiveEventKind::AutomodHit, hit.clone()), hit);
     }
 
     #[test]

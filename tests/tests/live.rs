@@ -376,3 +376,57 @@ async fn the_stream_ends_when_the_daemon_stops_without_holding_the_shutdown() {
         started.elapsed()
     );
 }
+
+/// Names beside ids (issue #27): a case's and a jail's member are named in
+/// the stream as the reads name them (`user_name`, from the daemon's name
+/// cache when sent); a member without a known name has none.
+#[tokio::test]
+async fn cases_and_jails_name_their_member() {
+    let fixture = Fixture::simulated();
+    let daemon = &fixture.daemon;
+    daemon.state().names.put(
+        ALPHA_DISCORD,
+        modctld::events::NameKind::User,
+        dm::ALICE,
+        "Alice",
+    );
+    let client = daemon.client(&fixture.alpha_rw);
+    let mut stream = open(&daemon.client(&fixture.alpha_ro), StreamOptions::default()).await;
+
+    warn(&client, dm::ALICE).await;
+    let event = next_event(&mut stream).await;
+    assert_eq!(event.data["user_name"], "Alice", "{event:?}");
+    let line = summarize(&event);
+    assert!(
+        line.contains(&format!("warn Alice ({})", dm::ALICE)),
+        "{line}"
+    );
+
+    warn(&client, dm::BOB).await;
+    let event = next_event(&mut stream).await;
+    assert_eq!(event.data["user_id"], dm::BOB);
+    assert!(event.data.get("user_name").is_none(), "{event:?}");
+
+    let jail = ActionRequest {
+        user_id: dm::ALICE.into(),
+        ..Default::default()
+    };
+    client
+        .perform_action(ALPHA_DISCORD, Action::Jail, &jail)
+        .await
+        .expect("jailed");
+    let mut jailed = None;
+    for _ in 0..2 {
+        let event = next_event(&mut stream).await;
+        if event.kind == LiveEventKind::JailChanged {
+            jailed = Some(event);
+        }
+    }
+    let jailed = jailed.expect("a jail_changed event");
+    assert_eq!(jailed.data["jail"]["user_name"], "Alice", "{jailed:?}");
+    assert!(
+        summarize(&jailed).contains(&format!("for Alice ({})", dm::ALICE)),
+        "{}",
+        summarize(&jailed)
+    );
+}

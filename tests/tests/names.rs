@@ -2,8 +2,9 @@
 //! through the fake gateway tells the daemon its members' names
 //! (`GUILD_CREATE`'s members, `GUILD_MEMBER_UPDATE`'s nick, a message's
 //! author), cases and strikes carry them as `user_name`, a rename shows the
-//! new name, a member never seen has none, and `GET /servers/{id}/members`
-//! finds members by name.
+//! new name, a member never seen has none, `GET /servers/{id}/members`
+//! finds members by name, `GET /servers/{id}/members/{user_id}` answers
+//! one member by id, and the insights' repeat targets are named.
 
 use std::time::Duration;
 
@@ -293,4 +294,114 @@ fn the_demos_simulated_members_have_their_names() {
         .block_on(client.case(demo::DISCORD, response.case_id))
         .unwrap();
     assert_eq!(case.user_name.as_deref(), Some("Bob"));
+}
+
+/// `GET /servers/{id}/members/{user_id}` (issue #27): a member's name as
+/// the cache has it, with their strikes and jail; a member never seen is
+/// still a valid target (200, `name` null); a bad id is a 400 naming the
+/// path parameter; another team's key reaches nothing.
+#[test]
+fn one_member_by_id_known_or_never_seen() {
+    let guild = guild();
+    let daemon = &guild.fixture.daemon;
+    let client = daemon.client(&guild.fixture.alpha_rw);
+    let warn = ActionRequest {
+        user_id: ALICE.into(),
+        reason: Some("names".into()),
+        ..Default::default()
+    };
+    daemon
+        .block_on(client.perform_action(ALPHA_DISCORD, Action::Warn, &warn))
+        .expect("warn");
+    let reader = daemon.client(&guild.fixture.alpha_ro);
+    let alice = daemon
+        .block_on(reader.member(ALPHA_DISCORD, ALICE))
+        .expect("alice");
+    assert_eq!(alice.user_id, ALICE);
+    assert_eq!(alice.name.as_deref(), Some("alice"));
+    assert_eq!(alice.active_strikes, 1);
+    assert!(!alice.jailed);
+    // The name is read from the cache as the other answers are: a rename
+    // shows at once.
+    let mut renamed = member(ALICE, "alice", Some("Alice R."));
+    renamed["guild_id"] = json!(ALPHA_DISCORD);
+    guild.gateway.dispatch("GUILD_MEMBER_UPDATE", renamed);
+    eventually("the new name", || {
+        daemon
+            .block_on(reader.member(ALPHA_DISCORD, ALICE))
+            .expect("alice")
+            .name
+            .as_deref()
+            == Some("Alice R.")
+    });
+
+    // Never seen: a valid target, nothing known; `name` is there, null.
+    let url = daemon.api(&format!("/servers/{ALPHA_DISCORD}/members/{NEVER_SEEN}"));
+    let key = guild.fixture.alpha_ro.full.clone();
+    let (status, raw): (u16, Value) = daemon.block_on(async move {
+        let response = reqwest::Client::new()
+            .get(url)
+            .bearer_auth(key)
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    });
+    assert_eq!(status, 200, "{raw}");
+    assert_eq!(
+        raw,
+        json!({"user_id": NEVER_SEEN, "name": null, "active_strikes": 0, "jailed": false})
+    );
+    // The tab and line break of a name never reach the answer.
+    let tabby = daemon
+        .block_on(reader.member(ALPHA_DISCORD, TABBY))
+        .expect("tabby");
+    assert_eq!(tabby.name.as_deref(), Some("tab by name"));
+
+    // Not a Discord user id: 400, the path parameter named, what to give.
+    let refused = daemon
+        .block_on(reader.member(ALPHA_DISCORD, "alice"))
+        .unwrap_err();
+    assert_eq!(refused.status().map(|s| s.as_u16()), Some(400), "{refused}");
+    assert_eq!(refused.field(), Some("{user_id}"), "{refused}");
+    assert!(refused.to_string().contains("snowflake"), "{refused}");
+
+    // Another team's key: refused as every read of a server not theirs
+    // (403), the name unseen.
+    let beta = daemon.client(&guild.fixture.beta_rw);
+    let other = daemon
+        .block_on(beta.member(ALPHA_DISCORD, ALICE))
+        .unwrap_err();
+    assert_eq!(other.status().map(|s| s.as_u16()), Some(403), "{other}");
+    assert!(!other.to_string().contains("Alice"), "{other}");
+}
+
+/// The moderation insights' repeat targets carry the members' names
+/// (issue #27), as the community insights' top members do.
+#[test]
+fn the_insights_repeat_targets_are_named() {
+    let guild = guild();
+    for _ in 0..2 {
+        guild.note(ALICE);
+        guild.note(NEVER_SEEN);
+    }
+    guild.note(SAM);
+    let daemon = &guild.fixture.daemon;
+    let client = daemon.client(&guild.fixture.alpha_ro);
+    let insights = daemon
+        .block_on(client.insights(ALPHA_DISCORD, Some(7)))
+        .expect("insights");
+    let mut targets: Vec<(String, Option<String>)> = insights
+        .top_repeat_targets
+        .into_iter()
+        .map(|r| (r.id, r.name))
+        .collect();
+    targets.sort();
+    assert_eq!(
+        targets,
+        vec![
+            (ALICE.to_owned(), Some("alice".to_owned())),
+            (NEVER_SEEN.to_owned(), None)
+        ]
+    );
 }

@@ -625,6 +625,27 @@ pub struct KnownMembers {
     pub members: Vec<KnownMember>,
 }
 
+/// Response of `GET /servers/{id}/members/{user_id}` (additive, issue #27):
+/// what the daemon knows of one member, e.g. for a confirmation prompt that
+/// names its target. Any valid user id of the server's platform has an
+/// answer: a member the daemon never saw is still a valid target, with
+/// `name` null and nothing on record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MemberInfo {
+    /// The member's id, as asked.
+    pub user_id: String,
+    /// Their name as the daemon last saw it; `null` when it has seen none
+    /// (always present, unlike the `user_name` of other answers: this
+    /// answer is about the name). Untrusted text, with control characters
+    /// replaced by spaces.
+    pub name: Option<String>,
+    /// Their strikes in force now, as `GET /servers/{id}/strikes` counts them.
+    pub active_strikes: u32,
+    /// Whether they are jailed now (`GET /servers/{id}/jails` lists them).
+    pub jailed: bool,
+}
+
 /// Response of `GET /servers/{id}/jails`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

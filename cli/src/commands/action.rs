@@ -2,11 +2,13 @@
 
 use clap::{Args, ValueEnum};
 use modctl_client::Client;
-use modctl_types::moderation::{Action, ActionPreview, ActionRequest, ActionResponse, CaseState};
+use modctl_types::moderation::{
+    Action, ActionPreview, ActionRequest, ActionResponse, CaseState, MemberInfo,
+};
 use modctl_types::servers::Server;
 
 use crate::commands::cases::applied_text;
-use crate::commands::{print, read_input};
+use crate::commands::{names, print, read_input};
 use crate::context::Context;
 use crate::exit::{self, CliError, api_error};
 use crate::output::{OutputMode, Rows, paint_stderr, render_json, render_pairs};
@@ -52,7 +54,8 @@ impl From<ActionName> for Action {
 /// `modctl action ...`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise.\n\
+    after_help = "Kick, ban and jail ask for confirmation on a terminal and need --yes otherwise; the question\n\
+names the member as `name (id)` when the daemon knows the name (strikes and jail above it).\n\
 It exits 0 when the case is recorded and the platform carried it out, 7 when the case is recorded but not\n\
 applied (or whether it was is unknown): `applied` and the note on stderr say which.\n\
 USER may be `@name`: the one member the daemon knows by that name (it learns names from the platform's\n\
@@ -129,11 +132,14 @@ pub fn parse_duration(text: &str) -> Result<i64, String> {
 pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
     let action: Action = args.action.into();
     let client = context.client()?;
-    let users = match (&args.user, &args.users_file) {
+    // The name an `@name` stood for, for the confirmation prompt.
+    let (users, typed_name) = match (&args.user, &args.users_file) {
         (Some(user), _) => {
-            vec![super::names::resolve_user(&client, &args.server, user, words::ACTION).await?]
+            let (id, name) =
+                super::names::resolve_member(&client, &args.server, user, words::ACTION).await?;
+            (vec![id], name)
         }
-        (None, Some(file)) => parse_users(&read_input(file)?),
+        (None, Some(file)) => (parse_users(&read_input(file)?), None),
         (None, None) => unreachable!("clap requires a user or --users-file"),
     };
     if users.is_empty() {
@@ -170,17 +176,24 @@ pub async fn run(context: &Context, args: ActionArgs) -> Result<u8, CliError> {
         } else {
             None
         };
-        if let Some(server) = &server {
-            eprint!("{}", render_summary(action, server, &users, &args));
-        }
-        let who = match users.as_slice() {
-            [one] => format!("user {one}"),
-            many => format!("{} users", many.len()),
+        // And the member as the daemon knows them (name, strikes, jail), so
+        // that the moderator sees who `123` is before banning them. Only a
+        // decoration: a daemon that cannot say (one from before this read,
+        // or an id it refuses, which the action itself will name) leaves
+        // the prompt as it was.
+        let member = match (&server, users.as_slice()) {
+            (Some(_), [one]) => client.member(&args.server, one).await.ok(),
+            _ => None,
         };
-        let place = server
-            .as_ref()
-            .map_or(args.server.clone(), |s| s.name.clone());
-        if !prompt::confirm(&format!("{action} {who} on {place}?"), args.yes)? {
+        let target = Target {
+            name: member.as_ref().and_then(|m| m.name.clone()).or(typed_name),
+            member,
+        };
+        if let Some(server) = &server {
+            eprint!("{}", render_summary(action, server, &users, &target, &args));
+        }
+        let question = render_question(action, server.as_ref(), &args.server, &users, &target);
+        if !prompt::confirm(&question, args.yes)? {
             return Ok(prompt::cancelled());
         }
     }
@@ -253,6 +266,44 @@ async fn check_bulk_limit(client: &Client, users: usize) -> Result<(), CliError>
     Err(CliError::with_code(exit::DENIED, message).hint(hint))
 }
 
+/// What the confirmation knows of a single target beyond their id.
+#[derive(Debug, Default)]
+pub struct Target {
+    /// Their name: the daemon's, else the one an `@name` was resolved by.
+    pub name: Option<String>,
+    /// What the daemon knows of them (`GET /servers/{id}/members/{user_id}`).
+    pub member: Option<MemberInfo>,
+}
+
+/// The confirmation question: `ban alice (123) on Alpha Guild (456)?` when
+/// the target's name is known (the server named with its id too: both are
+/// what a wrong paste gets wrong), else as before names: `ban user 123 on
+/// Alpha Guild?`, `kick 7 users on Alpha Guild?`.
+pub fn render_question(
+    action: Action,
+    server: Option<&Server>,
+    server_arg: &str,
+    users: &[String],
+    target: &Target,
+) -> String {
+    let place = |with_id: bool| match server {
+        Some(s) if with_id => format!("{} ({})", names::clean(&s.name), s.id),
+        Some(s) => s.name.clone(),
+        None => server_arg.to_owned(),
+    };
+    match (users, target.name.as_deref()) {
+        ([one], Some(name)) if !names::clean(name).is_empty() => {
+            format!(
+                "{action} {} on {}?",
+                names::named(one, Some(name)),
+                place(true)
+            )
+        }
+        ([one], _) => format!("{action} user {one} on {}?", place(false)),
+        (many, _) => format!("{action} {} users on {}?", many.len(), place(false)),
+    }
+}
+
 /// How many user ids of a `--users-file` the confirmation lists.
 const SHOWN_USERS: usize = 5;
 
@@ -262,10 +313,11 @@ pub fn render_summary(
     action: Action,
     server: &Server,
     users: &[String],
+    known: &Target,
     args: &ActionArgs,
 ) -> String {
     let target = match users {
-        [one] => one.clone(),
+        [one] => names::named(one, known.name.as_deref()),
         many => {
             let shown = many[..many.len().min(SHOWN_USERS)].join(", ");
             let rest = many.len().saturating_sub(SHOWN_USERS);
@@ -289,6 +341,19 @@ pub fn render_summary(
         ),
         (if users.len() == 1 { "user" } else { "users" }, target),
     ];
+    // What the daemon has on record of them, when it said: a moderator
+    // about to ban may want to know the member is already jailed.
+    if let Some(member) = &known.member {
+        let jailed = if member.jailed { "; jailed now" } else { "" };
+        lines.push((
+            "on record",
+            format!(
+                "{} active strike{}{jailed}",
+                member.active_strikes,
+                plural(member.active_strikes)
+            ),
+        ));
+    }
     if let Some(minutes) = args.duration {
         lines.push(("duration", format_minutes(minutes)));
     } else if action == Action::Jail {
@@ -314,6 +379,10 @@ pub fn render_summary(
         out += &format!("  {label:<12}{value}\n");
     }
     out
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// `1d 2h 30m` from minutes, as `--duration` reads them.
@@ -594,7 +663,13 @@ mod tests {
         ban.delete_days = Some(3);
         insta::assert_snapshot!(
             "summary_ban",
-            render_summary(Action::Ban, &guild(), &["300000000000000003".into()], &ban)
+            render_summary(
+                Action::Ban,
+                &guild(),
+                &["300000000000000003".into()],
+                &Target::default(),
+                &ban
+            )
         );
         let mut jail = args(ActionName::Jail, None);
         jail.duration = Some(1530);
@@ -604,6 +679,7 @@ mod tests {
                 Action::Jail,
                 &guild(),
                 &["300000000000000003".into()],
+                &Target::default(),
                 &jail
             )
         );
@@ -611,7 +687,99 @@ mod tests {
         let kick = args(ActionName::Kick, Some("raiders.txt"));
         insta::assert_snapshot!(
             "summary_kick_users_file",
-            render_summary(Action::Kick, &guild(), &users, &kick)
+            render_summary(Action::Kick, &guild(), &users, &Target::default(), &kick)
+        );
+    }
+
+    fn known(name: Option<&str>, strikes: u32, jailed: bool) -> Target {
+        Target {
+            name: name.map(str::to_owned),
+            member: Some(MemberInfo {
+                user_id: "300000000000000003".into(),
+                name: name.map(str::to_owned),
+                active_strikes: strikes,
+                jailed,
+            }),
+        }
+    }
+
+    /// The question names the target and the server with their ids when
+    /// the daemon knows the target's name, and is as before names when it
+    /// does not.
+    #[test]
+    fn the_question_names_the_target_when_the_name_is_known() {
+        let one = ["300000000000000003".to_owned()];
+        let ask = |target: &Target, server: Option<&Server>| {
+            render_question(Action::Ban, server, "100000000000000001", &one, target)
+        };
+        let guild = guild();
+        assert_eq!(
+            ask(&known(Some("alice"), 0, false), Some(&guild)),
+            "ban alice (300000000000000003) on Alpha Guild (100000000000000001)?"
+        );
+        // `@alice` resolved, the member read unanswered: the typed name.
+        let typed = Target {
+            name: Some("Alice".into()),
+            member: None,
+        };
+        assert_eq!(
+            ask(&typed, Some(&guild)),
+            "ban Alice (300000000000000003) on Alpha Guild (100000000000000001)?"
+        );
+        // A name is untrusted text: no line break reaches the prompt.
+        assert_eq!(
+            ask(&known(Some("al\nice"), 0, false), Some(&guild)),
+            "ban al ice (300000000000000003) on Alpha Guild (100000000000000001)?"
+        );
+        // Nothing known: as before names.
+        assert_eq!(
+            ask(&known(None, 2, false), Some(&guild)),
+            "ban user 300000000000000003 on Alpha Guild?"
+        );
+        assert_eq!(
+            ask(&Target::default(), None),
+            "ban user 300000000000000003 on 100000000000000001?"
+        );
+        let many: Vec<String> = (1..=3).map(|i| format!("30000000000000000{i}")).collect();
+        assert_eq!(
+            render_question(
+                Action::Kick,
+                Some(&guild),
+                "100000000000000001",
+                &many,
+                &Target::default()
+            ),
+            "kick 3 users on Alpha Guild?"
+        );
+    }
+
+    /// The summary before the question, with what the daemon knows of the
+    /// target (the text is not fitted to the width: the same at both).
+    #[test]
+    fn the_summary_names_the_target_and_what_is_on_record_at_60_and_120_columns() {
+        let mut ban = args(ActionName::Ban, None);
+        ban.reason = Some("raid spam".into());
+        let one = ["300000000000000003".to_owned()];
+        let shown = |target: &Target| {
+            crate::output::at_widths(|| {
+                render_summary(Action::Ban, &guild(), &one, target, &ban)
+                    + &render_question(
+                        Action::Ban,
+                        Some(&guild()),
+                        "100000000000000001",
+                        &one,
+                        target,
+                    )
+                    + "\n"
+            })
+        };
+        insta::assert_snapshot!(
+            "summary_ban_named_at_widths",
+            shown(&known(Some("alice"), 3, true))
+        );
+        insta::assert_snapshot!(
+            "summary_ban_unknown_at_widths",
+            shown(&known(None, 1, false))
         );
     }
 

@@ -4,7 +4,7 @@
 use clap::{Args, Subcommand, ValueEnum};
 use modctl_client::CaseQuery;
 use modctl_types::Timestamp;
-use modctl_types::moderation::{Action, Case, CaseState, JailRecord, StrikeSummary};
+use modctl_types::moderation::{Action, Case, CaseState, CaseVoid, JailRecord, StrikeSummary};
 
 use crate::commands::{corrections, names, print};
 use crate::context::Context;
@@ -39,7 +39,9 @@ Examples:
 
 const EXPORT_HELP: &str = "\
 CSV columns: id, action, user_id, actor, reason, minutes, expires_at, delete_message_days, applied,
-platform, detail, source, linked_case_id, created_at
+platform, detail, source, linked_case_id, created_at, user_name, actor_name, voided (when), voided_by,
+voided_by_name, voided_reason (the last six empty when unknown or not voided). JSON lines: each case
+as `cases list --json` has it (user_name, actor_name and voided when set).
 
 Examples:
   modctl cases export 112233445566778899 > cases.jsonl
@@ -552,7 +554,11 @@ pub fn render_jails(jails: &[JailRecord], mode: OutputMode) -> String {
     rows.render(mode)
 }
 
-const CSV_HEADER: &str = "id,action,user_id,actor,reason,minutes,expires_at,delete_message_days,applied,platform,detail,source,linked_case_id,created_at";
+/// The CSV columns. The first fourteen are the export's from before issue
+/// #27 and keep their positions; the names and the void were appended
+/// after them, so a reader by position keeps working and one by header
+/// finds them.
+const CSV_HEADER: &str = "id,action,user_id,actor,reason,minutes,expires_at,delete_message_days,applied,platform,detail,source,linked_case_id,created_at,user_name,actor_name,voided,voided_by,voided_by_name,voided_reason";
 
 /// Cases as JSON lines or CSV (RFC 4180 quoting).
 pub fn export(cases: &[Case], format: ExportFormat) -> String {
@@ -565,6 +571,9 @@ pub fn export(cases: &[Case], format: ExportFormat) -> String {
             let mut out = String::from(CSV_HEADER);
             out.push('\n');
             for c in cases {
+                let voided = |field: fn(&CaseVoid) -> String| {
+                    c.voided.as_ref().map(field).unwrap_or_default()
+                };
                 let fields = [
                     c.id.to_string(),
                     c.action.to_string(),
@@ -584,6 +593,13 @@ pub fn export(cases: &[Case], format: ExportFormat) -> String {
                         .map(|id| id.to_string())
                         .unwrap_or_default(),
                     c.created_at.to_string(),
+                    // Issue #27, appended: empty when unknown or not voided.
+                    c.user_name.as_deref().map(names::clean).unwrap_or_default(),
+                    c.actor_name.clone().unwrap_or_default(),
+                    voided(|v| v.at.to_string()),
+                    voided(|v| v.by.clone()),
+                    voided(|v| v.by_name.clone().unwrap_or_default()),
+                    voided(|v| v.reason.clone()),
                 ];
                 let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
                 out += &line.join(",");
@@ -791,5 +807,105 @@ mod tests {
             "jails_at_widths",
             crate::output::at_widths(|| render_jails(&jails, OutputMode::Table))
         );
+    }
+
+    /// Records of RFC 4180 CSV, as a spreadsheet reads them: fields split
+    /// at commas outside quotes, `""` inside quotes a quote.
+    fn read_csv(text: &str) -> Vec<Vec<String>> {
+        let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+        let (mut quoted, mut chars) = (false, text.chars().peekable());
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => record.push(std::mem::take(&mut field)),
+                ('\n', false) => {
+                    record.push(std::mem::take(&mut field));
+                    records.push(std::mem::take(&mut record));
+                }
+                (c, _) => field.push(c),
+            }
+        }
+        records
+    }
+
+    /// The export's CSV (issue #27): the names and the void appended, so a
+    /// reader by header finds them and one by position finds the old
+    /// columns where they were; JSON lines carry them as the API does.
+    #[test]
+    fn the_export_appends_names_and_the_void_after_the_old_columns() {
+        use modctl_types::moderation::CaseVoid;
+        let mut voided = case(2, Action::Warn, true, "warned, \"twice\"");
+        voided.user_name = Some("Alice\tR.".into());
+        voided.actor_name = Some("Mia".into());
+        voided.voided = Some(CaseVoid {
+            at: "2026-11-22T10:00:00Z".parse().unwrap(),
+            by: "key:ab12cd34ef56".into(),
+            by_name: Some("Mia".into()),
+            reason: "wrong member, sorry".into(),
+        });
+        let plain = case(1, Action::Note, true, "noted");
+        let csv = export(&[plain, voided.clone()], ExportFormat::Csv);
+        let mut records = read_csv(&csv).into_iter();
+        let header = records.next().expect("a header");
+        // The columns from before names, at the positions they had.
+        let old = [
+            "id",
+            "action",
+            "user_id",
+            "actor",
+            "reason",
+            "minutes",
+            "expires_at",
+            "delete_message_days",
+            "applied",
+            "platform",
+            "detail",
+            "source",
+            "linked_case_id",
+            "created_at",
+        ];
+        assert_eq!(&header[..old.len()], old.as_slice());
+        assert_eq!(
+            &header[old.len()..],
+            [
+                "user_name",
+                "actor_name",
+                "voided",
+                "voided_by",
+                "voided_by_name",
+                "voided_reason"
+            ]
+            .as_slice()
+        );
+        let rows: Vec<std::collections::HashMap<String, String>> = records
+            .map(|record| {
+                assert_eq!(record.len(), header.len(), "{record:?}");
+                header.iter().cloned().zip(record).collect()
+            })
+            .collect();
+        assert_eq!(rows.len(), 2);
+        let (first, second) = (&rows[0], &rows[1]);
+        assert_eq!(first["id"], "1");
+        for column in &header[old.len()..] {
+            assert_eq!(first[column.as_str()], "", "{column}: not voided, no names");
+        }
+        assert_eq!(second["detail"], "warned, \"twice\"");
+        assert_eq!(second["user_name"], "Alice R.");
+        assert_eq!(second["actor_name"], "Mia");
+        assert_eq!(second["voided"], "2026-11-22T10:00:00Z");
+        assert_eq!(second["voided_by"], "key:ab12cd34ef56");
+        assert_eq!(second["voided_by_name"], "Mia");
+        assert_eq!(second["voided_reason"], "wrong member, sorry");
+        insta::assert_snapshot!("export_csv", csv);
+
+        let jsonl = export(&[voided], ExportFormat::Jsonl);
+        let line: serde_json::Value = serde_json::from_str(jsonl.trim_end()).unwrap();
+        assert_eq!(line["user_name"], "Alice\tR.");
+        assert_eq!(line["actor_name"], "Mia");
+        assert_eq!(line["voided"]["reason"], "wrong member, sorry");
     }
 }

@@ -460,8 +460,16 @@ pub fn render_moderation(insights: &ModerationInsights, mode: OutputMode) -> Str
                     r.name.as_deref().filter(|n| !n.is_empty()).unwrap_or(EMPTY)
                 );
             }
+            // The member's name last, as the moderators' (issue #27), `-`
+            // when unknown: no field moves.
             for r in &insights.top_repeat_targets {
-                out += &format!("repeat_target\t{}\t{}\n", r.id, r.count);
+                let name = super::names::name_cell(r.name.as_deref());
+                out += &format!(
+                    "repeat_target\t{}\t{}\t{}\n",
+                    r.id,
+                    r.count,
+                    if name.is_empty() { EMPTY } else { &name }
+                );
             }
             out += &format!("active_strikes\t{}\n", insights.active_strikes);
             out += &format!("active_jails\t{}\n", insights.active_jails);
@@ -822,6 +830,29 @@ mod tests {
             plain.contains(
                 "top_member_messages\t1\t800000000000000004\t410\tAlice the Great\t-\t-\n"
             ),
+            "{plain}"
+        );
+    }
+
+    /// The repeat targets carry their names (issue #27): `name (id)` in a
+    /// table, the names cut before the ids at 60 columns; piped, the name
+    /// is the last field of a `repeat_target` row (`-` when unknown), as
+    /// the moderators' key names are.
+    #[test]
+    fn insights_repeat_targets_show_names() {
+        let mut insights = moderation();
+        insights.top_repeat_targets[0].name = Some("Alice\tthe\nGreat".into());
+        insta::assert_snapshot!(
+            "insights_names_at_widths",
+            crate::output::at_widths(|| render_moderation(&insights, OutputMode::Table))
+        );
+        let plain = render_moderation(&insights, OutputMode::Plain);
+        assert!(
+            plain.contains("repeat_target\t800000000000000004\t4\tAlice the Great\n"),
+            "{plain}"
+        );
+        assert!(
+            plain.contains("repeat_target\t800000000000000005\t2\t-\n"),
             "{plain}"
         );
     }

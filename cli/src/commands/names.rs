@@ -48,8 +48,19 @@ pub async fn resolve_user(
     user: &str,
     flags: &'static [Flag],
 ) -> Result<String, CliError> {
+    Ok(resolve_member(client, server, user, flags).await?.0)
+}
+
+/// [`resolve_user`], with the member's name when `user` was an `@name`
+/// (as the daemon knows it, e.g. `Alice` for `@alice`).
+pub async fn resolve_member(
+    client: &Client,
+    server: &str,
+    user: &str,
+    flags: &'static [Flag],
+) -> Result<(String, Option<String>), CliError> {
     let Some(name) = user.strip_prefix('@') else {
-        return Ok(user.to_owned());
+        return Ok((user.to_owned(), None));
     };
     if name.trim().is_empty() {
         return Err(CliError::usage(
@@ -60,7 +71,7 @@ pub async fn resolve_user(
         .members_named(server, name)
         .await
         .map_err(api_error(flags))?;
-    pick(name, &found).map(|m| m.user_id.clone())
+    pick(name, &found).map(|m| (m.user_id.clone(), Some(m.name.clone())))
 }
 
 /// The one member of `found` for `@name`, or the error that says why not.

@@ -213,13 +213,61 @@ pub fn event_line(event: &LiveEvent, mode: OutputMode, width: Option<usize>) -> 
             event.id.map(|id| id.to_string()).unwrap_or_default(),
             summarize(event)
         ),
-        OutputMode::Table => table_line(
-            &event.created_at,
-            event.kind.as_str(),
-            &summarize(event),
-            width,
-        ),
+        OutputMode::Table => {
+            let line = |event: &LiveEvent, width| {
+                table_line(
+                    &event.created_at,
+                    event.kind.as_str(),
+                    &summarize(event),
+                    width,
+                )
+            };
+            match width {
+                Some(width) => line(&name_cut(event, &line(event, None), width), Some(width)),
+                None => line(event, None),
+            }
+        }
     }
+}
+
+/// `event` with the member's name (issue #27) cut so that `name (id)` ends
+/// within `width` in its uncut `line`, or left out when fewer than 2 of
+/// its characters would be left: a narrow terminal cuts the name, never
+/// the id, as the tables do.
+fn name_cut(event: &LiveEvent, line: &str, width: usize) -> LiveEvent {
+    let mut event = event.clone();
+    let member = match event.data.get("jail") {
+        Some(serde_json::Value::Object(_)) => event.data.get_mut("jail"),
+        _ => Some(&mut event.data),
+    };
+    let Some(serde_json::Value::Object(member)) = member else {
+        return event;
+    };
+    let (Some(name), Some(id)) = (
+        member.get("user_name").and_then(|n| n.as_str()),
+        member.get("user_id").and_then(|n| n.as_str()),
+    ) else {
+        return event;
+    };
+    let shown = format!("{name} ({id})");
+    let Some(at) = line.find(&shown) else {
+        return event;
+    };
+    // Where `name (id)` ends, in characters; a cut line keeps width - 1
+    // of them before its `…`.
+    let end = line[..at].chars().count() + shown.chars().count();
+    let over = end.saturating_sub(width.saturating_sub(1));
+    if over == 0 {
+        return event;
+    }
+    let room = name.chars().count().saturating_sub(over);
+    if room >= 2 {
+        let cut = crate::output::cut(name, room);
+        member.insert("user_name".into(), cut.into());
+    } else {
+        member.remove("user_name");
+    }
+    event
 }
 
 /// A `reset` or `lagged` notice as printed in `mode`: the same fields as
@@ -291,7 +339,7 @@ mod tests {
             event(
                 Some(41),
                 LiveEventKind::CaseCreated,
-                json!({"id": 315, "action": "warn", "user_id": "800000000000000004", "state": "settled", "reason": "spam in #general"}),
+                json!({"id": 315, "action": "warn", "user_id": "800000000000000004", "user_name": "Alice", "state": "settled", "reason": "spam in #general"}),
             ),
             event(
                 Some(42),
@@ -302,6 +350,13 @@ mod tests {
                 Some(43),
                 LiveEventKind::JailChanged,
                 json!({"change": "started", "case_id": 317, "source": "api", "reason": null, "jail": {"user_id": "800000000000000006"}}),
+            ),
+            // The daemon names a case's member when it knows the name
+            // (issue #27); this one it does not.
+            event(
+                Some(45),
+                LiveEventKind::CaseCreated,
+                json!({"id": 318, "action": "note", "user_id": "800000000000000007", "state": "settled"}),
             ),
             event(
                 Some(44),
@@ -355,6 +410,35 @@ mod tests {
         assert!(
             plain.lines().all(|l| l.split('\t').count() == 4),
             "four fields a line: {plain}"
+        );
+    }
+
+    /// A narrow terminal cuts a member's name, never their id (issue #27):
+    /// the name shortened with `…`, or left out when too little of it
+    /// would be left; piped lines keep it whole.
+    #[test]
+    fn a_narrow_line_cuts_the_name_not_the_id() {
+        let mut case = events().remove(0);
+        case.data["user_name"] = json!("Alexandra the Magnificent");
+        let at = |width| event_line(&case, OutputMode::Table, Some(width));
+        assert_eq!(
+            at(120),
+            "21:04:05  case          case #315: warn Alexandra the Magnificent (800000000000000004) (settled)\n"
+        );
+        assert_eq!(
+            at(70),
+            "21:04:05  case          case #315: warn Alexand… (800000000000000004)…\n"
+        );
+        assert_eq!(
+            at(60),
+            "21:04:05  case          case #315: warn 800000000000000004…\n"
+        );
+        for width in [60, 70, 80] {
+            assert!(at(width).chars().count() <= width + 1, "{width}");
+        }
+        assert!(
+            event_line(&case, OutputMode::Plain, Some(60))
+                .contains("Alexandra the Magnificent (800000000000000004)")
         );
     }
 }

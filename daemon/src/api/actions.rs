@@ -5,7 +5,7 @@ use axum::http::HeaderMap;
 use modctl_types::ErrorBody;
 use modctl_types::moderation::{
     Action, ActionPreview, ActionRequest, ActionResponse, Case, CaseList, JailList, KnownMembers,
-    StrikeList,
+    MemberInfo, StrikeList,
 };
 use modctl_types::query::CaseQuery;
 
@@ -364,6 +364,63 @@ pub async fn members(
     }
     let members = state.names.users_named(&access.server.id, name);
     Ok(Json(KnownMembers { members }))
+}
+
+/// `GET /servers/{id}/members/{user_id}` (issue #27).
+#[utoipa::path(
+    get,
+    path = "/servers/{id}/members/{user_id}",
+    tag = "moderation",
+    summary = "One member, as the daemon knows them",
+    description = "The member's name as the daemon last saw it in the platform's events (`null` when it has seen \
+        none), their strikes in force and whether they are jailed: what a client shows before acting on them (the \
+        CLI's confirmation prompt names its target with it). It asks no platform. Any user id valid on the server's \
+        platform has an answer: a member the daemon never saw is still a valid target (200, `name` null, nothing on \
+        record), never a 404.",
+    params(
+        ServerPath,
+        ("user_id" = String, Path, description = "The member's platform user id."),
+    ),
+    security(("bearer" = ["read"])),
+    responses(
+        (status = 200, description = "What the daemon knows of the member.", body = MemberInfo),
+        (status = 400, description = "`user_id` is not a user id of the server's platform.", body = ErrorBody),
+        (status = 404, description = "No server with this id is claimed.", body = ErrorBody),
+    ),
+)]
+pub async fn member(
+    State(state): State<AppState>,
+    access: ReadServer,
+    ApiPath((_, user_id)): ApiPath<(String, String)>,
+) -> ApiResult<Json<MemberInfo>> {
+    access
+        .server
+        .platform
+        .validate_user_id(&user_id)
+        .map_err(|e| ApiError::invalid("{user_id}", format!("user id: {e}")))?;
+    let (id, user, now) = (
+        access.server.id.clone(),
+        user_id.clone(),
+        state.clock.now_unix(),
+    );
+    let (active_strikes, jailed) = state
+        .store
+        .read(move |tx| {
+            let strikes = cases::active_strikes(tx, &id, &user, now)?;
+            let jailed = jails::find(tx, &id, &user)?.is_some();
+            Ok::<_, crate::store::StoreError>((strikes, jailed))
+        })
+        .await?;
+    let mut member = MemberInfo {
+        user_id,
+        name: None,
+        active_strikes,
+        jailed,
+    };
+    state
+        .names
+        .name_members(&access.server.id, std::slice::from_mut(&mut member));
+    Ok(Json(member))
 }
 
 /// The query of `GET /servers/{id}/members`.

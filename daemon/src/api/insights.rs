@@ -267,8 +267,11 @@ pub async fn moderation(
     ApiQuery(query): ApiQuery<InsightsQuery>,
 ) -> ApiResult<Response> {
     let days = window_days(&access, &query)?;
+    let names = state.names.clone();
     answer(&state, access.server.id, move |tx, id, now| {
-        insights::moderation(tx, id, days, now)
+        let mut answer = insights::moderation(tx, id, days, now)?;
+        names.name_moderation(id, &mut answer);
+        Ok(answer)
     })
     .await
 }

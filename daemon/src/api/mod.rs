@@ -56,6 +56,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(actions::strikes))
         .routes(routes!(actions::jails))
         .routes(routes!(actions::members))
+        .routes(routes!(actions::member))
         .routes(routes!(automod::test))
         .routes(routes!(automod::hits))
         .routes(routes!(snapshots::show, snapshots::capture))

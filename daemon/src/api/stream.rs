@@ -115,9 +115,19 @@ pub async fn stream(
         slot,
     );
     let first = stream::once(async { Ok::<_, Infallible>(Event::default().retry(RETRY)) });
-    let events = stream::unfold(items, |mut items| async move {
-        let item = items.next().await?;
-        Some((Ok::<_, Infallible>(sse_event(item)), items))
+    // Names beside ids (issue #27), as the reads have them: filled when
+    // sent, from the cache as it is then, so a replayed event shows the
+    // member's name as it is now.
+    let names = state.names.clone();
+    let events = stream::unfold(items, move |mut items| {
+        let names = names.clone();
+        async move {
+            let mut item = items.next().await?;
+            if let live::Item::Event(event) = &mut item {
+                names.name_live_event(event);
+            }
+            Some((Ok::<_, Infallible>(sse_event(item)), items))
+        }
     });
     use futures_util::StreamExt;
     Ok(Sse::new(first.chain(events))
