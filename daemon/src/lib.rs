@@ -586,6 +586,7 @@ impl AppState {
             facts: self.onboarding.clone(),
             events_dropped: self.events.dropped(),
             invites: self.automod.invites().clone(),
+            names: self.names.clone(),
         }
     }
 }

@@ -285,3 +285,71 @@ fn the_budget_holds_many_unknown_ids_to_a_few_calls_a_window() {
     assert_eq!(fake.calls("users.info").len(), budget + 5);
     assert!(list().iter().all(|c| c.user_name.is_some()));
 }
+
+/// Onboarding's texts name a channel `#name (id)` where the daemon knows
+/// its name: here one Slack renamed (`channel_rename`) before it was
+/// deleted, which the config still names.
+#[test]
+fn onboarding_names_the_channels_it_reports_by_id() {
+    let (fixture, fake) = slack_workspace();
+    let daemon = &fixture.daemon;
+    let gone = "C0GONE0001";
+    let status = daemon.post_slack_event(
+        SIGNING_SECRET,
+        ALPHA_SLACK,
+        "Ev0RENAME01",
+        serde_json::json!({"type": "channel_rename",
+            "channel": {"id": gone, "name": "old-mod-log", "created": 1_700_000_000}}),
+    );
+    assert_eq!(status, 200);
+    daemon.events_handled();
+    daemon.set_config(
+        ALPHA_SLACK,
+        modctl_types::config::SectionName::General,
+        serde_json::json!({"modlog_channel_id": gone}),
+    );
+    let client = daemon.client(&fixture.alpha_ro);
+    let onboarding = daemon
+        .block_on(client.onboarding(ALPHA_SLACK, true))
+        .expect("onboarding");
+    let item = |id: &str| {
+        onboarding
+            .items
+            .iter()
+            .find(|i| i.id == id)
+            .unwrap_or_else(|| panic!("no {id} in {:?}", onboarding.items))
+            .clone()
+    };
+    let modlog = item("modlog_channel");
+    assert_eq!(
+        modlog.detail, "channel #old-mod-log (C0GONE0001) no longer exists",
+        "{modlog:?}"
+    );
+    let ids = item("config_ids");
+    assert!(
+        ids.detail
+            .contains("general.modlog_channel_id = #old-mod-log (C0GONE0001)"),
+        "{ids:?}"
+    );
+    // The name was learned just now: nothing to ask Slack.
+    assert_eq!(daemon.look_up_names(), 0);
+    assert!(fake.calls("conversations.info").is_empty());
+    // Six hours on, it is asked again; Slack no longer knows the channel,
+    // and the name learned before stays.
+    daemon.clock().advance(modctld::names::lookup::REFRESH_AGE);
+    let asking = daemon
+        .block_on(client.onboarding(ALPHA_SLACK, false))
+        .expect("onboarding");
+    assert_eq!(asking.items.len(), onboarding.items.len());
+    assert_eq!(daemon.look_up_names(), 1);
+    assert_eq!(fake.calls("conversations.info").len(), 1);
+    let again = daemon
+        .block_on(client.onboarding(ALPHA_SLACK, false))
+        .expect("onboarding");
+    assert!(
+        again
+            .items
+            .iter()
+            .any(|i| i.detail == "channel #old-mod-log (C0GONE0001) no longer exists")
+    );
+}
