@@ -25,9 +25,9 @@ use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
     AddRole, Ban, Buttons, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick,
-    Member, MemberNames, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
-    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert, Role, RuleSpec,
-    SetRoles, Timeout,
+    Member, MemberNames, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert,
+    Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.

@@ -14,8 +14,8 @@ use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
     ButtonDm, CaptchaDm, ChannelNames, DeleteMessage, DirectMessage, Ephemeral, Greet,
-    JoinUserGroup, JoinedChannels, MemberNames, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
-    RankMember, ReadInvites, Redactor, Repeat,
+    JoinUserGroup, JoinedChannels, MemberNames, OwnInvites, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -331,7 +331,10 @@ impl ChannelNames for Slack {
     /// `channel_not_found` for one the bot cannot see).
     async fn channel_name(&self, channel: &str) -> PlatformResult<Option<String>> {
         match self
-            .call("conversations.info", Arguments::Form(&[("channel", channel)]))
+            .call(
+                "conversations.info",
+                Arguments::Form(&[("channel", channel)]),
+            )
             .await
         {
             Ok(answer) => Ok(answer["channel"]["name"]

@@ -13,9 +13,8 @@ use super::post::{Post, telegram_batch, telegram_message};
 use super::{AdminStanding, DemoteAdmin};
 use super::{
     Ban, DeleteMessage, Greet, InlineButtons, InspectMember, MemberNames, MemberState, Mute,
-    OwnInvites,
-    PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor,
-    Repeat,
+    OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember,
+    ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
