@@ -226,7 +226,7 @@ impl AppState {
         let verify = automation::verify::Slot::default();
         let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
         let coordination = Coordination::in_process(store.path());
-        let names = names::NameCache::default();
+        let names = names::NameCache::new(Clock::system());
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),

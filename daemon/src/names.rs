@@ -81,16 +81,17 @@ pub struct NameCache {
     total: usize,
 }
 
-impl Default for NameCache {
-    fn default() -> Self {
-        NameCache::with_bounds(PER_SERVER, TOTAL)
+impl NameCache {
+    /// A cache of the default bounds, its entries' ages read from `clock`.
+    pub fn new(clock: Clock) -> NameCache {
+        NameCache::with_bounds(PER_SERVER, TOTAL, clock)
     }
 }
 
 #[derive(Debug, Default)]
 struct Inner {
-    /// Where the entries' ages come from (`None`: the system clock); set by
-    /// [`NameCache::set_clock`] for every clone at once.
+    /// Where the entries' ages come from (always set by the constructors;
+    /// [`NameCache::set_clock`] replaces it for every clone at once).
     clock: Option<Clock>,
     /// Counts every write: the larger, the more recently seen.
     tick: u64,
@@ -117,9 +118,7 @@ struct Server {
 
 impl Inner {
     fn now(&self) -> i64 {
-        self.clock
-            .as_ref()
-            .map_or_else(|| Clock::system().now_unix(), Clock::now_unix)
+        self.clock.as_ref().map_or(0, Clock::now_unix)
     }
 
     /// Queues `wanted` for a lookup unless it is queued already, or the
@@ -161,13 +160,16 @@ pub fn clean(name: &str) -> Option<String> {
 }
 
 impl NameCache {
-    /// A cache of at most `per_server` names per server and `total` in all.
-    pub fn with_bounds(per_server: usize, total: usize) -> NameCache {
-        NameCache {
+    /// A cache of at most `per_server` names per server and `total` in all,
+    /// its entries' ages read from `clock`.
+    pub fn with_bounds(per_server: usize, total: usize, clock: Clock) -> NameCache {
+        let cache = NameCache {
             inner: Arc::default(),
             per_server: per_server.max(1),
             total: total.max(1),
-        }
+        };
+        cache.set_clock(clock);
+        cache
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -472,6 +474,10 @@ impl Consumer for NameFeed {
 mod tests {
     use super::*;
 
+    fn clock() -> Clock {
+        Clock::manual(modctl_types::Timestamp::from_second(1_000_000).unwrap())
+    }
+
     #[test]
     fn names_are_cleaned_of_what_breaks_a_row() {
         for (given, kept) in [
@@ -488,7 +494,7 @@ mod tests {
 
     #[test]
     fn the_newest_name_wins() {
-        let cache = NameCache::default();
+        let cache = NameCache::new(clock());
         cache.put("s", NameKind::User, "1", "alice");
         cache.put("s", NameKind::User, "1", "Alice R.");
         assert_eq!(cache.user("s", "1").as_deref(), Some("Alice R."));
@@ -499,7 +505,7 @@ mod tests {
 
     #[test]
     fn a_server_keeps_its_bound_the_least_recently_seen_going_first() {
-        let cache = NameCache::with_bounds(3, 100);
+        let cache = NameCache::with_bounds(3, 100, clock());
         for id in ["1", "2", "3"] {
             cache.put("s", NameKind::User, id, &format!("u{id}"));
         }
@@ -526,7 +532,7 @@ mod tests {
 
     #[test]
     fn all_servers_together_keep_the_total_bound() {
-        let cache = NameCache::with_bounds(10, 4);
+        let cache = NameCache::with_bounds(10, 4, clock());
         for server in ["a", "b", "c", "d", "e", "f"] {
             cache.put(server, NameKind::Channel, "1", server);
         }
@@ -540,7 +546,7 @@ mod tests {
 
     #[test]
     fn members_are_found_by_name_ignoring_case_and_the_at() {
-        let cache = NameCache::default();
+        let cache = NameCache::new(clock());
         cache.put("s", NameKind::User, "2", "Alice");
         cache.put("s", NameKind::User, "1", "alice");
         cache.put("s", NameKind::User, "3", "bob");

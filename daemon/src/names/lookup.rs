@@ -256,8 +256,7 @@ mod tests {
     #[test]
     fn unknown_and_stale_names_are_wanted_once_and_misses_wait() {
         let clock = Clock::manual(modctl_types::Timestamp::from_second(1_000_000).unwrap());
-        let names = NameCache::default();
-        names.set_clock(clock.clone());
+        let names = NameCache::new(clock.clone());
         assert_eq!(names.user("s", "1"), None);
         assert_eq!(names.user("s", "1"), None);
         assert_eq!(names.get("s", NameKind::Role, "9"), None);
@@ -284,7 +283,7 @@ mod tests {
 
     #[test]
     fn the_queue_is_bounded_and_what_is_put_back_goes_first() {
-        let names = NameCache::default();
+        let names = NameCache::new(Clock::manual(modctl_types::Timestamp::UNIX_EPOCH));
         for id in 0..QUEUE + 10 {
             names.user("s", &id.to_string());
         }
