@@ -392,6 +392,7 @@ fn ended_job() -> RestoreJob {
             path: "jail.role_id".into(),
             from: "12".into(),
             to: "40".into(),
+            name: Some("Jailed".into()),
         }],
     }
 }

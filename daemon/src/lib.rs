@@ -207,6 +207,8 @@ pub struct AppState {
     /// The names of members, channels and roles seen in the platforms'
     /// events, for the answers' `*_name` fields (see [`names`]).
     pub names: names::NameCache,
+    /// Each server's budget of name lookups (see [`names::lookup`]).
+    pub name_budgets: Arc<names::lookup::Budgets>,
 }
 
 impl AppState {
@@ -224,7 +226,7 @@ impl AppState {
         let verify = automation::verify::Slot::default();
         let platforms = PlatformClients::new(RetryPolicy::default(), Clock::system());
         let coordination = Coordination::in_process(store.path());
-        let names = names::NameCache::default();
+        let names = names::NameCache::new(Clock::system());
         let events = events::Fanout::new(vec![
             Arc::new(activity::events::ActivityCounter::new(
                 activity.clone(),
@@ -279,6 +281,7 @@ impl AppState {
             metrics: metrics::Instruments::default(),
             live: live::Live::default(),
             names,
+            name_budgets: Arc::default(),
         }
     }
 
@@ -315,6 +318,7 @@ impl AppState {
         self.live_config = automation::live::LiveConfig::new(self.store.clone(), clock.clone());
         self.log_events
             .rewire(clock.clone(), self.live_config.clone());
+        self.names.set_clock(clock.clone());
         self.clock = clock;
         self
     }
@@ -556,6 +560,19 @@ impl AppState {
             log_posts: self.metrics.log_posts.clone(),
             snapshots: self.metrics.snapshots.clone(),
             events: self.events.clone(),
+            name_lookups: self.metrics.name_lookups.clone(),
+        }
+    }
+
+    /// What the name lookups use ([`names::lookup::look_up_due`]).
+    pub fn name_lookups(&self) -> names::lookup::Lookups {
+        names::lookup::Lookups {
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            platforms: self.platforms.clone(),
+            names: self.names.clone(),
+            budgets: self.name_budgets.clone(),
+            counts: self.metrics.name_lookups.clone(),
         }
     }
 
@@ -569,6 +586,7 @@ impl AppState {
             facts: self.onboarding.clone(),
             events_dropped: self.events.dropped(),
             invites: self.automod.invites().clone(),
+            names: self.names.clone(),
         }
     }
 }

@@ -12,7 +12,12 @@
 //!
 //! Reads fill the answers' additive `*_name` fields from the cache
 //! ([`NameCache::user`]) and never wait for a platform: a name not known
-//! is simply absent.
+//! is simply absent. Asking for one the cache lacks (or holds for longer
+//! than [`lookup::REFRESH_AGE`]) queues its id for the name lookups
+//! ([`lookup`]), a worker that asks the platform within a budget and fills
+//! the cache, so a later answer carries it; a lookup the platform answered
+//! with "no such member" is remembered for [`lookup::MISS_AGE`], so a
+//! departed member is not asked for on every answer.
 //!
 //! **In memory, bounded, not durable.** The cache holds at most
 //! [`PER_SERVER`] names per server and [`TOTAL`] in all, the least recently
@@ -28,7 +33,7 @@
 //! never break a tab-separated row; the log posts escape what they show per
 //! platform as before.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -36,7 +41,10 @@ use modctl_types::activity::{CommunityInsights, ModerationInsights};
 use modctl_types::live::{LiveEvent, LiveEventKind};
 use modctl_types::moderation::{Case, JailRecord, KnownMember, MemberInfo, StrikeSummary};
 
+use crate::clock::Clock;
 use crate::events::{Consumer, Event, EventKind, NameKind, NameSeen};
+
+pub mod lookup;
 
 /// The names a server keeps at most; the least recently seen goes first.
 pub const PER_SERVER: usize = 5_000;
@@ -53,6 +61,19 @@ pub const NAME: &str = "names";
 
 type Key = (NameKind, String);
 
+/// One id whose name is to be asked of its server's platform.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Wanted {
+    /// The server (the platform's id of it).
+    pub server: Arc<str>,
+    /// What the id names: [`NameKind::User`] or [`NameKind::Channel`] (roles
+    /// are never looked up: Discord's come with `GUILD_CREATE`, and the other
+    /// platforms' roles are not shown by id).
+    pub kind: NameKind,
+    /// The platform's id.
+    pub id: String,
+}
+
 /// The names the daemon has seen; cheap to clone (one cache shared).
 #[derive(Debug, Clone)]
 pub struct NameCache {
@@ -61,30 +82,57 @@ pub struct NameCache {
     total: usize,
 }
 
-impl Default for NameCache {
-    fn default() -> Self {
-        NameCache::with_bounds(PER_SERVER, TOTAL)
+impl NameCache {
+    /// A cache of the default bounds, its entries' ages read from `clock`.
+    pub fn new(clock: Clock) -> NameCache {
+        NameCache::with_bounds(PER_SERVER, TOTAL, clock)
     }
 }
 
 #[derive(Debug, Default)]
 struct Inner {
+    /// Where the entries' ages come from (always set by the constructors;
+    /// [`NameCache::set_clock`] replaces it for every clone at once).
+    clock: Option<Clock>,
     /// Counts every write: the larger, the more recently seen.
     tick: u64,
     servers: HashMap<Arc<str>, Server>,
     /// Every entry by when it was last seen: the least recent first.
     order: BTreeMap<u64, (Arc<str>, Key)>,
+    /// The ids waiting for a lookup, oldest first, each once.
+    queue: VecDeque<Wanted>,
+    /// What `queue` holds, to keep it deduplicated.
+    queued: HashSet<Wanted>,
+    /// Ids the platform did not name (or a lookup failed), and the unix
+    /// second from which they may be asked again.
+    misses: HashMap<Wanted, i64>,
 }
 
 #[derive(Debug, Default)]
 struct Server {
-    /// Each entry's name and when it was last seen.
-    entries: HashMap<Key, (String, u64)>,
+    /// Each entry's name, when it was last seen (the tick), and when it was
+    /// learned (unix seconds, for [`lookup::REFRESH_AGE`]).
+    entries: HashMap<Key, (String, u64, i64)>,
     /// The server's entries by when they were last seen.
     order: BTreeMap<u64, Key>,
 }
 
 impl Inner {
+    fn now(&self) -> i64 {
+        self.clock.as_ref().map_or(0, Clock::now_unix)
+    }
+
+    /// Queues `wanted` for a lookup unless it is queued already, or the
+    /// queue is full ([`lookup::QUEUE`]: the id is wanted again by a later
+    /// answer).
+    fn want(&mut self, wanted: Wanted) {
+        if self.queue.len() >= lookup::QUEUE || self.queued.contains(&wanted) {
+            return;
+        }
+        self.queued.insert(wanted.clone());
+        self.queue.push_back(wanted);
+    }
+
     /// Forgets the entry seen at `tick`.
     fn evict(&mut self, tick: u64) {
         let Some((server, key)) = self.order.remove(&tick) else {
@@ -113,13 +161,16 @@ pub fn clean(name: &str) -> Option<String> {
 }
 
 impl NameCache {
-    /// A cache of at most `per_server` names per server and `total` in all.
-    pub fn with_bounds(per_server: usize, total: usize) -> NameCache {
-        NameCache {
+    /// A cache of at most `per_server` names per server and `total` in all,
+    /// its entries' ages read from `clock`.
+    pub fn with_bounds(per_server: usize, total: usize, clock: Clock) -> NameCache {
+        let cache = NameCache {
             inner: Arc::default(),
             per_server: per_server.max(1),
             total: total.max(1),
-        }
+        };
+        cache.set_clock(clock);
+        cache
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -143,7 +194,7 @@ impl NameCache {
             .servers
             .get(server)
             .and_then(|s| s.entries.get(&key))
-            .map(|(_, at)| *at);
+            .map(|(_, at, _)| *at);
         match seen {
             Some(at) => inner.evict(at),
             None => {
@@ -166,25 +217,116 @@ impl NameCache {
             Some((known, _)) => known.clone(),
             None => server.into(),
         };
+        let now = inner.now();
+        inner.misses.remove(&Wanted {
+            server: server.clone(),
+            kind,
+            id: id.to_owned(),
+        });
         inner.order.insert(tick, (server.clone(), key.clone()));
         let names = inner.servers.entry(server).or_default();
         names.order.insert(tick, key.clone());
-        names.entries.insert(key, (name, tick));
+        names.entries.insert(key, (name, tick, now));
     }
 
-    /// The name of `id` of `server`, if one was seen.
+    /// Reads entry ages from `clock` (the daemon's; tests set a manual
+    /// one), for this cache and every clone of it.
+    pub fn set_clock(&self, clock: Clock) {
+        self.lock().clock = Some(clock);
+    }
+
+    /// The name of `id` of `server`, if one was seen. An answer asks
+    /// through here: a member or channel whose name is not known (and not
+    /// a remembered miss), or was learned [`lookup::REFRESH_AGE`] ago or
+    /// more, is queued for a lookup; the answer does not wait for it.
     pub fn get(&self, server: &str, kind: NameKind, id: &str) -> Option<String> {
-        let inner = self.lock();
-        let names = inner.servers.get(server)?;
-        names
-            .entries
-            .get(&(kind, id.to_owned()))
-            .map(|(name, _)| name.clone())
+        if id.is_empty() {
+            return None;
+        }
+        let mut inner = self.lock();
+        let now = inner.now();
+        let found = inner
+            .servers
+            .get(server)
+            .and_then(|names| names.entries.get(&(kind, id.to_owned())))
+            .map(|(name, _, learned)| (name.clone(), *learned));
+        if kind == NameKind::Role {
+            return found.map(|(name, _)| name);
+        }
+        let wanted = Wanted {
+            server: server.into(),
+            kind,
+            id: id.to_owned(),
+        };
+        let due = match &found {
+            Some((_, learned)) => now - learned >= lookup::REFRESH_AGE.as_secs() as i64,
+            None => true,
+        };
+        let held_back = inner.misses.get(&wanted).is_some_and(|from| now < *from);
+        if due && !held_back {
+            inner.want(wanted);
+        }
+        found.map(|(name, _)| name)
     }
 
-    /// The member `id`'s name on `server`, if one was seen.
+    /// The member `id`'s name on `server`, if one was seen (queued for a
+    /// lookup otherwise, see [`NameCache::get`]).
     pub fn user(&self, server: &str, id: &str) -> Option<String> {
         self.get(server, NameKind::User, id)
+    }
+
+    /// Takes every id waiting for a lookup, oldest first.
+    pub fn take_wanted(&self) -> Vec<Wanted> {
+        let mut inner = self.lock();
+        inner.queued.clear();
+        inner.queue.drain(..).collect()
+    }
+
+    /// Puts back ids taken but not looked up (their server's budget was
+    /// spent), ahead of those queued since.
+    pub fn put_back(&self, wanted: Vec<Wanted>) {
+        let mut inner = self.lock();
+        for w in wanted.into_iter().rev() {
+            if inner.queued.insert(w.clone()) {
+                inner.queue.push_front(w);
+            }
+        }
+        while inner.queue.len() > lookup::QUEUE {
+            if let Some(w) = inner.queue.pop_back() {
+                inner.queued.remove(&w);
+            }
+        }
+    }
+
+    /// How many ids wait for a lookup.
+    pub fn wanted_len(&self) -> usize {
+        self.lock().queue.len()
+    }
+
+    /// Remembers that asking for `wanted` found no name (or failed): it is
+    /// not queued again for `for_secs`. A name already known stays (a
+    /// departed member's case still shows who they were) and counts as
+    /// checked now. At most [`lookup::MISSES`] are remembered; past that the
+    /// expired go first, and if none has, nothing more is remembered (the
+    /// budget still bounds the asking).
+    pub fn missed(&self, wanted: &Wanted, for_secs: i64) {
+        let mut inner = self.lock();
+        let now = inner.now();
+        let key = (wanted.kind, wanted.id.clone());
+        if let Some(entry) = inner
+            .servers
+            .get_mut(&*wanted.server)
+            .and_then(|names| names.entries.get_mut(&key))
+        {
+            entry.2 = now + for_secs - lookup::REFRESH_AGE.as_secs() as i64;
+            return;
+        }
+        if inner.misses.len() >= lookup::MISSES {
+            inner.misses.retain(|_, from| *from > now);
+        }
+        if inner.misses.len() < lookup::MISSES || inner.misses.contains_key(wanted) {
+            inner.misses.insert(wanted.clone(), now + for_secs);
+        }
     }
 
     /// The known members of `server` called `name` (ignoring case and a
@@ -198,10 +340,10 @@ impl NameCache {
         let mut found: Vec<KnownMember> = names
             .entries
             .iter()
-            .filter(|((kind, _), (name, _))| {
+            .filter(|((kind, _), (name, _, _))| {
                 *kind == NameKind::User && name.to_lowercase() == wanted
             })
-            .map(|((_, id), (name, _))| KnownMember {
+            .map(|((_, id), (name, _, _))| KnownMember {
                 user_id: id.clone(),
                 name: name.clone(),
             })
@@ -378,6 +520,10 @@ impl Consumer for NameFeed {
 mod tests {
     use super::*;
 
+    fn clock() -> Clock {
+        Clock::manual(modctl_types::Timestamp::from_second(1_000_000).unwrap())
+    }
+
     #[test]
     fn names_are_cleaned_of_what_breaks_a_row() {
         for (given, kept) in [
@@ -394,7 +540,7 @@ mod tests {
 
     #[test]
     fn the_newest_name_wins() {
-        let cache = NameCache::default();
+        let cache = NameCache::new(clock());
         cache.put("s", NameKind::User, "1", "alice");
         cache.put("s", NameKind::User, "1", "Alice R.");
         assert_eq!(cache.user("s", "1").as_deref(), Some("Alice R."));
@@ -405,7 +551,7 @@ mod tests {
 
     #[test]
     fn a_server_keeps_its_bound_the_least_recently_seen_going_first() {
-        let cache = NameCache::with_bounds(3, 100);
+        let cache = NameCache::with_bounds(3, 100, clock());
         for id in ["1", "2", "3"] {
             cache.put("s", NameKind::User, id, &format!("u{id}"));
         }
@@ -432,7 +578,7 @@ mod tests {
 
     #[test]
     fn all_servers_together_keep_the_total_bound() {
-        let cache = NameCache::with_bounds(10, 4);
+        let cache = NameCache::with_bounds(10, 4, clock());
         for server in ["a", "b", "c", "d", "e", "f"] {
             cache.put(server, NameKind::Channel, "1", server);
         }
@@ -484,7 +630,7 @@ mod tests {
 
     #[test]
     fn members_are_found_by_name_ignoring_case_and_the_at() {
-        let cache = NameCache::default();
+        let cache = NameCache::new(clock());
         cache.put("s", NameKind::User, "2", "Alice");
         cache.put("s", NameKind::User, "1", "alice");
         cache.put("s", NameKind::User, "3", "bob");

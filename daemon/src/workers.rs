@@ -98,6 +98,11 @@
 //!   posted; every 15 s, deciding on the clock. Single-daemon: two daemons
 //!   would both try a kick, which the case's idempotency key makes one.
 //!
+//! - **name lookups** ([`crate::names::lookup::look_up_due`]): asks the
+//!   platforms for the names the answers wanted and the events never
+//!   carried, each server within its budget; every 2 s, so a name follows
+//!   the answer that wanted it within seconds.
+//!
 //! What each worker claims is in [`crate::coordination`];
 //! [`AppState::deliveries`] and [`AppState::expiry`] give the delivery and
 //! expiry workers what they use.
@@ -148,6 +153,8 @@ pub struct Intervals {
     pub verifications: Duration,
     /// The scheduled backups are checked for one due (`serve --backup-dir`).
     pub backups: Duration,
+    /// The names wanted by answers are looked up.
+    pub name_lookups: Duration,
 }
 
 impl Default for Intervals {
@@ -176,6 +183,8 @@ impl Default for Intervals {
             verifications: Duration::from_secs(15),
             // When one is due is decided on the clock, in minutes at least.
             backups: Duration::from_secs(60),
+            // The budgets are counted on the clock; this only looks.
+            name_lookups: Duration::from_secs(2),
         }
     }
 }
@@ -215,6 +224,8 @@ pub struct Ticked {
     pub verify_prompts_posted: usize,
     /// Scheduled backups taken.
     pub backups_taken: usize,
+    /// Names asked of the platforms.
+    pub names_looked_up: usize,
 }
 
 /// Runs every worker once, in start-up order: what is due now gets done.
@@ -237,7 +248,15 @@ pub async fn tick(state: &AppState) -> ModerationResult<Ticked> {
         verify_prompts_posted: verify_prompts(state).await?,
         unverified_kicked: verifications(state).await?,
         backups_taken: scheduled_backups(state).await?,
+        names_looked_up: name_lookups(state).await?,
     })
+}
+
+/// The name lookups' tick ([`crate::names::lookup::look_up_due`]): the ids
+/// the answers wanted, asked of their platforms within each server's
+/// budget; answers how many were asked.
+pub async fn name_lookups(state: &AppState) -> ModerationResult<usize> {
+    Ok(crate::names::lookup::look_up_due(&state.name_lookups()).await?)
 }
 
 /// The scheduled backups' tick ([`crate::backups::take_due`]): a backup when
@@ -528,6 +547,15 @@ impl Workers {
                 stopped.clone(),
                 state.clone(),
                 |state| async move { own_invites(&state).await },
+            ),
+            every(
+                "name lookups",
+                // Tests drive it (`workers::name_lookups`).
+                Start::AfterInterval,
+                intervals.name_lookups,
+                stopped.clone(),
+                state.clone(),
+                |state| async move { name_lookups(&state).await },
             ),
             every(
                 "lockdown end",

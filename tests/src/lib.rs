@@ -292,6 +292,8 @@ impl TestDaemon {
                         // And verification's kicks (`tick_workers` after
                         // moving the clock).
                         verifications: Duration::from_secs(3600),
+                        // And the name lookups (`look_up_names`).
+                        name_lookups: Duration::from_secs(3600),
                         ..workers::Intervals::default()
                     })
                     // Platform sessions start when a test asks
@@ -492,6 +494,14 @@ impl TestDaemon {
     pub fn learn_own_invites(&self) -> usize {
         self.block_on(modctld::workers::own_invites(&self.state))
             .expect("learn own invites")
+    }
+
+    /// Runs the name lookups' worker once: the ids answers wanted are asked
+    /// of their platforms within each server's budget; answers how many
+    /// were asked.
+    pub fn look_up_names(&self) -> usize {
+        self.block_on(modctld::workers::name_lookups(&self.state))
+            .expect("name lookups")
     }
 
     /// Runs the activity flush worker once: what the platform receivers

@@ -389,7 +389,9 @@ async fn a_restore_points_the_config_at_what_it_recreated() {
         assert!(
             job.config_remapped
                 .iter()
-                .any(|r| r.path == *path && r.from == old && r.to == new),
+                .any(|r| r.path == *path && r.from == old && r.to == new
+                    // Named as what the restore made (issue #27).
+                    && r.name.as_deref() == live.get(new).map(String::as_str)),
             "{path} not in the report: {:?}",
             job.config_remapped
         );

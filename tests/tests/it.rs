@@ -33,6 +33,7 @@ mod lockdown;
 mod logs;
 mod lost_answers;
 mod metrics;
+mod name_lookups;
 mod names;
 mod onboarding;
 mod openapi;

@@ -314,4 +314,9 @@ pub struct RemappedId {
     pub from: String,
     /// The id of what the restore made in its place.
     pub to: String,
+    /// The name of what the restore made (issue #27, additive): the job's
+    /// item whose new id is `to` (e.g. `Jailed`, `#mod-log`); absent when
+    /// no item of the job has that id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }

@@ -89,4 +89,6 @@ pub struct Instruments {
     pub log_posts: Outcomes,
     /// Structure snapshots by outcome.
     pub snapshots: Outcomes,
+    /// Name lookups by platform and outcome ([`crate::names::lookup`]).
+    pub name_lookups: crate::names::lookup::LookupCounts,
 }

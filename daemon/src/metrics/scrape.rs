@@ -64,6 +64,8 @@ pub struct Parts {
     pub snapshots: Outcomes,
     /// The event path, whose consumers' queues are read at each scrape.
     pub events: crate::events::Fanout,
+    /// Name lookups by platform and outcome.
+    pub name_lookups: crate::names::lookup::LookupCounts,
 }
 
 /// The restore jobs' states, every one shown (zeros included).
@@ -85,6 +87,7 @@ pub fn registry(parts: Parts) -> Scrape {
         log_posts,
         snapshots,
         events,
+        name_lookups,
     } = parts;
 
     ours.register(
@@ -187,6 +190,21 @@ pub fn registry(parts: Parts) -> Scrape {
         "snapshots",
         "Structure snapshots taken, by outcome (taken, failed)",
         snapshots,
+    );
+    for platform in modctl_types::Platform::ALL {
+        for outcome in crate::names::lookup::OUTCOMES {
+            name_lookups
+                .get_or_create(&crate::platform::telemetry::CallLabels {
+                    platform: platform.as_str(),
+                    outcome,
+                })
+                .inc_by(0);
+        }
+    }
+    ours.register(
+        "name_lookups",
+        "Names asked of the platforms for ids the events never named, by platform and outcome (found, not_found, failed)",
+        name_lookups,
     );
     ours.register_collector(Box::new(EventsCollector(events)));
 

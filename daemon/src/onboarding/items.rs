@@ -10,6 +10,7 @@ use modctl_types::{Scope, Server, Team};
 use super::StoreFacts;
 use super::discord;
 use super::platform::{Answer, PlatformFacts};
+use crate::events::NameKind;
 use crate::platform::PlatformError;
 use crate::store::connections::ConnectionMode;
 
@@ -29,6 +30,32 @@ pub struct Inputs<'a> {
     pub events_dropped: &'a [(&'static str, u64)],
     /// What the daemon learned of the server's own invites, if it asked.
     pub own_invites: Option<&'a crate::automation::invites::Learned>,
+    /// The names the daemon knows, for [`Inputs::shown`].
+    pub names: &'a crate::names::NameCache,
+}
+
+impl Inputs<'_> {
+    /// A channel or role as the texts show it (issue #27): `#mod-log (123)`
+    /// or `@Jailed (456)` where the daemon knows its name (a deleted one's
+    /// too, as last seen), else the id alone.
+    pub fn shown(&self, kind: NameKind, id: &str) -> String {
+        shown(self.names, &self.server.id, kind, id)
+    }
+}
+
+/// `id` of `server` as the texts show it: see [`Inputs::shown`].
+fn shown(names: &crate::names::NameCache, server: &str, kind: NameKind, id: &str) -> String {
+    let sigil = match kind {
+        NameKind::Channel => "#",
+        NameKind::Role => "@",
+        NameKind::User => "",
+    };
+    match names.get(server, kind, id) {
+        // `@everyone` carries its `@` already.
+        Some(name) if name.starts_with(sigil) => format!("{name} ({id})"),
+        Some(name) => format!("{sigil}{name} ({id})"),
+        None => id.to_owned(),
+    }
 }
 
 pub(super) fn item(
@@ -109,6 +136,7 @@ pub fn all(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
             &inputs.store.sections,
             &inputs.store.log_failures,
             inputs.store.log_waiting,
+            &|channel| inputs.shown(NameKind::Channel, channel),
         ),
     ]);
     items.extend(super::automod::items(inputs));
@@ -159,6 +187,7 @@ fn log_channels(
     sections: &modctl_types::config::Sections,
     failures: &[crate::store::logs::ChannelFailure],
     waiting: i64,
+    shown: &dyn Fn(&str) -> String,
 ) -> OnboardingItem {
     let (id, title) = ("log_channels", "Log channels receive their posts");
     let set = sections
@@ -174,7 +203,9 @@ fn log_channels(
             .map(|f| {
                 format!(
                     "{} ({} post(s) not made: {})",
-                    f.channel_id, f.entries, f.reason
+                    shown(&f.channel_id),
+                    f.entries,
+                    f.reason
                 )
             })
             .collect::<Vec<_>>()
@@ -186,7 +217,7 @@ fn log_channels(
             format!("log channels refused their posts, which are not tried again: {all}"),
             Some(format!(
                 "check that channel {} exists and the bot may post in it (Slack: invite the bot to it), or set another: `modctl config edit {server} logging`; posts written after that are tried again",
-                latest.channel_id
+                shown(&latest.channel_id)
             )),
         );
     }
@@ -374,7 +405,10 @@ fn modlog(inputs: &Inputs<'_>) -> OnboardingItem {
             id,
             title,
             ItemStatus::Warning,
-            format!("channel {channel} no longer exists"),
+            format!(
+                "channel {} no longer exists",
+                inputs.shown(NameKind::Channel, channel)
+            ),
             Some(format!(
                 "modctl config set {server} general.modlog_channel_id CHANNEL_ID"
             )),
@@ -489,9 +523,21 @@ fn jail(inputs: &Inputs<'_>) -> OnboardingItem {
             id,
             title,
             ItemStatus::Todo,
-            format!("the jail role {role} no longer exists"),
+            format!(
+                "the jail role {} no longer exists",
+                inputs.shown(NameKind::Role, role)
+            ),
             Some(format!("modctl config set {server} jail.role_id ROLE_ID")),
         ),
+        StructureContent::Discord(guild) => {
+            let name = guild.roles.iter().find(|r| &r.id == role).map(|r| &r.name);
+            let shown = match name {
+                Some(name) if name.starts_with('@') => format!("{name} ({role})"),
+                Some(name) => format!("@{name} ({role})"),
+                None => role.clone(),
+            };
+            done(id, title, format!("enabled with role {shown}"))
+        }
         _ => done(id, title, format!("enabled with role {role}")),
     }
 }
@@ -704,7 +750,14 @@ fn config_ids(inputs: &Inputs<'_>) -> OnboardingItem {
             let known = if r.is_role { &roles } else { &channels };
             !known.contains(&r.id.as_str())
         })
-        .map(|r| format!("{} = {}", r.path, r.id))
+        .map(|r| {
+            let kind = if r.is_role {
+                NameKind::Role
+            } else {
+                NameKind::Channel
+            };
+            format!("{} = {}", r.path, inputs.shown(kind, &r.id))
+        })
         .collect();
     if missing.is_empty() {
         return done(id, title, "every role and channel the config names exists");
@@ -750,10 +803,11 @@ mod event_drop_tests {
     fn log_channels_that_refused_are_a_warning_with_the_reason() {
         use crate::store::logs::ChannelFailure;
         let mut sections = modctl_types::config::Sections::default();
-        let none = log_channels("g", &sections, &[], 0);
+        let ids = |id: &str| id.to_owned();
+        let none = log_channels("g", &sections, &[], 0, &ids);
         assert_eq!(none.status, ItemStatus::NotApplicable);
         sections.logging.moderation = Some("111111111111111111".into());
-        let fine = log_channels("g", &sections, &[], 3);
+        let fine = log_channels("g", &sections, &[], 3, &ids);
         assert_eq!(fine.status, ItemStatus::Done);
         assert!(fine.detail.contains("3 post(s) waiting"), "{}", fine.detail);
         let failed = log_channels(
@@ -766,6 +820,7 @@ mod event_drop_tests {
                 at: jiff::Timestamp::UNIX_EPOCH,
             }],
             0,
+            &ids,
         );
         assert_eq!(failed.status, ItemStatus::Warning);
         assert!(

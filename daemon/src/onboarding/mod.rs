@@ -55,6 +55,9 @@ pub struct Context {
     /// The servers' own invites as learned
     /// ([`crate::automation::invites`]).
     pub invites: std::sync::Arc<crate::automation::invites::OwnInvitesCache>,
+    /// The names of channels and roles, shown beside their ids in the
+    /// items' texts ([`crate::names`]).
+    pub names: crate::names::NameCache,
 }
 
 /// What the store says about a server, read in one trip.
@@ -159,6 +162,7 @@ pub async fn checklist(
         now,
         events_dropped: &cx.events_dropped,
         own_invites: own_invites.as_ref(),
+        names: &cx.names,
     });
     Ok(Onboarding {
         server_id: server.id.clone(),

@@ -34,6 +34,8 @@
 //! | [`PauseInvites`] | incident actions `invites_disabled_until` | - | - |
 //! | [`ReplaceInviteLink`] | - | `exportChatInviteLink` | - |
 //! | [`DemoteAdmin`] | - | `getMe`, `getChatMember`, `promoteChatMember` | - |
+//! | [`MemberNames`] | `GET /guilds/{guild.id}/members/{user.id}` | `getChatMember` | `users.info` |
+//! | [`ChannelNames`] | - (`GUILD_CREATE` names them all) | - (one chat) | `conversations.info` |
 //! | [`super::StructureReader`] | guild | group | workspace |
 //! | [`super::WriteGuild`] | roles, channels, overwrites | - | - |
 //! | [`super::WriteWorkspace`] | - | - | channels, user groups |
@@ -197,6 +199,25 @@ pub trait Greet: Send + Sync {
     /// Posts `greeting` in `channel` (Discord, Telegram), or in a DM with
     /// the member (Slack, which greets by DM: `channel` unused).
     async fn greet(&self, channel: &str, greeting: &Greeting) -> PlatformResult<()>;
+}
+
+/// Reads one member's name as the platform shows it (every platform;
+/// issue #27's name lookups, [`crate::names::lookup`]): for the members the
+/// events never named.
+#[async_trait]
+pub trait MemberNames: Send + Sync {
+    /// `user`'s name now; `None` when the platform does not know them in
+    /// this server (not a member, or no such user).
+    async fn member_name(&self, user: &str) -> PlatformResult<Option<String>>;
+}
+
+/// Reads one channel's name (Slack, whose bot learns a channel's name from
+/// `conversations.info`; Discord's come with `GUILD_CREATE`, and a Telegram
+/// group is its one chat).
+#[async_trait]
+pub trait ChannelNames: Send + Sync {
+    /// `channel`'s name now; `None` when the platform does not know it.
+    async fn channel_name(&self, channel: &str) -> PlatformResult<Option<String>>;
 }
 
 /// Gives a member one more role, keeping the others (Discord's welcome

@@ -25,9 +25,9 @@ use super::greeting::{Greeting, discord_greeting};
 use super::post::{Post, discord_batch, discord_message};
 use super::{
     AddRole, Ban, Buttons, DeleteMessage, DirectMessage, Greet, Hierarchy, InspectMember, Kick,
-    Member, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError, PlatformResult,
-    PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert, Role, RuleSpec,
-    SetRoles, Timeout,
+    Member, MemberNames, MemberState, NativeRules, OwnInvites, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, RankMember, ReadHierarchy, ReadInvites, Redactor, Repeat, Revert,
+    Role, RuleSpec, SetRoles, Timeout,
 };
 
 /// Creating the guild's structure for restores.
@@ -577,6 +577,36 @@ impl InspectMember for Discord {
             muted: None,
         })
     }
+}
+
+#[async_trait]
+impl MemberNames for Discord {
+    /// "Get Guild Member", `GET /guilds/{guild.id}/members/{user.id}`
+    /// (discord-docs/guild.mdx; 404 Unknown Member for someone not in the
+    /// guild): the name Discord shows, the member's `nick`, else the user's
+    /// `global_name`, else the `username` (discord-docs/user.mdx, "Display
+    /// Names"), as the event path reads it.
+    async fn member_name(&self, user: &str) -> PlatformResult<Option<String>> {
+        match self
+            .call(Method::GET, &self.member_path(user), None, None)
+            .await
+        {
+            Ok(member) => Ok(member_display_name(&member)),
+            Err(PlatformError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A guild member object's shown name: `nick`, else `user.global_name`,
+/// else `user.username`, the first that is a non-empty string.
+fn member_display_name(member: &Value) -> Option<String> {
+    let user = &member["user"];
+    [&member["nick"], &user["global_name"], &user["username"]]
+        .into_iter()
+        .filter_map(Value::as_str)
+        .find(|n| !n.trim().is_empty())
+        .map(str::to_owned)
 }
 
 #[async_trait]

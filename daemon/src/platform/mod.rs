@@ -76,6 +76,7 @@ pub use capabilities::{
     SetRoles, Timeout,
 };
 pub use capabilities::{AdminStanding, CaptchaDm, CaptchaInteractions, DemoteAdmin, PhotoKeyboard};
+pub use capabilities::{ChannelNames, MemberNames};
 pub use hierarchy::{Hierarchy, Member, Role};
 pub use post::Post;
 pub use receive::{Gateway, Updates};
@@ -356,14 +357,14 @@ bot_trait!(
     /// A connected Discord guild: everything Discord offers a bot.
     DiscordBot: ReadHierarchy, Timeout, Kick, Ban, SetRoles, InspectMember, PostMessage,
     DeleteMessage, DirectMessage, NativeRules, ReadInvites, WriteGuild, RankMember,
-    Greet, AddRole, PauseInvites, Buttons, Revert, CaptchaInteractions,
+    Greet, AddRole, PauseInvites, Buttons, Revert, CaptchaInteractions, MemberNames,
 );
 
 bot_trait!(
     /// A connected Telegram group: no kick (a ban and an unban), no roles,
     /// no DMs (a bot cannot start a conversation).
     TelegramBot: Ban, Mute, InspectMember, PostMessage, DeleteMessage, ReadInvites, WriteGroup,
-    RankMember, Greet, ReplaceInviteLink, InlineButtons, DemoteAdmin, PhotoKeyboard,
+    RankMember, Greet, ReplaceInviteLink, InlineButtons, DemoteAdmin, PhotoKeyboard, MemberNames,
 );
 
 bot_trait!(
@@ -372,6 +373,7 @@ bot_trait!(
     /// notices, but not act on members.
     SlackBot: JoinedChannels, PostMessage, DeleteMessage, DirectMessage, Ephemeral,
     ReadInvites, WriteWorkspace, RankMember, Greet, JoinUserGroup, ButtonDm, CaptchaDm,
+    MemberNames, ChannelNames,
 );
 
 /// A connected server, by platform: what the daemon holds to act on one.
@@ -508,6 +510,23 @@ impl Bot {
         match self {
             Bot::Discord(bot) => Some(bot.as_ref()),
             Bot::Telegram(_) | Bot::Slack(_) => None,
+        }
+    }
+
+    /// One member's name (every platform; the name lookups).
+    pub fn member_names(&self) -> &dyn MemberNames {
+        match self {
+            Bot::Discord(bot) => bot.as_ref(),
+            Bot::Telegram(bot) => bot.as_ref(),
+            Bot::Slack(bot) => bot.as_ref(),
+        }
+    }
+
+    /// One channel's name, where the platform answers it alone (Slack).
+    pub fn channel_names(&self) -> Option<&dyn ChannelNames> {
+        match self {
+            Bot::Slack(bot) => Some(bot.as_ref()),
+            Bot::Discord(_) | Bot::Telegram(_) => None,
         }
     }
 

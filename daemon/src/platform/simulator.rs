@@ -26,6 +26,7 @@ use super::{
     RuleSpec, SetRoles, Timeout,
 };
 use super::{AdminStanding, DemoteAdmin};
+use super::{ChannelNames, MemberNames};
 use super::{PauseInvites, ReplaceInviteLink};
 use crate::clock::Clock;
 use crate::store::simulator as sim;
@@ -390,6 +391,32 @@ impl InspectMember for Simulator {
                 muted: (platform == Platform::Telegram).then_some(muted_until.is_some()),
                 roles: member.map(|m| m.roles),
             })
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl MemberNames for Simulator {
+    /// The simulated member's name (`sim_members.name`); `None` for one
+    /// not in the simulated server.
+    async fn member_name(&self, user: &str) -> PlatformResult<Option<String>> {
+        let user = user.to_owned();
+        self.observe(move |tx, server_id, _| Ok(sim::member_name(tx, server_id, &user)?))
+            .await
+    }
+}
+
+#[async_trait]
+impl ChannelNames for Simulator {
+    /// The simulated channel's name.
+    async fn channel_name(&self, channel: &str) -> PlatformResult<Option<String>> {
+        let channel = channel.to_owned();
+        self.observe(move |tx, server_id, _| {
+            Ok(sim::channels(tx, server_id)?
+                .into_iter()
+                .find(|c| c.id == channel)
+                .map(|c| c.name))
         })
         .await
     }

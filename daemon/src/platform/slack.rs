@@ -13,9 +13,9 @@ use super::greeting::{Greeting, slack_greeting};
 use super::post::{Post, slack_batch, slack_message};
 use super::structure::payload;
 use super::{
-    ButtonDm, CaptchaDm, DeleteMessage, DirectMessage, Ephemeral, Greet, JoinUserGroup,
-    JoinedChannels, OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage,
-    RankMember, ReadInvites, Redactor, Repeat,
+    ButtonDm, CaptchaDm, ChannelNames, DeleteMessage, DirectMessage, Ephemeral, Greet,
+    JoinUserGroup, JoinedChannels, MemberNames, OwnInvites, PlatformClients, PlatformError,
+    PlatformResult, PostMessage, RankMember, ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -284,6 +284,66 @@ impl RankMember for Slack {
         )?;
         let user = info.user;
         Ok(user.is_owner || user.is_primary_owner || user.is_admin)
+    }
+}
+
+/// The name Slack shows for a user object (slack-web-openapi.json:
+/// `objs_user_profile` requires `display_name` and `real_name`, either of
+/// which may be empty; `objs_user` requires `name`, the username, and may
+/// carry `real_name`): the display name when set, else the real name, else
+/// the username. The event decoder reads `user_change` by the same rule
+/// ([`crate::events::decode`]).
+pub fn shown_name(user: &Value) -> Option<String> {
+    let profile = &user["profile"];
+    [
+        &profile["display_name"],
+        &profile["real_name"],
+        &user["real_name"],
+        &user["name"],
+    ]
+    .into_iter()
+    .filter_map(Value::as_str)
+    .find(|n| !n.trim().is_empty())
+    .map(str::to_owned)
+}
+
+#[async_trait]
+impl MemberNames for Slack {
+    /// `users.info` (slack-web-openapi.json: form arguments, `users:read`;
+    /// `user_not_found` for an id the workspace does not know). A
+    /// deactivated member (`deleted: true`) keeps their name.
+    async fn member_name(&self, user: &str) -> PlatformResult<Option<String>> {
+        match self
+            .call("users.info", Arguments::Form(&[("user", user)]))
+            .await
+        {
+            Ok(answer) => Ok(shown_name(&answer["user"])),
+            Err(PlatformError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+#[async_trait]
+impl ChannelNames for Slack {
+    /// `conversations.info` (slack-web-openapi.json: form arguments,
+    /// `channels:read`/`groups:read`; `channel.name` of `objs_conversation`;
+    /// `channel_not_found` for one the bot cannot see).
+    async fn channel_name(&self, channel: &str) -> PlatformResult<Option<String>> {
+        match self
+            .call(
+                "conversations.info",
+                Arguments::Form(&[("channel", channel)]),
+            )
+            .await
+        {
+            Ok(answer) => Ok(answer["channel"]["name"]
+                .as_str()
+                .filter(|n| !n.trim().is_empty())
+                .map(str::to_owned)),
+            Err(PlatformError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 }
 

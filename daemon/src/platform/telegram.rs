@@ -12,9 +12,9 @@ use super::greeting::{Greeting, telegram_greeting};
 use super::post::{Post, telegram_batch, telegram_message};
 use super::{AdminStanding, DemoteAdmin};
 use super::{
-    Ban, DeleteMessage, Greet, InlineButtons, InspectMember, MemberState, Mute, OwnInvites,
-    PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember, ReadInvites, Redactor,
-    Repeat,
+    Ban, DeleteMessage, Greet, InlineButtons, InspectMember, MemberNames, MemberState, Mute,
+    OwnInvites, PlatformClients, PlatformError, PlatformResult, PostMessage, RankMember,
+    ReadInvites, Redactor, Repeat,
 };
 
 /// The public API.
@@ -326,12 +326,25 @@ pub mod updates;
 #[derive(Debug, Deserialize)]
 struct ChatMember {
     status: String,
+    /// Every `ChatMember` kind has its `user` (telegram-bot-api.json).
+    #[serde(default)]
+    user: Option<ChatUser>,
     #[serde(default)]
     can_send_messages: Option<bool>,
     /// `ChatMemberAdministrator.can_be_edited`: "True, if the bot is
     /// allowed to edit administrator privileges of that user".
     #[serde(default)]
     can_be_edited: Option<bool>,
+}
+
+/// A `User`'s names (telegram-bot-api.json: `first_name` required,
+/// `last_name` optional).
+#[derive(Debug, Deserialize)]
+struct ChatUser {
+    #[serde(default)]
+    first_name: String,
+    #[serde(default)]
+    last_name: Option<String>,
 }
 
 /// The answer's `result`, or the error it reports with `secrets` redacted
@@ -574,6 +587,28 @@ impl InspectMember for Telegram {
             timed_out_until: None,
             muted: Some(member.status == "restricted" && member.can_send_messages == Some(false)),
         })
+    }
+}
+
+#[async_trait]
+impl MemberNames for Telegram {
+    /// `getChatMember` (telegram-bot-api.json: "Use this method to get
+    /// information about a member of a chat"): the `user`'s first and last
+    /// name, as the event path reads a message's author. A member who left
+    /// or was banned is still named (their `ChatMemberLeft`/`Banned` carries
+    /// the user); one Telegram never saw in the chat ("user not found") is
+    /// `None`.
+    async fn member_name(&self, user: &str) -> PlatformResult<Option<String>> {
+        let Some(member) = self.chat_member(user).await? else {
+            return Ok(None);
+        };
+        Ok(member.user.and_then(|u| {
+            let full = match u.last_name.filter(|l| !l.trim().is_empty()) {
+                Some(last) => format!("{} {last}", u.first_name),
+                None => u.first_name,
+            };
+            (!full.trim().is_empty()).then_some(full)
+        }))
     }
 }
 

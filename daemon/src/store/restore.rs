@@ -245,7 +245,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
     else {
         return Ok(None);
     };
-    let config_remapped = match remapped {
+    let mut config_remapped: Vec<RemappedId> = match remapped {
         Some(json) => serde_json::from_str(&json).map_err(|e| {
             StoreError::Corrupt(format!("config_remapped of restore job {id}: {e}"))
         })?,
@@ -265,6 +265,14 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
             }
         })
         .collect();
+    // Names beside ids (issue #27): what each remapped field points at now
+    // is the item the job made with that id.
+    for remapped in &mut config_remapped {
+        remapped.name = items
+            .iter()
+            .find(|i| i.planned.live_id.as_deref() == Some(remapped.to.as_str()))
+            .map(|i| i.planned.name.clone());
+    }
     Ok(Some(RestoreJob {
         id,
         server_id: server_id.to_owned(),

@@ -330,6 +330,14 @@ impl FakeDiscord {
         guild.members.entry(user.to_owned()).or_default().roles = roles;
     }
 
+    /// Sets member `user`'s `nick` ("Get Guild Member" answers it; the
+    /// user's `username` is `user-<id>`).
+    pub fn set_nick(&self, user: &str, nick: &str) {
+        if let Some(member) = self.guild().members.get_mut(user) {
+            member.nick = Some(nick.to_owned());
+        }
+    }
+
     /// Makes `user` a Discord user the guild has never seen (not a member):
     /// one a ban may name.
     pub fn add_user(&self, user: &str) {

@@ -118,6 +118,10 @@ struct Workspace {
     user_groups: BTreeMap<String, UserGroup>,
     /// User id -> name.
     users: BTreeMap<String, String>,
+    /// User id -> (the profile's `display_name`, `real_name`), for the
+    /// users given one ([`FakeSlack::set_profile`]); empty strings for the
+    /// others, as Slack sends an unset name.
+    profiles: BTreeMap<String, (String, String)>,
     next_ts: u64,
     /// Numbers the channels and user groups the workspace creates.
     next_id: u64,
@@ -149,6 +153,7 @@ impl FakeSlack {
                 (MEMBER.to_owned(), "member".to_owned()),
                 (OWNER.to_owned(), "owner".to_owned()),
             ]),
+            profiles: BTreeMap::new(),
             next_ts: 1,
             next_id: 0,
             post_buckets: HashMap::new(),
@@ -267,6 +272,15 @@ impl FakeSlack {
         self.state().users.insert(id.to_owned(), name.to_owned());
     }
 
+    /// Gives user `id` a profile `display_name` and `real_name` (either
+    /// may be empty, as on Slack).
+    pub fn set_profile(&self, id: &str, display_name: &str, real_name: &str) {
+        self.state().profiles.insert(
+            id.to_owned(),
+            (display_name.to_owned(), real_name.to_owned()),
+        );
+    }
+
     /// The texts the bot posted to `channel`, oldest first.
     pub fn messages(&self, channel: &str) -> Vec<String> {
         self.posted(channel).into_iter().map(|m| m.text).collect()
@@ -306,6 +320,7 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
             | "auth.test"
             | "conversations.list"
             | "users.info"
+            | "conversations.info"
             | "usergroups.list"
             | "conversations.create"
             | "conversations.setTopic"
@@ -381,15 +396,42 @@ fn answer(workspace: &mut Workspace, request: &Recorded) -> Reply {
         "views.open" => workspace.open_view(&args),
         "users.info" => {
             let user = args.get("user").and_then(Value::as_str).unwrap_or_default();
+            let (display_name, real_name) =
+                workspace.profiles.get(user).cloned().unwrap_or_default();
             match workspace.users.get(user) {
                 // `objs_user` (slack-web-openapi.json): `is_owner`,
-                // `is_primary_owner`, `is_admin` (an owner is an admin too).
+                // `is_primary_owner`, `is_admin` (an owner is an admin too);
+                // `name` (the username) and `profile` are required, and
+                // `objs_user_profile` requires `display_name` and
+                // `real_name`, which Slack sends empty when unset.
                 Some(name) => success(json!({ "user": {
                     "id": user, "team_id": TEAM, "name": name, "deleted": false,
                     "is_admin": user == ADMIN || user == OWNER, "is_bot": user == BOT,
                     "is_owner": user == OWNER, "is_primary_owner": user == OWNER,
+                    "is_app_user": false, "updated": 1_800_000_000,
+                    "real_name": real_name,
+                    "profile": {"display_name": display_name, "real_name": real_name,
+                                "display_name_normalized": display_name,
+                                "real_name_normalized": real_name},
                 }})),
                 None => failure("user_not_found"),
+            }
+        }
+        // conversations.info (slack-web-openapi.json): `channel` an
+        // `objs_conversation`; `channel_not_found` for an id the token
+        // cannot see (a private channel the bot is not in, as
+        // conversations.list hides them).
+        "conversations.info" => {
+            let id = text(&args, "channel");
+            match workspace.channels.get(id) {
+                Some(c) if c.im_user.is_none() && (!c.is_private || c.bot_is_member) => {
+                    success(json!({ "channel": {
+                        "id": id, "name": c.name, "is_channel": true, "is_private": c.is_private,
+                        "is_archived": c.is_archived, "is_member": c.bot_is_member,
+                        "created": 1_700_000_000,
+                    }}))
+                }
+                _ => failure("channel_not_found"),
             }
         }
         _ => workspace.post_message(&caller, &args),

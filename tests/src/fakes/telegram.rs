@@ -144,6 +144,9 @@ struct Chat {
 #[derive(Debug)]
 struct Bot {
     chat_id: i64,
+    /// Users' `first_name` and `last_name` given by the tests
+    /// ([`FakeTelegram::set_user_name`]); the others are `user <id>`.
+    user_names: BTreeMap<i64, (String, Option<String>)>,
     /// The group's `getChat` settings.
     title: String,
     description: Option<String>,
@@ -208,6 +211,7 @@ impl FakeTelegram {
         }
         let mut state = Bot {
             chat_id,
+            user_names: BTreeMap::new(),
             title: "Fake Group".to_owned(),
             description: None,
             slow_mode_delay: None,
@@ -354,6 +358,23 @@ impl FakeTelegram {
         let mut member = ChatMember::with(Status::Administrator);
         member.promoted_by_bot = true;
         state.chat(chat_id).members.insert(user, member);
+    }
+
+    /// Gives `user`, a member of the group, a first and last name (`User`:
+    /// `first_name` required, `last_name` optional, telegram-bot-api.json).
+    pub fn set_user_name(&self, user: i64, first: &str, last: Option<&str>) {
+        self.state()
+            .user_names
+            .insert(user, (first.to_owned(), last.map(str::to_owned)));
+    }
+
+    /// Makes `user`, a member, leave the group (`ChatMemberLeft`).
+    pub fn leave(&self, user: i64) {
+        let mut state = self.state();
+        let chat_id = state.chat_id;
+        if let Some(member) = state.chat(chat_id).members.get_mut(&user) {
+            member.status = Status::Left;
+        }
     }
 
     /// Bans `user` for good, as if done before the test.
@@ -663,7 +684,16 @@ impl Bot {
             Err(reply) => return reply,
         };
         match self.member(chat, user) {
-            Some(member) => ok(self.with_bot_rights(user, member_json(user, member))),
+            Some(member) => {
+                let mut member = member_json(user, member);
+                if let Some((first, last)) = self.user_names.get(&user) {
+                    member["user"]["first_name"] = json!(first);
+                    if let Some(last) = last {
+                        member["user"]["last_name"] = json!(last);
+                    }
+                }
+                ok(self.with_bot_rights(user, member))
+            }
             None => bad_request("user not found"),
         }
     }

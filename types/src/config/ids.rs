@@ -198,6 +198,7 @@ impl Sections {
                     path: path.to_owned(),
                     from: from.to_owned(),
                     to: to.clone(),
+                    name: None,
                 });
                 *slot = Some(to);
             }

@@ -239,10 +239,12 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
             .max()
             .unwrap_or(0);
         for remapped in &job.config_remapped {
-            out += &format!(
-                "  {:<width$}  {} -> {}\n",
-                remapped.path, remapped.from, remapped.to
-            );
+            // The new id beside the name of what it is, `name (id)`.
+            let to = match &remapped.name {
+                Some(name) => format!("{name} ({})", remapped.to),
+                None => remapped.to.clone(),
+            };
+            out += &format!("  {:<width$}  {} -> {to}\n", remapped.path, remapped.from);
         }
     }
     out

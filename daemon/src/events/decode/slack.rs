@@ -24,8 +24,10 @@
 //! - `member_joined_channel`: a member joined that channel; `team_join`: a
 //!   member joined the workspace;
 //! - `user_change` (a member's profile changed: the user object) and
-//!   `channel_rename` / `channel_created` (`channel.id`, `channel.name`):
-//!   the names the name cache learns (issue #27);
+//!   `channel_rename` / `channel_created` / `group_rename` (a private
+//!   channel renamed; each `channel.id`, `channel.name`): the names the
+//!   name cache learns (issue #27); a member's name is read as
+//!   [`crate::platform::slack::shown_name`] reads `users.info`'s;
 //! - `channel_archive` / `group_archive` (a public / private channel
 //!   archived: `channel`, `user`) and `channel_deleted` / `group_deleted`
 //!   (deleted: `channel` alone, Slack names no actor): audit entries for
@@ -174,34 +176,24 @@ struct TeamJoin {
     user: SlackUser,
 }
 
+/// A user object (`team_join`, `user_change`: slack-web-openapi.json's
+/// `objs_user`), its names kept whole for [`SlackUser::shown_name`].
 #[derive(Debug, Deserialize)]
 struct SlackUser {
     id: String,
     #[serde(default)]
     is_bot: bool,
-    #[serde(default)]
-    real_name: Option<String>,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    profile: Option<SlackProfile>,
-}
-
-#[derive(Debug, Deserialize)]
-struct SlackProfile {
-    #[serde(default)]
-    display_name: Option<String>,
+    #[serde(flatten)]
+    rest: serde_json::Value,
 }
 
 impl SlackUser {
-    /// The name Slack shows: the display name when set, else the real
-    /// name, else the username (slack-web-openapi.json, `objs_user`).
+    /// The name Slack shows: the profile's `display_name` when set, else
+    /// its `real_name` (`objs_user_profile` requires both, either may be
+    /// empty), else the user's `real_name` (optional), else `name` (the
+    /// username, required).
     fn shown_name(&self) -> Option<String> {
-        let display = self.profile.as_ref().and_then(|p| p.display_name.clone());
-        [display, self.real_name.clone(), self.name.clone()]
-            .into_iter()
-            .flatten()
-            .find(|n| !n.trim().is_empty())
+        crate::platform::slack::shown_name(&self.rest)
     }
 }
 
@@ -539,9 +531,9 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
             let m: TeamJoin = typed(event, &"team_join event from Slack")?;
             Some(EventKind::MemberJoined(Membership {
                 member: MemberRef {
+                    display_name: m.user.shown_name(),
                     id: m.user.id,
                     is_bot: m.user.is_bot,
-                    display_name: m.user.real_name,
                 },
                 channel_id: None,
                 pending: false,
@@ -557,7 +549,9 @@ pub fn decode(body: &[u8]) -> PlatformResult<Option<Request>> {
                 }])
             })
         }
-        "channel_rename" | "channel_created" => {
+        // `group_rename` ("A private channel was renamed", Events API
+        // reference) has `channel_rename`'s shape.
+        "channel_rename" | "channel_created" | "group_rename" => {
             let m: ChannelNamed = typed(event, &format_args!("{} event from Slack", head.kind))?;
             Some(EventKind::NamesSeen(vec![NameSeen {
                 kind: NameKind::Channel,
@@ -853,6 +847,11 @@ mod tests {
             json!({"type": "team_join", "user": {"id": "U3", "is_bot": true, "real_name": "Bot"}});
         assert!(matches!(kind(team), Some(EventKind::MemberJoined(m))
             if m.member.is_bot && m.channel_id.is_none()));
+        // The name as Slack shows it: the display name before the real name.
+        let named = json!({"type": "team_join", "user": {"id": "U4", "name": "nn",
+            "real_name": "Nina N", "profile": {"display_name": "Nina", "real_name": "Nina N"}}});
+        assert!(matches!(kind(named), Some(EventKind::MemberJoined(m))
+            if m.member.display_name.as_deref() == Some("Nina")));
     }
 
     #[test]
@@ -874,6 +873,12 @@ mod tests {
                 "Ada L",
             ),
             (json!({"id": "U1", "name": "ada"}), "ada"),
+            // The profile's real name when the user object has none at its
+            // top (`objs_user.real_name` is optional, the profile's required).
+            (
+                json!({"id": "U1", "name": "ada", "profile": {"display_name": "", "real_name": "Ada Prof"}}),
+                "Ada Prof",
+            ),
         ] {
             assert_eq!(
                 named(json!({"type": "user_change", "user": user})),
@@ -889,6 +894,12 @@ mod tests {
                 json!({"type": "channel_rename", "channel": {"id": "C1", "name": "general", "created": 1}})
             ),
             vec![(NameKind::Channel, "C1".to_owned(), "general".to_owned())]
+        );
+        assert_eq!(
+            named(
+                json!({"type": "group_rename", "channel": {"id": "G1", "name": "staff", "created": 1}})
+            ),
+            vec![(NameKind::Channel, "G1".to_owned(), "staff".to_owned())]
         );
     }
 

@@ -57,6 +57,8 @@ pub(super) struct Settings {
 pub(super) struct GuildMember {
     pub(super) roles: Vec<String>,
     pub(super) communication_disabled_until: Option<String>,
+    /// The member's `nick` in the guild, if set.
+    pub(super) nick: Option<String>,
 }
 
 #[derive(Debug)]
@@ -261,7 +263,7 @@ fn guild_route(guild: &mut Guild, method: &str, rest: &[&str], request: &Recorde
 fn member_json(user: &str, member: &GuildMember) -> Value {
     json!({
         "user": { "id": user, "username": format!("user-{user}"), "discriminator": "0" },
-        "nick": null,
+        "nick": member.nick,
         "roles": member.roles,
         "joined_at": "2024-01-01T00:00:00.000000+00:00",
         "deaf": false,
