@@ -592,7 +592,7 @@ mod tests {
 
     #[test]
     fn live_events_name_their_case_or_jail_member() {
-        let cache = NameCache::default();
+        let cache = NameCache::new(clock());
         cache.put("s", NameKind::User, "1", "alice");
         let event = |kind, data| LiveEvent {
             id: Some(1),
