@@ -220,7 +220,7 @@ pub fn ingest_batches(
     ranking::add_activity(tx, ranking::CHANNELS, server_id, channel_sums)?;
     write_channels(tx, server_id, channels)?;
     // A batch spans a day or two: one statement per day.
-    let mut day_row = tx.sql.prepare_cached(
+    let mut day_row = tx.raw.prepare_cached(
         "INSERT INTO activity_days (server_id, day, messages, active_members, voice_minutes, joins, leaves)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -241,7 +241,7 @@ pub fn ingest_batches(
         ])?;
     }
     if let Some(last) = last_event_at {
-        tx.sql
+        tx.raw
             .prepare_cached(
                 "INSERT INTO activity_servers (server_id, last_event_at, last_received_at)
              VALUES (?1, ?2, ?3)
@@ -296,7 +296,7 @@ fn remember_ids<'e>(
     short.sort_unstable();
     long.sort_unstable();
     let mut new = vec![true; count];
-    let mut insert = tx.sql.prepare_cached(
+    let mut insert = tx.raw.prepare_cached(
         "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
     insert.raw_bind_parameter(2, server_id)?;
@@ -350,12 +350,12 @@ struct LongIds<'t> {
 
 impl<'t> LongIds<'t> {
     fn new(tx: &'t Tx<'t>, server_id: &'t str) -> Result<Self, StoreError> {
-        let mut insert = tx.sql.prepare_cached(
+        let mut insert = tx.raw.prepare_cached(
             "INSERT OR IGNORE INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3)",
         )?;
         insert.raw_bind_parameter(2, server_id)?;
         let text_until = tx
-            .sql
+            .raw
             .prepare_cached("SELECT day FROM activity_seen_long_text_until")?
             .query_row([], scalar)
             .optional()?
@@ -389,7 +389,7 @@ impl<'t> LongIds<'t> {
         }
         let as_text = self
             .tx
-            .sql
+            .raw
             .prepare_cached(
                 "SELECT 1 FROM activity_seen WHERE day = ?1 AND server_id = ?2 AND event_id = ?3",
             )?
@@ -416,7 +416,7 @@ impl HashedIds<'_> {
             None => {
                 let has = self
                     .tx
-                    .sql
+                    .raw
                     .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 LIMIT 1")?
                     .query_row([day], |_| Ok(()))
                     .optional()?
@@ -430,7 +430,7 @@ impl HashedIds<'_> {
         }
         Ok(self
             .tx
-            .sql
+            .raw
             .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 AND key = ?2")?
             .query_row(params![day, seen_key(self.server_id, id)], |_| Ok(()))
             .optional()?
@@ -450,12 +450,12 @@ pub fn write_members(
     server_id: &str,
     members: &MemberDays<'_>,
 ) -> Result<HashMap<i64, i64>, StoreError> {
-    let mut update = tx.sql.prepare_cached(
+    let mut update = tx.raw.prepare_cached(
         "UPDATE activity_member_days
          SET messages = messages + ?4, voice_minutes = voice_minutes + ?5
          WHERE server_id = ?1 AND day = ?2 AND user_id = ?3",
     )?;
-    let mut insert = tx.sql.prepare_cached(
+    let mut insert = tx.raw.prepare_cached(
         "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -488,7 +488,7 @@ fn write_channels(
 ) -> Result<(), StoreError> {
     let mut rows: Vec<_> = channels.into_iter().collect();
     rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut upsert = tx.sql.prepare_cached(
+    let mut upsert = tx.raw.prepare_cached(
         "INSERT INTO activity_channel_days (server_id, day, channel_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -509,7 +509,7 @@ fn write_channels(
 /// Whether `server_id` is a claimed server (activity of others is dropped).
 pub fn server_exists(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT 1 FROM servers WHERE id = ?1")?
         .query_row([server_id], |_| Ok(()))
         .optional()?
@@ -520,7 +520,7 @@ pub fn server_exists(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
 /// team's key is written only while it is).
 pub fn claimed_by(tx: &Tx<'_>, server_id: &str, team_id: i64) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT 1 FROM servers WHERE id = ?1 AND team_id = ?2")?
         .query_row(params![server_id, team_id], |_| Ok(()))
         .optional()?
@@ -536,7 +536,7 @@ pub fn oldest_accepted(now: i64) -> i64 {
 /// [`crate::plans::check_activity_quota`]).
 pub fn quota_used(tx: &Tx<'_>, team_id: i64, day: i64) -> Result<u64, StoreError> {
     let used: Option<i64> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2")?
         .query_row(params![team_id, day], scalar)
         .optional()?;
@@ -545,7 +545,7 @@ pub fn quota_used(tx: &Tx<'_>, team_id: i64, day: i64) -> Result<u64, StoreError
 
 /// Adds `events` to what `team_id`'s batches counted on UTC day `day`.
 pub fn add_quota_used(tx: &Tx<'_>, team_id: i64, day: i64, events: u64) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO activity_quota_days (team_id, day, events) VALUES (?1, ?2, ?3)
          ON CONFLICT (team_id, day) DO UPDATE SET events = events + excluded.events",
@@ -567,13 +567,13 @@ pub fn utc_day(at: i64) -> i64 {
 pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
     let cutoff = oldest_accepted(now).div_euclid(DAY_SECONDS) - 1;
     let servers: Vec<String> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT server_id FROM activity_servers")?
         .query_map([], scalar)?
         .collect::<rusqlite::Result<_>>()?;
     let mut deleted = 0;
     let mut members = tx
-        .sql
+        .raw
         .prepare_cached("DELETE FROM activity_member_days WHERE server_id = ?1 AND day < ?2")?;
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
@@ -584,14 +584,14 @@ pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
         "activity_seen_hashed",
     ] {
         deleted += tx
-            .sql
+            .raw
             .prepare_cached(&format!("DELETE FROM {table} WHERE day < ?1"))?
             .execute([cutoff])?;
     }
     // Only today's quota is read; yesterday's is kept for a clock that
     // steps back over midnight.
     deleted += tx
-        .sql
+        .raw
         .prepare_cached("DELETE FROM activity_quota_days WHERE day < ?1")?
         .execute([utc_day(now) - 1])?;
     Ok(deleted)
@@ -623,7 +623,7 @@ mod tests {
 
     /// (messages, active members) of `day`.
     fn day_row(tx: &Tx<'_>, day: i64) -> (i64, i64) {
-        tx.sql.query_row(
+        tx.raw.query_row(
             "SELECT messages, active_members FROM activity_days WHERE server_id = ?1 AND day = ?2",
             params![GUILD, day],
             |row| Ok((row.get("messages")?, row.get("active_members")?)),
@@ -641,7 +641,7 @@ mod tests {
                 let team = teams::create(tx, "alpha", Plan::Pro, 0)?;
                 servers::insert(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // An id counted before migration V16 left only its hash.
-                tx.sql.execute(
+                tx.raw.execute(
                     "INSERT INTO activity_seen_hashed (day, key) VALUES (?1, ?2)",
                     params![day, seen_key(GUILD, "old")],
                 )?;
@@ -666,7 +666,7 @@ mod tests {
                 let done = ingest(tx, GUILD, &second, &mut days, NOON)?;
                 assert_eq!((done.counted, done.duplicates), (2, 1));
                 assert_eq!(day_row(tx, day), (4, 3));
-                let u2: i64 = tx.sql.query_row(
+                let u2: i64 = tx.raw.query_row(
                     "SELECT messages FROM activity_member_days WHERE user_id = 'u2'",
                     [],
                     scalar,
@@ -690,11 +690,11 @@ mod tests {
                 servers::insert(tx, team.id, Platform::Discord, GUILD, "a", 0)?;
                 // A long id counted before migration V21 was kept as text,
                 // on a day up to V21's.
-                tx.sql.execute(
+                tx.raw.execute(
                     "INSERT INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
                     params![day, GUILD, long(0)],
                 )?;
-                tx.sql
+                tx.raw
                     .execute("UPDATE activity_seen_long_text_until SET day = ?1", [day])?;
                 let mut days = DayFinder::new(TimeZone::UTC);
                 let exactly_32 = "x".repeat(MAX_TEXT_ID_BYTES);
@@ -714,12 +714,12 @@ mod tests {
                 // too, once seen again), nothing longer kept as text but that
                 // one; the 32-byte id as it is.
                 let digests: Vec<usize> = tx
-                    .sql
+                    .raw
                     .prepare("SELECT length(digest) FROM activity_seen_digests")?
                     .query_map([], scalar)?
                     .collect::<rusqlite::Result<_>>()?;
                 assert_eq!(digests, [16, 16, 16]);
-                let longest_text: usize = tx.sql.query_row(
+                let longest_text: usize = tx.raw.query_row(
                     "SELECT max(length(event_id)) FROM activity_seen WHERE event_id != ?1",
                     [long(0)],
                     scalar,
@@ -758,7 +758,7 @@ pub fn days_between(
     from: i64,
     to: i64,
 ) -> Result<Vec<StoredDay>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT day, messages, active_members, voice_minutes, joins, leaves FROM activity_days
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
     )?;
@@ -780,7 +780,7 @@ pub fn days_between(
 /// (unix seconds); `None` before its first event.
 pub fn last_event(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
         )?

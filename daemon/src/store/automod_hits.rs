@@ -93,7 +93,7 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
         // suppress the member's next case. Bursts recorded before V30 have
         // no `burst_of` and count as they did.
         let earlier: Option<(i64, String, Option<i64>)> = tx
-            .sql
+            .raw
             .prepare_cached(
                 "SELECT h.seq, h.outcome, h.burst_of
                  FROM automod_hits AS h INDEXED BY automod_hits_by_user
@@ -125,7 +125,7 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
             Some((_, _, burst_of)) => (HitOutcome::Burst, burst_of),
         }
     };
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO automod_hits (server_id, message_id, channel_id, user_id, filter, matched,
                  normalized, action, enforced_by, outcome, burst_of, at)
@@ -145,10 +145,10 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
             burst_of,
             hit.now,
         ])?;
-    let seq = tx.sql.last_insert_rowid();
+    let seq = tx.raw.last_insert_rowid();
     // The live view's event (issue #27): the hit as the listing shows it.
     let recorded = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"
         ))?
@@ -177,7 +177,7 @@ fn find(
     filter: FilterName,
 ) -> Result<Option<Recorded>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT seq, message_id, outcome, deleted,
                     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number
@@ -201,7 +201,7 @@ fn found(row: &Row<'_>) -> rusqlite::Result<Recorded> {
 /// Records that hit `seq`'s case will not be made, and why: the hit is
 /// settled, and no longer starts a burst.
 pub fn set_case_failed(tx: &Tx<'_>, seq: i64, detail: &str) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE automod_hits SET case_detail = ?2 WHERE seq = ?1")?
         .execute(params![seq, detail])?;
     Ok(())
@@ -244,7 +244,7 @@ pub struct Unsettled {
 /// Every unsettled hit, oldest first.
 pub fn unsettled(tx: &Tx<'_>) -> Result<Vec<Unsettled>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT seq, server_id, message_id, channel_id, user_id, filter, matched, normalized,
                     action, enforced_by, outcome, deleted,
@@ -284,7 +284,7 @@ pub fn set_deleted(
     deleted: bool,
     detail: Option<&str>,
 ) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE automod_hits SET deleted = ?2, delete_detail = ?3 WHERE seq = ?1")?
         .execute(params![seq, deleted, detail])?;
     Ok(())
@@ -292,7 +292,7 @@ pub fn set_deleted(
 
 /// Records that hit `seq` opened case `number` of its server.
 pub fn set_case(tx: &Tx<'_>, seq: i64, number: i64) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE automod_hits SET case_id =
                  (SELECT id FROM cases WHERE cases.server_id = automod_hits.server_id AND number = ?2)
@@ -335,7 +335,7 @@ pub fn list(
     );
     let filter_name = filter.filter.map(|f| Value::Text(f.as_str().to_owned()));
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(&sql)?
         .query_map(
             params![

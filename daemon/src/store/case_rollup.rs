@@ -89,20 +89,20 @@ pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
             adds.collect::<Vec<_>>().join(", "),
         )
     });
-    tx.sql.prepare_cached(&SQL)?.execute(params![
+    tx.raw.prepare_cached(&SQL)?.execute(params![
         case.server_id,
         case.day,
         i64::from(case.applied),
         case.action.as_str(),
         case.source.as_str(),
     ])?;
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO case_actor_days (server_id, day, actor, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
         )?
         .execute(params![case.server_id, case.day, case.actor])?;
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO case_target_days (server_id, day, user_id, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
@@ -116,7 +116,7 @@ pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
 
 /// Counts a pending case of `day` that settled applied.
 pub fn count_applied(tx: &Tx<'_>, server_id: &str, day: i64) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE case_day_counts SET applied = applied + 1 WHERE server_id = ?1 AND day = ?2",
         )?
@@ -162,7 +162,7 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
     };
     // The period before only counts: summed by SQLite.
     let previous_cases = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
              WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
@@ -180,7 +180,7 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
         )
     });
     static COUNT_COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
-    let mut stmt = tx.sql.prepare_cached(&SQL)?;
+    let mut stmt = tx.raw.prepare_cached(&SQL)?;
     // Found by name once, not for each of up to a year of rows.
     let columns = DayColumns {
         day: stmt.column_index("day")?,
@@ -271,7 +271,7 @@ pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
         .map(|(field, value)| format!("SUM({field} = '{value}')"))
         .collect::<Vec<_>>()
         .join(", ");
-    tx.sql.execute_batch(&format!(
+    tx.raw.execute_batch(&format!(
         "DELETE FROM case_day_counts; DELETE FROM case_actor_days; DELETE FROM case_target_days;
          INSERT INTO case_day_counts (server_id, day, cases, applied, {columns})
              SELECT server_id, rollup_day, COUNT(*), SUM(applied AND state <> 'pending'), {sums}
@@ -286,7 +286,7 @@ pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
     ))?;
     ranking::rebuild(tx, Rollup::Cases)?;
     super::cases::rebuild_strike_days(tx)?;
-    Ok(tx.sql.query_row(
+    Ok(tx.raw.query_row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],
         scalar::<i64>,

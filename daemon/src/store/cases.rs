@@ -213,7 +213,7 @@ fn row_of(param: u8) -> String {
 /// The number the server's next case would get (a dry run's "case #N").
 pub fn next_number(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
         .query_row([server_id], scalar)?)
 }
@@ -224,7 +224,7 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     // index; its `clock_high` carries the latest time recorded so far, which
     // this case's raises unless the clock stepped back (migration V22).
     let (number, clock_high): (i64, i64) = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT number + 1 AS next_number, MAX(clock_high, ?2) AS next_clock_high
              FROM cases WHERE server_id = ?1 ORDER BY number DESC LIMIT 1",
@@ -235,7 +235,7 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
         .optional()?
         .unwrap_or((1, case.now));
     let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
-    tx.sql.prepare_cached(&format!(
+    tx.raw.prepare_cached(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
              rollup_day, clock_high, dm_status, dm_detail, actor_name)
@@ -317,7 +317,7 @@ const KEY_NAME_OF_ACTOR_5: &str =
 /// Case `case_id` (its number) of `server_id`; `None` when there is none.
 pub fn get(tx: &Tx<'_>, server_id: &str, case_id: i64) -> Result<Option<Case>, StoreError> {
     let case = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
@@ -360,7 +360,7 @@ pub fn settle(
     let url = settlement.webhook_url;
     type Settled = (i64, Option<i64>, Case);
     let settled: Option<Settled> = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6,
              dm_status = coalesce(?7, dm_status), dm_detail = coalesce(?8, dm_detail)
@@ -418,7 +418,7 @@ pub fn settle(
 /// the DM and the action leaves the DM on the case (recovery never sends it
 /// again). Does nothing when the case is no longer pending.
 pub fn set_dm(tx: &Tx<'_>, server_id: &str, case_id: i64, dm: &CaseDm) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE cases SET dm_status = ?3, dm_detail = ?4
              WHERE server_id = ?1 AND number = ?2 AND state = 'pending'",
@@ -435,7 +435,7 @@ pub fn set_dm(tx: &Tx<'_>, server_id: &str, case_id: i64, dm: &CaseDm) -> Result
 /// Cases left pending, oldest first, with their server ids: at start-up these
 /// are the actions a killed daemon had in flight.
 pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT server_id, {CASE_COLUMNS} FROM cases WHERE state = 'pending' ORDER BY id"
     ))?;
     let rows = stmt.query_map([], |row| {
@@ -447,7 +447,7 @@ pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
 
 /// The number of a pending case of `user_id`, if any.
 pub fn pending_of(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql
+    Ok(tx.raw
         .prepare_cached(
             "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
         )?
@@ -462,7 +462,7 @@ pub fn escalation_of(
     case_id: i64,
 ) -> Result<Option<Case>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
             row_of(2)
@@ -482,7 +482,7 @@ pub fn response_for(
 ) -> Result<Option<ActionResponse>, StoreError> {
     // `active_strikes` follows the case's columns: one read of the row.
     let Some((case, active_strikes)) = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
         ))?
@@ -519,7 +519,7 @@ pub fn response_for(
 /// unban since), as far as this daemon's cases know.
 pub fn is_banned(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
     let latest: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT action FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
@@ -539,7 +539,7 @@ pub fn timeout_in_force_until(
     now: i64,
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT MAX(expires_at) FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
@@ -558,7 +558,7 @@ pub fn add_strike(
     now: i64,
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
          VALUES (?1, ?2, {}, ?4, ?5, ?6)",
@@ -567,7 +567,7 @@ pub fn add_strike(
         .execute(params![
             server_id, user_id, case_id, weight, now, expires_at
         ])?;
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO strike_expiry_days (server_id, day, weight) VALUES (?1, ?2, ?3)
          ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
@@ -590,14 +590,14 @@ fn expiry_day(expires_at: Option<i64>) -> i64 {
 pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, StoreError> {
     let today = now.div_euclid(DAY_SECONDS);
     let later: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
              WHERE server_id = ?1 AND day > ?2",
         )?
         .query_row(params![server_id, today], scalar)?;
     let rest_of_today: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3
@@ -610,7 +610,7 @@ pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, S
 /// Recomputes `strike_expiry_days` from the strikes, for strikes written
 /// around [`add_strike`] (the bench's bulk seeding).
 pub fn rebuild_strike_days(tx: &Tx<'_>) -> Result<(), StoreError> {
-    tx.sql.execute_batch(
+    tx.raw.execute_batch(
         "DELETE FROM strike_expiry_days;
          INSERT INTO strike_expiry_days (server_id, day, weight)
              SELECT server_id, COALESCE(expires_at / 86400, 9223372036854775807), SUM(weight)
@@ -627,7 +627,7 @@ pub fn active_strikes(
     now: i64,
 ) -> Result<u32, StoreError> {
     let active: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)
@@ -643,7 +643,7 @@ pub fn strike_summaries(
     server_id: &str,
     now: i64,
 ) -> Result<Vec<StrikeSummary>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT user_id,
                 COALESCE(SUM(CASE WHEN (expires_at IS NULL OR expires_at > ?2) AND cleared_at IS NULL
                                   THEN weight END), 0) AS active,

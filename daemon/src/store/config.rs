@@ -37,7 +37,7 @@ pub struct StoredConfig {
 /// caches that reload the config only when it moved.
 pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
     let revision: Option<i64> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT revision FROM config_revisions WHERE server_id = ?1")?
         .query_row([server_id], scalar)
         .optional()?;
@@ -49,7 +49,7 @@ pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
 /// Loads a server's config; sections never set are their defaults.
 pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
     let (revision, updated_at) = tx
-        .sql
+        .raw
         .prepare_cached("SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1")?
         .query_row([server_id], |row| {
             Ok((
@@ -64,7 +64,7 @@ pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
 
     let mut sections = Sections::default();
     let mut stmt = tx
-        .sql
+        .raw
         .prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| {
         Ok((
@@ -97,7 +97,7 @@ pub fn load_secret(
     server_id: &str,
 ) -> Result<Option<String>, StoreError> {
     let sealed: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
         .query_row([server_id], scalar)
         .optional()?;
@@ -127,7 +127,7 @@ pub fn signing_secrets(
         return Ok(Vec::new());
     };
     let previous: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT previous_secret FROM webhook_secrets
              WHERE server_id = ?1 AND previous_secret IS NOT NULL AND previous_until > ?2",
@@ -152,7 +152,7 @@ pub fn signing_secrets(
 /// path (the time zone of activity rollups).
 pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
         )?
@@ -162,7 +162,7 @@ pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, S
 
 fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
         .query_row([server_id], scalar)?)
 }
@@ -226,12 +226,12 @@ pub fn write(
     for section in changed {
         let json = serde_json::to_string(&sections.section_json(section.section))
             .expect("JSON values serialize");
-        tx.sql.execute(
+        tx.raw.execute(
             "INSERT INTO config_sections (server_id, section, value, updated_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (server_id, section) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
             params![server_id, section.section.as_str(), json, now],
         )?;
-        tx.sql.execute(
+        tx.raw.execute(
             "INSERT INTO config_audit (server_id, at, actor, section, source, revision, changes)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -245,7 +245,7 @@ pub fn write(
             ],
         )?;
         entries.push(AuditEntry {
-            id: tx.sql.last_insert_rowid(),
+            id: tx.raw.last_insert_rowid(),
             at: timestamp(now),
             actor: actor.to_owned(),
             section: section.section,
@@ -257,7 +257,7 @@ pub fn write(
     match secret {
         SecretWrite::Keep => {}
         SecretWrite::Clear => {
-            tx.sql.execute(
+            tx.raw.execute(
                 "DELETE FROM webhook_secrets WHERE server_id = ?1",
                 [server_id],
             )?;
@@ -270,7 +270,7 @@ pub fn write(
                 ),
                 None => (None, None),
             };
-            tx.sql.execute(
+            tx.raw.execute(
                 "INSERT INTO webhook_secrets (server_id, secret, updated_at, previous_secret, previous_until)
                  VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (server_id) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at,
@@ -285,7 +285,7 @@ pub fn write(
             )?;
         }
     }
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO config_revisions (server_id, revision, updated_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (server_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
         params![server_id, revision as i64, now],
@@ -303,7 +303,7 @@ pub fn audit(
     limit: u32,
     before: Option<i64>,
 ) -> Result<Vec<AuditEntry>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(AUDIT_SQL)?;
+    let mut stmt = tx.raw.prepare_cached(AUDIT_SQL)?;
     // No `LIMIT ?`: it would re-prepare the statement on every call (see
     // `cases::list`).
     let rows = stmt.query_map(params![server_id, before], |row| {
@@ -343,7 +343,7 @@ fn corrupt(server_id: &str, detail: String) -> StoreError {
 /// are defaults), by name; a stored name this daemon does not know is left out.
 pub fn written_sections(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SectionName>, StoreError> {
     let names = tx
-        .sql
+        .raw
         .prepare_cached("SELECT section FROM config_sections WHERE server_id = ?1")?
         .query_map([server_id], |row| row.get::<_, String>("section"))?
         .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -52,7 +52,7 @@ pub fn set_telegram_chat_id(
     chat_id: Option<&str>,
 ) -> Result<(), StoreError> {
     let chat_id = chat_id.filter(|chat| *chat != server_id);
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE platform_connections SET telegram_chat_id = ?2 WHERE server_id = ?1",
         params![server_id, chat_id],
     )?;
@@ -94,7 +94,7 @@ pub fn get(
     server_id: &str,
 ) -> Result<Option<Connection>, StoreError> {
     let row = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id,
                     user_token
@@ -178,7 +178,7 @@ pub fn set(
         .user_token
         .as_deref()
         .map(|token| secrets.seal(SecretField::SlackUserToken, server_id, token));
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO platform_connections (server_id, mode, token, api_base, connected_at, user_token)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (server_id) DO UPDATE SET mode = excluded.mode, token = excluded.token,
@@ -193,7 +193,7 @@ pub fn set(
 /// order: the servers whose platform can be asked something.
 pub fn connected(tx: &Tx<'_>) -> Result<Vec<String>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT servers.id AS server_id FROM servers
              JOIN platform_connections c ON c.server_id = servers.id

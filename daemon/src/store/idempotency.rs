@@ -37,11 +37,11 @@ pub fn claim(
     fingerprint: &str,
     now: i64,
 ) -> Result<Claim, StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
         .execute([now - WINDOW_SECS])?;
     let existing: Option<(String, Option<i64>, Option<String>)> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
                     response
@@ -63,7 +63,7 @@ pub fn claim(
         // Only a daemon older than this store version left such rows (a claim
         // whose request never finished); it is long gone, so start afresh.
         Some((_, None, None)) => {
-            tx.sql
+            tx.raw
                 .prepare_cached(
                     "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
                 )?
@@ -84,7 +84,7 @@ pub fn attach(
     case_id: i64,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.raw.prepare_cached(
         "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, case_id, created_at)
          VALUES (?1, ?2, ?3, (SELECT id FROM cases WHERE server_id = ?4 AND number = ?5), ?6)",
     )?

@@ -11,7 +11,7 @@ use super::{FromRow, StoreError, scalar, timestamp};
 
 /// Records an active jail.
 pub fn insert(tx: &Tx<'_>, server_id: &str, jail: &JailRecord) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         // `case_id` is the case's number on the wire, the row id in the table.
         "INSERT INTO jails (server_id, user_id, case_id, saved_roles, since, until)
          VALUES (?1, ?2, (SELECT id FROM cases WHERE server_id = ?1 AND number = ?3), ?4, ?5, ?6)",
@@ -59,7 +59,7 @@ const JAIL_COLUMNS: &str = JailRecord::COLUMNS;
 /// The active jail of `user_id`, if any.
 pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRecord>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
         ))?
@@ -69,7 +69,7 @@ pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRe
 
 /// Ends the jail of `user_id`; whether there was one.
 pub fn release(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
-    Ok(tx.sql.execute(
+    Ok(tx.raw.execute(
         "DELETE FROM jails WHERE server_id = ?1 AND user_id = ?2",
         [server_id, user_id],
     )? > 0)
@@ -78,7 +78,7 @@ pub fn release(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, Stor
 /// How many members of `server_id` are jailed.
 pub fn count(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
     let count: i64 = tx
-        .sql
+        .raw
         .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
         .query_row([server_id], scalar)?;
     Ok(count.max(0) as u64)
@@ -86,7 +86,7 @@ pub fn count(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
 
 /// Active jails of a server, oldest first.
 pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
     ))?;
     let rows = stmt.query_map([server_id], JailRecord::from_row)?;
@@ -95,7 +95,7 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError>
 
 /// Jails whose time is up at `now`, with their servers.
 pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
     ))?;
     let rows = stmt.query_map([now], |row| {

@@ -117,7 +117,7 @@ pub fn insert_named(
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, name, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
@@ -140,7 +140,7 @@ pub fn insert_named(
 pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord, StoreError> {
     let old = get(tx, key_id)?
         .ok_or_else(|| StoreError::NotFound(format!("no key with id `{key_id}`")))?;
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE api_keys SET name = ?2 WHERE key_id = ?1",
         params![key_id, name],
     )?;
@@ -151,7 +151,7 @@ pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord
 /// the order they were created: every key of one person when a rotation
 /// passed the name on.
 pub fn ids_named(tx: &Tx<'_>, team_id: i64, name: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT key_id FROM api_keys INDEXED BY api_keys_by_team_name
           WHERE team_id = ?1 AND name = ?2 COLLATE NOCASE AND name IS NOT NULL
           ORDER BY created_at, key_id",
@@ -189,7 +189,7 @@ const SELECT_WITH_TEAM: &str = concat!(
 /// authentication: one query.
 pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
     let found = tx
-        .sql
+        .raw
         .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
         .query_row([key_id], |row| {
             let record = KeyRecord::from_row(row)?;
@@ -215,7 +215,7 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
 /// The key `key_id`, if there is one.
 pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
         .query_row([key_id], KeyRecord::from_row)
         .optional()?)
@@ -223,7 +223,7 @@ pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
 
 /// Keys, optionally of one team, newest first.
 pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
     ))?;
     let rows = stmt.query_map([team_id], KeyRecord::from_row)?;
@@ -276,7 +276,7 @@ pub fn rotate(
         replacement_expires_at,
         now,
     )?;
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE api_keys SET replaced_by = ?2, expires_at = MIN(COALESCE(expires_at, ?3), ?3)
           WHERE key_id = ?1",
         params![key_id, replacement.key_id, grace_until],
@@ -288,7 +288,7 @@ pub fn rotate(
 /// an error so a typo'd id is never silently accepted.
 pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
     let revoked_at: Option<Option<i64>> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
         .query_row([key_id], scalar)
         .optional()?;
@@ -298,7 +298,7 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
             "key `{key_id}` is already revoked"
         ))),
         Some(None) => {
-            tx.sql.execute(
+            tx.raw.execute(
                 "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",
                 params![key_id, now],
             )?;
@@ -311,7 +311,7 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
 /// the next request on, until [`enable`]. A key suspended already keeps its
 /// first reason.
 pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE api_keys SET suspended_at = ?2, suspended_reason = ?3
           WHERE key_id = ?1 AND suspended_at IS NULL",
         params![key_id, now, reason],
@@ -323,7 +323,7 @@ pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), 
 /// suspended is an error, so a typo'd id is never silently accepted.
 pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
     let suspended: Option<Option<i64>> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT suspended_at FROM api_keys WHERE key_id = ?1")?
         .query_row([key_id], scalar)
         .optional()?;
@@ -333,7 +333,7 @@ pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
             "key `{key_id}` is not suspended"
         ))),
         Some(Some(_)) => {
-            tx.sql.execute(
+            tx.raw.execute(
                 "UPDATE api_keys SET suspended_at = NULL, suspended_reason = NULL WHERE key_id = ?1",
                 [key_id],
             )?;
@@ -344,7 +344,7 @@ pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
 
 /// Records that the key was used now.
 pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
         params![key_id, now],
     )?;

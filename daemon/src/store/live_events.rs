@@ -28,7 +28,7 @@ pub fn append(
     let data =
         serde_json::to_string(data).map_err(|e| StoreError::Corrupt(format!("live event: {e}")))?;
     let seq: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "INSERT INTO live_events (server_id, seq, kind, created_at, data)
              SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4
@@ -39,7 +39,7 @@ pub fn append(
             row.get("seq")
         })?;
     if seq % PRUNE_EVERY == 0 {
-        tx.sql
+        tx.raw
             .prepare_cached("DELETE FROM live_events WHERE server_id = ?1 AND seq <= ?2")?
             .execute(params![server_id, seq - KEEP])?;
     }
@@ -50,7 +50,7 @@ pub fn append(
 /// has none.
 pub fn bounds(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT min(seq) AS oldest, max(seq) AS newest FROM live_events
              WHERE server_id = ?1 HAVING count(*) > 0",
@@ -76,7 +76,7 @@ pub fn after(
     kinds: &[LiveEventKind],
     limit: u32,
 ) -> Result<(Vec<LiveEvent>, i64), StoreError> {
-    let mut statement = tx.sql.prepare_cached(
+    let mut statement = tx.raw.prepare_cached(
         "SELECT seq, kind, created_at, data FROM live_events
          WHERE server_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
     )?;

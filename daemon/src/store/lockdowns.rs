@@ -52,7 +52,7 @@ pub fn start(tx: &Tx<'_>, new: &NewLockdown<'_>) -> Result<Result<Lockdown, Lock
         return Ok(Err(running));
     }
     let lockdown = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "INSERT INTO lockdowns (server_id, started_at, ends_at, started_by, why)
              VALUES (?1, ?2, ?3, ?4, ?5) RETURNING {COLUMNS}"
@@ -73,7 +73,7 @@ pub fn start(tx: &Tx<'_>, new: &NewLockdown<'_>) -> Result<Result<Lockdown, Lock
 /// The running lockdown of `server_id`, if any.
 pub fn running(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM lockdowns WHERE server_id = ?1 AND ended_at IS NULL"
         ))?
@@ -84,7 +84,7 @@ pub fn running(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, StoreEr
 /// The latest lockdown of `server_id` that ended, if any.
 pub fn last_ended(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM lockdowns
               WHERE server_id = ?1 AND ended_at IS NOT NULL ORDER BY id DESC LIMIT 1"
@@ -96,7 +96,7 @@ pub fn last_ended(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, Stor
 /// The running lockdowns whose end has come by `now`: (server, lockdown),
 /// soonest first.
 pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, Lockdown)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.raw.prepare_cached(&format!(
         "SELECT server_id, {COLUMNS} FROM lockdowns
           WHERE ended_at IS NULL AND ends_at <= ?1 ORDER BY ends_at"
     ))?;
@@ -110,7 +110,7 @@ pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, Lockdown)>, StoreError>
 /// platform was never asked for (`start_outcome` NULL: the daemon stopped
 /// between writing the row and asking): (server, lockdown).
 pub fn unstarted(tx: &Tx<'_>, before: i64) -> Result<Vec<(String, Lockdown)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.raw.prepare_cached(&format!(
         "SELECT server_id, {COLUMNS} FROM lockdowns
           WHERE ended_at IS NULL AND start_outcome IS NULL AND started_at <= ?1"
     ))?;
@@ -130,7 +130,7 @@ pub fn end(
     outcome: Option<&str>,
 ) -> Result<Option<Lockdown>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "UPDATE lockdowns SET ended_at = ?2, ended_by = ?3, end_outcome = ?4
               WHERE id = ?1 AND ended_at IS NULL RETURNING {COLUMNS}"
@@ -141,7 +141,7 @@ pub fn end(
 
 /// Records what the platform did at lockdown `id`'s start.
 pub fn set_start_outcome(tx: &Tx<'_>, id: i64, outcome: &str) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE lockdowns SET start_outcome = ?2 WHERE id = ?1",
         params![id, outcome],
     )?;
@@ -151,7 +151,7 @@ pub fn set_start_outcome(tx: &Tx<'_>, id: i64, outcome: &str) -> Result<(), Stor
 /// Counts members held (`held`) or refused by the platform during lockdown
 /// `id`.
 pub fn count_members(tx: &Tx<'_>, id: i64, held: u32, failed: u32) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE lockdowns SET members_held = members_held + ?2,
                               members_failed = members_failed + ?3
           WHERE id = ?1",

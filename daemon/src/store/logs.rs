@@ -68,7 +68,7 @@ pub fn write(
 ) -> Result<(), StoreError> {
     let entry =
         serde_json::to_string(entry).map_err(|e| StoreError::Corrupt(format!("log entry: {e}")))?;
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO log_outbox (server_id, channel_id, kind, state, next_attempt_at, created_at, entry)
              VALUES (?1, ?2, ?3, 'waiting', ?4, ?4, ?5)",
@@ -80,7 +80,7 @@ pub fn write(
 /// The channels with a waiting entry whose time has come at `now`.
 pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<DueChannel>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT DISTINCT server_id, channel_id FROM log_outbox
              WHERE state = 'waiting' AND next_attempt_at <= ?1",
@@ -104,7 +104,7 @@ pub fn waiting(
     limit: u32,
 ) -> Result<Vec<Waiting>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT id, kind, entry, attempts FROM log_outbox
              WHERE server_id = ?1 AND channel_id = ?2 AND state = 'waiting' AND next_attempt_at <= ?3
@@ -128,7 +128,7 @@ pub fn waiting(
 /// Entries `ids` were posted: they are removed.
 pub fn delivered(tx: &Tx<'_>, ids: &[i64]) -> Result<(), StoreError> {
     let mut delete = tx
-        .sql
+        .raw
         .prepare_cached("DELETE FROM log_outbox WHERE id = ?1")?;
     for id in ids {
         delete.execute([id])?;
@@ -139,7 +139,7 @@ pub fn delivered(tx: &Tx<'_>, ids: &[i64]) -> Result<(), StoreError> {
 /// Entries `ids` could not be posted (`error`): tried again from `at` on,
 /// one more attempt counted.
 pub fn retry_later(tx: &Tx<'_>, ids: &[i64], at: i64, error: &str) -> Result<(), StoreError> {
-    let mut update = tx.sql.prepare_cached(
+    let mut update = tx.raw.prepare_cached(
         "UPDATE log_outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3
          WHERE id = ?1 AND state = 'waiting'",
     )?;
@@ -158,7 +158,7 @@ pub fn fail_channel(
     now: i64,
 ) -> Result<usize, StoreError> {
     let failed = tx
-        .sql
+        .raw
         .prepare_cached(
             "UPDATE log_outbox SET state = 'failed', attempts = attempts + 1, last_error = ?3,
                  next_attempt_at = ?4
@@ -172,7 +172,7 @@ pub fn fail_channel(
 /// kept (with the reason) until the retention purges it, and no longer
 /// tried; its channel's other entries go on.
 pub fn give_up(tx: &Tx<'_>, id: i64, reason: &str, now: i64) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE log_outbox SET state = 'given_up', attempts = attempts + 1, last_error = ?2,
                  next_attempt_at = ?3
@@ -187,7 +187,7 @@ pub fn give_up(tx: &Tx<'_>, id: i64, reason: &str, now: i64) -> Result<(), Store
 /// retention keeps the outbox bounded. Answers how many went.
 pub fn purge_ended(tx: &Tx<'_>, before: i64, limit: u32) -> Result<usize, StoreError> {
     let purged = tx
-        .sql
+        .raw
         .prepare_cached(
             "DELETE FROM log_outbox WHERE id IN (
                  SELECT id FROM log_outbox
@@ -202,7 +202,7 @@ pub fn purge_ended(tx: &Tx<'_>, before: i64, limit: u32) -> Result<usize, StoreE
 /// most recent first.
 pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT channel_id, COUNT(*) AS entries, MAX(next_attempt_at) AS at,
                     (SELECT last_error FROM log_outbox l
@@ -229,7 +229,7 @@ pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, Sto
 /// later), for onboarding and tests.
 pub fn waiting_count(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
     let count = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COUNT(*) AS waiting FROM log_outbox WHERE server_id = ?1 AND state = 'waiting'",
         )?
@@ -242,7 +242,7 @@ pub fn waiting_count(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
 /// Entries waiting for any server's channels, due or not (`GET /metrics`).
 pub fn backlog(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT COUNT(*) FROM log_outbox WHERE state = 'waiting'")?
         .query_row([], scalar)?)
 }

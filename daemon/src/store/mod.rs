@@ -79,6 +79,7 @@ pub mod secrets;
 pub mod servers;
 pub mod simulator;
 pub mod snapshots;
+pub(in crate::store) mod sql;
 pub mod teams;
 pub mod telemetry;
 #[cfg(test)]
@@ -208,15 +209,20 @@ impl Checkpoint {
 /// [`Store::write`]. Outside the store it can only be passed on to the
 /// store's domain functions: it runs no SQL for anyone else.
 pub struct Tx<'t> {
-    /// The connection inside its transaction (a `rusqlite::Transaction`
-    /// derefs to it); the store's modules run their SQL on it.
-    pub(in crate::store) sql: &'t Connection,
+    /// The connection inside its transaction, as the store's modules run
+    /// their SQL on it: through the engine-neutral surface ([`sql`]).
+    pub(in crate::store) sql: sql::Sql<'t>,
+    /// The same connection, raw: for the modules not yet on [`sql`].
+    pub(in crate::store) raw: &'t Connection,
 }
 
 impl<'t> Tx<'t> {
     /// `tx`, lent to the store's domain functions.
     pub(in crate::store) fn new(tx: &'t Transaction<'_>) -> Self {
-        Tx { sql: tx }
+        Tx {
+            sql: sql::Sql::new(tx),
+            raw: tx,
+        }
     }
 }
 
@@ -436,7 +442,7 @@ pub fn in_savepoint<T>(
     tx: &Tx<'_>,
     f: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<Result<T, StoreError>, StoreError> {
-    let run = |sql: &str| tx.sql.prepare_cached(sql)?.execute([]).map(drop);
+    let run = |sql: &str| tx.raw.prepare_cached(sql)?.execute([]).map(drop);
     run("SAVEPOINT part")?;
     let result = f();
     if result.is_err() {
@@ -449,7 +455,7 @@ pub fn in_savepoint<T>(
 /// Answers whether the database answers at all (a trivial query): the
 /// readiness check's probe.
 pub fn ping(tx: &Tx<'_>) -> Result<(), StoreError> {
-    tx.sql.query_row("SELECT 1", [], |_| Ok(()))?;
+    tx.raw.query_row("SELECT 1", [], |_| Ok(()))?;
     Ok(())
 }
 
@@ -584,6 +590,38 @@ impl DatabaseError {
     pub fn is_corruption(&self) -> bool {
         integrity::is_corruption(&self.0)
     }
+}
+
+impl DatabaseError {
+    /// Whether a statement that must yield one row ([`sql::Sql::row`])
+    /// yielded none.
+    pub fn is_no_rows(&self) -> bool {
+        matches!(self.0, rusqlite::Error::QueryReturnedNoRows)
+    }
+
+    /// Column `column` (at `at`, holding a value of type `found`) could not
+    /// be read as the type asked for: an internal error, like SQLite's own.
+    pub(in crate::store) fn conversion(
+        at: usize,
+        found: rusqlite::types::Type,
+        column: String,
+        error: sql::ConversionError,
+    ) -> Self {
+        DatabaseError(rusqlite::Error::FromSqlConversionFailure(
+            at,
+            found,
+            Box::new(ColumnConversion { column, error }),
+        ))
+    }
+}
+
+/// A conversion failure, with the column it is of.
+#[derive(Debug, thiserror::Error)]
+#[error("column `{column}`: {error}")]
+struct ColumnConversion {
+    column: String,
+    #[source]
+    error: sql::ConversionError,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -741,7 +779,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let result = store
-            .read(|tx| Ok::<_, StoreError>(tx.sql.execute("DELETE FROM teams", [])?))
+            .read(|tx| Ok::<_, StoreError>(tx.raw.execute("DELETE FROM teams", [])?))
             .await;
         assert!(result.is_err());
     }

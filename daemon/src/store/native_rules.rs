@@ -37,7 +37,7 @@ impl FromRow for LastSync {
 /// The Discord servers with a connection (live or simulated), each with
 /// its last sync if any.
 pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.raw.prepare_cached(&format!(
         "SELECT servers.id AS server_id, native_rules_sync.server_id AS synced, {}
          FROM servers
          JOIN platform_connections c ON c.server_id = servers.id
@@ -61,7 +61,7 @@ pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>,
 /// `server_id`'s last sync, if any.
 pub fn last(tx: &Tx<'_>, server_id: &str) -> Result<Option<LastSync>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM native_rules_sync WHERE server_id = ?1",
             LastSync::COLUMNS
@@ -72,7 +72,7 @@ pub fn last(tx: &Tx<'_>, server_id: &str) -> Result<Option<LastSync>, StoreError
 
 /// Records `server_id`'s sync.
 pub fn record(tx: &Tx<'_>, server_id: &str, sync: &LastSync) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO native_rules_sync (server_id, fingerprint, failed, checked_at, report)
          VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (server_id) DO UPDATE SET fingerprint = excluded.fingerprint,

@@ -205,7 +205,7 @@ const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
 fn window_start(tx: &Tx<'_>, server_id: &str, rollup: Rollup) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
         )?
@@ -240,7 +240,7 @@ pub fn add_activity<'a>(
     // would move every key's entry in both indexes). A prepared single-row
     // upsert per key, in key order, with the server bound once.
     for (i, column) in ranking.counts.iter().enumerate() {
-        let mut upsert = tx.sql.prepare_cached(&format!(
+        let mut upsert = tx.raw.prepare_cached(&format!(
             "INSERT INTO {totals} (server_id, {key}, {column}) VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}",
             totals = ranking.totals,
@@ -272,7 +272,7 @@ pub fn add_case(
     if from_day.is_some_and(|from| day < from) {
         return Ok(());
     }
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "INSERT INTO {} (server_id, {}, cases) VALUES (?1, ?2, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
@@ -292,7 +292,7 @@ pub fn advance(
     mut today: impl FnMut(&Tx<'_>, &str) -> Result<i64, StoreError>,
 ) -> Result<usize, StoreError> {
     let servers: Vec<String> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT id FROM servers")?
         .query_map([], scalar)?
         .collect::<rusqlite::Result<_>>()?;
@@ -309,7 +309,7 @@ pub fn advance(
             for ranking in ALL.iter().filter(|r| r.rollup == rollup) {
                 subtract(tx, *ranking, &server, from, target)?;
             }
-            tx.sql
+            tx.raw
                 .prepare_cached(
                     "INSERT INTO ranking_windows (server_id, rollup, from_day) VALUES (?1, ?2, ?3)
                  ON CONFLICT DO UPDATE SET from_day = excluded.from_day",
@@ -336,7 +336,7 @@ fn subtract(
     let sums = ranking.for_counts(|c| format!("SUM({c}) AS {c}"), ", ");
     let sets = ranking.for_counts(|c| format!("{c} = t.{c} - d.{c}"), ", ");
     let zero = ranking.for_counts(|c| format!("{c} <= 0"), " AND ");
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "UPDATE {totals} AS t SET {sets}
          FROM (SELECT {key} AS k, {sums} FROM {days}
@@ -344,7 +344,7 @@ fn subtract(
          WHERE t.server_id = ?1 AND t.{key} = d.k"
         ))?
         .execute(params![server_id, from, until])?;
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "DELETE FROM {totals} WHERE server_id = ?1 AND {zero}"
         ))?
@@ -395,7 +395,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     // are added to its total (an upper bound again) and to its exact count.
     let mut early: HashMap<String, u64> = HashMap::new();
     if let Some(start) = start.filter(|&start| start > from) {
-        let mut stmt = tx.sql.prepare_cached(&format!(
+        let mut stmt = tx.raw.prepare_cached(&format!(
             "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
              WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}"
         ))?;
@@ -412,7 +412,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     // when the window holds all of them (nothing counted after `to`).
     let totals_exact = start.is_some_and(|start| start >= from)
         && !counted_after(tx, ranking.rollup, server_id, to)?;
-    let mut by_total = tx.sql.prepare_cached(&format!(
+    let mut by_total = tx.raw.prepare_cached(&format!(
         "SELECT {key} AS ranked_key, {count} AS n FROM {totals}
          WHERE server_id = ?1 AND {count} >= ?2
          ORDER BY {count} DESC, {key}"
@@ -421,7 +421,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let mut rows = by_total.query(params![server_id, lowest])?;
     // Named: without statistics SQLite prefers the primary key's range of
     // days, i.e. every row of the window, to the key's few rows.
-    let mut exact_sum = tx.sql.prepare_cached(&format!(
+    let mut exact_sum = tx.raw.prepare_cached(&format!(
         "SELECT COALESCE(SUM({count}), 0) FROM {days} INDEXED BY {by_key}
          WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4",
         by_key = ranking.days_by_key,
@@ -453,7 +453,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
             read_rows += window_days;
             if read_rows > 4 * 1024 && window_rows.is_none() {
                 let bound: i64 = tx
-                    .sql
+                    .raw
                     .prepare_cached(ranking.window_rows)?
                     .query_row(params![server_id, from, to], scalar)?;
                 window_rows = Some(bound.max(0) as u64);
@@ -484,7 +484,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
 fn sum_window(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let Ranking { days, key, .. } = list.ranking;
     let (count, server_id, (from, to), min) = (list.count, list.server_id, list.window, list.min);
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
     ))?;
@@ -541,7 +541,7 @@ fn counted_after(
     to: i64,
 ) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT 1 FROM {} WHERE server_id = ?1 AND day > ?2 LIMIT 1",
             rollup.days_table()
@@ -561,7 +561,7 @@ pub fn rebuild(tx: &Tx<'_>, rollup: Rollup) -> Result<(), StoreError> {
         Rollup::Cases => &[Rollup::Cases],
     };
     for rollup in rollups {
-        tx.sql.execute(
+        tx.raw.execute(
             "DELETE FROM ranking_windows WHERE rollup = ?1",
             [rollup.as_str()],
         )?;
@@ -572,7 +572,7 @@ pub fn rebuild(tx: &Tx<'_>, rollup: Rollup) -> Result<(), StoreError> {
         } = *ranking;
         let columns = ranking.counts.join(", ");
         let sums = ranking.for_counts(|c| format!("SUM({c})"), ", ");
-        tx.sql.execute_batch(&format!(
+        tx.raw.execute_batch(&format!(
             "DELETE FROM {totals};
              INSERT INTO {totals} (server_id, {key}, {columns})
                  SELECT server_id, {key}, {sums} FROM {days} GROUP BY server_id, {key};"

@@ -196,7 +196,7 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     assert_eq!(lists(store.clone()).await, expected);
     let recent: Vec<(String, i64)> = store
         .read(|tx| {
-            let mut stmt = tx.sql.prepare(
+            let mut stmt = tx.raw.prepare(
                 "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
             )?;
             let rows = stmt.query_map([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
@@ -224,7 +224,7 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     let in_totals: Vec<String> = store
         .read(|tx| {
             let mut stmt = tx
-                .sql
+                .raw
                 .prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
             let rows = stmt.query_map([], crate::store::scalar)?;
             Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)

@@ -93,7 +93,7 @@ pub fn set_receiving(
 ) -> Result<(), StoreError> {
     let seal =
         |field, value: &Option<String>| value.as_deref().map(|v| secrets.seal(field, server_id, v));
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE platform_connections SET signing_secret = ?2, hook_url = ?3, hook_secret = ?4
          WHERE server_id = ?1",
         params![
@@ -108,7 +108,7 @@ pub fn set_receiving(
 
 /// Every live connection, with its token and secrets unsealed.
 pub fn live_connections(tx: &Tx<'_>, secrets: &Secrets) -> Result<Vec<LiveConnection>, StoreError> {
-    let rows = tx.sql
+    let rows = tx.raw
         .prepare_cached(
             "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret,
                     c.telegram_chat_id
@@ -175,7 +175,7 @@ pub fn telegram_chats(
     let mut chats = std::collections::BTreeMap::new();
     for server in servers {
         let chat: Option<Option<String>> = tx
-            .sql
+            .raw
             .prepare_cached(
                 "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
             )?
@@ -195,7 +195,7 @@ pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreErro
     let mut offset = 0;
     for server in servers {
         let stored: Option<Option<i64>> = tx
-            .sql
+            .raw
             .prepare_cached("SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1")?
             .query_row([server], scalar)
             .optional()?;
@@ -207,7 +207,7 @@ pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreErro
 /// Records the next `getUpdates` offset for every server of a bot.
 pub fn set_telegram_offset(tx: &Tx<'_>, servers: &[String], offset: i64) -> Result<(), StoreError> {
     for server in servers {
-        tx.sql
+        tx.raw
             .prepare_cached(
                 "INSERT INTO activity_receivers (server_id, telegram_offset) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET telegram_offset = excluded.telegram_offset",
@@ -220,7 +220,7 @@ pub fn set_telegram_offset(tx: &Tx<'_>, servers: &[String], offset: i64) -> Resu
 /// Records that the receiver of `servers` was listening at `now`.
 pub fn set_alive(tx: &Tx<'_>, servers: &[String], now: i64) -> Result<(), StoreError> {
     for server in servers {
-        tx.sql
+        tx.raw
             .prepare_cached(
                 "INSERT INTO activity_receivers (server_id, alive_at) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET alive_at = excluded.alive_at",
@@ -233,7 +233,7 @@ pub fn set_alive(tx: &Tx<'_>, servers: &[String], now: i64) -> Result<(), StoreE
 /// When the receiver of `server` was last known to listen.
 pub fn alive_at(tx: &Tx<'_>, server: &str) -> Result<Option<i64>, StoreError> {
     let stored: Option<Option<i64>> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT alive_at FROM activity_receivers WHERE server_id = ?1")?
         .query_row([server], scalar)
         .optional()?;
@@ -270,7 +270,7 @@ pub fn voice_session(
     user: &str,
 ) -> Result<Option<VoiceSession>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
             VoiceSession::COLUMNS
@@ -282,7 +282,7 @@ pub fn voice_session(
 /// Every open voice session of `server`.
 pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
             VoiceSession::COLUMNS
@@ -293,7 +293,7 @@ pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, St
 
 /// Opens (or replaces) the voice session of a member.
 pub fn open_voice(tx: &Tx<'_>, server: &str, session: &VoiceSession) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.raw.prepare_cached(
         "INSERT INTO voice_sessions (server_id, user_id, channel_id, started_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET channel_id = excluded.channel_id,
              started_at = excluded.started_at",
@@ -304,7 +304,7 @@ pub fn open_voice(tx: &Tx<'_>, server: &str, session: &VoiceSession) -> Result<(
 
 /// Closes the voice session of a member.
 pub fn close_voice(tx: &Tx<'_>, server: &str, user: &str) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
         .execute([server, user])?;
     Ok(())

@@ -107,7 +107,7 @@ fn state_of(name: &str) -> Result<JobState, StoreError> {
 pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
     let summary = new.plan.summary;
     let content = serde_json::to_string(new.content).expect("structures serialize");
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO restore_jobs (server_id, snapshot_id, actor, state, created_at, content, \
          plan_present, plan_create, plan_update, plan_skip) \
@@ -124,8 +124,8 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
             summary.update,
             summary.skip,
         ])?;
-    let id = tx.sql.last_insert_rowid();
-    let mut insert = tx.sql.prepare_cached(
+    let id = tx.raw.last_insert_rowid();
+    let mut insert = tx.raw.prepare_cached(
         "INSERT INTO restore_job_items (job_id, seq, kind, planned, outcome, live_id, result) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
@@ -152,7 +152,7 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
 /// The server's queued or running job, if any.
 pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
              ORDER BY id LIMIT 1",
@@ -163,7 +163,7 @@ pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreE
 
 /// Every queued or running job, oldest first.
 pub fn unfinished(tx: &Tx<'_>) -> Result<Vec<i64>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id",
     )?;
     let rows = stmt.query_map([], scalar)?;
@@ -171,7 +171,7 @@ pub fn unfinished(tx: &Tx<'_>) -> Result<Vec<i64>, StoreError> {
 }
 
 fn items(tx: &Tx<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT seq, planned, outcome, live_id, result FROM restore_job_items \
          WHERE job_id = ?1 ORDER BY seq",
     )?;
@@ -217,7 +217,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
         Option<String>,
     );
     let row: Option<Row> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
              plan_present, plan_create, plan_update, plan_skip, config_remapped \
@@ -320,7 +320,7 @@ pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
 pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
     type Row = (String, i64, String, String, bool, bool);
     let row: Option<Row> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT server_id, snapshot_id, actor, content, roles_positioned, \
              config_remapped IS NOT NULL AS remapped \
@@ -372,7 +372,7 @@ pub fn set_state(
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
     let server_id: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
              RETURNING server_id",
@@ -405,7 +405,7 @@ pub fn set_config_remapped(
     remapped: &[RemappedId],
 ) -> Result<(), StoreError> {
     let json = serde_json::to_string(remapped).expect("remapped ids serialize");
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
         .execute(params![id, json])?;
     Ok(())
@@ -413,7 +413,7 @@ pub fn set_config_remapped(
 
 /// Records that the created roles were placed.
 pub fn set_roles_positioned(tx: &Tx<'_>, id: i64) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
         .execute([id])?;
     Ok(())
@@ -439,7 +439,7 @@ pub struct Outcome<'a> {
 
 /// Records one item's outcome (and its id-map entry).
 pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.raw.prepare_cached(
         "UPDATE restore_job_items SET outcome = ?3, live_id = COALESCE(?4, live_id), result = ?5 \
          WHERE job_id = ?1 AND seq = ?2",
     )?
@@ -451,7 +451,7 @@ pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError>
         outcome.result
     ])?;
     if let Some((server, snapshot_id, live_id)) = outcome.restored {
-        tx.sql.prepare_cached(
+        tx.raw.prepare_cached(
             "INSERT INTO restored_ids (server_id, snapshot_id, live_id, job_id) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (server_id, snapshot_id) DO UPDATE SET live_id = excluded.live_id, job_id = excluded.job_id",
         )?
@@ -463,7 +463,7 @@ pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError>
 /// The server's id map: snapshot id -> the live id a restore created it as.
 pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, StoreError> {
     let mut stmt = tx
-        .sql
+        .raw
         .prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
     let rows = stmt.query_map([server_id], |row| {
         Ok((row.get("snapshot_id")?, row.get("live_id")?))
@@ -474,7 +474,7 @@ pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, S
 /// `server_id`'s newest restore job: its id and state.
 pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
         )?
@@ -486,7 +486,7 @@ pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>,
 /// `failed`), for `GET /metrics`; states with none are left out.
 pub fn count_by_state(tx: &Tx<'_>) -> Result<Vec<(String, i64)>, StoreError> {
     let mut stmt = tx
-        .sql
+        .raw
         .prepare_cached("SELECT state, COUNT(*) AS jobs FROM restore_jobs GROUP BY state")?;
     let rows = stmt.query_map([], |row| Ok((row.get("state")?, row.get("jobs")?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -27,7 +27,7 @@ pub fn insert(
     name: &str,
     now: i64,
 ) -> Result<Server, StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO servers (id, team_id, platform, name, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![id, team_id, platform.as_str(), name, now],
     )?;
@@ -42,7 +42,7 @@ pub fn insert(
 /// The server `id` with its owner, whoever claimed it.
 pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
     let record = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {}, team_id FROM servers WHERE id = ?1",
             Server::COLUMNS
@@ -59,7 +59,7 @@ pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
 
 /// The servers of one team, ordered by id.
 pub fn list_for_team(tx: &Tx<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {} FROM servers WHERE team_id = ?1 ORDER BY id",
         Server::COLUMNS
     ))?;
@@ -69,7 +69,7 @@ pub fn list_for_team(tx: &Tx<'_>, team_id: i64) -> Result<Vec<Server>, StoreErro
 
 /// Every claimed server with the name of its team, for operators.
 pub fn list_all(tx: &Tx<'_>) -> Result<Vec<(String, Server)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {}, t.name AS team_name
          FROM servers JOIN teams t ON t.id = servers.team_id ORDER BY t.name, servers.id",
         Server::COLUMNS
@@ -83,7 +83,7 @@ pub fn list_all(tx: &Tx<'_>) -> Result<Vec<(String, Server)>, StoreError> {
 /// How many servers a team has claimed.
 pub fn count_for_team(tx: &Tx<'_>, team_id: i64) -> Result<u64, StoreError> {
     let count: i64 = tx
-        .sql
+        .raw
         .prepare_cached("SELECT COUNT(*) FROM servers WHERE team_id = ?1")?
         .query_row([team_id], scalar)?;
     Ok(count.try_into().unwrap_or(0))

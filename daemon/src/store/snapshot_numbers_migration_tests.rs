@@ -60,7 +60,7 @@ async fn older_snapshots_are_numbered_per_server_in_capture_order() {
                     .collect())
             };
             let jobs: Vec<i64> = tx
-                .sql
+                .raw
                 .prepare("SELECT snapshot_id FROM restore_jobs ORDER BY id")?
                 .query_map([], scalar)?
                 .collect::<rusqlite::Result<_>>()?;

@@ -84,7 +84,7 @@ const META_FROM: &str = "structure_snapshots s \
 /// and prunes the server's snapshots beyond the newest `keep` (what its
 /// team's plan retains, decided by the caller).
 pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<SnapshotMeta, StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
          ON CONFLICT (hash) DO NOTHING",
@@ -98,12 +98,12 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
     // The next per-server number: pruning never removes a server's newest
     // snapshot, so a number is not given twice while the server is claimed.
     let number: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT COALESCE(MAX(number), 0) + 1 FROM structure_snapshots WHERE server_id = ?1",
         )?
         .query_row([new.server_id], scalar)?;
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO structure_snapshots (server_id, captured_at, source, actor, content_hash, \
          roles, channels, permission_overwrites, user_groups, administrators, number) \
@@ -144,7 +144,7 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
 /// the oldest; then deletes the contents no snapshot (of any server) holds.
 fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
     let held: i64 = tx
-        .sql
+        .raw
         .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
         .query_row([server_id], scalar)?;
     let keep = i64::try_from(keep).unwrap_or(i64::MAX);
@@ -153,12 +153,12 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
         return Ok(());
     }
     // Their content stays held by the newer copy: no orphans from these.
-    tx.sql.prepare_cached(
+    tx.raw.prepare_cached(
         "DELETE FROM structure_snapshots WHERE id IN          (SELECT s.id FROM structure_snapshots s WHERE s.server_id = ?1 AND EXISTS             (SELECT 1 FROM structure_snapshots n              WHERE n.server_id = ?1 AND n.content_hash = s.content_hash AND n.id > s.id)           ORDER BY s.id LIMIT ?2)",
     )?
     .execute(params![server_id, excess])?;
     let pruned: Vec<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "DELETE FROM structure_snapshots WHERE server_id = ?1 AND id NOT IN \
              (SELECT id FROM structure_snapshots WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2) \
@@ -166,7 +166,7 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
         )?
         .query_map(params![server_id, keep], scalar)?
         .collect::<rusqlite::Result<_>>()?;
-    let mut orphans = tx.sql.prepare_cached(
+    let mut orphans = tx.raw.prepare_cached(
         "DELETE FROM snapshot_contents WHERE hash = ?1 \
          AND NOT EXISTS (SELECT 1 FROM structure_snapshots WHERE content_hash = ?1)",
     )?;
@@ -178,7 +178,7 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
 
 /// The server's snapshots, newest first.
 pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 ORDER BY s.id DESC"
     ))?;
     let rows = stmt.query_map([server_id], SnapshotMeta::from_row)?;
@@ -190,7 +190,7 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreErro
 /// finds another server's snapshot.
 pub fn get(tx: &Tx<'_>, server_id: &str, number: i64) -> Result<Option<SnapshotMeta>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.number = ?2"
         ))?
@@ -201,7 +201,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, number: i64) -> Result<Option<SnapshotM
 /// The content stored under `hash`.
 pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> {
     let json: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT content FROM snapshot_contents WHERE hash = ?1")?
         .query_row([hash], scalar)
         .optional()?;
@@ -219,7 +219,7 @@ pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> 
 /// with its team's plan: whether the plan has scheduled snapshots is the
 /// caller's rule (`crate::snapshots::scheduled_due`).
 pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, StoreError> {
-    let rows: Vec<(String, String, Option<i64>)> = tx.sql
+    let rows: Vec<(String, String, Option<i64>)> = tx.raw
         .prepare_cached(
             "SELECT c.server_id, c.value, \
              (SELECT MAX(s.captured_at) FROM structure_snapshots s WHERE s.server_id = c.server_id) \
@@ -267,7 +267,7 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, Store
 /// How many contents are stored (tests check that identical captures share one).
 pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT COUNT(*) FROM snapshot_contents")?
         .query_row([], scalar)?)
 }
@@ -275,7 +275,7 @@ pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
 /// When `server_id`'s newest snapshot was captured (unix seconds), if it has one.
 pub fn latest_at(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
         .query_row([server_id], scalar)?)
 }
@@ -312,7 +312,7 @@ mod tests {
     }
 
     fn contents(tx: &Tx<'_>) -> Vec<String> {
-        tx.sql
+        tx.raw
             .prepare("SELECT hash FROM snapshot_contents ORDER BY hash")
             .unwrap()
             .query_map([], scalar)

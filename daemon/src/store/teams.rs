@@ -14,12 +14,12 @@ pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, Sto
             "team `{name}` already exists"
         )));
     }
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO teams (name, plan, created_at) VALUES (?1, ?2, ?3)",
         params![name, plan.as_str(), now],
     )?;
     Ok(Team {
-        id: tx.sql.last_insert_rowid(),
+        id: tx.raw.last_insert_rowid(),
         name: name.to_owned(),
         plan,
     })
@@ -27,7 +27,7 @@ pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, Sto
 
 /// All teams, by name.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {} FROM teams ORDER BY name",
         Team::COLUMNS
     ))?;
@@ -38,7 +38,7 @@ pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
 /// The team with id `id`.
 pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
     let team = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM teams WHERE id = ?1",
             Team::COLUMNS
@@ -50,7 +50,7 @@ pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
 /// The team that claimed server `server_id`, for the plan checks of writes
 /// that name only the server (config, snapshots, webhooks).
 pub fn of_server(tx: &Tx<'_>, server_id: &str) -> Result<Team, StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "SELECT {} FROM teams JOIN servers s ON s.team_id = teams.id WHERE s.id = ?1",
             Team::COLUMNS
@@ -64,7 +64,7 @@ pub fn of_server(tx: &Tx<'_>, server_id: &str) -> Result<Team, StoreError> {
 /// (the commit empties the auth cache, see [`crate::auth::cache`]).
 pub fn set_plan(tx: &Tx<'_>, name: &str, plan: Plan) -> Result<Team, StoreError> {
     let mut team = get_by_name(tx, name)?;
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE teams SET plan = ?1 WHERE id = ?2",
         params![plan.as_str(), team.id],
     )?;
@@ -80,7 +80,7 @@ pub fn set_rate_limit(
     requests_per_minute: Option<u32>,
 ) -> Result<Team, StoreError> {
     let team = get_by_name(tx, name)?;
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE teams SET requests_per_minute = ?1 WHERE id = ?2",
         params![requests_per_minute, team.id],
     )?;
@@ -96,7 +96,7 @@ pub fn set_activity_quota(
 ) -> Result<Team, StoreError> {
     let team = get_by_name(tx, name)?;
     let events = events_per_day.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE teams SET activity_events_per_day = ?1 WHERE id = ?2",
         params![events, team.id],
     )?;
@@ -106,7 +106,7 @@ pub fn set_activity_quota(
 /// Team `team_id`'s own daily activity quota, if an operator set one.
 pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreError> {
     let own: Option<i64> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT activity_events_per_day FROM teams WHERE id = ?1")?
         .query_row([team_id], scalar)?;
     Ok(own.map(|n| n.max(0) as u64))
@@ -115,7 +115,7 @@ pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreErr
 /// The team called `name`, if any.
 pub fn find_by_name(tx: &Tx<'_>, name: &str) -> Result<Option<Team>, StoreError> {
     let team = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM teams WHERE name = ?1",
             Team::COLUMNS

@@ -69,7 +69,7 @@ pub fn start(
     since: i64,
     deadline: i64,
 ) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "INSERT INTO verifications (server_id, user_id, since, deadline)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
@@ -93,7 +93,7 @@ pub fn set_prompt(
     channel_id: &str,
     message_id: &str,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE verifications SET prompt_channel_id = ?3, prompt_message_id = ?4
          WHERE server_id = ?1 AND user_id = ?2",
         params![server_id, user_id, channel_id, message_id],
@@ -104,7 +104,7 @@ pub fn set_prompt(
 /// `user_id`'s verification on `server_id`, whatever its state.
 pub fn get(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Pending>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {} FROM verifications WHERE server_id = ?1 AND user_id = ?2",
             Pending::COLUMNS
@@ -124,7 +124,7 @@ pub fn settle(
     now: i64,
     detail: Option<&str>,
 ) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "UPDATE verifications SET state = ?3, settled_at = ?4, detail = ?5
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
         params![server_id, user_id, state, now, detail],
@@ -137,7 +137,7 @@ pub fn settle(
 /// press claimed the row keeps the kick worker off it while the roles are
 /// given; this hands the row back to the worker when that failed.
 pub fn reopen(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "UPDATE verifications SET state = 'pending', settled_at = NULL, detail = NULL
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'verified'",
         params![server_id, user_id],
@@ -152,7 +152,7 @@ pub fn set_case(
     user_id: &str,
     case_id: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE verifications SET case_id = ?3 WHERE server_id = ?1 AND user_id = ?2",
         params![server_id, user_id, case_id],
     )?;
@@ -162,7 +162,7 @@ pub fn set_case(
 /// The pending verifications whose deadline is at or before `now`, oldest
 /// first, at most `limit`.
 pub fn due(tx: &Tx<'_>, now: i64, limit: usize) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.raw.prepare_cached(&format!(
         "SELECT {} FROM verifications WHERE state = 'pending' AND deadline <= ?1
          ORDER BY deadline LIMIT ?2",
         Pending::COLUMNS
@@ -173,7 +173,7 @@ pub fn due(tx: &Tx<'_>, now: i64, limit: usize) -> Result<Vec<Pending>, StoreErr
 
 /// The pending verifications of `server_id`, oldest first.
 pub fn pending(tx: &Tx<'_>, server_id: &str) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.raw.prepare_cached(&format!(
         "SELECT {} FROM verifications WHERE server_id = ?1 AND state = 'pending'
          ORDER BY since, user_id",
         Pending::COLUMNS
@@ -188,7 +188,7 @@ pub fn verify_message(
     server_id: &str,
 ) -> Result<Option<(String, String)>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1")?
         .query_row([server_id], |row| {
             Ok((row.get("channel_id")?, row.get("message_id")?))
@@ -204,7 +204,7 @@ pub fn set_verify_message(
     message_id: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO verify_messages (server_id, channel_id, message_id, posted_at)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id) DO UPDATE SET channel_id = excluded.channel_id,
@@ -243,7 +243,7 @@ impl std::fmt::Debug for Captcha {
 /// `user_id`'s captcha while their verification is pending.
 pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT challenge, entered, wrong_answers, challenges FROM verifications
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
@@ -268,7 +268,7 @@ pub fn issue_challenge(
     code: &str,
     max_challenges: i64,
 ) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "UPDATE verifications SET challenge = ?3, entered = '', challenges = challenges + 1
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending' AND challenges < ?4",
         params![server_id, user_id, code, max_challenges],
@@ -283,7 +283,7 @@ pub fn set_entered(
     user_id: &str,
     entered: &str,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE verifications SET entered = ?3
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
         params![server_id, user_id, entered],
@@ -295,7 +295,7 @@ pub fn set_entered(
 /// wrong answers so far.
 pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "UPDATE verifications SET wrong_answers = wrong_answers + 1, entered = ''
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'

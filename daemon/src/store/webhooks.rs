@@ -52,7 +52,7 @@ pub fn subscription(
     // One query, not the whole config: this runs in every settling
     // transaction. No row: no webhooks section, so nothing is wanted.
     let found: Option<(String, String, bool)> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT c.value, t.plan,
                     EXISTS (SELECT 1 FROM webhook_secrets w WHERE w.server_id = c.server_id)
@@ -120,7 +120,7 @@ pub fn write(
     })
     .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
     // One row, appended (see `V14__cheaper_webhook_outbox.sql`).
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO webhook_deliveries
              (event_id, server_id, kind, url, state, next_attempt_at, created_at, payload)
@@ -129,7 +129,7 @@ pub fn write(
         .execute(params![id, server_id, kind.as_str(), url, now, payload])?;
     Ok(Enqueued {
         event_id: id,
-        delivery_id: tx.sql.last_insert_rowid(),
+        delivery_id: tx.raw.last_insert_rowid(),
     })
 }
 
@@ -166,7 +166,7 @@ pub fn list(
     before: Option<i64>,
     limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
-    let rows = tx.sql
+    let rows = tx.raw
         .prepare_cached(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries
              WHERE server_id = ?1 AND id < ?2 AND (?3 IS NULL OR state = ?3) AND (?4 IS NULL OR kind = ?4)
@@ -190,7 +190,7 @@ pub fn list(
 /// belongs to another server.
 pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetail>, StoreError> {
     let Some(delivery) = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE server_id = ?1 AND id = ?2"
         ))?
@@ -200,7 +200,7 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetai
         return Ok(None);
     };
     let history = tx
-        .sql
+        .raw
         .prepare_cached(
             // The history, then the latest attempt, kept on the delivery
             // (a compound select's columns are named by its first).
@@ -245,7 +245,7 @@ pub struct Due {
 /// waiting longest first.
 pub fn due_endpoints(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, String)>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT server_id, url FROM webhook_deliveries
              WHERE state = 'pending' AND next_attempt_at <= ?1
@@ -269,7 +269,7 @@ pub fn due_to(
     limit: u32,
 ) -> Result<Vec<Due>, StoreError> {
     let rows = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT id, server_id, event_id, url, payload, attempts
              FROM webhook_deliveries INDEXED BY webhook_deliveries_due
@@ -302,7 +302,7 @@ pub fn postpone(
     until: i64,
     why: &str,
 ) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE webhook_deliveries INDEXED BY webhook_deliveries_due
          SET next_attempt_at = ?3, last_error = ?4
@@ -359,7 +359,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
         .collect();
     let rows = serde_json::Value::Array(rows).to_string();
     if attempts.iter().any(|(_, number, _)| *number > 1) {
-        tx.sql.prepare_cached(
+        tx.raw.prepare_cached(
             "INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms)
              SELECT d.id, d.attempts, d.attempt_at, d.attempt_status, d.attempt_error, d.attempt_ms
              FROM json_each(?1) j JOIN webhook_deliveries d ON d.id = j.value ->> 0
@@ -367,7 +367,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
         )?
         .execute([&rows])?;
     }
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE webhook_deliveries AS d SET attempts = j.value ->> 1, state = j.value ->> 2,
              next_attempt_at = j.value ->> 3, last_status = j.value ->> 4,
@@ -384,7 +384,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
 /// Drops pending delivery `id` without an attempt: `disabled`, with `reason`
 /// as its last error.
 pub fn abandon(tx: &Tx<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.raw.prepare_cached(
         "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL, last_error = ?2
          WHERE id = ?1 AND state = 'pending'",
     )?
@@ -396,7 +396,7 @@ pub fn abandon(tx: &Tx<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
 /// delivery's `url` is where its next attempt goes (and, once it is made,
 /// where its last one went).
 pub fn follow_url(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE webhook_deliveries SET url = ?2 WHERE server_id = ?1 AND state = 'pending'",
         )?
@@ -418,7 +418,7 @@ pub fn redeliver(
     // With webhooks off (or no URL) the delivery keeps its URL: the run
     // that picks it up abandons it, saying they are off.
     let changed = tx
-        .sql
+        .raw
         .prepare_cached(
             "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?3,
                  url = COALESCE(?4, url)
@@ -437,7 +437,7 @@ pub const FAILING_LIMIT: i64 = 5 * 86_400;
 /// ever succeeded. `None` when the last attempt succeeded or none was made.
 pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             // Every attempt to the endpoint: the histories and the latest
             // attempts, kept on the deliveries.
@@ -458,7 +458,7 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
 /// where they have none: its webhooks were turned off
 /// ([`crate::webhooks::disable`]).
 pub fn disable_pending(tx: &Tx<'_>, server_id: &str, last_error: &str) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
              last_error = COALESCE(last_error, ?2)
@@ -474,7 +474,7 @@ pub fn last_delivery(
     server_id: &str,
 ) -> Result<Option<(String, Option<String>)>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
              ORDER BY id DESC LIMIT 1",
@@ -489,7 +489,7 @@ pub fn last_delivery(
 /// partial index of pending deliveries answers it).
 pub fn pending_count(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'")?
         .query_row([], scalar)?)
 }

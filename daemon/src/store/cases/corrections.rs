@@ -66,7 +66,7 @@ struct NewCorrection<'a> {
 
 fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreError> {
     let id: i64 = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "INSERT INTO case_corrections
                  (server_id, case_id, user_id, kind, actor, actor_name, reason, old_reason, strikes, created_at)
@@ -89,7 +89,7 @@ fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreErr
             ],
             |row| row.get("id"),
         )?;
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"
         ))?
@@ -117,7 +117,7 @@ pub fn corrections_of(
     server_id: &str,
     number: i64,
 ) -> Result<Vec<CaseCorrection>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.raw.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM case_corrections WHERE case_id = {} ORDER BY id",
         row_of(2)
     ))?;
@@ -132,7 +132,7 @@ pub(super) fn last_clear(
     user_id: &str,
 ) -> Result<Option<CaseCorrection>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM case_corrections
               WHERE server_id = ?1 AND user_id = ?2 AND kind = 'clear_strikes'
@@ -182,7 +182,7 @@ pub fn edit_reason(
             .ok_or_else(|| StoreError::Corrupt(format!("case #{number} vanished")))?;
         return Ok((case, false));
     }
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE cases SET reason = ?3 WHERE server_id = ?1 AND number = ?2")?
         .execute(params![server_id, number, reason])?;
     record(
@@ -219,7 +219,7 @@ fn stop_counting(
     now: i64,
 ) -> Result<u32, StoreError> {
     let stopped: Vec<(i64, Option<i64>, bool)> = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "UPDATE strikes SET {column} = ?3
               WHERE server_id = ?1 AND {where_clause} AND voided_at IS NULL
@@ -238,7 +238,7 @@ fn stop_counting(
         if !counted {
             continue;
         }
-        tx.sql
+        tx.raw
             .prepare_cached(
                 "UPDATE strike_expiry_days SET weight = weight - ?3 WHERE server_id = ?1 AND day = ?2",
             )?
@@ -279,7 +279,7 @@ pub fn void(
         server_id,
         now,
     )?;
-    tx.sql
+    tx.raw
         .prepare_cached(&format!(
             "UPDATE cases SET voided_at = ?3, voided_by = ?4, voided_by_name = {}, void_reason = ?5
               WHERE server_id = ?1 AND number = ?2",

@@ -190,7 +190,7 @@ fn walk(
     if wanted == 0 || low >= high {
         return Ok(());
     }
-    let mut statement = tx.sql.prepare_cached(sql)?;
+    let mut statement = tx.raw.prepare_cached(sql)?;
     let mut columns = None;
     let rows = statement
         .query_map(
@@ -237,7 +237,7 @@ const FIRST_REACHING_SQL: &str =
 /// case recorded before `at` must have been recorded behind the clock's high.
 fn first_reaching(tx: &Tx<'_>, server_id: &str, at: i64) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(FIRST_REACHING_SQL)?
         .query_row(params![server_id, at], scalar)
         .optional()?)
@@ -251,7 +251,7 @@ mod tests {
     /// SQLite's plan for `sql` (every parameter bound to 1), one line per step.
     fn plan(tx: &Tx<'_>, sql: &str) -> Vec<String> {
         let mut stmt = tx
-            .sql
+            .raw
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
         let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
@@ -304,16 +304,16 @@ mod tests {
                 }
                 let mut counts = Vec::new();
                 for lead in Lead::ALL {
-                    counts.push(tx.sql.prepare_cached(&lead.sql())?.get_status(RePrepare));
+                    counts.push(tx.raw.prepare_cached(&lead.sql())?.get_status(RePrepare));
                 }
-                counts.push(tx.sql.prepare_cached(&behind_sql())?.get_status(RePrepare));
+                counts.push(tx.raw.prepare_cached(&behind_sql())?.get_status(RePrepare));
                 counts.push(
-                    tx.sql
+                    tx.raw
                         .prepare_cached(FIRST_REACHING_SQL)?
                         .get_status(RePrepare),
                 );
                 counts.push(
-                    tx.sql
+                    tx.raw
                         .prepare_cached(config::AUDIT_SQL)?
                         .get_status(RePrepare),
                 );
@@ -419,7 +419,7 @@ mod tests {
         assert_eq!(numbers("b", None, Some(601)).await.unwrap(), [1]);
         let highs = store
             .read(|tx| {
-                let mut statement = tx.sql.prepare(
+                let mut statement = tx.raw.prepare(
                     "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
                 )?;
                 let rows = statement

@@ -181,7 +181,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
         source,
     };
     let check = tx
-        .sql
+        .raw
         .query_row(
             "SELECT sealed, scrubbed_at IS NULL AS unscrubbed FROM secret_key_check WHERE id = 1",
             [],
@@ -229,7 +229,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
             needs_scrub
         }
         None => {
-            tx.sql
+            tx.raw
                 .execute(
                     "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
                     params![

@@ -14,7 +14,7 @@ const FIRST_CREATED_ID: u64 = 900_000_000_000_000_001;
 /// deleted role never lands on a new one by chance.
 pub fn new_id(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
     let (highest, high_water): (Option<i64>, i64) = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT (SELECT MAX(id) FROM (SELECT CAST(role_id AS INTEGER) AS id FROM sim_roles WHERE server_id = ?1 \
              UNION ALL SELECT CAST(channel_id AS INTEGER) FROM sim_channels WHERE server_id = ?1)) \
@@ -25,7 +25,7 @@ pub fn new_id(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
             Ok((row.get("highest")?, row.get("id_high_water")?))
         })?;
     let next = (highest.unwrap_or(0).max(high_water) as u64 + 1).max(FIRST_CREATED_ID);
-    tx.sql
+    tx.raw
         .prepare_cached("UPDATE sim_communities SET id_high_water = ?2 WHERE server_id = ?1")?
         .execute(params![server_id, next as i64])?;
     Ok(next)
@@ -35,7 +35,7 @@ pub fn new_id(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
 /// gives it again. Ids that are not numbers (Slack's) are counted apart.
 pub(super) fn retire_id(tx: &Tx<'_>, server_id: &str, id: &str) -> Result<(), StoreError> {
     if let Ok(id) = id.parse::<i64>() {
-        tx.sql
+        tx.raw
             .prepare_cached(
                 "UPDATE sim_communities SET id_high_water = MAX(id_high_water, ?2) WHERE server_id = ?1",
             )?
@@ -49,7 +49,7 @@ pub(super) fn retire_id(tx: &Tx<'_>, server_id: &str, id: &str) -> Result<(), St
 /// community's count of ids given, never given before.
 pub fn new_slack_id(tx: &Tx<'_>, server_id: &str) -> Result<String, StoreError> {
     let given: i64 = tx
-        .sql
+        .raw
         .prepare_cached(
             "UPDATE sim_communities SET slack_ids_given = slack_ids_given + 1 WHERE server_id = ?1
              RETURNING slack_ids_given",

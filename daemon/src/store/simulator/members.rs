@@ -31,7 +31,7 @@ pub fn member_state(
     user: &str,
 ) -> Result<Option<MemberState>, StoreError> {
     let row: Option<(String, Option<i64>)> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT roles, muted_until FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
         )?
@@ -48,7 +48,7 @@ pub fn member_state(
 /// The display name of member `user`, if they are one.
 pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<String>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT name FROM sim_members WHERE server_id = ?1 AND user_id = ?2")?
         .query_row([server_id, user], |row| row.get("name"))
         .optional()?)
@@ -57,7 +57,7 @@ pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<St
 /// Every member of the simulated server and their display name, by id
 /// (the demo tells its name cache who is who, issue #27).
 pub fn member_names(tx: &Tx<'_>, server_id: &str) -> Result<Vec<(String, String)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(
+    let mut statement = tx.raw.prepare_cached(
         "SELECT user_id, name FROM sim_members WHERE server_id = ?1 ORDER BY user_id",
     )?;
     let rows = statement.query_map([server_id], |row| {
@@ -75,7 +75,7 @@ pub fn add_member(
     user: &str,
     name: &str,
 ) -> Result<bool, StoreError> {
-    let added = tx.sql.execute(
+    let added = tx.raw.execute(
         "INSERT OR IGNORE INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]')",
         [server_id, user, name],
     )?;
@@ -84,7 +84,7 @@ pub fn add_member(
 
 /// Removes member `user` (kicked or banned); nothing if they are not one.
 pub fn remove_member(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "DELETE FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
         [server_id, user],
     )?;
@@ -98,7 +98,7 @@ pub fn set_member_roles(
     user: &str,
     roles: &[String],
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE sim_members SET roles = ?3 WHERE server_id = ?1 AND user_id = ?2",
         params![
             server_id,
@@ -116,7 +116,7 @@ pub fn set_muted_until(
     user: &str,
     until: Option<i64>,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE sim_members SET muted_until = ?3 WHERE server_id = ?1 AND user_id = ?2",
         params![server_id, user, until],
     )?;
@@ -125,7 +125,7 @@ pub fn set_muted_until(
 
 /// Records a ban of `user` (kept once).
 pub fn add_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT OR IGNORE INTO sim_bans (server_id, user_id) VALUES (?1, ?2)",
         [server_id, user],
     )?;
@@ -134,7 +134,7 @@ pub fn add_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreErro
 
 /// Lifts the ban of `user`; whether there was one.
 pub fn remove_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, StoreError> {
-    let removed = tx.sql.execute(
+    let removed = tx.raw.execute(
         "DELETE FROM sim_bans WHERE server_id = ?1 AND user_id = ?2",
         [server_id, user],
     )?;
@@ -144,7 +144,7 @@ pub fn remove_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Stor
 /// Whether the simulator holds a ban of `user`.
 pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sim_bans WHERE server_id = ?1 AND user_id = ?2)",
         )?

@@ -16,16 +16,16 @@ pub fn insert_message(
     text: &str,
     now: i64,
 ) -> Result<i64, StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO sim_messages (server_id, channel_id, text, posted_at) VALUES (?1, ?2, ?3, ?4)",
         params![server_id, channel, text, now],
     )?;
-    Ok(tx.sql.last_insert_rowid())
+    Ok(tx.raw.last_insert_rowid())
 }
 
 /// Messages posted to `channel`, oldest first.
 pub fn messages(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
     let rows = stmt.query_map([server_id, channel], |row| row.get("text"))?;
@@ -39,7 +39,7 @@ pub fn messages_with_ids(
     server_id: &str,
     channel: &str,
 ) -> Result<Vec<(i64, String)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT id, text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
     let rows = stmt.query_map([server_id, channel], |row| {
@@ -56,7 +56,7 @@ pub fn delete_message(
     id: i64,
 ) -> Result<bool, StoreError> {
     let deleted = tx
-        .sql
+        .raw
         .prepare_cached(
             "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3",
         )?
@@ -72,7 +72,7 @@ pub fn message_exists(
     id: i64,
 ) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sim_messages \
              WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3)",

@@ -41,7 +41,7 @@ use super::{StoreError, Tx, scalar};
 /// How many rows of `table` the community has.
 fn count(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<usize, StoreError> {
     let n: i64 = tx
-        .sql
+        .raw
         .prepare_cached(&format!(
             "SELECT COUNT(*) FROM {table} WHERE server_id = ?1"
         ))?

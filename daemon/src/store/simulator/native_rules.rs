@@ -8,7 +8,7 @@ use crate::store::{StoreError, Tx};
 
 /// The community's native AutoMod rules, as JSON, by id.
 pub fn automod_rules(tx: &Tx<'_>, server_id: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT rule FROM sim_automod_rules WHERE server_id = ?1 ORDER BY rule_id",
     )?;
     let rows = stmt.query_map([server_id], |row| row.get("rule"))?;
@@ -22,7 +22,7 @@ pub fn automod_rule(
     rule_id: &str,
 ) -> Result<Option<String>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT rule FROM sim_automod_rules WHERE server_id = ?1 AND rule_id = ?2")?
         .query_row([server_id, rule_id], |row| row.get("rule"))
         .optional()?)
@@ -35,7 +35,7 @@ pub fn put_automod_rule(
     rule_id: &str,
     rule: &str,
 ) -> Result<(), StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO sim_automod_rules (server_id, rule_id, rule) VALUES (?1, ?2, ?3) \
              ON CONFLICT (server_id, rule_id) DO UPDATE SET rule = excluded.rule",
@@ -51,7 +51,7 @@ pub fn delete_automod_rule(
     rule_id: &str,
 ) -> Result<bool, StoreError> {
     let deleted = tx
-        .sql
+        .raw
         .prepare_cached("DELETE FROM sim_automod_rules WHERE server_id = ?1 AND rule_id = ?2")?
         .execute(params![server_id, rule_id])?;
     Ok(deleted > 0)

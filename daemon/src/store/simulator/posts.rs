@@ -37,13 +37,13 @@ pub fn insert_post(
     posts: &str,
     now: i64,
 ) -> Result<i64, StoreError> {
-    tx.sql
+    tx.raw
         .prepare_cached(
             "INSERT INTO sim_messages (server_id, channel_id, text, posted_at, posts) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
         .execute(params![server_id, channel, text, now, posts])?;
-    Ok(tx.sql.last_insert_rowid())
+    Ok(tx.raw.last_insert_rowid())
 }
 
 const SELECT: &str = "SELECT m.id, m.server_id, m.channel_id, c.name AS channel_name, m.posted_at, m.posts \
@@ -73,7 +73,7 @@ pub fn posts(
         "SELECT * FROM ({SELECT} WHERE m.server_id = ?1 AND m.posts IS NOT NULL \
          AND (?2 IS NULL OR m.channel_id = ?2) ORDER BY m.id DESC LIMIT ?3) ORDER BY id"
     );
-    let mut stmt = tx.sql.prepare_cached(&sql)?;
+    let mut stmt = tx.raw.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![server_id, channel, limit], posted)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -82,7 +82,7 @@ pub fn posts(
 /// message `after`, oldest first: what a watcher has not seen yet.
 pub fn posts_after(tx: &Tx<'_>, after: i64, limit: u32) -> Result<Vec<Posted>, StoreError> {
     let sql = format!("{SELECT} WHERE m.id > ?1 AND m.posts IS NOT NULL ORDER BY m.id LIMIT ?2");
-    let mut stmt = tx.sql.prepare_cached(&sql)?;
+    let mut stmt = tx.raw.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![after, limit], posted)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -91,7 +91,7 @@ pub fn posts_after(tx: &Tx<'_>, after: i64, limit: u32) -> Result<Vec<Posted>, S
 /// watcher that shows only what comes next starts.
 pub fn latest_message_id(tx: &Tx<'_>) -> Result<i64, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM sim_messages")?
         .query_row([], scalar)?)
 }

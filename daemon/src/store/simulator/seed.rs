@@ -110,23 +110,23 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
         "sim_automod_rules",
         "sim_communities",
     ] {
-        tx.sql.execute(
+        tx.raw.execute(
             &format!("DELETE FROM {table} WHERE server_id = ?1"),
             [server_id],
         )?;
     }
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO sim_communities (server_id, owner_id, bot_user_id) VALUES (?1, ?2, ?3)",
         [server_id, community.owner_id, community.bot_user_id],
     )?;
     for role in community.roles {
-        tx.sql.execute(
+        tx.raw.execute(
             "INSERT INTO sim_roles (server_id, role_id, name, position, permissions, colour, hoist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![server_id, role.role_id, role.name, role.position, role.permissions as i64, role.colour, role.hoist],
         )?;
     }
     for member in community.members {
-        tx.sql.execute(
+        tx.raw.execute(
             "INSERT INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, ?4)",
             params![
                 server_id,
@@ -145,7 +145,7 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
 /// Whether `server_id` has a simulated community yet.
 pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)")?
         .query_row([server_id], scalar)?)
 }
@@ -153,7 +153,7 @@ pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
 /// The community's owner and bot user ids.
 pub fn owner_and_bot(tx: &Tx<'_>, server_id: &str) -> Result<(String, String), StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1")?
         .query_row([server_id], |row| {
             Ok((row.get("owner_id")?, row.get("bot_user_id")?))
@@ -163,7 +163,7 @@ pub fn owner_and_bot(tx: &Tx<'_>, server_id: &str) -> Result<(String, String), S
 /// The community's owner, if it has a community.
 pub fn owner(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT owner_id FROM sim_communities WHERE server_id = ?1")?
         .query_row([server_id], |row| row.get("owner_id"))
         .optional()?)

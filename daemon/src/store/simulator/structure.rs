@@ -51,7 +51,7 @@ pub struct ChannelRow {
 
 /// The community's roles (without the implicit `@everyone`), by id.
 pub fn roles(tx: &Tx<'_>, server_id: &str) -> Result<Vec<RoleRow>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT role_id, name, position, permissions, colour, hoist FROM sim_roles \
          WHERE server_id = ?1 ORDER BY role_id",
     )?;
@@ -76,7 +76,7 @@ pub fn role_count(tx: &Tx<'_>, server_id: &str) -> Result<usize, StoreError> {
 /// The role ids the bot member holds.
 pub fn bot_roles(tx: &Tx<'_>, server_id: &str) -> Result<HashSet<String>, StoreError> {
     let roles: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT m.roles FROM sim_members m JOIN sim_communities c \
              ON c.server_id = m.server_id AND c.bot_user_id = m.user_id WHERE m.server_id = ?1",
@@ -102,11 +102,11 @@ pub fn insert_role_at_bottom(
     hoist: bool,
 ) -> Result<String, StoreError> {
     let id = new_id(tx, server_id)?.to_string();
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE sim_roles SET position = position + 1 WHERE server_id = ?1 AND position >= 1",
         [server_id],
     )?;
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO sim_roles (server_id, role_id, name, position, permissions, colour, hoist) \
          VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6)",
         params![server_id, id, name, permissions as i64, colour, hoist],
@@ -121,7 +121,7 @@ pub fn role_position(
     role_id: &str,
 ) -> Result<Option<i64>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT position FROM sim_roles WHERE server_id = ?1 AND role_id = ?2")?
         .query_row([server_id, role_id], |row| row.get("position"))
         .optional()?)
@@ -134,7 +134,7 @@ pub fn set_role_position(
     role_id: &str,
     position: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE sim_roles SET position = ?3 WHERE server_id = ?1 AND role_id = ?2",
         params![server_id, role_id, position],
     )?;
@@ -148,7 +148,7 @@ pub fn set_role_permissions(
     role_id: &str,
     permissions: u64,
 ) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "UPDATE sim_roles SET permissions = ?3 WHERE server_id = ?1 AND role_id = ?2",
         params![server_id, role_id, permissions as i64],
     )?;
@@ -159,12 +159,12 @@ pub fn set_role_permissions(
 /// holds it, and from every channel's overwrites. Its id is never given again.
 pub fn delete_role(tx: &Tx<'_>, server_id: &str, role_id: &str) -> Result<(), StoreError> {
     retire_id(tx, server_id, role_id)?;
-    tx.sql.execute(
+    tx.raw.execute(
         "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
         [server_id, role_id],
     )?;
     let members: Vec<(String, String)> = tx
-        .sql
+        .raw
         .prepare_cached("SELECT user_id, roles FROM sim_members WHERE server_id = ?1")?
         .query_map([server_id], |row| {
             Ok((row.get("user_id")?, row.get("roles")?))
@@ -206,7 +206,7 @@ pub fn insert_channel(
             deny: o.deny.to_string(),
         })
         .collect();
-    tx.sql.execute(
+    tx.raw.execute(
         "INSERT INTO sim_channels (server_id, channel_id, name, kind, topic, parent_id, position, overwrites) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
@@ -225,7 +225,7 @@ pub fn insert_channel(
 
 /// The community's channels, by id.
 pub fn channels(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelRow>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.raw.prepare_cached(
         "SELECT channel_id, name, kind, topic, parent_id, position, overwrites \
          FROM sim_channels WHERE server_id = ?1 ORDER BY channel_id",
     )?;
@@ -264,7 +264,7 @@ pub fn channel_count(tx: &Tx<'_>, server_id: &str) -> Result<usize, StoreError> 
 /// Whether the community has channel `channel`.
 pub fn channel_exists(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<bool, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
         )?
@@ -274,7 +274,7 @@ pub fn channel_exists(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<boo
 /// The type of channel `channel`, if the community has it.
 pub fn channel_kind(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Option<u8>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT kind FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2")?
         .query_row([server_id, channel], |row| row.get("kind"))
         .optional()?)
@@ -287,7 +287,7 @@ pub fn channel_named(
     name: &str,
 ) -> Result<Option<String>, StoreError> {
     Ok(tx
-        .sql
+        .raw
         .prepare_cached("SELECT channel_id FROM sim_channels WHERE server_id = ?1 AND name = ?2")?
         .query_row([server_id, name], |row| row.get("channel_id"))
         .optional()?)
@@ -300,7 +300,7 @@ pub fn overwrites(
     channel: &str,
 ) -> Result<Option<Vec<PermissionOverwrite>>, StoreError> {
     let stored: Option<String> = tx
-        .sql
+        .raw
         .prepare_cached(
             "SELECT overwrites FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
         )?
@@ -318,7 +318,7 @@ pub fn set_overwrites(
     channel: &str,
     overwrites: &[PermissionOverwrite],
 ) -> Result<(), StoreError> {
-    tx.sql.execute(
+    tx.raw.execute(
         "UPDATE sim_channels SET overwrites = ?3 WHERE server_id = ?1 AND channel_id = ?2",
         params![
             server_id,
@@ -336,7 +336,7 @@ pub fn set_topic(
     channel: &str,
     topic: &str,
 ) -> Result<bool, StoreError> {
-    let changed = tx.sql.execute(
+    let changed = tx.raw.execute(
         "UPDATE sim_channels SET topic = ?3 WHERE server_id = ?1 AND channel_id = ?2",
         params![server_id, channel, topic],
     )?;
@@ -352,7 +352,7 @@ pub fn delete_channel(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<(),
         "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2",
         "UPDATE sim_channels SET parent_id = NULL WHERE server_id = ?1 AND parent_id = ?2",
     ] {
-        tx.sql.execute(sql, [server_id, channel])?;
+        tx.raw.execute(sql, [server_id, channel])?;
     }
     Ok(())
 }
