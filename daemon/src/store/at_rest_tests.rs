@@ -183,7 +183,7 @@ async fn a_token_copied_into_another_row_is_refused_with_what_to_do() {
     connect_live(&store, OTHER_SERVER, "another-token").await;
     store
         .write(|tx| {
-            tx.raw.execute(
+            tx.sql.execute(
                 "UPDATE platform_connections SET token = (SELECT token FROM platform_connections WHERE server_id = ?1)
                  WHERE server_id = ?2",
                 [SERVER, OTHER_SERVER],

@@ -33,9 +33,9 @@ use std::time::{Duration, Instant};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::integrity::{self, Depth, Verdict};
+use super::integrity::{self, Depth, Verdict, scalar};
 use super::secrets::{self, KeyError, KeySource};
-use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files, scalar};
+use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files};
 
 /// How long a backup waits, in all, for SQLite's locks (a checkpoint that
 /// truncates the WAL holds one briefly) before it gives up.

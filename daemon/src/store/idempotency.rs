@@ -7,7 +7,7 @@
 //! daemon answers its key once start-up has settled it.
 
 use crate::store::Tx;
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 
 use super::StoreError;
 
@@ -37,24 +37,22 @@ pub fn claim(
     fingerprint: &str,
     now: i64,
 ) -> Result<Claim, StoreError> {
-    tx.raw
-        .prepare_cached("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
+    tx.sql
+        .prepare("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
         .execute([now - WINDOW_SECS])?;
-    let existing: Option<(String, Option<i64>, Option<String>)> = tx
-        .raw
-        .prepare_cached(
-            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
+    let existing: Option<(String, Option<i64>, Option<String>)> = tx.sql.opt_row(
+        "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
                     response
              FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-        )?
-        .query_row([key_id, key], |row| {
+        [key_id, key],
+        |row| {
             Ok((
                 row.get("fingerprint")?,
                 row.get("case_number")?,
                 row.get("response")?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     Ok(match existing {
         None => Claim::New,
         Some((stored, _, _)) if stored != fingerprint => Claim::Refused,
@@ -63,10 +61,8 @@ pub fn claim(
         // Only a daemon older than this store version left such rows (a claim
         // whose request never finished); it is long gone, so start afresh.
         Some((_, None, None)) => {
-            tx.raw
-                .prepare_cached(
-                    "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-                )?
+            tx.sql
+                .prepare("DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2")?
                 .execute([key_id, key])?;
             Claim::New
         }
@@ -84,7 +80,7 @@ pub fn attach(
     case_id: i64,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.raw.prepare_cached(
+    tx.sql.prepare(
         "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, case_id, created_at)
          VALUES (?1, ?2, ?3, (SELECT id FROM cases WHERE server_id = ?4 AND number = ?5), ?6)",
     )?

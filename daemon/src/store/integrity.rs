@@ -147,10 +147,24 @@ fn problems(conn: &Connection, pragma: &str) -> rusqlite::Result<Vec<String>> {
     Ok(problems)
 }
 
+/// SQLite engine only: the value of a one-column row read on a raw
+/// connection (the checks', a backup's summary), as [`super::sql::Row::scalar`]
+/// reads the domain queries'; debug builds check the row has one column.
+pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
+    row: &rusqlite::Row<'_>,
+) -> rusqlite::Result<T> {
+    debug_assert_eq!(
+        row.as_ref().column_count(),
+        1,
+        "a scalar read of several columns"
+    );
+    row.get(0)
+}
+
 /// Every row of `sql`, a one-column query, as text.
 fn rows(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     conn.prepare(sql)?
-        .query_map([], super::scalar::<String>)?
+        .query_map([], scalar::<String>)?
         .collect()
 }
 

@@ -1,9 +1,9 @@
 //! API keys: stored with the hash of their secret only.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::auth::KeyStatus;
 use modctl_types::{Plan, Scope, Team, Timestamp};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, scalar, timestamp};
 
@@ -117,7 +117,7 @@ pub fn insert_named(
     expires_at: Option<i64>,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "INSERT INTO api_keys (key_id, team_id, secret_hash, scope, label, name, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
@@ -140,7 +140,7 @@ pub fn insert_named(
 pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord, StoreError> {
     let old = get(tx, key_id)?
         .ok_or_else(|| StoreError::NotFound(format!("no key with id `{key_id}`")))?;
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE api_keys SET name = ?2 WHERE key_id = ?1",
         params![key_id, name],
     )?;
@@ -151,13 +151,13 @@ pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord
 /// the order they were created: every key of one person when a rotation
 /// passed the name on.
 pub fn ids_named(tx: &Tx<'_>, team_id: i64, name: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.raw.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT key_id FROM api_keys INDEXED BY api_keys_by_team_name
           WHERE team_id = ?1 AND name = ?2 COLLATE NOCASE AND name IS NOT NULL
           ORDER BY created_at, key_id",
     )?;
-    let rows = stmt.query_map(params![team_id, name], scalar)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows(params![team_id, name], scalar)?;
+    Ok(rows)
 }
 
 /// [`KeyRecord`]'s columns, for `k` = `api_keys` joined with `t` = `teams`
@@ -188,10 +188,10 @@ const SELECT_WITH_TEAM: &str = concat!(
 /// The key `key_id` with its hash, its team and the team's server count, for
 /// authentication: one query.
 pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
-    let found = tx
-        .raw
-        .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
-        .query_row([key_id], |row| {
+    let found = tx.sql.opt_row(
+        &format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"),
+        [key_id],
+        |row| {
             let record = KeyRecord::from_row(row)?;
             let plan: String = row.get("plan")?;
             let count: i64 = row.get("team_server_count")?;
@@ -207,27 +207,27 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
                 requests_per_minute: row.get("requests_per_minute")?,
                 record,
             })
-        })
-        .optional()?;
+        },
+    )?;
     Ok(found)
 }
 
 /// The key `key_id`, if there is one.
 pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
-        .query_row([key_id], KeyRecord::from_row)
-        .optional()?)
+    Ok(tx.sql.opt_row(
+        &format!("{SELECT} WHERE k.key_id = ?1"),
+        [key_id],
+        KeyRecord::from_row,
+    )?)
 }
 
 /// Keys, optionally of one team, newest first.
 pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
-    let mut stmt = tx.raw.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
     ))?;
-    let rows = stmt.query_map([team_id], KeyRecord::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([team_id], KeyRecord::from_row)?;
+    Ok(rows)
 }
 
 /// Rotates the key `key_id` (issue #28): stores `replacement` for the same
@@ -276,7 +276,7 @@ pub fn rotate(
         replacement_expires_at,
         now,
     )?;
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE api_keys SET replaced_by = ?2, expires_at = MIN(COALESCE(expires_at, ?3), ?3)
           WHERE key_id = ?1",
         params![key_id, replacement.key_id, grace_until],
@@ -287,18 +287,18 @@ pub fn rotate(
 /// Revokes a key; it is refused from the next request on. Revoking twice is
 /// an error so a typo'd id is never silently accepted.
 pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
-    let revoked_at: Option<Option<i64>> = tx
-        .raw
-        .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
-        .query_row([key_id], scalar)
-        .optional()?;
+    let revoked_at: Option<Option<i64>> = tx.sql.opt_row(
+        "SELECT revoked_at FROM api_keys WHERE key_id = ?1",
+        [key_id],
+        scalar,
+    )?;
     match revoked_at {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
         Some(Some(_)) => Err(StoreError::Conflict(format!(
             "key `{key_id}` is already revoked"
         ))),
         Some(None) => {
-            tx.raw.execute(
+            tx.sql.execute(
                 "UPDATE api_keys SET revoked_at = ?2 WHERE key_id = ?1",
                 params![key_id, now],
             )?;
@@ -311,7 +311,7 @@ pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
 /// the next request on, until [`enable`]. A key suspended already keeps its
 /// first reason.
 pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE api_keys SET suspended_at = ?2, suspended_reason = ?3
           WHERE key_id = ?1 AND suspended_at IS NULL",
         params![key_id, now, reason],
@@ -322,18 +322,18 @@ pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), 
 /// Lifts a key's suspension (`modctld key enable`). A key that is not
 /// suspended is an error, so a typo'd id is never silently accepted.
 pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
-    let suspended: Option<Option<i64>> = tx
-        .raw
-        .prepare_cached("SELECT suspended_at FROM api_keys WHERE key_id = ?1")?
-        .query_row([key_id], scalar)
-        .optional()?;
+    let suspended: Option<Option<i64>> = tx.sql.opt_row(
+        "SELECT suspended_at FROM api_keys WHERE key_id = ?1",
+        [key_id],
+        scalar,
+    )?;
     match suspended {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
         Some(None) => Err(StoreError::Conflict(format!(
             "key `{key_id}` is not suspended"
         ))),
         Some(Some(_)) => {
-            tx.raw.execute(
+            tx.sql.execute(
                 "UPDATE api_keys SET suspended_at = NULL, suspended_reason = NULL WHERE key_id = ?1",
                 [key_id],
             )?;
@@ -344,7 +344,7 @@ pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
 
 /// Records that the key was used now.
 pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
         params![key_id, now],
     )?;
@@ -354,8 +354,8 @@ pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
 impl FromRow for KeyRecord {
     const COLUMNS: &'static str = key_columns!();
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
-        let scope = row.get_ref("scope")?.as_str()?;
+    fn from_row(row: &Row<'_>) -> Result<KeyRecord, StoreError> {
+        let scope = row.get_str("scope")?;
         Ok(KeyRecord {
             key_id: row.get("key_id")?,
             team_id: row.get("team_id")?,
@@ -365,9 +365,9 @@ impl FromRow for KeyRecord {
             label: row.get("label")?,
             name: row.get("name")?,
             created_at: timestamp(row.get("created_at")?),
-            expires_at: row.get::<_, Option<i64>>("expires_at")?.map(timestamp),
-            revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),
-            last_used_at: row.get::<_, Option<i64>>("last_used_at")?.map(timestamp),
+            expires_at: row.get::<Option<i64>>("expires_at")?.map(timestamp),
+            revoked_at: row.get::<Option<i64>>("revoked_at")?.map(timestamp),
+            last_used_at: row.get::<Option<i64>>("last_used_at")?.map(timestamp),
             suspended: row.get("suspended_reason")?,
             replaced_by: row.get("replaced_by")?,
         })

@@ -693,42 +693,23 @@ pub(in crate::store) trait FromRow: Sized {
     /// them; computed ones carry an `AS` name.
     const COLUMNS: &'static str;
     /// The value of a row that holds [`FromRow::COLUMNS`].
-    fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+    fn from_row(row: &sql::Row<'_>) -> sql::Result<Self>;
 }
 
-/// The value of a one-column row (`SELECT COUNT(*) ...`, a single value):
-/// the one read of a row by index the store makes. A query of more columns
-/// reads them by name; debug builds check that this one's has one.
-pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
-    row: &rusqlite::Row<'_>,
-) -> rusqlite::Result<T> {
-    debug_assert_eq!(
-        row.as_ref().column_count(),
-        1,
-        "a scalar read of a row of several columns: read them by name"
-    );
-    row.get(0)
+/// The value of a one-column row ([`sql::Row::scalar`]), as a function to
+/// hand to a query (`tx.sql.row(.., scalar)`).
+pub(in crate::store) fn scalar<T: sql::FromValue>(row: &sql::Row<'_>) -> sql::Result<T> {
+    row.scalar()
 }
 
-/// `column` of `row` (its name, or where a lookup by name found it), parsed
-/// from its text (the enum columns), read from SQLite's own bytes: a
-/// `String` for each would be an allocation per row for nothing. Text that
-/// does not parse is a conversion failure of that column.
-pub(in crate::store) fn parsed<T, I>(row: &rusqlite::Row<'_>, column: I) -> rusqlite::Result<T>
+/// `column` of `row` parsed from its text (the enum columns), read in
+/// place ([`sql::Row::parse`]).
+pub(in crate::store) fn parsed<T>(row: &sql::Row<'_>, column: impl sql::Column) -> sql::Result<T>
 where
     T: std::str::FromStr,
     T::Err: Into<Box<dyn std::error::Error + Send + Sync>>,
-    I: rusqlite::RowIndex + Copy,
 {
-    let failure = |e: Box<dyn std::error::Error + Send + Sync>| {
-        let column = column.idx(row.as_ref()).unwrap_or_default();
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e)
-    };
-    let text = row
-        .get_ref(column)?
-        .as_str()
-        .map_err(|e| failure(e.into()))?;
-    text.parse().map_err(|e: T::Err| failure(e.into()))
+    row.parse(column)
 }
 
 #[cfg(test)]

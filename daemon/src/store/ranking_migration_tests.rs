@@ -196,11 +196,11 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     assert_eq!(lists(store.clone()).await, expected);
     let recent: Vec<(String, i64)> = store
         .read(|tx| {
-            let mut stmt = tx.raw.prepare(
+            let mut stmt = tx.sql.prepare(
                 "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
             )?;
-            let rows = stmt.query_map([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
-            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.rows([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
+            Ok::<_, StoreError>(rows)
         })
         .await
         .unwrap();
@@ -224,10 +224,10 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
     let in_totals: Vec<String> = store
         .read(|tx| {
             let mut stmt = tx
-                .raw
+                .sql
                 .prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
-            let rows = stmt.query_map([], crate::store::scalar)?;
-            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.rows([], crate::store::scalar)?;
+            Ok::<_, StoreError>(rows)
         })
         .await
         .unwrap();

@@ -419,6 +419,19 @@ impl Stmt<'_> {
         Ok(params.with(|p| self.stmt.execute(bound(p)))?)
     }
 
+    /// Binds `value` to parameter `?index` (from 1) for the runs of
+    /// [`Stmt::execute_bound`] that follow: a statement run for many rows
+    /// binds what stays the same once.
+    pub(in crate::store) fn bind(&mut self, index: usize, value: impl Param) -> Result<()> {
+        Ok(self.stmt.raw_bind_parameter(index, Bind(&value))?)
+    }
+
+    /// Runs the statement with the parameters [`Stmt::bind`] bound; how many
+    /// rows it changed.
+    pub(in crate::store) fn execute_bound(&mut self) -> Result<usize> {
+        Ok(self.stmt.raw_execute()?)
+    }
+
     /// The one row the statement yields; no row is an error.
     pub(in crate::store) fn row<T>(
         &mut self,
@@ -475,6 +488,15 @@ impl Stmt<'_> {
         })
     }
 
+    /// The statement's rows, to step through one at a time
+    /// ([`Rows::next`]): a read that stops early, or interleaves other
+    /// statements between rows.
+    pub(in crate::store) fn query(&mut self, params: impl Params) -> Result<Rows<'_>> {
+        Ok(Rows {
+            rows: params.with(|p| self.stmt.query(bound(p)))?,
+        })
+    }
+
     /// Hands each row to `each` until it answers `false` (a listing that
     /// stops after a page without a bound `LIMIT`).
     pub(in crate::store) fn while_each(
@@ -510,6 +532,18 @@ impl Stmt<'_> {
     #[cfg(test)]
     pub(in crate::store) fn reprepared(&self) -> i32 {
         self.stmt.get_status(rusqlite::StatementStatus::RePrepare)
+    }
+}
+
+/// The rows of a statement being stepped through ([`Stmt::query`]).
+pub(in crate::store) struct Rows<'s> {
+    rows: rusqlite::Rows<'s>,
+}
+
+impl Rows<'_> {
+    /// The next row, or `None` past the last.
+    pub(in crate::store) fn next(&mut self) -> Result<Option<Row<'_>>> {
+        Ok(self.rows.next()?.map(|row| Row { row }))
     }
 }
 

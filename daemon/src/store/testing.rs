@@ -3,8 +3,8 @@
 //! make a table refuse writes, count raw rows. Compiled for tests only, so
 //! the SQL stays in the store (issue #24) without a back door in the build.
 
+use crate::store::sql::params;
 use modctl_types::{Plan, Platform};
-use rusqlite::params;
 
 use super::{Store, StoreError, Tx, servers, teams};
 
@@ -31,7 +31,7 @@ pub async fn store_with_server(platform: Platform, server_id: &str) -> (tempfile
 /// Deletes server `id` (and what cascades from it) as if it had been
 /// unclaimed while something was in flight.
 pub fn drop_server(tx: &Tx<'_>, id: &str) -> Result<(), StoreError> {
-    tx.raw
+    tx.sql
         .execute("DELETE FROM servers WHERE id = ?1", params![id])?;
     Ok(())
 }
@@ -40,7 +40,7 @@ pub fn drop_server(tx: &Tx<'_>, id: &str) -> Result<(), StoreError> {
 /// another server, it cannot be unsealed as `server_id`'s (a copied row, or
 /// a hand-edited database).
 pub fn copy_webhook_secret(tx: &Tx<'_>, server_id: &str, from: &str) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "INSERT INTO webhook_secrets (server_id, secret, updated_at)
          SELECT ?1, secret, 0 FROM webhook_secrets WHERE server_id = ?2",
         [server_id, from],
@@ -51,7 +51,7 @@ pub fn copy_webhook_secret(tx: &Tx<'_>, server_id: &str, from: &str) -> Result<(
 /// Makes inserts into `table` for `server_id` fail, on this connection only
 /// (a temporary trigger: call it in a write to affect the writer).
 pub fn refuse_inserts(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<(), StoreError> {
-    tx.raw.execute_batch(&format!(
+    tx.sql.execute_batch(&format!(
         "CREATE TEMP TRIGGER refuse_{table} BEFORE INSERT ON {table}
          WHEN NEW.server_id = '{server_id}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
     ))?;
@@ -60,11 +60,11 @@ pub fn refuse_inserts(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<(), S
 
 /// How many rows of `table` each server has, by server id.
 pub fn rows_by_server(tx: &Tx<'_>, table: &str) -> Result<Vec<(String, i64)>, StoreError> {
-    let mut stmt = tx.raw.prepare(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT server_id, COUNT(*) AS count FROM {table} GROUP BY server_id ORDER BY server_id"
     ))?;
-    let rows = stmt.query_map([], |row| Ok((row.get("server_id")?, row.get("count")?)))?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    let rows = stmt.rows([], |row| Ok((row.get("server_id")?, row.get("count")?)))?;
+    Ok(rows)
 }
 
 /// The error of a uniqueness constraint that refused a row (two writers

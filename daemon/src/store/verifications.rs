@@ -3,7 +3,7 @@
 //! restart neither forgets who must still verify nor gives anyone more time
 //! (the deadline is fixed at the join, on the daemon's clock).
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{Row, params};
 
 use super::{FromRow, StoreError, scalar};
 use crate::store::Tx;
@@ -31,7 +31,7 @@ impl FromRow for Pending {
     const COLUMNS: &'static str = "server_id, user_id, since, deadline, prompt_channel_id, \
         prompt_message_id, state";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Pending> {
+    fn from_row(row: &Row<'_>) -> Result<Pending, StoreError> {
         Ok(Pending {
             server_id: row.get("server_id")?,
             user_id: row.get("user_id")?,
@@ -69,7 +69,7 @@ pub fn start(
     since: i64,
     deadline: i64,
 ) -> Result<bool, StoreError> {
-    let changed = tx.raw.execute(
+    let changed = tx.sql.execute(
         "INSERT INTO verifications (server_id, user_id, since, deadline)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET since = excluded.since,
@@ -93,7 +93,7 @@ pub fn set_prompt(
     channel_id: &str,
     message_id: &str,
 ) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE verifications SET prompt_channel_id = ?3, prompt_message_id = ?4
          WHERE server_id = ?1 AND user_id = ?2",
         params![server_id, user_id, channel_id, message_id],
@@ -103,14 +103,14 @@ pub fn set_prompt(
 
 /// `user_id`'s verification on `server_id`, whatever its state.
 pub fn get(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Pending>, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached(&format!(
+    Ok(tx.sql.opt_row(
+        &format!(
             "SELECT {} FROM verifications WHERE server_id = ?1 AND user_id = ?2",
             Pending::COLUMNS
-        ))?
-        .query_row([server_id, user_id], Pending::from_row)
-        .optional()?)
+        ),
+        [server_id, user_id],
+        Pending::from_row,
+    )?)
 }
 
 /// Settles a pending verification as `state` (`verified`, `kicked`,
@@ -124,7 +124,7 @@ pub fn settle(
     now: i64,
     detail: Option<&str>,
 ) -> Result<bool, StoreError> {
-    let changed = tx.raw.execute(
+    let changed = tx.sql.execute(
         "UPDATE verifications SET state = ?3, settled_at = ?4, detail = ?5
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
         params![server_id, user_id, state, now, detail],
@@ -137,7 +137,7 @@ pub fn settle(
 /// press claimed the row keeps the kick worker off it while the roles are
 /// given; this hands the row back to the worker when that failed.
 pub fn reopen(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
-    let changed = tx.raw.execute(
+    let changed = tx.sql.execute(
         "UPDATE verifications SET state = 'pending', settled_at = NULL, detail = NULL
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'verified'",
         params![server_id, user_id],
@@ -152,7 +152,7 @@ pub fn set_case(
     user_id: &str,
     case_id: i64,
 ) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE verifications SET case_id = ?3 WHERE server_id = ?1 AND user_id = ?2",
         params![server_id, user_id, case_id],
     )?;
@@ -162,24 +162,24 @@ pub fn set_case(
 /// The pending verifications whose deadline is at or before `now`, oldest
 /// first, at most `limit`.
 pub fn due(tx: &Tx<'_>, now: i64, limit: usize) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.raw.prepare_cached(&format!(
+    let mut statement = tx.sql.prepare(&format!(
         "SELECT {} FROM verifications WHERE state = 'pending' AND deadline <= ?1
          ORDER BY deadline LIMIT ?2",
         Pending::COLUMNS
     ))?;
-    let rows = statement.query_map(params![now, limit as i64], Pending::from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = statement.rows(params![now, limit as i64], Pending::from_row)?;
+    Ok(rows)
 }
 
 /// The pending verifications of `server_id`, oldest first.
 pub fn pending(tx: &Tx<'_>, server_id: &str) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.raw.prepare_cached(&format!(
+    let mut statement = tx.sql.prepare(&format!(
         "SELECT {} FROM verifications WHERE server_id = ?1 AND state = 'pending'
          ORDER BY since, user_id",
         Pending::COLUMNS
     ))?;
-    let rows = statement.query_map([server_id], Pending::from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = statement.rows([server_id], Pending::from_row)?;
+    Ok(rows)
 }
 
 /// Discord's verify message of `server_id`: (channel, message).
@@ -187,13 +187,11 @@ pub fn verify_message(
     tx: &Tx<'_>,
     server_id: &str,
 ) -> Result<Option<(String, String)>, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached("SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1")?
-        .query_row([server_id], |row| {
-            Ok((row.get("channel_id")?, row.get("message_id")?))
-        })
-        .optional()?)
+    Ok(tx.sql.opt_row(
+        "SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("channel_id")?, row.get("message_id")?)),
+    )?)
 }
 
 /// Records the verify message posted for `server_id`.
@@ -204,7 +202,7 @@ pub fn set_verify_message(
     message_id: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "INSERT INTO verify_messages (server_id, channel_id, message_id, posted_at)
          VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id) DO UPDATE SET channel_id = excluded.channel_id,
@@ -242,21 +240,19 @@ impl std::fmt::Debug for Captcha {
 
 /// `user_id`'s captcha while their verification is pending.
 pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached(
-            "SELECT challenge, entered, wrong_answers, challenges FROM verifications
+    Ok(tx.sql.opt_row(
+        "SELECT challenge, entered, wrong_answers, challenges FROM verifications
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
-        )?
-        .query_row([server_id, user_id], |row| {
+        [server_id, user_id],
+        |row| {
             Ok(Captcha {
                 code: row.get("challenge")?,
                 entered: row.get("entered")?,
                 wrong_answers: row.get("wrong_answers")?,
                 challenges: row.get("challenges")?,
             })
-        })
-        .optional()?)
+        },
+    )?)
 }
 
 /// Issues `code` as `user_id`'s new challenge, when they are pending and
@@ -268,7 +264,7 @@ pub fn issue_challenge(
     code: &str,
     max_challenges: i64,
 ) -> Result<bool, StoreError> {
-    let changed = tx.raw.execute(
+    let changed = tx.sql.execute(
         "UPDATE verifications SET challenge = ?3, entered = '', challenges = challenges + 1
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending' AND challenges < ?4",
         params![server_id, user_id, code, max_challenges],
@@ -283,7 +279,7 @@ pub fn set_entered(
     user_id: &str,
     entered: &str,
 ) -> Result<(), StoreError> {
-    tx.raw.execute(
+    tx.sql.execute(
         "UPDATE verifications SET entered = ?3
          WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
         params![server_id, user_id, entered],
@@ -295,14 +291,14 @@ pub fn set_entered(
 /// wrong answers so far.
 pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, StoreError> {
     Ok(tx
-        .raw
-        .prepare_cached(
+        .sql
+        .opt_row(
             "UPDATE verifications SET wrong_answers = wrong_answers + 1, entered = ''
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'
              RETURNING wrong_answers",
+            [server_id, user_id],
+            scalar,
         )?
-        .query_row([server_id, user_id], scalar)
-        .optional()?
         .unwrap_or(0))
 }
 

@@ -181,7 +181,8 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
         source,
     };
     let check = tx
-        .raw
+        .sql
+        .sqlite()
         .query_row(
             "SELECT sealed, scrubbed_at IS NULL AS unscrubbed FROM secret_key_check WHERE id = 1",
             [],
@@ -229,7 +230,8 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
             needs_scrub
         }
         None => {
-            tx.raw
+            tx.sql
+                .sqlite()
                 .execute(
                     "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
                     params![

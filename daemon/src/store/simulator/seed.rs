@@ -3,7 +3,7 @@
 //! one in place of what the server had, and the community's owner and bot,
 //! which every platform call of the simulator starts from.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 
 use super::insert_channel;
 use crate::store::{StoreError, Tx, scalar};
@@ -110,23 +110,23 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
         "sim_automod_rules",
         "sim_communities",
     ] {
-        tx.raw.execute(
+        tx.sql.execute(
             &format!("DELETE FROM {table} WHERE server_id = ?1"),
             [server_id],
         )?;
     }
-    tx.raw.execute(
+    tx.sql.execute(
         "INSERT INTO sim_communities (server_id, owner_id, bot_user_id) VALUES (?1, ?2, ?3)",
         [server_id, community.owner_id, community.bot_user_id],
     )?;
     for role in community.roles {
-        tx.raw.execute(
+        tx.sql.execute(
             "INSERT INTO sim_roles (server_id, role_id, name, position, permissions, colour, hoist) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![server_id, role.role_id, role.name, role.position, role.permissions as i64, role.colour, role.hoist],
         )?;
     }
     for member in community.members {
-        tx.raw.execute(
+        tx.sql.execute(
             "INSERT INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, ?4)",
             params![
                 server_id,
@@ -144,27 +144,27 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
 
 /// Whether `server_id` has a simulated community yet.
 pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)")?
-        .query_row([server_id], scalar)?)
+    Ok(tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)",
+        [server_id],
+        scalar,
+    )?)
 }
 
 /// The community's owner and bot user ids.
 pub fn owner_and_bot(tx: &Tx<'_>, server_id: &str) -> Result<(String, String), StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached("SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1")?
-        .query_row([server_id], |row| {
-            Ok((row.get("owner_id")?, row.get("bot_user_id")?))
-        })?)
+    Ok(tx.sql.row(
+        "SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("owner_id")?, row.get("bot_user_id")?)),
+    )?)
 }
 
 /// The community's owner, if it has a community.
 pub fn owner(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx
-        .raw
-        .prepare_cached("SELECT owner_id FROM sim_communities WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get("owner_id"))
-        .optional()?)
+    Ok(tx.sql.opt_row(
+        "SELECT owner_id FROM sim_communities WHERE server_id = ?1",
+        [server_id],
+        |row| row.get("owner_id"),
+    )?)
 }
