@@ -311,8 +311,6 @@ mod tests {
             .unwrap()
             .rows([], scalar)
             .unwrap()
-            .collect::<crate::store::sql::Result<_>>()
-            .unwrap()
     }
 
     #[tokio::test]

@@ -580,28 +580,29 @@ pub(in crate::store) struct Row<'r> {
 impl<'r> Row<'r> {
     /// The value of `column` as SQLite holds it, and where the column is.
     fn value(&self, column: impl Column) -> Result<(usize, Value<'r>)> {
-        let at = column.at(self.row)?;
-        let value = match self.row.get_ref(at)? {
+        // Found by name (or a lookup by name found it).
+        let column = column.at(self.row)?;
+        let value = match self.row.get_ref(column)? {
             ValueRef::Null => Value::Null,
             ValueRef::Integer(n) => Value::Integer(n),
             ValueRef::Real(x) => Value::Real(x),
             ValueRef::Text(bytes) => Value::Text(
                 std::str::from_utf8(bytes)
-                    .map_err(|e| self.failure(at, ConversionError::Invalid(e.into())))?,
+                    .map_err(|e| self.failure(column, ConversionError::Invalid(e.into())))?,
             ),
             ValueRef::Blob(b) => Value::Blob(b),
         };
-        Ok((at, value))
+        Ok((column, value))
     }
 
     /// A conversion failure of the column at `at`, naming it.
-    fn failure(&self, at: usize, error: ConversionError) -> StoreError {
-        let name = self.row.as_ref().column_name(at).unwrap_or("?").to_owned();
+    fn failure(&self, column: usize, error: ConversionError) -> StoreError {
+        let name = self.row.as_ref().column_name(column).unwrap_or("?").to_owned();
         let found = self
             .row
-            .get_ref(at)
+            .get_ref(column)
             .map_or(rusqlite::types::Type::Null, |v| v.data_type());
-        StoreError::Database(DatabaseError::conversion(at, found, name, error))
+        StoreError::Database(DatabaseError::conversion(column, found, name, error))
     }
 
     /// `column` as `T`.

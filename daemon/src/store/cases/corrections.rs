@@ -445,10 +445,15 @@ mod tests {
                         }
                     };
                     assert_eq!(got, *stopped, "step {i}");
-                    let kept: Vec<u64> = probes.iter().map(|at| strikes_in_force(tx, SERVER, *at));
+                    let kept: Vec<u64> = probes
+                        .iter()
+                        .map(|at| strikes_in_force(tx, SERVER, *at))
+                        .collect::<Result<_, _>>()?;
                     rebuild_strike_days(tx)?;
-                    let rebuilt: Vec<u64> =
-                        probes.iter().map(|at| strikes_in_force(tx, SERVER, *at));
+                    let rebuilt: Vec<u64> = probes
+                        .iter()
+                        .map(|at| strikes_in_force(tx, SERVER, *at))
+                        .collect::<Result<_, _>>()?;
                     assert_eq!(kept, rebuilt, "step {i}");
                 }
                 // Everything voided or cleared: nothing in force.

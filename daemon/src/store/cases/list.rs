@@ -243,10 +243,10 @@ mod tests {
             .sql
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
-        let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
-        stmt.rows(params, |row| row.get::<String>("detail"))
-            .unwrap()
-            .collect::<crate::store::sql::Result<_>>()
+        let ones = vec![1; stmt.parameter_count()];
+        let params: Vec<&dyn crate::store::sql::Param> =
+            ones.iter().map(|n| n as &dyn crate::store::sql::Param).collect();
+        stmt.rows(&params[..], |row| row.get::<String>("detail"))
             .unwrap()
     }
 
@@ -280,7 +280,6 @@ mod tests {
     /// reused whatever the page, filter or size asked for.
     #[tokio::test]
     async fn listing_cases_reuses_its_prepared_statements() {
-        use rusqlite::StatementStatus::RePrepare;
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let reprepared = store
@@ -293,11 +292,11 @@ mod tests {
                 }
                 let mut counts = Vec::new();
                 for lead in Lead::ALL {
-                    counts.push(tx.sql.prepare(&lead.sql())?.get_status(RePrepare));
+                    counts.push(tx.sql.prepare(&lead.sql())?.reprepared());
                 }
-                counts.push(tx.sql.prepare(&behind_sql())?.get_status(RePrepare));
-                counts.push(tx.sql.prepare(FIRST_REACHING_SQL)?.get_status(RePrepare));
-                counts.push(tx.sql.prepare(config::AUDIT_SQL)?.get_status(RePrepare));
+                counts.push(tx.sql.prepare(&behind_sql())?.reprepared());
+                counts.push(tx.sql.prepare(FIRST_REACHING_SQL)?.reprepared());
+                counts.push(tx.sql.prepare(config::AUDIT_SQL)?.reprepared());
                 Ok::<_, StoreError>(counts)
             })
             .await
@@ -410,8 +409,8 @@ mod tests {
                             row.get("number")?,
                             row.get("clock_high")?,
                         ))
-                    })?
-                    .collect::<crate::store::sql::Result<Vec<(String, i64, i64)>>>()?;
+                    })?;
+                let rows: Vec<(String, i64, i64)> = rows;
                 Ok::<_, StoreError>(rows)
             })
             .await
