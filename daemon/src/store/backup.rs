@@ -1,5 +1,8 @@
 //! Backups of a running daemon's database, and putting one back (issue #28).
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! # Why it looks like this
 //!
 //! Copying the database file while the daemon runs copies a torn file: the

@@ -1,5 +1,8 @@
 //! Whether the database file is sound.
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! A damaged page (a failing disk, a file copied while written, an edit by
 //! hand) is otherwise found only by the request that reads it, as a `500`,
 //! while `/ready` says the daemon is fine (issue #22). So `modctld serve`

@@ -210,10 +210,9 @@ impl Checkpoint {
 /// store's domain functions: it runs no SQL for anyone else.
 pub struct Tx<'t> {
     /// The connection inside its transaction, as the store's modules run
-    /// their SQL on it: through the engine-neutral surface ([`sql`]).
+    /// their SQL on it: only through the engine-neutral surface ([`sql`]),
+    /// so a module cannot tie the store to one engine by accident.
     pub(in crate::store) sql: sql::Sql<'t>,
-    /// The same connection, raw: for the modules not yet on [`sql`].
-    pub(in crate::store) raw: &'t Connection,
 }
 
 impl<'t> Tx<'t> {
@@ -221,7 +220,6 @@ impl<'t> Tx<'t> {
     pub(in crate::store) fn new(tx: &'t Transaction<'_>) -> Self {
         Tx {
             sql: sql::Sql::new(tx),
-            raw: tx,
         }
     }
 }
@@ -288,6 +286,7 @@ impl Store {
             path: path.clone(),
             source,
         })?;
+        // SQLite engine only: opening, configuring and migrating the connections.
         let mut writer = Connection::open(&path).map_err(sqlite_err)?;
         configure(&writer, Role::Writer).map_err(sqlite_err)?;
         embedded::migrations::runner()
@@ -372,6 +371,7 @@ impl Store {
     /// waiting for anyone (a `PASSIVE` checkpoint: frames a reader still
     /// needs are left for the next one), on a connection of its own.
     pub async fn checkpoint(&self) -> Result<Checkpoint, StoreError> {
+        // SQLite engine only: the WAL's checkpoint.
         let checkpointer = self.inner.checkpointer.clone();
         tokio::task::spawn_blocking(move || {
             let conn = checkpointer
@@ -442,7 +442,8 @@ pub fn in_savepoint<T>(
     tx: &Tx<'_>,
     f: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<Result<T, StoreError>, StoreError> {
-    let run = |sql: &str| tx.raw.prepare_cached(sql)?.execute([]).map(drop);
+    // Standard SQL; PostgreSQL's savepoints take the same three statements.
+    let run = |sql: &str| tx.sql.execute(sql, []).map(drop);
     run("SAVEPOINT part")?;
     let result = f();
     if result.is_err() {
@@ -455,7 +456,7 @@ pub fn in_savepoint<T>(
 /// Answers whether the database answers at all (a trivial query): the
 /// readiness check's probe.
 pub fn ping(tx: &Tx<'_>) -> Result<(), StoreError> {
-    tx.raw.query_row("SELECT 1", [], |_| Ok(()))?;
+    tx.sql.row("SELECT 1", [], |_| Ok(()))?;
     Ok(())
 }
 
@@ -476,6 +477,7 @@ async fn receive<T>(
 /// Establishes the key and seals what an older modctld left in plaintext, in
 /// one write transaction; then, once per database, rewrites the file so that
 /// no plaintext copy survives in free pages or the WAL.
+/// SQLite engine only: runs on the writer's raw connection at open.
 fn establish_secrets(
     writer: &mut Connection,
     path: &Path,
@@ -522,6 +524,7 @@ fn establish_secrets(
 /// the WAL, which may hold old page images; records it when both are done.
 /// Returns whether they are.
 fn scrub(writer: &Connection) -> rusqlite::Result<bool> {
+    // SQLite engine only: VACUUM and the WAL.
     writer.execute_batch("VACUUM")?;
     let busy: bool =
         writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get("busy"))?;
@@ -540,6 +543,7 @@ enum Role {
     Checkpointer,
 }
 
+/// SQLite engine only: the PRAGMAs each connection runs with.
 fn configure(conn: &Connection, role: Role) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     match role {
@@ -760,7 +764,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let result = store
-            .read(|tx| Ok::<_, StoreError>(tx.raw.execute("DELETE FROM teams", [])?))
+            .read(|tx| tx.sql.execute("DELETE FROM teams", []))
             .await;
         assert!(result.is_err());
     }

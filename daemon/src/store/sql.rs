@@ -597,7 +597,12 @@ impl<'r> Row<'r> {
 
     /// A conversion failure of the column at `at`, naming it.
     fn failure(&self, column: usize, error: ConversionError) -> StoreError {
-        let name = self.row.as_ref().column_name(column).unwrap_or("?").to_owned();
+        let name = self
+            .row
+            .as_ref()
+            .column_name(column)
+            .unwrap_or("?")
+            .to_owned();
         let found = self
             .row
             .get_ref(column)

@@ -244,8 +244,10 @@ mod tests {
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
         let ones = vec![1; stmt.parameter_count()];
-        let params: Vec<&dyn crate::store::sql::Param> =
-            ones.iter().map(|n| n as &dyn crate::store::sql::Param).collect();
+        let params: Vec<&dyn crate::store::sql::Param> = ones
+            .iter()
+            .map(|n| n as &dyn crate::store::sql::Param)
+            .collect();
         stmt.rows(&params[..], |row| row.get::<String>("detail"))
             .unwrap()
     }
@@ -402,14 +404,13 @@ mod tests {
                 let mut statement = tx.sql.prepare(
                     "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
                 )?;
-                let rows = statement
-                    .rows([], |row| {
-                        Ok((
-                            row.get("server_id")?,
-                            row.get("number")?,
-                            row.get("clock_high")?,
-                        ))
-                    })?;
+                let rows = statement.rows([], |row| {
+                    Ok((
+                        row.get("server_id")?,
+                        row.get("number")?,
+                        row.get("clock_high")?,
+                    ))
+                })?;
                 let rows: Vec<(String, i64, i64)> = rows;
                 Ok::<_, StoreError>(rows)
             })

@@ -180,6 +180,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
         db: db.to_owned(),
         source,
     };
+    // SQLite engine only: the key check runs at open, on the raw connection.
     let check = tx
         .sql
         .sqlite()
@@ -230,6 +231,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
             needs_scrub
         }
         None => {
+            // SQLite engine only.
             tx.sql
                 .sqlite()
                 .execute(
@@ -250,6 +252,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
 }
 
 /// Records that the file was rewritten with no plaintext left in it.
+/// SQLite engine only (the scrub is SQLite's `VACUUM`).
 pub fn mark_scrubbed(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE secret_key_check SET scrubbed_at = ?1 WHERE id = 1",

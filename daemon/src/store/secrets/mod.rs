@@ -231,6 +231,7 @@ pub fn seal_plaintext_rows(tx: &Tx<'_>, secrets: &Secrets) -> rusqlite::Result<u
     let mut sealed = 0;
     for field in SecretField::ALL {
         let (table, column) = (field.table(), field.column());
+        // SQLite engine only: sealing at open, on the raw connection.
         let rows = tx
             .sql
             .sqlite()

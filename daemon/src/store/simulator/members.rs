@@ -72,7 +72,7 @@ pub fn add_member(
     name: &str,
 ) -> Result<bool, StoreError> {
     let added = tx.sql.execute(
-        "INSERT OR IGNORE INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]')",
+        "INSERT INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]') ON CONFLICT DO NOTHING",
         [server_id, user, name],
     )?;
     Ok(added == 1)
@@ -122,7 +122,7 @@ pub fn set_muted_until(
 /// Records a ban of `user` (kept once).
 pub fn add_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreError> {
     tx.sql.execute(
-        "INSERT OR IGNORE INTO sim_bans (server_id, user_id) VALUES (?1, ?2)",
+        "INSERT INTO sim_bans (server_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
         [server_id, user],
     )?;
     Ok(())
