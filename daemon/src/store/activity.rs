@@ -297,7 +297,7 @@ fn remember_ids<'e>(
     long.sort_unstable();
     let mut new = vec![true; count];
     let mut insert = tx.sql.prepare(
-        "INSERT INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
     insert.bind(2, server_id)?;
     let mut hashed = HashedIds {
@@ -351,7 +351,7 @@ struct LongIds<'t> {
 impl<'t> LongIds<'t> {
     fn new(tx: &'t Tx<'t>, server_id: &'t str) -> Result<Self, StoreError> {
         let mut insert = tx.sql.prepare(
-            "INSERT INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            "INSERT OR IGNORE INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3)",
         )?;
         insert.bind(2, server_id)?;
         let text_until = tx

@@ -37,7 +37,12 @@
 //! the store is the only code that knows SQL or rusqlite (issue #24; a test,
 //! `crate::source_rules`, holds every other file of the daemon to it), so callers
 //! say what they want (`cases::insert(tx, ...)`) and get domain types back,
-//! and a second engine under the same functions changes no caller. Rows are
+//! and a second engine under the same functions changes no caller. Inside
+//! the store too, the domain modules reach the database only through
+//! [`sql`], one engine-neutral surface (statements, parameters, rows read by
+//! name; issue #29), so that second engine is one implementation of it, not
+//! an edit of every module; only the engine's own code (threads, opening,
+//! backup, integrity, the scrub) is SQLite's, each marked so. Rows are
 //! read by column name, each stored type's in one place (`FromRow`, with
 //! the column list its queries select), so no query's columns can shift
 //! what another column is read as. Those that store or read a secret also

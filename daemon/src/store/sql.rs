@@ -25,19 +25,31 @@
 //!
 //! # SQLite-only, still (the PostgreSQL slice's to-do list)
 //!
-//! - Engine code on the raw connection ([`Sql::sqlite`], each use marked
-//!   "SQLite engine only"): the writer and reader threads (`writer`,
-//!   `readers`), `configure` and migrations (`mod.rs`), `backup`,
-//!   `integrity` (`PRAGMA quick_check`, `integrity_check`), the secrets'
-//!   scrub (`VACUUM`, `PRAGMA wal_checkpoint`, `secrets`), the checkpoint
-//!   (`Store::checkpoint`), `change_watch` (`PRAGMA data_version`),
-//!   `in_savepoint` (`SAVEPOINT`: standard, but PostgreSQL's differs on error).
-//! - [`Sql::last_insert_rowid`] (teams, config, webhooks, restore,
-//!   automod_hits, simulator): `RETURNING id` on PostgreSQL.
-//! - `strftime`, `unixepoch`, `json_*`, `INSERT OR REPLACE` / `OR IGNORE`
-//!   left in modules not yet converted, `INDEXED BY`, `COLLATE NOCASE`,
-//!   `GLOB`: see the module list in the PostgreSQL slice (found with
-//!   `grep -rn "strftime\|json_\|INDEXED BY\|NOCASE\|GLOB\| OR IGNORE\| OR REPLACE" daemon/src/store`).
+//! - Engine code on rusqlite connections, each marked "SQLite engine only":
+//!   the writer and reader threads (`writer`, `readers`), opening,
+//!   `configure` (PRAGMAs) and migrations, `Store::checkpoint` and the
+//!   secrets' scrub (`VACUUM`, `PRAGMA wal_checkpoint`) in `mod.rs`; the
+//!   key check and sealing at open (`secrets`, through [`Sql::sqlite`]);
+//!   `backup`, `integrity` (`PRAGMA quick_check`, `sqlite_schema`),
+//!   `change_watch` (`PRAGMA data_version`); the migration tests.
+//! - [`Sql::last_insert_rowid`]: teams, config, webhooks, restore,
+//!   automod_hits, simulator (messages, posts); `RETURNING id` on
+//!   PostgreSQL (`RETURNING` itself both accept: activity, cases, lockdowns,
+//!   restore, snapshots, verifications, live_events, simulator).
+//! - `INSERT OR IGNORE` in `activity` (`remember_ids`, `LongIds`): left as
+//!   it is because its header's measurement (no statement journal on the
+//!   ingestion path) was made with it; `ON CONFLICT DO NOTHING` there needs
+//!   that measurement again.
+//! - `INDEXED BY` (automod_hits, cases/list, keys, ranking, webhooks):
+//!   a planner hint PostgreSQL has no syntax for (drop it there).
+//! - `COLLATE NOCASE` (keys): `lower(..)` or citext.
+//! - Two-argument `MAX(a, b)` / `MIN(a, b)` (cases, keys, simulator/ids):
+//!   `GREATEST` / `LEAST`.
+//! - `ON CONFLICT DO UPDATE` without a conflict target (cases,
+//!   case_rollup): PostgreSQL needs the target.
+//! - `json_*` functions (webhooks), `substr` (cases, secrets).
+//! - Booleans are integers 0/1 (`bool` binds as [`Value::Integer`]): the
+//!   PostgreSQL engine binds them by the column's declared type.
 
 use rusqlite::types::{ToSqlOutput, ValueRef};
 
