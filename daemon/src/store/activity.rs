@@ -778,9 +778,9 @@ pub fn days_between(
 /// When `server_id`'s latest event happened and when it was received
 /// (unix seconds); `None` before its first event.
 pub fn last_event(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
         [server_id],
         |row| Ok((row.get("last_event_at")?, row.get("last_received_at")?)),
-    )?)
+    )
 }

@@ -169,13 +169,13 @@ fn find(
     message_id: &str,
     filter: FilterName,
 ) -> Result<Option<Recorded>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT seq, message_id, outcome, deleted,
                     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number
              FROM automod_hits WHERE server_id = ?1 AND message_id = ?2 AND filter = ?3",
         params![server_id, message_id, filter.as_str()],
         found,
-    )?)
+    )
 }
 
 fn found(row: &Row<'_>) -> Result<Recorded, StoreError> {

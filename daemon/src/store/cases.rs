@@ -210,11 +210,11 @@ fn row_of(param: u8) -> String {
 
 /// The number the server's next case would get (a dry run's "case #N").
 pub fn next_number(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 /// Records a case with the next per-server number.
@@ -439,9 +439,9 @@ pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
 
 /// The number of a pending case of `user_id`, if any.
 pub fn pending_of(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql
+    tx.sql
         .opt_row(
-            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1", [server_id, user_id], scalar)?)
+            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1", [server_id, user_id], scalar)
 }
 
 /// The escalation case that case `case_id` of `server_id` triggered, if any.
@@ -450,14 +450,14 @@ pub fn escalation_of(
     server_id: &str,
     case_id: i64,
 ) -> Result<Option<Case>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
             row_of(2)
         ),
         params![server_id, case_id],
         Case::from_row,
-    )?)
+    )
 }
 
 /// The response of the action that recorded `case_id`, rebuilt from the
@@ -525,13 +525,13 @@ pub fn timeout_in_force_until(
     user_id: &str,
     now: i64,
 ) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT MAX(expires_at) FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
                AND expires_at > ?3",
         params![server_id, user_id, now],
         scalar,
-    )?)
+    )
 }
 
 /// Adds `weight` strikes for case `case_id` (its number) of `server_id`.

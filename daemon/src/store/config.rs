@@ -143,19 +143,19 @@ pub fn signing_secrets(
 /// was ever set; one indexed row, for what reads a single section on a hot
 /// path (the time zone of activity rollups).
 pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 /// What happens to the stored webhook secret in a [`Write`].

@@ -51,11 +51,11 @@ const JAIL_COLUMNS: &str = JailRecord::COLUMNS;
 
 /// The active jail of `user_id`, if any.
 pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRecord>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!("SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"),
         [server_id, user_id],
         JailRecord::from_row,
-    )?)
+    )
 }
 
 /// Ends the jail of `user_id`; whether there was one.

@@ -214,11 +214,11 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
 
 /// The key `key_id`, if there is one.
 pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!("{SELECT} WHERE k.key_id = ?1"),
         [key_id],
         KeyRecord::from_row,
-    )?)
+    )
 }
 
 /// Keys, optionally of one team, newest first.

@@ -46,12 +46,12 @@ pub fn append(
 /// The oldest and newest event numbers `server_id` holds; `None` when it
 /// has none.
 pub fn bounds(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT min(seq) AS oldest, max(seq) AS newest FROM live_events
              WHERE server_id = ?1 HAVING count(*) > 0",
         params![server_id],
         |row| Ok((row.get("oldest")?, row.get("newest")?)),
-    )?)
+    )
 }
 
 /// The newest event number of `server_id`, 0 when it has none.

@@ -70,23 +70,23 @@ pub fn start(tx: &Tx<'_>, new: &NewLockdown<'_>) -> Result<Result<Lockdown, Lock
 
 /// The running lockdown of `server_id`, if any.
 pub fn running(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!("SELECT {COLUMNS} FROM lockdowns WHERE server_id = ?1 AND ended_at IS NULL"),
         [server_id],
         Lockdown::from_row,
-    )?)
+    )
 }
 
 /// The latest lockdown of `server_id` that ended, if any.
 pub fn last_ended(tx: &Tx<'_>, server_id: &str) -> Result<Option<Lockdown>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {COLUMNS} FROM lockdowns
               WHERE server_id = ?1 AND ended_at IS NOT NULL ORDER BY id DESC LIMIT 1"
         ),
         [server_id],
         Lockdown::from_row,
-    )?)
+    )
 }
 
 /// The running lockdowns whose end has come by `now`: (server, lockdown),
@@ -125,14 +125,14 @@ pub fn end(
     ended_by: &str,
     outcome: Option<&str>,
 ) -> Result<Option<Lockdown>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "UPDATE lockdowns SET ended_at = ?2, ended_by = ?3, end_outcome = ?4
               WHERE id = ?1 AND ended_at IS NULL RETURNING {COLUMNS}"
         ),
         params![id, now, ended_by, outcome],
         Lockdown::from_row,
-    )?)
+    )
 }
 
 /// Records what the platform did at lockdown `id`'s start.

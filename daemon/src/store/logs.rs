@@ -233,9 +233,9 @@ pub fn waiting_count(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
 
 /// Entries waiting for any server's channels, due or not (`GET /metrics`).
 pub fn backlog(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT COUNT(*) FROM log_outbox WHERE state = 'waiting'",
         [],
         scalar,
-    )?)
+    )
 }

@@ -60,14 +60,14 @@ pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>,
 
 /// `server_id`'s last sync, if any.
 pub fn last(tx: &Tx<'_>, server_id: &str) -> Result<Option<LastSync>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {} FROM native_rules_sync WHERE server_id = ?1",
             LastSync::COLUMNS
         ),
         [server_id],
         LastSync::from_row,
-    )?)
+    )
 }
 
 /// Records `server_id`'s sync.

@@ -204,11 +204,11 @@ const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
 fn window_start(tx: &Tx<'_>, server_id: &str, rollup: Rollup) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
         params![server_id, rollup.as_str()],
         scalar,
-    )?)
+    )
 }
 
 /// Adds what was just added to the day rows of [`MEMBERS`],

@@ -265,26 +265,26 @@ pub fn voice_session(
     server: &str,
     user: &str,
 ) -> Result<Option<VoiceSession>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
             VoiceSession::COLUMNS
         ),
         [server, user],
         VoiceSession::from_row,
-    )?)
+    )
 }
 
 /// Every open voice session of `server`.
 pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
-    Ok(tx.sql.rows(
+    tx.sql.rows(
         &format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
             VoiceSession::COLUMNS
         ),
         [server],
         VoiceSession::from_row,
-    )?)
+    )
 }
 
 /// Opens (or replaces) the voice session of a member.

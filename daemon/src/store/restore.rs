@@ -151,12 +151,12 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
 
 /// The server's queued or running job, if any.
 pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
              ORDER BY id LIMIT 1",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 /// Every queued or running job, oldest first.
@@ -464,11 +464,11 @@ pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, S
 
 /// `server_id`'s newest restore job: its id and state.
 pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
         [server_id],
         |row| Ok((row.get("id")?, row.get("state")?)),
-    )?)
+    )
 }
 
 /// How many restore jobs are in each state (`queued`, `running`, `done`,

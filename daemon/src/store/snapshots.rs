@@ -187,11 +187,11 @@ pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreErro
 /// `None` if it has no such snapshot. Lookups are per server: a number never
 /// finds another server's snapshot.
 pub fn get(tx: &Tx<'_>, server_id: &str, number: i64) -> Result<Option<SnapshotMeta>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!("SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.number = ?2"),
         params![server_id, number],
         SnapshotMeta::from_row,
-    )?)
+    )
 }
 
 /// The content stored under `hash`.
@@ -260,18 +260,17 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, Store
 
 /// How many contents are stored (tests check that identical captures share one).
 pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .row("SELECT COUNT(*) FROM snapshot_contents", [], scalar)?)
+    tx.sql
+        .row("SELECT COUNT(*) FROM snapshot_contents", [], scalar)
 }
 
 /// When `server_id`'s newest snapshot was captured (unix seconds), if it has one.
 pub fn latest_at(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 #[cfg(test)]

@@ -103,14 +103,14 @@ pub fn set_prompt(
 
 /// `user_id`'s verification on `server_id`, whatever its state.
 pub fn get(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Pending>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {} FROM verifications WHERE server_id = ?1 AND user_id = ?2",
             Pending::COLUMNS
         ),
         [server_id, user_id],
         Pending::from_row,
-    )?)
+    )
 }
 
 /// Settles a pending verification as `state` (`verified`, `kicked`,
@@ -187,11 +187,11 @@ pub fn verify_message(
     tx: &Tx<'_>,
     server_id: &str,
 ) -> Result<Option<(String, String)>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1",
         [server_id],
         |row| Ok((row.get("channel_id")?, row.get("message_id")?)),
-    )?)
+    )
 }
 
 /// Records the verify message posted for `server_id`.
@@ -240,7 +240,7 @@ impl std::fmt::Debug for Captcha {
 
 /// `user_id`'s captcha while their verification is pending.
 pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT challenge, entered, wrong_answers, challenges FROM verifications
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
         [server_id, user_id],
@@ -252,7 +252,7 @@ pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Cap
                 challenges: row.get("challenges")?,
             })
         },
-    )?)
+    )
 }
 
 /// Issues `code` as `user_id`'s new challenge, when they are pending and

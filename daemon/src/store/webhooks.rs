@@ -431,7 +431,7 @@ pub const FAILING_LIMIT: i64 = 5 * 86_400;
 /// the first attempt after its last success, or its first attempt if none
 /// ever succeeded. `None` when the last attempt succeeded or none was made.
 pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         // Every attempt to the endpoint: the histories and the latest
         // attempts, kept on the deliveries.
         "WITH tried (at, status) AS (
@@ -445,7 +445,7 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
                  (SELECT MAX(at) FROM tried WHERE status BETWEEN 200 AND 299), -1)",
         params![server_id, url],
         scalar,
-    )?)
+    )
 }
 
 /// Marks `server_id`'s pending deliveries `disabled`, with `last_error`
@@ -467,20 +467,20 @@ pub fn last_delivery(
     tx: &Tx<'_>,
     server_id: &str,
 ) -> Result<Option<(String, Option<String>)>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
              ORDER BY id DESC LIMIT 1",
         [server_id],
         |row| Ok((row.get("state")?, row.get("last_error")?)),
-    )?)
+    )
 }
 
 /// Deliveries waiting for an attempt, due or not (`GET /metrics`; the
 /// partial index of pending deliveries answers it).
 pub fn pending_count(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'",
         [],
         scalar,
-    )?)
+    )
 }

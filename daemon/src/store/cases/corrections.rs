@@ -88,13 +88,11 @@ fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreErr
             ],
             |row| row.get("id"),
         )?;
-    tx.sql
-        .row(
-            &format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"),
-            [id],
-            from_row,
-        )
-        .map_err(Into::into)
+    tx.sql.row(
+        &format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"),
+        [id],
+        from_row,
+    )
 }
 
 const COLUMNS: &str = "kind, created_at, actor, actor_name, reason, old_reason, strikes";
@@ -131,7 +129,7 @@ pub(super) fn last_clear(
     server_id: &str,
     user_id: &str,
 ) -> Result<Option<CaseCorrection>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         &format!(
             "SELECT {COLUMNS} FROM case_corrections
               WHERE server_id = ?1 AND user_id = ?2 AND kind = 'clear_strikes'
@@ -139,7 +137,7 @@ pub(super) fn last_clear(
         ),
         params![server_id, user_id],
         from_row,
-    )?)
+    )
 }
 
 /// Case `number` of `server_id` with its corrections, as the correction

@@ -227,9 +227,8 @@ const FIRST_REACHING_SQL: &str =
 /// `at`: the first recorded at or after `at`, and the first after which a
 /// case recorded before `at` must have been recorded behind the clock's high.
 fn first_reaching(tx: &Tx<'_>, server_id: &str, at: i64) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .opt_row(FIRST_REACHING_SQL, params![server_id, at], scalar)?)
+    tx.sql
+        .opt_row(FIRST_REACHING_SQL, params![server_id, at], scalar)
 }
 
 #[cfg(test)]

@@ -43,11 +43,11 @@ pub fn member_state(
 
 /// The display name of member `user`, if they are one.
 pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT name FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
         [server_id, user],
         |row| row.get("name"),
-    )?)
+    )
 }
 
 /// Every member of the simulated server and their display name, by id
@@ -139,9 +139,9 @@ pub fn remove_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Stor
 
 /// Whether the simulator holds a ban of `user`.
 pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT EXISTS (SELECT 1 FROM sim_bans WHERE server_id = ?1 AND user_id = ?2)",
         [server_id, user],
         scalar,
-    )?)
+    )
 }

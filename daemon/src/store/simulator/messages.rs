@@ -69,10 +69,10 @@ pub fn message_exists(
     channel: &str,
     id: i64,
 ) -> Result<bool, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT EXISTS (SELECT 1 FROM sim_messages \
              WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3)",
         params![server_id, channel, id],
         crate::store::scalar,
-    )?)
+    )
 }

@@ -21,11 +21,11 @@ pub fn automod_rule(
     server_id: &str,
     rule_id: &str,
 ) -> Result<Option<String>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT rule FROM sim_automod_rules WHERE server_id = ?1 AND rule_id = ?2",
         [server_id, rule_id],
         |row| row.get("rule"),
-    )?)
+    )
 }
 
 /// Creates or replaces rule `rule_id`.

@@ -144,27 +144,27 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
 
 /// Whether `server_id` has a simulated community yet.
 pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)",
         [server_id],
         scalar,
-    )?)
+    )
 }
 
 /// The community's owner and bot user ids.
 pub fn owner_and_bot(tx: &Tx<'_>, server_id: &str) -> Result<(String, String), StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1",
         [server_id],
         |row| Ok((row.get("owner_id")?, row.get("bot_user_id")?)),
-    )?)
+    )
 }
 
 /// The community's owner, if it has a community.
 pub fn owner(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT owner_id FROM sim_communities WHERE server_id = ?1",
         [server_id],
         |row| row.get("owner_id"),
-    )?)
+    )
 }

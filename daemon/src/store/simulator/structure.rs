@@ -118,11 +118,11 @@ pub fn role_position(
     server_id: &str,
     role_id: &str,
 ) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT position FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
         [server_id, role_id],
         |row| row.get("position"),
-    )?)
+    )
 }
 
 /// Moves role `role_id` to `position`.
@@ -259,20 +259,20 @@ pub fn channel_count(tx: &Tx<'_>, server_id: &str) -> Result<usize, StoreError> 
 
 /// Whether the community has channel `channel`.
 pub fn channel_exists(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<bool, StoreError> {
-    Ok(tx.sql.row(
+    tx.sql.row(
         "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
         [server_id, channel],
         scalar,
-    )?)
+    )
 }
 
 /// The type of channel `channel`, if the community has it.
 pub fn channel_kind(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Option<u8>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT kind FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
         [server_id, channel],
         |row| row.get("kind"),
-    )?)
+    )
 }
 
 /// The id of the channel named `name`, if the community has one.
@@ -281,11 +281,11 @@ pub fn channel_named(
     server_id: &str,
     name: &str,
 ) -> Result<Option<String>, StoreError> {
-    Ok(tx.sql.opt_row(
+    tx.sql.opt_row(
         "SELECT channel_id FROM sim_channels WHERE server_id = ?1 AND name = ?2",
         [server_id, name],
         |row| row.get("channel_id"),
-    )?)
+    )
 }
 
 /// The overwrites of channel `channel`; `None` if the community has no such channel.
