@@ -448,7 +448,7 @@ pub fn in_savepoint<T>(
     f: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<Result<T, StoreError>, StoreError> {
     // Standard SQL; PostgreSQL's savepoints take the same three statements.
-    let run = |sql: &str| tx.sql.execute(sql, []).map(drop);
+    let run = |sql: &str| tx.sql.prepare(sql)?.execute([]).map(drop);
     run("SAVEPOINT part")?;
     let result = f();
     if result.is_err() {

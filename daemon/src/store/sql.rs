@@ -13,7 +13,9 @@
 //!
 //! Today SQLite is the only engine, and this is a thin layer over rusqlite
 //! that costs what rusqlite costs: statements go through the connection's
-//! statement cache (`prepare_cached`), parameters are bound from a slice on
+//! statement cache (`prepare_cached`) as they did (queries and
+//! [`Sql::prepare`]; a one-off [`Sql::execute`] stays out of it, as
+//! `Connection::execute` did), parameters are bound from a slice on
 //! the stack ([`params!`]) without an allocation, rows are read in place
 //! ([`Row::get_str`] borrows the row's text), and failures stay
 //! [`DatabaseError`]s, conversions included, naming their column.
@@ -362,9 +364,13 @@ impl<'t> Sql<'t> {
         })
     }
 
-    /// Runs `sql` (one statement); how many rows it changed.
+    /// Runs `sql` (one statement); how many rows it changed. Prepared for
+    /// this run only, as rusqlite's `Connection::execute` always did: the
+    /// one-off writes stay out of the statement cache (64 a connection), so
+    /// they push no hot statement out of it; a statement run often or in a
+    /// loop goes through [`Sql::prepare`].
     pub(in crate::store) fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
-        self.prepare(sql)?.execute(params)
+        Ok(params.with(|p| self.conn.execute(sql, bound(p)))?)
     }
 
     /// Runs several statements, without parameters (a module's setup).
