@@ -12,6 +12,8 @@
 //!   ...) hold the whole state; domain modules take what they use (a store,
 //!   a clock, the platforms, or their own `Context`), so each can be tested
 //!   without the whole application.
+//! - one surface: the store's modules run SQL through `store::sql` only;
+//!   the raw connection behind it is the engine's code's alone (issue #29);
 //! - rows by name: the store reads a row's columns by name (a type's in its
 //!   one `FromRow` mapping), never by index, but the one column of a scalar
 //!   query, through `store::scalar`; so a column added to or moved in a
@@ -447,6 +449,40 @@ fn only_the_wiring_names_app_state() {
     for wiring in WIRING {
         assert!(src.join(wiring).exists(), "{wiring} is in WIRING but gone");
     }
+}
+
+/// The store's files that may take the raw connection from behind the
+/// `store::sql` surface (`Sql::sqlite`): the surface itself, and the engine's
+/// own code that runs on a `Tx` (the key check and sealing at open). Any
+/// other module speaks to the database only through the surface, so a
+/// second engine under it changes no module (issue #29).
+const RAW_CONNECTION: [&str; 3] = [
+    "store/sql.rs",
+    "store/secrets/key.rs",
+    "store/secrets/mod.rs",
+];
+
+/// Where `source` takes the raw connection from behind the surface.
+fn raw_connection(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| code(line).contains(".sqlite()"))
+        .map(|(n, line)| format!("line {}: takes the raw connection: {}", n + 1, line.trim()))
+        .collect()
+}
+
+#[test]
+fn only_the_engine_code_reaches_the_raw_connection() {
+    let report = scan(
+        |file| !file.starts_with("store") || RAW_CONNECTION.iter().any(|f| file == Path::new(f)),
+        raw_connection,
+    );
+    assert!(
+        report.is_empty(),
+        "run SQL through `tx.sql` (`store::sql`), not on the raw connection:\n{}",
+        report.join("\n")
+    );
 }
 
 #[test]

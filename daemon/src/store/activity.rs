@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use modctl_types::Timestamp;
 
+use crate::store::sql::params;
 use modctl_types::activity::ActivityKind;
-use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::ranking;
@@ -220,7 +220,7 @@ pub fn ingest_batches(
     ranking::add_activity(tx, ranking::CHANNELS, server_id, channel_sums)?;
     write_channels(tx, server_id, channels)?;
     // A batch spans a day or two: one statement per day.
-    let mut day_row = tx.sql.prepare_cached(
+    let mut day_row = tx.sql.prepare(
         "INSERT INTO activity_days (server_id, day, messages, active_members, voice_minutes, joins, leaves)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -242,7 +242,7 @@ pub fn ingest_batches(
     }
     if let Some(last) = last_event_at {
         tx.sql
-            .prepare_cached(
+            .prepare(
                 "INSERT INTO activity_servers (server_id, last_event_at, last_received_at)
              VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET last_event_at = max(last_event_at, excluded.last_event_at),
@@ -296,10 +296,10 @@ fn remember_ids<'e>(
     short.sort_unstable();
     long.sort_unstable();
     let mut new = vec![true; count];
-    let mut insert = tx.sql.prepare_cached(
+    let mut insert = tx.sql.prepare(
         "INSERT OR IGNORE INTO activity_seen (day, server_id, event_id) VALUES (?1, ?2, ?3)",
     )?;
-    insert.raw_bind_parameter(2, server_id)?;
+    insert.bind(2, server_id)?;
     let mut hashed = HashedIds {
         tx,
         server_id,
@@ -313,9 +313,9 @@ fn remember_ids<'e>(
         }
         previous = Some((day, id));
         // Bound per statement: the day only changes between runs of ids.
-        insert.raw_bind_parameter(1, day)?;
-        insert.raw_bind_parameter(3, id)?;
-        let first_time = insert.raw_execute()? == 1;
+        insert.bind(1, day)?;
+        insert.bind(3, id)?;
+        let first_time = insert.execute_bound()? == 1;
         new[i] = first_time && !hashed.contains(day, id)?;
     }
     let mut remembered = LongIds::new(tx, server_id)?;
@@ -343,22 +343,20 @@ pub const MAX_TEXT_ID_BYTES: usize = 32;
 struct LongIds<'t> {
     tx: &'t Tx<'t>,
     server_id: &'t str,
-    insert: rusqlite::CachedStatement<'t>,
+    insert: crate::store::sql::Stmt<'t>,
     /// The last day that may hold long ids as text.
     text_until: i64,
 }
 
 impl<'t> LongIds<'t> {
     fn new(tx: &'t Tx<'t>, server_id: &'t str) -> Result<Self, StoreError> {
-        let mut insert = tx.sql.prepare_cached(
+        let mut insert = tx.sql.prepare(
             "INSERT OR IGNORE INTO activity_seen_digests (day, server_id, digest) VALUES (?1, ?2, ?3)",
         )?;
-        insert.raw_bind_parameter(2, server_id)?;
+        insert.bind(2, server_id)?;
         let text_until = tx
             .sql
-            .prepare_cached("SELECT day FROM activity_seen_long_text_until")?
-            .query_row([], scalar)
-            .optional()?
+            .opt_row("SELECT day FROM activity_seen_long_text_until", [], scalar)?
             .unwrap_or(-1);
         Ok(LongIds {
             tx,
@@ -379,22 +377,19 @@ impl<'t> LongIds<'t> {
     /// Remembers `id` (whose [`LongIds::digest`] is `digest`) on `day`;
     /// whether it was not remembered before.
     fn remember(&mut self, day: i64, digest: &[u8; 16], id: &str) -> Result<bool, StoreError> {
-        self.insert.raw_bind_parameter(1, day)?;
-        self.insert.raw_bind_parameter(3, &digest[..])?;
-        if self.insert.raw_execute()? == 0 {
+        self.insert.bind(1, day)?;
+        self.insert.bind(3, &digest[..])?;
+        if self.insert.execute_bound()? == 0 {
             return Ok(false);
         }
         if day > self.text_until {
             return Ok(true);
         }
-        let as_text = self
-            .tx
-            .sql
-            .prepare_cached(
-                "SELECT 1 FROM activity_seen WHERE day = ?1 AND server_id = ?2 AND event_id = ?3",
-            )?
-            .query_row(params![day, self.server_id, id], |_| Ok(()))
-            .optional()?;
+        let as_text = self.tx.sql.opt_row(
+            "SELECT 1 FROM activity_seen WHERE day = ?1 AND server_id = ?2 AND event_id = ?3",
+            params![day, self.server_id, id],
+            |_| Ok(()),
+        )?;
         Ok(as_text.is_none())
     }
 }
@@ -417,9 +412,11 @@ impl HashedIds<'_> {
                 let has = self
                     .tx
                     .sql
-                    .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 LIMIT 1")?
-                    .query_row([day], |_| Ok(()))
-                    .optional()?
+                    .opt_row(
+                        "SELECT 1 FROM activity_seen_hashed WHERE day = ?1 LIMIT 1",
+                        [day],
+                        |_| Ok(()),
+                    )?
                     .is_some();
                 self.days.insert(day, has);
                 has
@@ -431,9 +428,11 @@ impl HashedIds<'_> {
         Ok(self
             .tx
             .sql
-            .prepare_cached("SELECT 1 FROM activity_seen_hashed WHERE day = ?1 AND key = ?2")?
-            .query_row(params![day, seen_key(self.server_id, id)], |_| Ok(()))
-            .optional()?
+            .opt_row(
+                "SELECT 1 FROM activity_seen_hashed WHERE day = ?1 AND key = ?2",
+                params![day, seen_key(self.server_id, id)],
+                |_| Ok(()),
+            )?
             .is_some())
     }
 }
@@ -450,30 +449,30 @@ pub fn write_members(
     server_id: &str,
     members: &MemberDays<'_>,
 ) -> Result<HashMap<i64, i64>, StoreError> {
-    let mut update = tx.sql.prepare_cached(
+    let mut update = tx.sql.prepare(
         "UPDATE activity_member_days
          SET messages = messages + ?4, voice_minutes = voice_minutes + ?5
          WHERE server_id = ?1 AND day = ?2 AND user_id = ?3",
     )?;
-    let mut insert = tx.sql.prepare_cached(
+    let mut insert = tx.sql.prepare(
         "INSERT INTO activity_member_days (server_id, day, user_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     // Bound once; each row binds what changes.
-    update.raw_bind_parameter(1, server_id)?;
-    insert.raw_bind_parameter(1, server_id)?;
+    update.bind(1, server_id)?;
+    insert.bind(1, server_id)?;
     let mut new_members: HashMap<i64, i64> = HashMap::new();
-    let bind = |statement: &mut rusqlite::CachedStatement<'_>, day: i64, user, c: &Counts| {
-        statement.raw_bind_parameter(2, day)?;
-        statement.raw_bind_parameter(3, user)?;
-        statement.raw_bind_parameter(4, c.messages)?;
-        statement.raw_bind_parameter(5, c.voice_minutes)
+    let bind = |statement: &mut crate::store::sql::Stmt<'_>, day: i64, user, c: &Counts| {
+        statement.bind(2, day)?;
+        statement.bind(3, user)?;
+        statement.bind(4, c.messages)?;
+        statement.bind(5, c.voice_minutes)
     };
     for (&(day, user), c) in members {
         bind(&mut update, day, user, c)?;
-        if update.raw_execute()? == 0 {
+        if update.execute_bound()? == 0 {
             bind(&mut insert, day, user, c)?;
-            insert.raw_execute()?;
+            insert.execute_bound()?;
             *new_members.entry(day).or_default() += 1;
         }
     }
@@ -488,7 +487,7 @@ fn write_channels(
 ) -> Result<(), StoreError> {
     let mut rows: Vec<_> = channels.into_iter().collect();
     rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut upsert = tx.sql.prepare_cached(
+    let mut upsert = tx.sql.prepare(
         "INSERT INTO activity_channel_days (server_id, day, channel_id, messages, voice_minutes)
          VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT DO UPDATE SET messages = messages + excluded.messages,
@@ -510,9 +509,9 @@ fn write_channels(
 pub fn server_exists(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
     Ok(tx
         .sql
-        .prepare_cached("SELECT 1 FROM servers WHERE id = ?1")?
-        .query_row([server_id], |_| Ok(()))
-        .optional()?
+        .opt_row("SELECT 1 FROM servers WHERE id = ?1", [server_id], |_| {
+            Ok(())
+        })?
         .is_some())
 }
 
@@ -521,9 +520,11 @@ pub fn server_exists(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
 pub fn claimed_by(tx: &Tx<'_>, server_id: &str, team_id: i64) -> Result<bool, StoreError> {
     Ok(tx
         .sql
-        .prepare_cached("SELECT 1 FROM servers WHERE id = ?1 AND team_id = ?2")?
-        .query_row(params![server_id, team_id], |_| Ok(()))
-        .optional()?
+        .opt_row(
+            "SELECT 1 FROM servers WHERE id = ?1 AND team_id = ?2",
+            params![server_id, team_id],
+            |_| Ok(()),
+        )?
         .is_some())
 }
 
@@ -535,18 +536,18 @@ pub fn oldest_accepted(now: i64) -> i64 {
 /// Events `team_id`'s batches counted on UTC day `day` (the daily quota,
 /// [`crate::plans::check_activity_quota`]).
 pub fn quota_used(tx: &Tx<'_>, team_id: i64, day: i64) -> Result<u64, StoreError> {
-    let used: Option<i64> = tx
-        .sql
-        .prepare_cached("SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2")?
-        .query_row(params![team_id, day], scalar)
-        .optional()?;
+    let used: Option<i64> = tx.sql.opt_row(
+        "SELECT events FROM activity_quota_days WHERE team_id = ?1 AND day = ?2",
+        params![team_id, day],
+        scalar,
+    )?;
     Ok(used.unwrap_or(0).max(0) as u64)
 }
 
 /// Adds `events` to what `team_id`'s batches counted on UTC day `day`.
 pub fn add_quota_used(tx: &Tx<'_>, team_id: i64, day: i64, events: u64) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO activity_quota_days (team_id, day, events) VALUES (?1, ?2, ?3)
          ON CONFLICT (team_id, day) DO UPDATE SET events = events + excluded.events",
         )?
@@ -568,13 +569,11 @@ pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
     let cutoff = oldest_accepted(now).div_euclid(DAY_SECONDS) - 1;
     let servers: Vec<String> = tx
         .sql
-        .prepare_cached("SELECT server_id FROM activity_servers")?
-        .query_map([], scalar)?
-        .collect::<rusqlite::Result<_>>()?;
+        .rows("SELECT server_id FROM activity_servers", [], scalar)?;
     let mut deleted = 0;
     let mut members = tx
         .sql
-        .prepare_cached("DELETE FROM activity_member_days WHERE server_id = ?1 AND day < ?2")?;
+        .prepare("DELETE FROM activity_member_days WHERE server_id = ?1 AND day < ?2")?;
     for server in &servers {
         deleted += members.execute(params![server, cutoff])?;
     }
@@ -585,14 +584,14 @@ pub fn prune(tx: &Tx<'_>, now: i64) -> Result<usize, StoreError> {
     ] {
         deleted += tx
             .sql
-            .prepare_cached(&format!("DELETE FROM {table} WHERE day < ?1"))?
+            .prepare(&format!("DELETE FROM {table} WHERE day < ?1"))?
             .execute([cutoff])?;
     }
     // Only today's quota is read; yesterday's is kept for a clock that
     // steps back over midnight.
     deleted += tx
         .sql
-        .prepare_cached("DELETE FROM activity_quota_days WHERE day < ?1")?
+        .prepare("DELETE FROM activity_quota_days WHERE day < ?1")?
         .execute([utc_day(now) - 1])?;
     Ok(deleted)
 }
@@ -623,7 +622,7 @@ mod tests {
 
     /// (messages, active members) of `day`.
     fn day_row(tx: &Tx<'_>, day: i64) -> (i64, i64) {
-        tx.sql.query_row(
+        tx.sql.row(
             "SELECT messages, active_members FROM activity_days WHERE server_id = ?1 AND day = ?2",
             params![GUILD, day],
             |row| Ok((row.get("messages")?, row.get("active_members")?)),
@@ -666,7 +665,7 @@ mod tests {
                 let done = ingest(tx, GUILD, &second, &mut days, NOON)?;
                 assert_eq!((done.counted, done.duplicates), (2, 1));
                 assert_eq!(day_row(tx, day), (4, 3));
-                let u2: i64 = tx.sql.query_row(
+                let u2: i64 = tx.sql.row(
                     "SELECT messages FROM activity_member_days WHERE user_id = 'u2'",
                     [],
                     scalar,
@@ -713,13 +712,13 @@ mod tests {
                 // The long ids as 16-byte digests (the one from before V21
                 // too, once seen again), nothing longer kept as text but that
                 // one; the 32-byte id as it is.
-                let digests: Vec<usize> = tx
-                    .sql
-                    .prepare("SELECT length(digest) FROM activity_seen_digests")?
-                    .query_map([], scalar)?
-                    .collect::<rusqlite::Result<_>>()?;
+                let digests: Vec<usize> = tx.sql.rows(
+                    "SELECT length(digest) FROM activity_seen_digests",
+                    [],
+                    scalar,
+                )?;
                 assert_eq!(digests, [16, 16, 16]);
-                let longest_text: usize = tx.sql.query_row(
+                let longest_text: usize = tx.sql.row(
                     "SELECT max(length(event_id)) FROM activity_seen WHERE event_id != ?1",
                     [long(0)],
                     scalar,
@@ -758,12 +757,12 @@ pub fn days_between(
     from: i64,
     to: i64,
 ) -> Result<Vec<StoredDay>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT day, messages, active_members, voice_minutes, joins, leaves FROM activity_days
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
     )?;
-    let rows = stmt.query_map(params![server_id, from, to], |row| {
-        let get = |name| row.get::<_, i64>(name).map(|n| n.max(0) as u64);
+    let rows = stmt.rows(params![server_id, from, to], |row| {
+        let get = |name| row.get::<i64>(name).map(|n| n.max(0) as u64);
         Ok(StoredDay {
             day: row.get("day")?,
             messages: get("messages")?,
@@ -773,19 +772,15 @@ pub fn days_between(
             leaves: get("leaves")?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// When `server_id`'s latest event happened and when it was received
 /// (unix seconds); `None` before its first event.
 pub fn last_event(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
-        )?
-        .query_row([server_id], |row| {
-            Ok((row.get("last_event_at")?, row.get("last_received_at")?))
-        })
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT last_event_at, last_received_at FROM activity_servers WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("last_event_at")?, row.get("last_received_at")?)),
+    )
 }

@@ -11,11 +11,10 @@
 //! transaction that writes it, from the member's earlier hits of that filter,
 //! so two deliveries can never both open one.
 
+use crate::store::sql::{Row, params};
 use modctl_types::Timestamp;
 use modctl_types::automod::{AutomodHitRecord, EnforcedBy, FilterName, HitOutcome};
 use modctl_types::config::FilterAction;
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::StoreError;
 use crate::store::Tx;
@@ -92,10 +91,8 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
         // counted against it (`burst_of`, their case hit), so it cannot
         // suppress the member's next case. Bursts recorded before V30 have
         // no `burst_of` and count as they did.
-        let earlier: Option<(i64, String, Option<i64>)> = tx
-            .sql
-            .prepare_cached(
-                "SELECT h.seq, h.outcome, h.burst_of
+        let earlier: Option<(i64, String, Option<i64>)> = tx.sql.opt_row(
+            "SELECT h.seq, h.outcome, h.burst_of
                  FROM automod_hits AS h INDEXED BY automod_hits_by_user
                  WHERE h.server_id = ?1 AND h.user_id = ?2 AND h.filter = ?3 AND h.at > ?4
                    AND CASE h.outcome
@@ -107,18 +104,15 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
                                   OR (c.case_detail IS NULL AND c.at > ?5)))
                        ELSE 0 END
                  ORDER BY h.seq DESC LIMIT 1",
-            )?
-            .query_row(
-                params![
-                    hit.server_id,
-                    hit.user_id,
-                    hit.filter.as_str(),
-                    hit.now - hit.burst_window,
-                    hit.now - CASE_IN_PROGRESS_FOR
-                ],
-                |row| Ok((row.get("seq")?, row.get("outcome")?, row.get("burst_of")?)),
-            )
-            .optional()?;
+            params![
+                hit.server_id,
+                hit.user_id,
+                hit.filter.as_str(),
+                hit.now - hit.burst_window,
+                hit.now - CASE_IN_PROGRESS_FOR
+            ],
+            |row| Ok((row.get("seq")?, row.get("outcome")?, row.get("burst_of")?)),
+        )?;
         match earlier {
             None => (HitOutcome::Case, None),
             Some((seq, outcome, _)) if outcome == "case" => (HitOutcome::Burst, Some(seq)),
@@ -126,7 +120,7 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
         }
     };
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO automod_hits (server_id, message_id, channel_id, user_id, filter, matched,
                  normalized, action, enforced_by, outcome, burst_of, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -147,12 +141,11 @@ pub fn record(tx: &Tx<'_>, hit: &NewHit<'_>) -> Result<Recorded, StoreError> {
         ])?;
     let seq = tx.sql.last_insert_rowid();
     // The live view's event (issue #27): the hit as the listing shows it.
-    let recorded = tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"
-        ))?
-        .query_row(params![seq], hit_of)?;
+    let recorded = tx.sql.row(
+        &format!("SELECT {HIT_COLUMNS} FROM automod_hits WHERE seq = ?1"),
+        params![seq],
+        hit_of,
+    )?;
     super::live_events::append(
         tx,
         hit.server_id,
@@ -176,23 +169,21 @@ fn find(
     message_id: &str,
     filter: FilterName,
 ) -> Result<Option<Recorded>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT seq, message_id, outcome, deleted,
+    tx.sql.opt_row(
+        "SELECT seq, message_id, outcome, deleted,
                     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number
              FROM automod_hits WHERE server_id = ?1 AND message_id = ?2 AND filter = ?3",
-        )?
-        .query_row(params![server_id, message_id, filter.as_str()], found)
-        .optional()?)
+        params![server_id, message_id, filter.as_str()],
+        found,
+    )
 }
 
-fn found(row: &Row<'_>) -> rusqlite::Result<Recorded> {
+fn found(row: &Row<'_>) -> Result<Recorded, StoreError> {
     Ok(Recorded {
         seq: row.get("seq")?,
         message_id: row.get("message_id")?,
         fresh: false,
-        outcome: outcome_of(row.get_ref("outcome")?.as_str()?),
+        outcome: outcome_of(row.get_str("outcome")?),
         deleted: row.get("deleted")?,
         case_number: row.get("case_number")?,
     })
@@ -202,7 +193,7 @@ fn found(row: &Row<'_>) -> rusqlite::Result<Recorded> {
 /// settled, and no longer starts a burst.
 pub fn set_case_failed(tx: &Tx<'_>, seq: i64, detail: &str) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached("UPDATE automod_hits SET case_detail = ?2 WHERE seq = ?1")?
+        .prepare("UPDATE automod_hits SET case_detail = ?2 WHERE seq = ?1")?
         .execute(params![seq, detail])?;
     Ok(())
 }
@@ -243,19 +234,17 @@ pub struct Unsettled {
 
 /// Every unsettled hit, oldest first.
 pub fn unsettled(tx: &Tx<'_>) -> Result<Vec<Unsettled>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT seq, server_id, message_id, channel_id, user_id, filter, matched, normalized,
+    let rows = tx.sql.rows(
+        "SELECT seq, server_id, message_id, channel_id, user_id, filter, matched, normalized,
                     action, enforced_by, outcome, deleted,
                     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number, at
              FROM automod_hits INDEXED BY automod_hits_unsettled
              WHERE deleted IS NULL
                 OR (outcome = 'case' AND case_id IS NULL AND case_detail IS NULL)
              ORDER BY seq",
-        )?
-        .query_map([], |row| {
-            let text = |name: &str| -> rusqlite::Result<String> { row.get(name) };
+        [],
+        |row| {
+            let text = |name: &str| -> Result<String, StoreError> { row.get(name) };
             Ok(Unsettled {
                 seq: row.get("seq")?,
                 server_id: row.get("server_id")?,
@@ -272,8 +261,8 @@ pub fn unsettled(tx: &Tx<'_>) -> Result<Vec<Unsettled>, StoreError> {
                 case_number: row.get("case_number")?,
                 at: row.get("at")?,
             })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
+        },
+    )?;
     Ok(rows)
 }
 
@@ -285,7 +274,7 @@ pub fn set_deleted(
     detail: Option<&str>,
 ) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached("UPDATE automod_hits SET deleted = ?2, delete_detail = ?3 WHERE seq = ?1")?
+        .prepare("UPDATE automod_hits SET deleted = ?2, delete_detail = ?3 WHERE seq = ?1")?
         .execute(params![seq, deleted, detail])?;
     Ok(())
 }
@@ -293,7 +282,7 @@ pub fn set_deleted(
 /// Records that hit `seq` opened case `number` of its server.
 pub fn set_case(tx: &Tx<'_>, seq: i64, number: i64) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE automod_hits SET case_id =
                  (SELECT id FROM cases WHERE cases.server_id = automod_hits.server_id AND number = ?2)
              WHERE seq = ?1",
@@ -333,21 +322,18 @@ pub fn list(
            AND (?4 IS NULL OR seq < ?4)
          ORDER BY seq DESC LIMIT ?5"
     );
-    let filter_name = filter.filter.map(|f| Value::Text(f.as_str().to_owned()));
-    let rows = tx
-        .sql
-        .prepare_cached(&sql)?
-        .query_map(
-            params![
-                server_id,
-                filter_name,
-                filter.user_id,
-                filter.before,
-                i64::from(limit)
-            ],
-            hit_of,
-        )?
-        .collect::<Result<Vec<_>, _>>()?;
+    let filter_name = filter.filter.map(|f| f.as_str());
+    let rows = tx.sql.rows(
+        &sql,
+        params![
+            server_id,
+            filter_name,
+            filter.user_id,
+            filter.before,
+            i64::from(limit)
+        ],
+        hit_of,
+    )?;
     Ok(rows)
 }
 
@@ -357,8 +343,8 @@ const HIT_COLUMNS: &str =
     enforced_by, outcome, deleted, delete_detail, case_detail,
     (SELECT number FROM cases WHERE cases.id = case_id) AS case_number, at";
 
-fn hit_of(row: &Row<'_>) -> rusqlite::Result<AutomodHitRecord> {
-    let text = |name: &str| -> rusqlite::Result<String> { row.get(name) };
+fn hit_of(row: &Row<'_>) -> Result<AutomodHitRecord, StoreError> {
+    let text = |name: &str| -> Result<String, StoreError> { row.get(name) };
     Ok(AutomodHitRecord {
         id: row.get("seq")?,
         filter: filter_of(&text("filter")?),

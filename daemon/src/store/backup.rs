@@ -1,5 +1,8 @@
 //! Backups of a running daemon's database, and putting one back (issue #28).
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! # Why it looks like this
 //!
 //! Copying the database file while the daemon runs copies a torn file: the
@@ -33,9 +36,9 @@ use std::time::{Duration, Instant};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::integrity::{self, Depth, Verdict};
+use super::integrity::{self, Depth, Verdict, scalar};
 use super::secrets::{self, KeyError, KeySource};
-use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files, scalar};
+use super::{BUSY_TIMEOUT, DatabaseError, StoreError, Tx, embedded, files};
 
 /// How long a backup waits, in all, for SQLite's locks (a checkpoint that
 /// truncates the WAL holds one briefly) before it gives up.

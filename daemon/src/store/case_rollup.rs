@@ -19,9 +19,9 @@ use crate::store::Tx;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
+use crate::store::sql::{Col, Row, params};
 use modctl_types::activity::{CaseDay, CaseTotals, Ranked};
 use modctl_types::moderation::{Action, CaseSource};
-use rusqlite::params;
 
 use super::ranking::{self, Rollup};
 use super::{StoreError, scalar};
@@ -63,11 +63,11 @@ fn count_columns() -> impl Iterator<Item = String> {
 /// Where the columns of a `case_day_counts` row are in a statement's rows,
 /// found by name.
 struct DayColumns {
-    day: usize,
-    cases: usize,
-    applied: usize,
+    day: Col,
+    cases: Col,
+    applied: Col,
     /// The count columns, in [`counted`]'s order.
-    counts: Vec<usize>,
+    counts: Vec<Col>,
 }
 
 /// Counts a case just inserted.
@@ -89,7 +89,7 @@ pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
             adds.collect::<Vec<_>>().join(", "),
         )
     });
-    tx.sql.prepare_cached(&SQL)?.execute(params![
+    tx.sql.prepare(&SQL)?.execute(params![
         case.server_id,
         case.day,
         i64::from(case.applied),
@@ -97,13 +97,13 @@ pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
         case.source.as_str(),
     ])?;
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO case_actor_days (server_id, day, actor, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
         )?
         .execute(params![case.server_id, case.day, case.actor])?;
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO case_target_days (server_id, day, user_id, cases) VALUES (?1, ?2, ?3, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
         )?
@@ -117,7 +117,7 @@ pub fn count(tx: &Tx<'_>, case: &Counted<'_>) -> Result<(), StoreError> {
 /// Counts a pending case of `day` that settled applied.
 pub fn count_applied(tx: &Tx<'_>, server_id: &str, day: i64) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE case_day_counts SET applied = applied + 1 WHERE server_id = ?1 AND day = ?2",
         )?
         .execute(params![server_id, day])?;
@@ -163,11 +163,9 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
     // The period before only counts: summed by SQLite.
     let previous_cases = tx
         .sql
-        .prepare_cached(
+        .row(
             "SELECT COALESCE(SUM(cases), 0) FROM case_day_counts
              WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3",
-        )?
-        .query_row(
             params![server_id, from - (to - from + 1), from - 1],
             scalar::<i64>,
         )?
@@ -180,20 +178,19 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
         )
     });
     static COUNT_COLUMNS: LazyLock<Vec<String>> = LazyLock::new(|| count_columns().collect());
-    let mut stmt = tx.sql.prepare_cached(&SQL)?;
+    let mut stmt = tx.sql.prepare(&SQL)?;
     // Found by name once, not for each of up to a year of rows.
     let columns = DayColumns {
-        day: stmt.column_index("day")?,
-        cases: stmt.column_index("cases")?,
-        applied: stmt.column_index("applied")?,
+        day: stmt.column("day")?,
+        cases: stmt.column("cases")?,
+        applied: stmt.column("applied")?,
         counts: COUNT_COLUMNS
             .iter()
-            .map(|name| stmt.column_index(name))
-            .collect::<rusqlite::Result<_>>()?,
+            .map(|name| stmt.column(name))
+            .collect::<Result<_, _>>()?,
     };
     let mut rows = stmt.query(params![server_id, from, to])?;
-    let count =
-        |row: &rusqlite::Row<'_>, column: usize| row.get::<_, i64>(column).map(|n| n.max(0) as u64);
+    let count = |row: &Row<'_>, column: Col| row.get::<i64>(column).map(|n| n.max(0) as u64);
     // The window's sums per count column, in [`counted`]'s order: turned
     // into maps once, at the end, not a key allocated per day.
     let mut sums = [0u64; Action::ALL.len() + CaseSource::ALL.len()];
@@ -202,12 +199,12 @@ pub fn read(tx: &Tx<'_>, server_id: &str, from: i64, to: i64) -> Result<CaseRoll
         let Some(entry) = daily.get_mut((day - from) as usize) else {
             continue;
         };
-        entry.cases = count(row, columns.cases)?;
-        entry.applied = count(row, columns.applied)?;
+        entry.cases = count(&row, columns.cases)?;
+        entry.applied = count(&row, columns.applied)?;
         totals.cases += entry.cases;
         totals.applied += entry.applied;
         for (i, ((field, value), &column)) in counted().zip(&columns.counts).enumerate() {
-            let n = count(row, column)?;
+            let n = count(&row, column)?;
             if n > 0 {
                 by_field(field, &mut entry.by_action, &mut entry.by_source)
                     .insert(value.to_owned(), n);
@@ -286,7 +283,7 @@ pub fn rebuild(tx: &Tx<'_>) -> Result<usize, StoreError> {
     ))?;
     ranking::rebuild(tx, Rollup::Cases)?;
     super::cases::rebuild_strike_days(tx)?;
-    Ok(tx.sql.query_row(
+    Ok(tx.sql.row(
         "SELECT COUNT(*) FROM cases WHERE rollup_day IS NOT NULL",
         [],
         scalar::<i64>,

@@ -8,12 +8,12 @@
 //! filtered listing, [`list()`], in `cases/list.rs`.
 
 use crate::store::Tx;
+use crate::store::sql::{Col, Row, params};
 use modctl_types::Platform;
 use modctl_types::moderation::{
     Action, ActionResponse, Case, CaseDm, CaseSource, CaseState, CaseVoid, DmStatus, Escalation,
     StrikeSummary,
 };
-use rusqlite::{OptionalExtension, Row, Statement, params};
 
 use modctl_types::config::WebhookEvent;
 use modctl_types::live::LiveEventKind;
@@ -80,8 +80,8 @@ impl FromRow for Case {
          END AS linked_number,
     state, dm_status, dm_detail, actor_name, voided_at, voided_by, voided_by_name, void_reason";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Case> {
-        CaseColumns::of(row.as_ref())?.read(row)
+    fn from_row(row: &Row<'_>) -> Result<Case, StoreError> {
+        CaseColumns::of(row)?.read(row)
     }
 }
 
@@ -90,34 +90,34 @@ impl FromRow for Case {
 /// fifteen columns by name in each (a scan of the names for each column)
 /// cost more than twice what reading them does.
 struct CaseColumns {
-    number: usize,
-    action: usize,
-    user_id: usize,
-    actor: usize,
-    reason: usize,
-    minutes: usize,
-    expires_at: usize,
-    delete_message_days: usize,
-    applied: usize,
-    platform: usize,
-    detail: usize,
-    created_at: usize,
-    source: usize,
-    linked_number: usize,
-    state: usize,
-    dm_status: usize,
-    dm_detail: usize,
-    actor_name: usize,
-    voided_at: usize,
-    voided_by: usize,
-    voided_by_name: usize,
-    void_reason: usize,
+    number: Col,
+    action: Col,
+    user_id: Col,
+    actor: Col,
+    reason: Col,
+    minutes: Col,
+    expires_at: Col,
+    delete_message_days: Col,
+    applied: Col,
+    platform: Col,
+    detail: Col,
+    created_at: Col,
+    source: Col,
+    linked_number: Col,
+    state: Col,
+    dm_status: Col,
+    dm_detail: Col,
+    actor_name: Col,
+    voided_at: Col,
+    voided_by: Col,
+    voided_by_name: Col,
+    void_reason: Col,
 }
 
 impl CaseColumns {
-    /// The columns of [`Case::COLUMNS`] in `statement`'s rows, by name.
-    fn of(statement: &Statement<'_>) -> rusqlite::Result<CaseColumns> {
-        let at = |name| statement.column_index(name);
+    /// The columns of [`Case::COLUMNS`] in the rows of `row`'s statement, by name.
+    fn of(row: &Row<'_>) -> Result<CaseColumns, StoreError> {
+        let at = |name| row.column(name);
         Ok(CaseColumns {
             number: at("number")?,
             action: at("action")?,
@@ -145,7 +145,7 @@ impl CaseColumns {
     }
 
     /// The case `row` holds, a row of the statement these columns are of.
-    fn read(&self, row: &Row<'_>) -> rusqlite::Result<Case> {
+    fn read(&self, row: &Row<'_>) -> Result<Case, StoreError> {
         let columns = self;
         Ok(Case {
             id: row.get(columns.number)?,
@@ -154,15 +154,13 @@ impl CaseColumns {
             actor: row.get(columns.actor)?,
             reason: row.get(columns.reason)?,
             minutes: row.get(columns.minutes)?,
-            expires_at: row
-                .get::<_, Option<i64>>(columns.expires_at)?
-                .map(timestamp),
+            expires_at: row.get::<Option<i64>>(columns.expires_at)?.map(timestamp),
             delete_message_days: row.get(columns.delete_message_days)?,
             applied: row.get(columns.applied)?,
             platform: parsed(row, columns.platform)?,
             detail: row.get(columns.detail)?,
             created_at: timestamp(row.get(columns.created_at)?),
-            source: match row.get_ref(columns.source)?.as_str()? {
+            source: match row.get_str(columns.source)? {
                 "escalation" => CaseSource::Escalation,
                 "expiry" => CaseSource::Expiry,
                 "automod" => CaseSource::Automod,
@@ -172,26 +170,26 @@ impl CaseColumns {
             },
             linked_case_id: row.get(columns.linked_number)?,
             state: parsed(row, columns.state)?,
-            dm: match row.get_ref(columns.dm_status)?.as_str_or_null()? {
+            dm: match row.get_opt_str(columns.dm_status)? {
                 None => None,
                 Some(_) => Some(CaseDm {
-                    status: parsed::<DmStatus, _>(row, columns.dm_status)?,
+                    status: parsed::<DmStatus>(row, columns.dm_status)?,
                     detail: row
-                        .get::<_, Option<String>>(columns.dm_detail)?
+                        .get::<Option<String>>(columns.dm_detail)?
                         .unwrap_or_default(),
                 }),
             },
             actor_name: row.get(columns.actor_name)?,
-            voided: match row.get::<_, Option<i64>>(columns.voided_at)? {
+            voided: match row.get::<Option<i64>>(columns.voided_at)? {
                 None => None,
                 Some(at) => Some(CaseVoid {
                     at: timestamp(at),
                     by: row
-                        .get::<_, Option<String>>(columns.voided_by)?
+                        .get::<Option<String>>(columns.voided_by)?
                         .unwrap_or_default(),
                     by_name: row.get(columns.voided_by_name)?,
                     reason: row
-                        .get::<_, Option<String>>(columns.void_reason)?
+                        .get::<Option<String>>(columns.void_reason)?
                         .unwrap_or_default(),
                 }),
             },
@@ -212,10 +210,11 @@ fn row_of(param: u8) -> String {
 
 /// The number the server's next case would get (a dry run's "case #N").
 pub fn next_number(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1")?
-        .query_row([server_id], scalar)?)
+    tx.sql.row(
+        "SELECT COALESCE(MAX(number), 0) + 1 FROM cases WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )
 }
 
 /// Records a case with the next per-server number.
@@ -225,17 +224,15 @@ pub fn insert(tx: &Tx<'_>, case: &NewCase<'_>) -> Result<Case, StoreError> {
     // this case's raises unless the clock stepped back (migration V22).
     let (number, clock_high): (i64, i64) = tx
         .sql
-        .prepare_cached(
+        .opt_row(
             "SELECT number + 1 AS next_number, MAX(clock_high, ?2) AS next_clock_high
              FROM cases WHERE server_id = ?1 ORDER BY number DESC LIMIT 1",
+            params![case.server_id, case.now],
+            |row| Ok((row.get("next_number")?, row.get("next_clock_high")?)),
         )?
-        .query_row(params![case.server_id, case.now], |row| {
-            Ok((row.get("next_number")?, row.get("next_clock_high")?))
-        })
-        .optional()?
         .unwrap_or((1, case.now));
     let day = DayFinder::new(server_timezone(tx, case.server_id)?).day(case.now);
-    tx.sql.prepare_cached(&format!(
+    tx.sql.prepare(&format!(
         "INSERT INTO cases (server_id, number, action, user_id, actor, reason, minutes, expires_at,
              delete_message_days, applied, platform, detail, source, linked_case_id, created_at, state,
              rollup_day, clock_high, dm_status, dm_detail, actor_name)
@@ -316,13 +313,11 @@ const KEY_NAME_OF_ACTOR_5: &str =
 
 /// Case `case_id` (its number) of `server_id`; `None` when there is none.
 pub fn get(tx: &Tx<'_>, server_id: &str, case_id: i64) -> Result<Option<Case>, StoreError> {
-    let case = tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"
-        ))?
-        .query_row(params![server_id, case_id], Case::from_row)
-        .optional()?;
+    let case = tx.sql.opt_row(
+        &format!("SELECT {CASE_COLUMNS} FROM cases WHERE server_id = ?1 AND number = ?2"),
+        params![server_id, case_id],
+        Case::from_row,
+    )?;
     Ok(case)
 }
 
@@ -359,36 +354,33 @@ pub fn settle(
     // the case is read back by the update itself when an event is wanted.
     let url = settlement.webhook_url;
     type Settled = (i64, Option<i64>, Case);
-    let settled: Option<Settled> = tx
-        .sql
-        .prepare_cached(&format!(
+    let settled: Option<Settled> = tx.sql.opt_row(
+        &format!(
             "UPDATE cases SET state = ?3, applied = ?4, detail = ?5, active_strikes = ?6,
              dm_status = coalesce(?7, dm_status), dm_detail = coalesce(?8, dm_detail)
          WHERE server_id = ?1 AND number = ?2 AND state = 'pending'
          RETURNING rollup_day, {CASE_COLUMNS}"
-        ))?
-        .query_row(
-            params![
-                server_id,
-                case_id,
-                settlement.state.as_str(),
-                settlement.applied,
-                settlement.detail,
-                settlement.active_strikes,
-                settlement.dm.map(|dm| dm.status.as_str()),
-                settlement.dm.map(|dm| dm.detail.as_str()),
-            ],
-            // Read back for the live view's event (issue #27) even when no
-            // webhook wants it.
-            |row| {
-                Ok((
-                    row.get("created_at")?,
-                    row.get("rollup_day")?,
-                    Case::from_row(row)?,
-                ))
-            },
-        )
-        .optional()?;
+        ),
+        params![
+            server_id,
+            case_id,
+            settlement.state.as_str(),
+            settlement.applied,
+            settlement.detail,
+            settlement.active_strikes,
+            settlement.dm.map(|dm| dm.status.as_str()),
+            settlement.dm.map(|dm| dm.detail.as_str()),
+        ],
+        // Read back for the live view's event (issue #27) even when no
+        // webhook wants it.
+        |row| {
+            Ok((
+                row.get("created_at")?,
+                row.get("rollup_day")?,
+                Case::from_row(row)?,
+            ))
+        },
+    )?;
     let Some((created_at, day, case)) = settled else {
         return Err(StoreError::Conflict(format!(
             "case #{case_id} of server {server_id} was already settled"
@@ -419,7 +411,7 @@ pub fn settle(
 /// again). Does nothing when the case is no longer pending.
 pub fn set_dm(tx: &Tx<'_>, server_id: &str, case_id: i64, dm: &CaseDm) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE cases SET dm_status = ?3, dm_detail = ?4
              WHERE server_id = ?1 AND number = ?2 AND state = 'pending'",
         )?
@@ -435,24 +427,21 @@ pub fn set_dm(tx: &Tx<'_>, server_id: &str, case_id: i64, dm: &CaseDm) -> Result
 /// Cases left pending, oldest first, with their server ids: at start-up these
 /// are the actions a killed daemon had in flight.
 pub fn pending(tx: &Tx<'_>) -> Result<Vec<(String, Case)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT server_id, {CASE_COLUMNS} FROM cases WHERE state = 'pending' ORDER BY id"
     ))?;
-    let rows = stmt.query_map([], |row| {
+    let rows = stmt.rows([], |row| {
         let server: String = row.get("server_id")?;
         Ok((server, Case::from_row(row)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The number of a pending case of `user_id`, if any.
 pub fn pending_of(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx.sql
-        .prepare_cached(
-            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1",
-        )?
-        .query_row([server_id, user_id], scalar)
-        .optional()?)
+    tx.sql
+        .opt_row(
+            "SELECT number FROM cases WHERE state = 'pending' AND server_id = ?1 AND user_id = ?2 LIMIT 1", [server_id, user_id], scalar)
 }
 
 /// The escalation case that case `case_id` of `server_id` triggered, if any.
@@ -461,14 +450,14 @@ pub fn escalation_of(
     server_id: &str,
     case_id: i64,
 ) -> Result<Option<Case>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.opt_row(
+        &format!(
             "SELECT {CASE_COLUMNS} FROM cases WHERE linked_case_id = {} AND source = 'escalation'",
             row_of(2)
-        ))?
-        .query_row(params![server_id, case_id], Case::from_row)
-        .optional()?)
+        ),
+        params![server_id, case_id],
+        Case::from_row,
+    )
 }
 
 /// The response of the action that recorded `case_id`, rebuilt from the
@@ -481,18 +470,18 @@ pub fn response_for(
     case_id: i64,
 ) -> Result<Option<ActionResponse>, StoreError> {
     // `active_strikes` follows the case's columns: one read of the row.
-    let Some((case, active_strikes)) = tx
-        .sql
-        .prepare_cached(&format!(
+    let Some((case, active_strikes)) = tx.sql.opt_row(
+        &format!(
             "SELECT {CASE_COLUMNS}, active_strikes FROM cases WHERE server_id = ?1 AND number = ?2"
-        ))?
-        .query_row(params![server_id, case_id], |row| {
+        ),
+        params![server_id, case_id],
+        |row| {
             Ok((
                 Case::from_row(row)?,
-                row.get::<_, Option<i64>>("active_strikes")?,
+                row.get::<Option<i64>>("active_strikes")?,
             ))
-        })
-        .optional()?
+        },
+    )?
     else {
         return Ok(None);
     };
@@ -518,15 +507,13 @@ pub fn response_for(
 /// Whether the member's latest applied ban is still in force (no applied
 /// unban since), as far as this daemon's cases know.
 pub fn is_banned(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, StoreError> {
-    let latest: Option<String> = tx
-        .sql
-        .prepare_cached(
-            "SELECT action FROM cases
+    let latest: Option<String> = tx.sql.opt_row(
+        "SELECT action FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action IN ('ban', 'unban')
              ORDER BY number DESC LIMIT 1",
-        )?
-        .query_row([server_id, user_id], scalar)
-        .optional()?;
+        [server_id, user_id],
+        scalar,
+    )?;
     Ok(latest.as_deref() == Some("ban"))
 }
 
@@ -538,14 +525,13 @@ pub fn timeout_in_force_until(
     user_id: &str,
     now: i64,
 ) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT MAX(expires_at) FROM cases
+    tx.sql.row(
+        "SELECT MAX(expires_at) FROM cases
              WHERE server_id = ?1 AND user_id = ?2 AND applied = 1 AND action = 'timeout'
                AND expires_at > ?3",
-        )?
-        .query_row(params![server_id, user_id, now], scalar)?)
+        params![server_id, user_id, now],
+        scalar,
+    )
 }
 
 /// Adds `weight` strikes for case `case_id` (its number) of `server_id`.
@@ -559,7 +545,7 @@ pub fn add_strike(
     expires_at: Option<i64>,
 ) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(&format!(
+        .prepare(&format!(
             "INSERT INTO strikes (server_id, user_id, case_id, weight, created_at, expires_at)
          VALUES (?1, ?2, {}, ?4, ?5, ?6)",
             row_of(3)
@@ -568,7 +554,7 @@ pub fn add_strike(
             server_id, user_id, case_id, weight, now, expires_at
         ])?;
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO strike_expiry_days (server_id, day, weight) VALUES (?1, ?2, ?3)
          ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
         )?
@@ -589,21 +575,19 @@ fn expiry_day(expires_at: Option<i64>) -> i64 {
 /// ending after today (a row per day), plus today's not ended yet.
 pub fn strikes_in_force(tx: &Tx<'_>, server_id: &str, now: i64) -> Result<u64, StoreError> {
     let today = now.div_euclid(DAY_SECONDS);
-    let later: i64 = tx
-        .sql
-        .prepare_cached(
-            "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
+    let later: i64 = tx.sql.row(
+        "SELECT COALESCE(SUM(weight), 0) FROM strike_expiry_days
              WHERE server_id = ?1 AND day > ?2",
-        )?
-        .query_row(params![server_id, today], scalar)?;
-    let rest_of_today: i64 = tx
-        .sql
-        .prepare_cached(
-            "SELECT COALESCE(SUM(weight), 0) FROM strikes
+        params![server_id, today],
+        scalar,
+    )?;
+    let rest_of_today: i64 = tx.sql.row(
+        "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND expires_at > ?2 AND expires_at < ?3
                AND voided_at IS NULL AND cleared_at IS NULL",
-        )?
-        .query_row(params![server_id, now, (today + 1) * DAY_SECONDS], scalar)?;
+        params![server_id, now, (today + 1) * DAY_SECONDS],
+        scalar,
+    )?;
     Ok((later + rest_of_today).max(0) as u64)
 }
 
@@ -626,14 +610,13 @@ pub fn active_strikes(
     user_id: &str,
     now: i64,
 ) -> Result<u32, StoreError> {
-    let active: i64 = tx
-        .sql
-        .prepare_cached(
-            "SELECT COALESCE(SUM(weight), 0) FROM strikes
+    let active: i64 = tx.sql.row(
+        "SELECT COALESCE(SUM(weight), 0) FROM strikes
              WHERE server_id = ?1 AND user_id = ?2 AND (expires_at IS NULL OR expires_at > ?3)
                AND voided_at IS NULL AND cleared_at IS NULL",
-        )?
-        .query_row(params![server_id, user_id, now], scalar)?;
+        params![server_id, user_id, now],
+        scalar,
+    )?;
     Ok(active.try_into().unwrap_or(u32::MAX))
 }
 
@@ -643,7 +626,7 @@ pub fn strike_summaries(
     server_id: &str,
     now: i64,
 ) -> Result<Vec<StrikeSummary>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT user_id,
                 COALESCE(SUM(CASE WHEN (expires_at IS NULL OR expires_at > ?2) AND cleared_at IS NULL
                                   THEN weight END), 0) AS active,
@@ -651,17 +634,17 @@ pub fn strike_summaries(
          FROM strikes WHERE server_id = ?1 AND weight > 0 AND voided_at IS NULL
          GROUP BY user_id ORDER BY active DESC, user_id",
     )?;
-    let rows = stmt.query_map(params![server_id, now], |row| {
+    let rows = stmt.rows(params![server_id, now], |row| {
         Ok(StrikeSummary {
             user_id: row.get("user_id")?,
-            active: row.get::<_, i64>("active")?.try_into().unwrap_or(u32::MAX),
-            total: row.get::<_, i64>("total")?.try_into().unwrap_or(u32::MAX),
+            active: row.get::<i64>("active")?.try_into().unwrap_or(u32::MAX),
+            total: row.get::<i64>("total")?.try_into().unwrap_or(u32::MAX),
             last_strike_at: timestamp(row.get("last_strike_at")?),
             last_cleared: None,
             user_name: None,
         })
     })?;
-    let mut summaries: Vec<StrikeSummary> = rows.collect::<rusqlite::Result<_>>()?;
+    let mut summaries: Vec<StrikeSummary> = rows;
     drop(stmt);
     for summary in &mut summaries {
         summary.last_cleared = corrections::last_clear(tx, server_id, &summary.user_id)?;

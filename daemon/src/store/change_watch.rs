@@ -3,6 +3,9 @@
 //! its own changes whenever any other connection (the daemon's writer, an
 //! operator command in another process) commits. The why of the cache that
 //! uses it is in that module's header.
+//!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -13,10 +13,10 @@
 //! unsealed.
 
 use crate::store::Tx;
+use crate::store::sql::params;
 use modctl_types::config::{
     AuditEntry, AuditSource, SecretUpdate, SectionChange, SectionName, Sections,
 };
-use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::secrets::{SecretField, Secrets};
@@ -36,11 +36,11 @@ pub struct StoredConfig {
 /// A server's config revision (0: never written): one indexed read, for
 /// caches that reload the config only when it moved.
 pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
-    let revision: Option<i64> = tx
-        .sql
-        .prepare_cached("SELECT revision FROM config_revisions WHERE server_id = ?1")?
-        .query_row([server_id], scalar)
-        .optional()?;
+    let revision: Option<i64> = tx.sql.opt_row(
+        "SELECT revision FROM config_revisions WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )?;
     Ok(revision
         .and_then(|revision| u64::try_from(revision).ok())
         .unwrap_or(0))
@@ -50,37 +50,31 @@ pub fn revision(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
 pub fn load(tx: &Tx<'_>, server_id: &str) -> Result<StoredConfig, StoreError> {
     let (revision, updated_at) = tx
         .sql
-        .prepare_cached("SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1")?
-        .query_row([server_id], |row| {
-            Ok((
-                row.get::<_, i64>("revision")?,
-                row.get::<_, i64>("updated_at")?,
-            ))
-        })
-        .optional()?
+        .opt_row(
+            "SELECT revision, updated_at FROM config_revisions WHERE server_id = ?1",
+            [server_id],
+            |row| Ok((row.get::<i64>("revision")?, row.get::<i64>("updated_at")?)),
+        )?
         .map_or((0, None), |(rev, at)| {
             (rev.try_into().unwrap_or(0), Some(at))
         });
 
     let mut sections = Sections::default();
-    let mut stmt = tx
-        .sql
-        .prepare_cached("SELECT section, value FROM config_sections WHERE server_id = ?1")?;
-    let rows = stmt.query_map([server_id], |row| {
-        Ok((
-            row.get::<_, String>("section")?,
-            row.get::<_, String>("value")?,
-        ))
-    })?;
-    for row in rows {
-        let (name, json) = row?;
-        // Stored values were validated when written; a failure here is a bug
-        // or a hand-edited database, not bad input.
-        let name: SectionName = name.parse().map_err(|e: String| corrupt(server_id, e))?;
-        sections
-            .replace_from_str(name, &json)
-            .map_err(|e| corrupt(server_id, e.to_string()))?;
-    }
+    tx.sql.for_each(
+        "SELECT section, value FROM config_sections WHERE server_id = ?1",
+        [server_id],
+        |row| {
+            // Stored values were validated when written; a failure here is a
+            // bug or a hand-edited database, not bad input.
+            let name: SectionName = row
+                .get_str("section")?
+                .parse()
+                .map_err(|e: String| corrupt(server_id, e))?;
+            sections
+                .replace_from_str(name, row.get_str("value")?)
+                .map_err(|e| corrupt(server_id, e.to_string()))
+        },
+    )?;
     sections.webhooks.secret = SecretUpdate::Keep;
     sections.webhooks.secret_set = secret_is_set(tx, server_id)?;
     Ok(StoredConfig {
@@ -96,11 +90,11 @@ pub fn load_secret(
     secrets: &Secrets,
     server_id: &str,
 ) -> Result<Option<String>, StoreError> {
-    let sealed: Option<String> = tx
-        .sql
-        .prepare_cached("SELECT secret FROM webhook_secrets WHERE server_id = ?1")?
-        .query_row([server_id], scalar)
-        .optional()?;
+    let sealed: Option<String> = tx.sql.opt_row(
+        "SELECT secret FROM webhook_secrets WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )?;
     sealed
         .map(|sealed| {
             secrets
@@ -126,14 +120,12 @@ pub fn signing_secrets(
     let Some(current) = load_secret(tx, secrets, server_id)? else {
         return Ok(Vec::new());
     };
-    let previous: Option<String> = tx
-        .sql
-        .prepare_cached(
-            "SELECT previous_secret FROM webhook_secrets
+    let previous: Option<String> = tx.sql.opt_row(
+        "SELECT previous_secret FROM webhook_secrets
              WHERE server_id = ?1 AND previous_secret IS NOT NULL AND previous_until > ?2",
-        )?
-        .query_row(params![server_id, now], scalar)
-        .optional()?;
+        params![server_id, now],
+        scalar,
+    )?;
     // An unreadable previous secret only loses the overlap, never a delivery.
     let previous = previous.and_then(|sealed| {
         secrets
@@ -151,20 +143,19 @@ pub fn signing_secrets(
 /// was ever set; one indexed row, for what reads a single section on a hot
 /// path (the time zone of activity rollups).
 pub fn general_section(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
-        )?
-        .query_row([server_id], scalar)
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT value FROM config_sections WHERE server_id = ?1 AND section = 'general'",
+        [server_id],
+        scalar,
+    )
 }
 
 fn secret_is_set(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)")?
-        .query_row([server_id], scalar)?)
+    tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM webhook_secrets WHERE server_id = ?1)",
+        [server_id],
+        scalar,
+    )
 }
 
 /// What happens to the stored webhook secret in a [`Write`].
@@ -303,23 +294,27 @@ pub fn audit(
     limit: u32,
     before: Option<i64>,
 ) -> Result<Vec<AuditEntry>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(AUDIT_SQL)?;
+    let mut stmt = tx.sql.prepare(AUDIT_SQL)?;
     // No `LIMIT ?`: it would re-prepare the statement on every call (see
     // `cases::list`).
-    let rows = stmt.query_map(params![server_id, before], |row| {
-        Ok((
-            row.get::<_, i64>("id")?,
-            row.get::<_, i64>("at")?,
-            row.get::<_, String>("actor")?,
-            row.get::<_, String>("section")?,
-            row.get::<_, String>("source")?,
-            row.get::<_, i64>("revision")?,
-            row.get::<_, String>("changes")?,
-        ))
+    let mut rows = Vec::new();
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    stmt.while_each(params![server_id, before], |row| {
+        rows.push((
+            row.get::<i64>("id")?,
+            row.get::<i64>("at")?,
+            row.get::<String>("actor")?,
+            row.get::<String>("section")?,
+            row.get::<String>("source")?,
+            row.get::<i64>("revision")?,
+            row.get::<String>("changes")?,
+        ));
+        Ok(rows.len() < limit as usize)
     })?;
-    rows.take(limit as usize)
-        .map(|row| {
-            let (id, at, actor, section, source, revision, changes) = row?;
+    rows.into_iter()
+        .map(|(id, at, actor, section, source, revision, changes)| {
             Ok(AuditEntry {
                 id,
                 at: timestamp(at),
@@ -342,11 +337,11 @@ fn corrupt(server_id: &str, detail: String) -> StoreError {
 /// The sections of `server_id`'s config that were ever written (the others
 /// are defaults), by name; a stored name this daemon does not know is left out.
 pub fn written_sections(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SectionName>, StoreError> {
-    let names = tx
-        .sql
-        .prepare_cached("SELECT section FROM config_sections WHERE server_id = ?1")?
-        .query_map([server_id], |row| row.get::<_, String>("section"))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let names = tx.sql.rows(
+        "SELECT section FROM config_sections WHERE server_id = ?1",
+        [server_id],
+        |row| row.get::<String>("section"),
+    )?;
     Ok(names
         .into_iter()
         .filter_map(|name| name.parse().ok())

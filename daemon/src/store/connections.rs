@@ -4,8 +4,8 @@
 //! (with the receiving secrets, [`Connection::other_secrets`]).
 
 use crate::store::Tx;
+use crate::store::sql::params;
 use modctl_types::config::Sections;
-use rusqlite::{OptionalExtension, params};
 
 use super::StoreError;
 use super::secrets::{SecretField, Secrets};
@@ -93,25 +93,23 @@ pub fn get(
     secrets: &Secrets,
     server_id: &str,
 ) -> Result<Option<Connection>, StoreError> {
-    let row = tx
-        .sql
-        .prepare_cached(
-            "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id,
+    let row = tx.sql.opt_row(
+        "SELECT mode, token, api_base, signing_secret, hook_secret, telegram_chat_id,
                     user_token
              FROM platform_connections WHERE server_id = ?1",
-        )?
-        .query_row([server_id], |row| {
+        [server_id],
+        |row| {
             Ok((
-                row.get::<_, String>("mode")?,
-                row.get::<_, Option<String>>("token")?,
-                row.get::<_, Option<String>>("api_base")?,
-                row.get::<_, Option<String>>("signing_secret")?,
-                row.get::<_, Option<String>>("hook_secret")?,
-                row.get::<_, Option<String>>("telegram_chat_id")?,
-                row.get::<_, Option<String>>("user_token")?,
+                row.get::<String>("mode")?,
+                row.get::<Option<String>>("token")?,
+                row.get::<Option<String>>("api_base")?,
+                row.get::<Option<String>>("signing_secret")?,
+                row.get::<Option<String>>("hook_secret")?,
+                row.get::<Option<String>>("telegram_chat_id")?,
+                row.get::<Option<String>>("user_token")?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((mode, sealed, api_base, signing_secret, hook_secret, telegram_chat_id, user_token)) =
         row
     else {
@@ -192,15 +190,13 @@ pub fn set(
 /// The ids of the servers with a connection (live or simulated), in id
 /// order: the servers whose platform can be asked something.
 pub fn connected(tx: &Tx<'_>) -> Result<Vec<String>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT servers.id AS server_id FROM servers
+    let rows = tx.sql.rows(
+        "SELECT servers.id AS server_id FROM servers
              JOIN platform_connections c ON c.server_id = servers.id
              ORDER BY servers.id",
-        )?
-        .query_map([], |row| row.get::<_, String>("server_id"))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        [],
+        |row| row.get::<String>("server_id"),
+    )?;
     Ok(rows)
 }
 

@@ -7,7 +7,7 @@
 //! daemon answers its key once start-up has settled it.
 
 use crate::store::Tx;
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 
 use super::StoreError;
 
@@ -38,23 +38,21 @@ pub fn claim(
     now: i64,
 ) -> Result<Claim, StoreError> {
     tx.sql
-        .prepare_cached("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
+        .prepare("DELETE FROM idempotency_keys WHERE created_at <= ?1")?
         .execute([now - WINDOW_SECS])?;
-    let existing: Option<(String, Option<i64>, Option<String>)> = tx
-        .sql
-        .prepare_cached(
-            "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
+    let existing: Option<(String, Option<i64>, Option<String>)> = tx.sql.opt_row(
+        "SELECT fingerprint, (SELECT number FROM cases WHERE cases.id = case_id) AS case_number,
                     response
              FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-        )?
-        .query_row([key_id, key], |row| {
+        [key_id, key],
+        |row| {
             Ok((
                 row.get("fingerprint")?,
                 row.get("case_number")?,
                 row.get("response")?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     Ok(match existing {
         None => Claim::New,
         Some((stored, _, _)) if stored != fingerprint => Claim::Refused,
@@ -64,9 +62,7 @@ pub fn claim(
         // whose request never finished); it is long gone, so start afresh.
         Some((_, None, None)) => {
             tx.sql
-                .prepare_cached(
-                    "DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2",
-                )?
+                .prepare("DELETE FROM idempotency_keys WHERE key_id = ?1 AND idempotency_key = ?2")?
                 .execute([key_id, key])?;
             Claim::New
         }
@@ -84,7 +80,7 @@ pub fn attach(
     case_id: i64,
     now: i64,
 ) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.sql.prepare(
         "INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, case_id, created_at)
          VALUES (?1, ?2, ?3, (SELECT id FROM cases WHERE server_id = ?4 AND number = ?5), ?6)",
     )?

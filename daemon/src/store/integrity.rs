@@ -1,5 +1,8 @@
 //! Whether the database file is sound.
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! A damaged page (a failing disk, a file copied while written, an edit by
 //! hand) is otherwise found only by the request that reads it, as a `500`,
 //! while `/ready` says the daemon is fine (issue #22). So `modctld serve`
@@ -147,10 +150,24 @@ fn problems(conn: &Connection, pragma: &str) -> rusqlite::Result<Vec<String>> {
     Ok(problems)
 }
 
+/// SQLite engine only: the value of a one-column row read on a raw
+/// connection (the checks', a backup's summary), as [`super::sql::Row::scalar`]
+/// reads the domain queries'; debug builds check the row has one column.
+pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
+    row: &rusqlite::Row<'_>,
+) -> rusqlite::Result<T> {
+    debug_assert_eq!(
+        row.as_ref().column_count(),
+        1,
+        "a scalar read of several columns"
+    );
+    row.get(0)
+}
+
 /// Every row of `sql`, a one-column query, as text.
 fn rows(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
     conn.prepare(sql)?
-        .query_map([], super::scalar::<String>)?
+        .query_map([], scalar::<String>)?
         .collect()
 }
 

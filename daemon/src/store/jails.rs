@@ -4,8 +4,8 @@
 //! the member's lock, so the constraint is a backstop, not the mechanism.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::moderation::JailRecord;
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, scalar, timestamp};
 
@@ -31,22 +31,15 @@ impl FromRow for JailRecord {
     const COLUMNS: &'static str = "user_id, since, until, saved_roles,
     (SELECT number FROM cases WHERE cases.id = jails.case_id) AS case_number";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<JailRecord> {
-        let saved = row.get_ref("saved_roles")?.as_str()?;
+    fn from_row(row: &Row<'_>) -> Result<JailRecord, StoreError> {
+        let saved = row.get_str("saved_roles")?;
         Ok(JailRecord {
             user_id: row.get("user_id")?,
             since: timestamp(row.get("since")?),
-            until: row.get::<_, Option<i64>>("until")?.map(timestamp),
+            until: row.get::<Option<i64>>("until")?.map(timestamp),
             // Saved roles are the one thing an unjail gives back: unreadable
             // ones are corrupt data, not "no roles".
-            saved_roles: serde_json::from_str(saved).map_err(|e| {
-                let column = row.as_ref().column_index("saved_roles").unwrap_or_default();
-                rusqlite::Error::FromSqlConversionFailure(
-                    column,
-                    rusqlite::types::Type::Text,
-                    e.into(),
-                )
-            })?,
+            saved_roles: serde_json::from_str(saved).map_err(|e| row.invalid("saved_roles", e))?,
             case_id: row.get("case_number")?,
             user_name: None,
         })
@@ -58,13 +51,11 @@ const JAIL_COLUMNS: &str = JailRecord::COLUMNS;
 
 /// The active jail of `user_id`, if any.
 pub fn find(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<JailRecord>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"
-        ))?
-        .query_row([server_id, user_id], JailRecord::from_row)
-        .optional()?)
+    tx.sql.opt_row(
+        &format!("SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 AND user_id = ?2"),
+        [server_id, user_id],
+        JailRecord::from_row,
+    )
 }
 
 /// Ends the jail of `user_id`; whether there was one.
@@ -77,29 +68,30 @@ pub fn release(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<bool, Stor
 
 /// How many members of `server_id` are jailed.
 pub fn count(tx: &Tx<'_>, server_id: &str) -> Result<u64, StoreError> {
-    let count: i64 = tx
-        .sql
-        .prepare_cached("SELECT COUNT(*) FROM jails WHERE server_id = ?1")?
-        .query_row([server_id], scalar)?;
+    let count: i64 = tx.sql.row(
+        "SELECT COUNT(*) FROM jails WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )?;
     Ok(count.max(0) as u64)
 }
 
 /// Active jails of a server, oldest first.
 pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<JailRecord>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {JAIL_COLUMNS} FROM jails WHERE server_id = ?1 ORDER BY since, user_id"
     ))?;
-    let rows = stmt.query_map([server_id], JailRecord::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([server_id], JailRecord::from_row)?;
+    Ok(rows)
 }
 
 /// Jails whose time is up at `now`, with their servers.
 pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, JailRecord)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT server_id, {JAIL_COLUMNS} FROM jails WHERE until IS NOT NULL AND until <= ?1 ORDER BY until LIMIT 100"
     ))?;
-    let rows = stmt.query_map([now], |row| {
+    let rows = stmt.rows([now], |row| {
         Ok((row.get("server_id")?, JailRecord::from_row(row)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }

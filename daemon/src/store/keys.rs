@@ -1,9 +1,9 @@
 //! API keys: stored with the hash of their secret only.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::auth::KeyStatus;
 use modctl_types::{Plan, Scope, Team, Timestamp};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, scalar, timestamp};
 
@@ -151,13 +151,13 @@ pub fn rename(tx: &Tx<'_>, key_id: &str, name: Option<&str>) -> Result<KeyRecord
 /// the order they were created: every key of one person when a rotation
 /// passed the name on.
 pub fn ids_named(tx: &Tx<'_>, team_id: i64, name: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT key_id FROM api_keys INDEXED BY api_keys_by_team_name
           WHERE team_id = ?1 AND name = ?2 COLLATE NOCASE AND name IS NOT NULL
           ORDER BY created_at, key_id",
     )?;
-    let rows = stmt.query_map(params![team_id, name], scalar)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows(params![team_id, name], scalar)?;
+    Ok(rows)
 }
 
 /// [`KeyRecord`]'s columns, for `k` = `api_keys` joined with `t` = `teams`
@@ -188,10 +188,10 @@ const SELECT_WITH_TEAM: &str = concat!(
 /// The key `key_id` with its hash, its team and the team's server count, for
 /// authentication: one query.
 pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, StoreError> {
-    let found = tx
-        .sql
-        .prepare_cached(&format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"))?
-        .query_row([key_id], |row| {
+    let found = tx.sql.opt_row(
+        &format!("{SELECT_WITH_TEAM} WHERE k.key_id = ?1"),
+        [key_id],
+        |row| {
             let record = KeyRecord::from_row(row)?;
             let plan: String = row.get("plan")?;
             let count: i64 = row.get("team_server_count")?;
@@ -207,27 +207,27 @@ pub fn find_with_hash(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyWithHash>, 
                 requests_per_minute: row.get("requests_per_minute")?,
                 record,
             })
-        })
-        .optional()?;
+        },
+    )?;
     Ok(found)
 }
 
 /// The key `key_id`, if there is one.
 pub fn get(tx: &Tx<'_>, key_id: &str) -> Result<Option<KeyRecord>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!("{SELECT} WHERE k.key_id = ?1"))?
-        .query_row([key_id], KeyRecord::from_row)
-        .optional()?)
+    tx.sql.opt_row(
+        &format!("{SELECT} WHERE k.key_id = ?1"),
+        [key_id],
+        KeyRecord::from_row,
+    )
 }
 
 /// Keys, optionally of one team, newest first.
 pub fn list(tx: &Tx<'_>, team_id: Option<i64>) -> Result<Vec<KeyRecord>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "{SELECT} WHERE ?1 IS NULL OR k.team_id = ?1 ORDER BY t.name, k.created_at DESC, k.key_id"
     ))?;
-    let rows = stmt.query_map([team_id], KeyRecord::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([team_id], KeyRecord::from_row)?;
+    Ok(rows)
 }
 
 /// Rotates the key `key_id` (issue #28): stores `replacement` for the same
@@ -287,11 +287,11 @@ pub fn rotate(
 /// Revokes a key; it is refused from the next request on. Revoking twice is
 /// an error so a typo'd id is never silently accepted.
 pub fn revoke(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
-    let revoked_at: Option<Option<i64>> = tx
-        .sql
-        .prepare_cached("SELECT revoked_at FROM api_keys WHERE key_id = ?1")?
-        .query_row([key_id], scalar)
-        .optional()?;
+    let revoked_at: Option<Option<i64>> = tx.sql.opt_row(
+        "SELECT revoked_at FROM api_keys WHERE key_id = ?1",
+        [key_id],
+        scalar,
+    )?;
     match revoked_at {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
         Some(Some(_)) => Err(StoreError::Conflict(format!(
@@ -322,11 +322,11 @@ pub fn suspend(tx: &Tx<'_>, key_id: &str, reason: &str, now: i64) -> Result<(), 
 /// Lifts a key's suspension (`modctld key enable`). A key that is not
 /// suspended is an error, so a typo'd id is never silently accepted.
 pub fn enable(tx: &Tx<'_>, key_id: &str) -> Result<(), StoreError> {
-    let suspended: Option<Option<i64>> = tx
-        .sql
-        .prepare_cached("SELECT suspended_at FROM api_keys WHERE key_id = ?1")?
-        .query_row([key_id], scalar)
-        .optional()?;
+    let suspended: Option<Option<i64>> = tx.sql.opt_row(
+        "SELECT suspended_at FROM api_keys WHERE key_id = ?1",
+        [key_id],
+        scalar,
+    )?;
     match suspended {
         None => Err(StoreError::NotFound(format!("no key with id `{key_id}`"))),
         Some(None) => Err(StoreError::Conflict(format!(
@@ -354,8 +354,8 @@ pub fn touch(tx: &Tx<'_>, key_id: &str, now: i64) -> Result<(), StoreError> {
 impl FromRow for KeyRecord {
     const COLUMNS: &'static str = key_columns!();
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<KeyRecord> {
-        let scope = row.get_ref("scope")?.as_str()?;
+    fn from_row(row: &Row<'_>) -> Result<KeyRecord, StoreError> {
+        let scope = row.get_str("scope")?;
         Ok(KeyRecord {
             key_id: row.get("key_id")?,
             team_id: row.get("team_id")?,
@@ -365,9 +365,9 @@ impl FromRow for KeyRecord {
             label: row.get("label")?,
             name: row.get("name")?,
             created_at: timestamp(row.get("created_at")?),
-            expires_at: row.get::<_, Option<i64>>("expires_at")?.map(timestamp),
-            revoked_at: row.get::<_, Option<i64>>("revoked_at")?.map(timestamp),
-            last_used_at: row.get::<_, Option<i64>>("last_used_at")?.map(timestamp),
+            expires_at: row.get::<Option<i64>>("expires_at")?.map(timestamp),
+            revoked_at: row.get::<Option<i64>>("revoked_at")?.map(timestamp),
+            last_used_at: row.get::<Option<i64>>("last_used_at")?.map(timestamp),
             suspended: row.get("suspended_reason")?,
             replaced_by: row.get("replaced_by")?,
         })

@@ -3,8 +3,8 @@
 //! server, the newest [`KEEP`] of each server kept. Read by
 //! `GET /servers/{id}/events/stream` after the id a client last saw.
 
+use crate::store::sql::params;
 use modctl_types::live::{LiveEvent, LiveEventKind};
-use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::{StoreError, Tx, timestamp};
@@ -27,20 +27,17 @@ pub fn append(
 ) -> Result<i64, StoreError> {
     let data =
         serde_json::to_string(data).map_err(|e| StoreError::Corrupt(format!("live event: {e}")))?;
-    let seq: i64 = tx
-        .sql
-        .prepare_cached(
-            "INSERT INTO live_events (server_id, seq, kind, created_at, data)
+    let seq: i64 = tx.sql.row(
+        "INSERT INTO live_events (server_id, seq, kind, created_at, data)
              SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4
              FROM live_events WHERE server_id = ?1
              RETURNING seq",
-        )?
-        .query_row(params![server_id, kind.as_str(), now, data], |row| {
-            row.get("seq")
-        })?;
+        params![server_id, kind.as_str(), now, data],
+        |row| row.get("seq"),
+    )?;
     if seq % PRUNE_EVERY == 0 {
         tx.sql
-            .prepare_cached("DELETE FROM live_events WHERE server_id = ?1 AND seq <= ?2")?
+            .prepare("DELETE FROM live_events WHERE server_id = ?1 AND seq <= ?2")?
             .execute(params![server_id, seq - KEEP])?;
     }
     Ok(seq)
@@ -49,16 +46,12 @@ pub fn append(
 /// The oldest and newest event numbers `server_id` holds; `None` when it
 /// has none.
 pub fn bounds(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, i64)>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT min(seq) AS oldest, max(seq) AS newest FROM live_events
+    tx.sql.opt_row(
+        "SELECT min(seq) AS oldest, max(seq) AS newest FROM live_events
              WHERE server_id = ?1 HAVING count(*) > 0",
-        )?
-        .query_row(params![server_id], |row| {
-            Ok((row.get("oldest")?, row.get("newest")?))
-        })
-        .optional()?)
+        params![server_id],
+        |row| Ok((row.get("oldest")?, row.get("newest")?)),
+    )
 }
 
 /// The newest event number of `server_id`, 0 when it has none.
@@ -76,11 +69,11 @@ pub fn after(
     kinds: &[LiveEventKind],
     limit: u32,
 ) -> Result<(Vec<LiveEvent>, i64), StoreError> {
-    let mut statement = tx.sql.prepare_cached(
+    let mut statement = tx.sql.prepare(
         "SELECT seq, kind, created_at, data FROM live_events
          WHERE server_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
     )?;
-    let rows = statement.query_map(params![server_id, after, i64::from(limit)], |row| {
+    let rows = statement.rows(params![server_id, after, i64::from(limit)], |row| {
         let seq: i64 = row.get("seq")?;
         let kind: String = row.get("kind")?;
         let created_at: i64 = row.get("created_at")?;
@@ -89,8 +82,7 @@ pub fn after(
     })?;
     let mut events = Vec::new();
     let mut last = after;
-    for row in rows {
-        let (seq, kind, created_at, data) = row?;
+    for (seq, kind, created_at, data) in rows {
         last = seq;
         let kind: LiveEventKind = kind
             .parse()

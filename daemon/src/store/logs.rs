@@ -15,7 +15,7 @@
 //! up ([`give_up`]). Failed and given-up entries are deleted a retention
 //! after they ended ([`purge_ended`]).
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 use serde::Serialize;
 
 use super::{StoreError, Tx, scalar};
@@ -69,7 +69,7 @@ pub fn write(
     let entry =
         serde_json::to_string(entry).map_err(|e| StoreError::Corrupt(format!("log entry: {e}")))?;
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO log_outbox (server_id, channel_id, kind, state, next_attempt_at, created_at, entry)
              VALUES (?1, ?2, ?3, 'waiting', ?4, ?4, ?5)",
         )?
@@ -79,19 +79,17 @@ pub fn write(
 
 /// The channels with a waiting entry whose time has come at `now`.
 pub fn due(tx: &Tx<'_>, now: i64) -> Result<Vec<DueChannel>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT DISTINCT server_id, channel_id FROM log_outbox
+    let rows = tx.sql.rows(
+        "SELECT DISTINCT server_id, channel_id FROM log_outbox
              WHERE state = 'waiting' AND next_attempt_at <= ?1",
-        )?
-        .query_map([now], |row| {
+        [now],
+        |row| {
             Ok(DueChannel {
                 server_id: row.get("server_id")?,
                 channel_id: row.get("channel_id")?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     Ok(rows)
 }
 
@@ -105,12 +103,10 @@ pub fn waiting(
 ) -> Result<Vec<Waiting>, StoreError> {
     let rows = tx
         .sql
-        .prepare_cached(
+        .rows(
             "SELECT id, kind, entry, attempts FROM log_outbox
              WHERE server_id = ?1 AND channel_id = ?2 AND state = 'waiting' AND next_attempt_at <= ?3
              ORDER BY id LIMIT ?4",
-        )?
-        .query_map(
             params![channel.server_id, channel.channel_id, now, limit],
             |row| {
                 Ok(Waiting {
@@ -121,15 +117,13 @@ pub fn waiting(
                 })
             },
         )?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        ;
     Ok(rows)
 }
 
 /// Entries `ids` were posted: they are removed.
 pub fn delivered(tx: &Tx<'_>, ids: &[i64]) -> Result<(), StoreError> {
-    let mut delete = tx
-        .sql
-        .prepare_cached("DELETE FROM log_outbox WHERE id = ?1")?;
+    let mut delete = tx.sql.prepare("DELETE FROM log_outbox WHERE id = ?1")?;
     for id in ids {
         delete.execute([id])?;
     }
@@ -139,7 +133,7 @@ pub fn delivered(tx: &Tx<'_>, ids: &[i64]) -> Result<(), StoreError> {
 /// Entries `ids` could not be posted (`error`): tried again from `at` on,
 /// one more attempt counted.
 pub fn retry_later(tx: &Tx<'_>, ids: &[i64], at: i64, error: &str) -> Result<(), StoreError> {
-    let mut update = tx.sql.prepare_cached(
+    let mut update = tx.sql.prepare(
         "UPDATE log_outbox SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3
          WHERE id = ?1 AND state = 'waiting'",
     )?;
@@ -159,7 +153,7 @@ pub fn fail_channel(
 ) -> Result<usize, StoreError> {
     let failed = tx
         .sql
-        .prepare_cached(
+        .prepare(
             "UPDATE log_outbox SET state = 'failed', attempts = attempts + 1, last_error = ?3,
                  next_attempt_at = ?4
              WHERE server_id = ?1 AND channel_id = ?2 AND state = 'waiting'",
@@ -173,7 +167,7 @@ pub fn fail_channel(
 /// tried; its channel's other entries go on.
 pub fn give_up(tx: &Tx<'_>, id: i64, reason: &str, now: i64) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE log_outbox SET state = 'given_up', attempts = attempts + 1, last_error = ?2,
                  next_attempt_at = ?3
              WHERE id = ?1 AND state = 'waiting'",
@@ -188,7 +182,7 @@ pub fn give_up(tx: &Tx<'_>, id: i64, reason: &str, now: i64) -> Result<(), Store
 pub fn purge_ended(tx: &Tx<'_>, before: i64, limit: u32) -> Result<usize, StoreError> {
     let purged = tx
         .sql
-        .prepare_cached(
+        .prepare(
             "DELETE FROM log_outbox WHERE id IN (
                  SELECT id FROM log_outbox
                  WHERE state IN ('failed', 'given_up') AND next_attempt_at < ?1
@@ -201,10 +195,8 @@ pub fn purge_ended(tx: &Tx<'_>, before: i64, limit: u32) -> Result<usize, StoreE
 /// The server's channels with failed entries, the latest failure of each,
 /// most recent first.
 pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT channel_id, COUNT(*) AS entries, MAX(next_attempt_at) AS at,
+    let rows = tx.sql.rows(
+        "SELECT channel_id, COUNT(*) AS entries, MAX(next_attempt_at) AS at,
                     (SELECT last_error FROM log_outbox l
                      WHERE l.server_id = o.server_id AND l.channel_id = o.channel_id
                        AND l.state = 'failed'
@@ -212,16 +204,16 @@ pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, Sto
              FROM log_outbox o
              WHERE server_id = ?1 AND state = 'failed'
              GROUP BY channel_id ORDER BY at DESC",
-        )?
-        .query_map([server_id], |row| {
+        [server_id],
+        |row| {
             Ok(ChannelFailure {
                 channel_id: row.get("channel_id")?,
-                reason: row.get::<_, Option<String>>("reason")?.unwrap_or_default(),
+                reason: row.get::<Option<String>>("reason")?.unwrap_or_default(),
                 entries: row.get("entries")?,
                 at: timestamp(row.get("at")?),
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     Ok(rows)
 }
 
@@ -230,19 +222,20 @@ pub fn failures(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelFailure>, Sto
 pub fn waiting_count(tx: &Tx<'_>, server_id: &str) -> Result<i64, StoreError> {
     let count = tx
         .sql
-        .prepare_cached(
+        .opt_row(
             "SELECT COUNT(*) AS waiting FROM log_outbox WHERE server_id = ?1 AND state = 'waiting'",
+            [server_id],
+            |row| row.get("waiting"),
         )?
-        .query_row([server_id], |row| row.get("waiting"))
-        .optional()?
         .unwrap_or(0);
     Ok(count)
 }
 
 /// Entries waiting for any server's channels, due or not (`GET /metrics`).
 pub fn backlog(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT COUNT(*) FROM log_outbox WHERE state = 'waiting'")?
-        .query_row([], scalar)?)
+    tx.sql.row(
+        "SELECT COUNT(*) FROM log_outbox WHERE state = 'waiting'",
+        [],
+        scalar,
+    )
 }

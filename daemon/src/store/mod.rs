@@ -38,7 +38,12 @@
 //! the store is the only code that knows SQL or rusqlite (issue #24; a test,
 //! `crate::source_rules`, holds every other file of the daemon to it), so callers
 //! say what they want (`cases::insert(tx, ...)`) and get domain types back,
-//! and a second engine under the same functions changes no caller. Rows are
+//! and a second engine under the same functions changes no caller. Inside
+//! the store too, the domain modules reach the database only through
+//! [`sql`], one engine-neutral surface (statements, parameters, rows read by
+//! name; issue #29), so that second engine is one implementation of it, not
+//! an edit of every module; only the engine's own code (threads, opening,
+//! backup, integrity, the scrub) is SQLite's, each marked so. Rows are
 //! read by column name, each stored type's in one place (`FromRow`, with
 //! the column list its queries select), so no query's columns can shift
 //! what another column is read as. Those that store or read a secret also
@@ -81,6 +86,7 @@ pub mod secrets;
 pub mod servers;
 pub mod simulator;
 pub mod snapshots;
+pub(in crate::store) mod sql;
 pub mod teams;
 pub mod telemetry;
 #[cfg(test)]
@@ -210,15 +216,18 @@ impl Checkpoint {
 /// [`Store::write`]. Outside the store it can only be passed on to the
 /// store's domain functions: it runs no SQL for anyone else.
 pub struct Tx<'t> {
-    /// The connection inside its transaction (a `rusqlite::Transaction`
-    /// derefs to it); the store's modules run their SQL on it.
-    pub(in crate::store) sql: &'t Connection,
+    /// The connection inside its transaction, as the store's modules run
+    /// their SQL on it: only through the engine-neutral surface ([`sql`]),
+    /// so a module cannot tie the store to one engine by accident.
+    pub(in crate::store) sql: sql::Sql<'t>,
 }
 
 impl<'t> Tx<'t> {
     /// `tx`, lent to the store's domain functions.
     pub(in crate::store) fn new(tx: &'t Transaction<'_>) -> Self {
-        Tx { sql: tx }
+        Tx {
+            sql: sql::Sql::new(tx),
+        }
     }
 }
 
@@ -284,6 +293,7 @@ impl Store {
             path: path.clone(),
             source,
         })?;
+        // SQLite engine only: opening, configuring and migrating the connections.
         let mut writer = Connection::open(&path).map_err(sqlite_err)?;
         configure(&writer, Role::Writer).map_err(sqlite_err)?;
         embedded::migrations::runner()
@@ -368,6 +378,7 @@ impl Store {
     /// waiting for anyone (a `PASSIVE` checkpoint: frames a reader still
     /// needs are left for the next one), on a connection of its own.
     pub async fn checkpoint(&self) -> Result<Checkpoint, StoreError> {
+        // SQLite engine only: the WAL's checkpoint.
         let checkpointer = self.inner.checkpointer.clone();
         tokio::task::spawn_blocking(move || {
             let conn = checkpointer
@@ -438,7 +449,8 @@ pub fn in_savepoint<T>(
     tx: &Tx<'_>,
     f: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<Result<T, StoreError>, StoreError> {
-    let run = |sql: &str| tx.sql.prepare_cached(sql)?.execute([]).map(drop);
+    // Standard SQL; PostgreSQL's savepoints take the same three statements.
+    let run = |sql: &str| tx.sql.prepare(sql)?.execute([]).map(drop);
     run("SAVEPOINT part")?;
     let result = f();
     if result.is_err() {
@@ -451,7 +463,7 @@ pub fn in_savepoint<T>(
 /// Answers whether the database answers at all (a trivial query): the
 /// readiness check's probe.
 pub fn ping(tx: &Tx<'_>) -> Result<(), StoreError> {
-    tx.sql.query_row("SELECT 1", [], |_| Ok(()))?;
+    tx.sql.row("SELECT 1", [], |_| Ok(()))?;
     Ok(())
 }
 
@@ -472,6 +484,7 @@ async fn receive<T>(
 /// Establishes the key and seals what an older modctld left in plaintext, in
 /// one write transaction; then, once per database, rewrites the file so that
 /// no plaintext copy survives in free pages or the WAL.
+/// SQLite engine only: runs on the writer's raw connection at open.
 fn establish_secrets(
     writer: &mut Connection,
     path: &Path,
@@ -518,6 +531,7 @@ fn establish_secrets(
 /// the WAL, which may hold old page images; records it when both are done.
 /// Returns whether they are.
 fn scrub(writer: &Connection) -> rusqlite::Result<bool> {
+    // SQLite engine only: VACUUM and the WAL.
     writer.execute_batch("VACUUM")?;
     let busy: bool =
         writer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get("busy"))?;
@@ -536,6 +550,7 @@ enum Role {
     Checkpointer,
 }
 
+/// SQLite engine only: the PRAGMAs each connection runs with.
 fn configure(conn: &Connection, role: Role) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     match role {
@@ -586,6 +601,38 @@ impl DatabaseError {
     pub fn is_corruption(&self) -> bool {
         integrity::is_corruption(&self.0)
     }
+}
+
+impl DatabaseError {
+    /// Whether a statement that must yield one row ([`sql::Sql::row`])
+    /// yielded none.
+    pub fn is_no_rows(&self) -> bool {
+        matches!(self.0, rusqlite::Error::QueryReturnedNoRows)
+    }
+
+    /// Column `column` (at `at`, holding a value of type `found`) could not
+    /// be read as the type asked for: an internal error, like SQLite's own.
+    pub(in crate::store) fn conversion(
+        at: usize,
+        found: rusqlite::types::Type,
+        column: String,
+        error: sql::ConversionError,
+    ) -> Self {
+        DatabaseError(rusqlite::Error::FromSqlConversionFailure(
+            at,
+            found,
+            Box::new(ColumnConversion { column, error }),
+        ))
+    }
+}
+
+/// A conversion failure, with the column it is of.
+#[derive(Debug, thiserror::Error)]
+#[error("column `{column}`: {error}")]
+struct ColumnConversion {
+    column: String,
+    #[source]
+    error: sql::ConversionError,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -657,42 +704,23 @@ pub(in crate::store) trait FromRow: Sized {
     /// them; computed ones carry an `AS` name.
     const COLUMNS: &'static str;
     /// The value of a row that holds [`FromRow::COLUMNS`].
-    fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+    fn from_row(row: &sql::Row<'_>) -> sql::Result<Self>;
 }
 
-/// The value of a one-column row (`SELECT COUNT(*) ...`, a single value):
-/// the one read of a row by index the store makes. A query of more columns
-/// reads them by name; debug builds check that this one's has one.
-pub(in crate::store) fn scalar<T: rusqlite::types::FromSql>(
-    row: &rusqlite::Row<'_>,
-) -> rusqlite::Result<T> {
-    debug_assert_eq!(
-        row.as_ref().column_count(),
-        1,
-        "a scalar read of a row of several columns: read them by name"
-    );
-    row.get(0)
+/// The value of a one-column row ([`sql::Row::scalar`]), as a function to
+/// hand to a query (`tx.sql.row(.., scalar)`).
+pub(in crate::store) fn scalar<T: sql::FromValue>(row: &sql::Row<'_>) -> sql::Result<T> {
+    row.scalar()
 }
 
-/// `column` of `row` (its name, or where a lookup by name found it), parsed
-/// from its text (the enum columns), read from SQLite's own bytes: a
-/// `String` for each would be an allocation per row for nothing. Text that
-/// does not parse is a conversion failure of that column.
-pub(in crate::store) fn parsed<T, I>(row: &rusqlite::Row<'_>, column: I) -> rusqlite::Result<T>
+/// `column` of `row` parsed from its text (the enum columns), read in
+/// place ([`sql::Row::parse`]).
+pub(in crate::store) fn parsed<T>(row: &sql::Row<'_>, column: impl sql::Column) -> sql::Result<T>
 where
     T: std::str::FromStr,
     T::Err: Into<Box<dyn std::error::Error + Send + Sync>>,
-    I: rusqlite::RowIndex + Copy,
 {
-    let failure = |e: Box<dyn std::error::Error + Send + Sync>| {
-        let column = column.idx(row.as_ref()).unwrap_or_default();
-        rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, e)
-    };
-    let text = row
-        .get_ref(column)?
-        .as_str()
-        .map_err(|e| failure(e.into()))?;
-    text.parse().map_err(|e: T::Err| failure(e.into()))
+    row.parse(column)
 }
 
 #[cfg(test)]
@@ -743,7 +771,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let result = store
-            .read(|tx| Ok::<_, StoreError>(tx.sql.execute("DELETE FROM teams", [])?))
+            .read(|tx| tx.sql.execute("DELETE FROM teams", []))
             .await;
         assert!(result.is_err());
     }

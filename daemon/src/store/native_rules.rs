@@ -2,7 +2,7 @@
 //! (`crate::automation::native::sync`): a digest of the rules the config
 //! asked for, whether it failed, when, and its report as JSON.
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{Row, params};
 
 use super::{FromRow, StoreError};
 use crate::store::Tx;
@@ -24,10 +24,10 @@ impl FromRow for LastSync {
     const COLUMNS: &'static str = "native_rules_sync.fingerprint, native_rules_sync.failed, \
         native_rules_sync.checked_at, native_rules_sync.report";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<LastSync> {
+    fn from_row(row: &Row<'_>) -> Result<LastSync, StoreError> {
         Ok(LastSync {
             fingerprint: row.get("fingerprint")?,
-            failed: row.get::<_, i64>("failed")? != 0,
+            failed: row.get::<i64>("failed")? != 0,
             checked_at: row.get("checked_at")?,
             report: row.get("report")?,
         })
@@ -37,7 +37,7 @@ impl FromRow for LastSync {
 /// The Discord servers with a connection (live or simulated), each with
 /// its last sync if any.
 pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.sql.prepare(&format!(
         "SELECT servers.id AS server_id, native_rules_sync.server_id AS synced, {}
          FROM servers
          JOIN platform_connections c ON c.server_id = servers.id
@@ -46,7 +46,7 @@ pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>,
          ORDER BY servers.id",
         LastSync::COLUMNS
     ))?;
-    let rows = statement.query_map([], |row| {
+    let rows = statement.rows([], |row| {
         let server: String = row.get("server_id")?;
         let synced: Option<String> = row.get("synced")?;
         let last = match synced {
@@ -55,19 +55,19 @@ pub fn connected_discord(tx: &Tx<'_>) -> Result<Vec<(String, Option<LastSync>)>,
         };
         Ok((server, last))
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    Ok(rows)
 }
 
 /// `server_id`'s last sync, if any.
 pub fn last(tx: &Tx<'_>, server_id: &str) -> Result<Option<LastSync>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.opt_row(
+        &format!(
             "SELECT {} FROM native_rules_sync WHERE server_id = ?1",
             LastSync::COLUMNS
-        ))?
-        .query_row([server_id], LastSync::from_row)
-        .optional()?)
+        ),
+        [server_id],
+        LastSync::from_row,
+    )
 }
 
 /// Records `server_id`'s sync.

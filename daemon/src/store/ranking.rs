@@ -39,9 +39,9 @@
 use crate::store::Tx;
 use std::collections::{BTreeMap, HashMap};
 
+use crate::store::sql::params;
 use modctl_types::activity::Ranked;
 use modctl_types::query::{INSIGHTS_DEFAULT_DAYS, INSIGHTS_MAX_DAYS};
-use rusqlite::{OptionalExtension, params};
 
 use super::{StoreError, scalar};
 
@@ -204,13 +204,11 @@ const ALL: [Ranking; 5] = [MEMBERS, MEMBERS_RECENT, CHANNELS, TARGETS, ACTORS];
 
 /// The first day `rollup`'s totals of `server_id` cover (`None`: every day).
 fn window_start(tx: &Tx<'_>, server_id: &str, rollup: Rollup) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
-        )?
-        .query_row(params![server_id, rollup.as_str()], scalar)
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT from_day FROM ranking_windows WHERE server_id = ?1 AND rollup = ?2",
+        params![server_id, rollup.as_str()],
+        scalar,
+    )
 }
 
 /// Adds what was just added to the day rows of [`MEMBERS`],
@@ -240,19 +238,19 @@ pub fn add_activity<'a>(
     // would move every key's entry in both indexes). A prepared single-row
     // upsert per key, in key order, with the server bound once.
     for (i, column) in ranking.counts.iter().enumerate() {
-        let mut upsert = tx.sql.prepare_cached(&format!(
+        let mut upsert = tx.sql.prepare(&format!(
             "INSERT INTO {totals} (server_id, {key}, {column}) VALUES (?1, ?2, ?3)
              ON CONFLICT DO UPDATE SET {column} = {column} + excluded.{column}",
             totals = ranking.totals,
             key = ranking.key,
         ))?;
-        upsert.raw_bind_parameter(1, server_id)?;
+        upsert.bind(1, server_id)?;
         for (key, sums) in &by_key {
             let n = if i == 0 { sums.0 } else { sums.1 };
             if n > 0 {
-                upsert.raw_bind_parameter(2, *key)?;
-                upsert.raw_bind_parameter(3, n)?;
-                upsert.raw_execute()?;
+                upsert.bind(2, *key)?;
+                upsert.bind(3, n)?;
+                upsert.execute_bound()?;
             }
         }
     }
@@ -273,7 +271,7 @@ pub fn add_case(
         return Ok(());
     }
     tx.sql
-        .prepare_cached(&format!(
+        .prepare(&format!(
             "INSERT INTO {} (server_id, {}, cases) VALUES (?1, ?2, 1)
          ON CONFLICT DO UPDATE SET cases = cases + 1",
             ranking.totals, ranking.key
@@ -291,11 +289,7 @@ pub fn advance(
     tx: &Tx<'_>,
     mut today: impl FnMut(&Tx<'_>, &str) -> Result<i64, StoreError>,
 ) -> Result<usize, StoreError> {
-    let servers: Vec<String> = tx
-        .sql
-        .prepare_cached("SELECT id FROM servers")?
-        .query_map([], scalar)?
-        .collect::<rusqlite::Result<_>>()?;
+    let servers: Vec<String> = tx.sql.rows("SELECT id FROM servers", [], scalar)?;
     let mut moved = 0;
     for server in servers {
         let server_today = today(tx, &server)?;
@@ -310,7 +304,7 @@ pub fn advance(
                 subtract(tx, *ranking, &server, from, target)?;
             }
             tx.sql
-                .prepare_cached(
+                .prepare(
                     "INSERT INTO ranking_windows (server_id, rollup, from_day) VALUES (?1, ?2, ?3)
                  ON CONFLICT DO UPDATE SET from_day = excluded.from_day",
                 )?
@@ -337,7 +331,7 @@ fn subtract(
     let sets = ranking.for_counts(|c| format!("{c} = t.{c} - d.{c}"), ", ");
     let zero = ranking.for_counts(|c| format!("{c} <= 0"), " AND ");
     tx.sql
-        .prepare_cached(&format!(
+        .prepare(&format!(
             "UPDATE {totals} AS t SET {sets}
          FROM (SELECT {key} AS k, {sums} FROM {days}
                WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}) AS d
@@ -345,7 +339,7 @@ fn subtract(
         ))?
         .execute(params![server_id, from, until])?;
     tx.sql
-        .prepare_cached(&format!(
+        .prepare(&format!(
             "DELETE FROM {totals} WHERE server_id = ?1 AND {zero}"
         ))?
         .execute([server_id])?;
@@ -395,16 +389,13 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     // are added to its total (an upper bound again) and to its exact count.
     let mut early: HashMap<String, u64> = HashMap::new();
     if let Some(start) = start.filter(|&start| start > from) {
-        let mut stmt = tx.sql.prepare_cached(&format!(
+        let mut stmt = tx.sql.prepare(&format!(
             "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
              WHERE server_id = ?1 AND day >= ?2 AND day < ?3 GROUP BY {key}"
         ))?;
         let mut rows = stmt.query(params![server_id, from, start.min(to + 1)])?;
         while let Some(row) = rows.next()? {
-            early.insert(
-                row.get("ranked_key")?,
-                row.get::<_, i64>("n")?.max(0) as u64,
-            );
+            early.insert(row.get("ranked_key")?, row.get::<i64>("n")?.max(0) as u64);
         }
     }
     let most_early = early.values().copied().max().unwrap_or(0);
@@ -412,7 +403,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     // when the window holds all of them (nothing counted after `to`).
     let totals_exact = start.is_some_and(|start| start >= from)
         && !counted_after(tx, ranking.rollup, server_id, to)?;
-    let mut by_total = tx.sql.prepare_cached(&format!(
+    let mut by_total = tx.sql.prepare(&format!(
         "SELECT {key} AS ranked_key, {count} AS n FROM {totals}
          WHERE server_id = ?1 AND {count} >= ?2
          ORDER BY {count} DESC, {key}"
@@ -421,7 +412,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let mut rows = by_total.query(params![server_id, lowest])?;
     // Named: without statistics SQLite prefers the primary key's range of
     // days, i.e. every row of the window, to the key's few rows.
-    let mut exact_sum = tx.sql.prepare_cached(&format!(
+    let mut exact_sum = tx.sql.prepare(&format!(
         "SELECT COALESCE(SUM({count}), 0) FROM {days} INDEXED BY {by_key}
          WHERE server_id = ?1 AND {key} = ?2 AND day BETWEEN ?3 AND ?4",
         by_key = ranking.days_by_key,
@@ -436,7 +427,7 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let mut best: Vec<(String, u64)> = Vec::with_capacity(TOP + 1);
     let mut ended = true;
     while let Some(row) = rows.next()? {
-        let total = row.get::<_, i64>("n")?.max(0) as u64;
+        let total = row.get::<i64>("n")?.max(0) as u64;
         if best.len() == TOP {
             let tenth = best[TOP - 1].1;
             // In index order ties come by key: exact totals end at the tenth.
@@ -452,17 +443,16 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
         } else {
             read_rows += window_days;
             if read_rows > 4 * 1024 && window_rows.is_none() {
-                let bound: i64 = tx
-                    .sql
-                    .prepare_cached(ranking.window_rows)?
-                    .query_row(params![server_id, from, to], scalar)?;
+                let bound: i64 =
+                    tx.sql
+                        .row(ranking.window_rows, params![server_id, from, to], scalar)?;
                 window_rows = Some(bound.max(0) as u64);
             }
             if window_rows.is_some_and(|rows| read_rows > rows) {
                 return sum_window(tx, &TopList { min, ..*list });
             }
             exact_sum
-                .query_row(params![server_id, id, from, to], scalar::<i64>)?
+                .row(params![server_id, id, from, to], scalar::<i64>)?
                 .max(0) as u64
         };
         if exact >= min {
@@ -484,19 +474,17 @@ pub fn top(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
 fn sum_window(tx: &Tx<'_>, list: &TopList<'_>) -> Result<Vec<Ranked>, StoreError> {
     let Ranking { days, key, .. } = list.ranking;
     let (count, server_id, (from, to), min) = (list.count, list.server_id, list.window, list.min);
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {key} AS ranked_key, SUM({count}) AS n FROM {days}
          WHERE server_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY {key} HAVING n >= ?4"
     ))?;
     let min = i64::try_from(min).unwrap_or(i64::MAX);
-    let all = stmt
-        .query_map(params![server_id, from, to, min], |row| {
-            Ok((
-                row.get::<_, String>("ranked_key")?,
-                row.get::<_, i64>("n")?.max(0) as u64,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let all = stmt.rows(params![server_id, from, to, min], |row| {
+        Ok((
+            row.get::<String>("ranked_key")?,
+            row.get::<i64>("n")?.max(0) as u64,
+        ))
+    })?;
     Ok(ranked(all))
 }
 
@@ -542,12 +530,14 @@ fn counted_after(
 ) -> Result<bool, StoreError> {
     Ok(tx
         .sql
-        .prepare_cached(&format!(
-            "SELECT 1 FROM {} WHERE server_id = ?1 AND day > ?2 LIMIT 1",
-            rollup.days_table()
-        ))?
-        .query_row(params![server_id, to], |_| Ok(()))
-        .optional()?
+        .opt_row(
+            &format!(
+                "SELECT 1 FROM {} WHERE server_id = ?1 AND day > ?2 LIMIT 1",
+                rollup.days_table()
+            ),
+            params![server_id, to],
+            |_| Ok(()),
+        )?
         .is_some())
 }
 

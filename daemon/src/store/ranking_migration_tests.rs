@@ -199,8 +199,8 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
             let mut stmt = tx.sql.prepare(
                 "SELECT user_id, messages FROM activity_member_recent_totals ORDER BY user_id",
             )?;
-            let rows = stmt.query_map([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
-            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.rows([], |row| Ok((row.get("user_id")?, row.get("messages")?)))?;
+            Ok::<_, StoreError>(rows)
         })
         .await
         .unwrap();
@@ -226,8 +226,8 @@ async fn member_activity_of_the_last_month_is_in_the_recent_totals_after_v18() {
             let mut stmt = tx
                 .sql
                 .prepare("SELECT user_id FROM activity_member_recent_totals ORDER BY user_id")?;
-            let rows = stmt.query_map([], crate::store::scalar)?;
-            Ok::<_, StoreError>(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let rows = stmt.rows([], crate::store::scalar)?;
+            Ok::<_, StoreError>(rows)
         })
         .await
         .unwrap();

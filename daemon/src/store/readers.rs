@@ -1,6 +1,9 @@
 //! The reader threads: a fixed number of threads, each owning one read
 //! connection, taking reads from one queue.
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! Why not tokio's blocking pool: under load it grows a thread per waiting
 //! read (dozens), each hop to it costs two context switches, and the pool
 //! still had to be fenced by a semaphore so that no more reads ran than there

@@ -5,8 +5,8 @@
 //! are kept with the counts, per server: [`super::activity`].) Secrets are sealed like the bot token ([`super::secrets`]).
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::Platform;
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::secrets::{SecretField, Secrets};
 use super::{FromRow, StoreError, scalar};
@@ -109,25 +109,23 @@ pub fn set_receiving(
 /// Every live connection, with its token and secrets unsealed.
 pub fn live_connections(tx: &Tx<'_>, secrets: &Secrets) -> Result<Vec<LiveConnection>, StoreError> {
     let rows = tx.sql
-        .prepare_cached(
+        .rows(
             "SELECT c.server_id, s.platform, c.token, c.api_base, c.signing_secret, c.hook_url, c.hook_secret,
                     c.telegram_chat_id
              FROM platform_connections c JOIN servers s ON s.id = c.server_id
-             WHERE c.mode = 'live' ORDER BY c.server_id",
-        )?
-        .query_map([], |row| {
+             WHERE c.mode = 'live' ORDER BY c.server_id", [], |row| {
             Ok((
-                row.get::<_, String>("server_id")?,
-                row.get::<_, String>("platform")?,
-                row.get::<_, Option<String>>("token")?,
-                row.get::<_, Option<String>>("api_base")?,
-                row.get::<_, Option<String>>("signing_secret")?,
-                row.get::<_, Option<String>>("hook_url")?,
-                row.get::<_, Option<String>>("hook_secret")?,
-                row.get::<_, Option<String>>("telegram_chat_id")?,
+                row.get::<String>("server_id")?,
+                row.get::<String>("platform")?,
+                row.get::<Option<String>>("token")?,
+                row.get::<Option<String>>("api_base")?,
+                row.get::<Option<String>>("signing_secret")?,
+                row.get::<Option<String>>("hook_url")?,
+                row.get::<Option<String>>("hook_secret")?,
+                row.get::<Option<String>>("telegram_chat_id")?,
             ))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        ;
     rows.into_iter()
         .map(
             |(server_id, platform, token, api_base, signing, hook_url, hook_secret, chat_id)| {
@@ -174,13 +172,11 @@ pub fn telegram_chats(
 ) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
     let mut chats = std::collections::BTreeMap::new();
     for server in servers {
-        let chat: Option<Option<String>> = tx
-            .sql
-            .prepare_cached(
-                "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
-            )?
-            .query_row([server], scalar)
-            .optional()?;
+        let chat: Option<Option<String>> = tx.sql.opt_row(
+            "SELECT telegram_chat_id FROM platform_connections WHERE server_id = ?1",
+            [server],
+            scalar,
+        )?;
         if let Some(chat) = chat.flatten() {
             chats.insert(chat, server.clone());
         }
@@ -194,11 +190,11 @@ pub fn telegram_chats(
 pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreError> {
     let mut offset = 0;
     for server in servers {
-        let stored: Option<Option<i64>> = tx
-            .sql
-            .prepare_cached("SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1")?
-            .query_row([server], scalar)
-            .optional()?;
+        let stored: Option<Option<i64>> = tx.sql.opt_row(
+            "SELECT telegram_offset FROM activity_receivers WHERE server_id = ?1",
+            [server],
+            scalar,
+        )?;
         offset = offset.max(stored.flatten().unwrap_or(0));
     }
     Ok(offset)
@@ -208,7 +204,7 @@ pub fn telegram_offset(tx: &Tx<'_>, servers: &[String]) -> Result<i64, StoreErro
 pub fn set_telegram_offset(tx: &Tx<'_>, servers: &[String], offset: i64) -> Result<(), StoreError> {
     for server in servers {
         tx.sql
-            .prepare_cached(
+            .prepare(
                 "INSERT INTO activity_receivers (server_id, telegram_offset) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET telegram_offset = excluded.telegram_offset",
             )?
@@ -221,7 +217,7 @@ pub fn set_telegram_offset(tx: &Tx<'_>, servers: &[String], offset: i64) -> Resu
 pub fn set_alive(tx: &Tx<'_>, servers: &[String], now: i64) -> Result<(), StoreError> {
     for server in servers {
         tx.sql
-            .prepare_cached(
+            .prepare(
                 "INSERT INTO activity_receivers (server_id, alive_at) VALUES (?1, ?2)
              ON CONFLICT (server_id) DO UPDATE SET alive_at = excluded.alive_at",
             )?
@@ -232,11 +228,11 @@ pub fn set_alive(tx: &Tx<'_>, servers: &[String], now: i64) -> Result<(), StoreE
 
 /// When the receiver of `server` was last known to listen.
 pub fn alive_at(tx: &Tx<'_>, server: &str) -> Result<Option<i64>, StoreError> {
-    let stored: Option<Option<i64>> = tx
-        .sql
-        .prepare_cached("SELECT alive_at FROM activity_receivers WHERE server_id = ?1")?
-        .query_row([server], scalar)
-        .optional()?;
+    let stored: Option<Option<i64>> = tx.sql.opt_row(
+        "SELECT alive_at FROM activity_receivers WHERE server_id = ?1",
+        [server],
+        scalar,
+    )?;
     Ok(stored.flatten())
 }
 
@@ -254,7 +250,7 @@ pub struct VoiceSession {
 impl FromRow for VoiceSession {
     const COLUMNS: &'static str = "user_id, channel_id, started_at";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<VoiceSession> {
+    fn from_row(row: &Row<'_>) -> Result<VoiceSession, StoreError> {
         Ok(VoiceSession {
             user_id: row.get("user_id")?,
             channel_id: row.get("channel_id")?,
@@ -269,31 +265,31 @@ pub fn voice_session(
     server: &str,
     user: &str,
 ) -> Result<Option<VoiceSession>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.opt_row(
+        &format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2",
             VoiceSession::COLUMNS
-        ))?
-        .query_row([server, user], VoiceSession::from_row)
-        .optional()?)
+        ),
+        [server, user],
+        VoiceSession::from_row,
+    )
 }
 
 /// Every open voice session of `server`.
 pub fn voice_sessions(tx: &Tx<'_>, server: &str) -> Result<Vec<VoiceSession>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.rows(
+        &format!(
             "SELECT {} FROM voice_sessions WHERE server_id = ?1 ORDER BY user_id",
             VoiceSession::COLUMNS
-        ))?
-        .query_map([server], VoiceSession::from_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?)
+        ),
+        [server],
+        VoiceSession::from_row,
+    )
 }
 
 /// Opens (or replaces) the voice session of a member.
 pub fn open_voice(tx: &Tx<'_>, server: &str, session: &VoiceSession) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.sql.prepare(
         "INSERT INTO voice_sessions (server_id, user_id, channel_id, started_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (server_id, user_id) DO UPDATE SET channel_id = excluded.channel_id,
              started_at = excluded.started_at",
@@ -305,7 +301,7 @@ pub fn open_voice(tx: &Tx<'_>, server: &str, session: &VoiceSession) -> Result<(
 /// Closes the voice session of a member.
 pub fn close_voice(tx: &Tx<'_>, server: &str, user: &str) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
+        .prepare("DELETE FROM voice_sessions WHERE server_id = ?1 AND user_id = ?2")?
         .execute([server, user])?;
     Ok(())
 }

@@ -8,12 +8,12 @@
 use crate::store::Tx;
 use std::collections::HashMap;
 
+use crate::store::sql::params;
 use modctl_types::restore::{
     ItemOutcome, JobItem, JobState, KindProgress, PlanItem, PlanStep, PlanSummary, RemappedId,
     RestoreJob, RestorePlan,
 };
 use modctl_types::snapshot::StructureContent;
-use rusqlite::{OptionalExtension, params};
 
 use modctl_types::config::WebhookEvent;
 
@@ -108,7 +108,7 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
     let summary = new.plan.summary;
     let content = serde_json::to_string(new.content).expect("structures serialize");
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO restore_jobs (server_id, snapshot_id, actor, state, created_at, content, \
          plan_present, plan_create, plan_update, plan_skip) \
          VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -125,7 +125,7 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
             summary.skip,
         ])?;
     let id = tx.sql.last_insert_rowid();
-    let mut insert = tx.sql.prepare_cached(
+    let mut insert = tx.sql.prepare(
         "INSERT INTO restore_job_items (job_id, seq, kind, planned, outcome, live_id, result) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
@@ -151,42 +151,39 @@ pub fn create(tx: &Tx<'_>, new: &NewJob<'_>) -> Result<RestoreJob, StoreError> {
 
 /// The server's queued or running job, if any.
 pub fn unfinished_of(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
+    tx.sql.opt_row(
+        "SELECT id FROM restore_jobs WHERE server_id = ?1 AND state IN ('queued', 'running') \
              ORDER BY id LIMIT 1",
-        )?
-        .query_row([server_id], scalar)
-        .optional()?)
+        [server_id],
+        scalar,
+    )
 }
 
 /// Every queued or running job, oldest first.
 pub fn unfinished(tx: &Tx<'_>) -> Result<Vec<i64>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
-        "SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id",
-    )?;
-    let rows = stmt.query_map([], scalar)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut stmt = tx
+        .sql
+        .prepare("SELECT id FROM restore_jobs WHERE state IN ('queued', 'running') ORDER BY id")?;
+    let rows = stmt.rows([], scalar)?;
+    Ok(rows)
 }
 
 fn items(tx: &Tx<'_>, job_id: i64) -> Result<Vec<(RunItem, Option<String>)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT seq, planned, outcome, live_id, result FROM restore_job_items \
          WHERE job_id = ?1 ORDER BY seq",
     )?;
-    let rows = stmt.query_map([job_id], |row| {
+    let rows = stmt.rows([job_id], |row| {
         Ok((
-            row.get::<_, i64>("seq")?,
-            row.get::<_, String>("planned")?,
-            row.get::<_, String>("outcome")?,
-            row.get::<_, Option<String>>("live_id")?,
-            row.get::<_, Option<String>>("result")?,
+            row.get::<i64>("seq")?,
+            row.get::<String>("planned")?,
+            row.get::<String>("outcome")?,
+            row.get::<Option<String>>("live_id")?,
+            row.get::<Option<String>>("result")?,
         ))
     })?;
     let mut items = Vec::new();
-    for row in rows {
-        let (seq, planned, outcome, live_id, result) = row?;
+    for (seq, planned, outcome, live_id, result) in rows {
         let planned: PlanItem = serde_json::from_str(&planned).map_err(|e| {
             StoreError::Corrupt(format!(
                 "item {seq} of restore job {job_id} cannot be read: {e}"
@@ -216,14 +213,12 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
         [u32; 4],
         Option<String>,
     );
-    let row: Option<Row> = tx
-        .sql
-        .prepare_cached(
-            "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
+    let row: Option<Row> = tx.sql.opt_row(
+        "SELECT snapshot_id, actor, state, detail, created_at, finished_at, \
              plan_present, plan_create, plan_update, plan_skip, config_remapped \
              FROM restore_jobs WHERE server_id = ?1 AND id = ?2",
-        )?
-        .query_row(params![server_id, id], |row| {
+        params![server_id, id],
+        |row| {
             Ok((
                 row.get("snapshot_id")?,
                 row.get("actor")?,
@@ -239,8 +234,8 @@ pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<RestoreJob>, 
                 ],
                 row.get("config_remapped")?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((snapshot_id, actor, state, detail, created_at, finished_at, counts, remapped)) = row
     else {
         return Ok(None);
@@ -327,14 +322,12 @@ pub fn progress(items: &[JobItem]) -> Vec<KindProgress> {
 /// What the worker needs to run job `id`; `None` if there is no such job.
 pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
     type Row = (String, i64, String, String, bool, bool);
-    let row: Option<Row> = tx
-        .sql
-        .prepare_cached(
-            "SELECT server_id, snapshot_id, actor, content, roles_positioned, \
+    let row: Option<Row> = tx.sql.opt_row(
+        "SELECT server_id, snapshot_id, actor, content, roles_positioned, \
              config_remapped IS NOT NULL AS remapped \
              FROM restore_jobs WHERE id = ?1",
-        )?
-        .query_row([id], |row| {
+        [id],
+        |row| {
             Ok((
                 row.get("server_id")?,
                 row.get("snapshot_id")?,
@@ -343,8 +336,8 @@ pub fn load(tx: &Tx<'_>, id: i64) -> Result<Option<JobRun>, StoreError> {
                 row.get("roles_positioned")?,
                 row.get("remapped")?,
             ))
-        })
-        .optional()?;
+        },
+    )?;
     let Some((server_id, snapshot_id, actor, content, roles_positioned, config_remapped)) = row
     else {
         return Ok(None);
@@ -379,14 +372,12 @@ pub fn set_state(
     now: i64,
 ) -> Result<(), StoreError> {
     let finished_at = state.is_final().then_some(now);
-    let server_id: Option<String> = tx
-        .sql
-        .prepare_cached(
-            "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
+    let server_id: Option<String> = tx.sql.opt_row(
+        "UPDATE restore_jobs SET state = ?2, detail = ?3, finished_at = ?4 WHERE id = ?1
              RETURNING server_id",
-        )?
-        .query_row(params![id, state.as_str(), detail, finished_at], scalar)
-        .optional()?;
+        params![id, state.as_str(), detail, finished_at],
+        scalar,
+    )?;
     if let Some(server_id) = server_id.filter(|_| state.is_final())
         && let Some(url) = webhook_url
     {
@@ -414,7 +405,7 @@ pub fn set_config_remapped(
 ) -> Result<(), StoreError> {
     let json = serde_json::to_string(remapped).expect("remapped ids serialize");
     tx.sql
-        .prepare_cached("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
+        .prepare("UPDATE restore_jobs SET config_remapped = ?2 WHERE id = ?1")?
         .execute(params![id, json])?;
     Ok(())
 }
@@ -422,7 +413,7 @@ pub fn set_config_remapped(
 /// Records that the created roles were placed.
 pub fn set_roles_positioned(tx: &Tx<'_>, id: i64) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
+        .prepare("UPDATE restore_jobs SET roles_positioned = 1 WHERE id = ?1")?
         .execute([id])?;
     Ok(())
 }
@@ -447,7 +438,7 @@ pub struct Outcome<'a> {
 
 /// Records one item's outcome (and its id-map entry).
 pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.sql.prepare(
         "UPDATE restore_job_items SET outcome = ?3, live_id = COALESCE(?4, live_id), result = ?5 \
          WHERE job_id = ?1 AND seq = ?2",
     )?
@@ -459,7 +450,7 @@ pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError>
         outcome.result
     ])?;
     if let Some((server, snapshot_id, live_id)) = outcome.restored {
-        tx.sql.prepare_cached(
+        tx.sql.prepare(
             "INSERT INTO restored_ids (server_id, snapshot_id, live_id, job_id) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (server_id, snapshot_id) DO UPDATE SET live_id = excluded.live_id, job_id = excluded.job_id",
         )?
@@ -472,22 +463,20 @@ pub fn record_item(tx: &Tx<'_>, outcome: &Outcome<'_>) -> Result<(), StoreError>
 pub fn id_map(tx: &Tx<'_>, server_id: &str) -> Result<HashMap<String, String>, StoreError> {
     let mut stmt = tx
         .sql
-        .prepare_cached("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
-    let rows = stmt.query_map([server_id], |row| {
+        .prepare("SELECT snapshot_id, live_id FROM restored_ids WHERE server_id = ?1")?;
+    let rows = stmt.rows([server_id], |row| {
         Ok((row.get("snapshot_id")?, row.get("live_id")?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.into_iter().collect())
 }
 
 /// `server_id`'s newest restore job: its id and state.
 pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([server_id], |row| Ok((row.get("id")?, row.get("state")?)))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT id, state FROM restore_jobs WHERE server_id = ?1 ORDER BY id DESC LIMIT 1",
+        [server_id],
+        |row| Ok((row.get("id")?, row.get("state")?)),
+    )
 }
 
 /// How many restore jobs are in each state (`queued`, `running`, `done`,
@@ -495,9 +484,9 @@ pub fn latest_job(tx: &Tx<'_>, server_id: &str) -> Result<Option<(i64, String)>,
 pub fn count_by_state(tx: &Tx<'_>) -> Result<Vec<(String, i64)>, StoreError> {
     let mut stmt = tx
         .sql
-        .prepare_cached("SELECT state, COUNT(*) AS jobs FROM restore_jobs GROUP BY state")?;
-    let rows = stmt.query_map([], |row| Ok((row.get("state")?, row.get("jobs")?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        .prepare("SELECT state, COUNT(*) AS jobs FROM restore_jobs GROUP BY state")?;
+    let rows = stmt.rows([], |row| Ok((row.get("state")?, row.get("jobs")?)))?;
+    Ok(rows)
 }
 
 #[cfg(test)]

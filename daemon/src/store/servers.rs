@@ -1,8 +1,8 @@
 //! Servers (communities) claimed by teams.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::{Platform, Server};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, parsed, scalar, timestamp};
 
@@ -41,51 +41,52 @@ pub fn insert(
 
 /// The server `id` with its owner, whoever claimed it.
 pub fn find(tx: &Tx<'_>, id: &str) -> Result<Option<ServerRecord>, StoreError> {
-    let record = tx
-        .sql
-        .prepare_cached(&format!(
+    let record = tx.sql.opt_row(
+        &format!(
             "SELECT {}, team_id FROM servers WHERE id = ?1",
             Server::COLUMNS
-        ))?
-        .query_row([id], |row| {
+        ),
+        [id],
+        |row| {
             Ok(ServerRecord {
                 team_id: row.get("team_id")?,
                 server: Server::from_row(row)?,
             })
-        })
-        .optional()?;
+        },
+    )?;
     Ok(record)
 }
 
 /// The servers of one team, ordered by id.
 pub fn list_for_team(tx: &Tx<'_>, team_id: i64) -> Result<Vec<Server>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {} FROM servers WHERE team_id = ?1 ORDER BY id",
         Server::COLUMNS
     ))?;
-    let rows = stmt.query_map([team_id], Server::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([team_id], Server::from_row)?;
+    Ok(rows)
 }
 
 /// Every claimed server with the name of its team, for operators.
 pub fn list_all(tx: &Tx<'_>) -> Result<Vec<(String, Server)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {}, t.name AS team_name
          FROM servers JOIN teams t ON t.id = servers.team_id ORDER BY t.name, servers.id",
         Server::COLUMNS
     ))?;
-    let rows = stmt.query_map([], |row| {
+    let rows = stmt.rows([], |row| {
         Ok((row.get("team_name")?, Server::from_row(row)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// How many servers a team has claimed.
 pub fn count_for_team(tx: &Tx<'_>, team_id: i64) -> Result<u64, StoreError> {
-    let count: i64 = tx
-        .sql
-        .prepare_cached("SELECT COUNT(*) FROM servers WHERE team_id = ?1")?
-        .query_row([team_id], scalar)?;
+    let count: i64 = tx.sql.row(
+        "SELECT COUNT(*) FROM servers WHERE team_id = ?1",
+        [team_id],
+        scalar,
+    )?;
     Ok(count.try_into().unwrap_or(0))
 }
 
@@ -94,7 +95,7 @@ impl FromRow for Server {
     // a `name` too.
     const COLUMNS: &'static str = "servers.id, servers.name, servers.platform, servers.claimed_at";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Server> {
+    fn from_row(row: &Row<'_>) -> Result<Server, StoreError> {
         Ok(Server {
             id: row.get("id")?,
             name: row.get("name")?,

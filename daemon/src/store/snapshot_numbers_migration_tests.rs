@@ -59,11 +59,11 @@ async fn older_snapshots_are_numbered_per_server_in_capture_order() {
                     .map(|s| (s.id, s.captured_at.as_second()))
                     .collect())
             };
-            let jobs: Vec<i64> = tx
-                .sql
-                .prepare("SELECT snapshot_id FROM restore_jobs ORDER BY id")?
-                .query_map([], scalar)?
-                .collect::<rusqlite::Result<_>>()?;
+            let jobs: Vec<i64> = tx.sql.rows(
+                "SELECT snapshot_id FROM restore_jobs ORDER BY id",
+                [],
+                scalar,
+            )?;
             Ok::<_, StoreError>((numbers(A)?, numbers(B)?, jobs))
         })
         .await

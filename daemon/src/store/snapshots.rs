@@ -12,10 +12,10 @@
 //! different structure out.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::config::{Antinuke, WebhookEvent};
 use modctl_types::snapshot::{SnapshotCounts, SnapshotMeta, SnapshotSource, StructureContent};
 use modctl_types::{Plan, Server};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, parsed, scalar, servers, timestamp, webhooks};
 
@@ -48,9 +48,9 @@ impl FromRow for SnapshotMeta {
         s.actor, s.content_hash, c.size_bytes, s.roles, s.channels, s.permission_overwrites, \
         s.user_groups, s.administrators";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<SnapshotMeta> {
+    fn from_row(row: &Row<'_>) -> Result<SnapshotMeta, StoreError> {
         let count = |name| {
-            row.get::<_, i64>(name)
+            row.get::<i64>(name)
                 .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
         };
         Ok(SnapshotMeta {
@@ -62,7 +62,7 @@ impl FromRow for SnapshotMeta {
             source: parsed(row, "source")?,
             actor: row.get("actor")?,
             content_hash: row.get("content_hash")?,
-            size_bytes: row.get::<_, i64>("size_bytes")?.try_into().unwrap_or(0),
+            size_bytes: row.get::<i64>("size_bytes")?.try_into().unwrap_or(0),
             counts: SnapshotCounts {
                 roles: count("roles")?,
                 channels: count("channels")?,
@@ -85,7 +85,7 @@ const META_FROM: &str = "structure_snapshots s \
 /// team's plan retains, decided by the caller).
 pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<SnapshotMeta, StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO snapshot_contents (hash, content, size_bytes) VALUES (?1, ?2, ?3) \
          ON CONFLICT (hash) DO NOTHING",
         )?
@@ -97,14 +97,13 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
     let counts = new.counts;
     // The next per-server number: pruning never removes a server's newest
     // snapshot, so a number is not given twice while the server is claimed.
-    let number: i64 = tx
-        .sql
-        .prepare_cached(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM structure_snapshots WHERE server_id = ?1",
-        )?
-        .query_row([new.server_id], scalar)?;
+    let number: i64 = tx.sql.row(
+        "SELECT COALESCE(MAX(number), 0) + 1 FROM structure_snapshots WHERE server_id = ?1",
+        [new.server_id],
+        scalar,
+    )?;
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO structure_snapshots (server_id, captured_at, source, actor, content_hash, \
          roles, channels, permission_overwrites, user_groups, administrators, number) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -143,30 +142,29 @@ pub fn record(tx: &Tx<'_>, new: &NewSnapshot<'_>, keep: usize) -> Result<Snapsho
 /// oldest of those whose content a newer snapshot of the server has, then
 /// the oldest; then deletes the contents no snapshot (of any server) holds.
 fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
-    let held: i64 = tx
-        .sql
-        .prepare_cached("SELECT count(*) FROM structure_snapshots WHERE server_id = ?1")?
-        .query_row([server_id], scalar)?;
+    let held: i64 = tx.sql.row(
+        "SELECT count(*) FROM structure_snapshots WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )?;
     let keep = i64::try_from(keep).unwrap_or(i64::MAX);
     let excess = held - keep;
     if excess <= 0 {
         return Ok(());
     }
     // Their content stays held by the newer copy: no orphans from these.
-    tx.sql.prepare_cached(
+    tx.sql.prepare(
         "DELETE FROM structure_snapshots WHERE id IN          (SELECT s.id FROM structure_snapshots s WHERE s.server_id = ?1 AND EXISTS             (SELECT 1 FROM structure_snapshots n              WHERE n.server_id = ?1 AND n.content_hash = s.content_hash AND n.id > s.id)           ORDER BY s.id LIMIT ?2)",
     )?
     .execute(params![server_id, excess])?;
-    let pruned: Vec<String> = tx
-        .sql
-        .prepare_cached(
-            "DELETE FROM structure_snapshots WHERE server_id = ?1 AND id NOT IN \
+    let pruned: Vec<String> = tx.sql.rows(
+        "DELETE FROM structure_snapshots WHERE server_id = ?1 AND id NOT IN \
              (SELECT id FROM structure_snapshots WHERE server_id = ?1 ORDER BY id DESC LIMIT ?2) \
              RETURNING content_hash",
-        )?
-        .query_map(params![server_id, keep], scalar)?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut orphans = tx.sql.prepare_cached(
+        params![server_id, keep],
+        scalar,
+    )?;
+    let mut orphans = tx.sql.prepare(
         "DELETE FROM snapshot_contents WHERE hash = ?1 \
          AND NOT EXISTS (SELECT 1 FROM structure_snapshots WHERE content_hash = ?1)",
     )?;
@@ -178,33 +176,31 @@ fn prune(tx: &Tx<'_>, server_id: &str, keep: usize) -> Result<(), StoreError> {
 
 /// The server's snapshots, newest first.
 pub fn list(tx: &Tx<'_>, server_id: &str) -> Result<Vec<SnapshotMeta>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 ORDER BY s.id DESC"
     ))?;
-    let rows = stmt.query_map([server_id], SnapshotMeta::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([server_id], SnapshotMeta::from_row)?;
+    Ok(rows)
 }
 
 /// Snapshot `number` of the server (its per-server number, the API's `id`);
 /// `None` if it has no such snapshot. Lookups are per server: a number never
 /// finds another server's snapshot.
 pub fn get(tx: &Tx<'_>, server_id: &str, number: i64) -> Result<Option<SnapshotMeta>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.number = ?2"
-        ))?
-        .query_row(params![server_id, number], SnapshotMeta::from_row)
-        .optional()?)
+    tx.sql.opt_row(
+        &format!("SELECT {META_COLUMNS} FROM {META_FROM} WHERE s.server_id = ?1 AND s.number = ?2"),
+        params![server_id, number],
+        SnapshotMeta::from_row,
+    )
 }
 
 /// The content stored under `hash`.
 pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> {
-    let json: Option<String> = tx
-        .sql
-        .prepare_cached("SELECT content FROM snapshot_contents WHERE hash = ?1")?
-        .query_row([hash], scalar)
-        .optional()?;
+    let json: Option<String> = tx.sql.opt_row(
+        "SELECT content FROM snapshot_contents WHERE hash = ?1",
+        [hash],
+        scalar,
+    )?;
     let json =
         json.ok_or_else(|| StoreError::Corrupt(format!("snapshot content {hash} is missing")))?;
     serde_json::from_str(&json)
@@ -220,21 +216,19 @@ pub fn content(tx: &Tx<'_>, hash: &str) -> Result<StructureContent, StoreError> 
 /// caller's rule (`crate::snapshots::scheduled_due`).
 pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, StoreError> {
     let rows: Vec<(String, String, Option<i64>)> = tx.sql
-        .prepare_cached(
+        .rows(
             "SELECT c.server_id, c.value, \
              (SELECT MAX(s.captured_at) FROM structure_snapshots s WHERE s.server_id = c.server_id) \
                  AS last_captured_at \
              FROM config_sections c JOIN platform_connections p ON p.server_id = c.server_id \
-             WHERE c.section = 'antinuke' ORDER BY c.server_id",
-        )?
-        .query_map([], |row| {
+             WHERE c.section = 'antinuke' ORDER BY c.server_id", [], |row| {
             Ok((
                 row.get("server_id")?,
                 row.get("value")?,
                 row.get("last_captured_at")?,
             ))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        ;
     let mut due = Vec::new();
     for (server_id, json, last) in rows {
         // Stored sections were validated when written; one that cannot be
@@ -266,18 +260,17 @@ pub fn scheduled_due(tx: &Tx<'_>, now: i64) -> Result<Vec<(Server, Plan)>, Store
 
 /// How many contents are stored (tests check that identical captures share one).
 pub fn stored_contents(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT COUNT(*) FROM snapshot_contents")?
-        .query_row([], scalar)?)
+    tx.sql
+        .row("SELECT COUNT(*) FROM snapshot_contents", [], scalar)
 }
 
 /// When `server_id`'s newest snapshot was captured (unix seconds), if it has one.
 pub fn latest_at(tx: &Tx<'_>, server_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1")?
-        .query_row([server_id], scalar)?)
+    tx.sql.row(
+        "SELECT MAX(captured_at) FROM structure_snapshots WHERE server_id = ?1",
+        [server_id],
+        scalar,
+    )
 }
 
 #[cfg(test)]
@@ -315,9 +308,7 @@ mod tests {
         tx.sql
             .prepare("SELECT hash FROM snapshot_contents ORDER BY hash")
             .unwrap()
-            .query_map([], scalar)
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
+            .rows([], scalar)
             .unwrap()
     }
 

@@ -1,8 +1,8 @@
 //! Teams: the owners of keys and servers.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::{Plan, Team};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{FromRow, StoreError, scalar};
 
@@ -27,23 +27,21 @@ pub fn create(tx: &Tx<'_>, name: &str, plan: Plan, now: i64) -> Result<Team, Sto
 
 /// All teams, by name.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<Team>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {} FROM teams ORDER BY name",
         Team::COLUMNS
     ))?;
-    let rows = stmt.query_map([], Team::from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([], Team::from_row)?;
+    Ok(rows)
 }
 
 /// The team with id `id`.
 pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
-    let team = tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {} FROM teams WHERE id = ?1",
-            Team::COLUMNS
-        ))?
-        .query_row([id], Team::from_row)?;
+    let team = tx.sql.row(
+        &format!("SELECT {} FROM teams WHERE id = ?1", Team::COLUMNS),
+        [id],
+        Team::from_row,
+    )?;
     Ok(team)
 }
 
@@ -51,12 +49,14 @@ pub fn get(tx: &Tx<'_>, id: i64) -> Result<Team, StoreError> {
 /// that name only the server (config, snapshots, webhooks).
 pub fn of_server(tx: &Tx<'_>, server_id: &str) -> Result<Team, StoreError> {
     tx.sql
-        .prepare_cached(&format!(
-            "SELECT {} FROM teams JOIN servers s ON s.team_id = teams.id WHERE s.id = ?1",
-            Team::COLUMNS
-        ))?
-        .query_row([server_id], Team::from_row)
-        .optional()?
+        .opt_row(
+            &format!(
+                "SELECT {} FROM teams JOIN servers s ON s.team_id = teams.id WHERE s.id = ?1",
+                Team::COLUMNS
+            ),
+            [server_id],
+            Team::from_row,
+        )?
         .ok_or_else(|| StoreError::NotFound(format!("server `{server_id}` is not claimed")))
 }
 
@@ -105,23 +105,21 @@ pub fn set_activity_quota(
 
 /// Team `team_id`'s own daily activity quota, if an operator set one.
 pub fn activity_quota(tx: &Tx<'_>, team_id: i64) -> Result<Option<u64>, StoreError> {
-    let own: Option<i64> = tx
-        .sql
-        .prepare_cached("SELECT activity_events_per_day FROM teams WHERE id = ?1")?
-        .query_row([team_id], scalar)?;
+    let own: Option<i64> = tx.sql.row(
+        "SELECT activity_events_per_day FROM teams WHERE id = ?1",
+        [team_id],
+        scalar,
+    )?;
     Ok(own.map(|n| n.max(0) as u64))
 }
 
 /// The team called `name`, if any.
 pub fn find_by_name(tx: &Tx<'_>, name: &str) -> Result<Option<Team>, StoreError> {
-    let team = tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT {} FROM teams WHERE name = ?1",
-            Team::COLUMNS
-        ))?
-        .query_row([name], Team::from_row)
-        .optional()?;
+    let team = tx.sql.opt_row(
+        &format!("SELECT {} FROM teams WHERE name = ?1", Team::COLUMNS),
+        [name],
+        Team::from_row,
+    )?;
     Ok(team)
 }
 
@@ -135,8 +133,8 @@ impl FromRow for Team {
     // and a `name` too.
     const COLUMNS: &'static str = "teams.id, teams.name, teams.plan";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Team> {
-        let plan = row.get_ref("plan")?.as_str()?;
+    fn from_row(row: &Row<'_>) -> Result<Team, StoreError> {
+        let plan = row.get_str("plan")?;
         Ok(Team {
             id: row.get("id")?,
             name: row.get("name")?,

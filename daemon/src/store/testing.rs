@@ -3,8 +3,8 @@
 //! make a table refuse writes, count raw rows. Compiled for tests only, so
 //! the SQL stays in the store (issue #24) without a back door in the build.
 
+use crate::store::sql::params;
 use modctl_types::{Plan, Platform};
-use rusqlite::params;
 
 use super::{Store, StoreError, Tx, servers, teams};
 
@@ -63,8 +63,8 @@ pub fn rows_by_server(tx: &Tx<'_>, table: &str) -> Result<Vec<(String, i64)>, St
     let mut stmt = tx.sql.prepare(&format!(
         "SELECT server_id, COUNT(*) AS count FROM {table} GROUP BY server_id ORDER BY server_id"
     ))?;
-    let rows = stmt.query_map([], |row| Ok((row.get("server_id")?, row.get("count")?)))?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    let rows = stmt.rows([], |row| Ok((row.get("server_id")?, row.get("count")?)))?;
+    Ok(rows)
 }
 
 /// The error of a uniqueness constraint that refused a row (two writers

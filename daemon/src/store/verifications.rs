@@ -3,7 +3,7 @@
 //! restart neither forgets who must still verify nor gives anyone more time
 //! (the deadline is fixed at the join, on the daemon's clock).
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{Row, params};
 
 use super::{FromRow, StoreError, scalar};
 use crate::store::Tx;
@@ -31,7 +31,7 @@ impl FromRow for Pending {
     const COLUMNS: &'static str = "server_id, user_id, since, deadline, prompt_channel_id, \
         prompt_message_id, state";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Pending> {
+    fn from_row(row: &Row<'_>) -> Result<Pending, StoreError> {
         Ok(Pending {
             server_id: row.get("server_id")?,
             user_id: row.get("user_id")?,
@@ -103,14 +103,14 @@ pub fn set_prompt(
 
 /// `user_id`'s verification on `server_id`, whatever its state.
 pub fn get(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Pending>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.opt_row(
+        &format!(
             "SELECT {} FROM verifications WHERE server_id = ?1 AND user_id = ?2",
             Pending::COLUMNS
-        ))?
-        .query_row([server_id, user_id], Pending::from_row)
-        .optional()?)
+        ),
+        [server_id, user_id],
+        Pending::from_row,
+    )
 }
 
 /// Settles a pending verification as `state` (`verified`, `kicked`,
@@ -162,24 +162,24 @@ pub fn set_case(
 /// The pending verifications whose deadline is at or before `now`, oldest
 /// first, at most `limit`.
 pub fn due(tx: &Tx<'_>, now: i64, limit: usize) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.sql.prepare(&format!(
         "SELECT {} FROM verifications WHERE state = 'pending' AND deadline <= ?1
          ORDER BY deadline LIMIT ?2",
         Pending::COLUMNS
     ))?;
-    let rows = statement.query_map(params![now, limit as i64], Pending::from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = statement.rows(params![now, limit as i64], Pending::from_row)?;
+    Ok(rows)
 }
 
 /// The pending verifications of `server_id`, oldest first.
 pub fn pending(tx: &Tx<'_>, server_id: &str) -> Result<Vec<Pending>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(&format!(
+    let mut statement = tx.sql.prepare(&format!(
         "SELECT {} FROM verifications WHERE server_id = ?1 AND state = 'pending'
          ORDER BY since, user_id",
         Pending::COLUMNS
     ))?;
-    let rows = statement.query_map([server_id], Pending::from_row)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let rows = statement.rows([server_id], Pending::from_row)?;
+    Ok(rows)
 }
 
 /// Discord's verify message of `server_id`: (channel, message).
@@ -187,13 +187,11 @@ pub fn verify_message(
     tx: &Tx<'_>,
     server_id: &str,
 ) -> Result<Option<(String, String)>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1")?
-        .query_row([server_id], |row| {
-            Ok((row.get("channel_id")?, row.get("message_id")?))
-        })
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT channel_id, message_id FROM verify_messages WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("channel_id")?, row.get("message_id")?)),
+    )
 }
 
 /// Records the verify message posted for `server_id`.
@@ -242,21 +240,19 @@ impl std::fmt::Debug for Captcha {
 
 /// `user_id`'s captcha while their verification is pending.
 pub fn captcha(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<Option<Captcha>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT challenge, entered, wrong_answers, challenges FROM verifications
+    tx.sql.opt_row(
+        "SELECT challenge, entered, wrong_answers, challenges FROM verifications
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'",
-        )?
-        .query_row([server_id, user_id], |row| {
+        [server_id, user_id],
+        |row| {
             Ok(Captcha {
                 code: row.get("challenge")?,
                 entered: row.get("entered")?,
                 wrong_answers: row.get("wrong_answers")?,
                 challenges: row.get("challenges")?,
             })
-        })
-        .optional()?)
+        },
+    )
 }
 
 /// Issues `code` as `user_id`'s new challenge, when they are pending and
@@ -296,13 +292,13 @@ pub fn set_entered(
 pub fn count_wrong(tx: &Tx<'_>, server_id: &str, user_id: &str) -> Result<i64, StoreError> {
     Ok(tx
         .sql
-        .prepare_cached(
+        .opt_row(
             "UPDATE verifications SET wrong_answers = wrong_answers + 1, entered = ''
              WHERE server_id = ?1 AND user_id = ?2 AND state = 'pending'
              RETURNING wrong_answers",
+            [server_id, user_id],
+            scalar,
         )?
-        .query_row([server_id, user_id], scalar)
-        .optional()?
         .unwrap_or(0))
 }
 

@@ -18,10 +18,10 @@
 //! and a chunk of attempts is recorded in one statement.
 
 use crate::store::Tx;
+use crate::store::sql::{Row, params};
 use modctl_types::Plan;
 use modctl_types::config::{WebhookEvent, Webhooks};
 use modctl_types::webhooks::{Attempt, Delivery, DeliveryDetail, DeliveryState, Enqueued};
-use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
 use super::{FromRow, StoreError, parsed, scalar, timestamp};
@@ -51,21 +51,17 @@ pub fn subscription(
 ) -> Result<Option<Subscription>, StoreError> {
     // One query, not the whole config: this runs in every settling
     // transaction. No row: no webhooks section, so nothing is wanted.
-    let found: Option<(String, String, bool)> = tx
-        .sql
-        .prepare_cached(
-            "SELECT c.value, t.plan,
+    let found: Option<(String, String, bool)> = tx.sql.opt_row(
+        "SELECT c.value, t.plan,
                     EXISTS (SELECT 1 FROM webhook_secrets w WHERE w.server_id = c.server_id)
                         AS secret_set
              FROM config_sections c
              JOIN servers s ON s.id = c.server_id
              JOIN teams t ON t.id = s.team_id
              WHERE c.server_id = ?1 AND c.section = 'webhooks'",
-        )?
-        .query_row([server_id], |row| {
-            Ok((row.get("value")?, row.get("plan")?, row.get("secret_set")?))
-        })
-        .optional()?;
+        [server_id],
+        |row| Ok((row.get("value")?, row.get("plan")?, row.get("secret_set")?)),
+    )?;
     let Some((json, plan, secret_set)) = found else {
         return Ok(None);
     };
@@ -121,7 +117,7 @@ pub fn write(
     .map_err(|e| StoreError::Corrupt(format!("event payload: {e}")))?;
     // One row, appended (see `V14__cheaper_webhook_outbox.sql`).
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO webhook_deliveries
              (event_id, server_id, kind, url, state, next_attempt_at, created_at, payload)
          VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5, ?6)",
@@ -137,7 +133,7 @@ impl FromRow for Delivery {
     const COLUMNS: &'static str = "id, event_id, kind, url, state, attempts, last_status,
     last_error, next_attempt_at, created_at";
 
-    fn from_row(row: &Row<'_>) -> rusqlite::Result<Delivery> {
+    fn from_row(row: &Row<'_>) -> Result<Delivery, StoreError> {
         Ok(Delivery {
             id: row.get("id")?,
             event_id: row.get("event_id")?,
@@ -147,7 +143,7 @@ impl FromRow for Delivery {
             attempts: row.get("attempts")?,
             last_status: row.get("last_status")?,
             last_error: row.get("last_error")?,
-            next_attempt_at: row.get::<_, Option<i64>>("next_attempt_at")?.map(timestamp),
+            next_attempt_at: row.get::<Option<i64>>("next_attempt_at")?.map(timestamp),
             created_at: timestamp(row.get("created_at")?),
         })
     }
@@ -166,61 +162,64 @@ pub fn list(
     before: Option<i64>,
     limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
-    let rows = tx.sql
-        .prepare_cached(&format!(
+    let mut rows = Vec::new();
+    if limit == 0 {
+        return Ok(rows);
+    }
+    tx.sql
+        .prepare(&format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries
              WHERE server_id = ?1 AND id < ?2 AND (?3 IS NULL OR state = ?3) AND (?4 IS NULL OR kind = ?4)
              ORDER BY id DESC"
         ))?
-        .query_map(
+        .while_each(
             params![
                 server_id,
                 before.unwrap_or(i64::MAX),
                 state.map(DeliveryState::as_str),
                 kind.map(WebhookEvent::as_str),
             ],
-            Delivery::from_row,
-        )?
-        .take(limit as usize)
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+            |row| {
+                rows.push(Delivery::from_row(row)?);
+                Ok(rows.len() < limit as usize)
+            },
+        )?;
     Ok(rows)
 }
 
 /// Delivery `id` of `server_id` with its attempts; `None` also when it
 /// belongs to another server.
 pub fn get(tx: &Tx<'_>, server_id: &str, id: i64) -> Result<Option<DeliveryDetail>, StoreError> {
-    let Some(delivery) = tx
-        .sql
-        .prepare_cached(&format!(
+    let Some(delivery) = tx.sql.opt_row(
+        &format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE server_id = ?1 AND id = ?2"
-        ))?
-        .query_row(params![server_id, id], Delivery::from_row)
-        .optional()?
+        ),
+        params![server_id, id],
+        Delivery::from_row,
+    )?
     else {
         return Ok(None);
     };
-    let history = tx
-        .sql
-        .prepare_cached(
-            // The history, then the latest attempt, kept on the delivery
-            // (a compound select's columns are named by its first).
-            "SELECT attempt, at, status, error, duration_ms FROM webhook_attempts
+    let history = tx.sql.rows(
+        // The history, then the latest attempt, kept on the delivery
+        // (a compound select's columns are named by its first).
+        "SELECT attempt, at, status, error, duration_ms FROM webhook_attempts
              WHERE delivery_id = ?1
              UNION ALL
              SELECT attempts, attempt_at, attempt_status, attempt_error, attempt_ms
              FROM webhook_deliveries WHERE id = ?1 AND attempt_at IS NOT NULL
              ORDER BY 1",
-        )?
-        .query_map([id], |row| {
+        [id],
+        |row| {
             Ok(Attempt {
                 attempt: row.get("attempt")?,
                 at: timestamp(row.get("at")?),
                 status: row.get("status")?,
                 error: row.get("error")?,
-                duration_ms: row.get::<_, i64>("duration_ms")?.try_into().unwrap_or(0),
+                duration_ms: row.get::<i64>("duration_ms")?.try_into().unwrap_or(0),
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     Ok(Some(DeliveryDetail { delivery, history }))
 }
 
@@ -244,16 +243,14 @@ pub struct Due {
 /// The endpoints (server and URL) with deliveries due at `now`, the one
 /// waiting longest first.
 pub fn due_endpoints(tx: &Tx<'_>, now: i64) -> Result<Vec<(String, String)>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT server_id, url FROM webhook_deliveries
+    let rows = tx.sql.rows(
+        "SELECT server_id, url FROM webhook_deliveries
              WHERE state = 'pending' AND next_attempt_at <= ?1
              GROUP BY server_id, url
              ORDER BY MIN(next_attempt_at), MIN(id)",
-        )?
-        .query_map([now], |row| Ok((row.get("server_id")?, row.get("url")?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        [now],
+        |row| Ok((row.get("server_id")?, row.get("url")?)),
+    )?;
     Ok(rows)
 }
 
@@ -268,16 +265,14 @@ pub fn due_to(
     now: i64,
     limit: u32,
 ) -> Result<Vec<Due>, StoreError> {
-    let rows = tx
-        .sql
-        .prepare_cached(
-            "SELECT id, server_id, event_id, url, payload, attempts
+    let rows = tx.sql.rows(
+        "SELECT id, server_id, event_id, url, payload, attempts
              FROM webhook_deliveries INDEXED BY webhook_deliveries_due
              WHERE state = 'pending' AND next_attempt_at <= ?3 AND server_id = ?1 AND url = ?2
              ORDER BY next_attempt_at, id
              LIMIT ?4",
-        )?
-        .query_map(params![server_id, url, now, limit], |row| {
+        params![server_id, url, now, limit],
+        |row| {
             Ok(Due {
                 id: row.get("id")?,
                 server_id: row.get("server_id")?,
@@ -286,8 +281,8 @@ pub fn due_to(
                 payload: row.get("payload")?,
                 attempts: row.get("attempts")?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     Ok(rows)
 }
 
@@ -303,7 +298,7 @@ pub fn postpone(
     why: &str,
 ) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE webhook_deliveries INDEXED BY webhook_deliveries_due
          SET next_attempt_at = ?3, last_error = ?4
          WHERE server_id = ?1 AND url = ?2 AND state = 'pending' AND next_attempt_at < ?3",
@@ -359,7 +354,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
         .collect();
     let rows = serde_json::Value::Array(rows).to_string();
     if attempts.iter().any(|(_, number, _)| *number > 1) {
-        tx.sql.prepare_cached(
+        tx.sql.prepare(
             "INSERT INTO webhook_attempts (delivery_id, attempt, at, status, error, duration_ms)
              SELECT d.id, d.attempts, d.attempt_at, d.attempt_status, d.attempt_error, d.attempt_ms
              FROM json_each(?1) j JOIN webhook_deliveries d ON d.id = j.value ->> 0
@@ -368,7 +363,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
         .execute([&rows])?;
     }
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE webhook_deliveries AS d SET attempts = j.value ->> 1, state = j.value ->> 2,
              next_attempt_at = j.value ->> 3, last_status = j.value ->> 4,
              last_error = j.value ->> 5, attempt_at = j.value ->> 6,
@@ -384,7 +379,7 @@ pub fn record_attempts(tx: &Tx<'_>, attempts: &[Recorded]) -> Result<(), StoreEr
 /// Drops pending delivery `id` without an attempt: `disabled`, with `reason`
 /// as its last error.
 pub fn abandon(tx: &Tx<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
-    tx.sql.prepare_cached(
+    tx.sql.prepare(
         "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL, last_error = ?2
          WHERE id = ?1 AND state = 'pending'",
     )?
@@ -397,7 +392,7 @@ pub fn abandon(tx: &Tx<'_>, id: i64, reason: &str) -> Result<(), StoreError> {
 /// where its last one went).
 pub fn follow_url(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE webhook_deliveries SET url = ?2 WHERE server_id = ?1 AND state = 'pending'",
         )?
         .execute(params![server_id, url])?;
@@ -419,7 +414,7 @@ pub fn redeliver(
     // that picks it up abandons it, saying they are off.
     let changed = tx
         .sql
-        .prepare_cached(
+        .prepare(
             "UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?3,
                  url = COALESCE(?4, url)
              WHERE server_id = ?1 AND id = ?2",
@@ -436,12 +431,10 @@ pub const FAILING_LIMIT: i64 = 5 * 86_400;
 /// the first attempt after its last success, or its first attempt if none
 /// ever succeeded. `None` when the last attempt succeeded or none was made.
 pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            // Every attempt to the endpoint: the histories and the latest
-            // attempts, kept on the deliveries.
-            "WITH tried (at, status) AS (
+    tx.sql.row(
+        // Every attempt to the endpoint: the histories and the latest
+        // attempts, kept on the deliveries.
+        "WITH tried (at, status) AS (
                  SELECT a.at, a.status FROM webhook_attempts a
                  JOIN webhook_deliveries d ON d.id = a.delivery_id
                  WHERE d.server_id = ?1 AND d.url = ?2
@@ -450,8 +443,9 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
                  WHERE server_id = ?1 AND url = ?2 AND attempt_at IS NOT NULL)
              SELECT MIN(at) FROM tried WHERE at > COALESCE(
                  (SELECT MAX(at) FROM tried WHERE status BETWEEN 200 AND 299), -1)",
-        )?
-        .query_row(params![server_id, url], scalar)?)
+        params![server_id, url],
+        scalar,
+    )
 }
 
 /// Marks `server_id`'s pending deliveries `disabled`, with `last_error`
@@ -459,7 +453,7 @@ pub fn failing_since(tx: &Tx<'_>, server_id: &str, url: &str) -> Result<Option<i
 /// ([`crate::webhooks::disable`]).
 pub fn disable_pending(tx: &Tx<'_>, server_id: &str, last_error: &str) -> Result<(), StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "UPDATE webhook_deliveries SET state = 'disabled', next_attempt_at = NULL,
              last_error = COALESCE(last_error, ?2)
          WHERE server_id = ?1 AND state = 'pending'",
@@ -473,23 +467,20 @@ pub fn last_delivery(
     tx: &Tx<'_>,
     server_id: &str,
 ) -> Result<Option<(String, Option<String>)>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
+    tx.sql.opt_row(
+        "SELECT state, last_error FROM webhook_deliveries WHERE server_id = ?1 \
              ORDER BY id DESC LIMIT 1",
-        )?
-        .query_row([server_id], |row| {
-            Ok((row.get("state")?, row.get("last_error")?))
-        })
-        .optional()?)
+        [server_id],
+        |row| Ok((row.get("state")?, row.get("last_error")?)),
+    )
 }
 
 /// Deliveries waiting for an attempt, due or not (`GET /metrics`; the
 /// partial index of pending deliveries answers it).
 pub fn pending_count(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'")?
-        .query_row([], scalar)?)
+    tx.sql.row(
+        "SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending'",
+        [],
+        scalar,
+    )
 }

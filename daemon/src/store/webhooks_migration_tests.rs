@@ -168,7 +168,7 @@ async fn failures_since_the_last_success_count_the_latest_attempts_too() {
                 790,
             )?;
             outbox::record_attempts(tx, &[(new.delivery_id, 1, failed(800))])?;
-            let history: i64 = tx.sql.query_row(
+            let history: i64 = tx.sql.row(
                 "SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id = ?1",
                 [new.delivery_id],
                 crate::store::scalar,

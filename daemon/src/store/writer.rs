@@ -1,5 +1,8 @@
 //! The writer thread: every write of the daemon, committed in groups.
 //!
+//! SQLite engine only (issue #29): this module works on rusqlite
+//! connections directly, not through [`crate::store::sql`].
+//!
 //! # Why a thread, and why groups
 //!
 //! With `synchronous = FULL` every commit waits for an fsync, and an fsync

@@ -9,8 +9,8 @@
 //! (escalation's count, `GET /strikes`, the insights' strikes in force)
 //! agrees from the next read on.
 
+use crate::store::sql::{Param, Row, params};
 use modctl_types::moderation::{Case, CaseCorrection, CaseState, CorrectionKind};
-use rusqlite::{OptionalExtension, Row, params};
 
 use super::{StoreError, expiry_day, get, row_of};
 use crate::store::{Tx, parsed, timestamp};
@@ -67,15 +67,14 @@ struct NewCorrection<'a> {
 fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreError> {
     let id: i64 = tx
         .sql
-        .prepare_cached(&format!(
+        .row(&format!(
             "INSERT INTO case_corrections
                  (server_id, case_id, user_id, kind, actor, actor_name, reason, old_reason, strikes, created_at)
              VALUES (?1, CASE WHEN ?2 IS NULL THEN NULL ELSE {} END, ?3, ?4, ?5, {}, ?6, ?7, ?8, ?9)
              RETURNING id",
             row_of(2),
             key_name_of(5)
-        ))?
-        .query_row(
+        ),
             params![
                 c.server_id,
                 c.case_number,
@@ -89,17 +88,16 @@ fn record(tx: &Tx<'_>, c: &NewCorrection<'_>) -> Result<CaseCorrection, StoreErr
             ],
             |row| row.get("id"),
         )?;
-    tx.sql
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"
-        ))?
-        .query_row([id], from_row)
-        .map_err(Into::into)
+    tx.sql.row(
+        &format!("SELECT {COLUMNS} FROM case_corrections WHERE id = ?1"),
+        [id],
+        from_row,
+    )
 }
 
 const COLUMNS: &str = "kind, created_at, actor, actor_name, reason, old_reason, strikes";
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<CaseCorrection> {
+fn from_row(row: &Row<'_>) -> Result<CaseCorrection, StoreError> {
     Ok(CaseCorrection {
         kind: parsed(row, "kind")?,
         at: timestamp(row.get("created_at")?),
@@ -107,7 +105,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<CaseCorrection> {
         by_name: row.get("actor_name")?,
         reason: row.get("reason")?,
         old_reason: row.get("old_reason")?,
-        strikes: row.get::<_, i64>("strikes")?.try_into().unwrap_or(u32::MAX),
+        strikes: row.get::<i64>("strikes")?.try_into().unwrap_or(u32::MAX),
     })
 }
 
@@ -117,12 +115,12 @@ pub fn corrections_of(
     server_id: &str,
     number: i64,
 ) -> Result<Vec<CaseCorrection>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(&format!(
+    let mut stmt = tx.sql.prepare(&format!(
         "SELECT {COLUMNS} FROM case_corrections WHERE case_id = {} ORDER BY id",
         row_of(2)
     ))?;
-    let rows = stmt.query_map(params![server_id, number], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows(params![server_id, number], from_row)?;
+    Ok(rows)
 }
 
 /// The latest clear of `user_id`'s strikes on `server_id`, if any.
@@ -131,15 +129,15 @@ pub(super) fn last_clear(
     server_id: &str,
     user_id: &str,
 ) -> Result<Option<CaseCorrection>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(&format!(
+    tx.sql.opt_row(
+        &format!(
             "SELECT {COLUMNS} FROM case_corrections
               WHERE server_id = ?1 AND user_id = ?2 AND kind = 'clear_strikes'
               ORDER BY id DESC LIMIT 1"
-        ))?
-        .query_row(params![server_id, user_id], from_row)
-        .optional()?)
+        ),
+        params![server_id, user_id],
+        from_row,
+    )
 }
 
 /// Case `number` of `server_id` with its corrections, as the correction
@@ -183,7 +181,7 @@ pub fn edit_reason(
         return Ok((case, false));
     }
     tx.sql
-        .prepare_cached("UPDATE cases SET reason = ?3 WHERE server_id = ?1 AND number = ?2")?
+        .prepare("UPDATE cases SET reason = ?3 WHERE server_id = ?1 AND number = ?2")?
         .execute(params![server_id, number, reason])?;
     record(
         tx,
@@ -214,32 +212,32 @@ fn stop_counting(
     column: &str,
     where_clause: &str,
     counted: &str,
-    key: &dyn rusqlite::ToSql,
+    key: &dyn Param,
     server_id: &str,
     now: i64,
 ) -> Result<u32, StoreError> {
-    let stopped: Vec<(i64, Option<i64>, bool)> = tx
-        .sql
-        .prepare_cached(&format!(
+    let stopped: Vec<(i64, Option<i64>, bool)> = tx.sql.rows(
+        &format!(
             "UPDATE strikes SET {column} = ?3
               WHERE server_id = ?1 AND {where_clause} AND voided_at IS NULL
               RETURNING weight, expires_at, {counted} AS counted"
-        ))?
-        .query_map(params![server_id, key, now], |row| {
+        ),
+        params![server_id, key, now],
+        |row| {
             Ok((
                 row.get("weight")?,
                 row.get("expires_at")?,
                 row.get("counted")?,
             ))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+        },
+    )?;
     let mut active = 0i64;
     for (weight, expires_at, counted) in stopped {
         if !counted {
             continue;
         }
         tx.sql
-            .prepare_cached(
+            .prepare(
                 "UPDATE strike_expiry_days SET weight = weight - ?3 WHERE server_id = ?1 AND day = ?2",
             )?
             .execute(params![server_id, expiry_day(expires_at), weight])?;
@@ -280,7 +278,7 @@ pub fn void(
         now,
     )?;
     tx.sql
-        .prepare_cached(&format!(
+        .prepare(&format!(
             "UPDATE cases SET voided_at = ?3, voided_by = ?4, voided_by_name = {}, void_reason = ?5
               WHERE server_id = ?1 AND number = ?2",
             key_name_of(4)

@@ -3,9 +3,9 @@
 //! and to stay prepared across calls.
 
 use crate::store::Tx;
+use crate::store::sql::Value;
+use crate::store::sql::params;
 use modctl_types::moderation::{Action, Case};
-use rusqlite::types::Value;
-use rusqlite::{OptionalExtension, params};
 
 use super::{CASE_COLUMNS, CaseColumns, StoreError};
 use crate::store::scalar;
@@ -140,17 +140,12 @@ pub fn list(
         None => i64::MAX,
     };
     let lead = Lead::of(filter);
-    let lead_value: Value = match lead {
+    let lead_value: Value<'_> = match lead {
         Lead::Server => Value::Null,
-        Lead::User => filter.user_id.unwrap_or_default().to_owned().into(),
-        Lead::Actor => filter.actor.unwrap_or_default().to_owned().into(),
-        Lead::Action => filter
-            .action
-            .map(|a| a.as_str())
-            .unwrap_or_default()
-            .to_owned()
-            .into(),
-        Lead::Applied => i64::from(filter.applied.unwrap_or_default()).into(),
+        Lead::User => Value::Text(filter.user_id.unwrap_or_default()),
+        Lead::Actor => Value::Text(filter.actor.unwrap_or_default()),
+        Lead::Action => Value::Text(filter.action.map(|a| a.as_str()).unwrap_or_default()),
+        Lead::Applied => Value::Integer(i64::from(filter.applied.unwrap_or_default())),
     };
     let limit = limit as usize;
     let mut cases = Vec::new();
@@ -180,7 +175,7 @@ pub fn list(
 fn walk(
     tx: &Tx<'_>,
     sql: &str,
-    (server_id, lead_value): (&str, Value),
+    (server_id, lead_value): (&str, Value<'_>),
     (low, high): (i64, i64),
     filter: &Filter<'_>,
     limit: usize,
@@ -190,35 +185,31 @@ fn walk(
     if wanted == 0 || low >= high {
         return Ok(());
     }
-    let mut statement = tx.sql.prepare_cached(sql)?;
+    let mut statement = tx.sql.prepare(sql)?;
     let mut columns = None;
-    let rows = statement
-        .query_map(
-            params![
-                server_id,
-                lead_value,
-                low,
-                high,
-                filter.user_id,
-                filter.actor,
-                filter.action.map(Action::as_str),
-                filter.applied,
-                filter.since.unwrap_or(i64::MIN),
-                filter.until.unwrap_or(i64::MAX),
-            ],
-            |row| {
-                // Found once for the walk, not for every row.
-                if columns.is_none() {
-                    columns = Some(CaseColumns::of(row.as_ref())?);
-                }
-                columns.as_ref().expect("just found").read(row)
-            },
-        )?
-        .take(wanted);
-    for row in rows {
-        cases.push(row?);
-    }
-    Ok(())
+    statement.while_each(
+        params![
+            server_id,
+            lead_value,
+            low,
+            high,
+            filter.user_id,
+            filter.actor,
+            filter.action.map(Action::as_str),
+            filter.applied,
+            filter.since.unwrap_or(i64::MIN),
+            filter.until.unwrap_or(i64::MAX),
+        ],
+        |row| {
+            // Found once for the walk, not for every row.
+            if columns.is_none() {
+                columns = Some(CaseColumns::of(row)?);
+            }
+            cases.push(columns.as_ref().expect("just found").read(row)?);
+            // Stepping stops after the page (no bound `LIMIT`, see below).
+            Ok(cases.len() < limit)
+        },
+    )
 }
 
 // The listing statements have no `LIMIT ?`: SQLite lets a bound LIMIT steer
@@ -236,11 +227,8 @@ const FIRST_REACHING_SQL: &str =
 /// `at`: the first recorded at or after `at`, and the first after which a
 /// case recorded before `at` must have been recorded behind the clock's high.
 fn first_reaching(tx: &Tx<'_>, server_id: &str, at: i64) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(FIRST_REACHING_SQL)?
-        .query_row(params![server_id, at], scalar)
-        .optional()?)
+    tx.sql
+        .opt_row(FIRST_REACHING_SQL, params![server_id, at], scalar)
 }
 
 #[cfg(test)]
@@ -254,10 +242,12 @@ mod tests {
             .sql
             .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
             .unwrap();
-        let params = rusqlite::params_from_iter(std::iter::repeat_n(1, stmt.parameter_count()));
-        stmt.query_map(params, |row| row.get::<_, String>("detail"))
-            .unwrap()
-            .collect::<rusqlite::Result<_>>()
+        let ones = vec![1; stmt.parameter_count()];
+        let params: Vec<&dyn crate::store::sql::Param> = ones
+            .iter()
+            .map(|n| n as &dyn crate::store::sql::Param)
+            .collect();
+        stmt.rows(&params[..], |row| row.get::<String>("detail"))
             .unwrap()
     }
 
@@ -291,7 +281,6 @@ mod tests {
     /// reused whatever the page, filter or size asked for.
     #[tokio::test]
     async fn listing_cases_reuses_its_prepared_statements() {
-        use rusqlite::StatementStatus::RePrepare;
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("db")).await.unwrap();
         let reprepared = store
@@ -304,19 +293,11 @@ mod tests {
                 }
                 let mut counts = Vec::new();
                 for lead in Lead::ALL {
-                    counts.push(tx.sql.prepare_cached(&lead.sql())?.get_status(RePrepare));
+                    counts.push(tx.sql.prepare(&lead.sql())?.reprepared());
                 }
-                counts.push(tx.sql.prepare_cached(&behind_sql())?.get_status(RePrepare));
-                counts.push(
-                    tx.sql
-                        .prepare_cached(FIRST_REACHING_SQL)?
-                        .get_status(RePrepare),
-                );
-                counts.push(
-                    tx.sql
-                        .prepare_cached(config::AUDIT_SQL)?
-                        .get_status(RePrepare),
-                );
+                counts.push(tx.sql.prepare(&behind_sql())?.reprepared());
+                counts.push(tx.sql.prepare(FIRST_REACHING_SQL)?.reprepared());
+                counts.push(tx.sql.prepare(config::AUDIT_SQL)?.reprepared());
                 Ok::<_, StoreError>(counts)
             })
             .await
@@ -422,15 +403,14 @@ mod tests {
                 let mut statement = tx.sql.prepare(
                     "SELECT server_id, number, clock_high FROM cases ORDER BY server_id, number",
                 )?;
-                let rows = statement
-                    .query_map([], |row| {
-                        Ok((
-                            row.get("server_id")?,
-                            row.get("number")?,
-                            row.get("clock_high")?,
-                        ))
-                    })?
-                    .collect::<rusqlite::Result<Vec<(String, i64, i64)>>>()?;
+                let rows = statement.rows([], |row| {
+                    Ok((
+                        row.get("server_id")?,
+                        row.get("number")?,
+                        row.get("clock_high")?,
+                    ))
+                })?;
+                let rows: Vec<(String, i64, i64)> = rows;
                 Ok::<_, StoreError>(rows)
             })
             .await

@@ -180,8 +180,10 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
         db: db.to_owned(),
         source,
     };
+    // SQLite engine only: the key check runs at open, on the raw connection.
     let check = tx
         .sql
+        .sqlite()
         .query_row(
             "SELECT sealed, scrubbed_at IS NULL AS unscrubbed FROM secret_key_check WHERE id = 1",
             [],
@@ -229,7 +231,9 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
             needs_scrub
         }
         None => {
+            // SQLite engine only.
             tx.sql
+                .sqlite()
                 .execute(
                     "INSERT INTO secret_key_check (id, sealed, created_at) VALUES (1, ?1, ?2)",
                     params![
@@ -248,6 +252,7 @@ pub fn unlock(tx: &Tx<'_>, db: &Path, source: KeySource) -> Result<Unlocked, Key
 }
 
 /// Records that the file was rewritten with no plaintext left in it.
+/// SQLite engine only (the scrub is SQLite's `VACUUM`).
 pub fn mark_scrubbed(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE secret_key_check SET scrubbed_at = ?1 WHERE id = 1",

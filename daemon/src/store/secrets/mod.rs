@@ -231,8 +231,10 @@ pub fn seal_plaintext_rows(tx: &Tx<'_>, secrets: &Secrets) -> rusqlite::Result<u
     let mut sealed = 0;
     for field in SecretField::ALL {
         let (table, column) = (field.table(), field.column());
+        // SQLite engine only: sealing at open, on the raw connection.
         let rows = tx
             .sql
+            .sqlite()
             .prepare(&format!(
                 "SELECT server_id, {column} AS value FROM {table} WHERE substr({column}, 1, 3) = ?1"
             ))?
@@ -246,7 +248,7 @@ pub fn seal_plaintext_rows(tx: &Tx<'_>, secrets: &Secrets) -> rusqlite::Result<u
         for (server_id, value) in rows {
             let plaintext = Zeroizing::new(value);
             let plaintext = &plaintext[PLAINTEXT_V0.len()..];
-            tx.sql.execute(
+            tx.sql.sqlite().execute(
                 &format!("UPDATE {table} SET {column} = ?1 WHERE server_id = ?2"),
                 params![secrets.seal(field, &server_id, plaintext), server_id],
             )?;

@@ -1,7 +1,7 @@
 //! The members of a simulated community (their roles and mutes) and its
 //! bans: what moderation actions change.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 
 use crate::store::{StoreError, Tx, scalar};
 
@@ -30,15 +30,11 @@ pub fn member_state(
     server_id: &str,
     user: &str,
 ) -> Result<Option<MemberState>, StoreError> {
-    let row: Option<(String, Option<i64>)> = tx
-        .sql
-        .prepare_cached(
-            "SELECT roles, muted_until FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
-        )?
-        .query_row([server_id, user], |row| {
-            Ok((row.get("roles")?, row.get("muted_until")?))
-        })
-        .optional()?;
+    let row: Option<(String, Option<i64>)> = tx.sql.opt_row(
+        "SELECT roles, muted_until FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
+        [server_id, user],
+        |row| Ok((row.get("roles")?, row.get("muted_until")?)),
+    )?;
     Ok(row.map(|(roles, muted_until)| MemberState {
         roles: serde_json::from_str(&roles).unwrap_or_default(),
         muted_until,
@@ -47,23 +43,23 @@ pub fn member_state(
 
 /// The display name of member `user`, if they are one.
 pub fn member_name(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT name FROM sim_members WHERE server_id = ?1 AND user_id = ?2")?
-        .query_row([server_id, user], |row| row.get("name"))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT name FROM sim_members WHERE server_id = ?1 AND user_id = ?2",
+        [server_id, user],
+        |row| row.get("name"),
+    )
 }
 
 /// Every member of the simulated server and their display name, by id
 /// (the demo tells its name cache who is who, issue #27).
 pub fn member_names(tx: &Tx<'_>, server_id: &str) -> Result<Vec<(String, String)>, StoreError> {
-    let mut statement = tx.sql.prepare_cached(
-        "SELECT user_id, name FROM sim_members WHERE server_id = ?1 ORDER BY user_id",
-    )?;
-    let rows = statement.query_map([server_id], |row| {
+    let mut statement = tx
+        .sql
+        .prepare("SELECT user_id, name FROM sim_members WHERE server_id = ?1 ORDER BY user_id")?;
+    let rows = statement.rows([server_id], |row| {
         Ok((row.get("user_id")?, row.get("name")?))
     })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    Ok(rows)
 }
 
 /// Adds `user` (shown as `name`) as a member without roles, as joining does
@@ -76,7 +72,7 @@ pub fn add_member(
     name: &str,
 ) -> Result<bool, StoreError> {
     let added = tx.sql.execute(
-        "INSERT OR IGNORE INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]')",
+        "INSERT INTO sim_members (server_id, user_id, name, roles) VALUES (?1, ?2, ?3, '[]') ON CONFLICT DO NOTHING",
         [server_id, user, name],
     )?;
     Ok(added == 1)
@@ -126,7 +122,7 @@ pub fn set_muted_until(
 /// Records a ban of `user` (kept once).
 pub fn add_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<(), StoreError> {
     tx.sql.execute(
-        "INSERT OR IGNORE INTO sim_bans (server_id, user_id) VALUES (?1, ?2)",
+        "INSERT INTO sim_bans (server_id, user_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
         [server_id, user],
     )?;
     Ok(())
@@ -143,10 +139,9 @@ pub fn remove_ban(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, Stor
 
 /// Whether the simulator holds a ban of `user`.
 pub fn is_banned(tx: &Tx<'_>, server_id: &str, user: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM sim_bans WHERE server_id = ?1 AND user_id = ?2)",
-        )?
-        .query_row([server_id, user], scalar)?)
+    tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM sim_bans WHERE server_id = ?1 AND user_id = ?2)",
+        [server_id, user],
+        scalar,
+    )
 }

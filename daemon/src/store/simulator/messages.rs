@@ -4,7 +4,7 @@
 //! bot posts is kept in the same table, with the posts themselves
 //! ([`super::posts`]).
 
-use rusqlite::params;
+use crate::store::sql::params;
 
 use crate::store::{StoreError, Tx};
 
@@ -25,11 +25,11 @@ pub fn insert_message(
 
 /// Messages posted to `channel`, oldest first.
 pub fn messages(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Vec<String>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
-    let rows = stmt.query_map([server_id, channel], |row| row.get("text"))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = stmt.rows([server_id, channel], |row| row.get("text"))?;
+    Ok(rows)
 }
 
 /// Messages posted to `channel` with their ids (what a deletion names),
@@ -39,13 +39,13 @@ pub fn messages_with_ids(
     server_id: &str,
     channel: &str,
 ) -> Result<Vec<(i64, String)>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT id, text FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 ORDER BY id",
     )?;
-    let rows = stmt.query_map([server_id, channel], |row| {
+    let rows = stmt.rows([server_id, channel], |row| {
         Ok((row.get("id")?, row.get("text")?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Deletes message `id` of `channel`; whether there was one.
@@ -57,9 +57,7 @@ pub fn delete_message(
 ) -> Result<bool, StoreError> {
     let deleted = tx
         .sql
-        .prepare_cached(
-            "DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3",
-        )?
+        .prepare("DELETE FROM sim_messages WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3")?
         .execute(params![server_id, channel, id])?;
     Ok(deleted > 0)
 }
@@ -71,11 +69,10 @@ pub fn message_exists(
     channel: &str,
     id: i64,
 ) -> Result<bool, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM sim_messages \
+    tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM sim_messages \
              WHERE server_id = ?1 AND channel_id = ?2 AND id = ?3)",
-        )?
-        .query_row(params![server_id, channel, id], crate::store::scalar)?)
+        params![server_id, channel, id],
+        crate::store::scalar,
+    )
 }

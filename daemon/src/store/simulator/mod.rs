@@ -40,11 +40,10 @@ use super::{StoreError, Tx, scalar};
 
 /// How many rows of `table` the community has.
 fn count(tx: &Tx<'_>, table: &str, server_id: &str) -> Result<usize, StoreError> {
-    let n: i64 = tx
-        .sql
-        .prepare_cached(&format!(
-            "SELECT COUNT(*) FROM {table} WHERE server_id = ?1"
-        ))?
-        .query_row([server_id], scalar)?;
+    let n: i64 = tx.sql.row(
+        &format!("SELECT COUNT(*) FROM {table} WHERE server_id = ?1"),
+        [server_id],
+        scalar,
+    )?;
     Ok(n as usize)
 }

@@ -5,7 +5,7 @@
 //! (`modctld simulate posts`, the demo's terminal). One row is one message:
 //! a log batch holds several posts.
 
-use rusqlite::{Row, params};
+use crate::store::sql::{Row, params};
 
 use crate::store::{StoreError, Tx, scalar};
 
@@ -38,7 +38,7 @@ pub fn insert_post(
     now: i64,
 ) -> Result<i64, StoreError> {
     tx.sql
-        .prepare_cached(
+        .prepare(
             "INSERT INTO sim_messages (server_id, channel_id, text, posted_at, posts) \
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
@@ -50,7 +50,7 @@ const SELECT: &str = "SELECT m.id, m.server_id, m.channel_id, c.name AS channel_
      FROM sim_messages m LEFT JOIN sim_channels c \
      ON c.server_id = m.server_id AND c.channel_id = m.channel_id";
 
-fn posted(row: &Row<'_>) -> rusqlite::Result<Posted> {
+fn posted(row: &Row<'_>) -> Result<Posted, StoreError> {
     Ok(Posted {
         id: row.get("id")?,
         server_id: row.get("server_id")?,
@@ -73,27 +73,25 @@ pub fn posts(
         "SELECT * FROM ({SELECT} WHERE m.server_id = ?1 AND m.posts IS NOT NULL \
          AND (?2 IS NULL OR m.channel_id = ?2) ORDER BY m.id DESC LIMIT ?3) ORDER BY id"
     );
-    let mut stmt = tx.sql.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![server_id, channel, limit], posted)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut stmt = tx.sql.prepare(&sql)?;
+    let rows = stmt.rows(params![server_id, channel, limit], posted)?;
+    Ok(rows)
 }
 
 /// Up to `limit` messages the bot posted in any simulated server after
 /// message `after`, oldest first: what a watcher has not seen yet.
 pub fn posts_after(tx: &Tx<'_>, after: i64, limit: u32) -> Result<Vec<Posted>, StoreError> {
     let sql = format!("{SELECT} WHERE m.id > ?1 AND m.posts IS NOT NULL ORDER BY m.id LIMIT ?2");
-    let mut stmt = tx.sql.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![after, limit], posted)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut stmt = tx.sql.prepare(&sql)?;
+    let rows = stmt.rows(params![after, limit], posted)?;
+    Ok(rows)
 }
 
 /// The id of the latest message in any simulated server (0: none): where a
 /// watcher that shows only what comes next starts.
 pub fn latest_message_id(tx: &Tx<'_>) -> Result<i64, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM sim_messages")?
-        .query_row([], scalar)?)
+    tx.sql
+        .row("SELECT COALESCE(MAX(id), 0) FROM sim_messages", [], scalar)
 }
 
 #[cfg(test)]

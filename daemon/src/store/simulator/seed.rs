@@ -3,7 +3,7 @@
 //! one in place of what the server had, and the community's owner and bot,
 //! which every platform call of the simulator starts from.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::params;
 
 use super::insert_channel;
 use crate::store::{StoreError, Tx, scalar};
@@ -144,27 +144,27 @@ pub fn seed(tx: &Tx<'_>, server_id: &str, community: &Community<'_>) -> Result<(
 
 /// Whether `server_id` has a simulated community yet.
 pub fn has_community(tx: &Tx<'_>, server_id: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)")?
-        .query_row([server_id], scalar)?)
+    tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM sim_communities WHERE server_id = ?1)",
+        [server_id],
+        scalar,
+    )
 }
 
 /// The community's owner and bot user ids.
 pub fn owner_and_bot(tx: &Tx<'_>, server_id: &str) -> Result<(String, String), StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1")?
-        .query_row([server_id], |row| {
-            Ok((row.get("owner_id")?, row.get("bot_user_id")?))
-        })?)
+    tx.sql.row(
+        "SELECT owner_id, bot_user_id FROM sim_communities WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("owner_id")?, row.get("bot_user_id")?)),
+    )
 }
 
 /// The community's owner, if it has a community.
 pub fn owner(tx: &Tx<'_>, server_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT owner_id FROM sim_communities WHERE server_id = ?1")?
-        .query_row([server_id], |row| row.get("owner_id"))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT owner_id FROM sim_communities WHERE server_id = ?1",
+        [server_id],
+        |row| row.get("owner_id"),
+    )
 }

@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
+use crate::store::sql::params;
 use modctl_types::snapshot::PermissionOverwrite;
-use rusqlite::{OptionalExtension, params};
 
 use super::ids::{new_id, retire_id};
 use super::{SimChannel, count, set_member_roles};
@@ -51,21 +51,21 @@ pub struct ChannelRow {
 
 /// The community's roles (without the implicit `@everyone`), by id.
 pub fn roles(tx: &Tx<'_>, server_id: &str) -> Result<Vec<RoleRow>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT role_id, name, position, permissions, colour, hoist FROM sim_roles \
          WHERE server_id = ?1 ORDER BY role_id",
     )?;
-    let rows = stmt.query_map([server_id], |row| {
+    let rows = stmt.rows([server_id], |row| {
         Ok(RoleRow {
             id: row.get("role_id")?,
             name: row.get("name")?,
             position: row.get("position")?,
-            permissions: row.get::<_, i64>("permissions")? as u64,
+            permissions: row.get::<i64>("permissions")? as u64,
             colour: row.get("colour")?,
             hoist: row.get("hoist")?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// How many roles the community has (without `@everyone`).
@@ -75,14 +75,12 @@ pub fn role_count(tx: &Tx<'_>, server_id: &str) -> Result<usize, StoreError> {
 
 /// The role ids the bot member holds.
 pub fn bot_roles(tx: &Tx<'_>, server_id: &str) -> Result<HashSet<String>, StoreError> {
-    let roles: Option<String> = tx
-        .sql
-        .prepare_cached(
-            "SELECT m.roles FROM sim_members m JOIN sim_communities c \
+    let roles: Option<String> = tx.sql.opt_row(
+        "SELECT m.roles FROM sim_members m JOIN sim_communities c \
              ON c.server_id = m.server_id AND c.bot_user_id = m.user_id WHERE m.server_id = ?1",
-        )?
-        .query_row([server_id], |row| row.get("roles"))
-        .optional()?;
+        [server_id],
+        |row| row.get("roles"),
+    )?;
     let roles: Vec<String> = match roles {
         Some(json) => serde_json::from_str(&json)
             .map_err(|e| StoreError::Corrupt(format!("roles of the simulated bot: {e}")))?,
@@ -120,11 +118,11 @@ pub fn role_position(
     server_id: &str,
     role_id: &str,
 ) -> Result<Option<i64>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT position FROM sim_roles WHERE server_id = ?1 AND role_id = ?2")?
-        .query_row([server_id, role_id], |row| row.get("position"))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT position FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
+        [server_id, role_id],
+        |row| row.get("position"),
+    )
 }
 
 /// Moves role `role_id` to `position`.
@@ -163,13 +161,11 @@ pub fn delete_role(tx: &Tx<'_>, server_id: &str, role_id: &str) -> Result<(), St
         "DELETE FROM sim_roles WHERE server_id = ?1 AND role_id = ?2",
         [server_id, role_id],
     )?;
-    let members: Vec<(String, String)> = tx
-        .sql
-        .prepare_cached("SELECT user_id, roles FROM sim_members WHERE server_id = ?1")?
-        .query_map([server_id], |row| {
-            Ok((row.get("user_id")?, row.get("roles")?))
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let members: Vec<(String, String)> = tx.sql.rows(
+        "SELECT user_id, roles FROM sim_members WHERE server_id = ?1",
+        [server_id],
+        |row| Ok((row.get("user_id")?, row.get("roles")?)),
+    )?;
     for (user_id, json) in members {
         let roles: Vec<String> = serde_json::from_str(&json).unwrap_or_default();
         if roles.iter().any(|r| r == role_id) {
@@ -225,35 +221,35 @@ pub fn insert_channel(
 
 /// The community's channels, by id.
 pub fn channels(tx: &Tx<'_>, server_id: &str) -> Result<Vec<ChannelRow>, StoreError> {
-    let mut stmt = tx.sql.prepare_cached(
+    let mut stmt = tx.sql.prepare(
         "SELECT channel_id, name, kind, topic, parent_id, position, overwrites \
          FROM sim_channels WHERE server_id = ?1 ORDER BY channel_id",
     )?;
-    let rows = stmt.query_map([server_id], |row| {
+    let rows = stmt.rows([server_id], |row| {
         Ok((
-            row.get::<_, String>("channel_id")?,
-            row.get::<_, String>("name")?,
-            row.get::<_, u8>("kind")?,
-            row.get::<_, Option<String>>("topic")?,
-            row.get::<_, Option<String>>("parent_id")?,
-            row.get::<_, i64>("position")?,
-            row.get::<_, String>("overwrites")?,
+            row.get::<String>("channel_id")?,
+            row.get::<String>("name")?,
+            row.get::<u8>("kind")?,
+            row.get::<Option<String>>("topic")?,
+            row.get::<Option<String>>("parent_id")?,
+            row.get::<i64>("position")?,
+            row.get::<String>("overwrites")?,
         ))
     })?;
-    rows.map(|row| {
-        let (id, name, kind, topic, parent_id, position, overwrites) = row?;
-        let overwrites = parse_overwrites(&id, &overwrites)?;
-        Ok(ChannelRow {
-            id,
-            name,
-            kind,
-            topic,
-            parent_id,
-            position,
-            overwrites,
+    rows.into_iter()
+        .map(|(id, name, kind, topic, parent_id, position, overwrites)| {
+            let overwrites = parse_overwrites(&id, &overwrites)?;
+            Ok(ChannelRow {
+                id,
+                name,
+                kind,
+                topic,
+                parent_id,
+                position,
+                overwrites,
+            })
         })
-    })
-    .collect()
+        .collect()
 }
 
 /// How many channels the community has.
@@ -263,21 +259,20 @@ pub fn channel_count(tx: &Tx<'_>, server_id: &str) -> Result<usize, StoreError> 
 
 /// Whether the community has channel `channel`.
 pub fn channel_exists(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
-        )?
-        .query_row([server_id, channel], scalar)?)
+    tx.sql.row(
+        "SELECT EXISTS (SELECT 1 FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2)",
+        [server_id, channel],
+        scalar,
+    )
 }
 
 /// The type of channel `channel`, if the community has it.
 pub fn channel_kind(tx: &Tx<'_>, server_id: &str, channel: &str) -> Result<Option<u8>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT kind FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2")?
-        .query_row([server_id, channel], |row| row.get("kind"))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT kind FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
+        [server_id, channel],
+        |row| row.get("kind"),
+    )
 }
 
 /// The id of the channel named `name`, if the community has one.
@@ -286,11 +281,11 @@ pub fn channel_named(
     server_id: &str,
     name: &str,
 ) -> Result<Option<String>, StoreError> {
-    Ok(tx
-        .sql
-        .prepare_cached("SELECT channel_id FROM sim_channels WHERE server_id = ?1 AND name = ?2")?
-        .query_row([server_id, name], |row| row.get("channel_id"))
-        .optional()?)
+    tx.sql.opt_row(
+        "SELECT channel_id FROM sim_channels WHERE server_id = ?1 AND name = ?2",
+        [server_id, name],
+        |row| row.get("channel_id"),
+    )
 }
 
 /// The overwrites of channel `channel`; `None` if the community has no such channel.
@@ -299,13 +294,11 @@ pub fn overwrites(
     server_id: &str,
     channel: &str,
 ) -> Result<Option<Vec<PermissionOverwrite>>, StoreError> {
-    let stored: Option<String> = tx
-        .sql
-        .prepare_cached(
-            "SELECT overwrites FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
-        )?
-        .query_row([server_id, channel], |row| row.get("overwrites"))
-        .optional()?;
+    let stored: Option<String> = tx.sql.opt_row(
+        "SELECT overwrites FROM sim_channels WHERE server_id = ?1 AND channel_id = ?2",
+        [server_id, channel],
+        |row| row.get("overwrites"),
+    )?;
     stored
         .map(|json| parse_overwrites(channel, &json))
         .transpose()
