@@ -70,16 +70,21 @@ mod tests {
                 .expect("a URL")
                 .trim()
                 .to_owned();
+            // One name per test process and database made in it; a left-over
+            // of a killed run under the same process id is replaced.
+            static MADE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
             let name = format!(
                 "schema_{}_{}",
                 std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_nanos()
+                MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             );
             let mut admin = ::postgres::Client::connect(&server, ::postgres::NoTls)
                 .expect("the test server answers");
+            // Two statements: several in one string run as one transaction,
+            // which neither may run in.
+            admin
+                .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+                .expect("no left-over database");
             admin
                 .batch_execute(&format!("CREATE DATABASE {name}"))
                 .expect("a database");
@@ -114,7 +119,7 @@ mod tests {
                  AND name NOT LIKE 'sqlite_%' AND name <> 'refinery_schema_history'",
             )
             .unwrap()
-            .query_map([], |row| row.get(0))
+            .query_map([], |row| row.get("name"))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
@@ -151,7 +156,7 @@ mod tests {
         let indexes = conn
             .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
             .unwrap()
-            .query_map([], |row| row.get(0))
+            .query_map([], |row| row.get("name"))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
@@ -163,7 +168,7 @@ mod tests {
         let mut schema = Schema::new();
         let keys: BTreeSet<(String, String)> = client
             .query(
-                "SELECT tc.table_name::text, kcu.column_name::text
+                "SELECT tc.table_name::text AS table_name, kcu.column_name::text AS column_name
                  FROM information_schema.table_constraints tc
                  JOIN information_schema.key_column_usage kcu
                    ON kcu.constraint_name = tc.constraint_name
@@ -173,19 +178,22 @@ mod tests {
             )
             .unwrap()
             .into_iter()
-            .map(|row| (row.get(0), row.get(1)))
+            .map(|row| (row.get("table_name"), row.get("column_name")))
             .collect();
         for row in client
             .query(
-                "SELECT table_name::text, column_name::text, data_type::text, is_nullable::text
+                "SELECT table_name::text AS table_name, column_name::text AS column_name,
+                        data_type::text AS data_type, is_nullable::text AS is_nullable
                  FROM information_schema.columns
                  WHERE table_schema = 'public' AND table_name <> 'refinery_schema_history'",
                 &[],
             )
             .unwrap()
         {
-            let (table, name, kind, nullable): (String, String, String, String) =
-                (row.get(0), row.get(1), row.get(2), row.get(3));
+            let table: String = row.get("table_name");
+            let name: String = row.get("column_name");
+            let kind: String = row.get("data_type");
+            let nullable: String = row.get("is_nullable");
             let column = Column {
                 primary_key: keys.contains(&(table.clone(), name.clone())),
                 kind: match kind.as_str() {
@@ -205,14 +213,14 @@ mod tests {
         }
         let indexes = client
             .query(
-                "SELECT i.indexname::text FROM pg_indexes i
+                "SELECT i.indexname::text AS name FROM pg_indexes i
                  WHERE i.schemaname = 'public' AND NOT EXISTS (
                    SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)",
                 &[],
             )
             .unwrap()
             .into_iter()
-            .map(|row| row.get(0))
+            .map(|row| row.get("name"))
             .collect();
         (schema, indexes)
     }
