@@ -120,6 +120,31 @@ fn width_from(columns: Option<String>, terminal: Option<usize>) -> Option<usize>
         .or(terminal)
 }
 
+/// `text` as lines of at most `width` characters after `indent` spaces,
+/// broken between words (a word longer than the line stays whole: a
+/// reason or a name is never cut). Each line ends with a newline. For the
+/// reports that are lines, not tables, on a narrow terminal.
+pub fn wrap(text: &str, indent: usize, width: usize) -> String {
+    let room = width.saturating_sub(indent).max(1);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if !line.is_empty() && needed > room {
+            out += &format!("{:indent$}{line}\n", "");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out += &format!("{:indent$}{line}\n", "");
+    }
+    out
+}
+
 /// Whether colour may be used on stderr (terminal, and `NO_COLOR` unset).
 pub fn init_colours() {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -630,6 +655,16 @@ pub(crate) fn at_widths(render: impl Fn() -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_breaks_between_words_and_never_cuts_one() {
+        assert_eq!(wrap("one two three", 2, 11), "  one two\n  three\n");
+        assert_eq!(
+            wrap("a 0123456789abcdef b", 0, 8),
+            "a\n0123456789abcdef\nb\n"
+        );
+        assert_eq!(wrap("", 4, 10), "");
+    }
 
     #[test]
     fn a_named_cell_gives_way_name_first_never_the_id() {

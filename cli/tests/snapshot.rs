@@ -8,7 +8,7 @@ use modctl::commands::snapshot::plan::{
     PlanView, job_failed, render_plan, render_progress_bars, render_progress_line, render_report,
 };
 use modctl::commands::snapshot::render::{render_content, render_list, render_meta};
-use modctl::output::OutputMode;
+use modctl::output::{Fit, OutputMode, with_fit};
 use modctl_e2e::{ALPHA_DISCORD, ALPHA_SLACK, ALPHA_TELEGRAM, Fixture};
 use modctl_types::Platform;
 use modctl_types::restore::{
@@ -423,8 +423,24 @@ fn progress_at_the_end_as_bars_and_lines() {
 #[test]
 fn report_with_failures_and_skips_and_its_exit_status() {
     let job = ended_job();
-    assert_snapshot!("report_table", render_report(&job, OutputMode::Table));
-    assert_snapshot!("report_plain", render_report(&job, OutputMode::Plain));
+    let at = |width| Fit {
+        width,
+        wide: false,
+        colour: false,
+    };
+    let report = |job: &RestoreJob, mode, width| with_fit(at(width), || render_report(job, mode));
+    assert_snapshot!("report_table", report(&job, OutputMode::Table, None));
+    assert_snapshot!("report_plain", report(&job, OutputMode::Plain, None));
+    // On a narrow terminal a reason too long for its line goes below it,
+    // wrapped between words; the names and ids stay whole.
+    for width in [60, 120] {
+        let table = report(&job, OutputMode::Table, Some(width));
+        assert!(
+            table.lines().all(|l| l.chars().count() <= width),
+            "{width} columns:\n{table}"
+        );
+        assert_snapshot!(format!("report_table_{width}"), table);
+    }
     assert!(job_failed(&job), "a failed item fails the command");
     let mut clean = job.clone();
     clean.items.retain(|i| i.outcome != ItemOutcome::Failed);
@@ -436,14 +452,14 @@ fn report_with_failures_and_skips_and_its_exit_status() {
     assert!(job_failed(&stopped));
     assert_snapshot!(
         "report_stopped_table",
-        render_report(&stopped, OutputMode::Table)
+        report(&stopped, OutputMode::Table, None)
     );
     // `snapshot job` without --wait may show a job still going.
     let mut running = clean;
     running.state = JobState::Running;
     running.items[0].outcome = ItemOutcome::Pending;
     assert!(!job_failed(&running));
-    let report = render_report(&running, OutputMode::Table);
+    let report = report(&running, OutputMode::Table, None);
     assert!(
         report.starts_with("Restore job 3 of snapshot 7 running:\n")
             && report.contains("\nNot worked on yet:\n  role      Admin  present, as 11\n"),

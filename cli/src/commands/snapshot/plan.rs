@@ -11,7 +11,7 @@ use modctl_types::restore::{
     RestorePlan,
 };
 
-use crate::output::{OutputMode, render_json};
+use crate::output::{Fit, OutputMode, render_json, wrap};
 
 /// How much of a plan to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,13 +163,25 @@ pub fn job_failed(job: &RestoreJob) -> bool {
 
 /// The report of a job: on a terminal a summary line, then the failed and
 /// skipped items with their reasons (and the items not worked on yet, when
-/// the job stopped or is still going); piped, one row per item.
+/// the job stopped or is still going); piped, one row per item. A line
+/// too long for the terminal puts its reason (or a remapped id's new
+/// value) on the lines below, wrapped between words.
 pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
     match mode {
         OutputMode::Json => return render_json(job),
         OutputMode::Plain => return job.items.iter().map(plain_report_row).collect(),
         OutputMode::Table => {}
     }
+    let width = Fit::current().width.unwrap_or(usize::MAX);
+    // `head` then `tail` on one line when they fit, else `tail` wrapped
+    // under `head`.
+    let line = |head: String, tail: &str| {
+        if head.chars().count() + tail.chars().count() <= width {
+            format!("{head}{tail}\n")
+        } else {
+            format!("{}\n{}", head.trim_end(), wrap(tail, 6, width))
+        }
+    };
     let count = |outcome| job.items.iter().filter(|i| i.outcome == outcome).count();
     let created = job
         .items
@@ -198,13 +210,13 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
             }
         ),
     };
-    out += &format!(
-        "  {created} created or set, {present} already present, {failed} failed, {skipped} skipped"
+    let mut summary = format!(
+        "{created} created or set, {present} already present, {failed} failed, {skipped} skipped"
     );
     if pending > 0 {
-        out += &format!(", {pending} not worked on yet");
+        summary += &format!(", {pending} not worked on yet");
     }
-    out += "\n";
+    out += &wrap(&summary, 2, width);
     let sections = [
         (ItemOutcome::Failed, "Failed (the platform refused them):"),
         (ItemOutcome::Skipped, "Skipped:"),
@@ -216,23 +228,28 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
             continue;
         }
         out += &format!("\n{title}\n");
-        let width = items
+        let name_width = items
             .iter()
             .map(|i| i.planned.name.chars().count())
             .max()
             .unwrap_or(0);
         for item in items {
-            out += &format!(
-                "  {:<9} {:<width$}  {}\n",
+            let head = format!(
+                "  {:<9} {:<name_width$}  ",
                 item.planned.kind.as_str(),
                 item.planned.name,
-                reason(item)
             );
+            out += &line(head, reason(item));
         }
     }
     if !job.config_remapped.is_empty() {
-        out += "\nConfig pointed at what was recreated (one revision, source restore):\n";
-        let width = job
+        out += "\n";
+        out += &wrap(
+            "Config pointed at what was recreated (one revision, source restore):",
+            0,
+            width,
+        );
+        let path_width = job
             .config_remapped
             .iter()
             .map(|r| r.path.chars().count())
@@ -244,7 +261,8 @@ pub fn render_report(job: &RestoreJob, mode: OutputMode) -> String {
                 Some(name) => format!("{name} ({})", remapped.to),
                 None => remapped.to.clone(),
             };
-            out += &format!("  {:<width$}  {} -> {to}\n", remapped.path, remapped.from);
+            let head = format!("  {:<path_width$}  ", remapped.path);
+            out += &line(head, &format!("{} -> {to}", remapped.from));
         }
     }
     out
