@@ -308,6 +308,17 @@ fn onboarding_names_the_channels_it_reports_by_id() {
         modctl_types::config::SectionName::General,
         serde_json::json!({"modlog_channel_id": gone}),
     );
+    // The lockdown's alert channel on Slack, named the same way.
+    daemon.set_config(
+        ALPHA_SLACK,
+        modctl_types::config::SectionName::Logging,
+        serde_json::json!({"moderation": gone}),
+    );
+    daemon.set_config(
+        ALPHA_SLACK,
+        modctl_types::config::SectionName::Antinuke,
+        serde_json::json!({"enabled": true, "max_joins_per_minute": 10}),
+    );
     let client = daemon.client(&fixture.alpha_ro);
     let onboarding = daemon
         .block_on(client.onboarding(ALPHA_SLACK, true))
@@ -324,6 +335,13 @@ fn onboarding_names_the_channels_it_reports_by_id() {
     assert_eq!(
         modlog.detail, "channel #old-mod-log (C0GONE0001) no longer exists",
         "{modlog:?}"
+    );
+    let lockdown = item("raid_lockdown");
+    assert!(
+        lockdown
+            .detail
+            .contains("Slack is alerted in #old-mod-log (C0GONE0001) only"),
+        "{lockdown:?}"
     );
     let ids = item("config_ids");
     assert!(

@@ -9,6 +9,7 @@ use modctl_types::onboarding::{ItemStatus, OnboardingItem};
 
 use super::discord::{bot_power, lacking};
 use super::items::{Inputs, answer, done, item, not_applicable};
+use crate::events::NameKind;
 use crate::platform::hierarchy::{ADMINISTRATOR, MODERATE_MEMBERS};
 
 /// `MANAGE_GUILD`: "Modify Guild Incident Actions" requires it (guild.mdx).
@@ -60,7 +61,10 @@ pub(super) fn item_of(inputs: &Inputs<'_>) -> OnboardingItem {
             Some(channel) => done(
                 ID,
                 TITLE,
-                format!("{on}; Slack is alerted in {channel} only"),
+                format!(
+                    "{on}; Slack is alerted in {} only",
+                    inputs.shown(NameKind::Channel, channel)
+                ),
             ),
             None => item(
                 ID,

@@ -8,18 +8,28 @@ use modctl_types::config::{Verification, Welcome};
 use modctl_types::onboarding::OnboardingItem;
 
 use super::items::{Inputs, done};
+use crate::events::NameKind;
 
 /// The item's id.
 pub const ID: &str = "welcome_verification";
 
 /// The item, when `welcome` verifies new members.
 pub fn items(inputs: &Inputs<'_>) -> Vec<OnboardingItem> {
-    item(inputs.server.platform, &inputs.store.sections.welcome)
-        .into_iter()
-        .collect()
+    item(
+        inputs.server.platform,
+        &inputs.store.sections.welcome,
+        &|kind, id| inputs.shown(kind, id),
+    )
+    .into_iter()
+    .collect()
 }
 
-fn item(platform: Platform, welcome: &Welcome) -> Option<OnboardingItem> {
+/// `shown` shows a channel or role as the texts do ([`Inputs::shown`]).
+fn item(
+    platform: Platform,
+    welcome: &Welcome,
+    shown: &dyn Fn(NameKind, &str) -> String,
+) -> Option<OnboardingItem> {
     if !welcome.enabled || welcome.verification == Verification::None {
         return None;
     }
@@ -30,11 +40,15 @@ fn item(platform: Platform, welcome: &Welcome) -> Option<OnboardingItem> {
                 .verify_channel_id
                 .as_ref()
                 .or(welcome.channel_id.as_ref())
-                .map_or("(no channel set)".to_owned(), |c| format!("channel {c}"));
+                .map_or("(no channel set)".to_owned(), |c| {
+                    format!("channel {}", shown(NameKind::Channel, c))
+                });
             let role = welcome
                 .verified_role_id
                 .as_deref()
-                .unwrap_or("(no verified role set)");
+                .map_or("(no verified role set)".to_owned(), |r| {
+                    shown(NameKind::Role, r)
+                });
             format!(
                 "the verify button is kept in {channel}; a member who presses it gets role {role} (and the auto-roles), one who does not within {minutes} minute(s) is kicked. Members are held back by the server's own setup: give role {role}, not @everyone, View Channel and Send Messages in the channels they may use"
             )
@@ -76,15 +90,16 @@ mod tests {
             enabled: false,
             ..on.clone()
         };
-        assert!(item(Platform::Discord, &off).is_none());
-        assert!(item(Platform::Discord, &disabled).is_none());
+        let ids = |_: NameKind, id: &str| id.to_owned();
+        assert!(item(Platform::Discord, &off, &ids).is_none());
+        assert!(item(Platform::Discord, &disabled, &ids).is_none());
         let table = [
             (Platform::Discord, "give role 600, not @everyone"),
             (Platform::Telegram, "restricted"),
             (Platform::Slack, "/hooks/slack/interactions"),
         ];
         for (platform, says) in table {
-            let shown = item(platform, &on).expect("shown");
+            let shown = item(platform, &on, &ids).expect("shown");
             assert_eq!(shown.id, ID);
             assert!(
                 shown.detail.contains(says),
@@ -92,5 +107,16 @@ mod tests {
                 shown.detail
             );
         }
+        // With names known, the channel and role are named beside their ids.
+        let named = |kind: NameKind, id: &str| match kind {
+            NameKind::Channel => format!("#verify ({id})"),
+            NameKind::Role | NameKind::User => format!("@Verified ({id})"),
+        };
+        let detail = item(Platform::Discord, &on, &named).unwrap().detail;
+        assert!(
+            detail.contains("kept in channel #verify (700)")
+                && detail.contains("gets role @Verified (600)"),
+            "{detail}"
+        );
     }
 }

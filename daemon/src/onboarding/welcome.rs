@@ -23,6 +23,7 @@ use modctl_types::snapshot::StructureContent;
 
 use super::discord::{bot_power, can_post};
 use super::items::{Inputs, answer, done, item};
+use crate::events::NameKind;
 use crate::platform::Hierarchy;
 use crate::platform::hierarchy::{ADMINISTRATOR, MANAGE_ROLES};
 
@@ -86,7 +87,10 @@ fn discord(inputs: &Inputs<'_>, welcome: &Welcome, channel: &str) -> OnboardingI
             ID,
             TITLE,
             ItemStatus::Warning,
-            format!("the greeting channel {channel} no longer exists"),
+            format!(
+                "the greeting channel {} no longer exists",
+                inputs.shown(NameKind::Channel, channel)
+            ),
             Some(format!(
                 "modctl config set {server} welcome.channel_id <CHANNEL_ID>"
             )),
@@ -125,9 +129,14 @@ fn discord(inputs: &Inputs<'_>, welcome: &Welcome, channel: &str) -> OnboardingI
     let roles = if welcome.auto_role_ids.is_empty() {
         String::new()
     } else {
+        let named: Vec<String> = welcome
+            .auto_role_ids
+            .iter()
+            .map(|role| inputs.shown(NameKind::Role, role))
+            .collect();
         format!(
             " and given {} (after membership screening, when the guild has it)",
-            welcome.auto_role_ids.join(", ")
+            named.join(", ")
         )
     };
     done(
