@@ -475,6 +475,7 @@ impl AppState {
             platforms: self.platforms.clone(),
             runner: self.coordination.restore_runner.clone(),
             wake: self.restore_wake.clone(),
+            names: self.names.clone(),
         }
     }
 

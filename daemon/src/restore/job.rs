@@ -13,6 +13,7 @@ use modctl_types::snapshot::StructureContent;
 
 use super::Context;
 use super::plan::{self, PlanError, PlanInput};
+use crate::names::NameCache;
 use crate::platform::apply::BotStanding;
 use crate::platform::{self, Bot, PlatformClients, PlatformError};
 use crate::store::restore::{self as stored, NewJob};
@@ -106,6 +107,7 @@ pub async fn connect(
 /// id map of its earlier restores; and the bot's standing it was made with.
 pub async fn plan_against_live(
     store: &Store,
+    names: &NameCache,
     server: &Server,
     platform: &Bot,
     snapshot_id: i64,
@@ -133,6 +135,7 @@ pub async fn plan_against_live(
         live: &live,
         restored: &restored,
         bot,
+        member_name: &|member| names.user(&server.id, member),
     })?;
     Ok((plan, bot))
 }
@@ -192,7 +195,15 @@ async fn prepare(
         .await?
         .ok_or_else(|| RestoreError::NotConnected(server.id.clone()))?;
     let (snapshot_id, content) = snapshot(&cx.store, &server.id, snapshot_id).await?;
-    let (plan, _) = plan_against_live(&cx.store, server, &platform, snapshot_id, &content).await?;
+    let (plan, _) = plan_against_live(
+        &cx.store,
+        &cx.names,
+        server,
+        &platform,
+        snapshot_id,
+        &content,
+    )
+    .await?;
     Ok((content, plan))
 }
 

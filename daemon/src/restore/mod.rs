@@ -40,6 +40,8 @@ pub struct Context {
     pub runner: Arc<dyn Exclusive>,
     /// Wakes the restore worker when a job is accepted.
     pub wake: Arc<Notify>,
+    /// The members' names the plans show beside their ids (issue #27).
+    pub names: crate::names::NameCache,
 }
 
 #[cfg(test)]

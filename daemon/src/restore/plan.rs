@@ -37,7 +37,6 @@ pub const CATEGORY: u8 = 4;
 const ADMINISTRATOR: u64 = 1 << 3;
 
 /// What a plan is made from.
-#[derive(Debug)]
 pub struct PlanInput<'a> {
     /// The snapshot's id.
     pub snapshot_id: i64,
@@ -50,6 +49,18 @@ pub struct PlanInput<'a> {
     /// Discord: the bot's standing (`None`: no limit is known, as on the
     /// platforms without roles).
     pub bot: Option<BotStanding>,
+    /// A member's name as the daemon knows it (issue #27), for the items
+    /// that name a member (a member's permission overwrite).
+    pub member_name: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl std::fmt::Debug for PlanInput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanInput")
+            .field("snapshot_id", &self.snapshot_id)
+            .field("bot", &self.bot)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Why no plan could be made.
@@ -69,7 +80,7 @@ pub enum PlanError {
 pub fn plan(input: &PlanInput<'_>) -> Result<RestorePlan, PlanError> {
     let items = match (input.snapshot, input.live) {
         (StructureContent::Discord(snapshot), StructureContent::Discord(live)) => {
-            Discord::new(snapshot, live, input.restored, input.bot).plan()
+            Discord::new(snapshot, live, input.restored, input.bot, input.member_name).plan()
         }
         (StructureContent::Slack(snapshot), StructureContent::Slack(live)) => {
             slack(snapshot, live, input.restored)
@@ -189,6 +200,7 @@ struct Discord<'a> {
     live: &'a DiscordStructure,
     restored: &'a HashMap<String, String>,
     bot: Option<BotStanding>,
+    member_name: &'a dyn Fn(&str) -> Option<String>,
     /// Snapshot id to where it ends up, for parents and overwrites.
     resolved: HashMap<&'a str, Resolved>,
     items: Vec<PlanItem>,
@@ -200,12 +212,14 @@ impl<'a> Discord<'a> {
         live: &'a DiscordStructure,
         restored: &'a HashMap<String, String>,
         bot: Option<BotStanding>,
+        member_name: &'a dyn Fn(&str) -> Option<String>,
     ) -> Self {
         Discord {
             snapshot,
             live,
             restored,
             bot,
+            member_name,
             resolved: HashMap::new(),
             items: Vec::new(),
         }
@@ -369,7 +383,10 @@ impl<'a> Discord<'a> {
             let id = format!("{}/{}", channel.id, overwrite.id);
             let (name, step, detail) = match overwrite.kind {
                 OverwriteKind::Member => (
-                    format!("#{} → member {}", channel.name, overwrite.id),
+                    match (self.member_name)(&overwrite.id) {
+                        Some(member) => format!("#{} → {member} ({})", channel.name, overwrite.id),
+                        None => format!("#{} → member {}", channel.name, overwrite.id),
+                    },
                     PlanStep::Create,
                     "create: member ids do not change".to_owned(),
                 ),

@@ -132,6 +132,7 @@ fn plan_of(
         live,
         restored,
         bot,
+        member_name: &|_| None,
     })
     .unwrap()
 }
@@ -440,6 +441,32 @@ fn telegram_sets_the_settings_that_differ() {
 }
 
 #[test]
+fn a_member_overwrite_is_named_where_the_daemon_knows_the_member() {
+    let named = |id: &str| (id == "555").then(|| "alice".to_owned());
+    let plan = plan(&PlanInput {
+        snapshot_id: 7,
+        snapshot: &before_nuke(),
+        live: &after_nuke(),
+        restored: &HashMap::new(),
+        bot: BOT,
+        member_name: &named,
+    })
+    .unwrap();
+    let name = |id: &str| {
+        plan.items
+            .iter()
+            .find(|i| i.snapshot_id == id)
+            .map(|i| i.name.clone())
+            .unwrap()
+    };
+    assert_eq!(name("31/555"), "#rules → alice (555)");
+    // Unknown: as before, by id.
+    let unnamed = plan_of(&before_nuke(), &after_nuke(), &HashMap::new(), BOT);
+    let item = unnamed.items.iter().find(|i| i.snapshot_id == "31/555");
+    assert_eq!(item.unwrap().name, "#rules → member 555");
+}
+
+#[test]
 fn a_snapshot_of_another_platform_is_refused() {
     let slack = StructureContent::Slack(SlackStructure {
         channels: Vec::new(),
@@ -451,6 +478,7 @@ fn a_snapshot_of_another_platform_is_refused() {
         live: &before_nuke(),
         restored: &HashMap::new(),
         bot: None,
+        member_name: &|_| None,
     })
     .unwrap_err();
     assert_eq!(

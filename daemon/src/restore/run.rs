@@ -122,9 +122,15 @@ async fn execute(cx: &Context, job: JobRun) -> Result<(), Stop> {
     let platform = job::connect(cx, &server.id, server.platform)
         .await?
         .ok_or_else(|| Stop::from(RestoreError::NotConnected(server.id.clone())))?;
-    let (fresh, bot) =
-        job::plan_against_live(&cx.store, &server, &platform, job.snapshot_id, &job.content)
-            .await?;
+    let (fresh, bot) = job::plan_against_live(
+        &cx.store,
+        &cx.names,
+        &server,
+        &platform,
+        job.snapshot_id,
+        &job.content,
+    )
+    .await?;
     let mut runner = Runner::new(cx, &server, platform, job, fresh.items, bot);
     let worked = runner.work().await;
     if let Err(Stop::Store(e)) = worked {
